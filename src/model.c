@@ -1,0 +1,799 @@
+/* model.c: reading the attention model from its text format.
+ *
+ * The parser walks the text line by line.  Every line is checked for valid
+ * UTF-8 and control characters first, then stripped of its comment and cut
+ * into blank-separated fields.  Each error names the line and the byte
+ * column of the offending field. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "num.h"
+#include "utf8.h"
+#include "util.h"
+
+/* The sections of a model file, in the order the file must give them. */
+enum model_section {
+	SEC_SOURCE, SEC_TARGET,
+	SEC_ENC_WX, SEC_ENC_WH, SEC_ENC_B,
+	SEC_DEC_WX, SEC_DEC_WH, SEC_DEC_B,
+	SEC_GENERAL_W, SEC_CONCAT_W, SEC_CONCAT_V, SEC_OUTPUT_WC, SEC_OUTPUT_WS,
+	SEC_COUNT
+};
+
+static const char *const model_section_names[SEC_COUNT] = {
+	"source", "target",
+	"encoder.W_x", "encoder.W_h", "encoder.b",
+	"decoder.W_x", "decoder.W_h", "decoder.b",
+	"general.W", "concat.W", "concat.v", "output.W_c", "output.W_s",
+};
+
+/* A field of the current line: bytes line[off .. off+n). */
+struct mfield {
+	size_t off;
+	size_t n;
+};
+
+/* The state of one parse. */
+struct mparse {
+	const char *text;  /* (len + 1) NUL-terminated copy of the input */
+	size_t len;
+	size_t pos;        /* where the next line starts */
+	int lineno;        /* number of the current line, from 1 */
+	const char *line;  /* the current line, without its newline */
+	size_t n;          /* its length up to any comment */
+	int pushed;        /* the current line is to be read again */
+	int sec_line;      /* line and column of the last section header */
+	size_t sec_col;
+	const char *name;  /* for messages */
+	struct errbuf *err;
+};
+
+/* Fills err with "NAME:LINE:COL: " and the formatted text; returns -1. */
+static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
+		    ...)
+{
+	char what[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	err_set(p->err, "%s:%d:%zu: %s", p->name, line, col, what);
+	return -1;
+}
+
+/* The error's position is byte offset off of the current line. */
+#define mp_err(p, off, ...) mp_errat((p), (p)->lineno, (off) + 1, __VA_ARGS__)
+/* The error's position is the start of the line after the last line. */
+#define mp_err_eof(p, ...) mp_errat((p), (p)->lineno + 1, 1, __VA_ARGS__)
+
+/* Writes field f into buf, in double quotes if quotes is set, shortened to
+ * about 40 bytes. */
+static const char *mp_show(const struct mparse *p, const struct mfield *f,
+			   char *buf, size_t size, int quotes)
+{
+	const char *s = p->line + f->off;
+	size_t n = f->n;
+	int cut = 0;
+
+	if (n > 40) {
+		n = 40;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--; /* do not split a character */
+		cut = 1;
+	}
+	snprintf(buf, size, "%s%.*s%s%s", quotes ? "\"" : "", (int)n, s,
+		 cut ? "..." : "", quotes ? "\"" : "");
+	return buf;
+}
+
+#define mp_quote(p, f, buf, size) mp_show((p), (f), (buf), (size), 1)
+
+/* Checks that the line holds valid UTF-8 without NUL bytes or control
+ * characters other than tab.  Returns 0 or -1 with err filled. */
+static int mp_check_line(struct mparse *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p->line;
+	size_t i = 0, ok;
+	unsigned long cp;
+
+	while (i < n) {
+		ok = utf8_valid_prefix(p->line + i, n - i);
+		for (; ok > 0; ok--, i++) {
+			cp = s[i];
+			if ((cp & 0xC0) == 0x80)
+				continue; /* inside a character */
+			if (cp == 0xC2 && s[i + 1] < 0xA0)
+				cp = s[i + 1]; /* U+0080 .. U+009F */
+			if (cp == 0)
+				return mp_err(p, i,
+					      "expected text, found a NUL byte");
+			if ((cp < 0x20 && cp != '\t') || cp == 0x7F ||
+			    (cp >= 0x80 && cp < 0xA0))
+				return mp_err(p, i, "expected text, found the "
+					      "control character U+%04lX", cp);
+		}
+		if (i < n)
+			return mp_err(p, i, "expected UTF-8 text, found the "
+				      "byte 0x%02X", s[i]);
+	}
+	return 0;
+}
+
+/* Reads the next line of the text.  Returns 1, 0 at the end of the text, or
+ * -1 with err filled. */
+static int mp_raw_line(struct mparse *p)
+{
+	const char *start, *nl;
+	size_t n;
+	char *hash;
+
+	if (p->pos >= p->len)
+		return 0;
+	start = p->text + p->pos;
+	nl = memchr(start, '\n', p->len - p->pos);
+	n = nl ? (size_t)(nl - start) : p->len - p->pos;
+	p->pos += n + (nl != NULL);
+	p->lineno++;
+	p->line = start;
+	if (n > 0 && start[n - 1] == '\r')
+		n--; /* CRLF line ending */
+	if (mp_check_line(p, n) != 0)
+		return -1;
+	hash = memchr(start, '#', n);
+	p->n = hash ? (size_t)(hash - start) : n;
+	return 1;
+}
+
+/* Finds the field that starts at or after *cur in the current line.
+ * Returns 1 and advances *cur past it, or 0 if the line has no more. */
+static int mp_field(const struct mparse *p, size_t *cur, struct mfield *f)
+{
+	size_t i = *cur;
+
+	while (i < p->n && (p->line[i] == ' ' || p->line[i] == '\t'))
+		i++;
+	if (i >= p->n)
+		return 0;
+	f->off = i;
+	while (i < p->n && p->line[i] != ' ' && p->line[i] != '\t')
+		i++;
+	f->n = i - f->off;
+	*cur = i;
+	return 1;
+}
+
+/* Reads the next line that holds a field, skipping blank and comment lines.
+ * Returns 1, 0 at the end of the text, or -1 with err filled. */
+static int mp_next(struct mparse *p)
+{
+	struct mfield f;
+	size_t cur;
+	int r;
+
+	if (p->pushed) {
+		p->pushed = 0;
+		return 1;
+	}
+	for (;;) {
+		r = mp_raw_line(p);
+		cur = 0;
+		if (r != 1 || mp_field(p, &cur, &f))
+			return r;
+	}
+}
+
+/* Returns 1 if field f is the whole text s. */
+static int mp_is(const struct mparse *p, const struct mfield *f, const char *s)
+{
+	return strlen(s) == f->n && memcmp(p->line + f->off, s, f->n) == 0;
+}
+
+/* Returns 1 if the current line is a section header: a single field in
+ * brackets, which *f then holds. */
+static int mp_header(const struct mparse *p, struct mfield *f)
+{
+	struct mfield extra;
+	size_t cur = 0;
+
+	if (!mp_field(p, &cur, f) || mp_field(p, &cur, &extra))
+		return 0;
+	return f->n >= 2 && p->line[f->off] == '[' &&
+	       p->line[f->off + f->n - 1] == ']';
+}
+
+/* Fails unless the current line has no field after *cur. */
+static int mp_end_of_line(struct mparse *p, size_t cur)
+{
+	struct mfield f;
+	char q[64];
+
+	if (!mp_field(p, &cur, &f))
+		return 0;
+	return mp_err(p, f.off, "expected end of line, found %s",
+		      mp_quote(p, &f, q, sizeof q));
+}
+
+/* Reads the magic line "attn-trace-model 1". */
+static int mp_magic(struct mparse *p)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64];
+	int r = mp_next(p);
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return mp_err_eof(p, "expected the line \"attn-trace-model 1\","
+				  " found end of file");
+	mp_field(p, &cur, &f);
+	if (!mp_is(p, &f, "attn-trace-model"))
+		return mp_err(p, f.off, "expected the line \"attn-trace-model 1\""
+			      ", found %s", mp_quote(p, &f, q, sizeof q));
+	if (!mp_field(p, &cur, &f))
+		return mp_err(p, cur, "expected format version 1, found end "
+			      "of line");
+	if (!mp_is(p, &f, "1"))
+		return mp_err(p, f.off, "expected format version 1, found %s",
+			      mp_quote(p, &f, q, sizeof q));
+	return mp_end_of_line(p, cur);
+}
+
+/* Reads the size line "KEY N" into *out, checking 1 <= N <= 64. */
+static int mp_size(struct mparse *p, const char *key, int *out)
+{
+	struct mfield f;
+	size_t cur = 0, i;
+	char q[64];
+	int r = mp_next(p), v = 0;
+
+	if (r < 0)
+		return -1;
+	if (r == 0)
+		return mp_err_eof(p, "expected the line \"%s N\", found end of "
+				  "file", key);
+	mp_field(p, &cur, &f);
+	if (!mp_is(p, &f, key))
+		return mp_err(p, f.off, "expected the line \"%s N\", found %s",
+			      key, mp_quote(p, &f, q, sizeof q));
+	if (!mp_field(p, &cur, &f))
+		return mp_err(p, cur, "expected a size from 1 to %d, found end "
+			      "of line", MODEL_MAX_DIM);
+	for (i = 0; i < f.n && v <= MODEL_MAX_DIM; i++) {
+		char c = p->line[f.off + i];
+
+		if (c < '0' || c > '9')
+			break;
+		v = v * 10 + (c - '0');
+	}
+	if (i < f.n || v < 1 || v > MODEL_MAX_DIM)
+		return mp_err(p, f.off, "expected a size from 1 to %d, found %s",
+			      MODEL_MAX_DIM, mp_quote(p, &f, q, sizeof q));
+	*out = v;
+	return mp_end_of_line(p, cur);
+}
+
+/* Reads exactly count numbers from the current line, from *cur on, into
+ * out[0..count), and checks that nothing follows them. */
+static int mp_numbers(struct mparse *p, size_t cur, double *out, int count)
+{
+	struct mfield f;
+	const char *end;
+	enum num_status st;
+	char q[64];
+	size_t at;
+	int i, extra;
+
+	for (i = 0; mp_field(p, &cur, &f); i++) {
+		if (i == count) {
+			at = f.off; /* the first number too many */
+			for (extra = 1; mp_field(p, &cur, &f); extra++)
+				;
+			return mp_err(p, at, "expected %d number%s, "
+				      "found %d", count, count == 1 ? "" : "s",
+				      count + extra);
+		}
+		st = num_parse(p->line + f.off, &out[i], &end);
+		if (st == NUM_SYNTAX || end != p->line + f.off + f.n)
+			return mp_err(p, f.off, "expected a number, found %s",
+				      mp_quote(p, &f, q, sizeof q));
+		if (st == NUM_RANGE)
+			return mp_err(p, f.off, "expected a number that fits "
+				      "in a double, found %s",
+				      mp_quote(p, &f, q, sizeof q));
+	}
+	if (i < count)
+		return mp_err(p, cur, "expected %d number%s, found %d", count,
+			      count == 1 ? "" : "s", i);
+	return 0;
+}
+
+/* Writes the expectation of what comes before section want, which is
+ * SEC_COUNT after the last section. */
+static const char *mp_expected(int want, char *buf, size_t size)
+{
+	if (want == SEC_COUNT)
+		snprintf(buf, size, "end of file");
+	else
+		snprintf(buf, size, "section [%s]", model_section_names[want]);
+	return buf;
+}
+
+/* Returns the section that header field f names, or -1. */
+static int mp_section_index(const struct mparse *p, const struct mfield *f)
+{
+	struct mfield name = { f->off + 1, f->n - 2 };
+	int k;
+
+	for (k = 0; k < SEC_COUNT; k++)
+		if (mp_is(p, &name, model_section_names[k]))
+			return k;
+	return -1;
+}
+
+/* Reads the header of section want, or the end of the file if want is
+ * SEC_COUNT. */
+static int mp_section(struct mparse *p, int want)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char exp[64], q[64];
+	int r = mp_next(p), k;
+
+	mp_expected(want, exp, sizeof exp);
+	if (r <= 0) {
+		if (r == 0 && want < SEC_COUNT)
+			return mp_err_eof(p, "expected %s, found end of file",
+					  exp);
+		return r;
+	}
+	if (!mp_header(p, &f)) {
+		mp_field(p, &cur, &f);
+		return mp_err(p, f.off, "expected %s, found %s", exp,
+			      mp_quote(p, &f, q, sizeof q));
+	}
+	k = mp_section_index(p, &f);
+	p->sec_line = p->lineno;
+	p->sec_col = f.off + 1;
+	if (k == want)
+		return 0;
+	mp_show(p, &f, q, sizeof q, 0);
+	if (k < 0)
+		return mp_err(p, f.off, "expected %s, found unknown section %s",
+			      exp, q);
+	if (k < want)
+		return mp_err(p, f.off, "expected %s, found a second %s", exp,
+			      q);
+	return mp_err(p, f.off, "expected %s, found %s", exp, q);
+}
+
+/* Reports a section that ended, at the header or end of file just read,
+ * after found of its rows rows. */
+static int mp_short(struct mparse *p, int r, int sec, int rows, int found)
+{
+	struct mfield f;
+
+	if (r == 0)
+		return mp_err_eof(p, "expected %d row%s in [%s], found %d",
+				  rows, rows == 1 ? "" : "s",
+				  model_section_names[sec], found);
+	mp_header(p, &f);
+	return mp_err(p, f.off, "expected %d row%s in [%s], found %d", rows,
+		      rows == 1 ? "" : "s", model_section_names[sec], found);
+}
+
+/* Checks that section sec, which holds rows rows, has no more. */
+static int mp_no_more_rows(struct mparse *p, int sec, int rows)
+{
+	struct mfield f;
+	size_t cur = 0;
+	int r = mp_next(p);
+
+	if (r <= 0)
+		return r;
+	if (mp_header(p, &f)) {
+		p->pushed = 1;
+		return 0;
+	}
+	mp_field(p, &cur, &f);
+	return mp_err(p, f.off, "expected only %d row%s in [%s], found "
+		      "another row", rows, rows == 1 ? "" : "s",
+		      model_section_names[sec]);
+}
+
+/* Reads the body of matrix section sec, R rows of C numbers, into a newly
+ * allocated *out. */
+static int mp_matrix(struct mparse *p, int sec, double **out, int R, int C)
+{
+	struct mfield f;
+	int i, r;
+
+	*out = xcalloc((size_t)R * (size_t)C, sizeof **out);
+	for (i = 0; i < R; i++) {
+		r = mp_next(p);
+		if (r < 0)
+			return -1;
+		if (r == 0 || mp_header(p, &f))
+			return mp_short(p, r, sec, R, i);
+		if (mp_numbers(p, 0, *out + (size_t)i * (size_t)C, C) != 0)
+			return -1;
+	}
+	return mp_no_more_rows(p, sec, R);
+}
+
+/* Reads the line "word e1 .. eE" into word v->n of v, whose arrays have
+ * room for it; lines[j] is the line of word j. */
+static int mp_vocab_line(struct mparse *p, struct vocab *v, int E, int sec,
+			 const int *lines)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64], *folded;
+	int j;
+
+	mp_field(p, &cur, &f);
+	if (f.n > MODEL_MAX_WORD)
+		return mp_err(p, f.off, "expected a word of at most %d bytes, "
+			      "found one of %zu bytes", MODEL_MAX_WORD, f.n);
+	folded = utf8_fold(p->line + f.off, f.n);
+	for (j = 0; j < v->n; j++) {
+		if (strcmp(folded, v->folded[j]) == 0) {
+			free(folded);
+			return mp_err(p, f.off, "expected a new word in [%s], "
+				      "found %s, already on line %d",
+				      model_section_names[sec],
+				      mp_quote(p, &f, q, sizeof q), lines[j]);
+		}
+	}
+	if (mp_numbers(p, cur, v->emb + (size_t)v->n * (size_t)E, E) != 0) {
+		free(folded);
+		return -1;
+	}
+	v->words[v->n] = xstrndup(p->line + f.off, f.n);
+	v->folded[v->n] = folded;
+	v->n++;
+	return 0;
+}
+
+/* Makes room in v (and lines) for one more word. */
+static void mp_vocab_grow(struct vocab *v, int E, int **lines, int *cap)
+{
+	if (v->n < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : 16;
+	if (*cap > MODEL_MAX_VOCAB)
+		*cap = MODEL_MAX_VOCAB;
+	v->words = xreallocarray(v->words, (size_t)*cap, sizeof *v->words);
+	v->folded = xreallocarray(v->folded, (size_t)*cap, sizeof *v->folded);
+	v->emb = xreallocarray(v->emb, (size_t)*cap * (size_t)E,
+			       sizeof *v->emb);
+	*lines = xreallocarray(*lines, (size_t)*cap, sizeof **lines);
+}
+
+/* Reads the body of vocabulary section sec into v: word lines up to the
+ * next header or the end of the file. */
+static int mp_vocab(struct mparse *p, struct vocab *v, int E, int sec)
+{
+	const char *name = model_section_names[sec];
+	struct mfield f;
+	char q[64];
+	int *lines = NULL, cap = 0, r;
+
+	while ((r = mp_next(p)) == 1 && !mp_header(p, &f)) {
+		if (v->n == MODEL_MAX_VOCAB) {
+			r = mp_err(p, 0, "expected at most %d words in [%s], "
+				   "found more", MODEL_MAX_VOCAB, name);
+			break;
+		}
+		mp_vocab_grow(v, E, &lines, &cap);
+		if ((r = mp_vocab_line(p, v, E, sec, lines)) != 0)
+			break;
+		lines[v->n - 1] = p->lineno;
+	}
+	free(lines);
+	if (r < 0)
+		return -1;
+	if (r == 1)
+		p->pushed = 1;
+	if (v->n > 0)
+		return 0;
+	if (r == 0)
+		return mp_err_eof(p, "expected at least one word in [%s], "
+				  "found end of file", name);
+	return mp_err(p, f.off, "expected at least one word in [%s], found %s",
+		      name, mp_show(p, &f, q, sizeof q, 0));
+}
+
+/* Finds <s> and </s> in the target vocabulary just read. */
+static int mp_specials(struct mparse *p, struct model *m)
+{
+	m->bos = vocab_find(&m->tgt, "<s>");
+	m->eos = vocab_find(&m->tgt, "</s>");
+	if (m->bos < 0 || m->eos < 0)
+		return mp_errat(p, p->sec_line, p->sec_col, "expected [target] "
+				"to hold the word \"%s\", found no such word",
+				m->bos < 0 ? "<s>" : "</s>");
+	return 0;
+}
+
+/* Reads the body of [output.W_s]: one row a target word, in the order of
+ * [target], each "word w1 .. wH". */
+static int mp_ws(struct mparse *p, struct model *m)
+{
+	struct mfield f;
+	size_t cur;
+	char q[64], *folded;
+	int k, r, same;
+
+	m->Ws = xcalloc((size_t)m->tgt.n * (size_t)m->H, sizeof *m->Ws);
+	for (k = 0; k < m->tgt.n; k++) {
+		r = mp_next(p);
+		if (r < 0)
+			return -1;
+		if (r == 0 || mp_header(p, &f))
+			return mp_short(p, r, SEC_OUTPUT_WS, m->tgt.n, k);
+		cur = 0;
+		mp_field(p, &cur, &f);
+		folded = utf8_fold(p->line + f.off, f.n);
+		same = strcmp(folded, m->tgt.folded[k]) == 0;
+		free(folded);
+		if (!same)
+			return mp_err(p, f.off, "expected the row of \"%s\", "
+				      "found %s", m->tgt.words[k],
+				      mp_quote(p, &f, q, sizeof q));
+		if (mp_numbers(p, cur, m->Ws + (size_t)k * (size_t)m->H,
+			       m->H) != 0)
+			return -1;
+	}
+	return mp_no_more_rows(p, SEC_OUTPUT_WS, m->tgt.n);
+}
+
+/* Reads the body of section sec into m. */
+static int mp_body(struct mparse *p, struct model *m, int sec)
+{
+	int E = m->E, H = m->H, A = m->A;
+
+	switch (sec) {
+	case SEC_SOURCE: return mp_vocab(p, &m->src, E, sec);
+	case SEC_TARGET:
+		if (mp_vocab(p, &m->tgt, E, sec) != 0)
+			return -1;
+		return mp_specials(p, m);
+	case SEC_ENC_WX: return mp_matrix(p, sec, &m->enc.Wx, H, E);
+	case SEC_ENC_WH: return mp_matrix(p, sec, &m->enc.Wh, H, H);
+	case SEC_ENC_B: return mp_matrix(p, sec, &m->enc.b, 1, H);
+	case SEC_DEC_WX: return mp_matrix(p, sec, &m->dec.Wx, H, E);
+	case SEC_DEC_WH: return mp_matrix(p, sec, &m->dec.Wh, H, H);
+	case SEC_DEC_B: return mp_matrix(p, sec, &m->dec.b, 1, H);
+	case SEC_GENERAL_W: return mp_matrix(p, sec, &m->Wg, H, H);
+	case SEC_CONCAT_W: return mp_matrix(p, sec, &m->Wa, A, 2 * H);
+	case SEC_CONCAT_V: return mp_matrix(p, sec, &m->va, 1, A);
+	case SEC_OUTPUT_WC: return mp_matrix(p, sec, &m->Wc, H, 2 * H);
+	default: return mp_ws(p, m);
+	}
+}
+
+/* Reads a whole model file; the sizes are checked before anything that
+ * depends on them is allocated. */
+static int mp_model(struct mparse *p, struct model *m)
+{
+	int sec;
+
+	if (mp_magic(p) != 0 || mp_size(p, "embedding", &m->E) != 0 ||
+	    mp_size(p, "hidden", &m->H) != 0 ||
+	    mp_size(p, "attention", &m->A) != 0)
+		return -1;
+	for (sec = 0; sec < SEC_COUNT; sec++)
+		if (mp_section(p, sec) != 0 || mp_body(p, m, sec) != 0)
+			return -1;
+	return mp_section(p, SEC_COUNT);
+}
+
+int model_parse(struct model *m, const char *text, size_t len,
+		const char *name, struct errbuf *err)
+{
+	struct mparse p;
+	char *copy;
+	int r;
+
+	memset(m, 0, sizeof *m);
+	/* A NUL-terminated copy lets num_parse() stop on its own at the end
+	 * of the last field. */
+	copy = xmalloc(len + 1);
+	if (len > 0)
+		memcpy(copy, text, len);
+	copy[len] = '\0';
+	memset(&p, 0, sizeof p);
+	p.text = copy;
+	p.len = len;
+	p.name = name;
+	p.err = err;
+	r = mp_model(&p, m);
+	free(copy);
+	if (r != 0) {
+		model_free(m);
+		return -1;
+	}
+	m->name = xstrdup(name);
+	return 0;
+}
+
+int model_load_file(struct model *m, const char *path, struct errbuf *err)
+{
+	size_t len;
+	char *text;
+	int r;
+
+	memset(m, 0, sizeof *m);
+	text = util_read_file(path, MODEL_MAX_BYTES, &len, err);
+	if (text == NULL)
+		return -1;
+	r = model_parse(m, text, len, path, err);
+	free(text);
+	return r;
+}
+
+int model_load_builtin(struct model *m, struct errbuf *err)
+{
+	return model_parse(m, (const char *)model_builtin_text,
+			   model_builtin_len, "<built-in toy4.model>", err);
+}
+
+static void vocab_free(struct vocab *v)
+{
+	int i;
+
+	for (i = 0; i < v->n; i++) {
+		free(v->words[i]);
+		free(v->folded[i]);
+	}
+	free(v->words);
+	free(v->folded);
+	free(v->emb);
+}
+
+void model_free(struct model *m)
+{
+	vocab_free(&m->src);
+	vocab_free(&m->tgt);
+	free(m->enc.Wx);
+	free(m->enc.Wh);
+	free(m->enc.b);
+	free(m->dec.Wx);
+	free(m->dec.Wh);
+	free(m->dec.b);
+	free(m->Wg);
+	free(m->Wa);
+	free(m->va);
+	free(m->Wc);
+	free(m->Ws);
+	free(m->name);
+	memset(m, 0, sizeof *m);
+}
+
+int vocab_find(const struct vocab *v, const char *word)
+{
+	char *folded = utf8_fold(word, strlen(word));
+	int i, found = -1;
+
+	for (i = 0; i < v->n && found < 0; i++)
+		if (strcmp(folded, v->folded[i]) == 0)
+			found = i;
+	free(folded);
+	return found;
+}
+
+/* Splits the NUL-terminated s into code points; an invalid byte stands for
+ * itself, past U+10FFFF.  Returns the count; the caller frees *out. */
+static size_t vocab_code_points(const char *s, unsigned long **out)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, k = 0, len;
+	unsigned long *cp = xreallocarray(NULL, n + 1, sizeof *cp);
+	size_t j;
+
+	while (i < n) {
+		len = utf8_valid_prefix(s + i, n - i < 4 ? n - i : 4) ? 0 : 1;
+		if (len == 1)
+			cp[k] = 0x110000ul + u[i];
+		else if (u[i] < 0x80)
+			len = 1, cp[k] = u[i];
+		else if (u[i] < 0xE0)
+			len = 2, cp[k] = u[i] & 0x1Fu;
+		else if (u[i] < 0xF0)
+			len = 3, cp[k] = u[i] & 0x0Fu;
+		else
+			len = 4, cp[k] = u[i] & 0x07u;
+		for (j = 1; j < len; j++)
+			cp[k] = (cp[k] << 6) | (u[i + j] & 0x3Fu);
+		i += len;
+		k++;
+	}
+	*out = cp;
+	return k;
+}
+
+/* Returns the edit distance between a[0..na) and b[0..nb); row is scratch
+ * space for nb + 1 numbers. */
+static size_t vocab_distance(const unsigned long *a, size_t na,
+			     const unsigned long *b, size_t nb, size_t *row)
+{
+	size_t i, j, diag, up, best;
+
+	for (j = 0; j <= nb; j++)
+		row[j] = j;
+	for (i = 1; i <= na; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= nb; j++) {
+			up = row[j];
+			best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+/* A word of the vocabulary and its distance, for sorting. */
+struct vocab_hit {
+	size_t dist;
+	int index;
+};
+
+static int vocab_hit_cmp(const void *pa, const void *pb)
+{
+	const struct vocab_hit *a = pa, *b = pb;
+
+	if (a->dist != b->dist)
+		return a->dist < b->dist ? -1 : 1;
+	return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Words are compared case-folded, so "JE" is at distance 0 from "je". */
+int vocab_closest(const struct vocab *v, const char *word, int *out, int max)
+{
+	char *folded = utf8_fold(word, strlen(word));
+	unsigned long *a, *b;
+	size_t na, nb, *row;
+	struct vocab_hit *hits;
+	int i, count;
+
+	if (max <= 0 || v->n <= 0) {
+		free(folded);
+		return 0;
+	}
+	na = vocab_code_points(folded, &a);
+	hits = xreallocarray(NULL, (size_t)v->n, sizeof *hits);
+	row = xreallocarray(NULL, MODEL_MAX_WORD + 1, sizeof *row);
+	for (i = 0; i < v->n; i++) {
+		nb = vocab_code_points(v->folded[i], &b);
+		if (nb > MODEL_MAX_WORD)
+			row = xreallocarray(row, nb + 1, sizeof *row);
+		hits[i].dist = vocab_distance(a, na, b, nb, row);
+		hits[i].index = i;
+		free(b);
+	}
+	qsort(hits, (size_t)v->n, sizeof *hits, vocab_hit_cmp);
+	count = max < v->n ? max : v->n;
+	for (i = 0; i < count; i++)
+		out[i] = hits[i].index;
+	free(hits);
+	free(row);
+	free(a);
+	free(folded);
+	return count;
+}

@@ -1,0 +1,29 @@
+/* num.h: numbers to text and back, always with '.', whatever the locale. */
+#ifndef ATTN_NUM_H
+#define ATTN_NUM_H
+
+/* Room for any number either formatter writes, with its NUL. */
+#define NUM_BUFSZ 64
+/* The largest --precision accepted. */
+#define NUM_MAX_PREC 17
+
+/* Writes x with exactly prec digits after the point (0 <= prec <=
+ * NUM_MAX_PREC) into buf and returns buf.  The point is always '.', and a
+ * value that rounds to zero never shows a minus sign ("0.0000", not
+ * "-0.0000").  x must be finite. */
+char *num_fixed(char *buf, double x, int prec);
+
+/* Writes the shortest decimal form that reads back as exactly the same
+ * double (0.1, not 0.10000000000000001), as JSON allows it, and returns
+ * buf.  Negative zero is written "0".  x must be finite. */
+char *num_shortest(char *buf, double x);
+
+/* Parses a strict decimal number at s: an optional sign, digits, an optional
+ * '.' with digits, an optional exponent.  No hex, nan, inf or leading
+ * blanks.  On success stores the value in *out, the first byte after the
+ * number in *end, and returns NUM_OK.  Returns NUM_SYNTAX if s does not start
+ * with such a number, NUM_RANGE if it overflows a double. */
+enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE };
+enum num_status num_parse(const char *s, double *out, const char **end);
+
+#endif

@@ -1,0 +1,24 @@
+/* utf8.h: the little UTF-8 that attn-trace needs, independent of locale. */
+#ifndef ATTN_UTF8_H
+#define ATTN_UTF8_H
+
+#include <stddef.h>
+
+/* Returns the number of bytes in the longest valid UTF-8 prefix of s[0..n).
+ * Overlong forms, surrogates and code points past U+10FFFF are invalid. */
+size_t utf8_valid_prefix(const char *s, size_t n);
+
+/* Returns a newly allocated, case-folded copy of the valid UTF-8 string
+ * s[0..n): ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic capitals
+ * become small letters; everything else is copied unchanged.  The caller
+ * frees it. */
+char *utf8_fold(const char *s, size_t n);
+
+/* Returns the number of terminal columns s (valid UTF-8, NUL-terminated)
+ * takes, counting East Asian wide characters as 2 and combining marks as 0. */
+int utf8_width(const char *s);
+
+/* Returns the number of code points in the NUL-terminated string s. */
+size_t utf8_len(const char *s);
+
+#endif

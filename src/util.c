@@ -1,0 +1,183 @@
+/* util.c: allocation that never returns NULL, error buffers, file reading. */
+#include "config.h"
+
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/* The first read of a stream of unknown size asks for this many bytes. */
+#define UTIL_READ_CHUNK ((size_t)64 << 10)
+
+static void util_oom(void)
+{
+	fputs("attn-trace: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		util_oom();
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	p = calloc(nmemb, size);
+	if (p == NULL)
+		util_oom();
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (p == NULL)
+		util_oom();
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		util_oom();
+	return xrealloc(ptr, nmemb * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/* Copies at most n bytes of s, stopping at a NUL, and NUL-terminates. */
+char *xstrndup(const char *s, size_t n)
+{
+	const char *nul = memchr(s, '\0', n);
+	size_t len = nul ? (size_t)(nul - s) : n;
+	char *p;
+
+	if (len == SIZE_MAX)
+		util_oom();
+	p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* Callers keep messages locale-proof by using only %s, %c, %d-style integer
+ * conversions (which no locale changes without the ' flag) and numbers that
+ * num_fixed() or num_shortest() already wrote. */
+void err_set(struct errbuf *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vsnprintf(err->msg, sizeof err->msg, fmt, ap) < 0)
+		snprintf(err->msg, sizeof err->msg, "attn-trace: bad message");
+	va_end(ap);
+}
+
+/* Reads f to its end into a buffer of at most max_bytes (plus a NUL).
+ * Returns the buffer, or NULL with *too_big set or errno left from the
+ * failed read. */
+static char *util_read_stream(FILE *f, size_t max_bytes, size_t *len,
+			      int *too_big)
+{
+	size_t cap, n = 0, got;
+	char *buf;
+
+	if (max_bytes == SIZE_MAX)
+		max_bytes--; /* keep room for the NUL */
+	cap = max_bytes < UTIL_READ_CHUNK ? max_bytes : UTIL_READ_CHUNK;
+	buf = xmalloc(cap + 1);
+	*too_big = 0;
+	for (;;) {
+		if (n == cap) {
+			if (cap == max_bytes) {
+				/* full: one more byte means too big */
+				if (fgetc(f) != EOF) {
+					*too_big = 1;
+					break;
+				}
+				if (ferror(f))
+					break;
+				*len = n;
+				buf[n] = '\0';
+				return buf;
+			}
+			cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0 && ferror(f))
+			break;
+		if (got == 0 || feof(f)) {
+			*len = n;
+			buf[n] = '\0';
+			return buf;
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Refuses early a regular file that is already too large, without reading
+ * it.  Returns 0 if f may be read. */
+static int util_check_size(FILE *f, size_t max_bytes)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	return st.st_size >= 0 && (uintmax_t)st.st_size > (uintmax_t)max_bytes;
+}
+
+char *util_read_file(const char *path, size_t max_bytes, size_t *len,
+		     struct errbuf *err)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	const char *shown = is_stdin ? "standard input" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	char *buf = NULL;
+	int too_big = 0, saved;
+
+	if (f == NULL) {
+		err_set(err, "%s: %s", shown, strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	if (util_check_size(f, max_bytes))
+		too_big = 1;
+	else
+		buf = util_read_stream(f, max_bytes, len, &too_big);
+	saved = errno;
+	if (!is_stdin)
+		fclose(f);
+	if (too_big)
+		err_set(err, "%s: file is larger than %zu bytes", shown,
+			max_bytes);
+	else if (buf == NULL)
+		err_set(err, "%s: %s", shown,
+			strerror(saved ? saved : EIO));
+	return buf;
+}

@@ -1,0 +1,35 @@
+/* util.h: allocation that never returns NULL, error buffers, file reading. */
+#ifndef ATTN_UTIL_H
+#define ATTN_UTIL_H
+
+#include <stddef.h>
+
+/* The x* allocators print "attn-trace: out of memory" and abort when the
+ * system has no memory left; they never return NULL.  The caller owns the
+ * result and frees it with free(). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* An error message that climbs back to main.  Functions that can fail take a
+ * struct errbuf *, fill it, and return a non-zero status. */
+struct errbuf {
+	char msg[1024];
+};
+
+/* Sets err->msg from a printf-style format; err may be NULL.  Numbers in
+ * error messages are formatted in the C locale. */
+void err_set(struct errbuf *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Reads the whole of PATH ("-" is standard input) into a NUL-terminated
+ * buffer that the caller frees; *len gets its length without the NUL.
+ * Refuses files larger than max_bytes.  Returns NULL and fills err on
+ * failure. */
+char *util_read_file(const char *path, size_t max_bytes, size_t *len,
+		     struct errbuf *err);
+
+#endif

@@ -1,0 +1,210 @@
+/* check_num.c: numbers to text and back, in any locale. */
+#include "config.h"
+
+#include <check.h>
+#include <float.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+
+/* Reads s with num_parse(), which must succeed and consume all of s. */
+static double parse_all(const char *s)
+{
+	const char *end = NULL;
+	double v = -12345.0;
+
+	ck_assert_int_eq(num_parse(s, &v, &end), NUM_OK);
+	ck_assert_ptr_eq(end, s + strlen(s));
+	return v;
+}
+
+START_TEST(test_fixed_basic)
+{
+	char buf[NUM_BUFSZ];
+
+	ck_assert_str_eq(num_fixed(buf, 0.5, 4), "0.5000");
+	ck_assert_str_eq(num_fixed(buf, -1.26, 1), "-1.3");
+	ck_assert_str_eq(num_fixed(buf, 3.7, 0), "4");
+	ck_assert_str_eq(num_fixed(buf, 123.456, 2), "123.46");
+	ck_assert_str_eq(num_fixed(buf, 0.1, 17), "0.10000000000000001");
+}
+END_TEST
+
+START_TEST(test_fixed_no_negative_zero)
+{
+	char buf[NUM_BUFSZ];
+
+	ck_assert_str_eq(num_fixed(buf, -0.00001, 4), "0.0000");
+	ck_assert_str_eq(num_fixed(buf, -0.0, 2), "0.00");
+	ck_assert_str_eq(num_fixed(buf, -0.4, 0), "0");
+	ck_assert_str_eq(num_fixed(buf, -0.00005001, 4), "-0.0001");
+}
+END_TEST
+
+START_TEST(test_fixed_huge_fits)
+{
+	char buf[NUM_BUFSZ];
+
+	num_fixed(buf, DBL_MAX, NUM_MAX_PREC);
+	ck_assert_uint_lt(strlen(buf), NUM_BUFSZ);
+	ck_assert_str_eq(num_fixed(buf, -1e300, 2), "-1.00e+300");
+	ck_assert_str_eq(num_fixed(buf, 1e20, 1), "100000000000000000000.0");
+}
+END_TEST
+
+START_TEST(test_shortest)
+{
+	char buf[NUM_BUFSZ];
+
+	ck_assert_str_eq(num_shortest(buf, 0.1), "0.1");
+	ck_assert_str_eq(num_shortest(buf, 1.0 / 3.0), "0.3333333333333333");
+	ck_assert_str_eq(num_shortest(buf, -2.5), "-2.5");
+	ck_assert_str_eq(num_shortest(buf, 123456789.0), "123456789");
+	ck_assert_str_eq(num_shortest(buf, 0.0), "0");
+	ck_assert_str_eq(num_shortest(buf, -0.0), "0");
+	ck_assert_str_eq(num_shortest(buf, 1e21), "1e21");
+	ck_assert_str_eq(num_shortest(buf, 1e-7), "1e-7");
+	ck_assert_str_eq(num_shortest(buf, 5e-324), "5e-324");
+	ck_assert_str_eq(num_shortest(buf, DBL_MAX), "1.7976931348623157e308");
+}
+END_TEST
+
+START_TEST(test_shortest_round_trips)
+{
+	char buf[NUM_BUFSZ];
+	double x = 0.7;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		x = x * 3.999 * (1.0 - x) + 1e-9; /* a chaotic walk in (0,1) */
+		ck_assert(parse_all(num_shortest(buf, x)) == x);
+		ck_assert(parse_all(num_shortest(buf, -x * 1e200)) == -x * 1e200);
+		ck_assert(parse_all(num_shortest(buf, x * 1e-300)) == x * 1e-300);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_good)
+{
+	ck_assert_double_eq_tol(parse_all("2.5"), 2.5, 1e-15);
+	ck_assert_double_eq_tol(parse_all("-0.25"), -0.25, 1e-15);
+	ck_assert_double_eq_tol(parse_all("+3"), 3.0, 1e-15);
+	ck_assert_double_eq_tol(parse_all("1.5e-2"), 0.015, 1e-15);
+	ck_assert_double_eq_tol(parse_all("1E3"), 1000.0, 1e-12);
+	ck_assert_double_eq_tol(parse_all("007"), 7.0, 1e-15);
+	ck_assert_double_eq_tol(parse_all("1e-999"), 0.0, 1e-300);
+	ck_assert(parse_all("4.9e-324") > 0.0);
+}
+END_TEST
+
+START_TEST(test_parse_syntax)
+{
+	static const char *const bad[] = {
+		"", " 1", ".5", "-", "+", "-.5", "nan", "NaN", "inf",
+		"-inf", "Infinity", "e5", "x", ",5",
+	};
+	size_t i;
+	double v;
+	const char *end;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(num_parse(bad[i], &v, &end) == NUM_SYNTAX,
+			      "\"%s\" was accepted", bad[i]);
+}
+END_TEST
+
+/* A number followed by other text: num_parse reads the number and leaves
+ * the rest to the caller. */
+START_TEST(test_parse_stops)
+{
+	static const struct {
+		const char *s;
+		size_t used;
+		double v;
+	} cases[] = {
+		{ "0x1p3", 1, 0.0 }, { "1,5", 1, 1.0 }, { "5.", 1, 5.0 },
+		{ "5.e3", 1, 5.0 }, { "1e", 1, 1.0 }, { "1e+", 1, 1.0 },
+		{ "2.5abc", 3, 2.5 }, { "-7 8", 2, -7.0 },
+	};
+	size_t i;
+	double v;
+	const char *end;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(num_parse(cases[i].s, &v, &end), NUM_OK);
+		ck_assert_ptr_eq(end, cases[i].s + cases[i].used);
+		ck_assert_double_eq_tol(v, cases[i].v, 1e-15);
+	}
+}
+END_TEST
+
+START_TEST(test_parse_range)
+{
+	double v = 42.0;
+	const char *end;
+
+	ck_assert_int_eq(num_parse("1e999", &v, &end), NUM_RANGE);
+	ck_assert_int_eq(num_parse("-1e999", &v, &end), NUM_RANGE);
+	ck_assert_int_eq(num_parse("1.8e308", &v, &end), NUM_RANGE);
+	ck_assert(v == 42.0); /* untouched on failure */
+	ck_assert_int_eq(num_parse("1.7e308", &v, &end), NUM_OK);
+}
+END_TEST
+
+START_TEST(test_comma_locale)
+{
+	static const char *const names[] = {
+		"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+	};
+	char buf[NUM_BUFSZ], probe[16];
+	const char *got = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+		got = setlocale(LC_ALL, names[i]);
+	ck_assert_msg(got != NULL, "no comma locale: generate de_DE.UTF-8 "
+		      "(uncomment it in /etc/locale.gen and run locale-gen)");
+	snprintf(probe, sizeof probe, "%.1f", 0.5);
+	ck_assert_str_eq(probe, "0,5"); /* the locale really uses a comma */
+	ck_assert_str_eq(num_fixed(buf, 0.5, 4), "0.5000");
+	ck_assert_str_eq(num_fixed(buf, -1234.5, 1), "-1234.5");
+	ck_assert_str_eq(num_shortest(buf, 0.1), "0.1");
+	ck_assert_str_eq(num_shortest(buf, -2.5e-10), "-2.5e-10");
+	ck_assert_double_eq_tol(parse_all("2.5"), 2.5, 1e-15);
+	ck_assert_double_eq_tol(parse_all("-1.25e1"), -12.5, 1e-15);
+	setlocale(LC_ALL, "C");
+}
+END_TEST
+
+static Suite *num_suite(void)
+{
+	Suite *s = suite_create("num");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_fixed_basic);
+	tcase_add_test(tc, test_fixed_no_negative_zero);
+	tcase_add_test(tc, test_fixed_huge_fits);
+	tcase_add_test(tc, test_shortest);
+	tcase_add_test(tc, test_shortest_round_trips);
+	tcase_add_test(tc, test_parse_good);
+	tcase_add_test(tc, test_parse_syntax);
+	tcase_add_test(tc, test_parse_stops);
+	tcase_add_test(tc, test_parse_range);
+	tcase_add_test(tc, test_comma_locale);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(num_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

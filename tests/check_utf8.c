@@ -1,0 +1,134 @@
+/* check_utf8.c: validation, case folding, width and length of UTF-8. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+
+static size_t prefix(const char *s)
+{
+	return utf8_valid_prefix(s, strlen(s));
+}
+
+START_TEST(test_valid_prefix_good)
+{
+	ck_assert_uint_eq(prefix(""), 0);
+	ck_assert_uint_eq(prefix("abc"), 3);
+	ck_assert_uint_eq(prefix("\xc3\xa9t\xc3\xa9"), 5);      /* été */
+	ck_assert_uint_eq(prefix("\xe4\xb8\xad"), 3);           /* U+4E2D */
+	ck_assert_uint_eq(prefix("\xf0\x9f\x98\x80"), 4);       /* U+1F600 */
+	ck_assert_uint_eq(prefix("\xf4\x8f\xbf\xbf"), 4);       /* U+10FFFF */
+	ck_assert_uint_eq(prefix("\xef\xbf\xbf"), 3);           /* U+FFFF */
+	ck_assert_uint_eq(utf8_valid_prefix("a\0b", 3), 3);     /* NUL is valid */
+}
+END_TEST
+
+START_TEST(test_valid_prefix_bad)
+{
+	ck_assert_uint_eq(prefix("ab\xff"), 2);
+	ck_assert_uint_eq(prefix("a\x80"), 1);              /* lone continuation */
+	ck_assert_uint_eq(prefix("a\xc0\x80"), 1);          /* overlong NUL */
+	ck_assert_uint_eq(prefix("a\xc1\xbf"), 1);          /* overlong */
+	ck_assert_uint_eq(prefix("a\xe0\x80\xaf"), 1);      /* overlong '/' */
+	ck_assert_uint_eq(prefix("a\xf0\x8f\xbf\xbf"), 1);  /* overlong U+FFFF */
+	ck_assert_uint_eq(prefix("a\xed\xa0\x80"), 1);      /* surrogate D800 */
+	ck_assert_uint_eq(prefix("a\xed\xbf\xbf"), 1);      /* surrogate DFFF */
+	ck_assert_uint_eq(prefix("a\xf4\x90\x80\x80"), 1);  /* past U+10FFFF */
+	ck_assert_uint_eq(prefix("a\xf5\x80\x80\x80"), 1);
+	ck_assert_uint_eq(prefix("a\xc3"), 1);              /* cut short */
+	ck_assert_uint_eq(prefix("a\xe4\xb8"), 1);
+	ck_assert_uint_eq(prefix("a\xc3z"), 1);
+	/* n stops before the end of a character */
+	ck_assert_uint_eq(utf8_valid_prefix("a\xc3\xa9", 2), 1);
+}
+END_TEST
+
+/* Folds s and compares it with want. */
+static void check_fold(const char *s, const char *want)
+{
+	char *got = utf8_fold(s, strlen(s));
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_fold)
+{
+	check_fold("JE Suis", "je suis");
+	check_fold("\xc3\x89TUDIANT", "\xc3\xa9tudiant");      /* ÉTUDIANT */
+	check_fold("\xc3\x80\xc3\x9e\xc3\x97\xc3\x9f",         /* ÀÞ×ß */
+		   "\xc3\xa0\xc3\xbe\xc3\x97\xc3\x9f");
+	check_fold("\xc5\x81\xc4\x80\xc5\xb8\xc5\xbd\xc4\xb9", /* ŁĀŸŽĹ */
+		   "\xc5\x82\xc4\x81\xc3\xbf\xc5\xbe\xc4\xba");
+	check_fold("\xc4\xb1\xc5\x89", "\xc4\xb1\xc5\x89");    /* ı ŉ kept */
+	check_fold("\xce\x91\xce\xa9\xce\x86\xce\x8f",         /* ΑΩΆΏ */
+		   "\xce\xb1\xcf\x89\xce\xac\xcf\x8e");
+	check_fold("\xd0\x9f\xd0\xaf\xd0\x81",                 /* ПЯЁ */
+		   "\xd0\xbf\xd1\x8f\xd1\x91");
+	check_fold("\xd1\xa0\xd3\x81", "\xd1\xa1\xd3\x82");    /* Ѡ Ӂ */
+	check_fold("\xe4\xb8\xad <s>", "\xe4\xb8\xad <s>");    /* unchanged */
+	check_fold("A\xffZ", "a\xffz");                        /* bad byte kept */
+}
+END_TEST
+
+START_TEST(test_fold_length)
+{
+	char *got = utf8_fold("ABC", 2);
+
+	ck_assert_str_eq(got, "ab");
+	free(got);
+}
+END_TEST
+
+START_TEST(test_width)
+{
+	ck_assert_int_eq(utf8_width(""), 0);
+	ck_assert_int_eq(utf8_width("abc"), 3);
+	ck_assert_int_eq(utf8_width("\xc3\xa9t\xc3\xa9"), 3);
+	ck_assert_int_eq(utf8_width("\xe4\xb8\xad\xe6\x96\x87"), 4);  /* 中文 */
+	ck_assert_int_eq(utf8_width("\xed\x95\x9c"), 2);              /* 한 */
+	ck_assert_int_eq(utf8_width("e\xcc\x81"), 1);                 /* e + U+0301 */
+	ck_assert_int_eq(utf8_width("\xf0\x9f\x98\x80"), 2);          /* U+1F600 */
+	ck_assert_int_eq(utf8_width("\xef\xbc\xa1"), 2);              /* U+FF21 */
+	ck_assert_int_eq(utf8_width("a\xff\xfe"), 3);                 /* invalid */
+}
+END_TEST
+
+START_TEST(test_len)
+{
+	ck_assert_uint_eq(utf8_len(""), 0);
+	ck_assert_uint_eq(utf8_len("abc"), 3);
+	ck_assert_uint_eq(utf8_len("\xc3\xa9tudiant"), 8);
+	ck_assert_uint_eq(utf8_len("\xe4\xb8\xad\xe6\x96\x87"), 2);
+	ck_assert_uint_eq(utf8_len("\xf0\x9f\x98\x80!"), 2);
+	ck_assert_uint_eq(utf8_len("a\xff"), 2);
+}
+END_TEST
+
+static Suite *utf8_suite(void)
+{
+	Suite *s = suite_create("utf8");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_valid_prefix_good);
+	tcase_add_test(tc, test_valid_prefix_bad);
+	tcase_add_test(tc, test_fold);
+	tcase_add_test(tc, test_fold_length);
+	tcase_add_test(tc, test_width);
+	tcase_add_test(tc, test_len);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(utf8_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed != 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
