@@ -1,0 +1,469 @@
+/* trace.c: run the model and record every step of its arithmetic. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn.h"
+#include "trace.h"
+
+#define ARENA_CHUNK 4096 /* doubles in one storage block */
+
+/* Returns n zeroed doubles from the trace's storage; they live as long as
+ * the trace.  Blocks never move, so records can point into them. */
+static double *trace_alloc(struct trace *tr, size_t n)
+{
+	if (tr->nblocks == 0 || tr->last_used + n > tr->last_size) {
+		size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		if (tr->nblocks == tr->cap_blocks) {
+			tr->cap_blocks = tr->cap_blocks ? 2 * tr->cap_blocks : 16;
+			tr->blocks = xreallocarray(tr->blocks,
+						   (size_t)tr->cap_blocks,
+						   sizeof *tr->blocks);
+		}
+		tr->blocks[tr->nblocks++] = xcalloc(size, sizeof(double));
+		tr->last_size = size;
+		tr->last_used = 0;
+	}
+	double *p = tr->blocks[tr->nblocks - 1] + tr->last_used;
+	tr->last_used += n;
+	return p;
+}
+
+/* Appends a record and returns it.  The array may move on the next call,
+ * so fill a record before adding another. */
+static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
+				 enum trace_stage stage, int run, int t, int i)
+{
+	if (tr->nrecs == tr->cap_recs) {
+		tr->cap_recs = tr->cap_recs ? 2 * tr->cap_recs : 64;
+		tr->recs = xreallocarray(tr->recs, (size_t)tr->cap_recs,
+					 sizeof *tr->recs);
+	}
+	struct trace_rec *r = &tr->recs[tr->nrecs++];
+	memset(r, 0, sizeof *r);
+	r->kind = kind;
+	r->stage = stage;
+	r->run = run;
+	r->t = t;
+	r->i = i;
+	r->word = -1;
+	return r;
+}
+
+static void rec_op(struct trace_rec *r, const char *label, const double *v,
+		   int len, int input)
+{
+	struct trace_operand *op = &r->ops[r->nops++];
+	snprintf(op->label, sizeof op->label, "%s", label);
+	op->v = v;
+	op->len = len;
+	op->input = input;
+}
+
+/* An operand computed elsewhere, and one computed by this record. */
+#define rec_in(r, label, v, len) rec_op(r, label, v, len, 1)
+#define rec_mid(r, label, v, len) rec_op(r, label, v, len, 0)
+
+/* Records an embedding lookup: x_i (encoder) or y_{t-1} (decoder). */
+static const double *record_embed(struct trace *tr, const struct vocab *v,
+				  int word, int E, int run, int t, int i)
+{
+	enum trace_stage stage = run < 0 ? STAGE_ENCODING : STAGE_SCORING;
+	struct trace_rec *r = rec_new(tr, REC_EMBED, stage, run, t, i);
+	r->word = word;
+	if (run < 0)
+		snprintf(r->symbol, sizeof r->symbol, "x_%d", i);
+	else
+		snprintf(r->symbol, sizeof r->symbol, "y_%d", t - 1);
+	snprintf(r->formula, sizeof r->formula, "emb(%s)", v->words[word]);
+	r->result = v->emb + (size_t)word * E;
+	r->len = E;
+	return r->result;
+}
+
+/* Records one RNN step into h (H), which the caller allocated. */
+static void record_rnn(struct trace *tr, const struct rnn *w, const double *x,
+		       const double *prev, double *h, int run, int t, int i)
+{
+	const struct model *m = tr->m;
+	int E = m->E, H = m->H;
+	double *wx = trace_alloc(tr, (size_t)H);
+	double *wh = trace_alloc(tr, (size_t)H);
+	double *pre = trace_alloc(tr, (size_t)H);
+	attn_rnn_step(wx, wh, pre, h, w->Wx, w->Wh, w->b, x, prev, E, H);
+
+	int enc = run < 0;
+	struct trace_rec *r = rec_new(tr, REC_RNN,
+				      enc ? STAGE_ENCODING : STAGE_SCORING,
+				      run, t, i);
+	char in[24], pv[24], lab[40];
+	int k = enc ? i : t;
+	snprintf(in, sizeof in, "%s_%d", enc ? "x" : "y", k - 1 + enc);
+	snprintf(pv, sizeof pv, "%s_%d", enc ? "h" : "s", k - 1);
+	snprintf(r->symbol, sizeof r->symbol, "%s_%d", enc ? "h" : "s", k);
+	snprintf(r->formula, sizeof r->formula,
+		 "tanh(W_x·%s + W_h·%s + b)", in, pv);
+	snprintf(lab, sizeof lab, "W_x·%s", in);
+	rec_mid(r, lab, wx, H);
+	snprintf(lab, sizeof lab, "W_h·%s", pv);
+	rec_mid(r, lab, wh, H);
+	rec_in(r, "b", w->b, H);
+	rec_mid(r, "sum", pre, H);
+	rec_in(r, pv, prev, H);
+	r->result = h;
+	r->len = H;
+}
+
+/* step 1 of the encoder: embed each word and run the RNN over them.
+ * Returns the states h_1..h_n, (n, H) row-major. */
+static const double *trace_encode(struct trace *tr)
+{
+	const struct model *m = tr->m;
+	double *Hs = trace_alloc(tr, (size_t)tr->n * m->H);
+	const double *prev = trace_alloc(tr, (size_t)m->H); /* h_0 = 0 */
+	tr->enc_first_rec = tr->nrecs;
+	for (int i = 1; i <= tr->n; i++) {
+		const double *x = record_embed(tr, &m->src, tr->src[i - 1],
+					       m->E, -1, 0, i);
+		double *h = Hs + (size_t)(i - 1) * m->H;
+		record_rnn(tr, &m->enc, x, prev, h, -1, 0, i);
+		prev = h;
+	}
+	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
+	return Hs;
+}
+
+/* Fills terms (len, 2) with the pairs a_k, b_k of the dot product a·b. */
+static const double *pair_terms(struct trace *tr, const double *a,
+				const double *b, int len)
+{
+	double *terms = trace_alloc(tr, 2 * (size_t)len);
+	for (int k = 0; k < len; k++) {
+		terms[2 * k] = a[k];
+		terms[2 * k + 1] = b[k];
+	}
+	return terms;
+}
+
+/* step 2: score s_t against every h_i with the run's scorer, recording one
+ * REC_SCORE per source word and then REC_SCORES.  Returns e_t (n). */
+static const double *trace_score(struct trace *tr, enum scorer sc, int run,
+				 int t, const double *s, const double *Hs)
+{
+	const struct model *m = tr->m;
+	int n = tr->n, H = m->H, A = m->A;
+	double *e = trace_alloc(tr, (size_t)n);
+	double *mid = NULL, *act = NULL;
+	if (sc == SCORER_DOT) {
+		attn_score_dot(e, s, Hs, n, H);
+	} else if (sc == SCORER_GENERAL) {
+		mid = trace_alloc(tr, (size_t)n * H);
+		attn_score_general(e, mid, s, Hs, m->Wg, n, H);
+	} else {
+		mid = trace_alloc(tr, (size_t)n * A);
+		act = trace_alloc(tr, (size_t)n * A);
+		attn_score_concat(e, mid, act, s, Hs, m->Wa, m->va, n, H, A);
+	}
+	for (int i = 1; i <= n; i++) {
+		const double *h = Hs + (size_t)(i - 1) * H;
+		struct trace_rec *r = rec_new(tr, REC_SCORE, STAGE_SCORING,
+					      run, t, i);
+		char ls[16], lh[16], lab[64];
+		snprintf(ls, sizeof ls, "s_%d", t);
+		snprintf(lh, sizeof lh, "h_%d", i);
+		snprintf(r->symbol, sizeof r->symbol, "e_%d,%d", t, i);
+		r->result = e + i - 1;
+		r->len = 1;
+		if (sc == SCORER_DOT) {
+			snprintf(r->formula, sizeof r->formula, "%s·%s", ls, lh);
+			rec_in(r, ls, s, H);
+			rec_in(r, lh, h, H);
+			r->terms = pair_terms(tr, s, h, H);
+			r->nterms = H;
+		} else if (sc == SCORER_GENERAL) {
+			const double *wh = mid + (size_t)(i - 1) * H;
+			snprintf(r->formula, sizeof r->formula, "%s·(W_a·%s)",
+				 ls, lh);
+			rec_in(r, ls, s, H);
+			rec_in(r, lh, h, H);
+			snprintf(lab, sizeof lab, "W_a·%s", lh);
+			rec_mid(r, lab, wh, H);
+			r->terms = pair_terms(tr, s, wh, H);
+			r->nterms = H;
+		} else {
+			const double *p = mid + (size_t)(i - 1) * A;
+			const double *a = act + (size_t)(i - 1) * A;
+			double *sh = trace_alloc(tr, 2 * (size_t)H);
+			attn_concat(sh, s, H, h, H);
+			snprintf(r->formula, sizeof r->formula,
+				 "v_a·tanh(W_a·[%s; %s])", ls, lh);
+			snprintf(lab, sizeof lab, "[%s; %s]", ls, lh);
+			rec_mid(r, lab, sh, 2 * H);
+			snprintf(lab, sizeof lab, "W_a·[%s; %s]", ls, lh);
+			rec_mid(r, lab, p, A);
+			snprintf(lab, sizeof lab, "tanh(W_a·[%s; %s])", ls, lh);
+			rec_mid(r, lab, a, A);
+			rec_in(r, "v_a", m->va, A);
+			r->terms = pair_terms(tr, m->va, a, A);
+			r->nterms = A;
+		}
+	}
+	struct trace_rec *r = rec_new(tr, REC_SCORES, STAGE_SCORING, run, t, 0);
+	snprintf(r->symbol, sizeof r->symbol, "e_%d", t);
+	snprintf(r->formula, sizeof r->formula, "(e_%d,1 .. e_%d,%d)", t, t, n);
+	r->result = e;
+	r->len = n;
+	return e;
+}
+
+/* step 3: the softmax of e_t.  Returns α_t (n). */
+static const double *trace_softmax(struct trace *tr, int run, int t,
+				   const double *e)
+{
+	int n = tr->n;
+	double *alpha = trace_alloc(tr, (size_t)n);
+	double *shifted = trace_alloc(tr, (size_t)n);
+	double *ex = trace_alloc(tr, (size_t)n);
+	double *max = trace_alloc(tr, 2), *sum = max + 1;
+	*max = attn_softmax(alpha, shifted, ex, sum, e, n);
+
+	struct trace_rec *r = rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX, run, t, 0);
+	char lab[40];
+	snprintf(r->symbol, sizeof r->symbol, "α_%d", t);
+	snprintf(r->formula, sizeof r->formula,
+		 "exp(e_%d,i - max) / Σ_j exp(e_%d,j - max)", t, t);
+	snprintf(lab, sizeof lab, "e_%d", t);
+	rec_in(r, lab, e, n);
+	rec_mid(r, "max", max, 1);
+	rec_mid(r, "e - max", shifted, n);
+	rec_mid(r, "exp(e - max)", ex, n);
+	rec_mid(r, "sum", sum, 1);
+	r->result = alpha;
+	r->len = n;
+	return alpha;
+}
+
+/* step 4: the weighted sum.  Returns c_t (H). */
+static const double *trace_weighted(struct trace *tr, int run, int t,
+				    const double *alpha, const double *Hs)
+{
+	int n = tr->n, H = tr->m->H;
+	double *terms = trace_alloc(tr, (size_t)n * H);
+	double *c = trace_alloc(tr, (size_t)H);
+	attn_weighted_sum(c, terms, alpha, Hs, n, H);
+	for (int i = 1; i <= n; i++) {
+		struct trace_rec *r = rec_new(tr, REC_WEIGHTED,
+					      STAGE_WEIGHTED_SUM, run, t, i);
+		char lab[40];
+		snprintf(r->symbol, sizeof r->symbol, "α_%d,%d·h_%d", t, i, i);
+		snprintf(r->formula, sizeof r->formula, "α_%d,%d × h_%d",
+			 t, i, i);
+		snprintf(lab, sizeof lab, "α_%d,%d", t, i);
+		rec_in(r, lab, alpha + i - 1, 1);
+		snprintf(lab, sizeof lab, "h_%d", i);
+		rec_in(r, lab, Hs + (size_t)(i - 1) * H, H);
+		r->result = terms + (size_t)(i - 1) * H;
+		r->len = H;
+	}
+	struct trace_rec *r = rec_new(tr, REC_CONTEXT, STAGE_WEIGHTED_SUM,
+				      run, t, 0);
+	snprintf(r->symbol, sizeof r->symbol, "c_%d", t);
+	snprintf(r->formula, sizeof r->formula, "Σ_i α_%d,i·h_i", t);
+	rec_in(r, "terms", terms, n * H);
+	r->result = c;
+	r->len = H;
+	return c;
+}
+
+/* step 5: [c_t; s_t], h̃_t and p_t.  Returns the predicted word. */
+static int trace_output(struct trace *tr, int run, int t, const double *c,
+			const double *s)
+{
+	const struct model *m = tr->m;
+	int H = m->H, V = m->tgt.n;
+	double *cs = trace_alloc(tr, 2 * (size_t)H);
+	attn_concat(cs, c, H, s, H);
+	struct trace_rec *r = rec_new(tr, REC_CONCAT, STAGE_CONCAT, run, t, 0);
+	char lab[40];
+	snprintf(r->symbol, sizeof r->symbol, "[c_%d; s_%d]", t, t);
+	snprintf(r->formula, sizeof r->formula, "c_%d then s_%d", t, t);
+	snprintf(lab, sizeof lab, "c_%d", t);
+	rec_in(r, lab, c, H);
+	snprintf(lab, sizeof lab, "s_%d", t);
+	rec_in(r, lab, s, H);
+	r->result = cs;
+	r->len = 2 * H;
+
+	double *pre = trace_alloc(tr, (size_t)H);
+	double *ht = trace_alloc(tr, (size_t)H);
+	attn_matvec(pre, m->Wc, cs, H, 2 * H);
+	attn_tanh(ht, pre, H);
+	r = rec_new(tr, REC_ATTENTIONAL, STAGE_CONCAT, run, t, 0);
+	snprintf(r->symbol, sizeof r->symbol, "h̃_%d", t);
+	snprintf(r->formula, sizeof r->formula, "tanh(W_c·[c_%d; s_%d])", t, t);
+	snprintf(lab, sizeof lab, "W_c·[c_%d; s_%d]", t, t);
+	rec_mid(r, lab, pre, H);
+	r->result = ht;
+	r->len = H;
+
+	double *logits = trace_alloc(tr, (size_t)V);
+	double *p = trace_alloc(tr, (size_t)V);
+	double *shifted = trace_alloc(tr, (size_t)V);
+	double *ex = trace_alloc(tr, (size_t)V);
+	double sum;
+	attn_matvec(logits, m->Ws, ht, V, H);
+	attn_softmax(p, shifted, ex, &sum, logits, V);
+	r = rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
+	snprintf(r->symbol, sizeof r->symbol, "p_%d", t);
+	snprintf(r->formula, sizeof r->formula, "softmax(W_s·h̃_%d)", t);
+	snprintf(lab, sizeof lab, "W_s·h̃_%d", t);
+	rec_mid(r, lab, logits, V);
+	r->result = p;
+	r->len = V;
+	r->word = attn_argmax(p, V);
+	return r->word;
+}
+
+/* Decodes with one scorer, teacher-forced or greedy, recording each step. */
+static void trace_decode(struct trace *tr, int run, enum scorer sc,
+			 const double *Hs)
+{
+	const struct model *m = tr->m;
+	int H = m->H;
+	int limit = tr->ntgt ? tr->ntgt + 1 : tr->max_steps;
+	struct trace_run *ru = &tr->runs[run];
+	ru->scorer = sc;
+	ru->first_rec = tr->nrecs;
+	ru->input = xcalloc((size_t)limit, sizeof *ru->input);
+	ru->pred = xcalloc((size_t)limit, sizeof *ru->pred);
+	ru->step_first = xcalloc((size_t)limit, sizeof *ru->step_first);
+	const double *prev = Hs + (size_t)(tr->n - 1) * H; /* s_0 = h_n */
+	int word = m->bos;
+	for (int t = 1; t <= limit; t++) {
+		ru->input[t - 1] = word;
+		ru->step_first[t - 1] = tr->nrecs;
+		const double *y = record_embed(tr, &m->tgt, word, m->E, run, t, 0);
+		double *s = trace_alloc(tr, (size_t)H);
+		record_rnn(tr, &m->dec, y, prev, s, run, t, 0);
+		const double *e = trace_score(tr, sc, run, t, s, Hs);
+		const double *alpha = trace_softmax(tr, run, t, e);
+		const double *c = trace_weighted(tr, run, t, alpha, Hs);
+		int pred = trace_output(tr, run, t, c, s);
+		ru->pred[t - 1] = pred;
+		ru->nsteps = t;
+		prev = s;
+		if (tr->ntgt) {
+			word = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
+		} else if (pred == m->eos) {
+			ru->stopped = 1;
+			break;
+		} else {
+			word = pred;
+		}
+	}
+	ru->nrecs = tr->nrecs - ru->first_rec;
+}
+
+int trace_build(struct trace *tr, const struct model *m, const int *src,
+		int n, const int *tgt, int ntgt, unsigned scorers,
+		struct errbuf *err)
+{
+	memset(tr, 0, sizeof *tr);
+	if (n < 1 || n > TRACE_MAX_TOKENS) {
+		err_set(err, "the source sentence must have 1 to %d words, "
+			"not %d", TRACE_MAX_TOKENS, n);
+		return -1;
+	}
+	if (ntgt < 0 || ntgt > TRACE_MAX_TOKENS) {
+		err_set(err, "the target sentence must have at most %d words, "
+			"not %d", TRACE_MAX_TOKENS, ntgt);
+		return -1;
+	}
+	if ((scorers & SCORER_ALL) == 0) {
+		err_set(err, "no scorer was chosen");
+		return -1;
+	}
+	tr->m = m;
+	tr->n = n;
+	tr->src = xcalloc((size_t)n, sizeof *tr->src);
+	memcpy(tr->src, src, sizeof *src * (size_t)n);
+	if (tgt && ntgt > 0) {
+		tr->ntgt = ntgt;
+		tr->tgt = xcalloc((size_t)ntgt, sizeof *tr->tgt);
+		memcpy(tr->tgt, tgt, sizeof *tgt * (size_t)ntgt);
+	}
+	tr->max_steps = 2 * n + 2 < TRACE_MAX_STEPS ? 2 * n + 2
+						    : TRACE_MAX_STEPS;
+	const double *Hs = trace_encode(tr);
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (scorers & (1u << sc))
+			trace_decode(tr, tr->nruns++, (enum scorer)sc, Hs);
+	return 0;
+}
+
+void trace_free(struct trace *tr)
+{
+	for (int k = 0; k < tr->nruns; k++) {
+		free(tr->runs[k].input);
+		free(tr->runs[k].pred);
+		free(tr->runs[k].step_first);
+	}
+	for (int k = 0; k < tr->nblocks; k++)
+		free(tr->blocks[k]);
+	free(tr->blocks);
+	free(tr->recs);
+	free(tr->src);
+	free(tr->tgt);
+	memset(tr, 0, sizeof *tr);
+}
+
+const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
+				   int run, int t, int i)
+{
+	int first = tr->enc_first_rec, count = tr->enc_nrecs;
+	if (run >= 0) {
+		if (run >= tr->nruns)
+			return NULL;
+		const struct trace_run *ru = &tr->runs[run];
+		if (t < 1 || t > ru->nsteps)
+			return NULL;
+		first = ru->step_first[t - 1];
+		count = (t < ru->nsteps ? ru->step_first[t]
+					: ru->first_rec + ru->nrecs) - first;
+	}
+	for (int k = first; k < first + count; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		if (r->kind == kind && r->t == t && r->i == i)
+			return r;
+	}
+	return NULL;
+}
+
+static const char *const scorer_names[SCORER_COUNT] = {
+	"dot", "general", "concat"
+};
+static const char *const stage_names[STAGE_COUNT] = {
+	"encoding", "scoring", "softmax", "weighted-sum", "concat", "output"
+};
+
+const char *trace_scorer_name(enum scorer s)
+{
+	return (unsigned)s < SCORER_COUNT ? scorer_names[s] : "?";
+}
+
+const char *trace_stage_name(enum trace_stage s)
+{
+	return (unsigned)s < STAGE_COUNT ? stage_names[s] : "?";
+}
+
+unsigned trace_scorer_parse(const char *name)
+{
+	if (strcmp(name, "all") == 0)
+		return SCORER_ALL;
+	for (int k = 0; k < SCORER_COUNT; k++)
+		if (strcmp(name, scorer_names[k]) == 0)
+			return 1u << k;
+	return 0;
+}

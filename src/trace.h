@@ -1,0 +1,152 @@
+/* trace.h: the recorded trace, the product that every front end renders.
+ *
+ * trace_build() runs the model on one sentence and records each step of the
+ * arithmetic as a struct trace_rec: its stage, symbol, formula, operand
+ * vectors, result, and the term-by-term expansion of its dot product where
+ * it has one.  The text and JSON formatters and the TUI walk these records;
+ * none of them recomputes anything.  Nothing here prints. */
+#ifndef ATTN_TRACE_H
+#define ATTN_TRACE_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "util.h"
+
+#define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
+#define TRACE_MAX_STEPS 100    /* decoder steps */
+
+enum scorer { SCORER_DOT, SCORER_GENERAL, SCORER_CONCAT, SCORER_COUNT };
+#define SCORER_ALL ((1u << SCORER_COUNT) - 1)
+
+/* The stages, in the order every front end shows them. */
+enum trace_stage {
+	STAGE_ENCODING,
+	STAGE_SCORING, /* includes the decoder state s_t that is scored */
+	STAGE_SOFTMAX,
+	STAGE_WEIGHTED_SUM,
+	STAGE_CONCAT,
+	STAGE_OUTPUT,
+	STAGE_COUNT
+};
+
+enum trace_kind {
+	REC_EMBED,       /* x_i or y_{t-1}: a word's embedding */
+	REC_RNN,         /* h_i or s_t: one RNN step */
+	REC_SCORE,       /* e_t,i: one score, with its dot-product terms */
+	REC_SCORES,      /* e_t: all n scores */
+	REC_SOFTMAX,     /* α_t: max, shifts, exps, sum, weights */
+	REC_WEIGHTED,    /* α_t,i·h_i */
+	REC_CONTEXT,     /* c_t */
+	REC_CONCAT,      /* [c_t; s_t] */
+	REC_ATTENTIONAL, /* h̃_t */
+	REC_OUTPUT,      /* p_t and the predicted word */
+	REC_KIND_COUNT
+};
+
+/* Operand slots, by kind (unused slots have len 0):
+ *   REC_EMBED        none
+ *   REC_RNN          0 W_x·x  1 W_h·h_prev  2 b  3 pre-activation sum
+ *                    4 h_prev (s_0 = h_n for the decoder's first step)
+ *   REC_SCORE        dot: 0 s_t 1 h_i;  general: 0 s_t 1 h_i 2 W_a·h_i;
+ *                    concat: 0 [s_t; h_i] 1 W_a[s_t; h_i] 2 its tanh 3 v_a
+ *   REC_SCORES       none
+ *   REC_SOFTMAX      0 e_t  1 max (len 1)  2 e - max  3 exp(e - max)
+ *                    4 sum (len 1)
+ *   REC_WEIGHTED     0 α_t,i (len 1)  1 h_i
+ *   REC_CONTEXT      0 the n weighted terms, (n, H) row-major
+ *   REC_CONCAT       0 c_t  1 s_t
+ *   REC_ATTENTIONAL  0 W_c·[c_t; s_t]
+ *   REC_OUTPUT       0 W_s·h̃_t, the logits (V)
+ */
+#define TRACE_MAX_OPS 5
+struct trace_operand {
+	char label[64];   /* how the text shows it, e.g. "W_x·x_1" */
+	const double *v;  /* (len) points into the trace's storage */
+	int len;
+	int input;        /* 1: an input computed elsewhere (s_t, h_i, b, v_a);
+	                     0: an intermediate result of this record */
+};
+
+struct trace_rec {
+	enum trace_kind kind;
+	enum trace_stage stage;
+	int run;          /* index into trace.runs; -1 for the encoder */
+	int t;            /* decoder step from 1; 0 in the encoder */
+	int i;            /* source position from 1; 0 when none */
+	int word;         /* REC_EMBED: the word; REC_OUTPUT: the prediction;
+	                     -1 otherwise.  Source words for the encoder,
+	                     target words for the decoder. */
+	char symbol[48];  /* "h_1", "e_1,2", "α_1", "[c_1; s_1]", "h̃_1" */
+	char formula[96]; /* "s_1·h_2", "tanh(W_c·[c_1; s_1])" ... */
+	int nops;
+	struct trace_operand ops[TRACE_MAX_OPS];
+	const double *result; /* (len) */
+	int len;
+	const double *terms;  /* (nterms, 2): the pairs a_k, b_k whose products
+	                         sum to a REC_SCORE's result; NULL otherwise */
+	int nterms;
+};
+
+struct trace_run {
+	enum scorer scorer;
+	int nsteps;
+	int first_rec;    /* index of the run's first record in trace.recs */
+	int nrecs;
+	int *input;       /* (nsteps) target word fed at step t = k + 1 */
+	int *pred;        /* (nsteps) predicted target word at step k + 1 */
+	int *step_first;  /* (nsteps) index of step k + 1's first record */
+	int stopped;      /* greedy: 1 if it predicted </s>, 0 if it hit the
+	                     step limit */
+};
+
+struct trace {
+	const struct model *m; /* borrowed; must outlive the trace */
+	int n;              /* source length */
+	int *src;           /* (n) source word indices */
+	int ntgt;           /* target length, 0 when decoding greedily */
+	int *tgt;           /* (ntgt) target word indices, or NULL */
+	int max_steps;      /* the greedy step limit that applied */
+	int nruns;
+	struct trace_run runs[SCORER_COUNT];
+	int enc_first_rec;  /* the encoder's records */
+	int enc_nrecs;
+	int nrecs;
+	struct trace_rec *recs; /* (nrecs) in the order they were computed */
+	/* storage that the records point into */
+	int cap_recs;
+	double **blocks;    /* blocks of doubles that never move */
+	int nblocks;
+	int cap_blocks;
+	size_t last_used;   /* doubles handed out from the last block */
+	size_t last_size;   /* doubles in the last block */
+};
+
+/* Runs model m on the source word indices src[0..n) and records the trace
+ * into *tr.  scorers is a bitmask of (1u << SCORER_x) and the runs come in
+ * the enum's order.  With tgt (ntgt >= 1 words) the decoder is teacher-
+ * forced; with tgt NULL it decodes greedily until it predicts </s> or
+ * reaches min(2n + 2, TRACE_MAX_STEPS) steps.  Returns 0, or -1 with err
+ * filled when a length is out of range.  The caller owns *tr and releases
+ * it with trace_free(); m must outlive it. */
+int trace_build(struct trace *tr, const struct model *m, const int *src,
+		int n, const int *tgt, int ntgt, unsigned scorers,
+		struct errbuf *err);
+
+void trace_free(struct trace *tr);
+
+/* Returns the first record of the given kind for (run, t, i), or NULL.
+ * run is -1 for the encoder. */
+const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
+				   int run, int t, int i);
+
+/* Names: "dot", "general", "concat"; "encoding", "scoring", "softmax",
+ * "weighted-sum", "concat", "output". */
+const char *trace_scorer_name(enum scorer s);
+const char *trace_stage_name(enum trace_stage s);
+
+/* Parses a scorer name; "all" gives SCORER_ALL.  Returns the bitmask, or 0
+ * if the name is unknown. */
+unsigned trace_scorer_parse(const char *name);
+
+#endif

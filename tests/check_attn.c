@@ -1,0 +1,256 @@
+/* check_attn.c: the arithmetic of each stage against values worked out by
+ * hand.  Every matrix is non-symmetric and every operand pair unequal, so a
+ * transposed matrix or a swapped concatenation gives a different number. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "attn.h"
+
+#define TOL 1e-12
+
+START_TEST(test_matvec_rectangular)
+{
+	/* W (2, 3) times x (3): rows 1-2+6 and 4-5+12 */
+	const double W[] = { 1, 2, 3, 4, 5, 6 };
+	const double x[] = { 1, -1, 2 };
+	double out[2];
+	attn_matvec(out, W, x, 2, 3);
+	ck_assert_double_eq_tol(out[0], 5.0, TOL);
+	ck_assert_double_eq_tol(out[1], 11.0, TOL);
+}
+END_TEST
+
+START_TEST(test_dot)
+{
+	const double a[] = { 1, 2, 3 }, b[] = { 4, -5, 6 };
+	ck_assert_double_eq_tol(attn_dot(a, b, 3), 12.0, TOL); /* 4-10+18 */
+	ck_assert_double_eq_tol(attn_dot(a, b, 0), 0.0, TOL);
+}
+END_TEST
+
+START_TEST(test_rnn_step)
+{
+	/* W_x x = (0.5*2 - 1*1, 2*2 + 0.25*1) = (0, 4.25)
+	 * W_h h = (1*0.5 + 2*-0.25, 0*0.5 + 1*-0.25) = (0, -0.25)
+	 * pre = (0 + 0 + 0.1, 4.25 - 0.25 - 0.2) = (0.1, 3.8) */
+	const double Wx[] = { 0.5, -1, 2, 0.25 }, Wh[] = { 1, 2, 0, 1 };
+	const double b[] = { 0.1, -0.2 }, x[] = { 2, 1 };
+	const double hp[] = { 0.5, -0.25 };
+	double wx[2], wh[2], pre[2], h[2];
+	attn_rnn_step(wx, wh, pre, h, Wx, Wh, b, x, hp, 2, 2);
+	ck_assert_double_eq_tol(wx[0], 0.0, TOL);
+	ck_assert_double_eq_tol(wx[1], 4.25, TOL);
+	ck_assert_double_eq_tol(wh[0], 0.0, TOL);
+	ck_assert_double_eq_tol(wh[1], -0.25, TOL);
+	ck_assert_double_eq_tol(pre[0], 0.1, TOL);
+	ck_assert_double_eq_tol(pre[1], 3.8, TOL);
+	ck_assert_double_eq_tol(h[0], 0.09966799462495582, TOL); /* tanh 0.1 */
+	ck_assert_double_eq_tol(h[1], 0.9989995977, 1e-10);      /* tanh 3.8 */
+}
+END_TEST
+
+START_TEST(test_rnn_step_rectangular)
+{
+	/* E = 3, H = 2: W_x (2, 3), so x's third entry must be used */
+	const double Wx[] = { 1, 0, 2, 0, 1, -1 }, Wh[] = { 0, 0, 0, 0 };
+	const double b[] = { 0, 0 }, x[] = { 0.25, 0.5, 0.125 };
+	const double hp[] = { 0, 0 };
+	double wx[2], wh[2], pre[2], h[2];
+	attn_rnn_step(wx, wh, pre, h, Wx, Wh, b, x, hp, 3, 2);
+	ck_assert_double_eq_tol(wx[0], 0.5, TOL);   /* 0.25 + 0.25 */
+	ck_assert_double_eq_tol(wx[1], 0.375, TOL); /* 0.5 - 0.125 */
+	ck_assert_double_eq_tol(h[0], tanh(0.5), TOL);
+}
+END_TEST
+
+START_TEST(test_score_dot)
+{
+	const double s[] = { 1, 2, 3 };
+	const double Hs[] = { 4, -5, 6, 0.5, 0.25, -1 };
+	double e[2];
+	attn_score_dot(e, s, Hs, 2, 3);
+	ck_assert_double_eq_tol(e[0], 12.0, TOL);
+	ck_assert_double_eq_tol(e[1], -2.0, TOL); /* 0.5 + 0.5 - 3 */
+}
+END_TEST
+
+START_TEST(test_score_general)
+{
+	/* W h = (4 - 10, -5, 12 + 6) = (-6, -5, 18); s·Wh = -6 - 10 + 54.
+	 * The transpose would give W'h = (22, 3, 6) and 46. */
+	const double s[] = { 1, 2, 3 }, Hs[] = { 4, -5, 6 };
+	const double W[] = { 1, 2, 0, 0, 1, 0, 3, 0, 1 };
+	double e[1], Wh[3];
+	attn_score_general(e, Wh, s, Hs, W, 1, 3);
+	ck_assert_double_eq_tol(Wh[0], -6.0, TOL);
+	ck_assert_double_eq_tol(Wh[1], -5.0, TOL);
+	ck_assert_double_eq_tol(Wh[2], 18.0, TOL);
+	ck_assert_double_eq_tol(e[0], 38.0, TOL);
+}
+END_TEST
+
+START_TEST(test_score_concat)
+{
+	/* [s; h] = (1, 0, 0, 2); W (2, 4) rows give 0.5 + 0.5 = 1 and 0;
+	 * e = 2 tanh(1) + 3 tanh(0).  [h; s] would give 3 tanh(-1.5). */
+	const double s[] = { 1, 0 }, Hs[] = { 0, 2 };
+	const double W[] = { 0.5, 0, 0, 0.25, 0, -1, 0.5, 0 };
+	const double v[] = { 2, 3 };
+	double e[1], pre[2], act[2];
+	attn_score_concat(e, pre, act, s, Hs, W, v, 1, 2, 2);
+	ck_assert_double_eq_tol(pre[0], 1.0, TOL);
+	ck_assert_double_eq_tol(pre[1], 0.0, TOL);
+	ck_assert_double_eq_tol(act[0], 0.7615941559557649, TOL);
+	ck_assert_double_eq_tol(e[0], 2 * 0.7615941559557649, TOL);
+}
+END_TEST
+
+START_TEST(test_score_concat_attention_width)
+{
+	/* A = 3 with d = 1: W (3, 2); [s; h] = (2, -1) */
+	const double s[] = { 2 }, Hs[] = { -1 };
+	const double W[] = { 1, 1, 0, 1, 0.5, 0 };
+	const double v[] = { 1, -1, 0.5 };
+	double e[1], pre[3], act[3];
+	attn_score_concat(e, pre, act, s, Hs, W, v, 1, 1, 3);
+	ck_assert_double_eq_tol(pre[0], 1.0, TOL);
+	ck_assert_double_eq_tol(pre[1], -1.0, TOL);
+	ck_assert_double_eq_tol(pre[2], 1.0, TOL);
+	/* tanh(1) + tanh(1) + 0.5 tanh(1) */
+	ck_assert_double_eq_tol(e[0], 2.5 * 0.7615941559557649, TOL);
+}
+END_TEST
+
+START_TEST(test_softmax_small)
+{
+	/* e = (1, 2, 3): max 3, shifts (-2, -1, 0) */
+	const double e[] = { 1, 2, 3 };
+	double a[3], sh[3], ex[3], sum;
+	double max = attn_softmax(a, sh, ex, &sum, e, 3);
+	double e1 = 0.36787944117144233, e2 = 0.1353352832366127;
+	ck_assert_double_eq_tol(max, 3.0, TOL);
+	ck_assert_double_eq_tol(sh[0], -2.0, TOL);
+	ck_assert_double_eq_tol(ex[0], e2, TOL);
+	ck_assert_double_eq_tol(ex[2], 1.0, TOL);
+	ck_assert_double_eq_tol(sum, 1 + e1 + e2, TOL);
+	ck_assert_double_eq_tol(a[0], e2 / (1 + e1 + e2), TOL);
+	ck_assert_double_eq_tol(a[1], e1 / (1 + e1 + e2), TOL);
+	ck_assert_double_eq_tol(a[2], 1 / (1 + e1 + e2), TOL);
+}
+END_TEST
+
+START_TEST(test_softmax_huge_scores)
+{
+	/* exp(1000) overflows a double; subtracting the max must avoid it */
+	const double e[] = { 1000, -1000, 1000 };
+	double a[3], sh[3], ex[3], sum;
+	double max = attn_softmax(a, sh, ex, &sum, e, 3);
+	ck_assert_double_eq_tol(max, 1000.0, TOL);
+	ck_assert(isfinite(sum));
+	ck_assert_double_eq_tol(sum, 2.0, TOL);
+	ck_assert_double_eq_tol(a[0], 0.5, TOL);
+	ck_assert_double_eq_tol(a[1], 0.0, TOL);
+	ck_assert_double_eq_tol(a[2], 0.5, TOL);
+}
+END_TEST
+
+START_TEST(test_softmax_all_negative_huge)
+{
+	const double e[] = { -1000, -1001 };
+	double a[2], sh[2], ex[2], sum;
+	attn_softmax(a, sh, ex, &sum, e, 2);
+	/* 1 / (1 + e^-1) and e^-1 / (1 + e^-1) */
+	ck_assert_double_eq_tol(a[0], 0.7310585786300049, TOL);
+	ck_assert_double_eq_tol(a[1], 0.2689414213699951, TOL);
+}
+END_TEST
+
+START_TEST(test_softmax_equal)
+{
+	const double e[] = { 5, 5, 5, 5 };
+	double a[4], sh[4], ex[4], sum;
+	attn_softmax(a, sh, ex, &sum, e, 4);
+	ck_assert_double_eq_tol(sum, 4.0, TOL);
+	for (int i = 0; i < 4; i++)
+		ck_assert_double_eq_tol(a[i], 0.25, TOL);
+}
+END_TEST
+
+START_TEST(test_softmax_single)
+{
+	const double e[] = { -7.5 };
+	double a[1], sh[1], ex[1], sum;
+	attn_softmax(a, sh, ex, &sum, e, 1);
+	ck_assert_double_eq_tol(a[0], 1.0, TOL);
+}
+END_TEST
+
+START_TEST(test_weighted_sum)
+{
+	/* 0.25 (1, 2) + 0.75 (3, -4) = (0.25, 0.5) + (2.25, -3) */
+	const double alpha[] = { 0.25, 0.75 }, Hs[] = { 1, 2, 3, -4 };
+	double c[2], terms[4];
+	attn_weighted_sum(c, terms, alpha, Hs, 2, 2);
+	ck_assert_double_eq_tol(terms[0], 0.25, TOL);
+	ck_assert_double_eq_tol(terms[1], 0.5, TOL);
+	ck_assert_double_eq_tol(terms[2], 2.25, TOL);
+	ck_assert_double_eq_tol(terms[3], -3.0, TOL);
+	ck_assert_double_eq_tol(c[0], 2.5, TOL);
+	ck_assert_double_eq_tol(c[1], -2.5, TOL);
+}
+END_TEST
+
+START_TEST(test_concat_order)
+{
+	const double c[] = { 1, 2 }, s[] = { 3, 4, 5 };
+	double out[5];
+	attn_concat(out, c, 2, s, 3);
+	const double want[] = { 1, 2, 3, 4, 5 };
+	for (int i = 0; i < 5; i++)
+		ck_assert_double_eq_tol(out[i], want[i], TOL);
+}
+END_TEST
+
+START_TEST(test_argmax_first_on_ties)
+{
+	const double x[] = { 0.1, 0.4, 0.4, -1 };
+	ck_assert_int_eq(attn_argmax(x, 4), 1);
+	ck_assert_int_eq(attn_argmax(x, 1), 0);
+}
+END_TEST
+
+static Suite *attn_suite(void)
+{
+	Suite *s = suite_create("attn");
+	TCase *tc = tcase_create("stages");
+	tcase_add_test(tc, test_matvec_rectangular);
+	tcase_add_test(tc, test_dot);
+	tcase_add_test(tc, test_rnn_step);
+	tcase_add_test(tc, test_rnn_step_rectangular);
+	tcase_add_test(tc, test_score_dot);
+	tcase_add_test(tc, test_score_general);
+	tcase_add_test(tc, test_score_concat);
+	tcase_add_test(tc, test_score_concat_attention_width);
+	tcase_add_test(tc, test_softmax_small);
+	tcase_add_test(tc, test_softmax_huge_scores);
+	tcase_add_test(tc, test_softmax_all_negative_huge);
+	tcase_add_test(tc, test_softmax_equal);
+	tcase_add_test(tc, test_softmax_single);
+	tcase_add_test(tc, test_weighted_sum);
+	tcase_add_test(tc, test_concat_order);
+	tcase_add_test(tc, test_argmax_first_on_ties);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(attn_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,336 @@
+/* check_trace.c: every recorded stage of a trace of tests/data/tiny.model
+ * (E = 3, H = 2, A = 3, non-symmetric weights) against the formulas of the
+ * model, evaluated here with loops of the test's own, stage by stage. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testmodel.h"
+#include "trace.h"
+
+#define TOL 1e-12
+
+static struct model M;
+
+static void setup(void)
+{
+	testmodel_load(&M, "tiny.model");
+}
+
+static void teardown(void)
+{
+	model_free(&M);
+}
+
+/* source "un deux trois" = 0 1 2; target "one two three" = 2 3 4 */
+static const int SRC[] = { 0, 1, 2 };
+static const int TGT[] = { 2, 3, 4 };
+
+static const struct trace_rec *need(const struct trace *tr,
+				    enum trace_kind k, int run, int t, int i)
+{
+	const struct trace_rec *r = trace_find(tr, k, run, t, i);
+	ck_assert_msg(r != NULL, "no record of kind %d for run %d t %d i %d",
+		      k, run, t, i);
+	return r;
+}
+
+static void build(struct trace *tr, const int *tgt, int ntgt,
+		  unsigned scorers)
+{
+	struct errbuf err;
+	int rc = trace_build(tr, &M, SRC, 3, tgt, ntgt, scorers, &err);
+	ck_assert_msg(rc == 0, "trace_build: %s", err.msg);
+}
+
+/* tanh of row k of W (rows, cols) times x, plus Wh row times hp, plus b */
+static double rnn_unit(const struct rnn *w, int k, const double *x,
+		       const double *hp, int E, int H)
+{
+	double acc = w->b[k];
+	for (int j = 0; j < E; j++)
+		acc += w->Wx[k * E + j] * x[j];
+	for (int j = 0; j < H; j++)
+		acc += w->Wh[k * H + j] * hp[j];
+	return tanh(acc);
+}
+
+START_TEST(test_encoder_by_hand)
+{
+	struct trace tr;
+	build(&tr, NULL, 0, SCORER_ALL);
+	/* x_1 = emb(un) = (0.5, -0.25, 1); W_x x_1 + b:
+	 * 0.5*0.5 - 0.4*-0.25 + 0.3*1 + 0.05 = 0.7
+	 * 0.2*0.5 + 0.6*-0.25 - 0.1*1 - 0.1 = -0.25 */
+	const struct trace_rec *h1 = need(&tr, REC_RNN, -1, 0, 1);
+	ck_assert_double_eq_tol(h1->ops[3].v[0], 0.7, TOL);
+	ck_assert_double_eq_tol(h1->ops[3].v[1], -0.25, TOL);
+	ck_assert_double_eq_tol(h1->result[0], tanh(0.7), TOL);
+	ck_assert_double_eq_tol(h1->result[1], tanh(-0.25), TOL);
+	ck_assert_str_eq(h1->symbol, "h_1");
+	const struct trace_rec *x3 = need(&tr, REC_EMBED, -1, 0, 3);
+	ck_assert_str_eq(x3->symbol, "x_3");
+	ck_assert_double_eq_tol(x3->result[2], -0.75, TOL);
+	/* h_2 and h_3 carry the previous state through W_h */
+	for (int i = 2; i <= 3; i++) {
+		const double *hp = need(&tr, REC_RNN, -1, 0, i - 1)->result;
+		const double *x = need(&tr, REC_EMBED, -1, 0, i)->result;
+		const double *h = need(&tr, REC_RNN, -1, 0, i)->result;
+		for (int k = 0; k < 2; k++)
+			ck_assert_double_eq_tol(h[k],
+				rnn_unit(&M.enc, k, x, hp, 3, 2), TOL);
+	}
+	trace_free(&tr);
+}
+END_TEST
+
+/* The score of s against h by the formula of each scorer. */
+static double score_by_formula(enum scorer sc, const double *s,
+			       const double *h)
+{
+	double e = 0;
+	if (sc == SCORER_DOT) {
+		e = s[0] * h[0] + s[1] * h[1];
+	} else if (sc == SCORER_GENERAL) {
+		/* s' W h with W = [[1.5, -0.5], [2.0, 0.25]] from tiny.model */
+		e = s[0] * (1.5 * h[0] - 0.5 * h[1]) +
+		    s[1] * (2.0 * h[0] + 0.25 * h[1]);
+	} else {
+		for (int r = 0; r < 3; r++) {
+			const double *w = M.Wa + r * 4;
+			e += M.va[r] * tanh(w[0] * s[0] + w[1] * s[1] +
+					    w[2] * h[0] + w[3] * h[1]);
+		}
+	}
+	return e;
+}
+
+/* Checks every stage of step t of run `run` against the formulas, taking
+ * each stage's inputs from the records of the stage before. */
+static void check_step(const struct trace *tr, int run, int t)
+{
+	enum scorer sc = tr->runs[run].scorer;
+	const double *s_prev = t == 1 ? need(tr, REC_RNN, -1, 0, 3)->result
+				      : need(tr, REC_RNN, run, t - 1, 0)->result;
+	const double *y = need(tr, REC_EMBED, run, t, 0)->result;
+	const double *s = need(tr, REC_RNN, run, t, 0)->result;
+	for (int k = 0; k < 2; k++)
+		ck_assert_double_eq_tol(s[k], rnn_unit(&M.dec, k, y, s_prev, 3, 2),
+					TOL);
+	/* scores */
+	const double *e = need(tr, REC_SCORES, run, t, 0)->result;
+	const double *h[3];
+	for (int i = 0; i < 3; i++) {
+		h[i] = need(tr, REC_RNN, -1, 0, i + 1)->result;
+		ck_assert_double_eq_tol(e[i], score_by_formula(sc, s, h[i]), TOL);
+		const struct trace_rec *r = need(tr, REC_SCORE, run, t, i + 1);
+		double sum = 0;
+		for (int k = 0; k < r->nterms; k++)
+			sum += r->terms[2 * k] * r->terms[2 * k + 1];
+		ck_assert_double_eq_tol(sum, e[i], TOL);
+	}
+	/* softmax */
+	double max = fmax(e[0], fmax(e[1], e[2]));
+	double z = exp(e[0] - max) + exp(e[1] - max) + exp(e[2] - max);
+	const struct trace_rec *sm = need(tr, REC_SOFTMAX, run, t, 0);
+	ck_assert_double_eq_tol(sm->ops[1].v[0], max, TOL);
+	ck_assert_double_eq_tol(sm->ops[4].v[0], z, TOL);
+	for (int i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(sm->result[i], exp(e[i] - max) / z, TOL);
+	/* weighted sum and context */
+	const double *a = sm->result;
+	const double *c = need(tr, REC_CONTEXT, run, t, 0)->result;
+	for (int k = 0; k < 2; k++) {
+		ck_assert_double_eq_tol(c[k], a[0] * h[0][k] + a[1] * h[1][k] +
+					a[2] * h[2][k], TOL);
+		ck_assert_double_eq_tol(need(tr, REC_WEIGHTED, run, t, 2)->result[k],
+					a[1] * h[1][k], TOL);
+	}
+	/* [c; s], context first */
+	const double *cs = need(tr, REC_CONCAT, run, t, 0)->result;
+	const double want_cs[4] = { c[0], c[1], s[0], s[1] };
+	for (int k = 0; k < 4; k++)
+		ck_assert_double_eq_tol(cs[k], want_cs[k], TOL);
+	/* h~ = tanh(W_c [c; s]), W_c from tiny.model */
+	const double *ht = need(tr, REC_ATTENTIONAL, run, t, 0)->result;
+	ck_assert_double_eq_tol(ht[0], tanh(0.6 * c[0] - 0.2 * c[1] +
+					    0.3 * s[0] + 0.5 * s[1]), TOL);
+	ck_assert_double_eq_tol(ht[1], tanh(-0.4 * c[0] + 0.7 * c[1] -
+					    0.5 * s[0] + 0.2 * s[1]), TOL);
+	/* p = softmax(W_s h~) over the five target words */
+	const struct trace_rec *o = need(tr, REC_OUTPUT, run, t, 0);
+	double logit[5], lmax = -INFINITY, lz = 0;
+	for (int w = 0; w < 5; w++) {
+		logit[w] = M.Ws[2 * w] * ht[0] + M.Ws[2 * w + 1] * ht[1];
+		lmax = fmax(lmax, logit[w]);
+	}
+	for (int w = 0; w < 5; w++)
+		lz += exp(logit[w] - lmax);
+	int best = 0;
+	for (int w = 0; w < 5; w++) {
+		ck_assert_double_eq_tol(o->result[w], exp(logit[w] - lmax) / lz,
+					TOL);
+		if (logit[w] > logit[best])
+			best = w;
+	}
+	ck_assert_int_eq(o->word, best);
+}
+
+START_TEST(test_every_stage_teacher_forced)
+{
+	struct trace tr;
+	build(&tr, TGT, 3, SCORER_ALL);
+	ck_assert_int_eq(tr.nruns, 3);
+	for (int run = 0; run < 3; run++) {
+		ck_assert_int_eq(tr.runs[run].scorer, run);
+		ck_assert_int_eq(tr.runs[run].nsteps, 4);
+		/* the decoder reads <s>, one, two, three */
+		ck_assert_int_eq(tr.runs[run].input[0], M.bos);
+		for (int t = 2; t <= 4; t++)
+			ck_assert_int_eq(tr.runs[run].input[t - 1], TGT[t - 2]);
+		for (int t = 1; t <= 4; t++)
+			check_step(&tr, run, t);
+	}
+	trace_free(&tr);
+}
+END_TEST
+
+START_TEST(test_every_stage_greedy)
+{
+	struct trace tr;
+	build(&tr, NULL, 0, SCORER_ALL);
+	ck_assert_int_eq(tr.max_steps, 8); /* 2n + 2 */
+	for (int run = 0; run < 3; run++) {
+		const struct trace_run *ru = &tr.runs[run];
+		ck_assert(ru->nsteps >= 1 && ru->nsteps <= 8);
+		/* each step feeds back the word predicted before it */
+		for (int t = 2; t <= ru->nsteps; t++)
+			ck_assert_int_eq(ru->input[t - 1], ru->pred[t - 2]);
+		/* it stops at </s>, or at the limit */
+		if (ru->stopped)
+			ck_assert_int_eq(ru->pred[ru->nsteps - 1], M.eos);
+		else
+			ck_assert_int_eq(ru->nsteps, 8);
+		for (int t = 1; t <= ru->nsteps; t++)
+			check_step(&tr, run, t);
+	}
+	trace_free(&tr);
+}
+END_TEST
+
+START_TEST(test_score_terms_by_scorer)
+{
+	struct trace tr;
+	build(&tr, TGT, 3, SCORER_ALL);
+	const double *s = need(&tr, REC_RNN, 1, 1, 0)->result;
+	const double *h2 = need(&tr, REC_RNN, -1, 0, 2)->result;
+	/* dot: pairs (s_k, h_2k) */
+	const struct trace_rec *r = need(&tr, REC_SCORE, 0, 1, 2);
+	ck_assert_int_eq(r->nterms, 2);
+	ck_assert_double_eq_tol(r->terms[1], need(&tr, REC_RNN, -1, 0, 2)->result[0],
+				TOL);
+	ck_assert_str_eq(r->symbol, "e_1,2");
+	ck_assert_str_eq(r->formula, "s_1·h_2");
+	/* general: pairs (s_k, (W_a h_2)_k) */
+	r = need(&tr, REC_SCORE, 1, 1, 2);
+	ck_assert_double_eq_tol(r->terms[0], s[0], TOL);
+	ck_assert_double_eq_tol(r->terms[1], 1.5 * h2[0] - 0.5 * h2[1], TOL);
+	ck_assert_double_eq_tol(r->terms[3], 2.0 * h2[0] + 0.25 * h2[1], TOL);
+	/* concat: three pairs (v_r, tanh(W_a [s; h])_r), [s; h] s first */
+	r = need(&tr, REC_SCORE, 2, 1, 2);
+	ck_assert_int_eq(r->nterms, 3);
+	ck_assert_double_eq_tol(r->terms[0], 1.2, TOL);
+	ck_assert_double_eq_tol(r->ops[0].v[0], need(&tr, REC_RNN, 2, 1, 0)->result[0],
+				TOL);
+	ck_assert_double_eq_tol(r->ops[0].v[2], h2[0], TOL);
+	trace_free(&tr);
+}
+END_TEST
+
+START_TEST(test_symbols)
+{
+	struct trace tr;
+	build(&tr, TGT, 3, 1u << SCORER_DOT);
+	ck_assert_str_eq(need(&tr, REC_EMBED, 0, 1, 0)->symbol, "y_0");
+	ck_assert_str_eq(need(&tr, REC_RNN, 0, 2, 0)->symbol, "s_2");
+	ck_assert_str_eq(need(&tr, REC_SOFTMAX, 0, 1, 0)->symbol, "α_1");
+	ck_assert_str_eq(need(&tr, REC_CONTEXT, 0, 3, 0)->symbol, "c_3");
+	ck_assert_str_eq(need(&tr, REC_CONCAT, 0, 1, 0)->symbol, "[c_1; s_1]");
+	ck_assert_str_eq(need(&tr, REC_ATTENTIONAL, 0, 1, 0)->symbol, "h̃_1");
+	ck_assert_str_eq(need(&tr, REC_OUTPUT, 0, 4, 0)->symbol, "p_4");
+	ck_assert_int_eq(need(&tr, REC_SCORE, 0, 1, 1)->stage, STAGE_SCORING);
+	ck_assert_int_eq(need(&tr, REC_WEIGHTED, 0, 1, 1)->stage,
+			 STAGE_WEIGHTED_SUM);
+	ck_assert_ptr_null(trace_find(&tr, REC_SCORE, 0, 5, 1));
+	ck_assert_ptr_null(trace_find(&tr, REC_SCORE, 0, 1, 4));
+	ck_assert_ptr_null(trace_find(&tr, REC_SCORE, 1, 1, 1));
+	trace_free(&tr);
+}
+END_TEST
+
+START_TEST(test_one_scorer_only)
+{
+	struct trace tr;
+	build(&tr, NULL, 0, 1u << SCORER_CONCAT);
+	ck_assert_int_eq(tr.nruns, 1);
+	ck_assert_int_eq(tr.runs[0].scorer, SCORER_CONCAT);
+	check_step(&tr, 0, 1);
+	trace_free(&tr);
+}
+END_TEST
+
+START_TEST(test_bad_lengths)
+{
+	struct trace tr;
+	struct errbuf err;
+	int many[TRACE_MAX_TOKENS + 1] = { 0 };
+	ck_assert_int_ne(trace_build(&tr, &M, SRC, 0, NULL, 0, SCORER_ALL, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "1 to 64 words"));
+	ck_assert_int_ne(trace_build(&tr, &M, many, TRACE_MAX_TOKENS + 1, NULL,
+				     0, SCORER_ALL, &err), 0);
+	ck_assert_int_ne(trace_build(&tr, &M, SRC, 3, many,
+				     TRACE_MAX_TOKENS + 1, SCORER_ALL, &err), 0);
+	ck_assert_int_ne(trace_build(&tr, &M, SRC, 3, NULL, 0, 0, &err), 0);
+}
+END_TEST
+
+START_TEST(test_names)
+{
+	ck_assert_uint_eq(trace_scorer_parse("dot"), 1u << SCORER_DOT);
+	ck_assert_uint_eq(trace_scorer_parse("general"), 1u << SCORER_GENERAL);
+	ck_assert_uint_eq(trace_scorer_parse("concat"), 1u << SCORER_CONCAT);
+	ck_assert_uint_eq(trace_scorer_parse("all"), SCORER_ALL);
+	ck_assert_uint_eq(trace_scorer_parse("Dot"), 0);
+	ck_assert_str_eq(trace_stage_name(STAGE_WEIGHTED_SUM), "weighted-sum");
+	ck_assert_str_eq(trace_scorer_name(SCORER_GENERAL), "general");
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("tiny model");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_encoder_by_hand);
+	tcase_add_test(tc, test_every_stage_teacher_forced);
+	tcase_add_test(tc, test_every_stage_greedy);
+	tcase_add_test(tc, test_score_terms_by_scorer);
+	tcase_add_test(tc, test_symbols);
+	tcase_add_test(tc, test_one_scorer_only);
+	tcase_add_test(tc, test_bad_lengths);
+	tcase_add_test(tc, test_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
