@@ -1,0 +1,62 @@
+/* fmt.h: traces and models to text and JSON.
+ *
+ * The formatters render what trace_build() recorded and compute nothing
+ * but layout.  Each writes to a stdio stream and returns 0, or -1 if the
+ * stream reports a write error (the caller reports it). */
+#ifndef ATTN_FMT_H
+#define ATTN_FMT_H
+
+#include <stdio.h>
+
+#include "model.h"
+#include "trace.h"
+
+#define FMT_TEXT_VERSION "attn-trace-text/1"
+#define FMT_JSON_VERSION "attn-trace-trace/1"
+#define FMT_MODEL_JSON_VERSION "attn-trace-model/1"
+#define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"
+
+struct fmt_opts {
+	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
+	int top;         /* output probabilities listed at each step */
+	unsigned stages; /* bitmask of (1u << STAGE_x) to print */
+};
+
+/* The defaults: precision 4, top 3, every stage. */
+void fmt_opts_default(struct fmt_opts *o);
+
+/* The whole trace as text (doc/trace-format.md). */
+int fmt_text_trace(FILE *out, const struct trace *tr,
+		   const struct fmt_opts *o);
+
+/* One record as text, as it appears in the whole trace: the lines for that
+ * step of the arithmetic alone.  For the TUI and lessons. */
+void fmt_text_rec(FILE *out, const struct trace *tr,
+		  const struct trace_rec *r, const struct fmt_opts *o);
+
+/* The whole trace as one JSON object and a newline. */
+int fmt_json_trace(FILE *out, const struct trace *tr);
+
+/* Every weight of the model, as text or as one JSON object. */
+int fmt_text_model(FILE *out, const struct model *m,
+		   const struct fmt_opts *o);
+int fmt_json_model(FILE *out, const struct model *m);
+
+/* Writes s (UTF-8) as a JSON string with its quotes, escaping '"', '\\'
+ * and every control character. */
+void fmt_json_string(FILE *out, const char *s);
+
+/* Writes v (n) as "[a, b, c]" with prec digits, each number right-aligned
+ * to the same width. */
+void fmt_text_vec(FILE *out, const double *v, int n, int prec);
+
+/* Writes v (n) as a JSON array of shortest round-trip numbers. */
+void fmt_json_vec(FILE *out, const double *v, int n);
+
+/* Writes W (rows, cols) as a JSON array of rows. */
+void fmt_json_mat(FILE *out, const double *W, int rows, int cols);
+
+/* Writes s padded with spaces to width terminal columns. */
+void fmt_pad(FILE *out, const char *s, int width);
+
+#endif

@@ -1,0 +1,117 @@
+/* tok.c: sentences to words, and words to vocabulary indices. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tok.h"
+#include "utf8.h"
+
+static int tok_is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+/* Checks one word w[0..len); returns 0 or -1 with err filled. */
+static int tok_check_word(const char *w, size_t len, const char *what,
+			  struct errbuf *err)
+{
+	size_t ok = utf8_valid_prefix(w, len);
+	if (ok < len) {
+		err_set(err, "the %s sentence is not valid UTF-8 (byte %zu of "
+			"a word)", what, ok + 1);
+		return -1;
+	}
+	for (size_t k = 0; k < len; k++) {
+		unsigned char c = (unsigned char)w[k];
+		if (c < 0x20 || c == 0x7f) {
+			err_set(err, "the %s sentence holds a control "
+				"character (code %u)", what, c);
+			return -1;
+		}
+	}
+	if (len > MODEL_MAX_WORD) {
+		err_set(err, "a %s word is longer than %d bytes: \"%.*s...\"",
+			what, MODEL_MAX_WORD, 20, w);
+		return -1;
+	}
+	return 0;
+}
+
+int tok_split(struct tok_list *out, const char *s, int max, const char *what,
+	      struct errbuf *err)
+{
+	memset(out, 0, sizeof *out);
+	int cap = 0;
+	const char *p = s;
+	for (;;) {
+		while (*p && tok_is_space((unsigned char)*p))
+			p++;
+		if (!*p)
+			return 0;
+		const char *w = p;
+		while (*p && !tok_is_space((unsigned char)*p))
+			p++;
+		size_t len = (size_t)(p - w);
+		if (tok_check_word(w, len, what, err) != 0)
+			goto fail;
+		if (out->n == max) {
+			err_set(err, "the %s sentence has more than %d words",
+				what, max);
+			goto fail;
+		}
+		if (out->n == cap) {
+			cap = cap ? 2 * cap : 8;
+			out->words = xreallocarray(out->words, (size_t)cap,
+						   sizeof *out->words);
+		}
+		out->words[out->n++] = xstrndup(w, len);
+	}
+fail:
+	tok_free(out);
+	return -1;
+}
+
+void tok_free(struct tok_list *t)
+{
+	for (int k = 0; k < t->n; k++)
+		free(t->words[k]);
+	free(t->words);
+	memset(t, 0, sizeof *t);
+}
+
+/* Writes "a, b or c" for the closest words of v to word into buf. */
+static void tok_suggest(char *buf, size_t size, const struct vocab *v,
+			const char *word)
+{
+	int near[5];
+	int k = vocab_closest(v, word, near, 5);
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int j = 0; j < k && used < size; j++) {
+		const char *sep = j == 0 ? "" : j == k - 1 ? " or " : ", ";
+		int w = snprintf(buf + used, size - used, "%s\"%s\"", sep,
+				 v->words[near[j]]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
+	       const char *what, struct errbuf *err)
+{
+	for (int k = 0; k < t->n; k++) {
+		idx[k] = vocab_find(v, t->words[k]);
+		if (idx[k] >= 0)
+			continue;
+		char near[512];
+		tok_suggest(near, sizeof near, v, t->words[k]);
+		err_set(err, "unknown %s word \"%s\"; the closest %s words "
+			"are %s", what, t->words[k], what, near);
+		return -1;
+	}
+	return 0;
+}

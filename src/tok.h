@@ -1,0 +1,29 @@
+/* tok.h: sentences to words, and words to vocabulary indices. */
+#ifndef ATTN_TOK_H
+#define ATTN_TOK_H
+
+#include "model.h"
+#include "util.h"
+
+struct tok_list {
+	int n;
+	char **words; /* (n) NUL-terminated, as typed */
+};
+
+/* Splits the NUL-terminated sentence s on white space (space, tab, CR, LF,
+ * VT, FF) into *out.  Refuses invalid UTF-8, control characters, words of
+ * more than MODEL_MAX_WORD bytes and more than max words, filling err with
+ * a message that names the word (what is "source" or "target").  Returns 0
+ * or -1; on success the caller frees *out with tok_free(). */
+int tok_split(struct tok_list *out, const char *s, int max, const char *what,
+	      struct errbuf *err);
+
+void tok_free(struct tok_list *t);
+
+/* Looks every word of t up in v, storing the indices in idx (t->n).
+ * Returns 0, or -1 with err naming the first unknown word, what kind of word
+ * it is (what: "source", "target"), and the closest words of v. */
+int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
+	       const char *what, struct errbuf *err);
+
+#endif

@@ -1,0 +1,242 @@
+/* check_fmt.c: the text and JSON formatters: layout, escaping, number
+ * forms, stage selection and write errors. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "testmodel.h"
+
+static char *buf;
+static size_t buflen;
+static FILE *mem;
+
+static void mem_open(void)
+{
+	mem = open_memstream(&buf, &buflen);
+	ck_assert_ptr_nonnull(mem);
+}
+
+/* Closes the stream and returns what was written; freed in teardown. */
+static const char *mem_text(void)
+{
+	fclose(mem);
+	mem = NULL;
+	return buf;
+}
+
+static void teardown(void)
+{
+	if (mem)
+		fclose(mem);
+	free(buf);
+	buf = NULL;
+	mem = NULL;
+}
+
+START_TEST(test_json_string_escapes)
+{
+	mem_open();
+	fmt_json_string(mem, "a\"b\\c\x01\n\t\x7f é 学");
+	ck_assert_str_eq(mem_text(),
+			 "\"a\\\"b\\\\c\\u0001\\n\\t\\u007f é 学\"");
+}
+END_TEST
+
+START_TEST(test_json_vec_shortest)
+{
+	const double v[] = { 0.1, -0.0, 1e-05, 1.0 / 3.0, 123456789.0, -2.5 };
+	mem_open();
+	fmt_json_vec(mem, v, 6);
+	ck_assert_str_eq(mem_text(), "[0.1, 0, 1e-5, 0.3333333333333333, "
+			 "123456789, -2.5]");
+}
+END_TEST
+
+START_TEST(test_json_mat_rows)
+{
+	const double W[] = { 1, 2, 3, 4, 5, 6 };
+	mem_open();
+	fmt_json_mat(mem, W, 2, 3);
+	ck_assert_str_eq(mem_text(), "[[1, 2, 3], [4, 5, 6]]");
+}
+END_TEST
+
+START_TEST(test_text_vec_aligned)
+{
+	const double v[] = { 0.5, -0.25, 10.125 };
+	mem_open();
+	fmt_text_vec(mem, v, 3, 2);
+	/* 10.125 rounds to 10.12 or 10.13 by the binary value: it is exact,
+	 * and printf rounds half to even, giving 10.12 */
+	ck_assert_str_eq(mem_text(), "[ 0.50, -0.25, 10.12]");
+}
+END_TEST
+
+START_TEST(test_pad_counts_columns)
+{
+	mem_open();
+	fmt_pad(mem, "é", 3);
+	fmt_pad(mem, "学", 3);
+	fmt_pad(mem, "h̃", 3);
+	ck_assert_str_eq(mem_text(), "é  学 h̃  ");
+}
+END_TEST
+
+/* A trace of the tiny model, teacher-forced, with all three scorers. */
+static void tiny_trace(struct model *m, struct trace *tr, unsigned scorers)
+{
+	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
+	struct errbuf err;
+	testmodel_load(m, "tiny.model");
+	ck_assert_int_eq(trace_build(tr, m, src, 3, tgt, 3, scorers, &err), 0);
+}
+
+START_TEST(test_text_score_terms)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	char want[512], a[64], b[64];
+	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	fmt_opts_default(&o);
+	const struct trace_rec *r = trace_find(&tr, REC_SCORE, 0, 1, 2);
+	mem_open();
+	fmt_text_rec(mem, &tr, r, &o);
+	/* built from the recorded terms with printf, independently of the
+	 * formatter's own number code */
+	snprintf(want, sizeof want, "e_1,2 = s_1·h_2 = ");
+	for (int k = 0; k < 2; k++) {
+		snprintf(a, sizeof a, r->terms[2 * k] < 0 ? "(%.4f)" : "%.4f",
+			 r->terms[2 * k]);
+		snprintf(b, sizeof b, r->terms[2 * k + 1] < 0 ? "(%.4f)" : "%.4f",
+			 r->terms[2 * k + 1]);
+		strcat(want, k ? " + " : "");
+		strcat(want, a);
+		strcat(want, "×");
+		strcat(want, b);
+	}
+	snprintf(a, sizeof a, " = %.4f\n", r->result[0]);
+	strcat(want, a);
+	ck_assert_str_eq(mem_text(), want);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_text_stages_in_order)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	tiny_trace(&m, &tr, SCORER_ALL);
+	fmt_opts_default(&o);
+	mem_open();
+	ck_assert_int_eq(fmt_text_trace(mem, &tr, &o), 0);
+	const char *text = mem_text();
+	const char *order[] = { "attn-trace-text/1\n", "--- encoding ---",
+		"==== dot scorer", "--- scoring ---", "--- softmax ---",
+		"--- weighted sum ---", "--- concatenation ---",
+		"--- output ---", "==== general scorer", "W_a·h_1",
+		"==== concat scorer", "tanh(W_a·[s_1; h_1])", "concat output:" };
+	const char *p = text;
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+		const char *q = strstr(p, order[k]);
+		ck_assert_msg(q != NULL, "\"%s\" missing or out of order",
+			      order[k]);
+		p = q;
+	}
+	ck_assert_ptr_nonnull(strstr(text, "h̃_1 = tanh(W_c·[c_1; s_1])"));
+	ck_assert_ptr_nonnull(strstr(text, "(target one: "));
+	ck_assert_ptr_null(strchr(text, '\033'));
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_text_stage_selection)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	fmt_opts_default(&o);
+	o.stages = 1u << STAGE_SOFTMAX;
+	mem_open();
+	fmt_text_trace(mem, &tr, &o);
+	const char *text = mem_text();
+	ck_assert_ptr_nonnull(strstr(text, "--- softmax ---"));
+	ck_assert_ptr_null(strstr(text, "--- scoring ---"));
+	ck_assert_ptr_null(strstr(text, "--- encoding ---"));
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_text_precision)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	fmt_opts_default(&o);
+	o.precision = 7;
+	mem_open();
+	fmt_text_rec(mem, &tr, trace_find(&tr, REC_RNN, -1, 0, 1), &o);
+	/* tanh(0.7) = 0.6043677771..., tanh(-0.25) = -0.2449186624... */
+	ck_assert_ptr_nonnull(strstr(mem_text(),
+		"h_1 = tanh(sum)                     (2)   [ 0.6043678, -0.2449187]"));
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_write_error_reported)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	fmt_opts_default(&o);
+	FILE *full = fopen("/dev/full", "w");
+	ck_assert_ptr_nonnull(full);
+	setvbuf(full, NULL, _IONBF, 0);
+	ck_assert_int_eq(fmt_text_trace(full, &tr, &o), -1);
+	clearerr(full);
+	ck_assert_int_eq(fmt_json_trace(full, &tr), -1);
+	fclose(full);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+static Suite *fmt_suite(void)
+{
+	Suite *s = suite_create("fmt");
+	TCase *tc = tcase_create("formatters");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, test_json_string_escapes);
+	tcase_add_test(tc, test_json_vec_shortest);
+	tcase_add_test(tc, test_json_mat_rows);
+	tcase_add_test(tc, test_text_vec_aligned);
+	tcase_add_test(tc, test_pad_counts_columns);
+	tcase_add_test(tc, test_text_score_terms);
+	tcase_add_test(tc, test_text_stages_in_order);
+	tcase_add_test(tc, test_text_stage_selection);
+	tcase_add_test(tc, test_text_precision);
+	tcase_add_test(tc, test_write_error_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(fmt_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
