@@ -1,0 +1,425 @@
+#!/usr/bin/env python3
+"""attn_ref.py: an independent reference for the numbers attn-trace prints.
+
+Usage:
+    attn_ref.py MODEL --scorer dot|general|concat|all [--target "WORDS"] SENTENCE...
+
+It reads a model file in the format of doc/model-format.md, runs the
+encoder, the decoder and the chosen attention scorer(s) in plain double
+precision, and prints the whole trace as one JSON object on standard output.
+
+This file is deliberately written from the format document and the model
+equations alone, with nothing but the Python standard library (no numpy), so
+that comparing it with the C program actually tests something.  Every sum is
+a plain left-to-right loop (acc = 0.0; acc += a * b) in index order, the
+same order a straightforward C loop uses, so the two agree to about 1e-15.
+
+The reader is lenient: it is meant for good model files and stops with a
+short message on the first thing it does not understand, without trying to
+reproduce the C program's error messages.
+"""
+
+import json
+import math
+import re
+import sys
+
+FORMAT = "attn-trace-trace/1"
+SCORERS = ("dot", "general", "concat")
+
+# Section order, and for each section how its rows look.
+# kind "vocab": "word e1 .. eE" rows, any number of them;
+# kind "matrix": (rows, cols) given as functions of the sizes;
+# kind "named": one "word w1 .. wH" row for each target word.
+SECTIONS = (
+    ("source", "vocab"),
+    ("target", "vocab"),
+    ("encoder.W_x", "matrix"),
+    ("encoder.W_h", "matrix"),
+    ("encoder.b", "matrix"),
+    ("decoder.W_x", "matrix"),
+    ("decoder.W_h", "matrix"),
+    ("decoder.b", "matrix"),
+    ("general.W", "matrix"),
+    ("concat.W", "matrix"),
+    ("concat.v", "matrix"),
+    ("output.W_c", "matrix"),
+    ("output.W_s", "named"),
+)
+
+NUMBER_RE = re.compile(r"^[+-]?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?$")
+
+
+class ModelError(Exception):
+    pass
+
+
+def shape_of(section, E, H, A):
+    """(rows, cols) of a matrix section."""
+    return {
+        "encoder.W_x": (H, E),
+        "encoder.W_h": (H, H),
+        "encoder.b": (1, H),
+        "decoder.W_x": (H, E),
+        "decoder.W_h": (H, H),
+        "decoder.b": (1, H),
+        "general.W": (H, H),
+        "concat.W": (A, 2 * H),
+        "concat.v": (1, A),
+        "output.W_c": (H, 2 * H),
+    }[section]
+
+
+def fold(word):
+    """The key a word is matched by: its lower-case form."""
+    return word.lower()
+
+
+def to_number(text, where):
+    if not NUMBER_RE.match(text):
+        raise ModelError("%s: not a number: %r" % (where, text))
+    value = float(text)
+    if math.isinf(value) or math.isnan(value):
+        raise ModelError("%s: number out of range: %r" % (where, text))
+    return value
+
+
+def meaningful_lines(text):
+    """Yields (line number, fields) for every line that holds something."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        cut = line.find("#")
+        if cut >= 0:
+            line = line[:cut]
+        fields = line.replace("\t", " ").split(" ")
+        fields = [f for f in fields if f != ""]
+        if fields:
+            yield number, fields
+
+
+class Vocab:
+    def __init__(self):
+        self.words = []   # as spelled in the file
+        self.emb = []     # one list of E numbers per word
+        self.index = {}   # folded word -> position
+
+    def add(self, word, emb, where):
+        key = fold(word)
+        if key in self.index:
+            raise ModelError("%s: duplicate word %r" % (where, word))
+        self.index[key] = len(self.words)
+        self.words.append(word)
+        self.emb.append(emb)
+
+    def find(self, word):
+        return self.index.get(fold(word), -1)
+
+
+class Model:
+    pass
+
+
+def load_model(path):
+    with open(path, "rb") as f:
+        raw = f.read()
+    text = raw.decode("utf-8")
+    lines = list(meaningful_lines(text))
+    pos = 0
+
+    def where(n):
+        return "%s:%d" % (path, n)
+
+    if not lines or lines[0][1] != ["attn-trace-model", "1"]:
+        raise ModelError("%s: missing the line 'attn-trace-model 1'" % path)
+    pos = 1
+    sizes = []
+    for name in ("embedding", "hidden", "attention"):
+        if pos >= len(lines):
+            raise ModelError("%s: missing the size line %r" % (path, name))
+        n, fields = lines[pos]
+        if len(fields) != 2 or fields[0] != name or not fields[1].isdigit():
+            raise ModelError("%s: expected '%s N'" % (where(n), name))
+        value = int(fields[1])
+        if not 1 <= value <= 64:
+            raise ModelError("%s: size out of range" % where(n))
+        sizes.append(value)
+        pos += 1
+    E, H, A = sizes
+
+    # Split the rest into sections by their header lines.
+    bodies = {}
+    order = []
+    current = None
+    for n, fields in lines[pos:]:
+        if len(fields) == 1 and fields[0].startswith("[") and fields[0].endswith("]"):
+            current = fields[0][1:-1]
+            if current in bodies:
+                raise ModelError("%s: section [%s] twice" % (where(n), current))
+            bodies[current] = []
+            order.append(current)
+            continue
+        if current is None:
+            raise ModelError("%s: expected a section header" % where(n))
+        bodies[current].append((n, fields))
+    expected = [name for name, _ in SECTIONS]
+    if order != expected:
+        raise ModelError("%s: sections must be exactly, in order: %s"
+                         % (path, " ".join("[%s]" % s for s in expected)))
+
+    m = Model()
+    m.E, m.H, m.A = E, H, A
+    m.src = Vocab()
+    m.tgt = Vocab()
+    for name, kind in SECTIONS:
+        rows = bodies[name]
+        if kind == "vocab":
+            vocab = m.src if name == "source" else m.tgt
+            for n, fields in rows:
+                if len(fields) != 1 + E:
+                    raise ModelError("%s: expected a word and %d numbers"
+                                     % (where(n), E))
+                emb = [to_number(x, where(n)) for x in fields[1:]]
+                vocab.add(fields[0], emb, where(n))
+            if not vocab.words:
+                raise ModelError("%s: section [%s] is empty" % (path, name))
+        elif kind == "matrix":
+            r, c = shape_of(name, E, H, A)
+            if len(rows) != r:
+                raise ModelError("%s: [%s] needs %d rows, has %d"
+                                 % (path, name, r, len(rows)))
+            matrix = []
+            for n, fields in rows:
+                if len(fields) != c:
+                    raise ModelError("%s: expected %d numbers" % (where(n), c))
+                matrix.append([to_number(x, where(n)) for x in fields])
+            setattr(m, name.replace(".", "_"), matrix)
+        else:  # output.W_s: rows named after the target words, in order
+            if len(rows) != len(m.tgt.words):
+                raise ModelError("%s: [%s] needs one row per target word"
+                                 % (path, name))
+            matrix = []
+            for k, (n, fields) in enumerate(rows):
+                if len(fields) != 1 + H or fold(fields[0]) != fold(m.tgt.words[k]):
+                    raise ModelError("%s: expected the row of %r and %d numbers"
+                                     % (where(n), m.tgt.words[k], H))
+                matrix.append([to_number(x, where(n)) for x in fields[1:]])
+            m.output_W_s = matrix
+    m.bos = m.tgt.find("<s>")
+    m.eos = m.tgt.find("</s>")
+    if m.bos < 0 or m.eos < 0:
+        raise ModelError("%s: [target] must hold <s> and </s>" % path)
+    return m
+
+
+# ---------------------------------------------------------------- arithmetic
+
+def matvec(W, x):
+    """W x, each row summed left to right."""
+    out = []
+    for row in W:
+        acc = 0.0
+        for k in range(len(x)):
+            acc += row[k] * x[k]
+        out.append(acc)
+    return out
+
+
+def dot(a, b):
+    acc = 0.0
+    for k in range(len(a)):
+        acc += a[k] * b[k]
+    return acc
+
+
+def rnn_step(Wx, Wh, b, x, h):
+    """tanh(W_x x + W_h h + b), row by row: the input part, the recurrent
+    part, then the bias."""
+    out = []
+    for r in range(len(Wh)):
+        acc = 0.0
+        for j in range(len(x)):
+            acc += Wx[r][j] * x[j]
+        for k in range(len(h)):
+            acc += Wh[r][k] * h[k]
+        acc += b[0][r]
+        out.append(math.tanh(acc))
+    return out
+
+
+def softmax(e):
+    top = max(e)
+    ex = [math.exp(v - top) for v in e]
+    total = 0.0
+    for v in ex:
+        total += v
+    return [v / total for v in ex]
+
+
+def argmax(p):
+    best = 0
+    for k in range(1, len(p)):
+        if p[k] > p[best]:
+            best = k
+    return best
+
+
+def score(m, scorer, s, h):
+    """e(s, h) for one encoder state h."""
+    if scorer == "dot":
+        return dot(s, h)
+    if scorer == "general":
+        return dot(s, matvec(m.general_W, h))
+    # concat: v_a . tanh(W_a [s; h])
+    acc = 0.0
+    for a in range(m.A):
+        row = m.concat_W[a]
+        u = 0.0
+        for k in range(m.H):
+            u += row[k] * s[k]
+        for k in range(m.H):
+            u += row[m.H + k] * h[k]
+        acc += m.concat_v[0][a] * math.tanh(u)
+    return acc
+
+
+def encode(m, src_ids):
+    states = []
+    h = [0.0] * m.H
+    for i in src_ids:
+        h = rnn_step(m.encoder_W_x, m.encoder_W_h, m.encoder_b, m.src.emb[i], h)
+        states.append(h)
+    return states
+
+
+def decode(m, scorer, states, tgt_ids):
+    """One run of the decoder.  With tgt_ids (teacher forcing) the inputs are
+    <s> then each target word; without it, each step feeds back its own
+    prediction until it predicts </s> or reaches the step limit."""
+    steps = []
+    s = states[-1]
+    n = len(states)
+    if tgt_ids is not None:
+        inputs = [m.bos] + list(tgt_ids)
+        limit = len(inputs)
+    else:
+        inputs = [m.bos]
+        limit = min(2 * n + 2, 100)
+    t = 0
+    while t < limit:
+        y = inputs[t]
+        s = rnn_step(m.decoder_W_x, m.decoder_W_h, m.decoder_b, m.tgt.emb[y], s)
+        scores = [score(m, scorer, s, h) for h in states]
+        weights = softmax(scores)
+        weighted = [[weights[i] * h[k] for k in range(m.H)]
+                    for i, h in enumerate(states)]
+        context = []
+        for k in range(m.H):
+            acc = 0.0
+            for i in range(n):
+                acc += weights[i] * states[i][k]
+            context.append(acc)
+        joined = context + s
+        attentional = [math.tanh(v) for v in matvec(m.output_W_c, joined)]
+        probs = softmax(matvec(m.output_W_s, attentional))
+        best = argmax(probs)
+        steps.append({
+            "t": t + 1,
+            "input": m.tgt.words[y],
+            "state": s,
+            "scores": scores,
+            "weights": weights,
+            "weighted": weighted,
+            "context": context,
+            "concat": joined,
+            "attentional": attentional,
+            "output": {"token": m.tgt.words[best], "probs": probs},
+        })
+        t += 1
+        if tgt_ids is None:
+            if best == m.eos:
+                break
+            inputs.append(best)
+    return {"scorer": scorer, "steps": steps}
+
+
+def lookup(vocab, words, what):
+    ids = []
+    for w in words:
+        k = vocab.find(w)
+        if k < 0:
+            raise ModelError("%s word not in the model: %r" % (what, w))
+        ids.append(k)
+    return ids
+
+
+def trace(m, scorer, sentence, target=None):
+    src_ids = lookup(m.src, sentence.split(), "source")
+    if not src_ids:
+        raise ModelError("empty sentence")
+    tgt_ids = None
+    if target is not None:
+        tgt_ids = lookup(m.tgt, target.split(), "target")
+    states = encode(m, src_ids)
+    out = {"format": FORMAT, "source": [m.src.words[i] for i in src_ids]}
+    if tgt_ids is not None:
+        out["target"] = [m.tgt.words[i] for i in tgt_ids]
+    out["encoder"] = [{"token": m.src.words[i], "embedding": list(m.src.emb[i]),
+                       "state": h} for i, h in zip(src_ids, states)]
+    chosen = SCORERS if scorer == "all" else (scorer,)
+    out["runs"] = [decode(m, sc, states, tgt_ids) for sc in chosen]
+    return out
+
+
+def parse_args(argv):
+    usage = ("usage: attn_ref.py MODEL --scorer dot|general|concat|all "
+             "[--target WORDS] SENTENCE...")
+    model = None
+    scorer = None
+    target = None
+    words = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--scorer", "--target"):
+            if i + 1 >= len(argv):
+                raise SystemExit(usage)
+            value = argv[i + 1]
+            i += 2
+        elif a.startswith("--scorer=") or a.startswith("--target="):
+            a, value = a.split("=", 1)
+            i += 1
+        elif a in ("-h", "--help"):
+            print(usage)
+            raise SystemExit(0)
+        else:
+            if model is None:
+                model = a
+            else:
+                words.append(a)
+            i += 1
+            continue
+        if a == "--scorer":
+            scorer = value
+        else:
+            target = value
+    if model is None or scorer not in SCORERS + ("all",) or not words:
+        raise SystemExit(usage)
+    return model, scorer, target, " ".join(words)
+
+
+def main(argv):
+    model_path, scorer, target, sentence = parse_args(argv)
+    try:
+        m = load_model(model_path)
+        out = trace(m, scorer, sentence, target)
+    except (ModelError, OSError, UnicodeDecodeError) as exc:
+        sys.stderr.write("attn_ref.py: %s\n" % exc)
+        return 2
+    sys.stdout.reconfigure(encoding="utf-8")
+    sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""ref_compare.py: check attn-trace's JSON traces against tests/ref/attn_ref.py.
+
+Usage:
+    ref_compare.py BINARY [MODEL]
+
+For every case in CASES it runs
+
+    BINARY trace --model=MODEL --format=json --scorer=S [--target=T] SENTENCE
+
+and the independent Python reference on the same input, parses both
+outputs as JSON and walks the keys of the trace format side by side:
+strings must be equal, numbers must agree within 1e-12 absolute plus 1e-12
+relative, and lists must have the same length.  Keys the program prints
+beyond the ones checked here are ignored.
+
+Prints "ok CASE" or "FAIL CASE: PATH: ..." (the first difference) for each
+case.  Exit status: 0 if all cases agree, 1 if any differs or cannot be
+run, 77 (the automake code for "skipped") if BINARY does not exist.
+MODEL defaults to data/toy4.model of the source tree.  The cases are the
+two toy phrase pairs when MODEL knows their words; for any other model they
+are made from its own vocabularies (see cases_for).
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = os.path.join(HERE, "ref", "attn_ref.py")
+DEFAULT_MODEL = os.path.join(HERE, os.pardir, "data", "toy4.model")
+
+ABS_TOL = 1e-12
+REL_TOL = 1e-12
+TIMEOUT = 60
+
+# (sentence, target or None) for the toy model.  The last ones mix upper
+# and lower case, including accented capitals, which must still match the
+# vocabulary.
+TOY_INPUTS = [
+    ("je suis étudiant", None),
+    ("je suis étudiant", "i am a student"),
+    ("zone économique européenne", None),
+    ("zone économique européenne", "european economic area"),
+    ("JE Suis ÉTUDIANT", None),
+    ("JE Suis ÉTUDIANT", "I AM a Student"),
+    ("Zone ÉCONOMIQUE Européenne", "European ECONOMIC area"),
+]
+SCORERS = ["dot", "general", "concat", "all"]
+
+
+def mixed_case(words):
+    """Every other word in capitals, the rest capitalised."""
+    return [w.upper() if k % 2 == 0 else w[:1].upper() + w[1:]
+            for k, w in enumerate(words)]
+
+
+def cases_for(model_path):
+    """The (sentence, target, scorer) cases to run on this model."""
+    sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+    sys.path.insert(0, os.path.join(HERE, "ref"))
+    import attn_ref
+    model = attn_ref.load_model(model_path)
+    known = all(model.src.find(w) >= 0
+                for s, _ in TOY_INPUTS for w in s.split())
+    known = known and all(model.tgt.find(w) >= 0
+                          for _, t in TOY_INPUTS if t for w in t.split())
+    if known:
+        inputs = TOY_INPUTS
+    else:
+        # Another model: its source words in file order (at most six), the
+        # same backwards, the first word alone and a mixed-case sentence,
+        # with and without a target made of its ordinary target words.
+        src = model.src.words[:6]
+        tgt = [w for w in model.tgt.words if w not in ("<s>", "</s>")][:6]
+        sentences = [src, src[::-1], src[:1], mixed_case(src)]
+        inputs = []
+        for words in sentences:
+            inputs.append((" ".join(words), None))
+            if tgt:
+                inputs.append((" ".join(words), " ".join(tgt)))
+        if tgt:
+            inputs.append((" ".join(src), " ".join(mixed_case(tgt[::-1]))))
+    return [(s, t, sc) for s, t in inputs for sc in SCORERS]
+
+# The shape of a trace: a dict maps each checked key to the shape of its
+# value, a one-element list means "a list of these", and "str" / "num" are
+# leaves.  "target" is checked separately: it is there only when given.
+NUMS = ["num"]
+STEP = {
+    "t": "num",
+    "input": "str",
+    "state": NUMS,
+    "scores": NUMS,
+    "weights": NUMS,
+    "weighted": [NUMS],
+    "context": NUMS,
+    "concat": NUMS,
+    "attentional": NUMS,
+    "output": {"token": "str", "probs": NUMS},
+}
+TRACE = {
+    "format": "str",
+    "source": ["str"],
+    "encoder": [{"token": "str", "embedding": NUMS, "state": NUMS}],
+    "runs": [{"scorer": "str", "steps": [STEP]}],
+}
+
+
+class Mismatch(Exception):
+    pass
+
+
+def show(value):
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def close(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return False
+    if a == b:
+        return True
+    return abs(a - b) <= ABS_TOL + REL_TOL * max(abs(a), abs(b))
+
+
+def compare(shape, got, want, path):
+    """Raises Mismatch at the first place where got (the program's value)
+    differs from want (the reference's value)."""
+    if shape == "str":
+        if not isinstance(got, str) or got != want:
+            raise Mismatch("%s: binary %s, reference %s" % (path, show(got), show(want)))
+    elif shape == "num":
+        if not is_number(got):
+            raise Mismatch("%s: binary %s is not a number, reference %s"
+                           % (path, show(got), show(want)))
+        if not close(float(got), float(want)):
+            raise Mismatch("%s: binary %r, reference %r (differ by %.3g)"
+                           % (path, got, want, abs(float(got) - float(want))))
+    elif isinstance(shape, list):
+        if not isinstance(got, list):
+            raise Mismatch("%s: binary %s is not a list" % (path, show(got)))
+        if len(got) != len(want):
+            raise Mismatch("%s: binary has %d items, reference %d"
+                           % (path, len(got), len(want)))
+        for i, (g, w) in enumerate(zip(got, want)):
+            compare(shape[0], g, w, "%s[%d]" % (path, i))
+    else:
+        if not isinstance(got, dict):
+            raise Mismatch("%s: binary %s is not an object" % (path, show(got)))
+        for key, sub in shape.items():
+            if key not in got:
+                raise Mismatch("%s.%s: missing in binary output" % (path, key))
+            compare(sub, got[key], want[key], "%s.%s" % (path, key))
+
+
+def compare_trace(got, want):
+    compare(TRACE, got, want, "$")
+    if "target" in want:
+        if "target" not in got:
+            raise Mismatch("$.target: missing in binary output")
+        compare(["str"], got["target"], want["target"], "$.target")
+    elif "target" in got:
+        raise Mismatch("$.target: binary has %s, but no target was given"
+                       % show(got["target"]))
+
+
+def run_json(argv, who):
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise Mismatch("%s could not be run: %s" % (who, exc))
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise Mismatch("%s exited with status %d: %s" % (who, proc.returncode, err))
+    try:
+        return json.loads(proc.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Mismatch("%s printed no valid JSON: %s" % (who, exc))
+
+
+def case_name(sentence, target, scorer):
+    name = "%s: %s" % (scorer, sentence)
+    if target is not None:
+        name += " -> %s" % target
+    return name
+
+
+def main(argv):
+    if len(argv) not in (1, 2):
+        sys.stderr.write("usage: ref_compare.py BINARY [MODEL]\n")
+        return 2
+    binary = argv[0]
+    model = argv[1] if len(argv) == 2 else DEFAULT_MODEL
+    if not os.path.exists(binary):
+        print("skip: %s does not exist" % binary)
+        return 77
+    sys.stdout.reconfigure(encoding="utf-8")
+    try:
+        cases = cases_for(model)
+    except Exception as exc:  # the reference cannot read the model
+        print("FAIL reading %s with the reference: %s" % (model, exc))
+        return 1
+    failures = 0
+    for sentence, target, scorer in cases:
+        name = case_name(sentence, target, scorer)
+        prog = [binary, "trace", "--model=" + model, "--format=json",
+                "--scorer=" + scorer]
+        ref = [sys.executable, REFERENCE, model, "--scorer", scorer]
+        if target is not None:
+            prog.append("--target=" + target)
+            ref += ["--target", target]
+        prog.append(sentence)
+        ref.append(sentence)
+        try:
+            want = run_json(ref, "the reference")
+            got = run_json(prog, "the binary")
+            compare_trace(got, want)
+        except Mismatch as exc:
+            failures += 1
+            print("FAIL %s: %s" % (name, exc))
+            continue
+        print("ok %s" % name)
+    print("%d passed, %d failed" % (len(cases) - failures, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
