@@ -1,0 +1,83 @@
+#!/bin/sh
+# cli.sh: the command line: help, version, errors, exit statuses, output.
+. "$srcdir/tests/lib.sh"
+tiny="$srcdir/tests/data/tiny.model"
+
+run_cmd --help
+expect_status 0 "--help"
+check "--help shows the usage" grep -q '^Usage: attn-trace' "$TMP/out"
+run_cmd --version
+expect_status 0 "--version"
+check "--version names the program" grep -q '^attn-trace [0-9]' "$TMP/out"
+run_cmd trace --help
+expect_status 0 "trace --help"
+
+run_cmd frobnicate
+expect_status 2 "unknown command"
+expect_err "unknown command 'frobnicate'" "unknown command is named"
+run_cmd trace --frob
+expect_status 2 "unknown option"
+expect_err "unknown option '--frob'" "unknown option is named"
+run_cmd trace --scorer=cosine
+expect_status 2 "unknown scorer"
+expect_err "expected dot, general, concat or all" "scorers are listed"
+run_cmd trace --precision=18
+expect_status 2 "precision out of range"
+run_cmd trace --format=xml
+expect_status 2 "unknown format"
+run_cmd trace --model
+expect_status 2 "option without its value"
+run_cmd model extra words
+expect_status 2 "model takes no sentence"
+
+run_cmd trace je suis chat
+expect_status 1 "unknown source word"
+expect_err 'unknown source word "chat"' "the unknown word is named"
+expect_err 'closest source words are' "close words are suggested"
+run_cmd trace --target="i am a teacher" je suis étudiant
+expect_status 1 "unknown target word"
+expect_err 'unknown target word "teacher"' "the unknown target word is named"
+run_cmd trace "   "
+expect_status 1 "a sentence of no words"
+expect_err "no words" "an empty sentence is explained"
+run_cmd trace --target="i am </s>" je suis étudiant
+expect_status 1 "</s> in a target"
+run_cmd trace --model="$TMP/missing.model"
+expect_status 1 "a missing model file"
+expect_err "missing.model" "the missing file is named"
+printf 'attn-trace-model 1\nembedding 4\nhidden 0\n' >"$TMP/bad.model"
+run_cmd trace --model="$TMP/bad.model"
+expect_status 1 "a malformed model file"
+expect_err "bad.model:3:8: expected" "the error has FILE:LINE:COL"
+
+# the same words in other cases, and the same bytes every time
+run_cmd trace je suis étudiant
+cp "$TMP/out" "$TMP/lower"
+run_cmd trace JE Suis ÉTUDIANT
+check "matching ignores case, UTF-8 included" cmp -s "$TMP/out" "$TMP/lower"
+run_cmd trace "je suis étudiant"
+check "a quoted sentence equals separate words" cmp -s "$TMP/out" "$TMP/lower"
+run_cmd
+expect_status 0 "bare attn-trace on a pipe"
+check "bare attn-trace prints the default trace" cmp -s "$TMP/out" "$TMP/lower"
+run_cmd trace --scorer=all --format=json
+cp "$TMP/out" "$TMP/json1"
+run_cmd trace --scorer=all --format=json
+check "output is deterministic" cmp -s "$TMP/out" "$TMP/json1"
+check "no escape codes on a pipe" sh -c "! grep -q \"$(printf '\033')\" '$TMP/lower'"
+
+# output that cannot be written
+"$ATTN_TRACE" trace --scorer=all >/dev/full 2>"$TMP/err"
+status=$?
+expect_status 1 "stdout on a full disk"
+expect_err "write error" "a full disk is reported"
+"$ATTN_TRACE" trace --scorer=all 2>"$TMP/err" | head -n 1 >/dev/null
+check "a closed pipe is quiet" test ! -s "$TMP/err"
+
+run_cmd model --model="$tiny"
+expect_status 0 "model prints a model file"
+check "model lists W_s rows by word" grep -q '^  three ' "$TMP/out"
+run_cmd trace --model="$tiny" --top=5 un deux trois
+check "--top lists that many words" grep -q '^top 5:' "$TMP/out"
+
+finish

@@ -1,0 +1,38 @@
+#!/bin/sh
+# golden.sh: the text format, byte for byte.  The golden files pin the
+# layout; the numbers in them are checked by check_trace and ref-compare.
+# After a deliberate format change, regenerate them with
+#   srcdir=. ATTN_TRACE=src/attn-trace sh tests/golden.sh --update
+# and read the diff before committing it.
+. "$srcdir/tests/lib.sh"
+tiny=tests/data/tiny.model
+case $ATTN_TRACE in /*) ;; *) ATTN_TRACE=$(pwd)/$ATTN_TRACE ;; esac
+
+# golden NAME ARGS...: compares attn-trace ARGS with tests/golden/NAME
+golden() {
+	name=$1
+	shift
+	want="$srcdir/tests/golden/$name"
+	# from the source tree, so that a model path prints the same anywhere
+	(cd "$srcdir" && "$ATTN_TRACE" "$@") >"$TMP/$name" 2>"$TMP/err"
+	if [ "$update" = yes ]; then
+		cp "$TMP/$name" "$want"
+		ok "updated $name"
+	elif diff -u "$want" "$TMP/$name" >"$TMP/diff"; then
+		ok "$name"
+	else
+		cat "$TMP/diff"
+		not_ok "$name differs from the golden file"
+	fi
+}
+
+update=no
+[ "${1:-}" = --update ] && update=yes
+
+golden dot-je.txt trace je suis étudiant
+golden all-zone-target.txt trace --scorer=all \
+	--target="european economic area" zone économique européenne
+golden general-p2.txt trace --model="$tiny" --scorer=general \
+	--precision=2 un deux trois
+golden model.txt model
+finish

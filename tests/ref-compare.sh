@@ -1,0 +1,12 @@
+#!/bin/sh
+# ref-compare.sh: every number of the JSON trace against an independent
+# Python implementation of the same model (tests/ref/attn_ref.py).
+. "$srcdir/tests/lib.sh"
+if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
+	echo "python3 is needed for the reference"; exit 77
+fi
+check "toy4.model agrees with the reference" \
+	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/toy4.model"
+check "tiny.model agrees with the reference" \
+	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+finish
