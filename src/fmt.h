@@ -59,4 +59,39 @@ void fmt_json_mat(FILE *out, const double *W, int rows, int cols);
 /* Writes s padded with spaces to width terminal columns. */
 void fmt_pad(FILE *out, const char *s, int width);
 
+/* Writes x with prec digits after the point into buf (NUM_BUFSZ bytes) and
+ * returns it; the one way front ends turn a number into text. */
+char *fmt_num(char *buf, double x, int prec);
+
+/* One attention weight as a bar, for the stepper and for plain text. */
+struct fmt_bar {
+	const char *label; /* the source word, borrowed from the model */
+	char value[64];    /* α formatted with the precision */
+	double frac;       /* α, from 0 to 1: the share of the bar to fill */
+	int is_max;        /* 1 for the largest weight (the first of equals) */
+};
+
+/* Fills bars (tr->n) with α_t of run `run`; returns tr->n, or 0 if there
+ * is no such step. */
+int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
+	     int prec);
+
+/* α_t as text bars, one line a source word, bar_width columns at most:
+ * "  étudiant   ████████▋      0.5716  <- largest". */
+void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
+		   int bar_width, int prec);
+
+/* The shade level, 0 .. levels - 1, of a weight a in [0, 1]. */
+int fmt_shade(double a, int levels);
+
+/* The alignment matrix of run as text: a row for each decoder step (its
+ * output word), a column for each source word, each cell α with a shade
+ * (UTF-8 blocks, or ASCII " .:+#" when ascii is set). */
+void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
+		      int ascii);
+
+/* The runs of tr side by side at step t: one column a scorer, with its
+ * scores e_t, its weights α_t and its context c_t. */
+void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec);
+
 #endif

@@ -1,0 +1,164 @@
+/* fmt_view.c: bars, the alignment heatmap and the scorer comparison, as
+ * text and as pieces that the stepper lays out. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "num.h"
+#include "utf8.h"
+
+char *fmt_num(char *buf, double x, int prec)
+{
+	return num_fixed(buf, x, prec);
+}
+
+int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
+	     int prec)
+{
+	const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
+	if (!r)
+		return 0;
+	int best = 0;
+	for (int i = 0; i < tr->n; i++) {
+		bars[i].label = tr->m->src.words[tr->src[i]];
+		num_fixed(bars[i].value, r->result[i], prec);
+		bars[i].frac = r->result[i];
+		bars[i].is_max = 0;
+		if (r->result[i] > r->result[best])
+			best = i;
+	}
+	bars[best].is_max = 1;
+	return tr->n;
+}
+
+/* Writes a bar of frac * width columns in eighths of a block. */
+static void bar_draw(FILE *out, double frac, int width)
+{
+	static const char *const part[8] = {
+		"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"
+	};
+	int eighths = (int)(frac * width * 8 + 0.5), used = eighths / 8;
+	for (int k = 0; k < used; k++)
+		fputs("█", out);
+	if (eighths % 8) {
+		fputs(part[eighths % 8], out);
+		used++;
+	}
+	for (; used < width; used++)
+		putc(' ', out);
+}
+
+static int words_width(const struct vocab *v, const int *w, int n)
+{
+	int width = 0;
+	for (int k = 0; k < n; k++) {
+		int c = utf8_width(v->words[w[k]]);
+		if (c > width)
+			width = c;
+	}
+	return width;
+}
+
+void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
+		   int bar_width, int prec)
+{
+	struct fmt_bar *bars = xcalloc((size_t)tr->n, sizeof *bars);
+	int n = fmt_bars(bars, tr, run, t, prec);
+	int lw = words_width(&tr->m->src, tr->src, tr->n);
+	for (int i = 0; i < n; i++) {
+		fputs("  ", out);
+		fmt_pad(out, bars[i].label, lw + 2);
+		bar_draw(out, bars[i].frac, bar_width);
+		fprintf(out, "  %s%s\n", bars[i].value,
+			bars[i].is_max ? "  <- largest" : "");
+	}
+	free(bars);
+}
+
+int fmt_shade(double a, int levels)
+{
+	int k = (int)(a * levels);
+	if (k < 0)
+		k = 0;
+	return k >= levels ? levels - 1 : k;
+}
+
+void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
+		      int ascii)
+{
+	static const char *const blocks[5] = { " ", "░", "▒", "▓", "█" };
+	static const char *const shades[5] = { " ", ".", ":", "+", "#" };
+	const struct trace_run *ru = &tr->runs[run];
+	const struct vocab *tv = &tr->m->tgt;
+	char buf[NUM_BUFSZ];
+	int rw = words_width(tv, ru->pred, ru->nsteps);
+	int cw = words_width(&tr->m->src, tr->src, tr->n);
+	if (cw < prec + 4)
+		cw = prec + 4;
+	fprintf(out, "alignment α, %s scorer: a row for each output word, "
+		"a column for each source word\n", trace_scorer_name(ru->scorer));
+	fmt_pad(out, "", rw + 2);
+	for (int i = 0; i < tr->n; i++) {
+		fputs(" ", out);
+		fmt_pad(out, tr->m->src.words[tr->src[i]], cw);
+	}
+	putc('\n', out);
+	for (int t = 1; t <= ru->nsteps; t++) {
+		const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
+		for (int i = 0; i < tr->n; i++) {
+			int lvl = fmt_shade(a[i], 5);
+			fprintf(out, " %s ", (ascii ? shades : blocks)[lvl]);
+			fmt_pad(out, num_fixed(buf, a[i], prec), cw - 2);
+		}
+		putc('\n', out);
+	}
+}
+
+/* One cell of the comparison: the vector v (n) of run k. */
+static void compare_row(FILE *out, const char *label, const struct trace *tr,
+			enum trace_kind kind, int t, int prec, int colw)
+{
+	fmt_pad(out, label, 10);
+	for (int k = 0; k < tr->nruns; k++) {
+		const struct trace_rec *r = trace_find(tr, kind, k, t, 0);
+		char *cell = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&cell, &len);
+		if (!mem)
+			continue;
+		if (r)
+			fmt_text_vec(mem, r->result, r->len, prec);
+		else
+			fputs("(no such step)", mem);
+		fclose(mem);
+		fputs(" ", out);
+		fmt_pad(out, cell, colw);
+		free(cell);
+	}
+	putc('\n', out);
+}
+
+void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec)
+{
+	int colw = (tr->n > tr->m->H ? tr->n : tr->m->H) * (prec + 5) + 2;
+	fprintf(out, "the scorers side by side at step t=%d\n", t);
+	fmt_pad(out, "", 10);
+	for (int k = 0; k < tr->nruns; k++) {
+		fputs(" ", out);
+		fmt_pad(out, trace_scorer_name(tr->runs[k].scorer), colw);
+	}
+	putc('\n', out);
+	compare_row(out, "scores", tr, REC_SCORES, t, prec, colw);
+	compare_row(out, "weights", tr, REC_SOFTMAX, t, prec, colw);
+	compare_row(out, "context", tr, REC_CONTEXT, t, prec, colw);
+	fmt_pad(out, "output", 10);
+	for (int k = 0; k < tr->nruns; k++) {
+		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, k, t, 0);
+		fputs(" ", out);
+		fmt_pad(out, r ? tr->m->tgt.words[r->word] : "-", colw);
+	}
+	putc('\n', out);
+}

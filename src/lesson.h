@@ -1,0 +1,125 @@
+/* lesson.h: lessons, a line-oriented format for teachers (doc/lessons.md).
+ *
+ * A lesson names a model, a sentence (and optionally a target and a
+ * scorer), and holds pages of narrative with directives that show parts of
+ * the trace.  The parser never prints; errors come back as
+ * "FILE:LINE:COL: expected ..., found ..." in a struct errbuf. */
+#ifndef ATTN_LESSON_H
+#define ATTN_LESSON_H
+
+#include <stdio.h>
+
+#include "fmt.h"
+#include "model.h"
+#include "trace.h"
+#include "util.h"
+
+#define LESSON_MAX_BYTES (1u << 20) /* a larger lesson file is refused */
+#define LESSON_MAX_PAGES 200
+
+/* What a "show" directive shows. */
+enum show_what {
+	SHOW_EMBEDDING,   /* x_i                    needs i */
+	SHOW_ENCODER,     /* the RNN step for h_i   needs i */
+	SHOW_STATE,       /* the RNN step for s_t   needs t */
+	SHOW_SCORE,       /* e_t,i                  needs t, i */
+	SHOW_SCORES,      /* every score of step t  needs t */
+	SHOW_SOFTMAX,     /* the softmax of step t  needs t */
+	SHOW_WEIGHTS,     /* α_t as bars            needs t */
+	SHOW_WEIGHTED,    /* α_t,i·h_i              needs t, i */
+	SHOW_CONTEXT,     /* c_t and its terms      needs t */
+	SHOW_CONCAT,      /* [c_t; s_t] and h̃_t     needs t */
+	SHOW_OUTPUT,      /* p_t and the word       needs t */
+	SHOW_STAGE,       /* one whole stage of step t: stage=NAME, needs t
+	                     (or nothing for stage=encoding) */
+	SHOW_HEATMAP,     /* the α matrix of the scorer */
+	SHOW_COMPARE,     /* the three scorers side by side at step t */
+	SHOW_COUNT
+};
+
+struct lesson_show {
+	enum show_what what;
+	int t;              /* 0 when not given */
+	int i;              /* 0 when not given */
+	int scorer;         /* an enum scorer, or -1 for the lesson's own */
+	int stage;          /* an enum trace_stage for SHOW_STAGE, else -1 */
+	int arithmetic;     /* 1: with the term-by-term arithmetic */
+	int line;           /* where it was written, for messages */
+};
+
+/* One block of a page: a paragraph of narrative or a directive. */
+struct lesson_block {
+	char *text;              /* a paragraph (lines joined with spaces),
+	                            or NULL for a directive */
+	struct lesson_show show; /* when text is NULL */
+};
+
+struct lesson_page {
+	char *title;
+	int nblocks;
+	struct lesson_block *blocks;
+};
+
+struct lesson {
+	char *path;       /* as given, for messages */
+	char *title;
+	char *goal;       /* "By the end you will ..." */
+	char *model;      /* NULL or "toy4": the built-in model; else a path,
+	                     relative paths resolved against the lesson's
+	                     directory */
+	char *sentence;
+	char *target;     /* NULL: greedy decoding */
+	int scorer;       /* enum scorer; dot unless the lesson says */
+	int npages;
+	struct lesson_page *pages;
+};
+
+/* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
+ * filled ("PATH:LINE:COL: expected ..., found ...").  The caller frees *l
+ * with lesson_free(), also after a failure. */
+int lesson_parse(struct lesson *l, const char *text, size_t len,
+		 const char *path, struct errbuf *err);
+
+/* Reads and parses the lesson file at path.  Same contract. */
+int lesson_load(struct lesson *l, const char *path, struct errbuf *err);
+
+void lesson_free(struct lesson *l);
+
+/* Loads the lesson's model (built-in or file) into *m, and builds into *tr
+ * the trace of its sentence with ALL THREE scorers (so that compare and
+ * scorer switching work), teacher-forced if it has a target.  Then checks
+ * every directive against the trace: t and i in range, and so on, with
+ * errors "PATH:LINE:COL: expected ..., found ...".  Returns 0, or -1 with
+ * err filled; on failure *m and *tr are freed.  On success the caller
+ * frees both (trace first). */
+int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
+		   struct errbuf *err);
+
+/* Writes page p (0-based) as plain text: its title, its paragraphs
+ * wrapped at width columns, and each directive rendered with the
+ * formatters (fmt.h).  This is exactly what the stepper shows for the page.
+ * Returns 0 or -1 on a write error. */
+int lesson_page_text(FILE *out, const struct lesson *l, int p,
+		     const struct trace *tr, const struct fmt_opts *o,
+		     int width);
+
+/* The whole lesson as plain text: a header (title, goal, sentence), then
+ * every page in turn.  For handouts and `attn-trace lesson NAME --plain`. */
+int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
+		 const struct fmt_opts *o, int width);
+
+/* The lesson directory: $ATTN_TRACE_LESSONS if set, else PKGDATADIR
+ * "/lessons".  Returns a static string. */
+const char *lesson_dir(void);
+
+/* Resolves a lesson named by number ("3"), by name ("softmax", matching
+ * the file "NN-softmax.lesson"), or by path (anything with a '/' or ending
+ * in ".lesson").  Returns a newly allocated path, or NULL with err filled
+ * (naming what was looked for and where). */
+char *lesson_find(const char *name, struct errbuf *err);
+
+/* Lists the lessons of lesson_dir() in order into *paths (allocated, each
+ * allocated); returns the count, or -1 with err filled. */
+int lesson_list(char ***paths, struct errbuf *err);
+
+#endif

@@ -1,0 +1,30 @@
+/* tui.h: the full-screen stepper (ncursesw).  It draws what the view model
+ * (view.h) and the formatters produce and recomputes nothing. */
+#ifndef ATTN_TUI_H
+#define ATTN_TUI_H
+
+#include "lesson.h"
+#include "trace.h"
+
+enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
+
+struct tui_opts {
+	enum tui_color color; /* NO_COLOR in the environment counts as never
+	                         unless this is TUI_COLOR_ALWAYS */
+	int precision;        /* digits after the point */
+};
+
+/* Steps through tr, which should hold all three scorers.  Returns the exit
+ * status: 0 after q, 1 after an error (printed after the terminal has been
+ * restored), 130 after Ctrl-C, 143 after SIGTERM. */
+int tui_run_trace(const struct trace *tr, const struct tui_opts *o);
+
+/* Steps through the pages of lesson l, whose trace is tr (from
+ * lesson_prepare).  Same return values. */
+int tui_run_lesson(const struct lesson *l, const struct trace *tr,
+		   const struct tui_opts *o);
+
+/* Parses "auto", "always" or "never"; returns 0, or -1 if it is none. */
+int tui_color_parse(const char *s, enum tui_color *out);
+
+#endif
