@@ -6,13 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cli_lesson.h"
 #include "fmt.h"
 #include "model.h"
 #include "num.h"
 #include "tok.h"
 #include "trace.h"
+#include "tui.h"
 
 #define DEFAULT_SENTENCE "je suis étudiant"
 
@@ -25,6 +28,7 @@ struct cli_opts {
 	const char *target;     /* NULL: greedy decoding */
 	enum format format;
 	struct fmt_opts fmt;
+	enum tui_color color;
 };
 
 static void cli_error(const char *msg)
@@ -50,6 +54,11 @@ static void cli_help(void)
 "Commands:\n"
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
 "                     sentence is \"" DEFAULT_SENTENCE "\")\n"
+"  tui [SENTENCE]     step through the trace full-screen (what a bare\n"
+"                     attn-trace does on a terminal)\n"
+"  lessons            list the lessons\n"
+"  lesson NAME        follow a lesson in the stepper (--plain: as text);\n"
+"                     lesson --check FILE... validates lesson files\n"
 "  model              print every weight of the model\n"
 "\n"
 "Options:\n"
@@ -62,6 +71,8 @@ static void cli_help(void)
 "  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
+"      --color=WHEN      colours in the stepper: auto, always or never\n"
+"                        (default auto; NO_COLOR turns auto off)\n"
 "  -h, --help            display this help and exit\n"
 "  -V, --version         output version information and exit\n"
 "\n"
@@ -70,9 +81,11 @@ static void cli_help(void)
 "  attn-trace trace --target=\"european economic area\" "
 "zone économique européenne\n"
 "  attn-trace trace --format=json je suis étudiant | jq '.runs[0].steps[0]'\n"
+"  attn-trace lesson softmax\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
-"command line.  See attn-trace(1) for the model and trace formats.\n",
+"command line.  See attn-trace(1) for the keys of the stepper and the\n"
+"model, trace and lesson formats.\n",
 		stdout);
 }
 
@@ -98,7 +111,7 @@ static int cli_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-enum { OPT_TOP = 256 };
+enum { OPT_TOP = 256, OPT_COLOR };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -107,6 +120,7 @@ static const struct option cli_long_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -146,6 +160,12 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 			return 0;
 		snprintf(msg, sizeof msg, "--top expects a whole number from 0 "
 			 "to %d, not '%s'", MODEL_MAX_VOCAB, arg);
+		return cli_usage_error(msg);
+	case OPT_COLOR:
+		if (tui_color_parse(arg, &o->color) == 0)
+			return 0;
+		snprintf(msg, sizeof msg, "unknown --color '%s'; expected auto, "
+			 "always or never", arg);
 		return cli_usage_error(msg);
 	case 'h': cli_help(); return -1;
 	case 'V': cli_version(); return -1;
@@ -253,8 +273,11 @@ static int cli_check_target(const struct model *m, const int *tgt, int n)
 	return 0;
 }
 
-static int cli_trace_run(const struct model *m, const struct cli_opts *o,
-			 const char *sentence)
+/* Builds into *tr the trace of sentence (and o->target) with the scorers
+ * given; returns 0, or EXIT_DATA after printing the error. */
+static int cli_build(struct trace *tr, const struct model *m,
+		     const struct cli_opts *o, const char *sentence,
+		     unsigned scorers)
 {
 	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
 	int n = cli_words(src, sentence, &m->src, "source");
@@ -266,19 +289,63 @@ static int cli_trace_run(const struct model *m, const struct cli_opts *o,
 		if (ntgt < 0 || cli_check_target(m, tgt, ntgt) != 0)
 			return EXIT_DATA;
 	}
-	struct trace tr;
 	struct errbuf err;
-	if (trace_build(&tr, m, src, n, ntgt ? tgt : NULL, ntgt, o->scorers,
+	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers,
 			&err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
+	return EXIT_OK;
+}
+
+static int cli_trace_run(const struct model *m, const struct cli_opts *o,
+			 const char *sentence)
+{
+	struct trace tr;
+	int rc = cli_build(&tr, m, o, sentence, o->scorers);
+	if (rc != EXIT_OK)
+		return rc;
 	if (o->format == FORMAT_JSON)
 		fmt_json_trace(stdout, &tr);
 	else
 		fmt_text_trace(stdout, &tr, &o->fmt);
 	trace_free(&tr);
 	return cli_flush();
+}
+
+/* The stepper on the trace of every scorer, starting with the one asked
+ * for. */
+static int cli_tui_run(const struct model *m, const struct cli_opts *o,
+		       const char *sentence)
+{
+	struct trace tr;
+	int rc = cli_build(&tr, m, o, sentence, SCORER_ALL);
+	if (rc != EXIT_OK)
+		return rc;
+	struct tui_opts to = { o->color, o->fmt.precision, SCORER_DOT };
+	for (int k = 0; k < SCORER_COUNT; k++)
+		if (o->scorers == 1u << k)
+			to.start_scorer = k;
+	rc = tui_run_trace(&tr, &to);
+	trace_free(&tr);
+	return rc;
+}
+
+static int cli_tui(int argc, char **argv, const struct cli_opts *o)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_error("the stepper needs a terminal; 'attn-trace trace' "
+			  "prints the same trace as text");
+		return EXIT_DATA;
+	}
+	struct model m;
+	if (cli_load(&m, o) != 0)
+		return EXIT_DATA;
+	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
+	int rc = cli_tui_run(&m, o, sentence);
+	free(sentence);
+	model_free(&m);
+	return rc;
 }
 
 static int cli_trace(int argc, char **argv, const struct cli_opts *o)
@@ -318,6 +385,9 @@ static const struct {
 } cli_commands[] = {
 	{ "trace", cli_trace },
 	{ "model", cli_model },
+	{ "tui", cli_tui },
+	{ "lessons", NULL },
+	{ "lesson", NULL },
 };
 
 int cli_main(int argc, char **argv)
@@ -332,12 +402,18 @@ int cli_main(int argc, char **argv)
 		if (k == count) {
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown command '%s'; "
-				 "expected trace or model", argv[1]);
+				 "expected trace, model, tui, lessons or lesson",
+				 argv[1]);
 			return cli_usage_error(msg);
 		}
 		run = cli_commands[k].run;
 		argv++; /* the command word plays argv[0] for getopt */
 		argc--;
+		if (!run) /* the lesson commands parse their own options */
+			return strcmp(argv[0], "lesson") == 0
+				? cli_lesson(argc, argv) : cli_lessons(argc, argv);
+	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		run = cli_tui; /* a bare attn-trace on a terminal */
 	}
 	struct cli_opts o;
 	int rc = cli_parse(&o, argc, argv);

@@ -12,6 +12,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->precision = 4;
 	o->top = 3;
 	o->stages = (1u << STAGE_COUNT) - 1;
+	o->terms = 1;
 }
 
 void fmt_pad(FILE *out, const char *s, int width)

@@ -20,9 +20,11 @@ struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
 	int top;         /* output probabilities listed at each step */
 	unsigned stages; /* bitmask of (1u << STAGE_x) to print */
+	int terms;       /* 1: expand scores and RNN steps term by term;
+	                    0: only the results */
 };
 
-/* The defaults: precision 4, top 3, every stage. */
+/* The defaults: precision 4, top 3, every stage, with the terms. */
 void fmt_opts_default(struct fmt_opts *o);
 
 /* The whole trace as text (doc/trace-format.md). */
@@ -90,8 +92,9 @@ int fmt_shade(double a, int levels);
 void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		      int ascii);
 
-/* The runs of tr side by side at step t: one column a scorer, with its
- * scores e_t, its weights α_t and its context c_t. */
+/* The runs of tr side by side at step t: a column for each scorer, and
+ * rows for its scores e_t,i, its weights α_t,i (a short bar each), its
+ * context c_t and its output word. */
 void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec);
 
 #endif

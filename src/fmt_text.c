@@ -32,9 +32,14 @@ static void text_factor(FILE *out, double x, int prec)
 }
 
 static void text_rnn(FILE *out, const struct trace *tr,
-		     const struct trace_rec *r, int prec)
+		     const struct trace_rec *r, int prec, int terms)
 {
-	char lab[80];
+	char lab[160];
+	if (!terms) {
+		snprintf(lab, sizeof lab, "%s = %s", r->symbol, r->formula);
+		text_line(out, 0, lab, r->result, r->len, prec);
+		return;
+	}
 	if (r->run >= 0 && r->t == 1) {
 		snprintf(lab, sizeof lab, "s_0 = h_%d, the last encoder state",
 			 tr->n);
@@ -48,9 +53,15 @@ static void text_rnn(FILE *out, const struct trace *tr,
 	text_line(out, 2, lab, r->result, r->len, prec);
 }
 
-static void text_score(FILE *out, const struct trace_rec *r, int prec)
+static void text_score(FILE *out, const struct trace_rec *r, int prec,
+		       int terms)
 {
 	char buf[NUM_BUFSZ];
+	if (!terms) {
+		fprintf(out, "%s = %s = %s\n", r->symbol, r->formula,
+			num_fixed(buf, r->result[0], prec));
+		return;
+	}
 	/* the intermediates first: W_a·h_i, or [s; h], W_a·[s; h] and tanh */
 	for (int k = 0; k < r->nops; k++)
 		if (!r->ops[k].input)
@@ -157,10 +168,10 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 		text_line(out, 0, lab, r->result, r->len, prec);
 		break;
 	case REC_RNN:
-		text_rnn(out, tr, r, prec);
+		text_rnn(out, tr, r, prec, o->terms);
 		break;
 	case REC_SCORE:
-		text_score(out, r, prec);
+		text_score(out, r, prec, o->terms);
 		break;
 	case REC_SCORES:
 	case REC_CONCAT:

@@ -111,54 +111,69 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		for (int i = 0; i < tr->n; i++) {
 			int lvl = fmt_shade(a[i], 5);
 			fprintf(out, " %s ", (ascii ? shades : blocks)[lvl]);
-			fmt_pad(out, num_fixed(buf, a[i], prec), cw - 2);
+			num_fixed(buf, a[i], prec);
+			if (i + 1 < tr->n)
+				fmt_pad(out, buf, cw - 2);
+			else
+				fputs(buf, out);
 		}
 		putc('\n', out);
 	}
 }
 
-/* One cell of the comparison: the vector v (n) of run k. */
-static void compare_row(FILE *out, const char *label, const struct trace *tr,
-			enum trace_kind kind, int t, int prec, int colw)
+/* One row of the comparison: entry k of the record (kind, run, t) for each
+ * run, right-aligned in columns of colw, with a short bar when bar > 0. */
+static void compare_row(FILE *out, const struct trace *tr, const char *label,
+			int lw, enum trace_kind kind, int t, int k, int prec,
+			int colw, int bar)
 {
-	fmt_pad(out, label, 10);
-	for (int k = 0; k < tr->nruns; k++) {
-		const struct trace_rec *r = trace_find(tr, kind, k, t, 0);
-		char *cell = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&cell, &len);
-		if (!mem)
-			continue;
-		if (r)
-			fmt_text_vec(mem, r->result, r->len, prec);
-		else
-			fputs("(no such step)", mem);
-		fclose(mem);
-		fputs(" ", out);
-		fmt_pad(out, cell, colw);
-		free(cell);
+	char buf[NUM_BUFSZ];
+	fputs("  ", out);
+	fmt_pad(out, label, lw);
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_rec *r = trace_find(tr, kind, run, t, 0);
+		const char *cell = r ? num_fixed(buf, r->result[k], prec) : "-";
+		int w = (int)strlen(cell) + (bar ? bar + 1 : 0);
+		fprintf(out, "%*s%s", colw - w, "", cell);
+		if (bar) {
+			putc(' ', out);
+			bar_draw(out, r ? r->result[k] : 0, bar);
+		}
 	}
 	putc('\n', out);
 }
 
 void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec)
 {
-	int colw = (tr->n > tr->m->H ? tr->n : tr->m->H) * (prec + 5) + 2;
+	const struct model *m = tr->m;
+	char lab[32];
+	int lw = words_width(&m->src, tr->src, tr->n) + 7;
+	int colw = prec + 12;
 	fprintf(out, "the scorers side by side at step t=%d\n", t);
-	fmt_pad(out, "", 10);
-	for (int k = 0; k < tr->nruns; k++) {
-		fputs(" ", out);
-		fmt_pad(out, trace_scorer_name(tr->runs[k].scorer), colw);
-	}
+	fmt_pad(out, "", lw + 2);
+	for (int run = 0; run < tr->nruns; run++)
+		fprintf(out, "%*s", colw, trace_scorer_name(tr->runs[run].scorer));
 	putc('\n', out);
-	compare_row(out, "scores", tr, REC_SCORES, t, prec, colw);
-	compare_row(out, "weights", tr, REC_SOFTMAX, t, prec, colw);
-	compare_row(out, "context", tr, REC_CONTEXT, t, prec, colw);
-	fmt_pad(out, "output", 10);
-	for (int k = 0; k < tr->nruns; k++) {
-		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, k, t, 0);
-		fputs(" ", out);
-		fmt_pad(out, r ? tr->m->tgt.words[r->word] : "-", colw);
+	for (int i = 0; i < tr->n; i++) {
+		snprintf(lab, sizeof lab, "e_%d,%d %s", t, i + 1,
+			 m->src.words[tr->src[i]]);
+		compare_row(out, tr, lab, lw, REC_SCORES, t, i, prec, colw, 0);
+	}
+	for (int i = 0; i < tr->n; i++) {
+		snprintf(lab, sizeof lab, "α_%d,%d %s", t, i + 1,
+			 m->src.words[tr->src[i]]);
+		compare_row(out, tr, lab, lw, REC_SOFTMAX, t, i, prec, colw, 4);
+	}
+	for (int k = 0; k < m->H; k++) {
+		snprintf(lab, sizeof lab, "c_%d[%d]", t, k + 1);
+		compare_row(out, tr, lab, lw, REC_CONTEXT, t, k, prec, colw, 0);
+	}
+	fputs("  ", out);
+	fmt_pad(out, "output", lw);
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
+		const char *w = r ? m->tgt.words[r->word] : "-";
+		fprintf(out, "%*s%s", colw - utf8_width(w), "", w);
 	}
 	putc('\n', out);
 }

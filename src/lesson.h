@@ -45,12 +45,16 @@ struct lesson_show {
 	int stage;          /* an enum trace_stage for SHOW_STAGE, else -1 */
 	int arithmetic;     /* 1: with the term-by-term arithmetic */
 	int line;           /* where it was written, for messages */
+	int col_t;          /* byte columns of "t=" and "i=", for messages; */
+	int col_i;          /* 0 when not given */
 };
 
 /* One block of a page: a paragraph of narrative or a directive. */
 struct lesson_block {
 	char *text;              /* a paragraph (lines joined with spaces),
 	                            or NULL for a directive */
+	int verbatim;            /* 1: text is indented lines joined with
+	                            '\n', shown as written, never wrapped */
 	struct lesson_show show; /* when text is NULL */
 };
 
@@ -58,6 +62,13 @@ struct lesson_page {
 	char *title;
 	int nblocks;
 	struct lesson_block *blocks;
+};
+
+/* Where a header value starts (line and byte column, from 1), so that
+ * lesson_prepare can point at an unknown word; line 0 when absent. */
+struct lesson_pos {
+	int line;
+	int col;
 };
 
 struct lesson {
@@ -70,6 +81,7 @@ struct lesson {
 	char *sentence;
 	char *target;     /* NULL: greedy decoding */
 	int scorer;       /* enum scorer; dot unless the lesson says */
+	struct lesson_pos model_pos, sentence_pos, target_pos;
 	int npages;
 	struct lesson_page *pages;
 };
@@ -102,6 +114,24 @@ int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width);
+
+/* The run (an index into tr->runs, which lesson_prepare fills in the
+ * order dot, general, concat) that directive sh shows: its own scorer=,
+ * else the lesson's scorer. */
+int lesson_show_run(const struct lesson *l, const struct lesson_show *sh);
+
+/* Writes one directive as lesson_page_text does, with run instead of
+ * lesson_show_run() when run >= 0 and sh names no scorer of its own (for
+ * a stepper that switches scorers).  A step that the run does not have is
+ * written as a note, not an error.  Returns 0 or -1 on a write error. */
+int lesson_show_text(FILE *out, const struct lesson *l,
+		     const struct lesson_show *sh, const struct trace *tr,
+		     const struct fmt_opts *o, int run, int width);
+
+/* Writes the paragraph text (UTF-8, words separated by blanks) wrapped at
+ * width columns, counted with utf8_width; a word wider than width gets a
+ * line of its own.  Every line ends with '\n'.  Returns 0 or -1. */
+int lesson_wrap(FILE *out, const char *text, int width);
 
 /* The whole lesson as plain text: a header (title, goal, sentence), then
  * every page in turn.  For handouts and `attn-trace lesson NAME --plain`. */

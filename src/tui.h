@@ -12,6 +12,8 @@ struct tui_opts {
 	enum tui_color color; /* NO_COLOR in the environment counts as never
 	                         unless this is TUI_COLOR_ALWAYS */
 	int precision;        /* digits after the point */
+	int start_scorer;     /* the enum scorer to show first; -1 for the
+	                         trace's first run */
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

@@ -1,0 +1,323 @@
+/* cli_lesson.c: "attn-trace lessons" and "attn-trace lesson". */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_lesson.h"
+#include "fmt.h"
+#include "lesson.h"
+#include "num.h"
+#include "tui.h"
+#include "utf8.h"
+
+#define CLI_LESSON_WIDTH 76 /* the default width of plain text */
+
+struct cli_lesson_opts {
+	int plain;             /* 1: print the text, even on a terminal */
+	int check;             /* 1: check lesson files */
+	int width;             /* columns for plain text */
+	enum tui_color color;
+	struct fmt_opts fmt;
+};
+
+static int cli_lesson_usage_error(const char *fmt, const char *arg)
+	__attribute__((format(printf, 1, 0)));
+
+static int cli_lesson_usage_error(const char *fmt, const char *arg)
+{
+	fputs("attn-trace: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* Checks that everything written reached stdout. */
+static int cli_lesson_flush(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "attn-trace: write error: %s\n",
+			strerror(errno ? errno : EIO));
+		return EXIT_DATA;
+	}
+	return EXIT_OK;
+}
+
+static void cli_lesson_help(void)
+{
+	fputs(
+"Usage: attn-trace lesson NAME [OPTION]...\n"
+"       attn-trace lesson --check FILE...\n"
+"       attn-trace lessons\n"
+"Step through a lesson on attention, page by page, beside the numbers of a\n"
+"real trace.  NAME is a lesson's number (3), its name (softmax) or the path\n"
+"of a .lesson file; 'attn-trace lessons' lists the lessons there are.\n"
+"\n"
+"Options:\n"
+"      --plain          print the whole lesson as text instead of stepping\n"
+"                       through it (the default when stdout is not a\n"
+"                       terminal)\n"
+"      --width=N        wrap the text at N columns, 20 to 1000 (default 76)\n"
+"  -p, --precision=N    digits after the point, 0 to 17 (default 4)\n"
+"      --color=WHEN     auto, always or never (default auto)\n"
+"      --check          check each FILE: its format, its words and its\n"
+"                       steps; print \"FILE: ok\" for each good one\n"
+"  -h, --help           display this help and exit\n"
+"\n"
+"The lessons are in $ATTN_TRACE_LESSONS, or else in " PKGDATADIR
+"/lessons.\n"
+"The lesson format is described in doc/lessons.md.\n", stdout);
+}
+
+/* Parses a whole number in [lo, hi]; returns 0 or -1. */
+static int cli_lesson_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK };
+
+static const struct option cli_lesson_long_opts[] = {
+	{ "plain", no_argument, NULL, OPT_PLAIN },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "precision", required_argument, NULL, 'p' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
+ * --help. */
+static int cli_lesson_option(struct cli_lesson_opts *o, int c,
+			     const char *arg)
+{
+	switch (c) {
+	case OPT_PLAIN: o->plain = 1; return 0;
+	case OPT_CHECK: o->check = 1; return 0;
+	case OPT_WIDTH:
+		if (cli_lesson_int(arg, 20, 1000, &o->width) == 0)
+			return 0;
+		return cli_lesson_usage_error("--width expects a whole number "
+					      "from 20 to 1000, not '%s'", arg);
+	case 'p':
+		if (cli_lesson_int(arg, 0, NUM_MAX_PREC,
+				   &o->fmt.precision) == 0)
+			return 0;
+		return cli_lesson_usage_error("--precision expects a whole "
+					      "number from 0 to 17, not '%s'",
+					      arg);
+	case OPT_COLOR:
+		if (tui_color_parse(arg, &o->color) == 0)
+			return 0;
+		return cli_lesson_usage_error("unknown --color '%s'; expected "
+					      "auto, always or never", arg);
+	case 'h':
+		cli_lesson_help();
+		return -1;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+/* Parses argv from optind 1 into *o.  Returns 0, -1 after --help, or
+ * EXIT_USAGE after a message. */
+static int cli_lesson_parse(struct cli_lesson_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->width = CLI_LESSON_WIDTH;
+	o->color = TUI_COLOR_AUTO;
+	fmt_opts_default(&o->fmt);
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":p:h", cli_lesson_long_opts,
+				NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_lesson_usage_error(c == '?' ? "unknown "
+						      "option '%s'" : "option "
+						      "'%s' needs a value",
+						      argv[optind - 1]);
+		int rc = cli_lesson_option(o, c, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Loads and prepares the lesson at path, printing any error.  Returns 0;
+ * on success the caller frees *l, *tr and *m. */
+static int cli_lesson_open(const char *path, struct lesson *l,
+			   struct model *m, struct trace *tr)
+{
+	struct errbuf err;
+	if (lesson_load(l, path, &err) == 0 &&
+	    lesson_prepare(l, m, tr, &err) == 0)
+		return 0;
+	fprintf(stderr, "attn-trace: %s\n", err.msg);
+	lesson_free(l);
+	return -1;
+}
+
+static void cli_lesson_close(struct lesson *l, struct model *m,
+			     struct trace *tr)
+{
+	trace_free(tr);
+	model_free(m);
+	lesson_free(l);
+}
+
+/* --check FILE...: "FILE: ok" for each good file. */
+static int cli_lesson_check(int argc, char **argv)
+{
+	int rc = EXIT_OK;
+	if (optind >= argc)
+		return cli_lesson_usage_error("%s", "--check needs at least "
+					      "one lesson file");
+	for (int k = optind; k < argc; k++) {
+		struct lesson l;
+		struct model m;
+		struct trace tr;
+		if (cli_lesson_open(argv[k], &l, &m, &tr) != 0) {
+			rc = EXIT_DATA;
+			continue;
+		}
+		printf("%s: ok\n", argv[k]);
+		cli_lesson_close(&l, &m, &tr);
+	}
+	int wrc = cli_lesson_flush();
+	return rc != EXIT_OK ? rc : wrc;
+}
+
+/* Shows the lesson: the stepper on a terminal, else plain text. */
+static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
+{
+	struct errbuf err;
+	char *path = lesson_find(name, &err);
+	if (!path) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	int rc = cli_lesson_open(path, &l, &m, &tr);
+	free(path);
+	if (rc != 0)
+		return EXIT_DATA;
+	if (!o->plain && isatty(STDOUT_FILENO)) {
+		struct tui_opts to = { .color = o->color,
+				       .precision = o->fmt.precision,
+				       .start_scorer = l.scorer };
+		rc = tui_run_lesson(&l, &tr, &to);
+	} else {
+		lesson_plain(stdout, &l, &tr, &o->fmt, o->width);
+		rc = cli_lesson_flush();
+	}
+	cli_lesson_close(&l, &m, &tr);
+	return rc;
+}
+
+int cli_lesson(int argc, char **argv)
+{
+	struct cli_lesson_opts o;
+	int rc = cli_lesson_parse(&o, argc, argv);
+	if (rc != 0)
+		return rc < 0 ? cli_lesson_flush() : rc;
+	if (o.check)
+		return cli_lesson_check(argc, argv);
+	if (optind >= argc)
+		return cli_lesson_usage_error("%s", "'lesson' needs the number "
+					      "or name of a lesson; 'attn-trace "
+					      "lessons' lists them");
+	if (optind + 1 < argc)
+		return cli_lesson_usage_error("'lesson' takes one lesson, but "
+					      "was also given '%s'",
+					      argv[optind + 1]);
+	return cli_lesson_show(&o, argv[optind]);
+}
+
+/* "03-softmax.lesson" -> number "03" and name "softmax". */
+static void cli_lesson_split(const char *path, char *num, size_t nsize,
+			     char *name, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t d = strspn(base, "0123456789");
+	size_t n = strlen(base) - strlen(".lesson");
+	if (d > 0 && base[d] == '-' && d < n) {
+		snprintf(num, nsize, "%.*s", (int)d, base);
+		base += d + 1;
+		n -= d + 1;
+	} else {
+		num[0] = '\0';
+	}
+	snprintf(name, size, "%.*s", (int)n, base);
+}
+
+/* One line of the list: "NN  name  title", or an error on stderr. */
+static int cli_lesson_row(const char *path, int namew)
+{
+	struct lesson l;
+	struct errbuf err;
+	char num[32], name[256];
+	if (lesson_load(&l, path, &err) != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		lesson_free(&l);
+		return -1;
+	}
+	cli_lesson_split(path, num, sizeof num, name, sizeof name);
+	fmt_pad(stdout, num, 2);
+	fputs("  ", stdout);
+	fmt_pad(stdout, name, namew);
+	printf("  %s\n", l.title);
+	lesson_free(&l);
+	return 0;
+}
+
+int cli_lessons(int argc, char **argv)
+{
+	struct cli_lesson_opts o;
+	int rc = cli_lesson_parse(&o, argc, argv);
+	if (rc != 0)
+		return rc < 0 ? cli_lesson_flush() : rc;
+	if (optind < argc)
+		return cli_lesson_usage_error("'lessons' takes no arguments, "
+					      "but was given '%s'", argv[optind]);
+	struct errbuf err;
+	char **paths, num[32], name[256];
+	int n = lesson_list(&paths, &err), namew = 0;
+	if (n < 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	if (n == 0)
+		fprintf(stderr, "attn-trace: no lessons in %s (set "
+			"ATTN_TRACE_LESSONS to the directory that holds the "
+			"*.lesson files)\n", lesson_dir());
+	for (int k = 0; k < n; k++) {
+		cli_lesson_split(paths[k], num, sizeof num, name, sizeof name);
+		if (utf8_width(name) > namew)
+			namew = utf8_width(name);
+	}
+	rc = n == 0 ? EXIT_DATA : EXIT_OK;
+	for (int k = 0; k < n; k++) {
+		if (cli_lesson_row(paths[k], namew) != 0)
+			rc = EXIT_DATA;
+		free(paths[k]);
+	}
+	free(paths);
+	int wrc = cli_lesson_flush();
+	return rc != EXIT_OK ? rc : wrc;
+}

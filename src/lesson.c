@@ -1,0 +1,885 @@
+/* lesson.c: reading lessons (doc/lessons.md) and checking them against the
+ * trace of their sentence.
+ *
+ * The parser walks the text one line at a time, copying each line into a
+ * buffer that grows as needed.  A line is checked for UTF-8 and control
+ * characters, then classified by its first characters: blank, comment,
+ * "page:", "show", a header key, or text.  Every error names the line and
+ * the byte column of what is wrong. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "tok.h"
+#include "utf8.h"
+
+enum lesson_key {
+	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
+	KEY_COUNT
+};
+
+static const char *const lesson_key_names[KEY_COUNT] = {
+	"title", "goal", "model", "sentence", "target", "scorer"
+};
+
+/* What an open block of text may still take more lines of. */
+enum lesson_open { OPEN_NONE, OPEN_PARA, OPEN_VERBATIM };
+
+/* The state of one parse. */
+struct lparse {
+	struct lesson *l;
+	const char *text;   /* (len) the lesson */
+	size_t len;
+	size_t pos;         /* where the next line starts */
+	int lineno;         /* the current line, from 1 */
+	char *line;         /* (cap) the current line, NUL-terminated, without
+	                       its newline */
+	size_t n;           /* its length in bytes */
+	size_t cap;
+	int key_line[KEY_COUNT]; /* where each header key was; 0: not yet */
+	int page_line;      /* the "page:" line of the current page */
+	enum lesson_open open;
+	int content;        /* a line that is neither blank nor a comment has
+	                       been read */
+	struct errbuf *err;
+};
+
+/* Fills err with "PATH:LINE:COL: " and the formatted text; returns -1. */
+static int lp_errat(struct lparse *p, int line, size_t col, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+static int lp_errat(struct lparse *p, int line, size_t col, const char *fmt,
+		    ...)
+{
+	char what[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	err_set(p->err, "%s:%d:%zu: %s", p->l->path, line, col, what);
+	return -1;
+}
+
+/* An error at byte offset off of the current line. */
+#define lp_err(p, off, ...) lp_errat((p), (p)->lineno, (off) + 1, __VA_ARGS__)
+
+/* Writes s[0..n) into buf (size bytes) in single quotes, cut to about 40
+ * bytes without splitting a character; returns buf. */
+static const char *lp_quote(char *buf, size_t size, const char *s, size_t n)
+{
+	int cut = 0;
+	if (n > 40) {
+		n = 40;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		cut = 1;
+	}
+	snprintf(buf, size, "'%.*s%s'", (int)n, s, cut ? "..." : "");
+	return buf;
+}
+
+static int lp_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Copies the next line into p->line.  Returns 1, or 0 at the end. */
+static int lp_next(struct lparse *p)
+{
+	if (p->pos >= p->len)
+		return 0;
+	const char *s = p->text + p->pos;
+	size_t rest = p->len - p->pos;
+	const char *nl = memchr(s, '\n', rest);
+	size_t n = nl ? (size_t)(nl - s) : rest;
+	p->pos += n + (nl != NULL);
+	if (n > 0 && s[n - 1] == '\r')
+		n--; /* CRLF line ends */
+	if (n + 1 > p->cap) {
+		p->cap = n + 1;
+		p->line = xrealloc(p->line, p->cap);
+	}
+	memcpy(p->line, s, n);
+	p->line[n] = '\0';
+	p->n = n;
+	p->lineno++;
+	if (p->lineno == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		p->n -= 3; /* a byte-order mark */
+		memmove(p->line, p->line + 3, p->n + 1);
+	}
+	return 1;
+}
+
+/* Refuses invalid UTF-8, NUL bytes and control characters but tab. */
+static int lp_check(struct lparse *p)
+{
+	const unsigned char *s = (const unsigned char *)p->line;
+	size_t ok = utf8_valid_prefix(p->line, p->n);
+	for (size_t k = 0; k < ok; k++) {
+		if (s[k] == 0)
+			return lp_err(p, k, "expected text, found a NUL byte");
+		if ((s[k] < 0x20 && s[k] != '\t') || s[k] == 0x7F)
+			return lp_err(p, k, "expected text, found the control "
+				      "character U+%04X", s[k]);
+	}
+	if (ok < p->n)
+		return lp_err(p, ok, "expected UTF-8 text, found the byte "
+			      "0x%02X", s[ok]);
+	return 0;
+}
+
+/* Adds an empty block to the current page and returns it. */
+static struct lesson_block *lp_block(struct lparse *p)
+{
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	pg->blocks = xreallocarray(pg->blocks, (size_t)pg->nblocks + 1,
+				   sizeof *pg->blocks);
+	struct lesson_block *b = &pg->blocks[pg->nblocks++];
+	memset(b, 0, sizeof *b);
+	return b;
+}
+
+/* Appends sep and s[0..n) to the text of the page's last block. */
+static void lp_append(struct lparse *p, const char *sep, const char *s,
+		      size_t n)
+{
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	struct lesson_block *b = &pg->blocks[pg->nblocks - 1];
+	size_t old = strlen(b->text), ls = strlen(sep);
+	b->text = xrealloc(b->text, old + ls + n + 1);
+	memcpy(b->text + old, sep, ls);
+	memcpy(b->text + old + ls, s, n);
+	b->text[old + ls + n] = '\0';
+}
+
+/* Returns s[0..n) with each tab widened to the next multiple of 8
+ * columns (a column for each character); the caller frees it. */
+static char *lp_detab(const char *s, size_t n)
+{
+	size_t tabs = 0;
+	for (size_t k = 0; k < n; k++)
+		tabs += s[k] == '\t';
+	char *out = xmalloc(n + 7 * tabs + 1), *o = out;
+	size_t col = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] == '\t') {
+			do
+				*o++ = ' ';
+			while (++col % 8);
+		} else {
+			*o++ = s[k];
+			col += ((unsigned char)s[k] & 0xC0) != 0x80;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A line of text on a page: narrative (joined into the open paragraph) or,
+ * when it is indented, verbatim.  A backslash as the first non-blank
+ * character is dropped. */
+static int lp_text(struct lparse *p, size_t first)
+{
+	const char *s = p->line;
+	size_t end = p->n;
+	int verbatim = first > 0;
+	if (p->l->npages == 0)
+		return lp_err(p, first, "expected a header line 'KEY: value' "
+			      "or 'page:', found text before the first page");
+	while (end > first && lp_blank(s[end - 1]))
+		end--;
+	if (s[first] == '\\') {
+		if (verbatim) {
+			memmove(p->line + first, p->line + first + 1,
+				end-- - first);
+			while (end > 0 && lp_blank(s[end - 1]))
+				end--;
+		} else {
+			first++;
+		}
+	}
+	if (!verbatim) {
+		while (first < end && lp_blank(s[first]))
+			first++;
+		if (first == end)
+			return 0; /* a lone backslash */
+	}
+	enum lesson_open want = verbatim ? OPEN_VERBATIM : OPEN_PARA;
+	char *t = verbatim ? lp_detab(s, end) : xstrndup(s + first,
+							 end - first);
+	if (p->open == want) {
+		lp_append(p, verbatim ? "\n" : " ", t, strlen(t));
+		free(t);
+	} else {
+		struct lesson_block *b = lp_block(p);
+		b->text = t;
+		b->verbatim = verbatim;
+		p->open = want;
+	}
+	return 0;
+}
+
+/* Checks, at the line that ends the header, that it had what it needs. */
+static int lp_header_done(struct lparse *p, int line, const char *found)
+{
+	static const int required[] = { KEY_TITLE, KEY_SENTENCE };
+	for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
+		if (!p->key_line[required[k]])
+			return lp_errat(p, line, 1, "expected a '%s:' line "
+					"before the first page, found %s",
+					lesson_key_names[required[k]], found);
+	return 0;
+}
+
+/* Checks that the current page has something on it. */
+static int lp_page_done(struct lparse *p, const char *found)
+{
+	const struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->nblocks > 0)
+		return 0;
+	return lp_errat(p, p->page_line, 1, "expected narrative or a 'show' "
+			"line on the page \"%s\", found %s", pg->title, found);
+}
+
+/* "page: TITLE" */
+static int lp_page(struct lparse *p)
+{
+	struct lesson *l = p->l;
+	if (l->npages == 0) {
+		if (lp_header_done(p, p->lineno, "'page:'") != 0)
+			return -1;
+	} else if (lp_page_done(p, "the next 'page:'") != 0) {
+		return -1;
+	}
+	if (l->npages == LESSON_MAX_PAGES)
+		return lp_err(p, 0, "expected at most %d pages, found "
+			      "another 'page:'", LESSON_MAX_PAGES);
+	size_t v = 5, end = p->n;
+	while (v < end && lp_blank(p->line[v]))
+		v++;
+	while (end > v && lp_blank(p->line[end - 1]))
+		end--;
+	if (v == end)
+		return lp_err(p, v, "expected a page title after 'page:', "
+			      "found the end of the line");
+	l->pages = xreallocarray(l->pages, (size_t)l->npages + 1,
+				 sizeof *l->pages);
+	struct lesson_page *pg = &l->pages[l->npages++];
+	memset(pg, 0, sizeof *pg);
+	pg->title = xstrndup(p->line + v, end - v);
+	p->page_line = p->lineno;
+	p->open = OPEN_NONE;
+	return 0;
+}
+
+/* The length of a header key at the start of s ("title" in "title: x"),
+ * or 0 if s does not start with lowercase letters and a colon. */
+static size_t lp_key_len(const char *s)
+{
+	size_t k = 0;
+	while (s[k] >= 'a' && s[k] <= 'z')
+		k++;
+	return k > 0 && s[k] == ':' ? k : 0;
+}
+
+static int lp_key_find(const char *s, size_t n)
+{
+	for (int k = 0; k < KEY_COUNT; k++)
+		if (strlen(lesson_key_names[k]) == n &&
+		    memcmp(s, lesson_key_names[k], n) == 0)
+			return k;
+	return -1;
+}
+
+/* The scorer named s[0..n), or -1. */
+static int lp_scorer_find(const char *s, size_t n)
+{
+	for (int k = 0; k < SCORER_COUNT; k++)
+		if (strlen(trace_scorer_name(k)) == n &&
+		    memcmp(s, trace_scorer_name(k), n) == 0)
+			return k;
+	return -1;
+}
+
+/* Stores the value v[0..n), which starts at byte offset off. */
+static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
+		      size_t off)
+{
+	struct lesson *l = p->l;
+	struct lesson_pos pos = { p->lineno, (int)off + 1 };
+	char buf[64];
+	switch (key) {
+	case KEY_TITLE: l->title = xstrndup(v, n); break;
+	case KEY_GOAL: l->goal = xstrndup(v, n); break;
+	case KEY_MODEL: l->model = xstrndup(v, n); l->model_pos = pos; break;
+	case KEY_SENTENCE:
+		l->sentence = xstrndup(v, n);
+		l->sentence_pos = pos;
+		break;
+	case KEY_TARGET:
+		l->target = xstrndup(v, n);
+		l->target_pos = pos;
+		break;
+	case KEY_SCORER:
+		l->scorer = lp_scorer_find(v, n);
+		if (l->scorer >= 0)
+			return 0;
+		l->scorer = SCORER_DOT;
+		return lp_err(p, off, "expected dot, general or concat, "
+			      "found %s", lp_quote(buf, sizeof buf, v, n));
+	}
+	return 0;
+}
+
+/* "KEY: value" before the first page. */
+static int lp_header(struct lparse *p)
+{
+	const char *s = p->line;
+	char buf[64];
+	size_t k = lp_key_len(s);
+	if (k == 0)
+		return lp_text(p, 0);
+	int key = lp_key_find(s, k);
+	if (key < 0)
+		return lp_err(p, 0, "expected a header key (title, goal, "
+			      "model, sentence, target or scorer) or 'page:', "
+			      "found %s", lp_quote(buf, sizeof buf, s, k + 1));
+	if (p->key_line[key])
+		return lp_err(p, 0, "expected each header key once, found "
+			      "a second '%s:' (the first is on line %d)",
+			      lesson_key_names[key], p->key_line[key]);
+	size_t v = k + 1, end = p->n;
+	while (v < end && lp_blank(s[v]))
+		v++;
+	while (end > v && lp_blank(s[end - 1]))
+		end--;
+	if (v == end)
+		return lp_err(p, v, "expected a value after '%s:', found the "
+			      "end of the line", lesson_key_names[key]);
+	p->key_line[key] = p->lineno;
+	return lp_set_key(p, key, s + v, end - v, v);
+}
+
+
+/* --- directives ------------------------------------------------------ */
+
+static const char *const show_names[SHOW_COUNT] = {
+	"embedding", "encoder", "state", "score", "scores", "softmax",
+	"weights", "weighted", "context", "concat", "output", "stage",
+	"heatmap", "compare"
+};
+
+#define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
+	"weights, weighted, context, concat, output, stage=NAME, heatmap " \
+	"or compare"
+#define STAGE_LIST "encoding, scoring, softmax, weighted-sum, concat or " \
+	"output"
+
+/* The options of a directive, as bits. */
+enum { OPT_T, OPT_I, OPT_SCORER, OPT_ARITH, OPT_COUNT };
+#define OPT(x) (1u << (x))
+
+/* Which options each directive needs and which it allows.  Two cases are
+ * settled in code: embedding needs exactly one of t= and i=, and
+ * stage=encoding takes neither t= nor scorer=. */
+static const struct show_rule {
+	unsigned need;
+	unsigned allow;
+} show_rules[SHOW_COUNT] = {
+	[SHOW_EMBEDDING] = { 0, OPT(OPT_T) | OPT(OPT_I) | OPT(OPT_SCORER) },
+	[SHOW_ENCODER] = { OPT(OPT_I), OPT(OPT_I) | OPT(OPT_ARITH) },
+	[SHOW_STATE] = { OPT(OPT_T),
+			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
+	[SHOW_SCORE] = { OPT(OPT_T) | OPT(OPT_I), OPT(OPT_T) | OPT(OPT_I) |
+			 OPT(OPT_SCORER) | OPT(OPT_ARITH) },
+	[SHOW_SCORES] = { OPT(OPT_T),
+			  OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
+	[SHOW_SOFTMAX] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_WEIGHTS] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_WEIGHTED] = { OPT(OPT_T),
+			    OPT(OPT_T) | OPT(OPT_I) | OPT(OPT_SCORER) },
+	[SHOW_CONTEXT] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_CONCAT] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_OUTPUT] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_STAGE] = { OPT(OPT_T),
+			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
+	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) },
+	[SHOW_COMPARE] = { OPT(OPT_T), OPT(OPT_T) },
+};
+
+static const char *const opt_forms[OPT_COUNT] = {
+	"t=N", "i=N", "scorer=NAME", "arithmetic"
+};
+
+/* One directive being parsed: the options seen, where, and how long. */
+struct lp_show {
+	struct lesson_show sh;
+	size_t off[OPT_COUNT];   /* byte offset of each option given */
+	size_t olen[OPT_COUNT];  /* its length; 0: not given */
+	size_t end;              /* the offset just past the last word */
+	char name[32];           /* "softmax", "stage=encoding": for messages */
+};
+
+/* Finds the next blank-separated word of s from *pos; a word that starts
+ * with '#' begins a comment.  Returns 1 with its offset and length, or 0. */
+static int lp_word(const char *s, size_t *pos, size_t *off, size_t *len)
+{
+	size_t k = *pos;
+	while (lp_blank(s[k]))
+		k++;
+	*off = k;
+	if (s[k] == '\0' || s[k] == '#')
+		return 0;
+	while (s[k] && !lp_blank(s[k]))
+		k++;
+	*len = k - *off;
+	*pos = k;
+	return 1;
+}
+
+/* The word after "show": what to show. */
+static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
+		   size_t n)
+{
+	const char *w = p->line + off;
+	char buf[64];
+	if (n > 6 && memcmp(w, "stage=", 6) == 0) {
+		for (int k = 0; k < STAGE_COUNT; k++)
+			if (strlen(trace_stage_name(k)) == n - 6 &&
+			    memcmp(w + 6, trace_stage_name(k), n - 6) == 0) {
+				d->sh.what = SHOW_STAGE;
+				d->sh.stage = k;
+				snprintf(d->name, sizeof d->name, "stage=%s",
+					 trace_stage_name(k));
+				return 0;
+			}
+		return lp_err(p, off + 6, "expected a stage (" STAGE_LIST
+			      "), found %s",
+			      lp_quote(buf, sizeof buf, w + 6, n - 6));
+	}
+	for (int k = 0; k < SHOW_COUNT; k++)
+		if (k != SHOW_STAGE && strlen(show_names[k]) == n &&
+		    memcmp(w, show_names[k], n) == 0) {
+			d->sh.what = (enum show_what)k;
+			snprintf(d->name, sizeof d->name, "%s", show_names[k]);
+			return 0;
+		}
+	return lp_err(p, off, "expected what to show (" SHOW_LIST "), found "
+		      "%s", lp_quote(buf, sizeof buf, w, n));
+}
+
+/* The number in "t=N" or "i=N" (w[0..n) is the whole word). */
+static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
+		     int max, int *out)
+{
+	char buf[64];
+	long v = 0;
+	size_t k = 2;
+	for (; k < n && w[k] >= '0' && w[k] <= '9'; k++)
+		if (v <= 1000000)
+			v = 10 * v + (w[k] - '0');
+	if (k == 2 || k < n)
+		return lp_err(p, off + 2, "expected a whole number after "
+			      "'%c=', found %s", w[0],
+			      k == 2 && n == 2 ? "nothing" :
+			      lp_quote(buf, sizeof buf, w + 2, n - 2));
+	if (v < 1 || v > max)
+		return lp_err(p, off, "expected %c= from 1 to %d (%s count "
+			      "from 1), found %s", w[0], max,
+			      w[0] == 't' ? "steps" : "source words",
+			      lp_quote(buf, sizeof buf, w, n));
+	*out = (int)v;
+	return 0;
+}
+
+/* One option word of a directive. */
+static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
+		     size_t n)
+{
+	const char *w = p->line + off;
+	char buf[64];
+	int opt = -1;
+	if (n == 10 && memcmp(w, "arithmetic", 10) == 0)
+		opt = OPT_ARITH;
+	else if (n >= 2 && (w[0] == 't' || w[0] == 'i') && w[1] == '=')
+		opt = w[0] == 't' ? OPT_T : OPT_I;
+	else if (n >= 7 && memcmp(w, "scorer=", 7) == 0)
+		opt = OPT_SCORER;
+	if (opt < 0)
+		return lp_err(p, off, "expected t=N, i=N, scorer=NAME or "
+			      "arithmetic, found %s",
+			      lp_quote(buf, sizeof buf, w, n));
+	if (d->olen[opt])
+		return lp_err(p, off, "expected %s once, found it again: %s",
+			      opt_forms[opt], lp_quote(buf, sizeof buf, w, n));
+	d->off[opt] = off;
+	d->olen[opt] = n;
+	switch (opt) {
+	case OPT_T:
+		d->sh.col_t = (int)off + 1;
+		return lp_number(p, w, n, off, TRACE_MAX_STEPS, &d->sh.t);
+	case OPT_I:
+		d->sh.col_i = (int)off + 1;
+		return lp_number(p, w, n, off, TRACE_MAX_TOKENS, &d->sh.i);
+	case OPT_SCORER:
+		d->sh.scorer = lp_scorer_find(w + 7, n - 7);
+		if (d->sh.scorer >= 0)
+			return 0;
+		return lp_err(p, off + 7, "expected dot, general or concat "
+			      "after 'scorer=', found %s",
+			      lp_quote(buf, sizeof buf, w + 7, n - 7));
+	default:
+		d->sh.arithmetic = 1;
+		return 0;
+	}
+}
+
+/* Writes into buf the options that directive d allows, "t=N or
+ * scorer=NAME"; returns buf. */
+static const char *lp_allowed(char *buf, size_t size, unsigned allow)
+{
+	int count = 0, k, seen = 0;
+	for (k = 0; k < OPT_COUNT; k++)
+		count += (allow >> k) & 1;
+	buf[0] = '\0';
+	for (k = 0; k < OPT_COUNT; k++) {
+		if (!(allow & OPT(k)))
+			continue;
+		size_t used = strlen(buf);
+		snprintf(buf + used, size - used, "%s%s",
+			 seen == 0 ? "" : seen == count - 1 ? " or " : ", ",
+			 opt_forms[k]);
+		seen++;
+	}
+	return count ? buf : "nothing more";
+}
+
+/* Checks the options of d against the rules of what it shows. */
+static int lp_rules(struct lparse *p, struct lp_show *d)
+{
+	struct show_rule r = show_rules[d->sh.what];
+	char buf[64], list[96];
+	if (d->sh.what == SHOW_STAGE && d->sh.stage == STAGE_ENCODING)
+		r = (struct show_rule){ 0, OPT(OPT_ARITH) };
+	for (int k = 0; k < OPT_COUNT; k++)
+		if (d->olen[k] && !(r.allow & OPT(k)))
+			return lp_err(p, d->off[k], "expected %s after 'show "
+				      "%s', found %s",
+				      lp_allowed(list, sizeof list, r.allow),
+				      d->name, lp_quote(buf, sizeof buf,
+				      p->line + d->off[k], d->olen[k]));
+	for (int k = 0; k < OPT_COUNT; k++)
+		if ((r.need & OPT(k)) && !d->olen[k])
+			return lp_err(p, d->end, "expected %s after 'show %s', "
+				      "found the end of the line",
+				      opt_forms[k], d->name);
+	if (d->sh.what != SHOW_EMBEDDING || (!d->olen[OPT_T]) != !d->olen[OPT_I])
+		return 0;
+	if (d->olen[OPT_T])
+		return lp_err(p, d->off[OPT_T] > d->off[OPT_I] ?
+			      d->off[OPT_T] : d->off[OPT_I], "expected i=N or "
+			      "t=N after 'show embedding', found both");
+	return lp_err(p, d->end, "expected i=N (a source word) or t=N (the "
+		      "decoder's input) after 'show embedding', found the end "
+		      "of the line");
+}
+
+/* "show WHAT [OPTION]..." */
+static int lp_show(struct lparse *p)
+{
+	struct lp_show d;
+	size_t pos = 4, off, n;
+	memset(&d, 0, sizeof d);
+	d.sh.scorer = -1;
+	d.sh.stage = -1;
+	d.sh.line = p->lineno;
+	d.end = 4;
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'show' line before the first "
+			      "page");
+	if (!lp_word(p->line, &pos, &off, &n))
+		return lp_err(p, off, "expected what to show (" SHOW_LIST "), "
+			      "found the end of the line");
+	if (lp_what(p, &d, off, n) != 0)
+		return -1;
+	d.end = off + n;
+	while (lp_word(p->line, &pos, &off, &n)) {
+		if (lp_option(p, &d, off, n) != 0)
+			return -1;
+		d.end = off + n;
+	}
+	if (lp_rules(p, &d) != 0)
+		return -1;
+	lp_block(p)->show = d.sh;
+	p->open = OPEN_NONE;
+	return 0;
+}
+
+/* --- lines and files ------------------------------------------------- */
+
+static int lp_line(struct lparse *p)
+{
+	const char *s = p->line;
+	size_t b = 0, k;
+	if (lp_check(p) != 0)
+		return -1;
+	while (lp_blank(s[b]))
+		b++;
+	if (s[b] == '\0') {
+		p->open = OPEN_NONE; /* a blank line ends a paragraph */
+		return 0;
+	}
+	if (s[b] == '#')
+		return 0;
+	p->content = 1;
+	if (b > 0 || s[0] == '\\')
+		return lp_text(p, b);
+	if (strncmp(s, "page:", 5) == 0)
+		return lp_page(p);
+	if (strncmp(s, "show", 4) == 0 && (s[4] == '\0' || lp_blank(s[4])))
+		return lp_show(p);
+	if (p->l->npages == 0)
+		return lp_header(p);
+	k = lp_key_len(s);
+	if (k > 0 && lp_key_find(s, k) >= 0)
+		return lp_err(p, 0, "expected header keys before the first "
+			      "page, found '%.*s' on a page (start the line "
+			      "with '\\' if it is narrative)", (int)k + 1, s);
+	return lp_text(p, 0);
+}
+
+static int lp_finish(struct lparse *p)
+{
+	if (!p->content)
+		return lp_errat(p, 1, 1, "expected a lesson (a 'title:' line, "
+				"a 'sentence:' line and pages), found an empty "
+				"file");
+	if (p->l->npages > 0)
+		return lp_page_done(p, "the end of the file");
+	if (lp_header_done(p, p->lineno + 1, "the end of the file") != 0)
+		return -1;
+	return lp_errat(p, p->lineno + 1, 1, "expected at least one 'page:' "
+			"line, found the end of the file");
+}
+
+int lesson_parse(struct lesson *l, const char *text, size_t len,
+		 const char *path, struct errbuf *err)
+{
+	struct lparse p;
+	memset(l, 0, sizeof *l);
+	l->path = xstrdup(path);
+	l->scorer = SCORER_DOT;
+	if (len > LESSON_MAX_BYTES) {
+		err_set(err, "%s: the lesson is larger than %u bytes", path,
+			LESSON_MAX_BYTES);
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	p.l = l;
+	p.text = text;
+	p.len = len;
+	p.err = err;
+	int rc = 0;
+	while (rc == 0 && lp_next(&p))
+		rc = lp_line(&p);
+	if (rc == 0)
+		rc = lp_finish(&p);
+	free(p.line);
+	return rc;
+}
+
+int lesson_load(struct lesson *l, const char *path, struct errbuf *err)
+{
+	size_t len;
+	char *text = util_read_file(path, LESSON_MAX_BYTES, &len, err);
+	if (!text) {
+		memset(l, 0, sizeof *l);
+		return -1;
+	}
+	int rc = lesson_parse(l, text, len, path, err);
+	free(text);
+	return rc;
+}
+
+void lesson_free(struct lesson *l)
+{
+	for (int k = 0; k < l->npages; k++) {
+		struct lesson_page *pg = &l->pages[k];
+		for (int b = 0; b < pg->nblocks; b++)
+			free(pg->blocks[b].text);
+		free(pg->blocks);
+		free(pg->title);
+	}
+	free(l->pages);
+	free(l->path);
+	free(l->title);
+	free(l->goal);
+	free(l->model);
+	free(l->sentence);
+	free(l->target);
+	memset(l, 0, sizeof *l);
+}
+
+/* --- preparing: the model, the trace, the directives against it ------ */
+
+/* Loads the model that l names, a path relative to the lesson's own
+ * directory unless it is absolute. */
+static int prep_model(const struct lesson *l, struct model *m,
+		      struct errbuf *err)
+{
+	struct errbuf e;
+	int rc;
+	if (!l->model || strcmp(l->model, "toy4") == 0) {
+		rc = model_load_builtin(m, &e);
+	} else {
+		const char *slash = strrchr(l->path, '/');
+		size_t dir = l->model[0] == '/' || !slash ? 0 :
+			     (size_t)(slash - l->path) + 1;
+		char *path = xmalloc(dir + strlen(l->model) + 1);
+		memcpy(path, l->path, dir);
+		strcpy(path + dir, l->model);
+		rc = model_load_file(m, path, &e);
+		free(path);
+	}
+	if (rc != 0)
+		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
+			l->model_pos.line, l->model_pos.col, e.msg);
+	return rc;
+}
+
+/* The byte offset in s of its word number k (from 0). */
+static size_t prep_word_off(const char *s, int k)
+{
+	size_t pos = 0, off = 0, n;
+	for (int j = 0; j <= k && lp_word(s, &pos, &off, &n); j++)
+		;
+	return off;
+}
+
+/* Turns the sentence s, written at pos, into word indices of v; idx has
+ * TRACE_MAX_TOKENS slots.  Returns the count, or -1 with err filled. */
+static int prep_words(const struct lesson *l, int *idx, const char *s,
+		      struct lesson_pos pos, const struct vocab *v,
+		      const char *what, struct errbuf *err)
+{
+	struct tok_list tl;
+	struct errbuf e;
+	int n = -1, col = pos.col;
+	if (tok_split(&tl, s, TRACE_MAX_TOKENS, what, &e) == 0) {
+		if (tok_lookup(idx, &tl, v, what, &e) == 0) {
+			n = tl.n;
+		} else {
+			int k = 0;
+			while (k < tl.n && vocab_find(v, tl.words[k]) >= 0)
+				k++;
+			col += (int)prep_word_off(s, k);
+		}
+		tok_free(&tl);
+	}
+	if (n < 0)
+		err_set(err, "%s:%d:%d: %s", l->path, pos.line, col, e.msg);
+	return n;
+}
+
+/* Refuses <s> and </s> in a target: the decoder adds them itself. */
+static int prep_target(const struct lesson *l, const struct model *m,
+		       const int *tgt, int n, struct errbuf *err)
+{
+	for (int k = 0; k < n; k++)
+		if (tgt[k] == m->bos || tgt[k] == m->eos) {
+			err_set(err, "%s:%d:%d: expected a target sentence "
+				"without <s> or </s> (the decoder adds them), "
+				"found \"%s\"", l->path, l->target_pos.line,
+				l->target_pos.col + (int)prep_word_off(
+				l->target, k), m->tgt.words[tgt[k]]);
+			return -1;
+		}
+	return 0;
+}
+
+static int prep_trace(const struct lesson *l, const struct model *m,
+		      struct trace *tr, struct errbuf *err)
+{
+	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS], ntgt = 0;
+	struct errbuf e;
+	int n = prep_words(l, src, l->sentence, l->sentence_pos, &m->src,
+			   "source", err);
+	if (n < 0)
+		return -1;
+	if (l->target) {
+		ntgt = prep_words(l, tgt, l->target, l->target_pos, &m->tgt,
+				  "target", err);
+		if (ntgt < 0 || prep_target(l, m, tgt, ntgt, err) != 0)
+			return -1;
+	}
+	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, SCORER_ALL,
+			&e) != 0) {
+		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
+			l->sentence_pos.col, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int lesson_show_run(const struct lesson *l, const struct lesson_show *sh)
+{
+	return sh->scorer >= 0 ? sh->scorer : l->scorer;
+}
+
+/* Checks that the step and the word of directive sh are in the trace. */
+static int prep_show(const struct lesson *l, const struct lesson_show *sh,
+		     const struct trace *tr, struct errbuf *err)
+{
+	int run = lesson_show_run(l, sh);
+	int steps = tr->runs[run].nsteps;
+	const char *whose = trace_scorer_name(tr->runs[run].scorer);
+	if (sh->what == SHOW_COMPARE) {
+		for (int k = 0; k < tr->nruns; k++)
+			if (tr->runs[k].nsteps > steps) {
+				steps = tr->runs[k].nsteps;
+				whose = trace_scorer_name(tr->runs[k].scorer);
+			}
+	}
+	if (sh->t > steps) {
+		err_set(err, "%s:%d:%d: expected t= from 1 to %d (the %s "
+			"scorer decodes \"%s\" in %d steps), found 't=%d'",
+			l->path, sh->line, sh->col_t, steps, whose,
+			l->sentence, steps, sh->t);
+		return -1;
+	}
+	if (sh->i > tr->n) {
+		err_set(err, "%s:%d:%d: expected i= from 1 to %d (\"%s\" has "
+			"%d words), found 'i=%d'", l->path, sh->line,
+			sh->col_i, tr->n, l->sentence, tr->n, sh->i);
+		return -1;
+	}
+	return 0;
+}
+
+int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
+		   struct errbuf *err)
+{
+	memset(tr, 0, sizeof *tr);
+	if (prep_model(l, m, err) != 0)
+		return -1;
+	if (prep_trace(l, m, tr, err) != 0) {
+		model_free(m);
+		return -1;
+	}
+	for (int p = 0; p < l->npages; p++)
+		for (int b = 0; b < l->pages[p].nblocks; b++) {
+			const struct lesson_block *bl = &l->pages[p].blocks[b];
+			if (bl->text || prep_show(l, &bl->show, tr, err) == 0)
+				continue;
+			trace_free(tr);
+			model_free(m);
+			return -1;
+		}
+	return 0;
+}

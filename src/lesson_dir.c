@@ -1,0 +1,138 @@
+/* lesson_dir.c: where the lessons are, and finding one by number, by name
+ * or by path. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+#define LESSON_EXT ".lesson"
+
+const char *lesson_dir(void)
+{
+	const char *env = getenv("ATTN_TRACE_LESSONS");
+	return env && *env ? env : PKGDATADIR "/lessons";
+}
+
+/* 1 if name ends in ".lesson" and has something before it. */
+static int ld_is_lesson(const char *name)
+{
+	size_t n = strlen(name), e = strlen(LESSON_EXT);
+	return n > e && name[0] != '.' &&
+	       strcmp(name + n - e, LESSON_EXT) == 0;
+}
+
+static int ld_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* dir "/" name, newly allocated. */
+static char *ld_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s/%s", dir, name);
+	return s;
+}
+
+/* The file names of the lessons in dir, sorted, into *names; returns the
+ * count, or -1 with err filled. */
+static int ld_names(const char *dir, char ***names, struct errbuf *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0, cap = 0;
+	*names = NULL;
+	if (!d) {
+		err_set(err, "cannot open the lesson directory %s: %s (set "
+			"ATTN_TRACE_LESSONS to the directory that holds the "
+			"*.lesson files)", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (!ld_is_lesson(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*names = xreallocarray(*names, (size_t)cap,
+					       sizeof **names);
+		}
+		(*names)[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(*names, (size_t)n, sizeof **names, ld_cmp);
+	return n;
+}
+
+static void ld_free_names(char **names, int n)
+{
+	for (int k = 0; k < n; k++)
+		free(names[k]);
+	free(names);
+}
+
+int lesson_list(char ***paths, struct errbuf *err)
+{
+	const char *dir = lesson_dir();
+	int n = ld_names(dir, paths, err);
+	for (int k = 0; k < n; k++) {
+		char *full = ld_join(dir, (*paths)[k]);
+		free((*paths)[k]);
+		(*paths)[k] = full;
+	}
+	return n;
+}
+
+/* 1 if file is the lesson that want names: "3" or "03" matches "03-x.lesson"
+ * and "softmax" matches "NN-softmax.lesson" (or "softmax.lesson"). */
+static int ld_match(const char *file, const char *want, int number)
+{
+	size_t d = strspn(file, "0123456789");
+	if (number >= 0)
+		return d > 0 && d <= 6 && file[d] == '-' &&
+		       atoi(file) == number;
+	size_t n = strlen(file) - strlen(LESSON_EXT), w = strlen(want);
+	if (n == w && strncmp(file, want, w) == 0)
+		return 1;
+	return d > 0 && file[d] == '-' && n - d - 1 == w &&
+	       strncmp(file + d + 1, want, w) == 0;
+}
+
+/* The number that name writes, or -1 if it is not all digits. */
+static int ld_number(const char *name)
+{
+	size_t d = strspn(name, "0123456789");
+	if (d == 0 || name[d] != '\0' || d > 6)
+		return -1;
+	return atoi(name);
+}
+
+char *lesson_find(const char *name, struct errbuf *err)
+{
+	size_t len = strlen(name), e = strlen(LESSON_EXT);
+	if (strchr(name, '/') || (len > e && strcmp(name + len - e,
+						    LESSON_EXT) == 0))
+		return xstrdup(name);
+	const char *dir = lesson_dir();
+	char **names;
+	int n = ld_names(dir, &names, err), number = ld_number(name);
+	if (n < 0)
+		return NULL;
+	char *found = NULL;
+	for (int k = 0; k < n && !found; k++)
+		if (ld_match(names[k], name, number))
+			found = ld_join(dir, names[k]);
+	ld_free_names(names, n);
+	if (!found)
+		err_set(err, "no lesson %s \"%s\" in %s ('attn-trace lessons' "
+			"lists them; ATTN_TRACE_LESSONS names another "
+			"directory)", number >= 0 ? "number" : "named", name,
+			dir);
+	return found;
+}

@@ -1,0 +1,249 @@
+/* lesson_text.c: lesson pages as plain text.  Narrative is wrapped here;
+ * every number comes from the formatters (fmt.h), which render the
+ * records of the trace that lesson_prepare built. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "utf8.h"
+
+#define LESSON_MIN_WIDTH 10 /* narrower widths are taken as this */
+
+static int lt_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+int lesson_wrap(FILE *out, const char *text, int width)
+{
+	int col = 0;
+	const char *s = text;
+	if (width < LESSON_MIN_WIDTH)
+		width = LESSON_MIN_WIDTH;
+	for (;;) {
+		while (lt_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		size_t n = 0;
+		while (s[n] && !lt_blank(s[n]))
+			n++;
+		char *word = xstrndup(s, n);
+		int w = utf8_width(word);
+		if (col > 0 && col + 1 + w > width) {
+			putc('\n', out);
+			col = 0;
+		}
+		fprintf(out, "%s%s", col > 0 ? " " : "", word);
+		col += (col > 0) + w;
+		free(word);
+		s += n;
+	}
+	if (col > 0)
+		putc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+/* s and a line of '-' (or '=') as wide as s. */
+static void lt_underlined(FILE *out, const char *s, char rule)
+{
+	int w = utf8_width(s);
+	fprintf(out, "%s\n", s);
+	for (int k = 0; k < w; k++)
+		putc(rule, out);
+	putc('\n', out);
+}
+
+/* Writes the record (kind, run, t, i) with fmt_text_rec, or a note that
+ * the trace has no such record.  Returns 1 if it was there. */
+static int lt_rec(FILE *out, const struct trace *tr, enum trace_kind kind,
+		  int run, int t, int i, const struct fmt_opts *o)
+{
+	const struct trace_rec *r = trace_find(tr, kind, run, t, i);
+	if (r) {
+		fmt_text_rec(out, tr, r, o);
+		return 1;
+	}
+	if (run >= 0)
+		fprintf(out, "(the %s scorer has no step t=%d)\n",
+			trace_scorer_name(tr->runs[run].scorer), t);
+	else
+		fprintf(out, "(the sentence has no word i=%d)\n", i);
+	return 0;
+}
+
+/* The width of bars that keeps "  word  bar  value  <- largest" within
+ * width columns. */
+static int lt_bar_width(const struct trace *tr, int prec, int width)
+{
+	int lw = 0;
+	for (int i = 0; i < tr->n; i++) {
+		int w = utf8_width(tr->m->src.words[tr->src[i]]);
+		if (w > lw)
+			lw = w;
+	}
+	int bw = width - (2 + lw + 2 + 2 + prec + 3 + 12);
+	return bw < 8 ? 8 : bw > 40 ? 40 : bw;
+}
+
+/* Every record of stage sh->stage at step t of run (the encoder's, for
+ * the encoding stage). */
+static void lt_stage(FILE *out, const struct trace *tr,
+		     const struct lesson_show *sh, int run,
+		     const struct fmt_opts *o)
+{
+	int first = tr->enc_first_rec, count = tr->enc_nrecs;
+	if (sh->stage != STAGE_ENCODING) {
+		const struct trace_run *ru = &tr->runs[run];
+		if (sh->t > ru->nsteps) {
+			lt_rec(out, tr, REC_SOFTMAX, run, sh->t, 0, o);
+			return;
+		}
+		first = ru->step_first[sh->t - 1];
+		count = (sh->t < ru->nsteps ? ru->step_first[sh->t]
+					    : ru->first_rec + ru->nrecs) - first;
+	}
+	for (int k = first; k < first + count; k++)
+		if ((int)tr->recs[k].stage == sh->stage)
+			fmt_text_rec(out, tr, &tr->recs[k], o);
+}
+
+/* The directives that show one record, or a record for each word. */
+static void lt_records(FILE *out, const struct trace *tr,
+		       const struct lesson_show *sh, int run,
+		       const struct fmt_opts *o)
+{
+	int t = sh->t, i = sh->i;
+	switch (sh->what) {
+	case SHOW_EMBEDDING:
+		lt_rec(out, tr, REC_EMBED, i ? -1 : run, i ? 0 : t, i, o);
+		break;
+	case SHOW_ENCODER: lt_rec(out, tr, REC_RNN, -1, 0, i, o); break;
+	case SHOW_STATE: lt_rec(out, tr, REC_RNN, run, t, 0, o); break;
+	case SHOW_SCORE: lt_rec(out, tr, REC_SCORE, run, t, i, o); break;
+	case SHOW_SCORES:
+		for (int k = 1; k <= tr->n; k++)
+			if (!lt_rec(out, tr, REC_SCORE, run, t, k, o))
+				return;
+		lt_rec(out, tr, REC_SCORES, run, t, 0, o);
+		break;
+	case SHOW_SOFTMAX: lt_rec(out, tr, REC_SOFTMAX, run, t, 0, o); break;
+	case SHOW_WEIGHTED:
+		for (int k = i ? i : 1; k <= (i ? i : tr->n); k++)
+			if (!lt_rec(out, tr, REC_WEIGHTED, run, t, k, o))
+				return;
+		break;
+	case SHOW_CONTEXT: lt_rec(out, tr, REC_CONTEXT, run, t, 0, o); break;
+	case SHOW_CONCAT:
+		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o))
+			lt_rec(out, tr, REC_ATTENTIONAL, run, t, 0, o);
+		break;
+	case SHOW_OUTPUT: lt_rec(out, tr, REC_OUTPUT, run, t, 0, o); break;
+	default: break;
+	}
+}
+
+/* A directive that shows the decoder says which scorer it uses when that
+ * is not the lesson's own. */
+static int lt_names_run(const struct lesson_show *sh, int run,
+			const struct lesson *l)
+{
+	int decoder = sh->what == SHOW_EMBEDDING ? sh->t > 0 :
+		      sh->what == SHOW_STAGE ? sh->stage != STAGE_ENCODING :
+		      sh->what != SHOW_ENCODER && sh->what != SHOW_COMPARE &&
+		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS;
+	return decoder && run != l->scorer;
+}
+
+int lesson_show_text(FILE *out, const struct lesson *l,
+		     const struct lesson_show *sh, const struct trace *tr,
+		     const struct fmt_opts *o, int run, int width)
+{
+	struct fmt_opts fo = *o;
+	fo.terms = sh->arithmetic;
+	if (run < 0 || sh->scorer >= 0)
+		run = lesson_show_run(l, sh);
+	if (run >= tr->nruns)
+		run = tr->nruns - 1;
+	if (lt_names_run(sh, run, l))
+		fprintf(out, "(%s scorer)\n",
+			trace_scorer_name(tr->runs[run].scorer));
+	switch (sh->what) {
+	case SHOW_STAGE:
+		lt_stage(out, tr, sh, run, &fo);
+		break;
+	case SHOW_WEIGHTS:
+		fprintf(out, "the attention weights α_%d, %s scorer:\n", sh->t,
+			trace_scorer_name(tr->runs[run].scorer));
+		if (sh->t <= tr->runs[run].nsteps)
+			fmt_text_bars(out, tr, run, sh->t,
+				      lt_bar_width(tr, fo.precision, width),
+				      fo.precision);
+		else
+			lt_rec(out, tr, REC_SOFTMAX, run, sh->t, 0, &fo);
+		break;
+	case SHOW_HEATMAP:
+		fmt_text_heatmap(out, tr, run, fo.precision, 0);
+		break;
+	case SHOW_COMPARE:
+		fmt_text_compare(out, tr, sh->t, fo.precision);
+		break;
+	default:
+		lt_records(out, tr, sh, run, &fo);
+		break;
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+int lesson_page_text(FILE *out, const struct lesson *l, int p,
+		     const struct trace *tr, const struct fmt_opts *o,
+		     int width)
+{
+	if (p < 0 || p >= l->npages)
+		return 0;
+	const struct lesson_page *pg = &l->pages[p];
+	lt_underlined(out, pg->title, '-');
+	for (int b = 0; b < pg->nblocks; b++) {
+		const struct lesson_block *bl = &pg->blocks[b];
+		putc('\n', out);
+		if (!bl->text)
+			lesson_show_text(out, l, &bl->show, tr, o, -1, width);
+		else if (bl->verbatim)
+			fprintf(out, "%s\n", bl->text);
+		else
+			lesson_wrap(out, bl->text, width);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* "Sentence: je suis étudiant" and the like, wrapped. */
+static void lt_field(FILE *out, const char *name, const char *value,
+		     int width)
+{
+	size_t n = strlen(name) + strlen(value) + 3;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s: %s", name, value);
+	lesson_wrap(out, s, width);
+	free(s);
+}
+
+int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
+		 const struct fmt_opts *o, int width)
+{
+	lt_underlined(out, l->title, '=');
+	putc('\n', out);
+	if (l->goal)
+		lt_field(out, "Goal", l->goal, width);
+	lt_field(out, "Sentence", l->sentence, width);
+	lt_field(out, "Target", l->target ? l->target
+		 : "none (the model decodes greedily)", width);
+	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
+	lt_field(out, "Model", tr->m->name, width);
+	for (int p = 0; p < l->npages; p++) {
+		fprintf(out, "\n\n[page %d of %d]\n", p + 1, l->npages);
+		lesson_page_text(out, l, p, tr, o, width);
+	}
+	return ferror(out) ? -1 : 0;
+}

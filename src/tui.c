@@ -1,0 +1,489 @@
+/* tui.c: the full-screen stepper.  It lays out and colours the screens
+ * that view.c makes from the trace; it formats no numbers of its own. */
+#include "config.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "tui.h"
+#include "utf8.h"
+#include "view.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+
+enum {
+	PAIR_TITLE = 1, PAIR_STAGE, PAIR_BAR, PAIR_MAX, PAIR_KEYS, PAIR_HEAD,
+	PAIR_HEAT0 /* .. PAIR_HEAT0 + HEAT_LEVELS - 1 */
+};
+#define HEAT_LEVELS 6
+
+/* What a key handler asks the loop to do. */
+enum { KEY_DONE = 0, KEY_REDRAW = 1, KEY_QUIT = 2 };
+
+struct tui {
+	struct view v;
+	int color;     /* colour pairs are in use */
+	int utf8;      /* the terminal takes UTF-8 */
+	int scroll;    /* first body line shown */
+	int pending_g; /* 'g' was pressed; a digit follows */
+};
+
+static volatile sig_atomic_t tui_signal;
+
+static void tui_on_signal(int sig)
+{
+	tui_signal = sig;
+}
+
+int tui_color_parse(const char *s, enum tui_color *out)
+{
+	static const char *const names[] = { "auto", "always", "never" };
+	for (int k = 0; k < 3; k++)
+		if (strcmp(s, names[k]) == 0) {
+			*out = (enum tui_color)k;
+			return 0;
+		}
+	return -1;
+}
+
+/* Decides on colour: NO_COLOR (any non-empty value) turns auto off. */
+static int tui_want_color(enum tui_color c)
+{
+	const char *no = getenv("NO_COLOR");
+	if (c == TUI_COLOR_NEVER)
+		return 0;
+	if (c == TUI_COLOR_AUTO && no && *no)
+		return 0;
+	return has_colors();
+}
+
+static void tui_colors(struct tui *ui)
+{
+	static const short heat256[HEAT_LEVELS] = { 17, 18, 25, 32, 214, 226 };
+	static const short heat8[HEAT_LEVELS] = {
+		COLOR_BLACK, COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_YELLOW,
+		COLOR_YELLOW
+	};
+	start_color();
+	use_default_colors();
+	init_pair(PAIR_TITLE, COLOR_WHITE, COLOR_BLUE);
+	init_pair(PAIR_STAGE, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(PAIR_BAR, COLOR_GREEN, -1);
+	init_pair(PAIR_MAX, COLOR_YELLOW, -1);
+	init_pair(PAIR_KEYS, COLOR_BLACK, COLOR_CYAN);
+	init_pair(PAIR_HEAD, COLOR_CYAN, -1);
+	for (int k = 0; k < HEAT_LEVELS; k++)
+		init_pair((short)(PAIR_HEAT0 + k),
+			  k >= 4 ? COLOR_BLACK : COLOR_WHITE,
+			  COLORS >= 256 ? heat256[k] : heat8[k]);
+	ui->color = 1;
+}
+
+/* The attribute for a role: a colour pair, or bold/reverse in mono. */
+static attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
+{
+	return ui->color ? (attr_t)COLOR_PAIR(pair) : mono;
+}
+
+/* Writes s at (y, x), cut to at most maxcols columns; returns the columns
+ * used.  Cuts between whole characters. */
+static int tui_put(int y, int x, const char *s, int maxcols)
+{
+	int cols = 0;
+	size_t bytes = 0;
+	while (s[bytes]) {
+		unsigned char c = (unsigned char)s[bytes];
+		size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3
+			   : c >= 0xc0 ? 2 : 1;
+		char ch[5] = { 0 };
+		memcpy(ch, s + bytes, len);
+		int w = utf8_width(ch);
+		if (cols + w > maxcols)
+			break;
+		cols += w;
+		bytes += len;
+	}
+	mvaddnstr(y, x, s, (int)bytes);
+	return cols;
+}
+
+/* A full-width line in attribute a. */
+static void tui_band(int y, const char *s, attr_t a)
+{
+	attron(a);
+	mvhline(y, 0, ' ', COLS);
+	tui_put(y, 1, s, COLS - 2);
+	attroff(a);
+}
+
+/* The strip of stage names, the current one highlighted and numbered;
+ * the others are numbered too when there is room. */
+static void tui_strip(const struct tui *ui, int y, int stage)
+{
+	int room = 1, x = 1;
+	for (int k = 0; k < STAGE_COUNT; k++)
+		room += (int)strlen(view_stage_titles[k]) + 4 + 3;
+	for (int k = 0; k < STAGE_COUNT; k++) {
+		char item[32];
+		if (k == stage || room <= COLS)
+			snprintf(item, sizeof item, " %d %s ", k + 1,
+				 view_stage_titles[k]);
+		else
+			snprintf(item, sizeof item, "%s", view_stage_titles[k]);
+		attr_t a = k == stage ? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD)
+				      : A_NORMAL;
+		attron(a);
+		x += tui_put(y, x, item, COLS - x - 1);
+		attroff(a);
+		if (k + 1 < STAGE_COUNT)
+			x += tui_put(y, x, ui->utf8 ? " › " : " > ", COLS - x - 1);
+	}
+}
+
+/* The weight bars, one row a source word, from row y. */
+static void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
+{
+	int lw = 0;
+	for (int i = 0; i < s->nbars; i++) {
+		int w = utf8_width(s->bars[i].label);
+		lw = w > lw ? w : lw;
+	}
+	attron(A_BOLD);
+	tui_put(y++, 1, s->bars_title, COLS - 2);
+	attroff(A_BOLD);
+	int bw = COLS - lw - 24;
+	for (int i = 0; i < s->nbars; i++, y++) {
+		const struct fmt_bar *b = &s->bars[i];
+		attr_t a = b->is_max ? tui_attr(ui, PAIR_MAX, A_BOLD | A_REVERSE)
+				     : tui_attr(ui, PAIR_BAR, A_NORMAL);
+		tui_put(y, 3, b->label, lw);
+		int n = (int)(b->frac * bw + 0.5);
+		attron(a);
+		for (int k = 0; k < n; k++)
+			tui_put(y, 5 + lw + k, ui->utf8 ? "█" : "#", 1);
+		attroff(a);
+		mvprintw(y, 6 + lw + bw, "%s", b->value);
+		if (b->is_max) {
+			attron(A_BOLD);
+			tui_put(y, 8 + lw + bw + (int)strlen(b->value), "<", 1);
+			attroff(A_BOLD);
+		}
+	}
+}
+
+/* The alignment heatmap of the current scorer from row y: a row for each
+ * output word, a column for each source word, the cells shaded by α. */
+static void tui_heatmap(const struct tui *ui, int y)
+{
+	static const char *const ascii = " .:-=+#";
+	const struct trace *tr = ui->v.tr;
+	const struct trace_run *ru = &tr->runs[ui->v.run];
+	const struct vocab *tv = &tr->m->tgt;
+	int rw = 6, cw = ui->v.fmt.precision + 8;
+	for (int t = 0; t < ru->nsteps; t++) {
+		int w = utf8_width(tv->words[ru->pred[t]]);
+		rw = w > rw ? w : rw;
+	}
+	for (int i = 0; i < tr->n; i++) {
+		int w = utf8_width(tr->m->src.words[tr->src[i]]) + 4;
+		cw = w > cw ? w : cw;
+	}
+	tui_put(y++, 1, "rows: output words   columns: source words   "
+		"cells: the weights α_t,i", COLS - 2);
+	y++;
+	attron(A_BOLD);
+	for (int i = 0; i < tr->n; i++)
+		tui_put(y, rw + 5 + i * cw, tr->m->src.words[tr->src[i]], cw - 3);
+	attroff(A_BOLD);
+	for (int t = 1; t <= ru->nsteps && y + t < LINES - 2; t++) {
+		struct fmt_bar *bars = xcalloc((size_t)tr->n, sizeof *bars);
+		fmt_bars(bars, tr, ui->v.run, t, ui->v.fmt.precision);
+		tui_put(y + t, 1, tv->words[ru->pred[t - 1]], rw);
+		for (int i = 0; i < tr->n; i++) {
+			int lvl = fmt_shade(bars[i].frac, HEAT_LEVELS);
+			char cell[80];
+			char shade = ui->color ? ' ' : ascii[lvl];
+			snprintf(cell, sizeof cell, "%c%c %-*s", shade, shade,
+				 cw - 4, bars[i].value);
+			attr_t a = ui->color ? (attr_t)COLOR_PAIR(PAIR_HEAT0 + lvl)
+					     : bars[i].is_max ? A_REVERSE | A_BOLD
+							      : A_NORMAL;
+			attron(a);
+			tui_put(y + t, rw + 2 + (i * cw), cell, cw - 1);
+			attroff(a);
+		}
+		free(bars);
+	}
+	int ly = y + ru->nsteps + 2;
+	if (ly < LINES - 2)
+		tui_put(ly, 1, ui->color ? "darker to brighter: weight 0 to 1; "
+			"s switches the scorer" : "shades \" .:-=+#\": weight 0 to 1, "
+			"the largest of each row in reverse; s switches the scorer",
+			COLS - 2);
+}
+
+/* Draws the body lines from row y to row bottom (exclusive), scrolled. */
+static void tui_body(struct tui *ui, const struct view_screen *s, int y,
+		     int bottom)
+{
+	int rows = bottom - y;
+	if (ui->scroll > s->nbody - rows)
+		ui->scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
+	for (int k = 0; k < rows && ui->scroll + k < s->nbody; k++)
+		tui_put(y + k, 1, s->body[ui->scroll + k], COLS - 2);
+	if (ui->scroll + rows < s->nbody) {
+		attron(A_BOLD);
+		mvhline(bottom - 1, 0, ' ', COLS);
+		tui_put(bottom - 1, 1, ui->utf8 ? "↓ more below: down or PgDn"
+				       : "v more below: down or PgDn", COLS - 2);
+		attroff(A_BOLD);
+	}
+}
+
+static void tui_too_small(void)
+{
+	char msg[128];
+	erase();
+	snprintf(msg, sizeof msg, "Please enlarge the terminal to at least "
+		 "%dx%d (it is %dx%d).", MIN_COLS, MIN_LINES, COLS, LINES);
+	int len = (int)strlen(msg), w = COLS > 0 ? COLS : 1;
+	for (int y = 0, off = 0; off < len && y < LINES - 1; y++, off += w)
+		mvaddnstr(y, 0, msg + off, w);
+	if (LINES > 2)
+		mvaddnstr(LINES - 1, 0, "q quits", COLS);
+	refresh();
+}
+
+static void tui_draw(struct tui *ui)
+{
+	struct view_screen s;
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		tui_too_small();
+		return;
+	}
+	ui->v.width = COLS - 2;
+	view_render(&ui->v, &s);
+	erase();
+	tui_band(0, s.title, tui_attr(ui, PAIR_TITLE, A_REVERSE));
+	tui_strip(ui, 1, s.stage);
+	attron(tui_attr(ui, PAIR_HEAD, A_BOLD));
+	tui_put(2, 1, s.where, COLS - 2);
+	attroff(tui_attr(ui, PAIR_HEAD, A_BOLD));
+	int y = 4, bottom = LINES - 1;
+	for (int k = 0; k < s.nnarr && k < 6; k++)
+		tui_put(y++, 1, s.narr[k], COLS - 2);
+	if (s.nnarr)
+		y++;
+	if (s.nbars && bottom - s.nbars - 1 - y >= 4)
+		bottom -= s.nbars + 2;
+	else
+		s.nbars = 0;
+	if (ui->v.mode == VIEW_HEATMAP)
+		tui_heatmap(ui, y);
+	else
+		tui_body(ui, &s, y, bottom);
+	if (s.nbars)
+		tui_bars(ui, bottom + 1, &s);
+	tui_band(LINES - 1, s.keys, tui_attr(ui, PAIR_KEYS, A_REVERSE));
+	refresh();
+	view_screen_free(&s);
+}
+
+/* Key handlers: each returns KEY_DONE, KEY_REDRAW or KEY_QUIT. */
+static int key_next(struct tui *ui) { view_move(&ui->v, 1); return KEY_REDRAW; }
+static int key_prev(struct tui *ui) { view_move(&ui->v, -1); return KEY_REDRAW; }
+static int key_home(struct tui *ui) { view_goto(&ui->v, 0); return KEY_REDRAW; }
+static int key_quit(struct tui *ui) { (void)ui; return KEY_QUIT; }
+static int key_scorer(struct tui *ui) { view_next_scorer(&ui->v); return KEY_REDRAW; }
+static int key_goto(struct tui *ui) { ui->pending_g = 1; return KEY_DONE; }
+
+static int key_end(struct tui *ui)
+{
+	view_goto(&ui->v, view_count(&ui->v) - 1);
+	return KEY_REDRAW;
+}
+
+static int key_terms(struct tui *ui)
+{
+	ui->v.terms = !ui->v.terms;
+	return KEY_REDRAW;
+}
+
+/* Opens a mode, or goes back to stepping if it is open already. */
+static int key_mode(struct tui *ui, enum view_mode m)
+{
+	ui->v.mode = ui->v.mode == m ? VIEW_STEP : m;
+	return KEY_REDRAW;
+}
+
+static int key_compare(struct tui *ui) { return key_mode(ui, VIEW_COMPARE); }
+static int key_heatmap(struct tui *ui) { return key_mode(ui, VIEW_HEATMAP); }
+static int key_help(struct tui *ui) { return key_mode(ui, VIEW_HELP); }
+
+static int key_back(struct tui *ui)
+{
+	ui->v.mode = VIEW_STEP;
+	return KEY_REDRAW;
+}
+
+static int key_down(struct tui *ui) { ui->scroll++; return KEY_REDRAW; }
+static int key_pgdn(struct tui *ui) { ui->scroll += LINES / 2; return KEY_REDRAW; }
+
+static int key_up(struct tui *ui)
+{
+	ui->scroll = ui->scroll > 0 ? ui->scroll - 1 : 0;
+	return KEY_REDRAW;
+}
+
+static int key_pgup(struct tui *ui)
+{
+	ui->scroll = ui->scroll > LINES / 2 ? ui->scroll - LINES / 2 : 0;
+	return KEY_REDRAW;
+}
+
+static const struct {
+	int key;
+	int (*fn)(struct tui *ui);
+	int keep_scroll; /* 1: the key scrolls; 0: a new screen starts at top */
+} tui_keys[] = {
+	{ KEY_RIGHT, key_next, 0 }, { ' ', key_next, 0 }, { 'n', key_next, 0 },
+	{ KEY_LEFT, key_prev, 0 }, { KEY_BACKSPACE, key_prev, 0 },
+	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
+	{ KEY_HOME, key_home, 0 }, { KEY_END, key_end, 0 },
+	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
+	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
+	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
+	{ 27, key_back, 0 }, { KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
+	{ KEY_UP, key_up, 1 }, { 'k', key_up, 1 }, { KEY_NPAGE, key_pgdn, 1 },
+	{ KEY_PPAGE, key_pgup, 1 },
+};
+
+static int tui_key(struct tui *ui, int ch)
+{
+	if (ui->pending_g) {
+		ui->pending_g = 0;
+		if (ch >= '1' && ch <= '9') {
+			ui->v.mode = VIEW_STEP;
+			view_goto_stage(&ui->v, (enum trace_stage)(ch - '1'));
+			ui->scroll = 0;
+			return KEY_REDRAW;
+		}
+	}
+	if (ui->v.mode == VIEW_HELP && ch != 'q' && ch != 'Q')
+		return key_back(ui);
+	if (ch == KEY_RESIZE)
+		return KEY_REDRAW;
+	for (size_t k = 0; k < sizeof tui_keys / sizeof tui_keys[0]; k++) {
+		if (tui_keys[k].key != ch)
+			continue;
+		if (!tui_keys[k].keep_scroll)
+			ui->scroll = 0;
+		return tui_keys[k].fn(ui);
+	}
+	return KEY_DONE;
+}
+
+/* Installs handler for the signals that end the stepper, saving the old
+ * actions in old (3). */
+static const int tui_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void tui_signals(void (*handler)(int), struct sigaction *old)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < 3; k++)
+		sigaction(tui_sigs[k], &sa, &old[k]);
+}
+
+static void tui_signals_restore(const struct sigaction *old)
+{
+	for (int k = 0; k < 3; k++)
+		sigaction(tui_sigs[k], &old[k], NULL);
+}
+
+/* endwin() once, from whichever exit path comes first. */
+static int tui_active;
+
+static void tui_end(void)
+{
+	if (tui_active) {
+		tui_active = 0;
+		endwin();
+	}
+}
+
+/* Runs the event loop on an initialised view; returns the exit status. */
+static int tui_loop(struct tui *ui, const struct tui_opts *o)
+{
+	struct sigaction old[3];
+	tui_signal = 0;
+	tui_signals(tui_on_signal, old);
+	if (!initscr()) {
+		tui_signals_restore(old);
+		fputs("attn-trace: cannot start the terminal interface\n", stderr);
+		return 1;
+	}
+	tui_active = 1;
+	atexit(tui_end);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(50);
+	timeout(100); /* wake up to see the signal flag */
+	if (tui_want_color(o->color))
+		tui_colors(ui);
+	int redraw = 1, done = 0;
+	while (!done && !tui_signal) {
+		if (redraw)
+			tui_draw(ui);
+		int ch = getch();
+		if (ch == ERR) {
+			redraw = 0;
+			continue;
+		}
+		int r = tui_key(ui, ch);
+		redraw = r == KEY_REDRAW || ch == KEY_RESIZE;
+		done = r == KEY_QUIT;
+	}
+	tui_end();
+	tui_signals_restore(old);
+	switch (tui_signal) {
+	case SIGINT: return 130;
+	case SIGTERM: return 143;
+	case SIGHUP: return 129;
+	default: return 0;
+	}
+}
+
+static int tui_start(const struct trace *tr, const struct lesson *l,
+		     const struct tui_opts *o)
+{
+	struct tui ui;
+	memset(&ui, 0, sizeof ui);
+	ui.utf8 = MB_CUR_MAX > 1;
+	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
+	for (int k = 0; !l && k < tr->nruns; k++)
+		if ((int)tr->runs[k].scorer == o->start_scorer)
+			view_set_run(&ui.v, k);
+	int rc = tui_loop(&ui, o);
+	view_free(&ui.v);
+	return rc;
+}
+
+int tui_run_trace(const struct trace *tr, const struct tui_opts *o)
+{
+	return tui_start(tr, NULL, o);
+}
+
+int tui_run_lesson(const struct lesson *l, const struct trace *tr,
+		   const struct tui_opts *o)
+{
+	return tui_start(tr, l, o);
+}

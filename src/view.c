@@ -1,0 +1,576 @@
+/* view.c: what each screen of the stepper shows, without curses. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "utf8.h"
+#include "view.h"
+
+const char *const view_stage_titles[STAGE_COUNT] = {
+	"encoding", "scoring", "softmax", "weighted sum", "concatenation",
+	"output"
+};
+
+const char *const view_help[] = {
+	"Keys",
+	"",
+	"  right, space, n     next screen",
+	"  left, backspace, p  previous screen",
+	"  Home, End           first and last screen",
+	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
+	"  s                   next scorer: dot, general, concat (same step)",
+	"  c                   compare the three scorers at this step",
+	"  m                   the alignment heatmap of this scorer",
+	"  t                   show or hide the term-by-term arithmetic",
+	"  up, down, PgUp, PgDn scroll a long screen",
+	"  ? or h              this help",
+	"  q                   quit (Esc leaves help, compare and heatmap)",
+	"",
+	"Stages: 1 encoding, 2 scoring, 3 softmax, 4 weighted sum,",
+	"5 concatenation, 6 output.  Press any key to go back.",
+	NULL
+};
+
+/* A growing list of strings. */
+struct strlist {
+	int n, cap;
+	char **v;
+};
+
+static void sl_push(struct strlist *l, char *s)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xreallocarray(l->v, (size_t)l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = s;
+}
+
+static char *xasprintf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Bytes in the UTF-8 sequence that starts with byte c. */
+static int u8_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+}
+
+/* Columns taken by the character at p. */
+static int u8_cols(const char *p)
+{
+	char ch[5] = { 0 };
+	memcpy(ch, p, (size_t)u8_len((unsigned char)*p));
+	return utf8_width(ch);
+}
+
+/* Appends line to l, wrapped at width columns; continuation lines start
+ * with indent spaces.  Breaks before " + " where it can, else at a space,
+ * else anywhere. */
+static void wrap_push(struct strlist *l, const char *line, int width,
+		      int indent)
+{
+	const char *p = line;
+	int lead = 0;
+	if (!*line)
+		sl_push(l, xstrdup(""));
+	while (*p) {
+		int cols = lead, room = width > lead + 8 ? width : lead + 8;
+		const char *q = p, *space = NULL, *plus = NULL;
+		while (*q && cols + u8_cols(q) <= room) {
+			if (*q == ' ' && q > p) {
+				space = q;
+				if (q[1] == '+' && q[2] == ' ')
+					plus = q;
+			}
+			cols += u8_cols(q);
+			q += u8_len((unsigned char)*q);
+		}
+		const char *brk = !*q ? q : plus ? plus : space ? space : q;
+		if (brk == p) /* one character wider than the room */
+			brk += u8_len((unsigned char)*p);
+		char *s = xmalloc((size_t)(brk - p) + (size_t)lead + 1);
+		memset(s, ' ', (size_t)lead);
+		memcpy(s + lead, p, (size_t)(brk - p));
+		s[lead + (brk - p)] = '\0';
+		sl_push(l, s);
+		p = brk;
+		while (*p == ' ')
+			p++;
+		lead = indent;
+	}
+}
+
+/* Splits text into lines and wraps each into l. */
+static void wrap_text(struct strlist *l, const char *text, int width,
+		      int indent)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xstrndup(p, len);
+		wrap_push(l, line, width, indent);
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+/* Builds the frames of the current run: one a source word for the
+ * encoder, then for each decoder step two for scoring and one for each
+ * later stage. */
+static void frames_build(struct view *v)
+{
+	const struct trace *tr = v->tr;
+	const struct trace_run *ru = &tr->runs[v->run];
+	free(v->frames);
+	v->nframes = 0;
+	v->frames = xcalloc((size_t)(tr->n + 6 * ru->nsteps), sizeof *v->frames);
+	for (int i = 1; i <= tr->n; i++)
+		v->frames[v->nframes++] = (struct view_frame){ STAGE_ENCODING, 0, i, 0 };
+	for (int t = 1; t <= ru->nsteps; t++) {
+		v->frames[v->nframes++] = (struct view_frame){ STAGE_SCORING, t, 0, 0 };
+		v->frames[v->nframes++] = (struct view_frame){ STAGE_SCORING, t, 0, 1 };
+		for (int st = STAGE_SOFTMAX; st < STAGE_COUNT; st++)
+			v->frames[v->nframes++] =
+				(struct view_frame){ (enum trace_stage)st, t, 0, 0 };
+	}
+}
+
+void view_init(struct view *v, const struct trace *tr,
+	       const struct lesson *l, int precision, int width)
+{
+	memset(v, 0, sizeof *v);
+	v->tr = tr;
+	v->lesson = l;
+	v->terms = 1;
+	v->width = width;
+	fmt_opts_default(&v->fmt);
+	v->fmt.precision = precision;
+	if (l)
+		for (int k = 0; k < tr->nruns; k++)
+			if ((int)tr->runs[k].scorer == l->scorer)
+				v->run = k;
+	frames_build(v);
+}
+
+void view_free(struct view *v)
+{
+	free(v->frames);
+	memset(v, 0, sizeof *v);
+}
+
+int view_count(const struct view *v)
+{
+	return v->lesson ? v->lesson->npages : v->nframes;
+}
+
+void view_goto(struct view *v, int pos)
+{
+	int n = view_count(v);
+	v->pos = pos < 0 ? 0 : pos >= n ? n - 1 : pos;
+}
+
+void view_move(struct view *v, int delta)
+{
+	view_goto(v, v->pos + delta);
+}
+
+/* The first directive of lesson page p that names a step, or NULL. */
+static const struct lesson_show *page_show(const struct view *v, int p)
+{
+	const struct lesson_page *pg = &v->lesson->pages[p];
+	for (int k = 0; k < pg->nblocks; k++)
+		if (!pg->blocks[k].text && pg->blocks[k].show.t > 0)
+			return &pg->blocks[k].show;
+	return NULL;
+}
+
+int view_step(const struct view *v)
+{
+	if (v->lesson) {
+		const struct lesson_show *sh = page_show(v, v->pos);
+		return sh ? sh->t : 0;
+	}
+	return v->frames[v->pos].t;
+}
+
+/* The frame of stage st (part) at step t, t clamped to the run; -1 if the
+ * stage is not there. */
+static int frame_find(const struct view *v, enum trace_stage st, int t,
+		      int i, int part)
+{
+	int nsteps = v->tr->runs[v->run].nsteps;
+	if (t > nsteps)
+		t = nsteps;
+	for (int k = 0; k < v->nframes; k++) {
+		const struct view_frame *f = &v->frames[k];
+		if (f->stage == st && f->part == part &&
+		    (st == STAGE_ENCODING ? f->i == (i ? i : 1) : f->t == t))
+			return k;
+	}
+	return -1;
+}
+
+void view_goto_stage(struct view *v, enum trace_stage stage)
+{
+	if (v->lesson) {
+		view_goto(v, (int)stage);
+		return;
+	}
+	int t = v->frames[v->pos].t;
+	int k = frame_find(v, stage, t ? t : 1, 0, 0);
+	if (k >= 0)
+		v->pos = k;
+}
+
+void view_set_run(struct view *v, int run)
+{
+	if (run < 0 || run >= v->tr->nruns || run == v->run)
+		return;
+	struct view_frame f = v->lesson ? (struct view_frame){ 0, 0, 0, 0 }
+					: v->frames[v->pos];
+	v->run = run;
+	if (v->lesson)
+		return;
+	frames_build(v);
+	int k = frame_find(v, f.stage, f.t, f.i, f.part);
+	v->pos = k >= 0 ? k : v->nframes - 1;
+}
+
+void view_next_scorer(struct view *v)
+{
+	view_set_run(v, (v->run + 1) % v->tr->nruns);
+}
+
+/* The source word and weight that step t of the run attends to most. */
+static int top_source(const struct view *v, int t, double *a)
+{
+	const struct trace_rec *r = trace_find(v->tr, REC_SOFTMAX, v->run, t, 0);
+	int best = 0;
+	for (int i = 1; r && i < r->len; i++)
+		if (r->result[i] > r->result[best])
+			best = i;
+	*a = r ? r->result[best] : 0;
+	return best;
+}
+
+static const char *src_word(const struct view *v, int i)
+{
+	return v->tr->m->src.words[v->tr->src[i]];
+}
+
+static void narrate_encoding(FILE *f, const struct view *v, int i)
+{
+	fprintf(f, "The encoder reads the source one word at a time. Word %d "
+		"of %d is \"%s\": its embedding x_%d is looked up, then mixed "
+		"with the previous state h_%d%s by the RNN step. Every h_i is "
+		"something attention can look at later.", i, v->tr->n,
+		src_word(v, i - 1), i, i - 1, i == 1 ? " (zero before the "
+		"first word)" : "");
+}
+
+static void narrate_state(FILE *f, const struct view *v, int t)
+{
+	const struct trace_run *ru = &v->tr->runs[v->run];
+	fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and updates "
+		"its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + b).", t,
+		v->tr->m->tgt.words[ru->input[t - 1]], t - 1, t, t - 1, t - 1);
+	if (t == 1)
+		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
+			"state, so it knows the whole sentence in summary.",
+			v->tr->n);
+}
+
+static const char *const scorer_formula[SCORER_COUNT] = {
+	"s_t·h_i, a plain dot product",
+	"s_t·(W_a·h_i), a dot product after W_a maps h_i into the "
+	"decoder's space",
+	"v_a·tanh(W_a·[s_t; h_i]), a small one-layer network",
+};
+
+static void narrate_scores(FILE *f, const struct view *v, int t)
+{
+	const double *e = trace_find(v->tr, REC_SCORES, v->run, t, 0)->result;
+	char buf[NUM_BUFSZ];
+	int best = 0;
+	for (int i = 1; i < v->tr->n; i++)
+		if (e[i] > e[best])
+			best = i;
+	fprintf(f, "Now s_%d is compared with every encoder state. The %s "
+		"scorer computes e_t,i = %s. The larger the score, the better "
+		"h_i fits what the decoder needs now: here the largest is "
+		"e_%d,%d = %s, for \"%s\".",
+		t, trace_scorer_name(v->tr->runs[v->run].scorer),
+		scorer_formula[v->tr->runs[v->run].scorer], t, best + 1,
+		fmt_num(buf, e[best], v->fmt.precision), src_word(v, best));
+}
+
+static void narrate_softmax(FILE *f, const struct view *v, int t)
+{
+	const struct trace_rec *r = trace_find(v->tr, REC_SOFTMAX, v->run, t, 0);
+	char b1[NUM_BUFSZ], b2[NUM_BUFSZ], b3[NUM_BUFSZ];
+	double a;
+	int best = top_source(v, t, &a);
+	fprintf(f, "The softmax turns the scores into weights that are "
+		"positive and add up to 1: subtract the largest score (%s) so "
+		"that no exponential overflows, take exp of each, and divide "
+		"by their sum (%s). \"%s\" gets the most attention, "
+		"α_%d,%d = %s.", fmt_num(b1, r->ops[1].v[0], v->fmt.precision),
+		fmt_num(b2, r->ops[4].v[0], v->fmt.precision),
+		src_word(v, best), t, best + 1, fmt_num(b3, a, v->fmt.precision));
+}
+
+static void narrate_weighted(FILE *f, const struct view *v, int t)
+{
+	char buf[NUM_BUFSZ];
+	double a;
+	int best = top_source(v, t, &a);
+	fprintf(f, "The context vector c_%d is the encoder states averaged "
+		"with the attention weights: each h_i is multiplied by α_%d,i "
+		"and the products are added. With α_%d,%d = %s, c_%d is mostly "
+		"h_%d, the state of \"%s\".", t, t, t, best + 1,
+		fmt_num(buf, a, v->fmt.precision), t, best + 1,
+		src_word(v, best));
+}
+
+static void narrate_concat(FILE *f, const struct view *v, int t)
+{
+	fprintf(f, "The context c_%d and the decoder state s_%d are stacked "
+		"into one vector [c_%d; s_%d] of %d numbers, context first. "
+		"W_c mixes them and tanh squashes the result into the "
+		"attentional state h̃_%d: what the decoder wanted, together "
+		"with what it found.", t, t, t, t, 2 * v->tr->m->H, t);
+}
+
+static void narrate_output(FILE *f, const struct view *v, int t)
+{
+	const struct trace *tr = v->tr;
+	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, v->run, t, 0);
+	const char *w = tr->m->tgt.words[r->word];
+	char buf[NUM_BUFSZ];
+	fprintf(f, "W_s gives each of the %d target words a score from "
+		"h̃_%d, and a softmax makes the scores probabilities. The most "
+		"likely word, \"%s\" (%s), is the output of step %d.",
+		tr->m->tgt.n, t, w, fmt_num(buf, r->result[r->word],
+					   v->fmt.precision), t);
+	if (tr->ntgt) {
+		int want = t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
+		fprintf(f, " The target is \"%s\", so the model is %s.",
+			tr->m->tgt.words[want], want == r->word ? "right" : "wrong");
+	} else if (r->word == tr->m->eos) {
+		fputs(" </s> ends the translation.", f);
+	} else {
+		fputs(" Decoding is greedy, so it is the next step's input.", f);
+	}
+}
+
+static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
+{
+	switch (fr->stage) {
+	case STAGE_ENCODING: narrate_encoding(f, v, fr->i); break;
+	case STAGE_SCORING:
+		if (fr->part == 0)
+			narrate_state(f, v, fr->t);
+		else
+			narrate_scores(f, v, fr->t);
+		break;
+	case STAGE_SOFTMAX: narrate_softmax(f, v, fr->t); break;
+	case STAGE_WEIGHTED_SUM: narrate_weighted(f, v, fr->t); break;
+	case STAGE_CONCAT: narrate_concat(f, v, fr->t); break;
+	case STAGE_OUTPUT: narrate_output(f, v, fr->t); break;
+	case STAGE_COUNT: break;
+	}
+}
+
+/* Writes the records of frame fr with the text formatter. */
+static void frame_body(FILE *f, const struct view *v, const struct view_frame *fr)
+{
+	static const enum trace_kind kinds[STAGE_COUNT][2] = {
+		[STAGE_ENCODING] = { REC_EMBED, REC_RNN },
+		[STAGE_SCORING] = { REC_EMBED, REC_RNN },
+		[STAGE_SOFTMAX] = { REC_SOFTMAX, REC_SOFTMAX },
+		[STAGE_WEIGHTED_SUM] = { REC_WEIGHTED, REC_CONTEXT },
+		[STAGE_CONCAT] = { REC_CONCAT, REC_ATTENTIONAL },
+		[STAGE_OUTPUT] = { REC_OUTPUT, REC_OUTPUT },
+	};
+	const struct trace *tr = v->tr;
+	struct fmt_opts o = v->fmt;
+	o.terms = v->terms;
+	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
+	if (fr->stage == STAGE_SCORING && fr->part == 1) {
+		for (int i = 1; i <= tr->n; i++)
+			fmt_text_rec(f, tr, trace_find(tr, REC_SCORE, run, fr->t, i), &o);
+		fmt_text_rec(f, tr, trace_find(tr, REC_SCORES, run, fr->t, 0), &o);
+		return;
+	}
+	if (fr->stage == STAGE_WEIGHTED_SUM)
+		for (int i = 1; i <= tr->n; i++)
+			fmt_text_rec(f, tr, trace_find(tr, REC_WEIGHTED, run, fr->t, i), &o);
+	for (int k = 0; k < 2; k++) {
+		if (k == 1 && kinds[fr->stage][1] == kinds[fr->stage][0])
+			break;
+		if (fr->stage == STAGE_WEIGHTED_SUM && k == 0)
+			continue;
+		const struct trace_rec *r = trace_find(tr, kinds[fr->stage][k],
+						      run, fr->t, fr->i);
+		if (r)
+			fmt_text_rec(f, tr, r, &o);
+	}
+}
+
+/* Runs fn into a memory stream and returns what it wrote (caller frees). */
+#define CAPTURE(out, call)                                                 \
+	do {                                                               \
+		size_t cap_len_ = 0;                                       \
+		FILE *cap_f_ = open_memstream(&(out), &cap_len_);          \
+		if (!cap_f_) {                                             \
+			(out) = xstrdup("");                               \
+			break;                                             \
+		}                                                          \
+		FILE *f = cap_f_;                                          \
+		call;                                                      \
+		fclose(cap_f_);                                            \
+	} while (0)
+
+static void render_title(const struct view *v, struct view_screen *s)
+{
+	const struct trace *tr = v->tr;
+	char *src = NULL, *tgt = NULL;
+	CAPTURE(src, for (int i = 0; i < tr->n; i++)
+		fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
+	if (tr->ntgt)
+		CAPTURE(tgt, for (int k = 0; k < tr->ntgt; k++)
+			fprintf(f, "%s%s", k ? " " : "",
+				tr->m->tgt.words[tr->tgt[k]]));
+	const char *sc = trace_scorer_name(tr->runs[v->run].scorer);
+	if (v->lesson)
+		s->title = xasprintf("attn-trace lesson: %s", v->lesson->title);
+	else
+		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer]", src,
+				     tgt ? tgt : "(greedy)", sc);
+	free(src);
+	free(tgt);
+}
+
+static void render_bars(const struct view *v, struct view_screen *s, int t)
+{
+	if (t < 1 || t > v->tr->runs[v->run].nsteps)
+		return;
+	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
+	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
+	s->bars_title = xasprintf("attention weights α_%d (%s)", t,
+				  trace_scorer_name(v->tr->runs[v->run].scorer));
+}
+
+static void render_step(const struct view *v, struct view_screen *s,
+			struct strlist *narr, struct strlist *body)
+{
+	const struct view_frame *fr = &v->frames[v->pos];
+	const struct trace_run *ru = &v->tr->runs[v->run];
+	char *text = NULL;
+	s->stage = (int)fr->stage;
+	if (fr->stage == STAGE_ENCODING)
+		s->where = xasprintf("stage %d of %d: %s   word %d of %d   "
+				     "screen %d of %d", 1, STAGE_COUNT,
+				     view_stage_titles[0], fr->i, v->tr->n,
+				     v->pos + 1, v->nframes);
+	else
+		s->where = xasprintf("stage %d of %d: %s   step t=%d of %d   "
+				     "screen %d of %d", (int)fr->stage + 1,
+				     STAGE_COUNT, view_stage_titles[fr->stage],
+				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
+	CAPTURE(text, narrate(f, v, fr));
+	wrap_text(narr, text, v->width, 0);
+	free(text);
+	CAPTURE(text, frame_body(f, v, fr));
+	wrap_text(body, text, v->width, 6);
+	free(text);
+	if (fr->stage >= STAGE_SOFTMAX)
+		render_bars(v, s, fr->t);
+}
+
+static void render_lesson(const struct view *v, struct view_screen *s,
+			  struct strlist *body)
+{
+	struct lesson l = *v->lesson; /* the scorer key switches the runs */
+	const struct lesson_show *sh = page_show(v, v->pos);
+	char *text = NULL;
+	l.scorer = (int)v->tr->runs[v->run].scorer;
+	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
+	s->where = xasprintf("page %d of %d   [%s scorer]", v->pos + 1,
+			     l.npages, trace_scorer_name(l.scorer));
+	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, v->width));
+	wrap_text(body, text, v->width, 6);
+	free(text);
+	if (sh)
+		render_bars(v, s, sh->t);
+}
+
+void view_render(const struct view *v, struct view_screen *s)
+{
+	struct strlist narr = { 0 }, body = { 0 };
+	char *text = NULL;
+	int t = view_step(v);
+	memset(s, 0, sizeof *s);
+	render_title(v, s);
+	if (v->mode == VIEW_HELP) {
+		s->stage = -1;
+		s->where = xstrdup("help");
+		for (int k = 0; view_help[k]; k++)
+			sl_push(&body, xstrdup(view_help[k]));
+	} else if (v->mode == VIEW_COMPARE) {
+		s->stage = -1;
+		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
+		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
+					       v->fmt.precision));
+		wrap_text(&body, text, v->width, 6);
+	} else if (v->mode == VIEW_HEATMAP) {
+		s->stage = -1;
+		s->where = xasprintf("the alignment heatmap of the %s scorer",
+				     trace_scorer_name(v->tr->runs[v->run].scorer));
+	} else if (v->lesson) {
+		render_lesson(v, s, &body);
+	} else {
+		render_step(v, s, &narr, &body);
+	}
+	free(text);
+	s->nnarr = narr.n;
+	s->narr = narr.v;
+	s->nbody = body.n;
+	s->body = body.v;
+	s->keys = xstrdup(v->mode == VIEW_STEP
+		? "<-/-> step  g stage  s scorer  c compare  m heatmap  "
+		  "t terms  ? help  q quit"
+		: "Esc back  s scorer  q quit");
+}
+
+void view_screen_free(struct view_screen *s)
+{
+	for (int k = 0; k < s->nnarr; k++)
+		free(s->narr[k]);
+	for (int k = 0; k < s->nbody; k++)
+		free(s->body[k]);
+	free(s->narr);
+	free(s->body);
+	free(s->bars);
+	free(s->bars_title);
+	free(s->title);
+	free(s->where);
+	free(s->keys);
+	memset(s, 0, sizeof *s);
+}

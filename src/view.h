@@ -1,0 +1,83 @@
+/* view.h: what each screen of the stepper shows, without curses.
+ *
+ * The view model turns a trace (or a lesson) and the stepper's state into a
+ * struct view_screen: title, stage strip, narrative, body lines, weight bars
+ * and key hints, all as text made by the formatters.  The TUI only lays the
+ * screen out and colours it; the tests check screens without a terminal. */
+#ifndef ATTN_VIEW_H
+#define ATTN_VIEW_H
+
+#include "fmt.h"
+#include "lesson.h"
+#include "trace.h"
+
+enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP };
+
+/* One screen of the trace stepper: a stage at a position. */
+struct view_frame {
+	enum trace_stage stage;
+	int t;    /* decoder step from 1; 0 in the encoder */
+	int i;    /* source word from 1 in the encoder; 0 otherwise */
+	int part; /* the scoring stage has two: 0 the decoder state, 1 the
+	             scores */
+};
+
+struct view {
+	const struct trace *tr;     /* borrowed; holds every scorer's run */
+	const struct lesson *lesson; /* borrowed; NULL when stepping a trace */
+	int run;                    /* the scorer shown: an index into runs */
+	int pos;                    /* the frame, or the lesson page */
+	int nframes;
+	struct view_frame *frames;  /* (nframes) for the current run */
+	enum view_mode mode;
+	int terms;                  /* show term-by-term arithmetic */
+	int width;                  /* columns to wrap text to */
+	struct fmt_opts fmt;
+};
+
+struct view_screen {
+	char *title;        /* the top line */
+	int stage;          /* the stage to highlight in the strip, or -1 */
+	char *where;        /* "stage 2 of 6: scoring   t=1 of 5   screen 4 of 33" */
+	int nnarr;
+	char **narr;        /* narrative, wrapped */
+	int nbody;
+	char **body;        /* vectors and arithmetic, wrapped */
+	int nbars;
+	struct fmt_bar *bars; /* the current α_t, or none */
+	char *bars_title;
+	char *keys;         /* the key hints of the bottom line */
+};
+
+/* Sets v up to step through tr (every run) or, when l is not NULL, through
+ * the pages of lesson l, whose trace tr is.  width is the text width. */
+void view_init(struct view *v, const struct trace *tr,
+	       const struct lesson *l, int precision, int width);
+void view_free(struct view *v);
+
+/* The stage names for the strip, in order. */
+extern const char *const view_stage_titles[STAGE_COUNT];
+
+/* Moves: to frame/page pos (clamped), by delta, to the first frame of a
+ * stage at the current step (or lesson page number stage + 1), and to the
+ * next scorer, keeping the stage and step. */
+void view_goto(struct view *v, int pos);
+void view_move(struct view *v, int delta);
+void view_goto_stage(struct view *v, enum trace_stage stage);
+void view_next_scorer(struct view *v);
+void view_set_run(struct view *v, int run);
+
+/* How many frames or pages there are. */
+int view_count(const struct view *v);
+
+/* The current decoder step (from 1), or 0 in the encoder. */
+int view_step(const struct view *v);
+
+/* Fills *s with the current screen.  Free it with view_screen_free. */
+void view_render(const struct view *v, struct view_screen *s);
+void view_screen_free(struct view_screen *s);
+
+/* The lines of the help screen, NULL-terminated, static. */
+extern const char *const view_help[];
+
+#endif

@@ -1,0 +1,1211 @@
+/* check_lesson.c: the lesson format (doc/lessons.md): parsing, every kind
+ * of error with its position, checking directives against the trace,
+ * finding lessons, and the plain text of a page. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fmt.h"
+#include "lesson.h"
+#include "utf8.h"
+
+#define HEAD "title: T\nsentence: je suis étudiant\n"
+
+static char *buf;
+static size_t buflen;
+static FILE *mem;
+
+static void mem_open(void)
+{
+	mem = open_memstream(&buf, &buflen);
+	ck_assert_ptr_nonnull(mem);
+}
+
+/* Closes the stream and returns what was written; freed in teardown. */
+static const char *mem_text(void)
+{
+	fclose(mem);
+	mem = NULL;
+	return buf;
+}
+
+static void teardown(void)
+{
+	if (mem)
+		fclose(mem);
+	free(buf);
+	buf = NULL;
+	mem = NULL;
+}
+
+/* Parses text as "t.lesson", which must succeed. */
+static void parse_ok(struct lesson *l, const char *text)
+{
+	struct errbuf err;
+	if (lesson_parse(l, text, strlen(text), "t.lesson", &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+}
+
+/* Parses text as "t.lesson", which must fail with exactly want. */
+static void parse_err(const char *text, const char *want)
+{
+	struct lesson l;
+	struct errbuf err;
+	err.msg[0] = '\0';
+	int rc = lesson_parse(&l, text, strlen(text), "t.lesson", &err);
+	lesson_free(&l);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(err.msg, want);
+}
+
+/* Parses and prepares text, which must fail in lesson_prepare with
+ * exactly want. */
+static void prepare_err(const char *text, const char *want)
+{
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	parse_ok(&l, text);
+	err.msg[0] = '\0';
+	ck_assert_int_eq(lesson_prepare(&l, &m, &tr, &err), -1);
+	lesson_free(&l);
+	ck_assert_str_eq(err.msg, want);
+}
+
+/* --- what parses, and to what ---------------------------------------- */
+
+START_TEST(test_header_keys)
+{
+	struct lesson l;
+	parse_ok(&l, "# a comment\n"
+		 "title: Softmax: from scores to weights  \n"
+		 "goal:   By the end you can do it.\n"
+		 "model: toy4\n"
+		 "sentence: je suis étudiant\n"
+		 "target: i am a student\n"
+		 "scorer: general\n"
+		 "\n"
+		 "page: One\n"
+		 "text\n");
+	ck_assert_str_eq(l.path, "t.lesson");
+	ck_assert_str_eq(l.title, "Softmax: from scores to weights");
+	ck_assert_str_eq(l.goal, "By the end you can do it.");
+	ck_assert_str_eq(l.model, "toy4");
+	ck_assert_str_eq(l.sentence, "je suis étudiant");
+	ck_assert_str_eq(l.target, "i am a student");
+	ck_assert_int_eq(l.scorer, SCORER_GENERAL);
+	ck_assert_int_eq(l.sentence_pos.line, 5);
+	ck_assert_int_eq(l.sentence_pos.col, 11);
+	ck_assert_int_eq(l.target_pos.line, 6);
+	ck_assert_int_eq(l.model_pos.line, 4);
+	ck_assert_int_eq(l.npages, 1);
+	ck_assert_str_eq(l.pages[0].title, "One");
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_header_defaults)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nx\n");
+	ck_assert_ptr_null(l.goal);
+	ck_assert_ptr_null(l.model);
+	ck_assert_ptr_null(l.target);
+	ck_assert_int_eq(l.scorer, SCORER_DOT);
+	ck_assert_int_eq(l.target_pos.line, 0);
+	lesson_free(&l);
+	lesson_free(&l); /* harmless twice */
+}
+END_TEST
+
+static const struct show_case {
+	const char *line;
+	enum show_what what;
+	int t, i, scorer, stage, arithmetic, col_t, col_i;
+} show_cases[] = {
+	{ "show embedding i=2", SHOW_EMBEDDING, 0, 2, -1, -1, 0, 0, 16 },
+	{ "show embedding t=3 scorer=concat", SHOW_EMBEDDING, 3, 0,
+	  SCORER_CONCAT, -1, 0, 16, 0 },
+	{ "show encoder i=3 arithmetic", SHOW_ENCODER, 0, 3, -1, -1, 1, 0,
+	  14 },
+	{ "show state t=2", SHOW_STATE, 2, 0, -1, -1, 0, 12, 0 },
+	{ "show score i=2 t=1 arithmetic", SHOW_SCORE, 1, 2, -1, -1, 1, 16,
+	  12 },
+	{ "show scores t=4 scorer=general", SHOW_SCORES, 4, 0,
+	  SCORER_GENERAL, -1, 0, 13, 0 },
+	{ "show softmax t=1", SHOW_SOFTMAX, 1, 0, -1, -1, 0, 14, 0 },
+	{ "show weights t=5", SHOW_WEIGHTS, 5, 0, -1, -1, 0, 14, 0 },
+	{ "show weighted t=2 i=1", SHOW_WEIGHTED, 2, 1, -1, -1, 0, 15, 19 },
+	{ "show weighted t=2", SHOW_WEIGHTED, 2, 0, -1, -1, 0, 15, 0 },
+	{ "show context t=3 scorer=dot", SHOW_CONTEXT, 3, 0, SCORER_DOT, -1,
+	  0, 14, 0 },
+	{ "show concat t=1", SHOW_CONCAT, 1, 0, -1, -1, 0, 13, 0 },
+	{ "show output t=2", SHOW_OUTPUT, 2, 0, -1, -1, 0, 13, 0 },
+	{ "show stage=scoring t=2 arithmetic", SHOW_STAGE, 2, 0, -1,
+	  STAGE_SCORING, 1, 20, 0 },
+	{ "show stage=encoding", SHOW_STAGE, 0, 0, -1, STAGE_ENCODING, 0, 0,
+	  0 },
+	{ "show stage=weighted-sum t=1 scorer=concat", SHOW_STAGE, 1, 0,
+	  SCORER_CONCAT, STAGE_WEIGHTED_SUM, 0, 25, 0 },
+	{ "show heatmap", SHOW_HEATMAP, 0, 0, -1, -1, 0, 0, 0 },
+	{ "show heatmap scorer=general", SHOW_HEATMAP, 0, 0, SCORER_GENERAL,
+	  -1, 0, 0, 0 },
+	{ "show compare t=2", SHOW_COMPARE, 2, 0, -1, -1, 0, 14, 0 },
+	{ "show\tsoftmax   t=100   # t=1 in a comment", SHOW_SOFTMAX, 100, 0,
+	  -1, -1, 0, 16, 0 },
+};
+
+START_TEST(test_show_kinds)
+{
+	const struct show_case *c = &show_cases[_i];
+	char text[256];
+	struct lesson l;
+	snprintf(text, sizeof text, HEAD "page: p\n%s\n", c->line);
+	parse_ok(&l, text);
+	ck_assert_int_eq(l.npages, 1);
+	ck_assert_int_eq(l.pages[0].nblocks, 1);
+	const struct lesson_block *b = &l.pages[0].blocks[0];
+	ck_assert_ptr_null(b->text);
+	ck_assert_int_eq(b->show.what, c->what);
+	ck_assert_int_eq(b->show.t, c->t);
+	ck_assert_int_eq(b->show.i, c->i);
+	ck_assert_int_eq(b->show.scorer, c->scorer);
+	ck_assert_int_eq(b->show.stage, c->stage);
+	ck_assert_int_eq(b->show.arithmetic, c->arithmetic);
+	ck_assert_int_eq(b->show.line, 4);
+	ck_assert_int_eq(b->show.col_t, c->col_t);
+	ck_assert_int_eq(b->show.col_i, c->col_i);
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_paragraphs_join)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: First page\n"
+		 "One line,   \n"
+		 "  \\ and\tthe next.\n" /* indented: a verbatim block */
+		 "Then\n"
+		 "# a comment does not end a paragraph\n"
+		 "   \t\n"
+		 "  \n"
+		 "Second paragraph\n"
+		 "ends at a directive.\n"
+		 "show weights t=1\n"
+		 "Third.\n"
+		 "page: Second page\n"
+		 "Fourth.\n");
+	ck_assert_int_eq(l.npages, 2);
+	const struct lesson_page *p = &l.pages[0];
+	ck_assert_str_eq(p->title, "First page");
+	ck_assert_int_eq(p->nblocks, 6);
+	ck_assert_str_eq(p->blocks[0].text, "One line,");
+	ck_assert_int_eq(p->blocks[0].verbatim, 0);
+	ck_assert_str_eq(p->blocks[1].text, "   and  the next.");
+	ck_assert_int_eq(p->blocks[1].verbatim, 1);
+	ck_assert_str_eq(p->blocks[2].text, "Then");
+	ck_assert_str_eq(p->blocks[3].text, "Second paragraph ends at a "
+			 "directive.");
+	ck_assert_ptr_null(p->blocks[4].text);
+	ck_assert_int_eq(p->blocks[4].show.what, SHOW_WEIGHTS);
+	ck_assert_str_eq(p->blocks[5].text, "Third.");
+	ck_assert_int_eq(l.pages[1].nblocks, 1);
+	ck_assert_str_eq(l.pages[1].blocks[0].text, "Fourth.");
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_verbatim_and_escapes)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\n"
+		 "    α = exp(e) / Σ exp(e)\n"
+		 "    \\\n"
+		 "    \\# not a comment\n"
+		 "\tshow weights t=1\n"
+		 "\\show me the numbers\n"
+		 "\\page: not a page\n"
+		 "\\title: not a key\n"
+		 "# title: a comment, even on a page\n");
+	ck_assert_int_eq(l.npages, 1);
+	ck_assert_int_eq(l.pages[0].nblocks, 2);
+	const struct lesson_block *b = l.pages[0].blocks;
+	ck_assert_int_eq(b[0].verbatim, 1);
+	ck_assert_str_eq(b[0].text, "    α = exp(e) / Σ exp(e)\n"
+			 "\n"
+			 "    # not a comment\n"
+			 "        show weights t=1");
+	ck_assert_int_eq(b[1].verbatim, 0);
+	ck_assert_str_eq(b[1].text, "show me the numbers page: not a page "
+			 "title: not a key");
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_crlf_and_bom)
+{
+	struct lesson l;
+	parse_ok(&l, "\xEF\xBB\xBFtitle: T\r\nsentence: je\r\n\r\n"
+		 "page: p\r\nshow weights t=1\r\nword\r\n");
+	ck_assert_str_eq(l.title, "T");
+	ck_assert_str_eq(l.sentence, "je");
+	ck_assert_int_eq(l.pages[0].nblocks, 2);
+	ck_assert_str_eq(l.pages[0].blocks[1].text, "word");
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_no_final_newline)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nlast words");
+	ck_assert_str_eq(l.pages[0].blocks[0].text, "last words");
+	lesson_free(&l);
+}
+END_TEST
+
+/* --- one test for each kind of error ---------------------------------- */
+
+START_TEST(test_err_empty_file)
+{
+	parse_err("", "t.lesson:1:1: expected a lesson (a 'title:' line, a "
+		  "'sentence:' line and pages), found an empty file");
+	parse_err("# only\n\n  # comments\n", "t.lesson:1:1: expected a "
+		  "lesson (a 'title:' line, a 'sentence:' line and pages), "
+		  "found an empty file");
+}
+END_TEST
+
+START_TEST(test_err_invalid_utf8)
+{
+	parse_err(HEAD "page: p\nabc \xE9t\n", "t.lesson:4:5: expected UTF-8 "
+		  "text, found the byte 0xE9");
+}
+END_TEST
+
+START_TEST(test_err_control_character)
+{
+	parse_err(HEAD "page: p\nab\x01\n", "t.lesson:4:3: expected text, "
+		  "found the control character U+0001");
+}
+END_TEST
+
+START_TEST(test_err_nul_byte)
+{
+	struct lesson l;
+	struct errbuf err;
+	const char text[] = HEAD "page: p\nab\0c\n";
+	ck_assert_int_eq(lesson_parse(&l, text, sizeof text - 1, "t.lesson",
+				      &err), -1);
+	lesson_free(&l);
+	ck_assert_str_eq(err.msg, "t.lesson:4:3: expected text, found a NUL "
+			 "byte");
+}
+END_TEST
+
+START_TEST(test_err_unknown_key)
+{
+	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
+		  "header key (title, goal, model, sentence, target or "
+		  "scorer) or 'page:', found 'author:'");
+}
+END_TEST
+
+START_TEST(test_err_duplicate_key)
+{
+	parse_err("title: A\nsentence: je\n\ntitle: B\npage: p\nx\n",
+		  "t.lesson:4:1: expected each header key once, found a "
+		  "second 'title:' (the first is on line 1)");
+}
+END_TEST
+
+START_TEST(test_err_empty_value)
+{
+	parse_err("title: T\nsentence:   \npage: p\nx\n", "t.lesson:2:13: "
+		  "expected a value after 'sentence:', found the end of the "
+		  "line");
+}
+END_TEST
+
+START_TEST(test_err_bad_header_scorer)
+{
+	parse_err(HEAD "scorer: all\npage: p\nx\n", "t.lesson:3:9: expected "
+		  "dot, general or concat, found 'all'");
+}
+END_TEST
+
+START_TEST(test_err_text_before_page)
+{
+	parse_err(HEAD "Hello there.\npage: p\nx\n", "t.lesson:3:1: expected "
+		  "a header line 'KEY: value' or 'page:', found text before "
+		  "the first page");
+	parse_err(HEAD "   indented\npage: p\nx\n", "t.lesson:3:4: expected "
+		  "a header line 'KEY: value' or 'page:', found text before "
+		  "the first page");
+}
+END_TEST
+
+START_TEST(test_err_show_before_page)
+{
+	parse_err(HEAD "show weights t=1\npage: p\nx\n", "t.lesson:3:1: "
+		  "expected a header line 'KEY: value' or 'page:', found a "
+		  "'show' line before the first page");
+}
+END_TEST
+
+START_TEST(test_err_key_on_page)
+{
+	parse_err(HEAD "page: p\nx\ntarget: i am\n", "t.lesson:5:1: expected "
+		  "header keys before the first page, found 'target:' on a "
+		  "page (start the line with '\\' if it is narrative)");
+}
+END_TEST
+
+START_TEST(test_err_missing_title)
+{
+	parse_err("sentence: je\n\npage: p\nx\n", "t.lesson:3:1: expected a "
+		  "'title:' line before the first page, found 'page:'");
+}
+END_TEST
+
+START_TEST(test_err_missing_sentence)
+{
+	parse_err("title: T\npage: p\nx\n", "t.lesson:2:1: expected a "
+		  "'sentence:' line before the first page, found 'page:'");
+	parse_err("title: T\n", "t.lesson:2:1: expected a 'sentence:' line "
+		  "before the first page, found the end of the file");
+}
+END_TEST
+
+START_TEST(test_err_no_page)
+{
+	parse_err(HEAD "# nothing else\n", "t.lesson:4:1: expected at least "
+		  "one 'page:' line, found the end of the file");
+}
+END_TEST
+
+START_TEST(test_err_empty_page)
+{
+	parse_err(HEAD "page: p\n\n# nothing\npage: q\nx\n", "t.lesson:3:1: "
+		  "expected narrative or a 'show' line on the page \"p\", "
+		  "found the next 'page:'");
+	parse_err(HEAD "page: p\nx\npage: last\n\n", "t.lesson:5:1: expected "
+		  "narrative or a 'show' line on the page \"last\", found the "
+		  "end of the file");
+}
+END_TEST
+
+START_TEST(test_err_page_without_title)
+{
+	parse_err(HEAD "page:  \nx\n", "t.lesson:3:8: expected a page title "
+		  "after 'page:', found the end of the line");
+}
+END_TEST
+
+START_TEST(test_err_too_many_pages)
+{
+	size_t size = 64 + 16 * (LESSON_MAX_PAGES + 1);
+	char *text = malloc(size);
+	ck_assert_ptr_nonnull(text);
+	strcpy(text, HEAD);
+	for (int k = 0; k <= LESSON_MAX_PAGES; k++)
+		strcat(text, "page: p\nx\n");
+	char want[160];
+	snprintf(want, sizeof want, "t.lesson:%d:1: expected at most %d "
+		 "pages, found another 'page:'", 3 + 2 * LESSON_MAX_PAGES,
+		 LESSON_MAX_PAGES);
+	parse_err(text, want);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_err_too_large)
+{
+	size_t n = LESSON_MAX_BYTES + 1u;
+	char *text = malloc(n);
+	ck_assert_ptr_nonnull(text);
+	memset(text, 'x', n);
+	struct lesson l;
+	struct errbuf err;
+	ck_assert_int_eq(lesson_parse(&l, text, n, "big.lesson", &err), -1);
+	lesson_free(&l);
+	free(text);
+	ck_assert_str_eq(err.msg, "big.lesson: the lesson is larger than "
+			 "1048576 bytes");
+}
+END_TEST
+
+START_TEST(test_err_unknown_directive)
+{
+	parse_err(HEAD "page: p\nshow frob t=1\n", "t.lesson:4:6: expected "
+		  "what to show (embedding, encoder, state, score, scores, "
+		  "softmax, weights, weighted, context, concat, output, "
+		  "stage=NAME, heatmap or compare), found 'frob'");
+	parse_err(HEAD "page: p\nshow  # nothing\n", "t.lesson:4:7: expected "
+		  "what to show (embedding, encoder, state, score, scores, "
+		  "softmax, weights, weighted, context, concat, output, "
+		  "stage=NAME, heatmap or compare), found the end of the line");
+}
+END_TEST
+
+START_TEST(test_err_unknown_stage)
+{
+	parse_err(HEAD "page: p\nshow stage=frob t=1\n", "t.lesson:4:12: "
+		  "expected a stage (encoding, scoring, softmax, weighted-sum, "
+		  "concat or output), found 'frob'");
+	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
+		  "expected what to show (embedding, encoder, state, score, "
+		  "scores, softmax, weights, weighted, context, concat, "
+		  "output, stage=NAME, heatmap or compare), found 'stage'");
+}
+END_TEST
+
+START_TEST(test_err_unknown_option)
+{
+	parse_err(HEAD "page: p\nshow softmax t=1 x=2\n", "t.lesson:4:18: "
+		  "expected t=N, i=N, scorer=NAME or arithmetic, found 'x=2'");
+}
+END_TEST
+
+START_TEST(test_err_option_not_allowed)
+{
+	parse_err(HEAD "page: p\nshow encoder i=1 t=1\n", "t.lesson:4:18: "
+		  "expected i=N or arithmetic after 'show encoder', found "
+		  "'t=1'");
+	parse_err(HEAD "page: p\nshow compare t=1 scorer=dot\n",
+		  "t.lesson:4:18: expected t=N after 'show compare', found "
+		  "'scorer=dot'");
+	parse_err(HEAD "page: p\nshow stage=encoding t=1\n", "t.lesson:4:21: "
+		  "expected arithmetic after 'show stage=encoding', found "
+		  "'t=1'");
+	parse_err(HEAD "page: p\nshow softmax t=1 arithmetic\n",
+		  "t.lesson:4:18: expected t=N or scorer=NAME after 'show "
+		  "softmax', found 'arithmetic'");
+}
+END_TEST
+
+START_TEST(test_err_missing_t)
+{
+	parse_err(HEAD "page: p\nshow softmax\n", "t.lesson:4:13: expected "
+		  "t=N after 'show softmax', found the end of the line");
+	parse_err(HEAD "page: p\nshow weights   # t=1\n", "t.lesson:4:13: "
+		  "expected t=N after 'show weights', found the end of the "
+		  "line");
+}
+END_TEST
+
+START_TEST(test_err_missing_i)
+{
+	parse_err(HEAD "page: p\nshow score t=1\n", "t.lesson:4:15: expected "
+		  "i=N after 'show score', found the end of the line");
+}
+END_TEST
+
+START_TEST(test_err_embedding_t_or_i)
+{
+	parse_err(HEAD "page: p\nshow embedding\n", "t.lesson:4:15: expected "
+		  "i=N (a source word) or t=N (the decoder's input) after "
+		  "'show embedding', found the end of the line");
+	parse_err(HEAD "page: p\nshow embedding i=1 t=2\n", "t.lesson:4:20: "
+		  "expected i=N or t=N after 'show embedding', found both");
+}
+END_TEST
+
+START_TEST(test_err_bad_number)
+{
+	parse_err(HEAD "page: p\nshow softmax t=one\n", "t.lesson:4:16: "
+		  "expected a whole number after 't=', found 'one'");
+	parse_err(HEAD "page: p\nshow softmax t=2x\n", "t.lesson:4:16: "
+		  "expected a whole number after 't=', found '2x'");
+	parse_err(HEAD "page: p\nshow score t=1 i=\n", "t.lesson:4:18: "
+		  "expected a whole number after 'i=', found nothing");
+	parse_err(HEAD "page: p\nshow softmax t=-1\n", "t.lesson:4:16: "
+		  "expected a whole number after 't=', found '-1'");
+}
+END_TEST
+
+START_TEST(test_err_t_zero)
+{
+	parse_err(HEAD "page: p\nshow softmax t=0\n", "t.lesson:4:14: "
+		  "expected t= from 1 to 100 (steps count from 1), found "
+		  "'t=0'");
+	parse_err(HEAD "page: p\nshow score t=1 i=0\n", "t.lesson:4:16: "
+		  "expected i= from 1 to 64 (source words count from 1), found "
+		  "'i=0'");
+}
+END_TEST
+
+START_TEST(test_err_number_too_large)
+{
+	parse_err(HEAD "page: p\nshow softmax t=101\n", "t.lesson:4:14: "
+		  "expected t= from 1 to 100 (steps count from 1), found "
+		  "'t=101'");
+	parse_err(HEAD "page: p\nshow softmax t=99999999999999999999\n",
+		  "t.lesson:4:14: expected t= from 1 to 100 (steps count "
+		  "from 1), found 't=99999999999999999999'");
+}
+END_TEST
+
+START_TEST(test_err_duplicate_option)
+{
+	parse_err(HEAD "page: p\nshow softmax t=1 t=2\n", "t.lesson:4:18: "
+		  "expected t=N once, found it again: 't=2'");
+	parse_err(HEAD "page: p\nshow scores t=1 arithmetic arithmetic\n",
+		  "t.lesson:4:28: expected arithmetic once, found it again: "
+		  "'arithmetic'");
+}
+END_TEST
+
+START_TEST(test_err_unknown_scorer)
+{
+	parse_err(HEAD "page: p\nshow softmax t=1 scorer=cosine\n",
+		  "t.lesson:4:25: expected dot, general or concat after "
+		  "'scorer=', found 'cosine'");
+	parse_err(HEAD "page: p\nshow softmax t=1 scorer=all\n",
+		  "t.lesson:4:25: expected dot, general or concat after "
+		  "'scorer=', found 'all'");
+}
+END_TEST
+
+START_TEST(test_err_long_word_is_cut)
+{
+	parse_err(HEAD "page: p\nshow abcdefghijabcdefghijabcdefghijabcdefghij"
+		  "abcdefghij\n", "t.lesson:4:6: expected what to show "
+		  "(embedding, encoder, state, score, scores, softmax, "
+		  "weights, weighted, context, concat, output, stage=NAME, "
+		  "heatmap or compare), found "
+		  "'abcdefghijabcdefghijabcdefghijabcdefghij...'");
+}
+END_TEST
+
+/* --- lesson_prepare: the directives against the trace ---------------- */
+
+START_TEST(test_prepare_ok)
+{
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	parse_ok(&l, HEAD "target: i am a student\npage: p\n"
+		 "show softmax t=5\nshow score t=1 i=3\nshow compare t=5\n");
+	if (lesson_prepare(&l, &m, &tr, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	/* all three scorers, in the order dot, general, concat */
+	ck_assert_int_eq(tr.nruns, SCORER_COUNT);
+	for (int k = 0; k < SCORER_COUNT; k++) {
+		ck_assert_int_eq(tr.runs[k].scorer, k);
+		/* four target words and </s> */
+		ck_assert_int_eq(tr.runs[k].nsteps, 5);
+	}
+	ck_assert_int_eq(tr.n, 3);
+	ck_assert_int_eq(tr.ntgt, 4);
+	ck_assert_str_eq(m.src.words[tr.src[2]], "étudiant");
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_prepare_step_past_end)
+{
+	prepare_err(HEAD "target: i am a student\npage: p\nx\n"
+		    "show weights t=6 scorer=concat\n", "t.lesson:6:14: "
+		    "expected t= from 1 to 5 (the concat scorer decodes \"je "
+		    "suis étudiant\" in 5 steps), found 't=6'");
+	/* greedy: i am a student </s> is five steps */
+	prepare_err(HEAD "page: p\nshow softmax t=9\n", "t.lesson:4:14: "
+		    "expected t= from 1 to 5 (the dot scorer decodes \"je suis "
+		    "étudiant\" in 5 steps), found 't=9'");
+}
+END_TEST
+
+START_TEST(test_prepare_word_past_end)
+{
+	prepare_err(HEAD "page: p\n\nshow score t=1 i=4\n", "t.lesson:5:16: "
+		    "expected i= from 1 to 3 (\"je suis étudiant\" has 3 "
+		    "words), found 'i=4'");
+	prepare_err(HEAD "page: p\nshow encoder i=4\n", "t.lesson:4:14: "
+		    "expected i= from 1 to 3 (\"je suis étudiant\" has 3 "
+		    "words), found 'i=4'");
+}
+END_TEST
+
+START_TEST(test_prepare_unknown_source_word)
+{
+	prepare_err("title: T\nsentence:  je  chat suis\npage: p\nx\n",
+		    "t.lesson:2:16: unknown source word \"chat\"; the closest "
+		    "source words are \"je\", \"suis\", \"zone\", \"étudiant\" "
+		    "or \"économique\"");
+}
+END_TEST
+
+START_TEST(test_prepare_unknown_target_word)
+{
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	parse_ok(&l, HEAD "target: i am a teacher\npage: p\nx\n");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &tr, &err), -1);
+	lesson_free(&l);
+	const char *want = "t.lesson:3:16: unknown target word \"teacher\"";
+	ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0,
+		      "got: %s", err.msg);
+}
+END_TEST
+
+START_TEST(test_prepare_marker_in_target)
+{
+	prepare_err(HEAD "target: i am </s>\npage: p\nx\n", "t.lesson:3:14: "
+		    "expected a target sentence without <s> or </s> (the "
+		    "decoder adds them), found \"</s>\"");
+}
+END_TEST
+
+START_TEST(test_prepare_missing_model)
+{
+	prepare_err(HEAD "model: /nonexistent/x.model\npage: p\nx\n",
+		    "t.lesson:3:8: cannot load the model: /nonexistent/x.model: "
+		    "No such file or directory");
+}
+END_TEST
+
+/* Writes text to dir/name; returns the path (static). */
+static const char *write_file(const char *dir, const char *name,
+			      const char *text)
+{
+	static char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+/* Copies $srcdir/tests/data/tiny.model into dir. */
+static void copy_tiny_model(const char *dir)
+{
+	const char *src = getenv("srcdir");
+	char path[4096];
+	size_t len;
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/tests/data/tiny.model",
+		 src ? src : ".");
+	char *text = util_read_file(path, 1u << 20, &len, &err);
+	ck_assert_msg(text != NULL, "%s", err.msg);
+	write_file(dir, "tiny.model", text);
+	free(text);
+}
+
+START_TEST(test_prepare_model_beside_lesson)
+{
+	char dir[] = "/tmp/check_lesson.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	copy_tiny_model(dir);
+	char *path = strdup(write_file(dir, "own.lesson", "title: T\n"
+				       "model: tiny.model\nsentence: un deux\n"
+				       "page: p\nshow heatmap\n"));
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	if (lesson_load(&l, path, &err) != 0 ||
+	    lesson_prepare(&l, &m, &tr, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	char want[4200];
+	snprintf(want, sizeof want, "%s/tiny.model", dir);
+	ck_assert_str_eq(m.name, want);
+	ck_assert_int_eq(tr.n, 2);
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+	unlink(path);
+	unlink(want);
+	rmdir(dir);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_load_missing_file)
+{
+	struct lesson l;
+	struct errbuf err;
+	ck_assert_int_eq(lesson_load(&l, "/nonexistent/a.lesson", &err), -1);
+	lesson_free(&l);
+	ck_assert_str_eq(err.msg, "/nonexistent/a.lesson: No such file or "
+			 "directory");
+}
+END_TEST
+
+/* --- finding lessons ------------------------------------------------- */
+
+static char find_dir[64];
+
+static void find_setup(void)
+{
+	strcpy(find_dir, "/tmp/check_lesson.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(find_dir));
+	const char *l = HEAD "page: p\nx\n";
+	write_file(find_dir, "02-beta.lesson", l);
+	write_file(find_dir, "01-alpha.lesson", l);
+	write_file(find_dir, "10-gamma.lesson", l);
+	write_file(find_dir, "notes.txt", "not a lesson\n");
+	write_file(find_dir, ".hidden.lesson", l);
+	setenv("ATTN_TRACE_LESSONS", find_dir, 1);
+}
+
+static void find_teardown(void)
+{
+	static const char *const names[] = {
+		"02-beta.lesson", "01-alpha.lesson", "10-gamma.lesson",
+		"notes.txt", ".hidden.lesson"
+	};
+	char path[128];
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		snprintf(path, sizeof path, "%s/%s", find_dir, names[k]);
+		unlink(path);
+	}
+	rmdir(find_dir);
+	teardown();
+}
+
+/* lesson_find(name) must give find_dir/file. */
+static void find_is(const char *name, const char *file)
+{
+	struct errbuf err;
+	char want[128];
+	char *got = lesson_find(name, &err);
+	ck_assert_msg(got != NULL, "lesson_find(%s): %s", name, err.msg);
+	snprintf(want, sizeof want, "%s/%s", find_dir, file);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_dir_from_environment)
+{
+	ck_assert_str_eq(lesson_dir(), find_dir);
+	unsetenv("ATTN_TRACE_LESSONS");
+	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+	setenv("ATTN_TRACE_LESSONS", "", 1);
+	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+}
+END_TEST
+
+START_TEST(test_find_by_number)
+{
+	find_is("2", "02-beta.lesson");
+	find_is("02", "02-beta.lesson");
+	find_is("1", "01-alpha.lesson");
+	find_is("10", "10-gamma.lesson");
+}
+END_TEST
+
+START_TEST(test_find_by_name)
+{
+	find_is("beta", "02-beta.lesson");
+	find_is("gamma", "10-gamma.lesson");
+	find_is("02-beta", "02-beta.lesson");
+}
+END_TEST
+
+START_TEST(test_find_by_path)
+{
+	struct errbuf err;
+	char *p = lesson_find("sub/x", &err);
+	ck_assert_str_eq(p, "sub/x");
+	free(p);
+	p = lesson_find("own.lesson", &err);
+	ck_assert_str_eq(p, "own.lesson");
+	free(p);
+}
+END_TEST
+
+START_TEST(test_find_missing)
+{
+	struct errbuf err;
+	char want[512];
+	ck_assert_ptr_null(lesson_find("7", &err));
+	snprintf(want, sizeof want, "no lesson number \"7\" in %s "
+		 "('attn-trace lessons' lists them; ATTN_TRACE_LESSONS names "
+		 "another directory)", find_dir);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_ptr_null(lesson_find("delta", &err));
+	ck_assert_ptr_nonnull(strstr(err.msg, "no lesson named \"delta\""));
+	ck_assert_ptr_null(lesson_find("alph", &err));
+}
+END_TEST
+
+START_TEST(test_list_sorted)
+{
+	char **paths;
+	struct errbuf err;
+	char want[128];
+	static const char *const order[] = {
+		"01-alpha.lesson", "02-beta.lesson", "10-gamma.lesson"
+	};
+	int n = lesson_list(&paths, &err);
+	ck_assert_int_eq(n, 3);
+	for (int k = 0; k < n; k++) {
+		snprintf(want, sizeof want, "%s/%s", find_dir, order[k]);
+		ck_assert_str_eq(paths[k], want);
+		free(paths[k]);
+	}
+	free(paths);
+}
+END_TEST
+
+START_TEST(test_list_missing_dir)
+{
+	char **paths;
+	struct errbuf err;
+	setenv("ATTN_TRACE_LESSONS", "/nonexistent/lessons", 1);
+	ck_assert_int_eq(lesson_list(&paths, &err), -1);
+	ck_assert_str_eq(err.msg, "cannot open the lesson directory "
+			 "/nonexistent/lessons: No such file or directory (set "
+			 "ATTN_TRACE_LESSONS to the directory that holds the "
+			 "*.lesson files)");
+	ck_assert_ptr_null(lesson_find("3", &err));
+}
+END_TEST
+
+/* --- text ------------------------------------------------------------- */
+
+/* A prepared lesson for the text tests. */
+static struct lesson tl;
+static struct model tm;
+static struct trace ttr;
+static struct fmt_opts topts;
+
+static void text_prepare(const char *text)
+{
+	struct errbuf err;
+	parse_ok(&tl, text);
+	if (lesson_prepare(&tl, &tm, &ttr, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	fmt_opts_default(&topts);
+}
+
+static void text_teardown(void)
+{
+	trace_free(&ttr);
+	model_free(&tm);
+	lesson_free(&tl);
+	teardown();
+}
+
+/* The text of page p at width columns; freed in teardown. */
+static const char *page_text(int p, int width)
+{
+	mem_open();
+	ck_assert_int_eq(lesson_page_text(mem, &tl, p, &ttr, &topts, width),
+			 0);
+	return mem_text();
+}
+
+/* What fmt_text_rec writes for the record (kind, run, t, i), with the
+ * terms or without; the caller frees it. */
+static char *rec_text(enum trace_kind kind, int run, int t, int i, int terms)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	struct fmt_opts o = topts;
+	o.terms = terms;
+	const struct trace_rec *r = trace_find(&ttr, kind, run, t, i);
+	ck_assert_ptr_nonnull(r);
+	fmt_text_rec(f, &ttr, r, &o);
+	fclose(f);
+	return s;
+}
+
+/* Asserts that hay holds needle, and frees needle. */
+static void holds(const char *hay, char *needle)
+{
+	ck_assert_msg(strstr(hay, needle) != NULL, "missing:\n%s\nin:\n%s",
+		      needle, hay);
+	free(needle);
+}
+
+START_TEST(test_text_title_and_score)
+{
+	text_prepare(HEAD "page: A título\nshow score t=1 i=2 arithmetic\n"
+		     "show score t=1 i=2\n");
+	const char *s = page_text(0, 76);
+	/* the underline is as wide as the title in columns, not bytes */
+	ck_assert_int_eq(strncmp(s, "A título\n--------\n\n", 20), 0);
+	ck_assert_ptr_nonnull(strstr(s, "e_1,2 = s_1·h_2 = "));
+	holds(s, rec_text(REC_SCORE, SCORER_DOT, 1, 2, 1));
+	holds(s, rec_text(REC_SCORE, SCORER_DOT, 1, 2, 0));
+	/* the term-by-term line once, the short line once */
+	const char *terms = strstr(s, "×");
+	ck_assert_ptr_nonnull(terms);
+	ck_assert_ptr_null(strstr(strchr(terms, '\n'), "×"));
+}
+END_TEST
+
+START_TEST(test_text_directives_use_formatters)
+{
+	text_prepare(HEAD "scorer: general\npage: p\n"
+		     "show embedding i=3\nshow embedding t=2\n"
+		     "show encoder i=2 arithmetic\nshow state t=3\n"
+		     "show softmax t=2\nshow context t=4\nshow concat t=1\n"
+		     "show output t=2\nshow weighted t=1 i=3\n"
+		     "show scores t=2\n");
+	const char *s = page_text(0, 76);
+	holds(s, rec_text(REC_EMBED, -1, 0, 3, 0));
+	holds(s, rec_text(REC_EMBED, SCORER_GENERAL, 2, 0, 0));
+	holds(s, rec_text(REC_RNN, -1, 0, 2, 1));
+	holds(s, rec_text(REC_RNN, SCORER_GENERAL, 3, 0, 0));
+	holds(s, rec_text(REC_SOFTMAX, SCORER_GENERAL, 2, 0, 1));
+	holds(s, rec_text(REC_CONTEXT, SCORER_GENERAL, 4, 0, 1));
+	holds(s, rec_text(REC_CONCAT, SCORER_GENERAL, 1, 0, 1));
+	holds(s, rec_text(REC_ATTENTIONAL, SCORER_GENERAL, 1, 0, 1));
+	holds(s, rec_text(REC_OUTPUT, SCORER_GENERAL, 2, 0, 1));
+	holds(s, rec_text(REC_WEIGHTED, SCORER_GENERAL, 1, 3, 1));
+	for (int i = 1; i <= 3; i++)
+		holds(s, rec_text(REC_SCORE, SCORER_GENERAL, 2, i, 0));
+	holds(s, rec_text(REC_SCORES, SCORER_GENERAL, 2, 0, 0));
+	/* the lesson's own scorer is not announced */
+	ck_assert_ptr_null(strstr(s, "scorer)"));
+}
+END_TEST
+
+START_TEST(test_text_stage)
+{
+	text_prepare(HEAD "page: p\nshow stage=softmax t=2 scorer=concat\n"
+		     "page: q\nshow stage=encoding\n");
+	const char *s = page_text(0, 76);
+	ck_assert_ptr_nonnull(strstr(s, "(concat scorer)\n"));
+	holds(s, rec_text(REC_SOFTMAX, SCORER_CONCAT, 2, 0, 0));
+	ck_assert_ptr_null(strstr(s, "e_2,1 ="));
+	free(buf);
+	buf = NULL;
+	s = page_text(1, 76);
+	for (int i = 1; i <= 3; i++) {
+		holds(s, rec_text(REC_EMBED, -1, 0, i, 0));
+		holds(s, rec_text(REC_RNN, -1, 0, i, 0));
+	}
+	ck_assert_ptr_null(strstr(s, "s_1"));
+}
+END_TEST
+
+START_TEST(test_text_views)
+{
+	text_prepare(HEAD "page: p\nshow weights t=1\nshow heatmap "
+		     "scorer=concat\nshow compare t=3\n");
+	char *want = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&want, &n);
+	fmt_text_heatmap(f, &ttr, SCORER_CONCAT, topts.precision, 0);
+	fclose(f);
+	const char *s = page_text(0, 76);
+	holds(s, want);
+	f = open_memstream(&want, &n);
+	fmt_text_compare(f, &ttr, 3, topts.precision);
+	fclose(f);
+	holds(s, want);
+	ck_assert_ptr_nonnull(strstr(s, "the attention weights α_1, dot "
+				     "scorer:\n  je "));
+	/* one bar is marked the largest, and no line is wider than 76 */
+	const char *mark = strstr(s, "<- largest");
+	ck_assert_ptr_nonnull(mark);
+	ck_assert_ptr_null(strstr(mark + 1, "<- largest"));
+	const char *line = strstr(s, "  suis ");
+	char *copy = strndup(line, (size_t)(strchr(line, '\n') - line));
+	ck_assert_int_le(utf8_width(copy), 76);
+	free(copy);
+}
+END_TEST
+
+START_TEST(test_text_wraps_at_width)
+{
+	text_prepare(HEAD "page: p\n"
+		     "aaa bbb ccc ddd eee fff ggg hhh iii jjj kkk lll\n"
+		     "mmm 注意力 nnn\n");
+	const char *s = page_text(0, 15);
+	ck_assert_str_eq(s, "p\n-\n\n"
+			 "aaa bbb ccc ddd\n" /* 15 columns: fits exactly */
+			 "eee fff ggg hhh\n"
+			 "iii jjj kkk lll\n"
+			 "mmm 注意力 nnn\n"); /* 14 columns, 17 bytes */
+}
+END_TEST
+
+START_TEST(test_wrap_long_word_and_wide_text)
+{
+	mem_open();
+	ck_assert_int_eq(lesson_wrap(mem, "ab abcdefghijklmnop cd 注意力注意力 "
+				     "x", 12), 0);
+	ck_assert_str_eq(mem_text(), "ab\nabcdefghijklmnop\ncd\n"
+			 "注意力注意力\nx\n");
+}
+END_TEST
+
+START_TEST(test_text_verbatim_unwrapped)
+{
+	text_prepare(HEAD "page: p\n    a b c d e f g h i j k l m n o p\n");
+	const char *s = page_text(0, 12);
+	ck_assert_str_eq(s, "p\n-\n\n    a b c d e f g h i j k l m n o p\n");
+}
+END_TEST
+
+START_TEST(test_text_run_override)
+{
+	text_prepare(HEAD "page: p\nshow softmax t=1\n"
+		     "show softmax t=1 scorer=dot\n");
+	const struct lesson_page *pg = &tl.pages[0];
+	mem_open();
+	/* a stepper switched to concat: the first directive follows it,
+	 * the second keeps the scorer it names */
+	ck_assert_int_eq(lesson_show_text(mem, &tl, &pg->blocks[0].show, &ttr,
+					  &topts, SCORER_CONCAT, 76), 0);
+	ck_assert_int_eq(lesson_show_text(mem, &tl, &pg->blocks[1].show, &ttr,
+					  &topts, SCORER_CONCAT, 76), 0);
+	const char *s = mem_text();
+	char *want = rec_text(REC_SOFTMAX, SCORER_CONCAT, 1, 0, 0);
+	ck_assert_int_eq(strncmp(s, "(concat scorer)\n", 16), 0);
+	ck_assert_int_eq(strncmp(s + 16, want, strlen(want)), 0);
+	holds(s + 16 + strlen(want), rec_text(REC_SOFTMAX, SCORER_DOT, 1, 0,
+					      0));
+	free(want);
+	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[0].show), 0);
+	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[1].show), 0);
+}
+END_TEST
+
+START_TEST(test_plain_whole_lesson)
+{
+	text_prepare("title: Soft max\ngoal: Learn it.\n"
+		     "sentence: je suis étudiant\ntarget: i am a student\n"
+		     "page: One\nx\npage: Two\ny\n");
+	mem_open();
+	ck_assert_int_eq(lesson_plain(mem, &tl, &ttr, &topts, 76), 0);
+	const char *s = mem_text();
+	const char *head = "Soft max\n========\n\nGoal: Learn it.\n"
+			   "Sentence: je suis étudiant\n"
+			   "Target: i am a student\nScorer: dot\n"
+			   "Model: <built-in toy4.model>\n";
+	ck_assert_int_eq(strncmp(s, head, strlen(head)), 0);
+	const char *one = strstr(s, "\n[page 1 of 2]\nOne\n---\n\nx\n");
+	const char *two = strstr(s, "\n[page 2 of 2]\nTwo\n---\n\ny\n");
+	ck_assert_ptr_nonnull(one);
+	ck_assert_ptr_nonnull(two);
+	ck_assert(two > one);
+}
+END_TEST
+
+START_TEST(test_text_write_error)
+{
+	text_prepare(HEAD "page: p\nshow softmax t=1\n");
+	FILE *full = fopen("/dev/full", "w");
+	if (!full)
+		return; /* no /dev/full here */
+	setvbuf(full, NULL, _IONBF, 0);
+	ck_assert_int_eq(lesson_page_text(full, &tl, 0, &ttr, &topts, 76), -1);
+	ck_assert_int_eq(lesson_plain(full, &tl, &ttr, &topts, 76), -1);
+	fclose(full);
+}
+END_TEST
+
+static Suite *lesson_suite(void)
+{
+	Suite *s = suite_create("lesson");
+	TCase *tc = tcase_create("parse");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, test_header_keys);
+	tcase_add_test(tc, test_header_defaults);
+	tcase_add_loop_test(tc, test_show_kinds, 0,
+			    sizeof show_cases / sizeof show_cases[0]);
+	tcase_add_test(tc, test_paragraphs_join);
+	tcase_add_test(tc, test_verbatim_and_escapes);
+	tcase_add_test(tc, test_crlf_and_bom);
+	tcase_add_test(tc, test_no_final_newline);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_err_empty_file);
+	tcase_add_test(tc, test_err_invalid_utf8);
+	tcase_add_test(tc, test_err_control_character);
+	tcase_add_test(tc, test_err_nul_byte);
+	tcase_add_test(tc, test_err_unknown_key);
+	tcase_add_test(tc, test_err_duplicate_key);
+	tcase_add_test(tc, test_err_empty_value);
+	tcase_add_test(tc, test_err_bad_header_scorer);
+	tcase_add_test(tc, test_err_text_before_page);
+	tcase_add_test(tc, test_err_show_before_page);
+	tcase_add_test(tc, test_err_key_on_page);
+	tcase_add_test(tc, test_err_missing_title);
+	tcase_add_test(tc, test_err_missing_sentence);
+	tcase_add_test(tc, test_err_no_page);
+	tcase_add_test(tc, test_err_empty_page);
+	tcase_add_test(tc, test_err_page_without_title);
+	tcase_add_test(tc, test_err_too_many_pages);
+	tcase_add_test(tc, test_err_too_large);
+	tcase_add_test(tc, test_err_unknown_directive);
+	tcase_add_test(tc, test_err_unknown_stage);
+	tcase_add_test(tc, test_err_unknown_option);
+	tcase_add_test(tc, test_err_option_not_allowed);
+	tcase_add_test(tc, test_err_missing_t);
+	tcase_add_test(tc, test_err_missing_i);
+	tcase_add_test(tc, test_err_embedding_t_or_i);
+	tcase_add_test(tc, test_err_bad_number);
+	tcase_add_test(tc, test_err_t_zero);
+	tcase_add_test(tc, test_err_number_too_large);
+	tcase_add_test(tc, test_err_duplicate_option);
+	tcase_add_test(tc, test_err_unknown_scorer);
+	tcase_add_test(tc, test_err_long_word_is_cut);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("prepare");
+	tcase_add_test(tc, test_prepare_ok);
+	tcase_add_test(tc, test_prepare_step_past_end);
+	tcase_add_test(tc, test_prepare_word_past_end);
+	tcase_add_test(tc, test_prepare_unknown_source_word);
+	tcase_add_test(tc, test_prepare_unknown_target_word);
+	tcase_add_test(tc, test_prepare_marker_in_target);
+	tcase_add_test(tc, test_prepare_missing_model);
+	tcase_add_test(tc, test_prepare_model_beside_lesson);
+	tcase_add_test(tc, test_load_missing_file);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("find");
+	tcase_add_checked_fixture(tc, find_setup, find_teardown);
+	tcase_add_test(tc, test_dir_from_environment);
+	tcase_add_test(tc, test_find_by_number);
+	tcase_add_test(tc, test_find_by_name);
+	tcase_add_test(tc, test_find_by_path);
+	tcase_add_test(tc, test_find_missing);
+	tcase_add_test(tc, test_list_sorted);
+	tcase_add_test(tc, test_list_missing_dir);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("text");
+	tcase_add_checked_fixture(tc, NULL, text_teardown);
+	tcase_add_test(tc, test_text_title_and_score);
+	tcase_add_test(tc, test_text_directives_use_formatters);
+	tcase_add_test(tc, test_text_stage);
+	tcase_add_test(tc, test_text_views);
+	tcase_add_test(tc, test_text_wraps_at_width);
+	tcase_add_test(tc, test_wrap_long_word_and_wide_text);
+	tcase_add_test(tc, test_text_verbatim_unwrapped);
+	tcase_add_test(tc, test_text_run_override);
+	tcase_add_test(tc, test_plain_whole_lesson);
+	tcase_add_test(tc, test_text_write_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(lesson_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,250 @@
+/* check_view.c: what each screen of the stepper contains, without curses,
+ * on the built-in toy model. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+#include "view.h"
+
+static struct model M;
+static struct trace T;
+static struct view V;
+static struct view_screen S;
+
+/* je suis étudiant, greedy, every scorer */
+static void setup(void)
+{
+	struct errbuf err;
+	int src[3];
+	ck_assert_int_eq(model_load_builtin(&M, &err), 0);
+	src[0] = vocab_find(&M.src, "je");
+	src[1] = vocab_find(&M.src, "suis");
+	src[2] = vocab_find(&M.src, "étudiant");
+	ck_assert_int_eq(trace_build(&T, &M, src, 3, NULL, 0, SCORER_ALL, &err), 0);
+	view_init(&V, &T, NULL, 4, 78);
+	memset(&S, 0, sizeof S);
+}
+
+static void teardown(void)
+{
+	view_screen_free(&S);
+	view_free(&V);
+	trace_free(&T);
+	model_free(&M);
+}
+
+static void render(void)
+{
+	view_screen_free(&S);
+	view_render(&V, &S);
+}
+
+/* 1 if some line of lines (n) contains s */
+static int has(char **lines, int n, const char *s)
+{
+	for (int k = 0; k < n; k++)
+		if (strstr(lines[k], s))
+			return 1;
+	return 0;
+}
+
+START_TEST(test_frames)
+{
+	/* 3 encoder words, then 6 screens a decoder step */
+	ck_assert_int_eq(view_count(&V), 3 + 6 * T.runs[0].nsteps);
+	ck_assert_int_eq(V.frames[0].stage, STAGE_ENCODING);
+	ck_assert_int_eq(V.frames[3].stage, STAGE_SCORING);
+	ck_assert_int_eq(V.frames[3].part, 0);
+	ck_assert_int_eq(V.frames[4].part, 1);
+	ck_assert_int_eq(V.frames[5].stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(V.frames[8].stage, STAGE_OUTPUT);
+	ck_assert_int_eq(V.frames[9].t, 2);
+}
+END_TEST
+
+START_TEST(test_first_screen)
+{
+	render();
+	ck_assert_int_eq(S.stage, STAGE_ENCODING);
+	ck_assert_ptr_nonnull(strstr(S.where, "stage 1 of 6: encoding"));
+	ck_assert_ptr_nonnull(strstr(S.title, "je suis étudiant"));
+	ck_assert_ptr_nonnull(strstr(S.title, "[dot scorer]"));
+	ck_assert(has(S.narr, S.nnarr, "\"je\""));
+	ck_assert(has(S.body, S.nbody, "x_1 = emb(je)"));
+	ck_assert(has(S.body, S.nbody, "h_1 = tanh(W_x·x_1 + W_h·h_0 + b)"));
+	ck_assert_int_eq(S.nbars, 0);
+}
+END_TEST
+
+START_TEST(test_softmax_screen_bars)
+{
+	view_move(&V, 2);
+	view_goto_stage(&V, STAGE_SOFTMAX);
+	render();
+	ck_assert_int_eq(S.stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert(has(S.body, S.nbody, "max = "));
+	ck_assert_int_eq(S.nbars, 3);
+	ck_assert_str_eq(S.bars_title, "attention weights α_1 (dot)");
+	/* the bars are the recorded weights, the largest marked */
+	const struct trace_rec *r = trace_find(&T, REC_SOFTMAX, 0, 1, 0);
+	int best = 0;
+	for (int i = 0; i < 3; i++) {
+		ck_assert_double_eq_tol(S.bars[i].frac, r->result[i], 1e-15);
+		if (r->result[i] > r->result[best])
+			best = i;
+	}
+	ck_assert(S.bars[best].is_max);
+	ck_assert_str_eq(S.bars[0].label, "je");
+	ck_assert_str_eq(S.bars[best].label, "je"); /* i attends to je */
+}
+END_TEST
+
+START_TEST(test_scorer_switch_keeps_place)
+{
+	view_goto(&V, 3 + 6 + 2); /* t = 2, softmax */
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	view_next_scorer(&V);
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_GENERAL);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(view_step(&V), 2);
+	render();
+	ck_assert_ptr_nonnull(strstr(S.title, "[general scorer]"));
+	view_next_scorer(&V);
+	view_next_scorer(&V);
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_DOT);
+}
+END_TEST
+
+START_TEST(test_terms_toggle)
+{
+	view_goto(&V, 4); /* t = 1, the scores */
+	render();
+	ck_assert(has(S.body, S.nbody, "e_1,2 = s_1·h_2 = "));
+	ck_assert(has(S.body, S.nbody, "×"));
+	V.terms = 0;
+	render();
+	ck_assert(has(S.body, S.nbody, "e_1,2 = s_1·h_2 = "));
+	ck_assert(!has(S.body, S.nbody, "×"));
+}
+END_TEST
+
+START_TEST(test_lines_fit_the_width)
+{
+	for (int width = 78; width >= 40; width -= 19) {
+		V.width = width;
+		for (int pos = 0; pos < view_count(&V); pos++) {
+			view_goto(&V, pos);
+			render();
+			for (int k = 0; k < S.nbody; k++)
+				ck_assert_msg(utf8_width(S.body[k]) <= width,
+					      "width %d, screen %d: \"%s\"", width,
+					      pos, S.body[k]);
+			for (int k = 0; k < S.nnarr; k++)
+				ck_assert_int_le(utf8_width(S.narr[k]), width);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_compare_and_help)
+{
+	view_goto(&V, 3 + 6 + 1);
+	V.mode = VIEW_COMPARE;
+	render();
+	ck_assert(has(S.body, S.nbody, "the scorers side by side at step t=2"));
+	ck_assert(has(S.body, S.nbody, "general"));
+	ck_assert(has(S.body, S.nbody, "concat"));
+	ck_assert(has(S.body, S.nbody, "α_2,2 suis"));
+	V.mode = VIEW_HELP;
+	render();
+	ck_assert(has(S.body, S.nbody, "compare the three scorers"));
+	V.mode = VIEW_HEATMAP;
+	render();
+	ck_assert_ptr_nonnull(strstr(S.where, "heatmap of the dot scorer"));
+}
+END_TEST
+
+START_TEST(test_moves_clamp)
+{
+	view_move(&V, -5);
+	ck_assert_int_eq(V.pos, 0);
+	view_goto(&V, 10000);
+	ck_assert_int_eq(V.pos, view_count(&V) - 1);
+	view_goto_stage(&V, STAGE_ENCODING);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_ENCODING);
+}
+END_TEST
+
+START_TEST(test_lesson_pages)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	struct lesson l;
+	struct model lm;
+	struct trace lt;
+	struct view lv;
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/lessons/12-alignment.lesson",
+		 dir ? dir : ".");
+	ck_assert_msg(lesson_load(&l, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&l, &lm, &lt, &err) == 0, "%s", err.msg);
+	view_init(&lv, &lt, &l, 4, 78);
+	ck_assert_int_eq(view_count(&lv), l.npages);
+	view_render(&lv, &S);
+	ck_assert_ptr_nonnull(strstr(S.title, l.title));
+	ck_assert_ptr_nonnull(strstr(S.where, "page 1 of "));
+	ck_assert(has(S.body, S.nbody, l.pages[0].title));
+	/* the page with a score directive shows its bars, and s changes the
+	 * scorer of the lesson's directives */
+	for (int p = 0; p < l.npages; p++) {
+		view_goto(&lv, p);
+		if (view_step(&lv) > 0)
+			break;
+	}
+	ck_assert_int_gt(view_step(&lv), 0);
+	view_screen_free(&S);
+	view_render(&lv, &S);
+	ck_assert_int_eq(S.nbars, 3);
+	char before[64];
+	snprintf(before, sizeof before, "%s", S.bars_title);
+	view_next_scorer(&lv);
+	view_screen_free(&S);
+	view_render(&lv, &S);
+	ck_assert_str_ne(S.bars_title, before);
+	view_free(&lv);
+	trace_free(&lt);
+	model_free(&lm);
+	lesson_free(&l);
+}
+END_TEST
+
+static Suite *view_suite(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("screens");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_first_screen);
+	tcase_add_test(tc, test_softmax_screen_bars);
+	tcase_add_test(tc, test_scorer_switch_keeps_place);
+	tcase_add_test(tc, test_terms_toggle);
+	tcase_add_test(tc, test_lines_fit_the_width);
+	tcase_add_test(tc, test_compare_and_help);
+	tcase_add_test(tc, test_moves_clamp);
+	tcase_add_test(tc, test_lesson_pages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(view_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

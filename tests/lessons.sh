@@ -1,0 +1,168 @@
+#!/bin/sh
+# lessons.sh: the shipped lessons, the "lessons" and "lesson" commands, and
+# lesson files with mistakes in them.
+. "$srcdir/tests/lib.sh"
+: "${ATTN_TRACE_LESSONS:=$srcdir/lessons}"
+export ATTN_TRACE_LESSONS
+dir=$ATTN_TRACE_LESSONS
+
+# field FILE KEY: the value of a header line "KEY: value"
+field() {
+	sed -n "s/^$2: *//p" "$1" | head -n 1
+}
+
+# --- every shipped lesson -------------------------------------------------
+count=0
+for f in "$dir"/*.lesson; do
+	count=$((count + 1))
+	base=$(basename "$f" .lesson)
+	run_cmd lesson --check "$f"
+	expect_status 0 "$base passes --check"
+	check "$base: --check says ok" grep -qxF "$f: ok" "$TMP/out"
+	run_cmd lesson --plain "$f"
+	expect_status 0 "$base renders with --plain"
+	check "$base: the text is not empty" test -s "$TMP/out"
+	title=$(field "$f" title)
+	goal=$(field "$f" goal)
+	check "$base: has a goal line" test -n "$goal"
+	check "$base: shows its title" grep -qxF "$title" "$TMP/out"
+	# the goal is wrapped, so compare it with the lines joined
+	tr '\n' ' ' <"$TMP/out" >"$TMP/joined"
+	check "$base: shows its goal" grep -qF "Goal: $goal" "$TMP/joined"
+	check "$base: no escape codes" \
+		sh -c "! grep -q \"$(printf '\033')\" '$TMP/out'"
+	check "$base: no error output" test ! -s "$TMP/err"
+done
+check "at least 12 lessons ship" test "$count" -ge 12
+check "a lesson has non-Latin text" grep -q '注意力' "$dir"/*.lesson
+
+# --- listing and finding ----------------------------------------------------
+run_cmd lessons
+expect_status 0 "lessons"
+check "lessons lists every lesson" test "$(wc -l <"$TMP/out")" -eq "$count"
+check "lessons shows number, name and title" \
+	grep -qE '^06  softmax +Softmax: from scores to weights$' "$TMP/out"
+cp "$TMP/out" "$TMP/list"
+check "lessons lists in order" sh -c "sort '$TMP/list' | cmp -s - '$TMP/list'"
+
+run_cmd lesson 6 --plain
+expect_status 0 "lesson by number"
+cp "$TMP/out" "$TMP/by-number"
+run_cmd lesson softmax --plain
+expect_status 0 "lesson by name"
+check "number and name find the same lesson" \
+	cmp -s "$TMP/out" "$TMP/by-number"
+run_cmd lesson --plain 06
+check "a zero-padded number works too" cmp -s "$TMP/out" "$TMP/by-number"
+run_cmd lesson --plain "$dir/06-softmax.lesson"
+check "a path finds the same lesson" cmp -s "$TMP/out" "$TMP/by-number"
+check "the softmax lesson shows its softmax" \
+	grep -q '^α_1,1 = 1.0000 / 1.7532 = 0.5704$' "$TMP/out"
+
+# a lesson on a pipe is plain text, as with --plain
+"$ATTN_TRACE" lesson softmax 2>"$TMP/err" | cat >"$TMP/out"
+check "a pipe gets the plain text" cmp -s "$TMP/out" "$TMP/by-number"
+
+run_cmd lesson --plain --width=40 softmax
+expect_status 0 "--width"
+check "--width=40 wraps the narrative" sh -c \
+	"sed -n '/^The recipe/,/^e_1 /p' '$TMP/out' | sed '\$d' | \
+	awk 'length(\$0) > 40 { bad = 1 } END { exit bad }'"
+run_cmd lesson --plain --precision=2 softmax
+check "--precision=2" grep -q '^α_1,1 = 1.00 / 1.75 = 0.57$' "$TMP/out"
+
+# --- mistakes ----------------------------------------------------------------
+run_cmd lesson nosuchlesson
+expect_status 1 "a missing lesson name"
+expect_err 'no lesson named "nosuchlesson" in' "the missing name is explained"
+expect_err "attn-trace lessons" "the error says how to list lessons"
+run_cmd lesson 99
+expect_status 1 "a missing lesson number"
+expect_err 'no lesson number "99"' "the missing number is explained"
+run_cmd lesson "$TMP/absent.lesson"
+expect_status 1 "a missing lesson file"
+expect_err "absent.lesson: No such file" "the missing file is named"
+
+ATTN_TRACE_LESSONS="$TMP/nowhere" "$ATTN_TRACE" lessons >"$TMP/out" \
+	2>"$TMP/err"
+status=$?
+expect_status 1 "lessons without a lesson directory"
+expect_err "$TMP/nowhere" "the missing directory is named"
+expect_err "ATTN_TRACE_LESSONS" "the variable is named"
+
+run_cmd lesson
+expect_status 2 "lesson without a name"
+run_cmd lesson 1 2
+expect_status 2 "lesson with two names"
+run_cmd lesson --frob 1
+expect_status 2 "an unknown option"
+expect_err "unknown option '--frob'" "the unknown option is named"
+expect_err "Try 'attn-trace --help'" "the usage hint is given"
+run_cmd lesson --width=5 1
+expect_status 2 "a width out of range"
+run_cmd lesson --color=purple 1
+expect_status 2 "an unknown colour setting"
+run_cmd lesson --check
+expect_status 2 "--check without files"
+run_cmd lessons extra
+expect_status 2 "lessons takes no arguments"
+run_cmd lesson --help
+expect_status 0 "lesson --help"
+check "lesson --help shows the usage" \
+	grep -q '^Usage: attn-trace lesson NAME' "$TMP/out"
+
+# bad lessons: each gives FILE:LINE:COL and exit 1
+head='title: T
+sentence: je suis étudiant'
+bad() { # bad NAME TEXT WANT
+	printf '%s\n' "$2" >"$TMP/$1.lesson"
+	run_cmd lesson --check "$TMP/$1.lesson"
+	expect_status 1 "bad lesson: $1"
+	expect_err "$TMP/$1.lesson:$3" "bad lesson $1: the error is at $3"
+	run_cmd lesson --plain "$TMP/$1.lesson"
+	expect_status 1 "bad lesson $1 does not render"
+	check "bad lesson $1: nothing on stdout" test ! -s "$TMP/out"
+}
+bad unknown-key "$head
+author: me
+page: p
+x" "3:1: expected a header key"
+bad no-page "$head" "3:1: expected at least one 'page:' line"
+bad unknown-show "$head
+page: p
+show frobnicate t=1" "4:6: expected what to show"
+bad missing-t "$head
+page: p
+show softmax" "4:13: expected t=N after 'show softmax'"
+bad past-the-end "$head
+page: p
+text
+show softmax t=9" "5:14: expected t= from 1 to 5"
+bad word-past-end "$head
+page: p
+show score t=1 i=4" "4:16: expected i= from 1 to 3"
+bad unknown-word "title: T
+sentence: je suis chat
+page: p
+x" '2:19: unknown source word "chat"'
+bad empty-page "$head
+page: p
+page: q
+x" "3:1: expected narrative or a 'show' line"
+
+# --check goes on after a bad file and reports each good one
+run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"
+expect_status 1 "--check with one bad file of two"
+check "--check still checks the good file" \
+	grep -qxF "$dir/01-tokens.lesson: ok" "$TMP/out"
+
+# output that cannot be written
+"$ATTN_TRACE" lesson --plain 1 >/dev/full 2>"$TMP/err"
+status=$?
+expect_status 1 "a lesson to a full disk"
+expect_err "write error" "a full disk is reported"
+"$ATTN_TRACE" lessons >/dev/full 2>"$TMP/err"
+status=$?
+expect_status 1 "the list to a full disk"
+
+finish

@@ -1,0 +1,140 @@
+#!/bin/sh
+# tui.sh: the real stepper, driven in tmux: keys in, screen text out.
+. "$srcdir/tests/lib.sh"
+command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
+case $ATTN_TRACE in /*) ;; *) ATTN_TRACE=$(pwd)/$ATTN_TRACE ;; esac
+
+sock="attn-test-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# start NAME COLS ROWS ARGS...: runs attn-trace in a new tmux session and
+# records its exit status in $TMP/NAME.exit and the stty modes around it
+start() {
+	name=$1 cols=$2 rows=$3
+	shift 3
+	tm new-session -d -s "$name" -x "$cols" -y "$rows" \
+		"stty -g >'$TMP/$name.before'; LC_ALL=C.UTF-8 $* ; \
+		 echo \$? >'$TMP/$name.exit'; stty -g >'$TMP/$name.after'; sleep 60"
+}
+
+screen() { tm capture-pane -p -t "$1"; }
+
+# wait_for NAME TEXT: waits up to 5 s for TEXT on the screen
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "--- screen of $1, waiting for '$2':"
+	screen "$1"
+	return 1
+}
+
+# expect NAME TEXT WHAT / expect_not NAME TEXT WHAT
+expect() { if wait_for "$1" "$2"; then ok "$3"; else not_ok "$3"; fi; }
+expect_not() {
+	sleep 0.3
+	if screen "$1" | grep -qF -- "$2"; then not_ok "$3"; else ok "$3"; fi
+}
+
+# wait_exit NAME CODE WHAT: the program ended with CODE
+wait_exit() {
+	i=0
+	while [ ! -s "$TMP/$1.exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	got=$(cat "$TMP/$1.exit" 2>/dev/null)
+	if [ "$got" = "$2" ]; then ok "$3 (exit $2)"; else not_ok "$3: exit '$got', wanted $2"; fi
+}
+
+keys() { tm send-keys -t "$@"; }
+
+# --- a session at 80x24 ---
+start a 80 24 "'$ATTN_TRACE' tui"
+expect a "stage 1 of 6: encoding" "it opens on the encoder"
+expect a "x_1 = emb(je)" "the first screen shows x_1"
+expect a "je suis étudiant" "UTF-8 words display"
+keys a Right
+expect a "word 2 of 3" "right arrow steps forward"
+keys a Left
+expect a "word 1 of 3" "left arrow steps back"
+keys a g 2 Space
+expect a "Now s_1 is compared with every encoder state" "g 2 then space: the scores"
+expect a "e_1,2 = s_1·h_2 = " "the scores show their arithmetic"
+expect a "×" "the arithmetic is term by term"
+keys a t
+expect_not a "×" "t hides the term-by-term arithmetic"
+keys a t
+expect a "×" "t shows it again"
+keys a g 3
+expect a "stage 3 of 6: softmax" "g 3 jumps to the softmax"
+expect a "attention weights α_1 (dot)" "the weights are drawn as bars"
+keys a s
+expect a "[general scorer]" "s switches to the general scorer"
+expect a "stage 3 of 6: softmax" "the scorer switch keeps the stage"
+expect a "attention weights α_1 (general)" "the bars follow the scorer"
+keys a c
+expect a "the scorers side by side at step t=1" "c opens the comparison"
+expect a "concat" "the comparison has every scorer"
+keys a Escape
+expect a "stage 3 of 6: softmax" "Esc goes back"
+keys a m
+expect a "the alignment heatmap of the general scorer" "m opens the heatmap"
+expect a "étudiant" "the heatmap names the source words"
+expect a "student" "the heatmap names the output words"
+keys a m
+keys a '?'
+expect a "compare the three scorers at this step" "? opens the help"
+keys a x
+expect a "stage 3 of 6: softmax" "any key leaves the help"
+keys a End
+expect a "stage 6 of 6: output" "End goes to the last screen"
+keys a Home
+expect a "stage 1 of 6: encoding" "Home goes to the first screen"
+keys a q
+wait_exit a 0 "q quits"
+check "the terminal modes are restored after q" cmp -s "$TMP/a.before" "$TMP/a.after"
+
+# --- too small a terminal ---
+start b 40 10 "'$ATTN_TRACE' tui"
+expect b "Please enlarge the terminal" "40x10 asks for a larger terminal"
+tm resize-window -t b -x 80 -y 24 2>/dev/null
+expect b "stage 1 of 6: encoding" "it redraws when resized"
+keys b q
+wait_exit b 0 "q quits a small terminal"
+
+# --- Ctrl-C and SIGTERM restore the terminal ---
+start c 80 24 "'$ATTN_TRACE' tui zone économique européenne"
+expect c "zone économique européenne" "a sentence on the command line"
+keys c C-c
+wait_exit c 130 "Ctrl-C ends the stepper"
+check "the terminal modes are restored after Ctrl-C" cmp -s "$TMP/c.before" "$TMP/c.after"
+start d 80 24 "'$ATTN_TRACE' tui"
+expect d "stage 1 of 6" "a stepper to terminate"
+pkill -TERM -f "$ATTN_TRACE tui\$" 2>/dev/null || tm send-keys -t d C-c
+wait_exit d 143 "SIGTERM ends the stepper"
+check "the terminal modes are restored after SIGTERM" cmp -s "$TMP/d.before" "$TMP/d.after"
+
+# --- colours: NO_COLOR and --color ---
+start e 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui"
+expect e "stage 1 of 6" "NO_COLOR starts"
+if tm capture-pane -e -p -t e | grep -q '\[3[0-7];4[0-7]m\|\[4[0-7]m\|;4[0-7]m'; then
+	not_ok "NO_COLOR: no colours on the screen"
+else
+	ok "NO_COLOR: no colours on the screen"
+fi
+keys e q
+start f 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui --color=always"
+expect f "stage 1 of 6" "--color=always starts"
+check "--color=always colours even with NO_COLOR" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -e -p -t f | grep -q '4[0-7]m'"
+keys f q
+wait_exit f 0 "q after --color=always"
+
+# --- without a terminal ---
+"$ATTN_TRACE" tui </dev/null >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 1 "tui without a terminal"
+expect_err "needs a terminal" "tui without a terminal says why"
+finish
