@@ -3,13 +3,17 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_heatmap.h"
 #include "cli_lesson.h"
+#include "cli_quiz.h"
+#include "outfile.h"
 #include "fmt.h"
 #include "model.h"
 #include "num.h"
@@ -17,29 +21,24 @@
 #include "trace.h"
 #include "tui.h"
 
-#define DEFAULT_SENTENCE "je suis étudiant"
-
-enum format { FORMAT_TEXT, FORMAT_JSON };
-
-/* Everything the options can set. */
-struct cli_opts {
-	unsigned scorers;
-	const char *model_path; /* NULL: the built-in toy model */
-	const char *target;     /* NULL: greedy decoding */
-	enum format format;
-	struct fmt_opts fmt;
-	enum tui_color color;
-};
-
-static void cli_error(const char *msg)
+void cli_error(const char *msg)
 {
 	fprintf(stderr, "attn-trace: %s\n", msg);
 }
 
-static int cli_usage_error(const char *msg)
+int cli_usage_error(const char *msg)
 {
-	fprintf(stderr, "attn-trace: %s\nTry 'attn-trace --help' for more "
-		"information.\n", msg);
+	return cli_usage_errorf("%s", msg);
+}
+
+int cli_usage_errorf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("attn-trace: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
+	va_end(ap);
 	return EXIT_USAGE;
 }
 
@@ -59,20 +58,30 @@ static void cli_help(void)
 "  lessons            list the lessons\n"
 "  lesson NAME        follow a lesson in the stepper (--plain: as text);\n"
 "                     lesson --check FILE... validates lesson files\n"
+"  quiz [SENTENCE]    compute values of the trace by hand (quiz --help)\n"
+"  heatmap [SENTENCE] the alignment matrix as an SVG picture (heatmap --help)\n"
 "  model              print every weight of the model\n"
 "\n"
-"Options:\n"
+"Options of trace, tui and model:\n"
 "  -s, --scorer=NAME     dot, general, concat or all (default dot)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        toy model\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
-"  -f, --format=FORMAT   text or json (default text)\n"
+"  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
 "  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
+"      --batch=FILE      trace each line 'source ||| target' of FILE\n"
+"                        (- for stdin); bad lines are reported as FILE:LINE\n"
+"      --strict          stop a batch at its first bad line\n"
+"  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
+"      --stage=LIST      print only these stages: encoding, scoring, softmax,\n"
+"                        weighted-sum, concat, output (comma-separated)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "                        (default auto; NO_COLOR turns auto off)\n"
+"      --present         the stepper in presentation mode, for a projector\n"
+"      --autoplay=SECS   presentation mode that advances every SECS seconds\n"
 "  -h, --help            display this help and exit\n"
 "  -V, --version         output version information and exit\n"
 "\n"
@@ -80,8 +89,9 @@ static void cli_help(void)
 "  attn-trace trace --scorer=all \"je suis étudiant\"\n"
 "  attn-trace trace --target=\"european economic area\" "
 "zone économique européenne\n"
-"  attn-trace trace --format=json je suis étudiant | jq '.runs[0].steps[0]'\n"
+"  attn-trace trace --batch=pairs.txt --format=csv -o traces.csv\n"
 "  attn-trace lesson softmax\n"
+"  attn-trace tui --present --autoplay=8\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
@@ -99,8 +109,7 @@ static void cli_version(void)
 	      stdout);
 }
 
-/* Parses a whole number in [lo, hi]; returns 0 or -1. */
-static int cli_int(const char *s, int lo, int hi, int *out)
+int cli_int(const char *s, int lo, int hi, int *out)
 {
 	char *end;
 	errno = 0;
@@ -111,7 +120,8 @@ static int cli_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
-enum { OPT_TOP = 256, OPT_COLOR };
+enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
+       OPT_PRESENT, OPT_AUTOPLAY };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -121,10 +131,65 @@ static const struct option cli_long_opts[] = {
 	{ "precision", required_argument, NULL, 'p' },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "present", no_argument, NULL, OPT_PRESENT },
+	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const char *const cli_formats[5] = {
+	"text", "json", "jsonl", "csv", "markdown"
+};
+
+/* Adds the comma-separated stage names of arg to o's stages. */
+static int cli_stages(struct cli_opts *o, const char *arg)
+{
+	char *list = xstrdup(arg), *save = NULL;
+	if (!o->stages_set)
+		o->fmt.stages = 0;
+	o->stages_set = 1;
+	for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int k = 0;
+		while (k < STAGE_COUNT && strcmp(w, trace_stage_name((enum trace_stage)k)))
+			k++;
+		if (k == STAGE_COUNT) {
+			char msg[256];
+			snprintf(msg, sizeof msg, "unknown stage '%s'; expected "
+				 "encoding, scoring, softmax, weighted-sum, "
+				 "concat or output", w);
+			free(list);
+			return cli_usage_error(msg);
+		}
+		o->fmt.stages |= 1u << k;
+	}
+	free(list);
+	if (o->fmt.stages == 0)
+		return cli_usage_error("--stage needs at least one stage");
+	return 0;
+}
+
+/* --autoplay=SECONDS: from 0.5 to 3600, decimals allowed; implies
+ * --present. */
+static int cli_autoplay(struct cli_opts *o, const char *arg)
+{
+	double sec;
+	const char *end;
+	if (num_parse(arg, &sec, &end) != NUM_OK || *end || sec < 0.5 ||
+	    sec > 3600) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "--autoplay expects seconds from 0.5 "
+			 "to 3600, not '%s'", arg);
+		return cli_usage_error(msg);
+	}
+	o->autoplay_ms = (int)(sec * 1000 + 0.5);
+	o->present = 1;
+	return 0;
+}
 
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 when
  * the option was --help or --version (already handled). */
@@ -142,13 +207,22 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case 'm': o->model_path = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'f':
-		if (strcmp(arg, "text") == 0 || strcmp(arg, "json") == 0) {
-			o->format = arg[0] == 't' ? FORMAT_TEXT : FORMAT_JSON;
-			return 0;
-		}
-		snprintf(msg, sizeof msg, "unknown format '%s'; expected text "
-			 "or json", arg);
+		for (int k = 0; k < 5; k++)
+			if (strcmp(arg, cli_formats[k]) == 0) {
+				o->format = (enum format)k;
+				return 0;
+			}
+		snprintf(msg, sizeof msg, "unknown format '%s'; expected text, "
+			 "json, jsonl, csv or markdown", arg);
 		return cli_usage_error(msg);
+	case OPT_BATCH: o->batch = arg; return 0;
+	case OPT_STRICT: o->strict = 1; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_STAGE:
+		return cli_stages(o, arg);
+	case OPT_PRESENT: o->present = 1; return 0;
+	case OPT_AUTOPLAY:
+		return cli_autoplay(o, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -183,7 +257,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:hV", cli_long_opts,
+	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:hV", cli_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			char msg[256];
@@ -201,7 +275,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 
 /* Joins argv[first..argc) with spaces, or returns dflt if there is none.
  * The caller frees the result. */
-static char *cli_join(int argc, char **argv, int first, const char *dflt)
+char *cli_join(int argc, char **argv, int first, const char *dflt)
 {
 	if (first >= argc)
 		return xstrdup(dflt);
@@ -214,7 +288,7 @@ static char *cli_join(int argc, char **argv, int first, const char *dflt)
 	return s;
 }
 
-static int cli_load(struct model *m, const struct cli_opts *o)
+int cli_load(struct model *m, const struct cli_opts *o)
 {
 	struct errbuf err;
 	int rc = o->model_path ? model_load_file(m, o->model_path, &err)
@@ -224,93 +298,14 @@ static int cli_load(struct model *m, const struct cli_opts *o)
 	return rc;
 }
 
-/* Checks that the output reached its destination. */
-static int cli_flush(void)
+int cli_flush(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "attn-trace: write error: %s\n", strerror(errno));
+		fprintf(stderr, "attn-trace: write error: %s\n",
+			strerror(errno ? errno : EIO));
 		return EXIT_DATA;
 	}
 	return EXIT_OK;
-}
-
-/* Turns a sentence into vocabulary indices; idx has TRACE_MAX_TOKENS
- * slots.  Returns the word count, or -1 after printing the error. */
-static int cli_words(int *idx, const char *sentence, const struct vocab *v,
-		     const char *what)
-{
-	struct tok_list tl;
-	struct errbuf err;
-	if (tok_split(&tl, sentence, TRACE_MAX_TOKENS, what, &err) != 0) {
-		cli_error(err.msg);
-		return -1;
-	}
-	int n = tl.n;
-	if (n == 0) {
-		snprintf(err.msg, sizeof err.msg, "the %s sentence has no "
-			 "words", what);
-		cli_error(err.msg);
-		n = -1;
-	} else if (tok_lookup(idx, &tl, v, what, &err) != 0) {
-		cli_error(err.msg);
-		n = -1;
-	}
-	tok_free(&tl);
-	return n;
-}
-
-/* Refuses <s> and </s> inside a target sentence: the decoder adds them. */
-static int cli_check_target(const struct model *m, const int *tgt, int n)
-{
-	for (int k = 0; k < n; k++) {
-		if (tgt[k] != m->bos && tgt[k] != m->eos)
-			continue;
-		fprintf(stderr, "attn-trace: the target sentence must not "
-			"contain \"%s\"; the decoder starts with <s> and "
-			"stops at </s> by itself\n", m->tgt.words[tgt[k]]);
-		return -1;
-	}
-	return 0;
-}
-
-/* Builds into *tr the trace of sentence (and o->target) with the scorers
- * given; returns 0, or EXIT_DATA after printing the error. */
-static int cli_build(struct trace *tr, const struct model *m,
-		     const struct cli_opts *o, const char *sentence,
-		     unsigned scorers)
-{
-	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
-	int n = cli_words(src, sentence, &m->src, "source");
-	if (n < 0)
-		return EXIT_DATA;
-	int ntgt = 0;
-	if (o->target) {
-		ntgt = cli_words(tgt, o->target, &m->tgt, "target");
-		if (ntgt < 0 || cli_check_target(m, tgt, ntgt) != 0)
-			return EXIT_DATA;
-	}
-	struct errbuf err;
-	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers,
-			&err) != 0) {
-		cli_error(err.msg);
-		return EXIT_DATA;
-	}
-	return EXIT_OK;
-}
-
-static int cli_trace_run(const struct model *m, const struct cli_opts *o,
-			 const char *sentence)
-{
-	struct trace tr;
-	int rc = cli_build(&tr, m, o, sentence, o->scorers);
-	if (rc != EXIT_OK)
-		return rc;
-	if (o->format == FORMAT_JSON)
-		fmt_json_trace(stdout, &tr);
-	else
-		fmt_text_trace(stdout, &tr, &o->fmt);
-	trace_free(&tr);
-	return cli_flush();
 }
 
 /* The stepper on the trace of every scorer, starting with the one asked
@@ -319,20 +314,41 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 		       const char *sentence)
 {
 	struct trace tr;
-	int rc = cli_build(&tr, m, o, sentence, SCORER_ALL);
-	if (rc != EXIT_OK)
-		return rc;
-	struct tui_opts to = { o->color, o->fmt.precision, SCORER_DOT };
+	struct errbuf err;
+	if (tok_trace(&tr, m, sentence, o->target, SCORER_ALL, &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	struct tui_opts to = { o->color, o->fmt.precision, SCORER_DOT,
+			       o->present, o->autoplay_ms };
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;
-	rc = tui_run_trace(&tr, &to);
+	int rc = tui_run_trace(&tr, &to);
 	trace_free(&tr);
 	return rc;
 }
 
+/* Refuses the options that only 'trace' takes. */
+static int cli_trace_only(const struct cli_opts *o, const char *cmd)
+{
+	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
+			: o->stages_set ? "--stage" : NULL;
+	if (!opt && o->present && strcmp(cmd, "tui") != 0)
+		opt = o->autoplay_ms ? "--autoplay" : "--present";
+	if (!opt && o->output && strcmp(cmd, "tui") == 0)
+		opt = "--output";
+	if (!opt)
+		return 0;
+	char msg[256];
+	snprintf(msg, sizeof msg, "%s does not work with '%s'", opt, cmd);
+	return cli_usage_error(msg);
+}
+
 static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 {
+	if (cli_trace_only(o, "tui"))
+		return EXIT_USAGE;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error("the stepper needs a terminal; 'attn-trace trace' "
 			  "prints the same trace as text");
@@ -348,18 +364,6 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 	return rc;
 }
 
-static int cli_trace(int argc, char **argv, const struct cli_opts *o)
-{
-	struct model m;
-	if (cli_load(&m, o) != 0)
-		return EXIT_DATA;
-	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int rc = cli_trace_run(&m, o, sentence);
-	free(sentence);
-	model_free(&m);
-	return rc;
-}
-
 static int cli_model(int argc, char **argv, const struct cli_opts *o)
 {
 	if (optind < argc) {
@@ -368,26 +372,46 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 			 "given '%s'", argv[optind]);
 		return cli_usage_error(msg);
 	}
+	if (cli_trace_only(o, "model"))
+		return EXIT_USAGE;
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return cli_usage_error("'model' writes text or json");
 	struct model m;
+	struct outfile of;
+	struct errbuf err;
 	if (cli_load(&m, o) != 0)
 		return EXIT_DATA;
+	if (outfile_open(&of, o->output, &err) != 0) {
+		cli_error(err.msg);
+		model_free(&m);
+		return EXIT_DATA;
+	}
 	if (o->format == FORMAT_JSON)
-		fmt_json_model(stdout, &m);
+		fmt_json_model(of.fp, &m);
 	else
-		fmt_text_model(stdout, &m, &o->fmt);
+		fmt_text_model(of.fp, &m, &o->fmt);
 	model_free(&m);
-	return cli_flush();
+	if (outfile_commit(&of, &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	return EXIT_OK;
 }
 
+/* The commands: those that share the common options (run), and those
+ * that parse their own (own; argv[0] is the command word). */
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv, const struct cli_opts *o);
+	int (*own)(int argc, char **argv);
 } cli_commands[] = {
-	{ "trace", cli_trace },
-	{ "model", cli_model },
-	{ "tui", cli_tui },
-	{ "lessons", NULL },
-	{ "lesson", NULL },
+	{ "trace", cli_trace, NULL },
+	{ "tui", cli_tui, NULL },
+	{ "model", cli_model, NULL },
+	{ "lessons", NULL, cli_lessons },
+	{ "lesson", NULL, cli_lesson },
+	{ "quiz", NULL, cli_quiz },
+	{ "heatmap", NULL, cli_heatmap },
 };
 
 int cli_main(int argc, char **argv)
@@ -402,16 +426,16 @@ int cli_main(int argc, char **argv)
 		if (k == count) {
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown command '%s'; "
-				 "expected trace, model, tui, lessons or lesson",
+				 "expected trace, tui, model, lessons, lesson, "
+				 "quiz or heatmap",
 				 argv[1]);
 			return cli_usage_error(msg);
 		}
 		run = cli_commands[k].run;
 		argv++; /* the command word plays argv[0] for getopt */
 		argc--;
-		if (!run) /* the lesson commands parse their own options */
-			return strcmp(argv[0], "lesson") == 0
-				? cli_lesson(argc, argv) : cli_lessons(argc, argv);
+		if (cli_commands[k].own)
+			return cli_commands[k].own(argc, argv);
 	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		run = cli_tui; /* a bare attn-trace on a terminal */
 	}

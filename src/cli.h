@@ -1,14 +1,68 @@
-/* cli.h: the command line: subcommands, options, exit statuses. */
+/* cli.h: the command line: subcommands, options, exit statuses, and the
+ * helpers that the subcommand files share. */
 #ifndef ATTN_CLI_H
 #define ATTN_CLI_H
+
+#include "fmt.h"
+#include "model.h"
+#include "tui.h"
 
 /* Exit statuses, documented in the man page. */
 #define EXIT_OK 0
 #define EXIT_DATA 1  /* bad input: an unknown word, a bad model, a write error */
 #define EXIT_USAGE 2 /* a bad command line */
 
+#define DEFAULT_SENTENCE "je suis étudiant"
+
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
+	      FORMAT_MARKDOWN };
+
+/* Everything the common options can set. */
+struct cli_opts {
+	unsigned scorers;
+	const char *model_path; /* NULL: the built-in toy model */
+	const char *target;     /* NULL: greedy decoding */
+	enum format format;
+	struct fmt_opts fmt;
+	enum tui_color color;
+	const char *batch;      /* --batch FILE, "-" for stdin */
+	const char *output;     /* -o FILE; NULL or "-" for stdout */
+	int strict;             /* --strict: stop a batch at its first error */
+	int stages_set;         /* --stage was given */
+	int present;            /* tui --present */
+	int autoplay_ms;        /* tui --autoplay=SECONDS, in ms; 0: off */
+};
+
 /* Runs the program on argv and returns its exit status.  Errors are
  * printed on stderr as "attn-trace: ..." and never abort. */
 int cli_main(int argc, char **argv);
+
+/* Prints "attn-trace: msg". */
+void cli_error(const char *msg);
+
+/* Prints "attn-trace: msg" and the hint to try --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *msg);
+
+/* The same with a printf-style message. */
+int cli_usage_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses a whole number in [lo, hi] into *out; returns 0 or -1. */
+int cli_int(const char *s, int lo, int hi, int *out);
+
+/* Joins argv[first..argc) with spaces, or copies dflt if there is none.
+ * The caller frees the result. */
+char *cli_join(int argc, char **argv, int first, const char *dflt);
+
+/* Loads the model of the options (the built-in one by default) into *m;
+ * returns 0, or -1 after printing the error. */
+int cli_load(struct model *m, const struct cli_opts *o);
+
+/* Flushes stdout; returns EXIT_OK, or EXIT_DATA after reporting a write
+ * error. */
+int cli_flush(void);
+
+/* The trace command (cli_trace.c): one sentence, or a batch, in any
+ * format, to stdout or atomically to -o FILE. */
+int cli_trace(int argc, char **argv, const struct cli_opts *o);
 
 #endif

@@ -26,28 +26,6 @@ struct cli_lesson_opts {
 	struct fmt_opts fmt;
 };
 
-static int cli_lesson_usage_error(const char *fmt, const char *arg)
-	__attribute__((format(printf, 1, 0)));
-
-static int cli_lesson_usage_error(const char *fmt, const char *arg)
-{
-	fputs("attn-trace: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
-/* Checks that everything written reached stdout. */
-static int cli_lesson_flush(void)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "attn-trace: write error: %s\n",
-			strerror(errno ? errno : EIO));
-		return EXIT_DATA;
-	}
-	return EXIT_OK;
-}
-
 static void cli_lesson_help(void)
 {
 	fputs(
@@ -74,18 +52,6 @@ static void cli_lesson_help(void)
 "The lesson format is described in doc/lessons.md.\n", stdout);
 }
 
-/* Parses a whole number in [lo, hi]; returns 0 or -1. */
-static int cli_lesson_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
 enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK };
 
 static const struct option cli_lesson_long_opts[] = {
@@ -107,21 +73,21 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 	case OPT_PLAIN: o->plain = 1; return 0;
 	case OPT_CHECK: o->check = 1; return 0;
 	case OPT_WIDTH:
-		if (cli_lesson_int(arg, 20, 1000, &o->width) == 0)
+		if (cli_int(arg, 20, 1000, &o->width) == 0)
 			return 0;
-		return cli_lesson_usage_error("--width expects a whole number "
+		return cli_usage_errorf("--width expects a whole number "
 					      "from 20 to 1000, not '%s'", arg);
 	case 'p':
-		if (cli_lesson_int(arg, 0, NUM_MAX_PREC,
+		if (cli_int(arg, 0, NUM_MAX_PREC,
 				   &o->fmt.precision) == 0)
 			return 0;
-		return cli_lesson_usage_error("--precision expects a whole "
+		return cli_usage_errorf("--precision expects a whole "
 					      "number from 0 to 17, not '%s'",
 					      arg);
 	case OPT_COLOR:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		return cli_lesson_usage_error("unknown --color '%s'; expected "
+		return cli_usage_errorf("unknown --color '%s'; expected "
 					      "auto, always or never", arg);
 	case 'h':
 		cli_lesson_help();
@@ -145,7 +111,7 @@ static int cli_lesson_parse(struct cli_lesson_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":p:h", cli_lesson_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_lesson_usage_error(c == '?' ? "unknown "
+			return cli_usage_errorf(c == '?' ? "unknown "
 						      "option '%s'" : "option "
 						      "'%s' needs a value",
 						      argv[optind - 1]);
@@ -183,7 +149,7 @@ static int cli_lesson_check(int argc, char **argv)
 {
 	int rc = EXIT_OK;
 	if (optind >= argc)
-		return cli_lesson_usage_error("%s", "--check needs at least "
+		return cli_usage_errorf("%s", "--check needs at least "
 					      "one lesson file");
 	for (int k = optind; k < argc; k++) {
 		struct lesson l;
@@ -196,7 +162,7 @@ static int cli_lesson_check(int argc, char **argv)
 		printf("%s: ok\n", argv[k]);
 		cli_lesson_close(&l, &m, &tr);
 	}
-	int wrc = cli_lesson_flush();
+	int wrc = cli_flush();
 	return rc != EXIT_OK ? rc : wrc;
 }
 
@@ -223,7 +189,7 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 		rc = tui_run_lesson(&l, &tr, &to);
 	} else {
 		lesson_plain(stdout, &l, &tr, &o->fmt, o->width);
-		rc = cli_lesson_flush();
+		rc = cli_flush();
 	}
 	cli_lesson_close(&l, &m, &tr);
 	return rc;
@@ -234,15 +200,15 @@ int cli_lesson(int argc, char **argv)
 	struct cli_lesson_opts o;
 	int rc = cli_lesson_parse(&o, argc, argv);
 	if (rc != 0)
-		return rc < 0 ? cli_lesson_flush() : rc;
+		return rc < 0 ? cli_flush() : rc;
 	if (o.check)
 		return cli_lesson_check(argc, argv);
 	if (optind >= argc)
-		return cli_lesson_usage_error("%s", "'lesson' needs the number "
+		return cli_usage_errorf("%s", "'lesson' needs the number "
 					      "or name of a lesson; 'attn-trace "
 					      "lessons' lists them");
 	if (optind + 1 < argc)
-		return cli_lesson_usage_error("'lesson' takes one lesson, but "
+		return cli_usage_errorf("'lesson' takes one lesson, but "
 					      "was also given '%s'",
 					      argv[optind + 1]);
 	return cli_lesson_show(&o, argv[optind]);
@@ -291,9 +257,9 @@ int cli_lessons(int argc, char **argv)
 	struct cli_lesson_opts o;
 	int rc = cli_lesson_parse(&o, argc, argv);
 	if (rc != 0)
-		return rc < 0 ? cli_lesson_flush() : rc;
+		return rc < 0 ? cli_flush() : rc;
 	if (optind < argc)
-		return cli_lesson_usage_error("'lessons' takes no arguments, "
+		return cli_usage_errorf("'lessons' takes no arguments, "
 					      "but was given '%s'", argv[optind]);
 	struct errbuf err;
 	char **paths, num[32], name[256];
@@ -318,6 +284,6 @@ int cli_lessons(int argc, char **argv)
 		free(paths[k]);
 	}
 	free(paths);
-	int wrc = cli_lesson_flush();
+	int wrc = cli_flush();
 	return rc != EXIT_OK ? rc : wrc;
 }

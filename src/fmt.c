@@ -13,6 +13,8 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->top = 3;
 	o->stages = (1u << STAGE_COUNT) - 1;
 	o->terms = 1;
+	o->compact = 0;
+	o->pair = 0;
 }
 
 void fmt_pad(FILE *out, const char *s, int width)

@@ -22,6 +22,9 @@ struct fmt_opts {
 	unsigned stages; /* bitmask of (1u << STAGE_x) to print */
 	int terms;       /* 1: expand scores and RNN steps term by term;
 	                    0: only the results */
+	int compact;     /* JSON: 1 for one line (JSON Lines) */
+	int pair;        /* batch: the line of the pair, written into JSON,
+	                    CSV and Markdown; 0 outside a batch */
 };
 
 /* The defaults: precision 4, top 3, every stage, with the terms. */
@@ -36,8 +39,19 @@ int fmt_text_trace(FILE *out, const struct trace *tr,
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o);
 
-/* The whole trace as one JSON object and a newline. */
-int fmt_json_trace(FILE *out, const struct trace *tr);
+/* The whole trace as one JSON object and a newline (doc/trace-format.md);
+ * only the keys of the stages in o->stages, on one line if o->compact. */
+int fmt_json_trace(FILE *out, const struct trace *tr,
+		   const struct fmt_opts *o);
+
+/* The trace as CSV in long form, one number a row:
+ * scorer,t,stage,symbol,index,value (with a leading pair column when
+ * o->pair is set), and a header line when header is set. */
+int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
+		  int header);
+
+/* The trace as Markdown tables for handouts. */
+int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 
 /* Every weight of the model, as text or as one JSON object. */
 int fmt_text_model(FILE *out, const struct model *m,

@@ -215,6 +215,8 @@ static void text_header(FILE *out, const struct trace *tr,
 {
 	const struct model *m = tr->m;
 	fprintf(out, "%s\n", FMT_TEXT_VERSION);
+	if (o->pair)
+		fprintf(out, "pair: line %d\n", o->pair);
 	fprintf(out, "model: %s (embedding %d, hidden %d, attention %d)\n",
 		m->name, m->E, m->H, m->A);
 	fputs("source: ", out);

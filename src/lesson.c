@@ -371,7 +371,7 @@ static int lp_header(struct lparse *p)
 static const char *const show_names[SHOW_COUNT] = {
 	"embedding", "encoder", "state", "score", "scores", "softmax",
 	"weights", "weighted", "context", "concat", "output", "stage",
-	"heatmap", "compare"
+	"heatmap", "compare", "quiz"
 };
 
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
@@ -379,14 +379,16 @@ static const char *const show_names[SHOW_COUNT] = {
 	"or compare"
 #define STAGE_LIST "encoding, scoring, softmax, weighted-sum, concat or " \
 	"output"
+#define QUIZ_LIST "scoring, softmax or weighted-sum"
 
-/* The options of a directive, as bits. */
-enum { OPT_T, OPT_I, OPT_SCORER, OPT_ARITH, OPT_COUNT };
+/* The options of a directive, as bits.  k= is for quiz directives only. */
+enum { OPT_T, OPT_I, OPT_K, OPT_SCORER, OPT_ARITH, OPT_COUNT };
 #define OPT(x) (1u << (x))
 
-/* Which options each directive needs and which it allows.  Two cases are
- * settled in code: embedding needs exactly one of t= and i=, and
- * stage=encoding takes neither t= nor scorer=. */
+/* Which options each directive needs and which it allows.  Three cases
+ * are settled in code: embedding needs exactly one of t= and i=,
+ * stage=encoding takes neither t= nor scorer=, and a quiz's rule depends
+ * on its stage (quiz_rule). */
 static const struct show_rule {
 	unsigned need;
 	unsigned allow;
@@ -410,10 +412,20 @@ static const struct show_rule {
 			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
 	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) },
 	[SHOW_COMPARE] = { OPT(OPT_T), OPT(OPT_T) },
+	/* SHOW_QUIZ: by its stage, in quiz_rule() */
 };
 
+/* What a quiz directive needs and allows: t= and i= for scoring and
+ * softmax, t= and k= for weighted-sum. */
+static struct show_rule quiz_rule(int stage)
+{
+	unsigned which = stage == STAGE_WEIGHTED_SUM ? OPT(OPT_K) : OPT(OPT_I);
+	return (struct show_rule){ OPT(OPT_T) | which,
+				   OPT(OPT_T) | which | OPT(OPT_SCORER) };
+}
+
 static const char *const opt_forms[OPT_COUNT] = {
-	"t=N", "i=N", "scorer=NAME", "arithmetic"
+	"t=N", "i=N", "k=N", "scorer=NAME", "arithmetic"
 };
 
 /* One directive being parsed: the options seen, where, and how long. */
@@ -422,6 +434,7 @@ struct lp_show {
 	size_t off[OPT_COUNT];   /* byte offset of each option given */
 	size_t olen[OPT_COUNT];  /* its length; 0: not given */
 	size_t end;              /* the offset just past the last word */
+	const char *verb;        /* "show" or "quiz" */
 	char name[32];           /* "softmax", "stage=encoding": for messages */
 };
 
@@ -463,7 +476,8 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 			      lp_quote(buf, sizeof buf, w + 6, n - 6));
 	}
 	for (int k = 0; k < SHOW_COUNT; k++)
-		if (k != SHOW_STAGE && strlen(show_names[k]) == n &&
+		if (k != SHOW_STAGE && k != SHOW_QUIZ &&
+		    strlen(show_names[k]) == n &&
 		    memcmp(w, show_names[k], n) == 0) {
 			d->sh.what = (enum show_what)k;
 			snprintf(d->name, sizeof d->name, "%s", show_names[k]);
@@ -473,7 +487,27 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 		      "%s", lp_quote(buf, sizeof buf, w, n));
 }
 
-/* The number in "t=N" or "i=N" (w[0..n) is the whole word). */
+/* The word after "quiz": the stage asked about. */
+static int lp_quiz_what(struct lparse *p, struct lp_show *d, size_t off,
+			size_t n)
+{
+	const char *w = p->line + off;
+	char buf[64];
+	enum trace_stage st;
+	if (n < sizeof d->name) {
+		memcpy(d->name, w, n);
+		d->name[n] = '\0';
+		if (quiz_stage_parse(d->name, &st) == 0) {
+			d->sh.what = SHOW_QUIZ;
+			d->sh.stage = (int)st;
+			return 0;
+		}
+	}
+	return lp_err(p, off, "expected what to ask (" QUIZ_LIST "), found "
+		      "%s", lp_quote(buf, sizeof buf, w, n));
+}
+
+/* The number in "t=N", "i=N" or "k=N" (w[0..n) is the whole word). */
 static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
 		     int max, int *out)
 {
@@ -491,7 +525,8 @@ static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
 	if (v < 1 || v > max)
 		return lp_err(p, off, "expected %c= from 1 to %d (%s count "
 			      "from 1), found %s", w[0], max,
-			      w[0] == 't' ? "steps" : "source words",
+			      w[0] == 't' ? "steps" : w[0] == 'i' ?
+			      "source words" : "coordinates",
 			      lp_quote(buf, sizeof buf, w, n));
 	*out = (int)v;
 	return 0;
@@ -504,15 +539,19 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 	const char *w = p->line + off;
 	char buf[64];
 	int opt = -1;
+	int quiz = d->sh.what == SHOW_QUIZ;
 	if (n == 10 && memcmp(w, "arithmetic", 10) == 0)
 		opt = OPT_ARITH;
 	else if (n >= 2 && (w[0] == 't' || w[0] == 'i') && w[1] == '=')
 		opt = w[0] == 't' ? OPT_T : OPT_I;
+	else if (quiz && n >= 2 && w[0] == 'k' && w[1] == '=')
+		opt = OPT_K;
 	else if (n >= 7 && memcmp(w, "scorer=", 7) == 0)
 		opt = OPT_SCORER;
 	if (opt < 0)
-		return lp_err(p, off, "expected t=N, i=N, scorer=NAME or "
-			      "arithmetic, found %s",
+		return lp_err(p, off, "expected %s, found %s", quiz ?
+			      "t=N, i=N, k=N or scorer=NAME" :
+			      "t=N, i=N, scorer=NAME or arithmetic",
 			      lp_quote(buf, sizeof buf, w, n));
 	if (d->olen[opt])
 		return lp_err(p, off, "expected %s once, found it again: %s",
@@ -526,6 +565,9 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 	case OPT_I:
 		d->sh.col_i = (int)off + 1;
 		return lp_number(p, w, n, off, TRACE_MAX_TOKENS, &d->sh.i);
+	case OPT_K:
+		d->sh.col_k = (int)off + 1;
+		return lp_number(p, w, n, off, MODEL_MAX_DIM, &d->sh.k);
 	case OPT_SCORER:
 		d->sh.scorer = lp_scorer_find(w + 7, n - 7);
 		if (d->sh.scorer >= 0)
@@ -566,18 +608,21 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 	char buf[64], list[96];
 	if (d->sh.what == SHOW_STAGE && d->sh.stage == STAGE_ENCODING)
 		r = (struct show_rule){ 0, OPT(OPT_ARITH) };
+	if (d->sh.what == SHOW_QUIZ)
+		r = quiz_rule(d->sh.stage);
 	for (int k = 0; k < OPT_COUNT; k++)
 		if (d->olen[k] && !(r.allow & OPT(k)))
-			return lp_err(p, d->off[k], "expected %s after 'show "
+			return lp_err(p, d->off[k], "expected %s after '%s "
 				      "%s', found %s",
 				      lp_allowed(list, sizeof list, r.allow),
-				      d->name, lp_quote(buf, sizeof buf,
-				      p->line + d->off[k], d->olen[k]));
+				      d->verb, d->name, lp_quote(buf,
+				      sizeof buf, p->line + d->off[k],
+				      d->olen[k]));
 	for (int k = 0; k < OPT_COUNT; k++)
 		if ((r.need & OPT(k)) && !d->olen[k])
-			return lp_err(p, d->end, "expected %s after 'show %s', "
+			return lp_err(p, d->end, "expected %s after '%s %s', "
 				      "found the end of the line",
-				      opt_forms[k], d->name);
+				      opt_forms[k], d->verb, d->name);
 	if (d->sh.what != SHOW_EMBEDDING || (!d->olen[OPT_T]) != !d->olen[OPT_I])
 		return 0;
 	if (d->olen[OPT_T])
@@ -589,8 +634,8 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 		      "of the line");
 }
 
-/* "show WHAT [OPTION]..." */
-static int lp_show(struct lparse *p)
+/* "show WHAT [OPTION]..." or, with quiz set, "quiz STAGE [OPTION]..." */
+static int lp_show(struct lparse *p, int quiz)
 {
 	struct lp_show d;
 	size_t pos = 4, off, n;
@@ -599,14 +644,16 @@ static int lp_show(struct lparse *p)
 	d.sh.stage = -1;
 	d.sh.line = p->lineno;
 	d.end = 4;
+	d.verb = quiz ? "quiz" : "show";
 	if (p->l->npages == 0)
 		return lp_err(p, 0, "expected a header line 'KEY: value' or "
-			      "'page:', found a 'show' line before the first "
-			      "page");
+			      "'page:', found a '%s' line before the first "
+			      "page", d.verb);
 	if (!lp_word(p->line, &pos, &off, &n))
-		return lp_err(p, off, "expected what to show (" SHOW_LIST "), "
-			      "found the end of the line");
-	if (lp_what(p, &d, off, n) != 0)
+		return lp_err(p, off, "expected %s (%s), found the end of the "
+			      "line", quiz ? "what to ask" : "what to show",
+			      quiz ? QUIZ_LIST : SHOW_LIST);
+	if ((quiz ? lp_quiz_what(p, &d, off, n) : lp_what(p, &d, off, n)) != 0)
 		return -1;
 	d.end = off + n;
 	while (lp_word(p->line, &pos, &off, &n)) {
@@ -642,8 +689,9 @@ static int lp_line(struct lparse *p)
 		return lp_text(p, b);
 	if (strncmp(s, "page:", 5) == 0)
 		return lp_page(p);
-	if (strncmp(s, "show", 4) == 0 && (s[4] == '\0' || lp_blank(s[4])))
-		return lp_show(p);
+	if ((strncmp(s, "show", 4) == 0 || strncmp(s, "quiz", 4) == 0) &&
+	    (s[4] == '\0' || lp_blank(s[4])))
+		return lp_show(p, s[0] == 'q');
 	if (p->l->npages == 0)
 		return lp_header(p);
 	k = lp_key_len(s);
@@ -857,6 +905,12 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 		err_set(err, "%s:%d:%d: expected i= from 1 to %d (\"%s\" has "
 			"%d words), found 'i=%d'", l->path, sh->line,
 			sh->col_i, tr->n, l->sentence, tr->n, sh->i);
+		return -1;
+	}
+	if (sh->k > tr->m->H) {
+		err_set(err, "%s:%d:%d: expected k= from 1 to %d (c_t has %d "
+			"coordinates), found 'k=%d'", l->path, sh->line,
+			sh->col_k, tr->m->H, tr->m->H, sh->k);
 		return -1;
 	}
 	return 0;

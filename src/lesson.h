@@ -11,13 +11,14 @@
 
 #include "fmt.h"
 #include "model.h"
+#include "quiz.h"
 #include "trace.h"
 #include "util.h"
 
 #define LESSON_MAX_BYTES (1u << 20) /* a larger lesson file is refused */
 #define LESSON_MAX_PAGES 200
 
-/* What a "show" directive shows. */
+/* What a "show" directive shows; SHOW_QUIZ is a "quiz" directive. */
 enum show_what {
 	SHOW_EMBEDDING,   /* x_i                    needs i */
 	SHOW_ENCODER,     /* the RNN step for h_i   needs i */
@@ -34,6 +35,9 @@ enum show_what {
 	                     (or nothing for stage=encoding) */
 	SHOW_HEATMAP,     /* the α matrix of the scorer */
 	SHOW_COMPARE,     /* the three scorers side by side at step t */
+	SHOW_QUIZ,        /* "quiz STAGE": a question on stage=scoring,
+	                     softmax (both need t, i) or weighted-sum (needs
+	                     t, k) */
 	SHOW_COUNT
 };
 
@@ -42,11 +46,15 @@ struct lesson_show {
 	int t;              /* 0 when not given */
 	int i;              /* 0 when not given */
 	int scorer;         /* an enum scorer, or -1 for the lesson's own */
-	int stage;          /* an enum trace_stage for SHOW_STAGE, else -1 */
+	int stage;          /* an enum trace_stage for SHOW_STAGE and
+	                       SHOW_QUIZ, else -1 */
 	int arithmetic;     /* 1: with the term-by-term arithmetic */
 	int line;           /* where it was written, for messages */
 	int col_t;          /* byte columns of "t=" and "i=", for messages; */
 	int col_i;          /* 0 when not given */
+	int k;              /* SHOW_QUIZ: the coordinate of c_t, from 1; 0 when
+	                       not given */
+	int col_k;          /* the byte column of "k=", or 0 */
 };
 
 /* One block of a page: a paragraph of narrative or a directive. */
@@ -109,8 +117,9 @@ int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
 
 /* Writes page p (0-based) as plain text: its title, its paragraphs
  * wrapped at width columns, and each directive rendered with the
- * formatters (fmt.h).  This is exactly what the stepper shows for the page.
- * Returns 0 or -1 on a write error. */
+ * formatters (fmt.h); a quiz directive shows its question, not its answer.
+ * This is exactly what the stepper shows for the page.  Returns 0 or -1 on
+ * a write error. */
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width);
@@ -128,13 +137,31 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     const struct fmt_opts *o, int run, int width);
 
+/* The first quiz directive of page p (0-based), or NULL if it has none. */
+const struct lesson_show *lesson_page_quiz(const struct lesson *l, int p);
+
+/* Makes the question that quiz directive sh asks (quiz.h), with run
+ * instead of lesson_show_run() when run >= 0 and sh names no scorer of its
+ * own, as lesson_show_text does.  Returns 0, or -1 with err filled when
+ * that run has no such step (after a switch of scorer).  *q borrows tr. */
+int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
+		     const struct lesson_show *sh, const struct trace *tr,
+		     int run, int precision, struct errbuf *err);
+
+/* Writes the answers to the quiz directives of page p, one line each,
+ * "(answer: e_1,1 = 0.9765)", or nothing when it has none.  lesson_plain
+ * writes them at the end of each page.  Returns 0 or -1. */
+int lesson_page_answers(FILE *out, const struct lesson *l, int p,
+			const struct trace *tr, const struct fmt_opts *o);
+
 /* Writes the paragraph text (UTF-8, words separated by blanks) wrapped at
  * width columns, counted with utf8_width; a word wider than width gets a
  * line of its own.  Every line ends with '\n'.  Returns 0 or -1. */
 int lesson_wrap(FILE *out, const char *text, int width);
 
 /* The whole lesson as plain text: a header (title, goal, sentence), then
- * every page in turn.  For handouts and `attn-trace lesson NAME --plain`. */
+ * every page in turn, each followed by the answers to its quiz directives.
+ * For handouts and `attn-trace lesson NAME --plain`. */
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 const struct fmt_opts *o, int width);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "num.h"
 #include "utf8.h"
 
 #define LESSON_MIN_WIDTH 10 /* narrower widths are taken as this */
@@ -157,6 +158,40 @@ static int lt_names_run(const struct lesson_show *sh, int run,
 	return decoder && run != l->scorer;
 }
 
+/* The run that directive sh uses: run when it is >= 0 and sh names no
+ * scorer, else lesson_show_run(), within the runs there are. */
+static int lt_run(const struct lesson *l, const struct lesson_show *sh,
+		  const struct trace *tr, int run)
+{
+	if (run < 0 || sh->scorer >= 0)
+		run = lesson_show_run(l, sh);
+	return run >= tr->nruns ? tr->nruns - 1 : run;
+}
+
+int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
+		     const struct lesson_show *sh, const struct trace *tr,
+		     int run, int precision, struct errbuf *err)
+{
+	return quiz_make_at(q, tr, lt_run(l, sh, tr, run),
+			    (enum trace_stage)sh->stage, sh->t, sh->i, sh->k,
+			    precision, err);
+}
+
+/* A quiz directive: its question, without the answer. */
+static void lt_quiz(FILE *out, const struct lesson *l,
+		    const struct lesson_show *sh, const struct trace *tr,
+		    const struct fmt_opts *o, int run)
+{
+	struct quiz_question q;
+	struct errbuf err;
+	if (lesson_quiz_make(&q, l, sh, tr, run, o->precision, &err) != 0) {
+		lt_rec(out, tr, REC_SOFTMAX, run, sh->t, 0, o);
+		return;
+	}
+	fputs("Quiz: work it out by hand.\n", out);
+	quiz_prompt_text(out, &q);
+}
+
 int lesson_show_text(FILE *out, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     const struct fmt_opts *o, int run, int width)
@@ -190,6 +225,9 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	case SHOW_COMPARE:
 		fmt_text_compare(out, tr, sh->t, fo.precision);
 		break;
+	case SHOW_QUIZ:
+		lt_quiz(out, l, sh, tr, &fo, run);
+		break;
 	default:
 		lt_records(out, tr, sh, run, &fo);
 		break;
@@ -214,6 +252,39 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 			fprintf(out, "%s\n", bl->text);
 		else
 			lesson_wrap(out, bl->text, width);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+const struct lesson_show *lesson_page_quiz(const struct lesson *l, int p)
+{
+	if (p < 0 || p >= l->npages)
+		return NULL;
+	const struct lesson_page *pg = &l->pages[p];
+	for (int b = 0; b < pg->nblocks; b++)
+		if (!pg->blocks[b].text && pg->blocks[b].show.what == SHOW_QUIZ)
+			return &pg->blocks[b].show;
+	return NULL;
+}
+
+int lesson_page_answers(FILE *out, const struct lesson *l, int p,
+			const struct trace *tr, const struct fmt_opts *o)
+{
+	if (!lesson_page_quiz(l, p))
+		return 0;
+	const struct lesson_page *pg = &l->pages[p];
+	putc('\n', out);
+	for (int b = 0; b < pg->nblocks; b++) {
+		const struct lesson_show *sh = &pg->blocks[b].show;
+		struct quiz_question q;
+		struct errbuf err;
+		if (pg->blocks[b].text || sh->what != SHOW_QUIZ ||
+		    lesson_quiz_make(&q, l, sh, tr, -1, o->precision,
+				     &err) != 0)
+			continue;
+		char buf[NUM_BUFSZ];
+		fprintf(out, "(answer: %s = %s)\n", q.symbol,
+			fmt_num(buf, q.expected, q.precision));
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -244,6 +315,7 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	for (int p = 0; p < l->npages; p++) {
 		fprintf(out, "\n\n[page %d of %d]\n", p + 1, l->npages);
 		lesson_page_text(out, l, p, tr, o, width);
+		lesson_page_answers(out, l, p, tr, o);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -236,6 +236,10 @@ static int mp_magic(struct mparse *p)
 		return mp_err_eof(p, "expected the line \"attn-trace-model 1\","
 				  " found end of file");
 	mp_field(p, &cur, &f);
+	if (f.n >= 3 && memcmp(p->line + f.off, "\xEF\xBB\xBF", 3) == 0)
+		return mp_err(p, f.off, "expected the line \"attn-trace-model 1\""
+			      ", found a byte order mark (U+FEFF); save the "
+			      "file as UTF-8 without one");
 	if (!mp_is(p, &f, "attn-trace-model"))
 		return mp_err(p, f.off, "expected the line \"attn-trace-model 1\""
 			      ", found %s", mp_quote(p, &f, q, sizeof q));
@@ -309,6 +313,11 @@ static int mp_numbers(struct mparse *p, size_t cur, double *out, int count)
 		if (st == NUM_RANGE)
 			return mp_err(p, f.off, "expected a number that fits "
 				      "in a double, found %s",
+				      mp_quote(p, &f, q, sizeof q));
+		if (out[i] > MODEL_MAX_WEIGHT || out[i] < -MODEL_MAX_WEIGHT)
+			return mp_err(p, f.off, "expected a number from -%s "
+				      "to %s, found %s", MODEL_MAX_WEIGHT_TEXT,
+				      MODEL_MAX_WEIGHT_TEXT,
 				      mp_quote(p, &f, q, sizeof q));
 	}
 	if (i < count)

@@ -11,6 +11,11 @@
 #define MODEL_MAX_VOCAB 4096   /* words in each vocabulary */
 #define MODEL_MAX_WORD 64      /* bytes in one word */
 #define MODEL_MAX_BYTES (16u << 20) /* a model file larger than this is refused */
+/* No weight or embedding is larger in magnitude than this, so no sum or
+ * product of the model's arithmetic (at most 2 * 64 terms of two factors)
+ * can overflow to inf or NaN. */
+#define MODEL_MAX_WEIGHT 1e6
+#define MODEL_MAX_WEIGHT_TEXT "1e6"
 
 /* A vocabulary: words in file order with their embeddings. */
 struct vocab {

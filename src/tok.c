@@ -25,16 +25,25 @@ static int tok_check_word(const char *w, size_t len, const char *what,
 		return -1;
 	}
 	for (size_t k = 0; k < len; k++) {
-		unsigned char c = (unsigned char)w[k];
-		if (c < 0x20 || c == 0x7f) {
+		/* w is valid UTF-8: C0 controls and DEL are single bytes,
+		 * and the C1 controls U+0080 .. U+009F are 0xC2 0x80..0x9F */
+		unsigned c = (unsigned char)w[k];
+		if (c == 0xC2 && k + 1 < len)
+			c = (unsigned char)w[k + 1];
+		else if (c >= 0x80)
+			continue;
+		if (c < 0x20 || (c >= 0x7F && c < 0xA0)) {
 			err_set(err, "the %s sentence holds a control "
 				"character (code %u)", what, c);
 			return -1;
 		}
 	}
 	if (len > MODEL_MAX_WORD) {
+		int shown = 20;
+		while (shown > 0 && ((unsigned char)w[shown] & 0xC0) == 0x80)
+			shown--; /* do not split a character */
 		err_set(err, "a %s word is longer than %d bytes: \"%.*s...\"",
-			what, MODEL_MAX_WORD, 20, w);
+			what, MODEL_MAX_WORD, shown, w);
 		return -1;
 	}
 	return 0;
@@ -114,4 +123,47 @@ int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 		return -1;
 	}
 	return 0;
+}
+
+/* Splits and looks up one sentence into idx (TRACE_MAX_TOKENS); returns
+ * the word count or -1. */
+static int tok_words(int *idx, const char *sentence, const struct vocab *v,
+		     const char *what, struct errbuf *err)
+{
+	struct tok_list tl;
+	if (tok_split(&tl, sentence, TRACE_MAX_TOKENS, what, err) != 0)
+		return -1;
+	int n = tl.n;
+	if (n == 0) {
+		err_set(err, "the %s sentence has no words", what);
+		n = -1;
+	} else if (tok_lookup(idx, &tl, v, what, err) != 0) {
+		n = -1;
+	}
+	tok_free(&tl);
+	return n;
+}
+
+int tok_trace(struct trace *tr, const struct model *m, const char *source,
+	      const char *target, unsigned scorers, struct errbuf *err)
+{
+	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
+	int n = tok_words(src, source, &m->src, "source", err);
+	if (n < 0)
+		return -1;
+	int ntgt = 0;
+	if (target) {
+		ntgt = tok_words(tgt, target, &m->tgt, "target", err);
+		if (ntgt < 0)
+			return -1;
+		for (int k = 0; k < ntgt; k++)
+			if (tgt[k] == m->bos || tgt[k] == m->eos) {
+				err_set(err, "the target sentence must not "
+					"contain \"%s\"; the decoder starts with "
+					"<s> and stops at </s> by itself",
+					m->tgt.words[tgt[k]]);
+				return -1;
+			}
+	}
+	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers, err);
 }

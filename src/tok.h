@@ -3,6 +3,7 @@
 #define ATTN_TOK_H
 
 #include "model.h"
+#include "trace.h"
 #include "util.h"
 
 struct tok_list {
@@ -25,5 +26,13 @@ void tok_free(struct tok_list *t);
  * it is (what: "source", "target"), and the closest words of v. */
 int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 	       const char *what, struct errbuf *err);
+
+/* Splits and looks up source (and target, if not NULL) in m's
+ * vocabularies, and builds their trace with the scorers given (a bitmask),
+ * teacher-forced when there is a target.  Refuses sentences of no words, and
+ * <s> or </s> inside a target.  Returns 0, or -1 with err filled; the caller
+ * frees *tr with trace_free() after a success. */
+int tok_trace(struct trace *tr, const struct model *m, const char *source,
+	      const char *target, unsigned scorers, struct errbuf *err);
 
 #endif

@@ -10,27 +10,8 @@
 #include "fmt.h"
 #include "tui.h"
 #include "utf8.h"
+#include "tui_int.h"
 #include "view.h"
-
-#define MIN_COLS 80
-#define MIN_LINES 24
-
-enum {
-	PAIR_TITLE = 1, PAIR_STAGE, PAIR_BAR, PAIR_MAX, PAIR_KEYS, PAIR_HEAD,
-	PAIR_HEAT0 /* .. PAIR_HEAT0 + HEAT_LEVELS - 1 */
-};
-#define HEAT_LEVELS 6
-
-/* What a key handler asks the loop to do. */
-enum { KEY_DONE = 0, KEY_REDRAW = 1, KEY_QUIT = 2 };
-
-struct tui {
-	struct view v;
-	int color;     /* colour pairs are in use */
-	int utf8;      /* the terminal takes UTF-8 */
-	int scroll;    /* first body line shown */
-	int pending_g; /* 'g' was pressed; a digit follows */
-};
 
 static volatile sig_atomic_t tui_signal;
 
@@ -84,14 +65,14 @@ static void tui_colors(struct tui *ui)
 }
 
 /* The attribute for a role: a colour pair, or bold/reverse in mono. */
-static attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
+attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
 {
 	return ui->color ? (attr_t)COLOR_PAIR(pair) : mono;
 }
 
 /* Writes s at (y, x), cut to at most maxcols columns; returns the columns
  * used.  Cuts between whole characters. */
-static int tui_put(int y, int x, const char *s, int maxcols)
+int tui_put(int y, int x, const char *s, int maxcols)
 {
 	int cols = 0;
 	size_t bytes = 0;
@@ -112,7 +93,7 @@ static int tui_put(int y, int x, const char *s, int maxcols)
 }
 
 /* A full-width line in attribute a. */
-static void tui_band(int y, const char *s, attr_t a)
+void tui_band(int y, const char *s, attr_t a)
 {
 	attron(a);
 	mvhline(y, 0, ' ', COLS);
@@ -145,7 +126,7 @@ static void tui_strip(const struct tui *ui, int y, int stage)
 }
 
 /* The weight bars, one row a source word, from row y. */
-static void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
+void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 {
 	int lw = 0;
 	for (int i = 0; i < s->nbars; i++) {
@@ -265,6 +246,15 @@ static void tui_draw(struct tui *ui)
 		tui_too_small();
 		return;
 	}
+	if (ui->blank) {
+		erase();
+		refresh();
+		return;
+	}
+	if (ui->present && ui->v.mode == VIEW_STEP) {
+		tui_draw_present(ui);
+		return;
+	}
 	ui->v.width = COLS - 2;
 	view_render(&ui->v, &s);
 	erase();
@@ -345,6 +335,16 @@ static int key_pgup(struct tui *ui)
 	return KEY_REDRAW;
 }
 
+static int key_quiz(struct tui *ui)
+{
+	struct errbuf err;
+	static unsigned long long asked;
+	asked++;
+	if (view_quiz_start(&ui->v, asked * 7919u + (unsigned)ui->v.pos, &err))
+		beep();
+	return KEY_REDRAW;
+}
+
 static const struct {
 	int key;
 	int (*fn)(struct tui *ui);
@@ -355,6 +355,7 @@ static const struct {
 	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
 	{ KEY_HOME, key_home, 0 }, { KEY_END, key_end, 0 },
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
+	{ 'z', key_quiz, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
 	{ 27, key_back, 0 }, { KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
@@ -362,8 +363,54 @@ static const struct {
 	{ KEY_PPAGE, key_pgup, 1 },
 };
 
+/* Presentation keys: b blanks the screen, space pauses the autoplay. */
+static int tui_present_key(struct tui *ui, int ch)
+{
+	if (ui->blank) {
+		ui->blank = 0;
+		return KEY_REDRAW;
+	}
+	if (ch == 'b' || ch == 'B') {
+		ui->blank = 1;
+		return KEY_REDRAW;
+	}
+	if (ch == ' ' && ui->autoplay_ms) {
+		ui->paused = !ui->paused;
+		ui->elapsed_ms = 0;
+		return KEY_REDRAW;
+	}
+	return -1;
+}
+
+/* Keys while a quiz is open: typing, Backspace, Enter, and Esc. */
+static int tui_quiz_key(struct tui *ui, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return KEY_REDRAW;
+	if (ui->v.quiz_answered || ch == 27) {
+		view_quiz_end(&ui->v);
+		return KEY_REDRAW;
+	}
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		view_quiz_answer(&ui->v);
+	else if (ch == KEY_BACKSPACE || ch == 127 || ch == '\b')
+		view_quiz_type(&ui->v, '\b');
+	else if (ch >= 0x20 && ch < 0x100)
+		view_quiz_type(&ui->v, ch);
+	return KEY_REDRAW;
+}
+
+
 static int tui_key(struct tui *ui, int ch)
 {
+	if (ui->v.mode == VIEW_QUIZ)
+		return tui_quiz_key(ui, ch);
+	if (ui->present && ch != KEY_RESIZE) {
+		int r = tui_present_key(ui, ch);
+		if (r >= 0)
+			return r;
+		ui->elapsed_ms = 0; /* a manual step restarts the timer */
+	}
 	if (ui->pending_g) {
 		ui->pending_g = 0;
 		if (ch >= '1' && ch <= '9') {
@@ -418,6 +465,25 @@ static void tui_end(void)
 	}
 }
 
+/* Advances the autoplay by ms of idle time; returns 1 if the screen
+ * changed. */
+static int tui_tick(struct tui *ui, int ms)
+{
+	if (!ui->present || !ui->autoplay_ms || ui->paused || ui->blank)
+		return 0;
+	ui->elapsed_ms += ms;
+	if (ui->elapsed_ms < ui->autoplay_ms)
+		return 0;
+	ui->elapsed_ms = 0;
+	if (ui->v.pos + 1 >= view_count(&ui->v)) {
+		ui->paused = 1; /* the end: stop, and say so */
+		return 1;
+	}
+	view_move(&ui->v, 1);
+	ui->scroll = 0;
+	return 1;
+}
+
 /* Runs the event loop on an initialised view; returns the exit status. */
 static int tui_loop(struct tui *ui, const struct tui_opts *o)
 {
@@ -445,7 +511,7 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 			tui_draw(ui);
 		int ch = getch();
 		if (ch == ERR) {
-			redraw = 0;
+			redraw = tui_tick(ui, 100);
 			continue;
 		}
 		int r = tui_key(ui, ch);
@@ -468,6 +534,8 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	struct tui ui;
 	memset(&ui, 0, sizeof ui);
 	ui.utf8 = MB_CUR_MAX > 1;
+	ui.present = o->present;
+	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)

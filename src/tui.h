@@ -14,6 +14,9 @@ struct tui_opts {
 	int precision;        /* digits after the point */
 	int start_scorer;     /* the enum scorer to show first; -1 for the
 	                         trace's first run */
+	int present;          /* presentation mode: large, high contrast, one
+	                         idea a screen, for a projector */
+	int autoplay_ms;      /* present: advance every this many ms; 0: no */
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

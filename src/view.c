@@ -25,6 +25,7 @@ const char *const view_help[] = {
 	"  c                   compare the three scorers at this step",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
+	"  z                   a quiz: compute a value of this step by hand",
 	"  up, down, PgUp, PgDn scroll a long screen",
 	"  ? or h              this help",
 	"  q                   quit (Esc leaves help, compare and heatmap)",
@@ -170,6 +171,7 @@ void view_init(struct view *v, const struct trace *tr,
 
 void view_free(struct view *v)
 {
+	free(v->quiz_feedback);
 	free(v->frames);
 	memset(v, 0, sizeof *v);
 }
@@ -190,14 +192,22 @@ void view_move(struct view *v, int delta)
 	view_goto(v, v->pos + delta);
 }
 
-/* The first directive of lesson page p that names a step, or NULL. */
+/* The first directive of lesson page p that names a step, or NULL.  A
+ * page with a quiz has none: its weights would give the answer away. */
 static const struct lesson_show *page_show(const struct view *v, int p)
 {
 	const struct lesson_page *pg = &v->lesson->pages[p];
-	for (int k = 0; k < pg->nblocks; k++)
-		if (!pg->blocks[k].text && pg->blocks[k].show.t > 0)
-			return &pg->blocks[k].show;
-	return NULL;
+	const struct lesson_show *found = NULL;
+	for (int k = 0; k < pg->nblocks; k++) {
+		const struct lesson_block *b = &pg->blocks[k];
+		if (b->text)
+			continue;
+		if (b->show.what == SHOW_QUIZ)
+			return NULL;
+		if (!found && b->show.t > 0)
+			found = &b->show;
+	}
+	return found;
 }
 
 int view_step(const struct view *v)
@@ -539,6 +549,17 @@ void view_render(const struct view *v, struct view_screen *s)
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision));
 		wrap_text(&body, text, v->width, 6);
+	} else if (v->mode == VIEW_QUIZ) {
+		s->stage = (int)v->quiz.stage;
+		s->where = xasprintf("quiz: work it out by hand, step t=%d",
+				     v->quiz.t);
+		CAPTURE(text, quiz_prompt_text(f, &v->quiz));
+		wrap_text(&body, text, v->width, 6);
+		sl_push(&body, xstrdup(""));
+		if (!v->quiz_answered)
+			sl_push(&body, xasprintf("answer> %s_", v->quiz_input));
+		if (v->quiz_feedback)
+			wrap_text(&body, v->quiz_feedback, v->width, 6);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
 		s->where = xasprintf("the alignment heatmap of the %s scorer",
@@ -555,7 +576,10 @@ void view_render(const struct view *v, struct view_screen *s)
 	s->body = body.v;
 	s->keys = xstrdup(v->mode == VIEW_STEP
 		? "<-/-> step  g stage  s scorer  c compare  m heatmap  "
-		  "t terms  ? help  q quit"
+		  "z quiz  t terms  ? help  q quit"
+		: v->mode == VIEW_QUIZ
+		? (v->quiz_answered ? "any key: back to the trace"
+				    : "type a number, Enter answers, Esc leaves")
 		: "Esc back  s scorer  q quit");
 }
 
@@ -573,4 +597,81 @@ void view_screen_free(struct view_screen *s)
 	free(s->where);
 	free(s->keys);
 	memset(s, 0, sizeof *s);
+}
+
+int view_quiz_start(struct view *v, unsigned long long seed,
+		    struct errbuf *err)
+{
+	int rc;
+	view_quiz_end(v);
+	const struct lesson_show *sh = v->lesson ? lesson_page_quiz(v->lesson, v->pos)
+						 : NULL;
+	if (sh) {
+		rc = lesson_quiz_make(&v->quiz, v->lesson, sh, v->tr, v->run,
+				      v->fmt.precision, err);
+	} else {
+		int t = view_step(v);
+		enum trace_stage st = v->lesson ? STAGE_SCORING
+						: v->frames[v->pos].stage;
+		if (!(QUIZ_STAGES & (1u << st)))
+			st = STAGE_SCORING;
+		if (t < 1) {
+			rc = quiz_make(&v->quiz, v->tr, v->run, st, seed,
+				       v->fmt.precision, err);
+		} else {
+			/* this step; the word or coordinate from the seed */
+			int n = st == STAGE_WEIGHTED_SUM ? v->tr->m->H : v->tr->n;
+			int pick = (int)(seed % (unsigned long long)n) + 1;
+			rc = quiz_make_at(&v->quiz, v->tr, v->run, st, t,
+					  pick, pick, v->fmt.precision, err);
+		}
+	}
+	if (rc == 0)
+		v->mode = VIEW_QUIZ;
+	return rc;
+}
+
+void view_quiz_type(struct view *v, int c)
+{
+	size_t len = strlen(v->quiz_input);
+	if (v->quiz_answered)
+		return;
+	if (c == '\b') {
+		while (len > 0 && ((unsigned char)v->quiz_input[len - 1] & 0xC0) == 0x80)
+			len--; /* a UTF-8 continuation byte */
+		if (len > 0)
+			len--;
+		v->quiz_input[len] = '\0';
+	} else if (c >= 0x20 && c != 0x7f && len + 1 < sizeof v->quiz_input) {
+		v->quiz_input[len] = (char)c;
+		v->quiz_input[len + 1] = '\0';
+	}
+}
+
+int view_quiz_answer(struct view *v)
+{
+	struct quiz_answer a;
+	char *text = NULL;
+	if (v->quiz_answered)
+		return 1;
+	enum quiz_result r = quiz_check(&v->quiz, v->quiz_input, &a);
+	CAPTURE(text, quiz_feedback_text(f, &v->quiz, &a));
+	free(v->quiz_feedback);
+	v->quiz_feedback = text;
+	if (r == QUIZ_UNPARSEABLE) {
+		v->quiz_input[0] = '\0';
+		return 0;
+	}
+	v->quiz_answered = 1;
+	return 1;
+}
+
+void view_quiz_end(struct view *v)
+{
+	free(v->quiz_feedback);
+	v->quiz_feedback = NULL;
+	v->quiz_answered = 0;
+	v->quiz_input[0] = '\0';
+	if (v->mode == VIEW_QUIZ)
+		v->mode = VIEW_STEP;
 }

@@ -9,9 +9,10 @@
 
 #include "fmt.h"
 #include "lesson.h"
+#include "quiz.h"
 #include "trace.h"
 
-enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP };
+enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ };
 
 /* One screen of the trace stepper: a stage at a position. */
 struct view_frame {
@@ -33,6 +34,11 @@ struct view {
 	int terms;                  /* show term-by-term arithmetic */
 	int width;                  /* columns to wrap text to */
 	struct fmt_opts fmt;
+	/* the quiz (VIEW_QUIZ) */
+	struct quiz_question quiz;
+	int quiz_answered;          /* 1 once a number was given */
+	char quiz_input[64];        /* what the learner has typed so far */
+	char *quiz_feedback;        /* the verdict, or a hint; NULL at first */
 };
 
 struct view_screen {
@@ -72,6 +78,24 @@ int view_count(const struct view *v);
 
 /* The current decoder step (from 1), or 0 in the encoder. */
 int view_step(const struct view *v);
+
+/* Starts a quiz on the current screen: the lesson page's quiz directive,
+ * else a question on this screen's stage (scoring, softmax or weighted
+ * sum; scoring elsewhere) at this step, picked by seed.  Returns 0, or -1
+ * with err filled; on success the mode is VIEW_QUIZ. */
+int view_quiz_start(struct view *v, unsigned long long seed,
+		    struct errbuf *err);
+
+/* Adds a typed character (ASCII, or a byte of UTF-8) to the answer, or
+ * removes the last character when c is '\b'. */
+void view_quiz_type(struct view *v, int c);
+
+/* Checks the typed answer.  An answer that is not a number leaves the
+ * question open with a hint; returns 1 once the question is answered. */
+int view_quiz_answer(struct view *v);
+
+/* Leaves the quiz and frees its text. */
+void view_quiz_end(struct view *v);
 
 /* Fills *s with the current screen.  Free it with view_screen_free. */
 void view_render(const struct view *v, struct view_screen *s);

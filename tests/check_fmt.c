@@ -206,7 +206,7 @@ START_TEST(test_write_error_reported)
 	setvbuf(full, NULL, _IONBF, 0);
 	ck_assert_int_eq(fmt_text_trace(full, &tr, &o), -1);
 	clearerr(full);
-	ck_assert_int_eq(fmt_json_trace(full, &tr), -1);
+	ck_assert_int_eq(fmt_json_trace(full, &tr, &o), -1);
 	fclose(full);
 	trace_free(&tr);
 	model_free(&m);

@@ -500,6 +500,42 @@ START_TEST(test_err_overflow)
 }
 END_TEST
 
+/* The largest weights keep every sum of the arithmetic finite; one past
+ * them could overflow (fuzz_model found 1e300 and -1.1e308 making NaN). */
+START_TEST(test_err_weight_too_large)
+{
+	expect_edit_error("7 8 9 10", "7 8 1e300 10",
+			  "t.model:42:5: expected a number from -1e6 to 1e6, "
+			  "found \"1e300\"");
+	expect_edit_error("7 8 9 10", "7 8 -1000000.5 10",
+			  "t.model:42:5: expected a number from -1e6 to 1e6, "
+			  "found \"-1000000.5\"");
+}
+END_TEST
+
+START_TEST(test_good_weight_at_limit)
+{
+	char *text = edit("7 8 9 10", "7 8 1e6 -1000000");
+	struct model m;
+
+	parse_ok(&m, text, strlen(text));
+	free(text);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_err_byte_order_mark)
+{
+	char *text = edit("# a tiny model for the tests\n",
+			  "\xef\xbb\xbf" "attn-trace-model 1\n");
+
+	expect_error(text, "t.model:1:1: expected the line \"attn-trace-model"
+		     " 1\", found a byte order mark (U+FEFF); save the file "
+		     "as UTF-8 without one");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_err_duplicate_word)
 {
 	expect_edit_error("suis", "JE",
@@ -703,6 +739,9 @@ static Suite *model_suite(void)
 	tcase_add_test(bad, test_err_inf);
 	tcase_add_test(bad, test_err_hex);
 	tcase_add_test(bad, test_err_overflow);
+	tcase_add_test(bad, test_err_weight_too_large);
+	tcase_add_test(good, test_good_weight_at_limit);
+	tcase_add_test(bad, test_err_byte_order_mark);
 	tcase_add_test(bad, test_err_duplicate_word);
 	tcase_add_test(bad, test_err_word_too_long);
 	tcase_add_test(bad, test_err_invalid_utf8);

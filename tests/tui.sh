@@ -15,7 +15,8 @@ start() {
 	shift 3
 	tm new-session -d -s "$name" -x "$cols" -y "$rows" \
 		"stty -g >'$TMP/$name.before'; LC_ALL=C.UTF-8 $* ; \
-		 echo \$? >'$TMP/$name.exit'; stty -g >'$TMP/$name.after'; sleep 60"
+		 rc=\$?; stty -g >'$TMP/$name.after'; echo \$rc >'$TMP/$name.exit'; \
+		 sleep 60"
 }
 
 screen() { tm capture-pane -p -t "$1"; }
@@ -49,6 +50,14 @@ wait_exit() {
 }
 
 keys() { tm send-keys -t "$@"; }
+
+# same_modes NAME: the stty modes after the run equal those before it
+same_modes() {
+	cmp -s "$TMP/$1.before" "$TMP/$1.after" && return 0
+	echo "stty before: $(cat "$TMP/$1.before")"
+	echo "stty after:  $(cat "$TMP/$1.after")"
+	return 1
+}
 
 # --- a session at 80x24 ---
 start a 80 24 "'$ATTN_TRACE' tui"
@@ -88,13 +97,23 @@ keys a '?'
 expect a "compare the three scorers at this step" "? opens the help"
 keys a x
 expect a "stage 3 of 6: softmax" "any key leaves the help"
+keys a z
+expect a "quiz: work it out by hand, step t=1" "z opens a quiz on this step"
+expect a "answer> _" "the quiz waits for an answer"
+keys a 1 , 5 Enter
+expect a "Write the decimal point as '.'" "a comma gets a hint"
+keys a 9 9 Enter
+expect a "not quite:" "a wrong answer is told so"
+expect a "The worked arithmetic:" "and shown the worked arithmetic"
+keys a x
+expect a "stage 3 of 6: softmax" "any key leaves the answered quiz"
 keys a End
 expect a "stage 6 of 6: output" "End goes to the last screen"
 keys a Home
 expect a "stage 1 of 6: encoding" "Home goes to the first screen"
 keys a q
 wait_exit a 0 "q quits"
-check "the terminal modes are restored after q" cmp -s "$TMP/a.before" "$TMP/a.after"
+check "the terminal modes are restored after q" same_modes a
 
 # --- too small a terminal ---
 start b 40 10 "'$ATTN_TRACE' tui"
@@ -109,12 +128,12 @@ start c 80 24 "'$ATTN_TRACE' tui zone économique européenne"
 expect c "zone économique européenne" "a sentence on the command line"
 keys c C-c
 wait_exit c 130 "Ctrl-C ends the stepper"
-check "the terminal modes are restored after Ctrl-C" cmp -s "$TMP/c.before" "$TMP/c.after"
+check "the terminal modes are restored after Ctrl-C" same_modes c
 start d 80 24 "'$ATTN_TRACE' tui"
 expect d "stage 1 of 6" "a stepper to terminate"
 pkill -TERM -f "$ATTN_TRACE tui\$" 2>/dev/null || tm send-keys -t d C-c
 wait_exit d 143 "SIGTERM ends the stepper"
-check "the terminal modes are restored after SIGTERM" cmp -s "$TMP/d.before" "$TMP/d.after"
+check "the terminal modes are restored after SIGTERM" same_modes d
 
 # --- colours: NO_COLOR and --color ---
 start e 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui"
@@ -131,6 +150,33 @@ check "--color=always colours even with NO_COLOR" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -e -p -t f | grep -q '4[0-7]m'"
 keys f q
 wait_exit f 0 "q after --color=always"
+
+# --- presentation mode ---
+start g 80 24 "'$ATTN_TRACE' tui --present --autoplay=0.5"
+expect g "autoplay  1 / 33" "--present shows a step counter"
+expect g "autoplay  3 / 33" "--autoplay advances on its own"
+keys g Space
+expect g "paused" "space pauses the autoplay"
+sleep 1
+expect g "paused  3 / 33" "a paused show stays put"
+keys g Right
+expect g "4 / 33" "the arrows still step when paused"
+keys g b
+sleep 0.3
+if [ "$(screen g | grep -c .)" -eq 0 ]; then ok "b blanks the screen"; else not_ok "b blanks the screen"; fi
+keys g x
+expect g "4 / 33" "any key brings the screen back"
+keys g q
+wait_exit g 0 "q ends the presentation"
+start h 200 60 "'$ATTN_TRACE' tui --present"
+expect h "1 / 33" "a presentation at 200x60 starts"
+keys h Right Right Right Right Right
+expect h "6 / 33" "a presentation at 200x60"
+expect h "The softmax turns the scores into weights" "the narrative is shown"
+expect h "exp(e_1,1 - max) = exp(0.0000) = 1.0000" "the arithmetic fits at 200x60"
+expect h "attention weights α_1 (dot)" "and the bars"
+keys h q
+wait_exit h 0 "q ends the large presentation"
 
 # --- without a terminal ---
 "$ATTN_TRACE" tui </dev/null >"$TMP/out" 2>"$TMP/err"

@@ -1,0 +1,178 @@
+/* cli_heatmap.c: "attn-trace heatmap": the alignment matrix as an SVG
+ * picture, written whole or not at all. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_heatmap.h"
+#include "fmt_svg.h"
+#include "model.h"
+#include "num.h"
+#include "outfile.h"
+#include "tok.h"
+#include "trace.h"
+
+#define CLI_HEATMAP_SENTENCE DEFAULT_SENTENCE
+
+struct cli_heatmap_opts {
+	unsigned scorers;       /* one scorer, or SCORER_ALL: side by side */
+	const char *model_path; /* NULL: the built-in toy model */
+	const char *target;     /* NULL: greedy decoding */
+	const char *output;     /* NULL or "-": stdout */
+	struct fmt_svg_opts svg;
+};
+
+static void cli_heatmap_help(void)
+{
+	fputs(
+"Usage: attn-trace heatmap [OPTION]... [SENTENCE]\n"
+"Draw the attention weights of a trace as an SVG picture: a row for each\n"
+"output word, a column for each source word, each cell shaded by its\n"
+"weight with the value written in it.  The default sentence is\n"
+"\"" CLI_HEATMAP_SENTENCE "\".\n"
+"\n"
+"Options:\n"
+"  -o, --output=FILE     write the picture to FILE (default: standard\n"
+"                        output); FILE is replaced whole, or not at all\n"
+"  -s, --scorer=NAME     dot, general, concat, or all: the three side by\n"
+"                        side (default dot)\n"
+"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
+"                        instead of decoding greedily\n"
+"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
+"                        toy model\n"
+"  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
+"                        (default 4)\n"
+"  -h, --help            display this help and exit\n"
+"\n"
+"Example:\n"
+"  attn-trace heatmap --scorer=general --target=\"european economic area\" "
+"\\\n"
+"      -o align.svg zone économique européenne\n"
+"\n"
+"doc/heatmap.md describes the picture and how to turn it into a PNG.\n",
+	      stdout);
+}
+
+static const struct option cli_heatmap_long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "scorer", required_argument, NULL, 's' },
+	{ "target", required_argument, NULL, 't' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "precision", required_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
+ * --help. */
+static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
+			      const char *arg)
+{
+	switch (c) {
+	case 'o': o->output = arg; return 0;
+	case 't': o->target = arg; return 0;
+	case 'm': o->model_path = arg; return 0;
+	case 's':
+		o->scorers = trace_scorer_parse(arg);
+		if (o->scorers)
+			return 0;
+		return cli_usage_errorf("unknown scorer '%s'; expected "
+					       "dot, general, concat or all",
+					       arg);
+	case 'p':
+		if (cli_int(arg, 0, NUM_MAX_PREC,
+				    &o->svg.precision) == 0)
+			return 0;
+		return cli_usage_errorf("--precision expects a whole "
+					       "number from 0 to 17, not '%s'",
+					       arg);
+	case 'h':
+		cli_heatmap_help();
+		return -1;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+/* Parses argv from optind 1 into *o.  Returns 0, -1 after --help, or
+ * EXIT_USAGE after a message. */
+static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
+			     char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->scorers = 1u << SCORER_DOT;
+	fmt_svg_opts_default(&o->svg);
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:h",
+				cli_heatmap_long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_usage_errorf(c == '?' ? "unknown "
+						       "option '%s'" : "option "
+						       "'%s' needs a value",
+						       argv[optind - 1]);
+		int rc = cli_heatmap_option(o, c, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Writes the picture of tr to the output, whole or not at all.  Returns
+ * 0, or -1 with err set. */
+static int cli_heatmap_write(const struct trace *tr,
+			     const struct cli_heatmap_opts *o,
+			     struct errbuf *err)
+{
+	struct outfile of;
+	if (outfile_open(&of, o->output, err) != 0)
+		return -1;
+	int run = tr->nruns > 1 ? FMT_SVG_ALL_RUNS : 0;
+	if (fmt_svg_heatmap(of.fp, tr, run, &o->svg) != 0 && !ferror(of.fp)) {
+		outfile_abort(&of);
+		err_set(err, "cannot draw the heatmap");
+		return -1;
+	}
+	/* a write error is in the stream's error flag, and commit reports it */
+	return outfile_commit(&of, err);
+}
+
+int cli_heatmap(int argc, char **argv)
+{
+	struct cli_heatmap_opts o;
+	int rc = cli_heatmap_parse(&o, argc, argv);
+	struct errbuf err;
+	if (rc > 0)
+		return rc;
+	if (rc < 0) { /* --help was answered */
+		struct outfile of = { .fp = stdout, .is_stdout = 1 };
+		if (outfile_commit(&of, &err) == 0)
+			return EXIT_OK;
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	struct model m;
+	if ((o.model_path ? model_load_file(&m, o.model_path, &err)
+			  : model_load_builtin(&m, &err)) != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
+	struct trace tr;
+	rc = tok_trace(&tr, &m, sentence, o.target, o.scorers, &err);
+	if (rc == 0) {
+		rc = cli_heatmap_write(&tr, &o, &err);
+		trace_free(&tr);
+	}
+	if (rc != 0)
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+	free(sentence);
+	model_free(&m);
+	return rc == 0 ? EXIT_OK : EXIT_DATA;
+}

@@ -1,0 +1,363 @@
+/* cli_quiz.c: "attn-trace quiz": questions on the arithmetic of attention,
+ * asked on stdout and answered line by line on stdin (doc/quiz.md). */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_quiz.h"
+#include "fmt.h"
+#include "model.h"
+#include "num.h"
+#include "quiz.h"
+#include "tok.h"
+#include "trace.h"
+
+#define CLI_QUIZ_SENTENCE DEFAULT_SENTENCE
+#define CLI_QUIZ_COUNT 3
+#define CLI_QUIZ_MAX_COUNT 100
+
+struct cli_quiz_opts {
+	unsigned stages;        /* bitmask of (1u << STAGE_x); 0: all three */
+	uint64_t seed;
+	int have_seed;
+	enum scorer scorer;
+	const char *model_path; /* NULL: the built-in toy model */
+	const char *target;     /* NULL: greedy decoding */
+	int count;
+	int precision;
+	int answers;            /* 1: print the answers, read nothing */
+};
+
+/* The state of one quiz. */
+struct cli_quiz_run {
+	const struct cli_quiz_opts *o;
+	const struct trace *tr;
+	char *line;             /* (cap) the last line read */
+	size_t cap;
+	int echo;               /* 1: stdin is not a terminal, so write each
+	                           answer after the prompt */
+	int asked;              /* questions answered */
+	int right;
+};
+
+static void cli_quiz_help(void)
+{
+	fputs(
+"Usage: attn-trace quiz [OPTION]... [SENTENCE]\n"
+"Ask questions on the arithmetic of attention at one step of a trace: a\n"
+"score, a weight or one coordinate of the context vector.  Type each answer\n"
+"and press Enter; a wrong answer is met with the worked arithmetic.  The\n"
+"answers are read from standard input, so a quiz can be scripted.  The\n"
+"default sentence is \"" CLI_QUIZ_SENTENCE "\".\n"
+"\n"
+"Options:\n"
+"      --stage=STAGE     ask only about scoring, softmax or weighted-sum;\n"
+"                        give it again to add a stage (default: all three,\n"
+"                        in turn)\n"
+"      --seed=N          pick the questions with seed N (default: from the\n"
+"                        clock; the seed is printed, so a quiz can be\n"
+"                        repeated)\n"
+"      --count=N         ask N questions, 1 to 100 (default 3)\n"
+"      --answers         print the questions with their answers and the\n"
+"                        worked arithmetic, and read nothing (for teachers)\n"
+"  -s, --scorer=NAME     dot, general or concat (default dot)\n"
+"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
+"                        toy model\n"
+"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
+"  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
+"  -h, --help            display this help and exit\n"
+"\n"
+"An answer counts when it is within 5 units of the last digit shown, times\n"
+"(1 + |the value|): 0.0005 × (1 + |value|) at the default precision.  An\n"
+"answer that is not a number is asked again; q, or the end of the input,\n"
+"ends the quiz.  The last line is the score, \"score: R of N\".\n"
+"\n"
+"Exit status: 0 when the quiz ran, whatever the score; 1 on bad input or a\n"
+"read or write error; 2 on a bad command line.\n", stdout);
+}
+
+/* Parses a seed: decimal digits only, 0 to 2^64 - 1.  Returns 0 or -1. */
+static int cli_quiz_seed(const char *s, uint64_t *out)
+{
+	char *end;
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS };
+
+static const struct option cli_quiz_long_opts[] = {
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "count", required_argument, NULL, OPT_COUNT },
+	{ "answers", no_argument, NULL, OPT_ANSWERS },
+	{ "scorer", required_argument, NULL, 's' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "target", required_argument, NULL, 't' },
+	{ "precision", required_argument, NULL, 'p' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that take a value and check it. */
+static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
+{
+	enum trace_stage st;
+	unsigned sc;
+	switch (c) {
+	case OPT_STAGE:
+		if (quiz_stage_parse(arg, &st) != 0)
+			return cli_usage_errorf("unknown --stage '%s'; "
+				"expected scoring, softmax or weighted-sum",
+				arg);
+		o->stages |= 1u << st;
+		return 0;
+	case OPT_SEED:
+		if (cli_quiz_seed(arg, &o->seed) == 0) {
+			o->have_seed = 1;
+			return 0;
+		}
+		return cli_usage_errorf("--seed expects a whole number "
+			"from 0 to 18446744073709551615, not '%s'", arg);
+	case OPT_COUNT:
+		if (cli_int(arg, 1, CLI_QUIZ_MAX_COUNT, &o->count) == 0)
+			return 0;
+		return cli_usage_errorf("--count expects a whole number "
+					    "from 1 to 100, not '%s'", arg);
+	case 'p':
+		if (cli_int(arg, QUIZ_MIN_PREC, QUIZ_MAX_PREC,
+				 &o->precision) == 0)
+			return 0;
+		return cli_usage_errorf("--precision expects a whole "
+			"number from 2 to 8 in a quiz, not '%s'", arg);
+	default: /* 's' */
+		sc = trace_scorer_parse(arg);
+		for (int k = 0; k < SCORER_COUNT; k++)
+			if (sc == 1u << k) {
+				o->scorer = (enum scorer)k;
+				return 0;
+			}
+		return cli_usage_errorf("unknown scorer '%s'; expected "
+					    "dot, general or concat", arg);
+	}
+}
+
+/* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
+ * --help. */
+static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'm': o->model_path = arg; return 0;
+	case 't': o->target = arg; return 0;
+	case OPT_ANSWERS: o->answers = 1; return 0;
+	case 'h': cli_quiz_help(); return -1;
+	case OPT_STAGE: case OPT_SEED: case OPT_COUNT: case 'p': case 's':
+		return cli_quiz_value(o, c, arg);
+	default: return EXIT_USAGE;
+	}
+}
+
+/* Parses argv from optind 1 into *o.  Returns 0, -1 after --help, or
+ * EXIT_USAGE after a message. */
+static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->scorer = SCORER_DOT;
+	o->count = CLI_QUIZ_COUNT;
+	o->precision = 4;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":s:m:t:p:h", cli_quiz_long_opts,
+				NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_usage_errorf(c == '?' ? "unknown option "
+						    "'%s'" : "option '%s' needs "
+						    "a value", argv[optind - 1]);
+		int rc = cli_quiz_option(o, c, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	if (!o->have_seed)
+		o->seed = (uint64_t)time(NULL);
+	if (!o->stages)
+		o->stages = QUIZ_STAGES;
+	return 0;
+}
+
+/* Loads the model and builds the trace of sentence with the one scorer.
+ * Returns 0, or EXIT_DATA after printing the error; on success the
+ * caller frees *tr, then *m. */
+static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
+			  struct model *m, struct trace *tr)
+{
+	struct errbuf err;
+	int rc = o->model_path ? model_load_file(m, o->model_path, &err)
+			       : model_load_builtin(m, &err);
+	if (rc == 0) {
+		rc = tok_trace(tr, m, sentence, o->target, 1u << o->scorer,
+			       &err);
+		if (rc != 0)
+			model_free(m);
+	}
+	if (rc != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	return EXIT_OK;
+}
+
+/* The stage of question number j (from 0): the chosen stages in turn. */
+static enum trace_stage cli_quiz_stage(unsigned stages, int j)
+{
+	int n = 0, k;
+	for (k = 0; k < STAGE_COUNT; k++)
+		n += (stages >> k) & 1;
+	j %= n;
+	for (k = 0; k < STAGE_COUNT; k++)
+		if (((stages >> k) & 1) && j-- == 0)
+			break;
+	return (enum trace_stage)k;
+}
+
+static void cli_quiz_header(const struct cli_quiz_run *qr,
+			    const char *sentence)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	printf("attn-trace quiz: %d question%s on \"%s\", %s scorer\n",
+	       o->count, o->count == 1 ? "" : "s", sentence,
+	       trace_scorer_name(o->scorer));
+	printf("seed %" PRIu64 " (the same options with --seed=%" PRIu64
+	       " ask these questions again)\n", o->seed, o->seed);
+	if (!o->answers)
+		puts("Type each answer and press Enter; q or the end of the "
+		     "input ends the quiz.");
+}
+
+/* Reads one answer line into qr->line.  Returns 1, 0 at the end of the
+ * input (or q), or -1 after a read error (printed). */
+static int cli_quiz_read(struct cli_quiz_run *qr)
+{
+	fputs("answer> ", stdout);
+	if (cli_flush() != EXIT_OK)
+		return -1;
+	errno = 0;
+	ssize_t n = getline(&qr->line, &qr->cap, stdin);
+	if (n < 0) {
+		putchar('\n');
+		if (!ferror(stdin))
+			return 0;
+		fprintf(stderr, "attn-trace: cannot read the answers: %s\n",
+			strerror(errno ? errno : EIO));
+		return -1;
+	}
+	if (n > 0 && qr->line[n - 1] == '\n')
+		qr->line[--n] = '\0';
+	if (qr->echo)
+		printf("%s\n", qr->line);
+	char *s = qr->line + strspn(qr->line, " \t");
+	size_t len = strcspn(s, " \t\r");
+	return (len == 1 && s[0] == 'q') ||
+	       (len == 4 && strncmp(s, "quit", 4) == 0) ? 0 : 1;
+}
+
+/* Asks question q until it gets a number.  Returns 1 after an answer, 0
+ * when the input ended, -1 after an error (printed). */
+static int cli_quiz_ask(struct cli_quiz_run *qr, const struct quiz_question *q)
+{
+	struct quiz_answer a;
+	for (;;) {
+		int rc = cli_quiz_read(qr);
+		if (rc <= 0)
+			return rc;
+		if (quiz_check(q, qr->line, &a) != QUIZ_UNPARSEABLE)
+			break;
+		quiz_feedback_text(stdout, q, &a);
+	}
+	qr->asked++;
+	qr->right += a.result == QUIZ_RIGHT;
+	quiz_feedback_text(stdout, q, &a);
+	return 1;
+}
+
+/* Question j (from 0): makes it, prints it, and asks it (or prints its
+ * answer).  Returns as cli_quiz_ask. */
+static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	struct quiz_question q;
+	struct errbuf err;
+	enum trace_stage st = cli_quiz_stage(o->stages, j);
+	if (quiz_make(&q, qr->tr, 0, st, quiz_rand(state), o->precision,
+		      &err) != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return -1;
+	}
+	printf("\nquestion %d of %d: %s at step t=%d\n", j + 1, o->count,
+	       trace_stage_name(st), q.t);
+	quiz_prompt_text(stdout, &q);
+	if (!o->answers)
+		return cli_quiz_ask(qr, &q);
+	char buf[NUM_BUFSZ];
+	printf("(answer: %s = %s)\n", q.symbol,
+	       fmt_num(buf, q.expected, q.precision));
+	quiz_worked_text(stdout, &q);
+	return 1;
+}
+
+/* The questions in turn, then the score.  Returns the exit status. */
+static int cli_quiz_loop(struct cli_quiz_run *qr, const char *sentence)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	uint64_t state = o->seed;
+	int rc = 1, j;
+	cli_quiz_header(qr, sentence);
+	for (j = 0; j < o->count && rc > 0; j++) {
+		rc = cli_quiz_question(qr, &state, j);
+		if (rc < 0 || cli_flush() != EXIT_OK)
+			return EXIT_DATA;
+	}
+	if (o->answers)
+		return cli_flush();
+	if (rc == 0)
+		printf("The quiz stopped after %d of %d question%s.\n",
+		       qr->asked, o->count, o->count == 1 ? "" : "s");
+	printf("\nscore: %d of %d\n", qr->right, qr->asked);
+	return cli_flush();
+}
+
+int cli_quiz(int argc, char **argv)
+{
+	struct cli_quiz_opts o;
+	int rc = cli_quiz_parse(&o, argc, argv);
+	if (rc != 0)
+		return rc < 0 ? cli_flush() : rc;
+	char *sentence = cli_join(argc, argv, optind, CLI_QUIZ_SENTENCE);
+	struct model m;
+	struct trace tr;
+	rc = cli_quiz_build(&o, sentence, &m, &tr);
+	if (rc == EXIT_OK) {
+		struct cli_quiz_run qr = { .o = &o, .tr = &tr,
+					   .echo = !isatty(STDIN_FILENO) };
+		rc = cli_quiz_loop(&qr, sentence);
+		free(qr.line);
+		trace_free(&tr);
+		model_free(&m);
+	}
+	free(sentence);
+	return rc;
+}

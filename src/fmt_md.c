@@ -1,0 +1,142 @@
+/* fmt_md.c: a recorded trace as Markdown tables, for handouts. */
+#include "config.h"
+
+#include <string.h>
+
+#include "fmt.h"
+#include "num.h"
+
+/* Text in a table cell: '|' and '\' escaped. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_')
+			putc('\\', out);
+		putc(*s, out);
+	}
+}
+
+static void md_words(FILE *out, const struct vocab *v, const int *w, int n)
+{
+	for (int k = 0; k < n; k++) {
+		fputs(k ? " " : "", out);
+		md_text(out, v->words[w[k]]);
+	}
+}
+
+/* "`[a, b]`": a vector as code, so it keeps its spacing. */
+static void md_vec(FILE *out, const struct trace_rec *r, int prec)
+{
+	putc('`', out);
+	fmt_text_vec(out, r->result, r->len, prec);
+	putc('`', out);
+}
+
+static void md_header(FILE *out, const struct trace *tr,
+		      const struct fmt_opts *o)
+{
+	const struct model *m = tr->m;
+	fputs("# attn-trace: ", out);
+	md_words(out, &m->src, tr->src, tr->n);
+	fputs(" → ", out);
+	if (tr->ntgt)
+		md_words(out, &m->tgt, tr->tgt, tr->ntgt);
+	else
+		fputs("(greedy decoding)", out);
+	fputs("\n\nModel: ", out);
+	md_text(out, m->name);
+	fprintf(out, " (embedding %d, hidden %d, attention %d); %d digits",
+		m->E, m->H, m->A, o->precision);
+	if (o->pair)
+		fprintf(out, "; pair on line %d", o->pair);
+	fputs(".\n", out);
+}
+
+static void md_encoder(FILE *out, const struct trace *tr, int prec)
+{
+	fputs("\n## Encoding\n\n| i | word | x_i | h_i |\n|--:|---|---|---|\n",
+	      out);
+	for (int i = 1; i <= tr->n; i++) {
+		fprintf(out, "| %d | ", i);
+		md_text(out, tr->m->src.words[tr->src[i - 1]]);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_EMBED, -1, 0, i), prec);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_RNN, -1, 0, i), prec);
+		fputs(" |\n", out);
+	}
+}
+
+/* One decoder step: s_t, a table of the source words with e, α and α·h,
+ * then c_t, h̃_t and the output word, as far as the stages asked for. */
+static void md_step(FILE *out, const struct trace *tr, int run, int t,
+		    const struct fmt_opts *o)
+{
+	const struct vocab *tv = &tr->m->tgt;
+	unsigned st = o->stages;
+	char buf[NUM_BUFSZ];
+	fprintf(out, "\n### t=%d: the decoder reads ", t);
+	md_text(out, tv->words[tr->runs[run].input[t - 1]]);
+	fputs("\n\n", out);
+	if (st & (1u << STAGE_SCORING)) {
+		fprintf(out, "s_%d = ", t);
+		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
+		fputs("\n\n", out);
+	}
+	fprintf(out, "| i | word | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
+		"|--:|---|--:|--:|---|\n", t, t, t);
+	const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+	const double *e = trace_find(tr, REC_SCORES, run, t, 0)->result;
+	for (int i = 1; i <= tr->n; i++) {
+		fprintf(out, "| %d | ", i);
+		md_text(out, tr->m->src.words[tr->src[i - 1]]);
+		fprintf(out, " | %s | ", st & (1u << STAGE_SCORING)
+			? num_fixed(buf, e[i - 1], o->precision) : "");
+		fprintf(out, "%s | ", st & (1u << STAGE_SOFTMAX)
+			? num_fixed(buf, a[i - 1], o->precision) : "");
+		if (st & (1u << STAGE_WEIGHTED_SUM))
+			md_vec(out, trace_find(tr, REC_WEIGHTED, run, t, i),
+			       o->precision);
+		fputs(" |\n", out);
+	}
+	if (st & (1u << STAGE_WEIGHTED_SUM)) {
+		fprintf(out, "\nc_%d = ", t);
+		md_vec(out, trace_find(tr, REC_CONTEXT, run, t, 0), o->precision);
+		fputs("\n", out);
+	}
+	if (st & (1u << STAGE_CONCAT)) {
+		fprintf(out, "\nh̃_%d = tanh(W_c·[c_%d; s_%d]) = ", t, t, t);
+		md_vec(out, trace_find(tr, REC_ATTENTIONAL, run, t, 0), o->precision);
+		fputs("\n", out);
+	}
+	if (st & (1u << STAGE_OUTPUT)) {
+		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
+		fputs("\nOutput: **", out);
+		md_text(out, tv->words[r->word]);
+		fprintf(out, "** (p = %s)\n",
+			num_fixed(buf, r->result[r->word], o->precision));
+	}
+}
+
+int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
+{
+	static const char *const formulas[SCORER_COUNT] = {
+		"e_t,i = s_t·h_i", "e_t,i = s_t·(W_a·h_i)",
+		"e_t,i = v_a·tanh(W_a·[s_t; h_i])"
+	};
+	md_header(out, tr, o);
+	if (o->stages & (1u << STAGE_ENCODING))
+		md_encoder(out, tr, o->precision);
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_run *ru = &tr->runs[run];
+		fprintf(out, "\n## %s scorer: %s\n", trace_scorer_name(ru->scorer),
+			formulas[ru->scorer]);
+		if (o->stages & ~(1u << STAGE_ENCODING))
+			for (int t = 1; t <= ru->nsteps; t++)
+				md_step(out, tr, run, t, o);
+		fputs("\nOutput words: ", out);
+		md_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
+		fputs("\n", out);
+	}
+	return ferror(out) ? -1 : 0;
+}

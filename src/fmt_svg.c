@@ -1,0 +1,571 @@
+/* fmt_svg.c: the alignment matrix as an SVG picture (fmt_svg.h).
+ *
+ * Every coordinate is a whole number of pixels computed with integers, so
+ * the bytes never depend on the locale or on how printf rounds.  Text
+ * widths are estimated from the number of terminal columns a word takes,
+ * generously, because the picture is drawn without knowing the font. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fmt_svg.h"
+#include "num.h"
+#include "utf8.h"
+
+/* font sizes, in px */
+#define SVG_FS_TITLE 18
+#define SVG_FS_SUB 13
+#define SVG_FS_HEAD 15
+#define SVG_FS_LABEL 14
+#define SVG_FS_CELL 13
+#define SVG_FS_TICK 11
+
+/* spacing, in px */
+#define SVG_MARGIN 24
+#define SVG_LINE 22      /* from one title or subtitle line to the next */
+#define SVG_CELL_H 34
+#define SVG_CELL_W 58    /* the narrowest cell */
+#define SVG_CELL_PAD 16  /* room beside a cell's value */
+#define SVG_GAP 48       /* between two panels */
+#define SVG_LABEL_GAP 10 /* between a label and the grid */
+#define SVG_HEAD 30      /* a panel's heading, when there are several */
+#define SVG_BAR_W 240    /* the legend's colour bar */
+#define SVG_BAR_H 14
+
+#define SVG_SQRT1_2 0.70710678118654752 /* cos 45 degrees */
+
+#define SVG_TEXT "#222222"   /* titles and labels */
+#define SVG_MUTED "#555555"  /* subtitles, ticks */
+#define SVG_WRONG "#b2182b"  /* "(target X)" beside a wrong output word */
+
+/* ColorBrewer's sequential Blues, 9 classes: white to dark blue. */
+static const unsigned char svg_blues[9][3] = {
+	{ 0xf7, 0xfb, 0xff }, { 0xde, 0xeb, 0xf7 }, { 0xc6, 0xdb, 0xef },
+	{ 0x9e, 0xca, 0xe1 }, { 0x6b, 0xae, 0xd6 }, { 0x42, 0x92, 0xc6 },
+	{ 0x21, 0x71, 0xb5 }, { 0x08, 0x51, 0x9c }, { 0x08, 0x30, 0x6b },
+};
+
+/* The colour of a, linearly between the two nearest classes. */
+static void svg_rgb(double a, int rgb[3])
+{
+	if (!(a > 0))
+		a = 0;
+	if (a > 1)
+		a = 1;
+	double x = a * 8;
+	int k = (int)x;
+	if (k > 7)
+		k = 7;
+	double f = x - k;
+	for (int c = 0; c < 3; c++) {
+		double lo = svg_blues[k][c], hi = svg_blues[k + 1][c];
+		rgb[c] = (int)(lo + (hi - lo) * f + 0.5);
+	}
+}
+
+void fmt_svg_ramp(double a, char hex[8])
+{
+	int rgb[3];
+	svg_rgb(a, rgb);
+	snprintf(hex, 8, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The relative luminance of an sRGB channel value 0..255 (WCAG 2). */
+static double svg_linear(int c)
+{
+	double v = c / 255.0;
+	return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+int fmt_svg_dark(double a)
+{
+	int rgb[3];
+	svg_rgb(a, rgb);
+	double lum = 0.2126 * svg_linear(rgb[0]) + 0.7152 * svg_linear(rgb[1]) +
+		     0.0722 * svg_linear(rgb[2]);
+	/* white wins when 1.05 / (L + 0.05) > (L + 0.05) / 0.05 */
+	return (lum + 0.05) * (lum + 0.05) < 1.05 * 0.05;
+}
+
+void fmt_svg_opts_default(struct fmt_svg_opts *o)
+{
+	o->precision = 4;
+}
+
+/* Writes s (UTF-8) as XML character data or an attribute value: & < > " '
+ * become entities, and U+FFFE and U+FFFF, which XML forbids, become
+ * U+FFFD. */
+static void svg_esc(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) {
+			fputs("\xEF\xBF\xBD", out);
+			p += 2;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default: putc(*p, out);
+		}
+	}
+}
+
+/* The estimated width in px of text that takes cols terminal columns at
+ * font size fs: 0.62 em a column, 0.66 em in bold.  DejaVu Sans, the
+ * widest of the fonts asked for, averages under 0.6 em a letter. */
+static int svg_width(int cols, int fs, int bold)
+{
+	return (cols * fs * (bold ? 66 : 62) + 99) / 100;
+}
+
+/* The same for a number of len characters in bold: digits are wider than
+ * the average letter (0.70 em in DejaVu Sans Bold). */
+static int svg_num_width(int len, int fs)
+{
+	return (len * fs * 70 + 99) / 100;
+}
+
+static int svg_cols(const char *s)
+{
+	int w = utf8_width(s);
+	return w > 0 ? w : 0;
+}
+
+/* The columns of the words w (n) joined by spaces. */
+static int svg_words_cols(const struct vocab *v, const int *w, int n)
+{
+	int cols = n > 0 ? n - 1 : 0;
+	for (int k = 0; k < n; k++)
+		cols += svg_cols(v->words[w[k]]);
+	return cols;
+}
+
+static void svg_words(FILE *out, const struct vocab *v, const int *w, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (k)
+			putc(' ', out);
+		svg_esc(out, v->words[w[k]]);
+	}
+}
+
+/* The word the decoder should output at step t under teacher forcing, or
+ * -1 when it decodes greedily. */
+static int svg_want(const struct trace *tr, int t)
+{
+	if (!tr->ntgt)
+		return -1;
+	return t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
+}
+
+/* Everything the layout decides, in px. */
+struct svg_lay {
+	const struct trace *tr;
+	int prec;
+	int first, count; /* the runs drawn: first .. first + count - 1 */
+	int cw;           /* a cell's width */
+	int rot;          /* 1: the source words are turned 45 degrees */
+	int band;         /* the height of the source-word band */
+	int over;         /* how far turned words reach past the grid */
+	int head;         /* a panel heading's height; 0 for one panel */
+	int rl[SCORER_COUNT]; /* each panel's row-label column */
+	int pw[SCORER_COUNT]; /* each panel's width */
+	int px[SCORER_COUNT]; /* each panel's left edge */
+	int gx[SCORER_COUNT]; /* each panel's grid's left edge */
+	int nsub;         /* subtitle lines */
+	int top;          /* where the panels start */
+	int legend;       /* where the legend starts */
+	int width, height;
+};
+
+/* "dot scorer: SOURCE → OUTPUT" or "dot, general and concat scorers:
+ * SOURCE"; with out NULL only measures it, in columns. */
+static int svg_title(FILE *out, const struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	int cols = 0;
+	for (int k = 0; k < L->count; k++) {
+		const char *name = trace_scorer_name(tr->runs[L->first + k].scorer);
+		const char *sep = k == 0 ? "" : k + 1 < L->count ? ", " : " and ";
+		cols += (int)(strlen(sep) + strlen(name));
+		if (out)
+			fprintf(out, "%s%s", sep, name);
+	}
+	cols += L->count > 1 ? 10 : 9;
+	if (out)
+		fputs(L->count > 1 ? " scorers: " : " scorer: ", out);
+	cols += svg_words_cols(&tr->m->src, tr->src, tr->n);
+	if (out)
+		svg_words(out, &tr->m->src, tr->src, tr->n);
+	if (L->count == 1) {
+		const struct trace_run *ru = &tr->runs[L->first];
+		cols += 3 + svg_words_cols(&tr->m->tgt, ru->pred, ru->nsteps);
+		if (out) {
+			fputs(" → ", out);
+			svg_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
+		}
+	}
+	return cols;
+}
+
+/* The subtitle and the legend's caption, with "t,i" as a subscript. */
+static const char svg_sub1a[] = "attention weights α";
+static const char svg_sub1b[] = " (rows: output words; columns: source words)";
+static const char svg_legend_cap[] = "weight α";
+static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
+	"font-size=\"75%\">t,i</tspan>";
+#define SVG_SUB1_COLS (19 + 3 + 44)
+#define SVG_LEGEND_COLS (8 + 3)
+static const char svg_sub2[] = "teacher forcing with the target: ";
+
+/* The columns of the row label of step t: the output word, and
+ * " (target X)" when teacher forcing wanted another. */
+static int svg_row_cols(const struct trace *tr, int run, int t)
+{
+	int pred = tr->runs[run].pred[t - 1], want = svg_want(tr, t);
+	int cols = svg_cols(tr->m->tgt.words[pred]);
+	if (want >= 0 && want != pred)
+		cols += 10 + svg_cols(tr->m->tgt.words[want]);
+	return cols;
+}
+
+/* The panel heading: "dot → OUTPUT"; measures it when out is NULL. */
+static int svg_head_text(FILE *out, const struct trace *tr, int run)
+{
+	const struct trace_run *ru = &tr->runs[run];
+	const char *name = trace_scorer_name(ru->scorer);
+	if (out) {
+		fprintf(out, "%s → ", name);
+		svg_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
+	}
+	return (int)strlen(name) + 3 +
+	       svg_words_cols(&tr->m->tgt, ru->pred, ru->nsteps);
+}
+
+/* The cell width, and whether and how far the source words turn. */
+static void svg_lay_columns(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	char buf[NUM_BUFSZ];
+	int vw = svg_num_width((int)strlen(num_fixed(buf, 0.5, L->prec)),
+			       SVG_FS_CELL);
+	L->cw = vw + SVG_CELL_PAD > SVG_CELL_W ? vw + SVG_CELL_PAD : SVG_CELL_W;
+	int widest = 0;
+	for (int i = 0; i < tr->n; i++) {
+		int w = svg_width(svg_cols(tr->m->src.words[tr->src[i]]),
+				  SVG_FS_LABEL, 0);
+		widest = w > widest ? w : widest;
+	}
+	L->rot = widest > L->cw - 8;
+	L->band = SVG_FS_LABEL + 14;
+	L->over = 0;
+	if (!L->rot)
+		return;
+	/* a word turned 45 degrees rises and reaches right by w / sqrt 2 */
+	L->band = (int)ceil((widest + SVG_FS_LABEL) * SVG_SQRT1_2) + 14;
+	for (int i = 0; i < tr->n; i++) {
+		int w = svg_width(svg_cols(tr->m->src.words[tr->src[i]]),
+				  SVG_FS_LABEL, 0);
+		int reach = (2 * i + 1) * L->cw / 2 +
+			    (int)ceil((w + SVG_FS_LABEL) * SVG_SQRT1_2);
+		if (reach - tr->n * L->cw > L->over)
+			L->over = reach - tr->n * L->cw;
+	}
+}
+
+/* Each panel's row labels and width, and the panels' positions. */
+static int svg_lay_panels(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	int x = 0, tallest = 0;
+	for (int k = 0; k < L->count; k++) {
+		int run = L->first + k, widest = 0;
+		const struct trace_run *ru = &tr->runs[run];
+		for (int t = 1; t <= ru->nsteps; t++) {
+			int w = svg_width(svg_row_cols(tr, run, t), SVG_FS_LABEL, 0);
+			widest = w > widest ? w : widest;
+		}
+		L->rl[k] = widest + SVG_LABEL_GAP;
+		int inner = L->rl[k] + tr->n * L->cw + L->over;
+		L->pw[k] = inner;
+		if (L->head) {
+			int hw = svg_width(svg_head_text(NULL, tr, run),
+					   SVG_FS_HEAD, 1);
+			L->pw[k] = hw > L->pw[k] ? hw : L->pw[k];
+		}
+		L->px[k] = x;
+		/* the labels and grid centred under a wider heading */
+		L->gx[k] = x + (L->pw[k] - inner) / 2 + L->rl[k];
+		x += L->pw[k] + SVG_GAP;
+		if (ru->nsteps > tallest)
+			tallest = ru->nsteps;
+	}
+	L->width = x - SVG_GAP + 2 * SVG_MARGIN;
+	return L->head + L->band + tallest * SVG_CELL_H;
+}
+
+static int svg_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Lays out the whole picture. */
+static void svg_lay(struct svg_lay *L, const struct trace *tr, int run,
+		    int prec)
+{
+	memset(L, 0, sizeof *L);
+	L->tr = tr;
+	L->prec = prec;
+	L->first = run == FMT_SVG_ALL_RUNS ? 0 : run;
+	L->count = run == FMT_SVG_ALL_RUNS ? tr->nruns : 1;
+	L->head = L->count > 1 ? SVG_HEAD : 0;
+	L->nsub = tr->ntgt ? 2 : 1;
+	svg_lay_columns(L);
+	int ph = svg_lay_panels(L);
+	int textw = svg_width(svg_title(NULL, L), SVG_FS_TITLE, 1);
+	textw = svg_max(textw, svg_width(SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	if (tr->ntgt)
+		textw = svg_max(textw, svg_width(svg_cols(svg_sub2) +
+			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
+			SVG_FS_SUB, 0));
+	textw = svg_max(textw, svg_width(SVG_LEGEND_COLS, SVG_FS_LABEL, 0) +
+			SVG_BAR_W + 24);
+	/* the panels, centred */
+	int shift = SVG_MARGIN;
+	if (textw + 2 * SVG_MARGIN > L->width) {
+		shift += (textw + 2 * SVG_MARGIN - L->width) / 2;
+		L->width = textw + 2 * SVG_MARGIN;
+	}
+	for (int k = 0; k < L->count; k++) {
+		L->px[k] += shift;
+		L->gx[k] += shift;
+	}
+	L->top = SVG_MARGIN + SVG_FS_TITLE + L->nsub * SVG_LINE + 12;
+	L->legend = L->top + ph + 28;
+	L->height = L->legend + SVG_BAR_H + 6 + SVG_FS_TICK + SVG_MARGIN;
+}
+
+/* The XML declaration, the root element, the title and the legend's
+ * gradient. */
+static void svg_open(FILE *out, const struct svg_lay *L)
+{
+	char hex[8];
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"%s\">\n", L->width, L->height, L->width,
+		L->height, FMT_SVG_FONTS);
+	fputs("<title>", out);
+	svg_title(out, L);
+	fputs("</title>\n<desc>The attention weights of attn-trace: a row "
+	      "for each decoder step, a column for each source word.</desc>\n",
+	      out);
+	fputs("<defs>\n<linearGradient id=\"ramp\" x1=\"0\" y1=\"0\" x2=\"1\" "
+	      "y2=\"0\">\n", out);
+	for (int k = 0; k <= 8; k++) {
+		fmt_svg_ramp(k / 8.0, hex);
+		fprintf(out, "<stop offset=\"%d.%03d\" stop-color=\"%s\"/>\n",
+			k / 8, k % 8 * 125, hex);
+	}
+	fputs("</linearGradient>\n</defs>\n", out);
+	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" "
+		"height=\"%d\" fill=\"#ffffff\"/>\n", L->width, L->height);
+}
+
+/* The title and the subtitle lines, centred. */
+static void svg_heading(FILE *out, const struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	int x = L->width / 2, y = SVG_MARGIN + SVG_FS_TITLE;
+	fprintf(out, "<g class=\"heading\" text-anchor=\"middle\">\n"
+		"<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
+		"font-weight=\"bold\" fill=\"%s\">", x, y, SVG_FS_TITLE,
+		SVG_TEXT);
+	svg_title(out, L);
+	fputs("</text>\n", out);
+	y += SVG_LINE;
+	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" fill=\"%s\">%s%s%s</text>\n", x, y, SVG_FS_SUB,
+		SVG_MUTED, svg_sub1a, svg_subscript, svg_sub1b);
+	if (tr->ntgt) {
+		y += SVG_LINE;
+		fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
+			"font-size=\"%d\" fill=\"%s\">%s", x, y, SVG_FS_SUB,
+			SVG_MUTED, svg_sub2);
+		svg_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+/* The source words over the columns of the grid at gx, gy. */
+static void svg_col_labels(FILE *out, const struct svg_lay *L, int gx,
+			   int gy)
+{
+	const struct trace *tr = L->tr;
+	fprintf(out, "<g class=\"col-labels\" font-size=\"%d\" fill=\"%s\"%s>\n",
+		SVG_FS_LABEL, SVG_TEXT,
+		L->rot ? "" : " text-anchor=\"middle\"");
+	for (int i = 0; i < tr->n; i++) {
+		int x = gx + (2 * i + 1) * L->cw / 2, y = gy - 10;
+		if (L->rot) {
+			x -= SVG_FS_LABEL / 4;
+			fprintf(out, "<text class=\"col-label\" x=\"%d\" y=\"%d\" "
+				"transform=\"rotate(-45 %d %d)\">", x, y, x, y);
+		} else {
+			fprintf(out, "<text class=\"col-label\" x=\"%d\" "
+				"y=\"%d\">", x, y);
+		}
+		svg_esc(out, tr->m->src.words[tr->src[i]]);
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+/* The baseline that centres text of size fs in a cell at y. */
+static int svg_baseline(int y, int fs)
+{
+	return y + SVG_CELL_H / 2 + (fs * 35 + 50) / 100;
+}
+
+/* The output words down the left of the grid at gx, gy. */
+static void svg_row_labels(FILE *out, const struct svg_lay *L, int run,
+			   int gx, int gy)
+{
+	const struct trace *tr = L->tr;
+	const struct trace_run *ru = &tr->runs[run];
+	fprintf(out, "<g class=\"row-labels\" font-size=\"%d\" fill=\"%s\" "
+		"text-anchor=\"end\">\n", SVG_FS_LABEL, SVG_TEXT);
+	for (int t = 1; t <= ru->nsteps; t++) {
+		int pred = ru->pred[t - 1], want = svg_want(tr, t);
+		fprintf(out, "<text class=\"row-label\" x=\"%d\" y=\"%d\">",
+			gx - SVG_LABEL_GAP,
+			svg_baseline(gy + (t - 1) * SVG_CELL_H, SVG_FS_LABEL));
+		svg_esc(out, tr->m->tgt.words[pred]);
+		if (want >= 0 && want != pred) {
+			fprintf(out, "<tspan class=\"target\" fill=\"%s\"> "
+				"(target ", SVG_WRONG);
+			svg_esc(out, tr->m->tgt.words[want]);
+			fputs(")</tspan>", out);
+		}
+		fputs("</text>\n", out);
+	}
+	fputs("</g>\n", out);
+}
+
+/* One cell: its rect, with a tooltip, and its value. */
+static void svg_cell(FILE *out, const struct svg_lay *L, int run, int t,
+		     int i, int gx, int gy, const double *alpha, int best)
+{
+	const struct trace *tr = L->tr;
+	char hex[8], buf[NUM_BUFSZ];
+	int x = gx + i * L->cw, y = gy + (t - 1) * SVG_CELL_H;
+	double a = alpha[i];
+	fmt_svg_ramp(a, hex);
+	num_fixed(buf, a, L->prec);
+	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"2\">"
+		"<title>α_%d,%d = %s: ", x, y, L->cw,
+		SVG_CELL_H, hex, t, i + 1, buf);
+	svg_esc(out, tr->m->tgt.words[tr->runs[run].pred[t - 1]]);
+	fputs(" ← ", out);
+	svg_esc(out, tr->m->src.words[tr->src[i]]);
+	fputs("</title></rect>\n", out);
+	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" fill=\"%s\"%s>"
+		"%s</text>\n", x + L->cw / 2, svg_baseline(y, SVG_FS_CELL),
+		fmt_svg_dark(a) ? "#ffffff" : "#000000",
+		i == best ? " font-weight=\"bold\"" : "", buf);
+}
+
+/* The grid of run at gx, gy: a row for each step, a cell for each source
+ * word; the largest weight of a row is written in bold. */
+static void svg_grid(FILE *out, const struct svg_lay *L, int run, int gx,
+		     int gy)
+{
+	const struct trace *tr = L->tr;
+	fprintf(out, "<g class=\"cells\" font-size=\"%d\" "
+		"text-anchor=\"middle\">\n", SVG_FS_CELL);
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
+		if (!r)
+			continue;
+		int best = 0;
+		for (int i = 1; i < tr->n; i++)
+			if (r->result[i] > r->result[best])
+				best = i;
+		for (int i = 0; i < tr->n; i++)
+			svg_cell(out, L, run, t, i, gx, gy, r->result, best);
+	}
+	fputs("</g>\n", out);
+}
+
+/* Panel k: its heading when there are several, the source words, the
+ * output words and the grid. */
+static void svg_panel(FILE *out, const struct svg_lay *L, int k)
+{
+	int run = L->first + k;
+	const char *name = trace_scorer_name(L->tr->runs[run].scorer);
+	int gx = L->gx[k], gy = L->top + L->head + L->band;
+	fprintf(out, "<g class=\"panel\" id=\"run-%s\">\n", name);
+	if (L->head) {
+		fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
+			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\" "
+			"text-anchor=\"middle\">", L->px[k] + L->pw[k] / 2,
+			L->top + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
+		svg_head_text(out, L->tr, run);
+		fputs("</text>\n", out);
+	}
+	svg_col_labels(out, L, gx, gy);
+	svg_row_labels(out, L, run, gx, gy);
+	svg_grid(out, L, run, gx, gy);
+	fputs("</g>\n", out);
+}
+
+/* The caption and the colour bar from 0 to 1 with its ticks, centred. */
+static void svg_legend(FILE *out, const struct svg_lay *L)
+{
+	static const char *const ticks[5] = { "0", "0.25", "0.5", "0.75", "1" };
+	int cap = svg_width(SVG_LEGEND_COLS, SVG_FS_LABEL, 0) + 12;
+	int x = (L->width - cap - SVG_BAR_W) / 2, y = L->legend;
+	int bx = x + cap;
+	fprintf(out, "<g class=\"legend\" fill=\"%s\">\n", SVG_MUTED);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%s%s</text>\n",
+		x, y + SVG_BAR_H - 2, SVG_FS_LABEL, svg_legend_cap,
+		svg_subscript);
+	fprintf(out, "<rect class=\"legend-bar\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" fill=\"url(#ramp)\" stroke=\"#999999\" "
+		"stroke-width=\"1\"/>\n", bx, y, SVG_BAR_W, SVG_BAR_H);
+	for (int k = 0; k < 5; k++) {
+		int tx = bx + k * SVG_BAR_W / 4;
+		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#999999\" stroke-width=\"1\"/>\n", tx,
+			y + SVG_BAR_H, tx, y + SVG_BAR_H + 4);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+			"text-anchor=\"middle\">%s</text>\n", tx,
+			y + SVG_BAR_H + 5 + SVG_FS_TICK, SVG_FS_TICK, ticks[k]);
+	}
+	fputs("</g>\n", out);
+}
+
+int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
+		    const struct fmt_svg_opts *o)
+{
+	if (run != FMT_SVG_ALL_RUNS && (run < 0 || run >= tr->nruns))
+		return -1;
+	if (tr->nruns < 1)
+		return -1;
+	struct svg_lay L;
+	svg_lay(&L, tr, run, o->precision);
+	svg_open(out, &L);
+	svg_heading(out, &L);
+	for (int k = 0; k < L.count; k++)
+		svg_panel(out, &L, k);
+	svg_legend(out, &L);
+	fputs("</svg>\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,49 @@
+/* fmt_svg.h: the alignment matrix of a trace as an SVG picture, for slides.
+ *
+ * The picture is a standalone SVG 1.1 document: a title (the scorer, the
+ * source sentence and the output), the output words down the left (a row
+ * for each decoder step), the source words across the top, a cell for each
+ * weight α_t,i shaded on a white-to-dark-blue ramp with its value written
+ * in it, and a colour legend from 0 to 1.  Like every formatter it renders
+ * what trace_build() recorded and computes nothing but layout.  The layout
+ * and the file are described in doc/heatmap.md. */
+#ifndef ATTN_FMT_SVG_H
+#define ATTN_FMT_SVG_H
+
+#include <stdio.h>
+
+#include "trace.h"
+
+/* The run argument that draws every run of the trace side by side, in
+ * their order, sharing one title and one legend. */
+#define FMT_SVG_ALL_RUNS (-1)
+
+/* The font families the picture asks for, first found wins. */
+#define FMT_SVG_FONTS "'DejaVu Sans', Arial, Helvetica, sans-serif"
+
+struct fmt_svg_opts {
+	int precision; /* digits after the point in the cells, 0..NUM_MAX_PREC */
+};
+
+/* The defaults: precision 4, as in the text trace. */
+void fmt_svg_opts_default(struct fmt_svg_opts *o);
+
+/* Writes the SVG document of run `run` of tr (an index into tr->runs, or
+ * FMT_SVG_ALL_RUNS) to out.  Every word is XML-escaped, every number is
+ * written with '.', and the same trace always gives the same bytes.
+ * Returns 0, or -1 if the stream reports a write error (the caller reports
+ * it) or if run is neither a run of tr nor FMT_SVG_ALL_RUNS (then nothing
+ * is written). */
+int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
+		    const struct fmt_svg_opts *o);
+
+/* The colour of a weight a (clamped to [0, 1]) on the ramp: "#rrggbb"
+ * into hex (8 bytes).  0 is almost white, 1 dark blue, and the lightness
+ * falls steadily in between (ColorBrewer's sequential Blues). */
+void fmt_svg_ramp(double a, char hex[8]);
+
+/* Returns 1 when white text reads better than black on the colour of a
+ * (WCAG contrast), 0 otherwise. */
+int fmt_svg_dark(double a);
+
+#endif

@@ -1,0 +1,245 @@
+/* outfile.c: an output file that appears whole or not at all (outfile.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+/* The signals that remove the temporary file. */
+static const int outfile_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+#define OUTFILE_NSIGS ((int)(sizeof outfile_sigs / sizeof outfile_sigs[0]))
+
+/* The one slot: the temporary path the handler removes while armed, and
+ * the handlers that were there before ours. */
+static char outfile_slot[4096];
+static volatile sig_atomic_t outfile_armed;
+static struct sigaction outfile_old[OUTFILE_NSIGS];
+static int outfile_ours[OUTFILE_NSIGS]; /* 1: our handler is installed */
+
+/* Removes the temporary file, puts the earlier handler back and raises the
+ * signal again; it is blocked until this returns, so the earlier handler
+ * (or the default action) then takes it.  Only async-signal-safe calls. */
+static void outfile_on_signal(int sig)
+{
+	int saved = errno;
+	if (outfile_armed) {
+		unlink(outfile_slot);
+		outfile_armed = 0;
+	}
+	for (int k = 0; k < OUTFILE_NSIGS; k++)
+		if (outfile_sigs[k] == sig) {
+			sigaction(sig, &outfile_old[k], NULL);
+			outfile_ours[k] = 0;
+		}
+	raise(sig);
+	errno = saved;
+}
+
+/* Blocks (how SIG_BLOCK) or unblocks (SIG_SETMASK with *old) the
+ * signals. */
+static void outfile_block(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (int k = 0; k < OUTFILE_NSIGS; k++)
+		sigaddset(&set, outfile_sigs[k]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Puts tmp in the slot and installs the handlers, unless the slot is
+ * taken or tmp does not fit.  Called with the signals blocked. */
+static void outfile_guard(struct outfile *of)
+{
+	if (outfile_armed || strlen(of->tmp) >= sizeof outfile_slot)
+		return;
+	memcpy(outfile_slot, of->tmp, strlen(of->tmp) + 1);
+	outfile_armed = 1;
+	of->guarded = 1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = outfile_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int k = 0; k < OUTFILE_NSIGS; k++)
+		sigaddset(&sa.sa_mask, outfile_sigs[k]);
+	for (int k = 0; k < OUTFILE_NSIGS; k++) {
+		sigaction(outfile_sigs[k], &sa, &outfile_old[k]);
+		outfile_ours[k] = 1;
+		if (outfile_old[k].sa_handler == SIG_IGN) {
+			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
+			outfile_ours[k] = 0;
+		}
+	}
+}
+
+/* Empties the slot and puts the earlier handlers back. */
+static void outfile_unguard(struct outfile *of)
+{
+	if (!of->guarded)
+		return;
+	sigset_t old;
+	outfile_block(&old);
+	outfile_armed = 0;
+	for (int k = 0; k < OUTFILE_NSIGS; k++)
+		if (outfile_ours[k]) {
+			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
+			outfile_ours[k] = 0;
+		}
+	of->guarded = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void outfile_release(struct outfile *of)
+{
+	outfile_unguard(of);
+	free(of->path);
+	free(of->target);
+	free(of->tmp);
+	of->path = of->target = of->tmp = NULL;
+	of->fp = NULL;
+	of->is_stdout = 0;
+}
+
+static int outfile_fail(struct outfile *of, int e, struct errbuf *err)
+{
+	err_set(err, "%s: %s", of->path, strerror(e ? e : EIO));
+	return -1;
+}
+
+/* Writes in place: path names something that is not a regular file. */
+static int outfile_open_direct(struct outfile *of, struct errbuf *err)
+{
+	of->fp = fopen(of->path, "w");
+	if (of->fp)
+		return 0;
+	outfile_fail(of, errno, err);
+	outfile_release(of);
+	return -1;
+}
+
+/* "DIR/.NAME.XXXXXX" for target "DIR/NAME". */
+static char *outfile_tmp_name(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	size_t dir = slash ? (size_t)(slash - target) + 1 : 0;
+	size_t len = strlen(target);
+	char *tmp = xmalloc(len + 10);
+	memcpy(tmp, target, dir);
+	tmp[dir] = '.';
+	memcpy(tmp + dir + 1, target + dir, len - dir);
+	memcpy(tmp + len + 1, ".XXXXXX", 8);
+	return tmp;
+}
+
+/* The mode the new file gets: the old file's, or 0666 less the umask. */
+static mode_t outfile_mode(const struct stat *old)
+{
+	if (old)
+		return old->st_mode & 07777;
+	mode_t mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Creates the temporary file beside the target, with the signals blocked
+ * until it is guarded. */
+static int outfile_open_temp(struct outfile *of, const struct stat *old,
+			     struct errbuf *err)
+{
+	char *real = old ? realpath(of->path, NULL) : NULL;
+	of->target = real ? real : xstrdup(of->path);
+	of->tmp = outfile_tmp_name(of->target);
+	sigset_t mask;
+	outfile_block(&mask);
+	int fd = mkstemp(of->tmp), e = errno;
+	if (fd >= 0) {
+		outfile_guard(of);
+		if (fchmod(fd, outfile_mode(old)) != 0 ||
+		    !(of->fp = fdopen(fd, "w"))) {
+			e = errno;
+			close(fd);
+			unlink(of->tmp);
+			fd = -1;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (fd >= 0)
+		return 0;
+	outfile_fail(of, e, err);
+	outfile_release(of);
+	return -1;
+}
+
+int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
+{
+	memset(of, 0, sizeof *of);
+	if (!path || strcmp(path, "-") == 0) {
+		of->fp = stdout;
+		of->is_stdout = 1;
+		return 0;
+	}
+	of->path = xstrdup(path);
+	struct stat st;
+	int exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
+		return outfile_open_direct(of, err);
+	return outfile_open_temp(of, exists ? &st : NULL, err);
+}
+
+/* Flushes and checks standard output, which stays open. */
+static int outfile_commit_stdout(struct outfile *of, struct errbuf *err)
+{
+	errno = 0;
+	int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
+	outfile_release(of);
+	if (!bad)
+		return 0;
+	err_set(err, "write error: %s", strerror(e ? e : EIO));
+	return -1;
+}
+
+int outfile_commit(struct outfile *of, struct errbuf *err)
+{
+	if (of->is_stdout)
+		return outfile_commit_stdout(of, err);
+	if (!of->fp) {
+		err_set(err, "%s: %s", of->path ? of->path : "-",
+			strerror(EBADF));
+		return -1;
+	}
+	errno = 0;
+	int bad = fflush(of->fp) != 0 || ferror(of->fp);
+	int e = errno;
+	if (!bad && of->tmp && fsync(fileno(of->fp)) != 0)
+		bad = 1, e = errno;
+	if (fclose(of->fp) != 0 && !bad)
+		bad = 1, e = errno;
+	of->fp = NULL;
+	if (!bad && of->tmp && rename(of->tmp, of->target) != 0)
+		bad = 1, e = errno;
+	if (bad) {
+		outfile_fail(of, e, err);
+		if (of->tmp)
+			unlink(of->tmp);
+	}
+	outfile_release(of);
+	return bad ? -1 : 0;
+}
+
+void outfile_abort(struct outfile *of)
+{
+	if (of->fp && !of->is_stdout)
+		fclose(of->fp);
+	else if (of->is_stdout)
+		fflush(stdout);
+	of->fp = NULL;
+	if (of->tmp)
+		unlink(of->tmp);
+	outfile_release(of);
+}

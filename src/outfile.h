@@ -1,0 +1,55 @@
+/* outfile.h: an output file that appears whole or not at all.
+ *
+ * outfile_open() gives a stream to write to.  For a regular file (or one
+ * that does not exist yet) the stream is a temporary file in the same
+ * directory, ".NAME.XXXXXX"; outfile_commit() checks that every byte was
+ * written and renames it over NAME, so a reader never sees half a file and
+ * an error never leaves one behind.  "-" or NULL is standard output, and a
+ * path that names something other than a regular file (/dev/null, a FIFO,
+ * a terminal) is written in place, since renaming over it would replace
+ * it.  A symbolic link to a regular file is followed: the file it points
+ * to is replaced and the link kept.
+ *
+ * While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it: the
+ * handler unlink()s the one temporary path it knows (async-signal-safe),
+ * puts back the handler that was there before and raises the signal again,
+ * so the program still dies of the signal (or the earlier handler runs).
+ * Signals that were ignored stay ignored.  There is one such slot: a
+ * second outfile open at the same time is not covered.  The slot is the
+ * only global state here, and no function prints. */
+#ifndef ATTN_OUTFILE_H
+#define ATTN_OUTFILE_H
+
+#include <stdio.h>
+
+#include "util.h"
+
+struct outfile {
+	FILE *fp;      /* write here until commit or abort */
+	char *path;    /* the name given, for messages; NULL for stdout */
+	char *target;  /* the file that the temporary replaces; NULL when
+	                  writing in place */
+	char *tmp;     /* the temporary file, or NULL when writing in place */
+	int is_stdout;
+	int guarded;   /* 1 while the signal slot holds tmp */
+};
+
+/* Opens path for writing ("-" or NULL: stdout) and sets of->fp.  Returns
+ * 0, or -1 with err set to "PATH: REASON" (the temporary file cannot be
+ * created, the directory does not exist ...); then nothing was created and
+ * *of needs no outfile_abort(). */
+int outfile_open(struct outfile *of, const char *path, struct errbuf *err);
+
+/* Finishes the file: flushes the stream, checks it for write errors,
+ * closes it (not stdout) and renames the temporary file over the target.
+ * Returns 0, or -1 with err set to "PATH: REASON" ("write error: REASON"
+ * for stdout); on error the temporary file is removed and an earlier file
+ * of that name is left as it was.  Either way *of is finished with. */
+int outfile_commit(struct outfile *of, struct errbuf *err);
+
+/* Gives up: closes the stream (not stdout) and removes the temporary file,
+ * leaving an earlier file of that name as it was.  Harmless on an outfile
+ * that was committed, aborted, or that failed to open. */
+void outfile_abort(struct outfile *of);
+
+#endif

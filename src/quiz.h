@@ -1,0 +1,126 @@
+/* quiz.h: questions on one step of a recorded trace, for a learner to
+ * answer by hand (doc/quiz.md).
+ *
+ * A question asks for one number of the trace: a score e_t,i, a weight
+ * α_t,i or one coordinate c_t[k] of the context vector.  The prompt shows
+ * the operands the learner needs, the expected answer is read from the
+ * trace (never recomputed), and a wrong answer is met with the worked
+ * arithmetic of the records that hold it.  quiz_make and quiz_check never
+ * print; the quiz_*_text renderers write to a stream, so that the command
+ * line, the lessons and the stepper all show the same text. */
+#ifndef ATTN_QUIZ_H
+#define ATTN_QUIZ_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "trace.h"
+#include "util.h"
+
+/* The precisions a question can be shown with; others are clamped. */
+#define QUIZ_MIN_PREC 2
+#define QUIZ_MAX_PREC 8
+
+/* The tolerance: an answer a is right when
+ *     |a - expected| <= QUIZ_TOL_UNITS · 10^-p · (1 + |expected|)
+ * for a question shown with p digits after the point.  The operands are
+ * rounded to half a unit of the last digit; a sum of a few products can
+ * grow that tenfold, and the (1 + |expected|) keeps the rule fair for the
+ * larger scores.  At p = 4: 0.0005 for a value near 0, 0.0010 near 1. */
+#define QUIZ_TOL_UNITS 5
+
+/* Picks that quiz_make tries before it accepts an answer of zero. */
+#define QUIZ_TRIES 8
+
+/* The stages a question can be about. */
+#define QUIZ_STAGES ((1u << STAGE_SCORING) | (1u << STAGE_SOFTMAX) | \
+		     (1u << STAGE_WEIGHTED_SUM))
+
+struct quiz_question {
+	const struct trace *tr;  /* borrowed; must outlive the question */
+	int run;                 /* an index into tr->runs */
+	enum trace_stage stage;  /* STAGE_SCORING, _SOFTMAX or _WEIGHTED_SUM */
+	int t;                   /* the decoder step, from 1 */
+	int i;                   /* scoring and softmax: the source word, from
+	                            1; weighted-sum: 0 */
+	int k;                   /* weighted-sum: the coordinate of c_t, from
+	                            1; otherwise 0 */
+	int precision;           /* digits after the point in the prompt */
+	char symbol[64];         /* what is asked: "e_1,2", "α_1,2", "c_1[3]" */
+	double expected;         /* the trace's value of symbol */
+	double tolerance;        /* see QUIZ_TOL_UNITS */
+	const struct trace_rec *rec;     /* REC_SCORE, REC_SOFTMAX or
+	                                    REC_CONTEXT: holds the answer */
+	const struct trace_rec *softmax; /* weighted-sum: α_t; else NULL */
+};
+
+/* One step of splitmix64: advances *state and returns the next number.
+ * The same seed gives the same sequence on every platform. */
+uint64_t quiz_rand(uint64_t *state);
+
+/* Parses "scoring", "softmax" or "weighted-sum".  Returns 0 and sets *out,
+ * or -1 if name is none of them. */
+int quiz_stage_parse(const char *name, enum trace_stage *out);
+
+/* The tolerance for an expected value shown with precision digits
+ * (clamped to QUIZ_MIN_PREC .. QUIZ_MAX_PREC). */
+double quiz_tolerance(double expected, int precision);
+
+/* Makes the question of stage about step t of run `run`, source word i
+ * (scoring, softmax) or coordinate k of c_t (weighted-sum; the other of i
+ * and k is ignored).  precision is clamped to QUIZ_MIN_PREC ..
+ * QUIZ_MAX_PREC.  Returns 0, or -1 with err filled when the stage cannot
+ * be asked about or t, i or k is not in the trace.  *q borrows from tr and
+ * needs no freeing. */
+int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
+		 enum trace_stage stage, int t, int i, int k, int precision,
+		 struct errbuf *err);
+
+/* As quiz_make_at, with t, i and k picked from seed (uniformly, by
+ * splitmix64): the same trace, stage and seed always give the same
+ * question.  A pick whose answer rounds to zero (a score of orthogonal
+ * vectors) is drawn again, up to QUIZ_TRIES picks in all. */
+int quiz_make(struct quiz_question *q, const struct trace *tr, int run,
+	      enum trace_stage stage, uint64_t seed, int precision,
+	      struct errbuf *err);
+
+enum quiz_result { QUIZ_RIGHT, QUIZ_WRONG, QUIZ_UNPARSEABLE };
+
+struct quiz_answer {
+	enum quiz_result result;
+	double value;       /* the number read; 0 when unparseable */
+	char text[128];     /* the number as read, trimmed, with '-' for '−'
+	                       and "0.5" for ".5"; "" when unparseable */
+	const char *hint;   /* QUIZ_UNPARSEABLE: why, as a static sentence;
+	                       NULL otherwise */
+};
+
+/* Reads the learner's answer text (one line; surrounding blanks and the
+ * line end are ignored) in any locale: an optional '+', '-' or '−' sign,
+ * digits with an optional '.' fraction (".5" is 0.5) and exponent.  "1,5"
+ * is refused with a hint to write '.', anything else that is not a number
+ * with a general hint.  Fills *a and returns a->result. */
+enum quiz_result quiz_check(const struct quiz_question *q, const char *text,
+			    struct quiz_answer *a);
+
+/* Renderers.  Each writes to out and returns 0, or -1 on a write error.
+ *
+ * quiz_prompt_text: the operands (s_t and h_i, s_t and W_a·h_i, v_a and
+ *   the tanh vector, e_t, or α_t and every h_i), the question and the
+ *   tolerance rule, a line each.
+ * quiz_answer_text: "e_1,2 = s_1·h_2 = 0.0000" and a newline.
+ * quiz_worked_text: the worked arithmetic: fmt_text_rec of the records
+ *   that hold the answer (with every term), and for weighted-sum the sum
+ *   of coordinate k written out.
+ * quiz_feedback_text: what the learner sees after answering a:
+ *   "right: e_1,2 = 0.9765"; "not quite: e_1,2 = 0.9765, not 0.5." (with
+ *   "(close: give 4 decimal places)" when the answer is within ten
+ *   tolerances) and the worked arithmetic; or, for an unparseable answer,
+ *   its hint. */
+int quiz_prompt_text(FILE *out, const struct quiz_question *q);
+int quiz_answer_text(FILE *out, const struct quiz_question *q);
+int quiz_worked_text(FILE *out, const struct quiz_question *q);
+int quiz_feedback_text(FILE *out, const struct quiz_question *q,
+		       const struct quiz_answer *a);
+
+#endif

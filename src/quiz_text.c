@@ -1,0 +1,191 @@
+/* quiz_text.c: questions, answers and feedback as text.  Every number is
+ * one the trace recorded, written by the formatters (fmt.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "fmt.h"
+#include "num.h"
+#include "quiz.h"
+
+#define QUIZ_LABEL_COL 38 /* where the shape column starts, as in traces */
+#define QUIZ_CLOSE 10     /* a wrong answer this many tolerances off is
+                             "close" */
+
+/* "  label            (4)   [a, b, c, d]", laid out as the trace does. */
+static void qt_line(FILE *out, const char *label, const double *v, int n,
+		    int prec)
+{
+	char shape[16];
+	fputs("  ", out);
+	fmt_pad(out, label, QUIZ_LABEL_COL - 3);
+	snprintf(shape, sizeof shape, "(%d)", n);
+	fprintf(out, " %-5s ", shape);
+	fmt_text_vec(out, v, n, prec);
+	putc('\n', out);
+}
+
+static void qt_op(FILE *out, const struct trace_rec *r, int k, int prec)
+{
+	qt_line(out, r->ops[k].label, r->ops[k].v, r->ops[k].len, prec);
+}
+
+/* The source word at position i (from 1). */
+static const char *qt_word(const struct trace *tr, int i)
+{
+	return tr->m->src.words[tr->src[i - 1]];
+}
+
+static void qt_scoring(FILE *out, const struct quiz_question *q)
+{
+	const struct trace_rec *r = q->rec;
+	int p = q->precision;
+	switch (q->tr->runs[q->run].scorer) {
+	case SCORER_DOT:
+		fprintf(out, "The decoder state s_%d and the encoder state h_%d "
+			"(%s):\n", q->t, q->i, qt_word(q->tr, q->i));
+		qt_op(out, r, 0, p);
+		qt_op(out, r, 1, p);
+		break;
+	case SCORER_GENERAL:
+		fprintf(out, "The decoder state s_%d, and W_a·h_%d: the encoder "
+			"state h_%d (%s) times W_a:\n", q->t, q->i, q->i,
+			qt_word(q->tr, q->i));
+		qt_op(out, r, 0, p);
+		qt_op(out, r, 2, p);
+		break;
+	default:
+		fprintf(out, "The concat scorer's v_a, and %s for the encoder "
+			"state h_%d (%s):\n", r->ops[2].label, q->i,
+			qt_word(q->tr, q->i));
+		qt_op(out, r, 3, p);
+		qt_op(out, r, 2, p);
+		break;
+	}
+	fprintf(out, "What is the score %s = %s?\n", q->symbol, r->formula);
+}
+
+static void qt_softmax(FILE *out, const struct quiz_question *q)
+{
+	fprintf(out, "The scores of step %d, one for each source word:\n",
+		q->t);
+	qt_op(out, q->rec, 0, q->precision);
+	fprintf(out, "What is the weight of h_%d (%s), %s = exp(e_%d,%d - max) "
+		"/ Σ_j exp(e_%d,j - max)?\n", q->i, qt_word(q->tr, q->i),
+		q->symbol, q->t, q->i, q->t);
+}
+
+static void qt_weighted(FILE *out, const struct quiz_question *q)
+{
+	const struct trace *tr = q->tr;
+	fprintf(out, "The weights of step %d and the encoder states:\n", q->t);
+	qt_line(out, q->softmax->symbol, q->softmax->result, q->softmax->len,
+		q->precision);
+	for (int i = 1; i <= tr->n; i++) {
+		const struct trace_rec *w = trace_find(tr, REC_WEIGHTED, q->run,
+						       q->t, i);
+		char lab[160];
+		if (!w)
+			continue;
+		snprintf(lab, sizeof lab, "%s (%s)", w->ops[1].label,
+			 qt_word(tr, i));
+		qt_line(out, lab, w->ops[1].v, w->ops[1].len, q->precision);
+	}
+	fprintf(out, "What is coordinate %d of the context vector, %s = "
+		"Σ_i α_%d,i·h_i[%d]?\n", q->k, q->symbol, q->t, q->k);
+}
+
+int quiz_prompt_text(FILE *out, const struct quiz_question *q)
+{
+	char buf[NUM_BUFSZ];
+	if (q->stage == STAGE_SCORING)
+		qt_scoring(out, q);
+	else if (q->stage == STAGE_SOFTMAX)
+		qt_softmax(out, q);
+	else
+		qt_weighted(out, q);
+	fprintf(out, "Give %d decimal places; an answer within %s × (1 + |%s|) "
+		"counts.\n", q->precision,
+		fmt_num(buf, quiz_tolerance(0.0, q->precision), q->precision),
+		q->symbol);
+	return ferror(out) ? -1 : 0;
+}
+
+int quiz_answer_text(FILE *out, const struct quiz_question *q)
+{
+	char buf[NUM_BUFSZ];
+	fprintf(out, "%s = %s\n", q->symbol,
+		fmt_num(buf, q->expected, q->precision));
+	return ferror(out) ? -1 : 0;
+}
+
+/* A number as a factor: negatives in parentheses, as traces write them. */
+static void qt_factor(FILE *out, double x, int prec)
+{
+	char buf[NUM_BUFSZ];
+	fmt_num(buf, x, prec);
+	fprintf(out, buf[0] == '-' ? "(%s)" : "%s", buf);
+}
+
+/* c_t[k] written out from the recorded terms: α_t,i×h_i[k] for each i. */
+static void qt_coordinate(FILE *out, const struct quiz_question *q)
+{
+	char buf[NUM_BUFSZ];
+	fprintf(out, "%s = ", q->symbol);
+	for (int i = 1; i <= q->tr->n; i++) {
+		const struct trace_rec *w = trace_find(q->tr, REC_WEIGHTED,
+						       q->run, q->t, i);
+		if (!w)
+			continue;
+		fputs(i > 1 ? " + " : "", out);
+		qt_factor(out, w->ops[0].v[0], q->precision);
+		fputs("×", out);
+		qt_factor(out, w->ops[1].v[q->k - 1], q->precision);
+	}
+	fprintf(out, " = %s\n", fmt_num(buf, q->expected, q->precision));
+}
+
+int quiz_worked_text(FILE *out, const struct quiz_question *q)
+{
+	struct fmt_opts o;
+	fmt_opts_default(&o);
+	o.precision = q->precision;
+	o.terms = 1;
+	if (q->stage == STAGE_SOFTMAX)
+		fprintf(out, "%s = %s\n", q->rec->symbol, q->rec->formula);
+	if (q->stage == STAGE_WEIGHTED_SUM)
+		for (int i = 1; i <= q->tr->n; i++) {
+			const struct trace_rec *w = trace_find(
+				q->tr, REC_WEIGHTED, q->run, q->t, i);
+			if (w)
+				fmt_text_rec(out, q->tr, w, &o);
+		}
+	fmt_text_rec(out, q->tr, q->rec, &o);
+	if (q->stage == STAGE_WEIGHTED_SUM)
+		qt_coordinate(out, q);
+	return ferror(out) ? -1 : 0;
+}
+
+int quiz_feedback_text(FILE *out, const struct quiz_question *q,
+		       const struct quiz_answer *a)
+{
+	char buf[NUM_BUFSZ];
+	switch (a->result) {
+	case QUIZ_RIGHT:
+		fputs("right: ", out);
+		return quiz_answer_text(out, q);
+	case QUIZ_WRONG:
+		fprintf(out, "not quite: %s = %s, not ", q->symbol,
+			fmt_num(buf, q->expected, q->precision));
+		fputs(a->text, out);
+		if (fabs(a->value - q->expected) <= QUIZ_CLOSE * q->tolerance)
+			fprintf(out, " (close: give %d decimal places)",
+				q->precision);
+		fputs(".\nThe worked arithmetic:\n", out);
+		return quiz_worked_text(out, q);
+	default:
+		fprintf(out, "%s\n", a->hint ? a->hint : "Type a number.");
+		return ferror(out) ? -1 : 0;
+	}
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# batch.sh: trace --batch, the formats, --stage, and -o written atomically.
+. "$srcdir/tests/lib.sh"
+: "${PYTHON3:=python3}"
+
+cat >"$TMP/pairs" <<'PAIRS'
+je suis étudiant ||| i am a student
+# a comment, then a blank line
+
+zone économique européenne
+je suis chat
+zone ||| european ||| area
+JE SUIS ÉTUDIANT
+PAIRS
+
+run_cmd trace --batch="$TMP/pairs" --format=jsonl
+expect_status 1 "a batch with bad lines fails"
+expect_err "$TMP/pairs:5: unknown source word \"chat\"" "a bad line is FILE:LINE"
+expect_err "$TMP/pairs:6: expected at most one \"|||\"" "two ||| are refused"
+check "the good lines are still traced" test "$(wc -l <"$TMP/out")" -eq 3
+check "each JSON line parses, with its line number" "$PYTHON3" -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+assert [r["line"] for r in rows] == [1, 4, 7], rows
+assert rows[0]["target"] == ["i", "am", "a", "student"]
+assert "target" not in rows[1] and rows[1]["decoding"] == "greedy"
+assert rows[2]["source"] == ["je", "suis", "étudiant"]
+' "$TMP/out"
+
+run_cmd trace --batch="$TMP/pairs" --strict --format=jsonl
+expect_status 1 "--strict fails too"
+check "--strict stops at the first bad line" test "$(wc -l <"$TMP/out")" -eq 2
+check "--strict reports only the first error" test "$(wc -l <"$TMP/err")" -eq 1
+
+grep -v chat "$TMP/pairs" | grep -v '|||.*|||' >"$TMP/good"
+"$ATTN_TRACE" trace --batch=- --format=json <"$TMP/good" >"$TMP/all.json" 2>"$TMP/err"
+status=$?
+expect_status 0 "a batch from stdin"
+check "--format=json makes one array" "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert isinstance(d, list) and len(d) == 3
+' "$TMP/all.json"
+
+# CSV: long form, the same numbers as the JSON
+"$ATTN_TRACE" trace --batch="$TMP/good" --format=csv --scorer=all >"$TMP/all.csv"
+check "CSV has the documented header" \
+	test "$(head -n 1 "$TMP/all.csv")" = "pair,scorer,t,stage,symbol,index,value"
+"$ATTN_TRACE" trace --batch="$TMP/good" --format=jsonl --scorer=all >"$TMP/all.jsonl"
+check "every CSV weight equals the JSON weight" "$PYTHON3" -c '
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))
+js = {j["line"]: j for j in map(json.loads, open(sys.argv[2], encoding="utf-8"))}
+n = 0
+for r in rows:
+    if r["stage"] == "softmax" and r["symbol"].startswith("α_") and "," not in r["symbol"]:
+        run = [x for x in js[int(r["pair"])]["runs"] if x["scorer"] == r["scorer"]][0]
+        want = run["steps"][int(r["t"]) - 1]["weights"][int(r["index"]) - 1]
+        assert float(r["value"]) == want, (r, want)
+        n += 1
+assert n > 30, n
+assert any(r["symbol"] == "e_1,2" for r in rows)  # a quoted comma
+' "$TMP/all.csv" "$TMP/all.jsonl"
+run_cmd trace --format=csv
+check "a single trace in CSV has no pair column" \
+	test "$(head -n 1 "$TMP/out")" = "scorer,t,stage,symbol,index,value"
+
+run_cmd trace --format=markdown --target="i am a student"
+expect_status 0 "Markdown"
+check "Markdown has tables" grep -q '^| i | word | e_1,i | α_1,i | α_1,i·h_i |$' "$TMP/out"
+check "Markdown names the output word" grep -q '^Output: \*\*i\*\*' "$TMP/out"
+
+# --stage picks what is printed
+run_cmd trace --stage=softmax
+check "--stage=softmax prints the softmax" grep -q -- '--- softmax ---' "$TMP/out"
+check "--stage=softmax prints nothing else" sh -c "! grep -q -- '--- scoring ---\|--- encoding ---\|--- output ---' '$TMP/out'"
+run_cmd trace --stage=softmax,output --format=json
+check "--stage in JSON keeps only those keys" "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+st = d["runs"][0]["steps"][0]
+assert set(st) == {"t", "input", "softmax", "weights", "output"}, set(st)
+assert "encoder" not in d
+' "$TMP/out"
+run_cmd trace --stage=attention
+expect_status 2 "an unknown stage"
+
+# -o: the file appears whole, or not at all
+run_cmd trace -o "$TMP/trace.txt"
+expect_status 0 "-o FILE"
+"$ATTN_TRACE" trace >"$TMP/stdout.txt"
+check "-o writes what stdout would get" cmp -s "$TMP/trace.txt" "$TMP/stdout.txt"
+check "-o leaves no temporary file" test "$(ls -A "$TMP" | grep -c '^\.trace')" -eq 0
+run_cmd trace -o "$TMP/trace.txt" je suis chat
+expect_status 1 "-o with an unknown word"
+check "a failed run leaves the old file as it was" cmp -s "$TMP/trace.txt" "$TMP/stdout.txt"
+run_cmd trace -o /dev/full
+expect_status 1 "-o /dev/full"
+expect_err "No space left on device" "a full disk is reported"
+run_cmd trace -o "$TMP/no/such/dir/t.txt"
+expect_status 1 "-o into a missing directory"
+
+# a run killed part-way leaves the old file or nothing, never a part
+i=0
+while [ $i -lt 1000 ]; do
+	echo "zone économique européenne ||| european economic area"
+	echo "je suis étudiant"
+	i=$((i + 1))
+done >"$TMP/many"
+echo "old content" >"$TMP/killed.txt"
+timeout -s KILL 0.3 "$ATTN_TRACE" trace --batch="$TMP/many" --scorer=all \
+	-o "$TMP/killed.txt" 2>/dev/null
+check "a killed run leaves the old content" test "$(cat "$TMP/killed.txt")" = "old content"
+rm -f "$TMP"/.killed.txt.*
+timeout -s TERM 0.3 "$ATTN_TRACE" trace --batch="$TMP/many" --scorer=all \
+	-o "$TMP/termed.txt" 2>/dev/null
+check "SIGTERM part-way leaves no file" test ! -e "$TMP/termed.txt"
+check "SIGTERM part-way leaves no temporary file" \
+	test "$(ls -A "$TMP" | grep -c '^\.termed')" -eq 0
+finish

@@ -1,0 +1,359 @@
+/* check_outfile.c: output files that appear whole or not at all: commit,
+ * abort, errors that leave nothing behind, special files, links, and the
+ * temporary file removed by a signal. */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+static char dir[4096];
+
+static void setup(void)
+{
+	const char *base = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/check_outfile.XXXXXX",
+		 base && *base ? base : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[8192];
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* dir/name into path (4096 + 256 bytes) and returns it. */
+static const char *at(char *path, const char *name)
+{
+	snprintf(path, 4096 + 256, "%s/%s", dir, name);
+	return path;
+}
+
+/* The number of entries in dir, . and .. aside. */
+static int entries(void)
+{
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* The whole content of path, in a static buffer; "" if it is missing. */
+static const char *content(const char *path)
+{
+	static char text[4096];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	text[n] = '\0';
+	if (f)
+		fclose(f);
+	return text;
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_commit_creates)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	mode_t old = umask(022);
+	ck_assert_int_eq(outfile_open(&of, at(path, "align.svg"), &err), 0);
+	fputs("<svg/>\n", of.fp);
+	/* nothing under the name until the commit */
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	ck_assert_str_eq(content(path), "<svg/>\n");
+	ck_assert_int_eq(entries(), 1); /* no temporary file left */
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	umask(old);
+}
+END_TEST
+
+START_TEST(test_commit_replaces_keeping_mode)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	put(at(path, "align.svg"), "old\n");
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	ck_assert_int_eq(outfile_open(&of, path, &err), 0);
+	fputs("new\n", of.fp);
+	fflush(of.fp);
+	ck_assert_str_eq(content(path), "old\n"); /* readers see the old */
+	ck_assert_int_eq(entries(), 2);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	ck_assert_str_eq(content(path), "new\n");
+	ck_assert_int_eq(entries(), 1);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+}
+END_TEST
+
+START_TEST(test_abort_keeps_old)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	put(at(path, "align.svg"), "old\n");
+	ck_assert_int_eq(outfile_open(&of, path, &err), 0);
+	fputs("half a pic", of.fp);
+	outfile_abort(&of);
+	ck_assert_str_eq(content(path), "old\n");
+	ck_assert_int_eq(entries(), 1);
+	outfile_abort(&of); /* twice is harmless */
+	/* a new name: nothing is created */
+	ck_assert_int_eq(outfile_open(&of, at(path, "new.svg"), &err), 0);
+	fputs("half", of.fp);
+	outfile_abort(&of);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+START_TEST(test_missing_directory)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(outfile_open(&of, at(path, "no/such/a.svg"), &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, path));
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOENT)));
+	outfile_abort(&of); /* harmless after a failed open */
+	/* a file where a directory should be */
+	put(at(path, "file"), "x");
+	ck_assert_int_eq(outfile_open(&of, at(path, "file/a.svg"), &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOTDIR)));
+	/* a directory where the file should be */
+	ck_assert_int_eq(outfile_open(&of, dir, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(EISDIR)));
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+START_TEST(test_unwritable_directory)
+{
+	char sub[4352], path[4352 + 16];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(mkdir(at(sub, "ro"), 0555), 0);
+	if (access(sub, W_OK) == 0) { /* root writes anywhere */
+		rmdir(sub);
+		return;
+	}
+	snprintf(path, sizeof path, "%s/a.svg", sub);
+	ck_assert_int_eq(outfile_open(&of, path, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(EACCES)));
+	rmdir(sub);
+}
+END_TEST
+
+/* /proc refuses new files even to root. */
+START_TEST(test_unwritable_proc)
+{
+	struct outfile of;
+	struct errbuf err;
+	if (access("/proc/self", F_OK) != 0)
+		return;
+	ck_assert_int_eq(outfile_open(&of, "/proc/attn-trace.svg", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/proc/attn-trace.svg: "));
+}
+END_TEST
+
+/* A full disk shows at the commit, and nothing is left in /dev. */
+START_TEST(test_dev_full)
+{
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(outfile_open(&of, "/dev/full", &err), 0);
+	ck_assert_ptr_null(of.tmp); /* a device is written in place */
+	fputs("<svg/>\n", of.fp);
+	ck_assert_int_eq(outfile_commit(&of, &err), -1);
+	ck_assert_str_eq(err.msg, "/dev/full: No space left on device");
+	DIR *d = opendir("/dev");
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	while ((e = readdir(d)))
+		ck_assert_msg(strncmp(e->d_name, ".full.", 6) != 0,
+			      "left /dev/%s", e->d_name);
+	closedir(d);
+}
+END_TEST
+
+/* A write error in a temporary file (the file size limit): the commit
+ * fails and removes it, and the old file stays. */
+START_TEST(test_error_removes_temp)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	struct rlimit old, small;
+	put(at(path, "align.svg"), "old\n");
+	ck_assert_int_eq(outfile_open(&of, path, &err), 0);
+	ck_assert_ptr_nonnull(of.tmp);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small = old;
+	small.rlim_cur = 16;
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	for (int k = 0; k < 100; k++)
+		fputs("a line of the new picture\n", of.fp);
+	int rc = outfile_commit(&of, &err);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, path));
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(EFBIG)));
+	ck_assert_str_eq(content(path), "old\n");
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+START_TEST(test_stdout)
+{
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(outfile_open(&of, "-", &err), 0);
+	ck_assert_ptr_eq(of.fp, stdout);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	ck_assert_int_eq(outfile_open(&of, NULL, &err), 0);
+	ck_assert_ptr_eq(of.fp, stdout);
+	outfile_abort(&of);
+	ck_assert_int_eq(fileno(stdout), 1); /* still open */
+}
+END_TEST
+
+/* A link to a regular file: the file is replaced and the link kept. */
+START_TEST(test_symlink_followed)
+{
+	char path[4352], link[4352];
+	struct outfile of;
+	struct errbuf err;
+	put(at(path, "real.svg"), "old\n");
+	ck_assert_int_eq(symlink("real.svg", at(link, "link.svg")), 0);
+	ck_assert_int_eq(outfile_open(&of, link, &err), 0);
+	fputs("new\n", of.fp);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_str_eq(content(path), "new\n");
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* SIGTERM while the file is being written: the process still dies of it,
+ * and the temporary file is gone. */
+START_TEST(test_signal_removes_temp)
+{
+	char path[4352];
+	at(path, "align.svg");
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct outfile of;
+		signal(SIGTERM, SIG_DFL); /* not Check's handler */
+		struct errbuf err;
+		if (outfile_open(&of, path, &err) != 0)
+			_exit(3);
+		fputs("half", of.fp);
+		fflush(of.fp);
+		raise(SIGTERM);
+		_exit(4); /* not reached */
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status));
+	ck_assert_int_eq(WTERMSIG(status), SIGTERM);
+	ck_assert_int_eq(entries(), 0);
+}
+END_TEST
+
+/* The handlers are installed only while a temporary file exists, and an
+ * ignored signal stays ignored. */
+START_TEST(test_handlers_restored)
+{
+	char path[4352];
+	struct outfile of;
+	struct errbuf err;
+	struct sigaction sa;
+	signal(SIGINT, SIG_DFL); /* Check may have its own */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_IGN);
+	ck_assert_int_eq(outfile_open(&of, at(path, "a.svg"), &err), 0);
+	sigaction(SIGTERM, NULL, &sa);
+	ck_assert(sa.sa_handler != SIG_DFL);
+	sigaction(SIGHUP, NULL, &sa);
+	ck_assert(sa.sa_handler == SIG_IGN);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	sigaction(SIGTERM, NULL, &sa);
+	ck_assert(sa.sa_handler == SIG_DFL);
+	sigaction(SIGINT, NULL, &sa);
+	ck_assert(sa.sa_handler == SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+}
+END_TEST
+
+static Suite *outfile_suite(void)
+{
+	Suite *s = suite_create("outfile");
+	TCase *tc = tcase_create("outfile");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_commit_creates);
+	tcase_add_test(tc, test_commit_replaces_keeping_mode);
+	tcase_add_test(tc, test_abort_keeps_old);
+	tcase_add_test(tc, test_missing_directory);
+	tcase_add_test(tc, test_unwritable_directory);
+	tcase_add_test(tc, test_unwritable_proc);
+	tcase_add_test(tc, test_dev_full);
+	tcase_add_test(tc, test_error_removes_temp);
+	tcase_add_test(tc, test_stdout);
+	tcase_add_test(tc, test_symlink_followed);
+	tcase_add_test(tc, test_signal_removes_temp);
+	tcase_add_test(tc, test_handlers_restored);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(outfile_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,43 @@
+#!/bin/bash
+# completion.sh: the bash completion offers commands, options, scorers and
+# lesson names.
+. "$srcdir/tests/lib.sh"
+bc=/usr/share/bash-completion/bash_completion
+[ -r "$bc" ] || { echo "bash-completion is not installed"; exit 77; }
+case $ATTN_TRACE in /*) ;; *) ATTN_TRACE=$(pwd)/$ATTN_TRACE ;; esac
+mkdir -p "$TMP/bin"
+ln -s "$ATTN_TRACE" "$TMP/bin/attn-trace"
+PATH=$TMP/bin:$PATH
+# shellcheck disable=SC1090
+. "$bc"
+# shellcheck disable=SC1091
+. "$srcdir/completions/attn-trace"
+
+# complete WORDS...: the completions of the last word
+complete_words() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	COMP_LINE="$*"
+	COMP_POINT=${#COMP_LINE}
+	COMPREPLY=()
+	_attn_trace
+	printf '%s\n' "${COMPREPLY[@]}"
+}
+
+# offers WHAT WORD WORDS...: WORD is among the completions
+offers() {
+	what=$1 want=$2
+	shift 2
+	if complete_words "$@" | grep -qxF -- "$want"; then ok "$what"; else
+		not_ok "$what: '$want' not in: $(complete_words "$@" | tr '\n' ' ')"; fi
+}
+
+offers "the commands" lessons attn-trace le
+offers "trace options" --batch= attn-trace trace --ba
+offers "the scorers" general attn-trace trace --scorer g
+offers "the formats" jsonl attn-trace trace --format js
+offers "the stages" weighted-sum attn-trace trace --stage w
+offers "lesson names" softmax attn-trace lesson so
+offers "lesson numbers" 06 attn-trace lesson 06
+offers "tui options" --present attn-trace tui --pr
+finish
