@@ -46,29 +46,6 @@ static void trace_write(FILE *out, const struct trace *tr,
 	}
 }
 
-/* Splits a batch line "source ||| target" in place; *target is NULL when
- * there is no "|||".  Returns -1 if there is more than one. */
-static int batch_split(char *line, char **source, char **target)
-{
-	char *bar = strstr(line, "|||");
-	*source = line;
-	*target = NULL;
-	if (!bar)
-		return 0;
-	if (strstr(bar + 3, "|||"))
-		return -1;
-	*bar = '\0';
-	*target = bar + 3;
-	return 0;
-}
-
-/* 1 if the line holds only white space or is a '#' comment. */
-static int batch_skip(const char *line)
-{
-	line += strspn(line, " \t\r\n");
-	return *line == '\0' || *line == '#';
-}
-
 /* Traces one batch line; returns 0, or -1 after reporting it as
  * NAME:LINE: message. */
 static int batch_line(FILE *out, const struct model *m,
@@ -78,8 +55,7 @@ static int batch_line(FILE *out, const struct model *m,
 	char *source, *target;
 	struct errbuf err;
 	struct trace tr;
-	line[strcspn(line, "\r\n")] = '\0';
-	if (batch_split(line, &source, &target) != 0) {
+	if (tok_pair_split(line, &source, &target) != 0) {
 		fprintf(stderr, "attn-trace: %s:%d: expected at most one "
 			"\"|||\" between the source and the target\n",
 			name, lineno);
@@ -114,7 +90,7 @@ static int batch_run(FILE *out, const struct model *m,
 	int lineno = 0, failed = 0, first = 1;
 	while (getline(&line, &cap, in) != -1 && !ferror(out)) {
 		lineno++;
-		if (batch_skip(line))
+		if (tok_pair_skip(line))
 			continue;
 		if (batch_line(out, m, o, name, lineno, line, &first) != 0) {
 			failed++;

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L /* newlocale, uselocale */
 #endif
 
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
@@ -104,8 +105,13 @@ char *num_shortest(char *buf, double x)
 		snprintf(buf, NUM_BUFSZ, "%s", x == 0.0 ? "0" : "null");
 		return buf;
 	}
+	/* A decimal of at most DBL_DIG (15) significant digits survives the
+	 * trip to a normal double and back, so if one reads back as x, %.15g
+	 * prints exactly its digits (%g drops the trailing zeros); only when
+	 * none does are 16 and then 17 digits needed.  Subnormal doubles hold
+	 * fewer digits, so for them every precision is tried from 1. */
 	old = num_enter();
-	for (prec = 1; prec <= 17; prec++) {
+	for (prec = fabs(x) < DBL_MIN ? 1 : DBL_DIG; prec <= 17; prec++) {
 		snprintf(buf, NUM_BUFSZ, "%.*g", prec, x);
 		if (strtod(buf, NULL) == x)
 			break;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <float.h>
 #include <locale.h>
 #include <stdio.h>
@@ -83,6 +84,70 @@ START_TEST(test_shortest_round_trips)
 		ck_assert(parse_all(num_shortest(buf, x)) == x);
 		ck_assert(parse_all(num_shortest(buf, -x * 1e200)) == -x * 1e200);
 		ck_assert(parse_all(num_shortest(buf, x * 1e-300)) == x * 1e-300);
+	}
+}
+END_TEST
+
+/* The shortest form by brute force: the first of %.1g .. %.17g that reads
+ * back as x, with the exponent written as num_shortest writes it. */
+static void shortest_by_search(char *buf, double x)
+{
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, 64, "%.*g", p, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+/* The digits and exponent of a %g string, for comparing "1e-05" with
+ * "1e-5". */
+static void digits_of(const char *s, char *digits, int *exp10)
+{
+	double v = strtod(s, NULL);
+	char tmp[64];
+	int n = 0;
+	snprintf(tmp, sizeof tmp, "%.16e", v);
+	*exp10 = atoi(strchr(tmp, 'e') + 1);
+	for (const char *p = s; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9')
+			digits[n++] = *p;
+	digits[n] = '\0';
+	/* neither the leading zeros of 0.00123 nor the trailing ones of
+	 * 1200 are significant */
+	size_t lead = strspn(digits, "0");
+	memmove(digits, digits + lead, strlen(digits + lead) + 1);
+	for (n = (int)strlen(digits); n > 0 && digits[n - 1] == '0'; n--)
+		digits[n - 1] = '\0';
+}
+
+START_TEST(test_shortest_matches_search)
+{
+	/* as many significant digits as a brute-force search finds, over a
+	 * spread of magnitudes, including subnormals */
+	double xs[4000];
+	int n = 0;
+	unsigned long long r = 88172645463325252ull;
+	for (int k = 0; k < 3990; k++) {
+		r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+		double mant = (double)(r >> 11) / 9007199254740992.0;
+		int e = (int)(r % 80) - 40;
+		xs[n++] = (k % 2 ? -1 : 1) * mant * pow(10, e);
+	}
+	xs[n++] = 5e-324;
+	xs[n++] = 1.5e-320;
+	xs[n++] = 2.2250738585072014e-308;
+	xs[n++] = 0.1;
+	xs[n++] = 0.5703702982083377;
+	for (int k = 0; k < n; k++) {
+		char got[NUM_BUFSZ], want[64], dg[64], dw[64];
+		int eg, ew;
+		num_shortest(got, xs[k]);
+		shortest_by_search(want, xs[k]);
+		ck_assert_msg(strtod(got, NULL) == xs[k], "%s does not read back", got);
+		digits_of(got, dg, &eg);
+		digits_of(want, dw, &ew);
+		ck_assert_msg(strlen(dg) == strlen(dw), "%.17g: %s, not %s", xs[k],
+			      got, want);
 	}
 }
 END_TEST
@@ -189,6 +254,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_fixed_huge_fits);
 	tcase_add_test(tc, test_shortest);
 	tcase_add_test(tc, test_shortest_round_trips);
+	tcase_add_test(tc, test_shortest_matches_search);
 	tcase_add_test(tc, test_parse_good);
 	tcase_add_test(tc, test_parse_syntax);
 	tcase_add_test(tc, test_parse_stops);
