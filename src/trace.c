@@ -147,6 +147,50 @@ static const double *pair_terms(struct trace *tr, const double *a,
 	return terms;
 }
 
+/* Records e_t,i with its operands and dot-product terms.  mid (A or H)
+ * and act (A) are this word's intermediates: W_a·h_i for general, and
+ * W_a·[s; h_i] and its tanh for concat. */
+static void record_score(struct trace *tr, enum scorer sc, int run, int t,
+			 int i, const double *s, const double *h,
+			 const double *e, const double *mid, const double *act)
+{
+	const struct model *m = tr->m;
+	int H = m->H, A = m->A;
+	struct trace_rec *r = rec_new(tr, REC_SCORE, STAGE_SCORING, run, t, i);
+	char ls[16], lh[16], lab[64];
+	snprintf(ls, sizeof ls, "s_%d", t);
+	snprintf(lh, sizeof lh, "h_%d", i);
+	snprintf(r->symbol, sizeof r->symbol, "e_%d,%d", t, i);
+	r->result = e + i - 1;
+	r->len = 1;
+	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
+		rec_in(r, ls, s, H);
+		rec_in(r, lh, h, H);
+		if (sc == SCORER_DOT) {
+			snprintf(r->formula, sizeof r->formula, "%s·%s", ls, lh);
+		} else {
+			snprintf(r->formula, sizeof r->formula, "%s·(W_a·%s)", ls, lh);
+			snprintf(lab, sizeof lab, "W_a·%s", lh);
+			rec_mid(r, lab, mid, H);
+		}
+		r->terms = pair_terms(tr, s, sc == SCORER_DOT ? h : mid, H);
+		r->nterms = H;
+		return;
+	}
+	double *sh = trace_alloc(tr, 2 * (size_t)H);
+	attn_concat(sh, s, H, h, H);
+	snprintf(r->formula, sizeof r->formula, "v_a·tanh(W_a·[%s; %s])", ls, lh);
+	snprintf(lab, sizeof lab, "[%s; %s]", ls, lh);
+	rec_mid(r, lab, sh, 2 * H);
+	snprintf(lab, sizeof lab, "W_a·[%s; %s]", ls, lh);
+	rec_mid(r, lab, mid, A);
+	snprintf(lab, sizeof lab, "tanh(W_a·[%s; %s])", ls, lh);
+	rec_mid(r, lab, act, A);
+	rec_in(r, "v_a", m->va, A);
+	r->terms = pair_terms(tr, m->va, act, A);
+	r->nterms = A;
+}
+
 /* step 2: score s_t against every h_i with the run's scorer, recording one
  * REC_SCORE per source word and then REC_SCORES.  Returns e_t (n). */
 static const double *trace_score(struct trace *tr, enum scorer sc, int run,
@@ -156,6 +200,7 @@ static const double *trace_score(struct trace *tr, enum scorer sc, int run,
 	int n = tr->n, H = m->H, A = m->A;
 	double *e = trace_alloc(tr, (size_t)n);
 	double *mid = NULL, *act = NULL;
+	int w = sc == SCORER_CONCAT ? A : H; /* width of an intermediate */
 	if (sc == SCORER_DOT) {
 		attn_score_dot(e, s, Hs, n, H);
 	} else if (sc == SCORER_GENERAL) {
@@ -166,50 +211,10 @@ static const double *trace_score(struct trace *tr, enum scorer sc, int run,
 		act = trace_alloc(tr, (size_t)n * A);
 		attn_score_concat(e, mid, act, s, Hs, m->Wa, m->va, n, H, A);
 	}
-	for (int i = 1; i <= n; i++) {
-		const double *h = Hs + (size_t)(i - 1) * H;
-		struct trace_rec *r = rec_new(tr, REC_SCORE, STAGE_SCORING,
-					      run, t, i);
-		char ls[16], lh[16], lab[64];
-		snprintf(ls, sizeof ls, "s_%d", t);
-		snprintf(lh, sizeof lh, "h_%d", i);
-		snprintf(r->symbol, sizeof r->symbol, "e_%d,%d", t, i);
-		r->result = e + i - 1;
-		r->len = 1;
-		if (sc == SCORER_DOT) {
-			snprintf(r->formula, sizeof r->formula, "%s·%s", ls, lh);
-			rec_in(r, ls, s, H);
-			rec_in(r, lh, h, H);
-			r->terms = pair_terms(tr, s, h, H);
-			r->nterms = H;
-		} else if (sc == SCORER_GENERAL) {
-			const double *wh = mid + (size_t)(i - 1) * H;
-			snprintf(r->formula, sizeof r->formula, "%s·(W_a·%s)",
-				 ls, lh);
-			rec_in(r, ls, s, H);
-			rec_in(r, lh, h, H);
-			snprintf(lab, sizeof lab, "W_a·%s", lh);
-			rec_mid(r, lab, wh, H);
-			r->terms = pair_terms(tr, s, wh, H);
-			r->nterms = H;
-		} else {
-			const double *p = mid + (size_t)(i - 1) * A;
-			const double *a = act + (size_t)(i - 1) * A;
-			double *sh = trace_alloc(tr, 2 * (size_t)H);
-			attn_concat(sh, s, H, h, H);
-			snprintf(r->formula, sizeof r->formula,
-				 "v_a·tanh(W_a·[%s; %s])", ls, lh);
-			snprintf(lab, sizeof lab, "[%s; %s]", ls, lh);
-			rec_mid(r, lab, sh, 2 * H);
-			snprintf(lab, sizeof lab, "W_a·[%s; %s]", ls, lh);
-			rec_mid(r, lab, p, A);
-			snprintf(lab, sizeof lab, "tanh(W_a·[%s; %s])", ls, lh);
-			rec_mid(r, lab, a, A);
-			rec_in(r, "v_a", m->va, A);
-			r->terms = pair_terms(tr, m->va, a, A);
-			r->nterms = A;
-		}
-	}
+	for (int i = 1; i <= n; i++)
+		record_score(tr, sc, run, t, i, s, Hs + (size_t)(i - 1) * H, e,
+			     mid ? mid + (size_t)(i - 1) * w : NULL,
+			     act ? act + (size_t)(i - 1) * A : NULL);
 	struct trace_rec *r = rec_new(tr, REC_SCORES, STAGE_SCORING, run, t, 0);
 	snprintf(r->symbol, sizeof r->symbol, "e_%d", t);
 	snprintf(r->formula, sizeof r->formula, "(e_%d,1 .. e_%d,%d)", t, t, n);
