@@ -13,6 +13,7 @@
 #include "cli_heatmap.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
+#include "cli_train.h"
 #include "outfile.h"
 #include "fmt.h"
 #include "model.h"
@@ -60,6 +61,7 @@ static void cli_help(void)
 "                     lesson --check FILE... validates lesson files\n"
 "  quiz [SENTENCE]    compute values of the trace by hand (quiz --help)\n"
 "  heatmap [SENTENCE] the alignment matrix as an SVG picture (heatmap --help)\n"
+"  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "\n"
 "Options of trace, tui and model:\n"
@@ -412,6 +414,7 @@ static const struct {
 	{ "lesson", NULL, cli_lesson },
 	{ "quiz", NULL, cli_quiz },
 	{ "heatmap", NULL, cli_heatmap },
+	{ "train", NULL, cli_train },
 };
 
 int cli_main(int argc, char **argv)
@@ -427,7 +430,7 @@ int cli_main(int argc, char **argv)
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown command '%s'; "
 				 "expected trace, tui, model, lessons, lesson, "
-				 "quiz or heatmap",
+				 "quiz, heatmap or train",
 				 argv[1]);
 			return cli_usage_error(msg);
 		}

@@ -1,0 +1,539 @@
+/* cli_train.c: "attn-trace train": options, progress on stderr, and the
+ * trained model written to a file.  The arithmetic is in train.c. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_train.h"
+#include "model.h"
+#include "num.h"
+#include "train.h"
+
+#define CLI_TRAIN_MAX_EPOCHS 10000000
+
+struct cli_train_opts {
+	struct train_opts t;
+	const char *pairs;    /* the pairs file */
+	const char *out;      /* the model file to write; "-": stdout */
+	const char *init;     /* NULL: random weights */
+	int E, H, A;          /* sizes; 0: not given */
+	int every;            /* plain progress every this many epochs */
+	int quiet;
+};
+
+static int cli_train_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int cli_train_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("attn-trace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static void cli_train_help(void)
+{
+	fputs(
+"Usage: attn-trace train --pairs=FILE -o OUT.model [OPTION]...\n"
+"Train the model's weights on the sentence pairs of FILE, by\n"
+"backpropagation through time, and write them to OUT.model.  Each line of\n"
+"FILE is a pair \"source words ||| target words\" (see doc/training.md).\n"
+"\n"
+"Options:\n"
+"      --pairs=FILE      the training pairs (required; - is stdin)\n"
+"  -o, --output=FILE     the model file to write (required; - is stdout)\n"
+"  -s, --scorer=NAME     dot, general, concat, or all: one model whose\n"
+"                        shared weights serve the three scorers, trained\n"
+"                        on the sum of their losses (default all)\n"
+"      --epochs=N        full passes over the pairs, one update each\n"
+"                        (default 3000)\n"
+"      --lr=X            learning rate (default 0.01)\n"
+"      --weight-decay=X  shrink every weight by lr*X at each update, as\n"
+"                        AdamW does (default 0.2; 0: none)\n"
+"      --optimizer=NAME  adam or sgd (default adam)\n"
+"      --clip=X          clip the gradient to global norm X; 0: never\n"
+"                        (default 5)\n"
+"      --seed=N          seed of the random initial weights (default 1)\n"
+"      --embedding=N     embedding size E, 1 to 64 (default 4)\n"
+"      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
+"      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
+"      --init=FILE       start from the weights of the model FILE (its\n"
+"                        sizes and vocabularies) instead of random ones\n"
+"      --every=N         without a terminal, print progress every N\n"
+"                        epochs (default 100)\n"
+"  -q, --quiet           print no progress\n"
+"  -h, --help            display this help and exit\n"
+"\n"
+"Example:\n"
+"  attn-trace train --pairs=data/toy.pairs -o toy.model --seed=1\n"
+"  attn-trace trace --model=toy.model --scorer=all zone économique "
+"européenne\n", stdout);
+}
+
+enum {
+	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
+	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY
+};
+
+static const struct option cli_train_long_opts[] = {
+	{ "pairs", required_argument, NULL, OPT_PAIRS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "scorer", required_argument, NULL, 's' },
+	{ "epochs", required_argument, NULL, OPT_EPOCHS },
+	{ "lr", required_argument, NULL, OPT_LR },
+	{ "weight-decay", required_argument, NULL, OPT_DECAY },
+	{ "optimizer", required_argument, NULL, OPT_OPTIM },
+	{ "clip", required_argument, NULL, OPT_CLIP },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "embedding", required_argument, NULL, OPT_EMBEDDING },
+	{ "hidden", required_argument, NULL, OPT_HIDDEN },
+	{ "attention", required_argument, NULL, OPT_ATTENTION },
+	{ "init", required_argument, NULL, OPT_INIT },
+	{ "every", required_argument, NULL, OPT_EVERY },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Parses a whole number in [lo, hi]; returns 0 or -1. */
+static int cli_train_int(const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Parses a decimal number (num_parse: '.' whatever the locale) in
+ * [lo, hi]; returns 0 or -1. */
+static int cli_train_real(const char *s, double lo, double hi, double *out)
+{
+	const char *end;
+	double v;
+
+	if (num_parse(s, &v, &end) != NUM_OK || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parses the seed: a whole number from 0 to 2^64 - 1. */
+static int cli_train_seed(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+/* Applies a size option (--embedding, --hidden, --attention). */
+static int cli_train_size(const char *name, const char *arg, int *out)
+{
+	if (cli_train_int(arg, 1, MODEL_MAX_DIM, out) == 0)
+		return 0;
+	return cli_train_usage_error("--%s expects a whole number from 1 to "
+				     "%d, not '%s'", name, MODEL_MAX_DIM, arg);
+}
+
+/* Applies the options that take numbers. */
+static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_EPOCHS:
+		if (cli_train_int(arg, 0, CLI_TRAIN_MAX_EPOCHS,
+				  &o->t.epochs) == 0)
+			return 0;
+		return cli_train_usage_error("--epochs expects a whole number "
+					     "from 0 to %d, not '%s'",
+					     CLI_TRAIN_MAX_EPOCHS, arg);
+	case OPT_LR:
+		if (cli_train_real(arg, 1e-12, 1e3, &o->t.lr) == 0)
+			return 0;
+		return cli_train_usage_error("--lr expects a number from 1e-12 "
+					     "to 1000, not '%s'", arg);
+	case OPT_DECAY:
+		if (cli_train_real(arg, 0.0, 1e3, &o->t.weight_decay) == 0)
+			return 0;
+		return cli_train_usage_error("--weight-decay expects a number "
+					     "from 0 to 1000, not '%s'", arg);
+	case OPT_CLIP:
+		if (cli_train_real(arg, 0.0, 1e12, &o->t.clip) == 0)
+			return 0;
+		return cli_train_usage_error("--clip expects a number from 0 "
+					     "to 1e12, not '%s'", arg);
+	case OPT_SEED:
+		if (cli_train_seed(arg, &o->t.seed) == 0)
+			return 0;
+		return cli_train_usage_error("--seed expects a whole number "
+					     "from 0 to 18446744073709551615, "
+					     "not '%s'", arg);
+	case OPT_EVERY:
+		if (cli_train_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
+			return 0;
+		return cli_train_usage_error("--every expects a whole number "
+					     "from 1 to %d, not '%s'",
+					     CLI_TRAIN_MAX_EPOCHS, arg);
+	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
+	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
+	default: return cli_train_size("attention", arg, &o->A);
+	}
+}
+
+/* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
+ * --help. */
+static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_PAIRS: o->pairs = arg; return 0;
+	case 'o': o->out = arg; return 0;
+	case OPT_INIT: o->init = arg; return 0;
+	case 'q': o->quiet = 1; return 0;
+	case 'h': cli_train_help(); return -1;
+	case 's':
+		if ((o->t.scorers = trace_scorer_parse(arg)) != 0)
+			return 0;
+		return cli_train_usage_error("unknown scorer '%s'; expected "
+					     "dot, general, concat or all", arg);
+	case OPT_OPTIM:
+		if (strcmp(arg, "adam") == 0 || strcmp(arg, "sgd") == 0) {
+			o->t.optim = arg[0] == 'a' ? TRAIN_ADAM : TRAIN_SGD;
+			return 0;
+		}
+		return cli_train_usage_error("unknown optimizer '%s'; expected "
+					     "adam or sgd", arg);
+	default: return cli_train_number(o, c, arg);
+	}
+}
+
+/* Checks what the options say together. */
+static int cli_train_check(const struct cli_train_opts *o, int argc,
+			   char **argv)
+{
+	if (optind < argc)
+		return cli_train_usage_error("'train' takes no sentence, but "
+					     "was given '%s'", argv[optind]);
+	if (!o->pairs)
+		return cli_train_usage_error("'train' needs --pairs=FILE, the "
+					     "sentence pairs to learn");
+	if (!o->out)
+		return cli_train_usage_error("'train' needs -o FILE, the model "
+					     "file to write");
+	if (o->init && (o->E || o->H || o->A))
+		return cli_train_usage_error("--init takes the sizes from its "
+					     "model; drop --embedding, --hidden "
+					     "and --attention");
+	return 0;
+}
+
+/* Parses argv into *o.  Returns 0, -1 after --help, or EXIT_USAGE. */
+static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
+{
+	int c, rc;
+
+	memset(o, 0, sizeof *o);
+	train_opts_default(&o->t);
+	o->every = 100;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
+				NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_train_usage_error(c == '?' ? "unknown option "
+						     "'%s'" : "option '%s' "
+						     "needs a value",
+						     argv[optind - 1]);
+		if ((rc = cli_train_option(o, c, optarg)) != 0)
+			return rc;
+	}
+	return cli_train_check(o, argc, argv);
+}
+
+/* ---------------------------------------------------------- progress */
+
+struct cli_train_progress {
+	int tty;    /* stderr is a terminal: one line, rewritten */
+	int every;  /* otherwise a line every this many epochs */
+	int quiet;
+};
+
+/* Writes "epoch E/N  loss L  accuracy A%" for st into buf. */
+static const char *cli_train_status(char *buf, size_t size,
+				    const struct train_stats *st)
+{
+	char loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+
+	snprintf(buf, size, "epoch %d/%d  loss %s  accuracy %s%%", st->epoch,
+		 st->epochs, num_fixed(loss, st->loss, 6),
+		 num_fixed(acc, 100.0 * st->accuracy, 1));
+	return buf;
+}
+
+static int cli_train_report(const struct train_stats *st, void *ctx)
+{
+	const struct cli_train_progress *pr = ctx;
+	int last = st->epoch == st->epochs;
+	char line[160];
+
+	if (pr->quiet)
+		return 0;
+	cli_train_status(line, sizeof line, st);
+	if (pr->tty) {
+		/* rewriting the line costs more than an epoch: every 10th;
+		 * spaces, not escape codes, clear what a longer line left */
+		if (st->epoch % 10 == 0 || last || st->epoch == 1)
+			fprintf(stderr, "\r%-60s%s", line, last ? "\n" : "");
+	} else if (st->epoch % pr->every == 0 || last || st->epoch == 1) {
+		fprintf(stderr, "%s\n", line);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+/* The name of a path without its directories. */
+static const char *cli_train_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The name of the scorers trained: "dot", ..., or "all". */
+static const char *cli_train_scorers(unsigned scorers)
+{
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (scorers == 1u << sc)
+			return trace_scorer_name(sc);
+	return "all";
+}
+
+/* Writes the settings as a canonical command line into buf: the same
+ * settings give the same text, whatever the paths and option order. */
+static void cli_train_command(char *buf, size_t size,
+			      const struct cli_train_opts *o,
+			      const struct trainer *t)
+{
+	char lr[NUM_BUFSZ], wd[NUM_BUFSZ], clip[NUM_BUFSZ], start[320];
+
+	if (o->init)
+		snprintf(start, sizeof start, "--init=%s",
+			 cli_train_base(o->init));
+	else
+		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
+			 "--hidden=%d --attention=%d",
+			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
+			 t->lay.A);
+	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
+		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
+		 "--clip=%s\n    %s", cli_train_base(o->pairs),
+		 cli_train_scorers(o->t.scorers), o->t.epochs,
+		 o->t.optim == TRAIN_ADAM ? "adam" : "sgd",
+		 num_shortest(lr, o->t.lr), num_shortest(wd, o->t.weight_decay),
+		 num_shortest(clip, o->t.clip), start);
+}
+
+/* Writes into buf how greedy decoding does: "16/16 pairs with dot, ...". */
+static void cli_train_exact(char *buf, size_t size, struct trainer *t,
+			    const struct train_data *d, unsigned scorers)
+{
+	struct model v;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	train_view(&v, &t->lay, t->theta, d);
+	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%d/%d%s with %s",
+				 used ? ", " : "",
+				 train_count_exact(&v, d, sc, &t->work), d->n,
+				 used ? "" : " pairs", trace_scorer_name(sc));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* Writes how the weights were set and updated into buf. */
+static void cli_train_method(char *buf, size_t size,
+			     const struct cli_train_opts *o)
+{
+	char clip[NUM_BUFSZ], clipped[96] = "no gradient clipping";
+
+	if (o->t.clip > 0.0)
+		snprintf(clipped, sizeof clipped, "the gradient clipped to "
+			 "global norm %s", num_shortest(clip, o->t.clip));
+	snprintf(buf, size, "%s, full batch: one update an epoch;\n%s%s.\n%s",
+		 o->t.optim == TRAIN_ADAM ? "Adam (beta1 0.9, beta2 0.999, "
+		 "eps 1e-8)" : "Plain SGD", clipped,
+		 o->t.weight_decay > 0.0 ? "; decoupled weight decay" : "",
+		 o->init ? "Started from the weights of the --init model." :
+		 "An \"attention first\" random start: embeddings uniform in "
+		 "[-1, 1];\nW_x, W_a, v_a, W_s and W_c's c_t half uniform in "
+		 "+-1/sqrt(fan-in);\nencoder W_h 0, decoder W_h the identity, "
+		 "W_c's s_t half 0, biases 0.");
+}
+
+/* Writes the comment that opens the model file into buf. */
+static void cli_train_header(char *buf, size_t size,
+			     const struct cli_train_opts *o,
+			     struct trainer *t, const struct train_data *d,
+			     const struct train_stats *st)
+{
+	char cmd[1024], method[512], exact[256];
+	char loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+
+	cli_train_command(cmd, sizeof cmd, o, t);
+	cli_train_method(method, sizeof method, o);
+	cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
+	snprintf(buf, size,
+		 "%s: trained by " PACKAGE_NAME " " PACKAGE_VERSION
+		 ", not set by hand, with\n\n  %s\n\n"
+		 "%d pairs, %d source words, %d target words (with <s> and "
+		 "</s>).\nLoss: the cross-entropy of every teacher-forced "
+		 "prediction (the target\nwords, then </s>), summed over "
+		 "the scorers trained.\n%s\n"
+		 "After %d epochs: loss %s per prediction, accuracy %s%%.\n"
+		 "Greedy decoding reproduces, of the training pairs,\n%s.\n"
+		 "How to train, and the pairs format: doc/training.md.",
+		 strcmp(o->out, "-") == 0 ? "model" : cli_train_base(o->out),
+		 cmd, d->n, d->src.n, d->tgt.n, method, st->epoch,
+		 num_fixed(loss, st->loss, 6),
+		 num_fixed(acc, 100.0 * st->accuracy, 1), exact);
+}
+
+/* Writes the model of t to o->out, with its header. */
+static int cli_train_write(const struct cli_train_opts *o, struct trainer *t,
+			   const struct train_data *d,
+			   const struct train_stats *st)
+{
+	char header[4096];
+	struct model v;
+	int to_stdout = strcmp(o->out, "-") == 0, rc;
+	FILE *f = to_stdout ? stdout : fopen(o->out, "w");
+
+	if (!f) {
+		fprintf(stderr, "attn-trace: cannot write %s: %s\n", o->out,
+			strerror(errno));
+		return EXIT_DATA;
+	}
+	cli_train_header(header, sizeof header, o, t, d, st);
+	train_view(&v, &t->lay, t->theta, d);
+	rc = train_write_model(f, &v, header);
+	if (fflush(f) != 0)
+		rc = -1;
+	if (!to_stdout && fclose(f) != 0)
+		rc = -1;
+	if (rc == 0)
+		return EXIT_OK;
+	fprintf(stderr, "attn-trace: write error on %s: %s\n", o->out,
+		strerror(errno ? errno : EIO));
+	return EXIT_DATA;
+}
+
+/* Loads the pairs (and the --init model) and sets up the trainer. */
+static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
+			   struct train_data *d)
+{
+	struct model init;
+	struct errbuf err;
+	int rc = 0;
+
+	memset(&init, 0, sizeof init);
+	if (o->init && model_load_file(&init, o->init, &err) != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	if (train_pairs_load(d, o->pairs, o->init ? &init : NULL, &err) != 0) {
+		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		rc = EXIT_DATA;
+	} else if (o->init) {
+		train_init_model(t, d, &init);
+	} else {
+		train_init_random(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
+				  o->A ? o->A : 4, o->t.seed);
+	}
+	model_free(&init);
+	return rc;
+}
+
+/* Seconds since some fixed moment. */
+static double cli_train_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Trains, reports and writes. */
+static int cli_train_run(const struct cli_train_opts *o, struct trainer *t,
+			 const struct train_data *d)
+{
+	struct cli_train_progress pr = { isatty(STDERR_FILENO), o->every,
+					 o->quiet };
+	struct train_stats st;
+	char exact[256], secs[NUM_BUFSZ], loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+	double start = cli_train_clock();
+
+	train_run(t, d, &o->t, cli_train_report, &pr, &st);
+	num_fixed(secs, cli_train_clock() - start, 3);
+	if (!train_weights_ok(t)) {
+		fprintf(stderr, "attn-trace: the training diverged: a weight "
+			"became NaN or larger than %s; try a smaller --lr\n",
+			MODEL_MAX_WEIGHT_TEXT);
+		return EXIT_DATA;
+	}
+	if (!o->quiet) {
+		cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
+		fprintf(stderr, "trained %d epochs in %s s; the final weights: "
+			"loss %s, accuracy %s%%\ngreedy decoding reproduces "
+			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
+			num_fixed(acc, 100.0 * st.accuracy, 1), exact);
+	}
+	return cli_train_write(o, t, d, &st);
+}
+
+int cli_train(int argc, char **argv)
+{
+	struct cli_train_opts o;
+	struct train_data d;
+	struct trainer t;
+	int rc = cli_train_parse(&o, argc, argv);
+
+	if (rc != 0)
+		return rc < 0 ? EXIT_OK : rc;
+	memset(&t, 0, sizeof t);
+	memset(&d, 0, sizeof d);
+	rc = cli_train_setup(&o, &t, &d);
+	if (rc == EXIT_OK)
+		rc = cli_train_run(&o, &t, &d);
+	train_free(&t);
+	train_data_free(&d);
+	return rc;
+}

@@ -1,0 +1,821 @@
+/* train.c: the loss of the attention model, its gradient by
+ * backpropagation through time, and the optimiser.
+ *
+ * Pure: every function computes into memory the caller owns (the trainer
+ * and its work space, allocated by the init functions), nothing prints,
+ * and there is no global state; the random numbers come from a seed.
+ *
+ * The forward pass is that of doc/model.md.  Because the decoder has no
+ * input feeding, its states s_t depend only on the teacher-forced words,
+ * not on attention, so for each pair the encoder and decoder states are
+ * computed once; then for each scorer and each step the attention and the
+ * output are computed and immediately back-propagated, which adds to
+ * dL/ds_t and dL/dh_i; last come the two backward passes through time. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train.h"
+
+static const char *const train_block_names[TB_COUNT] = {
+	"source", "target",
+	"encoder.W_x", "encoder.W_h", "encoder.b",
+	"decoder.W_x", "decoder.W_h", "decoder.b",
+	"general.W", "concat.W", "concat.v", "output.W_c", "output.W_s",
+};
+
+const char *train_block_name(enum train_block b)
+{
+	return train_block_names[b];
+}
+
+void train_layout_init(struct train_layout *l, int E, int H, int A,
+		       int nsrc, int ntgt)
+{
+	const size_t e = (size_t)E, h = (size_t)H, a = (size_t)A;
+	const size_t len[TB_COUNT] = {
+		(size_t)nsrc * e, (size_t)ntgt * e,
+		h * e, h * h, h,
+		h * e, h * h, h,
+		h * h, a * 2 * h, a, h * 2 * h, (size_t)ntgt * h,
+	};
+	size_t off = 0;
+
+	l->E = E;
+	l->H = H;
+	l->A = A;
+	l->nsrc = nsrc;
+	l->ntgt = ntgt;
+	for (int b = 0; b < TB_COUNT; b++) {
+		l->off[b] = off;
+		l->len[b] = len[b];
+		off += len[b];
+	}
+	l->total = off;
+}
+
+void train_view(struct model *v, const struct train_layout *l,
+		double *theta, const struct train_data *d)
+{
+	memset(v, 0, sizeof *v);
+	v->E = l->E;
+	v->H = l->H;
+	v->A = l->A;
+	v->src = d->src; /* borrows the words */
+	v->tgt = d->tgt;
+	v->src.emb = theta + l->off[TB_SRC_EMB];
+	v->tgt.emb = theta + l->off[TB_TGT_EMB];
+	v->bos = d->bos;
+	v->eos = d->eos;
+	v->enc.Wx = theta + l->off[TB_ENC_WX];
+	v->enc.Wh = theta + l->off[TB_ENC_WH];
+	v->enc.b = theta + l->off[TB_ENC_B];
+	v->dec.Wx = theta + l->off[TB_DEC_WX];
+	v->dec.Wh = theta + l->off[TB_DEC_WH];
+	v->dec.b = theta + l->off[TB_DEC_B];
+	v->Wg = theta + l->off[TB_GENERAL_W];
+	v->Wa = theta + l->off[TB_CONCAT_W];
+	v->va = theta + l->off[TB_CONCAT_V];
+	v->Wc = theta + l->off[TB_OUTPUT_WC];
+	v->Ws = theta + l->off[TB_OUTPUT_WS];
+}
+
+/* ------------------------------------------------------------ work space */
+
+void train_work_init(struct train_work *w, const struct train_layout *l,
+		     int maxn, int maxT)
+{
+	const size_t H = (size_t)l->H, A = (size_t)l->A, n = (size_t)maxn;
+
+	memset(w, 0, sizeof *w);
+	w->H = l->H;
+	w->A = l->A;
+	w->V = l->ntgt;
+	w->maxn = maxn;
+	w->maxT = maxT;
+	w->h = xcalloc((n + 1) * H, sizeof *w->h);
+	w->dh = xcalloc((n + 1) * H, sizeof *w->dh);
+	w->s = xcalloc(((size_t)maxT + 1) * H, sizeof *w->s);
+	w->ds = xcalloc(((size_t)maxT + 1) * H, sizeof *w->ds);
+	w->gh = xcalloc(n * H, sizeof *w->gh);
+	w->uh = xcalloc(n * A, sizeof *w->uh);
+	w->act = xcalloc(n * A, sizeof *w->act);
+	w->e = xcalloc(n, sizeof *w->e);
+	w->alpha = xcalloc(n, sizeof *w->alpha);
+	w->dalpha = xcalloc(n, sizeof *w->dalpha);
+	w->cs = xcalloc(2 * H, sizeof *w->cs);
+	w->dcs = xcalloc(2 * H, sizeof *w->dcs);
+	w->ht = xcalloc(H, sizeof *w->ht);
+	w->dht = xcalloc(H, sizeof *w->dht);
+	w->q = xcalloc(H + A, sizeof *w->q);
+	w->p = xcalloc((size_t)l->ntgt, sizeof *w->p);
+}
+
+void train_work_free(struct train_work *w)
+{
+	double *all[] = { w->h, w->dh, w->s, w->ds, w->gh, w->uh, w->act,
+			  w->e, w->alpha, w->dalpha, w->cs, w->dcs, w->ht,
+			  w->dht, w->q, w->p };
+
+	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+		free(all[k]);
+	memset(w, 0, sizeof *w);
+}
+
+/* ------------------------------------------------------- small algebra */
+
+/* The same arithmetic as attn.c, here so that the compiler can inline it
+ * into the loops that run millions of times. */
+
+/* Returns a · b for vectors of length n, summed in index order (four
+ * terms a round, still one after the other). */
+static inline double tr_dot(const double *restrict a,
+			    const double *restrict b, int n)
+{
+	double acc = 0.0;
+	int k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		acc += a[k] * b[k];
+		acc += a[k + 1] * b[k + 1];
+		acc += a[k + 2] * b[k + 2];
+		acc += a[k + 3] * b[k + 3];
+	}
+	for (; k < n; k++)
+		acc += a[k] * b[k];
+	return acc;
+}
+
+/* y (n) += d x (n), four a round. */
+static inline void tr_axpy(double *restrict y, double d,
+			   const double *restrict x, int n)
+{
+	int k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		y[k] += d * x[k];
+		y[k + 1] += d * x[k + 1];
+		y[k + 2] += d * x[k + 2];
+		y[k + 3] += d * x[k + 3];
+	}
+	for (; k < n; k++)
+		y[k] += d * x[k];
+}
+
+/* out (rows) = W x, where W is (rows, cols). */
+static inline void tr_matvec(double *out, const double *W, const double *x,
+			     int rows, int cols)
+{
+	for (int r = 0; r < rows; r++)
+		out[r] = tr_dot(W + (size_t)r * cols, x, cols);
+}
+
+/* Returns the index of the largest of x (n), the first on ties. */
+static inline int tr_argmax(const double *x, int n)
+{
+	int best = 0;
+
+	for (int k = 1; k < n; k++)
+		if (x[k] > x[best])
+			best = k;
+	return best;
+}
+
+/* The backward pass of y = W x, W (rows, cols), given dy (rows): adds
+ * dy ⊗ x to the gradient G of W and, unless dx is NULL, Wᵀ dy to dx (cols),
+ * in one pass over W.  ld is the row stride of W and G (at least cols),
+ * so that a block of columns can stand for the whole matrix. */
+static inline void tr_linear_back(double *restrict G, double *restrict dx,
+			   const double *restrict W, int ld,
+			   const double *restrict dy, const double *restrict x,
+			   int rows, int cols)
+{
+	for (int r = 0; r < rows; r++)
+		tr_axpy(G + (size_t)r * ld, dy[r], x, cols);
+	for (int r = 0; dx && r < rows; r++)
+		tr_axpy(dx, dy[r], W + (size_t)r * ld, cols);
+}
+
+/* p (n) = softmax(x); returns log Σ exp(x), computed stably. */
+static double tr_softmax(double *p, const double *x, int n)
+{
+	double max = x[tr_argmax(x, n)], sum = 0.0;
+
+	for (int k = 0; k < n; k++) {
+		p[k] = exp(x[k] - max);
+		sum += p[k];
+	}
+	for (int k = 0; k < n; k++)
+		p[k] /= sum;
+	return max + log(sum);
+}
+
+/* h (H) = tanh(W_x x + W_h prev + b): one Elman step. */
+static inline void tr_rnn(double *h, const struct rnn *r, const double *x,
+		   const double *prev, int E, int H)
+{
+	for (int k = 0; k < H; k++) {
+		double acc = tr_dot(r->Wx + (size_t)k * E, x, E) +
+			     tr_dot(r->Wh + (size_t)k * H, prev, H) + r->b[k];
+		h[k] = tanh(acc);
+	}
+}
+
+/* The backward pass of tr_rnn, given dL/dh in dh (H), which it turns into
+ * dL/dpre.  Adds to the gradients of the weights (g), to dx (E) and to
+ * dprev (H); dx may be NULL. */
+static inline void tr_rnn_back(struct rnn *g, const struct rnn *r, double *dh,
+			const double *h, const double *x, const double *prev,
+			double *dx, double *dprev, int E, int H)
+{
+	for (int k = 0; k < H; k++) {
+		dh[k] *= 1.0 - h[k] * h[k];
+		g->b[k] += dh[k];
+	}
+	tr_linear_back(g->Wx, dx, r->Wx, E, dh, x, H, E);
+	tr_linear_back(g->Wh, dprev, r->Wh, H, dh, prev, H, H);
+}
+
+/* ------------------------------------------------- the forward pass */
+
+/* Encodes src (n) into w->h rows 1..n (row 0 is h_0 = 0). */
+static void tr_encode(const struct model *m, const int *src, int n,
+		      struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	memset(w->h, 0, sizeof *w->h * (size_t)H);
+	for (int i = 1; i <= n; i++)
+		tr_rnn(w->h + (size_t)i * H, &m->enc,
+		       m->src.emb + (size_t)src[i - 1] * E,
+		       w->h + (size_t)(i - 1) * H, E, H);
+}
+
+/* The word fed to the decoder at step t (from 1): <s>, then tgt. */
+static int tr_input(const struct model *m, const int *tgt, int t)
+{
+	return t == 1 ? m->bos : tgt[t - 2];
+}
+
+/* s_t (w->s row t) from s_{t-1} and the word fed at step t. */
+static void tr_dec_step(const struct model *m, int word, int t,
+			struct train_work *w)
+{
+	const int H = m->H;
+
+	tr_rnn(w->s + (size_t)t * H, &m->dec,
+	       m->tgt.emb + (size_t)word * m->E,
+	       w->s + (size_t)(t - 1) * H, m->E, H);
+}
+
+/* What the scorer sc needs of the encoder states alone: W_a h_i for
+ * general, the h_i half of W_a [s; h_i] for concat. */
+static void tr_prepare(const struct model *m, enum scorer sc, int n,
+		       struct train_work *w)
+{
+	const int H = m->H, A = m->A;
+	const double *Hs = w->h + H; /* h_1 .. h_n */
+
+	for (int i = 0; sc == SCORER_GENERAL && i < n; i++)
+		tr_matvec(w->gh + (size_t)i * H, m->Wg, Hs + (size_t)i * H,
+			    H, H);
+	for (int i = 0; sc == SCORER_CONCAT && i < n; i++)
+		for (int a = 0; a < A; a++)
+			w->uh[(size_t)i * A + a] =
+				tr_dot(m->Wa + (size_t)a * 2 * H + H,
+					 Hs + (size_t)i * H, H);
+}
+
+/* Scores e_t,i (w->e) of s against the n encoder states. */
+static void tr_scores(const struct model *m, enum scorer sc, const double *s,
+		      int n, struct train_work *w)
+{
+	const int H = m->H, A = m->A;
+
+	if (sc == SCORER_DOT)
+		for (int i = 0; i < n; i++)
+			w->e[i] = tr_dot(s, w->h + (size_t)(i + 1) * H, H);
+	else if (sc == SCORER_GENERAL)
+		for (int i = 0; i < n; i++)
+			w->e[i] = tr_dot(s, w->gh + (size_t)i * H, H);
+	if (sc != SCORER_CONCAT)
+		return;
+	for (int a = 0; a < A; a++) /* the s half of W_a [s; h_i] */
+		w->q[a] = tr_dot(m->Wa + (size_t)a * 2 * H, s, H);
+	for (int i = 0; i < n; i++) {
+		double *act = w->act + (size_t)i * A;
+		for (int a = 0; a < A; a++)
+			act[a] = tanh(w->q[a] + w->uh[(size_t)i * A + a]);
+		w->e[i] = tr_dot(m->va, act, A);
+	}
+}
+
+/* The forward pass of decoder step t with scorer sc, from s_t on: scores,
+ * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
+ * gold is -1. */
+static double tr_attend(const struct model *m, enum scorer sc, int t, int n,
+			int gold, struct train_work *w)
+{
+	const int H = m->H;
+	const double *s = w->s + (size_t)t * H;
+	double logit;
+
+	/* step 1: the scores */
+	tr_scores(m, sc, s, n, w);
+	/* step 2: softmax */
+	tr_softmax(w->alpha, w->e, n);
+	/* step 3: the weighted sum c_t, and [c_t; s_t] */
+	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < H; k++)
+			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
+	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
+	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
+	for (int k = 0; k < H; k++)
+		w->ht[k] = tanh(w->ht[k]);
+	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
+	tr_matvec(w->p, m->Ws, w->ht, m->tgt.n, H);
+	logit = gold >= 0 ? w->p[gold] : 0.0;
+	logit -= tr_softmax(w->p, w->p, m->tgt.n);
+	return gold >= 0 ? logit : 0.0;
+}
+
+/* ------------------------------------------------- the backward pass */
+
+/* Back through the concat score e = v_a · tanh(W_a [s; h]) of one encoder
+ * state h, whose activations are act (A), given de = dL/de: adds to the
+ * gradients of W_a and v_a, to ds (H) and to dh (H); du is scratch (A). */
+static void tr_concat_back(struct model *g, const struct model *m, double de,
+			   const double *s, const double *h, const double *act,
+			   double *ds, double *dh, double *du)
+{
+	const int H = m->H, A = m->A;
+
+	for (int a = 0; a < A; a++) {
+		g->va[a] += de * act[a];
+		du[a] = de * m->va[a] * (1.0 - act[a] * act[a]);
+	}
+	/* W_a [s; h] = W_a[:, :H] s + W_a[:, H:] h */
+	tr_linear_back(g->Wa, ds, m->Wa, 2 * H, du, s, A, H);
+	tr_linear_back(g->Wa + H, dh, m->Wa + H, 2 * H, du, h, A, H);
+}
+
+/* Back through the scorer sc: from dL/de_t,i (w->e) into the scorer's
+ * weights, dL/ds_t (ds) and dL/dh_i (w->dh rows 1..n). */
+static void tr_scores_back(struct model *g, const struct model *m,
+			   enum scorer sc, const double *s, double *ds, int n,
+			   struct train_work *w)
+{
+	const int H = m->H;
+	double *wts = w->q; /* general: W_aᵀ s */
+
+	for (int k = 0; sc == SCORER_GENERAL && k < H; k++) {
+		double acc = 0.0;
+		for (int r = 0; r < H; r++)
+			acc += m->Wg[(size_t)r * H + k] * s[r];
+		wts[k] = acc;
+	}
+	for (int i = 0; i < n; i++) {
+		const double de = w->e[i], *h = w->h + (size_t)(i + 1) * H;
+		double *dh = w->dh + (size_t)(i + 1) * H;
+		if (sc == SCORER_CONCAT) {
+			tr_concat_back(g, m, de, s, h, w->act + (size_t)i * m->A,
+				       ds, dh, w->q + H);
+			continue;
+		}
+		/* dot: e = s · h; general: e = s · (W_a h) */
+		const double *dsrc = sc == SCORER_DOT ? h : w->gh + (size_t)i * H;
+		const double *dhsrc = sc == SCORER_DOT ? s : wts;
+		for (int k = 0; k < H; k++) {
+			ds[k] += de * dsrc[k];
+			dh[k] += de * dhsrc[k];
+		}
+		for (int r = 0; sc == SCORER_GENERAL && r < H; r++)
+			for (int k = 0; k < H; k++)
+				g->Wg[(size_t)r * H + k] += de * s[r] * h[k];
+	}
+}
+
+/* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
+ * adds to the gradients g, to dL/ds_t and to dL/dh_i. */
+static void tr_attend_back(struct model *g, const struct model *m,
+			   enum scorer sc, int t, int n, struct train_work *w)
+{
+	const int H = m->H, V = m->tgt.n;
+	double *ds = w->ds + (size_t)t * H, dot = 0.0;
+
+	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
+	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
+	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
+	for (int k = 0; k < H; k++)
+		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
+	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
+	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
+	for (int k = 0; k < H; k++)
+		ds[k] += w->dcs[H + k];
+	/* step 3: the weighted sum: dL/dα_t,i and the direct part of dL/dh_i */
+	for (int i = 0; i < n; i++) {
+		const double *h = w->h + (size_t)(i + 1) * H;
+		double *dh = w->dh + (size_t)(i + 1) * H;
+		w->dalpha[i] = tr_dot(w->dcs, h, H);
+		dot += w->alpha[i] * w->dalpha[i];
+		for (int k = 0; k < H; k++)
+			dh[k] += w->alpha[i] * w->dcs[k];
+	}
+	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
+	for (int i = 0; i < n; i++)
+		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	/* step 1: the scorer */
+	tr_scores_back(g, m, sc, w->s + (size_t)t * H, ds, n, w);
+}
+
+/* Back through time in the decoder (steps T..1), then into h_n = s_0. */
+static void tr_decoder_back(struct model *g, const struct model *m,
+			    const struct train_pair *pr, int T,
+			    struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	for (int t = T; t >= 1; t--) {
+		int word = tr_input(m, pr->tgt, t);
+		tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
+			    w->s + (size_t)t * H,
+			    m->tgt.emb + (size_t)word * E,
+			    w->s + (size_t)(t - 1) * H,
+			    g->tgt.emb + (size_t)word * E,
+			    w->ds + (size_t)(t - 1) * H, E, H);
+	}
+	for (int k = 0; k < H; k++)
+		w->dh[(size_t)pr->nsrc * H + k] += w->ds[k];
+}
+
+/* Back through time in the encoder (positions n..1). */
+static void tr_encoder_back(struct model *g, const struct model *m,
+			    const int *src, int n, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	for (int i = n; i >= 1; i--)
+		tr_rnn_back(&g->enc, &m->enc, w->dh + (size_t)i * H,
+			    w->h + (size_t)i * H,
+			    m->src.emb + (size_t)src[i - 1] * E,
+			    w->h + (size_t)(i - 1) * H,
+			    g->src.emb + (size_t)src[i - 1] * E,
+			    w->dh + (size_t)(i - 1) * H, E, H);
+}
+
+/* ------------------------------------------------------- the loss */
+
+/* The summed cross-entropy of every prediction of scorer sc for one pair
+ * whose states are in w, counting right predictions in *right.  With g,
+ * adds scale times the gradient to g and to dL/ds_t and dL/dh_i. */
+static double tr_pair_scorer(struct model *g, const struct model *m,
+			     const struct train_pair *pr, enum scorer sc,
+			     double scale, struct train_work *w, int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc;
+	double loss = 0.0;
+
+	tr_prepare(m, sc, n, w);
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		loss -= tr_attend(m, sc, t, n, gold, w);
+		*right += tr_argmax(w->p, m->tgt.n) == gold;
+		if (!g)
+			continue;
+		/* dL/dlogits = scale (p - onehot(gold)) */
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < m->tgt.n; k++)
+			w->p[k] *= scale;
+		tr_attend_back(g, m, sc, t, n, w);
+	}
+	return loss;
+}
+
+/* One pair with every scorer of scorers: the forward pass, and with g the
+ * backward pass adding scale times the gradient. */
+static void tr_pair(struct model *g, const struct model *m,
+		    const struct train_pair *pr, unsigned scorers,
+		    double scale, struct train_work *w,
+		    double loss[SCORER_COUNT], int right[SCORER_COUNT])
+{
+	const int H = m->H, n = pr->nsrc, T = pr->ntgt + 1;
+
+	/* step 1: encode; step 2: the teacher-forced decoder states */
+	tr_encode(m, pr->src, n, w);
+	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
+	for (int t = 1; t <= T; t++)
+		tr_dec_step(m, tr_input(m, pr->tgt, t), t, w);
+	if (g) {
+		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+	}
+	/* step 3: attention and output, forward and back, for each scorer */
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (scorers & (1u << sc))
+			loss[sc] += tr_pair_scorer(g, m, pr, sc, scale, w,
+						   &right[sc]);
+	if (!g)
+		return;
+	/* step 4: back through the decoder; step 5: through the encoder */
+	tr_decoder_back(g, m, pr, T, w);
+	tr_encoder_back(g, m, pr->src, n, w);
+}
+
+double train_loss(const struct train_layout *l, const double *theta,
+		  double *grad, const struct train_data *d, unsigned scorers,
+		  struct train_work *w, struct train_stats *st)
+{
+	struct model m, g;
+	double loss[SCORER_COUNT] = { 0 }, total = 0.0;
+	int right[SCORER_COUNT] = { 0 }, count = 0, nright = 0;
+	const double scale = 1.0 / d->ntokens;
+
+	train_view(&m, l, (double *)theta, d);
+	if (grad) {
+		memset(grad, 0, sizeof *grad * l->total);
+		train_view(&g, l, grad, d);
+	}
+	for (int k = 0; k < d->n; k++)
+		tr_pair(grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
+			loss, right);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		loss[sc] *= scale;
+		total += loss[sc];
+		if (st) {
+			st->loss_of[sc] = loss[sc];
+			st->acc_of[sc] = (double)right[sc] * scale;
+		}
+		if (scorers & (1u << sc)) {
+			count++;
+			nright += right[sc];
+		}
+	}
+	if (st) {
+		st->scorers = scorers;
+		st->loss = count ? total / count : 0.0;
+		st->accuracy = count ? (double)nright * scale / count : 0.0;
+	}
+	return total;
+}
+
+/* --------------------------------------------------------- the PRNG */
+
+uint64_t train_rand_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+	return z ^ (z >> 31);
+}
+
+double train_rand_uniform(uint64_t *s, double lo, double hi)
+{
+	double u = (double)(train_rand_next(s) >> 11) * 0x1.0p-53;
+
+	return lo + (hi - lo) * u;
+}
+
+/* ------------------------------------------------------- the trainer */
+
+void train_opts_default(struct train_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->scorers = SCORER_ALL;
+	o->epochs = 3000;
+	o->lr = 0.01;
+	o->weight_decay = 0.2;
+	o->clip = 5.0;
+	o->optim = TRAIN_ADAM;
+	o->beta1 = 0.9;
+	o->beta2 = 0.999;
+	o->eps = 1e-8;
+	o->seed = 1;
+}
+
+/* Allocates the vectors of *t for data d and sizes E, H, A. */
+static void tr_alloc(struct trainer *t, const struct train_data *d, int E,
+		     int H, int A)
+{
+	int maxT = d->max_tgt + 1;
+
+	memset(t, 0, sizeof *t);
+	train_layout_init(&t->lay, E, H, A, d->src.n, d->tgt.n);
+	t->theta = xcalloc(t->lay.total, sizeof *t->theta);
+	t->grad = xcalloc(t->lay.total, sizeof *t->grad);
+	t->m1 = xcalloc(t->lay.total, sizeof *t->m1);
+	t->m2 = xcalloc(t->lay.total, sizeof *t->m2);
+	/* room for greedy decoding too: up to 2n + 2 steps */
+	if (2 * d->max_src + 2 > maxT)
+		maxT = 2 * d->max_src + 2;
+	train_work_init(&t->work, &t->lay, d->max_src, maxT);
+}
+
+/* The range r of the uniform [-r, r] start of block b: 1 for the
+ * embeddings, 1/sqrt(fan-in) for the matrices whose rows read fan-in
+ * numbers; 0 for the blocks that start at a fixed value. */
+static double tr_init_range(const struct train_layout *l, enum train_block b)
+{
+	switch (b) {
+	case TB_SRC_EMB: case TB_TGT_EMB: return 1.0;
+	case TB_ENC_WX: case TB_DEC_WX: return 1.0 / sqrt((double)l->E);
+	case TB_GENERAL_W: case TB_OUTPUT_WS: return 1.0 / sqrt((double)l->H);
+	case TB_CONCAT_W: case TB_OUTPUT_WC: return 1.0 / sqrt(2.0 * l->H);
+	case TB_CONCAT_V: return 1.0 / sqrt((double)l->A);
+	default: return 0.0; /* W_h of both RNNs, the biases */
+	}
+}
+
+/* The "attention first" start, see train.h: draws block b from state. */
+static void tr_init_block(struct trainer *t, enum train_block b,
+			  uint64_t *state)
+{
+	const int H = t->lay.H;
+	const double r = tr_init_range(&t->lay, b);
+	double *x = t->theta + t->lay.off[b];
+
+	for (size_t k = 0; k < t->lay.len[b]; k++) {
+		/* W_c reads [c_t; s_t]: only the c_t half is drawn */
+		int s_half = b == TB_OUTPUT_WC && (int)(k % (2 * (size_t)H)) >= H;
+		x[k] = r > 0.0 && !s_half ? train_rand_uniform(state, -r, r)
+					  : 0.0;
+	}
+	for (int k = 0; b == TB_DEC_WH && k < H; k++)
+		x[(size_t)k * H + k] = 1.0; /* the decoder's W_h = I */
+}
+
+void train_init_random(struct trainer *t, const struct train_data *d,
+		       int E, int H, int A, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	tr_alloc(t, d, E, H, A);
+	for (int b = 0; b < TB_COUNT; b++)
+		tr_init_block(t, b, &state);
+}
+
+void train_init_model(struct trainer *t, const struct train_data *d,
+		      const struct model *m)
+{
+	struct model v;
+
+	tr_alloc(t, d, m->E, m->H, m->A);
+	train_view(&v, &t->lay, t->theta, d);
+	const struct { double *dst; const double *src; int b; } blocks[] = {
+		{ v.src.emb, m->src.emb, TB_SRC_EMB },
+		{ v.tgt.emb, m->tgt.emb, TB_TGT_EMB },
+		{ v.enc.Wx, m->enc.Wx, TB_ENC_WX }, { v.enc.Wh, m->enc.Wh, TB_ENC_WH },
+		{ v.enc.b, m->enc.b, TB_ENC_B }, { v.dec.Wx, m->dec.Wx, TB_DEC_WX },
+		{ v.dec.Wh, m->dec.Wh, TB_DEC_WH }, { v.dec.b, m->dec.b, TB_DEC_B },
+		{ v.Wg, m->Wg, TB_GENERAL_W }, { v.Wa, m->Wa, TB_CONCAT_W },
+		{ v.va, m->va, TB_CONCAT_V }, { v.Wc, m->Wc, TB_OUTPUT_WC },
+		{ v.Ws, m->Ws, TB_OUTPUT_WS },
+	};
+	for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
+		memcpy(blocks[k].dst, blocks[k].src,
+		       sizeof *blocks[k].dst * t->lay.len[blocks[k].b]);
+}
+
+void train_free(struct trainer *t)
+{
+	free(t->theta);
+	free(t->grad);
+	free(t->m1);
+	free(t->m2);
+	train_work_free(&t->work);
+	memset(t, 0, sizeof *t);
+}
+
+int train_weights_ok(const struct trainer *t)
+{
+	for (size_t k = 0; k < t->lay.total; k++)
+		if (!(fabs(t->theta[k]) <= MODEL_MAX_WEIGHT))
+			return 0; /* NaN fails the comparison too */
+	return 1;
+}
+
+/* Scales grad (n) to norm at most clip (clip > 0); returns the norm it
+ * had. */
+static double tr_clip(double *grad, size_t n, double clip)
+{
+	double sq = 0.0, norm;
+
+	for (size_t k = 0; k < n; k++)
+		sq += grad[k] * grad[k];
+	norm = sqrt(sq);
+	if (clip > 0.0 && norm > clip)
+		for (size_t k = 0; k < n; k++)
+			grad[k] *= clip / norm;
+	return norm;
+}
+
+/* One update of t->theta from t->grad, after the decoupled weight decay
+ * theta -= lr * weight_decay * theta (as AdamW does it). */
+static void tr_update(struct trainer *t, const struct train_opts *o)
+{
+	const size_t n = t->lay.total;
+	const double lr = o->lr, decay = 1.0 - o->lr * o->weight_decay;
+
+	t->step++;
+	if (o->optim == TRAIN_SGD) {
+		for (size_t k = 0; k < n; k++)
+			t->theta[k] = decay * t->theta[k] - lr * t->grad[k];
+		return;
+	}
+	/* Adam: the moments, then the step with its bias corrections */
+	const double c1 = 1.0 - pow(o->beta1, (double)t->step);
+	const double c2 = 1.0 - pow(o->beta2, (double)t->step);
+	for (size_t k = 0; k < n; k++) {
+		double g = t->grad[k];
+		t->m1[k] = o->beta1 * t->m1[k] + (1.0 - o->beta1) * g;
+		t->m2[k] = o->beta2 * t->m2[k] + (1.0 - o->beta2) * g * g;
+		t->theta[k] = decay * t->theta[k] - lr * (t->m1[k] / c1) /
+			      (sqrt(t->m2[k] / c2) + o->eps);
+	}
+}
+
+void train_epoch(struct trainer *t, const struct train_data *d,
+		 const struct train_opts *o, struct train_stats *st)
+{
+	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
+	st->grad_norm = tr_clip(t->grad, t->lay.total, o->clip);
+	tr_update(t, o);
+}
+
+int train_run(struct trainer *t, const struct train_data *d,
+	      const struct train_opts *o, train_progress_fn progress,
+	      void *ctx, struct train_stats *last)
+{
+	struct train_stats st;
+	int e;
+
+	memset(&st, 0, sizeof st);
+	for (e = 1; e <= o->epochs; e++) {
+		train_epoch(t, d, o, &st);
+		st.epoch = e;
+		st.epochs = o->epochs;
+		if (progress && progress(&st, ctx) != 0) {
+			e++;
+			break;
+		}
+	}
+	memset(last, 0, sizeof *last);
+	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
+	last->epoch = e - 1;
+	last->epochs = o->epochs;
+	last->grad_norm = st.grad_norm;
+	return e - 1;
+}
+
+/* ------------------------------------------------------- the results */
+
+int train_greedy(const struct model *m, const int *src, int n,
+		 enum scorer sc, int *out, int max, double *alpha,
+		 struct train_work *w)
+{
+	const int H = m->H;
+	int word = m->bos, t;
+
+	if (n < 1 || n > w->maxn)
+		return 0;
+	if (max > 2 * n + 2)
+		max = 2 * n + 2;
+	if (max > w->maxT)
+		max = w->maxT;
+	tr_encode(m, src, n, w);
+	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
+	tr_prepare(m, sc, n, w);
+	for (t = 1; t <= max; t++) {
+		tr_dec_step(m, word, t, w);
+		tr_attend(m, sc, t, n, -1, w);
+		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
+		if (alpha)
+			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
+			       sizeof *alpha * (size_t)n);
+		if (word == m->eos)
+			return t;
+	}
+	return t - 1;
+}
+
+int train_count_exact(const struct model *m, const struct train_data *d,
+		      enum scorer sc, struct train_work *w)
+{
+	int count = 0, out[2 * TRAIN_MAX_WORDS + 2];
+
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *pr = &d->pairs[k];
+		int steps = train_greedy(m, pr->src, pr->nsrc, sc, out,
+					 2 * TRAIN_MAX_WORDS + 2, NULL, w);
+		int same = steps == pr->ntgt + 1 && out[pr->ntgt] == m->eos;
+		for (int j = 0; same && j < pr->ntgt; j++)
+			same = out[j] == pr->tgt[j];
+		count += same;
+	}
+	return count;
+}

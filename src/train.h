@@ -1,0 +1,261 @@
+/* train.h: training the attention model by backpropagation through time.
+ *
+ * Three parts, one module:
+ *   train_pairs.c  the pairs file ("source words ||| target words") into
+ *                  word indices and vocabularies (doc/training.md);
+ *   train.c        the loss, every gradient, and the optimiser: pure
+ *                  arithmetic into memory the caller owns, never printing;
+ *   train_write.c  a trained model in the model file format, with numbers
+ *                  that read back as exactly the same doubles.
+ *
+ * The model is the one of doc/model.md.  The loss is the cross-entropy of
+ * the teacher-forced decoder: for a pair with target words w_1..w_m the
+ * decoder is fed <s>, w_1, .., w_m and must predict w_1, .., w_m, </s>.
+ * With several scorers the losses of the scorers are added: they share the
+ * embeddings, both RNNs and W_c and W_s, and each has its own weights
+ * (general: W_a; concat: W_a and v_a). */
+#ifndef ATTN_TRAIN_H
+#define ATTN_TRAIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "trace.h"
+#include "util.h"
+
+#define TRAIN_MAX_WORDS 64     /* words on one side of a pair */
+#define TRAIN_MAX_PAIRS 100000 /* pairs in one file */
+
+/* ---------------------------------------------------------------- pairs */
+
+struct train_pair {
+	int nsrc;
+	int ntgt;
+	int *src;  /* (nsrc) source word indices */
+	int *tgt;  /* (ntgt) target word indices, without <s> and </s> */
+	int line;  /* where the pair is in its file, from 1 */
+};
+
+/* A parsed pairs file.  The vocabularies hold words only (emb is NULL):
+ * either built from the pairs (source words in first-seen order; target
+ * <s>, </s>, then first-seen order) or copied from an --init model. */
+struct train_data {
+	int n;
+	struct train_pair *pairs; /* (n) */
+	struct vocab src;
+	struct vocab tgt;
+	int bos;     /* index of <s> in tgt */
+	int eos;     /* index of </s> in tgt */
+	int max_src; /* the longest source side */
+	int max_tgt; /* the longest target side */
+	int ntokens; /* predictions per scorer: the sum of ntgt + 1 */
+};
+
+/* Parses the pairs text text[0..len) (need not be NUL-terminated) into *d.
+ * name is used in messages ("NAME:LINE:COL: expected ..., found ...").
+ * With init NULL the vocabularies are built from the pairs; with a model,
+ * they are the model's, and a word it does not know is an error.  Returns
+ * 0, the caller then frees *d with train_data_free(); or -1 with err filled
+ * and *d empty. */
+int train_pairs_parse(struct train_data *d, const char *text, size_t len,
+		      const char *name, const struct model *init,
+		      struct errbuf *err);
+
+/* Reads the pairs file at path ("-": standard input) and parses it. */
+int train_pairs_load(struct train_data *d, const char *path,
+		     const struct model *init, struct errbuf *err);
+
+void train_data_free(struct train_data *d);
+
+/* ----------------------------------------------------------- parameters */
+
+/* The blocks of weights, in the order of the model file. */
+enum train_block {
+	TB_SRC_EMB, TB_TGT_EMB,
+	TB_ENC_WX, TB_ENC_WH, TB_ENC_B,
+	TB_DEC_WX, TB_DEC_WH, TB_DEC_B,
+	TB_GENERAL_W, TB_CONCAT_W, TB_CONCAT_V,
+	TB_OUTPUT_WC, TB_OUTPUT_WS,
+	TB_COUNT
+};
+
+/* Where each block lives in one flat vector of every weight. */
+struct train_layout {
+	int E, H, A;
+	int nsrc;            /* source words */
+	int ntgt;            /* target words */
+	size_t off[TB_COUNT];
+	size_t len[TB_COUNT];
+	size_t total;
+};
+
+void train_layout_init(struct train_layout *l, int E, int H, int A,
+		       int nsrc, int ntgt);
+
+/* Names of the blocks as in the model file: "source", "encoder.W_x" ... */
+const char *train_block_name(enum train_block b);
+
+/* Points the weight arrays of *view into theta (l->total) and sets its
+ * sizes; the words are borrowed from d.  The view owns nothing: never pass
+ * it to model_free().  It can be traced (trace_build) or written. */
+void train_view(struct model *view, const struct train_layout *l,
+		double *theta, const struct train_data *d);
+
+/* -------------------------------------------------- loss and gradients */
+
+/* Scratch memory for the loss of one pair or for greedy decoding, sized
+ * for maxn source words and maxT decoder steps. */
+struct train_work {
+	int H, A, V, maxn, maxT;
+	double *h;      /* (maxn + 1, H) h_0 = 0, h_1 .. h_n */
+	double *dh;     /* (maxn + 1, H) dL/dh_i */
+	double *s;      /* (maxT + 1, H) s_0 = h_n, s_1 .. s_T */
+	double *ds;     /* (maxT + 1, H) dL/ds_t */
+	double *gh;     /* (maxn, H) general: W_a h_i */
+	double *uh;     /* (maxn, A) concat: W_a[:, H:] h_i, the h_i half */
+	double *act;    /* (maxn, A) concat: tanh(W_a [s_t; h_i]) */
+	double *e;      /* (maxn) scores e_t,i, later dL/de_t,i */
+	double *alpha;  /* (maxn) attention weights α_t,i */
+	double *dalpha; /* (maxn) dL/dα_t,i */
+	double *cs;     /* (2H) [c_t; s_t] */
+	double *dcs;    /* (2H) dL/d[c_t; s_t] */
+	double *ht;     /* (H) h̃_t */
+	double *dht;    /* (H) dL/dh̃_t, later dL/d(W_c [c_t; s_t]) */
+	double *q;      /* (H + A) general: W_aᵀ s_t; concat: W_a[:, :H] s_t,
+	                   and from q + H, dL/d(W_a [s_t; h_i]) */
+	double *p;      /* (V) output probabilities, later dL/dlogits */
+};
+/* Allocates *w for the sizes of l; the caller frees it with
+ * train_work_free(). */
+void train_work_init(struct train_work *w, const struct train_layout *l,
+		     int maxn, int maxT);
+void train_work_free(struct train_work *w);
+
+/* What one pass over the data measured, before the update. */
+struct train_stats {
+	int epoch;                     /* from 1; 0 before training */
+	int epochs;                    /* how many there will be */
+	unsigned scorers;              /* the scorers trained */
+	double loss;                   /* mean cross-entropy per prediction,
+	                                  averaged over the scorers */
+	double accuracy;               /* share of teacher-forced predictions
+	                                  that are right, over the scorers */
+	double loss_of[SCORER_COUNT];  /* the same for each scorer */
+	double acc_of[SCORER_COUNT];
+	double grad_norm;              /* global norm before clipping */
+};
+
+/* The objective L = sum over the scorers of the mean cross-entropy per
+ * prediction, over every pair of d.  Writes dL/dtheta into grad (l->total)
+ * unless grad is NULL, fills *st if not NULL (all but epoch, epochs and
+ * grad_norm), and returns L.  theta is not changed. */
+double train_loss(const struct train_layout *l, const double *theta,
+		  double *grad, const struct train_data *d, unsigned scorers,
+		  struct train_work *w, struct train_stats *st);
+
+/* --------------------------------------------------------- the trainer */
+
+enum train_optim { TRAIN_ADAM, TRAIN_SGD };
+
+struct train_opts {
+	unsigned scorers;       /* bitmask of (1u << SCORER_x) */
+	int epochs;             /* full passes over the pairs, one update each */
+	double lr;              /* learning rate */
+	double weight_decay;    /* decoupled: each update first scales the
+	                           weights by 1 - lr * weight_decay */
+	double clip;            /* largest global gradient norm; 0: no clip */
+	enum train_optim optim;
+	double beta1, beta2, eps; /* Adam */
+	uint64_t seed;          /* for the initial weights */
+};
+
+/* The defaults, the recipe of data/toy4-trained.model: all scorers, 3000
+ * epochs, Adam (0.9, 0.999, 1e-8) with learning rate 0.01, weight decay
+ * 0.2, clip 5, seed 1. */
+void train_opts_default(struct train_opts *o);
+
+struct trainer {
+	struct train_layout lay;
+	double *theta; /* (lay.total) the weights */
+	double *grad;  /* (lay.total) */
+	double *m1;    /* (lay.total) Adam's first moment */
+	double *m2;    /* (lay.total) Adam's second moment */
+	long step;     /* updates made */
+	struct train_work work;
+};
+
+/* Sets up *t for data d with sizes E, H, A and an "attention first" start
+ * drawn from seed:
+ *   embeddings             uniform in [-1, 1]
+ *   W_x of both RNNs, general W_a, concat W_a and v_a, W_s, and the half of
+ *   W_c that reads c_t     uniform in [-1/sqrt(fan-in), 1/sqrt(fan-in)]
+ *   encoder W_h            0: each h_i starts as its own word alone
+ *   decoder W_h            the identity: the first query s_1 starts close
+ *                          to h_n, and each query close to the one before
+ *   the half of W_c that reads s_t, both biases   0: at first the output
+ *                          can only be reached through the context c_t
+ * The caller frees *t with train_free(). */
+void train_init_random(struct trainer *t, const struct train_data *d,
+		       int E, int H, int A, uint64_t seed);
+
+/* Sets up *t with the weights of m, whose vocabularies d was parsed with
+ * (train_pairs_parse with init m). */
+void train_init_model(struct trainer *t, const struct train_data *d,
+		      const struct model *m);
+
+void train_free(struct trainer *t);
+
+/* Returns 1 if every weight of t is finite and no larger in magnitude than
+ * MODEL_MAX_WEIGHT (so that the model file can be read back), else 0. */
+int train_weights_ok(const struct trainer *t);
+
+/* Called after each epoch with its statistics; return non-zero to stop. */
+typedef int (*train_progress_fn)(const struct train_stats *st, void *ctx);
+
+/* One epoch: the loss and gradient over all of d, the gradient clipped to
+ * o->clip, and one update.  Fills *st. */
+void train_epoch(struct trainer *t, const struct train_data *d,
+		 const struct train_opts *o, struct train_stats *st);
+
+/* Runs o->epochs epochs, calling progress (if not NULL) after each; a
+ * non-zero return from it stops the training early.  Then measures the
+ * final weights with one more pass (no update) into *last, whose epoch is
+ * the number of epochs run.  Returns that number. */
+int train_run(struct trainer *t, const struct train_data *d,
+	      const struct train_opts *o, train_progress_fn progress,
+	      void *ctx, struct train_stats *last);
+
+/* ------------------------------------------------------- the results */
+
+/* Greedy decoding with scorer sc of the source words src (n), as the trace
+ * does it: until </s> or min(2n + 2, max, w->maxT) words.  Writes the
+ * predicted words, </s> included, to out (max) and, if alpha is not NULL,
+ * each step's attention weights to alpha (max, n).  Returns the number of
+ * steps, or 0 if n is not from 1 to w->maxn.  m may be a view. */
+int train_greedy(const struct model *m, const int *src, int n,
+		 enum scorer sc, int *out, int max, double *alpha,
+		 struct train_work *w);
+
+/* Counts the pairs of d that greedy decoding with sc reproduces exactly
+ * (the target words, then </s>). */
+int train_count_exact(const struct model *m, const struct train_data *d,
+		      enum scorer sc, struct train_work *w);
+
+/* ------------------------------------------------------------- the PRNG */
+
+/* splitmix64: returns the next 64 random bits of the state *s. */
+uint64_t train_rand_next(uint64_t *s);
+
+/* A double uniform in [lo, hi), from 53 random bits. */
+double train_rand_uniform(uint64_t *s, double lo, double hi);
+
+/* ---------------------------------------------------------- the writer */
+
+/* Writes m (a view is fine) in the model file format (doc/model-format.md)
+ * with every number in its shortest form that reads back as the same
+ * double.  comment (may be NULL) opens the file, each of its lines
+ * prefixed with "# ".  Returns 0, or -1 if the stream reports an error. */
+int train_write_model(FILE *out, const struct model *m, const char *comment);
+
+#endif

@@ -1,0 +1,681 @@
+/* check_train.c: training.  The analytic gradient of every block of
+ * weights against central differences, the loss against the trace's own
+ * forward pass, learning a small corpus, the pairs file's errors, the
+ * determinism and round trip of the written model, and the trained toy
+ * model that ships in data/. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn.h"
+#include "model.h"
+#include "trace.h"
+#include "train.h"
+
+/* A corpus for the gradient check: unequal lengths, a repeated word, and
+ * a target word ("z") that is never fed to the decoder. */
+static const char grad_pairs[] =
+	"a b c ||| x y\n"
+	"b a ||| y z x\n"
+	"c ||| z\n"
+	"c c a b ||| x\n";
+
+static const char two_pairs[] =
+	"je suis étudiant ||| i am a student\n"
+	"zone économique européenne ||| european economic area\n";
+
+static void parse_ok(struct train_data *d, const char *text,
+		     const struct model *init)
+{
+	struct errbuf err;
+	if (train_pairs_parse(d, text, strlen(text), "p", init, &err) != 0)
+		ck_abort_msg("cannot parse the pairs: %s", err.msg);
+}
+
+/* ------------------------------------------------------ gradient check */
+
+/* The largest relative error |a - n| / max(|a|, |n|, 1e-6) over block b
+ * between the analytic gradient a and the central difference n. */
+static double block_error(struct trainer *t, const struct train_data *d,
+			  unsigned scorers, enum train_block b)
+{
+	const double h = 1e-5;
+	double worst = 0.0;
+	for (size_t k = t->lay.off[b]; k < t->lay.off[b] + t->lay.len[b];
+	     k++) {
+		double save = t->theta[k];
+		t->theta[k] = save + h;
+		double up = train_loss(&t->lay, t->theta, NULL, d, scorers,
+				       &t->work, NULL);
+		t->theta[k] = save - h;
+		double down = train_loss(&t->lay, t->theta, NULL, d, scorers,
+					 &t->work, NULL);
+		t->theta[k] = save;
+		double num = (up - down) / (2 * h), a = t->grad[k];
+		double scale = fmax(fmax(fabs(a), fabs(num)), 1e-6);
+		worst = fmax(worst, fabs(a - num) / scale);
+	}
+	return worst;
+}
+
+/* Checks every block of a model of sizes E, H, A with the scorers of
+ * scorers, every weight random in [-1, 1]. */
+static void grad_check(int E, int H, int A, unsigned scorers,
+		       const char *label)
+{
+	struct train_data d;
+	struct trainer t;
+	uint64_t state = 12345;
+
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random(&t, &d, E, H, A, 7);
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	train_loss(&t.lay, t.theta, t.grad, &d, scorers, &t.work, NULL);
+	printf("gradient check E=%d H=%d A=%d %-7s", E, H, A, label);
+	for (int b = 0; b < TB_COUNT; b++) {
+		double err = block_error(&t, &d, scorers, b);
+		printf(" %s %.1e", train_block_name(b), err);
+		ck_assert_msg(err < 1e-5, "%s, block %s: relative error %g",
+			      label, train_block_name(b), err);
+	}
+	putchar('\n');
+	train_free(&t);
+	train_data_free(&d);
+}
+
+START_TEST(test_grad_dot)
+{
+	grad_check(3, 2, 2, 1u << SCORER_DOT, "dot");
+}
+END_TEST
+
+START_TEST(test_grad_general)
+{
+	grad_check(3, 2, 2, 1u << SCORER_GENERAL, "general");
+}
+END_TEST
+
+START_TEST(test_grad_concat)
+{
+	grad_check(3, 2, 2, 1u << SCORER_CONCAT, "concat");
+}
+END_TEST
+
+START_TEST(test_grad_all)
+{
+	grad_check(3, 2, 2, SCORER_ALL, "all");
+}
+END_TEST
+
+START_TEST(test_grad_all_other_shape)
+{
+	/* every size different, so that no two shapes can be confused */
+	grad_check(5, 3, 4, SCORER_ALL, "all");
+}
+END_TEST
+
+/* A scorer that has no say in the loss gets no gradient. */
+START_TEST(test_grad_unused_scorer_zero)
+{
+	struct train_data d;
+	struct trainer t;
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random(&t, &d, 3, 2, 2, 3);
+	train_loss(&t.lay, t.theta, t.grad, &d, 1u << SCORER_DOT, &t.work,
+		   NULL);
+	for (int b = TB_GENERAL_W; b <= TB_CONCAT_V; b++)
+		for (size_t k = 0; k < t.lay.len[b]; k++)
+			ck_assert(t.grad[t.lay.off[b] + k] == 0.0);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* ------------------------------------------- the loss against the trace */
+
+/* The mean cross-entropy of scorer run of the teacher-forced traces of
+ * every pair, from the probabilities that trace.c records. */
+static double trace_loss(const struct model *m, const struct train_data *d,
+			 enum scorer sc)
+{
+	double sum = 0.0;
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *p = &d->pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		ck_assert_int_eq(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
+					     p->ntgt, 1u << sc, &err), 0);
+		for (int t = 1; t <= p->ntgt + 1; t++) {
+			const struct trace_rec *r =
+				trace_find(&tr, REC_OUTPUT, 0, t, 0);
+			int gold = t <= p->ntgt ? p->tgt[t - 1] : m->eos;
+			sum -= log(r->result[gold]);
+		}
+		trace_free(&tr);
+	}
+	return sum / d->ntokens;
+}
+
+START_TEST(test_loss_matches_trace)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random(&t, &d, 3, 2, 2, 11);
+	train_view(&v, &t.lay, t.theta, &d);
+	double all = train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL,
+				&t.work, &st);
+	double sum = 0.0;
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		double ref = trace_loss(&v, &d, sc);
+		ck_assert_double_eq_tol(st.loss_of[sc], ref, 1e-12);
+		sum += ref;
+	}
+	ck_assert_double_eq_tol(all, sum, 1e-12);
+	ck_assert_double_eq_tol(st.loss, sum / 3, 1e-12);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* The hand-set toy model, taken over with --init, gives the loss of its
+ * own traces, and the gradient is finite. */
+START_TEST(test_init_model)
+{
+	struct model m;
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct errbuf err;
+	struct model v;
+	ck_assert_int_eq(model_load_builtin(&m, &err), 0);
+	parse_ok(&d, two_pairs, &m);
+	ck_assert_int_eq(d.tgt.n, m.tgt.n);
+	train_init_model(&t, &d, &m);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert(memcmp(v.Ws, m.Ws, sizeof *m.Ws * (size_t)m.tgt.n * m.H)
+		  == 0);
+	train_loss(&t.lay, t.theta, t.grad, &d, SCORER_ALL, &t.work, &st);
+	ck_assert_double_eq_tol(st.loss_of[SCORER_GENERAL],
+				trace_loss(&m, &d, SCORER_GENERAL), 1e-12);
+	ck_assert_double_eq_tol(st.accuracy, 1.0, 1e-12);
+	for (size_t k = 0; k < t.lay.total; k++)
+		ck_assert(isfinite(t.grad[k]));
+	train_free(&t);
+	train_data_free(&d);
+	model_free(&m);
+}
+END_TEST
+
+/* ------------------------------------------------------------ learning */
+
+static int count_calls(const struct train_stats *st, void *ctx)
+{
+	int *calls = ctx;
+	ck_assert_int_eq(st->epoch, ++*calls);
+	return 0;
+}
+
+START_TEST(test_learns_two_pairs)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats first, last;
+	struct model v;
+	int calls = 0;
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	o.epochs = 800;
+	train_init_random(&t, &d, 4, 4, 4, o.seed);
+	train_loss(&t.lay, t.theta, NULL, &d, o.scorers, &t.work, &first);
+	ck_assert_int_eq(train_run(&t, &d, &o, count_calls, &calls, &last),
+			 800);
+	ck_assert_int_eq(calls, 800);
+	ck_assert_msg(last.loss < first.loss / 10, "loss %g -> %g",
+		      first.loss, last.loss);
+	ck_assert_double_eq_tol(last.accuracy, 1.0, 1e-12);
+	train_view(&v, &t.lay, t.theta, &d);
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		ck_assert_int_eq(train_count_exact(&v, &d, sc, &t.work), 2);
+	ck_assert(train_weights_ok(&t));
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+START_TEST(test_sgd_loss_falls)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats first, last;
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	o.optim = TRAIN_SGD;
+	o.lr = 0.5;
+	o.epochs = 300;
+	train_init_random(&t, &d, 4, 4, 4, 2);
+	train_loss(&t.lay, t.theta, NULL, &d, o.scorers, &t.work, &first);
+	train_run(&t, &d, &o, NULL, NULL, &last);
+	ck_assert_msg(last.loss < 0.7 * first.loss, "loss %g -> %g",
+		      first.loss, last.loss);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+static int stop_at_five(const struct train_stats *st, void *ctx)
+{
+	(void)ctx;
+	return st->epoch == 5;
+}
+
+START_TEST(test_progress_stops)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats last;
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	train_init_random(&t, &d, 4, 4, 4, 1);
+	ck_assert_int_eq(train_run(&t, &d, &o, stop_at_five, NULL, &last), 5);
+	ck_assert_int_eq(last.epoch, 5);
+	ck_assert_int_eq(t.step, 5);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* Clipping bounds the step: with SGD, one update moves the weights by at
+ * most lr * clip. */
+START_TEST(test_clip_bounds_step)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats st;
+	parse_ok(&d, grad_pairs, NULL);
+	train_opts_default(&o);
+	o.optim = TRAIN_SGD;
+	o.weight_decay = 0.0;
+	o.lr = 1.0;
+	o.clip = 1e-3;
+	train_init_random(&t, &d, 3, 2, 2, 5);
+	double *before = malloc(sizeof *before * t.lay.total);
+	memcpy(before, t.theta, sizeof *before * t.lay.total);
+	train_epoch(&t, &d, &o, &st);
+	double sq = 0.0;
+	for (size_t k = 0; k < t.lay.total; k++)
+		sq += (t.theta[k] - before[k]) * (t.theta[k] - before[k]);
+	ck_assert(st.grad_norm > o.clip);
+	ck_assert_double_eq_tol(sqrt(sq), o.clip, 1e-12);
+	free(before);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* ---------------------------------------------------------- bad pairs */
+
+static void bad(const char *text, size_t len, const struct model *init,
+		const char *want)
+{
+	struct train_data d;
+	struct errbuf err;
+	err.msg[0] = '\0';
+	ck_assert_int_eq(train_pairs_parse(&d, text, len, "bad.pairs", init,
+					   &err), -1);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_int_eq(d.n, 0);
+}
+
+#define BAD(text, want) bad((text), sizeof(text) - 1, NULL, (want))
+
+START_TEST(test_bad_no_separator)
+{
+	BAD("je suis ||| i am\nje suis étudiant\n",
+	    "bad.pairs:2:18: expected \"|||\" between the source and the "
+	    "target words, found end of line");
+	BAD("je suis étudiant # ||| i am a student\n",
+	    "bad.pairs:1:18: expected \"|||\" between the source and the "
+	    "target words, found end of line");
+}
+END_TEST
+
+START_TEST(test_bad_empty_side)
+{
+	BAD("  ||| i am\n", "bad.pairs:1:3: expected source words before "
+	    "\"|||\", found none");
+	BAD("je suis |||   \n", "bad.pairs:1:12: expected target words "
+	    "after \"|||\", found end of line");
+	BAD("je ||| i ||| moi\n", "bad.pairs:1:10: expected target words, "
+	    "found a second \"|||\"");
+}
+END_TEST
+
+START_TEST(test_bad_text)
+{
+	BAD("je \xC3 ||| i\n", "bad.pairs:1:4: expected UTF-8 text, found "
+	    "the byte 0xC3");
+	BAD("je ||| i\nje\x07 ||| i\n", "bad.pairs:2:3: expected text, found "
+	    "the control character U+0007");
+	BAD("je ||| i \xC2\x85\n", "bad.pairs:1:10: expected text, found "
+	    "the control character U+0085");
+	bad("je\0 ||| i\n", 10, NULL, "bad.pairs:1:3: expected text, found "
+	    "a NUL byte");
+}
+END_TEST
+
+START_TEST(test_bad_word_sizes)
+{
+	char text[2048];
+	memset(text, 'x', 65);
+	strcpy(text + 65, " ||| i\n");
+	bad(text, strlen(text), NULL, "bad.pairs:1:1: expected a word of at "
+	    "most 64 bytes, found one of 65 bytes");
+	text[64] = ' '; /* 64 bytes is fine */
+	struct train_data d;
+	parse_ok(&d, text, NULL);
+	train_data_free(&d);
+	/* 65 target words */
+	strcpy(text, "je |||");
+	for (int k = 0; k < 65; k++)
+		strcat(text, " w");
+	bad(text, strlen(text), NULL, "bad.pairs:1:136: expected at most 64 "
+	    "target words, found more");
+}
+END_TEST
+
+START_TEST(test_bad_reserved_and_empty)
+{
+	BAD("je suis ||| i am </s>\n", "bad.pairs:1:18: expected a target "
+	    "word, found the reserved word \"</s>\"");
+	BAD("", "bad.pairs:1:1: expected at least one pair \"source words "
+	    "||| target words\", found end of file");
+	BAD("# only a comment\n\n   \n", "bad.pairs:4:1: expected at least "
+	    "one pair \"source words ||| target words\", found end of file");
+}
+END_TEST
+
+/* With --init, a word must be in the model's vocabulary of its side. */
+START_TEST(test_bad_word_in_one_vocabulary)
+{
+	struct model m;
+	struct errbuf err;
+	ck_assert_int_eq(model_load_builtin(&m, &err), 0);
+	const char *one = "je suis student ||| i am\n";
+	bad(one, strlen(one), &m, "bad.pairs:1:9: expected a source word of "
+	    "<built-in toy4.model>, found \"student\", which is only in its "
+	    "target vocabulary");
+	const char *two = "je suis ||| i zone\n";
+	bad(two, strlen(two), &m, "bad.pairs:1:15: expected a target word of "
+	    "<built-in toy4.model>, found \"zone\", which is only in its "
+	    "source vocabulary");
+	const char *three = "je suis chat ||| i am\n";
+	bad(three, strlen(three), &m, "bad.pairs:1:9: expected a source word "
+	    "of <built-in toy4.model>, found \"chat\"");
+	model_free(&m);
+}
+END_TEST
+
+/* Blank lines, comments, CRLF and case are all fine. */
+START_TEST(test_good_layout)
+{
+	struct train_data d;
+	const char text[] = "\n# a comment\n   \t\nJe suis|||I am # note\r\n"
+			    "je SUIS étudiant ||| i am a student\n";
+	parse_ok(&d, text, NULL);
+	ck_assert_int_eq(d.n, 2);
+	ck_assert_int_eq(d.pairs[0].line, 4);
+	ck_assert_int_eq(d.pairs[1].line, 5);
+	ck_assert_int_eq(d.src.n, 3);
+	ck_assert_str_eq(d.src.words[0], "Je"); /* the first spelling */
+	ck_assert_str_eq(d.src.words[2], "étudiant");
+	ck_assert_int_eq(d.tgt.n, 6);
+	ck_assert_str_eq(d.tgt.words[0], "<s>");
+	ck_assert_str_eq(d.tgt.words[1], "</s>");
+	ck_assert_str_eq(d.tgt.words[2], "I");
+	ck_assert_int_eq(d.pairs[1].src[1], 1);
+	ck_assert_int_eq(d.pairs[1].tgt[0], 2);
+	ck_assert_int_eq(d.max_src, 3);
+	ck_assert_int_eq(d.max_tgt, 4);
+	ck_assert_int_eq(d.ntokens, 3 + 5);
+	train_data_free(&d);
+}
+END_TEST
+
+/* ------------------------------------------ determinism and round trip */
+
+/* Trains on two_pairs for 50 epochs from seed and returns the model file
+ * text, which the caller frees. */
+static char *train_text(uint64_t seed)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats st;
+	struct model v;
+	char *buf = NULL;
+	size_t len = 0;
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	o.epochs = 50;
+	train_init_random(&t, &d, 4, 3, 2, seed);
+	train_run(&t, &d, &o, NULL, NULL, &st);
+	train_view(&v, &t.lay, t.theta, &d);
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(train_write_model(f, &v, "a test\n\nof two pairs"),
+			 0);
+	fclose(f);
+	train_free(&t);
+	train_data_free(&d);
+	return buf;
+}
+
+START_TEST(test_same_seed_same_bytes)
+{
+	char *a = train_text(42), *b = train_text(42), *c = train_text(43);
+	ck_assert_str_eq(a, b);
+	ck_assert_str_ne(a, c);
+	ck_assert(strncmp(a, "# a test\n#\n# of two pairs\n", 26) == 0);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_written_model_round_trips)
+{
+	char *text = train_text(9), *again = NULL;
+	size_t len = 0;
+	struct model m;
+	struct errbuf err;
+	if (model_parse(&m, text, strlen(text), "written", &err) != 0)
+		ck_abort_msg("the written model does not load: %s", err.msg);
+	ck_assert_int_eq(m.E, 4);
+	ck_assert_int_eq(m.H, 3);
+	ck_assert_int_eq(m.A, 2);
+	FILE *f = open_memstream(&again, &len);
+	train_write_model(f, &m, "a test\n\nof two pairs");
+	fclose(f);
+	ck_assert_str_eq(text, again); /* every double read back exactly */
+	model_free(&m);
+	free(text);
+	free(again);
+}
+END_TEST
+
+/* --------------------------------------- the trained toy model in data/ */
+
+static void load_toy(struct model *m, struct train_data *d)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/data/toy4-trained.model",
+		 dir ? dir : ".");
+	if (model_load_file(m, path, &err) != 0)
+		ck_abort_msg("cannot load %s: %s", path, err.msg);
+	snprintf(path, sizeof path, "%s/data/toy.pairs", dir ? dir : ".");
+	if (train_pairs_load(d, path, m, &err) != 0)
+		ck_abort_msg("cannot load %s: %s", path, err.msg);
+}
+
+START_TEST(test_toy_greedy_reproduces_every_pair)
+{
+	struct model m;
+	struct train_data d;
+	load_toy(&m, &d);
+	ck_assert_int_eq(m.E, 4);
+	ck_assert_int_eq(m.H, 4);
+	for (int k = 0; k < d.n; k++) {
+		const struct train_pair *p = &d.pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		ck_assert_int_eq(trace_build(&tr, &m, p->src, p->nsrc, NULL, 0,
+					     SCORER_ALL, &err), 0);
+		for (int r = 0; r < SCORER_COUNT; r++) {
+			const struct trace_run *run = &tr.runs[r];
+			ck_assert_msg(run->nsteps == p->ntgt + 1 && run->stopped,
+				      "line %d, %s: %d steps", p->line,
+				      trace_scorer_name(run->scorer),
+				      run->nsteps);
+			for (int j = 0; j < p->ntgt; j++)
+				ck_assert_int_eq(run->pred[j], p->tgt[j]);
+		}
+		trace_free(&tr);
+	}
+	train_data_free(&d);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_toy_attention_crosses_over)
+{
+	static const char *const src[] = { "zone", "économique", "européenne" };
+	static const char *const tgt[] = { "european", "economic", "area" };
+	const int want[] = { 3, 2, 1 }; /* the source position of each word */
+	struct model m;
+	struct train_data d;
+	struct trace tr;
+	struct errbuf err;
+	int s[3], t[3];
+	load_toy(&m, &d);
+	for (int k = 0; k < 3; k++) {
+		s[k] = vocab_find(&m.src, src[k]);
+		t[k] = vocab_find(&m.tgt, tgt[k]);
+	}
+	ck_assert_int_eq(trace_build(&tr, &m, s, 3, t, 3, SCORER_ALL, &err), 0);
+	for (int r = 0; r < SCORER_COUNT; r++)
+		for (int step = 1; step <= 3; step++) {
+			const struct trace_rec *a =
+				trace_find(&tr, REC_SOFTMAX, r, step, 0);
+			ck_assert_msg(attn_argmax(a->result, 3) + 1 ==
+				      want[step - 1], "%s: %s looks at %s",
+				      trace_scorer_name(r), tgt[step - 1],
+				      src[attn_argmax(a->result, 3)]);
+		}
+	trace_free(&tr);
+	train_data_free(&d);
+	model_free(&m);
+}
+END_TEST
+
+/* train_greedy, which the summary and the file header count with, decodes
+ * as trace.c does: the same words and the same weights. */
+START_TEST(test_greedy_matches_trace)
+{
+	struct model m, v;
+	struct train_data d;
+	struct trainer t;
+	struct errbuf err;
+	load_toy(&m, &d);
+	train_init_model(&t, &d, &m);
+	train_view(&v, &t.lay, t.theta, &d);
+	for (int k = 0; k < d.n; k++) {
+		const struct train_pair *p = &d.pairs[k];
+		struct trace tr;
+		int out[2 * TRAIN_MAX_WORDS + 2];
+		double alpha[(2 * TRAIN_MAX_WORDS + 2) * 3];
+		ck_assert_int_eq(trace_build(&tr, &m, p->src, p->nsrc, NULL, 0,
+					     SCORER_ALL, &err), 0);
+		for (int r = 0; r < SCORER_COUNT; r++) {
+			int n = train_greedy(&v, p->src, p->nsrc, r, out,
+					     2 * TRAIN_MAX_WORDS + 2, alpha,
+					     &t.work);
+			ck_assert_int_eq(n, tr.runs[r].nsteps);
+			for (int j = 0; j < n; j++) {
+				const struct trace_rec *a = trace_find(
+					&tr, REC_SOFTMAX, r, j + 1, 0);
+				ck_assert_int_eq(out[j], tr.runs[r].pred[j]);
+				for (int i = 0; i < p->nsrc; i++)
+					ck_assert_double_eq_tol(
+						alpha[j * p->nsrc + i],
+						a->result[i], 1e-12);
+			}
+		}
+		trace_free(&tr);
+	}
+	train_free(&t);
+	train_data_free(&d);
+	model_free(&m);
+}
+END_TEST
+
+static Suite *train_suite(void)
+{
+	Suite *s = suite_create("train");
+	TCase *tc = tcase_create("gradients");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_grad_dot);
+	tcase_add_test(tc, test_grad_general);
+	tcase_add_test(tc, test_grad_concat);
+	tcase_add_test(tc, test_grad_all);
+	tcase_add_test(tc, test_grad_all_other_shape);
+	tcase_add_test(tc, test_grad_unused_scorer_zero);
+	tcase_add_test(tc, test_loss_matches_trace);
+	tcase_add_test(tc, test_init_model);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("learning");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_learns_two_pairs);
+	tcase_add_test(tc, test_sgd_loss_falls);
+	tcase_add_test(tc, test_progress_stops);
+	tcase_add_test(tc, test_clip_bounds_step);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pairs");
+	tcase_add_test(tc, test_bad_no_separator);
+	tcase_add_test(tc, test_bad_empty_side);
+	tcase_add_test(tc, test_bad_text);
+	tcase_add_test(tc, test_bad_word_sizes);
+	tcase_add_test(tc, test_bad_reserved_and_empty);
+	tcase_add_test(tc, test_bad_word_in_one_vocabulary);
+	tcase_add_test(tc, test_good_layout);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("model file");
+	tcase_add_test(tc, test_same_seed_same_bytes);
+	tcase_add_test(tc, test_written_model_round_trips);
+	tcase_add_test(tc, test_toy_greedy_reproduces_every_pair);
+	tcase_add_test(tc, test_toy_attention_crosses_over);
+	tcase_add_test(tc, test_greedy_matches_trace);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(train_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
