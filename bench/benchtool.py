@@ -25,7 +25,7 @@ import time
 
 # ------------------------------------------------------------------ gen
 
-# The toy vocabulary (data/toy4.model).
+# Words that both built-in models know (data/toy4.model, data/handset4.model).
 SOURCE_WORDS = ["je", "suis", "étudiant", "zone", "économique", "européenne"]
 PAIRS = [
     ("je suis étudiant", "i am a student"),

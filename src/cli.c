@@ -67,7 +67,8 @@ static void cli_help(void)
 "Options of trace, tui and model:\n"
 "  -s, --scorer=NAME     dot, general, concat or all (default dot)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        toy model\n"
+"                        trained toy model (toy4); handset4 names the\n"
+"                        built-in hand-set model of the lessons\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
 "  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
@@ -293,8 +294,7 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 int cli_load(struct model *m, const struct cli_opts *o)
 {
 	struct errbuf err;
-	int rc = o->model_path ? model_load_file(m, o->model_path, &err)
-			       : model_load_builtin(m, &err);
+	int rc = model_load_arg(m, o->model_path, &err);
 	if (rc != 0)
 		cli_error(err.msg);
 	return rc;

@@ -20,7 +20,8 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
 /* Everything the common options can set. */
 struct cli_opts {
 	unsigned scorers;
-	const char *model_path; /* NULL: the built-in toy model */
+	const char *model_path; /* NULL: the built-in toy model; else
+				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	enum format format;
 	struct fmt_opts fmt;

@@ -21,7 +21,8 @@
 
 struct cli_heatmap_opts {
 	unsigned scorers;       /* one scorer, or SCORER_ALL: side by side */
-	const char *model_path; /* NULL: the built-in toy model */
+	const char *model_path; /* NULL: the built-in toy model; else
+				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
 	struct fmt_svg_opts svg;
@@ -44,7 +45,8 @@ static void cli_heatmap_help(void)
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        toy model\n"
+"                        trained toy model (toy4); handset4 names the\n"
+"                        built-in hand-set model of the lessons\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -158,8 +160,7 @@ int cli_heatmap(int argc, char **argv)
 		return EXIT_DATA;
 	}
 	struct model m;
-	if ((o.model_path ? model_load_file(&m, o.model_path, &err)
-			  : model_load_builtin(&m, &err)) != 0) {
+	if (model_load_arg(&m, o.model_path, &err) != 0) {
 		fprintf(stderr, "attn-trace: %s\n", err.msg);
 		return EXIT_DATA;
 	}

@@ -29,7 +29,8 @@ struct cli_quiz_opts {
 	uint64_t seed;
 	int have_seed;
 	enum scorer scorer;
-	const char *model_path; /* NULL: the built-in toy model */
+	const char *model_path; /* NULL: the built-in toy model; else
+				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	int count;
 	int precision;
@@ -70,7 +71,8 @@ static void cli_quiz_help(void)
 "                        worked arithmetic, and read nothing (for teachers)\n"
 "  -s, --scorer=NAME     dot, general or concat (default dot)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        toy model\n"
+"                        trained toy model (toy4); handset4 names the\n"
+"                        built-in hand-set model of the lessons\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -206,8 +208,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 			  struct model *m, struct trace *tr)
 {
 	struct errbuf err;
-	int rc = o->model_path ? model_load_file(m, o->model_path, &err)
-			       : model_load_builtin(m, &err);
+	int rc = model_load_arg(m, o->model_path, &err);
 	if (rc == 0) {
 		rc = tok_trace(tr, m, sentence, o->target, 1u << o->scorer,
 			       &err);

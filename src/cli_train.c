@@ -71,7 +71,8 @@ static void cli_train_help(void)
 "      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
 "      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
 "      --init=FILE       start from the weights of the model FILE (its\n"
-"                        sizes and vocabularies) instead of random ones\n"
+"                        sizes and vocabularies) instead of random ones;\n"
+"                        toy4 and handset4 name the built-in models\n"
 "      --every=N         without a terminal, print progress every N\n"
 "                        epochs (default 100)\n"
 "  -q, --quiet           print no progress\n"
@@ -465,7 +466,7 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	int rc = 0;
 
 	memset(&init, 0, sizeof init);
-	if (o->init && model_load_file(&init, o->init, &err) != 0) {
+	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
 		fprintf(stderr, "attn-trace: %s\n", err.msg);
 		return EXIT_DATA;
 	}

@@ -783,8 +783,8 @@ static int prep_model(const struct lesson *l, struct model *m,
 {
 	struct errbuf e;
 	int rc;
-	if (!l->model || strcmp(l->model, "toy4") == 0) {
-		rc = model_load_builtin(m, &e);
+	if (!l->model || model_builtin_name(l->model)) {
+		rc = model_load_arg(m, l->model, &e);
 	} else {
 		const char *slash = strrchr(l->path, '/');
 		size_t dir = l->model[0] == '/' || !slash ? 0 :

@@ -83,9 +83,10 @@ struct lesson {
 	char *path;       /* as given, for messages */
 	char *title;
 	char *goal;       /* "By the end you will ..." */
-	char *model;      /* NULL or "toy4": the built-in model; else a path,
-	                     relative paths resolved against the lesson's
-	                     directory */
+	char *model;      /* NULL or "toy4": the built-in trained model;
+	                     "handset4": the built-in hand-set model; else a
+	                     path, relative paths resolved against the
+	                     lesson's directory */
 	char *sentence;
 	char *target;     /* NULL: greedy decoding */
 	int scorer;       /* enum scorer; dot unless the lesson says */

@@ -657,6 +657,32 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 			   model_builtin_len, "<built-in toy4.model>", err);
 }
 
+int model_builtin_name(const char *name)
+{
+	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0;
+}
+
+int model_load_named(struct model *m, const char *name, struct errbuf *err)
+{
+	if (strcmp(name, "toy4") == 0)
+		return model_load_builtin(m, err);
+	if (strcmp(name, "handset4") == 0)
+		return model_parse(m, (const char *)model_handset4_text,
+				   model_handset4_len,
+				   "<built-in handset4.model>", err);
+	memset(m, 0, sizeof *m);
+	err_set(err, "expected a built-in model (toy4 or handset4), found "
+		"\"%s\"", name);
+	return -1;
+}
+
+int model_load_arg(struct model *m, const char *arg, struct errbuf *err)
+{
+	if (!arg || model_builtin_name(arg))
+		return model_load_named(m, arg ? arg : "toy4", err);
+	return model_load_file(m, arg, err);
+}
+
 static void vocab_free(struct vocab *v)
 {
 	int i;

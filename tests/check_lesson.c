@@ -637,8 +637,10 @@ END_TEST
 
 START_TEST(test_prepare_unknown_source_word)
 {
-	prepare_err("title: T\nsentence:  je  chat suis\npage: p\nx\n",
-		    "t.lesson:2:16: unknown source word \"chat\"; the closest "
+	/* the closest words are those of the hand-set vocabulary */
+	prepare_err("title: T\nmodel: handset4\nsentence:  je  chat suis\n"
+		    "page: p\nx\n",
+		    "t.lesson:3:16: unknown source word \"chat\"; the closest "
 		    "source words are \"je\", \"suis\", \"zone\", \"étudiant\" "
 		    "or \"économique\"");
 }

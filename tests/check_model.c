@@ -238,6 +238,69 @@ START_TEST(test_builtin)
 }
 END_TEST
 
+/* The built-in models by name, each the bytes of its file in data/. */
+static void builtin_is_file(const char *name, const unsigned char *text,
+			    size_t len)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	size_t flen;
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/data/%s.model", dir ? dir : ".", name);
+	char *file = util_read_file(path, MODEL_MAX_BYTES, &flen, &err);
+	ck_assert_msg(file != NULL, "%s", err.msg);
+	ck_assert_msg(flen == len && memcmp(file, text, len) == 0,
+		      "the built-in %s is not %s", name, path);
+	ck_assert_int_eq(text[len], 0);
+	free(file);
+}
+
+START_TEST(test_builtin_named)
+{
+	struct model m;
+	struct errbuf err;
+
+	ck_assert_msg(model_load_named(&m, "toy4", &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(m.name, "<built-in toy4.model>");
+	model_free(&m);
+	ck_assert_msg(model_load_named(&m, "handset4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_str_eq(m.name, "<built-in handset4.model>");
+	/* six French words, nine English ones with <s> and </s>; A = 3 */
+	ck_assert_int_eq(m.src.n, 6);
+	ck_assert_int_eq(m.tgt.n, 9);
+	ck_assert_int_eq(m.A, 3);
+	ck_assert_double_eq_tol(m.Wg[0], 2.5, 1e-15);
+	model_free(&m);
+	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
+	ck_assert_str_eq(err.msg, "expected a built-in model (toy4 or "
+			 "handset4), found \"toy5\"");
+	ck_assert_ptr_null(m.name);
+	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
+	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
+	builtin_is_file("toy4", model_builtin_text, model_builtin_len);
+	builtin_is_file("handset4", model_handset4_text, model_handset4_len);
+}
+END_TEST
+
+/* A --model argument: a built-in name, or else a path. */
+START_TEST(test_load_arg)
+{
+	struct model m;
+	struct errbuf err;
+
+	ck_assert_msg(model_load_arg(&m, NULL, &err) == 0, "%s", err.msg);
+	ck_assert_str_eq(m.name, "<built-in toy4.model>");
+	model_free(&m);
+	ck_assert_msg(model_load_arg(&m, "handset4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_str_eq(m.name, "<built-in handset4.model>");
+	model_free(&m);
+	ck_assert_int_eq(model_load_arg(&m, "./handset4", &err), -1);
+	ck_assert_str_eq(err.msg, "./handset4: No such file or directory");
+}
+END_TEST
+
 START_TEST(test_load_file)
 {
 	char path[] = "/tmp/check_model_XXXXXX";
@@ -713,6 +776,8 @@ static Suite *model_suite(void)
 	tcase_add_test(good, test_good_crlf_and_no_final_newline);
 	tcase_add_test(good, test_good_not_nul_terminated);
 	tcase_add_test(good, test_builtin);
+	tcase_add_test(good, test_builtin_named);
+	tcase_add_test(good, test_load_arg);
 	tcase_add_test(good, test_load_file);
 	tcase_add_test(good, test_load_file_missing);
 	tcase_add_test(good, test_read_file_too_large);

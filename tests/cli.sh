@@ -74,6 +74,25 @@ expect_err "write error" "a full disk is reported"
 "$ATTN_TRACE" trace --scorer=all 2>"$TMP/err" | head -n 1 >/dev/null
 check "a closed pipe is quiet" test ! -s "$TMP/err"
 
+# the built-in models by name; anything else is a path
+run_cmd trace --model=toy4 je suis étudiant
+check "--model=toy4 is the default model" cmp -s "$TMP/out" "$TMP/lower"
+run_cmd trace --model=handset4
+expect_status 0 "--model=handset4"
+check "--model=handset4 names the built-in hand-set model" \
+	grep -qxF 'model: <built-in handset4.model> (embedding 4, hidden 4, attention 3)' "$TMP/out"
+cp "$TMP/out" "$TMP/handset"
+run_cmd trace --model="$srcdir/data/handset4.model"
+check "the hand-set model's file gives the same numbers" sh -c \
+	"diff '$TMP/out' '$TMP/handset' | grep -c '^[<>]' | grep -qx 2"
+run_cmd trace --model=./handset4
+expect_status 1 "./handset4 is a path"
+expect_err "./handset4: No such file or directory" "a path that is not there is named"
+run_cmd heatmap --model=handset4 -o "$TMP/h.svg"
+expect_status 0 "heatmap --model=handset4"
+run_cmd quiz --model=handset4 --answers --count=1
+expect_status 0 "quiz --model=handset4"
+
 run_cmd model --model="$tiny"
 expect_status 0 "model prints a model file"
 check "model lists W_s rows by word" grep -q '^  three ' "$TMP/out"

@@ -9,15 +9,17 @@ fi
 : "${ATTN_TRACE_LESSONS:=$srcdir/lessons}"
 export ATTN_TRACE_LESSONS
 
-"$ATTN_TRACE" model --format=json >"$TMP/model.json" || exit 99
-
 # solve SCORER QUIZ_OUTPUT [SENTENCE]: reads the questions ("What is ...")
 # of a quiz's output and prints their answers, one a line with 4 decimals,
 # computed from the states of the JSON trace and the weights of the model
 # with loops of our own (not from the recorded scores, weights or context).
+# The model is $model: a built-in name or a file.
+model=toy4
 solve() {
-	"$ATTN_TRACE" trace --scorer="$1" --format=json ${3:+"$3"} \
-		>"$TMP/trace.json" || return 1
+	"$ATTN_TRACE" model --model="$model" --format=json >"$TMP/model.json" ||
+		return 1
+	"$ATTN_TRACE" trace --model="$model" --scorer="$1" --format=json \
+		${3:+"$3"} >"$TMP/trace.json" || return 1
 	"$PYTHON3" - "$TMP/trace.json" "$TMP/model.json" "$2" <<'PY'
 import json, math, re, sys
 tr = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -127,7 +129,7 @@ quiz --seed=42 --stage=weighted-sum --count=1 <<EOF
 7
 EOF
 check "a wrong context coordinate is written out" \
-	grep -qE '^c_[0-9]+\[[0-9]+\] = [0-9.]+×[0-9.]+ \+ ' "$TMP/out"
+	grep -qE '^c_[0-9]+\[[0-9]+\] = [0-9.]+×(\(-[0-9.]+\)|[0-9.]+) \+ ' "$TMP/out"
 check "with the terms α_t,i·h_i" grep -q '^α_[0-9]*,1·h_1 = ' "$TMP/out"
 quiz --seed=42 --stage=softmax --count=1 <<EOF
 7
@@ -237,6 +239,7 @@ check "a full disk is reported once" test "$(grep -c 'write error' "$TMP/err")" 
 
 # --- quiz directives in the shipped lessons -----------------------------------
 for n in 5 6 7; do
+	model=$(sed -n 's/^model: *//p' "$ATTN_TRACE_LESSONS"/0$n-*.lesson)
 	run_cmd lesson --plain $n
 	expect_status 0 "lesson $n with a quiz"
 	check "lesson $n: the question" grep -q '^Quiz: work it out by hand.$' "$TMP/out"

@@ -5,8 +5,10 @@
 if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
 	echo "python3 is needed for the reference"; exit 77
 fi
-check "toy4.model agrees with the reference" \
+check "toy4.model (trained, built in) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/toy4.model"
+check "handset4.model (hand-set, built in) agrees with the reference" \
+	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/handset4.model"
 check "tiny.model agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
 finish

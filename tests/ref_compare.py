@@ -18,8 +18,9 @@ Prints "ok CASE" or "FAIL CASE: PATH: ..." (the first difference) for each
 case.  Exit status: 0 if all cases agree, 1 if any differs or cannot be
 run, 77 (the automake code for "skipped") if BINARY does not exist.
 MODEL defaults to data/toy4.model of the source tree.  The cases are the
-two toy phrase pairs when MODEL knows their words; for any other model they
-are made from its own vocabularies (see cases_for).
+two toy phrase pairs when MODEL knows their words (data/toy4.model and
+data/handset4.model do); for any other model they are made from its own
+vocabularies (see cases_for).
 """
 
 import json
