@@ -1,0 +1,252 @@
+/* check_shipped.c: the model that ships built into attn-trace (toy4,
+ * trained from data/toy.pairs by `make toy-model`) does what issue 6 asks
+ * of it, with each of its three scorers:
+ *
+ *   - greedy decoding of every source sentence of data/toy.pairs writes
+ *     exactly its target, then </s>;
+ *   - under teacher forcing, each English word of a noun phrase looks
+ *     hardest (the largest α) at the French word it translates, so the
+ *     attention of "zone économique européenne ||| european economic
+ *     area" crosses over.
+ *
+ * The translations below are written from the meaning of the words, not
+ * read from the program.  The file is read from $srcdir here, with a
+ * reader of its own, not with the trainer's. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "tok.h"
+#include "trace.h"
+
+#define MAX_PAIRS 64
+#define MAX_LINE 512
+
+struct pair {
+	int line;
+	char src[MAX_LINE];
+	char tgt[MAX_LINE];
+};
+
+static struct pair P[MAX_PAIRS];
+static int NP;
+static struct model M;
+
+/* Copies s into out (MAX_LINE bytes) without its leading and trailing
+ * blanks. */
+static void trimmed(char *out, const char *s)
+{
+	size_t n;
+	s += strspn(s, " \t");
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	snprintf(out, MAX_LINE, "%.*s", (int)n, s);
+}
+
+/* Reads data/toy.pairs: "source ||| target" lines, '#' comments, blank
+ * lines. */
+static void read_pairs(void)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096], buf[MAX_LINE];
+	snprintf(path, sizeof path, "%s/data/toy.pairs", dir ? dir : ".");
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	NP = 0;
+	for (int line = 1; fgets(buf, sizeof buf, f); line++) {
+		char *hash = strchr(buf, '#'), *bar;
+		if (hash)
+			*hash = '\0';
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (strspn(buf, " \t") == strlen(buf))
+			continue;
+		bar = strstr(buf, "|||");
+		ck_assert_msg(bar != NULL, "%s:%d: no |||", path, line);
+		ck_assert_int_lt(NP, MAX_PAIRS);
+		*bar = '\0';
+		P[NP].line = line;
+		trimmed(P[NP].src, buf);
+		trimmed(P[NP].tgt, bar + 3);
+		NP++;
+	}
+	fclose(f);
+}
+
+static void setup(void)
+{
+	struct errbuf err;
+	read_pairs();
+	ck_assert_msg(model_load_builtin(&M, &err) == 0, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+	model_free(&M);
+}
+
+/* Splits s on blanks into words[] (at most max); returns the count. */
+static int split(char *s, char **words, int max)
+{
+	int n = 0;
+	for (char *w = strtok(s, " \t"); w && n < max; w = strtok(NULL, " \t"))
+		words[n++] = w;
+	return n;
+}
+
+/* The position (from 0) of the largest weight of α_t in run r. */
+static int largest(const struct trace *tr, int r, int t)
+{
+	const struct trace_rec *a = trace_find(tr, REC_SOFTMAX, r, t, 0);
+	ck_assert_ptr_nonnull(a);
+	int best = 0;
+	for (int i = 1; i < tr->n; i++)
+		if (a->result[i] > a->result[best])
+			best = i;
+	return best;
+}
+
+START_TEST(test_corpus_is_there)
+{
+	/* je suis étudiant, 8 three-word and 8 two-word noun phrases */
+	ck_assert_int_eq(NP, 17);
+	ck_assert_str_eq(M.name, "<built-in toy4.model>");
+	ck_assert_int_eq(M.E, 4);
+}
+END_TEST
+
+/* Greedy decoding reproduces each pair's target, then </s>, with scorer
+ * _i (dot, general, concat). */
+START_TEST(test_greedy_reproduces_every_pair)
+{
+	for (int k = 0; k < NP; k++) {
+		struct trace tr;
+		struct errbuf err;
+		char tgt[MAX_LINE], *want[64];
+		ck_assert_msg(tok_trace(&tr, &M, P[k].src, NULL, 1u << _i,
+					&err) == 0, "line %d: %s", P[k].line,
+			      err.msg);
+		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
+		int n = split(tgt, want, 64);
+		const struct trace_run *run = &tr.runs[0];
+		ck_assert_int_eq(run->scorer, _i);
+		ck_assert_msg(run->nsteps == n + 1 && run->stopped,
+			      "line %d, %s: %d steps for %d words", P[k].line,
+			      trace_scorer_name(_i), run->nsteps, n);
+		for (int j = 0; j < n; j++)
+			ck_assert_msg(strcmp(M.tgt.words[run->pred[j]],
+					     want[j]) == 0,
+				      "line %d, %s: word %d is %s, not %s",
+				      P[k].line, trace_scorer_name(_i), j + 1,
+				      M.tgt.words[run->pred[j]], want[j]);
+		ck_assert_int_eq(run->pred[n], M.eos);
+		trace_free(&tr);
+	}
+}
+END_TEST
+
+/* What each English word of the noun phrases means in French. */
+static const struct {
+	const char *en, *fr;
+} DICT[] = {
+	{ "european", "européenne" },
+	{ "economic", "économique" },
+	{ "social", "sociale" },
+	{ "agricultural", "agricole" },
+	{ "central", "centrale" },
+	{ "area", "zone" },
+	{ "policy", "politique" },
+	{ "region", "région" },
+	{ "bank", "banque" },
+};
+
+static const char *translate(const char *en)
+{
+	for (size_t k = 0; k < sizeof DICT / sizeof DICT[0]; k++)
+		if (strcmp(DICT[k].en, en) == 0)
+			return DICT[k].fr;
+	return NULL;
+}
+
+/* Checks, with scorer, that each target word of src ||| tgt looks hardest
+ * at its translation.  Returns 0 if some target word is not in DICT (the
+ * pair is not a noun phrase), else 1. */
+static int check_alignment(const char *src, const char *tgt, int scorer,
+			   int line)
+{
+	char sbuf[MAX_LINE], tbuf[MAX_LINE], *sw[64], *tw[64];
+	snprintf(sbuf, sizeof sbuf, "%s", src);
+	snprintf(tbuf, sizeof tbuf, "%s", tgt);
+	int n = split(sbuf, sw, 64), m = split(tbuf, tw, 64);
+	for (int j = 0; j < m; j++)
+		if (!translate(tw[j]))
+			return 0;
+	struct trace tr;
+	struct errbuf err;
+	ck_assert_msg(tok_trace(&tr, &M, src, tgt, 1u << scorer, &err) == 0,
+		      "line %d: %s", line, err.msg);
+	ck_assert_int_eq(tr.n, n);
+	for (int j = 0; j < m; j++) {
+		const char *fr = translate(tw[j]);
+		int got = largest(&tr, 0, j + 1);
+		ck_assert_msg(strcmp(sw[got], fr) == 0, "line %d, %s: %s looks "
+			      "hardest at %s, not at %s", line,
+			      trace_scorer_name(scorer), tw[j], sw[got], fr);
+	}
+	trace_free(&tr);
+	return 1;
+}
+
+/* The word-order pair of the issue: the first English word looks at the
+ * last French word, the last at the first. */
+START_TEST(test_word_order_pair_crosses_over)
+{
+	const char *src = "zone économique européenne";
+	const char *tgt = "european economic area";
+	int line = 0;
+	for (int k = 0; k < NP; k++)
+		if (strcmp(P[k].src, src) == 0 && strcmp(P[k].tgt, tgt) == 0)
+			line = P[k].line;
+	ck_assert_msg(line > 0, "the pair is not in data/toy.pairs");
+	ck_assert_int_eq(check_alignment(src, tgt, _i, line), 1);
+}
+END_TEST
+
+/* The same for every noun phrase of the corpus. */
+START_TEST(test_every_noun_phrase_aligns)
+{
+	int phrases = 0;
+	for (int k = 0; k < NP; k++)
+		phrases += check_alignment(P[k].src, P[k].tgt, _i, P[k].line);
+	ck_assert_int_eq(phrases, 16);
+}
+END_TEST
+
+static Suite *shipped_suite(void)
+{
+	Suite *s = suite_create("shipped");
+	TCase *tc = tcase_create("toy4");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_corpus_is_there);
+	tcase_add_loop_test(tc, test_greedy_reproduces_every_pair, 0,
+			    SCORER_COUNT);
+	tcase_add_loop_test(tc, test_word_order_pair_crosses_over, 0,
+			    SCORER_COUNT);
+	tcase_add_loop_test(tc, test_every_noun_phrase_aligns, 0,
+			    SCORER_COUNT);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(shipped_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
