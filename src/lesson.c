@@ -381,8 +381,9 @@ static const char *const show_names[SHOW_COUNT] = {
 	"output"
 #define QUIZ_LIST "scoring, softmax or weighted-sum"
 
-/* The options of a directive, as bits.  k= is for quiz directives only. */
-enum { OPT_T, OPT_I, OPT_K, OPT_SCORER, OPT_ARITH, OPT_COUNT };
+/* The options of a directive, as bits.  k= is for quiz directives only,
+ * model= for show directives only. */
+enum { OPT_T, OPT_I, OPT_K, OPT_SCORER, OPT_MODEL, OPT_ARITH, OPT_COUNT };
 #define OPT(x) (1u << (x))
 
 /* Which options each directive needs and which it allows.  Three cases
@@ -410,7 +411,7 @@ static const struct show_rule {
 	[SHOW_OUTPUT] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
 	[SHOW_STAGE] = { OPT(OPT_T),
 			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
-	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) },
+	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) },
 	[SHOW_COMPARE] = { OPT(OPT_T), OPT(OPT_T) },
 	/* SHOW_QUIZ: by its stage, in quiz_rule() */
 };
@@ -425,7 +426,7 @@ static struct show_rule quiz_rule(int stage)
 }
 
 static const char *const opt_forms[OPT_COUNT] = {
-	"t=N", "i=N", "k=N", "scorer=NAME", "arithmetic"
+	"t=N", "i=N", "k=N", "scorer=NAME", "model=PATH", "arithmetic"
 };
 
 /* One directive being parsed: the options seen, where, and how long. */
@@ -548,10 +549,12 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		opt = OPT_K;
 	else if (n >= 7 && memcmp(w, "scorer=", 7) == 0)
 		opt = OPT_SCORER;
+	else if (!quiz && n >= 6 && memcmp(w, "model=", 6) == 0)
+		opt = OPT_MODEL;
 	if (opt < 0)
 		return lp_err(p, off, "expected %s, found %s", quiz ?
 			      "t=N, i=N, k=N or scorer=NAME" :
-			      "t=N, i=N, scorer=NAME or arithmetic",
+			      "t=N, i=N, scorer=NAME, model=PATH or arithmetic",
 			      lp_quote(buf, sizeof buf, w, n));
 	if (d->olen[opt])
 		return lp_err(p, off, "expected %s once, found it again: %s",
@@ -575,6 +578,13 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		return lp_err(p, off + 7, "expected dot, general or concat "
 			      "after 'scorer=', found %s",
 			      lp_quote(buf, sizeof buf, w + 7, n - 7));
+	case OPT_MODEL:
+		d->sh.col_model = (int)off + 1;
+		if (n > 6)
+			return 0;
+		return lp_err(p, off + 6, "expected a model (toy4, handset4 "
+			      "or the path of a model file) after 'model=', "
+			      "found nothing");
 	default:
 		d->sh.arithmetic = 1;
 		return 0;
@@ -634,6 +644,24 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 		      "of the line");
 }
 
+/* The model named by the n bytes at off of the line: its number in
+ * l->alts from 1, adding it there if it is new. */
+static int lp_alt(struct lparse *p, size_t off, size_t n)
+{
+	struct lesson *l = p->l;
+	char *name = xstrndup(p->line + off, n);
+	for (int k = 0; k < l->nalts; k++)
+		if (strcmp(l->alts[k].name, name) == 0) {
+			free(name);
+			return k + 1;
+		}
+	l->alts = xreallocarray(l->alts, (size_t)l->nalts + 1, sizeof *l->alts);
+	memset(&l->alts[l->nalts], 0, sizeof *l->alts);
+	l->alts[l->nalts].name = name;
+	l->alts[l->nalts].pos = (struct lesson_pos){ p->lineno, (int)off + 1 };
+	return ++l->nalts;
+}
+
 /* "show WHAT [OPTION]..." or, with quiz set, "quiz STAGE [OPTION]..." */
 static int lp_show(struct lparse *p, int quiz)
 {
@@ -663,6 +691,9 @@ static int lp_show(struct lparse *p, int quiz)
 	}
 	if (lp_rules(p, &d) != 0)
 		return -1;
+	if (d.olen[OPT_MODEL])
+		d.sh.alt = lp_alt(p, d.off[OPT_MODEL] + 6,
+				  d.olen[OPT_MODEL] - 6);
 	lp_block(p)->show = d.sh;
 	p->open = OPEN_NONE;
 	return 0;
@@ -755,8 +786,23 @@ int lesson_load(struct lesson *l, const char *path, struct errbuf *err)
 	return rc;
 }
 
+/* Frees the models and traces that lesson_prepare made for model=. */
+static void lesson_alts_unload(struct lesson *l)
+{
+	for (int k = 0; k < l->nalts; k++)
+		if (l->alts[k].ready) {
+			trace_free(&l->alts[k].tr);
+			model_free(&l->alts[k].m);
+			l->alts[k].ready = 0;
+		}
+}
+
 void lesson_free(struct lesson *l)
 {
+	lesson_alts_unload(l);
+	for (int k = 0; k < l->nalts; k++)
+		free(l->alts[k].name);
+	free(l->alts);
 	for (int k = 0; k < l->npages; k++) {
 		struct lesson_page *pg = &l->pages[k];
 		for (int b = 0; b < pg->nblocks; b++)
@@ -776,29 +822,53 @@ void lesson_free(struct lesson *l)
 
 /* --- preparing: the model, the trace, the directives against it ------ */
 
-/* Loads the model that l names, a path relative to the lesson's own
- * directory unless it is absolute. */
-static int prep_model(const struct lesson *l, struct model *m,
+/* Loads the model called name (NULL: the default), written at pos: a
+ * built-in name, or a path relative to the lesson's own directory unless
+ * it is absolute. */
+static int prep_model(const struct lesson *l, const char *name,
+		      struct lesson_pos pos, struct model *m,
 		      struct errbuf *err)
 {
 	struct errbuf e;
 	int rc;
-	if (!l->model || model_builtin_name(l->model)) {
-		rc = model_load_arg(m, l->model, &e);
+	if (!name || model_builtin_name(name)) {
+		rc = model_load_arg(m, name, &e);
 	} else {
 		const char *slash = strrchr(l->path, '/');
-		size_t dir = l->model[0] == '/' || !slash ? 0 :
+		size_t dir = name[0] == '/' || !slash ? 0 :
 			     (size_t)(slash - l->path) + 1;
-		char *path = xmalloc(dir + strlen(l->model) + 1);
+		char *path = xmalloc(dir + strlen(name) + 1);
 		memcpy(path, l->path, dir);
-		strcpy(path + dir, l->model);
+		strcpy(path + dir, name);
 		rc = model_load_file(m, path, &e);
 		free(path);
 	}
 	if (rc != 0)
 		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
-			l->model_pos.line, l->model_pos.col, e.msg);
+			pos.line, pos.col, e.msg);
 	return rc;
+}
+
+/* Loads each model of a model= directive, and traces the lesson's
+ * sentence (and target) with it. */
+static int prep_alts(struct lesson *l, struct errbuf *err)
+{
+	for (int k = 0; k < l->nalts; k++) {
+		struct lesson_alt *a = &l->alts[k];
+		struct errbuf e;
+		if (prep_model(l, a->name, a->pos, &a->m, err) != 0)
+			return -1;
+		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
+			      SCORER_ALL, &e) != 0) {
+			model_free(&a->m);
+			err_set(err, "%s:%d:%d: the model %s cannot trace the "
+				"lesson's sentence: %s", l->path, a->pos.line,
+				a->pos.col, a->name, e.msg);
+			return -1;
+		}
+		a->ready = 1;
+	}
+	return 0;
 }
 
 /* The byte offset in s of its word number k (from 0). */
@@ -880,6 +950,15 @@ int lesson_show_run(const struct lesson *l, const struct lesson_show *sh)
 	return sh->scorer >= 0 ? sh->scorer : l->scorer;
 }
 
+const struct trace *lesson_show_trace(const struct lesson *l,
+				      const struct lesson_show *sh,
+				      const struct trace *tr)
+{
+	if (sh->alt > 0 && sh->alt <= l->nalts && l->alts[sh->alt - 1].ready)
+		return &l->alts[sh->alt - 1].tr;
+	return tr;
+}
+
 /* Checks that the step and the word of directive sh are in the trace. */
 static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 		     const struct trace *tr, struct errbuf *err)
@@ -916,24 +995,36 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 	return 0;
 }
 
-int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
+/* Checks every directive against the trace it shows. */
+static int prep_shows(const struct lesson *l, const struct trace *tr,
+		      struct errbuf *err)
+{
+	for (int p = 0; p < l->npages; p++)
+		for (int b = 0; b < l->pages[p].nblocks; b++) {
+			const struct lesson_block *bl = &l->pages[p].blocks[b];
+			if (!bl->text &&
+			    prep_show(l, &bl->show, lesson_show_trace(l,
+				      &bl->show, tr), err) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err)
 {
 	memset(tr, 0, sizeof *tr);
-	if (prep_model(l, m, err) != 0)
+	if (prep_model(l, l->model, l->model_pos, m, err) != 0)
 		return -1;
 	if (prep_trace(l, m, tr, err) != 0) {
 		model_free(m);
 		return -1;
 	}
-	for (int p = 0; p < l->npages; p++)
-		for (int b = 0; b < l->pages[p].nblocks; b++) {
-			const struct lesson_block *bl = &l->pages[p].blocks[b];
-			if (bl->text || prep_show(l, &bl->show, tr, err) == 0)
-				continue;
-			trace_free(tr);
-			model_free(m);
-			return -1;
-		}
+	if (prep_alts(l, err) != 0 || prep_shows(l, tr, err) != 0) {
+		lesson_alts_unload(l);
+		trace_free(tr);
+		model_free(m);
+		return -1;
+	}
 	return 0;
 }

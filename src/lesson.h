@@ -55,6 +55,9 @@ struct lesson_show {
 	int k;              /* SHOW_QUIZ: the coordinate of c_t, from 1; 0 when
 	                       not given */
 	int col_k;          /* the byte column of "k=", or 0 */
+	int alt;            /* model=PATH (heatmap only): 1 + an index into
+	                       lesson.alts; 0: the lesson's own model */
+	int col_model;      /* the byte column of "model=", or 0 */
 };
 
 /* One block of a page: a paragraph of narrative or a directive. */
@@ -79,6 +82,19 @@ struct lesson_pos {
 	int col;
 };
 
+/* Another model that directives name with model=PATH, and the trace of
+ * the lesson's sentence (and target) on it.  The parser fills name and
+ * pos, once for each distinct name; lesson_prepare loads m and builds tr;
+ * lesson_free frees them. */
+struct lesson_alt {
+	char *name;            /* as written: a built-in name or a path,
+	                          relative to the lesson's directory */
+	struct lesson_pos pos; /* where it is first written */
+	int ready;             /* 1: m and tr hold the model and its trace */
+	struct model m;
+	struct trace tr;       /* all three scorers, like the lesson's own */
+};
+
 struct lesson {
 	char *path;       /* as given, for messages */
 	char *title;
@@ -93,6 +109,8 @@ struct lesson {
 	struct lesson_pos model_pos, sentence_pos, target_pos;
 	int npages;
 	struct lesson_page *pages;
+	int nalts;
+	struct lesson_alt *alts; /* (nalts) the models of model= directives */
 };
 
 /* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
@@ -108,13 +126,21 @@ void lesson_free(struct lesson *l);
 
 /* Loads the lesson's model (built-in or file) into *m, and builds into *tr
  * the trace of its sentence with ALL THREE scorers (so that compare and
- * scorer switching work), teacher-forced if it has a target.  Then checks
- * every directive against the trace: t and i in range, and so on, with
- * errors "PATH:LINE:COL: expected ..., found ...".  Returns 0, or -1 with
- * err filled; on failure *m and *tr are freed.  On success the caller
- * frees both (trace first). */
-int lesson_prepare(const struct lesson *l, struct model *m, struct trace *tr,
+ * scorer switching work), teacher-forced if it has a target.  Does the
+ * same for each model that a directive names with model=, into l->alts.
+ * Then checks every directive against its trace: t and i in range, and so
+ * on, with errors "PATH:LINE:COL: expected ..., found ...".  Returns 0, or
+ * -1 with err filled; on failure *m, *tr and the alternative models are
+ * freed.  On success the caller frees *tr, then *m; lesson_free() frees
+ * the alternative models. */
+int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err);
+
+/* The trace that directive sh shows: that of its model= model, or tr, the
+ * lesson's own.  Needs lesson_prepare to have succeeded. */
+const struct trace *lesson_show_trace(const struct lesson *l,
+				      const struct lesson_show *sh,
+				      const struct trace *tr);
 
 /* Writes page p (0-based) as plain text: its title, its paragraphs
  * wrapped at width columns, and each directive rendered with the

@@ -198,10 +198,13 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 {
 	struct fmt_opts fo = *o;
 	fo.terms = sh->arithmetic;
+	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
 		run = lesson_show_run(l, sh);
 	if (run >= tr->nruns)
 		run = tr->nruns - 1;
+	if (sh->alt > 0)
+		fprintf(out, "(the model %s)\n", l->alts[sh->alt - 1].name);
 	if (lt_names_run(sh, run, l))
 		fprintf(out, "(%s scorer)\n",
 			trace_scorer_name(tr->runs[run].scorer));

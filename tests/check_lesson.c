@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fmt.h"
@@ -180,6 +181,34 @@ START_TEST(test_show_kinds)
 	ck_assert_int_eq(b->show.line, 4);
 	ck_assert_int_eq(b->show.col_t, c->col_t);
 	ck_assert_int_eq(b->show.col_i, c->col_i);
+	lesson_free(&l);
+}
+END_TEST
+
+/* Each model= name is registered once, where it is first written. */
+START_TEST(test_show_model)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nshow heatmap\n"
+		 "show heatmap model=models/a.model scorer=dot\n"
+		 "show heatmap model=handset4\n"
+		 "show heatmap scorer=concat model=models/a.model\n");
+	const struct lesson_block *b = l.pages[0].blocks;
+	ck_assert_int_eq(l.nalts, 2);
+	ck_assert_str_eq(l.alts[0].name, "models/a.model");
+	ck_assert_int_eq(l.alts[0].pos.line, 5);
+	ck_assert_int_eq(l.alts[0].pos.col, 20);
+	ck_assert_str_eq(l.alts[1].name, "handset4");
+	ck_assert_int_eq(l.alts[1].pos.line, 6);
+	ck_assert_int_eq(b[0].show.alt, 0);
+	ck_assert_int_eq(b[0].show.col_model, 0);
+	ck_assert_int_eq(b[1].show.alt, 1);
+	ck_assert_int_eq(b[1].show.col_model, 14);
+	ck_assert_int_eq(b[1].show.scorer, SCORER_DOT);
+	ck_assert_int_eq(b[2].show.alt, 2);
+	ck_assert_int_eq(b[3].show.alt, 1);
+	ck_assert_int_eq(b[3].show.col_model, 28);
+	ck_assert(!l.alts[0].ready && !l.alts[1].ready);
 	lesson_free(&l);
 }
 END_TEST
@@ -468,7 +497,26 @@ END_TEST
 START_TEST(test_err_unknown_option)
 {
 	parse_err(HEAD "page: p\nshow softmax t=1 x=2\n", "t.lesson:4:18: "
-		  "expected t=N, i=N, scorer=NAME or arithmetic, found 'x=2'");
+		  "expected t=N, i=N, scorer=NAME, model=PATH or arithmetic, "
+		  "found 'x=2'");
+}
+END_TEST
+
+/* model=PATH: on heatmap only, once, not empty, and not on a quiz. */
+START_TEST(test_err_model_option)
+{
+	parse_err(HEAD "page: p\nshow weights t=1 model=handset4\n",
+		  "t.lesson:4:18: expected t=N or scorer=NAME after 'show "
+		  "weights', found 'model=handset4'");
+	parse_err(HEAD "page: p\nshow heatmap model=\n", "t.lesson:4:20: "
+		  "expected a model (toy4, handset4 or the path of a model "
+		  "file) after 'model=', found nothing");
+	parse_err(HEAD "page: p\nshow heatmap model=a model=b\n",
+		  "t.lesson:4:22: expected model=PATH once, found it again: "
+		  "'model=b'");
+	parse_err(HEAD "page: p\nquiz scoring t=1 i=1 model=a\n",
+		  "t.lesson:4:22: expected t=N, i=N, k=N or scorer=NAME, "
+		  "found 'model=a'");
 }
 END_TEST
 
@@ -731,6 +779,83 @@ START_TEST(test_prepare_model_beside_lesson)
 	unlink(want);
 	rmdir(dir);
 	free(path);
+}
+END_TEST
+
+/* show heatmap model=PATH: another model, found beside the lesson, traces
+ * the same sentence; a model that cannot load or cannot read the sentence
+ * is reported where model= names it. */
+START_TEST(test_prepare_show_model)
+{
+	char dir[] = "/tmp/check_lesson.XXXXXX";
+	const char *src = getenv("srcdir");
+	char path[4096], sub[4200], want[4300];
+	size_t len;
+	struct errbuf err;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/data/handset4.model", src ? src : ".");
+	char *text = util_read_file(path, 1u << 20, &len, &err);
+	ck_assert_msg(text != NULL, "%s", err.msg);
+	snprintf(sub, sizeof sub, "%s/models", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	write_file(sub, "h.model", text);
+	free(text);
+	char *lpath = strdup(write_file(dir, "own.lesson", HEAD "target: i am "
+					"a student\npage: p\nshow heatmap "
+					"model=models/h.model\nshow softmax "
+					"t=5\n"));
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	if (lesson_load(&l, lpath, &err) != 0 ||
+	    lesson_prepare(&l, &m, &tr, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	ck_assert_int_eq(l.nalts, 1);
+	ck_assert(l.alts[0].ready);
+	snprintf(want, sizeof want, "%s/models/h.model", dir);
+	ck_assert_str_eq(l.alts[0].m.name, want);
+	ck_assert_str_eq(m.name, "<built-in toy4.model>");
+	/* all three scorers, teacher-forced as the lesson says */
+	ck_assert_int_eq(l.alts[0].tr.nruns, SCORER_COUNT);
+	ck_assert_int_eq(l.alts[0].tr.runs[SCORER_CONCAT].nsteps, 5);
+	ck_assert_ptr_eq(lesson_show_trace(&l, &l.pages[0].blocks[0].show,
+					   &tr), &l.alts[0].tr);
+	ck_assert_ptr_eq(lesson_show_trace(&l, &l.pages[0].blocks[1].show,
+					   &tr), &tr);
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+	unlink(lpath);
+	free(lpath);
+	unlink(want);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_prepare_show_model_errors)
+{
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	prepare_err(HEAD "page: p\nshow heatmap model=/nonexistent/x.model\n",
+		    "t.lesson:4:20: cannot load the model: /nonexistent/x.model: "
+		    "No such file or directory");
+	/* the hand-set model knows neither the noun nor the adjective */
+	prepare_err("title: T\nsentence: politique sociale européenne\n"
+		    "page: p\nshow heatmap\n\nshow heatmap model=handset4\n",
+		    "t.lesson:6:20: the model handset4 cannot trace the "
+		    "lesson's sentence: unknown source word \"politique\"; "
+		    "the closest source words are \"économique\", \"zone\", "
+		    "\"je\", \"suis\" or \"étudiant\"");
+	/* a later error unloads the models already loaded */
+	parse_ok(&l, HEAD "page: p\nshow heatmap model=handset4\n"
+		 "show softmax t=9\n");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &tr, &err), -1);
+	ck_assert_int_eq(l.alts[0].ready, 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "found 't=9'"));
+	lesson_free(&l);
 }
 END_TEST
 
@@ -1025,6 +1150,31 @@ START_TEST(test_text_views)
 }
 END_TEST
 
+/* A heatmap of another model says which, and shows that model's α. */
+START_TEST(test_text_show_model)
+{
+	text_prepare(HEAD "target: i am a student\npage: p\n"
+		     "show heatmap model=handset4 scorer=general\n"
+		     "show heatmap scorer=general\n");
+	char *alt = NULL, *own = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&alt, &n);
+	fputs("(the model handset4)\n", f);
+	fmt_text_heatmap(f, &tl.alts[0].tr, SCORER_GENERAL, topts.precision, 0);
+	fclose(f);
+	f = open_memstream(&own, &n);
+	fmt_text_heatmap(f, &ttr, SCORER_GENERAL, topts.precision, 0);
+	fclose(f);
+	ck_assert_str_ne(alt + strlen("(the model handset4)\n"), own);
+	const char *s = page_text(0, 76);
+	holds(s, alt);
+	holds(s, own);
+	const char *said = strstr(s, "(the model");
+	ck_assert_ptr_nonnull(said);
+	ck_assert_ptr_null(strstr(said + 1, "(the model")); /* said once */
+}
+END_TEST
+
 START_TEST(test_text_wraps_at_width)
 {
 	text_prepare(HEAD "page: p\n"
@@ -1124,6 +1274,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_header_defaults);
 	tcase_add_loop_test(tc, test_show_kinds, 0,
 			    sizeof show_cases / sizeof show_cases[0]);
+	tcase_add_test(tc, test_show_model);
 	tcase_add_test(tc, test_paragraphs_join);
 	tcase_add_test(tc, test_verbatim_and_escapes);
 	tcase_add_test(tc, test_crlf_and_bom);
@@ -1152,6 +1303,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_unknown_directive);
 	tcase_add_test(tc, test_err_unknown_stage);
 	tcase_add_test(tc, test_err_unknown_option);
+	tcase_add_test(tc, test_err_model_option);
 	tcase_add_test(tc, test_err_option_not_allowed);
 	tcase_add_test(tc, test_err_missing_t);
 	tcase_add_test(tc, test_err_missing_i);
@@ -1173,6 +1325,8 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_prepare_marker_in_target);
 	tcase_add_test(tc, test_prepare_missing_model);
 	tcase_add_test(tc, test_prepare_model_beside_lesson);
+	tcase_add_test(tc, test_prepare_show_model);
+	tcase_add_test(tc, test_prepare_show_model_errors);
 	tcase_add_test(tc, test_load_missing_file);
 	suite_add_tcase(s, tc);
 
@@ -1193,6 +1347,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_text_directives_use_formatters);
 	tcase_add_test(tc, test_text_stage);
 	tcase_add_test(tc, test_text_views);
+	tcase_add_test(tc, test_text_show_model);
 	tcase_add_test(tc, test_text_wraps_at_width);
 	tcase_add_test(tc, test_wrap_long_word_and_wide_text);
 	tcase_add_test(tc, test_text_verbatim_unwrapped);
