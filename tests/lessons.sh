@@ -71,6 +71,30 @@ check "--width=40 wraps the narrative" sh -c \
 run_cmd lesson --plain --precision=2 softmax
 check "--precision=2" grep -q '^α_1,1 = 1.00 / 1.75 = 0.57$' "$TMP/out"
 
+# lesson 13: the built-in model and two snapshots of its training, found
+# beside the lesson, each heatmap of a snapshot headed by its name
+run_cmd lesson --plain learning
+expect_status 0 "the lesson on training"
+check "lesson 13 runs on the built-in trained model" \
+	grep -qxF 'Model: <built-in toy4.model>' "$TMP/out"
+for e in 0 200; do
+	check "lesson 13 shows the snapshot after $e epochs" \
+		grep -qxF "(the model models/epoch$e.model)" "$TMP/out"
+done
+check "lesson 13: three general heatmaps, and a dot and a concat one" sh -c \
+	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 3 &&
+	 grep -q '^alignment α, dot scorer' '$TMP/out' &&
+	 grep -q '^alignment α, concat scorer' '$TMP/out'"
+# the same from a copy of the lessons elsewhere, as when installed
+mkdir "$TMP/copy"
+cp "$dir/13-learning.lesson" "$TMP/copy/"
+cp -R "$dir/models" "$TMP/copy/models"
+cp "$TMP/out" "$TMP/lesson13"
+ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 13 \
+	>"$TMP/out" 2>"$TMP/err"
+check "lesson 13 finds its snapshots relative to itself" \
+	cmp -s "$TMP/out" "$TMP/lesson13"
+
 # --- mistakes ----------------------------------------------------------------
 run_cmd lesson nosuchlesson
 expect_status 1 "a missing lesson name"

@@ -84,12 +84,19 @@ expect_status 0 "-o - writes to stdout"
 check "another seed writes another model" sh -c "! cmp -s '$TMP/out' '$TMP/a.model'"
 check "the model file says how it was trained" grep -q '^#   attn-trace train --pairs=two.pairs --scorer=all --epochs=800' "$TMP/out"
 
-# --- the built-in toy model, rebuilt as make toy-model builds it ---
-# the flags of TOY_TRAIN_FLAGS in Makefile.am
-run_cmd train --pairs="$pairs" -o "$TMP/toy4.model" -q --scorer=all \
-	--seed=1 --epochs=3000 --optimizer=adam --lr=0.01 --weight-decay=0.2 \
-	--clip=5 --embedding=4 --hidden=4 --attention=4
+# --- the built-in toy model and lesson 13's snapshots of its training,
+# rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_EPOCHS and
+# TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
+toy_flags="--scorer=all --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+# shellcheck disable=SC2086 # the flags are words
+run_cmd train --pairs="$pairs" -o "$TMP/toy4.model" -q --epochs=3000 $toy_flags
 expect_status 0 "training the toy model"
 check "data/toy4.model is rebuilt byte for byte" cmp -s "$TMP/toy4.model" "$srcdir/data/toy4.model"
+for e in 0 200; do
+	# shellcheck disable=SC2086
+	run_cmd train --pairs="$pairs" -o "$TMP/epoch$e.model" -q --epochs=$e $toy_flags
+	check "lessons/models/epoch$e.model is rebuilt byte for byte" \
+		cmp -s "$TMP/epoch$e.model" "$srcdir/lessons/models/epoch$e.model"
+done
 
 finish
