@@ -170,7 +170,7 @@ struct train_opts {
 	uint64_t seed;          /* for the initial weights */
 };
 
-/* The defaults, the recipe of data/toy4-trained.model: all scorers, 3000
+/* The defaults, the recipe of data/toy4.model: all scorers, 3000
  * epochs, Adam (0.9, 0.999, 1e-8) with learning rate 0.01, weight decay
  * 0.2, clip 5, seed 1. */
 void train_opts_default(struct train_opts *o);

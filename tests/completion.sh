@@ -38,6 +38,8 @@ offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
 offers "the stages" weighted-sum attn-trace trace --stage w
 offers "lesson names" softmax attn-trace lesson so
+offers "the built-in models" handset4 attn-trace trace --model h
+offers "the built-in models for --init" toy4 attn-trace train --init t
 offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
 finish
