@@ -136,10 +136,17 @@ static int lp_check(struct lparse *p)
 	return 0;
 }
 
-/* Adds an empty block to the current page and returns it. */
+/* Adds an empty block to the current page and returns it, or NULL with
+ * the error set when the page already has LESSON_MAX_BLOCKS. */
 static struct lesson_block *lp_block(struct lparse *p)
 {
 	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->nblocks == LESSON_MAX_BLOCKS) {
+		lp_err(p, 0, "expected at most %d paragraphs and directives on "
+		       "a page, found more; start a new 'page:'",
+		       LESSON_MAX_BLOCKS);
+		return NULL;
+	}
 	pg->blocks = xreallocarray(pg->blocks, (size_t)pg->nblocks + 1,
 				   sizeof *pg->blocks);
 	struct lesson_block *b = &pg->blocks[pg->nblocks++];
@@ -225,6 +232,10 @@ static int lp_text(struct lparse *p, size_t first)
 		free(t);
 	} else {
 		struct lesson_block *b = lp_block(p);
+		if (!b) {
+			free(t);
+			return -1;
+		}
 		b->text = t;
 		b->verbatim = verbatim;
 		p->open = want;
@@ -673,7 +684,10 @@ static int lp_show(struct lparse *p, int quiz)
 	}
 	if (lp_rules(p, &d) != 0)
 		return -1;
-	lp_block(p)->show = d.sh;
+	struct lesson_block *b = lp_block(p);
+	if (!b)
+		return -1;
+	b->show = d.sh;
 	p->open = OPEN_NONE;
 	return 0;
 }
