@@ -46,15 +46,21 @@ static void trace_write(FILE *out, const struct trace *tr,
 	}
 }
 
-/* Traces one batch line; returns 0, or -1 after reporting it as
- * NAME:LINE: message. */
+/* Traces one batch line, line[0..len); returns 0, or -1 after reporting
+ * it as NAME:LINE: message.  A NUL byte would cut the line short without
+ * a word, so it is refused like every other byte that is not text. */
 static int batch_line(FILE *out, const struct model *m,
 		      const struct cli_opts *o, const char *name, int lineno,
-		      char *line, int *first)
+		      char *line, size_t len, int *first)
 {
 	char *source, *target;
 	struct errbuf err;
 	struct trace tr;
+	if (memchr(line, '\0', len) != NULL) {
+		fprintf(stderr, "attn-trace: %s:%d: expected text, found a "
+			"NUL byte\n", name, lineno);
+		return -1;
+	}
 	if (tok_pair_split(line, &source, &target) != 0) {
 		fprintf(stderr, "attn-trace: %s:%d: expected at most one "
 			"\"|||\" between the source and the target\n",
@@ -88,11 +94,13 @@ static int batch_run(FILE *out, const struct model *m,
 	char *line = NULL;
 	size_t cap = 0;
 	int lineno = 0, failed = 0, first = 1;
-	while (getline(&line, &cap, in) != -1 && !ferror(out)) {
+	ssize_t len;
+	while ((len = getline(&line, &cap, in)) != -1 && !ferror(out)) {
 		lineno++;
-		if (tok_pair_skip(line))
+		if (!memchr(line, '\0', (size_t)len) && tok_pair_skip(line))
 			continue;
-		if (batch_line(out, m, o, name, lineno, line, &first) != 0) {
+		if (batch_line(out, m, o, name, lineno, line, (size_t)len,
+			       &first) != 0) {
 			failed++;
 			if (o->strict)
 				break;

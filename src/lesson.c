@@ -43,6 +43,9 @@ struct lparse {
 	int key_line[KEY_COUNT]; /* where each header key was; 0: not yet */
 	int page_line;      /* the "page:" line of the current page */
 	enum lesson_open open;
+	size_t open_len;    /* the length of the open block's text, and the */
+	size_t open_cap;    /* bytes allocated for it: lines are appended in
+	                       amortised constant time, never by strlen */
 	int content;        /* a line that is neither blank nor a comment has
 	                       been read */
 	struct errbuf *err;
@@ -133,10 +136,17 @@ static int lp_check(struct lparse *p)
 	return 0;
 }
 
-/* Adds an empty block to the current page and returns it. */
+/* Adds an empty block to the current page and returns it, or NULL with
+ * the error set when the page already has LESSON_MAX_BLOCKS. */
 static struct lesson_block *lp_block(struct lparse *p)
 {
 	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->nblocks == LESSON_MAX_BLOCKS) {
+		lp_err(p, 0, "expected at most %d paragraphs and directives on "
+		       "a page, found more; start a new 'page:'",
+		       LESSON_MAX_BLOCKS);
+		return NULL;
+	}
 	pg->blocks = xreallocarray(pg->blocks, (size_t)pg->nblocks + 1,
 				   sizeof *pg->blocks);
 	struct lesson_block *b = &pg->blocks[pg->nblocks++];
@@ -144,17 +154,22 @@ static struct lesson_block *lp_block(struct lparse *p)
 	return b;
 }
 
-/* Appends sep and s[0..n) to the text of the page's last block. */
+/* Appends sep and s[0..n) to the text of the page's last block, the open
+ * one, whose length and capacity p keeps. */
 static void lp_append(struct lparse *p, const char *sep, const char *s,
 		      size_t n)
 {
 	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
 	struct lesson_block *b = &pg->blocks[pg->nblocks - 1];
-	size_t old = strlen(b->text), ls = strlen(sep);
-	b->text = xrealloc(b->text, old + ls + n + 1);
+	size_t old = p->open_len, ls = strlen(sep);
+	if (old + ls + n + 1 > p->open_cap) {
+		p->open_cap = 2 * (old + ls + n + 1);
+		b->text = xrealloc(b->text, p->open_cap);
+	}
 	memcpy(b->text + old, sep, ls);
 	memcpy(b->text + old + ls, s, n);
 	b->text[old + ls + n] = '\0';
+	p->open_len = old + ls + n;
 }
 
 /* Returns s[0..n) with each tab widened to the next multiple of 8
@@ -217,9 +232,15 @@ static int lp_text(struct lparse *p, size_t first)
 		free(t);
 	} else {
 		struct lesson_block *b = lp_block(p);
+		if (!b) {
+			free(t);
+			return -1;
+		}
 		b->text = t;
 		b->verbatim = verbatim;
 		p->open = want;
+		p->open_len = strlen(t);
+		p->open_cap = p->open_len + 1;
 	}
 	return 0;
 }
@@ -691,10 +712,13 @@ static int lp_show(struct lparse *p, int quiz)
 	}
 	if (lp_rules(p, &d) != 0)
 		return -1;
+	struct lesson_block *b = lp_block(p);
+	if (!b)
+		return -1;
 	if (d.olen[OPT_MODEL])
 		d.sh.alt = lp_alt(p, d.off[OPT_MODEL] + 6,
 				  d.olen[OPT_MODEL] - 6);
-	lp_block(p)->show = d.sh;
+	b->show = d.sh;
 	p->open = OPEN_NONE;
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #define LESSON_MAX_BYTES (1u << 20) /* a larger lesson file is refused */
 #define LESSON_MAX_PAGES 200
+#define LESSON_MAX_BLOCKS 64  /* paragraphs and directives on one page */
 
 /* What a "show" directive shows; SHOW_QUIZ is a "quiz" directive. */
 enum show_what {

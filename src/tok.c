@@ -91,18 +91,24 @@ void tok_free(struct tok_list *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* Writes "a, b or c" for the closest words of v to word into buf. */
+/* Writes "a, b or c" for the closest words of v to word into buf, or ""
+ * when there is none to give.  A target may not hold <s> or </s>
+ * (tok_trace refuses them), so with markers set they are left out. */
 static void tok_suggest(char *buf, size_t size, const struct vocab *v,
-			const char *word)
+			const char *word, int markers)
 {
-	int near[5];
-	int k = vocab_closest(v, word, near, 5);
+	int near[7], keep[5], n = 0;
+	int k = vocab_closest(v, word, near, 7);
 	size_t used = 0;
+	for (int j = 0; j < k && n < 5; j++)
+		if (!markers || (strcmp(v->words[near[j]], "<s>") != 0 &&
+				 strcmp(v->words[near[j]], "</s>") != 0))
+			keep[n++] = near[j];
 	buf[0] = '\0';
-	for (int j = 0; j < k && used < size; j++) {
-		const char *sep = j == 0 ? "" : j == k - 1 ? " or " : ", ";
+	for (int j = 0; j < n && used < size; j++) {
+		const char *sep = j == 0 ? "" : j == n - 1 ? " or " : ", ";
 		int w = snprintf(buf + used, size - used, "%s\"%s\"", sep,
-				 v->words[near[j]]);
+				 v->words[keep[j]]);
 		if (w < 0)
 			break;
 		used += (size_t)w;
@@ -117,9 +123,15 @@ int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 		if (idx[k] >= 0)
 			continue;
 		char near[512];
-		tok_suggest(near, sizeof near, v, t->words[k]);
-		err_set(err, "unknown %s word \"%s\"; the closest %s words "
-			"are %s", what, t->words[k], what, near);
+		tok_suggest(near, sizeof near, v, t->words[k],
+			    strcmp(what, "target") == 0);
+		if (near[0] == '\0')
+			err_set(err, "unknown %s word \"%s\"; the model has "
+				"no %s words to suggest", what, t->words[k],
+				what);
+		else
+			err_set(err, "unknown %s word \"%s\"; the closest %s "
+				"words are %s", what, t->words[k], what, near);
 		return -1;
 	}
 	return 0;

@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "tui.h"
 #include "utf8.h"
+#include "util.h"
 #include "tui_int.h"
 #include "view.h"
 
@@ -497,6 +498,7 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 	}
 	tui_active = 1;
 	atexit(tui_end);
+	util_set_fatal_hook(tui_end); /* abort() runs no atexit handler */
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);

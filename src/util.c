@@ -18,8 +18,21 @@
 /* The first read of a stream of unknown size asks for this many bytes. */
 #define UTIL_READ_CHUNK ((size_t)64 << 10)
 
+/* What to run before aborting; see util_set_fatal_hook(). */
+static void (*util_fatal_hook)(void);
+
+void util_set_fatal_hook(void (*fn)(void))
+{
+	util_fatal_hook = fn;
+}
+
 static void util_oom(void)
 {
+	void (*hook)(void) = util_fatal_hook;
+
+	util_fatal_hook = NULL; /* once, even if the hook runs out too */
+	if (hook != NULL)
+		hook();
 	fputs("attn-trace: out of memory\n", stderr);
 	abort();
 }

@@ -14,6 +14,13 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Registers fn to run before the x* allocators print their message and
+ * abort, so that the stepper can give the terminal back first (abort()
+ * runs no atexit handler); NULL removes it.  It runs at most once: it is
+ * removed before it is called, so an allocation that fails inside it
+ * aborts at once.  fn should not allocate. */
+void util_set_fatal_hook(void (*fn)(void));
+
 /* An error message that climbs back to main.  Functions that can fail take a
  * struct errbuf *, fill it, and return a non-zero status. */
 struct errbuf {

@@ -1,63 +1,7 @@
 #!/bin/sh
 # tui.sh: the real stepper, driven in tmux: keys in, screen text out.
 . "$srcdir/tests/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "tmux is not installed"; exit 77; }
-case $ATTN_TRACE in /*) ;; *) ATTN_TRACE=$(pwd)/$ATTN_TRACE ;; esac
-
-sock="attn-test-$$"
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-
-# start NAME COLS ROWS ARGS...: runs attn-trace in a new tmux session and
-# records its exit status in $TMP/NAME.exit and the stty modes around it
-start() {
-	name=$1 cols=$2 rows=$3
-	shift 3
-	tm new-session -d -s "$name" -x "$cols" -y "$rows" \
-		"stty -g >'$TMP/$name.before'; LC_ALL=C.UTF-8 $* ; \
-		 rc=\$?; stty -g >'$TMP/$name.after'; echo \$rc >'$TMP/$name.exit'; \
-		 sleep 60"
-}
-
-screen() { tm capture-pane -p -t "$1"; }
-
-# wait_for NAME TEXT: waits up to 5 s for TEXT on the screen
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "--- screen of $1, waiting for '$2':"
-	screen "$1"
-	return 1
-}
-
-# expect NAME TEXT WHAT / expect_not NAME TEXT WHAT
-expect() { if wait_for "$1" "$2"; then ok "$3"; else not_ok "$3"; fi; }
-expect_not() {
-	sleep 0.3
-	if screen "$1" | grep -qF -- "$2"; then not_ok "$3"; else ok "$3"; fi
-}
-
-# wait_exit NAME CODE WHAT: the program ended with CODE
-wait_exit() {
-	i=0
-	while [ ! -s "$TMP/$1.exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	got=$(cat "$TMP/$1.exit" 2>/dev/null)
-	if [ "$got" = "$2" ]; then ok "$3 (exit $2)"; else not_ok "$3: exit '$got', wanted $2"; fi
-}
-
-keys() { tm send-keys -t "$@"; }
-
-# same_modes NAME: the stty modes after the run equal those before it
-same_modes() {
-	cmp -s "$TMP/$1.before" "$TMP/$1.after" && return 0
-	echo "stty before: $(cat "$TMP/$1.before")"
-	echo "stty after:  $(cat "$TMP/$1.after")"
-	return 1
-}
+. "$srcdir/tests/tui-lib.sh"
 
 # --- a session at 80x24 ---
 start a 80 24 "'$ATTN_TRACE' tui"
@@ -131,7 +75,7 @@ wait_exit c 130 "Ctrl-C ends the stepper"
 check "the terminal modes are restored after Ctrl-C" same_modes c
 start d 80 24 "'$ATTN_TRACE' tui"
 expect d "stage 1 of 6" "a stepper to terminate"
-pkill -TERM -f "$ATTN_TRACE tui\$" 2>/dev/null || tm send-keys -t d C-c
+kill -TERM "$(pid_of d)" 2>/dev/null || tm send-keys -t d C-c
 wait_exit d 143 "SIGTERM ends the stepper"
 check "the terminal modes are restored after SIGTERM" same_modes d
 

@@ -1,0 +1,96 @@
+/* check_util.c: the allocators' way out when memory runs out: the fatal
+ * hook (the stepper's chance to give the terminal back) runs first, runs
+ * once, and can be removed; sizes that overflow abort instead of wrapping. */
+#include "config.h"
+
+#include <check.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define HOOK_STATUS 42 /* the hook's exit status: it ran */
+
+/* A request that cannot be met on any system: the size overflows, so
+ * xreallocarray gives up without asking malloc (no sanitizer steps in). */
+static void run_out(void)
+{
+	void *p = xreallocarray(NULL, SIZE_MAX, 2);
+	free(p);
+}
+
+static void hook_exits(void)
+{
+	_exit(HOOK_STATUS);
+}
+
+static void hook_runs_out(void)
+{
+	run_out(); /* a second failure, inside the hook */
+}
+
+START_TEST(test_oom_aborts)
+{
+	util_set_fatal_hook(NULL);
+	run_out();
+}
+END_TEST
+
+START_TEST(test_hook_runs_first)
+{
+	util_set_fatal_hook(hook_exits);
+	run_out();
+}
+END_TEST
+
+START_TEST(test_hook_runs_once)
+{
+	/* the hook runs out of memory itself: no endless recursion, abort */
+	util_set_fatal_hook(hook_runs_out);
+	run_out();
+}
+END_TEST
+
+START_TEST(test_hook_removed)
+{
+	util_set_fatal_hook(hook_exits);
+	util_set_fatal_hook(NULL);
+	run_out();
+}
+END_TEST
+
+START_TEST(test_strndup_stops_at_nul)
+{
+	char *s = xstrndup("ab\0cd", 5);
+	ck_assert_str_eq(s, "ab");
+	free(s);
+	s = xstrndup("abcdef", 3);
+	ck_assert_str_eq(s, "abc");
+	free(s);
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	tcase_add_test_raise_signal(tc, test_oom_aborts, SIGABRT);
+	tcase_add_exit_test(tc, test_hook_runs_first, HOOK_STATUS);
+	tcase_add_test_raise_signal(tc, test_hook_runs_once, SIGABRT);
+	tcase_add_test_raise_signal(tc, test_hook_removed, SIGABRT);
+	tcase_add_test(tc, test_strndup_stops_at_nul);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(util_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
