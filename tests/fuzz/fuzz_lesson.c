@@ -4,10 +4,12 @@
  * The input is a lesson file.  lesson_parse() reads it under the name
  * /nonexistent/fuzz.lesson; a failure must leave a one-line message that
  * starts with that name.  When it parses, the harness neutralises the
- * lesson's model before lesson_prepare() sees it: "toy4" (or none) is the
- * built-in model, and any other path is replaced, by the parity of its
- * length, either by the built-in model or by a file that does not exist
- * (/nonexistent/fuzz-missing.model, so the failure path runs).  The
+ * lesson's models before lesson_prepare() sees them, the model: header's
+ * and those of show ... model= directives: "toy4" and "handset4" (or no
+ * model: line) are built in, and any other path is replaced, by the
+ * parity of its length, either by the built-in model or by a file that
+ * does not exist (/nonexistent/fuzz-missing.model, so the failure path
+ * runs).  The
  * fuzzer thus never opens a file that the input names: not /dev/zero, not
  * a FIFO, nothing it could block on, and no harness writes anywhere but
  * /dev/null.
@@ -62,14 +64,24 @@ static void fuzz_check_err(const struct errbuf *err)
 		abort();
 }
 
+/* A model name that names no file: a built-in name, or "toy4" or the
+ * missing file in place of a path. */
+static char *fuzz_safe_name(char *name)
+{
+	if (model_builtin_name(name))
+		return name;
+	int missing = strlen(name) & 1;
+	free(name);
+	return xstrdup(missing ? FUZZ_MISSING : "toy4");
+}
+
 /* Keeps lesson_prepare() away from any file the input names. */
 static void fuzz_neutralise_model(struct lesson *l)
 {
-	if (l->model == NULL || strcmp(l->model, "toy4") == 0)
-		return;
-	int missing = strlen(l->model) & 1;
-	free(l->model);
-	l->model = missing ? xstrdup(FUZZ_MISSING) : NULL;
+	if (l->model != NULL)
+		l->model = fuzz_safe_name(l->model);
+	for (int k = 0; k < l->nalts; k++)
+		l->alts[k].name = fuzz_safe_name(l->alts[k].name);
 }
 
 /* A quiz directive: its question, answer, worked arithmetic, and what a
