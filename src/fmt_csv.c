@@ -1,6 +1,7 @@
 /* fmt_csv.c: a recorded trace as CSV in long form, one number a row. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "fmt.h"
@@ -22,20 +23,87 @@ static void csv_field(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* The rows of one vector: a row a component. */
+/* Writes v in decimal at p and returns the byte after it (no NUL): what
+ * printf's "%d" writes, which no locale changes. */
+static char *csv_itoa(char *p, int v)
+{
+	char tmp[12];
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* Copies s to p, quoted as csv_field() quotes it, and returns the byte
+ * after it (no NUL); p has room for 2·strlen(s) + 2 bytes. */
+static char *csv_field_put(char *p, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		size_t n = strlen(s);
+		memcpy(p, s, n);
+		return p + n;
+	}
+	*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '"')
+			*p++ = '"';
+		*p++ = *s;
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* The rows of one vector: a row a component.  The fields before the index
+ * are the same on every row, so they are put together once in head, and
+ * each row is put together in row and written with one fwrite. */
 static void csv_vec(FILE *out, const struct trace *tr,
 		    const struct trace_rec *r, const struct fmt_opts *o,
 		    const char *symbol, const double *v, int len)
 {
-	char buf[NUM_BUFSZ];
+	char head[256], row[256 + 16 + NUM_BUFSZ];
+	char *p = head;
+	size_t nhead;
 	const char *scorer = r->run < 0 ? ""
 			   : trace_scorer_name(tr->runs[r->run].scorer);
+	const char *stage = trace_stage_name(r->stage);
+	if (2 * strlen(symbol) + strlen(scorer) + strlen(stage) + 40 >
+	    sizeof head) { /* never, with the trace's symbols and labels */
+		for (int k = 0; k < len; k++) {
+			if (o->pair)
+				fprintf(out, "%d,", o->pair);
+			fprintf(out, "%s,%d,%s,", scorer, r->t, stage);
+			csv_field(out, symbol);
+			fprintf(out, ",%d,%s\n", k + 1, num_shortest(row, v[k]));
+		}
+		return;
+	}
+	if (o->pair) {
+		p = csv_itoa(p, o->pair);
+		*p++ = ',';
+	}
+	p = stpcpy(p, scorer);
+	*p++ = ',';
+	p = csv_itoa(p, r->t);
+	*p++ = ',';
+	p = stpcpy(p, stage);
+	*p++ = ',';
+	p = csv_field_put(p, symbol);
+	*p++ = ',';
+	nhead = (size_t)(p - head);
+	memcpy(row, head, nhead);
 	for (int k = 0; k < len; k++) {
-		if (o->pair)
-			fprintf(out, "%d,", o->pair);
-		fprintf(out, "%s,%d,%s,", scorer, r->t, trace_stage_name(r->stage));
-		csv_field(out, symbol);
-		fprintf(out, ",%d,%s\n", k + 1, num_shortest(buf, v[k]));
+		p = csv_itoa(row + nhead, k + 1);
+		*p++ = ',';
+		p += strlen(num_shortest(p, v[k]));
+		*p++ = '\n';
+		fwrite(row, 1, (size_t)(p - row), out);
 	}
 }
 

@@ -13,10 +13,9 @@ struct jw {
 /* A line break and indent, or one space on a compact line. */
 static void jw_nl(const struct jw *w, int indent)
 {
-	if (w->o->compact)
-		putc(' ', w->out);
-	else
-		fprintf(w->out, "\n%*s", indent, "");
+	putc(w->o->compact ? ' ' : '\n', w->out);
+	if (!w->o->compact)
+		fmt_pad(w->out, "", indent);
 }
 
 static int jw_stage(const struct jw *w, enum trace_stage st)
@@ -34,7 +33,9 @@ static void jw_rec(const struct jw *w, const char *key, enum trace_kind kind,
 		return;
 	putc(',', w->out);
 	jw_nl(w, indent);
-	fprintf(w->out, "\"%s\": ", key);
+	putc('"', w->out);
+	fputs(key, w->out);
+	fputs("\": ", w->out);
 	fmt_json_vec(w->out, r->result, r->len);
 }
 

@@ -10,25 +10,132 @@
 
 #define LABEL_COL 38 /* where the shape column starts */
 
+/* Writes v in decimal at p and returns the byte after it (no NUL): what
+ * printf's "%d" writes, which no locale changes. */
+static char *text_itoa(char *p, int v)
+{
+	char tmp[12];
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* fprintf(out, "%d", v) */
+static void text_int(FILE *out, int v)
+{
+	char buf[12];
+	fwrite(buf, 1, (size_t)(text_itoa(buf, v) - buf), out);
+}
+
+/* Text put together in memory and written with one fwrite when it is
+ * full or done: a stdio call costs about as much as formatting a number. */
+struct text_buf {
+	FILE *out;
+	size_t len;
+	char b[1024];
+};
+
+static void tb_flush(struct text_buf *tb)
+{
+	if (tb->len > 0)
+		fwrite(tb->b, 1, tb->len, tb->out);
+	tb->len = 0;
+}
+
+/* Returns where the next n (<= sizeof tb->b) bytes go. */
+static char *tb_room(struct text_buf *tb, size_t n)
+{
+	if (tb->len + n > sizeof tb->b)
+		tb_flush(tb);
+	return tb->b + tb->len;
+}
+
+static void tb_put(struct text_buf *tb, const char *s, size_t n)
+{
+	if (n > sizeof tb->b) {
+		tb_flush(tb);
+		fwrite(s, 1, n, tb->out);
+		return;
+	}
+	memcpy(tb_room(tb, n), s, n);
+	tb->len += n;
+}
+
+static void tb_puts(struct text_buf *tb, const char *s)
+{
+	tb_put(tb, s, strlen(s));
+}
+
+static void tb_int(struct text_buf *tb, int v)
+{
+	char *p = tb_room(tb, 12);
+	tb->len += (size_t)(text_itoa(p, v) - p);
+}
+
+/* Writes x with prec digits, and returns it (valid until the next call);
+ * as a factor, a negative number goes in parentheses: "(-0.3000)". */
+static const char *tb_num(struct text_buf *tb, double x, int prec,
+			  int factor)
+{
+	char *p = tb_room(tb, NUM_BUFSZ + 2);
+	size_t n = strlen(num_fixed(p + 1, x, prec));
+	if (factor && p[1] == '-') {
+		p[0] = '(';
+		p[n + 1] = ')';
+		tb->len += n + 2;
+		return p + 1;
+	}
+	memmove(p, p + 1, n + 1);
+	tb->len += n;
+	return p;
+}
+
+/* snprintf(buf, size, "%s%s%s", a, b, c), and as cheap as it can be. */
+static void text_cat(char *buf, size_t size, const char *a, const char *b,
+		     const char *c)
+{
+	char *p = buf, *end = buf + size - 1;
+	const char *part[3] = { a, b, c };
+	for (int k = 0; k < 3; k++)
+		for (const char *s = part[k]; *s != '\0' && p < end; s++)
+			*p++ = *s;
+	*p = '\0';
+}
+
 /* "  label            (4)  [a, b, c, d]" */
 static void text_line(FILE *out, int indent, const char *label,
 		      const double *v, int n, int prec)
 {
-	char shape[16];
-	fprintf(out, "%*s", indent, "");
-	fmt_pad(out, label, LABEL_COL - indent - 1);
-	snprintf(shape, sizeof shape, "(%d)", n);
-	fprintf(out, " %-5s ", shape);
+	char head[160], shape[24], *p = shape;
+	size_t len = strlen(label);
+	if (indent > 0 && (size_t)indent + len < sizeof head) {
+		/* the indent and the label padded in one go */
+		memset(head, ' ', (size_t)indent);
+		memcpy(head + indent, label, len + 1);
+		fmt_pad(out, head, LABEL_COL - 1);
+	} else {
+		if (indent > 0)
+			fmt_pad(out, "", indent);
+		fmt_pad(out, label, LABEL_COL - indent - 1);
+	}
+	*p++ = ' '; /* " %-5s " of "(n)" */
+	*p++ = '(';
+	p = text_itoa(p, n);
+	*p++ = ')';
+	while (p < shape + 6)
+		*p++ = ' ';
+	*p++ = ' ';
+	fwrite(shape, 1, (size_t)(p - shape), out);
 	fmt_text_vec(out, v, n, prec);
 	putc('\n', out);
-}
-
-/* A number as a factor: negatives in parentheses, "(-0.3000)". */
-static void text_factor(FILE *out, double x, int prec)
-{
-	char buf[NUM_BUFSZ];
-	num_fixed(buf, x, prec);
-	fprintf(out, buf[0] == '-' ? "(%s)" : "%s", buf);
 }
 
 static void text_rnn(FILE *out, const struct trace *tr,
@@ -36,7 +143,7 @@ static void text_rnn(FILE *out, const struct trace *tr,
 {
 	char lab[160];
 	if (!terms) {
-		snprintf(lab, sizeof lab, "%s = %s", r->symbol, r->formula);
+		text_cat(lab, sizeof lab, r->symbol, " = ", r->formula);
 		text_line(out, 0, lab, r->result, r->len, prec);
 		return;
 	}
@@ -45,60 +152,99 @@ static void text_rnn(FILE *out, const struct trace *tr,
 			 tr->n);
 		text_line(out, 0, lab, r->ops[4].v, r->ops[4].len, prec);
 	}
-	fprintf(out, "%s = %s\n", r->symbol, r->formula);
+	fputs(r->symbol, out);
+	fputs(" = ", out);
+	fputs(r->formula, out);
+	putc('\n', out);
 	for (int k = 0; k < 4; k++)
 		text_line(out, 2, r->ops[k].label, r->ops[k].v, r->ops[k].len,
 			  prec);
-	snprintf(lab, sizeof lab, "%s = tanh(sum)", r->symbol);
+	text_cat(lab, sizeof lab, r->symbol, " = tanh(sum)", "");
 	text_line(out, 2, lab, r->result, r->len, prec);
 }
 
 static void text_score(FILE *out, const struct trace_rec *r, int prec,
 		       int terms)
 {
-	char buf[NUM_BUFSZ];
-	if (!terms) {
-		fprintf(out, "%s = %s = %s\n", r->symbol, r->formula,
-			num_fixed(buf, r->result[0], prec));
-		return;
+	struct text_buf tb;
+	if (terms) {
+		/* the intermediates first: W_a·h_i, or [s; h], W_a·[s; h] and
+		 * tanh */
+		for (int k = 0; k < r->nops; k++)
+			if (!r->ops[k].input)
+				text_line(out, 2, r->ops[k].label, r->ops[k].v,
+					  r->ops[k].len, prec);
 	}
-	/* the intermediates first: W_a·h_i, or [s; h], W_a·[s; h] and tanh */
-	for (int k = 0; k < r->nops; k++)
-		if (!r->ops[k].input)
-			text_line(out, 2, r->ops[k].label, r->ops[k].v,
-				  r->ops[k].len, prec);
-	fprintf(out, "%s = %s = ", r->symbol, r->formula);
-	for (int k = 0; k < r->nterms; k++) {
-		fputs(k ? " + " : "", out);
-		text_factor(out, r->terms[2 * k], prec);
-		fputs("×", out);
-		text_factor(out, r->terms[2 * k + 1], prec);
+	tb.out = out;
+	tb.len = 0;
+	tb_puts(&tb, r->symbol);
+	tb_put(&tb, " = ", 3);
+	tb_puts(&tb, r->formula);
+	tb_put(&tb, " = ", 3);
+	for (int k = 0; terms && k < r->nterms; k++) {
+		if (k)
+			tb_put(&tb, " + ", 3);
+		tb_num(&tb, r->terms[2 * k], prec, 1);
+		tb_puts(&tb, "×");
+		tb_num(&tb, r->terms[2 * k + 1], prec, 1);
 	}
-	fprintf(out, " = %s\n", num_fixed(buf, r->result[0], prec));
+	if (terms)
+		tb_put(&tb, " = ", 3);
+	tb_num(&tb, r->result[0], prec, 0);
+	tb_put(&tb, "\n", 1);
+	tb_flush(&tb);
 }
 
 /* step 3 written out: max, each exp(e - max), the sum, each α. */
 static void text_softmax(FILE *out, const struct trace *tr,
 			 const struct trace_rec *r, int prec)
 {
-	char a[NUM_BUFSZ], b[NUM_BUFSZ], c[NUM_BUFSZ];
+	char sum[NUM_BUFSZ], ex_i[NUM_BUFSZ];
 	const double *e = r->ops[0].v, *shifted = r->ops[2].v;
 	const double *ex = r->ops[3].v;
 	int n = r->len, t = r->t;
+	struct text_buf tb;
 	text_line(out, 0, r->ops[0].label, e, n, prec);
-	fprintf(out, "max = %s\n", num_fixed(a, r->ops[1].v[0], prec));
-	for (int i = 0; i < n; i++)
-		fprintf(out, "exp(e_%d,%d - max) = exp(%s) = %s\n", t, i + 1,
-			num_fixed(a, shifted[i], prec), num_fixed(b, ex[i], prec));
-	fputs("sum = ", out);
-	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? " + " : "", num_fixed(a, ex[i], prec));
-	fprintf(out, " = %s\n", num_fixed(a, r->ops[4].v[0], prec));
-	for (int i = 0; i < n; i++)
-		fprintf(out, "α_%d,%d = %s / %s = %s\n", t, i + 1,
-			num_fixed(a, ex[i], prec),
-			num_fixed(b, r->ops[4].v[0], prec),
-			num_fixed(c, r->result[i], prec));
+	tb.out = out;
+	tb.len = 0;
+	tb_put(&tb, "max = ", 6);
+	tb_num(&tb, r->ops[1].v[0], prec, 0);
+	tb_put(&tb, "\n", 1);
+	for (int i = 0; i < n; i++) { /* exp(e_t,i - max) = exp(shifted) = ex */
+		tb_put(&tb, "exp(e_", 6);
+		tb_int(&tb, t);
+		tb_put(&tb, ",", 1);
+		tb_int(&tb, i + 1);
+		tb_put(&tb, " - max) = exp(", 14);
+		tb_num(&tb, shifted[i], prec, 0);
+		tb_put(&tb, ") = ", 4);
+		tb_num(&tb, ex[i], prec, 0);
+		tb_put(&tb, "\n", 1);
+	}
+	tb_put(&tb, "sum = ", 6);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			tb_put(&tb, " + ", 3);
+		tb_num(&tb, ex[i], prec, 0);
+	}
+	tb_put(&tb, " = ", 3);
+	num_fixed(sum, r->ops[4].v[0], prec);
+	tb_puts(&tb, sum);
+	tb_put(&tb, "\n", 1);
+	for (int i = 0; i < n; i++) { /* α_t,i = ex / sum = α */
+		tb_puts(&tb, "α_");
+		tb_int(&tb, t);
+		tb_put(&tb, ",", 1);
+		tb_int(&tb, i + 1);
+		tb_put(&tb, " = ", 3);
+		tb_puts(&tb, num_fixed(ex_i, ex[i], prec));
+		tb_put(&tb, " / ", 3);
+		tb_puts(&tb, sum);
+		tb_put(&tb, " = ", 3);
+		tb_num(&tb, r->result[i], prec, 0);
+		tb_put(&tb, "\n", 1);
+	}
+	tb_flush(&tb);
 	text_line(out, 0, r->symbol, r->result, n, prec);
 	(void)tr;
 }
@@ -134,19 +280,26 @@ static void text_output(FILE *out, const struct trace *tr,
 	int *idx = xcalloc((size_t)(k > 0 ? k : 1), sizeof *idx);
 	text_line(out, 0, r->ops[0].label, r->ops[0].v, r->ops[0].len,
 		  o->precision);
-	snprintf(lab, sizeof lab, "%s = %s", r->symbol, r->formula);
+	text_cat(lab, sizeof lab, r->symbol, " = ", r->formula);
 	text_line(out, 0, lab, r->result, r->len, o->precision);
 	k = text_top(idx, r->result, r->len, k);
-	fprintf(out, "top %d:", k);
-	for (int j = 0; j < k; j++)
-		fprintf(out, "%s %s %s", j ? "," : "", v->words[idx[j]],
-			num_fixed(buf, r->result[idx[j]], o->precision));
+	fputs("top ", out);
+	text_int(out, k);
+	putc(':', out);
+	for (int j = 0; j < k; j++) {
+		fputs(j ? ", " : " ", out);
+		fputs(v->words[idx[j]], out);
+		putc(' ', out);
+		fputs(num_fixed(buf, r->result[idx[j]], o->precision), out);
+	}
 	free(idx);
-	fprintf(out, "\noutput word: %s", v->words[r->word]);
+	fputs("\noutput word: ", out);
+	fputs(v->words[r->word], out);
 	if (tr->ntgt) {
 		int want = r->t <= tr->ntgt ? tr->tgt[r->t - 1] : tr->m->eos;
-		fprintf(out, "  (target %s: %s)", v->words[want],
-			want == r->word ? "right" : "wrong");
+		fputs("  (target ", out);
+		fputs(v->words[want], out);
+		fputs(want == r->word ? ": right)" : ": wrong)", out);
 	}
 	putc('\n', out);
 }
@@ -154,8 +307,9 @@ static void text_output(FILE *out, const struct trace *tr,
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o)
 {
-	char lab[160], buf[NUM_BUFSZ];
+	char lab[160], buf[NUM_BUFSZ], num[12];
 	int prec = o->precision;
+	size_t n;
 	switch (r->kind) {
 	case REC_EMBED:
 	case REC_CONTEXT:
@@ -164,7 +318,7 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 			if (!r->ops[k].input)
 				text_line(out, 0, r->ops[k].label, r->ops[k].v,
 					  r->ops[k].len, prec);
-		snprintf(lab, sizeof lab, "%s = %s", r->symbol, r->formula);
+		text_cat(lab, sizeof lab, r->symbol, " = ", r->formula);
 		text_line(out, 0, lab, r->result, r->len, prec);
 		break;
 	case REC_RNN:
@@ -181,8 +335,12 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 		text_softmax(out, tr, r, prec);
 		break;
 	case REC_WEIGHTED:
-		snprintf(lab, sizeof lab, "%s = %s×h_%d", r->symbol,
-			 num_fixed(buf, r->ops[0].v[0], prec), r->i);
+		/* "%s = %s×h_%d" */
+		*text_itoa(num, r->i) = '\0';
+		text_cat(lab, sizeof lab, r->symbol, " = ",
+			 num_fixed(buf, r->ops[0].v[0], prec));
+		n = strlen(lab);
+		text_cat(lab + n, sizeof lab - n, "×h_", num, "");
 		text_line(out, 0, lab, r->result, r->len, prec);
 		break;
 	case REC_OUTPUT:
@@ -206,8 +364,11 @@ static const char *const scorer_formulas[SCORER_COUNT] = {
 
 static void text_words(FILE *out, const struct vocab *v, const int *w, int n)
 {
-	for (int k = 0; k < n; k++)
-		fprintf(out, "%s%s", k ? " " : "", v->words[w[k]]);
+	for (int k = 0; k < n; k++) {
+		if (k)
+			putc(' ', out);
+		fputs(v->words[w[k]], out);
+	}
 }
 
 static void text_header(FILE *out, const struct trace *tr,
@@ -248,7 +409,9 @@ static void text_recs(FILE *out, const struct trace *tr, int first, int count,
 			continue;
 		if ((int)r->stage != stage) {
 			stage = (int)r->stage;
-			fprintf(out, "\n--- %s ---\n", stage_titles[stage]);
+			fputs("\n--- ", out);
+			fputs(stage_titles[stage], out);
+			fputs(" ---\n", out);
 		}
 		fmt_text_rec(out, tr, r, o);
 	}
@@ -266,9 +429,13 @@ static void text_run(FILE *out, const struct trace *tr, int run,
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]
 					 : ru->first_rec + ru->nrecs;
-		fprintf(out, "\n=== %s, t=%d: the decoder reads %s ===\n",
-			trace_scorer_name(ru->scorer), t,
-			v->words[ru->input[t - 1]]);
+		fputs("\n=== ", out);
+		fputs(trace_scorer_name(ru->scorer), out);
+		fputs(", t=", out);
+		text_int(out, t);
+		fputs(": the decoder reads ", out);
+		fputs(v->words[ru->input[t - 1]], out);
+		fputs(" ===\n", out);
 		text_recs(out, tr, first, end - first, o);
 	}
 	fprintf(out, "\n%s output: ", trace_scorer_name(ru->scorer));

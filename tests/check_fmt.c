@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "num.h"
 #include "testmodel.h"
 
 static char *buf;
@@ -83,6 +84,71 @@ START_TEST(test_pad_counts_columns)
 	fmt_pad(mem, "学", 3);
 	fmt_pad(mem, "h̃", 3);
 	ck_assert_str_eq(mem_text(), "é  学 h̃  ");
+}
+END_TEST
+
+START_TEST(test_text_vec_long)
+{
+	/* more numbers than the formatter keeps on its stack, and more text
+	 * than its line buffer: built here with printf */
+	double v[300];
+	char want[300 * 16 + 8] = "[", num[32];
+	int width = 0;
+	for (int k = 0; k < 300; k++) {
+		v[k] = (k % 7 - 3) * 123.456789 / (k + 1);
+		int w = snprintf(num, sizeof num, "%.4f", v[k]);
+		if (w > width)
+			width = w;
+	}
+	for (int k = 0; k < 300; k++) {
+		snprintf(num, sizeof num, "%s%*.4f", k ? ", " : "", width, v[k]);
+		strcat(want, strcmp(num, "-0.0000") ? num : "0.0000");
+	}
+	strcat(want, "]");
+	mem_open();
+	fmt_text_vec(mem, v, 300, 4);
+	ck_assert_str_eq(mem_text(), want);
+}
+END_TEST
+
+START_TEST(test_json_vec_long)
+{
+	/* more text than the formatter's line buffer */
+	double v[300];
+	char want[300 * 24 + 8] = "[", num[32];
+	for (int k = 0; k < 300; k++) {
+		v[k] = k % 3 ? 1.0 / 3.0 : 0.25 * k; /* 0.25·k: exact, short */
+		if (k)
+			strcat(want, ", ");
+		if (k % 3)
+			strcat(want, "0.3333333333333333");
+		else {
+			snprintf(num, sizeof num, "%g", v[k]);
+			strcat(want, num);
+		}
+	}
+	strcat(want, "]");
+	mem_open();
+	fmt_json_vec(mem, v, 300);
+	ck_assert_str_eq(mem_text(), want);
+}
+END_TEST
+
+START_TEST(test_pad_long_and_wide)
+{
+	char label[301], want[400], wide[64] = "";
+	memset(label, 'a', 300);
+	label[300] = '\0';
+	for (int k = 0; k < 20; k++) /* 40 bytes of 2-byte letters, 20 columns */
+		strcat(wide, "é");
+	strcat(wide, "x");
+	mem_open();
+	fmt_pad(mem, label, 304); /* longer than the formatter's one-go buffer */
+	fmt_pad(mem, wide, 25);
+	fmt_pad(mem, "h̃·α", 5); /* 1 + 0 + 1 + 1 columns */
+	fmt_pad(mem, "", 2);
+	snprintf(want, sizeof want, "%s    %s    h̃·α    ", label, wide);
+	ck_assert_str_eq(mem_text(), want);
 }
 END_TEST
 
@@ -194,6 +260,33 @@ START_TEST(test_text_precision)
 }
 END_TEST
 
+START_TEST(test_csv_rows)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	fmt_opts_default(&o);
+	o.pair = 7;
+	mem_open();
+	ck_assert_int_eq(fmt_csv_trace(mem, &tr, &o, 1), 0);
+	const char *text = mem_text();
+	ck_assert_ptr_eq(strstr(text, "pair,scorer,t,stage,symbol,index,value\n"),
+			 text);
+	/* a symbol with a comma is quoted; each row ends with the value */
+	const struct trace_rec *r = trace_find(&tr, REC_SCORE, 0, 1, 2);
+	char want[128], num[NUM_BUFSZ];
+	snprintf(want, sizeof want, "\n7,dot,1,scoring,\"e_1,2\",1,%s\n",
+		 num_shortest(num, r->result[0]));
+	ck_assert_ptr_nonnull(strstr(text, want));
+	ck_assert_ptr_nonnull(strstr(text, "\n7,,0,encoding,h_1,2,"));
+	for (const char *p = strchr(text, '\n') + 1; *p; p = strchr(p, '\n') + 1)
+		ck_assert_msg(strncmp(p, "7,", 2) == 0, "row without its pair");
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_write_error_reported)
 {
 	struct model m;
@@ -223,6 +316,10 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_json_mat_rows);
 	tcase_add_test(tc, test_text_vec_aligned);
 	tcase_add_test(tc, test_pad_counts_columns);
+	tcase_add_test(tc, test_text_vec_long);
+	tcase_add_test(tc, test_json_vec_long);
+	tcase_add_test(tc, test_pad_long_and_wide);
+	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_text_score_terms);
 	tcase_add_test(tc, test_text_stages_in_order);
 	tcase_add_test(tc, test_text_stage_selection);

@@ -152,6 +152,208 @@ START_TEST(test_shortest_matches_search)
 }
 END_TEST
 
+/* The reference for num_shortest: the exact search num_shortest did
+ * before it had its own conversion (printf at 15, 16, 17 digits, from 1
+ * for a subnormal, until strtod reads x back), with the exponent tidied. */
+static void shortest_printf(char *buf, double x)
+{
+	if (x == 0.0) {
+		strcpy(buf, "0");
+		return;
+	}
+	for (int p = fabs(x) < DBL_MIN ? 1 : DBL_DIG; p <= 17; p++) {
+		snprintf(buf, 64, "%.*g", p, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	char *e = strchr(buf, 'e');
+	if (e != NULL) { /* "e+05" -> "e5", "e-05" -> "e-5" */
+		char *d = e + 1, *q = d;
+		if (*d == '+')
+			memmove(d, d + 1, strlen(d));
+		else if (*d == '-')
+			q = d + 1;
+		while (q[0] == '0' && q[1] != '\0')
+			memmove(q, q + 1, strlen(q));
+	}
+}
+
+/* The reference for num_fixed: printf's "%.*f" ("%.*e" when that is too
+ * long), without the sign of a number that shows as zero. */
+static void fixed_printf(char *buf, double x, int prec)
+{
+	int n = snprintf(buf, NUM_BUFSZ, "%.*f", prec, x);
+	if (n < 0 || n >= NUM_BUFSZ)
+		snprintf(buf, NUM_BUFSZ, "%.*e", prec, x);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strcspn(buf + 1, "e"))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
+
+/* xorshift64*: the same numbers on every run */
+static unsigned long long rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ull;
+}
+
+static double from_bits(unsigned long long b)
+{
+	double d;
+	memcpy(&d, &b, sizeof d);
+	return d;
+}
+
+/* num_shortest(x) must be the reference's bytes and read back as x. */
+static int shortest_ok(double x)
+{
+	char got[NUM_BUFSZ], want[64];
+	if (!isfinite(x))
+		return 0;
+	num_shortest(got, x);
+	shortest_printf(want, x);
+	ck_assert_msg(strcmp(got, want) == 0, "%a: \"%s\", not \"%s\"", x, got,
+		      want);
+	ck_assert_msg(strtod(got, NULL) == x || x == 0.0,
+		      "%a: \"%s\" does not read back", x, got);
+	return 1;
+}
+
+START_TEST(test_shortest_matches_printf)
+{
+	char t[64];
+	long n = 0;
+	/* every power of two, its neighbours and small multiples, both signs */
+	for (int e = -1074; e <= 1023; e++) {
+		double p = ldexp(1.0, e);
+		double near[] = { p, nextafter(p, 0.0), nextafter(p, INFINITY),
+				  3 * p, 5 * p, 7 * p };
+		for (size_t k = 0; k < sizeof near / sizeof near[0]; k++) {
+			n += shortest_ok(near[k]);
+			n += shortest_ok(-near[k]);
+		}
+	}
+	/* powers of ten and their neighbours; d·10^e and d.5·10^e */
+	for (int e = -324; e <= 308; e++) {
+		snprintf(t, sizeof t, "1e%d", e);
+		double p = strtod(t, NULL), up = p, down = p;
+		for (int k = 0; k < 3; k++) {
+			n += shortest_ok(up);
+			n += shortest_ok(-down);
+			up = nextafter(up, INFINITY);
+			down = nextafter(down, 0.0);
+		}
+		for (int d = 1; d < 100; d += 7) {
+			snprintf(t, sizeof t, "%de%d", d, e);
+			n += shortest_ok(strtod(t, NULL));
+			snprintf(t, sizeof t, "%d.5e%d", d, e);
+			n += shortest_ok(strtod(t, NULL));
+		}
+	}
+	/* the ends of the range */
+	const double ends[] = { DBL_MAX, DBL_MIN, 5e-324, 1e-323, DBL_EPSILON,
+				nextafter(DBL_MAX, 0.0), nextafter(DBL_MIN, 0.0),
+				nextafter(DBL_MIN, 1.0), 9007199254740993.0,
+				9007199254740992.0, 1e15, 1e16, 1e17, 1e21, 1e22,
+				1e23, 123456789012345678.0, 0.1, 0.2, 0.3 };
+	for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+		n += shortest_ok(ends[k]);
+		n += shortest_ok(-ends[k]);
+	}
+	for (int k = 0; k < 40000; k++) {
+		/* any bit pattern: every binade, subnormals included */
+		n += shortest_ok(from_bits(rng()));
+		/* a random mantissa at a random decimal magnitude */
+		double mant = (double)(rng() >> 11) / 9007199254740992.0;
+		n += shortest_ok((k % 2 ? -1 : 1) * mant *
+				 pow(10, (int)(rng() % 640) - 325));
+		/* integers, and fractions with few bits */
+		n += shortest_ok((double)(rng() >> (rng() % 64)));
+		n += shortest_ok(ldexp((double)(rng() >> (11 + rng() % 53)),
+				       -(int)(rng() % 80)));
+		/* short decimals: 1 to 17 digits */
+		snprintf(t, sizeof t, "%llue%d", rng() % 100000000000000000ull,
+			 (int)(rng() % 660) - 340);
+		n += shortest_ok(strtod(t, NULL));
+		/* subnormals */
+		n += shortest_ok(from_bits(rng() >> (12 + rng() % 52)));
+	}
+	ck_assert_int_ge(n, 200000);
+}
+END_TEST
+
+/* num_fixed(x, prec) must be the reference's bytes. */
+static void fixed_ok(double x, int prec)
+{
+	char got[NUM_BUFSZ], want[NUM_BUFSZ];
+	num_fixed(got, x, prec);
+	fixed_printf(want, x, prec);
+	ck_assert_msg(strcmp(got, want) == 0, "%a at %d: \"%s\", not \"%s\"", x,
+		      prec, got, want);
+}
+
+START_TEST(test_fixed_matches_printf)
+{
+	long n = 0;
+	for (int k = 0; k < 50000; k++) {
+		int prec = (int)(rng() % 9);
+		double mant = (double)(rng() >> 11) / 9007199254740992.0;
+		double x = (k % 2 ? -1 : 1) * mant * pow(10, (int)(rng() % 30) - 15);
+		/* a random number at every magnitude the text shows */
+		fixed_ok(x, prec);
+		/* any bit pattern, at any precision */
+		fixed_ok(from_bits(rng()), (int)(rng() % (NUM_MAX_PREC + 1)));
+		/* exact ties: j / 2^(p+1) with j odd is (j·5^p / 2) / 10^p */
+		fixed_ok((k % 2 ? -1 : 1) *
+			 ldexp((double)(2 * (rng() % 1000000) + 1), -(prec + 1)),
+			 prec);
+		/* within a few ulps of a tie */
+		double tie = ldexp((double)(2 * (rng() % 100000) + 1), -(prec + 1));
+		fixed_ok(nextafter(tie, (k % 3) - 1.0), prec);
+		n += 4;
+	}
+	ck_assert_int_ge(n, 200000);
+}
+END_TEST
+
+START_TEST(test_fixed_ties)
+{
+	char buf[NUM_BUFSZ];
+
+	/* printf rounds an exact half to even */
+	ck_assert_str_eq(num_fixed(buf, 0.125, 2), "0.12");
+	ck_assert_str_eq(num_fixed(buf, 0.375, 2), "0.38");
+	ck_assert_str_eq(num_fixed(buf, 2.5, 0), "2");
+	ck_assert_str_eq(num_fixed(buf, 3.5, 0), "4");
+	ck_assert_str_eq(num_fixed(buf, -2.5, 0), "-2");
+	ck_assert_str_eq(num_fixed(buf, 0.5, 0), "0");
+	ck_assert_str_eq(num_fixed(buf, -0.5, 0), "0");
+	ck_assert_str_eq(num_fixed(buf, 1.5, 0), "2");
+	ck_assert_str_eq(num_fixed(buf, 0.03125, 4), "0.0312");
+	ck_assert_str_eq(num_fixed(buf, -0.03125, 4), "-0.0312");
+	/* not ties: the binary value lies just off the half */
+	ck_assert_str_eq(num_fixed(buf, 0.045, 2), "0.04");
+	ck_assert_str_eq(num_fixed(buf, 1.005, 2), "1.00");
+	ck_assert_str_eq(num_fixed(buf, 2.675, 2), "2.67");
+	ck_assert_str_eq(num_fixed(buf, 0.15, 1), "0.1");
+	ck_assert_str_eq(num_fixed(buf, 0.25, 1), "0.2");
+	ck_assert_str_eq(num_fixed(buf, 0.35, 1), "0.3");
+	/* the edge of the fast path, 2^52 */
+	ck_assert_str_eq(num_fixed(buf, 4503599627370495.5, 0),
+			 "4503599627370496");
+	ck_assert_str_eq(num_fixed(buf, 4503599627370496.0, 1),
+			 "4503599627370496.0");
+	ck_assert_str_eq(num_fixed(buf, 450359962737049.5, 1),
+			 "450359962737049.5");
+	ck_assert_str_eq(num_fixed(buf, 99.99996, 4), "100.0000");
+	/* -9.99995 is -9.99995000000000011..: not a tie */
+	ck_assert_str_eq(num_fixed(buf, -9.99995, 4), "-10.0000");
+}
+END_TEST
+
 START_TEST(test_parse_good)
 {
 	ck_assert_double_eq_tol(parse_all("2.5"), 2.5, 1e-15);
@@ -260,7 +462,14 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_parse_stops);
 	tcase_add_test(tc, test_parse_range);
 	tcase_add_test(tc, test_comma_locale);
+	tcase_add_test(tc, test_fixed_ties);
 	suite_add_tcase(s, tc);
+	/* a few hundred thousand numbers each, against printf */
+	TCase *many = tcase_create("against printf");
+	tcase_set_timeout(many, 120);
+	tcase_add_test(many, test_shortest_matches_printf);
+	tcase_add_test(many, test_fixed_matches_printf);
+	suite_add_tcase(s, many);
 	return s;
 }
 
