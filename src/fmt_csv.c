@@ -23,24 +23,6 @@ static void csv_field(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* Writes v in decimal at p and returns the byte after it (no NUL): what
- * printf's "%d" writes, which no locale changes. */
-static char *csv_itoa(char *p, int v)
-{
-	char tmp[12];
-	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		*p++ = '-';
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* Copies s to p, quoted as csv_field() quotes it, and returns the byte
  * after it (no NUL); p has room for 2·strlen(s) + 2 bytes. */
 static char *csv_field_put(char *p, const char *s)
@@ -85,12 +67,12 @@ static void csv_vec(FILE *out, const struct trace *tr,
 		return;
 	}
 	if (o->pair) {
-		p = csv_itoa(p, o->pair);
+		p = num_itoa(p, o->pair);
 		*p++ = ',';
 	}
 	p = stpcpy(p, scorer);
 	*p++ = ',';
-	p = csv_itoa(p, r->t);
+	p = num_itoa(p, r->t);
 	*p++ = ',';
 	p = stpcpy(p, stage);
 	*p++ = ',';
@@ -99,7 +81,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	nhead = (size_t)(p - head);
 	memcpy(row, head, nhead);
 	for (int k = 0; k < len; k++) {
-		p = csv_itoa(row + nhead, k + 1);
+		p = num_itoa(row + nhead, k + 1);
 		*p++ = ',';
 		p += strlen(num_shortest(p, v[k]));
 		*p++ = '\n';

@@ -10,29 +10,11 @@
 
 #define LABEL_COL 38 /* where the shape column starts */
 
-/* Writes v in decimal at p and returns the byte after it (no NUL): what
- * printf's "%d" writes, which no locale changes. */
-static char *text_itoa(char *p, int v)
-{
-	char tmp[12];
-	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		*p++ = '-';
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* fprintf(out, "%d", v) */
 static void text_int(FILE *out, int v)
 {
 	char buf[12];
-	fwrite(buf, 1, (size_t)(text_itoa(buf, v) - buf), out);
+	fwrite(buf, 1, (size_t)(num_itoa(buf, v) - buf), out);
 }
 
 /* Text put together in memory and written with one fwrite when it is
@@ -77,7 +59,7 @@ static void tb_puts(struct text_buf *tb, const char *s)
 static void tb_int(struct text_buf *tb, int v)
 {
 	char *p = tb_room(tb, 12);
-	tb->len += (size_t)(text_itoa(p, v) - p);
+	tb->len += (size_t)(num_itoa(p, v) - p);
 }
 
 /* Writes x with prec digits, and returns it (valid until the next call);
@@ -128,7 +110,7 @@ static void text_line(FILE *out, int indent, const char *label,
 	}
 	*p++ = ' '; /* " %-5s " of "(n)" */
 	*p++ = '(';
-	p = text_itoa(p, n);
+	p = num_itoa(p, n);
 	*p++ = ')';
 	while (p < shape + 6)
 		*p++ = ' ';
@@ -336,7 +318,7 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 		break;
 	case REC_WEIGHTED:
 		/* "%s = %s×h_%d" */
-		*text_itoa(num, r->i) = '\0';
+		*num_itoa(num, r->i) = '\0';
 		text_cat(lab, sizeof lab, r->symbol, " = ",
 			 num_fixed(buf, r->ops[0].v[0], prec));
 		n = strlen(lab);

@@ -672,3 +672,19 @@ enum num_status num_parse(const char *s, double *out, const char **end)
 	*out = v;
 	return NUM_OK;
 }
+
+char *num_itoa(char *p, int v)
+{
+	char tmp[12];
+	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*p++ = '-';
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}

@@ -24,6 +24,11 @@ char *num_shortest(char *buf, double x);
  * number in *end, and returns NUM_OK.  Returns NUM_SYNTAX if s does not start
  * with such a number, NUM_RANGE if it overflows a double. */
 enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE };
+
+/* Writes v in decimal at p, as printf's "%d" would (no locale changes
+ * it), and returns the byte after it; no NUL is written.  p needs room for
+ * 11 bytes. */
+char *num_itoa(char *p, int v);
 enum num_status num_parse(const char *s, double *out, const char **end);
 
 #endif

@@ -354,6 +354,19 @@ START_TEST(test_fixed_ties)
 }
 END_TEST
 
+START_TEST(test_itoa)
+{
+	const int vs[] = { 0, 7, -7, 10, 4096, -123456, 2147483647,
+			   -2147483647 - 1 };
+	for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
+		char got[16], want[16];
+		*num_itoa(got, vs[k]) = '\0';
+		snprintf(want, sizeof want, "%d", vs[k]);
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 START_TEST(test_parse_good)
 {
 	ck_assert_double_eq_tol(parse_all("2.5"), 2.5, 1e-15);
@@ -457,6 +470,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_shortest);
 	tcase_add_test(tc, test_shortest_round_trips);
 	tcase_add_test(tc, test_shortest_matches_search);
+	tcase_add_test(tc, test_itoa);
 	tcase_add_test(tc, test_parse_good);
 	tcase_add_test(tc, test_parse_syntax);
 	tcase_add_test(tc, test_parse_stops);
