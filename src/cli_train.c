@@ -29,21 +29,6 @@ struct cli_train_opts {
 	int quiet;
 };
 
-static int cli_train_usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int cli_train_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("attn-trace: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
-	return EXIT_USAGE;
-}
-
 static void cli_train_help(void)
 {
 	fputs(
@@ -109,20 +94,6 @@ static const struct option cli_train_long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Parses a whole number in [lo, hi]; returns 0 or -1. */
-static int cli_train_int(const char *s, long lo, long hi, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
 /* Parses a decimal number (num_parse: '.' whatever the locale) in
  * [lo, hi]; returns 0 or -1. */
 static int cli_train_real(const char *s, double lo, double hi, double *out)
@@ -155,9 +126,9 @@ static int cli_train_seed(const char *s, uint64_t *out)
 /* Applies a size option (--embedding, --hidden, --attention). */
 static int cli_train_size(const char *name, const char *arg, int *out)
 {
-	if (cli_train_int(arg, 1, MODEL_MAX_DIM, out) == 0)
+	if (cli_int(arg, 1, MODEL_MAX_DIM, out) == 0)
 		return 0;
-	return cli_train_usage_error("--%s expects a whole number from 1 to "
+	return cli_usage_errorf("--%s expects a whole number from 1 to "
 				     "%d, not '%s'", name, MODEL_MAX_DIM, arg);
 }
 
@@ -166,37 +137,37 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case OPT_EPOCHS:
-		if (cli_train_int(arg, 0, CLI_TRAIN_MAX_EPOCHS,
+		if (cli_int(arg, 0, CLI_TRAIN_MAX_EPOCHS,
 				  &o->t.epochs) == 0)
 			return 0;
-		return cli_train_usage_error("--epochs expects a whole number "
+		return cli_usage_errorf("--epochs expects a whole number "
 					     "from 0 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
 	case OPT_LR:
 		if (cli_train_real(arg, 1e-12, 1e3, &o->t.lr) == 0)
 			return 0;
-		return cli_train_usage_error("--lr expects a number from 1e-12 "
+		return cli_usage_errorf("--lr expects a number from 1e-12 "
 					     "to 1000, not '%s'", arg);
 	case OPT_DECAY:
 		if (cli_train_real(arg, 0.0, 1e3, &o->t.weight_decay) == 0)
 			return 0;
-		return cli_train_usage_error("--weight-decay expects a number "
+		return cli_usage_errorf("--weight-decay expects a number "
 					     "from 0 to 1000, not '%s'", arg);
 	case OPT_CLIP:
 		if (cli_train_real(arg, 0.0, 1e12, &o->t.clip) == 0)
 			return 0;
-		return cli_train_usage_error("--clip expects a number from 0 "
+		return cli_usage_errorf("--clip expects a number from 0 "
 					     "to 1e12, not '%s'", arg);
 	case OPT_SEED:
 		if (cli_train_seed(arg, &o->t.seed) == 0)
 			return 0;
-		return cli_train_usage_error("--seed expects a whole number "
+		return cli_usage_errorf("--seed expects a whole number "
 					     "from 0 to 18446744073709551615, "
 					     "not '%s'", arg);
 	case OPT_EVERY:
-		if (cli_train_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
+		if (cli_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
 			return 0;
-		return cli_train_usage_error("--every expects a whole number "
+		return cli_usage_errorf("--every expects a whole number "
 					     "from 1 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
 	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
@@ -218,14 +189,14 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case 's':
 		if ((o->t.scorers = trace_scorer_parse(arg)) != 0)
 			return 0;
-		return cli_train_usage_error("unknown scorer '%s'; expected "
+		return cli_usage_errorf("unknown scorer '%s'; expected "
 					     "dot, general, concat or all", arg);
 	case OPT_OPTIM:
 		if (strcmp(arg, "adam") == 0 || strcmp(arg, "sgd") == 0) {
 			o->t.optim = arg[0] == 'a' ? TRAIN_ADAM : TRAIN_SGD;
 			return 0;
 		}
-		return cli_train_usage_error("unknown optimizer '%s'; expected "
+		return cli_usage_errorf("unknown optimizer '%s'; expected "
 					     "adam or sgd", arg);
 	default: return cli_train_number(o, c, arg);
 	}
@@ -236,16 +207,16 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 			   char **argv)
 {
 	if (optind < argc)
-		return cli_train_usage_error("'train' takes no sentence, but "
+		return cli_usage_errorf("'train' takes no sentence, but "
 					     "was given '%s'", argv[optind]);
 	if (!o->pairs)
-		return cli_train_usage_error("'train' needs --pairs=FILE, the "
+		return cli_usage_errorf("'train' needs --pairs=FILE, the "
 					     "sentence pairs to learn");
 	if (!o->out)
-		return cli_train_usage_error("'train' needs -o FILE, the model "
+		return cli_usage_errorf("'train' needs -o FILE, the model "
 					     "file to write");
 	if (o->init && (o->E || o->H || o->A))
-		return cli_train_usage_error("--init takes the sizes from its "
+		return cli_usage_errorf("--init takes the sizes from its "
 					     "model; drop --embedding, --hidden "
 					     "and --attention");
 	return 0;
@@ -264,7 +235,7 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_train_usage_error(c == '?' ? "unknown option "
+			return cli_usage_errorf(c == '?' ? "unknown option "
 						     "'%s'" : "option '%s' "
 						     "needs a value",
 						     argv[optind - 1]);
