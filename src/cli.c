@@ -392,6 +392,7 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 		fmt_json_model(of.fp, &m);
 	else
 		fmt_text_model(of.fp, &m, &o->fmt);
+	outfile_wrote(&of);
 	model_free(&m);
 	if (outfile_commit(&of, &err) != 0) {
 		cli_error(err.msg);

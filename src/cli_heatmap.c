@@ -136,7 +136,9 @@ static int cli_heatmap_write(const struct trace *tr,
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
 	int run = tr->nruns > 1 ? FMT_SVG_ALL_RUNS : 0;
-	if (fmt_svg_heatmap(of.fp, tr, run, &o->svg) != 0 && !ferror(of.fp)) {
+	int rc = fmt_svg_heatmap(of.fp, tr, run, &o->svg);
+	outfile_wrote(&of);
+	if (rc != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
 		err_set(err, "cannot draw the heatmap");
 		return -1;

@@ -49,7 +49,7 @@ static void trace_write(FILE *out, const struct trace *tr,
 /* Traces one batch line, line[0..len); returns 0, or -1 after reporting
  * it as NAME:LINE: message.  A NUL byte would cut the line short without
  * a word, so it is refused like every other byte that is not text. */
-static int batch_line(FILE *out, const struct model *m,
+static int batch_line(struct outfile *of, const struct model *m,
 		      const struct cli_opts *o, const char *name, int lineno,
 		      char *line, size_t len, int *first)
 {
@@ -73,7 +73,8 @@ static int batch_line(FILE *out, const struct model *m,
 	}
 	struct fmt_opts fo = o->fmt;
 	fo.pair = lineno;
-	trace_write(out, &tr, o, &fo, *first);
+	trace_write(of->fp, &tr, o, &fo, *first);
+	outfile_wrote(of);
 	*first = 0;
 	trace_free(&tr);
 	return 0;
@@ -81,7 +82,7 @@ static int batch_line(FILE *out, const struct model *m,
 
 /* Traces every pair of the batch file; returns how many lines failed,
  * or -1 if the file cannot be read. */
-static int batch_run(FILE *out, const struct model *m,
+static int batch_run(struct outfile *of, const struct model *m,
 		     const struct cli_opts *o)
 {
 	int std = strcmp(o->batch, "-") == 0;
@@ -95,11 +96,11 @@ static int batch_run(FILE *out, const struct model *m,
 	size_t cap = 0;
 	int lineno = 0, failed = 0, first = 1;
 	ssize_t len;
-	while ((len = getline(&line, &cap, in)) != -1 && !ferror(out)) {
+	while ((len = getline(&line, &cap, in)) != -1 && !ferror(of->fp)) {
 		lineno++;
 		if (!memchr(line, '\0', (size_t)len) && tok_pair_skip(line))
 			continue;
-		if (batch_line(out, m, o, name, lineno, line, (size_t)len,
+		if (batch_line(of, m, o, name, lineno, line, (size_t)len,
 			       &first) != 0) {
 			failed++;
 			if (o->strict)
@@ -110,8 +111,10 @@ static int batch_run(FILE *out, const struct model *m,
 		fprintf(stderr, "attn-trace: %s: %s\n", name, strerror(errno));
 		failed++;
 	}
-	if (o->format == FORMAT_JSON)
-		fputs(first ? "[]\n" : "]\n", out);
+	if (o->format == FORMAT_JSON) {
+		fputs(first ? "[]\n" : "]\n", of->fp);
+		outfile_wrote(of);
+	}
 	free(line);
 	if (!std)
 		fclose(in);
@@ -119,7 +122,7 @@ static int batch_run(FILE *out, const struct model *m,
 }
 
 /* Traces the sentence of the command line; returns 0 or -1. */
-static int single_run(FILE *out, const struct model *m,
+static int single_run(struct outfile *of, const struct model *m,
 		      const struct cli_opts *o, const char *sentence)
 {
 	struct trace tr;
@@ -128,7 +131,8 @@ static int single_run(FILE *out, const struct model *m,
 		cli_error(err.msg);
 		return -1;
 	}
-	trace_write(out, &tr, o, &o->fmt, 1);
+	trace_write(of->fp, &tr, o, &o->fmt, 1);
+	outfile_wrote(of);
 	trace_free(&tr);
 	return 0;
 }
@@ -153,10 +157,10 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 	}
 	int failed;
 	if (o->batch) {
-		failed = batch_run(of.fp, &m, o);
+		failed = batch_run(&of, &m, o);
 	} else {
 		char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-		failed = single_run(of.fp, &m, o, sentence) != 0;
+		failed = single_run(&of, &m, o, sentence) != 0;
 		free(sentence);
 	}
 	model_free(&m);

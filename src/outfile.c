@@ -197,11 +197,19 @@ static int outfile_commit_stdout(struct outfile *of, struct errbuf *err)
 {
 	errno = 0;
 	int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
+	if (of->err)
+		e = of->err;
 	outfile_release(of);
 	if (!bad)
 		return 0;
 	err_set(err, "write error: %s", strerror(e ? e : EIO));
 	return -1;
+}
+
+void outfile_wrote(struct outfile *of)
+{
+	if (of->fp && of->err == 0 && ferror(of->fp))
+		of->err = errno ? errno : EIO;
 }
 
 int outfile_commit(struct outfile *of, struct errbuf *err)
@@ -215,7 +223,7 @@ int outfile_commit(struct outfile *of, struct errbuf *err)
 	}
 	errno = 0;
 	int bad = fflush(of->fp) != 0 || ferror(of->fp);
-	int e = errno;
+	int e = of->err ? of->err : errno;
 	if (!bad && of->tmp && fsync(fileno(of->fp)) != 0)
 		bad = 1, e = errno;
 	if (fclose(of->fp) != 0 && !bad)

@@ -32,6 +32,7 @@ struct outfile {
 	char *tmp;     /* the temporary file, or NULL when writing in place */
 	int is_stdout;
 	int guarded;   /* 1 while the signal slot holds tmp */
+	int err;       /* errno of the first write that failed, or 0 */
 };
 
 /* Opens path for writing ("-" or NULL: stdout) and sets of->fp.  Returns
@@ -39,6 +40,12 @@ struct outfile {
  * created, the directory does not exist ...); then nothing was created and
  * *of needs no outfile_abort(). */
 int outfile_open(struct outfile *of, const char *path, struct errbuf *err);
+
+/* Call after writing to of->fp, while errno is as the write left it: if
+ * the stream has failed, keeps the reason for outfile_commit()'s message.
+ * (A write larger than the stream's buffer fails at once, long before the
+ * final flush.) */
+void outfile_wrote(struct outfile *of);
 
 /* Finishes the file: flushes the stream, checks it for write errors,
  * closes it (not stdout) and renames the temporary file over the target.
