@@ -1,6 +1,7 @@
 /* fmt.c: the pieces every formatter shares. */
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,9 @@ void fmt_opts_default(struct fmt_opts *o)
 }
 
 /* The columns s takes, as utf8_width() counts them: an ASCII byte is a
- * code point of width 1, and utf8_width(), which looks each code point up
- * in its tables, is asked only about the runs of other bytes (a UTF-8
+ * code point of width 1, so is a two-byte one in the ranges below, and
+ * utf8_width(), which looks each code point up in its tables, is asked
+ * only about the runs of other bytes (a UTF-8
  * sequence never holds an ASCII byte, so cutting there splits none). */
 static int fmt_width(const char *s)
 {
@@ -33,6 +35,15 @@ static int fmt_width(const char *s)
 		size_t n = 0;
 		if (*p < 0x80) {
 			p++;
+			w++;
+			continue;
+		}
+		/* U+0080 .. U+02FF and the Greek letters U+0380 .. U+03FF (the
+		 * '·' and 'α' of every label) are one column: none of them is
+		 * a combining mark or wide */
+		if (((*p >= 0xc2 && *p <= 0xcb) || *p == 0xce || *p == 0xcf) &&
+		    (p[1] & 0xc0) == 0x80) {
+			p += 2;
 			w++;
 			continue;
 		}
@@ -48,70 +59,84 @@ static int fmt_width(const char *s)
 	return w;
 }
 
-void fmt_pad(FILE *out, const char *s, int width)
+void fmt_buf_grow(struct fmt_buf *b, size_t n)
 {
-	char line[256];
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < n)
+		cap *= 2;
+	b->p = xrealloc(b->p, cap);
+	b->cap = cap;
+}
+
+void fmt_buf_int(struct fmt_buf *b, int v)
+{
+	char *p = fmt_buf_room(b, 12);
+	b->len += (size_t)(num_itoa(p, v) - p);
+}
+
+void fmt_buf_printf(struct fmt_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fmt_buf_room(b, (size_t)n + 1), (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+int fmt_buf_flush(struct fmt_buf *b, FILE *out)
+{
+	if (b->len > 0)
+		fwrite(b->p, 1, b->len, out);
+	b->len = 0;
+	return ferror(out) ? -1 : 0;
+}
+
+void fmt_buf_free(struct fmt_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+void fmt_buf_pad(struct fmt_buf *b, const char *s, int width)
+{
 	size_t n = strlen(s);
 	int pad = width - fmt_width(s);
 
 	if (pad < 0)
 		pad = 0;
-	if (n + (size_t)pad <= sizeof line) { /* the usual label: one fwrite */
-		memcpy(line, s, n);
-		memset(line + n, ' ', (size_t)pad);
-		fwrite(line, 1, n + (size_t)pad, out);
-		return;
-	}
-	fwrite(s, 1, n, out);
-	for (; pad > 0; pad -= (int)sizeof line) {
-		memset(line, ' ', sizeof line);
-		fwrite(line, 1, pad < (int)sizeof line ? (size_t)pad : sizeof line,
-		       out);
-	}
+	char *p = fmt_buf_room(b, n + (size_t)pad);
+	memcpy(p, s, n);
+	memset(p + n, ' ', (size_t)pad);
+	b->len += n + (size_t)pad;
 }
 
-/* A line put together in memory and written with one fwrite: far cheaper
- * than a stdio call for every piece.  fmt_line_room() makes room for n
- * more bytes, writing out what is there if need be. */
-struct fmt_line {
-	FILE *out;
-	size_t len;
-	char buf[4096];
-};
-
-static char *fmt_line_room(struct fmt_line *l, size_t n)
+void fmt_pad(FILE *out, const char *s, int width)
 {
-	if (l->len + n > sizeof l->buf) {
-		fwrite(l->buf, 1, l->len, l->out);
-		l->len = 0;
-	}
-	return l->buf + l->len;
-}
-
-static void fmt_line_put(struct fmt_line *l, const char *s, size_t n)
-{
-	memcpy(fmt_line_room(l, n), s, n);
-	l->len += n;
-}
-
-static void fmt_line_end(struct fmt_line *l)
-{
-	fwrite(l->buf, 1, l->len, l->out);
-	l->len = 0;
+	struct fmt_buf b = FMT_BUF_INIT;
+	fmt_buf_pad(&b, s, width);
+	fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
 }
 
 #define FMT_VEC_SMALL 32 /* numbers of a vector kept on the stack */
 
 /* Every number is formatted once, into num (n slots of NUM_BUFSZ), and its
  * width kept, then they are written right-aligned to the widest. */
-void fmt_text_vec(FILE *out, const double *v, int n, int prec)
+void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 {
 	char small[FMT_VEC_SMALL][NUM_BUFSZ];
 	unsigned char small_len[FMT_VEC_SMALL];
 	char (*num)[NUM_BUFSZ] = small;
 	unsigned char *len = small_len;
-	struct fmt_line line;
-	int width = 0;
+	size_t width = 0;
 
 	if (n > FMT_VEC_SMALL) {
 		num = xcalloc((size_t)n, sizeof *num);
@@ -122,67 +147,90 @@ void fmt_text_vec(FILE *out, const double *v, int n, int prec)
 		if (len[k] > width)
 			width = len[k];
 	}
-	line.out = out;
-	line.len = 0;
-	fmt_line_put(&line, "[", 1);
+	char *p = fmt_buf_room(b, (size_t)n * (width + 2) + 2), *start = p;
+	*p++ = '[';
 	for (int k = 0; k < n; k++) {
-		char *p = fmt_line_room(&line, (size_t)width + 2);
-		size_t pad = (size_t)(width - len[k]);
+		size_t pad = width - len[k];
 		if (k) {
 			*p++ = ',';
 			*p++ = ' ';
 		}
 		memset(p, ' ', pad);
 		memcpy(p + pad, num[k], len[k]);
-		line.len += (k ? 2 : 0) + pad + len[k];
+		p += pad + len[k];
 	}
-	fmt_line_put(&line, "]", 1);
-	fmt_line_end(&line);
+	*p++ = ']';
+	b->len += (size_t)(p - start);
 	if (num != small) {
 		free(num);
 		free(len);
 	}
 }
 
-void fmt_json_string(FILE *out, const char *s)
+void fmt_text_vec(FILE *out, const double *v, int n, int prec)
 {
-	putc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\u%04x", *p);
-			else
-				putc(*p, out);
-		}
-	}
-	putc('"', out);
+	struct fmt_buf b = FMT_BUF_INIT;
+	fmt_buf_text_vec(&b, v, n, prec);
+	fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
 }
 
-void fmt_json_vec(FILE *out, const double *v, int n)
+void fmt_buf_json_string(struct fmt_buf *b, const char *s)
 {
-	struct fmt_line line;
+	fmt_buf_putc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fmt_buf_put(b, "\\\"", 2); break;
+		case '\\': fmt_buf_put(b, "\\\\", 2); break;
+		case '\n': fmt_buf_put(b, "\\n", 2); break;
+		case '\r': fmt_buf_put(b, "\\r", 2); break;
+		case '\t': fmt_buf_put(b, "\\t", 2); break;
+		case '\b': fmt_buf_put(b, "\\b", 2); break;
+		case '\f': fmt_buf_put(b, "\\f", 2); break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				char *q = fmt_buf_room(b, 6);
+				memcpy(q, "\\u00", 4);
+				q[4] = "0123456789abcdef"[*p >> 4];
+				q[5] = "0123456789abcdef"[*p & 15];
+				b->len += 6;
+			} else {
+				fmt_buf_putc(b, (char)*p);
+			}
+		}
+	}
+	fmt_buf_putc(b, '"');
+}
 
-	line.out = out;
-	line.len = 0;
-	fmt_line_put(&line, "[", 1);
+void fmt_json_string(FILE *out, const char *s)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	fmt_buf_json_string(&b, s);
+	fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
+}
+
+void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n)
+{
+	char *p = fmt_buf_room(b, (size_t)n * (NUM_BUFSZ + 2) + 2), *start = p;
+	*p++ = '[';
 	for (int k = 0; k < n; k++) {
-		char *p = fmt_line_room(&line, NUM_BUFSZ + 2);
 		if (k) {
 			*p++ = ',';
 			*p++ = ' ';
 		}
-		line.len += (k ? 2 : 0) + strlen(num_shortest(p, v[k]));
+		p += strlen(num_shortest(p, v[k]));
 	}
-	fmt_line_put(&line, "]", 1);
-	fmt_line_end(&line);
+	*p++ = ']';
+	b->len += (size_t)(p - start);
+}
+
+void fmt_json_vec(FILE *out, const double *v, int n)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	fmt_buf_json_vec(&b, v, n);
+	fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
 }
 
 void fmt_json_mat(FILE *out, const double *W, int rows, int cols)

@@ -7,6 +7,7 @@
 #define ATTN_FMT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "model.h"
 #include "trace.h"
@@ -57,6 +58,60 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 int fmt_text_model(FILE *out, const struct model *m,
 		   const struct fmt_opts *o);
 int fmt_json_model(FILE *out, const struct model *m);
+
+/* Text put together in memory.  The trace formatters build a whole trace
+ * in one and write it out with one fwrite: a stdio call for each label,
+ * bracket and number would cost as much as formatting the number. */
+struct fmt_buf {
+	char *p;
+	size_t len, cap;
+};
+#define FMT_BUF_INIT { NULL, 0, 0 }
+
+/* Makes room for n more bytes (the slow path of fmt_buf_room). */
+void fmt_buf_grow(struct fmt_buf *b, size_t n);
+
+/* Returns where the next n bytes go; b->len is the caller's to advance. */
+static inline char *fmt_buf_room(struct fmt_buf *b, size_t n)
+{
+	if (b->cap - b->len < n)
+		fmt_buf_grow(b, n);
+	return b->p + b->len;
+}
+
+static inline void fmt_buf_put(struct fmt_buf *b, const char *s, size_t n)
+{
+	memcpy(fmt_buf_room(b, n), s, n);
+	b->len += n;
+}
+
+static inline void fmt_buf_putc(struct fmt_buf *b, char c)
+{
+	*fmt_buf_room(b, 1) = c;
+	b->len++;
+}
+
+static inline void fmt_buf_puts(struct fmt_buf *b, const char *s)
+{
+	fmt_buf_put(b, s, strlen(s));
+}
+
+void fmt_buf_int(struct fmt_buf *b, int v); /* "%d" */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void fmt_buf_printf(struct fmt_buf *b, const char *fmt, ...); /* %s, %d */
+
+/* Writes out what b holds and empties it; returns 0, or -1 if out has a
+ * write error. */
+int fmt_buf_flush(struct fmt_buf *b, FILE *out);
+void fmt_buf_free(struct fmt_buf *b);
+
+/* fmt_pad, fmt_text_vec, fmt_json_vec and fmt_json_string into a buffer. */
+void fmt_buf_pad(struct fmt_buf *b, const char *s, int width);
+void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec);
+void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n);
+void fmt_buf_json_string(struct fmt_buf *b, const char *s);
 
 /* Writes s (UTF-8) as a JSON string with its quotes, escaping '"', '\\'
  * and every control character. */

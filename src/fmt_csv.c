@@ -97,14 +97,16 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 			o->pair ? "pair," : "");
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];
+		struct trace_names nm;
 		if (!(o->stages & (1u << r->stage)) || r->kind == REC_SCORES)
 			continue;
+		trace_names(tr, r, &nm);
 		/* the intermediates a record computed, then its result */
 		for (int j = 0; j < r->nops; j++)
 			if (!r->ops[j].input)
-				csv_vec(out, tr, r, o, r->ops[j].label, r->ops[j].v,
+				csv_vec(out, tr, r, o, nm.op[j], r->ops[j].v,
 					r->ops[j].len);
-		csv_vec(out, tr, r, o, r->symbol, r->result, r->len);
+		csv_vec(out, tr, r, o, nm.symbol, r->result, r->len);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -5,7 +5,7 @@
 
 /* What every function of this file writes with. */
 struct jw {
-	FILE *out;
+	struct fmt_buf *b;
 	const struct trace *tr;
 	const struct fmt_opts *o;
 };
@@ -13,9 +13,9 @@ struct jw {
 /* A line break and indent, or one space on a compact line. */
 static void jw_nl(const struct jw *w, int indent)
 {
-	putc(w->o->compact ? ' ' : '\n', w->out);
+	fmt_buf_putc(w->b, w->o->compact ? ' ' : '\n');
 	if (!w->o->compact)
-		fmt_pad(w->out, "", indent);
+		fmt_buf_pad(w->b, "", indent);
 }
 
 static int jw_stage(const struct jw *w, enum trace_stage st)
@@ -31,41 +31,41 @@ static void jw_rec(const struct jw *w, const char *key, enum trace_kind kind,
 	const struct trace_rec *r = trace_find(w->tr, kind, run, t, i);
 	if (!r || !jw_stage(w, r->stage))
 		return;
-	putc(',', w->out);
+	fmt_buf_putc(w->b, ',');
 	jw_nl(w, indent);
-	putc('"', w->out);
-	fputs(key, w->out);
-	fputs("\": ", w->out);
-	fmt_json_vec(w->out, r->result, r->len);
+	fmt_buf_putc(w->b, '"');
+	fmt_buf_puts(w->b, key);
+	fmt_buf_puts(w->b, "\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
 }
 
 static void jw_words(const struct jw *w, const struct vocab *v, const int *ix,
 		     int n)
 {
-	putc('[', w->out);
+	fmt_buf_putc(w->b, '[');
 	for (int k = 0; k < n; k++) {
-		fputs(k ? ", " : "", w->out);
-		fmt_json_string(w->out, v->words[ix ? ix[k] : k]);
+		fmt_buf_puts(w->b, k ? ", " : "");
+		fmt_buf_json_string(w->b, v->words[ix ? ix[k] : k]);
 	}
-	putc(']', w->out);
+	fmt_buf_putc(w->b, ']');
 }
 
 static void jw_encoder(const struct jw *w)
 {
 	const struct trace *tr = w->tr;
-	fputs(",", w->out);
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 1);
-	fputs("\"encoder\": [", w->out);
+	fmt_buf_puts(w->b, "\"encoder\": [");
 	for (int i = 1; i <= tr->n; i++) {
-		fputs(i > 1 ? "," : "", w->out);
+		fmt_buf_puts(w->b, i > 1 ? "," : "");
 		jw_nl(w, 2);
-		fputs("{\"token\": ", w->out);
-		fmt_json_string(w->out, tr->m->src.words[tr->src[i - 1]]);
+		fmt_buf_puts(w->b, "{\"token\": ");
+		fmt_buf_json_string(w->b, tr->m->src.words[tr->src[i - 1]]);
 		jw_rec(w, "embedding", REC_EMBED, -1, 0, i, 3);
 		jw_rec(w, "state", REC_RNN, -1, 0, i, 3);
-		putc('}', w->out);
+		fmt_buf_putc(w->b, '}');
 	}
-	fputs("]", w->out);
+	fmt_buf_puts(w->b, "]");
 }
 
 static void jw_softmax(const struct jw *w, int run, int t)
@@ -73,13 +73,13 @@ static void jw_softmax(const struct jw *w, int run, int t)
 	const struct trace_rec *sm = trace_find(w->tr, REC_SOFTMAX, run, t, 0);
 	if (!jw_stage(w, STAGE_SOFTMAX))
 		return;
-	fputs(",", w->out);
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 5);
-	fputs("\"softmax\": {\"max\": ", w->out);
-	fmt_json_vec(w->out, sm->ops[1].v, 1);
-	fputs(", \"sum\": ", w->out);
-	fmt_json_vec(w->out, sm->ops[4].v, 1);
-	fputs("}", w->out);
+	fmt_buf_puts(w->b, "\"softmax\": {\"max\": ");
+	fmt_buf_json_vec(w->b, sm->ops[1].v, 1);
+	fmt_buf_puts(w->b, ", \"sum\": ");
+	fmt_buf_json_vec(w->b, sm->ops[4].v, 1);
+	fmt_buf_puts(w->b, "}");
 	jw_rec(w, "weights", REC_SOFTMAX, run, t, 0, 5);
 }
 
@@ -87,15 +87,15 @@ static void jw_weighted(const struct jw *w, int run, int t)
 {
 	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
 		return;
-	fputs(",", w->out);
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 5);
-	fputs("\"weighted\": [", w->out);
+	fmt_buf_puts(w->b, "\"weighted\": [");
 	for (int i = 1; i <= w->tr->n; i++) {
-		fputs(i > 1 ? ", " : "", w->out);
-		fmt_json_vec(w->out, trace_find(w->tr, REC_WEIGHTED, run, t, i)->result,
+		fmt_buf_puts(w->b, i > 1 ? ", " : "");
+		fmt_buf_json_vec(w->b, trace_find(w->tr, REC_WEIGHTED, run, t, i)->result,
 			     w->tr->m->H);
 	}
-	fputs("]", w->out);
+	fmt_buf_puts(w->b, "]");
 	jw_rec(w, "context", REC_CONTEXT, run, t, 0, 5);
 }
 
@@ -104,22 +104,24 @@ static void jw_output(const struct jw *w, int run, int t)
 	const struct trace_rec *o = trace_find(w->tr, REC_OUTPUT, run, t, 0);
 	if (!jw_stage(w, STAGE_OUTPUT))
 		return;
-	fputs(",", w->out);
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 5);
-	fputs("\"output\": {\"token\": ", w->out);
-	fmt_json_string(w->out, w->tr->m->tgt.words[o->word]);
-	fputs(", \"logits\": ", w->out);
-	fmt_json_vec(w->out, o->ops[0].v, o->ops[0].len);
-	fputs(", \"probs\": ", w->out);
-	fmt_json_vec(w->out, o->result, o->len);
-	fputs("}", w->out);
+	fmt_buf_puts(w->b, "\"output\": {\"token\": ");
+	fmt_buf_json_string(w->b, w->tr->m->tgt.words[o->word]);
+	fmt_buf_puts(w->b, ", \"logits\": ");
+	fmt_buf_json_vec(w->b, o->ops[0].v, o->ops[0].len);
+	fmt_buf_puts(w->b, ", \"probs\": ");
+	fmt_buf_json_vec(w->b, o->result, o->len);
+	fmt_buf_puts(w->b, "}");
 }
 
 static void jw_step(const struct jw *w, int run, int t)
 {
 	const struct trace_run *ru = &w->tr->runs[run];
-	fprintf(w->out, "{\"t\": %d, \"input\": ", t);
-	fmt_json_string(w->out, w->tr->m->tgt.words[ru->input[t - 1]]);
+	fmt_buf_puts(w->b, "{\"t\": ");
+	fmt_buf_int(w->b, t);
+	fmt_buf_puts(w->b, ", \"input\": ");
+	fmt_buf_json_string(w->b, w->tr->m->tgt.words[ru->input[t - 1]]);
 	jw_rec(w, "state", REC_RNN, run, t, 0, 5);
 	jw_rec(w, "scores", REC_SCORES, run, t, 0, 5);
 	jw_softmax(w, run, t);
@@ -127,79 +129,83 @@ static void jw_step(const struct jw *w, int run, int t)
 	jw_rec(w, "concat", REC_CONCAT, run, t, 0, 5);
 	jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
 	jw_output(w, run, t);
-	fputs("}", w->out);
+	fmt_buf_puts(w->b, "}");
 }
 
 static void jw_run(const struct jw *w, int run)
 {
 	const struct trace_run *ru = &w->tr->runs[run];
 	jw_nl(w, 2);
-	fputs("{\"scorer\": ", w->out);
-	fmt_json_string(w->out, trace_scorer_name(ru->scorer));
-	fputs(", \"output\": ", w->out);
+	fmt_buf_puts(w->b, "{\"scorer\": ");
+	fmt_buf_json_string(w->b, trace_scorer_name(ru->scorer));
+	fmt_buf_puts(w->b, ", \"output\": ");
 	jw_words(w, &w->tr->m->tgt, ru->pred, ru->nsteps);
 	if (!w->tr->ntgt)
-		fprintf(w->out, ", \"stopped\": %s", ru->stopped ? "true" : "false");
-	fputs(",", w->out);
+		fmt_buf_printf(w->b, ", \"stopped\": %s", ru->stopped ? "true" : "false");
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 3);
-	fputs("\"steps\": [", w->out);
+	fmt_buf_puts(w->b, "\"steps\": [");
 	for (int t = 1; t <= ru->nsteps; t++) {
-		fputs(t > 1 ? "," : "", w->out);
+		fmt_buf_puts(w->b, t > 1 ? "," : "");
 		jw_nl(w, 4);
 		jw_step(w, run, t);
 	}
-	fputs("]}", w->out);
+	fmt_buf_puts(w->b, "]}");
 }
 
 static void jw_header(const struct jw *w)
 {
 	const struct trace *tr = w->tr;
 	const struct model *m = tr->m;
-	fprintf(w->out, "{\"format\": \"%s\",", FMT_JSON_VERSION);
+	fmt_buf_printf(w->b, "{\"format\": \"%s\",", FMT_JSON_VERSION);
 	if (w->o->pair)
-		fprintf(w->out, " \"line\": %d,", w->o->pair);
+		fmt_buf_printf(w->b, " \"line\": %d,", w->o->pair);
 	jw_nl(w, 1);
-	fputs("\"model\": ", w->out);
-	fmt_json_string(w->out, m->name);
-	fprintf(w->out, ",");
+	fmt_buf_puts(w->b, "\"model\": ");
+	fmt_buf_json_string(w->b, m->name);
+	fmt_buf_printf(w->b, ",");
 	jw_nl(w, 1);
-	fprintf(w->out, "\"embedding_dim\": %d, \"hidden_dim\": %d, "
+	fmt_buf_printf(w->b, "\"embedding_dim\": %d, \"hidden_dim\": %d, "
 		"\"attention_dim\": %d,", m->E, m->H, m->A);
 	jw_nl(w, 1);
-	fputs("\"source\": ", w->out);
+	fmt_buf_puts(w->b, "\"source\": ");
 	jw_words(w, &m->src, tr->src, tr->n);
 	if (tr->ntgt) {
-		fputs(",", w->out);
+		fmt_buf_puts(w->b, ",");
 		jw_nl(w, 1);
-		fputs("\"target\": ", w->out);
+		fmt_buf_puts(w->b, "\"target\": ");
 		jw_words(w, &m->tgt, tr->tgt, tr->ntgt);
-		fputs(", \"decoding\": \"teacher-forced\"", w->out);
+		fmt_buf_puts(w->b, ", \"decoding\": \"teacher-forced\"");
 	} else {
-		fputs(",", w->out);
+		fmt_buf_puts(w->b, ",");
 		jw_nl(w, 1);
-		fprintf(w->out, "\"decoding\": \"greedy\", \"max_steps\": %d",
+		fmt_buf_printf(w->b, "\"decoding\": \"greedy\", \"max_steps\": %d",
 			tr->max_steps);
 	}
-	fputs(",", w->out);
+	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 1);
-	fputs("\"vocab\": ", w->out);
+	fmt_buf_puts(w->b, "\"vocab\": ");
 	jw_words(w, &m->tgt, NULL, m->tgt.n);
 }
 
 int fmt_json_trace(FILE *out, const struct trace *tr,
 		   const struct fmt_opts *o)
 {
-	struct jw w = { out, tr, o };
+	struct fmt_buf b = FMT_BUF_INIT;
+	struct jw w = { &b, tr, o };
+	int rc;
 	jw_header(&w);
 	if (jw_stage(&w, STAGE_ENCODING))
 		jw_encoder(&w);
-	fputs(",", out);
+	fmt_buf_putc(&b, ',');
 	jw_nl(&w, 1);
-	fputs("\"runs\": [", out);
+	fmt_buf_puts(&b, "\"runs\": [");
 	for (int k = 0; k < tr->nruns; k++) {
-		fputs(k ? "," : "", out);
+		fmt_buf_puts(&b, k ? "," : "");
 		jw_run(&w, k);
 	}
-	fputs("]}\n", out);
-	return ferror(out) ? -1 : 0;
+	fmt_buf_puts(&b, "]}\n");
+	rc = fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
+	return rc;
 }

@@ -26,9 +26,12 @@ static void qt_line(FILE *out, const char *label, const double *v, int n,
 	putc('\n', out);
 }
 
-static void qt_op(FILE *out, const struct trace_rec *r, int k, int prec)
+static void qt_op(FILE *out, const struct trace *tr,
+		  const struct trace_rec *r, int k, int prec)
 {
-	qt_line(out, r->ops[k].label, r->ops[k].v, r->ops[k].len, prec);
+	struct trace_names nm;
+	trace_names(tr, r, &nm);
+	qt_line(out, nm.op[k], r->ops[k].v, r->ops[k].len, prec);
 }
 
 /* The source word at position i (from 1). */
@@ -40,37 +43,40 @@ static const char *qt_word(const struct trace *tr, int i)
 static void qt_scoring(FILE *out, const struct quiz_question *q)
 {
 	const struct trace_rec *r = q->rec;
+	const struct trace *tr = q->tr;
+	struct trace_names nm;
 	int p = q->precision;
+	trace_names(tr, r, &nm);
 	switch (q->tr->runs[q->run].scorer) {
 	case SCORER_DOT:
 		fprintf(out, "The decoder state s_%d and the encoder state h_%d "
 			"(%s):\n", q->t, q->i, qt_word(q->tr, q->i));
-		qt_op(out, r, 0, p);
-		qt_op(out, r, 1, p);
+		qt_op(out, tr, r, 0, p);
+		qt_op(out, tr, r, 1, p);
 		break;
 	case SCORER_GENERAL:
 		fprintf(out, "The decoder state s_%d, and W_a·h_%d: the encoder "
 			"state h_%d (%s) times W_a:\n", q->t, q->i, q->i,
 			qt_word(q->tr, q->i));
-		qt_op(out, r, 0, p);
-		qt_op(out, r, 2, p);
+		qt_op(out, tr, r, 0, p);
+		qt_op(out, tr, r, 2, p);
 		break;
 	default:
 		fprintf(out, "The concat scorer's v_a, and %s for the encoder "
-			"state h_%d (%s):\n", r->ops[2].label, q->i,
+			"state h_%d (%s):\n", nm.op[2], q->i,
 			qt_word(q->tr, q->i));
-		qt_op(out, r, 3, p);
-		qt_op(out, r, 2, p);
+		qt_op(out, tr, r, 3, p);
+		qt_op(out, tr, r, 2, p);
 		break;
 	}
-	fprintf(out, "What is the score %s = %s?\n", q->symbol, r->formula);
+	fprintf(out, "What is the score %s = %s?\n", q->symbol, nm.formula);
 }
 
 static void qt_softmax(FILE *out, const struct quiz_question *q)
 {
 	fprintf(out, "The scores of step %d, one for each source word:\n",
 		q->t);
-	qt_op(out, q->rec, 0, q->precision);
+	qt_op(out, q->tr, q->rec, 0, q->precision);
 	fprintf(out, "What is the weight of h_%d (%s), %s = exp(e_%d,%d - max) "
 		"/ Σ_j exp(e_%d,j - max)?\n", q->i, qt_word(q->tr, q->i),
 		q->symbol, q->t, q->i, q->t);
@@ -79,8 +85,10 @@ static void qt_softmax(FILE *out, const struct quiz_question *q)
 static void qt_weighted(FILE *out, const struct quiz_question *q)
 {
 	const struct trace *tr = q->tr;
+	struct trace_names nm;
 	fprintf(out, "The weights of step %d and the encoder states:\n", q->t);
-	qt_line(out, q->softmax->symbol, q->softmax->result, q->softmax->len,
+	trace_names(tr, q->softmax, &nm);
+	qt_line(out, nm.symbol, q->softmax->result, q->softmax->len,
 		q->precision);
 	for (int i = 1; i <= tr->n; i++) {
 		const struct trace_rec *w = trace_find(tr, REC_WEIGHTED, q->run,
@@ -88,8 +96,8 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		char lab[160];
 		if (!w)
 			continue;
-		snprintf(lab, sizeof lab, "%s (%s)", w->ops[1].label,
-			 qt_word(tr, i));
+		trace_names(tr, w, &nm);
+		snprintf(lab, sizeof lab, "%s (%s)", nm.op[1], qt_word(tr, i));
 		qt_line(out, lab, w->ops[1].v, w->ops[1].len, q->precision);
 	}
 	fprintf(out, "What is coordinate %d of the context vector, %s = "
@@ -149,11 +157,13 @@ static void qt_coordinate(FILE *out, const struct quiz_question *q)
 int quiz_worked_text(FILE *out, const struct quiz_question *q)
 {
 	struct fmt_opts o;
+	struct trace_names nm;
 	fmt_opts_default(&o);
 	o.precision = q->precision;
 	o.terms = 1;
+	trace_names(q->tr, q->rec, &nm);
 	if (q->stage == STAGE_SOFTMAX)
-		fprintf(out, "%s = %s\n", q->rec->symbol, q->rec->formula);
+		fprintf(out, "%s = %s\n", nm.symbol, nm.formula);
 	if (q->stage == STAGE_WEIGHTED_SUM)
 		for (int i = 1; i <= q->tr->n; i++) {
 			const struct trace_rec *w = trace_find(

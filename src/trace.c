@@ -11,33 +11,36 @@
 #define ARENA_CHUNK 4096 /* doubles in one storage block */
 
 /* snprintf(buf, size, fmt, ...) for a fmt of plain text, %s and %d: the
- * symbols and labels of a trace, thousands of them a sentence pair, at a
- * fraction of snprintf's cost.  The bytes are snprintf's, cut short the
+ * names of a trace, thousands of them a sentence pair in a text trace, at
+ * a fraction of snprintf's cost.  The bytes are snprintf's, cut short the
  * same way when they do not fit. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
 static void trace_label(char *buf, size_t size, const char *fmt, ...)
 {
-	char num[12], *p = buf, *end = buf + size - 1;
-	const char *s;
+	char num[12];
+	size_t len = 0, room = size - 1;
 	va_list ap;
 
 	va_start(ap, fmt);
-	for (const char *f = fmt; *f != '\0'; f++) {
-		if (f[0] != '%' || (f[1] != 's' && f[1] != 'd')) {
-			if (p < end)
-				*p++ = f[0];
-			f += f[0] == '%' && f[1] == '%';
-			continue;
-		}
-		if (*++f == 's') {
+	for (const char *f = fmt;;) {
+		const char *pc = strchr(f, '%'), *s;
+		size_t n = pc ? (size_t)(pc - f) : strlen(f);
+		if (n > room - len) /* the text between conversions */
+			n = room - len;
+		memcpy(buf + len, f, n);
+		len += n;
+		if (!pc)
+			break;
+		f = pc + 2;
+		if (pc[1] == 's') {
 			s = va_arg(ap, const char *);
-		} else {
+			n = strlen(s);
+		} else if (pc[1] == 'd') {
 			int v = va_arg(ap, int);
 			unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-			char *d = num + sizeof num - 1;
-			*d = '\0';
+			char *d = num + sizeof num;
 			do {
 				*--d = (char)('0' + u % 10);
 				u /= 10;
@@ -45,12 +48,19 @@ static void trace_label(char *buf, size_t size, const char *fmt, ...)
 			if (v < 0)
 				*--d = '-';
 			s = d;
+			n = (size_t)(num + sizeof num - d);
+		} else { /* "%%", or a lone '%' at the end */
+			s = "%";
+			n = 1;
+			f = pc + 1 + (pc[1] == '%');
 		}
-		while (*s != '\0' && p < end)
-			*p++ = *s++;
+		if (n > room - len)
+			n = room - len;
+		memcpy(buf + len, s, n);
+		len += n;
 	}
 	va_end(ap);
-	*p = '\0';
+	buf[len] = '\0';
 }
 
 /* Returns n zeroed doubles from the trace's storage; they live as long as
@@ -85,7 +95,9 @@ static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
 					 sizeof *tr->recs);
 	}
 	struct trace_rec *r = &tr->recs[tr->nrecs++];
-	memset(r, 0, sizeof *r);
+	r->nops = 0;
+	r->terms = NULL;
+	r->nterms = 0;
 	r->kind = kind;
 	r->stage = stage;
 	r->run = run;
@@ -95,19 +107,17 @@ static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
 	return r;
 }
 
-static void rec_op(struct trace_rec *r, const char *label, const double *v,
-		   int len, int input)
+static void rec_op(struct trace_rec *r, const double *v, int len, int input)
 {
 	struct trace_operand *op = &r->ops[r->nops++];
-	trace_label(op->label, sizeof op->label, "%s", label);
 	op->v = v;
 	op->len = len;
 	op->input = input;
 }
 
 /* An operand computed elsewhere, and one computed by this record. */
-#define rec_in(r, label, v, len) rec_op(r, label, v, len, 1)
-#define rec_mid(r, label, v, len) rec_op(r, label, v, len, 0)
+#define rec_in(r, v, len) rec_op(r, v, len, 1)
+#define rec_mid(r, v, len) rec_op(r, v, len, 0)
 
 /* Records an embedding lookup: x_i (encoder) or y_{t-1} (decoder). */
 static const double *record_embed(struct trace *tr, const struct vocab *v,
@@ -116,11 +126,6 @@ static const double *record_embed(struct trace *tr, const struct vocab *v,
 	enum trace_stage stage = run < 0 ? STAGE_ENCODING : STAGE_SCORING;
 	struct trace_rec *r = rec_new(tr, REC_EMBED, stage, run, t, i);
 	r->word = word;
-	if (run < 0)
-		trace_label(r->symbol, sizeof r->symbol, "x_%d", i);
-	else
-		trace_label(r->symbol, sizeof r->symbol, "y_%d", t - 1);
-	trace_label(r->formula, sizeof r->formula, "emb(%s)", v->words[word]);
 	r->result = v->emb + (size_t)word * E;
 	r->len = E;
 	return r->result;
@@ -137,24 +142,14 @@ static void record_rnn(struct trace *tr, const struct rnn *w, const double *x,
 	double *pre = trace_alloc(tr, (size_t)H);
 	attn_rnn_step(wx, wh, pre, h, w->Wx, w->Wh, w->b, x, prev, E, H);
 
-	int enc = run < 0;
 	struct trace_rec *r = rec_new(tr, REC_RNN,
-				      enc ? STAGE_ENCODING : STAGE_SCORING,
+				      run < 0 ? STAGE_ENCODING : STAGE_SCORING,
 				      run, t, i);
-	char in[24], pv[24], lab[40];
-	int k = enc ? i : t;
-	trace_label(in, sizeof in, "%s_%d", enc ? "x" : "y", k - 1 + enc);
-	trace_label(pv, sizeof pv, "%s_%d", enc ? "h" : "s", k - 1);
-	trace_label(r->symbol, sizeof r->symbol, "%s_%d", enc ? "h" : "s", k);
-	trace_label(r->formula, sizeof r->formula,
-		 "tanh(W_x·%s + W_h·%s + b)", in, pv);
-	trace_label(lab, sizeof lab, "W_x·%s", in);
-	rec_mid(r, lab, wx, H);
-	trace_label(lab, sizeof lab, "W_h·%s", pv);
-	rec_mid(r, lab, wh, H);
-	rec_in(r, "b", w->b, H);
-	rec_mid(r, "sum", pre, H);
-	rec_in(r, pv, prev, H);
+	rec_mid(r, wx, H);
+	rec_mid(r, wh, H);
+	rec_in(r, w->b, H);
+	rec_mid(r, pre, H);
+	rec_in(r, prev, H);
 	r->result = h;
 	r->len = H;
 }
@@ -200,39 +195,23 @@ static void record_score(struct trace *tr, enum scorer sc, int run, int t,
 	const struct model *m = tr->m;
 	int H = m->H, A = m->A;
 	struct trace_rec *r = rec_new(tr, REC_SCORE, STAGE_SCORING, run, t, i);
-	char ls[16], lh[16], lab[64];
-	trace_label(ls, sizeof ls, "s_%d", t);
-	trace_label(lh, sizeof lh, "h_%d", i);
-	trace_label(r->symbol, sizeof r->symbol, "e_%d,%d", t, i);
 	r->result = e + i - 1;
 	r->len = 1;
 	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
-		rec_in(r, ls, s, H);
-		rec_in(r, lh, h, H);
-		if (sc == SCORER_DOT) {
-			trace_label(r->formula, sizeof r->formula, "%s·%s", ls,
-				    lh);
-		} else {
-			trace_label(r->formula, sizeof r->formula,
-				    "%s·(W_a·%s)", ls, lh);
-			trace_label(lab, sizeof lab, "W_a·%s", lh);
-			rec_mid(r, lab, mid, H);
-		}
+		rec_in(r, s, H);
+		rec_in(r, h, H);
+		if (sc == SCORER_GENERAL)
+			rec_mid(r, mid, H);
 		r->terms = pair_terms(tr, s, sc == SCORER_DOT ? h : mid, H);
 		r->nterms = H;
 		return;
 	}
 	double *sh = trace_alloc(tr, 2 * (size_t)H);
 	attn_concat(sh, s, H, h, H);
-	trace_label(r->formula, sizeof r->formula, "v_a·tanh(W_a·[%s; %s])",
-		    ls, lh);
-	trace_label(lab, sizeof lab, "[%s; %s]", ls, lh);
-	rec_mid(r, lab, sh, 2 * H);
-	trace_label(lab, sizeof lab, "W_a·[%s; %s]", ls, lh);
-	rec_mid(r, lab, mid, A);
-	trace_label(lab, sizeof lab, "tanh(W_a·[%s; %s])", ls, lh);
-	rec_mid(r, lab, act, A);
-	rec_in(r, "v_a", m->va, A);
+	rec_mid(r, sh, 2 * H);
+	rec_mid(r, mid, A);
+	rec_mid(r, act, A);
+	rec_in(r, m->va, A);
 	r->terms = pair_terms(tr, m->va, act, A);
 	r->nterms = A;
 }
@@ -262,9 +241,6 @@ static const double *trace_score(struct trace *tr, enum scorer sc, int run,
 			     mid ? mid + (size_t)(i - 1) * w : NULL,
 			     act ? act + (size_t)(i - 1) * A : NULL);
 	struct trace_rec *r = rec_new(tr, REC_SCORES, STAGE_SCORING, run, t, 0);
-	trace_label(r->symbol, sizeof r->symbol, "e_%d", t);
-	trace_label(r->formula, sizeof r->formula, "(e_%d,1 .. e_%d,%d)", t,
-		    t, n);
 	r->result = e;
 	r->len = n;
 	return e;
@@ -282,16 +258,11 @@ static const double *trace_softmax(struct trace *tr, int run, int t,
 	*max = attn_softmax(alpha, shifted, ex, sum, e, n);
 
 	struct trace_rec *r = rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX, run, t, 0);
-	char lab[40];
-	trace_label(r->symbol, sizeof r->symbol, "α_%d", t);
-	trace_label(r->formula, sizeof r->formula,
-		 "exp(e_%d,i - max) / Σ_j exp(e_%d,j - max)", t, t);
-	trace_label(lab, sizeof lab, "e_%d", t);
-	rec_in(r, lab, e, n);
-	rec_mid(r, "max", max, 1);
-	rec_mid(r, "e - max", shifted, n);
-	rec_mid(r, "exp(e - max)", ex, n);
-	rec_mid(r, "sum", sum, 1);
+	rec_in(r, e, n);
+	rec_mid(r, max, 1);
+	rec_mid(r, shifted, n);
+	rec_mid(r, ex, n);
+	rec_mid(r, sum, 1);
 	r->result = alpha;
 	r->len = n;
 	return alpha;
@@ -308,22 +279,14 @@ static const double *trace_weighted(struct trace *tr, int run, int t,
 	for (int i = 1; i <= n; i++) {
 		struct trace_rec *r = rec_new(tr, REC_WEIGHTED,
 					      STAGE_WEIGHTED_SUM, run, t, i);
-		char lab[40];
-		trace_label(r->symbol, sizeof r->symbol, "α_%d,%d·h_%d", t, i, i);
-		trace_label(r->formula, sizeof r->formula, "α_%d,%d × h_%d",
-			 t, i, i);
-		trace_label(lab, sizeof lab, "α_%d,%d", t, i);
-		rec_in(r, lab, alpha + i - 1, 1);
-		trace_label(lab, sizeof lab, "h_%d", i);
-		rec_in(r, lab, Hs + (size_t)(i - 1) * H, H);
+		rec_in(r, alpha + i - 1, 1);
+		rec_in(r, Hs + (size_t)(i - 1) * H, H);
 		r->result = terms + (size_t)(i - 1) * H;
 		r->len = H;
 	}
 	struct trace_rec *r = rec_new(tr, REC_CONTEXT, STAGE_WEIGHTED_SUM,
 				      run, t, 0);
-	trace_label(r->symbol, sizeof r->symbol, "c_%d", t);
-	trace_label(r->formula, sizeof r->formula, "Σ_i α_%d,i·h_i", t);
-	rec_in(r, "terms", terms, n * H);
+	rec_in(r, terms, n * H);
 	r->result = c;
 	r->len = H;
 	return c;
@@ -338,13 +301,8 @@ static int trace_output(struct trace *tr, int run, int t, const double *c,
 	double *cs = trace_alloc(tr, 2 * (size_t)H);
 	attn_concat(cs, c, H, s, H);
 	struct trace_rec *r = rec_new(tr, REC_CONCAT, STAGE_CONCAT, run, t, 0);
-	char lab[40];
-	trace_label(r->symbol, sizeof r->symbol, "[c_%d; s_%d]", t, t);
-	trace_label(r->formula, sizeof r->formula, "c_%d then s_%d", t, t);
-	trace_label(lab, sizeof lab, "c_%d", t);
-	rec_in(r, lab, c, H);
-	trace_label(lab, sizeof lab, "s_%d", t);
-	rec_in(r, lab, s, H);
+	rec_in(r, c, H);
+	rec_in(r, s, H);
 	r->result = cs;
 	r->len = 2 * H;
 
@@ -353,11 +311,7 @@ static int trace_output(struct trace *tr, int run, int t, const double *c,
 	attn_matvec(pre, m->Wc, cs, H, 2 * H);
 	attn_tanh(ht, pre, H);
 	r = rec_new(tr, REC_ATTENTIONAL, STAGE_CONCAT, run, t, 0);
-	trace_label(r->symbol, sizeof r->symbol, "h̃_%d", t);
-	trace_label(r->formula, sizeof r->formula, "tanh(W_c·[c_%d; s_%d])",
-		    t, t);
-	trace_label(lab, sizeof lab, "W_c·[c_%d; s_%d]", t, t);
-	rec_mid(r, lab, pre, H);
+	rec_mid(r, pre, H);
 	r->result = ht;
 	r->len = H;
 
@@ -369,10 +323,7 @@ static int trace_output(struct trace *tr, int run, int t, const double *c,
 	attn_matvec(logits, m->Ws, ht, V, H);
 	attn_softmax(p, shifted, ex, &sum, logits, V);
 	r = rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
-	trace_label(r->symbol, sizeof r->symbol, "p_%d", t);
-	trace_label(r->formula, sizeof r->formula, "softmax(W_s·h̃_%d)", t);
-	trace_label(lab, sizeof lab, "W_s·h̃_%d", t);
-	rec_mid(r, lab, logits, V);
+	rec_mid(r, logits, V);
 	r->result = p;
 	r->len = V;
 	r->word = attn_argmax(p, V);
@@ -470,6 +421,130 @@ void trace_free(struct trace *tr)
 	free(tr->src);
 	free(tr->tgt);
 	memset(tr, 0, sizeof *tr);
+}
+
+/* The names of a score's operands: "s_t" and "h_i", then W_a·h_i for
+ * general, or the three stages of concat and v_a. */
+static void names_score(const struct trace *tr, const struct trace_rec *r,
+			struct trace_names *nm)
+{
+	char ls[16], lh[16];
+	int t = r->t;
+	enum scorer sc = tr->runs[r->run].scorer;
+
+	trace_label(ls, sizeof ls, "s_%d", t);
+	trace_label(lh, sizeof lh, "h_%d", r->i);
+	trace_label(nm->symbol, sizeof nm->symbol, "e_%d,%d", t, r->i);
+	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
+		trace_label(nm->op[0], sizeof nm->op[0], "%s", ls);
+		trace_label(nm->op[1], sizeof nm->op[1], "%s", lh);
+		if (sc == SCORER_DOT) {
+			trace_label(nm->formula, sizeof nm->formula, "%s·%s",
+				    ls, lh);
+		} else {
+			trace_label(nm->formula, sizeof nm->formula,
+				    "%s·(W_a·%s)", ls, lh);
+			trace_label(nm->op[2], sizeof nm->op[2], "W_a·%s", lh);
+		}
+		return;
+	}
+	trace_label(nm->formula, sizeof nm->formula, "v_a·tanh(W_a·[%s; %s])",
+		    ls, lh);
+	trace_label(nm->op[0], sizeof nm->op[0], "[%s; %s]", ls, lh);
+	trace_label(nm->op[1], sizeof nm->op[1], "W_a·[%s; %s]", ls, lh);
+	trace_label(nm->op[2], sizeof nm->op[2], "tanh(W_a·[%s; %s])", ls, lh);
+	trace_label(nm->op[3], sizeof nm->op[3], "v_a");
+}
+
+void trace_names(const struct trace *tr, const struct trace_rec *r,
+		 struct trace_names *nm)
+{
+	char in[24], pv[24];
+	int t = r->t, i = r->i, enc = r->run < 0, k = enc ? i : t;
+
+	nm->symbol[0] = nm->formula[0] = '\0';
+	for (int k = 0; k < TRACE_MAX_OPS; k++)
+		nm->op[k][0] = '\0';
+	switch (r->kind) {
+	case REC_EMBED:
+		if (enc)
+			trace_label(nm->symbol, sizeof nm->symbol, "x_%d", i);
+		else
+			trace_label(nm->symbol, sizeof nm->symbol, "y_%d",
+				    t - 1);
+		trace_label(nm->formula, sizeof nm->formula, "emb(%s)",
+			    (enc ? &tr->m->src : &tr->m->tgt)->words[r->word]);
+		break;
+	case REC_RNN:
+		trace_label(in, sizeof in, "%s_%d", enc ? "x" : "y",
+			    k - 1 + enc);
+		trace_label(pv, sizeof pv, "%s_%d", enc ? "h" : "s", k - 1);
+		trace_label(nm->symbol, sizeof nm->symbol, "%s_%d",
+			    enc ? "h" : "s", k);
+		trace_label(nm->formula, sizeof nm->formula,
+			    "tanh(W_x·%s + W_h·%s + b)", in, pv);
+		trace_label(nm->op[0], sizeof nm->op[0], "W_x·%s", in);
+		trace_label(nm->op[1], sizeof nm->op[1], "W_h·%s", pv);
+		trace_label(nm->op[2], sizeof nm->op[2], "b");
+		trace_label(nm->op[3], sizeof nm->op[3], "sum");
+		trace_label(nm->op[4], sizeof nm->op[4], "%s", pv);
+		break;
+	case REC_SCORE:
+		names_score(tr, r, nm);
+		break;
+	case REC_SCORES:
+		trace_label(nm->symbol, sizeof nm->symbol, "e_%d", t);
+		trace_label(nm->formula, sizeof nm->formula,
+			    "(e_%d,1 .. e_%d,%d)", t, t, tr->n);
+		break;
+	case REC_SOFTMAX:
+		trace_label(nm->symbol, sizeof nm->symbol, "α_%d", t);
+		trace_label(nm->formula, sizeof nm->formula,
+			    "exp(e_%d,i - max) / Σ_j exp(e_%d,j - max)", t, t);
+		trace_label(nm->op[0], sizeof nm->op[0], "e_%d", t);
+		trace_label(nm->op[1], sizeof nm->op[1], "max");
+		trace_label(nm->op[2], sizeof nm->op[2], "e - max");
+		trace_label(nm->op[3], sizeof nm->op[3], "exp(e - max)");
+		trace_label(nm->op[4], sizeof nm->op[4], "sum");
+		break;
+	case REC_WEIGHTED:
+		trace_label(nm->symbol, sizeof nm->symbol, "α_%d,%d·h_%d", t,
+			    i, i);
+		trace_label(nm->formula, sizeof nm->formula, "α_%d,%d × h_%d",
+			    t, i, i);
+		trace_label(nm->op[0], sizeof nm->op[0], "α_%d,%d", t, i);
+		trace_label(nm->op[1], sizeof nm->op[1], "h_%d", i);
+		break;
+	case REC_CONTEXT:
+		trace_label(nm->symbol, sizeof nm->symbol, "c_%d", t);
+		trace_label(nm->formula, sizeof nm->formula, "Σ_i α_%d,i·h_i",
+			    t);
+		trace_label(nm->op[0], sizeof nm->op[0], "terms");
+		break;
+	case REC_CONCAT:
+		trace_label(nm->symbol, sizeof nm->symbol, "[c_%d; s_%d]", t,
+			    t);
+		trace_label(nm->formula, sizeof nm->formula, "c_%d then s_%d",
+			    t, t);
+		trace_label(nm->op[0], sizeof nm->op[0], "c_%d", t);
+		trace_label(nm->op[1], sizeof nm->op[1], "s_%d", t);
+		break;
+	case REC_ATTENTIONAL:
+		trace_label(nm->symbol, sizeof nm->symbol, "h̃_%d", t);
+		trace_label(nm->formula, sizeof nm->formula,
+			    "tanh(W_c·[c_%d; s_%d])", t, t);
+		trace_label(nm->op[0], sizeof nm->op[0], "W_c·[c_%d; s_%d]", t,
+			    t);
+		break;
+	case REC_OUTPUT:
+		trace_label(nm->symbol, sizeof nm->symbol, "p_%d", t);
+		trace_label(nm->formula, sizeof nm->formula,
+			    "softmax(W_s·h̃_%d)", t);
+		trace_label(nm->op[0], sizeof nm->op[0], "W_s·h̃_%d", t);
+		break;
+	case REC_KIND_COUNT:
+		break;
+	}
 }
 
 const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,

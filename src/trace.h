@@ -61,13 +61,16 @@ enum trace_kind {
  */
 #define TRACE_MAX_OPS 5
 struct trace_operand {
-	char label[64];   /* how the text shows it, e.g. "W_x·x_1" */
 	const double *v;  /* (len) points into the trace's storage */
 	int len;
 	int input;        /* 1: an input computed elsewhere (s_t, h_i, b, v_a);
 	                     0: an intermediate result of this record */
 };
 
+/* A record holds numbers and where they belong; its names ("h_1",
+ * "s_1·h_2", "W_x·x_1") follow from its kind, run, t and i, and are made
+ * by trace_names() when a front end prints them.  JSON prints none, and a
+ * batch trace has thousands of records a sentence pair. */
 struct trace_rec {
 	enum trace_kind kind;
 	enum trace_stage stage;
@@ -77,8 +80,6 @@ struct trace_rec {
 	int word;         /* REC_EMBED: the word; REC_OUTPUT: the prediction;
 	                     -1 otherwise.  Source words for the encoder,
 	                     target words for the decoder. */
-	char symbol[48];  /* "h_1", "e_1,2", "α_1", "[c_1; s_1]", "h̃_1" */
-	char formula[96]; /* "s_1·h_2", "tanh(W_c·[c_1; s_1])" ... */
 	int nops;
 	struct trace_operand ops[TRACE_MAX_OPS];
 	const double *result; /* (len) */
@@ -86,6 +87,13 @@ struct trace_rec {
 	const double *terms;  /* (nterms, 2): the pairs a_k, b_k whose products
 	                         sum to a REC_SCORE's result; NULL otherwise */
 	int nterms;
+};
+
+/* The names of one record, as every front end shows them. */
+struct trace_names {
+	char symbol[48];  /* "h_1", "e_1,2", "α_1", "[c_1; s_1]", "h̃_1" */
+	char formula[96]; /* "s_1·h_2", "tanh(W_c·[c_1; s_1])" ... */
+	char op[TRACE_MAX_OPS][64]; /* the operands', e.g. "W_x·x_1" */
 };
 
 struct trace_run {
@@ -134,6 +142,11 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 		struct errbuf *err);
 
 void trace_free(struct trace *tr);
+
+/* Fills *nm with the names of record r of trace tr.  A name too long for
+ * its field (a long word in "emb(word)") is cut short. */
+void trace_names(const struct trace *tr, const struct trace_rec *r,
+		 struct trace_names *nm);
 
 /* Returns the first record of the given kind for (run, t, i), or NULL.
  * run is -1 for the encoder. */

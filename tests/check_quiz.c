@@ -408,8 +408,10 @@ START_TEST(test_worked_has_formula)
 		for (int st = STAGE_SCORING; st <= STAGE_WEIGHTED_SUM; st++) {
 			make_at(&q, run, st, 2, 3, 3);
 			const char *w = render(quiz_worked_text, &q);
-			has(w, q.rec->formula);
-			has(w, q.rec->symbol);
+			struct trace_names nm;
+			trace_names(q.tr, q.rec, &nm);
+			has(w, nm.formula);
+			has(w, nm.symbol);
 		}
 }
 END_TEST

@@ -58,6 +58,15 @@ static double rnn_unit(const struct rnn *w, int k, const double *x,
 	return tanh(acc);
 }
 
+/* The names trace_names() gives record r; valid until the next call. */
+static struct trace_names NM;
+static const struct trace_names *names(const struct trace *tr,
+				       const struct trace_rec *r)
+{
+	trace_names(tr, r, &NM);
+	return &NM;
+}
+
 START_TEST(test_encoder_by_hand)
 {
 	struct trace tr;
@@ -70,9 +79,13 @@ START_TEST(test_encoder_by_hand)
 	ck_assert_double_eq_tol(h1->ops[3].v[1], -0.25, TOL);
 	ck_assert_double_eq_tol(h1->result[0], tanh(0.7), TOL);
 	ck_assert_double_eq_tol(h1->result[1], tanh(-0.25), TOL);
-	ck_assert_str_eq(h1->symbol, "h_1");
+	ck_assert_str_eq(names(&tr, h1)->symbol, "h_1");
+	ck_assert_str_eq(NM.formula, "tanh(W_x·x_1 + W_h·h_0 + b)");
+	ck_assert_str_eq(NM.op[0], "W_x·x_1");
+	ck_assert_str_eq(NM.op[1], "W_h·h_0");
+	ck_assert_str_eq(NM.op[4], "h_0");
 	const struct trace_rec *x3 = need(&tr, REC_EMBED, -1, 0, 3);
-	ck_assert_str_eq(x3->symbol, "x_3");
+	ck_assert_str_eq(names(&tr, x3)->symbol, "x_3");
 	ck_assert_double_eq_tol(x3->result[2], -0.75, TOL);
 	/* h_2 and h_3 carry the previous state through W_h */
 	for (int i = 2; i <= 3; i++) {
@@ -232,15 +245,24 @@ START_TEST(test_score_terms_by_scorer)
 	ck_assert_int_eq(r->nterms, 2);
 	ck_assert_double_eq_tol(r->terms[1], need(&tr, REC_RNN, -1, 0, 2)->result[0],
 				TOL);
-	ck_assert_str_eq(r->symbol, "e_1,2");
-	ck_assert_str_eq(r->formula, "s_1·h_2");
+	ck_assert_str_eq(names(&tr, r)->symbol, "e_1,2");
+	ck_assert_str_eq(NM.formula, "s_1·h_2");
+	ck_assert_str_eq(NM.op[0], "s_1");
+	ck_assert_str_eq(NM.op[1], "h_2");
 	/* general: pairs (s_k, (W_a h_2)_k) */
 	r = need(&tr, REC_SCORE, 1, 1, 2);
+	ck_assert_str_eq(names(&tr, r)->formula, "s_1·(W_a·h_2)");
+	ck_assert_str_eq(NM.op[2], "W_a·h_2");
 	ck_assert_double_eq_tol(r->terms[0], s[0], TOL);
 	ck_assert_double_eq_tol(r->terms[1], 1.5 * h2[0] - 0.5 * h2[1], TOL);
 	ck_assert_double_eq_tol(r->terms[3], 2.0 * h2[0] + 0.25 * h2[1], TOL);
 	/* concat: three pairs (v_r, tanh(W_a [s; h])_r), [s; h] s first */
 	r = need(&tr, REC_SCORE, 2, 1, 2);
+	ck_assert_str_eq(names(&tr, r)->formula, "v_a·tanh(W_a·[s_1; h_2])");
+	ck_assert_str_eq(NM.op[0], "[s_1; h_2]");
+	ck_assert_str_eq(NM.op[1], "W_a·[s_1; h_2]");
+	ck_assert_str_eq(NM.op[2], "tanh(W_a·[s_1; h_2])");
+	ck_assert_str_eq(NM.op[3], "v_a");
 	ck_assert_int_eq(r->nterms, 3);
 	ck_assert_double_eq_tol(r->terms[0], 1.2, TOL);
 	ck_assert_double_eq_tol(r->ops[0].v[0], need(&tr, REC_RNN, 2, 1, 0)->result[0],
@@ -250,17 +272,20 @@ START_TEST(test_score_terms_by_scorer)
 }
 END_TEST
 
+/* The symbol of run 0's record of a kind at step t. */
+#define SYM(kind, t) names(&tr, need(&tr, kind, 0, t, 0))->symbol
+
 START_TEST(test_symbols)
 {
 	struct trace tr;
 	build(&tr, TGT, 3, 1u << SCORER_DOT);
-	ck_assert_str_eq(need(&tr, REC_EMBED, 0, 1, 0)->symbol, "y_0");
-	ck_assert_str_eq(need(&tr, REC_RNN, 0, 2, 0)->symbol, "s_2");
-	ck_assert_str_eq(need(&tr, REC_SOFTMAX, 0, 1, 0)->symbol, "α_1");
-	ck_assert_str_eq(need(&tr, REC_CONTEXT, 0, 3, 0)->symbol, "c_3");
-	ck_assert_str_eq(need(&tr, REC_CONCAT, 0, 1, 0)->symbol, "[c_1; s_1]");
-	ck_assert_str_eq(need(&tr, REC_ATTENTIONAL, 0, 1, 0)->symbol, "h̃_1");
-	ck_assert_str_eq(need(&tr, REC_OUTPUT, 0, 4, 0)->symbol, "p_4");
+	ck_assert_str_eq(SYM(REC_EMBED, 1), "y_0");
+	ck_assert_str_eq(SYM(REC_RNN, 2), "s_2");
+	ck_assert_str_eq(SYM(REC_SOFTMAX, 1), "α_1");
+	ck_assert_str_eq(SYM(REC_CONTEXT, 3), "c_3");
+	ck_assert_str_eq(SYM(REC_CONCAT, 1), "[c_1; s_1]");
+	ck_assert_str_eq(SYM(REC_ATTENTIONAL, 1), "h̃_1");
+	ck_assert_str_eq(SYM(REC_OUTPUT, 4), "p_4");
 	ck_assert_int_eq(need(&tr, REC_SCORE, 0, 1, 1)->stage, STAGE_SCORING);
 	ck_assert_int_eq(need(&tr, REC_WEIGHTED, 0, 1, 1)->stage,
 			 STAGE_WEIGHTED_SUM);
