@@ -1,10 +1,11 @@
 /* trace.h: the recorded trace, the product that every front end renders.
  *
  * trace_build() runs the model on one sentence and records each step of the
- * arithmetic as a struct trace_rec: its stage, symbol, formula, operand
- * vectors, result, and the term-by-term expansion of its dot product where
- * it has one.  The text and JSON formatters and the TUI walk these records;
- * none of them recomputes anything.  Nothing here prints. */
+ * arithmetic as a struct trace_rec: its stage, operand vectors, result,
+ * and the term-by-term expansion of its dot product where it has one;
+ * trace_names() gives its symbol, formula and operand names.  The text and
+ * JSON formatters and the TUI walk these records; none of them recomputes
+ * anything.  Nothing here prints. */
 #ifndef ATTN_TRACE_H
 #define ATTN_TRACE_H
 
