@@ -78,6 +78,9 @@ static void cli_help(void)
 "      --batch=FILE      trace each line 'source ||| target' of FILE\n"
 "                        (- for stdin); bad lines are reported as FILE:LINE\n"
 "      --strict          stop a batch at its first bad line\n"
+"  -j, --jobs=N          trace a batch with N threads (default: one a\n"
+"                        processor, at most 16); the output is the same\n"
+"                        whatever N\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
 "      --stage=LIST      print only these stages: encoding, scoring, softmax,\n"
 "                        weighted-sum, concat, output (comma-separated)\n"
@@ -136,6 +139,7 @@ static const struct option cli_long_opts[] = {
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "present", no_argument, NULL, OPT_PRESENT },
@@ -220,6 +224,11 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_usage_error(msg);
 	case OPT_BATCH: o->batch = arg; return 0;
 	case OPT_STRICT: o->strict = 1; return 0;
+	case 'j':
+		if (cli_int(arg, 1, JOBS_MAX, &o->jobs) == 0)
+			return 0;
+		return cli_usage_errorf("--jobs expects a whole number from 1 "
+					"to %d, not '%s'", JOBS_MAX, arg);
 	case 'o': o->output = arg; return 0;
 	case OPT_STAGE:
 		return cli_stages(o, arg);
@@ -260,7 +269,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:hV", cli_long_opts,
+	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:j:hV", cli_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			char msg[256];
@@ -335,7 +344,7 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 {
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
-			: o->stages_set ? "--stage" : NULL;
+			: o->jobs ? "--jobs" : o->stages_set ? "--stage" : NULL;
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)
 		opt = o->autoplay_ms ? "--autoplay" : "--present";
 	if (!opt && o->output && strcmp(cmd, "tui") == 0)

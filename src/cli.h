@@ -14,6 +14,11 @@
 
 #define DEFAULT_SENTENCE "je suis étudiant"
 
+/* --jobs: the most threads a batch may be given, and the most it gets by
+ * default (one a processor, up to this many). */
+#define JOBS_MAX 64
+#define JOBS_DEFAULT_MAX 16
+
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
 	      FORMAT_MARKDOWN };
 
@@ -29,6 +34,7 @@ struct cli_opts {
 	const char *batch;      /* --batch FILE, "-" for stdin */
 	const char *output;     /* -o FILE; NULL or "-" for stdout */
 	int strict;             /* --strict: stop a batch at its first error */
+	int jobs;               /* --jobs: threads of a batch; 0: the default */
 	int stages_set;         /* --stage was given */
 	int present;            /* tui --present */
 	int autoplay_ms;        /* tui --autoplay=SECONDS, in ms; 0: off */

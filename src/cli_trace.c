@@ -1,34 +1,66 @@
 /* cli_trace.c: attn-trace trace: one sentence or a batch of pairs, in
  * text, JSON, JSON Lines, CSV or Markdown, to stdout or to a file that is
- * replaced atomically. */
+ * replaced atomically.  A batch can be traced by several threads (--jobs),
+ * with the same output, byte for byte, as by one. */
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#ifdef HAVE_STDIO_EXT_H
+#include <stdio_ext.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "num.h"
 #include "outfile.h"
 #include "tok.h"
 
-/* Writes one trace in the chosen format.  first is 1 for the first trace
- * of the output, which decides separators and the CSV header. */
-static void trace_write(FILE *out, const struct trace *tr,
-			const struct cli_opts *o, const struct fmt_opts *fo,
-			int first)
+/* Writes what goes before a trace: the separator from the trace before
+ * it, or for the first trace of the output (first is 1) the opening of
+ * the JSON array or the CSV header. */
+static void trace_sep(FILE *out, const struct cli_opts *o,
+		      const struct fmt_opts *fo, int first)
 {
-	struct fmt_opts jo = *fo;
 	switch (o->format) {
 	case FORMAT_TEXT:
 		if (!first)
 			putc('\n', out);
-		fmt_text_trace(out, tr, fo);
 		break;
 	case FORMAT_JSON:
 		if (o->batch)
 			fputs(first ? "[" : ",\n", out);
+		break;
+	case FORMAT_JSONL:
+		break;
+	case FORMAT_CSV:
+		if (first)
+			fmt_csv_header(out, fo);
+		break;
+	case FORMAT_MARKDOWN:
+		if (!first)
+			fputs("\n---\n\n", out);
+		break;
+	}
+}
+
+/* Writes the trace itself, in the chosen format: the same bytes wherever
+ * it comes in the output. */
+static void trace_body(FILE *out, const struct trace *tr,
+		       const struct cli_opts *o, const struct fmt_opts *fo)
+{
+	struct fmt_opts jo = *fo;
+	switch (o->format) {
+	case FORMAT_TEXT:
+		fmt_text_trace(out, tr, fo);
+		break;
+	case FORMAT_JSON:
 		fmt_json_trace(out, tr, fo);
 		break;
 	case FORMAT_JSONL:
@@ -36,89 +68,620 @@ static void trace_write(FILE *out, const struct trace *tr,
 		fmt_json_trace(out, tr, &jo);
 		break;
 	case FORMAT_CSV:
-		fmt_csv_trace(out, tr, fo, first);
+		fmt_csv_trace(out, tr, fo, 0);
 		break;
 	case FORMAT_MARKDOWN:
-		if (!first)
-			fputs("\n---\n\n", out);
 		fmt_md_trace(out, tr, fo);
 		break;
 	}
 }
 
-/* Traces one batch line, line[0..len); returns 0, or -1 after reporting
- * it as NAME:LINE: message.  A NUL byte would cut the line short without
- * a word, so it is refused like every other byte that is not text. */
-static int batch_line(struct outfile *of, const struct model *m,
-		      const struct cli_opts *o, const char *name, int lineno,
-		      char *line, size_t len, int *first)
+/* Writes one trace in the chosen format.  first is 1 for the first trace
+ * of the output, which decides separators and the CSV header. */
+static void trace_write(FILE *out, const struct trace *tr,
+			const struct cli_opts *o, const struct fmt_opts *fo,
+			int first)
+{
+	trace_sep(out, o, fo, first);
+	trace_body(out, tr, o, fo);
+}
+
+/* A batch being traced, and what has been written of it. */
+struct batch {
+	FILE *out;         /* of->fp */
+	struct outfile *of;
+	const struct model *m;
+	const struct cli_opts *o;
+	const char *name;  /* the batch file as messages name it */
+	int first;         /* 1 until a trace has been written */
+	int failed;        /* the lines that failed */
+	int read_failed;   /* 1 if reading the batch failed, with ... */
+	int read_errno;    /* ... this errno */
+};
+
+/* Traces one batch line, line[0..len) with a NUL after it, into *tr;
+ * returns 0, or -1 with err set.  A NUL byte would cut the line short
+ * without a word, so it is refused like every other byte that is not
+ * text.  Called by several threads at once: it reads the model and the
+ * options and writes only *tr, *err and the line. */
+static int batch_trace(struct trace *tr, const struct batch *b, char *line,
+		       size_t len, struct errbuf *err)
 {
 	char *source, *target;
-	struct errbuf err;
-	struct trace tr;
 	if (memchr(line, '\0', len) != NULL) {
-		fprintf(stderr, "attn-trace: %s:%d: expected text, found a "
-			"NUL byte\n", name, lineno);
+		err_set(err, "expected text, found a NUL byte");
 		return -1;
 	}
 	if (tok_pair_split(line, &source, &target) != 0) {
-		fprintf(stderr, "attn-trace: %s:%d: expected at most one "
-			"\"|||\" between the source and the target\n",
-			name, lineno);
+		err_set(err, "expected at most one \"|||\" between the source "
+			"and the target");
 		return -1;
 	}
-	if (tok_trace(&tr, m, source, target, o->scorers, &err) != 0) {
-		fprintf(stderr, "attn-trace: %s:%d: %s\n", name, lineno, err.msg);
+	return tok_trace(tr, b->m, source, target, b->o->scorers, err);
+}
+
+/* Reports a bad line as NAME:LINE: message. */
+static void batch_report(const struct batch *b, int lineno, const char *msg)
+{
+	fprintf(stderr, "attn-trace: %s:%d: %s\n", b->name, lineno, msg);
+}
+
+/* 1 if a line, len bytes with a NUL after them, is a blank line or a
+ * comment, which the batch skips. */
+static int batch_skip(const char *line, size_t len)
+{
+	return !memchr(line, '\0', len) && tok_pair_skip(line);
+}
+
+/* Traces and writes one batch line; returns 0, or -1 after reporting
+ * it. */
+static int batch_line(struct batch *b, int lineno, char *line, size_t len)
+{
+	struct errbuf err;
+	struct trace tr;
+	if (batch_trace(&tr, b, line, len, &err) != 0) {
+		batch_report(b, lineno, err.msg);
 		return -1;
 	}
-	struct fmt_opts fo = o->fmt;
+	struct fmt_opts fo = b->o->fmt;
 	fo.pair = lineno;
-	trace_write(of->fp, &tr, o, &fo, *first);
-	outfile_wrote(of);
-	*first = 0;
+	trace_write(b->out, &tr, b->o, &fo, b->first);
+	outfile_wrote(b->of);
+	b->first = 0;
 	trace_free(&tr);
 	return 0;
 }
 
-/* Traces every pair of the batch file; returns how many lines failed,
- * or -1 if the file cannot be read. */
-static int batch_run(struct outfile *of, const struct model *m,
-		     const struct cli_opts *o)
+/* Traces the batch one line after the other (--jobs=1). */
+static void batch_serial(struct batch *b, FILE *in)
 {
-	int std = strcmp(o->batch, "-") == 0;
-	const char *name = std ? "stdin" : o->batch;
-	FILE *in = std ? stdin : fopen(o->batch, "r");
-	if (!in) {
-		fprintf(stderr, "attn-trace: %s: %s\n", name, strerror(errno));
-		return -1;
-	}
 	char *line = NULL;
 	size_t cap = 0;
-	int lineno = 0, failed = 0, first = 1;
+	int lineno = 0;
 	ssize_t len;
-	while ((len = getline(&line, &cap, in)) != -1 && !ferror(of->fp)) {
+	while ((len = getline(&line, &cap, in)) != -1 && !ferror(b->out)) {
 		lineno++;
-		if (!memchr(line, '\0', (size_t)len) && tok_pair_skip(line))
+		if (batch_skip(line, (size_t)len))
 			continue;
-		if (batch_line(of, m, o, name, lineno, line, (size_t)len,
-			       &first) != 0) {
-			failed++;
-			if (o->strict)
+		if (batch_line(b, lineno, line, (size_t)len) != 0) {
+			b->failed++;
+			if (b->o->strict)
 				break;
 		}
 	}
 	if (ferror(in)) {
-		fprintf(stderr, "attn-trace: %s: %s\n", name, strerror(errno));
-		failed++;
-	}
-	if (o->format == FORMAT_JSON) {
-		fputs(first ? "[]\n" : "]\n", of->fp);
-		outfile_wrote(of);
+		b->read_failed = 1;
+		b->read_errno = errno;
 	}
 	free(line);
+}
+
+/* --- a batch on several threads ---
+ *
+ * The main thread reads the lines into chunks and hands them to the
+ * workers through a ring of slots; a worker traces every line of a chunk
+ * and formats it into memory, all but the separator before it; the main
+ * thread then writes the chunks out strictly in the order of the input,
+ * with the separators, and reports the bad lines on stderr in the same
+ * order.  So whether a trace is the first, which line stops a strict
+ * batch, and every byte of stdout and stderr are decided by one thread,
+ * as in batch_serial().  At most twice as many chunks as workers are in
+ * flight, and a chunk holds at most JOBS_CHUNK_LINES lines and about
+ * JOBS_CHUNK_OUT bytes of output, so that the output held in memory stays
+ * near JOBS_RING_OUT, or one trace a worker if they are larger (see
+ * jobs_plan()).  When the input
+ * pauses (a pipe, a terminal), the lines read so far are traced and
+ * written out before waiting for more, so that a batch fed line by line
+ * is answered line by line.
+ *
+ * The workers share the model and the options, which nothing changes
+ * while they run, and num.c's tables, filled by num_init() before they
+ * start; every other function they reach keeps its state on the stack or
+ * in the trace. */
+
+#define JOBS_CHUNK_LINES 64             /* lines a chunk holds at most */
+#define JOBS_CHUNK_OUT ((size_t)1 << 20)  /* output bytes a chunk aims at */
+#define JOBS_RING_OUT ((size_t)32 << 20)  /* ... and all the chunks in flight */
+#define JOBS_CHUNK_IN ((size_t)256 << 10) /* input bytes that end a chunk */
+#define JOBS_READ_SIZE ((size_t)64 << 10) /* the input's buffer, at first */
+#define JOBS_STACK ((size_t)256 << 10)    /* a worker's stack */
+
+/* One line of a chunk. */
+struct job_line {
+	int lineno;
+	size_t in, len;      /* the line: text[in .. in + len), then a NUL */
+	size_t out, outlen;  /* its trace: out[out .. out + outlen) */
+	char *msg;           /* NULL if traced; else why the line failed */
+};
+
+/* Lines to trace, and, once traced, their output. */
+struct job_chunk {
+	struct job_line *lines;
+	int n, cap;
+	char *text;          /* the lines read, each with a NUL after it */
+	size_t textlen, textcap;
+	FILE *ms;            /* the traces are written here ... */
+	char *out;           /* ... and kept here: open_memstream() */
+	size_t outsize;      /* (open_memstream's, unused) */
+	size_t outlen;       /* the bytes of the traces in out */
+	int done;            /* under the lock: the workers are done with it */
+};
+
+/* The ring of chunks, counted from 0 as they are read: slot k % nring
+ * holds chunk k.  Chunks [emitted, filled) are in flight: the workers
+ * take them in turn ([taken, filled) are waiting for one), and the main
+ * thread writes out chunk emitted once it is done, then reads the next
+ * chunk into its slot. */
+struct jobs {
+	struct batch *b;
+	pthread_mutex_t lock;
+	pthread_cond_t ready;    /* a chunk to take, or stop: for the workers */
+	pthread_cond_t done;     /* a chunk done: for the main thread */
+	struct job_chunk *ring;
+	unsigned long nring;     /* twice the workers */
+	unsigned long filled, taken, emitted;
+	int stop;                /* the workers are to exit */
+};
+
+/* The input, read with read(2) rather than stdio so that the main thread
+ * knows whether the next line is there or would be waited for.  buf
+ * starts at JOBS_READ_SIZE bytes and grows to hold the longest line. */
+struct jobs_in {
+	int fd;
+	char *buf;
+	size_t start, end, cap;  /* buf[start .. end) is read, not yet used */
+	size_t scan;             /* no '\n' in buf[start .. scan) */
+	int eof, err;            /* the end of the input; a read's errno */
+	int over;                /* every line has been handed out */
+};
+
+static void jobs_oom(void)
+{
+	fputs("attn-trace: out of memory\n", stderr);
+	abort();
+}
+
+/* 1 if reading fd would not wait (there are bytes, the end, or an error
+ * to read, or poll(2) cannot tell). */
+static int jobs_readable(int fd)
+{
+	struct pollfd p = { fd, POLLIN, 0 };
+	int r;
+	while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	return r != 0;
+}
+
+/* Sets *line and *len to the next line of the input with its '\n' (the
+ * last one may have none) as getline() cuts it, and returns 1; returns 0
+ * at the end of the input or after a read error, and -1 when the next
+ * line has not all arrived and may_wait is 0. */
+static int jobs_getline(struct jobs_in *in, char **line, size_t *len,
+			int may_wait)
+{
+	for (;;) {
+		char *nl = memchr(in->buf + in->scan, '\n', in->end - in->scan);
+		if (nl || ((in->eof || in->err) && in->start < in->end)) {
+			size_t stop = nl ? (size_t)(nl - in->buf) + 1 : in->end;
+			*line = in->buf + in->start;
+			*len = stop - in->start;
+			in->start = in->scan = stop;
+			return 1;
+		}
+		in->scan = in->end;
+		if (in->eof || in->err) {
+			in->over = 1;
+			return 0;
+		}
+		if (!may_wait && !jobs_readable(in->fd))
+			return -1;
+		if (in->start > 0) {
+			memmove(in->buf, in->buf + in->start, in->end - in->start);
+			in->end -= in->start;
+			in->scan -= in->start;
+			in->start = 0;
+		}
+		if (in->end == in->cap) {
+			in->cap *= 2;
+			in->buf = xrealloc(in->buf, in->cap);
+		}
+		ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
+		if (got > 0)
+			in->end += (size_t)got;
+		else if (got == 0)
+			in->eof = 1;
+		else if (errno != EINTR)
+			in->err = errno;
+	}
+}
+
+/* Reads lines into the empty chunk c, numbering them from *lineno and
+ * leaving out those batch_serial() skips, until it holds max lines or
+ * JOBS_CHUNK_IN bytes or the input ends.  Waits for input only for the
+ * first line and only if may_wait is set; returns 1 if it stopped because
+ * the next line would be waited for. */
+static int jobs_fill(struct job_chunk *c, struct jobs_in *in, int max,
+		     int *lineno, int may_wait)
+{
+	while (c->n < max && c->textlen < JOBS_CHUNK_IN) {
+		char *line;
+		size_t len;
+		int got = jobs_getline(in, &line, &len, may_wait && c->n == 0);
+		if (got <= 0)
+			return got < 0;
+		++*lineno;
+		if (c->textcap - c->textlen < len + 1) {
+			while (c->textcap - c->textlen < len + 1)
+				c->textcap = c->textcap ? 2 * c->textcap : 4096;
+			c->text = xrealloc(c->text, c->textcap);
+		}
+		char *copy = c->text + c->textlen;
+		memcpy(copy, line, len);
+		copy[len] = '\0';
+		if (batch_skip(copy, len))
+			continue;
+		if (c->n == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 16;
+			c->lines = xreallocarray(c->lines, (size_t)c->cap,
+						 sizeof *c->lines);
+		}
+		struct job_line *l = &c->lines[c->n++];
+		memset(l, 0, sizeof *l);
+		l->lineno = *lineno;
+		l->in = c->textlen;
+		l->len = len;
+		c->textlen += len + 1;
+	}
+	return 0;
+}
+
+/* A worker's part: traces every line of c into c->out.  A strict batch
+ * stops at the first bad line, since nothing after it is written.
+ *
+ * Each slot of the ring keeps its memory stream from one chunk to the
+ * next and starts again at its beginning, so that its buffer, once grown,
+ * is neither grown again nor given back (growing one copies it and clears
+ * the new part).  One thread at a time uses it: the worker that traces
+ * the chunk, then the main thread that writes it out. */
+static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
+{
+	FILE *ms = c->ms;
+	if (!ms) {
+		ms = c->ms = open_memstream(&c->out, &c->outsize);
+		if (!ms)
+			jobs_oom();
+#ifdef HAVE___FSETLOCKING
+		/* no lock for every putc: the stream is one thread's */
+		__fsetlocking(ms, FSETLOCKING_BYCALLER);
+#endif
+	} else if (fseeko(ms, 0, SEEK_SET) != 0) {
+		jobs_oom();
+	}
+	for (int k = 0; k < c->n; k++) {
+		struct job_line *l = &c->lines[k];
+		struct errbuf err;
+		struct trace tr;
+		if (batch_trace(&tr, b, c->text + l->in, l->len, &err) != 0) {
+			l->msg = xstrdup(err.msg);
+			if (b->o->strict) {
+				c->n = k + 1;
+				break;
+			}
+			continue;
+		}
+		struct fmt_opts fo = b->o->fmt;
+		fo.pair = l->lineno;
+		off_t at = ftello(ms);
+		trace_body(ms, &tr, b->o, &fo);
+		off_t end = ftello(ms);
+		trace_free(&tr);
+		if (at < 0 || end < at)
+			jobs_oom(); /* a memory stream fails for want of memory */
+		l->out = (size_t)at;
+		l->outlen = (size_t)(end - at);
+	}
+	off_t len = ftello(ms);
+	/* the flush points c->out at the bytes written */
+	if (len < 0 || fflush(ms) != 0 || ferror(ms))
+		jobs_oom();
+	c->outlen = (size_t)len;
+}
+
+static void *jobs_worker(void *arg)
+{
+	struct jobs *j = arg;
+	pthread_mutex_lock(&j->lock);
+	for (;;) {
+		while (!j->stop && j->taken == j->filled)
+			pthread_cond_wait(&j->ready, &j->lock);
+		if (j->stop)
+			break;
+		struct job_chunk *c = &j->ring[j->taken++ % j->nring];
+		pthread_mutex_unlock(&j->lock);
+		jobs_trace_chunk(j->b, c);
+		pthread_mutex_lock(&j->lock);
+		c->done = 1;
+		pthread_cond_signal(&j->done);
+	}
+	pthread_mutex_unlock(&j->lock);
+	return NULL;
+}
+
+/* Empties a chunk for the next lines, keeping its buffers. */
+static void jobs_clear(struct job_chunk *c)
+{
+	for (int k = 0; k < c->n; k++)
+		free(c->lines[k].msg);
+	c->outlen = 0;
+	c->n = 0;
+	c->textlen = 0;
+}
+
+/* Writes out a traced chunk, as batch_serial() would have written its
+ * lines; returns 1 to stop (a strict batch at a bad line, or a write
+ * error), else 0. */
+static int jobs_write(struct batch *b, const struct job_chunk *c)
+{
+	for (int k = 0; k < c->n; k++) {
+		const struct job_line *l = &c->lines[k];
+		if (ferror(b->out))
+			return 1;
+		if (l->msg) {
+			batch_report(b, l->lineno, l->msg);
+			b->failed++;
+			if (b->o->strict)
+				return 1;
+			continue;
+		}
+		struct fmt_opts fo = b->o->fmt;
+		fo.pair = l->lineno;
+		trace_sep(b->out, b->o, &fo, b->first);
+		fwrite(c->out + l->out, 1, l->outlen, b->out);
+		outfile_wrote(b->of);
+		b->first = 0;
+	}
+	return 0;
+}
+
+/* Waits for the oldest chunk in flight, writes it out and frees its slot;
+ * returns jobs_write()'s answer.  *per_line gets the output bytes of its
+ * traces, a line on average, when it has some. */
+static int jobs_emit(struct jobs *j, size_t *per_line)
+{
+	struct job_chunk *c = &j->ring[j->emitted % j->nring];
+	pthread_mutex_lock(&j->lock);
+	while (!c->done)
+		pthread_cond_wait(&j->done, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	int stop = jobs_write(j->b, c);
+	int traced = 0;
+	for (int k = 0; k < c->n; k++)
+		traced += !c->lines[k].msg;
+	if (traced)
+		*per_line = c->outlen / (size_t)traced + 1;
+	if (c->outlen > 2 * JOBS_CHUNK_OUT && c->ms) {
+		/* a chunk of huge traces: give its buffer back rather than
+		 * keep it for chunks that may not need it */
+		fclose(c->ms);
+		free(c->out);
+		c->ms = NULL;
+		c->out = NULL;
+	}
+	jobs_clear(c);
+	j->emitted++;
+	return stop;
+}
+
+/* Plans the next chunk from the output bytes of a line, as last seen
+ * (per_line, 0 before any): sets *lines to the lines it takes, about
+ * JOBS_CHUNK_OUT bytes of output (less with many workers, so that the
+ * ring holds about JOBS_RING_OUT), and returns how many chunks may be in
+ * flight: the whole ring, or fewer when the traces are so large that even
+ * chunks of one line would hold more than JOBS_RING_OUT, but always one a
+ * worker.  Until a trace has been written its size is unknown, and the
+ * chunks take a line each. */
+static unsigned long jobs_plan(const struct jobs *j, size_t per_line,
+			       int *lines)
+{
+	size_t aim = JOBS_RING_OUT / j->nring, n;
+	if (aim > JOBS_CHUNK_OUT)
+		aim = JOBS_CHUNK_OUT;
+	n = per_line ? aim / per_line : 1;
+	n = n < 1 ? 1 : n > JOBS_CHUNK_LINES ? JOBS_CHUNK_LINES : n;
+	*lines = (int)n;
+	if (!per_line || per_line <= aim)
+		return j->nring;
+	unsigned long fit = (unsigned long)(JOBS_RING_OUT / per_line);
+	return fit < j->nring / 2 ? j->nring / 2 : fit > j->nring ? j->nring
+	     : fit;
+}
+
+/* The main thread's part: reads, hands out and writes chunks until the
+ * input ends or the batch stops; returns 1 if it stopped early. */
+static int jobs_main(struct jobs *j, struct jobs_in *in)
+{
+	size_t per_line = 0;
+	int lineno = 0, stop = 0;
+	while (!stop) {
+		int lines;
+		unsigned long room = jobs_plan(j, per_line, &lines);
+		if (!in->over && j->filled - j->emitted < room) {
+			struct job_chunk *c = &j->ring[j->filled % j->nring];
+			int waits = jobs_fill(c, in, lines, &lineno,
+					      j->filled == j->emitted);
+			if (c->n > 0) {
+				pthread_mutex_lock(&j->lock);
+				c->done = 0;
+				j->filled++;
+				pthread_cond_signal(&j->ready);
+				pthread_mutex_unlock(&j->lock);
+			}
+			if (!waits)
+				continue;
+			/* the next line is not there yet: write out all
+			 * that has come before waiting for it */
+			while (!stop && j->emitted < j->filled)
+				stop = jobs_emit(j, &per_line);
+			fflush(j->b->out);
+			continue;
+		}
+		if (j->emitted == j->filled)
+			break;
+		stop = jobs_emit(j, &per_line);
+	}
+	return stop;
+}
+
+/* Starts up to n workers with the signals that the program or its output
+ * file handle blocked, so that those reach the main thread as before;
+ * returns how many started. */
+static int jobs_start(struct jobs *j, pthread_t *tid, int n)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	int started = 0;
+	size_t stack = JOBS_STACK;
+#ifdef PTHREAD_STACK_MIN
+	if (stack < (size_t)PTHREAD_STACK_MIN)
+		stack = (size_t)PTHREAD_STACK_MIN;
+#endif
+	sigfillset(&all);
+	/* the signals of a fault, a trap or abort() stay with the thread
+	 * that caused them */
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
+	sigdelset(&all, SIGABRT);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_attr_init(&attr) == 0) {
+		pthread_attr_setstacksize(&attr, stack);
+		while (started < n &&
+		       pthread_create(&tid[started], &attr, jobs_worker, j) == 0)
+			started++;
+		pthread_attr_destroy(&attr);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return started;
+}
+
+/* Traces the batch with n worker threads; falls back on batch_serial()
+ * when no thread can be started. */
+static void batch_parallel(struct batch *b, FILE *in, int n)
+{
+	struct jobs j;
+	memset(&j, 0, sizeof j);
+	j.b = b;
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_cond_init(&j.ready, NULL);
+	pthread_cond_init(&j.done, NULL);
+	num_init();
+	pthread_t *tid = xreallocarray(NULL, (size_t)n, sizeof *tid);
+	int started = jobs_start(&j, tid, n);
+	if (started == 0) {
+		free(tid);
+		pthread_cond_destroy(&j.done);
+		pthread_cond_destroy(&j.ready);
+		pthread_mutex_destroy(&j.lock);
+		batch_serial(b, in);
+		return;
+	}
+	j.nring = 2 * (unsigned long)started;
+	j.ring = xcalloc(j.nring, sizeof *j.ring);
+	struct jobs_in rd = { .fd = fileno(in), .cap = JOBS_READ_SIZE };
+	rd.buf = xmalloc(rd.cap);
+
+	int stopped = jobs_main(&j, &rd);
+
+	pthread_mutex_lock(&j.lock);
+	j.stop = 1;
+	pthread_cond_broadcast(&j.ready);
+	pthread_mutex_unlock(&j.lock);
+	for (int k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	/* a read error past the line that stopped the batch is never
+	 * reached by the serial batch either */
+	if (rd.err && !stopped) {
+		b->read_failed = 1;
+		b->read_errno = rd.err;
+	}
+	for (unsigned long k = 0; k < j.nring; k++) {
+		struct job_chunk *c = &j.ring[k];
+		jobs_clear(c);
+		if (c->ms)
+			fclose(c->ms);
+		free(c->out);
+		free(c->lines);
+		free(c->text);
+	}
+	free(j.ring);
+	free(rd.buf);
+	free(tid);
+	pthread_cond_destroy(&j.done);
+	pthread_cond_destroy(&j.ready);
+	pthread_mutex_destroy(&j.lock);
+}
+
+/* The threads of a batch without --jobs: one a processor, at most
+ * JOBS_DEFAULT_MAX. */
+static int batch_jobs_default(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : (int)n;
+}
+
+/* Traces every pair of the batch file with the threads of --jobs; returns
+ * how many lines failed, or -1 if the file cannot be read. */
+static int batch_run(struct outfile *of, const struct model *m,
+		     const struct cli_opts *o)
+{
+	int std = strcmp(o->batch, "-") == 0;
+	struct batch b = { of->fp, of, m, o, std ? "stdin" : o->batch, 1, 0,
+			   0, 0 };
+	FILE *in = std ? stdin : fopen(o->batch, "r");
+	if (!in) {
+		fprintf(stderr, "attn-trace: %s: %s\n", b.name, strerror(errno));
+		return -1;
+	}
+	int jobs = o->jobs ? o->jobs : batch_jobs_default();
+	if (jobs > 1)
+		batch_parallel(&b, in, jobs);
+	else
+		batch_serial(&b, in);
+	if (b.read_failed) {
+		fprintf(stderr, "attn-trace: %s: %s\n", b.name,
+			strerror(b.read_errno));
+		b.failed++;
+	}
+	if (o->format == FORMAT_JSON) {
+		fputs(b.first ? "[]\n" : "]\n", of->fp);
+		outfile_wrote(of);
+	}
 	if (!std)
 		fclose(in);
-	return failed;
+	return b.failed;
 }
 
 /* Traces the sentence of the command line; returns 0 or -1. */

@@ -51,6 +51,9 @@ int fmt_json_trace(FILE *out, const struct trace *tr,
 int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		  int header);
 
+/* The header line that fmt_csv_trace() writes when header is set. */
+void fmt_csv_header(FILE *out, const struct fmt_opts *o);
+
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 

@@ -89,12 +89,17 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	}
 }
 
+void fmt_csv_header(FILE *out, const struct fmt_opts *o)
+{
+	fprintf(out, "%sscorer,t,stage,symbol,index,value\n",
+		o->pair ? "pair," : "");
+}
+
 int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		  int header)
 {
 	if (header)
-		fprintf(out, "%sscorer,t,stage,symbol,index,value\n",
-			o->pair ? "pair," : "");
+		fmt_csv_header(out, o);
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];
 		struct trace_names nm;

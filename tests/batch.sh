@@ -100,19 +100,21 @@ expect_err "No space left on device" "a full disk is reported"
 run_cmd trace -o "$TMP/no/such/dir/t.txt"
 expect_status 1 "-o into a missing directory"
 
-# a run killed part-way leaves the old file or nothing, never a part
+# a run killed part-way leaves the old file or nothing, never a part; the
+# input ends only after the signal, however fast the threads trace it
 i=0
 while [ $i -lt 1000 ]; do
 	echo "zone économique européenne ||| european economic area"
 	echo "je suis étudiant"
 	i=$((i + 1))
 done >"$TMP/many"
+slow_many() { cat "$TMP/many"; sleep 1; }
 echo "old content" >"$TMP/killed.txt"
-timeout -s KILL 0.3 "$ATTN_TRACE" trace --batch="$TMP/many" --scorer=all \
+slow_many | timeout -s KILL 0.3 "$ATTN_TRACE" trace --batch=- --scorer=all \
 	-o "$TMP/killed.txt" 2>/dev/null
 check "a killed run leaves the old content" test "$(cat "$TMP/killed.txt")" = "old content"
 rm -f "$TMP"/.killed.txt.*
-timeout -s TERM 0.3 "$ATTN_TRACE" trace --batch="$TMP/many" --scorer=all \
+slow_many | timeout -s TERM 0.3 "$ATTN_TRACE" trace --batch=- --scorer=all \
 	-o "$TMP/termed.txt" 2>/dev/null
 check "SIGTERM part-way leaves no file" test ! -e "$TMP/termed.txt"
 check "SIGTERM part-way leaves no temporary file" \

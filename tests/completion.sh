@@ -34,6 +34,7 @@ offers() {
 
 offers "the commands" lessons attn-trace le
 offers "trace options" --batch= attn-trace trace --ba
+offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
 offers "the stages" weighted-sum attn-trace trace --stage w
