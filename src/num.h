@@ -2,10 +2,23 @@
 #ifndef ATTN_NUM_H
 #define ATTN_NUM_H
 
-/* Room for any number either formatter writes, with its NUL. */
+/* Room for any number either formatter writes, with its NUL.  The buf
+ * given to num_fixed() and num_shortest() must have this room whatever the
+ * number: they may write scratch bytes after the NUL (whole 8-byte words,
+ * which is quicker than byte by byte), though never past NUM_BUFSZ. */
 #define NUM_BUFSZ 64
 /* The largest --precision accepted. */
 #define NUM_MAX_PREC 17
+
+/* Makes, once, what this module keeps for the life of the process: the
+ * "C" locale that num_parse() and the rare printf fallback switch to, and
+ * the power-of-five tables that num_shortest() needs for |x| outside about
+ * 2e-9 .. 5e14 (and for subnormals).  Each function here also makes them
+ * at its first use if they are missing, which is enough in a program with
+ * one thread; a program that formats or parses numbers in several threads
+ * must call num_init() from one thread before it starts the others (after
+ * that the module only reads them).  Calling it again does nothing. */
+void num_init(void);
 
 /* Writes x with exactly prec digits after the point (0 <= prec <=
  * NUM_MAX_PREC) into buf and returns buf.  The point is always '.', and a

@@ -319,6 +319,126 @@ START_TEST(test_fixed_matches_printf)
 }
 END_TEST
 
+/* num_shortest's usual route works in fixed point from one product, for
+ * |x| from 2^-29 to 2^49: its edges, where it hands over to the general
+ * route, and the cases its masks pick between. */
+START_TEST(test_shortest_fast_edges)
+{
+	char t[64];
+	long n = 0;
+	/* every power of ten near the range, where the first digit's
+	 * position (X) changes, and its neighbours */
+	for (int e = -12; e <= 17; e++) {
+		snprintf(t, sizeof t, "1e%d", e);
+		double p = strtod(t, NULL), up = p, down = p;
+		for (int k = 0; k < 6; k++) {
+			n += shortest_ok(up);
+			n += shortest_ok(-down);
+			up = nextafter(up, INFINITY);
+			down = nextafter(down, 0.0);
+		}
+	}
+	/* the binades at and beyond both ends of the range */
+	const int edge[] = { -31, -30, -29, -28, 47, 48, 49, 50 };
+	for (size_t k = 0; k < sizeof edge / sizeof edge[0]; k++) {
+		double lo = ldexp(1.0, edge[k]);
+		n += shortest_ok(lo);
+		n += shortest_ok(nextafter(lo, 0.0));
+		n += shortest_ok(nextafter(2 * lo, 0.0));
+		for (int j = 0; j < 2000; j++)
+			n += shortest_ok(lo * (1.0 + (double)(rng() >> 11) /
+					       9007199254740992.0));
+	}
+	/* roundings that carry into the first 15 digits: runs of 9s */
+	for (int nines = 1; nines <= 17; nines++) {
+		for (int e = -12; e <= 16; e += 2) {
+			char d[32];
+			memset(d, '9', (size_t)nines);
+			d[nines] = '\0';
+			snprintf(t, sizeof t, "0.%s4e%d", d, e);
+			n += shortest_ok(strtod(t, NULL));
+			snprintf(t, sizeof t, "1.2%s6e%d", d, e);
+			n += shortest_ok(strtod(t, NULL));
+			snprintf(t, sizeof t, "-8.76%se%d", d, e);
+			n += shortest_ok(strtod(t, NULL));
+		}
+	}
+	/* every layout: 0.000ddd, d.ddd, ddd.dd, and the exponent form */
+	for (int e = -12; e <= 17; e++) {
+		const char *const digs[] = { "1", "5", "25", "123456789",
+			"1234567890123456", "12345678901234567",
+			"10000000000000001", "9007199254740993" };
+		for (size_t k = 0; k < sizeof digs / sizeof digs[0]; k++) {
+			snprintf(t, sizeof t, "%.1s.%se%d", digs[k], digs[k] + 1,
+				 e);
+			n += shortest_ok(strtod(t, NULL));
+			n += shortest_ok(-strtod(t, NULL));
+		}
+	}
+	/* decimals of 16 and 17 digits ending in 5: at or near a tie when
+	 * rounded to one digit fewer */
+	for (int k = 0; k < 20000; k++) {
+		snprintf(t, sizeof t, "%llu5e%d",
+			 rng() % 10000000000000000ull, (int)(rng() % 30) - 25);
+		n += shortest_ok(strtod(t, NULL));
+		snprintf(t, sizeof t, "%llu5e%d", rng() % 1000000000000000ull,
+			 (int)(rng() % 30) - 24);
+		n += shortest_ok(strtod(t, NULL));
+	}
+	ck_assert_int_ge(n, 50000);
+}
+END_TEST
+
+/* num_fixed's own digits: up to 8 of them written at once, and where
+ * y = |x|·10^prec and its rounding are on an edge. */
+START_TEST(test_fixed_fast_edges)
+{
+	for (int prec = 0; prec <= NUM_MAX_PREC; prec++) {
+		double scale = pow(10, prec);
+		/* 8 digits and 9, and a rounding that makes 9 of 8 */
+		const double ns[] = { 9999999.0, 99999999.0, 99999999.49,
+				      99999999.5001, 100000000.0, 999999999.0,
+				      0.0, 0.49, 0.51, 1.0, 9.5001, 10.0 };
+		for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+			fixed_ok(ns[k] / scale, prec);
+			fixed_ok(-ns[k] / scale, prec);
+			fixed_ok(nextafter(ns[k] / scale, 0.0), prec);
+			fixed_ok(nextafter(ns[k] / scale, INFINITY), prec);
+		}
+		/* y far below 1/2, where y + 1/2 is not exact, and just
+		 * below it, where it rounds up to 1 */
+		fixed_ok(1e-300, prec);
+		fixed_ok(-1e-300, prec);
+		fixed_ok(nextafter(0.5, 0.0) / scale, prec);
+		fixed_ok(-nextafter(0.5, 0.0) / scale, prec);
+		fixed_ok(0.25 / scale, prec);
+		/* y near 2^52, where ulp(y) reaches 1/2 */
+		fixed_ok(ldexp(1.0, 52) / scale, prec);
+		fixed_ok(nextafter(ldexp(1.0, 52), 0.0) / scale, prec);
+		fixed_ok(ldexp(1.0, 51) / scale + 0.25 / scale, prec);
+	}
+	ck_assert_str_eq(num_fixed((char[NUM_BUFSZ]){ 0 }, 0.5716, 4),
+			 "0.5716");
+}
+END_TEST
+
+/* num_init() may be called more than once; the numbers that need its
+ * tables come out right after it. */
+START_TEST(test_num_init)
+{
+	char buf[NUM_BUFSZ];
+
+	num_init();
+	num_init();
+	ck_assert_str_eq(num_shortest(buf, 5e-324), "5e-324");
+	ck_assert_str_eq(num_shortest(buf, 1e300), "1e300");
+	ck_assert_str_eq(num_shortest(buf, -1.7976931348623157e308),
+			 "-1.7976931348623157e308");
+	ck_assert_str_eq(num_shortest(buf, 1.5e-10), "1.5e-10");
+	ck_assert_double_eq_tol(parse_all("0.25"), 0.25, 1e-15);
+}
+END_TEST
+
 START_TEST(test_fixed_ties)
 {
 	char buf[NUM_BUFSZ];
@@ -477,12 +597,15 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_parse_range);
 	tcase_add_test(tc, test_comma_locale);
 	tcase_add_test(tc, test_fixed_ties);
+	tcase_add_test(tc, test_num_init);
 	suite_add_tcase(s, tc);
 	/* a few hundred thousand numbers each, against printf */
 	TCase *many = tcase_create("against printf");
 	tcase_set_timeout(many, 120);
 	tcase_add_test(many, test_shortest_matches_printf);
 	tcase_add_test(many, test_fixed_matches_printf);
+	tcase_add_test(many, test_shortest_fast_edges);
+	tcase_add_test(many, test_fixed_fast_edges);
 	suite_add_tcase(s, many);
 	return s;
 }
