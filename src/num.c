@@ -428,13 +428,6 @@ static void num_tables(void)
 	num_tables_ready = 1;
 }
 
-void num_init(void)
-{
-	if (!num_tables_ready)
-		num_tables();
-	num_restore(num_enter()); /* makes num_c_locale */
-}
-
 /* w (3 limbs, least significant first) = n·(hi:lo). */
 static inline void num_mul(uint64_t *w, uint64_t n, uint64_t hi, uint64_t lo)
 {

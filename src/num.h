@@ -44,9 +44,4 @@ enum num_status { NUM_OK = 0, NUM_SYNTAX, NUM_RANGE };
 char *num_itoa(char *p, int v);
 enum num_status num_parse(const char *s, double *out, const char **end);
 
-/* Prepares what the functions above fill in at their first use, so that
- * they can then be called from several threads at once.  Call it once,
- * before starting the threads. */
-void num_init(void);
-
 #endif
