@@ -143,7 +143,7 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 		len = xcalloc((size_t)n, sizeof *len);
 	}
 	for (int k = 0; k < n; k++) {
-		len[k] = (unsigned char)strlen(num_fixed(num[k], v[k], prec));
+		len[k] = (unsigned char)num_fixed_len(num[k], v[k], prec);
 		if (len[k] > width)
 			width = len[k];
 	}
@@ -219,7 +219,7 @@ void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n)
 			*p++ = ',';
 			*p++ = ' ';
 		}
-		p += strlen(num_shortest(p, v[k]));
+		p += num_shortest_len(p, v[k]);
 	}
 	*p++ = ']';
 	b->len += (size_t)(p - start);

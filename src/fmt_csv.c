@@ -83,7 +83,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	for (int k = 0; k < len; k++) {
 		p = num_itoa(row + nhead, k + 1);
 		*p++ = ',';
-		p += strlen(num_shortest(p, v[k]));
+		p += num_shortest_len(p, v[k]);
 		*p++ = '\n';
 		fwrite(row, 1, (size_t)(p - row), out);
 	}

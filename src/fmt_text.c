@@ -16,7 +16,7 @@ static const char *text_num(struct fmt_buf *b, double x, int prec,
 			    int factor)
 {
 	char *p = fmt_buf_room(b, NUM_BUFSZ + 2);
-	size_t n = strlen(num_fixed(p + 1, x, prec));
+	size_t n = num_fixed_len(p + 1, x, prec);
 	if (factor && p[1] == '-') {
 		p[0] = '(';
 		p[n + 1] = ')';

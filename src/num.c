@@ -198,7 +198,7 @@ static NUM_NOINLINE void num_fixed_long(char *p, uint64_t n, int nd, int prec)
  * after it.  Each store writes 8 bytes, some of them past the end of the
  * number, which the next store or the NUL overwrites; none goes further
  * than 18 bytes into buf. */
-static inline int num_fixed_fast(char *buf, double x, int prec)
+static inline size_t num_fixed_fast(char *buf, double x, int prec)
 {
 	/* (signed conversions: quicker than unsigned ones, and exact) */
 	double y = fabs(x) * (double)(int64_t)num_pow10[prec], z;
@@ -233,10 +233,10 @@ static inline int num_fixed_fast(char *buf, double x, int prec)
 			p += prec;
 		}
 		*p = '\0';
-		return 1;
+		return (size_t)(p - buf);
 	}
 	num_fixed_long(p, n, nd, prec);
-	return 1;
+	return strlen(buf);
 }
 
 /* num_fixed() by printf, for what num_fixed_fast() leaves.  A finite
@@ -254,14 +254,24 @@ static NUM_NOINLINE void num_fixed_printf(char *buf, double x, int prec)
 	num_unsign_zero(buf);
 }
 
-char *num_fixed(char *buf, double x, int prec)
+size_t num_fixed_len(char *buf, double x, int prec)
 {
+	size_t n;
+
 	if (prec < 0)
 		prec = 0;
 	if (prec > NUM_MAX_PREC)
 		prec = NUM_MAX_PREC;
-	if (!num_fixed_fast(buf, x, prec))
-		num_fixed_printf(buf, x, prec);
+	n = num_fixed_fast(buf, x, prec);
+	if (n != 0)
+		return n;
+	num_fixed_printf(buf, x, prec);
+	return strlen(buf);
+}
+
+char *num_fixed(char *buf, double x, int prec)
+{
+	num_fixed_len(buf, x, prec);
 	return buf;
 }
 
@@ -661,7 +671,7 @@ static inline char num_dig16_first(num_dig16 d)
  * keeps it or not by where it puts the NUL.  Stores reach past the end of
  * the number (overwritten, or after the NUL), never further than 36 bytes
  * into buf. */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) char *
 num_put_words(char *buf, int neg, num_dig16 dig, uint32_t L2, int p, int X,
 	      int fast)
 {
@@ -681,7 +691,7 @@ num_put_words(char *buf, int neg, num_dig16 dig, uint32_t L2, int p, int X,
 		memcpy(o + X + 2, dg + X + 2, 16);
 		o += nd > X + 1 ? nd + 1 : X + 1;
 		*o = '\0';
-		return;
+		return o;
 	}
 	/* "0.000ddd" (zf) puts the first digit after 1 - X bytes of
 	 * "0.000000" and the rest right after it; "d.ddd" puts it on the '0'
@@ -723,12 +733,13 @@ num_put_words(char *buf, int neg, num_dig16 dig, uint32_t L2, int p, int X,
 		}
 	}
 	*o = '\0';
+	return o;
 }
 
 /* num_put_words() for Q itself, 10^14 <= Q <= 10^15 (10^15 when 9.99..
  * rounded up to 10.0..): the rounded numbers that carried into Q, and the
  * subnormals. */
-static NUM_NOINLINE void
+static NUM_NOINLINE char *
 num_put_q(char *buf, int neg, uint64_t Q, uint32_t L2, int p, int X)
 {
 	uint64_t qh;
@@ -738,9 +749,10 @@ num_put_q(char *buf, int neg, uint64_t Q, uint32_t L2, int p, int X)
 		X++;
 	}
 	qh = Q / 100000000;
-	num_put_words(buf, neg, num_dig16_of((uint32_t)qh,
-					     (uint32_t)(Q - qh * 100000000)),
-		      L2, p, X, 0);
+	return num_put_words(buf, neg,
+			     num_dig16_of((uint32_t)qh,
+					  (uint32_t)(Q - qh * 100000000)),
+			     L2, p, X, 0);
 }
 
 /* The digits of a normal x, from V = floor(x·10^-k), 10^18 <= V < 10^19
@@ -929,7 +941,7 @@ static inline uint64_t num_inside(uint64_t f, uint64_t up, uint64_t dl,
  * the interval reaches 2^(E-53)·10^(16-X) > 10^16 / 2^54 = 0.555 either
  * side, as 10^X <= |x| < 2^(E+1) (below a power of two, where |x| = 2^E,
  * a quarter ulp is as much). */
-static inline int num_shortest_fast(char *buf, double x, uint64_t bits)
+static inline char *num_shortest_fast(char *buf, double x, uint64_t bits)
 {
 	const uint64_t one = 1ull << 60, half = 1ull << 59;
 	uint64_t frac = bits & ((1ull << 52) - 1), g, g1, lo;
@@ -940,7 +952,7 @@ static inline int num_shortest_fast(char *buf, double x, uint64_t bits)
 	num_u128 P;
 
 	if ((unsigned)(E + 29) > 77) /* -29 <= E <= 48 */
-		return 0;
+		return NULL;
 	X = num_log10_pow2(E);
 	/* 5^(14 - X) and 5^(13 - X), loaded while X is being settled */
 	g = num_pow5_m1[15 - X];
@@ -976,10 +988,8 @@ static inline int num_shortest_fast(char *buf, double x, uint64_t bits)
 	p = 17 + (int)m16;
 	p -= (int)m15 & (p - 15);
 	if (L2 == 100) /* one number in 20 or so */
-		num_put_q(buf, (int)(bits >> 63), Q + 1, 0, p, X);
-	else
-		num_put_words(buf, (int)(bits >> 63), dig, L2, p, X, 1);
-	return 1;
+		return num_put_q(buf, (int)(bits >> 63), Q + 1, 0, p, X);
+	return num_put_words(buf, (int)(bits >> 63), dig, L2, p, X, 1);
 }
 #endif
 
@@ -1016,16 +1026,24 @@ static NUM_NOINLINE void num_shortest_rare(char *buf, double x)
 	num_shortest_printf(buf, x);
 }
 
-char *num_shortest(char *buf, double x)
+size_t num_shortest_len(char *buf, double x)
 {
 #ifdef NUM_FAST_SHORTEST
 	uint64_t bits;
+	char *end;
 
 	memcpy(&bits, &x, sizeof bits);
-	if (num_shortest_fast(buf, x, bits))
-		return buf;
+	end = num_shortest_fast(buf, x, bits);
+	if (end != NULL)
+		return (size_t)(end - buf);
 #endif
 	num_shortest_rare(buf, x);
+	return strlen(buf);
+}
+
+char *num_shortest(char *buf, double x)
+{
+	num_shortest_len(buf, x);
 	return buf;
 }
 

@@ -2,6 +2,8 @@
 #ifndef ATTN_NUM_H
 #define ATTN_NUM_H
 
+#include <stddef.h>
+
 /* Room for any number either formatter writes, with its NUL.  The buf
  * given to num_fixed() and num_shortest() must have this room whatever the
  * number: they may write scratch bytes after the NUL (whole 8-byte words,
@@ -30,6 +32,13 @@ char *num_fixed(char *buf, double x, int prec);
  * double (0.1, not 0.10000000000000001), as JSON allows it, and returns
  * buf.  Negative zero is written "0".  x must be finite. */
 char *num_shortest(char *buf, double x);
+
+/* num_fixed() and num_shortest() that return the length of what they
+ * wrote (not counting the NUL): a caller that goes on writing after the
+ * number need not look for its end with strlen(), which would wait for
+ * the stores that wrote it. */
+size_t num_fixed_len(char *buf, double x, int prec);
+size_t num_shortest_len(char *buf, double x);
 
 /* Parses a strict decimal number at s: an optional sign, digits, an optional
  * '.' with digits, an optional exponent.  No hex, nan, inf or leading

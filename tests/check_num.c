@@ -213,10 +213,13 @@ static int shortest_ok(double x)
 	char got[NUM_BUFSZ], want[64];
 	if (!isfinite(x))
 		return 0;
-	num_shortest(got, x);
+	size_t len = num_shortest_len(got, x);
 	shortest_printf(want, x);
 	ck_assert_msg(strcmp(got, want) == 0, "%a: \"%s\", not \"%s\"", x, got,
 		      want);
+	ck_assert_msg(len == strlen(want), "%a: length %zu for \"%s\"", x, len,
+		      want);
+	ck_assert_str_eq(num_shortest(got, x), want);
 	ck_assert_msg(strtod(got, NULL) == x || x == 0.0,
 		      "%a: \"%s\" does not read back", x, got);
 	return 1;
@@ -289,10 +292,13 @@ END_TEST
 static void fixed_ok(double x, int prec)
 {
 	char got[NUM_BUFSZ], want[NUM_BUFSZ];
-	num_fixed(got, x, prec);
+	size_t len = num_fixed_len(got, x, prec);
 	fixed_printf(want, x, prec);
 	ck_assert_msg(strcmp(got, want) == 0, "%a at %d: \"%s\", not \"%s\"", x,
 		      prec, got, want);
+	ck_assert_msg(len == strlen(want), "%a at %d: length %zu for \"%s\"",
+		      x, prec, len, want);
+	ck_assert_str_eq(num_fixed(got, x, prec), want);
 }
 
 START_TEST(test_fixed_matches_printf)
