@@ -16,14 +16,14 @@ static const char *text_num(struct fmt_buf *b, double x, int prec,
 			    int factor)
 {
 	char *p = fmt_buf_room(b, NUM_BUFSZ + 2);
-	size_t n = num_fixed_len(p + 1, x, prec);
-	if (factor && p[1] == '-') {
+	size_t n = num_fixed_len(p, x, prec);
+	if (factor && p[0] == '-') { /* the rarer case moves */
+		memmove(p + 1, p, n + 1);
 		p[0] = '(';
 		p[n + 1] = ')';
 		b->len += n + 2;
 		return p + 1;
 	}
-	memmove(p, p + 1, n + 1);
 	b->len += n;
 	return p;
 }

@@ -1,67 +1,14 @@
 /* trace.c: run the model and record every step of its arithmetic. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attn.h"
+#include "num.h"
 #include "trace.h"
 
 #define ARENA_CHUNK 4096 /* doubles in one storage block */
-
-/* snprintf(buf, size, fmt, ...) for a fmt of plain text, %s and %d: the
- * names of a trace, thousands of them a sentence pair in a text trace, at
- * a fraction of snprintf's cost.  The bytes are snprintf's, cut short the
- * same way when they do not fit. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void trace_label(char *buf, size_t size, const char *fmt, ...)
-{
-	char num[12];
-	size_t len = 0, room = size - 1;
-	va_list ap;
-
-	va_start(ap, fmt);
-	for (const char *f = fmt;;) {
-		const char *pc = strchr(f, '%'), *s;
-		size_t n = pc ? (size_t)(pc - f) : strlen(f);
-		if (n > room - len) /* the text between conversions */
-			n = room - len;
-		memcpy(buf + len, f, n);
-		len += n;
-		if (!pc)
-			break;
-		f = pc + 2;
-		if (pc[1] == 's') {
-			s = va_arg(ap, const char *);
-			n = strlen(s);
-		} else if (pc[1] == 'd') {
-			int v = va_arg(ap, int);
-			unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-			char *d = num + sizeof num;
-			do {
-				*--d = (char)('0' + u % 10);
-				u /= 10;
-			} while (u != 0);
-			if (v < 0)
-				*--d = '-';
-			s = d;
-			n = (size_t)(num + sizeof num - d);
-		} else { /* "%%", or a lone '%' at the end */
-			s = "%";
-			n = 1;
-			f = pc + 1 + (pc[1] == '%');
-		}
-		if (n > room - len)
-			n = room - len;
-		memcpy(buf + len, s, n);
-		len += n;
-	}
-	va_end(ap);
-	buf[len] = '\0';
-}
 
 /* Returns n zeroed doubles from the trace's storage; they live as long as
  * the trace.  Blocks never move, so records can point into them. */
@@ -423,44 +370,225 @@ void trace_free(struct trace *tr)
 	memset(tr, 0, sizeof *tr);
 }
 
+/* A name put together piece by piece: thousands of them a sentence pair
+ * in a text trace, so no format strings.  A name too long for its field
+ * is cut short, as snprintf would cut it. */
+struct nb {
+	char *p;
+	char *end; /* the byte kept for the NUL */
+};
+
+static struct nb nb_at(char *buf, size_t size)
+{
+	struct nb b = { buf, buf + size - 1 };
+	return b;
+}
+
+static inline void nb_put(struct nb *b, const char *s, size_t n)
+{
+	if (n > (size_t)(b->end - b->p))
+		n = (size_t)(b->end - b->p);
+	memcpy(b->p, s, n);
+	b->p += n;
+}
+
+#define NB_LIT(b, s) nb_put(b, s, sizeof s - 1)
+
+static void nb_str(struct nb *b, const char *s)
+{
+	nb_put(b, s, strlen(s));
+}
+
+static void nb_int(struct nb *b, int v)
+{
+	char num[12];
+	nb_put(b, num, (size_t)(num_itoa(num, v) - num));
+}
+
+/* Ends the name. */
+static void nb_end(struct nb *b)
+{
+	*b->p = '\0';
+}
+
+/* buf = "<a>_<v>", such as "s_1": the commonest name. */
+static void name_sub(char *buf, size_t size, const char *a, int v)
+{
+	struct nb b = nb_at(buf, size);
+	nb_str(&b, a);
+	NB_LIT(&b, "_");
+	nb_int(&b, v);
+	nb_end(&b);
+}
+
+/* buf = a b c (any of them may be "") */
+static void name_cat(char *buf, size_t size, const char *a, const char *b_,
+		     const char *c)
+{
+	struct nb b = nb_at(buf, size);
+	nb_str(&b, a);
+	nb_str(&b, b_);
+	nb_str(&b, c);
+	nb_end(&b);
+}
+
+/* buf = "<a>_<t>,<i>", such as "e_1,2" */
+static void name_sub2(char *buf, size_t size, const char *a, int t, int i)
+{
+	struct nb b = nb_at(buf, size);
+	nb_str(&b, a);
+	NB_LIT(&b, "_");
+	nb_int(&b, t);
+	NB_LIT(&b, ",");
+	nb_int(&b, i);
+	nb_end(&b);
+}
+
 /* The names of a score's operands: "s_t" and "h_i", then W_a·h_i for
  * general, or the three stages of concat and v_a. */
 static void names_score(const struct trace *tr, const struct trace_rec *r,
 			struct trace_names *nm)
 {
-	char ls[16], lh[16];
-	int t = r->t;
+	char ls[16], lh[16], sh[40];
 	enum scorer sc = tr->runs[r->run].scorer;
 
-	trace_label(ls, sizeof ls, "s_%d", t);
-	trace_label(lh, sizeof lh, "h_%d", r->i);
-	trace_label(nm->symbol, sizeof nm->symbol, "e_%d,%d", t, r->i);
+	name_sub(ls, sizeof ls, "s", r->t);
+	name_sub(lh, sizeof lh, "h", r->i);
+	name_sub2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
 	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
-		trace_label(nm->op[0], sizeof nm->op[0], "%s", ls);
-		trace_label(nm->op[1], sizeof nm->op[1], "%s", lh);
+		name_cat(nm->op[0], sizeof nm->op[0], ls, "", "");
+		name_cat(nm->op[1], sizeof nm->op[1], lh, "", "");
 		if (sc == SCORER_DOT) {
-			trace_label(nm->formula, sizeof nm->formula, "%s·%s",
-				    ls, lh);
+			name_cat(nm->formula, sizeof nm->formula, ls, "·", lh);
 		} else {
-			trace_label(nm->formula, sizeof nm->formula,
-				    "%s·(W_a·%s)", ls, lh);
-			trace_label(nm->op[2], sizeof nm->op[2], "W_a·%s", lh);
+			struct nb b = nb_at(nm->formula, sizeof nm->formula);
+			nb_str(&b, ls);
+			NB_LIT(&b, "·(W_a·");
+			nb_str(&b, lh);
+			NB_LIT(&b, ")");
+			nb_end(&b);
+			name_cat(nm->op[2], sizeof nm->op[2], "W_a·", lh, "");
 		}
 		return;
 	}
-	trace_label(nm->formula, sizeof nm->formula, "v_a·tanh(W_a·[%s; %s])",
-		    ls, lh);
-	trace_label(nm->op[0], sizeof nm->op[0], "[%s; %s]", ls, lh);
-	trace_label(nm->op[1], sizeof nm->op[1], "W_a·[%s; %s]", ls, lh);
-	trace_label(nm->op[2], sizeof nm->op[2], "tanh(W_a·[%s; %s])", ls, lh);
-	trace_label(nm->op[3], sizeof nm->op[3], "v_a");
+	/* "[s_t; h_i]" and the names built on it */
+	name_cat(sh, sizeof sh, "[", ls, "; ");
+	name_cat(nm->op[0], sizeof nm->op[0], sh, lh, "]");
+	name_cat(nm->op[1], sizeof nm->op[1], "W_a·", nm->op[0], "");
+	name_cat(nm->op[2], sizeof nm->op[2], "tanh(", nm->op[1], ")");
+	name_cat(nm->op[3], sizeof nm->op[3], "v_a", "", "");
+	name_cat(nm->formula, sizeof nm->formula, "v_a·", nm->op[2], "");
+}
+
+/* The names of an RNN step: h_i of the encoder, s_t of the decoder. */
+static void names_rnn(const struct trace_rec *r, struct trace_names *nm)
+{
+	char in[24], pv[24];
+	int enc = r->run < 0, k = enc ? r->i : r->t;
+	const char *st = enc ? "h" : "s";
+	struct nb b;
+
+	name_sub(in, sizeof in, enc ? "x" : "y", k - 1 + enc);
+	name_sub(pv, sizeof pv, st, k - 1);
+	name_sub(nm->symbol, sizeof nm->symbol, st, k);
+	b = nb_at(nm->formula, sizeof nm->formula);
+	NB_LIT(&b, "tanh(W_x·");
+	nb_str(&b, in);
+	NB_LIT(&b, " + W_h·");
+	nb_str(&b, pv);
+	NB_LIT(&b, " + b)");
+	nb_end(&b);
+	name_cat(nm->op[0], sizeof nm->op[0], "W_x·", in, "");
+	name_cat(nm->op[1], sizeof nm->op[1], "W_h·", pv, "");
+	name_cat(nm->op[2], sizeof nm->op[2], "b", "", "");
+	name_cat(nm->op[3], sizeof nm->op[3], "sum", "", "");
+	name_cat(nm->op[4], sizeof nm->op[4], pv, "", "");
+}
+
+/* The names of step t's softmax and weighted sum. */
+static void names_softmax(const struct trace_rec *r, struct trace_names *nm)
+{
+	struct nb b;
+	char num[12];
+	size_t n = (size_t)(num_itoa(num, r->t) - num);
+
+	name_sub(nm->symbol, sizeof nm->symbol, "α", r->t);
+	b = nb_at(nm->formula, sizeof nm->formula);
+	NB_LIT(&b, "exp(e_");
+	nb_put(&b, num, n);
+	NB_LIT(&b, ",i - max) / Σ_j exp(e_");
+	nb_put(&b, num, n);
+	NB_LIT(&b, ",j - max)");
+	nb_end(&b);
+	name_sub(nm->op[0], sizeof nm->op[0], "e", r->t);
+	name_cat(nm->op[1], sizeof nm->op[1], "max", "", "");
+	name_cat(nm->op[2], sizeof nm->op[2], "e - max", "", "");
+	name_cat(nm->op[3], sizeof nm->op[3], "exp(e - max)", "", "");
+	name_cat(nm->op[4], sizeof nm->op[4], "sum", "", "");
+}
+
+static void names_weighted(const struct trace_rec *r, struct trace_names *nm)
+{
+	char a[24], h[16];
+
+	name_sub2(a, sizeof a, "α", r->t, r->i);
+	name_sub(h, sizeof h, "h", r->i);
+	name_cat(nm->symbol, sizeof nm->symbol, a, "·", h);
+	name_cat(nm->formula, sizeof nm->formula, a, " × ", h);
+	name_cat(nm->op[0], sizeof nm->op[0], a, "", "");
+	name_cat(nm->op[1], sizeof nm->op[1], h, "", "");
+}
+
+/* The names of step t's concatenation, attentional state and output. */
+static void names_output(const struct trace_rec *r, struct trace_names *nm)
+{
+	char c[16], s[16], cs[40];
+	int t = r->t;
+
+	name_sub(c, sizeof c, "c", t);
+	name_sub(s, sizeof s, "s", t);
+	struct nb b = nb_at(cs, sizeof cs);
+	NB_LIT(&b, "[");
+	nb_str(&b, c);
+	NB_LIT(&b, "; ");
+	nb_str(&b, s);
+	NB_LIT(&b, "]");
+	nb_end(&b);
+	switch (r->kind) {
+	case REC_CONTEXT:
+		b = nb_at(nm->formula, sizeof nm->formula);
+		name_cat(nm->symbol, sizeof nm->symbol, c, "", "");
+		NB_LIT(&b, "Σ_i α_");
+		nb_int(&b, t);
+		NB_LIT(&b, ",i·h_i");
+		nb_end(&b);
+		name_cat(nm->op[0], sizeof nm->op[0], "terms", "", "");
+		break;
+	case REC_CONCAT:
+		name_cat(nm->symbol, sizeof nm->symbol, cs, "", "");
+		name_cat(nm->formula, sizeof nm->formula, c, " then ", s);
+		name_cat(nm->op[0], sizeof nm->op[0], c, "", "");
+		name_cat(nm->op[1], sizeof nm->op[1], s, "", "");
+		break;
+	case REC_ATTENTIONAL:
+		name_sub(nm->symbol, sizeof nm->symbol, "h̃", t);
+		name_cat(nm->op[0], sizeof nm->op[0], "W_c·", cs, "");
+		name_cat(nm->formula, sizeof nm->formula, "tanh(", nm->op[0],
+			 ")");
+		break;
+	default: /* REC_OUTPUT */
+		name_sub(nm->symbol, sizeof nm->symbol, "p", t);
+		name_sub(nm->op[0], sizeof nm->op[0], "W_s·h̃", t);
+		name_cat(nm->formula, sizeof nm->formula, "softmax(", nm->op[0],
+			 ")");
+		break;
+	}
 }
 
 void trace_names(const struct trace *tr, const struct trace_rec *r,
 		 struct trace_names *nm)
 {
-	char in[24], pv[24];
-	int t = r->t, i = r->i, enc = r->run < 0, k = enc ? i : t;
+	int enc = r->run < 0;
 
 	nm->symbol[0] = nm->formula[0] = '\0';
 	for (int k = 0; k < TRACE_MAX_OPS; k++)
@@ -468,79 +596,44 @@ void trace_names(const struct trace *tr, const struct trace_rec *r,
 	switch (r->kind) {
 	case REC_EMBED:
 		if (enc)
-			trace_label(nm->symbol, sizeof nm->symbol, "x_%d", i);
+			name_sub(nm->symbol, sizeof nm->symbol, "x", r->i);
 		else
-			trace_label(nm->symbol, sizeof nm->symbol, "y_%d",
-				    t - 1);
-		trace_label(nm->formula, sizeof nm->formula, "emb(%s)",
-			    (enc ? &tr->m->src : &tr->m->tgt)->words[r->word]);
+			name_sub(nm->symbol, sizeof nm->symbol, "y", r->t - 1);
+		name_cat(nm->formula, sizeof nm->formula, "emb(",
+			 (enc ? &tr->m->src : &tr->m->tgt)->words[r->word], ")");
 		break;
 	case REC_RNN:
-		trace_label(in, sizeof in, "%s_%d", enc ? "x" : "y",
-			    k - 1 + enc);
-		trace_label(pv, sizeof pv, "%s_%d", enc ? "h" : "s", k - 1);
-		trace_label(nm->symbol, sizeof nm->symbol, "%s_%d",
-			    enc ? "h" : "s", k);
-		trace_label(nm->formula, sizeof nm->formula,
-			    "tanh(W_x·%s + W_h·%s + b)", in, pv);
-		trace_label(nm->op[0], sizeof nm->op[0], "W_x·%s", in);
-		trace_label(nm->op[1], sizeof nm->op[1], "W_h·%s", pv);
-		trace_label(nm->op[2], sizeof nm->op[2], "b");
-		trace_label(nm->op[3], sizeof nm->op[3], "sum");
-		trace_label(nm->op[4], sizeof nm->op[4], "%s", pv);
+		names_rnn(r, nm);
 		break;
 	case REC_SCORE:
 		names_score(tr, r, nm);
 		break;
-	case REC_SCORES:
-		trace_label(nm->symbol, sizeof nm->symbol, "e_%d", t);
-		trace_label(nm->formula, sizeof nm->formula,
-			    "(e_%d,1 .. e_%d,%d)", t, t, tr->n);
+	case REC_SCORES: {
+		struct nb b = nb_at(nm->formula, sizeof nm->formula);
+		char num[12];
+		size_t n = (size_t)(num_itoa(num, r->t) - num);
+		name_sub(nm->symbol, sizeof nm->symbol, "e", r->t);
+		NB_LIT(&b, "(e_");
+		nb_put(&b, num, n);
+		NB_LIT(&b, ",1 .. e_");
+		nb_put(&b, num, n);
+		NB_LIT(&b, ",");
+		nb_int(&b, tr->n);
+		NB_LIT(&b, ")");
+		nb_end(&b);
 		break;
+	}
 	case REC_SOFTMAX:
-		trace_label(nm->symbol, sizeof nm->symbol, "α_%d", t);
-		trace_label(nm->formula, sizeof nm->formula,
-			    "exp(e_%d,i - max) / Σ_j exp(e_%d,j - max)", t, t);
-		trace_label(nm->op[0], sizeof nm->op[0], "e_%d", t);
-		trace_label(nm->op[1], sizeof nm->op[1], "max");
-		trace_label(nm->op[2], sizeof nm->op[2], "e - max");
-		trace_label(nm->op[3], sizeof nm->op[3], "exp(e - max)");
-		trace_label(nm->op[4], sizeof nm->op[4], "sum");
+		names_softmax(r, nm);
 		break;
 	case REC_WEIGHTED:
-		trace_label(nm->symbol, sizeof nm->symbol, "α_%d,%d·h_%d", t,
-			    i, i);
-		trace_label(nm->formula, sizeof nm->formula, "α_%d,%d × h_%d",
-			    t, i, i);
-		trace_label(nm->op[0], sizeof nm->op[0], "α_%d,%d", t, i);
-		trace_label(nm->op[1], sizeof nm->op[1], "h_%d", i);
+		names_weighted(r, nm);
 		break;
 	case REC_CONTEXT:
-		trace_label(nm->symbol, sizeof nm->symbol, "c_%d", t);
-		trace_label(nm->formula, sizeof nm->formula, "Σ_i α_%d,i·h_i",
-			    t);
-		trace_label(nm->op[0], sizeof nm->op[0], "terms");
-		break;
 	case REC_CONCAT:
-		trace_label(nm->symbol, sizeof nm->symbol, "[c_%d; s_%d]", t,
-			    t);
-		trace_label(nm->formula, sizeof nm->formula, "c_%d then s_%d",
-			    t, t);
-		trace_label(nm->op[0], sizeof nm->op[0], "c_%d", t);
-		trace_label(nm->op[1], sizeof nm->op[1], "s_%d", t);
-		break;
 	case REC_ATTENTIONAL:
-		trace_label(nm->symbol, sizeof nm->symbol, "h̃_%d", t);
-		trace_label(nm->formula, sizeof nm->formula,
-			    "tanh(W_c·[c_%d; s_%d])", t, t);
-		trace_label(nm->op[0], sizeof nm->op[0], "W_c·[c_%d; s_%d]", t,
-			    t);
-		break;
 	case REC_OUTPUT:
-		trace_label(nm->symbol, sizeof nm->symbol, "p_%d", t);
-		trace_label(nm->formula, sizeof nm->formula,
-			    "softmax(W_s·h̃_%d)", t);
-		trace_label(nm->op[0], sizeof nm->op[0], "W_s·h̃_%d", t);
+		names_output(r, nm);
 		break;
 	case REC_KIND_COUNT:
 		break;
