@@ -61,7 +61,7 @@ static int fmt_width(const char *s)
 
 void fmt_buf_grow(struct fmt_buf *b, size_t n)
 {
-	size_t cap = b->cap ? b->cap : 4096;
+	size_t cap = b->cap ? b->cap : 256;
 	while (cap - b->len < n)
 		cap *= 2;
 	b->p = xrealloc(b->p, cap);
@@ -127,6 +127,7 @@ void fmt_pad(FILE *out, const char *s, int width)
 }
 
 #define FMT_VEC_SMALL 32 /* numbers of a vector kept on the stack */
+#define FMT_VEC_COPY 24  /* bytes of a number copied at once (< NUM_BUFSZ) */
 
 /* Every number is formatted once, into num (n slots of NUM_BUFSZ), and its
  * width kept, then they are written right-aligned to the widest. */
@@ -147,7 +148,9 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 		if (len[k] > width)
 			width = len[k];
 	}
-	char *p = fmt_buf_room(b, (size_t)n * (width + 2) + 2), *start = p;
+	/* room for the fixed-size copies below to run past the end */
+	char *p = fmt_buf_room(b, (size_t)n * (width + 2) + 2 + FMT_VEC_COPY),
+	     *start = p;
 	*p++ = '[';
 	for (int k = 0; k < n; k++) {
 		size_t pad = width - len[k];
@@ -155,8 +158,16 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 			*p++ = ',';
 			*p++ = ' ';
 		}
-		memset(p, ' ', pad);
-		memcpy(p + pad, num[k], len[k]);
+		/* the usual short pad and number as copies of a constant size
+		 * (a few instructions, not a call), the bytes past them
+		 * overwritten by what comes next */
+		if (pad <= 8 && len[k] <= FMT_VEC_COPY) {
+			memcpy(p, "        ", 8);
+			memcpy(p + pad, num[k], FMT_VEC_COPY);
+		} else {
+			memset(p, ' ', pad);
+			memcpy(p + pad, num[k], len[k]);
+		}
 		p += pad + len[k];
 	}
 	*p++ = ']';

@@ -71,8 +71,11 @@ struct fmt_buf {
 };
 #define FMT_BUF_INIT { NULL, 0, 0 }
 
-/* Makes room for n more bytes (the slow path of fmt_buf_room). */
+/* Makes room for n more bytes (the slow path of fmt_buf_room).  A whole
+ * trace is tens of kilobytes: its formatter asks for that much at once
+ * rather than copy a small buffer again and again as it grows. */
 void fmt_buf_grow(struct fmt_buf *b, size_t n);
+#define FMT_BUF_TRACE ((size_t)64 << 10)
 
 /* Returns where the next n bytes go; b->len is the caller's to advance. */
 static inline char *fmt_buf_room(struct fmt_buf *b, size_t n)

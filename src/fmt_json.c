@@ -194,6 +194,7 @@ int fmt_json_trace(FILE *out, const struct trace *tr,
 	struct fmt_buf b = FMT_BUF_INIT;
 	struct jw w = { &b, tr, o };
 	int rc;
+	fmt_buf_grow(&b, FMT_BUF_TRACE);
 	jw_header(&w);
 	if (jw_stage(&w, STAGE_ENCODING))
 		jw_encoder(&w);

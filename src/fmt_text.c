@@ -375,6 +375,7 @@ int fmt_text_trace(FILE *out, const struct trace *tr,
 {
 	struct fmt_buf b = FMT_BUF_INIT;
 	int rc;
+	fmt_buf_grow(&b, FMT_BUF_TRACE);
 	text_header(&b, tr, o);
 	text_recs(&b, tr, tr->enc_first_rec, tr->enc_nrecs, o);
 	for (int k = 0; k < tr->nruns; k++)
