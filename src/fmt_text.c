@@ -218,6 +218,26 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_putc(b, '\n');
 }
 
+/* The names text_rec() prints for r: only the symbol of many records,
+ * and the operands' names only with the terms. */
+static unsigned text_names_needed(const struct trace_rec *r, int terms)
+{
+	switch (r->kind) {
+	case REC_SCORES:
+	case REC_CONCAT:
+	case REC_WEIGHTED:
+		return TRACE_NAME_SYMBOL;
+	case REC_SOFTMAX:
+		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
+	case REC_RNN:
+	case REC_SCORE:
+		return terms ? TRACE_NAME_ALL
+			     : TRACE_NAME_SYMBOL | TRACE_NAME_FORMULA;
+	default:
+		return TRACE_NAME_ALL;
+	}
+}
+
 static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct fmt_opts *o)
 {
@@ -225,7 +245,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	struct trace_names nm;
 	int prec = o->precision;
 	size_t n;
-	trace_names(tr, r, &nm);
+	trace_names_part(tr, r, &nm, text_names_needed(r, o->terms));
 	switch (r->kind) {
 	case REC_EMBED:
 	case REC_CONTEXT:

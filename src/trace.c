@@ -447,14 +447,16 @@ static void name_sub2(char *buf, size_t size, const char *a, int t, int i)
 /* The names of a score's operands: "s_t" and "h_i", then W_a·h_i for
  * general, or the three stages of concat and v_a. */
 static void names_score(const struct trace *tr, const struct trace_rec *r,
-			struct trace_names *nm)
+			struct trace_names *nm, unsigned parts)
 {
-	char ls[16], lh[16], sh[40];
+	char ls[16], lh[16], sh[40], op[3][64];
 	enum scorer sc = tr->runs[r->run].scorer;
 
+	name_sub2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
+	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
+		return;
 	name_sub(ls, sizeof ls, "s", r->t);
 	name_sub(lh, sizeof lh, "h", r->i);
-	name_sub2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
 	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
 		name_cat(nm->op[0], sizeof nm->op[0], ls, "", "");
 		name_cat(nm->op[1], sizeof nm->op[1], lh, "", "");
@@ -473,15 +475,20 @@ static void names_score(const struct trace *tr, const struct trace_rec *r,
 	}
 	/* "[s_t; h_i]" and the names built on it */
 	name_cat(sh, sizeof sh, "[", ls, "; ");
-	name_cat(nm->op[0], sizeof nm->op[0], sh, lh, "]");
-	name_cat(nm->op[1], sizeof nm->op[1], "W_a·", nm->op[0], "");
-	name_cat(nm->op[2], sizeof nm->op[2], "tanh(", nm->op[1], ")");
+	name_cat(op[0], sizeof op[0], sh, lh, "]");
+	name_cat(op[1], sizeof op[1], "W_a·", op[0], "");
+	name_cat(op[2], sizeof op[2], "tanh(", op[1], ")");
+	name_cat(nm->formula, sizeof nm->formula, "v_a·", op[2], "");
+	if (!(parts & TRACE_NAME_OPS))
+		return;
+	for (int k = 0; k < 3; k++)
+		memcpy(nm->op[k], op[k], sizeof op[k]);
 	name_cat(nm->op[3], sizeof nm->op[3], "v_a", "", "");
-	name_cat(nm->formula, sizeof nm->formula, "v_a·", nm->op[2], "");
 }
 
 /* The names of an RNN step: h_i of the encoder, s_t of the decoder. */
-static void names_rnn(const struct trace_rec *r, struct trace_names *nm)
+static void names_rnn(const struct trace_rec *r, struct trace_names *nm,
+		      unsigned parts)
 {
 	char in[24], pv[24];
 	int enc = r->run < 0, k = enc ? r->i : r->t;
@@ -491,6 +498,8 @@ static void names_rnn(const struct trace_rec *r, struct trace_names *nm)
 	name_sub(in, sizeof in, enc ? "x" : "y", k - 1 + enc);
 	name_sub(pv, sizeof pv, st, k - 1);
 	name_sub(nm->symbol, sizeof nm->symbol, st, k);
+	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
+		return;
 	b = nb_at(nm->formula, sizeof nm->formula);
 	NB_LIT(&b, "tanh(W_x·");
 	nb_str(&b, in);
@@ -498,6 +507,8 @@ static void names_rnn(const struct trace_rec *r, struct trace_names *nm)
 	nb_str(&b, pv);
 	NB_LIT(&b, " + b)");
 	nb_end(&b);
+	if (!(parts & TRACE_NAME_OPS))
+		return;
 	name_cat(nm->op[0], sizeof nm->op[0], "W_x·", in, "");
 	name_cat(nm->op[1], sizeof nm->op[1], "W_h·", pv, "");
 	name_cat(nm->op[2], sizeof nm->op[2], "b", "", "");
@@ -506,13 +517,23 @@ static void names_rnn(const struct trace_rec *r, struct trace_names *nm)
 }
 
 /* The names of step t's softmax and weighted sum. */
-static void names_softmax(const struct trace_rec *r, struct trace_names *nm)
+static void names_softmax(const struct trace_rec *r, struct trace_names *nm,
+			  unsigned parts)
 {
 	struct nb b;
 	char num[12];
 	size_t n = (size_t)(num_itoa(num, r->t) - num);
 
 	name_sub(nm->symbol, sizeof nm->symbol, "α", r->t);
+	if (parts & TRACE_NAME_OPS) {
+		name_sub(nm->op[0], sizeof nm->op[0], "e", r->t);
+		name_cat(nm->op[1], sizeof nm->op[1], "max", "", "");
+		name_cat(nm->op[2], sizeof nm->op[2], "e - max", "", "");
+		name_cat(nm->op[3], sizeof nm->op[3], "exp(e - max)", "", "");
+		name_cat(nm->op[4], sizeof nm->op[4], "sum", "", "");
+	}
+	if (!(parts & TRACE_NAME_FORMULA))
+		return;
 	b = nb_at(nm->formula, sizeof nm->formula);
 	NB_LIT(&b, "exp(e_");
 	nb_put(&b, num, n);
@@ -520,27 +541,26 @@ static void names_softmax(const struct trace_rec *r, struct trace_names *nm)
 	nb_put(&b, num, n);
 	NB_LIT(&b, ",j - max)");
 	nb_end(&b);
-	name_sub(nm->op[0], sizeof nm->op[0], "e", r->t);
-	name_cat(nm->op[1], sizeof nm->op[1], "max", "", "");
-	name_cat(nm->op[2], sizeof nm->op[2], "e - max", "", "");
-	name_cat(nm->op[3], sizeof nm->op[3], "exp(e - max)", "", "");
-	name_cat(nm->op[4], sizeof nm->op[4], "sum", "", "");
 }
 
-static void names_weighted(const struct trace_rec *r, struct trace_names *nm)
+static void names_weighted(const struct trace_rec *r, struct trace_names *nm,
+			   unsigned parts)
 {
 	char a[24], h[16];
 
 	name_sub2(a, sizeof a, "α", r->t, r->i);
 	name_sub(h, sizeof h, "h", r->i);
 	name_cat(nm->symbol, sizeof nm->symbol, a, "·", h);
+	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
+		return;
 	name_cat(nm->formula, sizeof nm->formula, a, " × ", h);
 	name_cat(nm->op[0], sizeof nm->op[0], a, "", "");
 	name_cat(nm->op[1], sizeof nm->op[1], h, "", "");
 }
 
 /* The names of step t's concatenation, attentional state and output. */
-static void names_output(const struct trace_rec *r, struct trace_names *nm)
+static void names_output(const struct trace_rec *r, struct trace_names *nm,
+			 unsigned parts)
 {
 	char c[16], s[16], cs[40];
 	int t = r->t;
@@ -566,6 +586,8 @@ static void names_output(const struct trace_rec *r, struct trace_names *nm)
 		break;
 	case REC_CONCAT:
 		name_cat(nm->symbol, sizeof nm->symbol, cs, "", "");
+		if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
+			break;
 		name_cat(nm->formula, sizeof nm->formula, c, " then ", s);
 		name_cat(nm->op[0], sizeof nm->op[0], c, "", "");
 		name_cat(nm->op[1], sizeof nm->op[1], s, "", "");
@@ -588,6 +610,12 @@ static void names_output(const struct trace_rec *r, struct trace_names *nm)
 void trace_names(const struct trace *tr, const struct trace_rec *r,
 		 struct trace_names *nm)
 {
+	trace_names_part(tr, r, nm, TRACE_NAME_ALL);
+}
+
+void trace_names_part(const struct trace *tr, const struct trace_rec *r,
+		      struct trace_names *nm, unsigned parts)
+{
 	int enc = r->run < 0;
 
 	nm->symbol[0] = nm->formula[0] = '\0';
@@ -603,16 +631,18 @@ void trace_names(const struct trace *tr, const struct trace_rec *r,
 			 (enc ? &tr->m->src : &tr->m->tgt)->words[r->word], ")");
 		break;
 	case REC_RNN:
-		names_rnn(r, nm);
+		names_rnn(r, nm, parts);
 		break;
 	case REC_SCORE:
-		names_score(tr, r, nm);
+		names_score(tr, r, nm, parts);
 		break;
 	case REC_SCORES: {
 		struct nb b = nb_at(nm->formula, sizeof nm->formula);
 		char num[12];
 		size_t n = (size_t)(num_itoa(num, r->t) - num);
 		name_sub(nm->symbol, sizeof nm->symbol, "e", r->t);
+		if (!(parts & TRACE_NAME_FORMULA))
+			break;
 		NB_LIT(&b, "(e_");
 		nb_put(&b, num, n);
 		NB_LIT(&b, ",1 .. e_");
@@ -624,16 +654,16 @@ void trace_names(const struct trace *tr, const struct trace_rec *r,
 		break;
 	}
 	case REC_SOFTMAX:
-		names_softmax(r, nm);
+		names_softmax(r, nm, parts);
 		break;
 	case REC_WEIGHTED:
-		names_weighted(r, nm);
+		names_weighted(r, nm, parts);
 		break;
 	case REC_CONTEXT:
 	case REC_CONCAT:
 	case REC_ATTENTIONAL:
 	case REC_OUTPUT:
-		names_output(r, nm);
+		names_output(r, nm, parts);
 		break;
 	case REC_KIND_COUNT:
 		break;

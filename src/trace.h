@@ -149,6 +149,18 @@ void trace_free(struct trace *tr);
 void trace_names(const struct trace *tr, const struct trace_rec *r,
 		 struct trace_names *nm);
 
+/* trace_names() for a front end that prints only some of them: parts is
+ * a mask of the TRACE_NAME_ values, and the names not asked for may be
+ * left empty ("").  A text trace prints about half of them. */
+enum {
+	TRACE_NAME_SYMBOL = 1,
+	TRACE_NAME_FORMULA = 2,
+	TRACE_NAME_OPS = 4,
+	TRACE_NAME_ALL = 7
+};
+void trace_names_part(const struct trace *tr, const struct trace_rec *r,
+		      struct trace_names *nm, unsigned parts);
+
 /* Returns the first record of the given kind for (run, t, i), or NULL.
  * run is -1 for the encoder. */
 const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,

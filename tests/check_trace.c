@@ -272,6 +272,37 @@ START_TEST(test_score_terms_by_scorer)
 }
 END_TEST
 
+/* trace_names_part() gives every name it is asked for exactly as
+ * trace_names() does, whatever else it leaves out. */
+START_TEST(test_names_part)
+{
+	struct trace tr;
+	struct trace_names all, part;
+	int checked = 0;
+	build(&tr, NULL, 0, SCORER_ALL);
+	for (int k = 0; k < tr.nrecs; k++) {
+		const struct trace_rec *r = &tr.recs[k];
+		trace_names(&tr, r, &all);
+		ck_assert_str_ne(all.symbol, "");
+		for (unsigned parts = 1; parts <= TRACE_NAME_ALL; parts++) {
+			trace_names_part(&tr, r, &part, parts);
+			if (parts & TRACE_NAME_SYMBOL)
+				ck_assert_str_eq(part.symbol, all.symbol);
+			if (parts & TRACE_NAME_FORMULA)
+				ck_assert_str_eq(part.formula, all.formula);
+			if (parts & TRACE_NAME_OPS)
+				for (int j = 0; j < r->nops; j++) {
+					ck_assert_str_ne(all.op[j], "");
+					ck_assert_str_eq(part.op[j], all.op[j]);
+				}
+			checked++;
+		}
+	}
+	ck_assert_int_gt(checked, 100);
+	trace_free(&tr);
+}
+END_TEST
+
 /* The symbol of run 0's record of a kind at step t. */
 #define SYM(kind, t) names(&tr, need(&tr, kind, 0, t, 0))->symbol
 
@@ -344,6 +375,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_every_stage_greedy);
 	tcase_add_test(tc, test_score_terms_by_scorer);
 	tcase_add_test(tc, test_symbols);
+	tcase_add_test(tc, test_names_part);
 	tcase_add_test(tc, test_one_scorer_only);
 	tcase_add_test(tc, test_bad_lengths);
 	tcase_add_test(tc, test_names);
