@@ -62,7 +62,7 @@ static int fmt_width(const char *s)
 void fmt_buf_grow(struct fmt_buf *b, size_t n)
 {
 	size_t cap = b->cap ? b->cap : 256;
-	while (cap - b->len < n)
+	while (cap - b->len <= n)
 		cap *= 2;
 	b->p = xrealloc(b->p, cap);
 	b->cap = cap;

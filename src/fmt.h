@@ -77,10 +77,12 @@ struct fmt_buf {
 void fmt_buf_grow(struct fmt_buf *b, size_t n);
 #define FMT_BUF_TRACE ((size_t)64 << 10)
 
-/* Returns where the next n bytes go; b->len is the caller's to advance. */
+/* Returns where the next n bytes go; b->len is the caller's to advance.
+ * (Always a real buffer, even for n = 0: "<=" makes the first call
+ * allocate, so that no caller hands memcpy or memset a null pointer.) */
 static inline char *fmt_buf_room(struct fmt_buf *b, size_t n)
 {
-	if (b->cap - b->len < n)
+	if (b->cap - b->len <= n)
 		fmt_buf_grow(b, n);
 	return b->p + b->len;
 }
