@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "utf8.h"
 #include "cli_heatmap.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
@@ -22,9 +23,64 @@
 #include "trace.h"
 #include "tui.h"
 
+/* Writes s to stderr with every byte that could drive the terminal
+ * written as \xNN instead: the C0 controls but the tab, DEL, the C1
+ * controls (U+0080 .. U+009F) and bytes that are not UTF-8.  A message
+ * echoes file names, option values and words, which can hold any byte. */
+static void cli_put_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	while (n > 0) {
+		size_t len = 1;
+		int bad;
+		if (*p < 0x80) {
+			bad = (*p < 0x20 && *p != '\t') || *p == 0x7f;
+		} else {
+			/* one whole UTF-8 sequence, or one bad byte */
+			len = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
+			if (len > n || utf8_valid_prefix((const char *)p, len) !=
+				       len)
+				len = 1, bad = 1;
+			else
+				bad = p[0] == 0xc2 && p[1] < 0xa0;
+		}
+		if (bad)
+			for (size_t k = 0; k < len; k++)
+				fprintf(stderr, "\\x%02x", p[k]);
+		else
+			fwrite(p, 1, len, stderr);
+		p += len;
+		n -= len;
+	}
+}
+
+void cli_messagef(const char *fmt, ...)
+{
+	va_list ap;
+	char small[512], *msg = small;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof small) {
+		msg = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	fputs("attn-trace: ", stderr);
+	cli_put_safe(n < 0 ? fmt : msg);
+	fputc('\n', stderr);
+	if (msg != small)
+		free(msg);
+}
+
 void cli_error(const char *msg)
 {
-	fprintf(stderr, "attn-trace: %s\n", msg);
+	cli_messagef("%s", msg);
 }
 
 int cli_usage_error(const char *msg)
@@ -35,11 +91,22 @@ int cli_usage_error(const char *msg)
 int cli_usage_errorf(const char *fmt, ...)
 {
 	va_list ap;
+	char small[512], *msg = small;
+	int n;
+
 	va_start(ap, fmt);
-	fputs("attn-trace: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\nTry 'attn-trace --help' for more information.\n", stderr);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof small) {
+		msg = xmalloc((size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(msg, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	cli_messagef("%s", n < 0 ? fmt : msg);
+	fputs("Try 'attn-trace --help' for more information.\n", stderr);
+	if (msg != small)
+		free(msg);
 	return EXIT_USAGE;
 }
 
@@ -312,7 +379,7 @@ int cli_load(struct model *m, const struct cli_opts *o)
 int cli_flush(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "attn-trace: write error: %s\n",
+		cli_messagef("write error: %s",
 			strerror(errno ? errno : EIO));
 		return EXIT_DATA;
 	}

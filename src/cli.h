@@ -44,8 +44,13 @@ struct cli_opts {
  * printed on stderr as "attn-trace: ..." and never abort. */
 int cli_main(int argc, char **argv);
 
-/* Prints "attn-trace: msg". */
+/* Prints "attn-trace: msg", with the bytes of msg that could drive the
+ * terminal (controls, bytes that are not UTF-8) written as \xNN. */
 void cli_error(const char *msg);
+
+/* The same with a printf-style message: every error message goes through
+ * here or cli_usage_errorf(). */
+void cli_messagef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Prints "attn-trace: msg" and the hint to try --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *msg);

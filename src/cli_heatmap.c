@@ -158,12 +158,12 @@ int cli_heatmap(int argc, char **argv)
 		struct outfile of = { .fp = stdout, .is_stdout = 1 };
 		if (outfile_commit(&of, &err) == 0)
 			return EXIT_OK;
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	struct model m;
 	if (model_load_arg(&m, o.model_path, &err) != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
@@ -174,7 +174,7 @@ int cli_heatmap(int argc, char **argv)
 		trace_free(&tr);
 	}
 	if (rc != 0)
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 	free(sentence);
 	model_free(&m);
 	return rc == 0 ? EXIT_OK : EXIT_DATA;

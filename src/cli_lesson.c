@@ -131,7 +131,7 @@ static int cli_lesson_open(const char *path, struct lesson *l,
 	if (lesson_load(l, path, &err) == 0 &&
 	    lesson_prepare(l, m, tr, &err) == 0)
 		return 0;
-	fprintf(stderr, "attn-trace: %s\n", err.msg);
+	cli_messagef("%s", err.msg);
 	lesson_free(l);
 	return -1;
 }
@@ -172,7 +172,7 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	struct errbuf err;
 	char *path = lesson_find(name, &err);
 	if (!path) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	struct lesson l;
@@ -239,7 +239,7 @@ static int cli_lesson_row(const char *path, int namew)
 	struct errbuf err;
 	char num[32], name[256];
 	if (lesson_load(&l, path, &err) != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		lesson_free(&l);
 		return -1;
 	}
@@ -265,13 +265,13 @@ int cli_lessons(int argc, char **argv)
 	char **paths, num[32], name[256];
 	int n = lesson_list(&paths, &err), namew = 0;
 	if (n < 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	if (n == 0)
-		fprintf(stderr, "attn-trace: no lessons in %s (set "
+		cli_messagef("no lessons in %s (set "
 			"ATTN_TRACE_LESSONS to the directory that holds the "
-			"*.lesson files)\n", lesson_dir());
+			"*.lesson files)", lesson_dir());
 	for (int k = 0; k < n; k++) {
 		cli_lesson_split(paths[k], num, sizeof num, name, sizeof name);
 		if (utf8_width(name) > namew)

@@ -216,7 +216,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 			model_free(m);
 	}
 	if (rc != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	return EXIT_OK;
@@ -262,7 +262,7 @@ static int cli_quiz_read(struct cli_quiz_run *qr)
 		putchar('\n');
 		if (!ferror(stdin))
 			return 0;
-		fprintf(stderr, "attn-trace: cannot read the answers: %s\n",
+		cli_messagef("cannot read the answers: %s",
 			strerror(errno ? errno : EIO));
 		return -1;
 	}
@@ -305,7 +305,7 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	enum trace_stage st = cli_quiz_stage(o->stages, j);
 	if (quiz_make(&q, qr->tr, 0, st, quiz_rand(state), o->precision,
 		      &err) != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return -1;
 	}
 	printf("\nquestion %d of %d: %s at step t=%d\n", j + 1, o->count,

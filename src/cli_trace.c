@@ -123,7 +123,7 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 /* Reports a bad line as NAME:LINE: message. */
 static void batch_report(const struct batch *b, int lineno, const char *msg)
 {
-	fprintf(stderr, "attn-trace: %s:%d: %s\n", b->name, lineno, msg);
+	cli_messagef("%s:%d: %s", b->name, lineno, msg);
 }
 
 /* 1 if a line, len bytes with a NUL after them, is a blank line or a
@@ -662,7 +662,7 @@ static int batch_run(struct outfile *of, const struct model *m,
 			   0, 0 };
 	FILE *in = std ? stdin : fopen(o->batch, "r");
 	if (!in) {
-		fprintf(stderr, "attn-trace: %s: %s\n", b.name, strerror(errno));
+		cli_messagef("%s: %s", b.name, strerror(errno));
 		return -1;
 	}
 	int jobs = o->jobs ? o->jobs : batch_jobs_default();
@@ -671,7 +671,7 @@ static int batch_run(struct outfile *of, const struct model *m,
 	else
 		batch_serial(&b, in);
 	if (b.read_failed) {
-		fprintf(stderr, "attn-trace: %s: %s\n", b.name,
+		cli_messagef("%s: %s", b.name,
 			strerror(b.read_errno));
 		b.failed++;
 	}

@@ -410,7 +410,7 @@ static int cli_train_write(const struct cli_train_opts *o, struct trainer *t,
 	FILE *f = to_stdout ? stdout : fopen(o->out, "w");
 
 	if (!f) {
-		fprintf(stderr, "attn-trace: cannot write %s: %s\n", o->out,
+		cli_messagef("cannot write %s: %s", o->out,
 			strerror(errno));
 		return EXIT_DATA;
 	}
@@ -423,7 +423,7 @@ static int cli_train_write(const struct cli_train_opts *o, struct trainer *t,
 		rc = -1;
 	if (rc == 0)
 		return EXIT_OK;
-	fprintf(stderr, "attn-trace: write error on %s: %s\n", o->out,
+	cli_messagef("write error on %s: %s", o->out,
 		strerror(errno ? errno : EIO));
 	return EXIT_DATA;
 }
@@ -438,11 +438,11 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 
 	memset(&init, 0, sizeof init);
 	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
 	if (train_pairs_load(d, o->pairs, o->init ? &init : NULL, &err) != 0) {
-		fprintf(stderr, "attn-trace: %s\n", err.msg);
+		cli_messagef("%s", err.msg);
 		rc = EXIT_DATA;
 	} else if (o->init) {
 		train_init_model(t, d, &init);
@@ -476,9 +476,9 @@ static int cli_train_run(const struct cli_train_opts *o, struct trainer *t,
 	train_run(t, d, &o->t, cli_train_report, &pr, &st);
 	num_fixed(secs, cli_train_clock() - start, 3);
 	if (!train_weights_ok(t)) {
-		fprintf(stderr, "attn-trace: the training diverged: a weight "
-			"became NaN or larger than %s; try a smaller --lr\n",
-			MODEL_MAX_WEIGHT_TEXT);
+		cli_messagef("the training diverged: a weight became NaN or "
+			     "larger than %s; try a smaller --lr",
+			     MODEL_MAX_WEIGHT_TEXT);
 		return EXIT_DATA;
 	}
 	if (!o->quiet) {

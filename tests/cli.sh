@@ -99,4 +99,18 @@ check "model lists W_s rows by word" grep -q '^  three ' "$TMP/out"
 run_cmd trace --model="$tiny" --top=5 un deux trois
 check "--top lists that many words" grep -q '^top 5:' "$TMP/out"
 
+# A file name or an option value can hold any byte; the message shows
+# the ones that could drive the terminal as \xNN and keeps UTF-8.
+run_cmd trace --model="$TMP/a"$'\e[2J\x9b\xc2\x9b\xc3\xa9'.model
+expect_status 1 "a missing model with control bytes in its name"
+expect_err 'a\x1b[2J\x9b\xc2\x9bé.model: No such file or directory' \
+	"control bytes in a file name are shown as \\xNN, UTF-8 kept"
+check "no raw ESC, C1 or stray byte reaches stderr" \
+	bash -c "! LC_ALL=C grep -q \$'[\\x1b\\x9b]' '$TMP/err'"
+run_cmd trace --scorer=$'do\at'
+expect_status 2 "a scorer with a BEL in it"
+expect_err "unknown scorer 'do\x07t'" "a BEL in an option value is shown as \\x07"
+run_cmd trace --batch="$TMP/b"$'\t'x
+expect_err "b	x: No such file or directory" "a tab is kept as it is"
+
 finish
