@@ -56,26 +56,33 @@ static void cli_put_safe(const char *s)
 	}
 }
 
-void cli_messagef(const char *fmt, ...)
+/* "attn-trace: MESSAGE" and a newline on stderr, MESSAGE made safe. */
+static void cli_vmessage(const char *fmt, va_list ap)
 {
-	va_list ap;
 	char small[512], *msg = small;
+	va_list again;
 	int n;
 
-	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
 	if (n >= (int)sizeof small) {
 		msg = xmalloc((size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-		va_end(ap);
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
 	}
+	va_end(again);
 	fputs("attn-trace: ", stderr);
 	cli_put_safe(n < 0 ? fmt : msg);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);
+}
+
+void cli_messagef(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_vmessage(fmt, ap);
+	va_end(ap);
 }
 
 void cli_error(const char *msg)
@@ -91,22 +98,10 @@ int cli_usage_error(const char *msg)
 int cli_usage_errorf(const char *fmt, ...)
 {
 	va_list ap;
-	char small[512], *msg = small;
-	int n;
-
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
+	cli_vmessage(fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof small) {
-		msg = xmalloc((size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(msg, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
-	cli_messagef("%s", n < 0 ? fmt : msg);
 	fputs("Try 'attn-trace --help' for more information.\n", stderr);
-	if (msg != small)
-		free(msg);
 	return EXIT_USAGE;
 }
 
