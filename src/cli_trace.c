@@ -255,12 +255,6 @@ struct jobs_in {
 	int over;                /* every line has been handed out */
 };
 
-static void jobs_oom(void)
-{
-	fputs("attn-trace: out of memory\n", stderr);
-	abort();
-}
-
 /* 1 if reading fd would not wait (there are bytes, the end, or an error
  * to read, or poll(2) cannot tell). */
 static int jobs_readable(int fd)
@@ -369,13 +363,13 @@ static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
 	if (!ms) {
 		ms = c->ms = open_memstream(&c->out, &c->outsize);
 		if (!ms)
-			jobs_oom();
+			util_out_of_memory();
 #ifdef HAVE___FSETLOCKING
 		/* no lock for every putc: the stream is one thread's */
 		__fsetlocking(ms, FSETLOCKING_BYCALLER);
 #endif
 	} else if (fseeko(ms, 0, SEEK_SET) != 0) {
-		jobs_oom();
+		util_out_of_memory();
 	}
 	for (int k = 0; k < c->n; k++) {
 		struct job_line *l = &c->lines[k];
@@ -396,14 +390,14 @@ static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
 		off_t end = ftello(ms);
 		trace_free(&tr);
 		if (at < 0 || end < at)
-			jobs_oom(); /* a memory stream fails for want of memory */
+			util_out_of_memory(); /* a memory stream fails for want of memory */
 		l->out = (size_t)at;
 		l->outlen = (size_t)(end - at);
 	}
 	off_t len = ftello(ms);
 	/* the flush points c->out at the bytes written */
 	if (len < 0 || fflush(ms) != 0 || ferror(ms))
-		jobs_oom();
+		util_out_of_memory();
 	c->outlen = (size_t)len;
 }
 

@@ -53,8 +53,7 @@ static locale_t num_locale(void)
 		num_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 		if (num_c_locale == (locale_t)0) {
 			/* only fails when memory runs out */
-			fputs("attn-trace: out of memory\n", stderr);
-			abort();
+			util_out_of_memory();
 		}
 	}
 	return num_c_locale;

@@ -26,7 +26,7 @@ void util_set_fatal_hook(void (*fn)(void))
 	util_fatal_hook = fn;
 }
 
-static void util_oom(void)
+_Noreturn void util_out_of_memory(void)
 {
 	void (*hook)(void) = util_fatal_hook;
 
@@ -42,7 +42,7 @@ void *xmalloc(size_t size)
 	void *p = malloc(size ? size : 1);
 
 	if (p == NULL)
-		util_oom();
+		util_out_of_memory();
 	return p;
 }
 
@@ -54,7 +54,7 @@ void *xcalloc(size_t nmemb, size_t size)
 		nmemb = size = 1;
 	p = calloc(nmemb, size);
 	if (p == NULL)
-		util_oom();
+		util_out_of_memory();
 	return p;
 }
 
@@ -63,14 +63,14 @@ void *xrealloc(void *ptr, size_t size)
 	void *p = realloc(ptr, size ? size : 1);
 
 	if (p == NULL)
-		util_oom();
+		util_out_of_memory();
 	return p;
 }
 
 void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 {
 	if (size != 0 && nmemb > SIZE_MAX / size)
-		util_oom();
+		util_out_of_memory();
 	return xrealloc(ptr, nmemb * size);
 }
 
@@ -87,7 +87,7 @@ char *xstrndup(const char *s, size_t n)
 	char *p;
 
 	if (len == SIZE_MAX)
-		util_oom();
+		util_out_of_memory();
 	p = xmalloc(len + 1);
 	memcpy(p, s, len);
 	p[len] = '\0';

@@ -14,6 +14,11 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* What the x* allocators do when memory runs out, for the other ways of
+ * finding that out (a memory stream, newlocale): runs the fatal hook,
+ * prints "attn-trace: out of memory" and aborts. */
+_Noreturn void util_out_of_memory(void);
+
 /* Registers fn to run before the x* allocators print their message and
  * abort, so that the stepper can give the terminal back first (abort()
  * runs no atexit handler); NULL removes it.  It runs at most once: it is
