@@ -225,13 +225,7 @@ void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n)
 {
 	char *p = fmt_buf_room(b, (size_t)n * (NUM_BUFSZ + 2) + 2), *start = p;
 	*p++ = '[';
-	for (int k = 0; k < n; k++) {
-		if (k) {
-			*p++ = ',';
-			*p++ = ' ';
-		}
-		p += num_shortest_len(p, v[k]);
-	}
+	p = num_shortest_join(p, v, n, ", ", 2);
 	*p++ = ']';
 	b->len += (size_t)(p - start);
 }

@@ -40,6 +40,12 @@ char *num_shortest(char *buf, double x);
 size_t num_fixed_len(char *buf, double x, int prec);
 size_t num_shortest_len(char *buf, double x);
 
+/* Writes the n numbers of v with num_shortest(), sep (seplen bytes, 1
+ * or 2; sep has room for 2 even if seplen is 1) between them, at p, and returns the byte after the last; no NUL.  p
+ * needs room for n·(NUM_BUFSZ + seplen) bytes. */
+char *num_shortest_join(char *p, const double *v, int n, const char *sep,
+			size_t seplen);
+
 /* Parses a strict decimal number at s: an optional sign, digits, an optional
  * '.' with digits, an optional exponent.  No hex, nan, inf or leading
  * blanks.  On success stores the value in *out, the first byte after the

@@ -73,6 +73,26 @@ START_TEST(test_shortest)
 }
 END_TEST
 
+/* The vector writer: the same numbers as num_shortest() one at a time,
+ * fast route and rare ones mixed, with either separator, and nothing
+ * written for no numbers. */
+START_TEST(test_shortest_join)
+{
+	static const double v[] = { 0.1, -0.0, 1.0 / 3.0, 5e-324, -2.5, 1e21,
+				    -0.000123456789, 0.0 };
+	char buf[8 * (NUM_BUFSZ + 2)], *end;
+
+	end = num_shortest_join(buf, v, 8, ", ", 2);
+	*end = '\0';
+	ck_assert_str_eq(buf, "0.1, 0, 0.3333333333333333, 5e-324, -2.5, "
+			 "1e21, -0.000123456789, 0");
+	end = num_shortest_join(buf, v + 2, 3, ",?", 1);
+	*end = '\0';
+	ck_assert_str_eq(buf, "0.3333333333333333,5e-324,-2.5");
+	ck_assert_ptr_eq(num_shortest_join(buf, v, 0, ", ", 2), buf);
+}
+END_TEST
+
 START_TEST(test_shortest_round_trips)
 {
 	char buf[NUM_BUFSZ];
@@ -595,6 +615,7 @@ static Suite *num_suite(void)
 	tcase_add_test(tc, test_fixed_huge_fits);
 	tcase_add_test(tc, test_shortest);
 	tcase_add_test(tc, test_shortest_round_trips);
+	tcase_add_test(tc, test_shortest_join);
 	tcase_add_test(tc, test_shortest_matches_search);
 	tcase_add_test(tc, test_itoa);
 	tcase_add_test(tc, test_parse_good);
