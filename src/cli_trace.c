@@ -21,6 +21,7 @@
 #include "num.h"
 #include "outfile.h"
 #include "tok.h"
+#include "util.h"
 
 /* Writes what goes before a trace: the separator from the trace before
  * it, or for the first trace of the output (first is 1) the opening of
@@ -638,12 +639,12 @@ static void batch_parallel(struct batch *b, FILE *in, int n)
 	pthread_mutex_destroy(&j.lock);
 }
 
-/* The threads of a batch without --jobs: one a processor, at most
- * JOBS_DEFAULT_MAX. */
+/* The threads of a batch without --jobs: one a processor it may run on,
+ * at most JOBS_DEFAULT_MAX. */
 static int batch_jobs_default(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : (int)n;
+	int n = util_processors();
+	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
 /* Traces every pair of the batch file with the threads of --jobs; returns

@@ -6,12 +6,17 @@
 #endif
 
 #include <errno.h>
+#include <limits.h>
+#ifdef HAVE_SCHED_GETAFFINITY
+#include <sched.h>
+#endif
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -35,6 +40,26 @@ _Noreturn void util_out_of_memory(void)
 		hook();
 	fputs("attn-trace: out of memory\n", stderr);
 	abort();
+}
+
+int util_processors(void)
+{
+	long n;
+
+#ifdef HAVE_SCHED_GETAFFINITY
+	/* the affinity mask, which taskset and a container's cpuset narrow;
+	 * a machine with more processors than a cpu_set_t holds (1024) makes
+	 * the call fail, and is counted as online below */
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) == 0) {
+		int k = CPU_COUNT(&set);
+		if (k > 0)
+			return k;
+	}
+#endif
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
 }
 
 void *xmalloc(size_t size)

@@ -19,6 +19,12 @@ char *xstrndup(const char *s, size_t n);
  * prints "attn-trace: out of memory" and aborts. */
 _Noreturn void util_out_of_memory(void);
 
+/* How many processors this process may run on: those of its affinity mask
+ * (what taskset or a cpuset leaves it) where the system has one, else
+ * those online; at least 1.  A CPU quota (cgroup cpu.max) is not
+ * counted. */
+int util_processors(void);
+
 /* Registers fn to run before the x* allocators print their message and
  * abort, so that the stepper can give the terminal back first (abort()
  * runs no atexit handler); NULL removes it.  It runs at most once: it is

@@ -1,9 +1,13 @@
 /* check_util.c: the allocators' way out when memory runs out: the fatal
  * hook (the stepper's chance to give the terminal back) runs first, runs
- * once, and can be removed; sizes that overflow abort instead of wrapping. */
+ * once, and can be removed; sizes that overflow abort instead of wrapping.
+ * And the processor count behind the default --jobs. */
 #include "config.h"
 
 #include <check.h>
+#ifdef HAVE_SCHED_GETAFFINITY
+#include <sched.h>
+#endif
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -73,6 +77,31 @@ START_TEST(test_strndup_stops_at_nul)
 }
 END_TEST
 
+/* The default --jobs: narrowed to one processor, the process counts one,
+ * whatever the machine has online. */
+START_TEST(test_processors_follow_affinity)
+{
+#ifdef HAVE_SCHED_GETAFFINITY
+	cpu_set_t set, one;
+	int first = -1;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+	ck_assert_int_eq(util_processors(), CPU_COUNT(&set));
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &set))
+			first = c;
+	ck_assert_int_ge(first, 0);
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	ck_assert_int_eq(util_processors(), 1);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof set, &set), 0);
+	ck_assert_int_eq(util_processors(), CPU_COUNT(&set));
+#else
+	ck_assert_int_ge(util_processors(), 1);
+#endif
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -82,6 +111,7 @@ static Suite *util_suite(void)
 	tcase_add_test_raise_signal(tc, test_hook_runs_once, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_hook_removed, SIGABRT);
 	tcase_add_test(tc, test_strndup_stops_at_nul);
+	tcase_add_test(tc, test_processors_follow_affinity);
 	suite_add_tcase(s, tc);
 	return s;
 }
