@@ -153,13 +153,26 @@ static void num_unsign_zero(char *buf)
 	memmove(buf, buf + 1, strlen(buf));
 }
 
-/* The nd digits of n (nd > 8), the point before the last prec of them,
- * and the NUL, at p: written from the end, two at a time. */
-static NUM_NOINLINE void num_fixed_long(char *p, uint64_t n, int nd, int prec)
-{
-	char *q = p + nd + (prec > 0);
-	int k;
+/* 10^k as a double for every precision: exact (any 10^k up to 10^22 is),
+ * and read straight from a table, with no conversion from num_pow10. */
+static const double num_pow10_fixed[NUM_MAX_PREC + 1] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17
+};
 
+/* The digits of n (more than 8 of them, or prec >= 8), at least one
+ * before the point, the point before the last prec of them, and the NUL,
+ * at p = buf or buf + 1 (after a '-'); returns the length of all that
+ * buf holds.  Written from the end, two digits at a time. */
+static NUM_NOINLINE size_t num_fixed_long(char *buf, char *p, uint64_t n,
+					  int prec)
+{
+	int nd, k;
+	char *q, *end;
+
+	for (nd = prec + 1; nd < 20 && n >= num_pow10[nd]; nd++)
+		;
+	q = end = p + nd + (prec > 0);
 	*q = '\0';
 	for (k = prec; k >= 2; k -= 2, n /= 100)
 		memcpy(q -= 2, num_pairs + 2 * (n % 100), 2);
@@ -173,10 +186,31 @@ static NUM_NOINLINE void num_fixed_long(char *p, uint64_t n, int nd, int prec)
 		memcpy(q -= 2, num_pairs + 2 * (n % 100), 2);
 	if (q > p)
 		*--q = (char)('0' + n);
+	return (size_t)(end - buf);
 }
 
-/* num_fixed() without printf, for |x|·10^prec < 2^52.  Returns 0, having
- * written nothing, for the numbers it leaves to printf.
+/* num_fixed() by printf, for what num_fixed_len() leaves; returns the
+ * length.  A finite double needs up to 309 digits before the point, more
+ * than NUM_BUFSZ holds; such a number (|x| >= 1e45 or so) is written in
+ * the exponent form "1.2340e+300", still with prec digits after the
+ * point. */
+static NUM_NOINLINE size_t num_fixed_printf(char *buf, double x, int prec)
+{
+	locale_t old = num_enter();
+	int n = snprintf(buf, NUM_BUFSZ, "%.*f", prec, x);
+
+	if (n < 0 || n >= NUM_BUFSZ)
+		snprintf(buf, NUM_BUFSZ, "%.*e", prec, x);
+	num_restore(old);
+	num_unsign_zero(buf);
+	return strlen(buf);
+}
+
+/* Without printf for |x|·10^prec < 2^52, and by printf for the rest;
+ * prec is in range, and scale is 10^prec.  For num_fixed_len(), where the
+ * calls to the rarer paths are tail calls (so that the usual number,
+ * written here, needs no stack frame), and for num_fixed_many(), whose
+ * loop computes what depends on prec alone once for all its numbers.
  *
  * %.*f rounds the exact value of x to prec decimals, ties to even.  Here
  * y = |x|·10^prec is one rounded multiplication (10^prec is exact as a
@@ -191,81 +225,85 @@ static NUM_NOINLINE void num_fixed_long(char *p, uint64_t n, int nd, int prec)
  * 1e-7 would be safe too, and pointless.)  tests/check_num.c compares
  * this with printf over ties, near-ties and random numbers.
  *
- * The usual number (at most 8 digits in all, such as 0.5716 or -12.3000
- * at prec 4) is written from one num_swar8 word with two stores: the
- * digits before the point, the leading zeros shifted out, and the prec
- * after it.  Each store writes 8 bytes, some of them past the end of the
- * number, which the next store or the NUL overwrites; none goes further
- * than 18 bytes into buf. */
-static inline size_t num_fixed_fast(char *buf, double x, int prec)
+ * The usual number (at most 8 digits in all and prec < 8, such as 0.5716
+ * or -12.3000 at prec 4: nearly every number of a text trace) is written
+ * from one num_swar8 word, with no loop and no branch that depends on the
+ * number: its leading zero digits are the zero bytes at the low end of
+ * the word, which one count of trailing zero bits finds, and two stores
+ * write the digits before the point, the leading zeros shifted out, and
+ * the prec after it.  Each store writes 8 bytes, some of them past the
+ * end of the number, which the next store or the NUL overwrites; none
+ * goes further than 18 bytes into buf. */
+static inline __attribute__((always_inline)) size_t
+num_fixed_one(char *buf, double x, int prec, double scale)
 {
-	/* (signed conversions: quicker than unsigned ones, and exact) */
-	double y = fabs(x) * (double)(int64_t)num_pow10[prec], z;
-	uint64_t n, w;
-	int neg, nd;
+	double y = fabs(x) * scale, z;
+	uint64_t n, d, w, bits;
+	unsigned lead8;
 	char *p;
 
 	if (!(y < 0x1p52)) /* also NaN */
-		return 0;
+		return num_fixed_printf(buf, x, prec);
 	/* z = y + 1/2, rounded.  No integer lies strictly between y + 1/2
 	 * and z (the rounding would stop on it), so unless z is an integer,
 	 * its integer part is floor(y + 1/2), and y is no half-integer (y +
 	 * 1/2 would be an integer, and so would z): n is y rounded.  An
-	 * integer z is a tie, or a y within an ulp of one, for printf. */
+	 * integer z is a tie, or a y within an ulp of one, for printf.
+	 * (Signed conversions: quicker than unsigned ones, and exact.) */
 	z = y + 0.5;
 	n = (uint64_t)(int64_t)z;
 	if ((double)(int64_t)n == z)
-		return 0;
-	neg = n != 0 && signbit(x);
-	/* nd digits, at least one before the point */
-	for (nd = prec + 1; nd < 20 && n >= num_pow10[nd]; nd++)
-		;
-	buf[0] = '-'; /* overwritten by the first digit if not neg */
-	p = buf + neg;
-	if (nd <= 8) {
-		w = num_swar8((uint32_t)n) + NUM_ASCII8;
-		num_store8(p, w >> 8 * (8 - nd));
-		p += nd - prec;
-		if (prec > 0) {
-			*p++ = '.';
-			num_store8(p, w >> 8 * (8 - prec));
-			p += prec;
-		}
-		*p = '\0';
-		return (size_t)(p - buf);
+		return num_fixed_printf(buf, x, prec);
+	/* the sign bit, but no sign on a number that rounds to zero */
+	memcpy(&bits, &x, sizeof bits);
+	buf[0] = '-'; /* overwritten by the first digit if not negative */
+	p = buf + ((bits >> 63) & (n != 0));
+	if (n >= 100000000 || prec >= 8)
+		return num_fixed_long(buf, p, n, prec);
+	d = num_swar8((uint32_t)n);
+	/* 8 times the leading zeros, but never the units digit (byte 7 -
+	 * prec), which is there even when it is 0: the mask's bit stops the
+	 * count there, and n = 0 (d = 0) needs no case of its own */
+	lead8 = (unsigned)__builtin_ctzll(d | 1ull << 8 * (7 - prec)) & ~7u;
+	w = d + NUM_ASCII8;
+	num_store8(p, w >> lead8);
+	p += (size_t)(8 - prec) - lead8 / 8;
+	if (prec > 0) {
+		*p++ = '.';
+		num_store8(p, w >> 8 * (8 - prec));
+		p += prec;
 	}
-	num_fixed_long(p, n, nd, prec);
-	return strlen(buf);
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
-/* num_fixed() by printf, for what num_fixed_fast() leaves.  A finite
- * double needs up to 309 digits before the point, more than NUM_BUFSZ
- * holds; such a number (|x| >= 1e45 or so) is written in the exponent form
- * "1.2340e+300", still with prec digits after the point. */
-static NUM_NOINLINE void num_fixed_printf(char *buf, double x, int prec)
+static inline int num_prec(int prec)
 {
-	locale_t old = num_enter();
-	int n = snprintf(buf, NUM_BUFSZ, "%.*f", prec, x);
-
-	if (n < 0 || n >= NUM_BUFSZ)
-		snprintf(buf, NUM_BUFSZ, "%.*e", prec, x);
-	num_restore(old);
-	num_unsign_zero(buf);
+	if ((unsigned)prec > NUM_MAX_PREC)
+		prec = prec < 0 ? 0 : NUM_MAX_PREC;
+	return prec;
 }
 
 size_t num_fixed_len(char *buf, double x, int prec)
 {
-	size_t n;
+	prec = num_prec(prec);
+	return num_fixed_one(buf, x, prec, num_pow10_fixed[prec]);
+}
 
-	if (prec < 0)
-		prec = 0;
-	if (prec > NUM_MAX_PREC)
-		prec = NUM_MAX_PREC;
-	n = num_fixed_fast(buf, x, prec);
-	if (n != 0)
-		return n;
-	num_fixed_printf(buf, x, prec);
-	return strlen(buf);
+size_t num_fixed_many(char (*num)[NUM_BUFSZ], unsigned char *len,
+		      const double *v, int n, int prec)
+{
+	size_t most = 0;
+
+	prec = num_prec(prec);
+	for (int k = 0; k < n; k++) {
+		size_t l = num_fixed_one(num[k], v[k], prec,
+					 num_pow10_fixed[prec]);
+		len[k] = (unsigned char)l;
+		if (l > most)
+			most = l;
+	}
+	return most;
 }
 
 char *num_fixed(char *buf, double x, int prec)
@@ -1148,8 +1186,16 @@ enum num_status num_parse(const char *s, double *out, const char **end)
 char *num_itoa(char *p, int v)
 {
 	char tmp[12];
-	unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+	unsigned u;
 	int n = 0;
+
+	if (v >= 0 && v < 100) { /* t, i and lengths: nearly every call */
+		if (v >= 10)
+			*p++ = num_pairs[2 * v];
+		*p++ = num_pairs[2 * v + 1];
+		return p;
+	}
+	u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
 	do {
 		tmp[n++] = (char)('0' + u % 10);
 		u /= 10;

@@ -41,10 +41,18 @@ size_t num_fixed_len(char *buf, double x, int prec);
 size_t num_shortest_len(char *buf, double x);
 
 /* Writes the n numbers of v with num_shortest(), sep (seplen bytes, 1
- * or 2; sep has room for 2 even if seplen is 1) between them, at p, and returns the byte after the last; no NUL.  p
- * needs room for n·(NUM_BUFSZ + seplen) bytes. */
+ * or 2; sep has room for 2 even if seplen is 1) between them, at p, and
+ * returns the byte after the last; no NUL.  p needs room for
+ * n·(NUM_BUFSZ + seplen) bytes. */
 char *num_shortest_join(char *p, const double *v, int n, const char *sep,
 			size_t seplen);
+
+/* num_fixed_len() of the n numbers of v, each into its own num[k], its
+ * length into len[k] (it is below NUM_BUFSZ); returns the largest length
+ * (0 for no numbers).  Quicker than a call a number: what depends on prec
+ * alone is worked out once. */
+size_t num_fixed_many(char (*num)[NUM_BUFSZ], unsigned char *len,
+		      const double *v, int n, int prec);
 
 /* Parses a strict decimal number at s: an optional sign, digits, an optional
  * '.' with digits, an optional exponent.  No hex, nan, inf or leading

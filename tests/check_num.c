@@ -431,6 +431,18 @@ START_TEST(test_fixed_fast_edges)
 			fixed_ok(nextafter(ns[k] / scale, 0.0), prec);
 			fixed_ok(nextafter(ns[k] / scale, INFINITY), prec);
 		}
+		/* n of every length from 1 to 9 digits: each count of
+		 * leading zeros in the digit word, around the units digit
+		 * that is written even when 0 */
+		for (int d = 0; d <= 8; d++) {
+			double p10 = pow(10, d);
+			const double ms[] = { p10, p10 - 1.0, 3.0 * p10 };
+			for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+				fixed_ok(ms[k] / scale, prec);
+				fixed_ok(-ms[k] / scale, prec);
+				fixed_ok((ms[k] + 0.3) / scale, prec);
+			}
+		}
 		/* y far below 1/2, where y + 1/2 is not exact, and just
 		 * below it, where it rounds up to 1 */
 		fixed_ok(1e-300, prec);
@@ -445,6 +457,44 @@ START_TEST(test_fixed_fast_edges)
 	}
 	ck_assert_str_eq(num_fixed((char[NUM_BUFSZ]){ 0 }, 0.5716, 4),
 			 "0.5716");
+}
+END_TEST
+
+/* num_fixed_many() writes each number as num_fixed_len() does, whichever
+ * way it goes (its own digits, the long form, printf for ties and huge
+ * numbers), clamps prec the same way, and returns the longest length. */
+START_TEST(test_fixed_many)
+{
+	static const double ns[] = { 0.5716, -12.3, 0.0, -0.0, -0.00004,
+				     0.125, 99999999.0, -1e8, 1e300, 2.5,
+				     -0.00005001, 9.99999995, 123.456 };
+	enum { N = sizeof ns / sizeof ns[0] };
+	char num[N][NUM_BUFSZ], one[NUM_BUFSZ];
+	unsigned char len[N];
+
+	for (int prec = -1; prec <= NUM_MAX_PREC + 1; prec++) {
+		size_t most = 0, got;
+		for (int scaled = 0; scaled < 2; scaled++) {
+			double v[N];
+			for (int k = 0; k < N; k++) /* as is, and at 10^-prec */
+				v[k] = scaled ? ns[k] / pow(10, prec) : ns[k];
+			memset(num, 'x', sizeof num);
+			got = num_fixed_many(num, len, v, N, prec);
+			most = 0;
+			for (int k = 0; k < N; k++) {
+				size_t n = num_fixed_len(one, v[k], prec);
+				ck_assert_msg(strcmp(num[k], one) == 0 &&
+					      len[k] == n,
+					      "%a at %d: \"%s\" (%u), "
+					      "not \"%s\"", v[k], prec,
+					      num[k], len[k], one);
+				if (n > most)
+					most = n;
+			}
+			ck_assert_uint_eq(got, most);
+		}
+	}
+	ck_assert_uint_eq(num_fixed_many(num, len, ns, 0, 4), 0);
 }
 END_TEST
 
@@ -502,8 +552,9 @@ END_TEST
 
 START_TEST(test_itoa)
 {
+	/* and both sides of the edges of the one- and two-digit path */
 	const int vs[] = { 0, 7, -7, 10, 4096, -123456, 2147483647,
-			   -2147483647 - 1 };
+			   -2147483647 - 1, -1, 9, 99, 100, 101 };
 	for (size_t k = 0; k < sizeof vs / sizeof vs[0]; k++) {
 		char got[16], want[16];
 		*num_itoa(got, vs[k]) = '\0';
@@ -633,6 +684,7 @@ static Suite *num_suite(void)
 	tcase_add_test(many, test_fixed_matches_printf);
 	tcase_add_test(many, test_shortest_fast_edges);
 	tcase_add_test(many, test_fixed_fast_edges);
+	tcase_add_test(many, test_fixed_many);
 	suite_add_tcase(s, many);
 	return s;
 }
