@@ -105,17 +105,51 @@ void fmt_buf_free(struct fmt_buf *b)
 	b->len = b->cap = 0;
 }
 
+/* The room fmt_buf_put_cols() asks for: strings of up to FMT_COLS_SHORT
+ * - 2 bytes are measured as they are copied, longer ones the general
+ * way. */
+#define FMT_COLS_SHORT 64
+
+int fmt_buf_put_cols(struct fmt_buf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *q = fmt_buf_room(b, FMT_COLS_SHORT);
+	size_t i = 0, less = 0; /* bytes that are no column of their own */
+
+	/* The usual string, short and made of ASCII and two-byte code points
+	 * below U+0400, is copied in one pass that also measures it: no
+	 * strlen, no fmt_width(), no memcpy.  Those code points take a column
+	 * each (utf8_width() has none of them wide), but for the combining
+	 * marks U+0300 .. U+036F (lead byte 0xcc, or 0xcd before 0xb0), which
+	 * take none: the tilde of "h̃".  Each byte is stored before it is
+	 * looked at (the NUL too, which the caller's next bytes overwrite). */
+	while (i < FMT_COLS_SHORT - 2) {
+		unsigned c = p[i], c1;
+		q[i] = (char)c;
+		if (c - 1 < 0x7f) { /* ASCII, not the NUL */
+			i++;
+			continue;
+		}
+		if (c == 0) {
+			b->len += i;
+			return (int)(i - less);
+		}
+		c1 = p[i + 1];
+		if (c < 0xc2 || c > 0xcf || (c1 & 0xc0) != 0x80)
+			break;
+		q[i + 1] = (char)c1;
+		i += 2;
+		less += 1 + (c == 0xcc || (c == 0xcd && c1 < 0xb0));
+	}
+	/* anything else, the general way: b->len has not moved, so what the
+	 * loop copied is simply written again */
+	fmt_buf_puts(b, s);
+	return fmt_width(s);
+}
+
 void fmt_buf_pad(struct fmt_buf *b, const char *s, int width)
 {
-	size_t n = strlen(s);
-	int pad = width - fmt_width(s);
-
-	if (pad < 0)
-		pad = 0;
-	char *p = fmt_buf_room(b, n + (size_t)pad);
-	memcpy(p, s, n);
-	memset(p + n, ' ', (size_t)pad);
-	b->len += n + (size_t)pad;
+	fmt_buf_spaces(b, width - fmt_buf_put_cols(b, s));
 }
 
 void fmt_pad(FILE *out, const char *s, int width)
@@ -137,27 +171,19 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 	unsigned char small_len[FMT_VEC_SMALL];
 	char (*num)[NUM_BUFSZ] = small;
 	unsigned char *len = small_len;
-	size_t width = 0;
+	size_t width;
 
 	if (n > FMT_VEC_SMALL) {
 		num = xcalloc((size_t)n, sizeof *num);
 		len = xcalloc((size_t)n, sizeof *len);
 	}
-	for (int k = 0; k < n; k++) {
-		len[k] = (unsigned char)num_fixed_len(num[k], v[k], prec);
-		if (len[k] > width)
-			width = len[k];
-	}
+	width = num_fixed_many(num, len, v, n, prec);
 	/* room for the fixed-size copies below to run past the end */
 	char *p = fmt_buf_room(b, (size_t)n * (width + 2) + 2 + FMT_VEC_COPY),
 	     *start = p;
 	*p++ = '[';
 	for (int k = 0; k < n; k++) {
 		size_t pad = width - len[k];
-		if (k) {
-			*p++ = ',';
-			*p++ = ' ';
-		}
 		/* the usual short pad and number as copies of a constant size
 		 * (a few instructions, not a call), the bytes past them
 		 * overwritten by what comes next */
@@ -168,8 +194,13 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 			memset(p, ' ', pad);
 			memcpy(p + pad, num[k], len[k]);
 		}
-		p += pad + len[k];
+		/* every number followed by ", ", with no test for the last:
+		 * the ']' goes over its separator */
+		memcpy(p + width, ", ", 2);
+		p += width + 2;
 	}
+	if (n > 0)
+		p -= 2;
 	*p++ = ']';
 	b->len += (size_t)(p - start);
 	if (num != small) {

@@ -121,6 +121,25 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec);
 void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n);
 void fmt_buf_json_string(struct fmt_buf *b, const char *s);
 
+/* Appends s (UTF-8) and returns the terminal columns it takes, as
+ * fmt_pad() counts them; a label put together from pieces (each whole
+ * code points) is padded with fmt_buf_spaces() by the sum of theirs. */
+int fmt_buf_put_cols(struct fmt_buf *b, const char *s);
+/* Appends n spaces, none if n <= 0: 8 at a time, the last store running
+ * past them into the room of fmt_buf_room() (a trace pads hundreds of
+ * thousands of labels, most by a few columns, where a call to memset
+ * would cost more than the stores). */
+static inline void fmt_buf_spaces(struct fmt_buf *b, int n)
+{
+	char *p;
+	if (n <= 0)
+		return;
+	p = fmt_buf_room(b, (size_t)n + 8);
+	for (int k = 0; k < n; k += 8)
+		memcpy(p + k, "        ", 8);
+	b->len += (size_t)n;
+}
+
 /* Writes s (UTF-8) as a JSON string with its quotes, escaping '"', '\\'
  * and every control character. */
 void fmt_json_string(FILE *out, const char *s);

@@ -10,79 +10,97 @@
 
 #define LABEL_COL 38 /* where the shape column starts */
 
-/* Writes x with prec digits, and returns it (valid until the next call);
- * as a factor, a negative number goes in parentheses: "(-0.3000)". */
-static const char *text_num(struct fmt_buf *b, double x, int prec,
-			    int factor)
+/* Writes x with prec digits; as a factor, a negative number goes in
+ * parentheses: "(-0.3000)". */
+static void text_num(struct fmt_buf *b, double x, int prec, int factor)
 {
 	char *p = fmt_buf_room(b, NUM_BUFSZ + 2);
 	size_t n = num_fixed_len(p, x, prec);
-	if (factor && p[0] == '-') { /* the rarer case moves */
-		memmove(p + 1, p, n + 1);
+	if (factor && p[0] == '-') {
+		/* the usual number moved as a block of constant size (with the
+		 * bytes after it, inside the room asked for): a few moves, not
+		 * a call */
+		if (n <= NUM_BUFSZ / 2)
+			memmove(p + 1, p, NUM_BUFSZ / 2);
+		else
+			memmove(p + 1, p, n);
 		p[0] = '(';
 		p[n + 1] = ')';
 		b->len += n + 2;
-		return p + 1;
+		return;
 	}
 	b->len += n;
-	return p;
 }
 
-/* snprintf(buf, size, "%s%s%s", a, b, c), and as cheap as it can be. */
-static void text_cat(char *buf, size_t size, const char *a, const char *b,
-		     const char *c)
+/* fmt_buf_put() of a literal, whose length the compiler knows. */
+#define TEXT_LIT(b, s) fmt_buf_put(b, s, sizeof s - 1)
+
+/* The rest of a line whose label, cols columns wide, is already in b:
+ * the padding to the shape column, " %-5s " of "(n)", and v. */
+static void text_line_end(struct fmt_buf *b, int cols, const double *v,
+			  int n, int prec)
 {
-	char *p = buf, *end = buf + size - 1;
-	const char *part[3] = { a, b, c };
-	for (int k = 0; k < 3; k++)
-		for (const char *s = part[k]; *s != '\0' && p < end; s++)
-			*p++ = *s;
-	*p = '\0';
+	char *p, *q;
+	fmt_buf_spaces(b, LABEL_COL - 1 - cols);
+	/* the shape as a store of 8 spaces with "(n)" over it, the bytes
+	 * past it overwritten by what comes next: cheaper than a memcpy of
+	 * its length on each of a hundred thousand lines a batch */
+	p = fmt_buf_room(b, 24);
+	memcpy(p, "        ", 8);
+	p[1] = '(';
+	q = num_itoa(p + 2, n);
+	*q++ = ')';
+	*q++ = ' '; /* the last space of a "(n)" longer than 5 */
+	b->len += q - p < 7 ? 7 : (size_t)(q - p);
+	fmt_buf_text_vec(b, v, n, prec);
+	fmt_buf_putc(b, '\n');
 }
 
 /* "  label            (4)  [a, b, c, d]" */
 static void text_line(struct fmt_buf *b, int indent, const char *label,
 		      const double *v, int n, int prec)
 {
-	char shape[24], *p = shape;
-	memset(fmt_buf_room(b, (size_t)indent), ' ', (size_t)indent);
-	b->len += (size_t)indent;
-	fmt_buf_pad(b, label, LABEL_COL - indent - 1);
-	*p++ = ' '; /* " %-5s " of "(n)" */
-	*p++ = '(';
-	p = num_itoa(p, n);
-	*p++ = ')';
-	while (p < shape + 6)
-		*p++ = ' ';
-	*p++ = ' ';
-	fmt_buf_put(b, shape, (size_t)(p - shape));
-	fmt_buf_text_vec(b, v, n, prec);
-	fmt_buf_putc(b, '\n');
+	fmt_buf_spaces(b, indent);
+	text_line_end(b, indent + fmt_buf_put_cols(b, label), v, n, prec);
+}
+
+/* text_line() with the label "a = c", written straight into b rather
+ * than put together first and copied. */
+static void text_line_eq(struct fmt_buf *b, int indent, const char *a,
+			 const char *c, const double *v, int n, int prec)
+{
+	int cols;
+	fmt_buf_spaces(b, indent);
+	cols = indent + fmt_buf_put_cols(b, a);
+	TEXT_LIT(b, " = ");
+	cols += 3 + fmt_buf_put_cols(b, c);
+	text_line_end(b, cols, v, n, prec);
 }
 
 static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct trace_names *nm,
 		     int prec, int terms)
 {
-	char lab[160];
 	if (!terms) {
-		text_cat(lab, sizeof lab, nm->symbol, " = ", nm->formula);
-		text_line(b, 0, lab, r->result, r->len, prec);
+		text_line_eq(b, 0, nm->symbol, nm->formula, r->result, r->len,
+			     prec);
 		return;
 	}
 	if (r->run >= 0 && r->t == 1) {
-		snprintf(lab, sizeof lab, "s_0 = h_%d, the last encoder state",
-			 tr->n);
-		text_line(b, 0, lab, r->ops[4].v, r->ops[4].len, prec);
+		size_t at = b->len;
+		TEXT_LIT(b, "s_0 = h_");
+		fmt_buf_int(b, tr->n);
+		TEXT_LIT(b, ", the last encoder state");
+		text_line_end(b, (int)(b->len - at), r->ops[4].v,
+			      r->ops[4].len, prec); /* all ASCII */
 	}
 	fmt_buf_puts(b, nm->symbol);
-	fmt_buf_puts(b, " = ");
+	TEXT_LIT(b, " = ");
 	fmt_buf_puts(b, nm->formula);
 	fmt_buf_putc(b, '\n');
 	for (int k = 0; k < 4; k++)
 		text_line(b, 2, nm->op[k], r->ops[k].v, r->ops[k].len, prec);
-	text_cat(lab, sizeof lab, nm->symbol, " = tanh(sum)", "");
-	text_line(b, 2, lab, r->result, r->len, prec);
+	text_line_eq(b, 2, nm->symbol, "tanh(sum)", r->result, r->len, prec);
 }
 
 static void text_score(struct fmt_buf *b, const struct trace_rec *r,
@@ -104,7 +122,7 @@ static void text_score(struct fmt_buf *b, const struct trace_rec *r,
 		if (k)
 			fmt_buf_put(b, " + ", 3);
 		text_num(b, r->terms[2 * k], prec, 1);
-		fmt_buf_puts(b, "×");
+		TEXT_LIT(b, "×");
 		text_num(b, r->terms[2 * k + 1], prec, 1);
 	}
 	if (terms)
@@ -113,11 +131,25 @@ static void text_score(struct fmt_buf *b, const struct trace_rec *r,
 	fmt_buf_put(b, "\n", 1);
 }
 
+/* Appends again the n bytes that are already in b at offset at. */
+static void text_again(struct fmt_buf *b, size_t at, size_t n)
+{
+	char *q = fmt_buf_room(b, n); /* first: it may move b->p */
+	memcpy(q, b->p + at, n);
+	b->len += n;
+}
+
+/* exp(e - max) values of a softmax whose text is written once and then
+ * copied (each appears three times); any further ones are formatted each
+ * time. */
+#define TEXT_EX_KEPT 32
+
 /* step 3 written out: max, each exp(e - max), the sum, each α. */
 static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 			 const struct trace_names *nm, int prec)
 {
-	char sum[NUM_BUFSZ], ex_i[NUM_BUFSZ];
+	char sum[NUM_BUFSZ];
+	size_t sum_len, ex_at[TEXT_EX_KEPT], ex_len[TEXT_EX_KEPT];
 	const double *e = r->ops[0].v, *shifted = r->ops[2].v;
 	const double *ex = r->ops[3].v;
 	int n = r->len, t = r->t;
@@ -133,28 +165,40 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 		fmt_buf_put(b, " - max) = exp(", 14);
 		text_num(b, shifted[i], prec, 0);
 		fmt_buf_put(b, ") = ", 4);
-		text_num(b, ex[i], prec, 0);
+		if (i < TEXT_EX_KEPT) {
+			ex_at[i] = b->len;
+			text_num(b, ex[i], prec, 0);
+			ex_len[i] = b->len - ex_at[i];
+		} else {
+			text_num(b, ex[i], prec, 0);
+		}
 		fmt_buf_put(b, "\n", 1);
 	}
 	fmt_buf_put(b, "sum = ", 6);
 	for (int i = 0; i < n; i++) {
 		if (i)
 			fmt_buf_put(b, " + ", 3);
-		text_num(b, ex[i], prec, 0);
+		if (i < TEXT_EX_KEPT)
+			text_again(b, ex_at[i], ex_len[i]);
+		else
+			text_num(b, ex[i], prec, 0);
 	}
 	fmt_buf_put(b, " = ", 3);
-	num_fixed(sum, r->ops[4].v[0], prec);
-	fmt_buf_puts(b, sum);
+	sum_len = num_fixed_len(sum, r->ops[4].v[0], prec);
+	fmt_buf_put(b, sum, sum_len);
 	fmt_buf_put(b, "\n", 1);
 	for (int i = 0; i < n; i++) { /* α_t,i = ex / sum = α */
-		fmt_buf_puts(b, "α_");
+		TEXT_LIT(b, "α_");
 		fmt_buf_int(b, t);
 		fmt_buf_put(b, ",", 1);
 		fmt_buf_int(b, i + 1);
 		fmt_buf_put(b, " = ", 3);
-		fmt_buf_puts(b, num_fixed(ex_i, ex[i], prec));
+		if (i < TEXT_EX_KEPT)
+			text_again(b, ex_at[i], ex_len[i]);
+		else
+			text_num(b, ex[i], prec, 0);
 		fmt_buf_put(b, " / ", 3);
-		fmt_buf_puts(b, sum);
+		fmt_buf_put(b, sum, sum_len);
 		fmt_buf_put(b, " = ", 3);
 		text_num(b, r->result[i], prec, 0);
 		fmt_buf_put(b, "\n", 1);
@@ -188,30 +232,31 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 			const struct trace_rec *r, const struct trace_names *nm,
 			const struct fmt_opts *o)
 {
-	char buf[NUM_BUFSZ], lab[160];
 	const struct vocab *v = &tr->m->tgt;
 	int k = o->top < r->len ? o->top : r->len;
 	int *idx = xcalloc((size_t)(k > 0 ? k : 1), sizeof *idx);
 	text_line(b, 0, nm->op[0], r->ops[0].v, r->ops[0].len,
 		  o->precision);
-	text_cat(lab, sizeof lab, nm->symbol, " = ", nm->formula);
-	text_line(b, 0, lab, r->result, r->len, o->precision);
+	text_line_eq(b, 0, nm->symbol, nm->formula, r->result, r->len,
+		     o->precision);
 	k = text_top(idx, r->result, r->len, k);
-	fmt_buf_puts(b, "top ");
+	TEXT_LIT(b, "top ");
 	fmt_buf_int(b, k);
 	fmt_buf_putc(b, ':');
 	for (int j = 0; j < k; j++) {
-		fmt_buf_puts(b, j ? ", " : " ");
+		if (j)
+			fmt_buf_putc(b, ',');
+		fmt_buf_putc(b, ' ');
 		fmt_buf_puts(b, v->words[idx[j]]);
 		fmt_buf_putc(b, ' ');
-		fmt_buf_puts(b, num_fixed(buf, r->result[idx[j]], o->precision));
+		text_num(b, r->result[idx[j]], o->precision, 0);
 	}
 	free(idx);
-	fmt_buf_puts(b, "\noutput word: ");
+	TEXT_LIT(b, "\noutput word: ");
 	fmt_buf_puts(b, v->words[r->word]);
 	if (tr->ntgt) {
 		int want = r->t <= tr->ntgt ? tr->tgt[r->t - 1] : tr->m->eos;
-		fmt_buf_puts(b, "  (target ");
+		TEXT_LIT(b, "  (target ");
 		fmt_buf_puts(b, v->words[want]);
 		fmt_buf_puts(b, want == r->word ? ": right)" : ": wrong)");
 	}
@@ -241,10 +286,9 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct fmt_opts *o)
 {
-	char lab[160], buf[NUM_BUFSZ], num[12];
 	struct trace_names nm;
-	int prec = o->precision;
-	size_t n;
+	int prec = o->precision, cols;
+	size_t at;
 	trace_names_part(tr, r, &nm, text_names_needed(r, o->terms));
 	switch (r->kind) {
 	case REC_EMBED:
@@ -254,8 +298,8 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 			if (!r->ops[k].input)
 				text_line(b, 0, nm.op[k], r->ops[k].v,
 					  r->ops[k].len, prec);
-		text_cat(lab, sizeof lab, nm.symbol, " = ", nm.formula);
-		text_line(b, 0, lab, r->result, r->len, prec);
+		text_line_eq(b, 0, nm.symbol, nm.formula, r->result, r->len,
+			     prec);
 		break;
 	case REC_RNN:
 		text_rnn(b, tr, r, &nm, prec, o->terms);
@@ -271,13 +315,16 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		text_softmax(b, r, &nm, prec);
 		break;
 	case REC_WEIGHTED:
-		/* "%s = %s×h_%d" */
-		*num_itoa(num, r->i) = '\0';
-		text_cat(lab, sizeof lab, nm.symbol, " = ",
-			 num_fixed(buf, r->ops[0].v[0], prec));
-		n = strlen(lab);
-		text_cat(lab + n, sizeof lab - n, "×h_", num, "");
-		text_line(b, 0, lab, r->result, r->len, prec);
+		/* "%s = %s×h_%d", the symbol followed by ASCII but for the
+		 * two bytes of the one column of '×' */
+		cols = fmt_buf_put_cols(b, nm.symbol);
+		at = b->len;
+		TEXT_LIT(b, " = ");
+		text_num(b, r->ops[0].v[0], prec, 0);
+		TEXT_LIT(b, "×h_");
+		fmt_buf_int(b, r->i);
+		cols += (int)(b->len - at) - 1;
+		text_line_end(b, cols, r->result, r->len, prec);
 		break;
 	case REC_OUTPUT:
 		text_output(b, tr, r, &nm, o);
@@ -345,9 +392,9 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 			continue;
 		if ((int)r->stage != stage) {
 			stage = (int)r->stage;
-			fmt_buf_puts(b, "\n--- ");
+			TEXT_LIT(b, "\n--- ");
 			fmt_buf_puts(b, stage_titles[stage]);
-			fmt_buf_puts(b, " ---\n");
+			TEXT_LIT(b, " ---\n");
 		}
 		text_rec(b, tr, r, o);
 	}
@@ -365,13 +412,13 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]
 					 : ru->first_rec + ru->nrecs;
-		fmt_buf_puts(b, "\n=== ");
+		TEXT_LIT(b, "\n=== ");
 		fmt_buf_puts(b, trace_scorer_name(ru->scorer));
-		fmt_buf_puts(b, ", t=");
+		TEXT_LIT(b, ", t=");
 		fmt_buf_int(b, t);
-		fmt_buf_puts(b, ": the decoder reads ");
+		TEXT_LIT(b, ": the decoder reads ");
 		fmt_buf_puts(b, v->words[ru->input[t - 1]]);
-		fmt_buf_puts(b, " ===\n");
+		TEXT_LIT(b, " ===\n");
 		text_recs(b, tr, first, end - first, o);
 	}
 	fmt_buf_printf(b, "\n%s output: ", trace_scorer_name(ru->scorer));

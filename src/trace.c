@@ -372,15 +372,18 @@ void trace_free(struct trace *tr)
 
 /* A name put together piece by piece: thousands of them a sentence pair
  * in a text trace, so no format strings.  A name too long for its field
- * is cut short, as snprintf would cut it. */
+ * is cut short, as snprintf would cut it.  The names this file makes
+ * first and builds others from ("s_1", "[c_1; s_1]") keep their lengths,
+ * so that they are copied without being measured again. */
 struct nb {
+	char *buf;
 	char *p;
 	char *end; /* the byte kept for the NUL */
 };
 
-static struct nb nb_at(char *buf, size_t size)
+static inline struct nb nb_at(char *buf, size_t size)
 {
-	struct nb b = { buf, buf + size - 1 };
+	struct nb b = { buf, buf, buf + size - 1 };
 	return b;
 }
 
@@ -392,56 +395,122 @@ static inline void nb_put(struct nb *b, const char *s, size_t n)
 	b->p += n;
 }
 
-#define NB_LIT(b, s) nb_put(b, s, sizeof s - 1)
+#ifdef __GNUC__
+#define NB_NOINLINE __attribute__((noinline))
+#else
+#define NB_NOINLINE
+#endif
 
+/* nb_put() of a literal that does not fit whole: out of line, as rare as
+ * it is (and so that the compiler, inlining it with a literal's size,
+ * does not warn of copies it would never make). */
+static NB_NOINLINE void nb_put_cut(struct nb *b, const char *s, size_t n)
+{
+	nb_put(b, s, n);
+}
+
+/* nb_put() of a literal: when it fits, as it does but in a name cut
+ * short, a copy of a constant size, which the compiler turns into a few
+ * moves rather than a call to memcpy. */
+static inline void nb_lit(struct nb *b, const char *s, size_t n)
+{
+	if (n <= (size_t)(b->end - b->p)) {
+		memcpy(b->p, s, n);
+		b->p += n;
+	} else {
+		nb_put_cut(b, s, n);
+	}
+}
+
+#define NB_LIT(b, s) nb_lit(b, s, sizeof s - 1)
+
+/* Bytes that nb_name() copies at once. */
+#define NB_SHORT 16
+
+/* nb_put() of a name of n bytes made here, in a buffer of more than
+ * NB_SHORT bytes (24 for the short ones: with just NB_SHORT, the compiler
+ * warns of the copy of a longer n that never comes): when it is that
+ * short and fits, one copy of a constant size, not a call to memcpy.  The
+ * bytes copied past the name are overwritten by the next piece, or lie
+ * past the NUL. */
+static inline void nb_name(struct nb *b, const char *s, size_t n)
+{
+	if (n <= NB_SHORT && (size_t)(b->end - b->p) >= NB_SHORT) {
+		memcpy(b->p, s, NB_SHORT);
+		b->p += n;
+	} else {
+		nb_put(b, s, n);
+	}
+}
+
+/* A string of unknown length: a vocabulary word. */
 static void nb_str(struct nb *b, const char *s)
 {
 	nb_put(b, s, strlen(s));
 }
 
-static void nb_int(struct nb *b, int v)
+static inline void nb_int(struct nb *b, int v)
 {
 	char num[12];
+
+	if (v >= 0 && v < 10 && b->p < b->end) { /* t and i, nearly always */
+		*b->p++ = (char)('0' + v);
+		return;
+	}
 	nb_put(b, num, (size_t)(num_itoa(num, v) - num));
 }
 
-/* Ends the name. */
-static void nb_end(struct nb *b)
+/* Ends the name; returns its length. */
+static inline size_t nb_end(struct nb *b)
 {
 	*b->p = '\0';
+	return (size_t)(b->p - b->buf);
 }
 
-/* buf = "<a>_<v>", such as "s_1": the commonest name. */
-static void name_sub(char *buf, size_t size, const char *a, int v)
+/* buf = the literal s */
+#define NAME_LIT(buf, size, s) name_lit(buf, size, s, sizeof s - 1)
+static inline void name_lit(char *buf, size_t size, const char *s, size_t n)
 {
 	struct nb b = nb_at(buf, size);
-	nb_str(&b, a);
+	nb_lit(&b, s, n);
+	nb_end(&b);
+}
+
+/* buf = the name s (n bytes) of nb_name() */
+static inline void name_copy(char *buf, size_t size, const char *s, size_t n)
+{
+	struct nb b = nb_at(buf, size);
+	nb_name(&b, s, n);
+	nb_end(&b);
+}
+
+/* buf = "<a>_<v>", such as "s_1", for a literal a (of sizeof a - 1
+ * bytes): the commonest name.  Returns its length. */
+#define NAME_SUB(buf, size, a, v) name_sub(buf, size, a, sizeof a - 1, v)
+static inline size_t name_sub(char *buf, size_t size, const char *a,
+			      size_t n, int v)
+{
+	struct nb b = nb_at(buf, size);
+	nb_lit(&b, a, n);
 	NB_LIT(&b, "_");
 	nb_int(&b, v);
-	nb_end(&b);
+	return nb_end(&b);
 }
 
-/* buf = a b c (any of them may be "") */
-static void name_cat(char *buf, size_t size, const char *a, const char *b_,
-		     const char *c)
+/* buf = "<a>_<t>,<i>", such as "e_1,2", for a literal a.  Returns its
+ * length. */
+#define NAME_SUB2(buf, size, a, t, i) \
+	name_sub2(buf, size, a, sizeof a - 1, t, i)
+static inline size_t name_sub2(char *buf, size_t size, const char *a,
+			       size_t n, int t, int i)
 {
 	struct nb b = nb_at(buf, size);
-	nb_str(&b, a);
-	nb_str(&b, b_);
-	nb_str(&b, c);
-	nb_end(&b);
-}
-
-/* buf = "<a>_<t>,<i>", such as "e_1,2" */
-static void name_sub2(char *buf, size_t size, const char *a, int t, int i)
-{
-	struct nb b = nb_at(buf, size);
-	nb_str(&b, a);
+	nb_lit(&b, a, n);
 	NB_LIT(&b, "_");
 	nb_int(&b, t);
 	NB_LIT(&b, ",");
 	nb_int(&b, i);
-	nb_end(&b);
+	return nb_end(&b);
 }
 
 /* The names of a score's operands: "s_t" and "h_i", then W_a·h_i for
@@ -449,41 +518,64 @@ static void name_sub2(char *buf, size_t size, const char *a, int t, int i)
 static void names_score(const struct trace *tr, const struct trace_rec *r,
 			struct trace_names *nm, unsigned parts)
 {
-	char ls[16], lh[16], sh[40], op[3][64];
+	char ls[24], lh[24], op[3][64];
+	size_t nls, nlh, nop;
 	enum scorer sc = tr->runs[r->run].scorer;
+	struct nb b;
 
-	name_sub2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
+	NAME_SUB2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
 	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 		return;
-	name_sub(ls, sizeof ls, "s", r->t);
-	name_sub(lh, sizeof lh, "h", r->i);
+	nls = NAME_SUB(ls, sizeof ls, "s", r->t);
+	nlh = NAME_SUB(lh, sizeof lh, "h", r->i);
 	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
-		name_cat(nm->op[0], sizeof nm->op[0], ls, "", "");
-		name_cat(nm->op[1], sizeof nm->op[1], lh, "", "");
+		name_copy(nm->op[0], sizeof nm->op[0], ls, nls);
+		name_copy(nm->op[1], sizeof nm->op[1], lh, nlh);
+		b = nb_at(nm->formula, sizeof nm->formula);
+		nb_name(&b, ls, nls);
 		if (sc == SCORER_DOT) {
-			name_cat(nm->formula, sizeof nm->formula, ls, "·", lh);
+			NB_LIT(&b, "·");
+			nb_name(&b, lh, nlh);
 		} else {
-			struct nb b = nb_at(nm->formula, sizeof nm->formula);
-			nb_str(&b, ls);
 			NB_LIT(&b, "·(W_a·");
-			nb_str(&b, lh);
+			nb_name(&b, lh, nlh);
 			NB_LIT(&b, ")");
+		}
+		nb_end(&b);
+		if (sc == SCORER_GENERAL) {
+			b = nb_at(nm->op[2], sizeof nm->op[2]);
+			NB_LIT(&b, "W_a·");
+			nb_name(&b, lh, nlh);
 			nb_end(&b);
-			name_cat(nm->op[2], sizeof nm->op[2], "W_a·", lh, "");
 		}
 		return;
 	}
 	/* "[s_t; h_i]" and the names built on it */
-	name_cat(sh, sizeof sh, "[", ls, "; ");
-	name_cat(op[0], sizeof op[0], sh, lh, "]");
-	name_cat(op[1], sizeof op[1], "W_a·", op[0], "");
-	name_cat(op[2], sizeof op[2], "tanh(", op[1], ")");
-	name_cat(nm->formula, sizeof nm->formula, "v_a·", op[2], "");
+	b = nb_at(op[0], sizeof op[0]);
+	NB_LIT(&b, "[");
+	nb_name(&b, ls, nls);
+	NB_LIT(&b, "; ");
+	nb_name(&b, lh, nlh);
+	NB_LIT(&b, "]");
+	nop = nb_end(&b);
+	b = nb_at(op[1], sizeof op[1]);
+	NB_LIT(&b, "W_a·");
+	nb_put(&b, op[0], nop);
+	nop = nb_end(&b);
+	b = nb_at(op[2], sizeof op[2]);
+	NB_LIT(&b, "tanh(");
+	nb_put(&b, op[1], nop);
+	NB_LIT(&b, ")");
+	nop = nb_end(&b);
+	b = nb_at(nm->formula, sizeof nm->formula);
+	NB_LIT(&b, "v_a·");
+	nb_put(&b, op[2], nop);
+	nb_end(&b);
 	if (!(parts & TRACE_NAME_OPS))
 		return;
 	for (int k = 0; k < 3; k++)
 		memcpy(nm->op[k], op[k], sizeof op[k]);
-	name_cat(nm->op[3], sizeof nm->op[3], "v_a", "", "");
+	NAME_LIT(nm->op[3], sizeof nm->op[3], "v_a");
 }
 
 /* The names of an RNN step: h_i of the encoder, s_t of the decoder. */
@@ -492,28 +584,40 @@ static void names_rnn(const struct trace_rec *r, struct trace_names *nm,
 {
 	char in[24], pv[24];
 	int enc = r->run < 0, k = enc ? r->i : r->t;
-	const char *st = enc ? "h" : "s";
+	size_t nin, npv;
 	struct nb b;
 
-	name_sub(in, sizeof in, enc ? "x" : "y", k - 1 + enc);
-	name_sub(pv, sizeof pv, st, k - 1);
-	name_sub(nm->symbol, sizeof nm->symbol, st, k);
+	if (enc) {
+		nin = NAME_SUB(in, sizeof in, "x", k);
+		npv = NAME_SUB(pv, sizeof pv, "h", k - 1);
+		NAME_SUB(nm->symbol, sizeof nm->symbol, "h", k);
+	} else {
+		nin = NAME_SUB(in, sizeof in, "y", k - 1);
+		npv = NAME_SUB(pv, sizeof pv, "s", k - 1);
+		NAME_SUB(nm->symbol, sizeof nm->symbol, "s", k);
+	}
 	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 		return;
 	b = nb_at(nm->formula, sizeof nm->formula);
 	NB_LIT(&b, "tanh(W_x·");
-	nb_str(&b, in);
+	nb_name(&b, in, nin);
 	NB_LIT(&b, " + W_h·");
-	nb_str(&b, pv);
+	nb_name(&b, pv, npv);
 	NB_LIT(&b, " + b)");
 	nb_end(&b);
 	if (!(parts & TRACE_NAME_OPS))
 		return;
-	name_cat(nm->op[0], sizeof nm->op[0], "W_x·", in, "");
-	name_cat(nm->op[1], sizeof nm->op[1], "W_h·", pv, "");
-	name_cat(nm->op[2], sizeof nm->op[2], "b", "", "");
-	name_cat(nm->op[3], sizeof nm->op[3], "sum", "", "");
-	name_cat(nm->op[4], sizeof nm->op[4], pv, "", "");
+	b = nb_at(nm->op[0], sizeof nm->op[0]);
+	NB_LIT(&b, "W_x·");
+	nb_name(&b, in, nin);
+	nb_end(&b);
+	b = nb_at(nm->op[1], sizeof nm->op[1]);
+	NB_LIT(&b, "W_h·");
+	nb_name(&b, pv, npv);
+	nb_end(&b);
+	NAME_LIT(nm->op[2], sizeof nm->op[2], "b");
+	NAME_LIT(nm->op[3], sizeof nm->op[3], "sum");
+	name_copy(nm->op[4], sizeof nm->op[4], pv, npv);
 }
 
 /* The names of step t's softmax and weighted sum. */
@@ -524,13 +628,13 @@ static void names_softmax(const struct trace_rec *r, struct trace_names *nm,
 	char num[12];
 	size_t n = (size_t)(num_itoa(num, r->t) - num);
 
-	name_sub(nm->symbol, sizeof nm->symbol, "α", r->t);
+	NAME_SUB(nm->symbol, sizeof nm->symbol, "α", r->t);
 	if (parts & TRACE_NAME_OPS) {
-		name_sub(nm->op[0], sizeof nm->op[0], "e", r->t);
-		name_cat(nm->op[1], sizeof nm->op[1], "max", "", "");
-		name_cat(nm->op[2], sizeof nm->op[2], "e - max", "", "");
-		name_cat(nm->op[3], sizeof nm->op[3], "exp(e - max)", "", "");
-		name_cat(nm->op[4], sizeof nm->op[4], "sum", "", "");
+		NAME_SUB(nm->op[0], sizeof nm->op[0], "e", r->t);
+		NAME_LIT(nm->op[1], sizeof nm->op[1], "max");
+		NAME_LIT(nm->op[2], sizeof nm->op[2], "e - max");
+		NAME_LIT(nm->op[3], sizeof nm->op[3], "exp(e - max)");
+		NAME_LIT(nm->op[4], sizeof nm->op[4], "sum");
 	}
 	if (!(parts & TRACE_NAME_FORMULA))
 		return;
@@ -546,63 +650,88 @@ static void names_softmax(const struct trace_rec *r, struct trace_names *nm,
 static void names_weighted(const struct trace_rec *r, struct trace_names *nm,
 			   unsigned parts)
 {
-	char a[24], h[16];
+	char a[24], h[24];
+	size_t na, nh;
+	struct nb b;
 
-	name_sub2(a, sizeof a, "α", r->t, r->i);
-	name_sub(h, sizeof h, "h", r->i);
-	name_cat(nm->symbol, sizeof nm->symbol, a, "·", h);
+	na = NAME_SUB2(a, sizeof a, "α", r->t, r->i);
+	nh = NAME_SUB(h, sizeof h, "h", r->i);
+	b = nb_at(nm->symbol, sizeof nm->symbol);
+	nb_name(&b, a, na);
+	NB_LIT(&b, "·");
+	nb_name(&b, h, nh);
+	nb_end(&b);
 	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 		return;
-	name_cat(nm->formula, sizeof nm->formula, a, " × ", h);
-	name_cat(nm->op[0], sizeof nm->op[0], a, "", "");
-	name_cat(nm->op[1], sizeof nm->op[1], h, "", "");
+	b = nb_at(nm->formula, sizeof nm->formula);
+	nb_name(&b, a, na);
+	NB_LIT(&b, " × ");
+	nb_name(&b, h, nh);
+	nb_end(&b);
+	name_copy(nm->op[0], sizeof nm->op[0], a, na);
+	name_copy(nm->op[1], sizeof nm->op[1], h, nh);
 }
 
 /* The names of step t's concatenation, attentional state and output. */
 static void names_output(const struct trace_rec *r, struct trace_names *nm,
 			 unsigned parts)
 {
-	char c[16], s[16], cs[40];
+	char c[24], s[24], cs[40];
+	size_t nc, ns, ncs, nop;
 	int t = r->t;
+	struct nb b;
 
-	name_sub(c, sizeof c, "c", t);
-	name_sub(s, sizeof s, "s", t);
-	struct nb b = nb_at(cs, sizeof cs);
+	nc = NAME_SUB(c, sizeof c, "c", t);
+	ns = NAME_SUB(s, sizeof s, "s", t);
+	b = nb_at(cs, sizeof cs);
 	NB_LIT(&b, "[");
-	nb_str(&b, c);
+	nb_name(&b, c, nc);
 	NB_LIT(&b, "; ");
-	nb_str(&b, s);
+	nb_name(&b, s, ns);
 	NB_LIT(&b, "]");
-	nb_end(&b);
+	ncs = nb_end(&b);
 	switch (r->kind) {
 	case REC_CONTEXT:
+		name_copy(nm->symbol, sizeof nm->symbol, c, nc);
 		b = nb_at(nm->formula, sizeof nm->formula);
-		name_cat(nm->symbol, sizeof nm->symbol, c, "", "");
 		NB_LIT(&b, "Σ_i α_");
 		nb_int(&b, t);
 		NB_LIT(&b, ",i·h_i");
 		nb_end(&b);
-		name_cat(nm->op[0], sizeof nm->op[0], "terms", "", "");
+		NAME_LIT(nm->op[0], sizeof nm->op[0], "terms");
 		break;
 	case REC_CONCAT:
-		name_cat(nm->symbol, sizeof nm->symbol, cs, "", "");
+		name_copy(nm->symbol, sizeof nm->symbol, cs, ncs);
 		if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 			break;
-		name_cat(nm->formula, sizeof nm->formula, c, " then ", s);
-		name_cat(nm->op[0], sizeof nm->op[0], c, "", "");
-		name_cat(nm->op[1], sizeof nm->op[1], s, "", "");
+		b = nb_at(nm->formula, sizeof nm->formula);
+		nb_name(&b, c, nc);
+		NB_LIT(&b, " then ");
+		nb_name(&b, s, ns);
+		nb_end(&b);
+		name_copy(nm->op[0], sizeof nm->op[0], c, nc);
+		name_copy(nm->op[1], sizeof nm->op[1], s, ns);
 		break;
 	case REC_ATTENTIONAL:
-		name_sub(nm->symbol, sizeof nm->symbol, "h̃", t);
-		name_cat(nm->op[0], sizeof nm->op[0], "W_c·", cs, "");
-		name_cat(nm->formula, sizeof nm->formula, "tanh(", nm->op[0],
-			 ")");
+		NAME_SUB(nm->symbol, sizeof nm->symbol, "h̃", t);
+		b = nb_at(nm->op[0], sizeof nm->op[0]);
+		NB_LIT(&b, "W_c·");
+		nb_name(&b, cs, ncs);
+		nop = nb_end(&b);
+		b = nb_at(nm->formula, sizeof nm->formula);
+		NB_LIT(&b, "tanh(");
+		nb_name(&b, nm->op[0], nop);
+		NB_LIT(&b, ")");
+		nb_end(&b);
 		break;
 	default: /* REC_OUTPUT */
-		name_sub(nm->symbol, sizeof nm->symbol, "p", t);
-		name_sub(nm->op[0], sizeof nm->op[0], "W_s·h̃", t);
-		name_cat(nm->formula, sizeof nm->formula, "softmax(", nm->op[0],
-			 ")");
+		NAME_SUB(nm->symbol, sizeof nm->symbol, "p", t);
+		nop = NAME_SUB(nm->op[0], sizeof nm->op[0], "W_s·h̃", t);
+		b = nb_at(nm->formula, sizeof nm->formula);
+		NB_LIT(&b, "softmax(");
+		nb_name(&b, nm->op[0], nop);
+		NB_LIT(&b, ")");
+		nb_end(&b);
 		break;
 	}
 }
@@ -622,14 +751,18 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 	for (int k = 0; k < TRACE_MAX_OPS; k++)
 		nm->op[k][0] = '\0';
 	switch (r->kind) {
-	case REC_EMBED:
+	case REC_EMBED: {
+		struct nb b = nb_at(nm->formula, sizeof nm->formula);
 		if (enc)
-			name_sub(nm->symbol, sizeof nm->symbol, "x", r->i);
+			NAME_SUB(nm->symbol, sizeof nm->symbol, "x", r->i);
 		else
-			name_sub(nm->symbol, sizeof nm->symbol, "y", r->t - 1);
-		name_cat(nm->formula, sizeof nm->formula, "emb(",
-			 (enc ? &tr->m->src : &tr->m->tgt)->words[r->word], ")");
+			NAME_SUB(nm->symbol, sizeof nm->symbol, "y", r->t - 1);
+		NB_LIT(&b, "emb(");
+		nb_str(&b, (enc ? &tr->m->src : &tr->m->tgt)->words[r->word]);
+		NB_LIT(&b, ")");
+		nb_end(&b);
 		break;
+	}
 	case REC_RNN:
 		names_rnn(r, nm, parts);
 		break;
@@ -640,7 +773,7 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 		struct nb b = nb_at(nm->formula, sizeof nm->formula);
 		char num[12];
 		size_t n = (size_t)(num_itoa(num, r->t) - num);
-		name_sub(nm->symbol, sizeof nm->symbol, "e", r->t);
+		NAME_SUB(nm->symbol, sizeof nm->symbol, "e", r->t);
 		if (!(parts & TRACE_NAME_FORMULA))
 			break;
 		NB_LIT(&b, "(e_");

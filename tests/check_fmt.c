@@ -10,6 +10,7 @@
 #include "fmt.h"
 #include "num.h"
 #include "testmodel.h"
+#include "utf8.h"
 
 static char *buf;
 static size_t buflen;
@@ -149,6 +150,39 @@ START_TEST(test_pad_long_and_wide)
 	fmt_pad(mem, "", 2);
 	snprintf(want, sizeof want, "%s    %s    h̃·α    ", label, wide);
 	ck_assert_str_eq(mem_text(), want);
+}
+END_TEST
+
+/* fmt_buf_put_cols() copies s exactly and counts its columns as
+ * utf8_width() does, in the one pass of the usual label (ASCII and the
+ * two-byte code points below U+0400) and the general way for the rest:
+ * wide letters, combining marks on both sides of U+0370, invalid bytes,
+ * and strings longer than the one pass takes. */
+#define SIXTY "012345678901234567890123456789012345678901234567890123456789"
+START_TEST(test_put_cols)
+{
+	static const char *const ss[] = {
+		"", "b", "W_x·x_1", "α_1,2·h_2 = 0.5716×h_2", "h̃_1",
+		"W_s·h̃_3", "emb(économique)", "\xcd\xaf", "\xcd\xb0" "x",
+		"a\xcc\x80", "学生", "a\xe2\x80\x8b" "b", "\xc2" "A", "\xc2",
+		"\x80", "x\xcc", "\xc1\xbf", "\xd0\xb4", "\xf0\x9f\x98\x80",
+		/* 61 to 70 bytes, around the end of the one pass */
+		SIXTY "0", SIXTY "01", SIXTY "é", SIXTY "0é",
+		SIXTY "0123456789",
+	};
+	for (size_t k = 0; k < sizeof ss / sizeof ss[0]; k++) {
+		struct fmt_buf b = FMT_BUF_INIT;
+		fmt_buf_putc(&b, '>');
+		int cols = fmt_buf_put_cols(&b, ss[k]);
+		fmt_buf_putc(&b, '<');
+		ck_assert_uint_eq(b.len, strlen(ss[k]) + 2);
+		ck_assert_msg(memcmp(b.p + 1, ss[k], strlen(ss[k])) == 0 &&
+			      b.p[b.len - 1] == '<', "copy of string %zu", k);
+		ck_assert_msg(cols == utf8_width(ss[k]),
+			      "string %zu: %d columns, not %d", k, cols,
+			      utf8_width(ss[k]));
+		fmt_buf_free(&b);
+	}
 }
 END_TEST
 
@@ -319,6 +353,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_text_vec_long);
 	tcase_add_test(tc, test_json_vec_long);
 	tcase_add_test(tc, test_pad_long_and_wide);
+	tcase_add_test(tc, test_put_cols);
 	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_text_score_terms);
 	tcase_add_test(tc, test_text_stages_in_order);
