@@ -195,6 +195,9 @@ check "a closed pipe ends a batch with threads quietly" test ! -s "$TMP/err"
 
 # traces are written as soon as the input pauses, not when it ends
 if mkfifo "$TMP/fifo" 2>/dev/null; then
+	# the shell of the background job opens stream only once the fifo
+	# has a writer, which may be after the first look below: make it now
+	: >"$TMP/stream"
 	"$ATTN_TRACE" trace --batch=- --format=jsonl --jobs=2 \
 		<"$TMP/fifo" >"$TMP/stream" 2>&1 &
 	pid=$!
