@@ -40,6 +40,12 @@ int fmt_text_trace(FILE *out, const struct trace *tr,
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o);
 
+/* One line of a text trace, "  label      (4)   [a, b, c, d]": indent
+ * spaces, the label padded to the shape column, the shape and v with prec
+ * digits.  For the quiz, which shows vectors as the trace does. */
+void fmt_text_line(FILE *out, int indent, const char *label,
+		   const double *v, int n, int prec);
+
 /* The whole trace as one JSON object and a newline (doc/trace-format.md);
  * only the keys of the stages in o->stages, on one line if o->compact. */
 int fmt_json_trace(FILE *out, const struct trace *tr,

@@ -437,6 +437,15 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 	fmt_buf_free(&b);
 }
 
+void fmt_text_line(FILE *out, int indent, const char *label,
+		   const double *v, int n, int prec)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	text_line(&b, indent, label, v, n, prec);
+	fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
+}
+
 int fmt_text_trace(FILE *out, const struct trace *tr,
 		   const struct fmt_opts *o)
 {

@@ -9,7 +9,6 @@
 #include "num.h"
 #include "quiz.h"
 
-#define QUIZ_LABEL_COL 38 /* where the shape column starts, as in traces */
 #define QUIZ_CLOSE 10     /* a wrong answer this many tolerances off is
                              "close" */
 
@@ -17,13 +16,7 @@
 static void qt_line(FILE *out, const char *label, const double *v, int n,
 		    int prec)
 {
-	char shape[16];
-	fputs("  ", out);
-	fmt_pad(out, label, QUIZ_LABEL_COL - 3);
-	snprintf(shape, sizeof shape, "(%d)", n);
-	fprintf(out, " %-5s ", shape);
-	fmt_text_vec(out, v, n, prec);
-	putc('\n', out);
+	fmt_text_line(out, 2, label, v, n, prec);
 }
 
 static void qt_op(FILE *out, const struct trace *tr,
