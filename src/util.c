@@ -1,4 +1,5 @@
-/* util.c: allocation that never returns NULL, error buffers, file reading. */
+/* util.c: allocation that never returns NULL, error buffers, file reading,
+ * the processor count. */
 #include "config.h"
 
 #ifndef _POSIX_C_SOURCE

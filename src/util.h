@@ -1,4 +1,5 @@
-/* util.h: allocation that never returns NULL, error buffers, file reading. */
+/* util.h: allocation that never returns NULL, error buffers, file reading,
+ * the processor count. */
 #ifndef ATTN_UTIL_H
 #define ATTN_UTIL_H
 
