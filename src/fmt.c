@@ -20,45 +20,6 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->pair = 0;
 }
 
-/* The columns s takes, as utf8_width() counts them: an ASCII byte is a
- * code point of width 1, so is a two-byte one in the ranges below, and
- * utf8_width(), which looks each code point up in its tables, is asked
- * only about the runs of other bytes (a UTF-8
- * sequence never holds an ASCII byte, so cutting there splits none). */
-static int fmt_width(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	char run[32];
-	int w = 0;
-
-	while (*p != '\0') {
-		size_t n = 0;
-		if (*p < 0x80) {
-			p++;
-			w++;
-			continue;
-		}
-		/* U+0080 .. U+02FF and the Greek letters U+0380 .. U+03FF (the
-		 * '·' and 'α' of every label) are one column: none of them is
-		 * a combining mark or wide */
-		if (((*p >= 0xc2 && *p <= 0xcb) || *p == 0xce || *p == 0xcf) &&
-		    (p[1] & 0xc0) == 0x80) {
-			p += 2;
-			w++;
-			continue;
-		}
-		while (p[n] >= 0x80)
-			n++;
-		if (n >= sizeof run) /* a long run: the rest in one go */
-			return w + utf8_width((const char *)p);
-		memcpy(run, p, n);
-		run[n] = '\0';
-		w += utf8_width(run);
-		p += n;
-	}
-	return w;
-}
-
 void fmt_buf_grow(struct fmt_buf *b, size_t n)
 {
 	size_t cap = b->cap ? b->cap : 256;
@@ -118,7 +79,7 @@ int fmt_buf_put_cols(struct fmt_buf *b, const char *s)
 
 	/* The usual string, short and made of ASCII and two-byte code points
 	 * below U+0400, is copied in one pass that also measures it: no
-	 * strlen, no fmt_width(), no memcpy.  Those code points take a column
+	 * strlen, no utf8_width(), no memcpy.  Those code points take a column
 	 * each (utf8_width() has none of them wide), but for the combining
 	 * marks U+0300 .. U+036F (lead byte 0xcc, or 0xcd before 0xb0), which
 	 * take none: the tilde of "h̃".  Each byte is stored before it is
@@ -144,7 +105,7 @@ int fmt_buf_put_cols(struct fmt_buf *b, const char *s)
 	/* anything else, the general way: b->len has not moved, so what the
 	 * loop copied is simply written again */
 	fmt_buf_puts(b, s);
-	return fmt_width(s);
+	return utf8_width(s);
 }
 
 void fmt_buf_pad(struct fmt_buf *b, const char *s, int width)
