@@ -620,6 +620,20 @@ static void names_rnn(const struct trace_rec *r, struct trace_names *nm,
 	name_copy(nm->op[4], sizeof nm->op[4], pv, npv);
 }
 
+/* The formula "<a><op><c>" of a record whose two operands are the names
+ * a and c (of na and nc bytes, from nb_name()), and those operands. */
+static void names_pair(struct trace_names *nm, const char *a, size_t na,
+		       const char *op, const char *c, size_t nc)
+{
+	struct nb b = nb_at(nm->formula, sizeof nm->formula);
+	nb_name(&b, a, na);
+	nb_str(&b, op);
+	nb_name(&b, c, nc);
+	nb_end(&b);
+	name_copy(nm->op[0], sizeof nm->op[0], a, na);
+	name_copy(nm->op[1], sizeof nm->op[1], c, nc);
+}
+
 /* The names of step t's softmax and weighted sum. */
 static void names_softmax(const struct trace_rec *r, struct trace_names *nm,
 			  unsigned parts)
@@ -663,13 +677,7 @@ static void names_weighted(const struct trace_rec *r, struct trace_names *nm,
 	nb_end(&b);
 	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 		return;
-	b = nb_at(nm->formula, sizeof nm->formula);
-	nb_name(&b, a, na);
-	NB_LIT(&b, " × ");
-	nb_name(&b, h, nh);
-	nb_end(&b);
-	name_copy(nm->op[0], sizeof nm->op[0], a, na);
-	name_copy(nm->op[1], sizeof nm->op[1], h, nh);
+	names_pair(nm, a, na, " × ", h, nh);
 }
 
 /* The names of step t's concatenation, attentional state and output. */
@@ -704,13 +712,7 @@ static void names_output(const struct trace_rec *r, struct trace_names *nm,
 		name_copy(nm->symbol, sizeof nm->symbol, cs, ncs);
 		if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
 			break;
-		b = nb_at(nm->formula, sizeof nm->formula);
-		nb_name(&b, c, nc);
-		NB_LIT(&b, " then ");
-		nb_name(&b, s, ns);
-		nb_end(&b);
-		name_copy(nm->op[0], sizeof nm->op[0], c, nc);
-		name_copy(nm->op[1], sizeof nm->op[1], s, ns);
+		names_pair(nm, c, nc, " then ", s, ns);
 		break;
 	case REC_ATTENTIONAL:
 		NAME_SUB(nm->symbol, sizeof nm->symbol, "h̃", t);
