@@ -144,6 +144,16 @@ static void text_again(struct fmt_buf *b, size_t at, size_t n)
  * time. */
 #define TEXT_EX_KEPT 32
 
+/* exp(e_t,i - max) again: a copy of its text if kept, else formatted. */
+static void text_ex_again(struct fmt_buf *b, int i, const double *ex,
+			  const size_t *ex_at, const size_t *ex_len, int prec)
+{
+	if (i < TEXT_EX_KEPT)
+		text_again(b, ex_at[i], ex_len[i]);
+	else
+		text_num(b, ex[i], prec, 0);
+}
+
 /* step 3 written out: max, each exp(e - max), the sum, each α. */
 static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 			 const struct trace_names *nm, int prec)
@@ -178,10 +188,7 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 	for (int i = 0; i < n; i++) {
 		if (i)
 			fmt_buf_put(b, " + ", 3);
-		if (i < TEXT_EX_KEPT)
-			text_again(b, ex_at[i], ex_len[i]);
-		else
-			text_num(b, ex[i], prec, 0);
+		text_ex_again(b, i, ex, ex_at, ex_len, prec);
 	}
 	fmt_buf_put(b, " = ", 3);
 	sum_len = num_fixed_len(sum, r->ops[4].v[0], prec);
@@ -193,10 +200,7 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 		fmt_buf_put(b, ",", 1);
 		fmt_buf_int(b, i + 1);
 		fmt_buf_put(b, " = ", 3);
-		if (i < TEXT_EX_KEPT)
-			text_again(b, ex_at[i], ex_len[i]);
-		else
-			text_num(b, ex[i], prec, 0);
+		text_ex_again(b, i, ex, ex_at, ex_len, prec);
 		fmt_buf_put(b, " / ", 3);
 		fmt_buf_put(b, sum, sum_len);
 		fmt_buf_put(b, " = ", 3);
