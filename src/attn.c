@@ -6,21 +6,6 @@
 
 #include "attn.h"
 
-void attn_matvec(double *out, const double *W, const double *x,
-		 int rows, int cols)
-{
-	for (int r = 0; r < rows; r++)
-		out[r] = attn_dot(W + (size_t)r * cols, x, cols);
-}
-
-double attn_dot(const double *a, const double *b, int n)
-{
-	double acc = 0.0;
-	for (int i = 0; i < n; i++)
-		acc += a[i] * b[i];
-	return acc;
-}
-
 void attn_tanh(double *out, const double *x, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -39,41 +24,6 @@ void attn_rnn_step(double *wx, double *wh, double *pre, double *h,
 		pre[k] = wx[k] + wh[k] + b[k];
 	/* step 3: squash */
 	attn_tanh(h, pre, H);
-}
-
-void attn_score_dot(double *e, const double *s, const double *Hs,
-		    int n, int d)
-{
-	for (int i = 0; i < n; i++)
-		e[i] = attn_dot(s, Hs + (size_t)i * d, d);
-}
-
-void attn_score_general(double *e, double *Wh, const double *s,
-			const double *Hs, const double *W, int n, int d)
-{
-	for (int i = 0; i < n; i++) {
-		double *wh = Wh + (size_t)i * d;
-		attn_matvec(wh, W, Hs + (size_t)i * d, d, d);
-		e[i] = attn_dot(s, wh, d);
-	}
-}
-
-void attn_score_concat(double *e, double *pre, double *act, const double *s,
-		       const double *Hs, const double *W, const double *v,
-		       int n, int d, int A)
-{
-	for (int i = 0; i < n; i++) {
-		double *p = pre + (size_t)i * A;
-		double *a = act + (size_t)i * A;
-		const double *h = Hs + (size_t)i * d;
-		/* W [s; h] = W[:, :d] s + W[:, d:] h, row by row */
-		for (int r = 0; r < A; r++) {
-			const double *row = W + (size_t)r * 2 * d;
-			p[r] = attn_dot(row, s, d) + attn_dot(row + d, h, d);
-		}
-		attn_tanh(a, p, A);
-		e[i] = attn_dot(v, a, A);
-	}
 }
 
 double attn_softmax(double *alpha, double *shifted, double *ex, double *sum,
@@ -113,13 +63,4 @@ void attn_concat(double *out, const double *a, int na, const double *b,
 {
 	memcpy(out, a, sizeof *a * (size_t)na);
 	memcpy(out + na, b, sizeof *b * (size_t)nb);
-}
-
-int attn_argmax(const double *x, int n)
-{
-	int best = 0;
-	for (int i = 1; i < n; i++)
-		if (x[i] > x[best])
-			best = i;
-	return best;
 }

@@ -6,12 +6,82 @@
 #ifndef ATTN_ATTN_H
 #define ATTN_ATTN_H
 
-/* out = W x, where W is (rows, cols) and x is (cols); out is (rows). */
-void attn_matvec(double *out, const double *W, const double *x,
-		 int rows, int cols);
+#include <stddef.h>
 
-/* Returns a·b, summed in index order, for vectors of length n. */
-double attn_dot(const double *a, const double *b, int n);
+/* The small algebra that the trace, the scorers and training share,
+ * inline so that the compiler can fold it into the loops that training
+ * runs millions of times.  Sums run in index order, so the trace and
+ * training get the same doubles. */
+
+/* Returns a·b for vectors of length n, summed in index order (four terms
+ * a round, still one after the other). */
+static inline double attn_dot(const double *restrict a,
+			      const double *restrict b, int n)
+{
+	double acc = 0.0;
+	int k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		acc += a[k] * b[k];
+		acc += a[k + 1] * b[k + 1];
+		acc += a[k + 2] * b[k + 2];
+		acc += a[k + 3] * b[k + 3];
+	}
+	for (; k < n; k++)
+		acc += a[k] * b[k];
+	return acc;
+}
+
+/* out = W x, where W is (rows, cols) and x is (cols); out is (rows). */
+static inline void attn_matvec(double *out, const double *W, const double *x,
+			       int rows, int cols)
+{
+	for (int r = 0; r < rows; r++)
+		out[r] = attn_dot(W + (size_t)r * cols, x, cols);
+}
+
+/* y (n) += d x (n). */
+static inline void attn_axpy(double *restrict y, double d,
+			     const double *restrict x, int n)
+{
+	int k = 0;
+
+	for (; k + 4 <= n; k += 4) {
+		y[k] += d * x[k];
+		y[k + 1] += d * x[k + 1];
+		y[k + 2] += d * x[k + 2];
+		y[k + 3] += d * x[k + 3];
+	}
+	for (; k < n; k++)
+		y[k] += d * x[k];
+}
+
+/* The backward pass of y = W x, W (rows, cols), given dy (rows): adds
+ * dy ⊗ x to the gradient G of W and, unless dx is NULL, Wᵀ dy to dx (cols).
+ * ld is the row stride of W and G (at least cols), so that a block of
+ * columns can stand for the whole matrix. */
+static inline void attn_linear_back(double *restrict G, double *restrict dx,
+				    const double *restrict W, int ld,
+				    const double *restrict dy,
+				    const double *restrict x, int rows,
+				    int cols)
+{
+	for (int r = 0; r < rows; r++)
+		attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
+	for (int r = 0; dx && r < rows; r++)
+		attn_axpy(dx, dy[r], W + (size_t)r * ld, cols);
+}
+
+/* Returns the index of the largest of x[0..n), the first on ties. */
+static inline int attn_argmax(const double *x, int n)
+{
+	int best = 0;
+
+	for (int i = 1; i < n; i++)
+		if (x[i] > x[best])
+			best = i;
+	return best;
+}
 
 /* One Elman RNN step, h = tanh(W_x x + W_h h_prev + b), keeping the parts:
  *   wx   (H)  W_x x
@@ -22,21 +92,6 @@ double attn_dot(const double *a, const double *b, int n);
 void attn_rnn_step(double *wx, double *wh, double *pre, double *h,
 		   const double *Wx, const double *Wh, const double *b,
 		   const double *x, const double *h_prev, int E, int H);
-
-/* Dot scorer: e[i] = s · Hs[i] for the n encoder states Hs (n, d). */
-void attn_score_dot(double *e, const double *s, const double *Hs,
-		    int n, int d);
-
-/* General scorer: e[i] = s · (W Hs[i]).  Wh (n, d) receives each W Hs[i];
- * W is (d, d). */
-void attn_score_general(double *e, double *Wh, const double *s,
-			const double *Hs, const double *W, int n, int d);
-
-/* Concat scorer: e[i] = v · tanh(W [s; Hs[i]]).  pre (n, A) receives each
- * W [s; Hs[i]] and act (n, A) its tanh; W is (A, 2d), v is (A). */
-void attn_score_concat(double *e, double *pre, double *act, const double *s,
-		       const double *Hs, const double *W, const double *v,
-		       int n, int d, int A);
 
 /* Softmax over e (n), stable: subtracts the maximum first.
  *   shifted (n)  e[i] - max
@@ -57,8 +112,5 @@ void attn_concat(double *out, const double *a, int na, const double *b,
 
 /* out[i] = tanh(x[i]) for n values. */
 void attn_tanh(double *out, const double *x, int n);
-
-/* Returns the index of the largest of x[0..n), the first on ties. */
-int attn_argmax(const double *x, int n);
 
 #endif

@@ -105,6 +105,23 @@ int cli_usage_errorf(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+void cli_help_scorers(void)
+{
+	char names[256];
+	printf("                        scorers: %s\n",
+	       scorer_names(names, sizeof names, ", ", ", "));
+}
+
+int cli_scorer_error(const char *arg, int all)
+{
+	char names[256];
+	return cli_usage_errorf("unknown scorer '%s'; expected %s%s", arg,
+				scorer_names(names, sizeof names, ", ",
+					     all ? ", " : " or "),
+				all ? " or all (several separated by commas)"
+				    : "");
+}
+
 static void cli_help(void)
 {
 	fputs(
@@ -125,9 +142,13 @@ static void cli_help(void)
 "  heatmap [SENTENCE] the alignment matrix as an SVG picture (heatmap --help)\n"
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
+"  scorers            list the score functions and their formulas\n"
 "\n"
 "Options of trace, tui and model:\n"
-"  -s, --scorer=NAME     dot, general, concat or all (default dot)\n"
+"  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
+"                        (default dot)\n", stdout);
+	cli_help_scorers();
+	fputs(
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
@@ -270,9 +291,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
 			return 0;
-		snprintf(msg, sizeof msg, "unknown scorer '%s'; expected dot, "
-			 "general, concat or all", arg);
-		return cli_usage_error(msg);
+		return cli_scorer_error(arg, 1);
 	case 'm': o->model_path = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'f':
@@ -326,7 +345,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 static int cli_parse(struct cli_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
-	o->scorers = 1u << SCORER_DOT;
+	o->scorers = 1u << SCORER_dot;
 	fmt_opts_default(&o->fmt);
 	optind = 1;
 	opterr = 0;
@@ -392,7 +411,7 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
-	struct tui_opts to = { o->color, o->fmt.precision, SCORER_DOT,
+	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms };
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
@@ -472,6 +491,38 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 	return EXIT_OK;
 }
 
+/* attn-trace scorers [--names]: the registry of scorers, a line each:
+ * its name, its formula and what it is; with --names, the names alone
+ * (for completion). */
+static int cli_scorers(int argc, char **argv)
+{
+	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		fputs("Usage: attn-trace scorers [--names]\n"
+		      "List the score functions attention can use, with their "
+		      "formulas and the\nweights each needs in a model; "
+		      "--names lists their names alone.\n", stdout);
+		return cli_flush();
+	}
+	if (argc > 1 && !names_only)
+		return cli_usage_errorf("'scorers' takes only --names, not '%s'",
+					argv[1]);
+	for (int k = 0; k < SCORER_COUNT; k++) {
+		const struct scorer_class *c = scorer_get(k);
+		if (names_only) {
+			printf("%s\n", c->name);
+			continue;
+		}
+		printf("%-9s %s\n          %s\n          weights:", c->name,
+		       c->formula, c->summary);
+		for (int j = 0; j < c->nparams; j++)
+			printf(" [%s.%s]", c->name, c->params[j].key);
+		printf("%s\n", c->nparams ? "" : " none");
+	}
+	return cli_flush();
+}
+
 /* The commands: those that share the common options (run), and those
  * that parse their own (own; argv[0] is the command word). */
 static const struct {
@@ -487,6 +538,7 @@ static const struct {
 	{ "quiz", NULL, cli_quiz },
 	{ "heatmap", NULL, cli_heatmap },
 	{ "train", NULL, cli_train },
+	{ "scorers", NULL, cli_scorers },
 };
 
 int cli_main(int argc, char **argv)
@@ -502,7 +554,7 @@ int cli_main(int argc, char **argv)
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown command '%s'; "
 				 "expected trace, tui, model, lessons, lesson, "
-				 "quiz, heatmap or train",
+				 "quiz, heatmap, train or scorers",
 				 argv[1]);
 			return cli_usage_error(msg);
 		}

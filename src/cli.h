@@ -77,4 +77,12 @@ int cli_flush(void);
  * format, to stdout or atomically to -o FILE. */
 int cli_trace(int argc, char **argv, const struct cli_opts *o);
 
+/* Prints the line of help text that lists the scorers, from the
+ * registry: "                        scorers: dot, general, ...". */
+void cli_help_scorers(void);
+
+/* The usage error of an unknown name in --scorer=arg; returns
+ * EXIT_USAGE.  all: whether "all" is allowed. */
+int cli_scorer_error(const char *arg, int all);
+
 #endif

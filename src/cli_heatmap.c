@@ -40,8 +40,10 @@ static void cli_heatmap_help(void)
 "Options:\n"
 "  -o, --output=FILE     write the picture to FILE (default: standard\n"
 "                        output); FILE is replaced whole, or not at all\n"
-"  -s, --scorer=NAME     dot, general, concat, or all: the three side by\n"
-"                        side (default dot)\n"
+"  -s, --scorer=LIST     a scorer, several separated by commas side by\n"
+"                        side, or all (default dot)\n", stdout);
+	cli_help_scorers();
+	fputs(
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
@@ -83,9 +85,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
 			return 0;
-		return cli_usage_errorf("unknown scorer '%s'; expected "
-					       "dot, general, concat or all",
-					       arg);
+		return cli_scorer_error(arg, 1);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC,
 				    &o->svg.precision) == 0)
@@ -107,7 +107,7 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 			     char **argv)
 {
 	memset(o, 0, sizeof *o);
-	o->scorers = 1u << SCORER_DOT;
+	o->scorers = 1u << SCORER_dot;
 	fmt_svg_opts_default(&o->svg);
 	optind = 1;
 	opterr = 0;

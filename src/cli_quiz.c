@@ -28,7 +28,7 @@ struct cli_quiz_opts {
 	unsigned stages;        /* bitmask of (1u << STAGE_x); 0: all three */
 	uint64_t seed;
 	int have_seed;
-	enum scorer scorer;
+	int scorer;              /* an enum scorer */
 	const char *model_path; /* NULL: the built-in toy model; else
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
@@ -69,7 +69,9 @@ static void cli_quiz_help(void)
 "      --count=N         ask N questions, 1 to 100 (default 3)\n"
 "      --answers         print the questions with their answers and the\n"
 "                        worked arithmetic, and read nothing (for teachers)\n"
-"  -s, --scorer=NAME     dot, general or concat (default dot)\n"
+"  -s, --scorer=NAME     the scorer of the questions (default dot)\n", stdout);
+	cli_help_scorers();
+	fputs(
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
@@ -150,11 +152,10 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 		sc = trace_scorer_parse(arg);
 		for (int k = 0; k < SCORER_COUNT; k++)
 			if (sc == 1u << k) {
-				o->scorer = (enum scorer)k;
+				o->scorer = k;
 				return 0;
 			}
-		return cli_usage_errorf("unknown scorer '%s'; expected "
-					    "dot, general or concat", arg);
+		return cli_scorer_error(arg, 0);
 	}
 }
 
@@ -178,7 +179,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
-	o->scorer = SCORER_DOT;
+	o->scorer = SCORER_dot;
 	o->count = CLI_QUIZ_COUNT;
 	o->precision = 4;
 	optind = 1;

@@ -24,13 +24,14 @@ struct cli_train_opts {
 	const char *pairs;    /* the pairs file */
 	const char *out;      /* the model file to write; "-": stdout */
 	const char *init;     /* NULL: random weights */
-	int E, H, A;          /* sizes; 0: not given */
+	int E, H, A, L;       /* sizes; 0: not given */
 	int every;            /* plain progress every this many epochs */
 	int quiet;
 };
 
 static void cli_train_help(void)
 {
+	char names[256];
 	fputs(
 "Usage: attn-trace train --pairs=FILE -o OUT.model [OPTION]...\n"
 "Train the model's weights on the sentence pairs of FILE, by\n"
@@ -40,9 +41,12 @@ static void cli_train_help(void)
 "Options:\n"
 "      --pairs=FILE      the training pairs (required; - is stdin)\n"
 "  -o, --output=FILE     the model file to write (required; - is stdout)\n"
-"  -s, --scorer=NAME     dot, general, concat, or all: one model whose\n"
-"                        shared weights serve the three scorers, trained\n"
-"                        on the sum of their losses (default all)\n"
+"  -s, --scorer=LIST     all, or scorers separated by commas: one model\n"
+"                        whose shared weights serve them all, trained on\n"
+"                        the sum of their losses (default all)\n", stdout);
+	printf("                        scorers: %s\n",
+	       scorer_names(names, sizeof names, ", ", ", "));
+	fputs(
 "      --epochs=N        full passes over the pairs, one update each\n"
 "                        (default 3000)\n"
 "      --lr=X            learning rate (default 0.01)\n"
@@ -55,9 +59,14 @@ static void cli_train_help(void)
 "      --embedding=N     embedding size E, 1 to 64 (default 4)\n"
 "      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
 "      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
+"      --positions=N     source positions L of the location scorer, 1 to\n"
+"                        64 (default: the longest source side)\n"
 "      --init=FILE       start from the weights of the model FILE (its\n"
 "                        sizes and vocabularies) instead of random ones;\n"
 "                        toy4 and handset4 name the built-in models\n"
+"      --freeze-shared   with --init: update only the weights that the\n"
+"                        scorers trained own, and keep every other weight\n"
+"                        as the --init model has it\n"
 "      --every=N         without a terminal, print progress every N\n"
 "                        epochs (default 100)\n"
 "  -q, --quiet           print no progress\n"
@@ -71,7 +80,8 @@ static void cli_train_help(void)
 
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
-	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY
+	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
+	OPT_POSITIONS, OPT_FREEZE
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -88,6 +98,8 @@ static const struct option cli_train_long_opts[] = {
 	{ "hidden", required_argument, NULL, OPT_HIDDEN },
 	{ "attention", required_argument, NULL, OPT_ATTENTION },
 	{ "init", required_argument, NULL, OPT_INIT },
+	{ "positions", required_argument, NULL, OPT_POSITIONS },
+	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
 	{ "every", required_argument, NULL, OPT_EVERY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -172,6 +184,7 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 					     CLI_TRAIN_MAX_EPOCHS, arg);
 	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
 	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
+	case OPT_POSITIONS: return cli_train_size("positions", arg, &o->L);
 	default: return cli_train_size("attention", arg, &o->A);
 	}
 }
@@ -180,17 +193,22 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
  * --help. */
 static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 {
+	char names[256];
+
 	switch (c) {
 	case OPT_PAIRS: o->pairs = arg; return 0;
 	case 'o': o->out = arg; return 0;
 	case OPT_INIT: o->init = arg; return 0;
+	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
 		if ((o->t.scorers = trace_scorer_parse(arg)) != 0)
 			return 0;
 		return cli_usage_errorf("unknown scorer '%s'; expected "
-					     "dot, general, concat or all", arg);
+					"all or a list of %s", arg,
+					scorer_names(names, sizeof names,
+						     ", ", " or "));
 	case OPT_OPTIM:
 		if (strcmp(arg, "adam") == 0 || strcmp(arg, "sgd") == 0) {
 			o->t.optim = arg[0] == 'a' ? TRAIN_ADAM : TRAIN_SGD;
@@ -219,6 +237,10 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--init takes the sizes from its "
 					     "model; drop --embedding, --hidden "
 					     "and --attention");
+	if (o->t.freeze_shared && !o->init)
+		return cli_usage_errorf("--freeze-shared keeps the weights "
+					"of an --init model, but no --init "
+					"was given");
 	return 0;
 }
 
@@ -295,13 +317,21 @@ static const char *cli_train_base(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* The name of the scorers trained: "dot", ..., or "all". */
-static const char *cli_train_scorers(unsigned scorers)
+/* The scorers trained as --scorer gives them: "all", or "dot,general". */
+static const char *cli_train_scorers(char *buf, size_t size,
+				     unsigned scorers)
 {
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		if (scorers == 1u << sc)
-			return trace_scorer_name(sc);
-	return "all";
+	size_t used = 0;
+
+	if (scorers == SCORER_ALL)
+		return "all";
+	buf[0] = '\0';
+	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++)
+		if (scorers & (1u << sc))
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s", used ? "," : "",
+						 trace_scorer_name(sc));
+	return buf;
 }
 
 /* Writes the settings as a canonical command line into buf: the same
@@ -311,22 +341,27 @@ static void cli_train_command(char *buf, size_t size,
 			      const struct trainer *t)
 {
 	char lr[NUM_BUFSZ], wd[NUM_BUFSZ], clip[NUM_BUFSZ], start[320];
+	char names[256], pos[32] = "";
 
 	if (o->init)
-		snprintf(start, sizeof start, "--init=%s",
-			 cli_train_base(o->init));
+		snprintf(start, sizeof start, "--init=%s%s",
+			 cli_train_base(o->init),
+			 o->t.freeze_shared ? " --freeze-shared" : "");
 	else
 		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
 			 "--hidden=%d --attention=%d",
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
 			 t->lay.A);
+	if (o->L)
+		snprintf(pos, sizeof pos, " --positions=%d", o->L);
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
-		 "--clip=%s\n    %s", cli_train_base(o->pairs),
-		 cli_train_scorers(o->t.scorers), o->t.epochs,
+		 "--clip=%s\n    %s%s", cli_train_base(o->pairs),
+		 cli_train_scorers(names, sizeof names, o->t.scorers),
+		 o->t.epochs,
 		 o->t.optim == TRAIN_ADAM ? "adam" : "sgd",
 		 num_shortest(lr, o->t.lr), num_shortest(wd, o->t.weight_decay),
-		 num_shortest(clip, o->t.clip), start);
+		 num_shortest(clip, o->t.clip), start, pos);
 }
 
 /* Writes into buf how greedy decoding does: "16/16 pairs with dot, ...". */
@@ -445,10 +480,14 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		cli_messagef("%s", err.msg);
 		rc = EXIT_DATA;
 	} else if (o->init) {
-		train_init_model(t, d, &init);
+		train_init_model(t, d, &init, o->t.scorers,
+				 o->L ? o->L : d->max_src, o->t.seed);
+		if (o->t.freeze_shared)
+			train_freeze_shared(t, o->t.scorers);
 	} else {
 		train_init_random(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
-				  o->A ? o->A : 4, o->t.seed);
+				  o->A ? o->A : 4, o->L ? o->L : d->max_src,
+				  o->t.scorers, o->t.seed);
 	}
 	model_free(&init);
 	return rc;

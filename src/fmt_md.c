@@ -120,17 +120,13 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 {
-	static const char *const formulas[SCORER_COUNT] = {
-		"e_t,i = s_t·h_i", "e_t,i = s_t·(W_a·h_i)",
-		"e_t,i = v_a·tanh(W_a·[s_t; h_i])"
-	};
 	md_header(out, tr, o);
 	if (o->stages & (1u << STAGE_ENCODING))
 		md_encoder(out, tr, o->precision);
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
 		fprintf(out, "\n## %s scorer: %s\n", trace_scorer_name(ru->scorer),
-			formulas[ru->scorer]);
+			scorer_get(ru->scorer)->formula);
 		if (o->stages & ~(1u << STAGE_ENCODING))
 			for (int t = 1; t <= ru->nsteps; t++)
 				md_step(out, tr, run, t, o);

@@ -1,7 +1,10 @@
 /* fmt_model.c: every weight of a model, as text or JSON. */
 #include "config.h"
 
+#include <string.h>
+
 #include "fmt.h"
+#include "scorer.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -37,23 +40,39 @@ static void text_vocab(FILE *out, const char *name, const struct vocab *v,
 int fmt_text_model(FILE *out, const struct model *m,
 		   const struct fmt_opts *o)
 {
-	int p = o->precision, H = m->H, E = m->E, A = m->A;
-	fprintf(out, "%s\nmodel: %s\nembedding %d, hidden %d, attention %d\n",
-		FMT_MODEL_TEXT_VERSION, m->name, E, H, A);
-	text_vocab(out, "source", &m->src, E, p);
-	text_vocab(out, "target", &m->tgt, E, p);
-	text_mat(out, "encoder W_x", m->enc.Wx, H, E, p);
-	text_mat(out, "encoder W_h", m->enc.Wh, H, H, p);
-	text_mat(out, "encoder b", m->enc.b, 1, H, p);
-	text_mat(out, "decoder W_x", m->dec.Wx, H, E, p);
-	text_mat(out, "decoder W_h", m->dec.Wh, H, H, p);
-	text_mat(out, "decoder b", m->dec.b, 1, H, p);
-	text_mat(out, "general W_a", m->Wg, H, H, p);
-	text_mat(out, "concat W_a, applied to [s_t; h_i]", m->Wa, A, 2 * H, p);
-	text_mat(out, "concat v_a", m->va, 1, A, p);
-	text_mat(out, "output W_c, applied to [c_t; s_t]", m->Wc, H, 2 * H, p);
-	text_vocab(out, "output W_s rows: target", &(struct vocab){
-		.n = m->tgt.n, .words = m->tgt.words, .emb = m->Ws }, H, p);
+	struct model_param tab[MODEL_MAX_PARAMS];
+	int p = o->precision, n = model_param_table((struct model *)m,
+						    model_scorers(m), tab);
+	fprintf(out, "%s\nmodel: %s\nembedding %d, hidden %d, attention %d",
+		FMT_MODEL_TEXT_VERSION, m->name, m->E, m->H, m->A);
+	if (m->L)
+		fprintf(out, ", positions %d", m->L);
+	fputs("\n", out);
+	for (int k = 0; k < n; k++) {
+		const struct model_param *e = &tab[k];
+		char label[96];
+		switch (e->kind) {
+		case PARAM_SRC_VOCAB:
+			text_vocab(out, "source", &m->src, m->E, p);
+			break;
+		case PARAM_TGT_VOCAB:
+			text_vocab(out, "target", &m->tgt, m->E, p);
+			break;
+		case PARAM_WORD_ROWS:
+			text_vocab(out, "output W_s rows: target",
+				   &(struct vocab){ .n = m->tgt.n,
+				   .words = m->tgt.words, .emb = m->Ws }, m->H, p);
+			break;
+		case PARAM_MATRIX:
+			if (e->scorer >= 0)
+				snprintf(label, sizeof label, "%s %s",
+					 scorer_get(e->scorer)->name, e->label);
+			else
+				snprintf(label, sizeof label, "%s", e->label);
+			text_mat(out, label, *e->slot, e->rows, e->cols, p);
+			break;
+		}
+	}
 	return ferror(out) ? -1 : 0;
 }
 
@@ -70,39 +89,62 @@ static void json_vocab(FILE *out, const char *key, const struct vocab *v,
 	fputs("}", out);
 }
 
-static void json_rnn(FILE *out, const char *key, const struct rnn *w, int E,
-		     int H)
+/* The JSON of the matrix section e: a vector for one row. */
+static void json_param(FILE *out, const struct model_param *e)
 {
-	fprintf(out, ",\n \"%s\": {\"W_x\": ", key);
-	fmt_json_mat(out, w->Wx, H, E);
-	fputs(",\n   \"W_h\": ", out);
-	fmt_json_mat(out, w->Wh, H, H);
-	fputs(",\n   \"b\": ", out);
-	fmt_json_vec(out, w->b, H);
-	fputs("}", out);
+	if (e->rows == 1)
+		fmt_json_vec(out, *e->slot, e->cols);
+	else
+		fmt_json_mat(out, *e->slot, e->rows, e->cols);
+}
+
+/* The weights of the table walked as JSON: "group": {"key": ..}, where
+ * the section is "group.key". */
+static void json_params(FILE *out, const struct model *m,
+			const struct model_param *tab, int n)
+{
+	char group[48] = "";
+	for (int k = 0; k < n; k++) {
+		const struct model_param *e = &tab[k];
+		const char *dot = strchr(e->section, '.');
+		size_t glen = dot ? (size_t)(dot - e->section) : 0;
+		int same = glen && strlen(group) == glen &&
+			   memcmp(group, e->section, glen) == 0;
+		if (e->kind == PARAM_SRC_VOCAB || e->kind == PARAM_TGT_VOCAB)
+			continue;
+		if (!same) {
+			fprintf(out, "%s,\n \"%.*s\": {", group[0] ? "}" : "",
+				(int)glen, e->section);
+			snprintf(group, sizeof group, "%.*s", (int)glen,
+				 e->section);
+		} else {
+			/* the first group's layout: a line a matrix, but the
+			 * vectors of a scorer follow on the same line */
+			fputs(e->scorer >= 0 && e->rows == 1 ? ", " : ",\n   ",
+			      out);
+		}
+		fprintf(out, "\"%s\": ", dot + 1);
+		if (e->kind == PARAM_WORD_ROWS)
+			fmt_json_mat(out, *e->slot, m->tgt.n, e->cols);
+		else
+			json_param(out, e);
+	}
 }
 
 int fmt_json_model(FILE *out, const struct model *m)
 {
-	int H = m->H, E = m->E, A = m->A;
+	struct model_param tab[MODEL_MAX_PARAMS];
+	int n = model_param_table((struct model *)m, model_scorers(m), tab);
+
 	fprintf(out, "{\"format\": \"%s\",\n \"model\": ", FMT_MODEL_JSON_VERSION);
 	fmt_json_string(out, m->name);
 	fprintf(out, ",\n \"embedding_dim\": %d, \"hidden_dim\": %d, "
-		"\"attention_dim\": %d", E, H, A);
-	json_vocab(out, "source_embeddings", &m->src, E);
-	json_vocab(out, "target_embeddings", &m->tgt, E);
-	json_rnn(out, "encoder", &m->enc, E, H);
-	json_rnn(out, "decoder", &m->dec, E, H);
-	fputs(",\n \"general\": {\"W\": ", out);
-	fmt_json_mat(out, m->Wg, H, H);
-	fputs("},\n \"concat\": {\"W\": ", out);
-	fmt_json_mat(out, m->Wa, A, 2 * H);
-	fputs(", \"v\": ", out);
-	fmt_json_vec(out, m->va, A);
-	fputs("},\n \"output\": {\"W_c\": ", out);
-	fmt_json_mat(out, m->Wc, H, 2 * H);
-	fputs(",\n   \"W_s\": ", out);
-	fmt_json_mat(out, m->Ws, m->tgt.n, H);
+		"\"attention_dim\": %d", m->E, m->H, m->A);
+	if (m->L)
+		fprintf(out, ", \"positions\": %d", m->L);
+	json_vocab(out, "source_embeddings", &m->src, m->E);
+	json_vocab(out, "target_embeddings", &m->tgt, m->E);
+	json_params(out, m, tab, n);
 	fputs(",\n   \"vocab\": [", out);
 	for (int k = 0; k < m->tgt.n; k++) {
 		fputs(k ? ", " : "", out);

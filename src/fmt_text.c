@@ -343,12 +343,6 @@ static const char *const stage_titles[STAGE_COUNT] = {
 	"output"
 };
 
-static const char *const scorer_formulas[SCORER_COUNT] = {
-	"e_t,i = s_t·h_i",
-	"e_t,i = s_t·(W_a·h_i)",
-	"e_t,i = v_a·tanh(W_a·[s_t; h_i])",
-};
-
 static void text_words(struct fmt_buf *b, const struct vocab *v, const int *w, int n)
 {
 	for (int k = 0; k < n; k++) {
@@ -411,7 +405,7 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 	const struct vocab *v = &tr->m->tgt;
 	fmt_buf_printf(b, "\n==== %s scorer (%d of %d): %s ====\n",
 		trace_scorer_name(ru->scorer), run + 1, tr->nruns,
-		scorer_formulas[ru->scorer]);
+		scorer_get(ru->scorer)->formula);
 	for (int t = 1; t <= ru->nsteps; t++) {
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]

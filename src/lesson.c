@@ -333,7 +333,7 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 {
 	struct lesson *l = p->l;
 	struct lesson_pos pos = { p->lineno, (int)off + 1 };
-	char buf[64];
+	char buf[64], names[256];
 	switch (key) {
 	case KEY_TITLE: l->title = xstrndup(v, n); break;
 	case KEY_GOAL: l->goal = xstrndup(v, n); break;
@@ -350,9 +350,10 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		l->scorer = lp_scorer_find(v, n);
 		if (l->scorer >= 0)
 			return 0;
-		l->scorer = SCORER_DOT;
-		return lp_err(p, off, "expected dot, general or concat, "
-			      "found %s", lp_quote(buf, sizeof buf, v, n));
+		l->scorer = SCORER_dot;
+		return lp_err(p, off, "expected %s, found %s",
+			      scorer_names(names, sizeof names, ", ", " or "),
+			      lp_quote(buf, sizeof buf, v, n));
 	}
 	return 0;
 }
@@ -559,7 +560,7 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		     size_t n)
 {
 	const char *w = p->line + off;
-	char buf[64];
+	char buf[64], names[256];
 	int opt = -1;
 	int quiz = d->sh.what == SHOW_QUIZ;
 	if (n == 10 && memcmp(w, "arithmetic", 10) == 0)
@@ -596,8 +597,9 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		d->sh.scorer = lp_scorer_find(w + 7, n - 7);
 		if (d->sh.scorer >= 0)
 			return 0;
-		return lp_err(p, off + 7, "expected dot, general or concat "
+		return lp_err(p, off + 7, "expected %s "
 			      "after 'scorer=', found %s",
+			      scorer_names(names, sizeof names, ", ", " or "),
 			      lp_quote(buf, sizeof buf, w + 7, n - 7));
 	case OPT_MODEL:
 		d->sh.col_model = (int)off + 1;
@@ -777,7 +779,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	struct lparse p;
 	memset(l, 0, sizeof *l);
 	l->path = xstrdup(path);
-	l->scorer = SCORER_DOT;
+	l->scorer = SCORER_dot;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
 			LESSON_MAX_BYTES);

@@ -13,24 +13,9 @@
 
 #include "model.h"
 #include "num.h"
+#include "scorer.h"
 #include "utf8.h"
 #include "util.h"
-
-/* The sections of a model file, in the order the file must give them. */
-enum model_section {
-	SEC_SOURCE, SEC_TARGET,
-	SEC_ENC_WX, SEC_ENC_WH, SEC_ENC_B,
-	SEC_DEC_WX, SEC_DEC_WH, SEC_DEC_B,
-	SEC_GENERAL_W, SEC_CONCAT_W, SEC_CONCAT_V, SEC_OUTPUT_WC, SEC_OUTPUT_WS,
-	SEC_COUNT
-};
-
-static const char *const model_section_names[SEC_COUNT] = {
-	"source", "target",
-	"encoder.W_x", "encoder.W_h", "encoder.b",
-	"decoder.W_x", "decoder.W_h", "decoder.b",
-	"general.W", "concat.W", "concat.v", "output.W_c", "output.W_s",
-};
 
 /* A field of the current line: bytes line[off .. off+n). */
 struct mfield {
@@ -49,6 +34,7 @@ struct mparse {
 	int pushed;        /* the current line is to be read again */
 	int sec_line;      /* line and column of the last section header */
 	size_t sec_col;
+	int seen[MODEL_MAX_PARAMS]; /* the line of each section read, or 0 */
 	const char *name;  /* for messages */
 	struct errbuf *err;
 };
@@ -326,82 +312,23 @@ static int mp_numbers(struct mparse *p, size_t cur, double *out, int count)
 	return 0;
 }
 
-/* Writes the expectation of what comes before section want, which is
- * SEC_COUNT after the last section. */
-static const char *mp_expected(int want, char *buf, size_t size)
-{
-	if (want == SEC_COUNT)
-		snprintf(buf, size, "end of file");
-	else
-		snprintf(buf, size, "section [%s]", model_section_names[want]);
-	return buf;
-}
-
-/* Returns the section that header field f names, or -1. */
-static int mp_section_index(const struct mparse *p, const struct mfield *f)
-{
-	struct mfield name = { f->off + 1, f->n - 2 };
-	int k;
-
-	for (k = 0; k < SEC_COUNT; k++)
-		if (mp_is(p, &name, model_section_names[k]))
-			return k;
-	return -1;
-}
-
-/* Reads the header of section want, or the end of the file if want is
- * SEC_COUNT. */
-static int mp_section(struct mparse *p, int want)
-{
-	struct mfield f;
-	size_t cur = 0;
-	char exp[64], q[64];
-	int r = mp_next(p), k;
-
-	mp_expected(want, exp, sizeof exp);
-	if (r <= 0) {
-		if (r == 0 && want < SEC_COUNT)
-			return mp_err_eof(p, "expected %s, found end of file",
-					  exp);
-		return r;
-	}
-	if (!mp_header(p, &f)) {
-		mp_field(p, &cur, &f);
-		return mp_err(p, f.off, "expected %s, found %s", exp,
-			      mp_quote(p, &f, q, sizeof q));
-	}
-	k = mp_section_index(p, &f);
-	p->sec_line = p->lineno;
-	p->sec_col = f.off + 1;
-	if (k == want)
-		return 0;
-	mp_show(p, &f, q, sizeof q, 0);
-	if (k < 0)
-		return mp_err(p, f.off, "expected %s, found unknown section %s",
-			      exp, q);
-	if (k < want)
-		return mp_err(p, f.off, "expected %s, found a second %s", exp,
-			      q);
-	return mp_err(p, f.off, "expected %s, found %s", exp, q);
-}
-
 /* Reports a section that ended, at the header or end of file just read,
  * after found of its rows rows. */
-static int mp_short(struct mparse *p, int r, int sec, int rows, int found)
+static int mp_short(struct mparse *p, int r, const char *sec, int rows,
+		    int found)
 {
 	struct mfield f;
 
 	if (r == 0)
 		return mp_err_eof(p, "expected %d row%s in [%s], found %d",
-				  rows, rows == 1 ? "" : "s",
-				  model_section_names[sec], found);
+				  rows, rows == 1 ? "" : "s", sec, found);
 	mp_header(p, &f);
 	return mp_err(p, f.off, "expected %d row%s in [%s], found %d", rows,
-		      rows == 1 ? "" : "s", model_section_names[sec], found);
+		      rows == 1 ? "" : "s", sec, found);
 }
 
 /* Checks that section sec, which holds rows rows, has no more. */
-static int mp_no_more_rows(struct mparse *p, int sec, int rows)
+static int mp_no_more_rows(struct mparse *p, const char *sec, int rows)
 {
 	struct mfield f;
 	size_t cur = 0;
@@ -415,13 +342,13 @@ static int mp_no_more_rows(struct mparse *p, int sec, int rows)
 	}
 	mp_field(p, &cur, &f);
 	return mp_err(p, f.off, "expected only %d row%s in [%s], found "
-		      "another row", rows, rows == 1 ? "" : "s",
-		      model_section_names[sec]);
+		      "another row", rows, rows == 1 ? "" : "s", sec);
 }
 
 /* Reads the body of matrix section sec, R rows of C numbers, into a newly
  * allocated *out. */
-static int mp_matrix(struct mparse *p, int sec, double **out, int R, int C)
+static int mp_matrix(struct mparse *p, const char *sec, double **out, int R,
+		     int C)
 {
 	struct mfield f;
 	int i, r;
@@ -441,8 +368,8 @@ static int mp_matrix(struct mparse *p, int sec, double **out, int R, int C)
 
 /* Reads the line "word e1 .. eE" into word v->n of v, whose arrays have
  * room for it; lines[j] is the line of word j. */
-static int mp_vocab_line(struct mparse *p, struct vocab *v, int E, int sec,
-			 const int *lines)
+static int mp_vocab_line(struct mparse *p, struct vocab *v, int E,
+			 const char *sec, const int *lines)
 {
 	struct mfield f;
 	size_t cur = 0;
@@ -458,8 +385,7 @@ static int mp_vocab_line(struct mparse *p, struct vocab *v, int E, int sec,
 		if (strcmp(folded, v->folded[j]) == 0) {
 			free(folded);
 			return mp_err(p, f.off, "expected a new word in [%s], "
-				      "found %s, already on line %d",
-				      model_section_names[sec],
+				      "found %s, already on line %d", sec,
 				      mp_quote(p, &f, q, sizeof q), lines[j]);
 		}
 	}
@@ -490,9 +416,9 @@ static void mp_vocab_grow(struct vocab *v, int E, int **lines, int *cap)
 
 /* Reads the body of vocabulary section sec into v: word lines up to the
  * next header or the end of the file. */
-static int mp_vocab(struct mparse *p, struct vocab *v, int E, int sec)
+static int mp_vocab(struct mparse *p, struct vocab *v, int E,
+		    const char *name)
 {
-	const char *name = model_section_names[sec];
 	struct mfield f;
 	char q[64];
 	int *lines = NULL, cap = 0, r;
@@ -504,7 +430,7 @@ static int mp_vocab(struct mparse *p, struct vocab *v, int E, int sec)
 			break;
 		}
 		mp_vocab_grow(v, E, &lines, &cap);
-		if ((r = mp_vocab_line(p, v, E, sec, lines)) != 0)
+		if ((r = mp_vocab_line(p, v, E, name, lines)) != 0)
 			break;
 		lines[v->n - 1] = p->lineno;
 	}
@@ -549,7 +475,7 @@ static int mp_ws(struct mparse *p, struct model *m)
 		if (r < 0)
 			return -1;
 		if (r == 0 || mp_header(p, &f))
-			return mp_short(p, r, SEC_OUTPUT_WS, m->tgt.n, k);
+			return mp_short(p, r, "output.W_s", m->tgt.n, k);
 		cur = 0;
 		mp_field(p, &cur, &f);
 		folded = utf8_fold(p->line + f.off, f.n);
@@ -563,48 +489,166 @@ static int mp_ws(struct mparse *p, struct model *m)
 			       m->H) != 0)
 			return -1;
 	}
-	return mp_no_more_rows(p, SEC_OUTPUT_WS, m->tgt.n);
+	return mp_no_more_rows(p, "output.W_s", m->tgt.n);
 }
 
-/* Reads the body of section sec into m. */
-static int mp_body(struct mparse *p, struct model *m, int sec)
+/* The table entry whose section header field f names, or -1. */
+static int mp_section_index(const struct mparse *p, const struct mfield *f,
+			    const struct model_param *tab, int ntab)
 {
-	int E = m->E, H = m->H, A = m->A;
+	struct mfield name = { f->off + 1, f->n - 2 };
 
-	switch (sec) {
-	case SEC_SOURCE: return mp_vocab(p, &m->src, E, sec);
-	case SEC_TARGET:
-		if (mp_vocab(p, &m->tgt, E, sec) != 0)
+	for (int k = 0; k < ntab; k++)
+		if (mp_is(p, &name, tab[k].section))
+			return k;
+	return -1;
+}
+
+/* Reads the body of the section of table entry e into m.  A weight of
+ * the target's words waits until [target] is read (mp_deferred). */
+static int mp_body(struct mparse *p, struct model *m,
+		   const struct model_param *e)
+{
+	switch (e->kind) {
+	case PARAM_SRC_VOCAB: return mp_vocab(p, &m->src, m->E, e->section);
+	case PARAM_TGT_VOCAB:
+		if (mp_vocab(p, &m->tgt, m->E, e->section) != 0)
 			return -1;
 		return mp_specials(p, m);
-	case SEC_ENC_WX: return mp_matrix(p, sec, &m->enc.Wx, H, E);
-	case SEC_ENC_WH: return mp_matrix(p, sec, &m->enc.Wh, H, H);
-	case SEC_ENC_B: return mp_matrix(p, sec, &m->enc.b, 1, H);
-	case SEC_DEC_WX: return mp_matrix(p, sec, &m->dec.Wx, H, E);
-	case SEC_DEC_WH: return mp_matrix(p, sec, &m->dec.Wh, H, H);
-	case SEC_DEC_B: return mp_matrix(p, sec, &m->dec.b, 1, H);
-	case SEC_GENERAL_W: return mp_matrix(p, sec, &m->Wg, H, H);
-	case SEC_CONCAT_W: return mp_matrix(p, sec, &m->Wa, A, 2 * H);
-	case SEC_CONCAT_V: return mp_matrix(p, sec, &m->va, 1, A);
-	case SEC_OUTPUT_WC: return mp_matrix(p, sec, &m->Wc, H, 2 * H);
-	default: return mp_ws(p, m);
+	case PARAM_MATRIX:
+		return mp_matrix(p, e->section, e->slot, e->rows, e->cols);
+	case PARAM_WORD_ROWS:
+		return mp_ws(p, m);
 	}
+	return -1;
+}
+
+/* Skips the rows of a section, up to the next header or the end. */
+static int mp_skip_rows(struct mparse *p)
+{
+	struct mfield f;
+	int r;
+
+	while ((r = mp_next(p)) == 1)
+		if (mp_header(p, &f)) {
+			p->pushed = 1;
+			return 0;
+		}
+	return r;
+}
+
+/* Reads the header of the next section and its body; returns 1, 0 at the
+ * end of the file, or -1.  *defer is set to where the rows of a section
+ * that must wait for [target] begin. */
+static int mp_section(struct mparse *p, struct model *m,
+		      const struct model_param *tab, int ntab,
+		      size_t *defer_pos, int *defer_line)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64];
+	int r = mp_next(p), k;
+
+	if (r <= 0)
+		return r;
+	if (!mp_header(p, &f)) {
+		mp_field(p, &cur, &f);
+		return mp_err(p, f.off, "expected a section header such as "
+			      "[source], found %s", mp_quote(p, &f, q, sizeof q));
+	}
+	k = mp_section_index(p, &f, tab, ntab);
+	mp_show(p, &f, q, sizeof q, 0);
+	if (k < 0)
+		return mp_err(p, f.off, "expected a section of the model "
+			      "format (doc/model-format.md), found unknown "
+			      "section %s", q);
+	if (p->seen[k])
+		return mp_err(p, f.off, "expected each section once, found a "
+			      "second %s (the first is on line %d)", q,
+			      p->seen[k]);
+	if (tab[k].rows == 0 && tab[k].kind == PARAM_MATRIX)
+		return mp_err(p, f.off, "expected the line \"positions N\" "
+			      "after \"attention\" for %s, found none", q);
+	p->seen[k] = p->lineno;
+	p->sec_line = p->lineno;
+	p->sec_col = f.off + 1;
+	if (tab[k].kind == PARAM_WORD_ROWS && m->tgt.n == 0) {
+		*defer_pos = p->pos;
+		*defer_line = p->lineno;
+		return mp_skip_rows(p) < 0 ? -1 : 1;
+	}
+	return mp_body(p, m, &tab[k]) != 0 ? -1 : 1;
+}
+
+/* Reads the optional size line "positions L" (model.h). */
+static int mp_positions(struct mparse *p, struct model *m)
+{
+	struct mfield f;
+	size_t cur = 0;
+	int r = mp_next(p);
+
+	if (r <= 0)
+		return r;
+	mp_field(p, &cur, &f);
+	p->pushed = 1;
+	if (!mp_is(p, &f, "positions"))
+		return 0;
+	return mp_size(p, "positions", &m->L);
+}
+
+/* Checks, at the end of the file, that every shared section was there
+ * and that each scorer has all of its weights or none. */
+static int mp_complete(struct mparse *p, const struct model_param *tab,
+		       int ntab)
+{
+	for (int k = 0; k < ntab; k++) {
+		if (p->seen[k])
+			continue;
+		if (tab[k].scorer < 0)
+			return mp_err_eof(p, "expected section [%s], found end "
+					  "of file", tab[k].section);
+		for (int j = 0; j < ntab; j++)
+			if (tab[j].scorer == tab[k].scorer && p->seen[j])
+				return mp_err_eof(p, "expected section [%s] as "
+						  "well as [%s] (line %d): the %s "
+						  "scorer needs both, found end "
+						  "of file", tab[k].section,
+						  tab[j].section, p->seen[j],
+						  scorer_get(tab[k].scorer)->name);
+	}
+	return 0;
 }
 
 /* Reads a whole model file; the sizes are checked before anything that
- * depends on them is allocated. */
+ * depends on them is allocated.  Sections come in any order. */
 static int mp_model(struct mparse *p, struct model *m)
 {
-	int sec;
+	struct model_param tab[MODEL_MAX_PARAMS];
+	size_t defer_pos = 0;
+	int defer_line = 0, ntab, r;
 
 	if (mp_magic(p) != 0 || mp_size(p, "embedding", &m->E) != 0 ||
 	    mp_size(p, "hidden", &m->H) != 0 ||
-	    mp_size(p, "attention", &m->A) != 0)
+	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0)
 		return -1;
-	for (sec = 0; sec < SEC_COUNT; sec++)
-		if (mp_section(p, sec) != 0 || mp_body(p, m, sec) != 0)
+	ntab = model_param_table(m, SCORER_ALL, tab);
+	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line)) == 1)
+		;
+	if (r < 0)
+		return -1;
+	if (defer_line && m->tgt.n > 0) { /* [output.W_s] before [target] */
+		size_t end_pos = p->pos;
+		int end_line = p->lineno;
+		p->pos = defer_pos;
+		p->lineno = defer_line;
+		p->pushed = 0;
+		if (mp_ws(p, m) != 0)
 			return -1;
-	return mp_section(p, SEC_COUNT);
+		p->pos = end_pos;
+		p->lineno = end_line;
+		p->pushed = 0;
+	}
+	return mp_complete(p, tab, ntab);
 }
 
 int model_parse(struct model *m, const char *text, size_t len,
@@ -706,9 +750,9 @@ void model_free(struct model *m)
 	free(m->dec.Wx);
 	free(m->dec.Wh);
 	free(m->dec.b);
-	free(m->Wg);
-	free(m->Wa);
-	free(m->va);
+	for (int sc = 0; sc < SCORER_MAX; sc++)
+		for (int k = 0; k < SCORER_MAX_PARAMS; k++)
+			free(m->sw[sc][k]);
 	free(m->Wc);
 	free(m->Ws);
 	free(m->name);
@@ -831,4 +875,134 @@ int vocab_closest(const struct vocab *v, const char *word, int *out, int max)
 	free(a);
 	free(folded);
 	return count;
+}
+
+/* ------------------------------------------------ the parameter table */
+
+/* The size that d stands for in m; 0 for positions m does not have. */
+static int model_dim_size(const struct model *m, enum model_dim d)
+{
+	switch (d) {
+	case DIM_ONE: return 1;
+	case DIM_E: return m->E;
+	case DIM_H: return m->H;
+	case DIM_2H: return 2 * m->H;
+	case DIM_A: return m->A;
+	case DIM_L: return m->L;
+	}
+	return 0;
+}
+
+static void tab_add(struct model_param *e, const char *section,
+		    const char *label, enum param_kind kind, int scorer,
+		    int rows, int cols, double **slot)
+{
+	snprintf(e->section, sizeof e->section, "%s", section);
+	e->label = label;
+	e->kind = kind;
+	e->scorer = scorer;
+	e->rows = rows;
+	e->cols = cols;
+	e->slot = slot;
+}
+
+int model_param_table(struct model *m, unsigned scorers,
+		      struct model_param *tab)
+{
+	const int E = m->E, H = m->H;
+	int n = 0;
+
+	tab_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
+		E, &m->src.emb);
+	tab_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
+		E, &m->tgt.emb);
+	tab_add(&tab[n++], "encoder.W_x", "encoder W_x", PARAM_MATRIX, -1, H,
+		E, &m->enc.Wx);
+	tab_add(&tab[n++], "encoder.W_h", "encoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->enc.Wh);
+	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, 1, H,
+		&m->enc.b);
+	tab_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
+		E, &m->dec.Wx);
+	tab_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->dec.Wh);
+	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+		&m->dec.b);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		const struct scorer_class *c = scorer_get(sc);
+		if (!(scorers & (1u << sc)))
+			continue;
+		for (int k = 0; k < c->nparams; k++) {
+			char name[48];
+			const struct param_spec *ps = &c->params[k];
+			snprintf(name, sizeof name, "%s.%s", c->name, ps->key);
+			tab_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
+				model_dim_size(m, ps->rows),
+				model_dim_size(m, ps->cols), &m->sw[sc][k]);
+		}
+	}
+	tab_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
+		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
+	tab_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
+		m->tgt.n, H, &m->Ws);
+	return n;
+}
+
+/* 1 if m holds every weight of scorer sc. */
+static int model_has(const struct model *m, int sc)
+{
+	const struct scorer_class *c = scorer_get(sc);
+
+	for (int k = 0; k < c->nparams; k++)
+		if (!m->sw[sc][k])
+			return 0;
+	return 1;
+}
+
+unsigned model_scorers(const struct model *m)
+{
+	unsigned mask = 0;
+
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (model_has(m, sc))
+			mask |= 1u << sc;
+	return mask;
+}
+
+const double *model_weights(const struct model *m, const char *name)
+{
+	struct model_param tab[MODEL_MAX_PARAMS];
+	int n = model_param_table((struct model *)m, SCORER_ALL, tab);
+
+	for (int k = 0; k < n; k++)
+		if (strcmp(tab[k].section, name) == 0)
+			return *tab[k].slot;
+	return NULL;
+}
+
+int model_check_scorer(const struct model *m, int sc, struct errbuf *err)
+{
+	const struct scorer_class *c = scorer_get(sc);
+	char missing[256] = "", have[256] = "";
+	size_t nm = 0, nh = 0;
+	unsigned ok = model_scorers(m);
+
+	if (ok & (1u << sc))
+		return 0;
+	if (!err)
+		return -1;
+	for (int k = 0; k < c->nparams; k++)
+		if (!m->sw[sc][k] && nm < sizeof missing)
+			nm += (size_t)snprintf(missing + nm, sizeof missing - nm,
+					       "%s[%s.%s]", nm ? " and " : "",
+					       c->name, c->params[k].key);
+	for (int k = 0; k < SCORER_COUNT && nh < sizeof have; k++)
+		if (ok & (1u << k))
+			nh += (size_t)snprintf(have + nh, sizeof have - nh,
+					       "%s%s", nh ? ", " : "",
+					       scorer_get(k)->name);
+	err_set(err, "%s: the %s scorer needs the weights %s, which this "
+		"model does not have; it supports %s", m->name ? m->name : "",
+		c->name, missing, have);
+	return -1;
 }

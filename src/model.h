@@ -25,6 +25,30 @@ struct vocab {
 	double *emb;   /* (n, E) row-major */
 };
 
+/* The sizes a weight's shape is written in.  A scorer declares its weights
+ * in these terms (struct param_spec), so the one table of parameters
+ * (model_param_table) can size every section of every model. */
+enum model_dim {
+	DIM_ONE, /* 1 */
+	DIM_E,   /* the embedding dimension */
+	DIM_H,   /* the hidden dimension */
+	DIM_2H,  /* twice that: [s_t; h_i] and [c_t; s_t] */
+	DIM_A,   /* the attention dimension of the concat scorer */
+	DIM_L    /* the source positions a model knows ("positions L") */
+};
+
+/* A weight that a scorer owns: the model file's section "<scorer>.<key>",
+ * the JSON key inside the scorer's object, its symbol in text, and its
+ * shape.  Training starts it uniform in [-1/sqrt(cols), 1/sqrt(cols)]. */
+struct param_spec {
+	const char *key;    /* "W", "v" */
+	const char *label;  /* "W_a, applied to [s_t; h_i]" for model text */
+	enum model_dim rows, cols;
+};
+
+#define SCORER_MAX 16         /* registered scorers, at most */
+#define SCORER_MAX_PARAMS 4   /* weights one scorer owns, at most */
+
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
 	double *Wx; /* (H, E) */
@@ -36,19 +60,59 @@ struct model {
 	int E; /* embedding dimension */
 	int H; /* hidden dimension */
 	int A; /* attention dimension of the concat scorer */
+	int L; /* source positions ("positions L"), 0 when not given */
 	struct vocab src;
 	struct vocab tgt;
 	int bos; /* index of "<s>" in tgt */
 	int eos; /* index of "</s>" in tgt */
 	struct rnn enc;
 	struct rnn dec;
-	double *Wg; /* (H, H) general scorer W_a */
-	double *Wa; /* (A, 2H) concat scorer W_a, applied to [s_t; h_i] */
-	double *va; /* (A) concat scorer v_a */
+	/* sw[sc][k]: weight k of scorer sc as its class declares it (e.g.
+	 * general's W_a (H, H)), or NULL when the model has no such section;
+	 * a model can use scorer sc when all of them are there */
+	double *sw[SCORER_MAX][SCORER_MAX_PARAMS];
 	double *Wc; /* (H, 2H) applied to [c_t; s_t] */
 	double *Ws; /* (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
 };
+
+/* The one table of a model's parameters: every section of the model
+ * format, in the order a model file is written, with its shape for m's
+ * sizes and where m keeps it.  The parser, the writer, the text and JSON
+ * printers and the trainer all walk it. */
+enum param_kind {
+	PARAM_SRC_VOCAB, /* [source]: a word and its embedding a line */
+	PARAM_TGT_VOCAB, /* [target]: the same */
+	PARAM_MATRIX,    /* rows lines of cols numbers */
+	PARAM_WORD_ROWS  /* [output.W_s]: a target word and its row a line */
+};
+struct model_param {
+	char section[48];   /* "encoder.W_x", "general.W" */
+	const char *label;  /* "encoder W_x", "W_a" (after the scorer's name) */
+	enum param_kind kind;
+	int scorer;         /* the scorer that owns it, -1 for a shared one */
+	int rows, cols;     /* the shape; rows of a vocabulary: its words */
+	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
+};
+#define MODEL_MAX_PARAMS (13 + SCORER_MAX * SCORER_MAX_PARAMS)
+
+/* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
+ * the shared ones, and the weights of the scorers in the bitmask scorers
+ * (registry order, between decoder.b and output.W_c).  The sizes are m's
+ * (E, H, A, L and the vocabularies' lengths). */
+int model_param_table(struct model *m, unsigned scorers,
+		      struct model_param *tab);
+
+/* The bitmask of the scorers whose weights m holds (every scorer without
+ * weights, such as dot, is always in it). */
+unsigned model_scorers(const struct model *m);
+
+/* Returns the weights of section name ("general.W"), or NULL. */
+const double *model_weights(const struct model *m, const char *name);
+
+/* 0 if m holds every weight of scorer sc.  Otherwise -1, with err saying
+ * which sections are missing and which scorers m does support. */
+int model_check_scorer(const struct model *m, int sc, struct errbuf *err);
 
 /* Parses the model text text[0..len) (need not be NUL-terminated) into *m.
  * name is used in error messages ("NAME:LINE:COL: expected ..., found ...").

@@ -40,28 +40,15 @@ static void qt_scoring(FILE *out, const struct quiz_question *q)
 	struct trace_names nm;
 	int p = q->precision;
 	trace_names(tr, r, &nm);
-	switch (q->tr->runs[q->run].scorer) {
-	case SCORER_DOT:
-		fprintf(out, "The decoder state s_%d and the encoder state h_%d "
-			"(%s):\n", q->t, q->i, qt_word(q->tr, q->i));
-		qt_op(out, tr, r, 0, p);
-		qt_op(out, tr, r, 1, p);
-		break;
-	case SCORER_GENERAL:
-		fprintf(out, "The decoder state s_%d, and W_a·h_%d: the encoder "
-			"state h_%d (%s) times W_a:\n", q->t, q->i, q->i,
-			qt_word(q->tr, q->i));
-		qt_op(out, tr, r, 0, p);
-		qt_op(out, tr, r, 2, p);
-		break;
-	default:
-		fprintf(out, "The concat scorer's v_a, and %s for the encoder "
-			"state h_%d (%s):\n", nm.op[2], q->i,
-			qt_word(q->tr, q->i));
-		qt_op(out, tr, r, 3, p);
-		qt_op(out, tr, r, 2, p);
-		break;
-	}
+	char lead[256];
+	/* the scorer's own lead-in, then the two vectors whose products
+	 * sum to the score */
+	trace_expand(lead, sizeof lead,
+		     scorer_get(tr->runs[q->run].scorer)->quiz, tr, r);
+	fprintf(out, "%s\n", lead);
+	for (int k = 0; k < 2; k++)
+		if (r->term_ops[k] >= 0)
+			qt_op(out, tr, r, r->term_ops[k], p);
 	fprintf(out, "What is the score %s = %s?\n", q->symbol, nm.formula);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "attn.h"
 #include "num.h"
 #include "trace.h"
@@ -12,7 +13,7 @@
 
 /* Returns n zeroed doubles from the trace's storage; they live as long as
  * the trace.  Blocks never move, so records can point into them. */
-static double *trace_alloc(struct trace *tr, size_t n)
+double *trace_alloc(struct trace *tr, size_t n)
 {
 	if (tr->nblocks == 0 || tr->last_used + n > tr->last_size) {
 		size_t size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
@@ -31,10 +32,8 @@ static double *trace_alloc(struct trace *tr, size_t n)
 	return p;
 }
 
-/* Appends a record and returns it.  The array may move on the next call,
- * so fill a record before adding another. */
-static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
-				 enum trace_stage stage, int run, int t, int i)
+struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
+				enum trace_stage stage, int run, int t, int i)
 {
 	if (tr->nrecs == tr->cap_recs) {
 		tr->cap_recs = tr->cap_recs ? 2 * tr->cap_recs : 64;
@@ -45,6 +44,9 @@ static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
 	r->nops = 0;
 	r->terms = NULL;
 	r->nterms = 0;
+	r->term_ops[0] = r->term_ops[1] = -1;
+	r->divisor = NULL;
+	r->symbol = r->formula = "";
 	r->kind = kind;
 	r->stage = stage;
 	r->run = run;
@@ -54,33 +56,59 @@ static struct trace_rec *rec_new(struct trace *tr, enum trace_kind kind,
 	return r;
 }
 
-static void rec_op(struct trace_rec *r, const double *v, int len, int input)
+void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
+		  const char *key, const double *v, int len, int rows)
 {
 	struct trace_operand *op = &r->ops[r->nops++];
 	op->v = v;
 	op->len = len;
-	op->input = input;
+	op->rows = rows;
+	op->role = role;
+	op->input = role != OP_MID;
+	op->name = name;
+	op->key = key;
 }
 
-/* An operand computed elsewhere, and one computed by this record. */
-#define rec_in(r, v, len) rec_op(r, v, len, 1)
-#define rec_mid(r, v, len) rec_op(r, v, len, 0)
-
-/* Records an embedding lookup: x_i (encoder) or y_{t-1} (decoder). */
-static const double *record_embed(struct trace *tr, const struct vocab *v,
-				  int word, int E, int run, int t, int i)
+void trace_rec_terms(struct trace *tr, struct trace_rec *r, const double *a,
+		     int ia, const double *b, int ib, int len)
 {
+	double *terms = trace_alloc(tr, 2 * (size_t)len);
+	for (int k = 0; k < len; k++) {
+		terms[2 * k] = a[k];
+		terms[2 * k + 1] = b[k];
+	}
+	r->terms = terms;
+	r->nterms = len;
+	r->term_ops[0] = ia;
+	r->term_ops[1] = ib;
+}
+
+/* Sets r's names from nm and its operands' names in order. */
+static void rec_name(struct trace_rec *r, const struct rec_names *nm)
+{
+	r->symbol = nm->symbol;
+	r->formula = nm->formula;
+	for (int k = 0; k < r->nops; k++)
+		r->ops[k].name = nm->op[k] ? nm->op[k] : "";
+}
+
+const double *trace_embed(struct trace *tr, const struct vocab *v, int word,
+			  int run, int t, int i)
+{
+	const int E = tr->m->E;
 	enum trace_stage stage = run < 0 ? STAGE_ENCODING : STAGE_SCORING;
-	struct trace_rec *r = rec_new(tr, REC_EMBED, stage, run, t, i);
+	struct trace_rec *r = trace_rec_new(tr, REC_EMBED, stage, run, t, i);
 	r->word = word;
+	r->symbol = run < 0 ? "x_{i}" : "y_{t-1}";
+	r->formula = "emb({w})";
 	r->result = v->emb + (size_t)word * E;
 	r->len = E;
 	return r->result;
 }
 
-/* Records one RNN step into h (H), which the caller allocated. */
-static void record_rnn(struct trace *tr, const struct rnn *w, const double *x,
-		       const double *prev, double *h, int run, int t, int i)
+void trace_rnn(struct trace *tr, const struct rnn *w, const double *x,
+	       const double *prev, double *h, int run, int t, int i,
+	       const struct rec_names *nm)
 {
 	const struct model *m = tr->m;
 	int E = m->E, H = m->H;
@@ -89,14 +117,16 @@ static void record_rnn(struct trace *tr, const struct rnn *w, const double *x,
 	double *pre = trace_alloc(tr, (size_t)H);
 	attn_rnn_step(wx, wh, pre, h, w->Wx, w->Wh, w->b, x, prev, E, H);
 
-	struct trace_rec *r = rec_new(tr, REC_RNN,
-				      run < 0 ? STAGE_ENCODING : STAGE_SCORING,
-				      run, t, i);
-	rec_mid(r, wx, H);
-	rec_mid(r, wh, H);
-	rec_in(r, w->b, H);
-	rec_mid(r, pre, H);
-	rec_in(r, prev, H);
+	struct trace_rec *r = trace_rec_new(tr, REC_RNN,
+					    run < 0 ? STAGE_ENCODING
+						    : STAGE_SCORING,
+					    run, t, i);
+	trace_rec_op(r, OP_MID, NULL, NULL, wx, H, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, wh, H, 1);
+	trace_rec_op(r, OP_WEIGHT, NULL, NULL, w->b, H, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, pre, H, 1);
+	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, H, 1);
+	rec_name(r, nm);
 	r->result = h;
 	r->len = H;
 }
@@ -105,98 +135,61 @@ static void record_rnn(struct trace *tr, const struct rnn *w, const double *x,
  * Returns the states h_1..h_n, (n, H) row-major. */
 static const double *trace_encode(struct trace *tr)
 {
+	static const struct rec_names names = {
+		"h_{i}", "tanh(W_x·x_{i} + W_h·h_{i-1} + b)",
+		{ "W_x·x_{i}", "W_h·h_{i-1}", "b", "sum", "h_{i-1}" }
+	};
 	const struct model *m = tr->m;
 	double *Hs = trace_alloc(tr, (size_t)tr->n * m->H);
 	const double *prev = trace_alloc(tr, (size_t)m->H); /* h_0 = 0 */
 	tr->enc_first_rec = tr->nrecs;
 	for (int i = 1; i <= tr->n; i++) {
-		const double *x = record_embed(tr, &m->src, tr->src[i - 1],
-					       m->E, -1, 0, i);
+		const double *x = trace_embed(tr, &m->src, tr->src[i - 1],
+					      -1, 0, i);
 		double *h = Hs + (size_t)(i - 1) * m->H;
-		record_rnn(tr, &m->enc, x, prev, h, -1, 0, i);
+		trace_rnn(tr, &m->enc, x, prev, h, -1, 0, i, &names);
 		prev = h;
 	}
 	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
 	return Hs;
 }
 
-/* Fills terms (len, 2) with the pairs a_k, b_k of the dot product a·b. */
-static const double *pair_terms(struct trace *tr, const double *a,
-				const double *b, int len)
+const double *trace_scores(struct trace *tr, int run, int t, const double *s,
+			   const struct score_in *in, struct score_ws *ws)
 {
-	double *terms = trace_alloc(tr, 2 * (size_t)len);
-	for (int k = 0; k < len; k++) {
-		terms[2 * k] = a[k];
-		terms[2 * k + 1] = b[k];
-	}
-	return terms;
-}
-
-/* Records e_t,i with its operands and dot-product terms.  mid (A or H)
- * and act (A) are this word's intermediates: W_a·h_i for general, and
- * W_a·[s; h_i] and its tanh for concat. */
-static void record_score(struct trace *tr, enum scorer sc, int run, int t,
-			 int i, const double *s, const double *h,
-			 const double *e, const double *mid, const double *act)
-{
-	const struct model *m = tr->m;
-	int H = m->H, A = m->A;
-	struct trace_rec *r = rec_new(tr, REC_SCORE, STAGE_SCORING, run, t, i);
-	r->result = e + i - 1;
-	r->len = 1;
-	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
-		rec_in(r, s, H);
-		rec_in(r, h, H);
-		if (sc == SCORER_GENERAL)
-			rec_mid(r, mid, H);
-		r->terms = pair_terms(tr, s, sc == SCORER_DOT ? h : mid, H);
-		r->nterms = H;
-		return;
-	}
-	double *sh = trace_alloc(tr, 2 * (size_t)H);
-	attn_concat(sh, s, H, h, H);
-	rec_mid(r, sh, 2 * H);
-	rec_mid(r, mid, A);
-	rec_mid(r, act, A);
-	rec_in(r, m->va, A);
-	r->terms = pair_terms(tr, m->va, act, A);
-	r->nterms = A;
-}
-
-/* step 2: score s_t against every h_i with the run's scorer, recording one
- * REC_SCORE per source word and then REC_SCORES.  Returns e_t (n). */
-static const double *trace_score(struct trace *tr, enum scorer sc, int run,
-				 int t, const double *s, const double *Hs)
-{
-	const struct model *m = tr->m;
-	int n = tr->n, H = m->H, A = m->A;
+	const struct scorer_class *sc = scorer_get(tr->runs[run].scorer);
+	const int n = tr->n, W = SCORE_WS_WIDTH(tr->m);
 	double *e = trace_alloc(tr, (size_t)n);
-	double *mid = NULL, *act = NULL;
-	int w = sc == SCORER_CONCAT ? A : H; /* width of an intermediate */
-	if (sc == SCORER_DOT) {
-		attn_score_dot(e, s, Hs, n, H);
-	} else if (sc == SCORER_GENERAL) {
-		mid = trace_alloc(tr, (size_t)n * H);
-		attn_score_general(e, mid, s, Hs, m->Wg, n, H);
-	} else {
-		mid = trace_alloc(tr, (size_t)n * A);
-		act = trace_alloc(tr, (size_t)n * A);
-		attn_score_concat(e, mid, act, s, Hs, m->Wa, m->va, n, H, A);
+	/* fresh storage for this step's intermediates, which the records
+	 * point into */
+	ws->mid = trace_alloc(tr, (size_t)n * W);
+	ws->act = trace_alloc(tr, (size_t)n * W);
+	ws->q = trace_alloc(tr, 2 * (size_t)W);
+	sc->forward(in, s, e, ws);
+	for (int i = 0; i < n; i++) {
+		struct score_view v = { tr, NULL, in, ws, s, i };
+		v.r = trace_rec_new(tr, REC_SCORE, STAGE_SCORING, run, t, i + 1);
+		v.r->symbol = "e_{t},{i}";
+		v.r->result = e + i;
+		v.r->len = 1;
+		sc->record(&v);
 	}
-	for (int i = 1; i <= n; i++)
-		record_score(tr, sc, run, t, i, s, Hs + (size_t)(i - 1) * H, e,
-			     mid ? mid + (size_t)(i - 1) * w : NULL,
-			     act ? act + (size_t)(i - 1) * A : NULL);
-	struct trace_rec *r = rec_new(tr, REC_SCORES, STAGE_SCORING, run, t, 0);
+	struct trace_rec *r = trace_rec_new(tr, REC_SCORES, STAGE_SCORING,
+					    run, t, 0);
+	r->symbol = "e_{t}";
+	r->formula = "(e_{t},1 .. e_{t},{n})";
 	r->result = e;
 	r->len = n;
 	return e;
 }
 
-/* step 3: the softmax of e_t.  Returns α_t (n). */
-static const double *trace_softmax(struct trace *tr, int run, int t,
-				   const double *e)
+const double *trace_softmax(struct trace *tr, int run, int t,
+			    const double *e)
 {
+	static const struct rec_names names = {
+		"α_{t}", "exp(e_{t},i - max) / Σ_j exp(e_{t},j - max)",
+		{ "e_{t}", "max", "e - max", "exp(e - max)", "sum" }
+	};
 	int n = tr->n;
 	double *alpha = trace_alloc(tr, (size_t)n);
 	double *shifted = trace_alloc(tr, (size_t)n);
@@ -204,104 +197,79 @@ static const double *trace_softmax(struct trace *tr, int run, int t,
 	double *max = trace_alloc(tr, 2), *sum = max + 1;
 	*max = attn_softmax(alpha, shifted, ex, sum, e, n);
 
-	struct trace_rec *r = rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX, run, t, 0);
-	rec_in(r, e, n);
-	rec_mid(r, max, 1);
-	rec_mid(r, shifted, n);
-	rec_mid(r, ex, n);
-	rec_mid(r, sum, 1);
+	struct trace_rec *r = trace_rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX,
+					    run, t, 0);
+	trace_rec_op(r, OP_INPUT, NULL, NULL, e, n, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, max, 1, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, shifted, n, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, ex, n, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, sum, 1, 1);
+	rec_name(r, &names);
 	r->result = alpha;
 	r->len = n;
 	return alpha;
 }
 
-/* step 4: the weighted sum.  Returns c_t (H). */
-static const double *trace_weighted(struct trace *tr, int run, int t,
-				    const double *alpha, const double *Hs)
+const double *trace_context(struct trace *tr, int run, int t,
+			    const double *alpha, const double *Hs)
 {
 	int n = tr->n, H = tr->m->H;
 	double *terms = trace_alloc(tr, (size_t)n * H);
 	double *c = trace_alloc(tr, (size_t)H);
 	attn_weighted_sum(c, terms, alpha, Hs, n, H);
 	for (int i = 1; i <= n; i++) {
-		struct trace_rec *r = rec_new(tr, REC_WEIGHTED,
-					      STAGE_WEIGHTED_SUM, run, t, i);
-		rec_in(r, alpha + i - 1, 1);
-		rec_in(r, Hs + (size_t)(i - 1) * H, H);
+		struct trace_rec *r = trace_rec_new(tr, REC_WEIGHTED,
+						    STAGE_WEIGHTED_SUM,
+						    run, t, i);
+		trace_rec_op(r, OP_INPUT, "α_{t},{i}", NULL, alpha + i - 1,
+			     1, 1);
+		trace_rec_op(r, OP_INPUT, "h_{i}", NULL,
+			     Hs + (size_t)(i - 1) * H, H, 1);
+		r->symbol = "α_{t},{i}·h_{i}";
+		r->formula = "α_{t},{i} × h_{i}";
 		r->result = terms + (size_t)(i - 1) * H;
 		r->len = H;
 	}
-	struct trace_rec *r = rec_new(tr, REC_CONTEXT, STAGE_WEIGHTED_SUM,
-				      run, t, 0);
-	rec_in(r, terms, n * H);
+	struct trace_rec *r = trace_rec_new(tr, REC_CONTEXT,
+					    STAGE_WEIGHTED_SUM, run, t, 0);
+	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n);
+	r->symbol = "c_{t}";
+	r->formula = "Σ_i α_{t},i·h_i";
 	r->result = c;
 	r->len = H;
 	return c;
 }
 
-/* step 5: [c_t; s_t], h̃_t and p_t.  Returns the predicted word. */
-static int trace_output(struct trace *tr, int run, int t, const double *c,
-			const double *s)
+/* Decodes with one scorer, teacher-forced or greedy, recording each step
+ * with the architecture's step program. */
+static void trace_decode(struct trace *tr, int run, int sc,
+			 const struct arch_class *arch, const double *Hs)
 {
 	const struct model *m = tr->m;
-	int H = m->H, V = m->tgt.n;
-	double *cs = trace_alloc(tr, 2 * (size_t)H);
-	attn_concat(cs, c, H, s, H);
-	struct trace_rec *r = rec_new(tr, REC_CONCAT, STAGE_CONCAT, run, t, 0);
-	rec_in(r, c, H);
-	rec_in(r, s, H);
-	r->result = cs;
-	r->len = 2 * H;
-
-	double *pre = trace_alloc(tr, (size_t)H);
-	double *ht = trace_alloc(tr, (size_t)H);
-	attn_matvec(pre, m->Wc, cs, H, 2 * H);
-	attn_tanh(ht, pre, H);
-	r = rec_new(tr, REC_ATTENTIONAL, STAGE_CONCAT, run, t, 0);
-	rec_mid(r, pre, H);
-	r->result = ht;
-	r->len = H;
-
-	double *logits = trace_alloc(tr, (size_t)V);
-	double *p = trace_alloc(tr, (size_t)V);
-	double *shifted = trace_alloc(tr, (size_t)V);
-	double *ex = trace_alloc(tr, (size_t)V);
-	double sum;
-	attn_matvec(logits, m->Ws, ht, V, H);
-	attn_softmax(p, shifted, ex, &sum, logits, V);
-	r = rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
-	rec_mid(r, logits, V);
-	r->result = p;
-	r->len = V;
-	r->word = attn_argmax(p, V);
-	return r->word;
-}
-
-/* Decodes with one scorer, teacher-forced or greedy, recording each step. */
-static void trace_decode(struct trace *tr, int run, enum scorer sc,
-			 const double *Hs)
-{
-	const struct model *m = tr->m;
+	const struct scorer_class *cls = scorer_get(sc);
 	int H = m->H;
 	int limit = tr->ntgt ? tr->ntgt + 1 : tr->max_steps;
 	struct trace_run *ru = &tr->runs[run];
+	struct score_in in;
+	struct score_ws ws = { NULL, NULL, NULL, NULL };
+
 	ru->scorer = sc;
 	ru->first_rec = tr->nrecs;
 	ru->input = xcalloc((size_t)limit, sizeof *ru->input);
 	ru->pred = xcalloc((size_t)limit, sizeof *ru->pred);
 	ru->step_first = xcalloc((size_t)limit, sizeof *ru->step_first);
+	scorer_input(&in, m, sc, Hs, tr->n);
+	if (cls->prepare) {
+		ws.key = trace_alloc(tr, (size_t)tr->n * SCORE_WS_WIDTH(m));
+		cls->prepare(&in, &ws);
+	}
 	const double *prev = Hs + (size_t)(tr->n - 1) * H; /* s_0 = h_n */
 	int word = m->bos;
 	for (int t = 1; t <= limit; t++) {
 		ru->input[t - 1] = word;
 		ru->step_first[t - 1] = tr->nrecs;
-		const double *y = record_embed(tr, &m->tgt, word, m->E, run, t, 0);
 		double *s = trace_alloc(tr, (size_t)H);
-		record_rnn(tr, &m->dec, y, prev, s, run, t, 0);
-		const double *e = trace_score(tr, sc, run, t, s, Hs);
-		const double *alpha = trace_softmax(tr, run, t, e);
-		const double *c = trace_weighted(tr, run, t, alpha, Hs);
-		int pred = trace_output(tr, run, t, c, s);
+		int pred = arch->step(tr, run, t, word, prev, s, Hs, &in, &ws);
 		ru->pred[t - 1] = pred;
 		ru->nsteps = t;
 		prev = s;
@@ -332,10 +300,15 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 			"not %d", TRACE_MAX_TOKENS, ntgt);
 		return -1;
 	}
+	if (scorers == SCORER_ALL) /* "all": every scorer the model can use */
+		scorers = model_scorers(m);
 	if ((scorers & SCORER_ALL) == 0) {
 		err_set(err, "no scorer was chosen");
 		return -1;
 	}
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if ((scorers & (1u << sc)) && model_check_scorer(m, sc, err) != 0)
+			return -1;
 	tr->m = m;
 	tr->n = n;
 	tr->src = xcalloc((size_t)n, sizeof *tr->src);
@@ -347,10 +320,12 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 	}
 	tr->max_steps = 2 * n + 2 < TRACE_MAX_STEPS ? 2 * n + 2
 						    : TRACE_MAX_STEPS;
+	const struct arch_class *arch = &arch_luong;
+	tr->query_off = arch->query_off;
 	const double *Hs = trace_encode(tr);
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			trace_decode(tr, tr->nruns++, (enum scorer)sc, Hs);
+			trace_decode(tr, tr->nruns++, sc, arch, Hs);
 	return 0;
 }
 
@@ -370,372 +345,181 @@ void trace_free(struct trace *tr)
 	memset(tr, 0, sizeof *tr);
 }
 
-/* A name put together piece by piece: thousands of them a sentence pair
- * in a text trace, so no format strings.  A name too long for its field
- * is cut short, as snprintf would cut it.  The names this file makes
- * first and builds others from ("s_1", "[c_1; s_1]") keep their lengths,
- * so that they are copied without being measured again. */
-struct nb {
-	char *buf;
-	char *p;
-	char *end; /* the byte kept for the NUL */
+/* Names are filled in from their templates here, thousands of them a
+ * sentence pair in a text trace: so no format strings, and the literal
+ * pieces are copied whole. */
+
+/* Appends the decimal v to p; returns the byte after it. */
+static inline char *name_int(char *p, int v)
+{
+	if (v >= 0 && v < 10) { /* t and i, nearly always */
+		*p++ = (char)('0' + v);
+		return p;
+	}
+	return num_itoa(p, v);
+}
+
+/* What "{x}" stands for in record r: returns the bytes (into num when
+ * they are a number) and their length in *n, or NULL for an unknown
+ * placeholder. */
+static const char *name_field(const struct trace *tr,
+			      const struct trace_rec *r, const char *f,
+			      size_t fn, char *num, size_t *n)
+{
+	const char *s = NULL;
+	int v = 0;
+
+	switch (f[0]) {
+	case 't': v = r->t - (fn == 3 ? f[2] - '0' : 0); break;
+	case 'i': v = r->i - (fn == 3 ? f[2] - '0' : 0); break;
+	case 'n': v = tr->n; break;
+	case 'q': /* the query: s_{t + query_off} */
+		num[0] = 's';
+		num[1] = '_';
+		*n = (size_t)(name_int(num + 2, r->t + tr->query_off) - num);
+		return num;
+	case 'w':
+		s = (r->run < 0 ? &tr->m->src : &tr->m->tgt)->words[r->word];
+		break;
+	case 'x':
+		s = tr->m->src.words[tr->src[r->i - 1]];
+		break;
+	default:
+		return NULL;
+	}
+	if (s) {
+		*n = strlen(s);
+		return s;
+	}
+	*n = (size_t)(name_int(num, v) - num);
+	return num;
+}
+
+/* trace_expand() the plain way, a byte at a time: for a template too
+ * long for the cache below, and a name near the end of its buffer. */
+static size_t expand_slow(char *buf, size_t size, const char *tpl,
+			  const struct trace *tr, const struct trace_rec *r)
+{
+	char *p = buf, *end = buf + size - 1, num[16];
+	const char *s = tpl;
+
+	for (;;) {
+		while (*s != '{' && *s != '\0' && p < end)
+			*p++ = *s++;
+		if (*s != '{')
+			break; /* the end, or the buffer is full */
+		const char *f = ++s;
+		while (*s != '}' && *s != '\0')
+			s++;
+		size_t n;
+		const char *piece = name_field(tr, r, f, (size_t)(s - f), num, &n);
+		if (*s == '}')
+			s++;
+		if (!piece)
+			continue;
+		if (n > (size_t)(end - p))
+			n = (size_t)(end - p); /* cut short */
+		memcpy(p, piece, n);
+		p += n;
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/* A template taken apart once: its literal pieces, kept with room to be
+ * copied 16 bytes at a time, and the placeholders between them.  Each
+ * thread keeps its own small table of them, found by the template's
+ * address (templates are string literals that live as long as the
+ * program). */
+#define TPL_SEGS 8
+#define TPL_LIT 96
+#define TPL_SLOTS 256 /* a few dozen templates exist */
+struct tpl {
+	const char *src;         /* the template, NULL for an empty slot */
+	int ok;                  /* 0: too long to take apart */
+	int nseg;
+	struct {
+		unsigned char off, len; /* the literal before the field */
+		char field[4];          /* "t", "t-1", ...; "" at the end */
+	} seg[TPL_SEGS];
+	char lit[TPL_LIT + 16];
 };
+static _Thread_local struct tpl tpl_cache[TPL_SLOTS];
 
-static inline struct nb nb_at(char *buf, size_t size)
+/* Takes tpl apart into *c. */
+static void tpl_compile(struct tpl *c, const char *tpl)
 {
-	struct nb b = { buf, buf, buf + size - 1 };
-	return b;
-}
+	const char *s = tpl;
+	size_t used = 0;
 
-static inline void nb_put(struct nb *b, const char *s, size_t n)
-{
-	if (n > (size_t)(b->end - b->p))
-		n = (size_t)(b->end - b->p);
-	memcpy(b->p, s, n);
-	b->p += n;
-}
-
-#ifdef __GNUC__
-#define NB_NOINLINE __attribute__((noinline))
-#else
-#define NB_NOINLINE
-#endif
-
-/* nb_put() of a literal that does not fit whole: out of line, as rare as
- * it is (and so that the compiler, inlining it with a literal's size,
- * does not warn of copies it would never make). */
-static NB_NOINLINE void nb_put_cut(struct nb *b, const char *s, size_t n)
-{
-	nb_put(b, s, n);
-}
-
-/* nb_put() of a literal: when it fits, as it does but in a name cut
- * short, a copy of a constant size, which the compiler turns into a few
- * moves rather than a call to memcpy. */
-static inline void nb_lit(struct nb *b, const char *s, size_t n)
-{
-	if (n <= (size_t)(b->end - b->p)) {
-		memcpy(b->p, s, n);
-		b->p += n;
-	} else {
-		nb_put_cut(b, s, n);
-	}
-}
-
-#define NB_LIT(b, s) nb_lit(b, s, sizeof s - 1)
-
-/* Bytes that nb_name() copies at once. */
-#define NB_SHORT 16
-
-/* nb_put() of a name of n bytes made here, in a buffer of more than
- * NB_SHORT bytes (24 for the short ones: with just NB_SHORT, the compiler
- * warns of the copy of a longer n that never comes): when it is that
- * short and fits, one copy of a constant size, not a call to memcpy.  The
- * bytes copied past the name are overwritten by the next piece, or lie
- * past the NUL. */
-static inline void nb_name(struct nb *b, const char *s, size_t n)
-{
-	if (n <= NB_SHORT && (size_t)(b->end - b->p) >= NB_SHORT) {
-		memcpy(b->p, s, NB_SHORT);
-		b->p += n;
-	} else {
-		nb_put(b, s, n);
-	}
-}
-
-/* A string of unknown length: a vocabulary word. */
-static void nb_str(struct nb *b, const char *s)
-{
-	nb_put(b, s, strlen(s));
-}
-
-static inline void nb_int(struct nb *b, int v)
-{
-	char num[12];
-
-	if (v >= 0 && v < 10 && b->p < b->end) { /* t and i, nearly always */
-		*b->p++ = (char)('0' + v);
-		return;
-	}
-	nb_put(b, num, (size_t)(num_itoa(num, v) - num));
-}
-
-/* Ends the name; returns its length. */
-static inline size_t nb_end(struct nb *b)
-{
-	*b->p = '\0';
-	return (size_t)(b->p - b->buf);
-}
-
-/* buf = the literal s */
-#define NAME_LIT(buf, size, s) name_lit(buf, size, s, sizeof s - 1)
-static inline void name_lit(char *buf, size_t size, const char *s, size_t n)
-{
-	struct nb b = nb_at(buf, size);
-	nb_lit(&b, s, n);
-	nb_end(&b);
-}
-
-/* buf = the name s (n bytes) of nb_name() */
-static inline void name_copy(char *buf, size_t size, const char *s, size_t n)
-{
-	struct nb b = nb_at(buf, size);
-	nb_name(&b, s, n);
-	nb_end(&b);
-}
-
-/* buf = "<a>_<v>", such as "s_1", for a literal a (of sizeof a - 1
- * bytes): the commonest name.  Returns its length. */
-#define NAME_SUB(buf, size, a, v) name_sub(buf, size, a, sizeof a - 1, v)
-static inline size_t name_sub(char *buf, size_t size, const char *a,
-			      size_t n, int v)
-{
-	struct nb b = nb_at(buf, size);
-	nb_lit(&b, a, n);
-	NB_LIT(&b, "_");
-	nb_int(&b, v);
-	return nb_end(&b);
-}
-
-/* buf = "<a>_<t>,<i>", such as "e_1,2", for a literal a.  Returns its
- * length. */
-#define NAME_SUB2(buf, size, a, t, i) \
-	name_sub2(buf, size, a, sizeof a - 1, t, i)
-static inline size_t name_sub2(char *buf, size_t size, const char *a,
-			       size_t n, int t, int i)
-{
-	struct nb b = nb_at(buf, size);
-	nb_lit(&b, a, n);
-	NB_LIT(&b, "_");
-	nb_int(&b, t);
-	NB_LIT(&b, ",");
-	nb_int(&b, i);
-	return nb_end(&b);
-}
-
-/* The names of a score's operands: "s_t" and "h_i", then W_a·h_i for
- * general, or the three stages of concat and v_a. */
-static void names_score(const struct trace *tr, const struct trace_rec *r,
-			struct trace_names *nm, unsigned parts)
-{
-	char ls[24], lh[24], op[3][64];
-	size_t nls, nlh, nop;
-	enum scorer sc = tr->runs[r->run].scorer;
-	struct nb b;
-
-	NAME_SUB2(nm->symbol, sizeof nm->symbol, "e", r->t, r->i);
-	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
-		return;
-	nls = NAME_SUB(ls, sizeof ls, "s", r->t);
-	nlh = NAME_SUB(lh, sizeof lh, "h", r->i);
-	if (sc == SCORER_DOT || sc == SCORER_GENERAL) {
-		name_copy(nm->op[0], sizeof nm->op[0], ls, nls);
-		name_copy(nm->op[1], sizeof nm->op[1], lh, nlh);
-		b = nb_at(nm->formula, sizeof nm->formula);
-		nb_name(&b, ls, nls);
-		if (sc == SCORER_DOT) {
-			NB_LIT(&b, "·");
-			nb_name(&b, lh, nlh);
-		} else {
-			NB_LIT(&b, "·(W_a·");
-			nb_name(&b, lh, nlh);
-			NB_LIT(&b, ")");
+	memset(c, 0, sizeof *c);
+	c->src = tpl;
+	for (int k = 0; k < TPL_SEGS; k++) {
+		const char *open = strchr(s, '{');
+		size_t n = open ? (size_t)(open - s) : strlen(s);
+		if (used + n > TPL_LIT || n > 255)
+			return;
+		memcpy(c->lit + used, s, n);
+		c->seg[k].off = (unsigned char)used;
+		c->seg[k].len = (unsigned char)n;
+		used += n;
+		c->nseg = k + 1;
+		if (!open) {
+			c->ok = 1;
+			return;
 		}
-		nb_end(&b);
-		if (sc == SCORER_GENERAL) {
-			b = nb_at(nm->op[2], sizeof nm->op[2]);
-			NB_LIT(&b, "W_a·");
-			nb_name(&b, lh, nlh);
-			nb_end(&b);
-		}
-		return;
+		const char *close = strchr(open, '}');
+		if (!close || close - open - 1 > 3)
+			return;
+		memcpy(c->seg[k].field, open + 1, (size_t)(close - open - 1));
+		s = close + 1;
 	}
-	/* "[s_t; h_i]" and the names built on it */
-	b = nb_at(op[0], sizeof op[0]);
-	NB_LIT(&b, "[");
-	nb_name(&b, ls, nls);
-	NB_LIT(&b, "; ");
-	nb_name(&b, lh, nlh);
-	NB_LIT(&b, "]");
-	nop = nb_end(&b);
-	b = nb_at(op[1], sizeof op[1]);
-	NB_LIT(&b, "W_a·");
-	nb_put(&b, op[0], nop);
-	nop = nb_end(&b);
-	b = nb_at(op[2], sizeof op[2]);
-	NB_LIT(&b, "tanh(");
-	nb_put(&b, op[1], nop);
-	NB_LIT(&b, ")");
-	nop = nb_end(&b);
-	b = nb_at(nm->formula, sizeof nm->formula);
-	NB_LIT(&b, "v_a·");
-	nb_put(&b, op[2], nop);
-	nb_end(&b);
-	if (!(parts & TRACE_NAME_OPS))
-		return;
-	for (int k = 0; k < 3; k++)
-		memcpy(nm->op[k], op[k], sizeof op[k]);
-	NAME_LIT(nm->op[3], sizeof nm->op[3], "v_a");
 }
 
-/* The names of an RNN step: h_i of the encoder, s_t of the decoder. */
-static void names_rnn(const struct trace_rec *r, struct trace_names *nm,
-		      unsigned parts)
+size_t trace_expand(char *buf, size_t size, const char *tpl,
+		    const struct trace *tr, const struct trace_rec *r)
 {
-	char in[24], pv[24];
-	int enc = r->run < 0, k = enc ? r->i : r->t;
-	size_t nin, npv;
-	struct nb b;
+	size_t h = ((size_t)tpl >> 2) % TPL_SLOTS;
+	struct tpl *c = &tpl_cache[h];
+	char *p = buf, *end = buf + size - 1, num[16];
 
-	if (enc) {
-		nin = NAME_SUB(in, sizeof in, "x", k);
-		npv = NAME_SUB(pv, sizeof pv, "h", k - 1);
-		NAME_SUB(nm->symbol, sizeof nm->symbol, "h", k);
-	} else {
-		nin = NAME_SUB(in, sizeof in, "y", k - 1);
-		npv = NAME_SUB(pv, sizeof pv, "s", k - 1);
-		NAME_SUB(nm->symbol, sizeof nm->symbol, "s", k);
+	/* linear probing; a full table reuses the first slot */
+	for (int probe = 0; c->src != tpl && c->src && probe < 8; probe++)
+		c = &tpl_cache[(h + (size_t)probe + 1) % TPL_SLOTS];
+	if (c->src != tpl) {
+		if (c->src)
+			c = &tpl_cache[h];
+		tpl_compile(c, tpl);
 	}
-	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
-		return;
-	b = nb_at(nm->formula, sizeof nm->formula);
-	NB_LIT(&b, "tanh(W_x·");
-	nb_name(&b, in, nin);
-	NB_LIT(&b, " + W_h·");
-	nb_name(&b, pv, npv);
-	NB_LIT(&b, " + b)");
-	nb_end(&b);
-	if (!(parts & TRACE_NAME_OPS))
-		return;
-	b = nb_at(nm->op[0], sizeof nm->op[0]);
-	NB_LIT(&b, "W_x·");
-	nb_name(&b, in, nin);
-	nb_end(&b);
-	b = nb_at(nm->op[1], sizeof nm->op[1]);
-	NB_LIT(&b, "W_h·");
-	nb_name(&b, pv, npv);
-	nb_end(&b);
-	NAME_LIT(nm->op[2], sizeof nm->op[2], "b");
-	NAME_LIT(nm->op[3], sizeof nm->op[3], "sum");
-	name_copy(nm->op[4], sizeof nm->op[4], pv, npv);
-}
-
-/* The formula "<a><op><c>" of a record whose two operands are the names
- * a and c (of na and nc bytes, from nb_name()), and those operands. */
-static void names_pair(struct trace_names *nm, const char *a, size_t na,
-		       const char *op, const char *c, size_t nc)
-{
-	struct nb b = nb_at(nm->formula, sizeof nm->formula);
-	nb_name(&b, a, na);
-	nb_str(&b, op);
-	nb_name(&b, c, nc);
-	nb_end(&b);
-	name_copy(nm->op[0], sizeof nm->op[0], a, na);
-	name_copy(nm->op[1], sizeof nm->op[1], c, nc);
-}
-
-/* The names of step t's softmax and weighted sum. */
-static void names_softmax(const struct trace_rec *r, struct trace_names *nm,
-			  unsigned parts)
-{
-	struct nb b;
-	char num[12];
-	size_t n = (size_t)(num_itoa(num, r->t) - num);
-
-	NAME_SUB(nm->symbol, sizeof nm->symbol, "α", r->t);
-	if (parts & TRACE_NAME_OPS) {
-		NAME_SUB(nm->op[0], sizeof nm->op[0], "e", r->t);
-		NAME_LIT(nm->op[1], sizeof nm->op[1], "max");
-		NAME_LIT(nm->op[2], sizeof nm->op[2], "e - max");
-		NAME_LIT(nm->op[3], sizeof nm->op[3], "exp(e - max)");
-		NAME_LIT(nm->op[4], sizeof nm->op[4], "sum");
-	}
-	if (!(parts & TRACE_NAME_FORMULA))
-		return;
-	b = nb_at(nm->formula, sizeof nm->formula);
-	NB_LIT(&b, "exp(e_");
-	nb_put(&b, num, n);
-	NB_LIT(&b, ",i - max) / Σ_j exp(e_");
-	nb_put(&b, num, n);
-	NB_LIT(&b, ",j - max)");
-	nb_end(&b);
-}
-
-static void names_weighted(const struct trace_rec *r, struct trace_names *nm,
-			   unsigned parts)
-{
-	char a[24], h[24];
-	size_t na, nh;
-	struct nb b;
-
-	na = NAME_SUB2(a, sizeof a, "α", r->t, r->i);
-	nh = NAME_SUB(h, sizeof h, "h", r->i);
-	b = nb_at(nm->symbol, sizeof nm->symbol);
-	nb_name(&b, a, na);
-	NB_LIT(&b, "·");
-	nb_name(&b, h, nh);
-	nb_end(&b);
-	if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
-		return;
-	names_pair(nm, a, na, " × ", h, nh);
-}
-
-/* The names of step t's concatenation, attentional state and output. */
-static void names_output(const struct trace_rec *r, struct trace_names *nm,
-			 unsigned parts)
-{
-	char c[24], s[24], cs[40];
-	size_t nc, ns, ncs, nop;
-	int t = r->t;
-	struct nb b;
-
-	nc = NAME_SUB(c, sizeof c, "c", t);
-	ns = NAME_SUB(s, sizeof s, "s", t);
-	b = nb_at(cs, sizeof cs);
-	NB_LIT(&b, "[");
-	nb_name(&b, c, nc);
-	NB_LIT(&b, "; ");
-	nb_name(&b, s, ns);
-	NB_LIT(&b, "]");
-	ncs = nb_end(&b);
-	switch (r->kind) {
-	case REC_CONTEXT:
-		name_copy(nm->symbol, sizeof nm->symbol, c, nc);
-		b = nb_at(nm->formula, sizeof nm->formula);
-		NB_LIT(&b, "Σ_i α_");
-		nb_int(&b, t);
-		NB_LIT(&b, ",i·h_i");
-		nb_end(&b);
-		NAME_LIT(nm->op[0], sizeof nm->op[0], "terms");
-		break;
-	case REC_CONCAT:
-		name_copy(nm->symbol, sizeof nm->symbol, cs, ncs);
-		if (!(parts & (TRACE_NAME_FORMULA | TRACE_NAME_OPS)))
+	if (!c->ok)
+		return expand_slow(buf, size, tpl, tr, r);
+	for (int k = 0; k < c->nseg; k++) {
+		size_t n = c->seg[k].len;
+		const char *f = c->seg[k].field, *piece;
+		if ((size_t)(end - p) < n + 16)
+			return expand_slow(buf, size, tpl, tr, r);
+		for (size_t j = 0; j < n; j += 16) /* whole blocks: moves */
+			memcpy(p + j, c->lit + c->seg[k].off + j, 16);
+		p += n;
+		if (!f[0])
 			break;
-		names_pair(nm, c, nc, " then ", s, ns);
-		break;
-	case REC_ATTENTIONAL:
-		NAME_SUB(nm->symbol, sizeof nm->symbol, "h̃", t);
-		b = nb_at(nm->op[0], sizeof nm->op[0]);
-		NB_LIT(&b, "W_c·");
-		nb_name(&b, cs, ncs);
-		nop = nb_end(&b);
-		b = nb_at(nm->formula, sizeof nm->formula);
-		NB_LIT(&b, "tanh(");
-		nb_name(&b, nm->op[0], nop);
-		NB_LIT(&b, ")");
-		nb_end(&b);
-		break;
-	default: /* REC_OUTPUT */
-		NAME_SUB(nm->symbol, sizeof nm->symbol, "p", t);
-		nop = NAME_SUB(nm->op[0], sizeof nm->op[0], "W_s·h̃", t);
-		b = nb_at(nm->formula, sizeof nm->formula);
-		NB_LIT(&b, "softmax(");
-		nb_name(&b, nm->op[0], nop);
-		NB_LIT(&b, ")");
-		nb_end(&b);
-		break;
+		if (f[1] == '\0' && (f[0] == 't' || f[0] == 'i')) {
+			int v = f[0] == 't' ? r->t : r->i;
+			if (v >= 0 && v < 10) { /* nearly always */
+				*p++ = (char)('0' + v);
+				continue;
+			}
+		}
+		piece = name_field(tr, r, f, strlen(f), num, &n);
+		if (!piece)
+			continue;
+		if ((size_t)(end - p) < n)
+			return expand_slow(buf, size, tpl, tr, r);
+		memcpy(p, piece, n);
+		p += n;
 	}
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 void trace_names(const struct trace *tr, const struct trace_rec *r,
@@ -747,61 +531,15 @@ void trace_names(const struct trace *tr, const struct trace_rec *r,
 void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 		      struct trace_names *nm, unsigned parts)
 {
-	int enc = r->run < 0;
-
-	nm->symbol[0] = nm->formula[0] = '\0';
-	for (int k = 0; k < TRACE_MAX_OPS; k++)
+	trace_expand(nm->symbol, sizeof nm->symbol, r->symbol, tr, r);
+	nm->formula[0] = '\0';
+	if (parts & TRACE_NAME_FORMULA)
+		trace_expand(nm->formula, sizeof nm->formula, r->formula, tr, r);
+	for (int k = 0; k < TRACE_MAX_OPS; k++) {
 		nm->op[k][0] = '\0';
-	switch (r->kind) {
-	case REC_EMBED: {
-		struct nb b = nb_at(nm->formula, sizeof nm->formula);
-		if (enc)
-			NAME_SUB(nm->symbol, sizeof nm->symbol, "x", r->i);
-		else
-			NAME_SUB(nm->symbol, sizeof nm->symbol, "y", r->t - 1);
-		NB_LIT(&b, "emb(");
-		nb_str(&b, (enc ? &tr->m->src : &tr->m->tgt)->words[r->word]);
-		NB_LIT(&b, ")");
-		nb_end(&b);
-		break;
-	}
-	case REC_RNN:
-		names_rnn(r, nm, parts);
-		break;
-	case REC_SCORE:
-		names_score(tr, r, nm, parts);
-		break;
-	case REC_SCORES: {
-		struct nb b = nb_at(nm->formula, sizeof nm->formula);
-		char num[12];
-		size_t n = (size_t)(num_itoa(num, r->t) - num);
-		NAME_SUB(nm->symbol, sizeof nm->symbol, "e", r->t);
-		if (!(parts & TRACE_NAME_FORMULA))
-			break;
-		NB_LIT(&b, "(e_");
-		nb_put(&b, num, n);
-		NB_LIT(&b, ",1 .. e_");
-		nb_put(&b, num, n);
-		NB_LIT(&b, ",");
-		nb_int(&b, tr->n);
-		NB_LIT(&b, ")");
-		nb_end(&b);
-		break;
-	}
-	case REC_SOFTMAX:
-		names_softmax(r, nm, parts);
-		break;
-	case REC_WEIGHTED:
-		names_weighted(r, nm, parts);
-		break;
-	case REC_CONTEXT:
-	case REC_CONCAT:
-	case REC_ATTENTIONAL:
-	case REC_OUTPUT:
-		names_output(r, nm, parts);
-		break;
-	case REC_KIND_COUNT:
-		break;
+		if ((parts & TRACE_NAME_OPS) && k < r->nops)
+			trace_expand(nm->op[k], sizeof nm->op[k],
+				     r->ops[k].name, tr, r);
 	}
 }
 
@@ -827,16 +565,13 @@ const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 	return NULL;
 }
 
-static const char *const scorer_names[SCORER_COUNT] = {
-	"dot", "general", "concat"
-};
 static const char *const stage_names[STAGE_COUNT] = {
 	"encoding", "scoring", "softmax", "weighted-sum", "concat", "output"
 };
 
-const char *trace_scorer_name(enum scorer s)
+const char *trace_scorer_name(int sc)
 {
-	return (unsigned)s < SCORER_COUNT ? scorer_names[s] : "?";
+	return sc >= 0 && sc < SCORER_COUNT ? scorer_get(sc)->name : "?";
 }
 
 const char *trace_stage_name(enum trace_stage s)
@@ -846,10 +581,5 @@ const char *trace_stage_name(enum trace_stage s)
 
 unsigned trace_scorer_parse(const char *name)
 {
-	if (strcmp(name, "all") == 0)
-		return SCORER_ALL;
-	for (int k = 0; k < SCORER_COUNT; k++)
-		if (strcmp(name, scorer_names[k]) == 0)
-			return 1u << k;
-	return 0;
+	return scorer_parse(name);
 }

@@ -12,13 +12,11 @@
 #include <stddef.h>
 
 #include "model.h"
+#include "scorer.h"
 #include "util.h"
 
 #define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
 #define TRACE_MAX_STEPS 100    /* decoder steps */
-
-enum scorer { SCORER_DOT, SCORER_GENERAL, SCORER_CONCAT, SCORER_COUNT };
-#define SCORER_ALL ((1u << SCORER_COUNT) - 1)
 
 /* The stages, in the order every front end shows them. */
 enum trace_stage {
@@ -45,12 +43,20 @@ enum trace_kind {
 	REC_KIND_COUNT
 };
 
-/* Operand slots, by kind (unused slots have len 0):
+/* Every record carries its operands: each a vector or matrix with its
+ * role, its name and its shape.  Names are templates, filled in when a
+ * front end prints them (trace_names): "{t}" is the decoder step, "{t-1}"
+ * the step before, "{i}" the source position, "{i-1}" the one before, "{n}"
+ * the source length, "{q}" the query the architecture scores with (s_t in
+ * Luong's), "{w}" the record's word and "{x}" the source word at {i}.  So
+ * "W_a·h_{i}" names W_a·h_2 in the record of e_1,2.  A formatter walks
+ * the operands without knowing which scorer or architecture made them.
+ *
+ * The operands of the records that every architecture makes:
  *   REC_EMBED        none
  *   REC_RNN          0 W_x·x  1 W_h·h_prev  2 b  3 pre-activation sum
  *                    4 h_prev (s_0 = h_n for the decoder's first step)
- *   REC_SCORE        dot: 0 s_t 1 h_i;  general: 0 s_t 1 h_i 2 W_a·h_i;
- *                    concat: 0 [s_t; h_i] 1 W_a[s_t; h_i] 2 its tanh 3 v_a
+ *   REC_SCORE        the scorer's own (its record() in src/score_*.c)
  *   REC_SCORES       none
  *   REC_SOFTMAX      0 e_t  1 max (len 1)  2 e - max  3 exp(e - max)
  *                    4 sum (len 1)
@@ -61,16 +67,27 @@ enum trace_kind {
  *   REC_OUTPUT       0 W_s·h̃_t, the logits (V)
  */
 #define TRACE_MAX_OPS 5
+
+enum op_role {
+	OP_INPUT,  /* computed elsewhere: s_t, h_i */
+	OP_WEIGHT, /* a weight of the model: b, v_a, a row of W */
+	OP_MID     /* an intermediate result of this record */
+};
+
 struct trace_operand {
 	const double *v;  /* (len) points into the trace's storage */
 	int len;
-	int input;        /* 1: an input computed elsewhere (s_t, h_i, b, v_a);
-	                     0: an intermediate result of this record */
+	int rows;         /* the shape: rows of len / rows numbers */
+	int input;        /* 1: role OP_INPUT or OP_WEIGHT; 0: OP_MID */
+	enum op_role role;
+	const char *name; /* template: "W_a·h_{i}" */
+	const char *key;  /* the plain name of an intermediate in JSON
+	                     ("W_a_h"), or NULL */
 };
 
-/* A record holds numbers and where they belong; its names ("h_1",
- * "s_1·h_2", "W_x·x_1") follow from its kind, run, t and i, and are made
- * by trace_names() when a front end prints them.  JSON prints none, and a
+/* A record holds numbers, where they belong, and the templates of its
+ * names; the names themselves ("h_1", "s_1·h_2", "W_x·x_1") are made by
+ * trace_names() when a front end prints them.  JSON prints none, and a
  * batch trace has thousands of records a sentence pair. */
 struct trace_rec {
 	enum trace_kind kind;
@@ -81,6 +98,8 @@ struct trace_rec {
 	int word;         /* REC_EMBED: the word; REC_OUTPUT: the prediction;
 	                     -1 otherwise.  Source words for the encoder,
 	                     target words for the decoder. */
+	const char *symbol;  /* templates of its names */
+	const char *formula;
 	int nops;
 	struct trace_operand ops[TRACE_MAX_OPS];
 	const double *result; /* (len) */
@@ -88,6 +107,9 @@ struct trace_rec {
 	const double *terms;  /* (nterms, 2): the pairs a_k, b_k whose products
 	                         sum to a REC_SCORE's result; NULL otherwise */
 	int nterms;
+	int term_ops[2];      /* the operands the factors come from, or -1 */
+	const double *divisor; /* (1) the sum of the terms is divided by it
+	                          (scaled), or NULL */
 };
 
 /* The names of one record, as every front end shows them. */
@@ -98,7 +120,7 @@ struct trace_names {
 };
 
 struct trace_run {
-	enum scorer scorer;
+	int scorer;       /* an enum scorer */
 	int nsteps;
 	int first_rec;    /* index of the run's first record in trace.recs */
 	int nrecs;
@@ -118,6 +140,7 @@ struct trace {
 	int max_steps;      /* the greedy step limit that applied */
 	int nruns;
 	struct trace_run runs[SCORER_COUNT];
+	int query_off;      /* the query of step t is s_{t + query_off} */
 	int enc_first_rec;  /* the encoder's records */
 	int enc_nrecs;
 	int nrecs;
@@ -166,13 +189,38 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 				   int run, int t, int i);
 
-/* Names: "dot", "general", "concat"; "encoding", "scoring", "softmax",
- * "weighted-sum", "concat", "output". */
-const char *trace_scorer_name(enum scorer s);
+/* The scorer's name ("dot"; "?" when out of range), and the stage's:
+ * "encoding", "scoring", "softmax", "weighted-sum", "concat", "output". */
+const char *trace_scorer_name(int sc);
 const char *trace_stage_name(enum trace_stage s);
 
-/* Parses a scorer name; "all" gives SCORER_ALL.  Returns the bitmask, or 0
- * if the name is unknown. */
+/* Parses a scorer name, "all", or a comma-separated list of names.
+ * Returns the bitmask, or 0 if a name is unknown. */
 unsigned trace_scorer_parse(const char *name);
+
+/* Fills buf (size bytes) with the template tpl for record r of tr: its
+ * "{t}", "{i}" ... replaced as described above.  Cut short to fit.
+ * Returns the length. */
+size_t trace_expand(char *buf, size_t size, const char *tpl,
+		    const struct trace *tr, const struct trace_rec *r);
+
+/* ---- for the step programs and the scorers (src/arch_*.c, score_*.c) */
+
+/* Returns n zeroed doubles that live as long as the trace. */
+double *trace_alloc(struct trace *tr, size_t n);
+
+/* Appends a record and returns it.  The array may move on the next call,
+ * so fill a record before adding another. */
+struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
+				enum trace_stage stage, int run, int t, int i);
+
+/* Adds an operand (len numbers in rows rows) to r. */
+void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
+		  const char *key, const double *v, int len, int rows);
+
+/* Sets r's terms to the pairs a_k, b_k (len of them) whose products sum
+ * to its result; ia and ib are the operands they come from, or -1. */
+void trace_rec_terms(struct trace *tr, struct trace_rec *r, const double *a,
+		     int ia, const double *b, int ib, int len);
 
 #endif

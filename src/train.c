@@ -17,69 +17,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attn.h"
 #include "train.h"
 
-static const char *const train_block_names[TB_COUNT] = {
-	"source", "target",
-	"encoder.W_x", "encoder.W_h", "encoder.b",
-	"decoder.W_x", "decoder.W_h", "decoder.b",
-	"general.W", "concat.W", "concat.v", "output.W_c", "output.W_s",
-};
-
-const char *train_block_name(enum train_block b)
+void train_layout_init(struct train_layout *l, int E, int H, int A, int L,
+		       int nsrc, int ntgt, unsigned scorers)
 {
-	return train_block_names[b];
-}
-
-void train_layout_init(struct train_layout *l, int E, int H, int A,
-		       int nsrc, int ntgt)
-{
-	const size_t e = (size_t)E, h = (size_t)H, a = (size_t)A;
-	const size_t len[TB_COUNT] = {
-		(size_t)nsrc * e, (size_t)ntgt * e,
-		h * e, h * h, h,
-		h * e, h * h, h,
-		h * h, a * 2 * h, a, h * 2 * h, (size_t)ntgt * h,
-	};
+	struct model sizes;
 	size_t off = 0;
 
+	memset(&sizes, 0, sizeof sizes);
+	sizes.E = E;
+	sizes.H = H;
+	sizes.A = A;
+	sizes.L = L;
+	sizes.src.n = nsrc;
+	sizes.tgt.n = ntgt;
+	memset(l, 0, sizeof *l);
 	l->E = E;
 	l->H = H;
 	l->A = A;
+	l->L = L;
 	l->nsrc = nsrc;
 	l->ntgt = ntgt;
-	for (int b = 0; b < TB_COUNT; b++) {
+	l->scorers = scorers;
+	l->nblocks = model_param_table(&sizes, scorers, l->block);
+	for (int b = 0; b < l->nblocks; b++) {
+		l->block[b].slot = NULL; /* they pointed into sizes */
 		l->off[b] = off;
-		l->len[b] = len[b];
-		off += len[b];
+		l->len[b] = (size_t)l->block[b].rows * (size_t)l->block[b].cols;
+		off += l->len[b];
 	}
 	l->total = off;
+}
+
+const char *train_block_name(const struct train_layout *l, int b)
+{
+	return l->block[b].section;
+}
+
+int train_block_find(const struct train_layout *l, const char *name)
+{
+	for (int b = 0; b < l->nblocks; b++)
+		if (strcmp(l->block[b].section, name) == 0)
+			return b;
+	return -1;
 }
 
 void train_view(struct model *v, const struct train_layout *l,
 		double *theta, const struct train_data *d)
 {
+	struct model_param tab[MODEL_MAX_PARAMS];
+
 	memset(v, 0, sizeof *v);
 	v->E = l->E;
 	v->H = l->H;
 	v->A = l->A;
+	v->L = l->L;
 	v->src = d->src; /* borrows the words */
 	v->tgt = d->tgt;
-	v->src.emb = theta + l->off[TB_SRC_EMB];
-	v->tgt.emb = theta + l->off[TB_TGT_EMB];
 	v->bos = d->bos;
 	v->eos = d->eos;
-	v->enc.Wx = theta + l->off[TB_ENC_WX];
-	v->enc.Wh = theta + l->off[TB_ENC_WH];
-	v->enc.b = theta + l->off[TB_ENC_B];
-	v->dec.Wx = theta + l->off[TB_DEC_WX];
-	v->dec.Wh = theta + l->off[TB_DEC_WH];
-	v->dec.b = theta + l->off[TB_DEC_B];
-	v->Wg = theta + l->off[TB_GENERAL_W];
-	v->Wa = theta + l->off[TB_CONCAT_W];
-	v->va = theta + l->off[TB_CONCAT_V];
-	v->Wc = theta + l->off[TB_OUTPUT_WC];
-	v->Ws = theta + l->off[TB_OUTPUT_WS];
+	/* the same table, so block b is the model's section b */
+	model_param_table(v, l->scorers, tab);
+	for (int b = 0; b < l->nblocks; b++)
+		*tab[b].slot = theta + l->off[b];
 }
 
 /* ------------------------------------------------------------ work space */
@@ -87,7 +89,8 @@ void train_view(struct model *v, const struct train_layout *l,
 void train_work_init(struct train_work *w, const struct train_layout *l,
 		     int maxn, int maxT)
 {
-	const size_t H = (size_t)l->H, A = (size_t)l->A, n = (size_t)maxn;
+	const size_t H = (size_t)l->H, n = (size_t)maxn;
+	const size_t W = (size_t)(l->H > l->A ? l->H : l->A);
 
 	memset(w, 0, sizeof *w);
 	w->H = l->H;
@@ -99,9 +102,10 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dh = xcalloc((n + 1) * H, sizeof *w->dh);
 	w->s = xcalloc(((size_t)maxT + 1) * H, sizeof *w->s);
 	w->ds = xcalloc(((size_t)maxT + 1) * H, sizeof *w->ds);
-	w->gh = xcalloc(n * H, sizeof *w->gh);
-	w->uh = xcalloc(n * A, sizeof *w->uh);
-	w->act = xcalloc(n * A, sizeof *w->act);
+	w->sws.key = xcalloc(n * W, sizeof *w->sws.key);
+	w->sws.mid = xcalloc(n * W, sizeof *w->sws.mid);
+	w->sws.act = xcalloc(n * W, sizeof *w->sws.act);
+	w->sws.q = xcalloc(2 * W, sizeof *w->sws.q);
 	w->e = xcalloc(n, sizeof *w->e);
 	w->alpha = xcalloc(n, sizeof *w->alpha);
 	w->dalpha = xcalloc(n, sizeof *w->dalpha);
@@ -109,15 +113,14 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dcs = xcalloc(2 * H, sizeof *w->dcs);
 	w->ht = xcalloc(H, sizeof *w->ht);
 	w->dht = xcalloc(H, sizeof *w->dht);
-	w->q = xcalloc(H + A, sizeof *w->q);
 	w->p = xcalloc((size_t)l->ntgt, sizeof *w->p);
 }
 
 void train_work_free(struct train_work *w)
 {
-	double *all[] = { w->h, w->dh, w->s, w->ds, w->gh, w->uh, w->act,
-			  w->e, w->alpha, w->dalpha, w->cs, w->dcs, w->ht,
-			  w->dht, w->q, w->p };
+	double *all[] = { w->h, w->dh, w->s, w->ds, w->sws.key, w->sws.mid,
+			  w->sws.act, w->sws.q, w->e, w->alpha, w->dalpha,
+			  w->cs, w->dcs, w->ht, w->dht, w->p };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -126,77 +129,11 @@ void train_work_free(struct train_work *w)
 
 /* ------------------------------------------------------- small algebra */
 
-/* The same arithmetic as attn.c, here so that the compiler can inline it
- * into the loops that run millions of times. */
-
-/* Returns a · b for vectors of length n, summed in index order (four
- * terms a round, still one after the other). */
-static inline double tr_dot(const double *restrict a,
-			    const double *restrict b, int n)
-{
-	double acc = 0.0;
-	int k = 0;
-
-	for (; k + 4 <= n; k += 4) {
-		acc += a[k] * b[k];
-		acc += a[k + 1] * b[k + 1];
-		acc += a[k + 2] * b[k + 2];
-		acc += a[k + 3] * b[k + 3];
-	}
-	for (; k < n; k++)
-		acc += a[k] * b[k];
-	return acc;
-}
-
-/* y (n) += d x (n), four a round. */
-static inline void tr_axpy(double *restrict y, double d,
-			   const double *restrict x, int n)
-{
-	int k = 0;
-
-	for (; k + 4 <= n; k += 4) {
-		y[k] += d * x[k];
-		y[k + 1] += d * x[k + 1];
-		y[k + 2] += d * x[k + 2];
-		y[k + 3] += d * x[k + 3];
-	}
-	for (; k < n; k++)
-		y[k] += d * x[k];
-}
-
-/* out (rows) = W x, where W is (rows, cols). */
-static inline void tr_matvec(double *out, const double *W, const double *x,
-			     int rows, int cols)
-{
-	for (int r = 0; r < rows; r++)
-		out[r] = tr_dot(W + (size_t)r * cols, x, cols);
-}
-
-/* Returns the index of the largest of x (n), the first on ties. */
-static inline int tr_argmax(const double *x, int n)
-{
-	int best = 0;
-
-	for (int k = 1; k < n; k++)
-		if (x[k] > x[best])
-			best = k;
-	return best;
-}
-
-/* The backward pass of y = W x, W (rows, cols), given dy (rows): adds
- * dy ⊗ x to the gradient G of W and, unless dx is NULL, Wᵀ dy to dx (cols),
- * in one pass over W.  ld is the row stride of W and G (at least cols),
- * so that a block of columns can stand for the whole matrix. */
-static inline void tr_linear_back(double *restrict G, double *restrict dx,
-			   const double *restrict W, int ld,
-			   const double *restrict dy, const double *restrict x,
-			   int rows, int cols)
-{
-	for (int r = 0; r < rows; r++)
-		tr_axpy(G + (size_t)r * ld, dy[r], x, cols);
-	for (int r = 0; dx && r < rows; r++)
-		tr_axpy(dx, dy[r], W + (size_t)r * ld, cols);
-}
+/* The shared algebra of attn.h, by its short names here. */
+#define tr_dot attn_dot
+#define tr_matvec attn_matvec
+#define tr_argmax attn_argmax
+#define tr_linear_back attn_linear_back
 
 /* p (n) = softmax(x); returns log Σ exp(x), computed stably. */
 static double tr_softmax(double *p, const double *x, int n)
@@ -270,60 +207,25 @@ static void tr_dec_step(const struct model *m, int word, int t,
 	       w->s + (size_t)(t - 1) * H, m->E, H);
 }
 
-/* What the scorer sc needs of the encoder states alone: W_a h_i for
- * general, the h_i half of W_a [s; h_i] for concat. */
-static void tr_prepare(const struct model *m, enum scorer sc, int n,
-		       struct train_work *w)
+/* The scorer sc's view of the model and the encoder states in w. */
+static void tr_score_in(struct score_in *in, const struct model *m, int sc,
+			int n, const struct train_work *w)
 {
-	const int H = m->H, A = m->A;
-	const double *Hs = w->h + H; /* h_1 .. h_n */
-
-	for (int i = 0; sc == SCORER_GENERAL && i < n; i++)
-		tr_matvec(w->gh + (size_t)i * H, m->Wg, Hs + (size_t)i * H,
-			    H, H);
-	for (int i = 0; sc == SCORER_CONCAT && i < n; i++)
-		for (int a = 0; a < A; a++)
-			w->uh[(size_t)i * A + a] =
-				tr_dot(m->Wa + (size_t)a * 2 * H + H,
-					 Hs + (size_t)i * H, H);
-}
-
-/* Scores e_t,i (w->e) of s against the n encoder states. */
-static void tr_scores(const struct model *m, enum scorer sc, const double *s,
-		      int n, struct train_work *w)
-{
-	const int H = m->H, A = m->A;
-
-	if (sc == SCORER_DOT)
-		for (int i = 0; i < n; i++)
-			w->e[i] = tr_dot(s, w->h + (size_t)(i + 1) * H, H);
-	else if (sc == SCORER_GENERAL)
-		for (int i = 0; i < n; i++)
-			w->e[i] = tr_dot(s, w->gh + (size_t)i * H, H);
-	if (sc != SCORER_CONCAT)
-		return;
-	for (int a = 0; a < A; a++) /* the s half of W_a [s; h_i] */
-		w->q[a] = tr_dot(m->Wa + (size_t)a * 2 * H, s, H);
-	for (int i = 0; i < n; i++) {
-		double *act = w->act + (size_t)i * A;
-		for (int a = 0; a < A; a++)
-			act[a] = tanh(w->q[a] + w->uh[(size_t)i * A + a]);
-		w->e[i] = tr_dot(m->va, act, A);
-	}
+	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
  * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
  * gold is -1. */
-static double tr_attend(const struct model *m, enum scorer sc, int t, int n,
-			int gold, struct train_work *w)
+static double tr_attend(const struct model *m, const struct score_in *in,
+			int sc, int t, int n, int gold, struct train_work *w)
 {
 	const int H = m->H;
 	const double *s = w->s + (size_t)t * H;
 	double logit;
 
-	/* step 1: the scores */
-	tr_scores(m, sc, s, n, w);
+	/* step 1: the scores, by the scorer's own forward function */
+	scorer_get(sc)->forward(in, s, w->e, &w->sws);
 	/* step 2: softmax */
 	tr_softmax(w->alpha, w->e, n);
 	/* step 3: the weighted sum c_t, and [c_t; s_t] */
@@ -345,64 +247,11 @@ static double tr_attend(const struct model *m, enum scorer sc, int t, int n,
 
 /* ------------------------------------------------- the backward pass */
 
-/* Back through the concat score e = v_a · tanh(W_a [s; h]) of one encoder
- * state h, whose activations are act (A), given de = dL/de: adds to the
- * gradients of W_a and v_a, to ds (H) and to dh (H); du is scratch (A). */
-static void tr_concat_back(struct model *g, const struct model *m, double de,
-			   const double *s, const double *h, const double *act,
-			   double *ds, double *dh, double *du)
-{
-	const int H = m->H, A = m->A;
-
-	for (int a = 0; a < A; a++) {
-		g->va[a] += de * act[a];
-		du[a] = de * m->va[a] * (1.0 - act[a] * act[a]);
-	}
-	/* W_a [s; h] = W_a[:, :H] s + W_a[:, H:] h */
-	tr_linear_back(g->Wa, ds, m->Wa, 2 * H, du, s, A, H);
-	tr_linear_back(g->Wa + H, dh, m->Wa + H, 2 * H, du, h, A, H);
-}
-
-/* Back through the scorer sc: from dL/de_t,i (w->e) into the scorer's
- * weights, dL/ds_t (ds) and dL/dh_i (w->dh rows 1..n). */
-static void tr_scores_back(struct model *g, const struct model *m,
-			   enum scorer sc, const double *s, double *ds, int n,
-			   struct train_work *w)
-{
-	const int H = m->H;
-	double *wts = w->q; /* general: W_aᵀ s */
-
-	for (int k = 0; sc == SCORER_GENERAL && k < H; k++) {
-		double acc = 0.0;
-		for (int r = 0; r < H; r++)
-			acc += m->Wg[(size_t)r * H + k] * s[r];
-		wts[k] = acc;
-	}
-	for (int i = 0; i < n; i++) {
-		const double de = w->e[i], *h = w->h + (size_t)(i + 1) * H;
-		double *dh = w->dh + (size_t)(i + 1) * H;
-		if (sc == SCORER_CONCAT) {
-			tr_concat_back(g, m, de, s, h, w->act + (size_t)i * m->A,
-				       ds, dh, w->q + H);
-			continue;
-		}
-		/* dot: e = s · h; general: e = s · (W_a h) */
-		const double *dsrc = sc == SCORER_DOT ? h : w->gh + (size_t)i * H;
-		const double *dhsrc = sc == SCORER_DOT ? s : wts;
-		for (int k = 0; k < H; k++) {
-			ds[k] += de * dsrc[k];
-			dh[k] += de * dhsrc[k];
-		}
-		for (int r = 0; sc == SCORER_GENERAL && r < H; r++)
-			for (int k = 0; k < H; k++)
-				g->Wg[(size_t)r * H + k] += de * s[r] * h[k];
-	}
-}
-
 /* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
  * adds to the gradients g, to dL/ds_t and to dL/dh_i. */
 static void tr_attend_back(struct model *g, const struct model *m,
-			   enum scorer sc, int t, int n, struct train_work *w)
+			   const struct score_in *in, int sc, int t, int n,
+			   struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
 	double *ds = w->ds + (size_t)t * H, dot = 0.0;
@@ -429,8 +278,9 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
 	for (int i = 0; i < n; i++)
 		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
-	/* step 1: the scorer */
-	tr_scores_back(g, m, sc, w->s + (size_t)t * H, ds, n, w);
+	/* step 1: the scorer's own gradient */
+	scorer_get(sc)->backward(in, w->s + (size_t)t * H, w->e, &w->sws,
+				 g->sw[sc], ds, w->dh + H);
 }
 
 /* Back through time in the decoder (steps T..1), then into h_n = s_0. */
@@ -474,16 +324,20 @@ static void tr_encoder_back(struct model *g, const struct model *m,
  * whose states are in w, counting right predictions in *right.  With g,
  * adds scale times the gradient to g and to dL/ds_t and dL/dh_i. */
 static double tr_pair_scorer(struct model *g, const struct model *m,
-			     const struct train_pair *pr, enum scorer sc,
+			     const struct train_pair *pr, int sc,
 			     double scale, struct train_work *w, int *right)
 {
 	const int T = pr->ntgt + 1, n = pr->nsrc;
+	const struct scorer_class *cls = scorer_get(sc);
+	struct score_in in;
 	double loss = 0.0;
 
-	tr_prepare(m, sc, n, w);
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		loss -= tr_attend(m, sc, t, n, gold, w);
+		loss -= tr_attend(m, &in, sc, t, n, gold, w);
 		*right += tr_argmax(w->p, m->tgt.n) == gold;
 		if (!g)
 			continue;
@@ -491,7 +345,7 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < m->tgt.n; k++)
 			w->p[k] *= scale;
-		tr_attend_back(g, m, sc, t, n, w);
+		tr_attend_back(g, m, &in, sc, t, n, w);
 	}
 	return loss;
 }
@@ -598,18 +452,35 @@ void train_opts_default(struct train_opts *o)
 	o->seed = 1;
 }
 
-/* Allocates the vectors of *t for data d and sizes E, H, A. */
+/* 1 if a weight of the scorers in the bitmask has a row a position. */
+static int tr_uses_positions(unsigned scorers)
+{
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		const struct scorer_class *c = scorer_get(sc);
+		for (int k = 0; (scorers & (1u << sc)) && k < c->nparams; k++)
+			if (c->params[k].rows == DIM_L ||
+			    c->params[k].cols == DIM_L)
+				return 1;
+	}
+	return 0;
+}
+
+/* Allocates the vectors of *t for data d, sizes E, H, A, L and the
+ * weights of the scorers in the bitmask. */
 static void tr_alloc(struct trainer *t, const struct train_data *d, int E,
-		     int H, int A)
+		     int H, int A, int L, unsigned scorers)
 {
 	int maxT = d->max_tgt + 1;
 
 	memset(t, 0, sizeof *t);
-	train_layout_init(&t->lay, E, H, A, d->src.n, d->tgt.n);
+	if (!tr_uses_positions(scorers))
+		L = 0; /* no weight has a row a source position */
+	train_layout_init(&t->lay, E, H, A, L, d->src.n, d->tgt.n, scorers);
 	t->theta = xcalloc(t->lay.total, sizeof *t->theta);
 	t->grad = xcalloc(t->lay.total, sizeof *t->grad);
 	t->m1 = xcalloc(t->lay.total, sizeof *t->m1);
 	t->m2 = xcalloc(t->lay.total, sizeof *t->m2);
+	t->frozen = xcalloc((size_t)t->lay.nblocks, sizeof *t->frozen);
 	/* room for greedy decoding too: up to 2n + 2 steps */
 	if (2 * d->max_src + 2 > maxT)
 		maxT = 2 * d->max_src + 2;
@@ -618,67 +489,81 @@ static void tr_alloc(struct trainer *t, const struct train_data *d, int E,
 
 /* The range r of the uniform [-r, r] start of block b: 1 for the
  * embeddings, 1/sqrt(fan-in) for the matrices whose rows read fan-in
- * numbers; 0 for the blocks that start at a fixed value. */
-static double tr_init_range(const struct train_layout *l, enum train_block b)
+ * numbers (every scorer's weights among them); 0 for the blocks that
+ * start at a fixed value (W_h of both RNNs, the biases). */
+static double tr_init_range(const struct train_layout *l, int b)
 {
-	switch (b) {
-	case TB_SRC_EMB: case TB_TGT_EMB: return 1.0;
-	case TB_ENC_WX: case TB_DEC_WX: return 1.0 / sqrt((double)l->E);
-	case TB_GENERAL_W: case TB_OUTPUT_WS: return 1.0 / sqrt((double)l->H);
-	case TB_CONCAT_W: case TB_OUTPUT_WC: return 1.0 / sqrt(2.0 * l->H);
-	case TB_CONCAT_V: return 1.0 / sqrt((double)l->A);
-	default: return 0.0; /* W_h of both RNNs, the biases */
-	}
+	const struct model_param *p = &l->block[b];
+
+	if (p->kind == PARAM_SRC_VOCAB || p->kind == PARAM_TGT_VOCAB)
+		return 1.0;
+	if (p->scorer >= 0 || p->kind == PARAM_WORD_ROWS ||
+	    strcmp(p->section, "output.W_c") == 0 ||
+	    strcmp(p->section, "encoder.W_x") == 0 ||
+	    strcmp(p->section, "decoder.W_x") == 0)
+		return 1.0 / sqrt((double)p->cols);
+	return 0.0;
 }
 
 /* The "attention first" start, see train.h: draws block b from state. */
-static void tr_init_block(struct trainer *t, enum train_block b,
-			  uint64_t *state)
+static void tr_init_block(struct trainer *t, int b, uint64_t *state)
 {
 	const int H = t->lay.H;
 	const double r = tr_init_range(&t->lay, b);
+	const int wc = strcmp(t->lay.block[b].section, "output.W_c") == 0;
+	const int dec_wh = strcmp(t->lay.block[b].section, "decoder.W_h") == 0;
 	double *x = t->theta + t->lay.off[b];
 
 	for (size_t k = 0; k < t->lay.len[b]; k++) {
 		/* W_c reads [c_t; s_t]: only the c_t half is drawn */
-		int s_half = b == TB_OUTPUT_WC && (int)(k % (2 * (size_t)H)) >= H;
+		int s_half = wc && (int)(k % (2 * (size_t)H)) >= H;
 		x[k] = r > 0.0 && !s_half ? train_rand_uniform(state, -r, r)
 					  : 0.0;
 	}
-	for (int k = 0; b == TB_DEC_WH && k < H; k++)
+	for (int k = 0; dec_wh && k < H; k++)
 		x[(size_t)k * H + k] = 1.0; /* the decoder's W_h = I */
 }
 
 void train_init_random(struct trainer *t, const struct train_data *d,
-		       int E, int H, int A, uint64_t seed)
+		       int E, int H, int A, int L, unsigned scorers,
+		       uint64_t seed)
 {
 	uint64_t state = seed;
 
-	tr_alloc(t, d, E, H, A);
-	for (int b = 0; b < TB_COUNT; b++)
+	tr_alloc(t, d, E, H, A, L, scorers);
+	for (int b = 0; b < t->lay.nblocks; b++)
 		tr_init_block(t, b, &state);
 }
 
 void train_init_model(struct trainer *t, const struct train_data *d,
-		      const struct model *m)
+		      const struct model *m, unsigned scorers, int L,
+		      uint64_t seed)
 {
 	struct model v;
+	struct model_param tab[MODEL_MAX_PARAMS];
+	uint64_t state = seed;
+	unsigned have = model_scorers(m);
 
-	tr_alloc(t, d, m->E, m->H, m->A);
+	tr_alloc(t, d, m->E, m->H, m->A, m->L ? m->L : L, have | scorers);
 	train_view(&v, &t->lay, t->theta, d);
-	const struct { double *dst; const double *src; int b; } blocks[] = {
-		{ v.src.emb, m->src.emb, TB_SRC_EMB },
-		{ v.tgt.emb, m->tgt.emb, TB_TGT_EMB },
-		{ v.enc.Wx, m->enc.Wx, TB_ENC_WX }, { v.enc.Wh, m->enc.Wh, TB_ENC_WH },
-		{ v.enc.b, m->enc.b, TB_ENC_B }, { v.dec.Wx, m->dec.Wx, TB_DEC_WX },
-		{ v.dec.Wh, m->dec.Wh, TB_DEC_WH }, { v.dec.b, m->dec.b, TB_DEC_B },
-		{ v.Wg, m->Wg, TB_GENERAL_W }, { v.Wa, m->Wa, TB_CONCAT_W },
-		{ v.va, m->va, TB_CONCAT_V }, { v.Wc, m->Wc, TB_OUTPUT_WC },
-		{ v.Ws, m->Ws, TB_OUTPUT_WS },
-	};
-	for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++)
-		memcpy(blocks[k].dst, blocks[k].src,
-		       sizeof *blocks[k].dst * t->lay.len[blocks[k].b]);
+	model_param_table(&v, t->lay.scorers, tab);
+	for (int b = 0; b < t->lay.nblocks; b++) {
+		int sc = t->lay.block[b].scorer;
+		const double *src = model_weights(m, t->lay.block[b].section);
+		if (sc >= 0 && !(have & (1u << sc)))
+			tr_init_block(t, b, &state); /* new to this model */
+		else
+			memcpy(*tab[b].slot, src,
+			       sizeof **tab[b].slot * t->lay.len[b]);
+	}
+}
+
+void train_freeze_shared(struct trainer *t, unsigned scorers)
+{
+	for (int b = 0; b < t->lay.nblocks; b++) {
+		int sc = t->lay.block[b].scorer;
+		t->frozen[b] = sc < 0 || !(scorers & (1u << sc));
+	}
 }
 
 void train_free(struct trainer *t)
@@ -687,6 +572,7 @@ void train_free(struct trainer *t)
 	free(t->grad);
 	free(t->m1);
 	free(t->m2);
+	free(t->frozen);
 	train_work_free(&t->work);
 	memset(t, 0, sizeof *t);
 }
@@ -714,23 +600,22 @@ static double tr_clip(double *grad, size_t n, double clip)
 	return norm;
 }
 
-/* One update of t->theta from t->grad, after the decoupled weight decay
- * theta -= lr * weight_decay * theta (as AdamW does it). */
-static void tr_update(struct trainer *t, const struct train_opts *o)
+/* One update of t->theta[from .. to) from t->grad, after the decoupled
+ * weight decay theta -= lr * weight_decay * theta (as AdamW does it). */
+static void tr_update_range(struct trainer *t, const struct train_opts *o,
+			    size_t from, size_t to)
 {
-	const size_t n = t->lay.total;
 	const double lr = o->lr, decay = 1.0 - o->lr * o->weight_decay;
 
-	t->step++;
 	if (o->optim == TRAIN_SGD) {
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = from; k < to; k++)
 			t->theta[k] = decay * t->theta[k] - lr * t->grad[k];
 		return;
 	}
 	/* Adam: the moments, then the step with its bias corrections */
 	const double c1 = 1.0 - pow(o->beta1, (double)t->step);
 	const double c2 = 1.0 - pow(o->beta2, (double)t->step);
-	for (size_t k = 0; k < n; k++) {
+	for (size_t k = from; k < to; k++) {
 		double g = t->grad[k];
 		t->m1[k] = o->beta1 * t->m1[k] + (1.0 - o->beta1) * g;
 		t->m2[k] = o->beta2 * t->m2[k] + (1.0 - o->beta2) * g * g;
@@ -739,10 +624,23 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 	}
 }
 
+static void tr_update(struct trainer *t, const struct train_opts *o)
+{
+	t->step++;
+	for (int b = 0; b < t->lay.nblocks; b++)
+		if (!t->frozen[b])
+			tr_update_range(t, o, t->lay.off[b],
+					t->lay.off[b] + t->lay.len[b]);
+}
+
 void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st)
 {
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
+	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
+		if (t->frozen[b])
+			memset(t->grad + t->lay.off[b], 0,
+			       sizeof *t->grad * t->lay.len[b]);
 	st->grad_norm = tr_clip(t->grad, t->lay.total, o->clip);
 	tr_update(t, o);
 }
@@ -775,10 +673,12 @@ int train_run(struct trainer *t, const struct train_data *d,
 /* ------------------------------------------------------- the results */
 
 int train_greedy(const struct model *m, const int *src, int n,
-		 enum scorer sc, int *out, int max, double *alpha,
+		 int sc, int *out, int max, double *alpha,
 		 struct train_work *w)
 {
 	const int H = m->H;
+	const struct scorer_class *cls = scorer_get(sc);
+	struct score_in in;
 	int word = m->bos, t;
 
 	if (n < 1 || n > w->maxn)
@@ -789,10 +689,12 @@ int train_greedy(const struct model *m, const int *src, int n,
 		max = w->maxT;
 	tr_encode(m, src, n, w);
 	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
-	tr_prepare(m, sc, n, w);
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
 	for (t = 1; t <= max; t++) {
 		tr_dec_step(m, word, t, w);
-		tr_attend(m, sc, t, n, -1, w);
+		tr_attend(m, &in, sc, t, n, -1, w);
 		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
 		if (alpha)
 			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
@@ -804,7 +706,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 }
 
 int train_count_exact(const struct model *m, const struct train_data *d,
-		      enum scorer sc, struct train_work *w)
+		      int sc, struct train_work *w)
 {
 	int count = 0, out[2 * TRAIN_MAX_WORDS + 2];
 

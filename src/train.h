@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "scorer.h"
 #include "trace.h"
 #include "util.h"
 
@@ -70,31 +71,31 @@ void train_data_free(struct train_data *d);
 
 /* ----------------------------------------------------------- parameters */
 
-/* The blocks of weights, in the order of the model file. */
-enum train_block {
-	TB_SRC_EMB, TB_TGT_EMB,
-	TB_ENC_WX, TB_ENC_WH, TB_ENC_B,
-	TB_DEC_WX, TB_DEC_WH, TB_DEC_B,
-	TB_GENERAL_W, TB_CONCAT_W, TB_CONCAT_V,
-	TB_OUTPUT_WC, TB_OUTPUT_WS,
-	TB_COUNT
-};
-
-/* Where each block lives in one flat vector of every weight. */
+/* Where each weight lives in one flat vector of every weight: the blocks
+ * are the model's parameter table (model_param_table) for the sizes and
+ * the scorers of the layout, in the order of the model file. */
 struct train_layout {
-	int E, H, A;
+	int E, H, A, L;
 	int nsrc;            /* source words */
 	int ntgt;            /* target words */
-	size_t off[TB_COUNT];
-	size_t len[TB_COUNT];
+	unsigned scorers;    /* the scorers whose weights it holds */
+	int nblocks;
+	struct model_param block[MODEL_MAX_PARAMS]; /* (nblocks) */
+	size_t off[MODEL_MAX_PARAMS];
+	size_t len[MODEL_MAX_PARAMS];
 	size_t total;
 };
 
-void train_layout_init(struct train_layout *l, int E, int H, int A,
-		       int nsrc, int ntgt);
+/* Lays out the weights of a model of sizes E, H, A, L with nsrc source and
+ * ntgt target words and the weights of the scorers in the bitmask. */
+void train_layout_init(struct train_layout *l, int E, int H, int A, int L,
+		       int nsrc, int ntgt, unsigned scorers);
 
-/* Names of the blocks as in the model file: "source", "encoder.W_x" ... */
-const char *train_block_name(enum train_block b);
+/* The name of block b as in the model file: "source", "encoder.W_x" ... */
+const char *train_block_name(const struct train_layout *l, int b);
+
+/* The index of the block called name, or -1. */
+int train_block_find(const struct train_layout *l, const char *name);
 
 /* Points the weight arrays of *view into theta (l->total) and sets its
  * sizes; the words are borrowed from d.  The view owns nothing: never pass
@@ -112,9 +113,7 @@ struct train_work {
 	double *dh;     /* (maxn + 1, H) dL/dh_i */
 	double *s;      /* (maxT + 1, H) s_0 = h_n, s_1 .. s_T */
 	double *ds;     /* (maxT + 1, H) dL/ds_t */
-	double *gh;     /* (maxn, H) general: W_a h_i */
-	double *uh;     /* (maxn, A) concat: W_a[:, H:] h_i, the h_i half */
-	double *act;    /* (maxn, A) concat: tanh(W_a [s_t; h_i]) */
+	struct score_ws sws; /* the scorer's working memory (scorer.h) */
 	double *e;      /* (maxn) scores e_t,i, later dL/de_t,i */
 	double *alpha;  /* (maxn) attention weights α_t,i */
 	double *dalpha; /* (maxn) dL/dα_t,i */
@@ -122,8 +121,6 @@ struct train_work {
 	double *dcs;    /* (2H) dL/d[c_t; s_t] */
 	double *ht;     /* (H) h̃_t */
 	double *dht;    /* (H) dL/dh̃_t, later dL/d(W_c [c_t; s_t]) */
-	double *q;      /* (H + A) general: W_aᵀ s_t; concat: W_a[:, :H] s_t,
-	                   and from q + H, dL/d(W_a [s_t; h_i]) */
 	double *p;      /* (V) output probabilities, later dL/dlogits */
 };
 /* Allocates *w for the sizes of l; the caller frees it with
@@ -168,6 +165,10 @@ struct train_opts {
 	enum train_optim optim;
 	double beta1, beta2, eps; /* Adam */
 	uint64_t seed;          /* for the initial weights */
+	int freeze_shared;      /* 1: update only the weights the scorers
+	                           trained own; keep every other as it is */
+	int positions;          /* L for a new model with location weights;
+	                           0: the longest source side */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -181,6 +182,7 @@ struct trainer {
 	double *grad;  /* (lay.total) */
 	double *m1;    /* (lay.total) Adam's first moment */
 	double *m2;    /* (lay.total) Adam's second moment */
+	unsigned char *frozen; /* (lay.nblocks) 1: the block is not updated */
 	long step;     /* updates made */
 	struct train_work work;
 };
@@ -197,12 +199,20 @@ struct trainer {
  *                          can only be reached through the context c_t
  * The caller frees *t with train_free(). */
 void train_init_random(struct trainer *t, const struct train_data *d,
-		       int E, int H, int A, uint64_t seed);
+		       int E, int H, int A, int L, unsigned scorers,
+		       uint64_t seed);
 
 /* Sets up *t with the weights of m, whose vocabularies d was parsed with
- * (train_pairs_parse with init m). */
+ * (train_pairs_parse with init m), and the weights of the scorers that m
+ * lacks drawn from seed as train_init_random does (their L is m's, or L
+ * when m has none).  The layout holds m's scorers and those of scorers. */
 void train_init_model(struct trainer *t, const struct train_data *d,
-		      const struct model *m);
+		      const struct model *m, unsigned scorers, int L,
+		      uint64_t seed);
+
+/* Keeps every block that the scorers in the bitmask do not own as it is:
+ * no gradient step and no weight decay (train --freeze-shared). */
+void train_freeze_shared(struct trainer *t, unsigned scorers);
 
 void train_free(struct trainer *t);
 
@@ -234,13 +244,13 @@ int train_run(struct trainer *t, const struct train_data *d,
  * each step's attention weights to alpha (max, n).  Returns the number of
  * steps, or 0 if n is not from 1 to w->maxn.  m may be a view. */
 int train_greedy(const struct model *m, const int *src, int n,
-		 enum scorer sc, int *out, int max, double *alpha,
+		 int sc, int *out, int max, double *alpha,
 		 struct train_work *w);
 
 /* Counts the pairs of d that greedy decoding with sc reproduces exactly
  * (the target words, then </s>). */
 int train_count_exact(const struct model *m, const struct train_data *d,
-		      enum scorer sc, struct train_work *w);
+		      int sc, struct train_work *w);
 
 /* ------------------------------------------------------------- the PRNG */
 

@@ -70,24 +70,31 @@ static void tw_matrix(FILE *out, const char *name, const double *W, int rows,
 
 int train_write_model(FILE *out, const struct model *m, const char *comment)
 {
-	const int E = m->E, H = m->H, A = m->A;
+	struct model_param tab[MODEL_MAX_PARAMS];
+	int n = model_param_table((struct model *)m, model_scorers(m), tab);
 
 	if (comment)
 		tw_comment(out, comment);
 	fprintf(out, "\nattn-trace-model 1\n\nembedding %d\nhidden %d\n"
-		"attention %d\n", E, H, A);
-	tw_words(out, "source", m->src.words, m->src.n, m->src.emb, E);
-	tw_words(out, "target", m->tgt.words, m->tgt.n, m->tgt.emb, E);
-	tw_matrix(out, "encoder.W_x", m->enc.Wx, H, E);
-	tw_matrix(out, "encoder.W_h", m->enc.Wh, H, H);
-	tw_matrix(out, "encoder.b", m->enc.b, 1, H);
-	tw_matrix(out, "decoder.W_x", m->dec.Wx, H, E);
-	tw_matrix(out, "decoder.W_h", m->dec.Wh, H, H);
-	tw_matrix(out, "decoder.b", m->dec.b, 1, H);
-	tw_matrix(out, "general.W", m->Wg, H, H);
-	tw_matrix(out, "concat.W", m->Wa, A, 2 * H);
-	tw_matrix(out, "concat.v", m->va, 1, A);
-	tw_matrix(out, "output.W_c", m->Wc, H, 2 * H);
-	tw_words(out, "output.W_s", m->tgt.words, m->tgt.n, m->Ws, H);
+		"attention %d\n", m->E, m->H, m->A);
+	if (m->L)
+		fprintf(out, "positions %d\n", m->L);
+	for (int k = 0; k < n; k++) {
+		const struct model_param *p = &tab[k];
+		switch (p->kind) {
+		case PARAM_SRC_VOCAB:
+			tw_words(out, p->section, m->src.words, m->src.n,
+				 *p->slot, p->cols);
+			break;
+		case PARAM_TGT_VOCAB:
+		case PARAM_WORD_ROWS:
+			tw_words(out, p->section, m->tgt.words, m->tgt.n,
+				 *p->slot, p->cols);
+			break;
+		case PARAM_MATRIX:
+			tw_matrix(out, p->section, *p->slot, p->rows, p->cols);
+			break;
+		}
+	}
 	return ferror(out) ? -1 : 0;
 }

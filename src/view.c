@@ -21,8 +21,8 @@ const char *const view_help[] = {
 	"  left, backspace, p  previous screen",
 	"  Home, End           first and last screen",
 	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
-	"  s                   next scorer: dot, general, concat (same step)",
-	"  c                   compare the three scorers at this step",
+	"  s                   next scorer: %s",
+	"  c                   compare the scorers at this step",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
 	"  z                   a quiz: compute a value of this step by hand",
@@ -306,13 +306,6 @@ static void narrate_state(FILE *f, const struct view *v, int t)
 			v->tr->n);
 }
 
-static const char *const scorer_formula[SCORER_COUNT] = {
-	"s_t·h_i, a plain dot product",
-	"s_t·(W_a·h_i), a dot product after W_a maps h_i into the "
-	"decoder's space",
-	"v_a·tanh(W_a·[s_t; h_i]), a small one-layer network",
-};
-
 static void narrate_scores(FILE *f, const struct view *v, int t)
 {
 	const double *e = trace_find(v->tr, REC_SCORES, v->run, t, 0)->result;
@@ -326,7 +319,7 @@ static void narrate_scores(FILE *f, const struct view *v, int t)
 		"h_i fits what the decoder needs now: here the largest is "
 		"e_%d,%d = %s, for \"%s\".",
 		t, trace_scorer_name(v->tr->runs[v->run].scorer),
-		scorer_formula[v->tr->runs[v->run].scorer], t, best + 1,
+		scorer_get(v->tr->runs[v->run].scorer)->prose, t, best + 1,
 		fmt_num(buf, e[best], v->fmt.precision), src_word(v, best));
 }
 
@@ -541,8 +534,19 @@ void view_render(const struct view *v, struct view_screen *s)
 	if (v->mode == VIEW_HELP) {
 		s->stage = -1;
 		s->where = xstrdup("help");
-		for (int k = 0; view_help[k]; k++)
-			sl_push(&body, xstrdup(view_help[k]));
+		for (int k = 0; view_help[k]; k++) {
+			char names[256];
+			/* the one line that lists the scorers, from the
+			 * registry */
+			const char *at = strstr(view_help[k], "%s");
+			if (at)
+				sl_push(&body, xasprintf("%.*s%s",
+					(int)(at - view_help[k]), view_help[k],
+					scorer_names(names, sizeof names, ", ",
+						     ", ")));
+			else
+				sl_push(&body, xstrdup(view_help[k]));
+		}
 	} else if (v->mode == VIEW_COMPARE) {
 		s->stage = -1;
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);

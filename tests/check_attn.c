@@ -6,8 +6,10 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "attn.h"
+#include "scorer.h"
 
 #define TOL 1e-12
 
@@ -66,12 +68,34 @@ START_TEST(test_rnn_step_rectangular)
 }
 END_TEST
 
+/* Scorer sc's prepare() and forward() for the query s against the n
+ * states Hs (n, H), with weights w0 and w1; its working memory (rows of
+ * SCORE_WS_WIDTH numbers) is left in these. */
+static double ws_key[256], ws_mid[256], ws_act[256], ws_q[64];
+
+static void run_scorer(int sc, double *e, const double *s, const double *Hs,
+		       int n, int H, int A, double *w0, double *w1)
+{
+	struct model m;
+	struct score_in in;
+	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q };
+	memset(&m, 0, sizeof m);
+	m.H = H;
+	m.A = A;
+	m.sw[sc][0] = w0;
+	m.sw[sc][1] = w1;
+	scorer_input(&in, &m, sc, Hs, n);
+	if (scorer_get(sc)->prepare)
+		scorer_get(sc)->prepare(&in, &ws);
+	scorer_get(sc)->forward(&in, s, e, &ws);
+}
+
 START_TEST(test_score_dot)
 {
 	const double s[] = { 1, 2, 3 };
 	const double Hs[] = { 4, -5, 6, 0.5, 0.25, -1 };
 	double e[2];
-	attn_score_dot(e, s, Hs, 2, 3);
+	run_scorer(SCORER_dot, e, s, Hs, 2, 3, 1, NULL, NULL);
 	ck_assert_double_eq_tol(e[0], 12.0, TOL);
 	ck_assert_double_eq_tol(e[1], -2.0, TOL); /* 0.5 + 0.5 - 3 */
 }
@@ -82,9 +106,9 @@ START_TEST(test_score_general)
 	/* W h = (4 - 10, -5, 12 + 6) = (-6, -5, 18); s·Wh = -6 - 10 + 54.
 	 * The transpose would give W'h = (22, 3, 6) and 46. */
 	const double s[] = { 1, 2, 3 }, Hs[] = { 4, -5, 6 };
-	const double W[] = { 1, 2, 0, 0, 1, 0, 3, 0, 1 };
-	double e[1], Wh[3];
-	attn_score_general(e, Wh, s, Hs, W, 1, 3);
+	double W[] = { 1, 2, 0, 0, 1, 0, 3, 0, 1 };
+	double e[1], *Wh = ws_key;
+	run_scorer(SCORER_general, e, s, Hs, 1, 3, 1, W, NULL);
 	ck_assert_double_eq_tol(Wh[0], -6.0, TOL);
 	ck_assert_double_eq_tol(Wh[1], -5.0, TOL);
 	ck_assert_double_eq_tol(Wh[2], 18.0, TOL);
@@ -97,10 +121,10 @@ START_TEST(test_score_concat)
 	/* [s; h] = (1, 0, 0, 2); W (2, 4) rows give 0.5 + 0.5 = 1 and 0;
 	 * e = 2 tanh(1) + 3 tanh(0).  [h; s] would give 3 tanh(-1.5). */
 	const double s[] = { 1, 0 }, Hs[] = { 0, 2 };
-	const double W[] = { 0.5, 0, 0, 0.25, 0, -1, 0.5, 0 };
-	const double v[] = { 2, 3 };
-	double e[1], pre[2], act[2];
-	attn_score_concat(e, pre, act, s, Hs, W, v, 1, 2, 2);
+	double W[] = { 0.5, 0, 0, 0.25, 0, -1, 0.5, 0 };
+	double v[] = { 2, 3 };
+	double e[1], *pre = ws_mid, *act = ws_act;
+	run_scorer(SCORER_concat, e, s, Hs, 1, 2, 2, W, v);
 	ck_assert_double_eq_tol(pre[0], 1.0, TOL);
 	ck_assert_double_eq_tol(pre[1], 0.0, TOL);
 	ck_assert_double_eq_tol(act[0], 0.7615941559557649, TOL);
@@ -112,10 +136,10 @@ START_TEST(test_score_concat_attention_width)
 {
 	/* A = 3 with d = 1: W (3, 2); [s; h] = (2, -1) */
 	const double s[] = { 2 }, Hs[] = { -1 };
-	const double W[] = { 1, 1, 0, 1, 0.5, 0 };
-	const double v[] = { 1, -1, 0.5 };
-	double e[1], pre[3], act[3];
-	attn_score_concat(e, pre, act, s, Hs, W, v, 1, 1, 3);
+	double W[] = { 1, 1, 0, 1, 0.5, 0 };
+	double v[] = { 1, -1, 0.5 };
+	double e[1], *pre = ws_mid;
+	run_scorer(SCORER_concat, e, s, Hs, 1, 1, 3, W, v);
 	ck_assert_double_eq_tol(pre[0], 1.0, TOL);
 	ck_assert_double_eq_tol(pre[1], -1.0, TOL);
 	ck_assert_double_eq_tol(pre[2], 1.0, TOL);

@@ -201,7 +201,7 @@ START_TEST(test_text_score_terms)
 	struct trace tr;
 	struct fmt_opts o;
 	char want[512], a[64], b[64];
-	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
 	fmt_opts_default(&o);
 	const struct trace_rec *r = trace_find(&tr, REC_SCORE, 0, 1, 2);
 	mem_open();
@@ -262,7 +262,7 @@ START_TEST(test_text_stage_selection)
 	struct model m;
 	struct trace tr;
 	struct fmt_opts o;
-	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
 	fmt_opts_default(&o);
 	o.stages = 1u << STAGE_SOFTMAX;
 	mem_open();
@@ -281,7 +281,7 @@ START_TEST(test_text_precision)
 	struct model m;
 	struct trace tr;
 	struct fmt_opts o;
-	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
 	fmt_opts_default(&o);
 	o.precision = 7;
 	mem_open();
@@ -299,7 +299,7 @@ START_TEST(test_csv_rows)
 	struct model m;
 	struct trace tr;
 	struct fmt_opts o;
-	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
 	fmt_opts_default(&o);
 	o.pair = 7;
 	mem_open();
@@ -326,7 +326,7 @@ START_TEST(test_write_error_reported)
 	struct model m;
 	struct trace tr;
 	struct fmt_opts o;
-	tiny_trace(&m, &tr, 1u << SCORER_DOT);
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
 	fmt_opts_default(&o);
 	FILE *full = fopen("/dev/full", "w");
 	ck_assert_ptr_nonnull(full);

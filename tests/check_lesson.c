@@ -99,7 +99,7 @@ START_TEST(test_header_keys)
 	ck_assert_str_eq(l.model, "toy4");
 	ck_assert_str_eq(l.sentence, "je suis étudiant");
 	ck_assert_str_eq(l.target, "i am a student");
-	ck_assert_int_eq(l.scorer, SCORER_GENERAL);
+	ck_assert_int_eq(l.scorer, SCORER_general);
 	ck_assert_int_eq(l.sentence_pos.line, 5);
 	ck_assert_int_eq(l.sentence_pos.col, 11);
 	ck_assert_int_eq(l.target_pos.line, 6);
@@ -117,7 +117,7 @@ START_TEST(test_header_defaults)
 	ck_assert_ptr_null(l.goal);
 	ck_assert_ptr_null(l.model);
 	ck_assert_ptr_null(l.target);
-	ck_assert_int_eq(l.scorer, SCORER_DOT);
+	ck_assert_int_eq(l.scorer, SCORER_dot);
 	ck_assert_int_eq(l.target_pos.line, 0);
 	lesson_free(&l);
 	lesson_free(&l); /* harmless twice */
@@ -131,19 +131,19 @@ static const struct show_case {
 } show_cases[] = {
 	{ "show embedding i=2", SHOW_EMBEDDING, 0, 2, -1, -1, 0, 0, 16 },
 	{ "show embedding t=3 scorer=concat", SHOW_EMBEDDING, 3, 0,
-	  SCORER_CONCAT, -1, 0, 16, 0 },
+	  SCORER_concat, -1, 0, 16, 0 },
 	{ "show encoder i=3 arithmetic", SHOW_ENCODER, 0, 3, -1, -1, 1, 0,
 	  14 },
 	{ "show state t=2", SHOW_STATE, 2, 0, -1, -1, 0, 12, 0 },
 	{ "show score i=2 t=1 arithmetic", SHOW_SCORE, 1, 2, -1, -1, 1, 16,
 	  12 },
 	{ "show scores t=4 scorer=general", SHOW_SCORES, 4, 0,
-	  SCORER_GENERAL, -1, 0, 13, 0 },
+	  SCORER_general, -1, 0, 13, 0 },
 	{ "show softmax t=1", SHOW_SOFTMAX, 1, 0, -1, -1, 0, 14, 0 },
 	{ "show weights t=5", SHOW_WEIGHTS, 5, 0, -1, -1, 0, 14, 0 },
 	{ "show weighted t=2 i=1", SHOW_WEIGHTED, 2, 1, -1, -1, 0, 15, 19 },
 	{ "show weighted t=2", SHOW_WEIGHTED, 2, 0, -1, -1, 0, 15, 0 },
-	{ "show context t=3 scorer=dot", SHOW_CONTEXT, 3, 0, SCORER_DOT, -1,
+	{ "show context t=3 scorer=dot", SHOW_CONTEXT, 3, 0, SCORER_dot, -1,
 	  0, 14, 0 },
 	{ "show concat t=1", SHOW_CONCAT, 1, 0, -1, -1, 0, 13, 0 },
 	{ "show output t=2", SHOW_OUTPUT, 2, 0, -1, -1, 0, 13, 0 },
@@ -152,9 +152,9 @@ static const struct show_case {
 	{ "show stage=encoding", SHOW_STAGE, 0, 0, -1, STAGE_ENCODING, 0, 0,
 	  0 },
 	{ "show stage=weighted-sum t=1 scorer=concat", SHOW_STAGE, 1, 0,
-	  SCORER_CONCAT, STAGE_WEIGHTED_SUM, 0, 25, 0 },
+	  SCORER_concat, STAGE_WEIGHTED_SUM, 0, 25, 0 },
 	{ "show heatmap", SHOW_HEATMAP, 0, 0, -1, -1, 0, 0, 0 },
-	{ "show heatmap scorer=general", SHOW_HEATMAP, 0, 0, SCORER_GENERAL,
+	{ "show heatmap scorer=general", SHOW_HEATMAP, 0, 0, SCORER_general,
 	  -1, 0, 0, 0 },
 	{ "show compare t=2", SHOW_COMPARE, 2, 0, -1, -1, 0, 14, 0 },
 	{ "show\tsoftmax   t=100   # t=1 in a comment", SHOW_SOFTMAX, 100, 0,
@@ -204,7 +204,7 @@ START_TEST(test_show_model)
 	ck_assert_int_eq(b[0].show.col_model, 0);
 	ck_assert_int_eq(b[1].show.alt, 1);
 	ck_assert_int_eq(b[1].show.col_model, 14);
-	ck_assert_int_eq(b[1].show.scorer, SCORER_DOT);
+	ck_assert_int_eq(b[1].show.scorer, SCORER_dot);
 	ck_assert_int_eq(b[2].show.alt, 2);
 	ck_assert_int_eq(b[3].show.alt, 1);
 	ck_assert_int_eq(b[3].show.col_model, 28);
@@ -817,7 +817,7 @@ START_TEST(test_prepare_show_model)
 	ck_assert_str_eq(m.name, "<built-in toy4.model>");
 	/* all three scorers, teacher-forced as the lesson says */
 	ck_assert_int_eq(l.alts[0].tr.nruns, SCORER_COUNT);
-	ck_assert_int_eq(l.alts[0].tr.runs[SCORER_CONCAT].nsteps, 5);
+	ck_assert_int_eq(l.alts[0].tr.runs[SCORER_concat].nsteps, 5);
 	ck_assert_ptr_eq(lesson_show_trace(&l, &l.pages[0].blocks[0].show,
 					   &tr), &l.alts[0].tr);
 	ck_assert_ptr_eq(lesson_show_trace(&l, &l.pages[0].blocks[1].show,
@@ -1067,8 +1067,8 @@ START_TEST(test_text_title_and_score)
 	/* the underline is as wide as the title in columns, not bytes */
 	ck_assert_int_eq(strncmp(s, "A título\n--------\n\n", 20), 0);
 	ck_assert_ptr_nonnull(strstr(s, "e_1,2 = s_1·h_2 = "));
-	holds(s, rec_text(REC_SCORE, SCORER_DOT, 1, 2, 1));
-	holds(s, rec_text(REC_SCORE, SCORER_DOT, 1, 2, 0));
+	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 1));
+	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 0));
 	/* the term-by-term line once, the short line once */
 	const char *terms = strstr(s, "×");
 	ck_assert_ptr_nonnull(terms);
@@ -1086,18 +1086,18 @@ START_TEST(test_text_directives_use_formatters)
 		     "show scores t=2\n");
 	const char *s = page_text(0, 76);
 	holds(s, rec_text(REC_EMBED, -1, 0, 3, 0));
-	holds(s, rec_text(REC_EMBED, SCORER_GENERAL, 2, 0, 0));
+	holds(s, rec_text(REC_EMBED, SCORER_general, 2, 0, 0));
 	holds(s, rec_text(REC_RNN, -1, 0, 2, 1));
-	holds(s, rec_text(REC_RNN, SCORER_GENERAL, 3, 0, 0));
-	holds(s, rec_text(REC_SOFTMAX, SCORER_GENERAL, 2, 0, 1));
-	holds(s, rec_text(REC_CONTEXT, SCORER_GENERAL, 4, 0, 1));
-	holds(s, rec_text(REC_CONCAT, SCORER_GENERAL, 1, 0, 1));
-	holds(s, rec_text(REC_ATTENTIONAL, SCORER_GENERAL, 1, 0, 1));
-	holds(s, rec_text(REC_OUTPUT, SCORER_GENERAL, 2, 0, 1));
-	holds(s, rec_text(REC_WEIGHTED, SCORER_GENERAL, 1, 3, 1));
+	holds(s, rec_text(REC_RNN, SCORER_general, 3, 0, 0));
+	holds(s, rec_text(REC_SOFTMAX, SCORER_general, 2, 0, 1));
+	holds(s, rec_text(REC_CONTEXT, SCORER_general, 4, 0, 1));
+	holds(s, rec_text(REC_CONCAT, SCORER_general, 1, 0, 1));
+	holds(s, rec_text(REC_ATTENTIONAL, SCORER_general, 1, 0, 1));
+	holds(s, rec_text(REC_OUTPUT, SCORER_general, 2, 0, 1));
+	holds(s, rec_text(REC_WEIGHTED, SCORER_general, 1, 3, 1));
 	for (int i = 1; i <= 3; i++)
-		holds(s, rec_text(REC_SCORE, SCORER_GENERAL, 2, i, 0));
-	holds(s, rec_text(REC_SCORES, SCORER_GENERAL, 2, 0, 0));
+		holds(s, rec_text(REC_SCORE, SCORER_general, 2, i, 0));
+	holds(s, rec_text(REC_SCORES, SCORER_general, 2, 0, 0));
 	/* the lesson's own scorer is not announced */
 	ck_assert_ptr_null(strstr(s, "scorer)"));
 }
@@ -1109,7 +1109,7 @@ START_TEST(test_text_stage)
 		     "page: q\nshow stage=encoding\n");
 	const char *s = page_text(0, 76);
 	ck_assert_ptr_nonnull(strstr(s, "(concat scorer)\n"));
-	holds(s, rec_text(REC_SOFTMAX, SCORER_CONCAT, 2, 0, 0));
+	holds(s, rec_text(REC_SOFTMAX, SCORER_concat, 2, 0, 0));
 	ck_assert_ptr_null(strstr(s, "e_2,1 ="));
 	free(buf);
 	buf = NULL;
@@ -1129,7 +1129,7 @@ START_TEST(test_text_views)
 	char *want = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&want, &n);
-	fmt_text_heatmap(f, &ttr, SCORER_CONCAT, topts.precision, 0);
+	fmt_text_heatmap(f, &ttr, SCORER_concat, topts.precision, 0);
 	fclose(f);
 	const char *s = page_text(0, 76);
 	holds(s, want);
@@ -1160,10 +1160,10 @@ START_TEST(test_text_show_model)
 	size_t n = 0;
 	FILE *f = open_memstream(&alt, &n);
 	fputs("(the model handset4)\n", f);
-	fmt_text_heatmap(f, &tl.alts[0].tr, SCORER_GENERAL, topts.precision, 0);
+	fmt_text_heatmap(f, &tl.alts[0].tr, SCORER_general, topts.precision, 0);
 	fclose(f);
 	f = open_memstream(&own, &n);
-	fmt_text_heatmap(f, &ttr, SCORER_GENERAL, topts.precision, 0);
+	fmt_text_heatmap(f, &ttr, SCORER_general, topts.precision, 0);
 	fclose(f);
 	ck_assert_str_ne(alt + strlen("(the model handset4)\n"), own);
 	const char *s = page_text(0, 76);
@@ -1216,14 +1216,14 @@ START_TEST(test_text_run_override)
 	/* a stepper switched to concat: the first directive follows it,
 	 * the second keeps the scorer it names */
 	ck_assert_int_eq(lesson_show_text(mem, &tl, &pg->blocks[0].show, &ttr,
-					  &topts, SCORER_CONCAT, 76), 0);
+					  &topts, SCORER_concat, 76), 0);
 	ck_assert_int_eq(lesson_show_text(mem, &tl, &pg->blocks[1].show, &ttr,
-					  &topts, SCORER_CONCAT, 76), 0);
+					  &topts, SCORER_concat, 76), 0);
 	const char *s = mem_text();
-	char *want = rec_text(REC_SOFTMAX, SCORER_CONCAT, 1, 0, 0);
+	char *want = rec_text(REC_SOFTMAX, SCORER_concat, 1, 0, 0);
 	ck_assert_int_eq(strncmp(s, "(concat scorer)\n", 16), 0);
 	ck_assert_int_eq(strncmp(s + 16, want, strlen(want)), 0);
-	holds(s + 16 + strlen(want), rec_text(REC_SOFTMAX, SCORER_DOT, 1, 0,
+	holds(s + 16 + strlen(want), rec_text(REC_SOFTMAX, SCORER_dot, 1, 0,
 					      0));
 	free(want);
 	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[0].show), 0);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "scorer.h"
 
 /* E=2, H=3, A=2 so that a swapped dimension cannot parse.  The numbers on
  * the right are line numbers, which the error tests below rely on. */
@@ -153,6 +154,94 @@ START_TEST(test_good_sizes_and_vocab)
 }
 END_TEST
 
+/* Returns GOOD with its sections in the reverse order (so [output.W_s]
+ * comes before [target]), from line 7 on. */
+static char *reversed_sections(void)
+{
+	const char *first = strstr(GOOD, "\n[source]") + 1, *p;
+	const char *starts[32];
+	int n = 0;
+	char *out = malloc(sizeof GOOD), *q;
+
+	ck_assert_ptr_nonnull(out);
+	for (p = first; p; p = strstr(p + 1, "\n[")) {
+		starts[n++] = p[0] == '\n' ? p + 1 : p;
+		if (n == 32)
+			break;
+	}
+	memcpy(out, GOOD, (size_t)(first - GOOD));
+	q = out + (first - GOOD);
+	for (int k = n - 1; k >= 0; k--) {
+		const char *end = k + 1 < n ? starts[k + 1] : GOOD + strlen(GOOD);
+		memcpy(q, starts[k], (size_t)(end - starts[k]));
+		q += end - starts[k];
+	}
+	*q = '\0';
+	return out;
+}
+
+/* Sections are found by name: the reverse order gives the same model. */
+START_TEST(test_good_any_order)
+{
+	struct model a, b;
+	struct model_param ta[MODEL_MAX_PARAMS], tb[MODEL_MAX_PARAMS];
+	char *text = reversed_sections();
+
+	ck_assert_ptr_eq(strstr(text, "[output.W_s]") < strstr(text,
+			 "[target]") ? text : NULL, text);
+	parse_ok(&a, GOOD, strlen(GOOD));
+	parse_ok(&b, text, strlen(text));
+	int na = model_param_table(&a, SCORER_ALL, ta);
+	ck_assert_int_eq(model_param_table(&b, SCORER_ALL, tb), na);
+	for (int k = 0; k < na; k++) {
+		size_t len = (size_t)ta[k].rows * (size_t)ta[k].cols;
+		ck_assert_str_eq(ta[k].section, tb[k].section);
+		ck_assert_ptr_nonnull(*ta[k].slot);
+		ck_assert(memcmp(*ta[k].slot, *tb[k].slot,
+				 len * sizeof(double)) == 0);
+	}
+	model_free(&a);
+	model_free(&b);
+	free(text);
+}
+END_TEST
+
+/* A scorer's weights are optional: without [general.W] the model loads,
+ * cannot use general, and says which weights it lacks. */
+START_TEST(test_good_without_scorer_weights)
+{
+	struct model m;
+	struct errbuf err;
+	char *text = edit("[general.W]\n11 12 13\n21 22 23\n31 32 33\n", "");
+
+	parse_ok(&m, text, strlen(text));
+	ck_assert_uint_eq(model_scorers(&m) & (1u << SCORER_general), 0);
+	ck_assert_uint_ne(model_scorers(&m) & (1u << SCORER_dot), 0);
+	ck_assert_uint_ne(model_scorers(&m) & (1u << SCORER_concat), 0);
+	ck_assert_ptr_null(model_weights(&m, "general.W"));
+	ck_assert_int_eq(model_check_scorer(&m, SCORER_dot, &err), 0);
+	ck_assert_int_eq(model_check_scorer(&m, SCORER_general, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the general scorer needs the weights "
+			     "[general.W], which this model does not have")
+		      != NULL, "%s", err.msg);
+	ck_assert_msg(strstr(err.msg, "it supports dot, concat") != NULL,
+		      "%s", err.msg);
+	model_free(&m);
+	free(text);
+}
+END_TEST
+
+/* A scorer's weights come all together or not at all. */
+START_TEST(test_err_scorer_weights_partial)
+{
+	char *text = edit("[concat.v]\n0.5 -0.5\n", "");
+	expect_error(text, "t.model:52:1: expected section [concat.v] as well "
+		     "as [concat.W] (line 40): the concat scorer needs both, "
+		     "found end of file");
+	free(text);
+}
+END_TEST
+
 START_TEST(test_good_matrices_row_major)
 {
 	struct model m;
@@ -168,13 +257,13 @@ START_TEST(test_good_matrices_row_major)
 	ck_assert_double_eq_tol(m.dec.Wh[2 * 3 + 2], 2.0, 1e-15);
 	ck_assert_double_eq_tol(m.dec.b[0], -0.1, 1e-15);
 	/* general.W not transposed: Wg[i*H + j] is row i, column j */
-	ck_assert_double_eq_tol(m.Wg[0 * 3 + 1], 12.0, 1e-15);
-	ck_assert_double_eq_tol(m.Wg[1 * 3 + 0], 21.0, 1e-15);
-	ck_assert_double_eq_tol(m.Wg[2 * 3 + 1], 32.0, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "general.W")[0 * 3 + 1], 12.0, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "general.W")[1 * 3 + 0], 21.0, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "general.W")[2 * 3 + 1], 32.0, 1e-15);
 	/* concat.W is (A, 2H) = (2, 6) */
-	ck_assert_double_eq_tol(m.Wa[0 * 6 + 5], 6.0, 1e-15);
-	ck_assert_double_eq_tol(m.Wa[1 * 6 + 0], 7.0, 1e-15);
-	ck_assert_double_eq_tol(m.va[1], -0.5, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "concat.W")[0 * 6 + 5], 6.0, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "concat.W")[1 * 6 + 0], 7.0, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "concat.v")[1], -0.5, 1e-15);
 	ck_assert_double_eq_tol(m.Wc[2 * 6 + 2], 1.0, 1e-15);
 	ck_assert_double_eq_tol(m.Wc[2 * 6 + 3], 0.0, 1e-15);
 	/* W_s rows follow [target]: row 2 is "I", row 3 is "am" */
@@ -270,7 +359,7 @@ START_TEST(test_builtin_named)
 	ck_assert_int_eq(m.src.n, 6);
 	ck_assert_int_eq(m.tgt.n, 9);
 	ck_assert_int_eq(m.A, 3);
-	ck_assert_double_eq_tol(m.Wg[0], 2.5, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "general.W")[0], 2.5, 1e-15);
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
 	ck_assert_str_eq(err.msg, "expected a built-in model (toy4 or "
@@ -444,35 +533,36 @@ END_TEST
 START_TEST(test_err_section_expected)
 {
 	expect_edit_error("\n[source]", "\nsource 3\n[source]",
-			  "t.model:7:1: expected section [source], "
-			  "found \"source\"");
+			  "t.model:7:1: expected a section header such as "
+			  "[source], found \"source\"");
 }
 END_TEST
 
 START_TEST(test_err_section_unknown)
 {
 	expect_edit_error("[encoder.W_h]", "[encoder.Wh]",
-			  "t.model:20:1: expected section [encoder.W_h], "
-			  "found unknown section [encoder.Wh]");
+			  "t.model:20:1: expected a section of the model "
+			  "format (doc/model-format.md), found unknown section "
+			  "[encoder.Wh]");
 }
 END_TEST
 
-START_TEST(test_err_section_misordered)
+START_TEST(test_err_section_twice)
 {
 	expect_edit_error("[encoder.b]", "[decoder.b]",
-			  "t.model:24:1: expected section [encoder.b], "
-			  "found [decoder.b]");
+			  "t.model:34:1: expected each section once, found a "
+			  "second [decoder.b] (the first is on line 24)");
 }
 END_TEST
 
 START_TEST(test_err_section_duplicate)
 {
 	expect_edit_error("[encoder.b]", "  [source]",
-			  "t.model:24:3: expected section [encoder.b], "
-			  "found a second [source]");
+			  "t.model:24:3: expected each section once, found a "
+			  "second [source] (the first is on line 7)");
 	expect_edit_error("am 4 5 6\n", "am 4 5 6\n[concat.v]\n",
-			  "t.model:54:1: expected end of file, "
-			  "found a second [concat.v]");
+			  "t.model:54:1: expected each section once, found a "
+			  "second [concat.v] (the first is on line 43)");
 }
 END_TEST
 
@@ -773,6 +863,9 @@ static Suite *model_suite(void)
 
 	tcase_add_test(good, test_good_sizes_and_vocab);
 	tcase_add_test(good, test_good_matrices_row_major);
+	tcase_add_test(good, test_good_any_order);
+	tcase_add_test(good, test_good_without_scorer_weights);
+	tcase_add_test(bad, test_err_scorer_weights_partial);
 	tcase_add_test(good, test_good_crlf_and_no_final_newline);
 	tcase_add_test(good, test_good_not_nul_terminated);
 	tcase_add_test(good, test_builtin);
@@ -792,7 +885,7 @@ static Suite *model_suite(void)
 	tcase_add_test(bad, test_err_size_extra_field);
 	tcase_add_test(bad, test_err_section_expected);
 	tcase_add_test(bad, test_err_section_unknown);
-	tcase_add_test(bad, test_err_section_misordered);
+	tcase_add_test(bad, test_err_section_twice);
 	tcase_add_test(bad, test_err_section_duplicate);
 	tcase_add_test(bad, test_err_section_missing_at_eof);
 	tcase_add_test(bad, test_err_too_few_numbers);

@@ -53,15 +53,15 @@ static double ref_score(int run, int t, int i)
 	int H = M.H, A = M.A;
 	double e = 0.0;
 	switch (TR.runs[run].scorer) {
-	case SCORER_DOT:
+	case SCORER_dot:
 		for (int k = 0; k < H; k++)
 			e += s[k] * h[k];
 		return e;
-	case SCORER_GENERAL:
+	case SCORER_general:
 		for (int j = 0; j < H; j++) {
 			double wh = 0.0;
 			for (int k = 0; k < H; k++)
-				wh += M.Wg[j * H + k] * h[k];
+				wh += model_weights(&M, "general.W")[j * H + k] * h[k];
 			e += s[j] * wh;
 		}
 		return e;
@@ -69,9 +69,9 @@ static double ref_score(int run, int t, int i)
 		for (int a = 0; a < A; a++) {
 			double z = 0.0;
 			for (int k = 0; k < H; k++)
-				z += M.Wa[a * 2 * H + k] * s[k] +
-				     M.Wa[a * 2 * H + H + k] * h[k];
-			e += M.va[a] * tanh(z);
+				z += model_weights(&M, "concat.W")[a * 2 * H + k] * s[k] +
+				     model_weights(&M, "concat.W")[a * 2 * H + H + k] * h[k];
+			e += model_weights(&M, "concat.v")[a] * tanh(z);
 		}
 		return e;
 	}
@@ -567,7 +567,7 @@ START_TEST(test_lesson_directive)
 	ck_assert_int_eq(sh->col_t, 18);
 	sh = &l.pages[0].blocks[2].show;
 	ck_assert_int_eq(sh->stage, STAGE_WEIGHTED_SUM);
-	ck_assert(sh->t == 1 && sh->k == 4 && sh->scorer == SCORER_GENERAL);
+	ck_assert(sh->t == 1 && sh->k == 4 && sh->scorer == SCORER_general);
 	ck_assert_int_eq(sh->col_k, 23);
 	ck_assert_ptr_eq(lesson_page_quiz(&l, 0), &l.pages[0].blocks[1].show);
 	ck_assert_ptr_eq(lesson_page_quiz(&l, 1), &l.pages[1].blocks[0].show);
@@ -575,7 +575,7 @@ START_TEST(test_lesson_directive)
 
 	struct quiz_question q;
 	ck_assert_int_eq(lesson_quiz_make(&q, &l, sh, &tr, 0, 4, &err), 0);
-	ck_assert_int_eq(q.run, SCORER_GENERAL); /* its own scorer wins */
+	ck_assert_int_eq(q.run, SCORER_general); /* its own scorer wins */
 	ck_assert_int_eq(lesson_quiz_make(&q, &l, &l.pages[1].blocks[0].show,
 					  &tr, 2, 4, &err), 0);
 	ck_assert_int_eq(q.run, 2); /* the stepper's scorer */

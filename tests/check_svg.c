@@ -105,7 +105,7 @@ START_TEST(test_document_shape)
 {
 	struct model m;
 	struct trace tr;
-	builtin_trace(&m, &tr, je, 3, 1u << SCORER_DOT);
+	builtin_trace(&m, &tr, je, 3, 1u << SCORER_dot);
 	const char *s = render(&tr, 0, 4);
 	ck_assert_msg(strncmp(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			      "<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -138,7 +138,7 @@ START_TEST(test_values_in_order)
 	struct model m;
 	struct trace tr;
 	char want[64];
-	builtin_trace(&m, &tr, je, 3, 1u << SCORER_DOT);
+	builtin_trace(&m, &tr, je, 3, 1u << SCORER_dot);
 	for (int prec = 0; prec <= 6; prec += 3) {
 		const char *p = render(&tr, 0, prec);
 		for (int t = 1; t <= tr.runs[0].nsteps; t++) {
@@ -164,7 +164,7 @@ START_TEST(test_largest_in_bold)
 {
 	struct model m;
 	struct trace tr;
-	builtin_trace(&m, &tr, je, 3, 1u << SCORER_DOT);
+	builtin_trace(&m, &tr, je, 3, 1u << SCORER_dot);
 	const char *s = render(&tr, 0, 4);
 	/* one bold value a row */
 	ck_assert_int_eq(count(s, "font-weight=\"bold\">"),
@@ -256,7 +256,7 @@ START_TEST(test_wrong_output_shows_target)
 	struct errbuf err;
 	testmodel_load(&m, "tiny.model");
 	int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
-	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3, 1u << SCORER_DOT,
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3, 1u << SCORER_dot,
 				     &err), 0);
 	int wrong = 0;
 	for (int t = 1; t <= tr.runs[0].nsteps; t++) {
@@ -283,7 +283,7 @@ START_TEST(test_long_words_turn)
 					    "européenne" };
 	struct model m;
 	struct trace tr;
-	builtin_trace(&m, &tr, zone, 3, 1u << SCORER_DOT);
+	builtin_trace(&m, &tr, zone, 3, 1u << SCORER_dot);
 	const char *s = render(&tr, 0, 4);
 	ck_assert_int_eq(count(s, "transform=\"rotate(-45 "), 3);
 	int width = 0;
@@ -302,7 +302,7 @@ START_TEST(test_bad_run_writes_nothing)
 	struct model m;
 	struct trace tr;
 	struct fmt_svg_opts o;
-	builtin_trace(&m, &tr, je, 3, 1u << SCORER_DOT);
+	builtin_trace(&m, &tr, je, 3, 1u << SCORER_dot);
 	fmt_svg_opts_default(&o);
 	FILE *mem = open_memstream(&buf, &buflen);
 	ck_assert_int_eq(fmt_svg_heatmap(mem, &tr, 1, &o), -1);

@@ -105,16 +105,16 @@ static double score_by_formula(enum scorer sc, const double *s,
 			       const double *h)
 {
 	double e = 0;
-	if (sc == SCORER_DOT) {
+	if (sc == SCORER_dot) {
 		e = s[0] * h[0] + s[1] * h[1];
-	} else if (sc == SCORER_GENERAL) {
+	} else if (sc == SCORER_general) {
 		/* s' W h with W = [[1.5, -0.5], [2.0, 0.25]] from tiny.model */
 		e = s[0] * (1.5 * h[0] - 0.5 * h[1]) +
 		    s[1] * (2.0 * h[0] + 0.25 * h[1]);
 	} else {
 		for (int r = 0; r < 3; r++) {
-			const double *w = M.Wa + r * 4;
-			e += M.va[r] * tanh(w[0] * s[0] + w[1] * s[1] +
+			const double *w = model_weights(&M, "concat.W") + r * 4;
+			e += model_weights(&M, "concat.v")[r] * tanh(w[0] * s[0] + w[1] * s[1] +
 					    w[2] * h[0] + w[3] * h[1]);
 		}
 	}
@@ -309,7 +309,7 @@ END_TEST
 START_TEST(test_symbols)
 {
 	struct trace tr;
-	build(&tr, TGT, 3, 1u << SCORER_DOT);
+	build(&tr, TGT, 3, 1u << SCORER_dot);
 	ck_assert_str_eq(SYM(REC_EMBED, 1), "y_0");
 	ck_assert_str_eq(SYM(REC_RNN, 2), "s_2");
 	ck_assert_str_eq(SYM(REC_SOFTMAX, 1), "α_1");
@@ -330,9 +330,9 @@ END_TEST
 START_TEST(test_one_scorer_only)
 {
 	struct trace tr;
-	build(&tr, NULL, 0, 1u << SCORER_CONCAT);
+	build(&tr, NULL, 0, 1u << SCORER_concat);
 	ck_assert_int_eq(tr.nruns, 1);
-	ck_assert_int_eq(tr.runs[0].scorer, SCORER_CONCAT);
+	ck_assert_int_eq(tr.runs[0].scorer, SCORER_concat);
 	check_step(&tr, 0, 1);
 	trace_free(&tr);
 }
@@ -355,13 +355,13 @@ END_TEST
 
 START_TEST(test_names)
 {
-	ck_assert_uint_eq(trace_scorer_parse("dot"), 1u << SCORER_DOT);
-	ck_assert_uint_eq(trace_scorer_parse("general"), 1u << SCORER_GENERAL);
-	ck_assert_uint_eq(trace_scorer_parse("concat"), 1u << SCORER_CONCAT);
+	ck_assert_uint_eq(trace_scorer_parse("dot"), 1u << SCORER_dot);
+	ck_assert_uint_eq(trace_scorer_parse("general"), 1u << SCORER_general);
+	ck_assert_uint_eq(trace_scorer_parse("concat"), 1u << SCORER_concat);
 	ck_assert_uint_eq(trace_scorer_parse("all"), SCORER_ALL);
 	ck_assert_uint_eq(trace_scorer_parse("Dot"), 0);
 	ck_assert_str_eq(trace_stage_name(STAGE_WEIGHTED_SUM), "weighted-sum");
-	ck_assert_str_eq(trace_scorer_name(SCORER_GENERAL), "general");
+	ck_assert_str_eq(trace_scorer_name(SCORER_general), "general");
 }
 END_TEST
 

@@ -109,14 +109,14 @@ START_TEST(test_scorer_switch_keeps_place)
 	view_goto(&V, 3 + 6 + 2); /* t = 2, softmax */
 	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
 	view_next_scorer(&V);
-	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_GENERAL);
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_general);
 	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
 	ck_assert_int_eq(view_step(&V), 2);
 	render();
 	ck_assert_ptr_nonnull(strstr(S.title, "[general scorer]"));
 	view_next_scorer(&V);
 	view_next_scorer(&V);
-	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_DOT);
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_dot);
 }
 END_TEST
 
@@ -162,7 +162,7 @@ START_TEST(test_compare_and_help)
 	ck_assert(has(S.body, S.nbody, "α_2,2 suis"));
 	V.mode = VIEW_HELP;
 	render();
-	ck_assert(has(S.body, S.nbody, "compare the three scorers"));
+	ck_assert(has(S.body, S.nbody, "compare the scorers at this step"));
 	V.mode = VIEW_HEATMAP;
 	render();
 	ck_assert_ptr_nonnull(strstr(S.where, "heatmap of the dot scorer"));

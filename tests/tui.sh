@@ -38,7 +38,7 @@ expect a "étudiant" "the heatmap names the source words"
 expect a "student" "the heatmap names the output words"
 keys a m
 keys a '?'
-expect a "compare the three scorers at this step" "? opens the help"
+expect a "compare the scorers at this step" "? opens the help"
 keys a x
 expect a "stage 3 of 6: softmax" "any key leaves the help"
 keys a z

@@ -1,0 +1,87 @@
+/* arch_luong.c: Luong et al. (2015)'s decoder step, global attention.
+ *
+ *   s_t = tanh(W_x·y_{t-1} + W_h·s_{t-1} + b)     the RNN first
+ *   e_t,i = score(s_t, h_i)                        then attention, with
+ *   α_t = softmax(e_t),  c_t = Σ_i α_t,i·h_i       the new state as query
+ *   h̃_t = tanh(W_c·[c_t; s_t])
+ *   p_t = softmax(W_s·h̃_t)
+ *
+ * The step program records exactly these, in this order. */
+#include "config.h"
+
+#include "arch.h"
+#include "attn.h"
+
+static const struct rec_names luong_rnn_names = {
+	"s_{t}", "tanh(W_x·y_{t-1} + W_h·s_{t-1} + b)",
+	{ "W_x·y_{t-1}", "W_h·s_{t-1}", "b", "sum", "s_{t-1}" }
+};
+
+/* step 5: [c_t; s_t], h̃_t and p_t.  Returns the predicted word. */
+static int luong_output(struct trace *tr, int run, int t, const double *c,
+			const double *s)
+{
+	const struct model *m = tr->m;
+	int H = m->H, V = m->tgt.n;
+	double *cs = trace_alloc(tr, 2 * (size_t)H);
+	attn_concat(cs, c, H, s, H);
+	struct trace_rec *r = trace_rec_new(tr, REC_CONCAT, STAGE_CONCAT,
+					    run, t, 0);
+	trace_rec_op(r, OP_INPUT, "c_{t}", NULL, c, H, 1);
+	trace_rec_op(r, OP_INPUT, "s_{t}", NULL, s, H, 1);
+	r->symbol = "[c_{t}; s_{t}]";
+	r->formula = "c_{t} then s_{t}";
+	r->result = cs;
+	r->len = 2 * H;
+
+	double *pre = trace_alloc(tr, (size_t)H);
+	double *ht = trace_alloc(tr, (size_t)H);
+	attn_matvec(pre, m->Wc, cs, H, 2 * H);
+	attn_tanh(ht, pre, H);
+	r = trace_rec_new(tr, REC_ATTENTIONAL, STAGE_CONCAT, run, t, 0);
+	trace_rec_op(r, OP_MID, "W_c·[c_{t}; s_{t}]", NULL, pre, H, 1);
+	r->symbol = "h̃_{t}";
+	r->formula = "tanh(W_c·[c_{t}; s_{t}])";
+	r->result = ht;
+	r->len = H;
+
+	double *logits = trace_alloc(tr, (size_t)V);
+	double *p = trace_alloc(tr, (size_t)V);
+	double *shifted = trace_alloc(tr, (size_t)V);
+	double *ex = trace_alloc(tr, (size_t)V);
+	double sum;
+	attn_matvec(logits, m->Ws, ht, V, H);
+	attn_softmax(p, shifted, ex, &sum, logits, V);
+	r = trace_rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
+	trace_rec_op(r, OP_MID, "W_s·h̃_{t}", NULL, logits, V, 1);
+	r->symbol = "p_{t}";
+	r->formula = "softmax(W_s·h̃_{t})";
+	r->result = p;
+	r->len = V;
+	r->word = attn_argmax(p, V);
+	return r->word;
+}
+
+static int luong_step(struct trace *tr, int run, int t, int word,
+		      const double *prev, double *s, const double *Hs,
+		      const struct score_in *in, struct score_ws *ws)
+{
+	const struct model *m = tr->m;
+	/* step 1: the decoder reads y_{t-1} and updates its state */
+	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
+	trace_rnn(tr, &m->dec, y, prev, s, run, t, 0, &luong_rnn_names);
+	/* step 2: score s_t against every h_i; step 3: softmax */
+	const double *e = trace_scores(tr, run, t, s, in, ws);
+	const double *alpha = trace_softmax(tr, run, t, e);
+	/* step 4: the context vector */
+	const double *c = trace_context(tr, run, t, alpha, Hs);
+	/* step 5: the attentional state and the output */
+	return luong_output(tr, run, t, c, s);
+}
+
+const struct arch_class arch_luong = {
+	.name = "luong",
+	.summary = "the RNN steps first, then attention with s_t as the query",
+	.query_off = 0,
+	.step = luong_step,
+};

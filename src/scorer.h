@@ -1,0 +1,115 @@
+/* scorer.h: the score functions of attention, each a registered class.
+ *
+ * A scorer is one file, src/score_NAME.c, that defines one
+ * `const struct scorer_class scorer_NAME`: its forward arithmetic, its
+ * gradient, the weights it owns, and its names, formula and prose.  It is
+ * registered by one line SCORER(NAME) in src/scorer_list.h.  Everything
+ * that lists, parses or describes scorers walks scorer_registry[]: the
+ * trace, training, the model format, the formatters, help texts, errors,
+ * completion and --scorer=all.  doc/architecture.md walks through adding
+ * one. */
+#ifndef ATTN_SCORER_H
+#define ATTN_SCORER_H
+
+#include <stddef.h>
+
+#include "model.h"
+#include "util.h"
+
+/* The scorer ids, SCORER_dot, SCORER_general, ..., in registry order. */
+enum scorer {
+#define SCORER(name) SCORER_##name,
+#include "scorer_list.h"
+#undef SCORER
+	SCORER_COUNT
+};
+#define SCORER_ALL ((1u << SCORER_COUNT) - 1)
+
+/* What a scorer reads: the model and its own weights, and the n encoder
+ * states it scores the query against. */
+struct score_in {
+	const struct model *m;
+	const double *const *w; /* the scorer's weights, m->sw[id] */
+	const double *Hs;       /* (n, H) h_1 .. h_n, row-major */
+	int n, H, A;
+};
+
+/* The scorer's working memory, owned by the caller: the trace gives it
+ * fresh storage for each step (so records can point into it), training
+ * one block for all.  Each is (n, SCORE_WS_WIDTH(m)) unless said. */
+struct score_ws {
+	double *key; /* what prepare() derives from h_i alone (per sentence) */
+	double *mid; /* forward()'s first intermediate for each h_i */
+	double *act; /* forward()'s second intermediate for each h_i */
+	double *q;   /* (2 * SCORE_WS_WIDTH(m)) what depends on the query
+	                alone; backward() may use it as scratch */
+};
+#define SCORE_WS_WIDTH(m) ((m)->H > (m)->A ? (m)->H : (m)->A)
+
+struct trace;
+struct trace_rec;
+
+/* How a score record e_t,i shows its arithmetic: what
+ * scorer_class.record() fills for source word i. */
+struct score_view {
+	struct trace *tr;
+	struct trace_rec *r;    /* the REC_SCORE record, its result set */
+	const struct score_in *in;
+	const struct score_ws *ws;
+	const double *s;        /* (H) the query */
+	int i;                  /* from 0 */
+};
+
+struct scorer_class {
+	const char *name;    /* "general": --scorer, JSON, model sections */
+	const char *formula; /* "e_t,i = s_t·(W_a·h_i)", in headings */
+	const char *prose;   /* what it computes, for the stepper's story:
+	                        "s_t·(W_a·h_i), a dot product after W_a ..." */
+	const char *summary; /* one line for listings and --help */
+	const char *quiz;    /* the quiz's lead-in to the two vectors of the
+	                        score's terms (a name template, trace.h) */
+	int nparams;
+	const struct param_spec *params; /* (nparams) the weights it owns */
+	/* step 0, once a sentence: what depends on h_i alone, into ws->key;
+	 * NULL when nothing does */
+	void (*prepare)(const struct score_in *in, struct score_ws *ws);
+	/* step 1: e (n) = the scores of the query s (H) against the n
+	 * states, keeping in ws what record() and backward() need */
+	void (*forward)(const struct score_in *in, const double *s,
+			double *e, struct score_ws *ws);
+	/* the gradient: given de (n) = dL/de after forward() with the same
+	 * ws, adds to the scorer's weight gradients gw (as in->w), to ds (H)
+	 * and to dHs (n, H) */
+	void (*backward)(const struct score_in *in, const double *s,
+			 const double *de, struct score_ws *ws,
+			 double *const *gw, double *ds, double *dHs);
+	/* the record of e_t,i: its operands with their names and the terms
+	 * of its dot product (trace.h, trace_rec_op and trace_rec_terms) */
+	void (*record)(const struct score_view *v);
+};
+
+extern const struct scorer_class *const scorer_registry[SCORER_COUNT];
+
+/* The class of scorer sc (0 <= sc < SCORER_COUNT). */
+static inline const struct scorer_class *scorer_get(int sc)
+{
+	return scorer_registry[sc];
+}
+
+/* The scorer called name (exactly), or -1. */
+int scorer_find(const char *name);
+
+/* Parses "all", one name, or names separated by commas ("dot,general").
+ * Returns the bitmask, or 0 if a name is unknown. */
+unsigned scorer_parse(const char *list);
+
+/* Writes the names of the scorers into buf (size bytes), separated by sep
+ * with last before the last one ("dot, general or concat"); returns buf. */
+char *scorer_names(char *buf, size_t size, const char *sep,
+		   const char *last);
+
+/* Fills in's fields for scorer sc of model m and the states Hs (n, H). */
+void scorer_input(struct score_in *in, const struct model *m, int sc,
+		  const double *Hs, int n);
+
+#endif
