@@ -222,6 +222,12 @@ void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n)
 	b->len += (size_t)(p - start);
 }
 
+void fmt_buf_json_num(struct fmt_buf *b, double x)
+{
+	char *p = fmt_buf_room(b, NUM_BUFSZ);
+	b->len += num_shortest_len(p, x);
+}
+
 void fmt_json_vec(FILE *out, const double *v, int n)
 {
 	struct fmt_buf b = FMT_BUF_INIT;

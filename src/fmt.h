@@ -125,6 +125,7 @@ void fmt_buf_free(struct fmt_buf *b);
 void fmt_buf_pad(struct fmt_buf *b, const char *s, int width);
 void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec);
 void fmt_buf_json_vec(struct fmt_buf *b, const double *v, int n);
+void fmt_buf_json_num(struct fmt_buf *b, double x); /* shortest form */
 void fmt_buf_json_string(struct fmt_buf *b, const char *s);
 
 /* Appends s (UTF-8) and returns the terminal columns it takes, as

@@ -68,6 +68,44 @@ static void jw_encoder(const struct jw *w)
 	fmt_buf_puts(w->b, "]");
 }
 
+/* ,"parts": {"key": [..], ..}: the intermediates of the scorer that have
+ * a plain name (trace_operand.key), a row a source word (a number a
+ * source word when each is one number).  None for dot. */
+static void jw_parts(const struct jw *w, int run, int t)
+{
+	const struct trace *tr = w->tr;
+	const struct trace_rec *first = trace_find(tr, REC_SCORE, run, t, 1);
+	int any = 0;
+	if (!first || !jw_stage(w, STAGE_SCORING))
+		return;
+	for (int k = 0; k < first->nops; k++) {
+		const char *key = first->ops[k].key;
+		if (!key)
+			continue;
+		fmt_buf_puts(w->b, any ? ", \"" : ",");
+		if (!any) {
+			jw_nl(w, 5);
+			fmt_buf_puts(w->b, "\"parts\": {\"");
+		}
+		any = 1;
+		fmt_buf_puts(w->b, key);
+		fmt_buf_puts(w->b, "\": [");
+		for (int i = 1; i <= tr->n; i++) {
+			const struct trace_rec *r = first + (i - 1);
+			fmt_buf_puts(w->b, i > 1 ? ", " : "");
+			if (r->ops[k].len == 1) {
+				fmt_buf_json_num(w->b, r->ops[k].v[0]);
+			} else {
+				fmt_buf_json_vec(w->b, r->ops[k].v,
+						 r->ops[k].len);
+			}
+		}
+		fmt_buf_putc(w->b, ']');
+	}
+	if (any)
+		fmt_buf_putc(w->b, '}');
+}
+
 static void jw_softmax(const struct jw *w, int run, int t)
 {
 	const struct trace_rec *sm = trace_find(w->tr, REC_SOFTMAX, run, t, 0);
@@ -123,6 +161,7 @@ static void jw_step(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, ", \"input\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[ru->input[t - 1]]);
 	jw_rec(w, "state", REC_RNN, run, t, 0, 5);
+	jw_parts(w, run, t);
 	jw_rec(w, "scores", REC_SCORES, run, t, 0, 5);
 	jw_softmax(w, run, t);
 	jw_weighted(w, run, t);

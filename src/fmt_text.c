@@ -118,12 +118,18 @@ static void text_score(struct fmt_buf *b, const struct trace_rec *r,
 	fmt_buf_put(b, " = ", 3);
 	fmt_buf_puts(b, nm->formula);
 	fmt_buf_put(b, " = ", 3);
+	if (terms && r->divisor)
+		fmt_buf_putc(b, '(');
 	for (int k = 0; terms && k < r->nterms; k++) {
 		if (k)
 			fmt_buf_put(b, " + ", 3);
 		text_num(b, r->terms[2 * k], prec, 1);
 		TEXT_LIT(b, "×");
 		text_num(b, r->terms[2 * k + 1], prec, 1);
+	}
+	if (terms && r->divisor) { /* "(a×b + c×d) / 2.0000" */
+		TEXT_LIT(b, ") / ");
+		text_num(b, r->divisor[0], prec, 0);
 	}
 	if (terms)
 		fmt_buf_put(b, " = ", 3);

@@ -373,6 +373,7 @@ static const char *name_field(const struct trace *tr,
 	case 't': v = r->t - (fn == 3 ? f[2] - '0' : 0); break;
 	case 'i': v = r->i - (fn == 3 ? f[2] - '0' : 0); break;
 	case 'n': v = tr->n; break;
+	case 'H': v = tr->m->H; break;
 	case 'q': /* the query: s_{t + query_off} */
 		num[0] = 's';
 		num[1] = '_';

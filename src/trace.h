@@ -47,7 +47,7 @@ enum trace_kind {
  * role, its name and its shape.  Names are templates, filled in when a
  * front end prints them (trace_names): "{t}" is the decoder step, "{t-1}"
  * the step before, "{i}" the source position, "{i-1}" the one before, "{n}"
- * the source length, "{q}" the query the architecture scores with (s_t in
+ * the source length, "{H}" the hidden size, "{q}" the query the architecture scores with (s_t in
  * Luong's), "{w}" the record's word and "{x}" the source word at {i}.  So
  * "W_a·h_{i}" names W_a·h_2 in the record of e_1,2.  A formatter walks
  * the operands without knowing which scorer or architecture made them.
