@@ -197,7 +197,9 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 
 /* The runs of tr side by side at step t: a column for each scorer, and
  * rows for its scores e_t,i, its weights α_t,i (a short bar each), its
- * context c_t and its output word. */
-void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec);
+ * context c_t and its output word; as many columns a table as fit width
+ * (all when width <= 0), the tables one under the other. */
+void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec,
+		      int width);
 
 #endif

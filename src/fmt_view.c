@@ -125,12 +125,12 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
  * run, right-aligned in columns of colw, with a short bar when bar > 0. */
 static void compare_row(FILE *out, const struct trace *tr, const char *label,
 			int lw, enum trace_kind kind, int t, int k, int prec,
-			int colw, int bar)
+			int colw, int bar, int from, int to)
 {
 	char buf[NUM_BUFSZ];
 	fputs("  ", out);
 	fmt_pad(out, label, lw);
-	for (int run = 0; run < tr->nruns; run++) {
+	for (int run = from; run < to; run++) {
 		const struct trace_rec *r = trace_find(tr, kind, run, t, 0);
 		const char *cell = r ? num_fixed(buf, r->result[k], prec) : "-";
 		int w = (int)strlen(cell) + (bar ? bar + 1 : 0);
@@ -143,37 +143,58 @@ static void compare_row(FILE *out, const struct trace *tr, const char *label,
 	putc('\n', out);
 }
 
-void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec)
+/* The table of fmt_text_compare() for the runs [from, to). */
+static void compare_table(FILE *out, const struct trace *tr, int t, int prec,
+			  int lw, int colw, int from, int to)
 {
 	const struct model *m = tr->m;
 	char lab[32];
-	int lw = words_width(&m->src, tr->src, tr->n) + 7;
-	int colw = prec + 12;
-	fprintf(out, "the scorers side by side at step t=%d\n", t);
 	fmt_pad(out, "", lw + 2);
-	for (int run = 0; run < tr->nruns; run++)
+	for (int run = from; run < to; run++)
 		fprintf(out, "%*s", colw, trace_scorer_name(tr->runs[run].scorer));
 	putc('\n', out);
 	for (int i = 0; i < tr->n; i++) {
 		snprintf(lab, sizeof lab, "e_%d,%d %s", t, i + 1,
 			 m->src.words[tr->src[i]]);
-		compare_row(out, tr, lab, lw, REC_SCORES, t, i, prec, colw, 0);
+		compare_row(out, tr, lab, lw, REC_SCORES, t, i, prec, colw, 0,
+			    from, to);
 	}
 	for (int i = 0; i < tr->n; i++) {
 		snprintf(lab, sizeof lab, "α_%d,%d %s", t, i + 1,
 			 m->src.words[tr->src[i]]);
-		compare_row(out, tr, lab, lw, REC_SOFTMAX, t, i, prec, colw, 4);
+		compare_row(out, tr, lab, lw, REC_SOFTMAX, t, i, prec, colw, 4,
+			    from, to);
 	}
 	for (int k = 0; k < m->H; k++) {
 		snprintf(lab, sizeof lab, "c_%d[%d]", t, k + 1);
-		compare_row(out, tr, lab, lw, REC_CONTEXT, t, k, prec, colw, 0);
+		compare_row(out, tr, lab, lw, REC_CONTEXT, t, k, prec, colw, 0,
+			    from, to);
 	}
 	fputs("  ", out);
 	fmt_pad(out, "output", lw);
-	for (int run = 0; run < tr->nruns; run++) {
+	for (int run = from; run < to; run++) {
 		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
 		const char *w = r ? m->tgt.words[r->word] : "-";
 		fprintf(out, "%*s%s", colw - utf8_width(w), "", w);
 	}
 	putc('\n', out);
+}
+
+void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec,
+		      int width)
+{
+	int lw = words_width(&tr->m->src, tr->src, tr->n) + 7;
+	int colw = prec + 12;
+	int per = width > 0 ? (width - lw - 2) / colw : tr->nruns;
+	if (per < 1)
+		per = 1;
+	fprintf(out, "the scorers side by side at step t=%d\n", t);
+	/* as many scorers a table as fit the width, the tables one under
+	 * the other */
+	for (int from = 0; from < tr->nruns; from += per) {
+		int to = from + per < tr->nruns ? from + per : tr->nruns;
+		if (from)
+			putc('\n', out);
+		compare_table(out, tr, t, prec, lw, colw, from, to);
+	}
 }

@@ -226,7 +226,7 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		fmt_text_heatmap(out, tr, run, fo.precision, 0);
 		break;
 	case SHOW_COMPARE:
-		fmt_text_compare(out, tr, sh->t, fo.precision);
+		fmt_text_compare(out, tr, sh->t, fo.precision, width);
 		break;
 	case SHOW_QUIZ:
 		lt_quiz(out, l, sh, tr, &fo, run);

@@ -551,7 +551,7 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->stage = -1;
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
-					       v->fmt.precision));
+					       v->fmt.precision, v->width));
 		wrap_text(&body, text, v->width, 6);
 	} else if (v->mode == VIEW_QUIZ) {
 		s->stage = (int)v->quiz.stage;

@@ -73,7 +73,7 @@ static void fuzz_trace(const struct model *m)
 		fmt_text_bars(fuzz_sink(), &tr, run, 1, 20, 4);
 		fmt_text_heatmap(fuzz_sink(), &tr, run, 4, run & 1);
 	}
-	fmt_text_compare(fuzz_sink(), &tr, 1, 4);
+	fmt_text_compare(fuzz_sink(), &tr, 1, 4, 80);
 	trace_free(&tr);
 }
 
