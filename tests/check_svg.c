@@ -197,13 +197,18 @@ START_TEST(test_all_runs_side_by_side)
 	for (int k = 0; k < tr.nruns; k++)
 		cells += tr.n * tr.runs[k].nsteps;
 	ck_assert_int_eq(count(s, "<rect class=\"cell\""), cells);
-	ck_assert_int_eq(count(s, "class=\"panel\""), 3);
-	ck_assert_int_eq(count(s, "class=\"panel-title\""), 3);
-	ck_assert_ptr_nonnull(strstr(s, "id=\"run-dot\""));
-	ck_assert_ptr_nonnull(strstr(s, "id=\"run-general\""));
-	ck_assert_ptr_nonnull(strstr(s, "id=\"run-concat\""));
-	ck_assert_ptr_nonnull(strstr(s, "<title>dot, general and concat "
-				     "scorers: je suis étudiant</title>"));
+	/* a panel for every scorer of the built-in model, each titled */
+	ck_assert_int_eq(tr.nruns, __builtin_popcount(model_scorers(&m)));
+	ck_assert_int_eq(count(s, "class=\"panel\""), tr.nruns);
+	ck_assert_int_eq(count(s, "class=\"panel-title\""), tr.nruns);
+	for (int k = 0; k < tr.nruns; k++) {
+		char id[64];
+		snprintf(id, sizeof id, "id=\"run-%s\"",
+			 trace_scorer_name(tr.runs[k].scorer));
+		ck_assert_ptr_nonnull(strstr(s, id));
+	}
+	ck_assert_ptr_nonnull(strstr(s, "<title>dot, general, concat"));
+	ck_assert_ptr_nonnull(strstr(s, " scorers: je suis étudiant</title>"));
 	/* one run of the three alone */
 	s = render(&tr, 2, 4);
 	ck_assert_int_eq(count(s, "class=\"panel\""), 1);

@@ -114,8 +114,8 @@ START_TEST(test_scorer_switch_keeps_place)
 	ck_assert_int_eq(view_step(&V), 2);
 	render();
 	ck_assert_ptr_nonnull(strstr(S.title, "[general scorer]"));
-	view_next_scorer(&V);
-	view_next_scorer(&V);
+	for (int k = 1; k < T.nruns; k++) /* round the runs, back to dot */
+		view_next_scorer(&V);
 	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_dot);
 }
 END_TEST

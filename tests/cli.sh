@@ -20,7 +20,9 @@ expect_status 2 "unknown option"
 expect_err "unknown option '--frob'" "unknown option is named"
 run_cmd trace --scorer=cosine
 expect_status 2 "unknown scorer"
-expect_err "expected dot, general, concat or all" "scorers are listed"
+# the registry's list, as 'attn-trace scorers --names' gives it
+names=$("$ATTN_TRACE" scorers --names | paste -sd, - | sed 's/,/, /g')
+expect_err "expected $names or all" "scorers are listed"
 run_cmd trace --precision=18
 expect_status 2 "precision out of range"
 run_cmd trace --format=xml
