@@ -6,3 +6,4 @@
 SCORER(dot)
 SCORER(general)
 SCORER(concat)
+SCORER(scaled)

@@ -101,6 +101,19 @@ START_TEST(test_score_dot)
 }
 END_TEST
 
+START_TEST(test_score_scaled)
+{
+	/* the dots of test_score_dot, 12 and -2, over √3 */
+	const double s[] = { 1, 2, 3 };
+	const double Hs[] = { 4, -5, 6, 0.5, 0.25, -1 };
+	double e[2];
+	run_scorer(SCORER_scaled, e, s, Hs, 2, 3, 1, NULL, NULL);
+	ck_assert_double_eq_tol(e[0], 6.928203230275509, TOL);
+	ck_assert_double_eq_tol(e[1], -1.1547005383792517, TOL);
+	ck_assert_double_eq_tol(ws_mid[0], 12.0, TOL); /* the dot, kept */
+}
+END_TEST
+
 START_TEST(test_score_general)
 {
 	/* W h = (4 - 10, -5, 12 + 6) = (-6, -5, 18); s·Wh = -6 - 10 + 54.
@@ -255,6 +268,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_rnn_step);
 	tcase_add_test(tc, test_rnn_step_rectangular);
 	tcase_add_test(tc, test_score_dot);
+	tcase_add_test(tc, test_score_scaled);
 	tcase_add_test(tc, test_score_general);
 	tcase_add_test(tc, test_score_concat);
 	tcase_add_test(tc, test_score_concat_attention_width);

@@ -65,6 +65,10 @@ static double ref_score(int run, int t, int i)
 			e += s[j] * wh;
 		}
 		return e;
+	case SCORER_scaled:
+		for (int k = 0; k < H; k++)
+			e += s[k] * h[k];
+		return e / sqrt((double)H);
 	default:
 		for (int a = 0; a < A; a++) {
 			double z = 0.0;
@@ -184,8 +188,8 @@ START_TEST(test_make_errors)
 				      5, 4, &err), -1);
 	ck_assert_str_eq(err.msg, "expected k from 1 to 4 (the coordinates "
 			 "of c_t), found k=5");
-	ck_assert_int_eq(quiz_make_at(&q, &TR, 3, STAGE_SCORING, 1, 1, 0, 4,
-				      &err), -1);
+	ck_assert_int_eq(quiz_make_at(&q, &TR, TR.nruns, STAGE_SCORING, 1, 1, 0,
+				      4, &err), -1);
 }
 END_TEST
 

@@ -107,6 +107,8 @@ static double score_by_formula(enum scorer sc, const double *s,
 	double e = 0;
 	if (sc == SCORER_dot) {
 		e = s[0] * h[0] + s[1] * h[1];
+	} else if (sc == SCORER_scaled) {
+		e = (s[0] * h[0] + s[1] * h[1]) / sqrt(2.0); /* H = 2 */
 	} else if (sc == SCORER_general) {
 		/* s' W h with W = [[1.5, -0.5], [2.0, 0.25]] from tiny.model */
 		e = s[0] * (1.5 * h[0] - 0.5 * h[1]) +
@@ -143,6 +145,8 @@ static void check_step(const struct trace *tr, int run, int t)
 		double sum = 0;
 		for (int k = 0; k < r->nterms; k++)
 			sum += r->terms[2 * k] * r->terms[2 * k + 1];
+		if (r->divisor)
+			sum /= *r->divisor;
 		ck_assert_double_eq_tol(sum, e[i], TOL);
 	}
 	/* softmax */
@@ -196,9 +200,13 @@ START_TEST(test_every_stage_teacher_forced)
 {
 	struct trace tr;
 	build(&tr, TGT, 3, SCORER_ALL);
-	ck_assert_int_eq(tr.nruns, 3);
-	for (int run = 0; run < 3; run++) {
-		ck_assert_int_eq(tr.runs[run].scorer, run);
+	/* every scorer whose weights tiny.model has, in registry order */
+	ck_assert_int_eq(tr.nruns, __builtin_popcount(model_scorers(&M)));
+	ck_assert_int_ge(tr.nruns, 4);
+	for (int run = 0, sc = 0; run < tr.nruns; run++, sc++) {
+		while (!(model_scorers(&M) & (1u << sc)))
+			sc++;
+		ck_assert_int_eq(tr.runs[run].scorer, sc);
 		ck_assert_int_eq(tr.runs[run].nsteps, 4);
 		/* the decoder reads <s>, one, two, three */
 		ck_assert_int_eq(tr.runs[run].input[0], M.bos);
@@ -216,7 +224,7 @@ START_TEST(test_every_stage_greedy)
 	struct trace tr;
 	build(&tr, NULL, 0, SCORER_ALL);
 	ck_assert_int_eq(tr.max_steps, 8); /* 2n + 2 */
-	for (int run = 0; run < 3; run++) {
+	for (int run = 0; run < tr.nruns; run++) {
 		const struct trace_run *ru = &tr.runs[run];
 		ck_assert(ru->nsteps >= 1 && ru->nsteps <= 8);
 		/* each step feeds back the word predicted before it */
@@ -268,6 +276,22 @@ START_TEST(test_score_terms_by_scorer)
 	ck_assert_double_eq_tol(r->ops[0].v[0], need(&tr, REC_RNN, 2, 1, 0)->result[0],
 				TOL);
 	ck_assert_double_eq_tol(r->ops[0].v[2], h2[0], TOL);
+	/* scaled: the pairs of dot, their sum divided by √H = √2 */
+	r = need(&tr, REC_SCORE, 3, 1, 2);
+	ck_assert_int_eq(tr.runs[3].scorer, SCORER_scaled);
+	s = need(&tr, REC_RNN, 3, 1, 0)->result;
+	ck_assert_str_eq(names(&tr, r)->formula, "(s_1·h_2) / √2");
+	ck_assert_str_eq(NM.op[2], "s_1·h_2");
+	ck_assert_str_eq(NM.op[3], "√2");
+	ck_assert_int_eq(r->nterms, 2);
+	ck_assert_double_eq_tol(r->terms[0], s[0], TOL);
+	ck_assert_double_eq_tol(r->terms[1], h2[0], TOL);
+	ck_assert_double_eq_tol(r->terms[3], h2[1], TOL);
+	ck_assert_double_eq_tol(*r->divisor, 1.4142135623730951, TOL);
+	ck_assert_double_eq_tol(r->ops[2].v[0], s[0] * h2[0] + s[1] * h2[1],
+				TOL);
+	ck_assert_double_eq_tol(r->result[0], (s[0] * h2[0] + s[1] * h2[1]) /
+				1.4142135623730951, TOL);
 	trace_free(&tr);
 }
 END_TEST
@@ -358,6 +382,12 @@ START_TEST(test_names)
 	ck_assert_uint_eq(trace_scorer_parse("dot"), 1u << SCORER_dot);
 	ck_assert_uint_eq(trace_scorer_parse("general"), 1u << SCORER_general);
 	ck_assert_uint_eq(trace_scorer_parse("concat"), 1u << SCORER_concat);
+	ck_assert_uint_eq(trace_scorer_parse("scaled"), 1u << SCORER_scaled);
+	ck_assert_uint_eq(trace_scorer_parse("dot,scaled"),
+			  1u << SCORER_dot | 1u << SCORER_scaled);
+	ck_assert_uint_eq(trace_scorer_parse("dot,"), 0);
+	ck_assert_uint_eq(trace_scorer_parse(",dot"), 0);
+	ck_assert_uint_eq(trace_scorer_parse("dot,cosine"), 0);
 	ck_assert_uint_eq(trace_scorer_parse("all"), SCORER_ALL);
 	ck_assert_uint_eq(trace_scorer_parse("Dot"), 0);
 	ck_assert_str_eq(trace_stage_name(STAGE_WEIGHTED_SUM), "weighted-sum");

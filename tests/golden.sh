@@ -34,6 +34,8 @@ golden dot-je.txt trace je suis étudiant
 # adds a golden file of its own instead of changing this one
 golden all-zone-target.txt trace --scorer=dot,general,concat \
 	--target="european economic area" zone économique européenne
+golden scaled-zone-target.txt trace --scorer=scaled \
+	--target="european economic area" zone économique européenne
 golden general-p2.txt trace --model="$tiny" --scorer=general \
 	--precision=2 un deux trois
 golden model.txt model
