@@ -69,6 +69,16 @@ char *scorer_names(char *buf, size_t size, const char *sep,
 	return buf;
 }
 
+int scorer_uses_positions(int sc)
+{
+	const struct scorer_class *c = scorer_registry[sc];
+
+	for (int k = 0; k < c->nparams; k++)
+		if (c->params[k].rows == DIM_L || c->params[k].cols == DIM_L)
+			return 1;
+	return 0;
+}
+
 void scorer_input(struct score_in *in, const struct model *m, int sc,
 		  const double *Hs, int n)
 {

@@ -108,6 +108,10 @@ unsigned scorer_parse(const char *list);
 char *scorer_names(char *buf, size_t size, const char *sep,
 		   const char *last);
 
+/* 1 if a weight of scorer sc has a row a source position (DIM_L): it can
+ * score at most L source words, the model's "positions L". */
+int scorer_uses_positions(int sc);
+
 /* Fills in's fields for scorer sc of model m and the states Hs (n, H). */
 void scorer_input(struct score_in *in, const struct model *m, int sc,
 		  const double *Hs, int n);

@@ -300,15 +300,29 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 			"not %d", TRACE_MAX_TOKENS, ntgt);
 		return -1;
 	}
-	if (scorers == SCORER_ALL) /* "all": every scorer the model can use */
+	if (scorers == SCORER_ALL) { /* "all": every scorer that can run */
 		scorers = model_scorers(m);
+		for (int sc = 0; sc < SCORER_COUNT; sc++)
+			if (scorer_uses_positions(sc) && n > m->L)
+				scorers &= ~(1u << sc);
+	}
 	if ((scorers & SCORER_ALL) == 0) {
 		err_set(err, "no scorer was chosen");
 		return -1;
 	}
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		if ((scorers & (1u << sc)) && model_check_scorer(m, sc, err) != 0)
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		if (model_check_scorer(m, sc, err) != 0)
 			return -1;
+		if (scorer_uses_positions(sc) && n > m->L) {
+			err_set(err, "the %s scorer of this model knows %d "
+				"source position%s (\"positions %d\"), and the "
+				"sentence has %d words", scorer_get(sc)->name,
+				m->L, m->L == 1 ? "" : "s", m->L, n);
+			return -1;
+		}
+	}
 	tr->m = m;
 	tr->n = n;
 	tr->src = xcalloc((size_t)n, sizeof *tr->src);

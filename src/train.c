@@ -455,13 +455,9 @@ void train_opts_default(struct train_opts *o)
 /* 1 if a weight of the scorers in the bitmask has a row a position. */
 static int tr_uses_positions(unsigned scorers)
 {
-	for (int sc = 0; sc < SCORER_COUNT; sc++) {
-		const struct scorer_class *c = scorer_get(sc);
-		for (int k = 0; (scorers & (1u << sc)) && k < c->nparams; k++)
-			if (c->params[k].rows == DIM_L ||
-			    c->params[k].cols == DIM_L)
-				return 1;
-	}
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if ((scorers & (1u << sc)) && scorer_uses_positions(sc))
+			return 1;
 	return 0;
 }
 
