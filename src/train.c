@@ -390,6 +390,7 @@ double train_loss(const struct train_layout *l, const double *theta,
 	const double scale = 1.0 / d->ntokens;
 
 	train_view(&m, l, (double *)theta, d);
+	scorers &= model_scorers(&m); /* only those the layout has weights of */
 	if (grad) {
 		memset(grad, 0, sizeof *grad * l->total);
 		train_view(&g, l, grad, d);
