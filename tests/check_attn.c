@@ -114,6 +114,24 @@ START_TEST(test_score_scaled)
 }
 END_TEST
 
+START_TEST(test_score_location)
+{
+	/* W_loc (3, 3): rows 1 and 2 for the two words, row 3 unused;
+	 * e = (1 + 4 + 9, 0 - 2 + 12).  Wᵀ would give 16 first. */
+	double W[] = { 1, 2, 3, 0, -1, 4, 5, 0, 0.5 };
+	const double s[] = { 1, 2, 3 };
+	const double Ha[] = { 4, -5, 6, 0.5, 0.25, -1 };
+	const double Hb[] = { -9, 9, 0, 7, 7, 7 };
+	double e[2], f[2];
+	run_scorer(SCORER_location, e, s, Ha, 2, 3, 1, W, NULL);
+	ck_assert_double_eq_tol(e[0], 14.0, TOL);
+	ck_assert_double_eq_tol(e[1], 10.0, TOL);
+	/* content-blind: other encoder states, the same scores */
+	run_scorer(SCORER_location, f, s, Hb, 2, 3, 1, W, NULL);
+	ck_assert(e[0] == f[0] && e[1] == f[1]);
+}
+END_TEST
+
 START_TEST(test_score_general)
 {
 	/* W h = (4 - 10, -5, 12 + 6) = (-6, -5, 18); s·Wh = -6 - 10 + 54.
@@ -269,6 +287,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_rnn_step_rectangular);
 	tcase_add_test(tc, test_score_dot);
 	tcase_add_test(tc, test_score_scaled);
+	tcase_add_test(tc, test_score_location);
 	tcase_add_test(tc, test_score_general);
 	tcase_add_test(tc, test_score_concat);
 	tcase_add_test(tc, test_score_concat_attention_width);

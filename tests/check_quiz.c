@@ -65,6 +65,11 @@ static double ref_score(int run, int t, int i)
 			e += s[j] * wh;
 		}
 		return e;
+	case SCORER_location: /* row i of W_loc times s; no h */
+		for (int k = 0; k < H; k++)
+			e += model_weights(&M, "location.W")[(i - 1) * H + k] *
+			     s[k];
+		return e;
 	case SCORER_scaled:
 		for (int k = 0; k < H; k++)
 			e += s[k] * h[k];

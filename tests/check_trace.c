@@ -102,10 +102,16 @@ END_TEST
 
 /* The score of s against h by the formula of each scorer. */
 static double score_by_formula(enum scorer sc, const double *s,
-			       const double *h)
+			       const double *h, int i)
 {
+	/* location: row i (from 0) of tiny.model's W_loc */
+	static const double Wloc[4][2] = {
+		{ 0.5, -1.0 }, { 2.0, 0.25 }, { -0.75, 1.5 }, { 0.3, 0.9 }
+	};
 	double e = 0;
-	if (sc == SCORER_dot) {
+	if (sc == SCORER_location) {
+		e = Wloc[i][0] * s[0] + Wloc[i][1] * s[1];
+	} else if (sc == SCORER_dot) {
 		e = s[0] * h[0] + s[1] * h[1];
 	} else if (sc == SCORER_scaled) {
 		e = (s[0] * h[0] + s[1] * h[1]) / sqrt(2.0); /* H = 2 */
@@ -140,7 +146,8 @@ static void check_step(const struct trace *tr, int run, int t)
 	const double *h[3];
 	for (int i = 0; i < 3; i++) {
 		h[i] = need(tr, REC_RNN, -1, 0, i + 1)->result;
-		ck_assert_double_eq_tol(e[i], score_by_formula(sc, s, h[i]), TOL);
+		ck_assert_double_eq_tol(e[i], score_by_formula(sc, s, h[i], i),
+					TOL);
 		const struct trace_rec *r = need(tr, REC_SCORE, run, t, i + 1);
 		double sum = 0;
 		for (int k = 0; k < r->nterms; k++)
@@ -292,6 +299,20 @@ START_TEST(test_score_terms_by_scorer)
 				TOL);
 	ck_assert_double_eq_tol(r->result[0], (s[0] * h2[0] + s[1] * h2[1]) /
 				1.4142135623730951, TOL);
+	/* location: row 2 of W_loc = (2, 0.25) with s, and no h at all */
+	r = need(&tr, REC_SCORE, 4, 1, 2);
+	ck_assert_int_eq(tr.runs[4].scorer, SCORER_location);
+	s = need(&tr, REC_RNN, 4, 1, 0)->result;
+	ck_assert_str_eq(names(&tr, r)->formula, "W_loc[2]·s_1");
+	ck_assert_str_eq(NM.op[0], "s_1");
+	ck_assert_str_eq(NM.op[1], "W_loc[2]");
+	ck_assert_int_eq(r->nterms, 2);
+	ck_assert_double_eq_tol(r->terms[0], 2.0, TOL);
+	ck_assert_double_eq_tol(r->terms[1], s[0], TOL);
+	ck_assert_double_eq_tol(r->terms[2], 0.25, TOL);
+	ck_assert_double_eq_tol(r->terms[3], s[1], TOL);
+	ck_assert_ptr_null(r->divisor);
+	ck_assert_double_eq_tol(r->result[0], 2.0 * s[0] + 0.25 * s[1], TOL);
 	trace_free(&tr);
 }
 END_TEST
@@ -362,6 +383,32 @@ START_TEST(test_one_scorer_only)
 }
 END_TEST
 
+/* A sentence longer than the model's positions cannot use location;
+ * --scorer=all leaves it out. */
+START_TEST(test_positions_limit)
+{
+	struct trace tr;
+	struct errbuf err;
+	const int five[] = { 0, 1, 2, 0, 1 };
+	ck_assert_int_eq(M.L, 4);
+	ck_assert_int_ne(trace_build(&tr, &M, five, 5, NULL, 0,
+				     1u << SCORER_location, &err), 0);
+	ck_assert_str_eq(err.msg, "the location scorer of this model knows 4 "
+			 "source positions (\"positions 4\"), and the sentence "
+			 "has 5 words");
+	ck_assert_int_eq(trace_build(&tr, &M, five, 5, NULL, 0, SCORER_ALL,
+				     &err), 0);
+	for (int k = 0; k < tr.nruns; k++)
+		ck_assert_int_ne(tr.runs[k].scorer, SCORER_location);
+	ck_assert_int_eq(tr.nruns, SCORER_COUNT - 1);
+	trace_free(&tr);
+	ck_assert_int_eq(trace_build(&tr, &M, five, 4, NULL, 0, SCORER_ALL,
+				     &err), 0);
+	ck_assert_int_eq(tr.nruns, SCORER_COUNT);
+	trace_free(&tr);
+}
+END_TEST
+
 START_TEST(test_bad_lengths)
 {
 	struct trace tr;
@@ -408,6 +455,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_names_part);
 	tcase_add_test(tc, test_one_scorer_only);
 	tcase_add_test(tc, test_bad_lengths);
+	tcase_add_test(tc, test_positions_limit);
 	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return s;

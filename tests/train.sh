@@ -92,8 +92,13 @@ check "the model file says how it was trained" grep -q '^#   attn-trace train --
 # TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
 toy_flags="--scorer=dot,general,concat --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
 # shellcheck disable=SC2086 # the flags are words
-run_cmd train --pairs="$pairs" -o "$TMP/toy4.model" -q --epochs=3000 $toy_flags
+run_cmd train --pairs="$pairs" -o "$TMP/toy4-base.model" -q --epochs=3000 $toy_flags
 expect_status 0 "training the toy model"
+# the second step: the location scorer on the first step's frozen weights
+loc_flags="--scorer=location --freeze-shared --positions=8 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" --init="$TMP/toy4-base.model" -o "$TMP/toy4.model" -q --epochs=3000 $loc_flags
+expect_status 0 "training the toy model's location scorer"
 check "data/toy4.model is rebuilt byte for byte" cmp -s "$TMP/toy4.model" "$srcdir/data/toy4.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
