@@ -70,6 +70,11 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 	/* step 1: the decoder reads y_{t-1} and updates its state */
 	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
 	trace_rnn(tr, &m->dec, y, prev, s, run, t, 0, &luong_rnn_names);
+	if (t == 1) { /* where the decoder starts */
+		struct trace_rec *r = &tr->recs[tr->nrecs - 1];
+		r->note = "s_0 = h_{n}, the last encoder state";
+		r->note_op = 4;
+	}
 	/* step 2: score s_t against every h_i; step 3: softmax */
 	const double *e = trace_scores(tr, run, t, s, in, ws);
 	const double *alpha = trace_softmax(tr, run, t, e);

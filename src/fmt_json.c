@@ -153,21 +153,48 @@ static void jw_output(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, "}");
 }
 
+/* The keys of a step, one writer a kind of record, in the order the
+ * architecture's step program made the records (NULL: nothing, or
+ * written with the first record of its kind). */
+static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
+{
+	int run = r->run, t = r->t;
+	switch (r->kind) {
+	case REC_RNN: jw_rec(w, "state", REC_RNN, run, t, 0, 5); break;
+	case REC_SCORE:
+		if (r->i == 1)
+			jw_parts(w, run, t);
+		break;
+	case REC_SCORES: jw_rec(w, "scores", REC_SCORES, run, t, 0, 5); break;
+	case REC_SOFTMAX: jw_softmax(w, run, t); break;
+	case REC_WEIGHTED:
+		if (r->i == 1)
+			jw_weighted(w, run, t);
+		break;
+	case REC_CONCAT: jw_rec(w, "concat", REC_CONCAT, run, t, 0, 5); break;
+	case REC_ATTENTIONAL:
+		jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
+		break;
+	case REC_OUTPUT: jw_output(w, run, t); break;
+	case REC_EMBED:   /* the input word is the step's "input" */
+	case REC_CONTEXT: /* written with the weighted terms */
+	case REC_KIND_COUNT:
+		break;
+	}
+}
+
 static void jw_step(const struct jw *w, int run, int t)
 {
 	const struct trace_run *ru = &w->tr->runs[run];
+	int first = ru->step_first[t - 1];
+	int end = t < ru->nsteps ? ru->step_first[t]
+				 : ru->first_rec + ru->nrecs;
 	fmt_buf_puts(w->b, "{\"t\": ");
 	fmt_buf_int(w->b, t);
 	fmt_buf_puts(w->b, ", \"input\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[ru->input[t - 1]]);
-	jw_rec(w, "state", REC_RNN, run, t, 0, 5);
-	jw_parts(w, run, t);
-	jw_rec(w, "scores", REC_SCORES, run, t, 0, 5);
-	jw_softmax(w, run, t);
-	jw_weighted(w, run, t);
-	jw_rec(w, "concat", REC_CONCAT, run, t, 0, 5);
-	jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
-	jw_output(w, run, t);
+	for (int k = first; k < end; k++)
+		jw_step_rec(w, &w->tr->recs[k]);
 	fmt_buf_puts(w->b, "}");
 }
 

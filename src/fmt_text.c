@@ -86,13 +86,11 @@ static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 			     prec);
 		return;
 	}
-	if (r->run >= 0 && r->t == 1) {
-		size_t at = b->len;
-		TEXT_LIT(b, "s_0 = h_");
-		fmt_buf_int(b, tr->n);
-		TEXT_LIT(b, ", the last encoder state");
-		text_line_end(b, (int)(b->len - at), r->ops[4].v,
-			      r->ops[4].len, prec); /* all ASCII */
+	if (r->note) {
+		char note[96];
+		trace_expand(note, sizeof note, r->note, tr, r);
+		text_line(b, 0, note, r->ops[r->note_op].v,
+			  r->ops[r->note_op].len, prec);
 	}
 	fmt_buf_puts(b, nm->symbol);
 	TEXT_LIT(b, " = ");

@@ -46,6 +46,8 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->nterms = 0;
 	r->term_ops[0] = r->term_ops[1] = -1;
 	r->divisor = NULL;
+	r->note = NULL;
+	r->note_op = 0;
 	r->symbol = r->formula = "";
 	r->kind = kind;
 	r->stage = stage;
@@ -556,6 +558,14 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 			trace_expand(nm->op[k], sizeof nm->op[k],
 				     r->ops[k].name, tr, r);
 	}
+}
+
+int trace_run_of(const struct trace *tr, int sc)
+{
+	for (int k = 0; k < tr->nruns; k++)
+		if (tr->runs[k].scorer == sc)
+			return k;
+	return -1;
 }
 
 const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,

@@ -110,6 +110,10 @@ struct trace_rec {
 	int term_ops[2];      /* the operands the factors come from, or -1 */
 	const double *divisor; /* (1) the sum of the terms is divided by it
 	                          (scaled), or NULL */
+	const char *note;     /* a template said before the record with the
+	                         values of operand note_op ("s_0 = h_{n}, the
+	                         last encoder state"), or NULL */
+	int note_op;
 };
 
 /* The names of one record, as every front end shows them. */
@@ -183,6 +187,9 @@ enum {
 };
 void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 		      struct trace_names *nm, unsigned parts);
+
+/* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
+int trace_run_of(const struct trace *tr, int sc);
 
 /* Returns the first record of the given kind for (run, t, i), or NULL.
  * run is -1 for the encoder. */
