@@ -19,11 +19,11 @@
 
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
-	KEY_COUNT
+	KEY_SCORERS, KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
-	"title", "goal", "model", "sentence", "target", "scorer"
+	"title", "goal", "model", "sentence", "target", "scorer", "scorers"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -346,6 +346,18 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		l->target = xstrndup(v, n);
 		l->target_pos = pos;
 		break;
+	case KEY_SCORERS: {
+		char *list = xstrndup(v, n);
+		l->scorers = scorer_parse(list);
+		free(list);
+		if (l->scorers)
+			return 0;
+		l->scorers = SCORER_ALL;
+		return lp_err(p, off, "expected all, or scorers separated by "
+			      "commas (%s), found %s",
+			      scorer_names(names, sizeof names, ", ", ", "),
+			      lp_quote(buf, sizeof buf, v, n));
+	}
 	case KEY_SCORER:
 		l->scorer = lp_scorer_find(v, n);
 		if (l->scorer >= 0)
@@ -780,6 +792,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	memset(l, 0, sizeof *l);
 	l->path = xstrdup(path);
 	l->scorer = SCORER_dot;
+	l->scorers = SCORER_ALL;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
 			LESSON_MAX_BYTES);
@@ -885,7 +898,7 @@ static int prep_alts(struct lesson *l, struct errbuf *err)
 		if (prep_model(l, a->name, a->pos, &a->m, err) != 0)
 			return -1;
 		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
-			      SCORER_ALL, &e) != 0) {
+			      l->scorers, &e) != 0) {
 			model_free(&a->m);
 			err_set(err, "%s:%d:%d: the model %s cannot trace the "
 				"lesson's sentence: %s", l->path, a->pos.line,
@@ -962,7 +975,7 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 		if (ntgt < 0 || prep_target(l, m, tgt, ntgt, err) != 0)
 			return -1;
 	}
-	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, SCORER_ALL,
+	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
 			&e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
 			l->sentence_pos.col, e.msg);
@@ -971,9 +984,10 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 	return 0;
 }
 
-int lesson_show_run(const struct lesson *l, const struct lesson_show *sh)
+int lesson_show_run(const struct lesson *l, const struct lesson_show *sh,
+		    const struct trace *tr)
 {
-	return sh->scorer >= 0 ? sh->scorer : l->scorer;
+	return trace_run_of(tr, sh->scorer >= 0 ? sh->scorer : l->scorer);
 }
 
 const struct trace *lesson_show_trace(const struct lesson *l,
@@ -989,7 +1003,16 @@ const struct trace *lesson_show_trace(const struct lesson *l,
 static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 		     const struct trace *tr, struct errbuf *err)
 {
-	int run = lesson_show_run(l, sh);
+	int run = lesson_show_run(l, sh, tr);
+	if (run < 0) {
+		int sc = sh->scorer >= 0 ? sh->scorer : l->scorer;
+		err_set(err, "%s:%d:1: expected a scorer of the lesson's trace, "
+			"found %s, which %s", l->path, sh->line,
+			trace_scorer_name(sc),
+			(l->scorers & (1u << sc)) ? "its model has no weights "
+			"for" : "the lesson's scorers: leave out");
+		return -1;
+	}
 	int steps = tr->runs[run].nsteps;
 	const char *whose = trace_scorer_name(tr->runs[run].scorer);
 	if (sh->what == SHOW_COMPARE) {

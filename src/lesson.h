@@ -107,6 +107,8 @@ struct lesson {
 	char *sentence;
 	char *target;     /* NULL: greedy decoding */
 	int scorer;       /* enum scorer; dot unless the lesson says */
+	unsigned scorers; /* the scorers traced ("scorers:"); SCORER_ALL:
+	                     every one the model has the weights of */
 	struct lesson_pos model_pos, sentence_pos, target_pos;
 	int npages;
 	struct lesson_page *pages;
@@ -152,10 +154,11 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width);
 
-/* The run (an index into tr->runs, which lesson_prepare fills in the
- * order dot, general, concat) that directive sh shows: its own scorer=,
- * else the lesson's scorer. */
-int lesson_show_run(const struct lesson *l, const struct lesson_show *sh);
+/* The run (an index into tr->runs, which lesson_prepare fills with the
+ * lesson's scorers in registry order) that directive sh shows: its own
+ * scorer=, else the lesson's scorer; -1 if tr has no run of it. */
+int lesson_show_run(const struct lesson *l, const struct lesson_show *sh,
+		    const struct trace *tr);
 
 /* Writes one directive as lesson_page_text does, with run instead of
  * lesson_show_run() when run >= 0 and sh names no scorer of its own (for

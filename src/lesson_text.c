@@ -149,13 +149,13 @@ static void lt_records(FILE *out, const struct trace *tr,
 /* A directive that shows the decoder says which scorer it uses when that
  * is not the lesson's own. */
 static int lt_names_run(const struct lesson_show *sh, int run,
-			const struct lesson *l)
+			const struct lesson *l, const struct trace *tr)
 {
 	int decoder = sh->what == SHOW_EMBEDDING ? sh->t > 0 :
 		      sh->what == SHOW_STAGE ? sh->stage != STAGE_ENCODING :
 		      sh->what != SHOW_ENCODER && sh->what != SHOW_COMPARE &&
 		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS;
-	return decoder && run != l->scorer;
+	return decoder && tr->runs[run].scorer != l->scorer;
 }
 
 /* The run that directive sh uses: run when it is >= 0 and sh names no
@@ -164,8 +164,8 @@ static int lt_run(const struct lesson *l, const struct lesson_show *sh,
 		  const struct trace *tr, int run)
 {
 	if (run < 0 || sh->scorer >= 0)
-		run = lesson_show_run(l, sh);
-	return run >= tr->nruns ? tr->nruns - 1 : run;
+		run = lesson_show_run(l, sh, tr);
+	return run < 0 ? 0 : run >= tr->nruns ? tr->nruns - 1 : run;
 }
 
 int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
@@ -200,12 +200,14 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	fo.terms = sh->arithmetic;
 	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
-		run = lesson_show_run(l, sh);
+		run = lesson_show_run(l, sh, tr);
+	if (run < 0)
+		run = 0;
 	if (run >= tr->nruns)
 		run = tr->nruns - 1;
 	if (sh->alt > 0)
 		fprintf(out, "(the model %s)\n", l->alts[sh->alt - 1].name);
-	if (lt_names_run(sh, run, l))
+	if (lt_names_run(sh, run, l, tr))
 		fprintf(out, "(%s scorer)\n",
 			trace_scorer_name(tr->runs[run].scorer));
 	switch (sh->what) {

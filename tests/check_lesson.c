@@ -637,6 +637,43 @@ END_TEST
 
 /* --- lesson_prepare: the directives against the trace ---------------- */
 
+/* "scorers:" chooses the runs of the lesson's trace; a directive may
+ * show only those. */
+START_TEST(test_prepare_scorers)
+{
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	parse_ok(&l, HEAD "scorers: location,dot\npage: p\n"
+		 "show scores t=1 scorer=location\n");
+	ck_assert_uint_eq(l.scorers, 1u << SCORER_dot | 1u << SCORER_location);
+	if (lesson_prepare(&l, &m, &tr, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	ck_assert_int_eq(tr.nruns, 2);
+	ck_assert_int_eq(tr.runs[0].scorer, SCORER_dot);
+	ck_assert_int_eq(tr.runs[1].scorer, SCORER_location);
+	ck_assert_int_eq(lesson_show_run(&l, &l.pages[0].blocks[0].show, &tr),
+			 1);
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+	char want[320], names[200];
+	snprintf(want, sizeof want, "t.lesson:3:10: expected all, or scorers "
+		 "separated by commas (%s), found 'dot, general'",
+		 scorer_names(names, sizeof names, ", ", ", "));
+	parse_err(HEAD "scorers: dot, general\npage: p\nx\n", want);
+	prepare_err(HEAD "scorers: dot,general\npage: p\n"
+		    "show scores t=1 scorer=concat\n", "t.lesson:5:1: expected "
+		    "a scorer of the lesson's trace, found concat, which the "
+		    "lesson's scorers: leave out");
+	prepare_err(HEAD "model: handset4\npage: p\n"
+		    "show scores t=1 scorer=location\n", "t.lesson:5:1: "
+		    "expected a scorer of the lesson's trace, found location, "
+		    "which its model has no weights for");
+}
+END_TEST
+
 START_TEST(test_prepare_ok)
 {
 	struct lesson l;
@@ -647,7 +684,7 @@ START_TEST(test_prepare_ok)
 		 "show softmax t=5\nshow score t=1 i=3\nshow compare t=5\n");
 	if (lesson_prepare(&l, &m, &tr, &err) != 0)
 		ck_abort_msg("unexpected error: %s", err.msg);
-	/* all three scorers, in the order dot, general, concat */
+	/* every scorer (toy4 has every scorer's weights), registry order */
 	ck_assert_int_eq(tr.nruns, SCORER_COUNT);
 	for (int k = 0; k < SCORER_COUNT; k++) {
 		ck_assert_int_eq(tr.runs[k].scorer, k);
@@ -1231,8 +1268,8 @@ START_TEST(test_text_run_override)
 	holds(s + 16 + strlen(want), rec_text(REC_SOFTMAX, SCORER_dot, 1, 0,
 					      0));
 	free(want);
-	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[0].show), 0);
-	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[1].show), 0);
+	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[0].show, &ttr), 0);
+	ck_assert_int_eq(lesson_show_run(&tl, &pg->blocks[1].show, &ttr), 0);
 }
 END_TEST
 
@@ -1323,6 +1360,7 @@ static Suite *lesson_suite(void)
 
 	tc = tcase_create("prepare");
 	tcase_add_test(tc, test_prepare_ok);
+	tcase_add_test(tc, test_prepare_scorers);
 	tcase_add_test(tc, test_prepare_step_past_end);
 	tcase_add_test(tc, test_prepare_word_past_end);
 	tcase_add_test(tc, test_prepare_unknown_source_word);
