@@ -12,7 +12,9 @@ and the independent Python reference on the same input, parses both
 outputs as JSON and walks the keys of the trace format side by side:
 strings must be equal, numbers must agree within 1e-12 absolute plus 1e-12
 relative, and lists must have the same length.  Keys the program prints
-beyond the ones checked here are ignored.
+beyond the ones checked here are ignored, except inside a step's "parts"
+(the scorer's intermediates), which must hold exactly the reference's keys,
+and be absent when the reference has none.
 
 Prints "ok CASE" or "FAIL CASE: PATH: ..." (the first difference) for each
 case.  Exit status: 0 if all cases agree, 1 if any differs or cannot be
@@ -20,7 +22,12 @@ run, 77 (the automake code for "skipped") if BINARY does not exist.
 MODEL defaults to data/toy4.model of the source tree.  The cases are the
 two toy phrase pairs when MODEL knows their words (data/toy4.model and
 data/handset4.model do); for any other model they are made from its own
-vocabularies (see cases_for).
+vocabularies (see cases_for).  Each is tried with every scorer the model
+has the weights for, and with "all".  The location scorer runs only on
+sentences of at most L words (its "positions L"): on a model that has it,
+one more sentence of L + 1 words (the source words over again) is traced
+with "all", which leaves location out there, and with "location", which
+both the program and the reference must refuse ("ok ... refused").
 """
 
 import json
@@ -49,7 +56,7 @@ TOY_INPUTS = [
     ("JE Suis ÉTUDIANT", "I AM a Student"),
     ("Zone ÉCONOMIQUE Européenne", "European ECONOMIC area"),
 ]
-SCORERS = ["dot", "general", "concat", "all"]
+SCORERS = ["dot", "general", "concat", "scaled", "location", "all"]
 
 
 def mixed_case(words):
@@ -59,7 +66,8 @@ def mixed_case(words):
 
 
 def cases_for(model_path):
-    """The (sentence, target, scorer) cases to run on this model."""
+    """The (sentence, target, scorer, refused) cases to run on this model;
+    refused is True when both must refuse the case."""
     sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
     sys.path.insert(0, os.path.join(HERE, "ref"))
     import attn_ref
@@ -84,16 +92,33 @@ def cases_for(model_path):
                 inputs.append((" ".join(words), " ".join(tgt)))
         if tgt:
             inputs.append((" ".join(src), " ".join(mixed_case(tgt[::-1]))))
-    return [(s, t, sc) for s, t in inputs for sc in SCORERS]
+    if "location" in model.scorers:
+        words = model.src.words
+        inputs = list(inputs) + [(" ".join(words[k % len(words)]
+                                           for k in range(model.L + 1)), None)]
+    cases = []
+    for s, t in inputs:
+        for sc in SCORERS:
+            if sc != "all" and sc not in model.scorers:
+                continue
+            cases.append((s, t, sc,
+                          sc == "location" and len(s.split()) > model.L))
+    return cases
 
 # The shape of a trace: a dict maps each checked key to the shape of its
 # value, a one-element list means "a list of these", and "str" / "num" are
 # leaves.  "target" is checked separately: it is there only when given.
+# "same" is a value whose shape is the reference's own: an object with
+# exactly the reference's keys, lists of the same length, numbers and
+# strings as for "num" and "str".  A key in OPTIONAL must be in the
+# program's output exactly when it is in the reference's.
 NUMS = ["num"]
+OPTIONAL = {"parts"}
 STEP = {
     "t": "num",
     "input": "str",
     "state": NUMS,
+    "parts": "same",
     "scores": NUMS,
     "weights": NUMS,
     "weighted": [NUMS],
@@ -134,7 +159,9 @@ def close(a, b):
 def compare(shape, got, want, path):
     """Raises Mismatch at the first place where got (the program's value)
     differs from want (the reference's value)."""
-    if shape == "str":
+    if shape == "same":
+        compare_same(got, want, path)
+    elif shape == "str":
         if not isinstance(got, str) or got != want:
             raise Mismatch("%s: binary %s, reference %s" % (path, show(got), show(want)))
     elif shape == "num":
@@ -156,9 +183,36 @@ def compare(shape, got, want, path):
         if not isinstance(got, dict):
             raise Mismatch("%s: binary %s is not an object" % (path, show(got)))
         for key, sub in shape.items():
+            if key in OPTIONAL and key not in want:
+                if key in got:
+                    raise Mismatch("%s.%s: binary has %s, reference none"
+                                   % (path, key, show(got[key])))
+                continue
             if key not in got:
                 raise Mismatch("%s.%s: missing in binary output" % (path, key))
             compare(sub, got[key], want[key], "%s.%s" % (path, key))
+
+
+def compare_same(got, want, path):
+    """compare() for a value shaped like the reference's value want."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            raise Mismatch("%s: binary %s is not an object" % (path, show(got)))
+        for key in want:
+            if key not in got:
+                raise Mismatch("%s.%s: missing in binary output" % (path, key))
+        for key in got:
+            if key not in want:
+                raise Mismatch("%s.%s: binary has %s, reference none"
+                               % (path, key, show(got[key])))
+        for key in want:
+            compare_same(got[key], want[key], "%s.%s" % (path, key))
+    elif isinstance(want, list):
+        compare(["same"], got, want, path)
+    elif isinstance(want, str):
+        compare("str", got, want, path)
+    else:
+        compare("num", got, want, path)
 
 
 def compare_trace(got, want):
@@ -187,6 +241,20 @@ def run_json(argv, who):
         raise Mismatch("%s printed no valid JSON: %s" % (who, exc))
 
 
+def run_refused(argv, who):
+    """Runs argv, which must fail (a status other than 0) with a message."""
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise Mismatch("%s could not be run: %s" % (who, exc))
+    if proc.returncode == 0:
+        raise Mismatch("%s did not refuse it" % who)
+    if not proc.stderr.strip():
+        raise Mismatch("%s refused it (status %d) without a message"
+                       % (who, proc.returncode))
+
+
 def case_name(sentence, target, scorer):
     name = "%s: %s" % (scorer, sentence)
     if target is not None:
@@ -210,7 +278,7 @@ def main(argv):
         print("FAIL reading %s with the reference: %s" % (model, exc))
         return 1
     failures = 0
-    for sentence, target, scorer in cases:
+    for sentence, target, scorer, refused in cases:
         name = case_name(sentence, target, scorer)
         prog = [binary, "trace", "--model=" + model, "--format=json",
                 "--scorer=" + scorer]
@@ -220,7 +288,14 @@ def main(argv):
             ref += ["--target", target]
         prog.append(sentence)
         ref.append(sentence)
+        if refused:
+            name += " refused"
         try:
+            if refused:
+                run_refused(ref, "the reference")
+                run_refused(prog, "the binary")
+                print("ok %s" % name)
+                continue
             want = run_json(ref, "the reference")
             got = run_json(prog, "the binary")
             compare_trace(got, want)

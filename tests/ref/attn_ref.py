@@ -2,11 +2,16 @@
 """attn_ref.py: an independent reference for the numbers attn-trace prints.
 
 Usage:
-    attn_ref.py MODEL --scorer dot|general|concat|all [--target "WORDS"] SENTENCE...
+    attn_ref.py MODEL --scorer dot|general|concat|scaled|location|all
+                [--target "WORDS"] SENTENCE...
 
 It reads a model file in the format of doc/model-format.md, runs the
 encoder, the decoder and the chosen attention scorer(s) in plain double
 precision, and prints the whole trace as one JSON object on standard output.
+"all" means every scorer the model has the weights for, in the order of
+SCORERS, but for the location scorer when the sentence is longer than its
+positions: it runs only on sentences of at most L words.  Each decoder step carries, under "parts", the scorer's
+intermediates (none for dot and location, so no "parts" there).
 
 This file is deliberately written from the format document and the model
 equations alone, with nothing but the Python standard library (no numpy), so
@@ -25,9 +30,23 @@ import re
 import sys
 
 FORMAT = "attn-trace-trace/1"
-SCORERS = ("dot", "general", "concat")
+# The scorers, in the order "all" runs them (the order of the program's
+# registry), and the sections each needs: a model "supports" a scorer when
+# it has every one of them, so dot and scaled work with any model.
+SCORERS = ("dot", "general", "concat", "scaled", "location")
+SCORER_SECTIONS = {
+    "dot": (),
+    "general": ("general.W",),
+    "concat": ("concat.W", "concat.v"),
+    "scaled": (),
+    "location": ("location.W",),
+}
 
-# Section order, and for each section how its rows look.
+# The sections, and for each how its rows look.  They may come in any
+# order, each at most once; those of SCORER_SECTIONS are optional (all of a
+# scorer's or none), the others required.  They are read in this order,
+# whatever the file's, so that [output.W_s] can name the words of [target]
+# even when it comes first.
 # kind "vocab": "word e1 .. eE" rows, any number of them;
 # kind "matrix": (rows, cols) given as functions of the sizes;
 # kind "named": one "word w1 .. wH" row for each target word.
@@ -43,6 +62,7 @@ SECTIONS = (
     ("general.W", "matrix"),
     ("concat.W", "matrix"),
     ("concat.v", "matrix"),
+    ("location.W", "matrix"),
     ("output.W_c", "matrix"),
     ("output.W_s", "named"),
 )
@@ -54,7 +74,10 @@ class ModelError(Exception):
     pass
 
 
-def shape_of(section, E, H, A):
+OPTIONAL = set(name for names in SCORER_SECTIONS.values() for name in names)
+
+
+def shape_of(section, E, H, A, L):
     """(rows, cols) of a matrix section."""
     return {
         "encoder.W_x": (H, E),
@@ -66,6 +89,7 @@ def shape_of(section, E, H, A):
         "general.W": (H, H),
         "concat.W": (A, 2 * H),
         "concat.v": (1, A),
+        "location.W": (L, H),
         "output.W_c": (H, 2 * H),
     }[section]
 
@@ -146,32 +170,59 @@ def load_model(path):
         sizes.append(value)
         pos += 1
     E, H, A = sizes
+    # An optional fourth size line: the source positions of the location
+    # scorer.
+    L = None
+    if pos < len(lines) and lines[pos][1][0] == "positions":
+        n, fields = lines[pos]
+        if len(fields) != 2 or not fields[1].isdigit():
+            raise ModelError("%s: expected 'positions N'" % where(n))
+        L = int(fields[1])
+        if not 1 <= L <= 64:
+            raise ModelError("%s: size out of range" % where(n))
+        pos += 1
 
     # Split the rest into sections by their header lines.
+    known = set(name for name, _ in SECTIONS)
     bodies = {}
-    order = []
     current = None
     for n, fields in lines[pos:]:
         if len(fields) == 1 and fields[0].startswith("[") and fields[0].endswith("]"):
             current = fields[0][1:-1]
+            if current not in known:
+                raise ModelError("%s: unknown section [%s]" % (where(n), current))
             if current in bodies:
                 raise ModelError("%s: section [%s] twice" % (where(n), current))
             bodies[current] = []
-            order.append(current)
             continue
         if current is None:
             raise ModelError("%s: expected a section header" % where(n))
         bodies[current].append((n, fields))
-    expected = [name for name, _ in SECTIONS]
-    if order != expected:
-        raise ModelError("%s: sections must be exactly, in order: %s"
-                         % (path, " ".join("[%s]" % s for s in expected)))
+    for name, _ in SECTIONS:
+        if name not in OPTIONAL and name not in bodies:
+            raise ModelError("%s: missing section [%s]" % (path, name))
+    scorers = []
+    for scorer in SCORERS:
+        needs = SCORER_SECTIONS[scorer]
+        have = [name for name in needs if name in bodies]
+        if have and len(have) != len(needs):
+            lacking = [name for name in needs if name not in bodies]
+            raise ModelError("%s: the %s scorer has [%s] but not [%s]"
+                             % (path, scorer, have[0], lacking[0]))
+        if len(have) == len(needs):
+            scorers.append(scorer)
+    if "location.W" in bodies and L is None:
+        raise ModelError("%s: [location.W] needs the size line 'positions N'"
+                         % path)
 
     m = Model()
-    m.E, m.H, m.A = E, H, A
+    m.E, m.H, m.A, m.L = E, H, A, L
+    m.scorers = tuple(scorers)
     m.src = Vocab()
     m.tgt = Vocab()
     for name, kind in SECTIONS:
+        if name not in bodies:
+            continue
         rows = bodies[name]
         if kind == "vocab":
             vocab = m.src if name == "source" else m.tgt
@@ -184,7 +235,7 @@ def load_model(path):
             if not vocab.words:
                 raise ModelError("%s: section [%s] is empty" % (path, name))
         elif kind == "matrix":
-            r, c = shape_of(name, E, H, A)
+            r, c = shape_of(name, E, H, A, L)
             if len(rows) != r:
                 raise ModelError("%s: [%s] needs %d rows, has %d"
                                  % (path, name, r, len(rows)))
@@ -264,23 +315,33 @@ def argmax(p):
     return best
 
 
-def score(m, scorer, s, h):
-    """e(s, h) for one encoder state h."""
+def score(m, scorer, s, h, i):
+    """e(s, h) for the encoder state h of source position i (from 0), and
+    the scorer's intermediates for it: a dict of name -> value, with a
+    vector or a single number as the value."""
     if scorer == "dot":
-        return dot(s, h)
+        return dot(s, h), {}
     if scorer == "general":
-        return dot(s, matvec(m.general_W, h))
-    # concat: v_a . tanh(W_a [s; h])
-    acc = 0.0
-    for a in range(m.A):
-        row = m.concat_W[a]
-        u = 0.0
-        for k in range(m.H):
-            u += row[k] * s[k]
-        for k in range(m.H):
-            u += row[m.H + k] * h[k]
-        acc += m.concat_v[0][a] * math.tanh(u)
-    return acc
+        w_a_h = matvec(m.general_W, h)
+        return dot(s, w_a_h), {"W_a_h": w_a_h}
+    if scorer == "concat":
+        # v_a . tanh(W_a [s; h])
+        pre = []
+        for a in range(m.A):
+            row = m.concat_W[a]
+            u = 0.0
+            for k in range(m.H):
+                u += row[k] * s[k]
+            for k in range(m.H):
+                u += row[m.H + k] * h[k]
+            pre.append(u)
+        act = [math.tanh(u) for u in pre]
+        return dot(m.concat_v[0], act), {"pre": pre, "act": act}
+    if scorer == "scaled":
+        d = dot(s, h)
+        return d / math.sqrt(m.H), {"dot": d}
+    # location: row i of W_loc times s; h plays no part
+    return dot(m.location_W[i], s), {}
 
 
 def encode(m, src_ids):
@@ -309,7 +370,13 @@ def decode(m, scorer, states, tgt_ids):
     while t < limit:
         y = inputs[t]
         s = rnn_step(m.decoder_W_x, m.decoder_W_h, m.decoder_b, m.tgt.emb[y], s)
-        scores = [score(m, scorer, s, h) for h in states]
+        scores = []
+        parts = {}
+        for i, h in enumerate(states):
+            e, mids = score(m, scorer, s, h, i)
+            scores.append(e)
+            for name, value in mids.items():
+                parts.setdefault(name, []).append(value)
         weights = softmax(scores)
         weighted = [[weights[i] * h[k] for k in range(m.H)]
                     for i, h in enumerate(states)]
@@ -323,10 +390,14 @@ def decode(m, scorer, states, tgt_ids):
         attentional = [math.tanh(v) for v in matvec(m.output_W_c, joined)]
         probs = softmax(matvec(m.output_W_s, attentional))
         best = argmax(probs)
-        steps.append({
+        step = {
             "t": t + 1,
             "input": m.tgt.words[y],
             "state": s,
+        }
+        if parts:
+            step["parts"] = parts
+        step.update({
             "scores": scores,
             "weights": weights,
             "weighted": weighted,
@@ -335,6 +406,7 @@ def decode(m, scorer, states, tgt_ids):
             "attentional": attentional,
             "output": {"token": m.tgt.words[best], "probs": probs},
         })
+        steps.append(step)
         t += 1
         if tgt_ids is None:
             if best == m.eos:
@@ -360,20 +432,31 @@ def trace(m, scorer, sentence, target=None):
     tgt_ids = None
     if target is not None:
         tgt_ids = lookup(m.tgt, target.split(), "target")
+    if scorer == "all":
+        chosen = tuple(sc for sc in m.scorers
+                       if sc != "location" or len(src_ids) <= m.L)
+    elif scorer in m.scorers:
+        chosen = (scorer,)
+    else:
+        raise ModelError("the model has no weights for the %s scorer: %s"
+                         % (scorer, " ".join("[%s]" % name
+                                             for name in SCORER_SECTIONS[scorer])))
+    if scorer == "location" and len(src_ids) > m.L:
+        raise ModelError("the location scorer knows %d positions, the "
+                         "sentence has %d words" % (m.L, len(src_ids)))
     states = encode(m, src_ids)
     out = {"format": FORMAT, "source": [m.src.words[i] for i in src_ids]}
     if tgt_ids is not None:
         out["target"] = [m.tgt.words[i] for i in tgt_ids]
     out["encoder"] = [{"token": m.src.words[i], "embedding": list(m.src.emb[i]),
                        "state": h} for i, h in zip(src_ids, states)]
-    chosen = SCORERS if scorer == "all" else (scorer,)
     out["runs"] = [decode(m, sc, states, tgt_ids) for sc in chosen]
     return out
 
 
 def parse_args(argv):
-    usage = ("usage: attn_ref.py MODEL --scorer dot|general|concat|all "
-             "[--target WORDS] SENTENCE...")
+    usage = ("usage: attn_ref.py MODEL --scorer %s|all "
+             "[--target WORDS] SENTENCE..." % "|".join(SCORERS))
     model = None
     scorer = None
     target = None

@@ -1,0 +1,25 @@
+#!/bin/sh
+# torch-check.sh: every number of the JSON trace against PyTorch
+# (tests/torch_check.py): the model's weights loaded into torch.nn modules
+# in float64, every scorer the model supports.  Skipped when no Python at
+# hand can import torch.  TORCH_PYTHON names the Python to use; without
+# it, /usr/bin/python3 and then $PYTHON3 are tried.
+. "$srcdir/tests/lib.sh"
+torch_python=
+for py in "${TORCH_PYTHON:-}" /usr/bin/python3 "${PYTHON3:-}"; do
+	[ -n "$py" ] && [ "$py" != no ] || continue
+	if "$py" -c 'import torch' >/dev/null 2>&1; then
+		torch_python=$py
+		break
+	fi
+done
+if [ -z "$torch_python" ]; then
+	echo "no Python here can import torch"; exit 77
+fi
+check "toy4.model (trained, built in) agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/toy4.model"
+check "handset4.model (hand-set, built in) agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/handset4.model"
+check "tiny.model agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+finish

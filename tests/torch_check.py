@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""torch_check.py: every number of attn-trace's JSON against PyTorch.
+
+Usage:
+    torch_check.py BINARY MODEL
+
+It asks the program for the model's weights (BINARY model --format=json
+--model=MODEL), loads them into torch.nn modules in float64 -- nn.RNN
+(tanh, batch_first) for the encoder, nn.RNNCell for the decoder,
+nn.Linear without bias for W_c, W_s and the scorers' matrices -- and then,
+for a few sentences with and without a target and for each scorer the model
+supports (and for --scorer=all), runs
+
+    BINARY trace --model=MODEL --format=json --scorer=S [--target=T] SENTENCE
+
+and recomputes with torch everything the trace holds: the embeddings and
+encoder states, each decoder state, the scorer's intermediates ("parts"),
+the scores, the softmax's max and sum, the weights, the weighted states,
+the context, [c_t; s_t], the attentional state, the logits, the
+probabilities, the predicted words and, when greedy, where decoding stops.
+Numbers must agree within 1e-12 absolute plus 1e-12 relative.
+
+The model has one bias b for each RNN where torch has two (b_ih and b_hh):
+b goes into b_ih and b_hh is zero.  The scorers, with s = s_t, h_i the
+encoder states, n the number of source words:
+
+    dot       e_i = s.h_i
+    general   e_i = s.(W_a h_i)               parts: W_a_h (n x H)
+    concat    e_i = v_a.tanh(W_a [s; h_i])    parts: pre, act (n x A)
+    scaled    e_i = s.h_i / sqrt(H)           parts: dot (n)
+    location  e_i = W_loc[i].s, i = 1..n      no parts
+
+A model supports a scorer when the model JSON has its weights (dot and
+scaled need none); the location scorer is tried only on sentences of at
+most L words (the model's "positions"), and --scorer=all runs it only on
+those.  On a model that has it, one sentence of L + 1 words (its source
+words over again) is traced too, with --scorer=all (which must leave the
+location scorer out) and with --scorer=location (which must be refused).
+
+It also checks the weights of the model JSON against the model file, read
+with the independent reader of tests/ref/attn_ref.py.
+
+Prints "ok CASE" or "FAIL CASE: PATH: ..." (the first difference) a case,
+then "N passed, M failed".  Exit status: 0 when nothing failed, 1 when
+something did, 77 (automake's "skipped") when torch cannot be imported or
+BINARY does not exist, 2 for bad usage.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+ABS_TOL = 1e-12
+REL_TOL = 1e-12
+TIMEOUT = 60
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# The scorers in the order of the program's registry, which --scorer=all
+# follows, and the key of the model JSON holding each one's weights (None:
+# it has none).
+SCORERS = (
+    ("dot", None),
+    ("general", "general"),
+    ("concat", "concat"),
+    ("scaled", None),
+    ("location", "location"),
+)
+
+# Sentences for the toy models, used when the model knows all their words.
+TOY_INPUTS = [
+    ("je suis étudiant", None),
+    ("je suis étudiant", "i am a student"),
+    ("zone économique européenne", "european economic area"),
+    ("JE Suis ÉTUDIANT", "I AM a Student"),
+]
+
+
+class Mismatch(Exception):
+    pass
+
+
+def fold(word):
+    return word.lower()
+
+
+def show(value):
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ---------------------------------------------------------------- comparing
+
+def agree(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return False
+    return a == b or abs(a - b) <= ABS_TOL + REL_TOL * max(abs(a), abs(b))
+
+
+def expect(got, want, path, who="torch"):
+    """Raises Mismatch at the first place where got (the program's JSON
+    value) differs from want (a number, a string, a list or a dict of
+    them, as computed here; who names where they come from).  A dict's
+    keys are checked one by one; the program may have more."""
+    if isinstance(want, bool) or isinstance(want, str):
+        if got != want or type(got) is not type(want):
+            raise Mismatch("%s: program %s, expected %s"
+                           % (path, show(got), show(want)))
+    elif isinstance(want, (int, float)):
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            raise Mismatch("%s: program %s is not a number, expected %r"
+                           % (path, show(got), want))
+        if not agree(float(got), float(want)):
+            raise Mismatch("%s: program %r, %s %r (differ by %.3g)"
+                           % (path, got, who, want,
+                              abs(float(got) - float(want))))
+    elif isinstance(want, list):
+        if not isinstance(got, list):
+            raise Mismatch("%s: program %s is not a list" % (path, show(got)))
+        if len(got) != len(want):
+            raise Mismatch("%s: program has %d items, expected %d"
+                           % (path, len(got), len(want)))
+        for k in range(len(want)):
+            expect(got[k], want[k], "%s[%d]" % (path, k), who)
+    elif isinstance(want, dict):
+        if not isinstance(got, dict):
+            raise Mismatch("%s: program %s is not an object" % (path, show(got)))
+        for key in want:
+            if key not in got:
+                raise Mismatch("%s.%s: missing in the program's output"
+                               % (path, key))
+            expect(got[key], want[key], "%s.%s" % (path, key), who)
+    else:
+        raise TypeError("cannot compare with %r" % (want,))
+
+
+def expect_keys(got, keys, path):
+    """got is an object with exactly these keys."""
+    if not isinstance(got, dict):
+        raise Mismatch("%s: program %s is not an object" % (path, show(got)))
+    if sorted(got) != sorted(keys):
+        raise Mismatch("%s: program has the keys %s, expected %s"
+                       % (path, show(sorted(got)), show(sorted(keys))))
+
+
+# ---------------------------------------------------------------- running
+
+def run_json(argv):
+    try:
+        proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise Mismatch("could not run %s: %s" % (argv[0], exc))
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise Mismatch("%s exited with status %d: %s"
+                       % (" ".join(argv[1:3]), proc.returncode, err))
+    try:
+        return json.loads(proc.stdout.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Mismatch("%s printed no valid JSON: %s"
+                       % (" ".join(argv[1:3]), exc))
+
+
+# ---------------------------------------------------------------- the model
+
+class TorchModel:
+    """The weights of the model JSON in torch modules, float64."""
+
+    def __init__(self, torch, doc):
+        nn = torch.nn
+        self.torch = torch
+        self.doc = doc
+        t = self.tensor
+        self.E = doc["embedding_dim"]
+        self.H = doc["hidden_dim"]
+        self.A = doc["attention_dim"]
+        self.L = doc.get("positions")
+        E, H, A = self.E, self.H, self.A
+        self.src = dict((fold(w), (w, t(v)))
+                        for w, v in doc["source_embeddings"].items())
+        self.tgt = dict((fold(w), (w, t(v)))
+                        for w, v in doc["target_embeddings"].items())
+        self.vocab = list(doc["output"]["vocab"])
+
+        enc = doc["encoder"]
+        self.encoder = nn.RNN(E, H, num_layers=1, nonlinearity="tanh",
+                              bias=True, batch_first=True).double()
+        self.encoder.weight_ih_l0.copy_(t(enc["W_x"]))
+        self.encoder.weight_hh_l0.copy_(t(enc["W_h"]))
+        self.encoder.bias_ih_l0.copy_(t(enc["b"]).reshape(H))
+        self.encoder.bias_hh_l0.zero_()
+
+        dec = doc["decoder"]
+        self.decoder = nn.RNNCell(E, H, bias=True,
+                                  nonlinearity="tanh").double()
+        self.decoder.weight_ih.copy_(t(dec["W_x"]))
+        self.decoder.weight_hh.copy_(t(dec["W_h"]))
+        self.decoder.bias_ih.copy_(t(dec["b"]).reshape(H))
+        self.decoder.bias_hh.zero_()
+
+        self.W_c = self.linear(doc["output"]["W_c"], 2 * H, H)
+        self.W_s = self.linear(doc["output"]["W_s"], H, len(self.vocab))
+
+        self.supported = []
+        for name, key in SCORERS:
+            if key is None:
+                self.supported.append(name)
+            elif key in doc:
+                self.supported.append(name)
+        if "general" in doc:
+            self.general_W = self.linear(doc["general"]["W"], H, H)
+        if "concat" in doc:
+            self.concat_W = self.linear(doc["concat"]["W"], 2 * H, A)
+            self.concat_v = t(doc["concat"]["v"]).reshape(A)
+        if "location" in doc:
+            self.location_W = t(doc["location"]["W"])
+            if self.L is None or tuple(self.location_W.shape) != (self.L, H):
+                raise Mismatch("model JSON: location.W is %s, expected "
+                               "positions (%s) x hidden_dim (%d)"
+                               % (tuple(self.location_W.shape), self.L, H))
+
+    def tensor(self, value):
+        return self.torch.tensor(value, dtype=self.torch.float64)
+
+    def linear(self, W, fan_in, fan_out):
+        layer = self.torch.nn.Linear(fan_in, fan_out, bias=False).double()
+        layer.weight.copy_(self.tensor(W))
+        return layer
+
+    def score(self, scorer, s, Hs):
+        """The scores of s against the rows of Hs, and the parts."""
+        torch = self.torch
+        n = Hs.shape[0]
+        if scorer == "dot":
+            return Hs @ s, {}
+        if scorer == "general":
+            w_a_h = self.general_W(Hs)                      # n x H
+            return w_a_h @ s, {"W_a_h": w_a_h}
+        if scorer == "concat":
+            pairs = torch.cat([s.expand(n, self.H), Hs], dim=1)  # n x 2H
+            pre = self.concat_W(pairs)                      # n x A
+            act = torch.tanh(pre)
+            return act @ self.concat_v, {"pre": pre, "act": act}
+        if scorer == "scaled":
+            d = Hs @ s
+            return d / math.sqrt(self.H), {"dot": d}
+        if scorer == "location":
+            return self.location_W[:n] @ s, {}
+        raise Mismatch("no torch version of the scorer %r" % scorer)
+
+    def trace(self, scorers, words, target):
+        """The trace the program should print, as plain Python values."""
+        F = self.torch.nn.functional
+        torch = self.torch
+        src = [self.src[fold(w)] for w in words]
+        x = torch.stack([e for _, e in src]).unsqueeze(0)       # 1 x n x E
+        Hs, last = self.encoder(x, torch.zeros(1, 1, self.H,
+                                               dtype=torch.float64))
+        Hs = Hs[0]                                              # n x H
+        n = len(src)
+        out = {
+            "embedding_dim": self.E, "hidden_dim": self.H,
+            "attention_dim": self.A,
+            "source": [w for w, _ in src],
+            "vocab": self.vocab,
+            "encoder": [{"token": w, "embedding": e.tolist(),
+                         "state": Hs[i].tolist()}
+                        for i, (w, e) in enumerate(src)],
+        }
+        if target is not None:
+            tgt = [self.tgt[fold(w)][0] for w in target]
+            out["target"] = tgt
+            out["decoding"] = "teacher-forced"
+        else:
+            out["decoding"] = "greedy"
+            out["max_steps"] = min(2 * n + 2, 100)
+        runs = []
+        for scorer in scorers:
+            run = {"scorer": scorer}
+            steps = []
+            s = last[0, 0]                                      # s_0 = h_n
+            word = "<s>"
+            limit = len(tgt) + 1 if target is not None else out["max_steps"]
+            stopped = False
+            for t in range(limit):
+                y = self.tgt[fold(word)][1]
+                s = self.decoder(y.unsqueeze(0), s.unsqueeze(0))[0]
+                e, parts = self.score(scorer, s, Hs)
+                top = torch.max(e)
+                alpha = F.softmax(e, dim=0)
+                weighted = alpha.unsqueeze(1) * Hs
+                c = alpha @ Hs
+                joined = torch.cat([c, s])
+                att = torch.tanh(self.W_c(joined))
+                logits = self.W_s(att)
+                probs = F.softmax(logits, dim=0)
+                best = int(torch.argmax(probs))
+                # the first of equals, whatever torch's argmax does with ties
+                for k in range(len(self.vocab)):
+                    if probs[k] == probs[best]:
+                        best = k
+                        break
+                step = {
+                    "t": t + 1,
+                    "input": self.tgt[fold(word)][0],
+                    "state": s.tolist(),
+                    "scores": e.tolist(),
+                    "softmax": {"max": [top.item()],
+                                "sum": [torch.exp(e - top).sum().item()]},
+                    "weights": alpha.tolist(),
+                    "weighted": weighted.tolist(),
+                    "context": c.tolist(),
+                    "concat": joined.tolist(),
+                    "attentional": att.tolist(),
+                    "output": {"token": self.vocab[best],
+                               "logits": logits.tolist(),
+                               "probs": probs.tolist()},
+                }
+                step["parts"] = dict((k, v.tolist()) for k, v in parts.items())
+                steps.append(step)
+                if target is not None:
+                    word = tgt[t] if t < len(tgt) else None
+                else:
+                    word = self.vocab[best]
+                    if word == "</s>":
+                        stopped = True
+                        break
+            run["output"] = [st["output"]["token"] for st in steps]
+            if target is None:
+                run["stopped"] = stopped
+            run["steps"] = steps
+            runs.append(run)
+        out["runs"] = runs
+        return out
+
+
+def check_trace(got, want):
+    """The program's trace against the torch one; "parts" must hold exactly
+    the expected keys and be absent when there are none, "target" and
+    "max_steps" only where they belong."""
+    for key in ("target", "max_steps"):
+        if key not in want and key in got:
+            raise Mismatch("$.%s: program has %s, expected none"
+                           % (key, show(got[key])))
+    if got.get("format") != "attn-trace-trace/1":
+        raise Mismatch("$.format: program %s" % show(got.get("format")))
+    runs = want["runs"]
+    if not isinstance(got.get("runs"), list):
+        raise Mismatch("$.runs: missing in the program's output")
+    names = [r.get("scorer") for r in got["runs"]]
+    if names != [r["scorer"] for r in runs]:
+        raise Mismatch("$.runs: program runs the scorers %s, expected %s"
+                       % (show(names), show([r["scorer"] for r in runs])))
+    for r, run in enumerate(runs):
+        gsteps = got["runs"][r].get("steps")
+        if not isinstance(gsteps, list):
+            raise Mismatch("$.runs[%d].steps: missing" % r)
+        for k, step in enumerate(run["steps"]):
+            if k >= len(gsteps):
+                break  # the length is reported by expect() below
+            path = "$.runs[%d].steps[%d].parts" % (r, k)
+            parts = step.pop("parts")
+            if not parts:
+                if "parts" in gsteps[k]:
+                    raise Mismatch("%s: program has %s, expected none"
+                                   % (path, show(gsteps[k]["parts"])))
+            else:
+                if "parts" not in gsteps[k]:
+                    raise Mismatch("%s: missing in the program's output" % path)
+                expect_keys(gsteps[k]["parts"], list(parts), path)
+                expect(gsteps[k]["parts"], parts, path)
+    expect(got, want, "$")
+
+
+# ---------------------------------------------------------------- the cases
+
+def cases_for(model):
+    """(words, target words or None) to trace."""
+    src_known = all(fold(w) in model.src for s, _ in TOY_INPUTS
+                    for w in s.split())
+    tgt_known = all(fold(w) in model.tgt for _, t in TOY_INPUTS if t
+                    for w in t.split())
+    if src_known and tgt_known:
+        return [(s.split(), t.split() if t else None) for s, t in TOY_INPUTS]
+    src = [w for w, _ in model.src.values()][:5]
+    tgt = [w for w, _ in model.tgt.values()
+           if w not in ("<s>", "</s>")][:4]
+    out = []
+    for words in (src, src[::-1], src[:1]):
+        out.append((words, None))
+        if tgt:
+            out.append((words, tgt))
+    return out
+
+
+def long_sentence(model):
+    """L + 1 words, the source words over again: too long for location."""
+    words = [w for w, _ in model.src.values()]
+    return [words[k % len(words)] for k in range(model.L + 1)]
+
+
+def case_name(scorer, words, target):
+    name = "%s: %s" % (scorer, " ".join(words))
+    if target is not None:
+        name += " -> %s" % " ".join(target)
+    return name
+
+
+def check_model_file(doc, path):
+    """The model JSON against the model file, read by tests/ref/attn_ref.py
+    (a reader written from doc/model-format.md, independent of the C)."""
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.join(HERE, "ref"))
+    try:
+        import attn_ref
+        m = attn_ref.load_model(path)
+    except Exception as exc:  # the reference cannot read the file
+        raise Mismatch("the reference reader refuses %s: %s" % (path, exc))
+    want = {
+        "embedding_dim": m.E, "hidden_dim": m.H, "attention_dim": m.A,
+        "source_embeddings": dict(zip(m.src.words, m.src.emb)),
+        "target_embeddings": dict(zip(m.tgt.words, m.tgt.emb)),
+        "encoder": {"W_x": m.encoder_W_x, "W_h": m.encoder_W_h,
+                    "b": m.encoder_b[0]},
+        "decoder": {"W_x": m.decoder_W_x, "W_h": m.decoder_W_h,
+                    "b": m.decoder_b[0]},
+        "output": {"W_c": m.output_W_c, "W_s": m.output_W_s,
+                   "vocab": m.tgt.words},
+    }
+    if "general" in m.scorers:
+        want["general"] = {"W": m.general_W}
+    if "concat" in m.scorers:
+        want["concat"] = {"W": m.concat_W, "v": m.concat_v[0]}
+    if "location" in m.scorers:
+        want["location"] = {"W": m.location_W}
+    if m.L is not None:
+        want["positions"] = m.L
+    for key in ("general", "concat", "location", "positions"):
+        if key not in want and key in doc:
+            raise Mismatch("$.%s: program has %s, but the file has none"
+                           % (key, show(doc[key])))
+    for key in ("source_embeddings", "target_embeddings"):
+        if list(doc.get(key, {})) != list(want[key]):
+            raise Mismatch("$.%s: program has the words %s, the file %s"
+                           % (key, show(list(doc.get(key, {}))),
+                              show(list(want[key]))))
+    expect(doc, want, "$", "the file")
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: torch_check.py BINARY MODEL\n")
+        return 2
+    binary, model_path = argv
+    sys.stdout.reconfigure(encoding="utf-8")
+    try:
+        import torch
+    except Exception as exc:  # ImportError, or a broken installation
+        print("skip: torch cannot be imported: %s" % exc)
+        return 77
+    if not os.path.exists(binary):
+        print("skip: %s does not exist" % binary)
+        return 77
+    torch.set_grad_enabled(False)
+    passed = failed = 0
+
+    def report(name, exc):
+        nonlocal passed, failed
+        if exc is None:
+            passed += 1
+            print("ok %s" % name)
+        else:
+            failed += 1
+            print("FAIL %s: %s" % (name, exc))
+
+    name = "model: %s" % model_path
+    try:
+        doc = run_json([binary, "model", "--format=json",
+                        "--model=" + model_path])
+        check_model_file(doc, model_path)
+        model = TorchModel(torch, doc)
+    except (Mismatch, KeyError, TypeError, ValueError, RuntimeError) as exc:
+        if isinstance(exc, KeyError):
+            exc = "model JSON lacks the key %s" % exc
+        report(name, exc)
+        print("%d passed, %d failed" % (passed, failed))
+        return 1
+    report(name, None)
+
+    cases = cases_for(model)
+    if "location" in model.supported:
+        cases.append((long_sentence(model), None))
+    for words, target in cases:
+        runnable = [sc for sc in model.supported
+                    if sc != "location" or len(words) <= model.L]
+        # --scorer=all runs every supported scorer that can take the
+        # sentence
+        tries = [(sc, [sc]) for sc in runnable] + [("all", runnable)]
+        if "location" in model.supported and "location" not in runnable:
+            name = case_name("location", words, target) + " refused"
+            argv = [binary, "trace", "--model=" + model_path,
+                    "--format=json", "--scorer=location", " ".join(words)]
+            try:
+                proc = subprocess.run(argv, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, timeout=TIMEOUT)
+                if proc.returncode == 0:
+                    raise Mismatch("the program traced %d words with %d "
+                                   "positions" % (len(words), model.L))
+                if not proc.stderr.strip():
+                    raise Mismatch("refused (status %d) without a message"
+                                   % proc.returncode)
+            except (Mismatch, OSError, subprocess.TimeoutExpired) as exc:
+                report(name, exc)
+            else:
+                report(name, None)
+        for scorer, scorers in tries:
+            name = case_name(scorer, words, target)
+            argv = [binary, "trace", "--model=" + model_path,
+                    "--format=json", "--scorer=" + scorer]
+            if target is not None:
+                argv.append("--target=" + " ".join(target))
+            argv.append(" ".join(words))
+            try:
+                got = run_json(argv)
+                want = model.trace(scorers, words, target)
+                check_trace(got, want)
+            except (Mismatch, KeyError, RuntimeError) as exc:
+                report(name, exc)
+                continue
+            report(name, None)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
