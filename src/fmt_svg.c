@@ -177,6 +177,7 @@ struct svg_lay {
 	int pw[SCORER_COUNT]; /* each panel's width */
 	int px[SCORER_COUNT]; /* each panel's left edge */
 	int gx[SCORER_COUNT]; /* each panel's grid's left edge */
+	int py[SCORER_COUNT]; /* each panel's top, below L->top */
 	int nsub;         /* subtitle lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
@@ -278,12 +279,43 @@ static void svg_lay_columns(struct svg_lay *L)
 	}
 }
 
-/* Each panel's row labels and width, and the panels' positions. */
+/* Panels a row: more go on a row below, so that five scorers make a
+ * picture of slide proportions rather than a strip. */
+#define SVG_PER_ROW 3
+
+/* Centres each row of panels [from, to) in width w, from x = 0. */
+static void svg_centre_rows(struct svg_lay *L, int w)
+{
+	for (int from = 0; from < L->count; from += SVG_PER_ROW) {
+		int to = from + SVG_PER_ROW < L->count ? from + SVG_PER_ROW
+						       : L->count;
+		int rw = L->px[to - 1] + L->pw[to - 1] - L->px[from];
+		int shift = (w - rw) / 2 - L->px[from];
+		for (int k = from; k < to; k++) {
+			L->px[k] += shift;
+			L->gx[k] += shift;
+		}
+	}
+}
+
+static int svg_max(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* Each panel's row labels and width, and the panels' positions, three a
+ * row; returns the height of the panels. */
 static int svg_lay_panels(struct svg_lay *L)
 {
 	const struct trace *tr = L->tr;
-	int x = 0, tallest = 0;
+	int x = 0, tallest = 0, y = 0, widest_row = 0;
 	for (int k = 0; k < L->count; k++) {
+		if (k > 0 && k % SVG_PER_ROW == 0) { /* a new row */
+			y += L->head + L->band + tallest * SVG_CELL_H + SVG_GAP;
+			widest_row = svg_max(widest_row, x - SVG_GAP);
+			x = 0;
+			tallest = 0;
+		}
 		int run = L->first + k, widest = 0;
 		const struct trace_run *ru = &tr->runs[run];
 		for (int t = 1; t <= ru->nsteps; t++) {
@@ -299,19 +331,18 @@ static int svg_lay_panels(struct svg_lay *L)
 			L->pw[k] = hw > L->pw[k] ? hw : L->pw[k];
 		}
 		L->px[k] = x;
+		L->py[k] = y;
 		/* the labels and grid centred under a wider heading */
 		L->gx[k] = x + (L->pw[k] - inner) / 2 + L->rl[k];
 		x += L->pw[k] + SVG_GAP;
 		if (ru->nsteps > tallest)
 			tallest = ru->nsteps;
 	}
-	L->width = x - SVG_GAP + 2 * SVG_MARGIN;
-	return L->head + L->band + tallest * SVG_CELL_H;
-}
-
-static int svg_max(int a, int b)
-{
-	return a > b ? a : b;
+	widest_row = svg_max(widest_row, x - SVG_GAP);
+	if (L->count > SVG_PER_ROW)
+		svg_centre_rows(L, widest_row);
+	L->width = widest_row + 2 * SVG_MARGIN;
+	return y + L->head + L->band + tallest * SVG_CELL_H;
 }
 
 /* Lays out the whole picture. */
@@ -510,13 +541,13 @@ static void svg_panel(FILE *out, const struct svg_lay *L, int k)
 {
 	int run = L->first + k;
 	const char *name = trace_scorer_name(L->tr->runs[run].scorer);
-	int gx = L->gx[k], gy = L->top + L->head + L->band;
+	int gx = L->gx[k], gy = L->top + L->py[k] + L->head + L->band;
 	fprintf(out, "<g class=\"panel\" id=\"run-%s\">\n", name);
 	if (L->head) {
 		fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\" "
 			"text-anchor=\"middle\">", L->px[k] + L->pw[k] / 2,
-			L->top + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
+			L->top + L->py[k] + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
 		svg_head_text(out, L->tr, run);
 		fputs("</text>\n", out);
 	}
