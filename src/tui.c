@@ -72,24 +72,28 @@ attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
 }
 
 /* Writes s at (y, x), cut to at most maxcols columns; returns the columns
- * used.  Cuts between whole characters. */
+ * used.  Cuts between whole characters, and steps by utf8_char_len, so it
+ * stops at the NUL whatever the bytes before it.  A byte that starts no
+ * valid UTF-8 character, and a control, is drawn as '?': one column, as
+ * utf8_width counts it, and nothing that could drive the terminal. */
 int tui_put(int y, int x, const char *s, int maxcols)
 {
 	int cols = 0;
-	size_t bytes = 0;
-	while (s[bytes]) {
-		unsigned char c = (unsigned char)s[bytes];
-		size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3
-			   : c >= 0xc0 ? 2 : 1;
+	size_t len;
+	move(y, x);
+	for (; (len = utf8_char_len(s)) > 0; s += len) {
+		unsigned char c = (unsigned char)*s;
 		char ch[5] = { 0 };
-		memcpy(ch, s + bytes, len);
+		memcpy(ch, s, len);
 		int w = utf8_width(ch);
 		if (cols + w > maxcols)
 			break;
 		cols += w;
-		bytes += len;
+		if (len == 1 && (c < 0x20 || c >= 0x7f))
+			addch('?');
+		else
+			addnstr(s, (int)len);
 	}
-	mvaddnstr(y, x, s, (int)bytes);
 	return cols;
 }
 

@@ -223,6 +223,99 @@ START_TEST(test_lesson_pages)
 }
 END_TEST
 
+/* Opens a quiz on the softmax screen of step 1, and types the bytes of
+ * keys, a byte a key (as the terminal delivers them).  Returns how many
+ * were refused. */
+static int quiz_keys(const char *keys)
+{
+	struct errbuf err;
+	int refused = 0;
+	if (V.mode != VIEW_QUIZ) {
+		view_goto(&V, 3 + 2);
+		ck_assert_msg(view_quiz_start(&V, 1, &err) == 0, "%s", err.msg);
+	}
+	for (const char *p = keys; *p; p++)
+		refused += !view_quiz_type(&V, (unsigned char)*p);
+	return refused;
+}
+
+/* The answer box is valid UTF-8, as long as its bytes say. */
+static void assert_box_valid(void)
+{
+	size_t len = strlen(V.quiz_input);
+	ck_assert_uint_lt(len, sizeof V.quiz_input);
+	ck_assert_uint_eq(utf8_valid_prefix(V.quiz_input, len), len);
+}
+
+START_TEST(test_quiz_box_refuses_invalid_utf8)
+{
+	/* lead bytes wait for the rest of their character; the second
+	 * drops the first; an answer drops the part typed */
+	ck_assert_int_eq(quiz_keys("\xe9\xe9"), 0);
+	ck_assert_str_eq(V.quiz_input, "");
+	ck_assert_int_eq(view_quiz_answer(&V), 0);  /* not a number */
+	ck_assert_int_eq(quiz_keys("\xa9"), 1);     /* so no é is completed */
+	/* a Latin-1 é (0xE9) between digits: refused, the digits kept */
+	ck_assert_int_eq(quiz_keys("1\xe9.5"), 0);  /* '.' drops the 0xE9 */
+	ck_assert_str_eq(V.quiz_input, "1.5");
+	/* stray continuations, bytes of no UTF-8, an overlong form, a
+	 * surrogate, a C1 control (CSI), C0 controls and DEL */
+	ck_assert_int_eq(quiz_keys("\x80\xbf\xc0\xc1\xf5\xff"), 6);
+	ck_assert_int_eq(quiz_keys("\xe0\x80\xaf"), 1);
+	ck_assert_int_eq(quiz_keys("\xed\xa0\x80"), 1);
+	ck_assert_int_eq(quiz_keys("\xc2\x9b"), 1);
+	ck_assert_int_eq(quiz_keys("\x1b\x07\x7f"), 3);
+	ck_assert_str_eq(V.quiz_input, "1.5");
+	/* whole characters are taken: é, €, U+1F600 */
+	ck_assert_int_eq(quiz_keys("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), 0);
+	ck_assert_str_eq(V.quiz_input, "1.5\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	assert_box_valid();
+	render();
+	ck_assert(has(S.body, S.nbody,
+		      "answer> 1.5\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80_"));
+}
+END_TEST
+
+START_TEST(test_quiz_box_full_keeps_whole_characters)
+{
+	char want[64] = "";
+	/* 63 bytes of room: 31 two-byte é fit (62 bytes), the 32nd does
+	 * not, not even its first byte */
+	for (int k = 0; k < 40; k++)
+		quiz_keys("\xc3\xa9");
+	for (int k = 0; k < 31; k++)
+		strcat(want, "\xc3\xa9");
+	ck_assert_str_eq(V.quiz_input, want);
+	assert_box_valid();
+	ck_assert_int_eq(quiz_keys("\xe2\x82\xac"), 1); /* € needs 3 */
+	ck_assert_int_eq(quiz_keys("7"), 0);            /* one byte fits */
+	ck_assert_int_eq(quiz_keys("8"), 1);
+	strcat(want, "7");
+	ck_assert_str_eq(V.quiz_input, want);
+	assert_box_valid();
+}
+END_TEST
+
+START_TEST(test_quiz_box_backspace)
+{
+	quiz_keys("1\xc3\xa9");
+	ck_assert_int_eq(view_quiz_type(&V, '\b'), 1); /* é, both bytes */
+	ck_assert_str_eq(V.quiz_input, "1");
+	quiz_keys("\xe2\x82");                          /* € cut short */
+	view_quiz_type(&V, '\b');                       /* drops the part */
+	ck_assert_int_eq(quiz_keys("\xac"), 1);         /* now a stray byte */
+	ck_assert_str_eq(V.quiz_input, "1");
+	view_quiz_type(&V, '\b');
+	view_quiz_type(&V, '\b');
+	ck_assert_str_eq(V.quiz_input, "");
+	/* an unparseable answer empties the box and what was being typed */
+	quiz_keys("x\xe2\x82");
+	ck_assert_int_eq(view_quiz_answer(&V), 0);
+	ck_assert_int_eq(quiz_keys("\xac"), 1);
+	ck_assert_str_eq(V.quiz_input, "");
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -237,6 +330,9 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_compare_and_help);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
+	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
+	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
+	tcase_add_test(tc, test_quiz_box_backspace);
 	suite_add_tcase(s, tc);
 	return s;
 }

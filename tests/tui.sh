@@ -79,6 +79,29 @@ kill -TERM "$(pid_of d)" 2>/dev/null || tm send-keys -t d C-c
 wait_exit d 143 "SIGTERM ends the stepper"
 check "the terminal modes are restored after SIGTERM" same_modes d
 
+# --- bytes that are not UTF-8, and a full box, in the quiz's answer ---
+# The box holds whole, valid characters only: a Latin-1 é (the byte 0xE9)
+# is refused, and a two-byte é that no longer fits is left out whole.  The
+# box has room for 63 bytes: "1" and 31 é (2 bytes each).
+start q 80 24 "'$ATTN_TRACE' tui je suis étudiant --color=never"
+expect q "stage 1 of 6: encoding" "a stepper for hostile answers"
+keys q g 3 z
+expect q "answer> _" "a quiz waits for its answer"
+tm send-keys -t q -H e9
+keys q 1
+expect q "answer> 1_" "a Latin-1 byte (0xE9) is refused, the digit taken"
+tm send-keys -t q -H e9 e9 c3
+keys q BSpace
+expect q "answer> 1_" "Backspace drops a character cut short, not the digit"
+e31=$(printf '%31s' '' | sed 's/ /é/g')
+keys q -l "$e31$e31"
+expect q "answer> 1${e31}_" "a full box keeps whole characters only"
+keys q Escape
+expect q "stage 3 of 6: softmax" "Esc leaves the quiz"
+keys q q
+wait_exit q 0 "q quits after the hostile answers"
+check "the terminal modes are restored after them" same_modes q
+
 # --- colours: NO_COLOR and --color ---
 start e 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui"
 expect e "stage 1 of 6" "NO_COLOR starts"
