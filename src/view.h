@@ -33,6 +33,12 @@ struct view {
 	enum view_mode mode;
 	int terms;                  /* show term-by-term arithmetic */
 	int width;                  /* columns to wrap text to */
+	/* what the keys (view_key.h) keep between two keys */
+	int scroll;                 /* the first body line shown; the TUI
+	                               clamps it to the screen */
+	int page_rows;              /* rows that PgUp and PgDn scroll */
+	int pending_g;              /* 'g' was pressed; a digit follows */
+	unsigned long long quizzes; /* quizzes started: the next one's seed */
 	struct fmt_opts fmt;
 	/* the quiz (VIEW_QUIZ) */
 	struct quiz_question quiz;

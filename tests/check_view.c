@@ -9,6 +9,7 @@
 
 #include "utf8.h"
 #include "view.h"
+#include "view_key.h"
 
 static struct model M;
 static struct trace T;
@@ -316,6 +317,49 @@ START_TEST(test_quiz_box_backspace)
 }
 END_TEST
 
+/* The keys as the program runs them (view_key.h): g 3, s, z, a typed
+ * answer with a refused byte, Esc, ? and any key, PgDn, q. */
+START_TEST(test_keys)
+{
+	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, '3'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(V.frames[V.pos].t, 1);
+	view_key(&V, 's');
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_general);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_WEIGHTED_SUM);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(view_key(&V, 'z'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_QUIZ);
+	ck_assert_int_eq(view_key(&V, '0'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(view_key(&V, 0xe9), VIEW_KEY_REDRAW); /* waits */
+	ck_assert_int_eq(view_key(&V, '.'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(view_key(&V, 0x80), VIEW_KEY_REDRAW | VIEW_KEY_BEEP);
+	ck_assert_int_eq(view_key(&V, 'q'), VIEW_KEY_REDRAW); /* typed */
+	ck_assert_str_eq(V.quiz_input, "0.q");
+	view_key(&V, VIEW_KEY_BACKSPACE);
+	ck_assert_str_eq(V.quiz_input, "0.");
+	ck_assert_int_eq(view_key(&V, 27), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	view_key(&V, '?');
+	ck_assert_int_eq(V.mode, VIEW_HELP);
+	view_key(&V, 'x');
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	V.page_rows = 5;
+	view_key(&V, VIEW_KEY_NPAGE);
+	view_key(&V, 'j');
+	ck_assert_int_eq(V.scroll, 6);
+	view_key(&V, VIEW_KEY_PPAGE);
+	ck_assert_int_eq(V.scroll, 1);
+	view_key(&V, VIEW_KEY_END);
+	ck_assert_int_eq(V.pos, view_count(&V) - 1);
+	ck_assert_int_eq(V.scroll, 0); /* a new screen starts at the top */
+	ck_assert_int_eq(view_key(&V, VIEW_KEY_OTHER), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, 'q'), VIEW_KEY_QUIT);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -333,6 +377,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);
+	tcase_add_test(tc, test_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
