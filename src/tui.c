@@ -348,23 +348,32 @@ static int tui_key(struct tui *ui, int ch)
 	return r;
 }
 
-/* Installs handler for the signals that end the stepper, saving the old
- * actions in old (3). */
-static const int tui_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+/* The signals whose default action ends the program and that a handler
+ * can catch and return from: each must give the terminal back, so each
+ * only sets tui_signal, and the loop ends and restores the terminal.
+ * (SIGSEGV and the other faults cannot be returned from; abort() from
+ * the allocators runs the fatal hook.) */
+static const int tui_sigs[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF
+};
+#define TUI_NSIGS ((int)(sizeof tui_sigs / sizeof tui_sigs[0]))
 
+/* Installs handler for tui_sigs, saving the old actions in old
+ * (TUI_NSIGS). */
 static void tui_signals(void (*handler)(int), struct sigaction *old)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TUI_NSIGS; k++)
 		sigaction(tui_sigs[k], &sa, &old[k]);
 }
 
 static void tui_signals_restore(const struct sigaction *old)
 {
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TUI_NSIGS; k++)
 		sigaction(tui_sigs[k], &old[k], NULL);
 }
 
@@ -401,7 +410,7 @@ static int tui_tick(struct tui *ui, int ms)
 /* Runs the event loop on an initialised view; returns the exit status. */
 static int tui_loop(struct tui *ui, const struct tui_opts *o)
 {
-	struct sigaction old[3];
+	struct sigaction old[TUI_NSIGS];
 	tui_signal = 0;
 	tui_signals(tui_on_signal, old);
 	if (!initscr()) {
@@ -435,12 +444,7 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 	}
 	tui_end();
 	tui_signals_restore(old);
-	switch (tui_signal) {
-	case SIGINT: return 130;
-	case SIGTERM: return 143;
-	case SIGHUP: return 129;
-	default: return 0;
-	}
+	return tui_signal ? 128 + tui_signal : 0; /* as a shell reports it */
 }
 
 static int tui_start(const struct trace *tr, const struct lesson *l,
