@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,10 @@
 #include "view_key.h"
 
 static volatile sig_atomic_t tui_signal;
+
+/* 1 when the terminal cannot be given UTF-8: tui_put() then draws each
+ * character outside ASCII as '?', once a column it takes. */
+static int tui_ascii;
 
 static void tui_on_signal(int sig)
 {
@@ -76,7 +82,9 @@ attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
  * used.  Cuts between whole characters, and steps by utf8_char_len, so it
  * stops at the NUL whatever the bytes before it.  A byte that starts no
  * valid UTF-8 character, and a control, is drawn as '?': one column, as
- * utf8_width counts it, and nothing that could drive the terminal. */
+ * utf8_width counts it, and nothing that could drive the terminal.  With
+ * tui_ascii, any other character outside ASCII is drawn as one '?' a
+ * column, so the screen is laid out as in UTF-8. */
 int tui_put(int y, int x, const char *s, int maxcols)
 {
 	int cols = 0;
@@ -92,6 +100,9 @@ int tui_put(int y, int x, const char *s, int maxcols)
 		cols += w;
 		if (len == 1 && (c < 0x20 || c >= 0x7f))
 			addch('?');
+		else if (len > 1 && tui_ascii)
+			for (int k = 0; k < w; k++)
+				addch('?');
 		else
 			addnstr(s, (int)len);
 	}
@@ -447,12 +458,31 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 	return tui_signal ? 128 + tui_signal : 0; /* as a shell reports it */
 }
 
+/* Sets LC_CTYPE for the screen; returns 1 if it is UTF-8.  The C and
+ * POSIX locales (LANG unset, as under cron, ssh or a container) say
+ * nothing of the terminal, which is nearly always UTF-8 today, so they
+ * are taken as C.UTF-8.  Any other locale is the user's word: if it is
+ * not UTF-8, or no UTF-8 locale exists, the caller draws ASCII. */
+static int tui_locale(void)
+{
+	static const char *const utf8_names[] = { "C.UTF-8", "C.utf8",
+						  "en_US.UTF-8" };
+	const char *cur = setlocale(LC_CTYPE, NULL);
+	if (cur && (strcmp(cur, "C") == 0 || strcmp(cur, "POSIX") == 0))
+		for (size_t k = 0; k < sizeof utf8_names / sizeof *utf8_names; k++)
+			if (setlocale(LC_CTYPE, utf8_names[k]))
+				break;
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
 static int tui_start(const struct trace *tr, const struct lesson *l,
 		     const struct tui_opts *o)
 {
 	struct tui ui;
+	char *locale = xstrdup(setlocale(LC_CTYPE, NULL));
 	memset(&ui, 0, sizeof ui);
-	ui.utf8 = MB_CUR_MAX > 1;
+	ui.utf8 = tui_locale();
+	tui_ascii = !ui.utf8;
 	ui.present = o->present;
 	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
@@ -461,6 +491,8 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 			view_set_run(&ui.v, k);
 	int rc = tui_loop(&ui, o);
 	view_free(&ui.v);
+	setlocale(LC_CTYPE, locale);
+	free(locale);
 	return rc;
 }
 
