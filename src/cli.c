@@ -23,11 +23,9 @@
 #include "trace.h"
 #include "tui.h"
 
-/* Writes s to stderr with every byte that could drive the terminal
- * written as \xNN instead: the C0 controls but the tab, DEL, the C1
- * controls (U+0080 .. U+009F) and bytes that are not UTF-8.  A message
- * echoes file names, option values and words, which can hold any byte. */
-static void cli_put_safe(const char *s)
+/* A message echoes file names, option values and words, which can hold
+ * any byte; so does the quiz's echo of a piped answer. */
+void cli_put_safe(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -48,9 +46,9 @@ static void cli_put_safe(const char *s)
 		}
 		if (bad)
 			for (size_t k = 0; k < len; k++)
-				fprintf(stderr, "\\x%02x", p[k]);
+				fprintf(out, "\\x%02x", p[k]);
 		else
-			fwrite(p, 1, len, stderr);
+			fwrite(p, 1, len, out);
 		p += len;
 		n -= len;
 	}
@@ -71,7 +69,7 @@ static void cli_vmessage(const char *fmt, va_list ap)
 	}
 	va_end(again);
 	fputs("attn-trace: ", stderr);
-	cli_put_safe(n < 0 ? fmt : msg);
+	cli_put_safe(stderr, n < 0 ? fmt : msg);
 	fputc('\n', stderr);
 	if (msg != small)
 		free(msg);

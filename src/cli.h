@@ -3,6 +3,8 @@
 #ifndef ATTN_CLI_H
 #define ATTN_CLI_H
 
+#include <stdio.h>
+
 #include "fmt.h"
 #include "model.h"
 #include "tui.h"
@@ -43,6 +45,12 @@ struct cli_opts {
 /* Runs the program on argv and returns its exit status.  Errors are
  * printed on stderr as "attn-trace: ..." and never abort. */
 int cli_main(int argc, char **argv);
+
+/* Writes s to out with every byte that could drive the terminal written
+ * as \xNN instead: the C0 controls but the tab, DEL, the C1 controls
+ * (U+0080 .. U+009F) and bytes that are not UTF-8.  For any text the
+ * user did not type as a sentence: file names, words, piped answers. */
+void cli_put_safe(FILE *out, const char *s);
 
 /* Prints "attn-trace: msg", with the bytes of msg that could drive the
  * terminal (controls, bytes that are not UTF-8) written as \xNN. */

@@ -269,8 +269,12 @@ static int cli_quiz_read(struct cli_quiz_run *qr)
 	}
 	if (n > 0 && qr->line[n - 1] == '\n')
 		qr->line[--n] = '\0';
-	if (qr->echo)
-		printf("%s\n", qr->line);
+	if (n > 0 && qr->line[n - 1] == '\r')
+		qr->line[--n] = '\0'; /* a CRLF line end */
+	if (qr->echo) { /* the answer is bytes from a pipe: shown safe */
+		cli_put_safe(stdout, qr->line);
+		putchar('\n');
+	}
 	char *s = qr->line + strspn(qr->line, " \t");
 	size_t len = strcspn(s, " \t\r");
 	return (len == 1 && s[0] == 'q') ||

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +15,13 @@
 #include "util.h"
 #include "tui_int.h"
 #include "view.h"
+#include "view_key.h"
 
 static volatile sig_atomic_t tui_signal;
+
+/* 1 when the terminal cannot be given UTF-8: tui_put() then draws each
+ * character outside ASCII as '?', once a column it takes. */
+static int tui_ascii;
 
 static void tui_on_signal(int sig)
 {
@@ -72,24 +79,33 @@ attr_t tui_attr(const struct tui *ui, int pair, attr_t mono)
 }
 
 /* Writes s at (y, x), cut to at most maxcols columns; returns the columns
- * used.  Cuts between whole characters. */
+ * used.  Cuts between whole characters, and steps by utf8_char_len, so it
+ * stops at the NUL whatever the bytes before it.  A byte that starts no
+ * valid UTF-8 character, and a control, is drawn as '?': one column, as
+ * utf8_width counts it, and nothing that could drive the terminal.  With
+ * tui_ascii, any other character outside ASCII is drawn as one '?' a
+ * column, so the screen is laid out as in UTF-8. */
 int tui_put(int y, int x, const char *s, int maxcols)
 {
 	int cols = 0;
-	size_t bytes = 0;
-	while (s[bytes]) {
-		unsigned char c = (unsigned char)s[bytes];
-		size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3
-			   : c >= 0xc0 ? 2 : 1;
+	size_t len;
+	move(y, x);
+	for (; (len = utf8_char_len(s)) > 0; s += len) {
+		unsigned char c = (unsigned char)*s;
 		char ch[5] = { 0 };
-		memcpy(ch, s + bytes, len);
+		memcpy(ch, s, len);
 		int w = utf8_width(ch);
 		if (cols + w > maxcols)
 			break;
 		cols += w;
-		bytes += len;
+		if (len == 1 && (c < 0x20 || c >= 0x7f))
+			addch('?');
+		else if (len > 1 && tui_ascii)
+			for (int k = 0; k < w; k++)
+				addch('?');
+		else
+			addnstr(s, (int)len);
 	}
-	mvaddnstr(y, x, s, (int)bytes);
 	return cols;
 }
 
@@ -212,12 +228,12 @@ static void tui_heatmap(const struct tui *ui, int y)
 static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		     int bottom)
 {
-	int rows = bottom - y;
-	if (ui->scroll > s->nbody - rows)
-		ui->scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
-	for (int k = 0; k < rows && ui->scroll + k < s->nbody; k++)
-		tui_put(y + k, 1, s->body[ui->scroll + k], COLS - 2);
-	if (ui->scroll + rows < s->nbody) {
+	int rows = bottom - y, *scroll = &ui->v.scroll;
+	if (*scroll > s->nbody - rows)
+		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
+	for (int k = 0; k < rows && *scroll + k < s->nbody; k++)
+		tui_put(y + k, 1, s->body[*scroll + k], COLS - 2);
+	if (*scroll + rows < s->nbody) {
 		attron(A_BOLD);
 		mvhline(bottom - 1, 0, ' ', COLS);
 		tui_put(bottom - 1, 1, ui->utf8 ? "↓ more below: down or PgDn"
@@ -284,174 +300,91 @@ static void tui_draw(struct tui *ui)
 	view_screen_free(&s);
 }
 
-/* Key handlers: each returns KEY_DONE, KEY_REDRAW or KEY_QUIT. */
-static int key_next(struct tui *ui) { view_move(&ui->v, 1); return KEY_REDRAW; }
-static int key_prev(struct tui *ui) { view_move(&ui->v, -1); return KEY_REDRAW; }
-static int key_home(struct tui *ui) { view_goto(&ui->v, 0); return KEY_REDRAW; }
-static int key_quit(struct tui *ui) { (void)ui; return KEY_QUIT; }
-static int key_scorer(struct tui *ui) { view_next_scorer(&ui->v); return KEY_REDRAW; }
-static int key_goto(struct tui *ui) { ui->pending_g = 1; return KEY_DONE; }
-
-static int key_end(struct tui *ui)
+/* The key code of view_key.h for what getch() returned: a byte as it
+ * is, a curses key by the table, any other curses key VIEW_KEY_OTHER. */
+static int tui_keycode(int ch)
 {
-	view_goto(&ui->v, view_count(&ui->v) - 1);
-	return KEY_REDRAW;
+	static const struct {
+		int curses, view;
+	} map[] = {
+		{ KEY_RIGHT, VIEW_KEY_RIGHT }, { KEY_LEFT, VIEW_KEY_LEFT },
+		{ KEY_UP, VIEW_KEY_UP }, { KEY_DOWN, VIEW_KEY_DOWN },
+		{ KEY_HOME, VIEW_KEY_HOME }, { KEY_END, VIEW_KEY_END },
+		{ KEY_NPAGE, VIEW_KEY_NPAGE }, { KEY_PPAGE, VIEW_KEY_PPAGE },
+		{ KEY_BACKSPACE, VIEW_KEY_BACKSPACE }, { KEY_ENTER, VIEW_KEY_ENTER },
+		{ KEY_RESIZE, VIEW_KEY_RESIZE },
+	};
+	if (ch >= 0 && ch <= 0xff)
+		return ch;
+	for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
+		if (map[k].curses == ch)
+			return map[k].view;
+	return VIEW_KEY_OTHER;
 }
-
-static int key_terms(struct tui *ui)
-{
-	ui->v.terms = !ui->v.terms;
-	return KEY_REDRAW;
-}
-
-/* Opens a mode, or goes back to stepping if it is open already. */
-static int key_mode(struct tui *ui, enum view_mode m)
-{
-	ui->v.mode = ui->v.mode == m ? VIEW_STEP : m;
-	return KEY_REDRAW;
-}
-
-static int key_compare(struct tui *ui) { return key_mode(ui, VIEW_COMPARE); }
-static int key_heatmap(struct tui *ui) { return key_mode(ui, VIEW_HEATMAP); }
-static int key_help(struct tui *ui) { return key_mode(ui, VIEW_HELP); }
-
-static int key_back(struct tui *ui)
-{
-	ui->v.mode = VIEW_STEP;
-	return KEY_REDRAW;
-}
-
-static int key_down(struct tui *ui) { ui->scroll++; return KEY_REDRAW; }
-static int key_pgdn(struct tui *ui) { ui->scroll += LINES / 2; return KEY_REDRAW; }
-
-static int key_up(struct tui *ui)
-{
-	ui->scroll = ui->scroll > 0 ? ui->scroll - 1 : 0;
-	return KEY_REDRAW;
-}
-
-static int key_pgup(struct tui *ui)
-{
-	ui->scroll = ui->scroll > LINES / 2 ? ui->scroll - LINES / 2 : 0;
-	return KEY_REDRAW;
-}
-
-static int key_quiz(struct tui *ui)
-{
-	struct errbuf err;
-	static unsigned long long asked;
-	asked++;
-	if (view_quiz_start(&ui->v, asked * 7919u + (unsigned)ui->v.pos, &err))
-		beep();
-	return KEY_REDRAW;
-}
-
-static const struct {
-	int key;
-	int (*fn)(struct tui *ui);
-	int keep_scroll; /* 1: the key scrolls; 0: a new screen starts at top */
-} tui_keys[] = {
-	{ KEY_RIGHT, key_next, 0 }, { ' ', key_next, 0 }, { 'n', key_next, 0 },
-	{ KEY_LEFT, key_prev, 0 }, { KEY_BACKSPACE, key_prev, 0 },
-	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
-	{ KEY_HOME, key_home, 0 }, { KEY_END, key_end, 0 },
-	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
-	{ 'z', key_quiz, 0 },
-	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
-	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
-	{ 27, key_back, 0 }, { KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
-	{ KEY_UP, key_up, 1 }, { 'k', key_up, 1 }, { KEY_NPAGE, key_pgdn, 1 },
-	{ KEY_PPAGE, key_pgup, 1 },
-};
 
 /* Presentation keys: b blanks the screen, space pauses the autoplay. */
 static int tui_present_key(struct tui *ui, int ch)
 {
 	if (ui->blank) {
 		ui->blank = 0;
-		return KEY_REDRAW;
+		return VIEW_KEY_REDRAW;
 	}
 	if (ch == 'b' || ch == 'B') {
 		ui->blank = 1;
-		return KEY_REDRAW;
+		return VIEW_KEY_REDRAW;
 	}
 	if (ch == ' ' && ui->autoplay_ms) {
 		ui->paused = !ui->paused;
 		ui->elapsed_ms = 0;
-		return KEY_REDRAW;
+		return VIEW_KEY_REDRAW;
 	}
 	return -1;
 }
 
-/* Keys while a quiz is open: typing, Backspace, Enter, and Esc. */
-static int tui_quiz_key(struct tui *ui, int ch)
-{
-	if (ch == KEY_RESIZE)
-		return KEY_REDRAW;
-	if (ui->v.quiz_answered || ch == 27) {
-		view_quiz_end(&ui->v);
-		return KEY_REDRAW;
-	}
-	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
-		view_quiz_answer(&ui->v);
-	else if (ch == KEY_BACKSPACE || ch == 127 || ch == '\b')
-		view_quiz_type(&ui->v, '\b');
-	else if (ch >= 0x20 && ch < 0x100)
-		view_quiz_type(&ui->v, ch);
-	return KEY_REDRAW;
-}
-
-
+/* Handles a key from getch(): the presentation's own keys, then the
+ * stepper's (view_key.h).  Returns VIEW_KEY_* flags. */
 static int tui_key(struct tui *ui, int ch)
 {
-	if (ui->v.mode == VIEW_QUIZ)
-		return tui_quiz_key(ui, ch);
-	if (ui->present && ch != KEY_RESIZE) {
-		int r = tui_present_key(ui, ch);
+	int key = tui_keycode(ch);
+	if (ui->present && ui->v.mode != VIEW_QUIZ && key != VIEW_KEY_RESIZE) {
+		int r = tui_present_key(ui, key);
 		if (r >= 0)
 			return r;
 		ui->elapsed_ms = 0; /* a manual step restarts the timer */
 	}
-	if (ui->pending_g) {
-		ui->pending_g = 0;
-		if (ch >= '1' && ch <= '9') {
-			ui->v.mode = VIEW_STEP;
-			view_goto_stage(&ui->v, (enum trace_stage)(ch - '1'));
-			ui->scroll = 0;
-			return KEY_REDRAW;
-		}
-	}
-	if (ui->v.mode == VIEW_HELP && ch != 'q' && ch != 'Q')
-		return key_back(ui);
-	if (ch == KEY_RESIZE)
-		return KEY_REDRAW;
-	for (size_t k = 0; k < sizeof tui_keys / sizeof tui_keys[0]; k++) {
-		if (tui_keys[k].key != ch)
-			continue;
-		if (!tui_keys[k].keep_scroll)
-			ui->scroll = 0;
-		return tui_keys[k].fn(ui);
-	}
-	return KEY_DONE;
+	ui->v.page_rows = LINES / 2;
+	int r = view_key(&ui->v, key);
+	if (r & VIEW_KEY_BEEP)
+		beep();
+	return r;
 }
 
-/* Installs handler for the signals that end the stepper, saving the old
- * actions in old (3). */
-static const int tui_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+/* The signals whose default action ends the program and that a handler
+ * can catch and return from: each must give the terminal back, so each
+ * only sets tui_signal, and the loop ends and restores the terminal.
+ * (SIGSEGV and the other faults cannot be returned from; abort() from
+ * the allocators runs the fatal hook.) */
+static const int tui_sigs[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF
+};
+#define TUI_NSIGS ((int)(sizeof tui_sigs / sizeof tui_sigs[0]))
 
+/* Installs handler for tui_sigs, saving the old actions in old
+ * (TUI_NSIGS). */
 static void tui_signals(void (*handler)(int), struct sigaction *old)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TUI_NSIGS; k++)
 		sigaction(tui_sigs[k], &sa, &old[k]);
 }
 
 static void tui_signals_restore(const struct sigaction *old)
 {
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < TUI_NSIGS; k++)
 		sigaction(tui_sigs[k], &old[k], NULL);
 }
 
@@ -481,14 +414,14 @@ static int tui_tick(struct tui *ui, int ms)
 		return 1;
 	}
 	view_move(&ui->v, 1);
-	ui->scroll = 0;
+	ui->v.scroll = 0;
 	return 1;
 }
 
 /* Runs the event loop on an initialised view; returns the exit status. */
 static int tui_loop(struct tui *ui, const struct tui_opts *o)
 {
-	struct sigaction old[3];
+	struct sigaction old[TUI_NSIGS];
 	tui_signal = 0;
 	tui_signals(tui_on_signal, old);
 	if (!initscr()) {
@@ -517,25 +450,39 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 			continue;
 		}
 		int r = tui_key(ui, ch);
-		redraw = r == KEY_REDRAW || ch == KEY_RESIZE;
-		done = r == KEY_QUIT;
+		redraw = (r & VIEW_KEY_REDRAW) || ch == KEY_RESIZE;
+		done = r & VIEW_KEY_QUIT;
 	}
 	tui_end();
 	tui_signals_restore(old);
-	switch (tui_signal) {
-	case SIGINT: return 130;
-	case SIGTERM: return 143;
-	case SIGHUP: return 129;
-	default: return 0;
-	}
+	return tui_signal ? 128 + tui_signal : 0; /* as a shell reports it */
+}
+
+/* Sets LC_CTYPE for the screen; returns 1 if it is UTF-8.  The C and
+ * POSIX locales (LANG unset, as under cron, ssh or a container) say
+ * nothing of the terminal, which is nearly always UTF-8 today, so they
+ * are taken as C.UTF-8.  Any other locale is the user's word: if it is
+ * not UTF-8, or no UTF-8 locale exists, the caller draws ASCII. */
+static int tui_locale(void)
+{
+	static const char *const utf8_names[] = { "C.UTF-8", "C.utf8",
+						  "en_US.UTF-8" };
+	const char *cur = setlocale(LC_CTYPE, NULL);
+	if (cur && (strcmp(cur, "C") == 0 || strcmp(cur, "POSIX") == 0))
+		for (size_t k = 0; k < sizeof utf8_names / sizeof *utf8_names; k++)
+			if (setlocale(LC_CTYPE, utf8_names[k]))
+				break;
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
 static int tui_start(const struct trace *tr, const struct lesson *l,
 		     const struct tui_opts *o)
 {
 	struct tui ui;
+	char *locale = xstrdup(setlocale(LC_CTYPE, NULL));
 	memset(&ui, 0, sizeof ui);
-	ui.utf8 = MB_CUR_MAX > 1;
+	ui.utf8 = tui_locale();
+	tui_ascii = !ui.utf8;
 	ui.present = o->present;
 	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
@@ -544,6 +491,8 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 			view_set_run(&ui.v, k);
 	int rc = tui_loop(&ui, o);
 	view_free(&ui.v);
+	setlocale(LC_CTYPE, locale);
+	free(locale);
 	return rc;
 }
 

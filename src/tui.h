@@ -21,7 +21,9 @@ struct tui_opts {
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit
  * status: 0 after q, 1 after an error (printed after the terminal has been
- * restored), 130 after Ctrl-C, 143 after SIGTERM. */
+ * restored), and 128 + N after signal N ended it (130 after Ctrl-C, 131
+ * after Ctrl-\ (SIGQUIT), 143 after SIGTERM), the terminal restored
+ * first. */
 int tui_run_trace(const struct trace *tr, const struct tui_opts *o);
 
 /* Steps through the pages of lesson l, whose trace is tr (from

@@ -17,9 +17,6 @@ enum {
 };
 #define HEAT_LEVELS 6
 
-/* What a key handler asks the loop to do. */
-enum { KEY_DONE = 0, KEY_REDRAW = 1, KEY_QUIT = 2 };
-
 struct tui {
 	struct view v;
 	int present;     /* presentation mode */
@@ -29,8 +26,6 @@ struct tui {
 	int elapsed_ms;  /* time since the last advance */
 	int color;     /* colour pairs are in use */
 	int utf8;      /* the terminal takes UTF-8 */
-	int scroll;    /* first body line shown */
-	int pending_g; /* 'g' was pressed; a digit follows */
 };
 
 /* The attribute for a role: a colour pair, or mono (bold, reverse). */

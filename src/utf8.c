@@ -117,6 +117,16 @@ size_t utf8_valid_prefix(const char *s, size_t n)
 	return i;
 }
 
+size_t utf8_char_len(const char *s)
+{
+	unsigned long cp;
+
+	if (!*s)
+		return 0;
+	size_t len = utf8_decode((const unsigned char *)s, strnlen(s, 4), &cp);
+	return len ? len : 1;
+}
+
 /* In blocks where capitals and small letters alternate, returns the small
  * letter of cp; caps_odd says whether the capitals sit at odd code points. */
 static unsigned long utf8_pair(unsigned long cp, int caps_odd)

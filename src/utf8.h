@@ -8,6 +8,13 @@
  * Overlong forms, surrogates and code points past U+10FFFF are invalid. */
 size_t utf8_valid_prefix(const char *s, size_t n);
 
+/* Returns the length in bytes of the character at s, a NUL-terminated
+ * string: that of the valid UTF-8 sequence it starts (1 to 4), 1 for a byte
+ * that starts none (a stray or cut-off byte, an overlong form...), and 0
+ * at the NUL.  It never reads past the NUL, so stepping a string by it
+ * stops there, whatever the bytes. */
+size_t utf8_char_len(const char *s);
+
 /* Returns a newly allocated, case-folded copy of the valid UTF-8 string
  * s[0..n): ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic capitals
  * become small letters; everything else is copied unchanged.  The caller

@@ -65,17 +65,12 @@ static char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* Bytes in the UTF-8 sequence that starts with byte c. */
-static int u8_len(unsigned char c)
-{
-	return c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-}
-
-/* Columns taken by the character at p. */
+/* Columns taken by the character at p, which is utf8_char_len(p) bytes
+ * long: a byte that starts no valid sequence counts one. */
 static int u8_cols(const char *p)
 {
 	char ch[5] = { 0 };
-	memcpy(ch, p, (size_t)u8_len((unsigned char)*p));
+	memcpy(ch, p, utf8_char_len(p));
 	return utf8_width(ch);
 }
 
@@ -99,11 +94,11 @@ static void wrap_push(struct strlist *l, const char *line, int width,
 					plus = q;
 			}
 			cols += u8_cols(q);
-			q += u8_len((unsigned char)*q);
+			q += utf8_char_len(q);
 		}
 		const char *brk = !*q ? q : plus ? plus : space ? space : q;
 		if (brk == p) /* one character wider than the room */
-			brk += u8_len((unsigned char)*p);
+			brk += utf8_char_len(p);
 		char *s = xmalloc((size_t)(brk - p) + (size_t)lead + 1);
 		memset(s, ' ', (size_t)lead);
 		memcpy(s + lead, p, (size_t)(brk - p));
@@ -635,21 +630,70 @@ int view_quiz_start(struct view *v, unsigned long long seed,
 	return rc;
 }
 
-void view_quiz_type(struct view *v, int c)
+/* Bytes in the UTF-8 sequence that lead byte c starts; 0 if c starts
+ * none (a continuation byte, 0xC0, 0xC1, 0xF5 and above). */
+static size_t quiz_lead_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3
+	     : c < 0xf5 ? 4 : 0;
+}
+
+/* 1 if the whole character ch (len bytes) may go into the box: valid
+ * UTF-8 and no control (C0, DEL, C1), so that it can drive no terminal. */
+static int quiz_char_ok(const unsigned char *ch, size_t len)
+{
+	if (utf8_valid_prefix((const char *)ch, len) != len)
+		return 0;
+	if (len == 1)
+		return ch[0] >= 0x20 && ch[0] != 0x7f;
+	return !(ch[0] == 0xc2 && ch[1] < 0xa0);
+}
+
+/* Backspace: drops the character being typed, else the last whole one. */
+static void quiz_backspace(struct view *v)
 {
 	size_t len = strlen(v->quiz_input);
-	if (v->quiz_answered)
+	if (v->quiz_npart) {
+		v->quiz_npart = 0;
 		return;
-	if (c == '\b') {
-		while (len > 0 && ((unsigned char)v->quiz_input[len - 1] & 0xC0) == 0x80)
-			len--; /* a UTF-8 continuation byte */
-		if (len > 0)
-			len--;
-		v->quiz_input[len] = '\0';
-	} else if (c >= 0x20 && c != 0x7f && len + 1 < sizeof v->quiz_input) {
-		v->quiz_input[len] = (char)c;
-		v->quiz_input[len + 1] = '\0';
 	}
+	while (len > 0 && ((unsigned char)v->quiz_input[len - 1] & 0xC0) == 0x80)
+		len--; /* a UTF-8 continuation byte */
+	if (len > 0)
+		len--;
+	v->quiz_input[len] = '\0';
+}
+
+/* The bytes of one character arrive one by one and are held in quiz_part
+ * until the character is whole; only then, if it is valid and fits whole,
+ * does it join quiz_input, which is thus valid UTF-8 at every moment. */
+int view_quiz_type(struct view *v, int c)
+{
+	if (v->quiz_answered)
+		return 0;
+	if (c == '\b') {
+		quiz_backspace(v);
+		return 1;
+	}
+	if (c < 0 || c > 0xff)
+		return 0;
+	unsigned char b = (unsigned char)c;
+	if (v->quiz_npart && (b & 0xC0) != 0x80)
+		v->quiz_npart = 0; /* a character cut short: dropped */
+	if (!v->quiz_npart && !quiz_lead_len(b))
+		return 0; /* a stray continuation or a byte of no UTF-8 */
+	v->quiz_part[v->quiz_npart++] = b;
+	size_t need = quiz_lead_len(v->quiz_part[0]);
+	if ((size_t)v->quiz_npart < need)
+		return 1;
+	v->quiz_npart = 0;
+	size_t len = strlen(v->quiz_input);
+	if (!quiz_char_ok(v->quiz_part, need) ||
+	    len + need >= sizeof v->quiz_input)
+		return 0;
+	memcpy(v->quiz_input + len, v->quiz_part, need);
+	v->quiz_input[len + need] = '\0';
+	return 1;
 }
 
 int view_quiz_answer(struct view *v)
@@ -664,6 +708,7 @@ int view_quiz_answer(struct view *v)
 	v->quiz_feedback = text;
 	if (r == QUIZ_UNPARSEABLE) {
 		v->quiz_input[0] = '\0';
+		v->quiz_npart = 0;
 		return 0;
 	}
 	v->quiz_answered = 1;
@@ -676,6 +721,7 @@ void view_quiz_end(struct view *v)
 	v->quiz_feedback = NULL;
 	v->quiz_answered = 0;
 	v->quiz_input[0] = '\0';
+	v->quiz_npart = 0;
 	if (v->mode == VIEW_QUIZ)
 		v->mode = VIEW_STEP;
 }

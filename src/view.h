@@ -33,11 +33,21 @@ struct view {
 	enum view_mode mode;
 	int terms;                  /* show term-by-term arithmetic */
 	int width;                  /* columns to wrap text to */
+	/* what the keys (view_key.h) keep between two keys */
+	int scroll;                 /* the first body line shown; the TUI
+	                               clamps it to the screen */
+	int page_rows;              /* rows that PgUp and PgDn scroll */
+	int pending_g;              /* 'g' was pressed; a digit follows */
+	unsigned long long quizzes; /* quizzes started: the next one's seed */
 	struct fmt_opts fmt;
 	/* the quiz (VIEW_QUIZ) */
 	struct quiz_question quiz;
 	int quiz_answered;          /* 1 once a number was given */
-	char quiz_input[64];        /* what the learner has typed so far */
+	char quiz_input[64];        /* what the learner has typed so far:
+	                               whole characters of valid UTF-8, no
+	                               controls, always NUL-terminated */
+	unsigned char quiz_part[4]; /* the bytes of a character being typed */
+	int quiz_npart;             /* how many bytes of it have come */
 	char *quiz_feedback;        /* the verdict, or a hint; NULL at first */
 };
 
@@ -86,9 +96,16 @@ int view_step(const struct view *v);
 int view_quiz_start(struct view *v, unsigned long long seed,
 		    struct errbuf *err);
 
-/* Adds a typed character (ASCII, or a byte of UTF-8) to the answer, or
- * removes the last character when c is '\b'. */
-void view_quiz_type(struct view *v, int c);
+/* Takes one typed byte c (0 to 255: ASCII, or one byte of a UTF-8
+ * character), or '\b' to remove the character being typed or else the
+ * last one.  A character joins the answer only once all its bytes have
+ * come, and only if it is valid UTF-8, not a control, and fits whole; so
+ * the answer is valid UTF-8 whatever bytes arrive.  Returns 1 if c was
+ * taken, 0 if it was refused (a byte that is not UTF-8, a control, a
+ * character with no room left, or any key once the question is
+ * answered); a refused byte changes nothing but to drop a character cut
+ * short before it. */
+int view_quiz_type(struct view *v, int c);
 
 /* Checks the typed answer.  An answer that is not a number leaves the
  * question open with a hint; returns 1 once the question is answered. */

@@ -315,6 +315,7 @@ run_case() {
 	lesson) set -- lesson --check "$(input_file "$input")" ;;
 	batch) set -- trace --batch="$(input_file "$input")" --format=jsonl ;;
 	model-stdin) stdin=$(input_file "$input"); set -- model --model=- ;;
+	quiz-stdin) stdin=$(input_file "$input"); set -- quiz --seed=42 --count=1 ;;
 	sentence) set -- trace -- "$(input_text "$input")" ;;
 	target) set -- trace --target="$(input_text "$input")" \
 		je suis étudiant ;;

@@ -45,6 +45,60 @@ START_TEST(test_valid_prefix_bad)
 }
 END_TEST
 
+/* utf8_char_len of a heap copy of s, exactly as long as s: a read past
+ * the NUL is an error under AddressSanitizer. */
+static size_t char_len(const char *s)
+{
+	char *copy = strdup(s);
+	size_t n = utf8_char_len(copy);
+
+	free(copy);
+	return n;
+}
+
+/* The lengths of the characters of s, stepping by utf8_char_len until it
+ * says 0, written into out as digits ("221" for "été"). */
+static void steps(const char *s, char *out)
+{
+	char *copy = strdup(s), *p = copy;
+	size_t n;
+
+	while ((n = utf8_char_len(p)) > 0) {
+		*out++ = (char)('0' + n);
+		p += n;
+	}
+	*out = '\0';
+	free(copy);
+}
+
+START_TEST(test_char_len)
+{
+	char got[32];
+
+	ck_assert_uint_eq(char_len(""), 0);
+	ck_assert_uint_eq(char_len("a"), 1);
+	ck_assert_uint_eq(char_len("\xc3\xa9"), 2);            /* é */
+	ck_assert_uint_eq(char_len("\xe2\x82\xac"), 3);        /* € */
+	ck_assert_uint_eq(char_len("\xf0\x9f\x98\x80"), 4);    /* U+1F600 */
+	/* a byte that starts no valid sequence is one character */
+	ck_assert_uint_eq(char_len("\xe9"), 1);                /* Latin-1 é */
+	ck_assert_uint_eq(char_len("\xe9_"), 1);
+	ck_assert_uint_eq(char_len("\xe2\x82"), 1);            /* € cut off */
+	ck_assert_uint_eq(char_len("\xf0\x9f\x98"), 1);
+	ck_assert_uint_eq(char_len("\x80"), 1);
+	ck_assert_uint_eq(char_len("\xc0\x80"), 1);            /* overlong */
+	ck_assert_uint_eq(char_len("\xed\xa0\x80"), 1);        /* surrogate */
+	ck_assert_uint_eq(char_len("\xff"), 1);
+	/* stepping stops at the NUL, whatever the lead bytes promise */
+	steps("answer> \xe9_", got);
+	ck_assert_str_eq(got, "1111111111");
+	steps("\xc3\xa9t\xc3\xa9\xe2\x82", got);
+	ck_assert_str_eq(got, "21211");
+	steps("\xf0\x9f\x98\x80\xf0", got);
+	ck_assert_str_eq(got, "41");
+}
+END_TEST
+
 /* Folds s and compares it with want. */
 static void check_fold(const char *s, const char *want)
 {
@@ -114,6 +168,7 @@ static Suite *utf8_suite(void)
 
 	tcase_add_test(tc, test_valid_prefix_good);
 	tcase_add_test(tc, test_valid_prefix_bad);
+	tcase_add_test(tc, test_char_len);
 	tcase_add_test(tc, test_fold);
 	tcase_add_test(tc, test_fold_length);
 	tcase_add_test(tc, test_width);

@@ -9,6 +9,7 @@
 
 #include "utf8.h"
 #include "view.h"
+#include "view_key.h"
 
 static struct model M;
 static struct trace T;
@@ -223,6 +224,142 @@ START_TEST(test_lesson_pages)
 }
 END_TEST
 
+/* Opens a quiz on the softmax screen of step 1, and types the bytes of
+ * keys, a byte a key (as the terminal delivers them).  Returns how many
+ * were refused. */
+static int quiz_keys(const char *keys)
+{
+	struct errbuf err;
+	int refused = 0;
+	if (V.mode != VIEW_QUIZ) {
+		view_goto(&V, 3 + 2);
+		ck_assert_msg(view_quiz_start(&V, 1, &err) == 0, "%s", err.msg);
+	}
+	for (const char *p = keys; *p; p++)
+		refused += !view_quiz_type(&V, (unsigned char)*p);
+	return refused;
+}
+
+/* The answer box is valid UTF-8, as long as its bytes say. */
+static void assert_box_valid(void)
+{
+	size_t len = strlen(V.quiz_input);
+	ck_assert_uint_lt(len, sizeof V.quiz_input);
+	ck_assert_uint_eq(utf8_valid_prefix(V.quiz_input, len), len);
+}
+
+START_TEST(test_quiz_box_refuses_invalid_utf8)
+{
+	/* lead bytes wait for the rest of their character; the second
+	 * drops the first; an answer drops the part typed */
+	ck_assert_int_eq(quiz_keys("\xe9\xe9"), 0);
+	ck_assert_str_eq(V.quiz_input, "");
+	ck_assert_int_eq(view_quiz_answer(&V), 0);  /* not a number */
+	ck_assert_int_eq(quiz_keys("\xa9"), 1);     /* so no é is completed */
+	/* a Latin-1 é (0xE9) between digits: refused, the digits kept */
+	ck_assert_int_eq(quiz_keys("1\xe9.5"), 0);  /* '.' drops the 0xE9 */
+	ck_assert_str_eq(V.quiz_input, "1.5");
+	/* stray continuations, bytes of no UTF-8, an overlong form, a
+	 * surrogate, a C1 control (CSI), C0 controls and DEL */
+	ck_assert_int_eq(quiz_keys("\x80\xbf\xc0\xc1\xf5\xff"), 6);
+	ck_assert_int_eq(quiz_keys("\xe0\x80\xaf"), 1);
+	ck_assert_int_eq(quiz_keys("\xed\xa0\x80"), 1);
+	ck_assert_int_eq(quiz_keys("\xc2\x9b"), 1);
+	ck_assert_int_eq(quiz_keys("\x1b\x07\x7f"), 3);
+	ck_assert_str_eq(V.quiz_input, "1.5");
+	/* whole characters are taken: é, €, U+1F600 */
+	ck_assert_int_eq(quiz_keys("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), 0);
+	ck_assert_str_eq(V.quiz_input, "1.5\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+	assert_box_valid();
+	render();
+	ck_assert(has(S.body, S.nbody,
+		      "answer> 1.5\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80_"));
+}
+END_TEST
+
+START_TEST(test_quiz_box_full_keeps_whole_characters)
+{
+	char want[64] = "";
+	/* 63 bytes of room: 31 two-byte é fit (62 bytes), the 32nd does
+	 * not, not even its first byte */
+	for (int k = 0; k < 40; k++)
+		quiz_keys("\xc3\xa9");
+	for (int k = 0; k < 31; k++)
+		strcat(want, "\xc3\xa9");
+	ck_assert_str_eq(V.quiz_input, want);
+	assert_box_valid();
+	ck_assert_int_eq(quiz_keys("\xe2\x82\xac"), 1); /* € needs 3 */
+	ck_assert_int_eq(quiz_keys("7"), 0);            /* one byte fits */
+	ck_assert_int_eq(quiz_keys("8"), 1);
+	strcat(want, "7");
+	ck_assert_str_eq(V.quiz_input, want);
+	assert_box_valid();
+}
+END_TEST
+
+START_TEST(test_quiz_box_backspace)
+{
+	quiz_keys("1\xc3\xa9");
+	ck_assert_int_eq(view_quiz_type(&V, '\b'), 1); /* é, both bytes */
+	ck_assert_str_eq(V.quiz_input, "1");
+	quiz_keys("\xe2\x82");                          /* € cut short */
+	view_quiz_type(&V, '\b');                       /* drops the part */
+	ck_assert_int_eq(quiz_keys("\xac"), 1);         /* now a stray byte */
+	ck_assert_str_eq(V.quiz_input, "1");
+	view_quiz_type(&V, '\b');
+	view_quiz_type(&V, '\b');
+	ck_assert_str_eq(V.quiz_input, "");
+	/* an unparseable answer empties the box and what was being typed */
+	quiz_keys("x\xe2\x82");
+	ck_assert_int_eq(view_quiz_answer(&V), 0);
+	ck_assert_int_eq(quiz_keys("\xac"), 1);
+	ck_assert_str_eq(V.quiz_input, "");
+}
+END_TEST
+
+/* The keys as the program runs them (view_key.h): g 3, s, z, a typed
+ * answer with a refused byte, Esc, ? and any key, PgDn, q. */
+START_TEST(test_keys)
+{
+	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, '3'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(V.frames[V.pos].t, 1);
+	view_key(&V, 's');
+	ck_assert_int_eq(T.runs[V.run].scorer, SCORER_general);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_WEIGHTED_SUM);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(view_key(&V, 'z'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_QUIZ);
+	ck_assert_int_eq(view_key(&V, '0'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(view_key(&V, 0xe9), VIEW_KEY_REDRAW); /* waits */
+	ck_assert_int_eq(view_key(&V, '.'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(view_key(&V, 0x80), VIEW_KEY_REDRAW | VIEW_KEY_BEEP);
+	ck_assert_int_eq(view_key(&V, 'q'), VIEW_KEY_REDRAW); /* typed */
+	ck_assert_str_eq(V.quiz_input, "0.q");
+	view_key(&V, VIEW_KEY_BACKSPACE);
+	ck_assert_str_eq(V.quiz_input, "0.");
+	ck_assert_int_eq(view_key(&V, 27), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	view_key(&V, '?');
+	ck_assert_int_eq(V.mode, VIEW_HELP);
+	view_key(&V, 'x');
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	V.page_rows = 5;
+	view_key(&V, VIEW_KEY_NPAGE);
+	view_key(&V, 'j');
+	ck_assert_int_eq(V.scroll, 6);
+	view_key(&V, VIEW_KEY_PPAGE);
+	ck_assert_int_eq(V.scroll, 1);
+	view_key(&V, VIEW_KEY_END);
+	ck_assert_int_eq(V.pos, view_count(&V) - 1);
+	ck_assert_int_eq(V.scroll, 0); /* a new screen starts at the top */
+	ck_assert_int_eq(view_key(&V, VIEW_KEY_OTHER), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, 'q'), VIEW_KEY_QUIT);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -237,6 +374,10 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_compare_and_help);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
+	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
+	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
+	tcase_add_test(tc, test_quiz_box_backspace);
+	tcase_add_test(tc, test_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

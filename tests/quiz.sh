@@ -150,6 +150,20 @@ check "the prompt comes again each time" \
 	test "$(grep -o 'answer> ' "$TMP/out" | wc -l)" -eq 4
 check "answers read from a pipe are echoed" grep -q '^answer> abc$' "$TMP/out"
 
+# --- piped answers are echoed safe: no byte that could drive the terminal ----
+# ESC sequences (clear the screen, set the title), a C1 CSI (U+009B), a
+# byte that is not UTF-8 and a CRLF line end; each shows as \xNN, as
+# error messages show them, and the CR, a line end, not at all.
+printf '\033[2J\033]0;t\007\r\n\302\233x\n\377\n' >"$TMP/in"
+quiz --seed=42 --count=1 <"$TMP/in"
+expect_status 0 "hostile answers"
+check "ESC, BEL: echoed as \\x1b, \\x07" \
+	grep -qxF 'answer> \x1b[2J\x1b]0;t\x07' "$TMP/out"
+check "a C1 control: echoed as \\xc2\\x9b" grep -qxF 'answer> \xc2\x9bx' "$TMP/out"
+check "a byte that is not UTF-8: echoed as \\xff" grep -qxF 'answer> \xff' "$TMP/out"
+check "no ESC, BEL, CR or 0xFF byte reaches stdout" \
+	sh -c "! LC_ALL=C grep -q '$(printf '[\033\007\r\377]')' '$TMP/out'"
+
 # --- the end of the input, and q ---------------------------------------------
 quiz --seed=9 </dev/null
 expect_status 0 "no input at all"

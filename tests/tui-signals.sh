@@ -2,7 +2,8 @@
 # tui-signals.sh: the stepper gives the terminal back, whatever ends it.
 #
 # tui.sh checks q, Ctrl-C and SIGTERM.  This script checks SIGHUP (a
-# signal, and a terminal that really goes away), a storm of window-size
+# signal, and a terminal that really goes away), Ctrl-\ (SIGQUIT) and
+# every other signal whose default action ends the program, a storm of window-size
 # changes (the stepper must still answer keys, draw at the final size and
 # quit cleanly), and a fatal error: memory running out after the screen
 # was taken over, where the allocators abort (src/util.c) and the stepper's
@@ -23,6 +24,25 @@ expect h "word 2 of 3" "it answers keys"
 kill -HUP "$(pid_of h)" 2>/dev/null
 wait_exit h 129 "SIGHUP ends the stepper"
 check "the terminal modes are restored after SIGHUP" same_modes h
+
+# --- Ctrl-\ (SIGQUIT) from the keyboard: exit 131, modes restored ---
+start j 80 24 "'$ATTN_TRACE' tui je suis étudiant"
+expect j "stage 1 of 6: encoding" "a stepper to quit with Ctrl-\\"
+keys j 'C-\'
+wait_exit j 131 "Ctrl-\\ (SIGQUIT) ends the stepper"
+check "the terminal modes are restored after Ctrl-\\" same_modes j
+
+# --- every other signal that ends a program by default: 128 + N ---
+# (the numbers from the shell, which knows this system's)
+for sig in QUIT PIPE ALRM USR1 USR2 XCPU XFSZ VTALRM PROF; do
+	n=$(kill -l "$sig")
+	start "s$sig" 80 24 "'$ATTN_TRACE' tui je suis étudiant"
+	expect "s$sig" "stage 1 of 6: encoding" "a stepper for SIG$sig"
+	kill -"$sig" "$(pid_of "s$sig")" 2>/dev/null
+	wait_exit "s$sig" $((128 + n)) "SIG$sig ends the stepper"
+	check "the terminal modes are restored after SIG$sig" same_modes "s$sig"
+	tm kill-session -t "s$sig"
+done
 
 # --- the terminal goes away: the stepper ends, it does not spin ---
 start k 80 24 "'$ATTN_TRACE' tui zone économique européenne"

@@ -1,0 +1,138 @@
+/* view_key.c: the stepper's keys, without curses: a table from key to
+ * handler for stepping, and the keys of an open quiz. */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "view_key.h"
+
+/* Handlers: each returns VIEW_KEY_* flags. */
+static int key_next(struct view *v) { view_move(v, 1); return VIEW_KEY_REDRAW; }
+static int key_prev(struct view *v) { view_move(v, -1); return VIEW_KEY_REDRAW; }
+static int key_home(struct view *v) { view_goto(v, 0); return VIEW_KEY_REDRAW; }
+static int key_quit(struct view *v) { (void)v; return VIEW_KEY_QUIT; }
+static int key_scorer(struct view *v) { view_next_scorer(v); return VIEW_KEY_REDRAW; }
+static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_DONE; }
+
+static int key_end(struct view *v)
+{
+	view_goto(v, view_count(v) - 1);
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_terms(struct view *v)
+{
+	v->terms = !v->terms;
+	return VIEW_KEY_REDRAW;
+}
+
+/* Opens a mode, or goes back to stepping if it is open already. */
+static int key_mode(struct view *v, enum view_mode m)
+{
+	v->mode = v->mode == m ? VIEW_STEP : m;
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_compare(struct view *v) { return key_mode(v, VIEW_COMPARE); }
+static int key_heatmap(struct view *v) { return key_mode(v, VIEW_HEATMAP); }
+static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
+
+static int key_back(struct view *v)
+{
+	v->mode = VIEW_STEP;
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_down(struct view *v) { v->scroll++; return VIEW_KEY_REDRAW; }
+
+static int key_pgdn(struct view *v)
+{
+	v->scroll += v->page_rows;
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_up(struct view *v)
+{
+	v->scroll = v->scroll > 0 ? v->scroll - 1 : 0;
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_pgup(struct view *v)
+{
+	v->scroll = v->scroll > v->page_rows ? v->scroll - v->page_rows : 0;
+	return VIEW_KEY_REDRAW;
+}
+
+/* A quiz on this screen, its seed from the count of quizzes and the
+ * position; a screen with no quiz beeps. */
+static int key_quiz(struct view *v)
+{
+	struct errbuf err;
+	v->quizzes++;
+	if (view_quiz_start(v, v->quizzes * 7919u + (unsigned)v->pos, &err))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	return VIEW_KEY_REDRAW;
+}
+
+static const struct {
+	int key;
+	int (*fn)(struct view *v);
+	int keep_scroll; /* 1: the key scrolls; 0: a new screen starts at top */
+} view_keys[] = {
+	{ VIEW_KEY_RIGHT, key_next, 0 }, { ' ', key_next, 0 }, { 'n', key_next, 0 },
+	{ VIEW_KEY_LEFT, key_prev, 0 }, { VIEW_KEY_BACKSPACE, key_prev, 0 },
+	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
+	{ VIEW_KEY_HOME, key_home, 0 }, { VIEW_KEY_END, key_end, 0 },
+	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
+	{ 'z', key_quiz, 0 },
+	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
+	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
+	{ 27, key_back, 0 }, { VIEW_KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
+	{ VIEW_KEY_UP, key_up, 1 }, { 'k', key_up, 1 },
+	{ VIEW_KEY_NPAGE, key_pgdn, 1 }, { VIEW_KEY_PPAGE, key_pgup, 1 },
+};
+
+/* Keys while a quiz is open: typing, Backspace, Enter, and Esc. */
+static int view_quiz_key(struct view *v, int key)
+{
+	if (key == VIEW_KEY_RESIZE)
+		return VIEW_KEY_REDRAW;
+	if (v->quiz_answered || key == 27) {
+		view_quiz_end(v);
+		return VIEW_KEY_REDRAW;
+	}
+	if (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER)
+		view_quiz_answer(v);
+	else if (key == VIEW_KEY_BACKSPACE || key == 127 || key == '\b')
+		view_quiz_type(v, '\b');
+	else if (key >= 0 && key <= 0xff && !view_quiz_type(v, key))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	return VIEW_KEY_REDRAW;
+}
+
+int view_key(struct view *v, int key)
+{
+	if (v->mode == VIEW_QUIZ)
+		return view_quiz_key(v, key);
+	if (v->pending_g) {
+		v->pending_g = 0;
+		if (key >= '1' && key <= '9') {
+			v->mode = VIEW_STEP;
+			view_goto_stage(v, (enum trace_stage)(key - '1'));
+			v->scroll = 0;
+			return VIEW_KEY_REDRAW;
+		}
+	}
+	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
+		return key_back(v);
+	if (key == VIEW_KEY_RESIZE)
+		return VIEW_KEY_REDRAW;
+	for (size_t k = 0; k < sizeof view_keys / sizeof view_keys[0]; k++) {
+		if (view_keys[k].key != key)
+			continue;
+		if (!view_keys[k].keep_scroll)
+			v->scroll = 0;
+		return view_keys[k].fn(v);
+	}
+	return VIEW_KEY_DONE;
+}
