@@ -12,6 +12,15 @@
 
 #include "outfile.h"
 
+/* The longest symbolic link read, and the most links followed from the
+ * name given (as the kernel's limit). */
+#ifdef PATH_MAX
+#define OUTFILE_PATH_MAX PATH_MAX
+#else
+#define OUTFILE_PATH_MAX 4096
+#endif
+#define OUTFILE_MAX_LINKS 40
+
 /* The signals that remove the temporary file. */
 static const int outfile_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 #define OUTFILE_NSIGS ((int)(sizeof outfile_sigs / sizeof outfile_sigs[0]))
@@ -123,6 +132,116 @@ static int outfile_open_direct(struct outfile *of, struct errbuf *err)
 	return -1;
 }
 
+/* Writes through a duplicate of this process's descriptor fd, which the
+ * path names (/dev/stdout, /proc/self/fd/N): at the descriptor's offset,
+ * truncating nothing, as a shell's >&N would. */
+static int outfile_open_fd(struct outfile *of, int fd, struct errbuf *err)
+{
+	int flags = fcntl(fd, F_GETFL), copy = -1, e = errno;
+	if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) {
+		err_set(err, "%s: expected a descriptor open for writing, "
+			"found one open only for reading", of->path);
+		outfile_release(of);
+		return -1;
+	}
+	if (flags != -1 && (copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)) >= 0 &&
+	    (of->fp = fdopen(copy, "w")) != NULL)
+		return 0;
+	e = errno;
+	if (copy >= 0)
+		close(copy);
+	outfile_fail(of, e, err);
+	outfile_release(of);
+	return -1;
+}
+
+/* The directory part of path ("DIR/" of "DIR/NAME", "" of "NAME") joined
+ * to rel, or rel alone if it is absolute.  The caller frees it. */
+static char *outfile_join(const char *path, const char *rel)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = rel[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	size_t len = strlen(rel);
+	char *p = xmalloc(dir + len + 1);
+	memcpy(p, path, dir);
+	memcpy(p + dir, rel, len + 1);
+	return p;
+}
+
+/* The content of the symbolic link path, or NULL with errno set. */
+static char *outfile_readlink(const char *path)
+{
+	char buf[OUTFILE_PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof buf);
+	if (n < 0)
+		return NULL;
+	if ((size_t)n >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* The descriptor of this process that the link path (lst: its lstat)
+ * stands for, as /proc/self/fd/N does (and /dev/fd/N and /dev/stdout,
+ * which lead there): a link of /proc whose name N is one of our open
+ * descriptors and that leads to the same file.  -1 if it is not one. */
+static int outfile_descriptor(const char *path, const struct stat *lst)
+{
+	struct stat proc, st, fst;
+	const char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	if (lstat("/proc/self", &proc) != 0 || proc.st_dev != lst->st_dev)
+		return -1;
+	long n = 0;
+	for (const char *c = name; *c; c++) {
+		if (*c < '0' || *c > '9' || n > INT_MAX / 10)
+			return -1;
+		n = n * 10 + (*c - '0');
+	}
+	if (!*name || fstat((int)n, &fst) != 0 || stat(path, &st) != 0 ||
+	    st.st_dev != fst.st_dev || st.st_ino != fst.st_ino)
+		return -1;
+	return (int)n;
+}
+
+/* Follows the symbolic links that path ends in (not those of its
+ * directories) to the name that writing to path writes to, which need
+ * not exist yet: a dangling link gives the name it points to, so that the
+ * link is kept.  *fd gets the descriptor of this process that the chain
+ * reaches (outfile_descriptor()), or -1.  Returns the name, which the
+ * caller frees, or NULL with errno set (ELOOP, or why the name cannot
+ * be looked up: ENAMETOOLONG, EACCES ...). */
+static char *outfile_follow(const char *path, int *fd)
+{
+	char *cur = xstrdup(path);
+	struct stat lst;
+	*fd = -1;
+	for (int k = 0; k <= OUTFILE_MAX_LINKS; k++) {
+		if (lstat(cur, &lst) != 0) {
+			if (errno == ENOENT)
+				return cur;
+			break;
+		}
+		if (!S_ISLNK(lst.st_mode) ||
+		    (*fd = outfile_descriptor(cur, &lst)) >= 0)
+			return cur;
+		char *to = outfile_readlink(cur);
+		if (!to)
+			break;
+		char *next = outfile_join(cur, to);
+		free(to);
+		free(cur);
+		cur = next;
+		errno = ELOOP;
+	}
+	int e = errno;
+	free(cur);
+	errno = e;
+	return NULL;
+}
+
 /* "DIR/.NAME.XXXXXX" for target "DIR/NAME". */
 static char *outfile_tmp_name(const char *target)
 {
@@ -147,13 +266,11 @@ static mode_t outfile_mode(const struct stat *old)
 	return 0666 & ~mask;
 }
 
-/* Creates the temporary file beside the target, with the signals blocked
+/* Creates the temporary file beside of->target, with the signals blocked
  * until it is guarded. */
 static int outfile_open_temp(struct outfile *of, const struct stat *old,
 			     struct errbuf *err)
 {
-	char *real = old ? realpath(of->path, NULL) : NULL;
-	of->target = real ? real : xstrdup(of->path);
 	of->tmp = outfile_tmp_name(of->target);
 	sigset_t mask;
 	outfile_block(&mask);
@@ -185,10 +302,25 @@ int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 		return 0;
 	}
 	of->path = xstrdup(path);
+	int fd = -1;
+	char *target = *path ? outfile_follow(path, &fd) : NULL;
+	if (!*path)
+		errno = ENOENT;
+	if (!target || fd >= 0) {
+		free(target);
+		if (fd >= 0)
+			return outfile_open_fd(of, fd, err);
+		outfile_fail(of, errno, err);
+		outfile_release(of);
+		return -1;
+	}
 	struct stat st;
-	int exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode))
+	int exists = stat(target, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		free(target);
 		return outfile_open_direct(of, err);
+	}
+	of->target = target;
 	return outfile_open_temp(of, exists ? &st : NULL, err);
 }
 

@@ -4,11 +4,14 @@
  * that does not exist yet) the stream is a temporary file in the same
  * directory, ".NAME.XXXXXX"; outfile_commit() checks that every byte was
  * written and renames it over NAME, so a reader never sees half a file and
- * an error never leaves one behind.  "-" or NULL is standard output, and a
- * path that names something other than a regular file (/dev/null, a FIFO,
- * a terminal) is written in place, since renaming over it would replace
- * it.  A symbolic link to a regular file is followed: the file it points
- * to is replaced and the link kept.
+ * an error never leaves one behind.  "-" or NULL is standard output.
+ * Symbolic links that the path ends in are followed and kept: the file
+ * they lead to is replaced, or created if a link dangles.  A path that
+ * leads to one of this process's descriptors (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N) is written through that descriptor, at its offset, as
+ * ">&N" would; and a path that names something other than a regular file
+ * (/dev/null, a FIFO, a terminal) is written in place, since renaming
+ * over it would replace it.
  *
  * While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it: the
  * handler unlink()s the one temporary path it knows (async-signal-safe),

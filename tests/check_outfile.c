@@ -276,6 +276,95 @@ START_TEST(test_symlink_followed)
 }
 END_TEST
 
+/* A name of this process's descriptor (/proc/self/fd/N, /dev/fd/N) is
+ * written through the descriptor, after what it already holds, and the
+ * file it leads to is not replaced. */
+START_TEST(test_descriptor_in_place)
+{
+	char path[4352], name[64];
+	struct outfile of;
+	struct errbuf err;
+	if (access("/proc/self/fd", F_OK) != 0)
+		return;
+	put(at(path, "log.txt"), "");
+	FILE *f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("kept\n", f);
+	fflush(f);
+	struct stat before, after;
+	ck_assert_int_eq(stat(path, &before), 0);
+	const char *names[] = { "/proc/self/fd/%d", "/dev/fd/%d" };
+	for (int k = 0; k < 2; k++) {
+		snprintf(name, sizeof name, names[k], fileno(f));
+		ck_assert_int_eq(outfile_open(&of, name, &err), 0);
+		ck_assert_ptr_null(of.tmp);
+		fprintf(of.fp, "new %d\n", k);
+		ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	}
+	ck_assert_str_eq(content(path), "kept\nnew 0\nnew 1\n");
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert(before.st_ino == after.st_ino); /* the same file */
+	ck_assert_int_eq(fputs("still open\n", f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+/* A descriptor open only for reading cannot be written. */
+START_TEST(test_descriptor_read_only)
+{
+	char path[4352], name[64];
+	struct outfile of;
+	struct errbuf err;
+	if (access("/proc/self/fd", F_OK) != 0)
+		return;
+	put(at(path, "in.txt"), "input\n");
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	snprintf(name, sizeof name, "/proc/self/fd/%d", fileno(f));
+	ck_assert_int_eq(outfile_open(&of, name, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "expected a descriptor open for "
+				     "writing"));
+	fclose(f);
+	ck_assert_str_eq(content(path), "input\n");
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+/* A dangling link: the file it names is created and the link kept. */
+START_TEST(test_symlink_dangling)
+{
+	char path[4352], link[4352];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(symlink("new.svg", at(link, "link.svg")), 0);
+	ck_assert_int_eq(outfile_open(&of, link, &err), 0);
+	fputs("new\n", of.fp);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_str_eq(content(at(path, "new.svg")), "new\n");
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* A loop of links is an error that creates nothing. */
+START_TEST(test_symlink_loop)
+{
+	char a[4352], b[4352];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(symlink("b", at(a, "a")), 0);
+	ck_assert_int_eq(symlink("a", at(b, "b")), 0);
+	ck_assert_int_eq(outfile_open(&of, a, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ELOOP)));
+	ck_assert_int_eq(outfile_open(&of, "", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOENT)));
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
 /* SIGTERM while the file is being written: the process still dies of it,
  * and the temporary file is gone. */
 START_TEST(test_signal_removes_temp)
@@ -343,6 +432,10 @@ static Suite *outfile_suite(void)
 	tcase_add_test(tc, test_error_removes_temp);
 	tcase_add_test(tc, test_stdout);
 	tcase_add_test(tc, test_symlink_followed);
+	tcase_add_test(tc, test_descriptor_in_place);
+	tcase_add_test(tc, test_descriptor_read_only);
+	tcase_add_test(tc, test_symlink_dangling);
+	tcase_add_test(tc, test_symlink_loop);
 	tcase_add_test(tc, test_signal_removes_temp);
 	tcase_add_test(tc, test_handlers_restored);
 	suite_add_tcase(s, tc);
