@@ -21,20 +21,44 @@
 #endif
 #define OUTFILE_MAX_LINKS 40
 
-/* The signals that remove the temporary file. */
-static const int outfile_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-#define OUTFILE_NSIGS ((int)(sizeof outfile_sigs / sizeof outfile_sigs[0]))
+/* Signal numbers are below this (glibc's NSIG counts the real-time
+ * ones too). */
+#ifdef NSIG
+#define OUTFILE_NSIG NSIG
+#else
+#define OUTFILE_NSIG 65
+#endif
 
 /* The one slot: the temporary path the handler removes while armed, and
- * the handlers that were there before ours. */
-static char outfile_slot[4096];
+ * the handlers that were there before ours, by signal number. */
+static char outfile_slot[OUTFILE_PATH_MAX];
 static volatile sig_atomic_t outfile_armed;
-static struct sigaction outfile_old[OUTFILE_NSIGS];
-static int outfile_ours[OUTFILE_NSIGS]; /* 1: our handler is installed */
+static struct sigaction outfile_old[OUTFILE_NSIG];
+static volatile sig_atomic_t outfile_ours[OUTFILE_NSIG]; /* 1: ours is in */
+
+/* Whether sig ends the process unless handled, and can be caught: every
+ * such signal must remove the temporary file first.  That is all of them
+ * but these (SIGABRT, which abort() raises when memory runs out, is one
+ * of those that do). */
+static int outfile_fatal(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP:               /* cannot be caught */
+	case SIGCHLD: case SIGCONT: case SIGURG:  /* ignored by default */
+#ifdef SIGWINCH
+	case SIGWINCH:
+#endif
+	case SIGTSTP: case SIGTTIN: case SIGTTOU: /* stop the process */
+		return 0;
+	default:
+		return 1;
+	}
+}
 
 /* Removes the temporary file, puts the earlier handler back and raises the
  * signal again; it is blocked until this returns, so the earlier handler
- * (or the default action) then takes it.  Only async-signal-safe calls. */
+ * (or the default action) then takes it.  A fault (SIGSEGV ...) raised
+ * again this way still ends the process.  Only async-signal-safe calls. */
 static void outfile_on_signal(int sig)
 {
 	int saved = errno;
@@ -42,49 +66,55 @@ static void outfile_on_signal(int sig)
 		unlink(outfile_slot);
 		outfile_armed = 0;
 	}
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		if (outfile_sigs[k] == sig) {
-			sigaction(sig, &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
-		}
+	if (sig > 0 && sig < OUTFILE_NSIG && outfile_ours[sig]) {
+		sigaction(sig, &outfile_old[sig], NULL);
+		outfile_ours[sig] = 0;
+	}
 	raise(sig);
 	errno = saved;
 }
 
-/* Blocks (how SIG_BLOCK) or unblocks (SIG_SETMASK with *old) the
- * signals. */
+/* Blocks every signal that can be blocked; *old gets the mask to put back
+ * with SIG_SETMASK. */
 static void outfile_block(sigset_t *old)
 {
 	sigset_t set;
-	sigemptyset(&set);
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		sigaddset(&set, outfile_sigs[k]);
+	sigfillset(&set);
 	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Installs the handler for every fatal signal but those that were ignored,
+ * which stay ignored.  SIGABRT gets it even then: abort() ends the process
+ * whatever SIGABRT's disposition. */
+static void outfile_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = outfile_on_signal;
+	sigfillset(&sa.sa_mask);
+	for (int sig = 1; sig < OUTFILE_NSIG; sig++) {
+		if (!outfile_fatal(sig) ||
+		    sigaction(sig, &sa, &outfile_old[sig]) != 0)
+			continue; /* glibc keeps a few real-time ones */
+		outfile_ours[sig] = 1;
+		if (outfile_old[sig].sa_handler == SIG_IGN && sig != SIGABRT) {
+			sigaction(sig, &outfile_old[sig], NULL);
+			outfile_ours[sig] = 0;
+		}
+	}
 }
 
 /* Puts tmp in the slot and installs the handlers, unless the slot is
  * taken or tmp does not fit.  Called with the signals blocked. */
 static void outfile_guard(struct outfile *of)
 {
-	if (outfile_armed || strlen(of->tmp) >= sizeof outfile_slot)
+	size_t len = strlen(of->tmp);
+	if (outfile_armed || len >= sizeof outfile_slot)
 		return;
-	memcpy(outfile_slot, of->tmp, strlen(of->tmp) + 1);
+	memcpy(outfile_slot, of->tmp, len + 1);
 	outfile_armed = 1;
 	of->guarded = 1;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = outfile_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		sigaddset(&sa.sa_mask, outfile_sigs[k]);
-	for (int k = 0; k < OUTFILE_NSIGS; k++) {
-		sigaction(outfile_sigs[k], &sa, &outfile_old[k]);
-		outfile_ours[k] = 1;
-		if (outfile_old[k].sa_handler == SIG_IGN) {
-			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
-		}
-	}
+	outfile_catch();
 }
 
 /* Empties the slot and puts the earlier handlers back. */
@@ -95,10 +125,10 @@ static void outfile_unguard(struct outfile *of)
 	sigset_t old;
 	outfile_block(&old);
 	outfile_armed = 0;
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		if (outfile_ours[k]) {
-			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
+	for (int sig = 1; sig < OUTFILE_NSIG; sig++)
+		if (outfile_ours[sig]) {
+			sigaction(sig, &outfile_old[sig], NULL);
+			outfile_ours[sig] = 0;
 		}
 	of->guarded = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);

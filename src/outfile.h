@@ -13,13 +13,17 @@
  * (/dev/null, a FIFO, a terminal) is written in place, since renaming
  * over it would replace it.
  *
- * While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it: the
- * handler unlink()s the one temporary path it knows (async-signal-safe),
- * puts back the handler that was there before and raises the signal again,
- * so the program still dies of the signal (or the earlier handler runs).
- * Signals that were ignored stay ignored.  There is one such slot: a
- * second outfile open at the same time is not covered.  The slot is the
- * only global state here, and no function prints. */
+ * While a temporary file exists, every signal that would end the process
+ * removes it (all but SIGKILL, which cannot be caught, and those that are
+ * ignored or stop the process by default): the handler unlink()s the one
+ * temporary path it knows (async-signal-safe), puts back the handler that
+ * was there before and raises the signal again, so the program still dies
+ * of the signal (or the earlier handler runs).  Signals that were ignored
+ * stay ignored, but SIGABRT, since abort() ends the process anyway: so
+ * running out of memory (util_out_of_memory() aborts) removes it too.
+ * There is one such slot: a second outfile open at the same time is not
+ * covered.  The slot is the only global state here, and no function
+ * prints. */
 #ifndef ATTN_OUTFILE_H
 #define ATTN_OUTFILE_H
 

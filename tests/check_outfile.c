@@ -392,6 +392,76 @@ START_TEST(test_signal_removes_temp)
 }
 END_TEST
 
+/* In a child, with sig's disposition set to disp (not Check's handler):
+ * opens dir/align.svg, writes part of it, then dies the way die() says.
+ * Returns the child's wait status. */
+static int die_writing(void (*die)(int), int sig, void (*disp)(int))
+{
+	char path[4352];
+	at(path, "align.svg");
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+		struct outfile of;
+		struct errbuf err;
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, disp);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(5);
+		if (outfile_open(&of, path, &err) != 0)
+			_exit(3);
+		fputs("half", of.fp);
+		fflush(of.fp);
+		die(sig);
+		_exit(4); /* not reached */
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void die_raise(int sig)
+{
+	raise(sig);
+}
+
+static void die_out_of_memory(int sig)
+{
+	(void)sig;
+	util_out_of_memory();
+}
+
+/* Every signal that ends the process removes the temporary file, and the
+ * process still dies of it. */
+START_TEST(test_fatal_signals_remove_temp)
+{
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+			     SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM,
+			     SIGPROF, SIGXCPU, SIGABRT, SIGSEGV, SIGRTMIN,
+			     SIGRTMAX };
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+		int status = die_writing(die_raise, sigs[k], SIG_DFL);
+		ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k],
+			      "signal %d: status %d", sigs[k], status);
+		ck_assert_msg(entries() == 0, "signal %d left a file", sigs[k]);
+	}
+}
+END_TEST
+
+/* Running out of memory aborts, and removes the temporary file. */
+START_TEST(test_out_of_memory_removes_temp)
+{
+	int status = die_writing(die_out_of_memory, SIGABRT, SIG_DFL);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	ck_assert_int_eq(entries(), 0);
+	/* ignoring SIGABRT does not stop abort() */
+	status = die_writing(die_out_of_memory, SIGABRT, SIG_IGN);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	ck_assert_int_eq(entries(), 0);
+}
+END_TEST
+
 /* The handlers are installed only while a temporary file exists, and an
  * ignored signal stays ignored. */
 START_TEST(test_handlers_restored)
@@ -438,6 +508,8 @@ static Suite *outfile_suite(void)
 	tcase_add_test(tc, test_symlink_loop);
 	tcase_add_test(tc, test_signal_removes_temp);
 	tcase_add_test(tc, test_handlers_restored);
+	tcase_add_test(tc, test_fatal_signals_remove_temp);
+	tcase_add_test(tc, test_out_of_memory_removes_temp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,9 +4,11 @@
 # that leave no temporary file; train -o.
 . "$srcdir/tests/lib.sh"
 
-# no_temp WHAT: $TMP holds no temporary file (.NAME.XXXXXX)
+# no_temp WHAT: $TMP holds no temporary file (.NAME.XXXXXX); removes any
+# there is, so that the next check starts afresh
 no_temp() {
 	check "$1" test -z "$(ls -A "$TMP" | grep '^\.')"
+	rm -f "$TMP"/.[!.]*
 }
 
 # --- -o names a descriptor or a device: written in place ---
@@ -42,5 +44,41 @@ run_cmd trace -o /dev/null
 expect_status 0 "-o /dev/null"
 check "/dev/null is still a device" test -c /dev/null
 no_temp "-o to descriptors leaves no temporary file"
+
+# --- a run that dies part-way leaves no temporary file, whatever kills
+# it; the input ends only after the signal
+i=0
+while [ $i -lt 200 ]; do
+	echo "je suis étudiant"
+	i=$((i + 1))
+done >"$TMP/many"
+slow_many() { cat "$TMP/many"; sleep 1; }
+for sig in QUIT PIPE ALRM USR1 USR2 TERM; do
+	slow_many | timeout --preserve-status -s "$sig" 0.5 "$ATTN_TRACE" trace \
+		--batch=- -o "$TMP/killed.txt" 2>/dev/null
+	status=$?
+	check "SIG$sig part-way: the program dies of it (status $status)" \
+		test "$(kill -l "$status" 2>/dev/null)" = "$sig"
+	check "SIG$sig part-way leaves no file" test ! -e "$TMP/killed.txt"
+	no_temp "SIG$sig part-way leaves no temporary file"
+done
+# SIGXFSZ: the file size limit, reached by the first write
+{ (ulimit -c 0; ulimit -f 1; exec "$ATTN_TRACE" trace --scorer=all \
+	--format=json -o "$TMP/big.json"); } 2>/dev/null
+status=$?
+check "past ulimit -f: the program dies of SIGXFSZ (status $status)" \
+	test "$(kill -l "$status" 2>/dev/null)" = XFSZ
+check "past ulimit -f: no file" test ! -e "$TMP/big.json"
+no_temp "past ulimit -f: no temporary file"
+# with SIGXFSZ ignored, the write fails and is reported instead
+echo "old" >"$TMP/big.json"
+(trap '' XFSZ; ulimit -f 1; exec "$ATTN_TRACE" trace --scorer=all --format=json \
+	-o "$TMP/big.json") 2>"$TMP/err"
+status=$?
+expect_status 1 "past ulimit -f with SIGXFSZ ignored"
+expect_err "big.json: File too large" "the file size limit is reported"
+check "past ulimit -f: the old file is kept" test "$(cat "$TMP/big.json")" = old
+rm -f "$TMP/big.json"
+no_temp "past ulimit -f with SIGXFSZ ignored: no temporary file"
 
 finish
