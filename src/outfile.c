@@ -21,6 +21,9 @@
 #endif
 #define OUTFILE_MAX_LINKS 40
 
+/* The most bytes of NAME that the temporary name .NAME.XXXXXX keeps. */
+#define OUTFILE_TMP_KEEP 64
+
 /* Signal numbers are below this (glibc's NSIG counts the real-time
  * ones too). */
 #ifdef NSIG
@@ -272,18 +275,40 @@ static char *outfile_follow(const char *path, int *fd)
 	return NULL;
 }
 
-/* "DIR/.NAME.XXXXXX" for target "DIR/NAME". */
+/* "DIR/.NAME.XXXXXX" for target "DIR/NAME", NAME cut to its first
+ * OUTFILE_TMP_KEEP bytes (at a UTF-8 character boundary) so that the
+ * temporary name is legal wherever a name of OUTFILE_TMP_KEEP + 8 bytes
+ * is, however long NAME itself may be. */
 static char *outfile_tmp_name(const char *target)
 {
 	const char *slash = strrchr(target, '/');
 	size_t dir = slash ? (size_t)(slash - target) + 1 : 0;
-	size_t len = strlen(target);
-	char *tmp = xmalloc(len + 10);
+	size_t keep = strlen(target + dir);
+	if (keep > OUTFILE_TMP_KEEP) {
+		keep = OUTFILE_TMP_KEEP;
+		while (keep > 0 &&
+		       ((unsigned char)target[dir + keep] & 0xc0) == 0x80)
+			keep--; /* the first byte dropped continues a char */
+	}
+	char *tmp = xmalloc(dir + keep + 9);
 	memcpy(tmp, target, dir);
 	tmp[dir] = '.';
-	memcpy(tmp + dir + 1, target + dir, len - dir);
-	memcpy(tmp + len + 1, ".XXXXXX", 8);
+	memcpy(tmp + dir + 1, target + dir, keep);
+	memcpy(tmp + dir + 1 + keep, ".XXXXXX", 8);
 	return tmp;
+}
+
+/* The temporary file cannot be created: the directory is to blame (it is
+ * read-only, missing, full ...), and the message names it first. */
+static int outfile_dir_fail(struct outfile *of, int e, struct errbuf *err)
+{
+	const char *slash = strrchr(of->target, '/');
+	int len = !slash ? 1 : slash == of->target ? 1
+		: (int)(slash - of->target);
+	err_set(err, "%.*s: cannot create a file in this directory: %s "
+		"(to write %s)", len, slash ? of->target : ".",
+		strerror(e ? e : EIO), of->path);
+	return -1;
 }
 
 /* The mode the new file gets: the old file's, or 0666 less the umask. */
@@ -304,7 +329,7 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	of->tmp = outfile_tmp_name(of->target);
 	sigset_t mask;
 	outfile_block(&mask);
-	int fd = mkstemp(of->tmp), e = errno;
+	int fd = mkstemp(of->tmp), e = errno, created = fd >= 0;
 	if (fd >= 0) {
 		outfile_guard(of);
 		if (fchmod(fd, outfile_mode(old)) != 0 ||
@@ -318,7 +343,10 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (fd >= 0)
 		return 0;
-	outfile_fail(of, e, err);
+	if (created)
+		outfile_fail(of, e, err);
+	else
+		outfile_dir_fail(of, e, err);
 	outfile_release(of);
 	return -1;
 }

@@ -182,6 +182,77 @@ START_TEST(test_unwritable_directory)
 }
 END_TEST
 
+/* A name as long as the directory allows: the temporary name is shorter,
+ * cut at a character boundary, so the file can still be written.  One
+ * byte more is refused at once. */
+START_TEST(test_long_name)
+{
+	char name[512], path[4352 + 512];
+	struct outfile of;
+	struct errbuf err;
+	long max = pathconf(dir, _PC_NAME_MAX);
+	if (max < 16 || max > 400)
+		return;
+	const char *fills[] = { "x", "\xc3\xa9" }; /* 1 byte, then 2 */
+	for (int k = 0; k < 2; k++) {
+		size_t n = 0, w = strlen(fills[k]);
+		while (n + w <= (size_t)max) {
+			memcpy(name + n, fills[k], w);
+			n += w;
+		}
+		name[n] = '\0';
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		ck_assert_msg(outfile_open(&of, path, &err) == 0, "%s", err.msg);
+		const char *base = strrchr(of.tmp, '/') + 1;
+		ck_assert_int_le(strlen(base), max);
+		/* the kept part of the name ends where a character ends:
+		 * its last byte does not start one */
+		ck_assert_int_lt((unsigned char)base[strlen(base) - 8], 0xc0);
+		ck_assert_int_eq((strlen(base) - 8) % w, 0);
+		fputs("new\n", of.fp);
+		ck_assert_int_eq(outfile_commit(&of, &err), 0);
+		ck_assert_str_eq(content(path), "new\n");
+		ck_assert_int_eq(entries(), k + 1);
+	}
+	memset(name, 'x', (size_t)max + 1);
+	name[max + 1] = '\0';
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ck_assert_int_eq(outfile_open(&of, path, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENAMETOOLONG)));
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* A writable file in a directory where no file can be created: the
+ * message blames the directory. */
+START_TEST(test_unwritable_directory_blamed)
+{
+	char sub[4352], path[4352 + 16];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(mkdir(at(sub, "ro"), 0755), 0);
+	snprintf(path, sizeof path, "%s/a.svg", sub);
+	put(path, "old\n");
+	ck_assert_int_eq(chmod(sub, 0555), 0);
+	if (access(sub, W_OK) != 0) { /* root writes anywhere */
+		ck_assert_int_eq(outfile_open(&of, path, &err), -1);
+		ck_assert_msg(strncmp(err.msg, sub, strlen(sub)) == 0 &&
+			      strncmp(err.msg + strlen(sub), ": ", 2) == 0,
+			      "%s", err.msg);
+		ck_assert_ptr_nonnull(strstr(err.msg, strerror(EACCES)));
+		ck_assert_str_eq(content(path), "old\n");
+	}
+	chmod(sub, 0755);
+	unlink(path);
+	rmdir(sub);
+	/* even root cannot create files in /proc/self */
+	if (access("/proc/self/comm", W_OK) != 0)
+		return;
+	ck_assert_int_eq(outfile_open(&of, "/proc/self/comm", &err), -1);
+	ck_assert_msg(strncmp(err.msg, "/proc/self: ", 12) == 0, "%s", err.msg);
+}
+END_TEST
+
 /* /proc refuses new files even to root. */
 START_TEST(test_unwritable_proc)
 {
@@ -190,7 +261,8 @@ START_TEST(test_unwritable_proc)
 	if (access("/proc/self", F_OK) != 0)
 		return;
 	ck_assert_int_eq(outfile_open(&of, "/proc/attn-trace.svg", &err), -1);
-	ck_assert_ptr_nonnull(strstr(err.msg, "/proc/attn-trace.svg: "));
+	ck_assert_ptr_nonnull(strstr(err.msg, "/proc: "));
+	ck_assert_ptr_nonnull(strstr(err.msg, "/proc/attn-trace.svg"));
 }
 END_TEST
 
@@ -498,6 +570,8 @@ static Suite *outfile_suite(void)
 	tcase_add_test(tc, test_missing_directory);
 	tcase_add_test(tc, test_unwritable_directory);
 	tcase_add_test(tc, test_unwritable_proc);
+	tcase_add_test(tc, test_long_name);
+	tcase_add_test(tc, test_unwritable_directory_blamed);
 	tcase_add_test(tc, test_dev_full);
 	tcase_add_test(tc, test_error_removes_temp);
 	tcase_add_test(tc, test_stdout);

@@ -45,6 +45,24 @@ expect_status 0 "-o /dev/null"
 check "/dev/null is still a device" test -c /dev/null
 no_temp "-o to descriptors leaves no temporary file"
 
+# --- names: as long as the directory allows, dangling links ---
+max=$(getconf NAME_MAX "$TMP" 2>/dev/null || echo 255)
+long=$(printf "%${max}s" "" | tr ' ' x)
+run_cmd trace -o "$TMP/$long"
+expect_status 0 "-o a name of NAME_MAX ($max) bytes"
+check "the long name is written" test "$(head -n 1 "$TMP/$long")" = attn-trace-text/1
+rm -f "$TMP/$long"
+no_temp "a long name leaves no temporary file"
+run_cmd trace -o "$TMP/${long}x"
+expect_status 1 "-o a name one byte too long"
+expect_err "File name too long" "the long name is refused"
+ln -s target.txt "$TMP/dangling"
+run_cmd trace -o "$TMP/dangling"
+expect_status 0 "-o a dangling link"
+check "the dangling link is kept" test -L "$TMP/dangling"
+check "the file it names is written" test "$(head -n 1 "$TMP/target.txt")" = attn-trace-text/1
+rm -f "$TMP/dangling" "$TMP/target.txt"
+
 # --- a run that dies part-way leaves no temporary file, whatever kills
 # it; the input ends only after the signal
 i=0
