@@ -241,6 +241,11 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
 					"was given");
+	/* -o may be the --init model: it is read whole before training, and
+	 * replaced only once the new one is written whole */
+	if (cli_check_stdin("--init", o->init, "--pairs", o->pairs) ||
+	    cli_check_overwrite(o->out, "--pairs", o->pairs))
+		return EXIT_USAGE;
 	return 0;
 }
 

@@ -351,6 +351,24 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	return -1;
 }
 
+/* stat() of path, or fstat() of fd for "-" (and NULL). */
+static int outfile_stat(const char *path, int fd, struct stat *st)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return fstat(fd, st);
+	return stat(path, st);
+}
+
+int outfile_same_file(const char *out, const char *in)
+{
+	struct stat o, i;
+	if (!in || outfile_stat(in, STDIN_FILENO, &i) != 0 ||
+	    outfile_stat(out, STDOUT_FILENO, &o) != 0)
+		return 0;
+	return S_ISREG(i.st_mode) && i.st_dev == o.st_dev &&
+	       i.st_ino == o.st_ino;
+}
+
 int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 {
 	memset(of, 0, sizeof *of);

@@ -42,6 +42,14 @@ struct outfile {
 	int err;       /* errno of the first write that failed, or 0 */
 };
 
+/* Whether writing to out (NULL or "-": standard output) would write into
+ * the regular file that the input in ("-": standard input) is: the same
+ * device and inode, however the two are spelled (./, //, links, hard
+ * links, /dev/stdout ...).  1 or 0; something other than a regular file
+ * (a terminal, /dev/null, a pipe) is never the same, nor is a name that
+ * does not exist. */
+int outfile_same_file(const char *out, const char *in);
+
 /* Opens path for writing ("-" or NULL: stdout) and sets of->fp.  Returns
  * 0, or -1 with err set to "PATH: REASON" (the temporary file cannot be
  * created, the directory does not exist ...); then nothing was created and

@@ -63,6 +63,76 @@ check "the dangling link is kept" test -L "$TMP/dangling"
 check "the file it names is written" test "$(head -n 1 "$TMP/target.txt")" = attn-trace-text/1
 rm -f "$TMP/dangling" "$TMP/target.txt"
 
+# --- an output that would overwrite an input is refused, however the two
+# are spelled; the input stays as it was
+printf 'je suis étudiant ||| i am a student\n' >"$TMP/in.pairs"
+cp "$TMP/in.pairs" "$TMP/in.orig"
+ln -s in.pairs "$TMP/link.pairs"
+ln "$TMP/in.pairs" "$TMP/hard.pairs"
+# refused WHAT OPTION: the last run was refused and in.pairs is untouched
+refused() {
+	expect_status 2 "$1"
+	expect_err "expected a file other than the input $2" "$1: the input is named"
+	check "$1: the input is untouched" cmp -s "$TMP/in.pairs" "$TMP/in.orig"
+	cp "$TMP/in.orig" "$TMP/in.pairs" # for the next case, if not
+}
+run_cmd trace --batch="$TMP/in.pairs" -o "$TMP/in.pairs"
+refused "trace --batch=X -o X" --batch=
+run_cmd trace --batch="$TMP/in.pairs" -o "$TMP/.//in.pairs"
+refused "-o spelled with ./ and //" --batch=
+run_cmd trace --batch="$TMP/in.pairs" -o "$TMP/link.pairs"
+refused "-o a link to the batch file" --batch=
+run_cmd trace --batch="$TMP/hard.pairs" -o "$TMP/in.pairs"
+refused "-o a hard link of the batch file" --batch=
+"$ATTN_TRACE" trace --batch=- -o "$TMP/in.pairs" <"$TMP/in.pairs" >"$TMP/out" 2>"$TMP/err"
+status=$?
+refused "--batch=- from the file that -o names" --batch=-
+"$ATTN_TRACE" trace --batch="$TMP/in.pairs" >>"$TMP/in.pairs" 2>"$TMP/err"
+status=$?
+refused "stdout appended to the batch file" --batch=
+"$ATTN_TRACE" trace --batch="$TMP/in.pairs" -o /dev/stdout >>"$TMP/in.pairs" 2>"$TMP/err"
+status=$?
+refused "-o /dev/stdout appended to the batch file" --batch=
+run_cmd train --pairs="$TMP/in.pairs" -o "$TMP/in.pairs" --epochs=1 -q
+refused "train --pairs=X -o X" --pairs=
+run_cmd train --pairs="$TMP/link.pairs" -o "$TMP/hard.pairs" --epochs=1 -q
+refused "train --pairs=LINK -o HARDLINK" --pairs=
+"$ATTN_TRACE" train --pairs=- -o "$TMP/in.pairs" --epochs=1 -q <"$TMP/in.pairs" >"$TMP/out" 2>"$TMP/err"
+status=$?
+refused "train --pairs=- from the file that -o names" --pairs=-
+cp "$srcdir/data/toy4.model" "$TMP/m.model"
+cp "$TMP/m.model" "$TMP/m.orig"
+run_cmd trace --model="$TMP/m.model" -o "$TMP/m.model"
+expect_status 2 "trace --model=X -o X"
+expect_err "expected a file other than the input --model=" "trace: the model is named"
+check "trace --model=X -o X: the model is untouched" cmp -s "$TMP/m.model" "$TMP/m.orig"
+cp "$TMP/m.orig" "$TMP/m.model"
+run_cmd model --model="$TMP/m.model" -o "$TMP/m.model"
+expect_status 2 "model --model=X -o X"
+check "model --model=X -o X: the model is untouched" cmp -s "$TMP/m.model" "$TMP/m.orig"
+# a built-in model's name is not a file, even if a file has that name
+(cd "$TMP" && "$ATTN_TRACE" trace --model=toy4 -o toy4 >/dev/null 2>&1)
+check "--model=toy4 -o toy4 writes the file toy4" grep -q '^attn-trace-text/1' "$TMP/toy4"
+# --init=X -o X continues the training of X, which is read whole first
+run_cmd train --pairs="$srcdir/data/toy.pairs" --init="$TMP/m.model" \
+	-o "$TMP/m.model" --epochs=2 -q
+expect_status 0 "train --init=X -o X is allowed"
+run_cmd trace --model="$TMP/m.model"
+expect_status 0 "the model written over its --init loads"
+# /dev/null in and out is no overwrite
+run_cmd trace --batch=/dev/null -o /dev/null
+expect_status 0 "--batch=/dev/null -o /dev/null"
+no_temp "refused outputs leave no temporary file"
+
+# --- one standard input for two inputs
+run_cmd trace --model=- --batch=-
+expect_status 2 "--model=- --batch=-"
+expect_err "standard input" "--model=- --batch=-: standard input is named"
+run_cmd train --init=- --pairs=- -o "$TMP/x.model"
+expect_status 2 "train --init=- --pairs=-"
+expect_err "standard input" "--init=- --pairs=-: standard input is named"
+check "train --init=- --pairs=- creates nothing" test ! -e "$TMP/x.model"
+
 # --- a run that dies part-way leaves no temporary file, whatever kills
 # it; the input ends only after the signal
 i=0
