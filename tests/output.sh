@@ -133,6 +133,47 @@ expect_status 2 "train --init=- --pairs=-"
 expect_err "standard input" "--init=- --pairs=-: standard input is named"
 check "train --init=- --pairs=- creates nothing" test ! -e "$TMP/x.model"
 
+# --- train -o: atomic, and checked before training
+pairs="$srcdir/data/toy.pairs"
+cp "$srcdir/data/toy4.model" "$TMP/good.model"
+cp "$TMP/good.model" "$TMP/good.orig"
+timeout 10 "$ATTN_TRACE" train --pairs="$pairs" -o "$TMP/no/such/x.model" \
+	--epochs=10000000 -q >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 1 "train -o into a missing directory fails before training"
+expect_err "$TMP/no/such: cannot create a file in this directory" "train: the directory is named"
+# a full disk (the file size limit, SIGXFSZ ignored) keeps the old model
+(trap '' XFSZ; ulimit -f 1; exec "$ATTN_TRACE" train --pairs="$pairs" \
+	-o "$TMP/good.model" --epochs=1 -q) >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 1 "train -o past ulimit -f"
+expect_err "good.model: File too large" "train: the full disk is reported"
+check "train -o past ulimit -f keeps the old model" cmp -s "$TMP/good.model" "$TMP/good.orig"
+no_temp "train -o past ulimit -f leaves no temporary file"
+{ (ulimit -c 0; ulimit -f 1; exec "$ATTN_TRACE" train --pairs="$pairs" \
+	-o "$TMP/good.model" --epochs=1 -q); } 2>/dev/null
+status=$?
+check "train -o past ulimit -f dies of SIGXFSZ (status $status)" \
+	test "$(kill -l "$status" 2>/dev/null)" = XFSZ
+check "train killed by SIGXFSZ keeps the old model" cmp -s "$TMP/good.model" "$TMP/good.orig"
+no_temp "train killed by SIGXFSZ leaves no temporary file"
+run_cmd train --pairs="$pairs" -o /dev/full --epochs=1 -q
+expect_status 1 "train -o /dev/full"
+expect_err "/dev/full: No space left on device" "train: /dev/full is reported"
+{ echo H; "$ATTN_TRACE" train --pairs="$pairs" -o /dev/stdout --epochs=1 -q; } >"$TMP/kept6"
+check "train -o /dev/stdout keeps what stdout held" test "$(head -n 1 "$TMP/kept6")" = H
+check "train -o /dev/stdout writes the model after it" \
+	grep -qx "attn-trace-model 1" "$TMP/kept6"
+timeout -s TERM 1 "$ATTN_TRACE" train --pairs="$pairs" -o "$TMP/good.model" \
+	--epochs=10000000 -q 2>/dev/null
+check "train killed while training keeps the old model" cmp -s "$TMP/good.model" "$TMP/good.orig"
+no_temp "train killed while training leaves no temporary file"
+run_cmd train --pairs="$pairs" -o "$TMP/good.model" --epochs=1 -q
+expect_status 0 "train -o over an old model"
+run_cmd trace --model="$TMP/good.model"
+expect_status 0 "the new model loads"
+no_temp "train -o leaves no temporary file"
+
 # --- a run that dies part-way leaves no temporary file, whatever kills
 # it; the input ends only after the signal
 i=0
