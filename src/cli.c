@@ -585,6 +585,14 @@ static const struct {
 	{ "scorers", NULL, cli_scorers },
 };
 
+/* The status of a command that returned rc: a success is one only if
+ * everything it printed reached standard output (--help, say, which
+ * returns before any check of its own). */
+static int cli_done(int rc)
+{
+	return rc == EXIT_OK ? cli_flush() : rc;
+}
+
 int cli_main(int argc, char **argv)
 {
 	int (*run)(int, char **, const struct cli_opts *) = cli_trace;
@@ -606,7 +614,7 @@ int cli_main(int argc, char **argv)
 		argv++; /* the command word plays argv[0] for getopt */
 		argc--;
 		if (cli_commands[k].own)
-			return cli_commands[k].own(argc, argv);
+			return cli_done(cli_commands[k].own(argc, argv));
 	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		run = cli_tui; /* a bare attn-trace on a terminal */
 	}
@@ -614,5 +622,5 @@ int cli_main(int argc, char **argv)
 	int rc = cli_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
-	return run(argc, argv, &o);
+	return cli_done(run(argc, argv, &o));
 }

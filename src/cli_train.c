@@ -540,7 +540,7 @@ int cli_train(int argc, char **argv)
 	int rc = cli_train_parse(&o, argc, argv);
 
 	if (rc != 0)
-		return rc < 0 ? EXIT_OK : rc;
+		return rc < 0 ? cli_flush() : rc;
 	/* the output first: a path that cannot be written fails now, not
 	 * after minutes of training */
 	if (outfile_open(&of, o.out, &err) != 0) {

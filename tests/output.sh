@@ -174,6 +174,17 @@ run_cmd trace --model="$TMP/good.model"
 expect_status 0 "the new model loads"
 no_temp "train -o leaves no temporary file"
 
+# --- every command reports a full standard output, --help included
+for cmd in trace tui model lessons lesson quiz heatmap train scorers; do
+	"$ATTN_TRACE" $cmd --help >/dev/full 2>"$TMP/err"
+	status=$?
+	expect_status 1 "$cmd --help >/dev/full"
+	expect_err "write error" "$cmd --help: the full disk is reported"
+done
+"$ATTN_TRACE" --version >/dev/full 2>"$TMP/err"
+status=$?
+expect_status 1 "--version >/dev/full"
+
 # --- a run that dies part-way leaves no temporary file, whatever kills
 # it; the input ends only after the signal
 i=0
