@@ -170,7 +170,7 @@ static int outfile_open_direct(struct outfile *of, struct errbuf *err)
  * truncating nothing, as a shell's >&N would. */
 static int outfile_open_fd(struct outfile *of, int fd, struct errbuf *err)
 {
-	int flags = fcntl(fd, F_GETFL), copy = -1, e = errno;
+	int flags = fcntl(fd, F_GETFL), copy = -1;
 	if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) {
 		err_set(err, "%s: expected a descriptor open for writing, "
 			"found one open only for reading", of->path);
@@ -180,7 +180,7 @@ static int outfile_open_fd(struct outfile *of, int fd, struct errbuf *err)
 	if (flags != -1 && (copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)) >= 0 &&
 	    (of->fp = fdopen(copy, "w")) != NULL)
 		return 0;
-	e = errno;
+	int e = errno;
 	if (copy >= 0)
 		close(copy);
 	outfile_fail(of, e, err);
@@ -380,15 +380,14 @@ int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 	of->path = xstrdup(path);
 	int fd = -1;
 	char *target = *path ? outfile_follow(path, &fd) : NULL;
-	if (!*path)
-		errno = ENOENT;
-	if (!target || fd >= 0) {
-		free(target);
-		if (fd >= 0)
-			return outfile_open_fd(of, fd, err);
-		outfile_fail(of, errno, err);
+	if (!target) {
+		outfile_fail(of, *path ? errno : ENOENT, err);
 		outfile_release(of);
 		return -1;
+	}
+	if (fd >= 0) {
+		free(target);
+		return outfile_open_fd(of, fd, err);
 	}
 	struct stat st;
 	int exists = stat(target, &st) == 0;
