@@ -100,7 +100,7 @@ refused "train --pairs=LINK -o HARDLINK" --pairs=
 "$ATTN_TRACE" train --pairs=- -o "$TMP/in.pairs" --epochs=1 -q <"$TMP/in.pairs" >"$TMP/out" 2>"$TMP/err"
 status=$?
 refused "train --pairs=- from the file that -o names" --pairs=-
-cp "$srcdir/data/toy4.model" "$TMP/m.model"
+cat "$srcdir/data/toy4.model" >"$TMP/m.model" # writable, as a copy of a read-only tree
 cp "$TMP/m.model" "$TMP/m.orig"
 run_cmd trace --model="$TMP/m.model" -o "$TMP/m.model"
 expect_status 2 "trace --model=X -o X"
@@ -135,7 +135,7 @@ check "train --init=- --pairs=- creates nothing" test ! -e "$TMP/x.model"
 
 # --- train -o: atomic, and checked before training
 pairs="$srcdir/data/toy.pairs"
-cp "$srcdir/data/toy4.model" "$TMP/good.model"
+cat "$srcdir/data/toy4.model" >"$TMP/good.model"
 cp "$TMP/good.model" "$TMP/good.orig"
 timeout 10 "$ATTN_TRACE" train --pairs="$pairs" -o "$TMP/no/such/x.model" \
 	--epochs=10000000 -q >"$TMP/out" 2>"$TMP/err"
