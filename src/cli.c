@@ -388,6 +388,48 @@ int cli_load(struct model *m, const struct cli_opts *o)
 	return rc;
 }
 
+int cli_check_overwrite(const char *out, const char *opt, const char *in)
+{
+	if (!outfile_same_file(out, in))
+		return 0;
+	if (!out || strcmp(out, "-") == 0)
+		return cli_usage_errorf("standard output: expected a file other "
+					"than the input %s=%s, found the same "
+					"file", opt, in);
+	return cli_usage_errorf("-o %s: expected a file other than the input "
+				"%s=%s, found the same file", out, opt, in);
+}
+
+int cli_check_stdin(const char *opt1, const char *in1, const char *opt2,
+		    const char *in2)
+{
+	if (!in1 || !in2 || strcmp(in1, "-") != 0 || strcmp(in2, "-") != 0)
+		return 0;
+	return cli_usage_errorf("%s=- and %s=- cannot both read standard "
+				"input; expected a file for one of them", opt1,
+				opt2);
+}
+
+/* The --model of the options as a file that an output could overwrite:
+ * NULL for the built-in models, which are named, not read. */
+static const char *cli_model_file(const struct cli_opts *o)
+{
+	const char *p = o->model_path;
+	return p && !model_builtin_name(p) ? p : NULL;
+}
+
+/* Refuses an -o that would overwrite the --model or the --batch file, and
+ * a --model and a --batch that both read standard input: returns 0 or
+ * EXIT_USAGE. */
+int cli_check_inputs(const struct cli_opts *o)
+{
+	if (cli_check_stdin("--model", o->model_path, "--batch", o->batch) ||
+	    cli_check_overwrite(o->output, "--model", cli_model_file(o)) ||
+	    cli_check_overwrite(o->output, "--batch", o->batch))
+		return EXIT_USAGE;
+	return 0;
+}
+
 int cli_flush(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -469,6 +511,8 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 	struct model m;
 	struct outfile of;
 	struct errbuf err;
+	if (cli_check_inputs(o))
+		return EXIT_USAGE;
 	if (cli_load(&m, o) != 0)
 		return EXIT_DATA;
 	if (outfile_open(&of, o->output, &err) != 0) {
@@ -539,6 +583,14 @@ static const struct {
 	{ "scorers", NULL, cli_scorers },
 };
 
+/* The status of a command that returned rc: a success is one only if
+ * everything it printed reached standard output (--help, say, which
+ * returns before any check of its own). */
+static int cli_done(int rc)
+{
+	return rc == EXIT_OK ? cli_flush() : rc;
+}
+
 int cli_main(int argc, char **argv)
 {
 	int (*run)(int, char **, const struct cli_opts *) = cli_trace;
@@ -560,7 +612,7 @@ int cli_main(int argc, char **argv)
 		argv++; /* the command word plays argv[0] for getopt */
 		argc--;
 		if (cli_commands[k].own)
-			return cli_commands[k].own(argc, argv);
+			return cli_done(cli_commands[k].own(argc, argv));
 	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		run = cli_tui; /* a bare attn-trace on a terminal */
 	}
@@ -568,5 +620,5 @@ int cli_main(int argc, char **argv)
 	int rc = cli_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
-	return run(argc, argv, &o);
+	return cli_done(run(argc, argv, &o));
 }

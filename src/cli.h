@@ -77,6 +77,22 @@ char *cli_join(int argc, char **argv, int first, const char *dflt);
  * returns 0, or -1 after printing the error. */
 int cli_load(struct model *m, const struct cli_opts *o);
 
+/* Refuses an output (-o out; NULL or "-": standard output) that would
+ * overwrite the input that option opt reads (in; "-": standard input, NULL:
+ * none), however either is spelled.  Returns 0, or EXIT_USAGE after the
+ * message. */
+int cli_check_overwrite(const char *out, const char *opt, const char *in);
+
+/* Refuses two options that both read standard input ("-"): returns 0, or
+ * EXIT_USAGE after the message. */
+int cli_check_stdin(const char *opt1, const char *in1, const char *opt2,
+		    const char *in2);
+
+/* Refuses an -o that would overwrite the --model or the --batch file of
+ * the options, and a --model and a --batch that both read standard input:
+ * returns 0, or EXIT_USAGE after the message. */
+int cli_check_inputs(const struct cli_opts *o);
+
 /* Flushes stdout; returns EXIT_OK, or EXIT_DATA after reporting a write
  * error. */
 int cli_flush(void);

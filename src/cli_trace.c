@@ -703,6 +703,8 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 	if (o->batch && (optind < argc || o->target))
 		return cli_usage_error("--batch reads its sentences from the "
 				       "file; give no sentence or --target");
+	if (cli_check_inputs(o))
+		return EXIT_USAGE;
 	struct model m;
 	if (cli_load(&m, o) != 0)
 		return EXIT_DATA;

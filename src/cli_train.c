@@ -15,6 +15,7 @@
 #include "cli_train.h"
 #include "model.h"
 #include "num.h"
+#include "outfile.h"
 #include "train.h"
 
 #define CLI_TRAIN_MAX_EPOCHS 10000000
@@ -241,6 +242,11 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
 					"was given");
+	/* -o may be the --init model: it is read whole before training, and
+	 * replaced only once the new one is written whole */
+	if (cli_check_stdin("--init", o->init, "--pairs", o->pairs) ||
+	    cli_check_overwrite(o->out, "--pairs", o->pairs))
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -434,32 +440,25 @@ static void cli_train_header(char *buf, size_t size,
 		 num_fixed(acc, 100.0 * st->accuracy, 1), exact);
 }
 
-/* Writes the model of t to o->out, with its header. */
-static int cli_train_write(const struct cli_train_opts *o, struct trainer *t,
-			   const struct train_data *d,
+/* Writes the model of t, with its header, to of (opened on o->out) and
+ * commits it: the file appears whole or not at all.  Returns EXIT_OK, or
+ * EXIT_DATA after the message; either way of is finished with. */
+static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
+			   struct trainer *t, const struct train_data *d,
 			   const struct train_stats *st)
 {
 	char header[4096];
 	struct model v;
-	int to_stdout = strcmp(o->out, "-") == 0, rc;
-	FILE *f = to_stdout ? stdout : fopen(o->out, "w");
+	struct errbuf err;
 
-	if (!f) {
-		cli_messagef("cannot write %s: %s", o->out,
-			strerror(errno));
-		return EXIT_DATA;
-	}
 	cli_train_header(header, sizeof header, o, t, d, st);
 	train_view(&v, &t->lay, t->theta, d);
-	rc = train_write_model(f, &v, header);
-	if (fflush(f) != 0)
-		rc = -1;
-	if (!to_stdout && fclose(f) != 0)
-		rc = -1;
-	if (rc == 0)
+	/* a write error stays in the stream, and the commit reports it */
+	train_write_model(of->fp, &v, header);
+	outfile_wrote(of);
+	if (outfile_commit(of, &err) == 0)
 		return EXIT_OK;
-	cli_messagef("write error on %s: %s", o->out,
-		strerror(errno ? errno : EIO));
+	cli_messagef("%s", err.msg);
 	return EXIT_DATA;
 }
 
@@ -502,9 +501,9 @@ static double cli_train_clock(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Trains, reports and writes. */
-static int cli_train_run(const struct cli_train_opts *o, struct trainer *t,
-			 const struct train_data *d)
+/* Trains, reports and writes to of, which it commits or aborts. */
+static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
+			 struct trainer *t, const struct train_data *d)
 {
 	struct cli_train_progress pr = { isatty(STDERR_FILENO), o->every,
 					 o->quiet };
@@ -518,6 +517,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct trainer *t,
 		cli_messagef("the training diverged: a weight became NaN or "
 			     "larger than %s; try a smaller --lr",
 			     MODEL_MAX_WEIGHT_TEXT);
+		outfile_abort(of);
 		return EXIT_DATA;
 	}
 	if (!o->quiet) {
@@ -527,7 +527,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct trainer *t,
 			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
 			num_fixed(acc, 100.0 * st.accuracy, 1), exact);
 	}
-	return cli_train_write(o, t, d, &st);
+	return cli_train_write(o, of, t, d, &st);
 }
 
 int cli_train(int argc, char **argv)
@@ -535,15 +535,25 @@ int cli_train(int argc, char **argv)
 	struct cli_train_opts o;
 	struct train_data d;
 	struct trainer t;
+	struct outfile of;
+	struct errbuf err;
 	int rc = cli_train_parse(&o, argc, argv);
 
 	if (rc != 0)
-		return rc < 0 ? EXIT_OK : rc;
+		return rc < 0 ? cli_flush() : rc;
+	/* the output first: a path that cannot be written fails now, not
+	 * after minutes of training */
+	if (outfile_open(&of, o.out, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
 	memset(&t, 0, sizeof t);
 	memset(&d, 0, sizeof d);
 	rc = cli_train_setup(&o, &t, &d);
 	if (rc == EXIT_OK)
-		rc = cli_train_run(&o, &t, &d);
+		rc = cli_train_run(&o, &of, &t, &d);
+	else
+		outfile_abort(&of);
 	train_free(&t);
 	train_data_free(&d);
 	return rc;

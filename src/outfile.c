@@ -12,20 +12,56 @@
 
 #include "outfile.h"
 
-/* The signals that remove the temporary file. */
-static const int outfile_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-#define OUTFILE_NSIGS ((int)(sizeof outfile_sigs / sizeof outfile_sigs[0]))
+/* The longest symbolic link read, and the most links followed from the
+ * name given (as the kernel's limit). */
+#ifdef PATH_MAX
+#define OUTFILE_PATH_MAX PATH_MAX
+#else
+#define OUTFILE_PATH_MAX 4096
+#endif
+#define OUTFILE_MAX_LINKS 40
+
+/* The most bytes of NAME that the temporary name .NAME.XXXXXX keeps. */
+#define OUTFILE_TMP_KEEP 64
+
+/* Signal numbers are below this (glibc's NSIG counts the real-time
+ * ones too). */
+#ifdef NSIG
+#define OUTFILE_NSIG NSIG
+#else
+#define OUTFILE_NSIG 65
+#endif
 
 /* The one slot: the temporary path the handler removes while armed, and
- * the handlers that were there before ours. */
-static char outfile_slot[4096];
+ * the handlers that were there before ours, by signal number. */
+static char outfile_slot[OUTFILE_PATH_MAX];
 static volatile sig_atomic_t outfile_armed;
-static struct sigaction outfile_old[OUTFILE_NSIGS];
-static int outfile_ours[OUTFILE_NSIGS]; /* 1: our handler is installed */
+static struct sigaction outfile_old[OUTFILE_NSIG];
+static volatile sig_atomic_t outfile_ours[OUTFILE_NSIG]; /* 1: ours is in */
+
+/* Whether sig ends the process unless handled, and can be caught: every
+ * such signal must remove the temporary file first.  That is all of them
+ * but these (SIGABRT, which abort() raises when memory runs out, is one
+ * of those that do). */
+static int outfile_fatal(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP:               /* cannot be caught */
+	case SIGCHLD: case SIGCONT: case SIGURG:  /* ignored by default */
+#ifdef SIGWINCH
+	case SIGWINCH:
+#endif
+	case SIGTSTP: case SIGTTIN: case SIGTTOU: /* stop the process */
+		return 0;
+	default:
+		return 1;
+	}
+}
 
 /* Removes the temporary file, puts the earlier handler back and raises the
  * signal again; it is blocked until this returns, so the earlier handler
- * (or the default action) then takes it.  Only async-signal-safe calls. */
+ * (or the default action) then takes it.  A fault (SIGSEGV ...) raised
+ * again this way still ends the process.  Only async-signal-safe calls. */
 static void outfile_on_signal(int sig)
 {
 	int saved = errno;
@@ -33,49 +69,55 @@ static void outfile_on_signal(int sig)
 		unlink(outfile_slot);
 		outfile_armed = 0;
 	}
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		if (outfile_sigs[k] == sig) {
-			sigaction(sig, &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
-		}
+	if (sig > 0 && sig < OUTFILE_NSIG && outfile_ours[sig]) {
+		sigaction(sig, &outfile_old[sig], NULL);
+		outfile_ours[sig] = 0;
+	}
 	raise(sig);
 	errno = saved;
 }
 
-/* Blocks (how SIG_BLOCK) or unblocks (SIG_SETMASK with *old) the
- * signals. */
+/* Blocks every signal that can be blocked; *old gets the mask to put back
+ * with SIG_SETMASK. */
 static void outfile_block(sigset_t *old)
 {
 	sigset_t set;
-	sigemptyset(&set);
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		sigaddset(&set, outfile_sigs[k]);
+	sigfillset(&set);
 	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Installs the handler for every fatal signal but those that were ignored,
+ * which stay ignored.  SIGABRT gets it even then: abort() ends the process
+ * whatever SIGABRT's disposition. */
+static void outfile_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = outfile_on_signal;
+	sigfillset(&sa.sa_mask);
+	for (int sig = 1; sig < OUTFILE_NSIG; sig++) {
+		if (!outfile_fatal(sig) ||
+		    sigaction(sig, &sa, &outfile_old[sig]) != 0)
+			continue; /* glibc keeps a few real-time ones */
+		outfile_ours[sig] = 1;
+		if (outfile_old[sig].sa_handler == SIG_IGN && sig != SIGABRT) {
+			sigaction(sig, &outfile_old[sig], NULL);
+			outfile_ours[sig] = 0;
+		}
+	}
 }
 
 /* Puts tmp in the slot and installs the handlers, unless the slot is
  * taken or tmp does not fit.  Called with the signals blocked. */
 static void outfile_guard(struct outfile *of)
 {
-	if (outfile_armed || strlen(of->tmp) >= sizeof outfile_slot)
+	size_t len = strlen(of->tmp);
+	if (outfile_armed || len >= sizeof outfile_slot)
 		return;
-	memcpy(outfile_slot, of->tmp, strlen(of->tmp) + 1);
+	memcpy(outfile_slot, of->tmp, len + 1);
 	outfile_armed = 1;
 	of->guarded = 1;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = outfile_on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		sigaddset(&sa.sa_mask, outfile_sigs[k]);
-	for (int k = 0; k < OUTFILE_NSIGS; k++) {
-		sigaction(outfile_sigs[k], &sa, &outfile_old[k]);
-		outfile_ours[k] = 1;
-		if (outfile_old[k].sa_handler == SIG_IGN) {
-			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
-		}
-	}
+	outfile_catch();
 }
 
 /* Empties the slot and puts the earlier handlers back. */
@@ -86,10 +128,10 @@ static void outfile_unguard(struct outfile *of)
 	sigset_t old;
 	outfile_block(&old);
 	outfile_armed = 0;
-	for (int k = 0; k < OUTFILE_NSIGS; k++)
-		if (outfile_ours[k]) {
-			sigaction(outfile_sigs[k], &outfile_old[k], NULL);
-			outfile_ours[k] = 0;
+	for (int sig = 1; sig < OUTFILE_NSIG; sig++)
+		if (outfile_ours[sig]) {
+			sigaction(sig, &outfile_old[sig], NULL);
+			outfile_ours[sig] = 0;
 		}
 	of->guarded = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -123,18 +165,150 @@ static int outfile_open_direct(struct outfile *of, struct errbuf *err)
 	return -1;
 }
 
-/* "DIR/.NAME.XXXXXX" for target "DIR/NAME". */
+/* Writes through a duplicate of this process's descriptor fd, which the
+ * path names (/dev/stdout, /proc/self/fd/N): at the descriptor's offset,
+ * truncating nothing, as a shell's >&N would. */
+static int outfile_open_fd(struct outfile *of, int fd, struct errbuf *err)
+{
+	int flags = fcntl(fd, F_GETFL), copy = -1;
+	if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) {
+		err_set(err, "%s: expected a descriptor open for writing, "
+			"found one open only for reading", of->path);
+		outfile_release(of);
+		return -1;
+	}
+	if (flags != -1 && (copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)) >= 0 &&
+	    (of->fp = fdopen(copy, "w")) != NULL)
+		return 0;
+	int e = errno;
+	if (copy >= 0)
+		close(copy);
+	outfile_fail(of, e, err);
+	outfile_release(of);
+	return -1;
+}
+
+/* The directory part of path ("DIR/" of "DIR/NAME", "" of "NAME") joined
+ * to rel, or rel alone if it is absolute.  The caller frees it. */
+static char *outfile_join(const char *path, const char *rel)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = rel[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+	size_t len = strlen(rel);
+	char *p = xmalloc(dir + len + 1);
+	memcpy(p, path, dir);
+	memcpy(p + dir, rel, len + 1);
+	return p;
+}
+
+/* The content of the symbolic link path, or NULL with errno set. */
+static char *outfile_readlink(const char *path)
+{
+	char buf[OUTFILE_PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof buf);
+	if (n < 0)
+		return NULL;
+	if ((size_t)n >= sizeof buf) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+/* The descriptor of this process that the link path (lst: its lstat)
+ * stands for, as /proc/self/fd/N does (and /dev/fd/N and /dev/stdout,
+ * which lead there): a link of /proc whose name N is one of our open
+ * descriptors and that leads to the same file.  -1 if it is not one. */
+static int outfile_descriptor(const char *path, const struct stat *lst)
+{
+	struct stat proc, st, fst;
+	const char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	if (lstat("/proc/self", &proc) != 0 || proc.st_dev != lst->st_dev)
+		return -1;
+	long n = 0;
+	for (const char *c = name; *c; c++) {
+		if (*c < '0' || *c > '9' || n > INT_MAX / 10)
+			return -1;
+		n = n * 10 + (*c - '0');
+	}
+	if (!*name || fstat((int)n, &fst) != 0 || stat(path, &st) != 0 ||
+	    st.st_dev != fst.st_dev || st.st_ino != fst.st_ino)
+		return -1;
+	return (int)n;
+}
+
+/* Follows the symbolic links that path ends in (not those of its
+ * directories) to the name that writing to path writes to, which need
+ * not exist yet: a dangling link gives the name it points to, so that the
+ * link is kept.  *fd gets the descriptor of this process that the chain
+ * reaches (outfile_descriptor()), or -1.  Returns the name, which the
+ * caller frees, or NULL with errno set (ELOOP, or why the name cannot
+ * be looked up: ENAMETOOLONG, EACCES ...). */
+static char *outfile_follow(const char *path, int *fd)
+{
+	char *cur = xstrdup(path);
+	struct stat lst;
+	*fd = -1;
+	for (int k = 0; k <= OUTFILE_MAX_LINKS; k++) {
+		if (lstat(cur, &lst) != 0) {
+			if (errno == ENOENT)
+				return cur;
+			break;
+		}
+		if (!S_ISLNK(lst.st_mode) ||
+		    (*fd = outfile_descriptor(cur, &lst)) >= 0)
+			return cur;
+		char *to = outfile_readlink(cur);
+		if (!to)
+			break;
+		char *next = outfile_join(cur, to);
+		free(to);
+		free(cur);
+		cur = next;
+		errno = ELOOP;
+	}
+	int e = errno;
+	free(cur);
+	errno = e;
+	return NULL;
+}
+
+/* "DIR/.NAME.XXXXXX" for target "DIR/NAME", NAME cut to its first
+ * OUTFILE_TMP_KEEP bytes (at a UTF-8 character boundary) so that the
+ * temporary name is legal wherever a name of OUTFILE_TMP_KEEP + 8 bytes
+ * is, however long NAME itself may be. */
 static char *outfile_tmp_name(const char *target)
 {
 	const char *slash = strrchr(target, '/');
 	size_t dir = slash ? (size_t)(slash - target) + 1 : 0;
-	size_t len = strlen(target);
-	char *tmp = xmalloc(len + 10);
+	size_t keep = strlen(target + dir);
+	if (keep > OUTFILE_TMP_KEEP) {
+		keep = OUTFILE_TMP_KEEP;
+		while (keep > 0 &&
+		       ((unsigned char)target[dir + keep] & 0xc0) == 0x80)
+			keep--; /* the first byte dropped continues a char */
+	}
+	char *tmp = xmalloc(dir + keep + 9);
 	memcpy(tmp, target, dir);
 	tmp[dir] = '.';
-	memcpy(tmp + dir + 1, target + dir, len - dir);
-	memcpy(tmp + len + 1, ".XXXXXX", 8);
+	memcpy(tmp + dir + 1, target + dir, keep);
+	memcpy(tmp + dir + 1 + keep, ".XXXXXX", 8);
 	return tmp;
+}
+
+/* The temporary file cannot be created: the directory is to blame (it is
+ * read-only, missing, full ...), and the message names it first. */
+static int outfile_dir_fail(struct outfile *of, int e, struct errbuf *err)
+{
+	const char *slash = strrchr(of->target, '/');
+	int len = !slash ? 1 : slash == of->target ? 1
+		: (int)(slash - of->target);
+	err_set(err, "%.*s: cannot create a file in this directory: %s "
+		"(to write %s)", len, slash ? of->target : ".",
+		strerror(e ? e : EIO), of->path);
+	return -1;
 }
 
 /* The mode the new file gets: the old file's, or 0666 less the umask. */
@@ -147,17 +321,15 @@ static mode_t outfile_mode(const struct stat *old)
 	return 0666 & ~mask;
 }
 
-/* Creates the temporary file beside the target, with the signals blocked
+/* Creates the temporary file beside of->target, with the signals blocked
  * until it is guarded. */
 static int outfile_open_temp(struct outfile *of, const struct stat *old,
 			     struct errbuf *err)
 {
-	char *real = old ? realpath(of->path, NULL) : NULL;
-	of->target = real ? real : xstrdup(of->path);
 	of->tmp = outfile_tmp_name(of->target);
 	sigset_t mask;
 	outfile_block(&mask);
-	int fd = mkstemp(of->tmp), e = errno;
+	int fd = mkstemp(of->tmp), e = errno, created = fd >= 0;
 	if (fd >= 0) {
 		outfile_guard(of);
 		if (fchmod(fd, outfile_mode(old)) != 0 ||
@@ -171,9 +343,30 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (fd >= 0)
 		return 0;
-	outfile_fail(of, e, err);
+	if (created)
+		outfile_fail(of, e, err);
+	else
+		outfile_dir_fail(of, e, err);
 	outfile_release(of);
 	return -1;
+}
+
+/* stat() of path, or fstat() of fd for "-" (and NULL). */
+static int outfile_stat(const char *path, int fd, struct stat *st)
+{
+	if (!path || strcmp(path, "-") == 0)
+		return fstat(fd, st);
+	return stat(path, st);
+}
+
+int outfile_same_file(const char *out, const char *in)
+{
+	struct stat o, i;
+	if (!in || outfile_stat(in, STDIN_FILENO, &i) != 0 ||
+	    outfile_stat(out, STDOUT_FILENO, &o) != 0)
+		return 0;
+	return S_ISREG(i.st_mode) && i.st_dev == o.st_dev &&
+	       i.st_ino == o.st_ino;
 }
 
 int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
@@ -185,10 +378,24 @@ int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 		return 0;
 	}
 	of->path = xstrdup(path);
+	int fd = -1;
+	char *target = *path ? outfile_follow(path, &fd) : NULL;
+	if (!target) {
+		outfile_fail(of, *path ? errno : ENOENT, err);
+		outfile_release(of);
+		return -1;
+	}
+	if (fd >= 0) {
+		free(target);
+		return outfile_open_fd(of, fd, err);
+	}
 	struct stat st;
-	int exists = stat(path, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode))
+	int exists = stat(target, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		free(target);
 		return outfile_open_direct(of, err);
+	}
+	of->target = target;
 	return outfile_open_temp(of, exists ? &st : NULL, err);
 }
 

@@ -4,19 +4,26 @@
  * that does not exist yet) the stream is a temporary file in the same
  * directory, ".NAME.XXXXXX"; outfile_commit() checks that every byte was
  * written and renames it over NAME, so a reader never sees half a file and
- * an error never leaves one behind.  "-" or NULL is standard output, and a
- * path that names something other than a regular file (/dev/null, a FIFO,
- * a terminal) is written in place, since renaming over it would replace
- * it.  A symbolic link to a regular file is followed: the file it points
- * to is replaced and the link kept.
+ * an error never leaves one behind.  "-" or NULL is standard output.
+ * Symbolic links that the path ends in are followed and kept: the file
+ * they lead to is replaced, or created if a link dangles.  A path that
+ * leads to one of this process's descriptors (/dev/stdout, /dev/fd/N,
+ * /proc/self/fd/N) is written through that descriptor, at its offset, as
+ * ">&N" would; and a path that names something other than a regular file
+ * (/dev/null, a FIFO, a terminal) is written in place, since renaming
+ * over it would replace it.
  *
- * While a temporary file exists, SIGINT, SIGTERM and SIGHUP remove it: the
- * handler unlink()s the one temporary path it knows (async-signal-safe),
- * puts back the handler that was there before and raises the signal again,
- * so the program still dies of the signal (or the earlier handler runs).
- * Signals that were ignored stay ignored.  There is one such slot: a
- * second outfile open at the same time is not covered.  The slot is the
- * only global state here, and no function prints. */
+ * While a temporary file exists, every signal that would end the process
+ * removes it (all but SIGKILL, which cannot be caught, and those that are
+ * ignored or stop the process by default): the handler unlink()s the one
+ * temporary path it knows (async-signal-safe), puts back the handler that
+ * was there before and raises the signal again, so the program still dies
+ * of the signal (or the earlier handler runs).  Signals that were ignored
+ * stay ignored, but SIGABRT, since abort() ends the process anyway: so
+ * running out of memory (util_out_of_memory() aborts) removes it too.
+ * There is one such slot: a second outfile open at the same time is not
+ * covered.  The slot is the only global state here, and no function
+ * prints. */
 #ifndef ATTN_OUTFILE_H
 #define ATTN_OUTFILE_H
 
@@ -34,6 +41,14 @@ struct outfile {
 	int guarded;   /* 1 while the signal slot holds tmp */
 	int err;       /* errno of the first write that failed, or 0 */
 };
+
+/* Whether writing to out (NULL or "-": standard output) would write into
+ * the regular file that the input in ("-": standard input) is: the same
+ * device and inode, however the two are spelled (./, //, links, hard
+ * links, /dev/stdout ...).  1 or 0; something other than a regular file
+ * (a terminal, /dev/null, a pipe) is never the same, nor is a name that
+ * does not exist. */
+int outfile_same_file(const char *out, const char *in);
 
 /* Opens path for writing ("-" or NULL: stdout) and sets of->fp.  Returns
  * 0, or -1 with err set to "PATH: REASON" (the temporary file cannot be

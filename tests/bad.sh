@@ -204,6 +204,8 @@ gen_file() {
 	batch-words-1mb.pairs)	# a 1 MB line of words, then a good line
 		words 349525 je
 		echo "je suis étudiant" ;;
+	out-same.pairs)		# an input that -o names again
+		echo "je suis étudiant ||| i am a student" ;;
 	words-10000.txt)	words 10000 je suis étudiant ;;
 	words-65.txt)		words 65 je suis étudiant ;;
 	words-64.txt)		words 64 je suis étudiant ;;

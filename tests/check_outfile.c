@@ -182,6 +182,77 @@ START_TEST(test_unwritable_directory)
 }
 END_TEST
 
+/* A name as long as the directory allows: the temporary name is shorter,
+ * cut at a character boundary, so the file can still be written.  One
+ * byte more is refused at once. */
+START_TEST(test_long_name)
+{
+	char name[512], path[4352 + 512];
+	struct outfile of;
+	struct errbuf err;
+	long max = pathconf(dir, _PC_NAME_MAX);
+	if (max < 16 || max > 400)
+		return;
+	const char *fills[] = { "x", "\xc3\xa9" }; /* 1 byte, then 2 */
+	for (int k = 0; k < 2; k++) {
+		size_t n = 0, w = strlen(fills[k]);
+		while (n + w <= (size_t)max) {
+			memcpy(name + n, fills[k], w);
+			n += w;
+		}
+		name[n] = '\0';
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		ck_assert_msg(outfile_open(&of, path, &err) == 0, "%s", err.msg);
+		const char *base = strrchr(of.tmp, '/') + 1;
+		ck_assert_int_le(strlen(base), max);
+		/* the kept part of the name ends where a character ends:
+		 * its last byte does not start one */
+		ck_assert_int_lt((unsigned char)base[strlen(base) - 8], 0xc0);
+		ck_assert_int_eq((strlen(base) - 8) % w, 0);
+		fputs("new\n", of.fp);
+		ck_assert_int_eq(outfile_commit(&of, &err), 0);
+		ck_assert_str_eq(content(path), "new\n");
+		ck_assert_int_eq(entries(), k + 1);
+	}
+	memset(name, 'x', (size_t)max + 1);
+	name[max + 1] = '\0';
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ck_assert_int_eq(outfile_open(&of, path, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENAMETOOLONG)));
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* A writable file in a directory where no file can be created: the
+ * message blames the directory. */
+START_TEST(test_unwritable_directory_blamed)
+{
+	char sub[4352], path[4352 + 16];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(mkdir(at(sub, "ro"), 0755), 0);
+	snprintf(path, sizeof path, "%s/a.svg", sub);
+	put(path, "old\n");
+	ck_assert_int_eq(chmod(sub, 0555), 0);
+	if (access(sub, W_OK) != 0) { /* root writes anywhere */
+		ck_assert_int_eq(outfile_open(&of, path, &err), -1);
+		ck_assert_msg(strncmp(err.msg, sub, strlen(sub)) == 0 &&
+			      strncmp(err.msg + strlen(sub), ": ", 2) == 0,
+			      "%s", err.msg);
+		ck_assert_ptr_nonnull(strstr(err.msg, strerror(EACCES)));
+		ck_assert_str_eq(content(path), "old\n");
+	}
+	chmod(sub, 0755);
+	unlink(path);
+	rmdir(sub);
+	/* even root cannot create files in /proc/self */
+	if (access("/proc/self/comm", W_OK) != 0)
+		return;
+	ck_assert_int_eq(outfile_open(&of, "/proc/self/comm", &err), -1);
+	ck_assert_msg(strncmp(err.msg, "/proc/self: ", 12) == 0, "%s", err.msg);
+}
+END_TEST
+
 /* /proc refuses new files even to root. */
 START_TEST(test_unwritable_proc)
 {
@@ -190,7 +261,8 @@ START_TEST(test_unwritable_proc)
 	if (access("/proc/self", F_OK) != 0)
 		return;
 	ck_assert_int_eq(outfile_open(&of, "/proc/attn-trace.svg", &err), -1);
-	ck_assert_ptr_nonnull(strstr(err.msg, "/proc/attn-trace.svg: "));
+	ck_assert_ptr_nonnull(strstr(err.msg, "/proc: "));
+	ck_assert_ptr_nonnull(strstr(err.msg, "/proc/attn-trace.svg"));
 }
 END_TEST
 
@@ -276,6 +348,95 @@ START_TEST(test_symlink_followed)
 }
 END_TEST
 
+/* A name of this process's descriptor (/proc/self/fd/N, /dev/fd/N) is
+ * written through the descriptor, after what it already holds, and the
+ * file it leads to is not replaced. */
+START_TEST(test_descriptor_in_place)
+{
+	char path[4352], name[64];
+	struct outfile of;
+	struct errbuf err;
+	if (access("/proc/self/fd", F_OK) != 0)
+		return;
+	put(at(path, "log.txt"), "");
+	FILE *f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fputs("kept\n", f);
+	fflush(f);
+	struct stat before, after;
+	ck_assert_int_eq(stat(path, &before), 0);
+	const char *names[] = { "/proc/self/fd/%d", "/dev/fd/%d" };
+	for (int k = 0; k < 2; k++) {
+		snprintf(name, sizeof name, names[k], fileno(f));
+		ck_assert_int_eq(outfile_open(&of, name, &err), 0);
+		ck_assert_ptr_null(of.tmp);
+		fprintf(of.fp, "new %d\n", k);
+		ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	}
+	ck_assert_str_eq(content(path), "kept\nnew 0\nnew 1\n");
+	ck_assert_int_eq(stat(path, &after), 0);
+	ck_assert(before.st_ino == after.st_ino); /* the same file */
+	ck_assert_int_eq(fputs("still open\n", f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+/* A descriptor open only for reading cannot be written. */
+START_TEST(test_descriptor_read_only)
+{
+	char path[4352], name[64];
+	struct outfile of;
+	struct errbuf err;
+	if (access("/proc/self/fd", F_OK) != 0)
+		return;
+	put(at(path, "in.txt"), "input\n");
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	snprintf(name, sizeof name, "/proc/self/fd/%d", fileno(f));
+	ck_assert_int_eq(outfile_open(&of, name, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "expected a descriptor open for "
+				     "writing"));
+	fclose(f);
+	ck_assert_str_eq(content(path), "input\n");
+	ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+/* A dangling link: the file it names is created and the link kept. */
+START_TEST(test_symlink_dangling)
+{
+	char path[4352], link[4352];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(symlink("new.svg", at(link, "link.svg")), 0);
+	ck_assert_int_eq(outfile_open(&of, link, &err), 0);
+	fputs("new\n", of.fp);
+	ck_assert_int_eq(outfile_commit(&of, &err), 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_str_eq(content(at(path, "new.svg")), "new\n");
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
+/* A loop of links is an error that creates nothing. */
+START_TEST(test_symlink_loop)
+{
+	char a[4352], b[4352];
+	struct outfile of;
+	struct errbuf err;
+	ck_assert_int_eq(symlink("b", at(a, "a")), 0);
+	ck_assert_int_eq(symlink("a", at(b, "b")), 0);
+	ck_assert_int_eq(outfile_open(&of, a, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ELOOP)));
+	ck_assert_int_eq(outfile_open(&of, "", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, strerror(ENOENT)));
+	ck_assert_int_eq(entries(), 2);
+}
+END_TEST
+
 /* SIGTERM while the file is being written: the process still dies of it,
  * and the temporary file is gone. */
 START_TEST(test_signal_removes_temp)
@@ -299,6 +460,76 @@ START_TEST(test_signal_removes_temp)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGTERM);
+	ck_assert_int_eq(entries(), 0);
+}
+END_TEST
+
+/* In a child, with sig's disposition set to disp (not Check's handler):
+ * opens dir/align.svg, writes part of it, then dies the way die() says.
+ * Returns the child's wait status. */
+static int die_writing(void (*die)(int), int sig, void (*disp)(int))
+{
+	char path[4352];
+	at(path, "align.svg");
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+		struct outfile of;
+		struct errbuf err;
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, disp);
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(5);
+		if (outfile_open(&of, path, &err) != 0)
+			_exit(3);
+		fputs("half", of.fp);
+		fflush(of.fp);
+		die(sig);
+		_exit(4); /* not reached */
+	}
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+static void die_raise(int sig)
+{
+	raise(sig);
+}
+
+static void die_out_of_memory(int sig)
+{
+	(void)sig;
+	util_out_of_memory();
+}
+
+/* Every signal that ends the process removes the temporary file, and the
+ * process still dies of it. */
+START_TEST(test_fatal_signals_remove_temp)
+{
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+			     SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM,
+			     SIGPROF, SIGXCPU, SIGABRT, SIGSEGV, SIGRTMIN,
+			     SIGRTMAX };
+	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+		int status = die_writing(die_raise, sigs[k], SIG_DFL);
+		ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k],
+			      "signal %d: status %d", sigs[k], status);
+		ck_assert_msg(entries() == 0, "signal %d left a file", sigs[k]);
+	}
+}
+END_TEST
+
+/* Running out of memory aborts, and removes the temporary file. */
+START_TEST(test_out_of_memory_removes_temp)
+{
+	int status = die_writing(die_out_of_memory, SIGABRT, SIG_DFL);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	ck_assert_int_eq(entries(), 0);
+	/* ignoring SIGABRT does not stop abort() */
+	status = die_writing(die_out_of_memory, SIGABRT, SIG_IGN);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 	ck_assert_int_eq(entries(), 0);
 }
 END_TEST
@@ -339,12 +570,20 @@ static Suite *outfile_suite(void)
 	tcase_add_test(tc, test_missing_directory);
 	tcase_add_test(tc, test_unwritable_directory);
 	tcase_add_test(tc, test_unwritable_proc);
+	tcase_add_test(tc, test_long_name);
+	tcase_add_test(tc, test_unwritable_directory_blamed);
 	tcase_add_test(tc, test_dev_full);
 	tcase_add_test(tc, test_error_removes_temp);
 	tcase_add_test(tc, test_stdout);
 	tcase_add_test(tc, test_symlink_followed);
+	tcase_add_test(tc, test_descriptor_in_place);
+	tcase_add_test(tc, test_descriptor_read_only);
+	tcase_add_test(tc, test_symlink_dangling);
+	tcase_add_test(tc, test_symlink_loop);
 	tcase_add_test(tc, test_signal_removes_temp);
 	tcase_add_test(tc, test_handlers_restored);
+	tcase_add_test(tc, test_fatal_signals_remove_temp);
+	tcase_add_test(tc, test_out_of_memory_removes_temp);
 	suite_add_tcase(s, tc);
 	return s;
 }

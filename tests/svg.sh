@@ -60,8 +60,8 @@ run_cmd heatmap -o "$TMP/keep.svg" je suis chat
 check "a data error leaves the old file" grep -qx "old picture" "$TMP/keep.svg"
 run_cmd heatmap -o "$TMP/no/such/dir/a.svg"
 expect_status 1 "a missing directory"
-expect_err "attn-trace: $TMP/no/such/dir/a.svg: No such file or directory" \
-	"the missing directory's file is named with the reason"
+expect_err "attn-trace: $TMP/no/such/dir: cannot create a file in this directory: No such file or directory (to write $TMP/no/such/dir/a.svg)" \
+	"the missing directory is blamed, and the file named"
 run_cmd heatmap -o /dev/full
 expect_status 1 "-o /dev/full"
 expect_err "attn-trace: /dev/full: No space left on device" \
