@@ -229,6 +229,14 @@ gen() {
 	printf '%s\n' "$TMP/gen/$1"
 }
 
+# fifo NAME: makes a FIFO called NAME in $TMP/fifo (once), with no writer,
+# and prints its path: a read that opens it waits forever
+fifo() {
+	mkdir -p "$TMP/fifo"
+	[ -p "$TMP/fifo/$1" ] || mkfifo "$TMP/fifo/$1" || return 1
+	printf '%s\n' "$TMP/fifo/$1"
+}
+
 # --- running one case ---
 
 # invoke STDIN ARGS...: runs attn-trace under the limits; sets $status

@@ -95,6 +95,34 @@ ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 13 \
 check "lesson 13 finds its snapshots relative to itself" \
 	cmp -s "$TMP/out" "$TMP/lesson13"
 
+# a FIFO in the lessons directory, or named by a lesson as its model, is
+# refused at once: opening it for a read would wait for a writer forever
+mkdir "$TMP/fifos"
+cp "$dir/06-softmax.lesson" "$TMP/fifos/"
+mkfifo "$TMP/fifos/98-fifo.lesson" "$TMP/fifos/fifo.model"
+printf 'title: A FIFO as a model\nsentence: je suis étudiant\n\npage: P\nshow heatmap model=fifo.model\n' >"$TMP/fifos/97-heat.lesson"
+printf 'title: A FIFO as a model\nmodel: fifo.model\nsentence: je\n\npage: P\nText.\n' >"$TMP/fifos/96-own.lesson"
+fifo_run() {
+	ATTN_TRACE_LESSONS="$TMP/fifos" timeout 10 "$ATTN_TRACE" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	status=$?
+}
+fifo_run lessons
+expect_status 1 "lessons with a FIFO among them"
+expect_err "98-fifo.lesson: expected a regular file, found a FIFO" \
+	"the FIFO in the lessons directory is named"
+check "the other lessons are listed" grep -q softmax "$TMP/out"
+fifo_run lesson 98
+expect_status 1 "a lesson that is a FIFO"
+fifo_run lesson --check "$TMP/fifos/97-heat.lesson"
+expect_status 1 "show heatmap model= naming a FIFO"
+expect_err "fifo.model: expected a regular file, found a FIFO" \
+	"the FIFO model of a heatmap is refused"
+fifo_run lesson --check "$TMP/fifos/96-own.lesson"
+expect_status 1 "a lesson whose model: is a FIFO"
+expect_err "fifo.model: expected a regular file, found a FIFO" \
+	"the lesson's FIFO model is refused"
+
 # --- mistakes ----------------------------------------------------------------
 run_cmd lesson nosuchlesson
 expect_status 1 "a missing lesson name"
