@@ -123,6 +123,50 @@ expect_status 1 "a lesson whose model: is a FIFO"
 expect_err "fifo.model: expected a regular file, found a FIFO" \
 	"the lesson's FIFO model is refused"
 
+# the models a lesson loads: files of its own tree only, however spelled
+# or linked, each file once, and at most 8 files
+mkdir -p "$TMP/tree/sub" "$TMP/outside"
+for k in 1 2 3 4 5 6 7 8 9; do
+	cp "$dir/models/epoch0.model" "$TMP/tree/sub/m$k.model"
+done
+ln "$TMP/tree/sub/m1.model" "$TMP/tree/sub/hard.model"
+cp "$dir/models/epoch0.model" "$TMP/outside/secret.model"
+ln -s ../outside/secret.model "$TMP/tree/link.model"
+# heat_lesson NAME MODEL...: a lesson with a heatmap of each MODEL
+heat_lesson() {
+	out=$1
+	shift
+	{
+		printf 'title: Heatmaps\nsentence: je suis étudiant\n\npage: P\n'
+		for m in "$@"; do
+			printf 'show heatmap model=%s\n' "$m"
+		done
+	} >"$TMP/tree/$out"
+}
+heat_lesson link.lesson link.model
+run_cmd lesson --check "$TMP/tree/link.lesson"
+expect_status 1 "a symbolic link out of the lesson's tree"
+expect_err 'found "link.model"' "the link is refused by the name written"
+heat_lesson one-file.lesson sub/m1.model ./sub/m1.model .//sub/m1.model \
+	sub/../sub/m1.model sub/./m1.model ././sub/m1.model sub//m1.model \
+	"$TMP/tree/sub/m1.model" sub/hard.model
+run_cmd lesson --check "$TMP/tree/one-file.lesson"
+expect_status 0 "one file named 9 ways (a hard link too) is one model of 8"
+heat_lesson nine-files.lesson sub/m1.model sub/m2.model sub/m3.model \
+	sub/m4.model sub/m5.model sub/m6.model sub/m7.model sub/m8.model \
+	sub/m9.model
+run_cmd lesson --check "$TMP/tree/nine-files.lesson"
+expect_status 1 "nine model files in a lesson"
+expect_err 'nine-files.lesson:13:20: cannot load the model: expected at most 8 model files in a lesson, found another, "sub/m9.model"' \
+	"the ninth file is refused where it is named"
+heat_lesson eight-files.lesson sub/m1.model sub/m2.model sub/m3.model \
+	sub/m4.model sub/m5.model sub/m6.model sub/m7.model sub/m8.model
+run_cmd lesson --check "$TMP/tree/eight-files.lesson"
+expect_status 0 "eight model files in a lesson"
+run_cmd lesson --plain "$TMP/tree/one-file.lesson"
+check "each spelling still shows its heatmap" \
+	test "$(grep -c '^alignment α' "$TMP/out")" -eq 9
+
 # --- mistakes ----------------------------------------------------------------
 run_cmd lesson nosuchlesson
 expect_status 1 "a missing lesson name"
