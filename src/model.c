@@ -683,7 +683,7 @@ static int model_parse_as(struct model *m, const char *text, size_t len,
 		model_free(m);
 		return -1;
 	}
-	m->name = xstrdup(name);
+	m->name = utf8_safe(name); /* shown, never opened again */
 	return 0;
 }
 

@@ -167,6 +167,24 @@ run_cmd lesson --plain "$TMP/tree/one-file.lesson"
 check "each spelling still shows its heatmap" \
 	test "$(grep -c '^alignment α' "$TMP/out")" -eq 9
 
+# lesson files named with an escape sequence and a byte that is not UTF-8:
+# their names reach stdout as \xNN, never raw
+mkdir "$TMP/odd"
+odd=$(printf '77-a\033[2Jb\377c')
+cp "$dir/06-softmax.lesson" "$TMP/odd/$odd.lesson"
+ATTN_TRACE_LESSONS="$TMP/odd" "$ATTN_TRACE" lessons >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 0 "lessons with an odd file name"
+check "lessons shows the name as \\xNN" \
+	grep -qF 'a\x1b[2Jb\xffc' "$TMP/out"
+check "lessons writes no ESC and only UTF-8" sh -c \
+	"! grep -q \"\$(printf '\\033')\" '$TMP/out' &&
+	 iconv -f UTF-8 -t UTF-8 '$TMP/out' >/dev/null"
+run_cmd lesson --check "$TMP/odd/$odd.lesson"
+expect_status 0 "lesson --check of an odd file name"
+check "lesson --check shows the name as \\xNN" \
+	grep -qF '77-a\x1b[2Jb\xffc.lesson: ok' "$TMP/out"
+
 # --- mistakes ----------------------------------------------------------------
 run_cmd lesson nosuchlesson
 expect_status 1 "a missing lesson name"
