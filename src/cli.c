@@ -23,35 +23,15 @@
 #include "trace.h"
 #include "tui.h"
 
-/* A message echoes file names, option values and words, which can hold
- * any byte; so does the quiz's echo of a piped answer. */
+/* Writes s to out as utf8_safe() shows it: every byte that could drive
+ * the terminal written as \xNN.  A message echoes file names, option
+ * values and words, which can hold any byte; so does the quiz's echo of a
+ * piped answer. */
 void cli_put_safe(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-
-	while (n > 0) {
-		size_t len = 1;
-		int bad;
-		if (*p < 0x80) {
-			bad = (*p < 0x20 && *p != '\t') || *p == 0x7f;
-		} else {
-			/* one whole UTF-8 sequence, or one bad byte */
-			len = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : 2;
-			if (len > n || utf8_valid_prefix((const char *)p, len) !=
-				       len)
-				len = 1, bad = 1;
-			else
-				bad = p[0] == 0xc2 && p[1] < 0xa0;
-		}
-		if (bad)
-			for (size_t k = 0; k < len; k++)
-				fprintf(out, "\\x%02x", p[k]);
-		else
-			fwrite(p, 1, len, out);
-		p += len;
-		n -= len;
-	}
+	char *safe = utf8_safe(s);
+	fputs(safe, out);
+	free(safe);
 }
 
 /* "attn-trace: MESSAGE" and a newline on stderr, MESSAGE made safe. */

@@ -159,7 +159,9 @@ static int cli_lesson_check(int argc, char **argv)
 			rc = EXIT_DATA;
 			continue;
 		}
-		printf("%s: ok\n", argv[k]);
+		char *safe = utf8_safe(argv[k]);
+		printf("%s: ok\n", safe);
+		free(safe);
 		cli_lesson_close(&l, &m, &tr);
 	}
 	int wrc = cli_flush();
@@ -214,9 +216,9 @@ int cli_lesson(int argc, char **argv)
 	return cli_lesson_show(&o, argv[optind]);
 }
 
-/* "03-softmax.lesson" -> number "03" and name "softmax". */
-static void cli_lesson_split(const char *path, char *num, size_t nsize,
-			     char *name, size_t size)
+/* cli_lesson_split() of a path made safe already. */
+static void cli_lesson_split_safe(const char *path, char *num, size_t nsize,
+				  char *name, size_t size)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
@@ -232,12 +234,22 @@ static void cli_lesson_split(const char *path, char *num, size_t nsize,
 	snprintf(name, size, "%.*s", (int)n, base);
 }
 
+/* "03-softmax.lesson" -> number "03" and name "softmax", as utf8_safe()
+ * shows them: a file name can hold any byte. */
+static void cli_lesson_split(const char *path, char *num, size_t nsize,
+			     char *name, size_t size)
+{
+	char *safe = utf8_safe(path);
+	cli_lesson_split_safe(safe, num, nsize, name, size);
+	free(safe);
+}
+
 /* One line of the list: "NN  name  title", or an error on stderr. */
 static int cli_lesson_row(const char *path, int namew)
 {
 	struct lesson l;
 	struct errbuf err;
-	char num[32], name[256];
+	char num[32], name[1024]; /* a NAME_MAX name, every byte \xNN */
 	if (lesson_load(&l, path, &err) != 0) {
 		cli_messagef("%s", err.msg);
 		lesson_free(&l);
@@ -262,7 +274,7 @@ int cli_lessons(int argc, char **argv)
 		return cli_usage_errorf("'lessons' takes no arguments, "
 					      "but was given '%s'", argv[optind]);
 	struct errbuf err;
-	char **paths, num[32], name[256];
+	char **paths, num[32], name[1024];
 	int n = lesson_list(&paths, &err), namew = 0;
 	if (n < 0) {
 		cli_messagef("%s", err.msg);

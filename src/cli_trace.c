@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "num.h"
 #include "outfile.h"
+#include "pairs.h"
 #include "tok.h"
 #include "util.h"
 
@@ -100,38 +101,51 @@ struct batch {
 	int read_errno;    /* ... this errno */
 };
 
-/* Traces one batch line, line[0..len) with a NUL after it, into *tr;
- * returns 0, or -1 with err set.  A NUL byte would cut the line short
- * without a word, so it is refused like every other byte that is not
- * text.  Called by several threads at once: it reads the model and the
- * options and writes only *tr, *err and the line. */
+/* Traces one batch line, line[0..len) without its '\n' and with a NUL
+ * after it, numbered lineno, into *tr; returns 0, or -1 with err set and
+ * *col the byte column of a fault in the line's grammar (pairs.h), or 0
+ * for a sentence the model cannot trace.  Called by several threads at
+ * once: it reads the model and the options and writes only *tr, *err,
+ * *col and the line, which it cuts into its two sides. */
 static int batch_trace(struct trace *tr, const struct batch *b, char *line,
-		       size_t len, struct errbuf *err)
+		       size_t len, int lineno, size_t *col,
+		       struct errbuf *err)
 {
-	char *source, *target;
-	if (memchr(line, '\0', len) != NULL) {
-		err_set(err, "expected text, found a NUL byte");
+	struct pairs_line pl;
+	int r = pairs_split(line, len, lineno, 0, &pl, col, err);
+	if (r <= 0) {
+		if (r == 0) /* never asked: batch_skip() drops these */
+			err_set(err, "expected a pair, found none");
 		return -1;
 	}
-	if (tok_pair_split(line, &source, &target) != 0) {
-		err_set(err, "expected at most one \"|||\" between the source "
-			"and the target");
-		return -1;
-	}
-	return tok_trace(tr, b->m, source, target, b->o->scorers, err);
+	*col = 0;
+	line[pl.src + pl.nsrc] = '\0';
+	if (pl.has_target)
+		line[pl.tgt + pl.ntgt] = '\0';
+	return tok_trace(tr, b->m, line + pl.src,
+			 pl.has_target ? line + pl.tgt : NULL,
+			 b->o->scorers, err);
 }
 
-/* Reports a bad line as NAME:LINE: message. */
-static void batch_report(const struct batch *b, int lineno, const char *msg)
+/* Reports a bad line as NAME:LINE:COL: message, or NAME:LINE: message
+ * when col is 0. */
+static void batch_report(const struct batch *b, int lineno, size_t col,
+			 const char *msg)
 {
-	cli_messagef("%s:%d: %s", b->name, lineno, msg);
+	if (col > 0)
+		cli_messagef("%s:%d:%zu: %s", b->name, lineno, col, msg);
+	else
+		cli_messagef("%s:%d: %s", b->name, lineno, msg);
 }
 
-/* 1 if a line, len bytes with a NUL after them, is a blank line or a
- * comment, which the batch skips. */
-static int batch_skip(const char *line, size_t len)
+/* 1 if line lineno, len bytes, is a blank line or a comment, which the
+ * batch skips; a bad line is not skipped, so that it is reported. */
+static int batch_skip(const char *line, size_t len, int lineno)
 {
-	return !memchr(line, '\0', len) && tok_pair_skip(line);
+	struct pairs_line pl;
+	struct errbuf err;
+	size_t col;
+	return pairs_split(line, len, lineno, 0, &pl, &col, &err) == 0;
 }
 
 /* Traces and writes one batch line; returns 0, or -1 after reporting
@@ -140,8 +154,9 @@ static int batch_line(struct batch *b, int lineno, char *line, size_t len)
 {
 	struct errbuf err;
 	struct trace tr;
-	if (batch_trace(&tr, b, line, len, &err) != 0) {
-		batch_report(b, lineno, err.msg);
+	size_t col;
+	if (batch_trace(&tr, b, line, len, lineno, &col, &err) != 0) {
+		batch_report(b, lineno, col, err.msg);
 		return -1;
 	}
 	struct fmt_opts fo = b->o->fmt;
@@ -153,26 +168,44 @@ static int batch_line(struct batch *b, int lineno, char *line, size_t len)
 	return 0;
 }
 
-/* Traces the batch one line after the other (--jobs=1). */
+/* Reports line lineno as longer than PAIRS_MAX_LINE; returns -1. */
+static int batch_long(struct batch *b, int lineno)
+{
+	struct errbuf err;
+	size_t col;
+	pairs_long_error(&col, &err);
+	batch_report(b, lineno, col, err.msg);
+	return -1;
+}
+
+/* Traces the batch one line after the other (--jobs=1).  Lines are read
+ * by pairs_getline(), into one buffer of the longest line allowed, so that
+ * a read error is never taken for the end of the input, and a line too
+ * long is never held whole. */
 static void batch_serial(struct batch *b, FILE *in)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
-	ssize_t len;
-	while ((len = getline(&line, &cap, in)) != -1 && !ferror(b->out)) {
+	char *line = xmalloc(PAIRS_MAX_LINE + 1);
+	enum pairs_read r = PAIRS_END;
+	int lineno = 0, bad;
+	size_t len;
+	while (!ferror(b->out) && (r = pairs_getline(in, line, &len)) !=
+	       PAIRS_END && r != PAIRS_ERROR) {
 		lineno++;
-		if (batch_skip(line, (size_t)len))
+		if (r == PAIRS_LONG)
+			bad = batch_long(b, lineno);
+		else if (batch_skip(line, len, lineno))
 			continue;
-		if (batch_line(b, lineno, line, (size_t)len) != 0) {
+		else
+			bad = batch_line(b, lineno, line, len);
+		if (bad != 0) {
 			b->failed++;
 			if (b->o->strict)
 				break;
 		}
 	}
-	if (ferror(in)) {
+	if (r == PAIRS_ERROR) {
 		b->read_failed = 1;
-		b->read_errno = errno;
+		b->read_errno = errno ? errno : EIO;
 	}
 	free(line);
 }
@@ -213,6 +246,7 @@ struct job_line {
 	size_t in, len;      /* the line: text[in .. in + len), then a NUL */
 	size_t out, outlen;  /* its trace: out[out .. out + outlen) */
 	char *msg;           /* NULL if traced; else why the line failed */
+	size_t col;          /* ... and where, or 0 (batch_report) */
 };
 
 /* Lines to trace, and, once traced, their output. */
@@ -246,13 +280,15 @@ struct jobs {
 
 /* The input, read with read(2) rather than stdio so that the main thread
  * knows whether the next line is there or would be waited for.  buf
- * starts at JOBS_READ_SIZE bytes and grows to hold the longest line. */
+ * starts at JOBS_READ_SIZE bytes and grows to hold the longest line, which
+ * is at most PAIRS_MAX_LINE: a longer one is skipped, not held. */
 struct jobs_in {
 	int fd;
 	char *buf;
 	size_t start, end, cap;  /* buf[start .. end) is read, not yet used */
 	size_t scan;             /* no '\n' in buf[start .. scan) */
 	int eof, err;            /* the end of the input; a read's errno */
+	int skip;                /* the rest of a line too long is skipped */
 	int over;                /* every line has been handed out */
 };
 
@@ -267,47 +303,92 @@ static int jobs_readable(int fd)
 	return r != 0;
 }
 
-/* Sets *line and *len to the next line of the input with its '\n' (the
- * last one may have none) as getline() cuts it, and returns 1; returns 0
- * at the end of the input or after a read error, and -1 when the next
- * line has not all arrived and may_wait is 0. */
+/* Reads more of the input into in->buf, keeping buf[start .. end);
+ * returns -1 without reading when that would wait and may_wait is 0,
+ * else 0 (in->eof or in->err set at the end or on an error). */
+static int jobs_read(struct jobs_in *in, int may_wait)
+{
+	if (!may_wait && !jobs_readable(in->fd))
+		return -1;
+	if (in->start > 0) {
+		memmove(in->buf, in->buf + in->start, in->end - in->start);
+		in->end -= in->start;
+		in->scan -= in->start;
+		in->start = 0;
+	}
+	if (in->end == in->cap) {
+		in->cap *= 2;
+		in->buf = xrealloc(in->buf, in->cap);
+	}
+	ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
+	if (got > 0)
+		in->end += (size_t)got;
+	else if (got == 0)
+		in->eof = 1;
+	else if (errno != EINTR)
+		in->err = errno;
+	return 0;
+}
+
+/* Sets *line and *len to the next line of the input without its '\n'
+ * (the last one may have none), and returns 1; returns 2 for a line
+ * longer than PAIRS_MAX_LINE, which it skips; returns 0 at the end of the
+ * input or after a read error, and -1 when the next line has not all
+ * arrived and may_wait is 0. */
 static int jobs_getline(struct jobs_in *in, char **line, size_t *len,
 			int may_wait)
 {
 	for (;;) {
 		char *nl = memchr(in->buf + in->scan, '\n', in->end - in->scan);
-		if (nl || ((in->eof || in->err) && in->start < in->end)) {
-			size_t stop = nl ? (size_t)(nl - in->buf) + 1 : in->end;
+		size_t stop = nl ? (size_t)(nl - in->buf) : in->end;
+		int ended = in->eof || in->err;
+		if (in->skip || stop - in->start > PAIRS_MAX_LINE) {
+			int was = in->skip;
+			in->start = in->scan = stop + (nl != NULL);
+			in->skip = !nl;
+			if (!was)
+				return 2;
+			if (nl)
+				continue;
+		} else if (nl || (ended && in->start < in->end)) {
 			*line = in->buf + in->start;
 			*len = stop - in->start;
-			in->start = in->scan = stop;
+			in->start = in->scan = stop + (nl != NULL);
 			return 1;
 		}
 		in->scan = in->end;
-		if (in->eof || in->err) {
+		if (ended) {
 			in->over = 1;
 			return 0;
 		}
-		if (!may_wait && !jobs_readable(in->fd))
+		if (jobs_read(in, may_wait) < 0)
 			return -1;
-		if (in->start > 0) {
-			memmove(in->buf, in->buf + in->start, in->end - in->start);
-			in->end -= in->start;
-			in->scan -= in->start;
-			in->start = 0;
-		}
-		if (in->end == in->cap) {
-			in->cap *= 2;
-			in->buf = xrealloc(in->buf, in->cap);
-		}
-		ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
-		if (got > 0)
-			in->end += (size_t)got;
-		else if (got == 0)
-			in->eof = 1;
-		else if (errno != EINTR)
-			in->err = errno;
 	}
+}
+
+/* Adds a line numbered lineno to c and returns it, zeroed but for its
+ * number. */
+static struct job_line *jobs_add(struct job_chunk *c, int lineno)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->lines = xreallocarray(c->lines, (size_t)c->cap,
+					 sizeof *c->lines);
+	}
+	struct job_line *l = &c->lines[c->n++];
+	memset(l, 0, sizeof *l);
+	l->lineno = lineno;
+	return l;
+}
+
+/* Adds line lineno, too long to be read, to c as a line already failed:
+ * the workers leave it alone. */
+static void jobs_add_long(struct job_chunk *c, int lineno)
+{
+	struct job_line *l = jobs_add(c, lineno);
+	struct errbuf err;
+	pairs_long_error(&l->col, &err);
+	l->msg = xstrdup(err.msg);
 }
 
 /* Reads lines into the empty chunk c, numbering them from *lineno and
@@ -325,6 +406,10 @@ static int jobs_fill(struct job_chunk *c, struct jobs_in *in, int max,
 		if (got <= 0)
 			return got < 0;
 		++*lineno;
+		if (got == 2) {
+			jobs_add_long(c, *lineno);
+			continue;
+		}
 		if (c->textcap - c->textlen < len + 1) {
 			while (c->textcap - c->textlen < len + 1)
 				c->textcap = c->textcap ? 2 * c->textcap : 4096;
@@ -333,16 +418,9 @@ static int jobs_fill(struct job_chunk *c, struct jobs_in *in, int max,
 		char *copy = c->text + c->textlen;
 		memcpy(copy, line, len);
 		copy[len] = '\0';
-		if (batch_skip(copy, len))
+		if (batch_skip(copy, len, *lineno))
 			continue;
-		if (c->n == c->cap) {
-			c->cap = c->cap ? 2 * c->cap : 16;
-			c->lines = xreallocarray(c->lines, (size_t)c->cap,
-						 sizeof *c->lines);
-		}
-		struct job_line *l = &c->lines[c->n++];
-		memset(l, 0, sizeof *l);
-		l->lineno = *lineno;
+		struct job_line *l = jobs_add(c, *lineno);
 		l->in = c->textlen;
 		l->len = len;
 		c->textlen += len + 1;
@@ -376,9 +454,14 @@ static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
 		struct job_line *l = &c->lines[k];
 		struct errbuf err;
 		struct trace tr;
-		if (batch_trace(&tr, b, c->text + l->in, l->len, &err) != 0) {
+		if (!l->msg && batch_trace(&tr, b, c->text + l->in, l->len,
+					   l->lineno, &l->col, &err) != 0)
 			l->msg = xstrdup(err.msg);
+		if (l->msg) {
 			if (b->o->strict) {
+				/* nothing after it is written */
+				for (int j = k + 1; j < c->n; j++)
+					free(c->lines[j].msg);
 				c->n = k + 1;
 				break;
 			}
@@ -442,7 +525,7 @@ static int jobs_write(struct batch *b, const struct job_chunk *c)
 		if (ferror(b->out))
 			return 1;
 		if (l->msg) {
-			batch_report(b, l->lineno, l->msg);
+			batch_report(b, l->lineno, l->col, l->msg);
 			b->failed++;
 			if (b->o->strict)
 				return 1;

@@ -8,10 +8,12 @@
  * the byte column of what is wrong. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lesson.h"
 #include "tok.h"
@@ -861,27 +863,113 @@ void lesson_free(struct lesson *l)
 
 /* --- preparing: the model, the trace, the directives against it ------ */
 
-/* Loads the model called name (NULL: the default), written at pos: a
- * built-in name, or a path relative to the lesson's own directory unless
- * it is absolute. */
+/* The model files a lesson has loaded so far, known by device and inode,
+ * and who holds each: -1 the lesson's own model, else an index of alts. */
+struct prep_files {
+	int n;
+	dev_t dev[LESSON_MAX_MODELS];
+	ino_t ino[LESSON_MAX_MODELS];
+	int who[LESSON_MAX_MODELS];
+};
+
+/* The real path of the directory that holds the lesson, newly
+ * allocated, or NULL with errno set. */
+static char *prep_lesson_dir(const struct lesson *l)
+{
+	const char *slash = strrchr(l->path, '/');
+	char *dir, *real;
+	if (!slash)
+		return realpath(".", NULL);
+	dir = xstrndup(l->path, slash == l->path ? 1 : (size_t)(slash - l->path));
+	real = realpath(dir, NULL);
+	free(dir);
+	return real;
+}
+
+/* The real path of the model file name, relative to the lesson's
+ * directory, if it lies in that directory or below it; else NULL with e
+ * filled.  The check is made on the path with every symbolic link and
+ * ".." resolved, so no spelling leads out of the tree. */
+static char *prep_resolve(const struct lesson *l, const char *name,
+			  struct errbuf *e)
+{
+	const char *slash = strrchr(l->path, '/');
+	size_t dir = name[0] == '/' || !slash ? 0 :
+		     (size_t)(slash - l->path) + 1;
+	char *path = xmalloc(dir + strlen(name) + 1), *real, *top;
+	memcpy(path, l->path, dir);
+	strcpy(path + dir, name);
+	real = realpath(path, NULL);
+	top = real ? prep_lesson_dir(l) : NULL;
+	if (!real || !top) {
+		err_set(e, "%s: %s", path, strerror(errno));
+	} else {
+		size_t n = strcmp(top, "/") == 0 ? 0 : strlen(top);
+		if (strncmp(real, top, n) != 0 || real[n] != '/') {
+			err_set(e, "expected a built-in model (toy4 or "
+				"handset4) or a file in the lesson's directory "
+				"or below it, found \"%s\"", name);
+			free(real);
+			real = NULL;
+		}
+	}
+	free(top);
+	free(path);
+	return real;
+}
+
+/* Loads the model file name for who (-1: the lesson's own model, else an
+ * index of alts) into *m, unless files already holds that file: then sets
+ * *same to its holder and leaves *m empty.  Refuses a file outside the
+ * lesson's tree, and more than LESSON_MAX_MODELS files. */
+static int prep_file(const struct lesson *l, const char *name, int who,
+		     struct prep_files *files, struct model *m, int *same,
+		     struct errbuf *e)
+{
+	struct stat st;
+	char *real = prep_resolve(l, name, e);
+	int rc = -1;
+	memset(m, 0, sizeof *m);
+	if (!real)
+		return -1;
+	if (stat(real, &st) != 0) {
+		err_set(e, "%s: %s", name, strerror(errno));
+		goto out;
+	}
+	for (int k = 0; k < files->n; k++)
+		if (files->dev[k] == st.st_dev && files->ino[k] == st.st_ino) {
+			*same = files->who[k];
+			rc = 0;
+			goto out;
+		}
+	if (files->n == LESSON_MAX_MODELS) {
+		err_set(e, "expected at most %d model files in a lesson, found "
+			"another, \"%s\"", LESSON_MAX_MODELS, name);
+		goto out;
+	}
+	files->dev[files->n] = st.st_dev;
+	files->ino[files->n] = st.st_ino;
+	files->who[files->n++] = who;
+	rc = model_load_file_quiet(m, real, e);
+out:
+	free(real);
+	return rc;
+}
+
+/* Loads the model called name (NULL: the default), written at pos, for
+ * who (as prep_file): a built-in name, or a file of the lesson's tree,
+ * relative to the lesson's own directory.  *same is set as prep_file
+ * sets it, else left alone. */
 static int prep_model(const struct lesson *l, const char *name,
-		      struct lesson_pos pos, struct model *m,
-		      struct errbuf *err)
+		      struct lesson_pos pos, int who, struct prep_files *files,
+		      struct model *m, int *same, struct errbuf *err)
 {
 	struct errbuf e;
 	int rc;
-	if (!name || model_builtin_name(name)) {
+	if (!name || model_builtin_name(name))
 		rc = model_load_arg(m, name, &e);
-	} else {
-		const char *slash = strrchr(l->path, '/');
-		size_t dir = name[0] == '/' || !slash ? 0 :
-			     (size_t)(slash - l->path) + 1;
-		char *path = xmalloc(dir + strlen(name) + 1);
-		memcpy(path, l->path, dir);
-		strcpy(path + dir, name);
-		rc = model_load_file(m, path, &e);
-		free(path);
-	}
+	else
+		rc = prep_file(l, name, who, files, m, same, &e);
 	if (rc != 0)
 		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
 			pos.line, pos.col, e.msg);
@@ -889,14 +977,22 @@ static int prep_model(const struct lesson *l, const char *name,
 }
 
 /* Loads each model of a model= directive, and traces the lesson's
- * sentence (and target) with it. */
-static int prep_alts(struct lesson *l, struct errbuf *err)
+ * sentence (and target) with it; a file loaded already, as the lesson's
+ * own model or another model=, is shown from there. */
+static int prep_alts(struct lesson *l, struct prep_files *files,
+		     struct errbuf *err)
 {
 	for (int k = 0; k < l->nalts; k++) {
 		struct lesson_alt *a = &l->alts[k];
 		struct errbuf e;
-		if (prep_model(l, a->name, a->pos, &a->m, err) != 0)
+		int same = -2;
+		if (prep_model(l, a->name, a->pos, k, files, &a->m, &same,
+			       err) != 0)
 			return -1;
+		if (same != -2) {
+			a->same = same < 0 ? -1 : same + 1;
+			continue;
+		}
 		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
 			      l->scorers, &e) != 0) {
 			model_free(&a->m);
@@ -994,9 +1090,15 @@ const struct trace *lesson_show_trace(const struct lesson *l,
 				      const struct lesson_show *sh,
 				      const struct trace *tr)
 {
-	if (sh->alt > 0 && sh->alt <= l->nalts && l->alts[sh->alt - 1].ready)
-		return &l->alts[sh->alt - 1].tr;
-	return tr;
+	const struct lesson_alt *a;
+	if (sh->alt <= 0 || sh->alt > l->nalts)
+		return tr;
+	a = &l->alts[sh->alt - 1];
+	if (a->same < 0)
+		return tr;
+	if (a->same > 0)
+		a = &l->alts[a->same - 1];
+	return a->ready ? &a->tr : tr;
 }
 
 /* Checks that the step and the word of directive sh are in the trace. */
@@ -1062,14 +1164,17 @@ static int prep_shows(const struct lesson *l, const struct trace *tr,
 int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err)
 {
+	struct prep_files files = { 0 };
+	int same = -2;
 	memset(tr, 0, sizeof *tr);
-	if (prep_model(l, l->model, l->model_pos, m, err) != 0)
+	if (prep_model(l, l->model, l->model_pos, -1, &files, m, &same,
+		       err) != 0)
 		return -1;
 	if (prep_trace(l, m, tr, err) != 0) {
 		model_free(m);
 		return -1;
 	}
-	if (prep_alts(l, err) != 0 || prep_shows(l, tr, err) != 0) {
+	if (prep_alts(l, &files, err) != 0 || prep_shows(l, tr, err) != 0) {
 		lesson_alts_unload(l);
 		trace_free(tr);
 		model_free(m);

@@ -15,6 +15,11 @@
 #include "trace.h"
 #include "util.h"
 
+/* Model files a lesson loads, at most: its own and those of model=, each
+ * file once however it is spelled (it is known by device and inode), and
+ * only from the lesson's own directory and below it.  With MODEL_MAX_BYTES
+ * a file, this bounds what a lesson can make the program read and keep. */
+#define LESSON_MAX_MODELS 8
 #define LESSON_MAX_BYTES (1u << 20) /* a larger lesson file is refused */
 #define LESSON_MAX_PAGES 200
 #define LESSON_MAX_BLOCKS 64  /* paragraphs and directives on one page */
@@ -92,6 +97,9 @@ struct lesson_alt {
 	                          relative to the lesson's directory */
 	struct lesson_pos pos; /* where it is first written */
 	int ready;             /* 1: m and tr hold the model and its trace */
+	int same;              /* the same file as another model, whose m
+	                          and tr it shows: 1 + the index of an
+	                          earlier alt, -1 the lesson's own, or 0 */
 	struct model m;
 	struct trace tr;       /* all three scorers, like the lesson's own */
 };

@@ -36,6 +36,7 @@ struct mparse {
 	size_t sec_col;
 	int seen[MODEL_MAX_PARAMS]; /* the line of each section read, or 0 */
 	const char *name;  /* for messages */
+	int quiet;         /* messages name the place, never the content */
 	struct errbuf *err;
 };
 
@@ -52,6 +53,10 @@ static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
+	if (p->quiet)
+		snprintf(what, sizeof what, "expected a model file "
+			 "(doc/model-format.md), found something else; "
+			 "'attn-trace model --model=FILE' says what");
 	err_set(p->err, "%s:%d:%zu: %s", p->name, line, col, what);
 	return -1;
 }
@@ -651,8 +656,9 @@ static int mp_model(struct mparse *p, struct model *m)
 	return mp_complete(p, tab, ntab);
 }
 
-int model_parse(struct model *m, const char *text, size_t len,
-		const char *name, struct errbuf *err)
+/* model_parse, with messages that echo nothing of the text if quiet. */
+static int model_parse_as(struct model *m, const char *text, size_t len,
+			  const char *name, int quiet, struct errbuf *err)
 {
 	struct mparse p;
 	char *copy;
@@ -669,6 +675,7 @@ int model_parse(struct model *m, const char *text, size_t len,
 	p.text = copy;
 	p.len = len;
 	p.name = name;
+	p.quiet = quiet;
 	p.err = err;
 	r = mp_model(&p, m);
 	free(copy);
@@ -676,11 +683,19 @@ int model_parse(struct model *m, const char *text, size_t len,
 		model_free(m);
 		return -1;
 	}
-	m->name = xstrdup(name);
+	m->name = utf8_safe(name); /* shown, never opened again */
 	return 0;
 }
 
-int model_load_file(struct model *m, const char *path, struct errbuf *err)
+int model_parse(struct model *m, const char *text, size_t len,
+		const char *name, struct errbuf *err)
+{
+	return model_parse_as(m, text, len, name, 0, err);
+}
+
+/* model_load_file, with quiet messages if quiet is set. */
+static int model_load_as(struct model *m, const char *path, int quiet,
+			 struct errbuf *err)
 {
 	size_t len;
 	char *text;
@@ -690,9 +705,20 @@ int model_load_file(struct model *m, const char *path, struct errbuf *err)
 	text = util_read_file(path, MODEL_MAX_BYTES, &len, err);
 	if (text == NULL)
 		return -1;
-	r = model_parse(m, text, len, path, err);
+	r = model_parse_as(m, text, len, path, quiet, err);
 	free(text);
 	return r;
+}
+
+int model_load_file(struct model *m, const char *path, struct errbuf *err)
+{
+	return model_load_as(m, path, 0, err);
+}
+
+int model_load_file_quiet(struct model *m, const char *path,
+			  struct errbuf *err)
+{
+	return model_load_as(m, path, 1, err);
 }
 
 int model_load_builtin(struct model *m, struct errbuf *err)

@@ -125,6 +125,14 @@ int model_parse(struct model *m, const char *text, size_t len,
 /* Reads and parses the model file at path.  Same contract as model_parse. */
 int model_load_file(struct model *m, const char *path, struct errbuf *err);
 
+/* model_load_file for a path that a shared document chose (a lesson's
+ * model): a parse error says where the file is wrong ("PATH:LINE:COL:
+ * expected a model file ..., found something else ...") but echoes
+ * nothing of what it holds, so that a lesson cannot show the user a line
+ * of a file it names. */
+int model_load_file_quiet(struct model *m, const char *path,
+			  struct errbuf *err);
+
 /* Parses the toy model built into the program (data/toy4.model, the
  * trained default).  Same contract as model_parse. */
 int model_load_builtin(struct model *m, struct errbuf *err);

@@ -179,24 +179,3 @@ int tok_trace(struct trace *tr, const struct model *m, const char *source,
 	}
 	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers, err);
 }
-
-int tok_pair_split(char *line, char **source, char **target)
-{
-	line[strcspn(line, "\r\n")] = '\0';
-	char *bar = strstr(line, "|||");
-	*source = line;
-	*target = NULL;
-	if (!bar)
-		return 0;
-	if (strstr(bar + 3, "|||"))
-		return -1;
-	*bar = '\0';
-	*target = bar + 3;
-	return 0;
-}
-
-int tok_pair_skip(const char *line)
-{
-	line += strspn(line, " \t\r\n");
-	return *line == '\0' || *line == '#';
-}

@@ -35,13 +35,4 @@ int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
 	      const char *target, unsigned scorers, struct errbuf *err);
 
-/* Splits a batch line "source words ||| target words" in place, cutting
- * the line end: *source is the text before "|||", *target the text after
- * it, or NULL when there is no "|||".  Returns -1 if there is more than one
- * "|||". */
-int tok_pair_split(char *line, char **source, char **target);
-
-/* 1 if a batch line is to be skipped: only white space, or a '#' comment. */
-int tok_pair_skip(const char *line);
-
 #endif

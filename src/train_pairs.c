@@ -2,9 +2,10 @@
  *
  *     source words ||| target words
  *
- * '#' starts a comment, blank lines are skipped, and every error names the
- * line and byte column ("FILE:LINE:COL: expected ..., found ...").  The
- * format is documented in doc/training.md. */
+ * The lines are cut and split by pairs.c, the grammar that trace --batch
+ * reads too; here the words become vocabularies and indices.  Every error
+ * names the line and byte column ("FILE:LINE:COL: expected ..., found
+ * ...").  The format is documented in doc/training.md. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -12,10 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pairs.h"
 #include "train.h"
 #include "utf8.h"
-
-#define TP_SEP "|||"
 
 enum tp_side { TP_SOURCE, TP_TARGET };
 
@@ -29,7 +29,6 @@ struct tp_parse {
 	struct errbuf *err;
 	int lineno;
 	const char *line;          /* the current line */
-	size_t n;                  /* its length up to any comment */
 	int cap_pairs;
 	int cap_vocab[2];
 };
@@ -49,34 +48,6 @@ static int tp_err(struct tp_parse *p, size_t off, const char *fmt, ...)
 	va_end(ap);
 	err_set(p->err, "%s:%d:%zu: %s", p->name, p->lineno, off + 1, what);
 	return -1;
-}
-
-/* Checks line[0..n) for valid UTF-8 and for control characters other than
- * tab.  Returns 0 or -1 with err filled. */
-static int tp_check_line(struct tp_parse *p, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)p->line;
-	size_t i = 0, ok;
-
-	while (i < n) {
-		ok = i + utf8_valid_prefix(p->line + i, n - i);
-		for (; i < ok; i++) {
-			unsigned long c = s[i];
-			if (c == 0xC2 && i + 1 < ok && s[i + 1] < 0xA0)
-				c = s[i + 1]; /* U+0080 .. U+009F */
-			if (c == 0)
-				return tp_err(p, i, "expected text, found a "
-					      "NUL byte");
-			if ((c < 0x20 && c != '\t') || c == 0x7F ||
-			    (c >= 0x80 && c < 0xA0))
-				return tp_err(p, i, "expected text, found the "
-					      "control character U+%04lX", c);
-		}
-		if (i < n)
-			return tp_err(p, i, "expected UTF-8 text, found the "
-				      "byte 0x%02X", s[i]);
-	}
-	return 0;
 }
 
 /* Returns the index of the folded word in v, or -1. */
@@ -193,59 +164,12 @@ static int tp_side(struct tp_parse *p, enum tp_side side, size_t from,
 	return 0;
 }
 
-/* Returns the offset of the first "|||" in line[from..p->n), or p->n. */
-static size_t tp_find_sep(const struct tp_parse *p, size_t from)
-{
-	for (size_t i = from; i + 3 <= p->n; i++)
-		if (memcmp(p->line + i, TP_SEP, 3) == 0)
-			return i;
-	return p->n;
-}
-
-/* Returns the offset just past the last non-blank byte of line[0..n). */
-static size_t tp_trim_end(const struct tp_parse *p)
-{
-	size_t n = p->n;
-
-	while (n > 0 && tp_blank(p->line[n - 1]))
-		n--;
-	return n;
-}
-
-/* Checks the layout "source ||| target" of the current line, which is
- * not blank, and returns the offset of its "|||" in *sep. */
-static int tp_layout(struct tp_parse *p, size_t *sep)
-{
-	size_t first = 0, end = tp_trim_end(p), again;
-
-	*sep = tp_find_sep(p, 0);
-	if (*sep == p->n)
-		return tp_err(p, end, "expected \"" TP_SEP "\" between the "
-			      "source and the target words, found end of line");
-	while (first < *sep && tp_blank(p->line[first]))
-		first++;
-	if (first == *sep)
-		return tp_err(p, *sep, "expected source words before \""
-			      TP_SEP "\", found none");
-	if (end == *sep + 3)
-		return tp_err(p, end, "expected target words after \""
-			      TP_SEP "\", found end of line");
-	again = tp_find_sep(p, *sep + 3);
-	if (again < p->n)
-		return tp_err(p, again, "expected target words, found a "
-			      "second \"" TP_SEP "\"");
-	return 0;
-}
-
-/* Reads the current line, which is not blank, as one more pair. */
-static int tp_pair(struct tp_parse *p)
+/* Reads the current line, split into pl, as one more pair. */
+static int tp_pair(struct tp_parse *p, const struct pairs_line *pl)
 {
 	struct train_data *d = p->d;
 	struct train_pair *pr;
-	size_t sep;
 
-	if (tp_layout(p, &sep) != 0)
-		return -1;
 	if (d->n == TRAIN_MAX_PAIRS)
 		return tp_err(p, 0, "expected at most %d pairs, found more",
 			      TRAIN_MAX_PAIRS);
@@ -257,8 +181,10 @@ static int tp_pair(struct tp_parse *p)
 	pr = &d->pairs[d->n++];
 	memset(pr, 0, sizeof *pr);
 	pr->line = p->lineno;
-	if (tp_side(p, TP_SOURCE, 0, sep, &pr->src, &pr->nsrc) != 0 ||
-	    tp_side(p, TP_TARGET, sep + 3, p->n, &pr->tgt, &pr->ntgt) != 0)
+	if (tp_side(p, TP_SOURCE, pl->src, pl->src + pl->nsrc, &pr->src,
+		    &pr->nsrc) != 0 ||
+	    tp_side(p, TP_TARGET, pl->tgt, pl->tgt + pl->ntgt, &pr->tgt,
+		    &pr->ntgt) != 0)
 		return -1;
 	if (pr->nsrc > d->max_src)
 		d->max_src = pr->nsrc;
@@ -297,27 +223,27 @@ static int tp_lines(struct tp_parse *p, const char *text, size_t len)
 	size_t pos = 0;
 
 	while (pos < len) {
-		const char *start = text + pos, *nl, *hash;
-		size_t n;
+		const char *start = text + pos, *nl;
+		struct pairs_line pl;
+		struct errbuf e;
+		size_t n, col;
+		int r;
 		nl = memchr(start, '\n', len - pos);
 		n = nl ? (size_t)(nl - start) : len - pos;
 		pos += n + (nl != NULL);
 		p->lineno++;
 		p->line = start;
-		if (n > 0 && start[n - 1] == '\r')
-			n--; /* CRLF */
-		if (tp_check_line(p, n) != 0)
-			return -1;
-		hash = memchr(start, '#', n);
-		p->n = hash ? (size_t)(hash - start) : n;
-		if (tp_trim_end(p) > 0 && tp_pair(p) != 0)
+		r = pairs_split(start, n, p->lineno, 1, &pl, &col, &e);
+		if (r < 0)
+			return tp_err(p, col - 1, "%s", e.msg);
+		if (r > 0 && tp_pair(p, &pl) != 0)
 			return -1;
 	}
 	if (p->d->n > 0)
 		return 0;
 	p->lineno++;
 	return tp_err(p, 0, "expected at least one pair \"source words "
-		      TP_SEP " target words\", found end of file");
+		      "||| target words\", found end of file");
 }
 
 int train_pairs_parse(struct train_data *d, const char *text, size_t len,

@@ -3,13 +3,17 @@
  * so that writing, reading and writing again gives the same bytes. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "num.h"
 #include "train.h"
 #include "utf8.h"
 
-/* Writes comment, each line prefixed with "# " ("#" for an empty line). */
+/* Writes comment, each line prefixed with "# " ("#" for an empty line)
+ * and made safe with utf8_safe(): a comment can quote file names, and the
+ * model parser refuses a control character or a byte that is not UTF-8,
+ * even in a comment, so what is written must read back. */
 static void tw_comment(FILE *out, const char *comment)
 {
 	const char *p = comment;
@@ -17,7 +21,10 @@ static void tw_comment(FILE *out, const char *comment)
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		fprintf(out, n ? "# %.*s\n" : "#\n", (int)n, p);
+		char *line = xstrndup(p, n), *safe = utf8_safe(line);
+		fprintf(out, n ? "# %s\n" : "#\n", safe);
+		free(safe);
+		free(line);
 		p += n + (nl != NULL);
 	}
 }

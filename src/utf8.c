@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -278,4 +280,44 @@ size_t utf8_len(const char *s)
 		count++;
 	}
 	return count;
+}
+
+/* The length of the character at s (n bytes left) that may be copied as
+ * it is, or 0 if its first byte is to be written as \xNN. */
+static size_t utf8_safe_char(const unsigned char *s, size_t n)
+{
+	size_t len;
+	if (*s < 0x80)
+		return (*s < 0x20 && *s != '\t') || *s == 0x7F ? 0 : 1;
+	len = *s >= 0xF0 ? 4 : *s >= 0xE0 ? 3 : 2;
+	if (len > n || utf8_valid_prefix((const char *)s, len) != len)
+		return 0;
+	return s[0] == 0xC2 && s[1] < 0xA0 ? 0 : len;
+}
+
+char *utf8_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), used = 0;
+	char *out;
+
+	if (n > (SIZE_MAX - 1) / 4)
+		util_out_of_memory();
+	out = xmalloc(4 * n + 1); /* at worst, every byte as \xNN */
+
+	while (n > 0) {
+		size_t len = utf8_safe_char(p, n);
+		if (len == 0) {
+			snprintf(out + used, 5, "\\x%02x", *p);
+			used += 4;
+			len = 1;
+		} else {
+			memcpy(out + used, p, len);
+			used += len;
+		}
+		p += len;
+		n -= len;
+	}
+	out[used] = '\0';
+	return out;
 }

@@ -28,4 +28,14 @@ int utf8_width(const char *s);
 /* Returns the number of code points in the NUL-terminated string s. */
 size_t utf8_len(const char *s);
 
+/* Returns a newly allocated copy of the NUL-terminated s in which every
+ * byte that could drive a terminal or is not UTF-8 is written as the four
+ * characters \xNN: the C0 controls but the tab, DEL, the C1 controls
+ * (U+0080 .. U+009F) and every byte that is not part of a valid UTF-8
+ * character.  The copy is valid UTF-8 with no control but tab, so it can
+ * be printed, put into JSON or into a model file's comment, and read
+ * back.  This is how attn-trace shows every name it did not make: file
+ * names above all.  The caller frees it. */
+char *utf8_safe(const char *s);
+
 #endif

@@ -7,6 +7,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #ifdef HAVE_SCHED_GETAFFINITY
 #include <sched.h>
@@ -191,19 +192,68 @@ static int util_check_size(FILE *f, size_t max_bytes)
 	return st.st_size >= 0 && (uintmax_t)st.st_size > (uintmax_t)max_bytes;
 }
 
+/* What st is, for "expected a regular file, found ...". */
+static const char *util_file_kind(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "a special file";
+}
+
+/* Opens path for reading if it is a regular file.  The open does not
+ * block (O_NONBLOCK: a FIFO with no writer would wait forever), and what
+ * was opened is checked with fstat, so a file swapped in between cannot
+ * slip through.  Returns the stream, or NULL with err filled. */
+static FILE *util_open_regular(const char *path, struct errbuf *err)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, "%s: expected a regular file, found %s", path,
+			util_file_kind(&st));
+		close(fd);
+		return NULL;
+	}
+	/* reads of a regular file never wait; clear the flag anyway */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (f == NULL) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		     struct errbuf *err)
 {
 	int is_stdin = strcmp(path, "-") == 0;
 	const char *shown = is_stdin ? "standard input" : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	FILE *f = is_stdin ? stdin : util_open_regular(path, err);
 	char *buf = NULL;
 	int too_big = 0, saved;
 
-	if (f == NULL) {
-		err_set(err, "%s: %s", shown, strerror(errno));
+	if (f == NULL)
 		return NULL;
-	}
 	errno = 0;
 	if (util_check_size(f, max_bytes))
 		too_big = 1;

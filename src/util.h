@@ -46,8 +46,10 @@ void err_set(struct errbuf *err, const char *fmt, ...)
 
 /* Reads the whole of PATH ("-" is standard input) into a NUL-terminated
  * buffer that the caller frees; *len gets its length without the NUL.
- * Refuses files larger than max_bytes.  Returns NULL and fills err on
- * failure. */
+ * Refuses files larger than max_bytes, and a PATH that is not a regular
+ * file ("PATH: expected a regular file, found a FIFO"): a FIFO, a device
+ * or a directory, which it never opens for a read that could wait.
+ * Returns NULL and fills err on failure. */
 char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		     struct errbuf *err);
 

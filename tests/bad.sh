@@ -197,6 +197,22 @@ gen_file() {
 			for (k = 0; k < 10000; k++)
 				print k % 2 ? "suis ||| am" : "je ||| i"
 		}' ;;
+	batch-line-64k.pairs)	# a line of 65536 bytes, the limit: a word
+		# and blanks, then a good line
+		printf 'je'
+		repeat_char 65534 ' '
+		echo
+		echo "je suis étudiant" ;;
+	batch-line-64k-plus1.pairs)	# 65537 bytes, then a good line
+		printf 'je'
+		repeat_char 65535 ' '
+		echo
+		echo "je suis étudiant" ;;
+	pairs-line-64k-plus1.pairs)	# the same with a target, for train
+		printf 'je ||| i'
+		repeat_char 65530 ' '
+		echo
+		echo "je suis étudiant ||| i am a student" ;;
 	batch-word-1mb.pairs)	# a line of one 1 MB word, then a good line
 		repeat_char 1048576 x
 		echo
@@ -229,6 +245,14 @@ gen() {
 		mv "$TMP/gen/$1.t" "$TMP/gen/$1"
 	fi
 	printf '%s\n' "$TMP/gen/$1"
+}
+
+# fifo NAME: makes a FIFO called NAME in $TMP/fifo (once), with no writer,
+# and prints its path: a read that opens it waits forever
+fifo() {
+	mkdir -p "$TMP/fifo"
+	[ -p "$TMP/fifo/$1" ] || mkfifo "$TMP/fifo/$1" || return 1
+	printf '%s\n' "$TMP/fifo/$1"
 }
 
 # --- running one case ---

@@ -16,7 +16,8 @@ PAIRS
 run_cmd trace --batch="$TMP/pairs" --format=jsonl
 expect_status 1 "a batch with bad lines fails"
 expect_err "$TMP/pairs:5: unknown source word \"chat\"" "a bad line is FILE:LINE"
-expect_err "$TMP/pairs:6: expected at most one \"|||\"" "two ||| are refused"
+expect_err "$TMP/pairs:6:19: expected target words, found a second \"|||\"" \
+	"two ||| are refused, at FILE:LINE:COL"
 check "the good lines are still traced" test "$(wc -l <"$TMP/out")" -eq 3
 check "each JSON line parses, with its line number" "$PYTHON3" -c '
 import json, sys
@@ -99,6 +100,31 @@ expect_status 1 "-o /dev/full"
 expect_err "No space left on device" "a full disk is reported"
 run_cmd trace -o "$TMP/no/such/dir/t.txt"
 expect_status 1 "-o into a missing directory"
+
+# a read error is an error, never the end of the input: a line longer
+# than memory allows (300 MB under a 200 MB cap) once made getline() fail
+# with ENOMEM, and the batch ended there with exit 0 and no word; the line
+# is now refused at its 65537th byte, from a pipe, by one thread and by
+# two, without being held
+huge_line() {
+	printf 'je ||| i\n'
+	head -c 300000000 /dev/zero | tr '\0' x
+	printf '\nje ||| i\n'
+}
+if (ulimit -v 200000 && exec "$ATTN_TRACE" --version) >/dev/null 2>&1; then
+	for j in 1 2; do
+		huge_line | (ulimit -v 200000 && exec "$ATTN_TRACE" trace \
+			--batch=- --jobs=$j --format=jsonl) >"$TMP/out" 2>"$TMP/err"
+		status=$?
+		expect_status 1 "a 300 MB line, --jobs=$j"
+		expect_err "stdin:2:65537: expected a line of at most 65536 bytes" \
+			"the line is refused at FILE:LINE:COL, --jobs=$j"
+		check "the lines around it are traced, --jobs=$j" \
+			test "$(grep -c '"line": [13],' "$TMP/out")" -eq 2
+	done
+else
+	echo "# cannot run under ulimit -v (a sanitizer build?): no 300 MB line"
+fi
 
 # a run killed part-way leaves the old file or nothing, never a part; the
 # input ends only after the signal, however fast the threads trace it

@@ -406,6 +406,48 @@ START_TEST(test_bad_reserved_and_empty)
 }
 END_TEST
 
+/* The grammar that trace --batch shares (src/pairs.h): a byte order mark
+ * at the start is skipped, not made part of the first word; letters whose
+ * UTF-8 holds the bytes 0x80 .. 0x9F (É is C3 89, € E2 82 AC) are text,
+ * not C1 controls. */
+START_TEST(test_pairs_bom_and_letters)
+{
+	struct train_data d;
+	parse_ok(&d, "\xEF\xBB\xBFje ||| i\n\xC3\x89TUDIANT ||| \xE2\x82\xAC"
+		 " # a comment\n", NULL);
+	ck_assert_int_eq(d.n, 2);
+	ck_assert_int_eq(d.src.n, 2);
+	ck_assert_str_eq(d.src.words[0], "je");
+	ck_assert_str_eq(d.src.words[1], "\xC3\x89TUDIANT");
+	ck_assert_int_eq(d.tgt.n, 4); /* <s>, </s>, i, € */
+	ck_assert_str_eq(d.tgt.words[3], "\xE2\x82\xAC");
+	train_data_free(&d);
+}
+END_TEST
+
+/* A line is at most PAIRS_MAX_LINE (65536) bytes, its newline not
+ * counted: one more is refused at the first byte past the limit. */
+START_TEST(test_pairs_line_limit)
+{
+	size_t n = 65536;
+	char *text = malloc(n + 2);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, "je ||| i", 8);
+	memset(text + 8, ' ', n - 8);
+	text[n] = '\n';
+	text[n + 1] = '\0';
+	struct train_data d;
+	parse_ok(&d, text, NULL);
+	ck_assert_int_eq(d.n, 1);
+	train_data_free(&d);
+	text[n] = ' ';
+	text[n + 1] = '\n';
+	bad(text, n + 2, NULL, "bad.pairs:1:65537: expected a line of at most "
+	    "65536 bytes, found a longer one");
+	free(text);
+}
+END_TEST
+
 /* With --init, a word must be in the model's vocabulary of its side. */
 START_TEST(test_bad_word_in_one_vocabulary)
 {
@@ -597,6 +639,8 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_bad_reserved_and_empty);
 	tcase_add_test(tc, test_bad_word_in_one_vocabulary);
 	tcase_add_test(tc, test_good_layout);
+	tcase_add_test(tc, test_pairs_bom_and_letters);
+	tcase_add_test(tc, test_pairs_line_limit);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("model file");
 	tcase_add_test(tc, test_same_seed_same_bytes);

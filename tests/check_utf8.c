@@ -161,6 +161,28 @@ START_TEST(test_len)
 }
 END_TEST
 
+/* utf8_safe: what may drive a terminal or is not UTF-8 becomes \xNN;
+ * text, tab and every valid character from U+00A0 up stay as they are. */
+static void safe_is(const char *in, const char *want)
+{
+	char *got = utf8_safe(in);
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+START_TEST(test_safe)
+{
+	safe_is("", "");
+	safe_is("je suis\tétudiant €", "je suis\tétudiant €");
+	safe_is("a\033[2Jb", "a\\x1b[2Jb");
+	safe_is("\r\n\x7f", "\\x0d\\x0a\\x7f");
+	safe_is("\xc2\x85|\xc2\xa0", "\\xc2\\x85|\xc2\xa0"); /* NEL; NBSP */
+	safe_is("\xff\xc3", "\\xff\\xc3");       /* no UTF-8; cut short */
+	safe_is("\xc0\xaf", "\\xc0\\xaf");       /* overlong '/' */
+	safe_is("\xed\xa0\x80", "\\xed\\xa0\\x80"); /* a surrogate */
+}
+END_TEST
+
 static Suite *utf8_suite(void)
 {
 	Suite *s = suite_create("utf8");
@@ -173,6 +195,7 @@ static Suite *utf8_suite(void)
 	tcase_add_test(tc, test_fold_length);
 	tcase_add_test(tc, test_width);
 	tcase_add_test(tc, test_len);
+	tcase_add_test(tc, test_safe);
 	suite_add_tcase(s, tc);
 	return s;
 }

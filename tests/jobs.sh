@@ -111,7 +111,7 @@ check "the mixed batch has more than 300 traces" \
 check "the mixed batch has more than 40 bad lines" \
 	test "$(grep -c '' "$TMP/err.1")" -gt 40
 check "a NUL byte is among them" grep -q 'found a NUL byte' "$TMP/err.1"
-check "two '|||' are among them" grep -q 'at most one "|||"' "$TMP/err.1"
+check "two '|||' are among them" grep -q 'found a second "|||"' "$TMP/err.1"
 
 for f in text json jsonl csv markdown; do
 	same "$f: a batch with bad lines" none \

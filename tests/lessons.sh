@@ -95,6 +95,96 @@ ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 13 \
 check "lesson 13 finds its snapshots relative to itself" \
 	cmp -s "$TMP/out" "$TMP/lesson13"
 
+# a FIFO in the lessons directory, or named by a lesson as its model, is
+# refused at once: opening it for a read would wait for a writer forever
+mkdir "$TMP/fifos"
+cp "$dir/06-softmax.lesson" "$TMP/fifos/"
+mkfifo "$TMP/fifos/98-fifo.lesson" "$TMP/fifos/fifo.model"
+printf 'title: A FIFO as a model\nsentence: je suis étudiant\n\npage: P\nshow heatmap model=fifo.model\n' >"$TMP/fifos/97-heat.lesson"
+printf 'title: A FIFO as a model\nmodel: fifo.model\nsentence: je\n\npage: P\nText.\n' >"$TMP/fifos/96-own.lesson"
+fifo_run() {
+	ATTN_TRACE_LESSONS="$TMP/fifos" timeout 10 "$ATTN_TRACE" "$@" \
+		>"$TMP/out" 2>"$TMP/err"
+	status=$?
+}
+fifo_run lessons
+expect_status 1 "lessons with a FIFO among them"
+expect_err "98-fifo.lesson: expected a regular file, found a FIFO" \
+	"the FIFO in the lessons directory is named"
+check "the other lessons are listed" grep -q softmax "$TMP/out"
+fifo_run lesson 98
+expect_status 1 "a lesson that is a FIFO"
+fifo_run lesson --check "$TMP/fifos/97-heat.lesson"
+expect_status 1 "show heatmap model= naming a FIFO"
+expect_err "fifo.model: expected a regular file, found a FIFO" \
+	"the FIFO model of a heatmap is refused"
+fifo_run lesson --check "$TMP/fifos/96-own.lesson"
+expect_status 1 "a lesson whose model: is a FIFO"
+expect_err "fifo.model: expected a regular file, found a FIFO" \
+	"the lesson's FIFO model is refused"
+
+# the models a lesson loads: files of its own tree only, however spelled
+# or linked, each file once, and at most 8 files
+mkdir -p "$TMP/tree/sub" "$TMP/outside"
+for k in 1 2 3 4 5 6 7 8 9; do
+	cp "$dir/models/epoch0.model" "$TMP/tree/sub/m$k.model"
+done
+ln "$TMP/tree/sub/m1.model" "$TMP/tree/sub/hard.model"
+cp "$dir/models/epoch0.model" "$TMP/outside/secret.model"
+ln -s ../outside/secret.model "$TMP/tree/link.model"
+# heat_lesson NAME MODEL...: a lesson with a heatmap of each MODEL
+heat_lesson() {
+	out=$1
+	shift
+	{
+		printf 'title: Heatmaps\nsentence: je suis étudiant\n\npage: P\n'
+		for m in "$@"; do
+			printf 'show heatmap model=%s\n' "$m"
+		done
+	} >"$TMP/tree/$out"
+}
+heat_lesson link.lesson link.model
+run_cmd lesson --check "$TMP/tree/link.lesson"
+expect_status 1 "a symbolic link out of the lesson's tree"
+expect_err 'found "link.model"' "the link is refused by the name written"
+heat_lesson one-file.lesson sub/m1.model ./sub/m1.model .//sub/m1.model \
+	sub/../sub/m1.model sub/./m1.model ././sub/m1.model sub//m1.model \
+	"$TMP/tree/sub/m1.model" sub/hard.model
+run_cmd lesson --check "$TMP/tree/one-file.lesson"
+expect_status 0 "one file named 9 ways (a hard link too) is one model of 8"
+heat_lesson nine-files.lesson sub/m1.model sub/m2.model sub/m3.model \
+	sub/m4.model sub/m5.model sub/m6.model sub/m7.model sub/m8.model \
+	sub/m9.model
+run_cmd lesson --check "$TMP/tree/nine-files.lesson"
+expect_status 1 "nine model files in a lesson"
+expect_err 'nine-files.lesson:13:20: cannot load the model: expected at most 8 model files in a lesson, found another, "sub/m9.model"' \
+	"the ninth file is refused where it is named"
+heat_lesson eight-files.lesson sub/m1.model sub/m2.model sub/m3.model \
+	sub/m4.model sub/m5.model sub/m6.model sub/m7.model sub/m8.model
+run_cmd lesson --check "$TMP/tree/eight-files.lesson"
+expect_status 0 "eight model files in a lesson"
+run_cmd lesson --plain "$TMP/tree/one-file.lesson"
+check "each spelling still shows its heatmap" \
+	test "$(grep -c '^alignment α' "$TMP/out")" -eq 9
+
+# lesson files named with an escape sequence and a byte that is not UTF-8:
+# their names reach stdout as \xNN, never raw
+mkdir "$TMP/odd"
+odd=$(printf '77-a\033[2Jb\377c')
+cp "$dir/06-softmax.lesson" "$TMP/odd/$odd.lesson"
+ATTN_TRACE_LESSONS="$TMP/odd" "$ATTN_TRACE" lessons >"$TMP/out" 2>"$TMP/err"
+status=$?
+expect_status 0 "lessons with an odd file name"
+check "lessons shows the name as \\xNN" \
+	grep -qF 'a\x1b[2Jb\xffc' "$TMP/out"
+check "lessons writes no ESC and only UTF-8" sh -c \
+	"! grep -q \"\$(printf '\\033')\" '$TMP/out' &&
+	 iconv -f UTF-8 -t UTF-8 '$TMP/out' >/dev/null"
+run_cmd lesson --check "$TMP/odd/$odd.lesson"
+expect_status 0 "lesson --check of an odd file name"
+check "lesson --check shows the name as \\xNN" \
+	grep -qF '77-a\x1b[2Jb\xffc.lesson: ok' "$TMP/out"
+
 # --- mistakes ----------------------------------------------------------------
 run_cmd lesson nosuchlesson
 expect_status 1 "a missing lesson name"

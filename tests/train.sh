@@ -107,4 +107,49 @@ for e in 0 200; do
 		cmp -s "$TMP/epoch$e.model" "$srcdir/lessons/models/epoch$e.model"
 done
 
+# --- names the user did not type as a sentence ---------------------------
+# A file name can hold any byte.  What the program writes with one in it
+# must be safe on a terminal and valid UTF-8, and a model it writes must
+# load again: train once copied a pairs file's name into the model's
+# comment as it was, and a CR, ESC or 0xFF there made the model unloadable.
+esc=$(printf '\033')
+odd=$(printf 'a\rb\033[31mc\377d')
+printf 'je ||| i\nsuis ||| am\n' >"$TMP/$odd.pairs"
+run_cmd train --pairs="$TMP/$odd.pairs" -o "$TMP/$odd.model" --epochs=1 -q
+expect_status 0 "train on a pairs file named with CR, ESC and 0xFF"
+run_cmd model --model="$TMP/$odd.model"
+expect_status 0 "the model it wrote loads again"
+check "its comment shows the name as \\xNN" \
+	grep -qF 'a\x0db\x1b[31mc\xffd.pairs' "$TMP/$odd.model"
+# no_raw FILE: FILE holds no ESC, CR or byte that is not UTF-8
+no_raw() {
+	! grep -q "$esc" "$1" && ! grep -q "$(printf '\r')" "$1" &&
+		iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
+}
+# traced_safely FILE: a trace was written, with no message, and no_raw
+traced_safely() {
+	test -s "$1" && ! test -s "$TMP/err" && no_raw "$1"
+}
+# (a copy of the toy model under the odd name, so that this holds however
+# train names things)
+cp "$srcdir/data/toy4.model" "$TMP/$odd.model"
+for f in text json jsonl csv markdown; do
+	"$ATTN_TRACE" trace --model="$TMP/$odd.model" --format=$f je \
+		>"$TMP/odd.$f" 2>"$TMP/err"
+	check "trace --format=$f shows the model's name safely" \
+		traced_safely "$TMP/odd.$f"
+done
+check "the text trace names the model as \\xNN" \
+	grep -qF 'model: '"$TMP"'/a\x0db\x1b[31mc\xffd.model' "$TMP/odd.text"
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "the JSON trace is valid UTF-8 JSON" "$PYTHON3" -c '
+import json, sys
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))' "$TMP/odd.json"
+fi
+"$ATTN_TRACE" model --model="$TMP/$odd.model" >"$TMP/odd.model.txt" 2>&1
+check "the model's text header shows its name safely" no_raw "$TMP/odd.model.txt"
+"$ATTN_TRACE" model --format=json --model="$TMP/$odd.model" \
+	>"$TMP/odd.model.json" 2>&1
+check "the model's JSON shows its name safely" no_raw "$TMP/odd.model.json"
+
 finish

@@ -1,20 +1,22 @@
-/* fuzz_batch.c: libFuzzer harness for batch files (trace --batch), against
- * the built-in toy model.
+/* fuzz_batch.c: libFuzzer harness for batch files (trace --batch) and
+ * pairs files (train --pairs), which share one grammar (src/pairs.h),
+ * against the built-in toy model.
  *
- * The input is a batch file.  It is cut into lines as getline() cuts them
- * (each with its '\n', the last one perhaps without), and each line goes
- * where src/cli_trace.c sends it: tok_pair_skip() drops blank lines and
- * comments, tok_pair_split() cuts "source ||| target" (a line with two
- * "|||" is an error), and tok_trace() traces the pair with every scorer.
- * A line holding a NUL byte is seen, as the command line sees it today,
- * only up to that byte.  Each trace is rendered by every batch format into
- * memory: text, JSON (pretty and compact, that is JSON Lines), CSV (with
- * and without the header) and Markdown, with the pair's line number, and
- * with options (precision, top, terms, stages) taken from the input's size
- * so that they vary too.  The checks: every message is one line; a JSON
- * Lines record is exactly one line; no format writes a control character
- * other than '\n' (a word from the file must not reach a terminal as an
- * escape sequence).
+ * The input is a batch file.  It is read as src/cli_trace.c reads it,
+ * with pairs_getline() from a memory stream (lines longer than
+ * PAIRS_MAX_LINE are skipped, never held), and each line goes where
+ * cli_trace.c sends it: pairs_split() drops blank lines and comments and
+ * cuts "source ||| target" or finds the line's fault, whose column must
+ * lie in the line, and tok_trace() traces the pair with every scorer.
+ * Each trace is rendered by every batch format into memory: text, JSON
+ * (pretty and compact, that is JSON Lines), CSV (with and without the
+ * header) and Markdown, with the pair's line number, and with options
+ * (precision, top, terms, stages) taken from the input's size so that
+ * they vary too.  The checks: every message is one line; a JSON Lines
+ * record is exactly one line; no format writes a control character other
+ * than '\n' (a word from the file must not reach a terminal as an escape
+ * sequence).  The same input is then parsed whole as a pairs file
+ * (train_pairs_parse), whose message must be one line too.
  *
  * At most FUZZ_MAX_PAIRS lines are traced per input, so one run stays
  * short.  Built and run by tests/fuzz/run; see tests/fuzz/README.md. */
@@ -29,8 +31,10 @@
 #include "fmt.h"
 #include "model.h"
 #include "num.h"
+#include "pairs.h"
 #include "tok.h"
 #include "trace.h"
+#include "train.h"
 #include "util.h"
 
 #define FUZZ_MAX_PAIRS 8 /* lines traced per input */
@@ -100,23 +104,32 @@ static void fuzz_format(const struct trace *tr, const struct fmt_opts *o,
 	free(buf);
 }
 
-/* One line of the batch, NUL-terminated, numbered lineno.  Returns 1 if
- * it was traced. */
-static int fuzz_line(char *line, int lineno, const struct fmt_opts *o)
+/* One line of the batch, line[0..len) with a NUL after it, numbered
+ * lineno.  Returns 1 if it was traced or refused. */
+static int fuzz_line(char *line, size_t len, int lineno,
+		     const struct fmt_opts *o)
 {
-	char *source, *target;
+	struct pairs_line pl;
 	struct trace tr;
 	struct errbuf err;
 	struct fmt_opts fo = *o;
+	size_t col;
+	int r = pairs_split(line, len, lineno, 0, &pl, &col, &err);
 
-	if (tok_pair_skip(line))
-		return 0;
-	if (tok_pair_split(line, &source, &target) != 0)
-		return 0;
-	if (strchr(source, '\n') != NULL ||
-	    (target != NULL && strchr(target, '\n') != NULL))
-		abort(); /* the line end is cut */
-	if (tok_trace(&tr, &fuzz_m, source, target, SCORER_ALL, &err) != 0) {
+	if (r < 0 && (col < 1 || col > len + 1 ||
+		      strchr(err.msg, '\n') != NULL))
+		abort(); /* the fault is in the line */
+	if (r <= 0)
+		return r < 0;
+	if (pl.src + pl.nsrc > len ||
+	    (pl.has_target && pl.tgt + pl.ntgt > len))
+		abort();
+	line[pl.src + pl.nsrc] = '\0';
+	if (pl.has_target)
+		line[pl.tgt + pl.ntgt] = '\0';
+	if (tok_trace(&tr, &fuzz_m, line + pl.src,
+		      pl.has_target ? line + pl.tgt : NULL, SCORER_ALL,
+		      &err) != 0) {
 		if (strchr(err.msg, '\n') != NULL)
 			abort();
 		return 1;
@@ -128,13 +141,36 @@ static int fuzz_line(char *line, int lineno, const struct fmt_opts *o)
 	return 1;
 }
 
+/* The input as a pairs file for train: one message of one line, or
+ * pairs that each have both sides. */
+static void fuzz_pairs(const uint8_t *data, size_t size)
+{
+	struct train_data d;
+	struct errbuf err;
+
+	if (train_pairs_parse(&d, (const char *)data, size, "fuzz.pairs",
+			      NULL, &err) != 0) {
+		if (strchr(err.msg, '\n') != NULL)
+			abort();
+		return;
+	}
+	for (int k = 0; k < d.n; k++)
+		if (d.pairs[k].nsrc < 1 || d.pairs[k].ntgt < 1)
+			abort();
+	train_data_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fmt_opts o;
-	size_t pos = 0;
 	int lineno = 0, traced = 0;
-	char *line;
+	char *line = xmalloc(PAIRS_MAX_LINE + 1);
+	size_t len;
+	enum pairs_read r;
+	FILE *in = fmemopen((void *)data, size ? size : 1, "rb");
 
+	if (in == NULL)
+		abort();
 	fuzz_init();
 	fmt_opts_default(&o);
 	o.precision = (int)(size % (NUM_MAX_PREC + 1));
@@ -142,15 +178,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.top = (int)(size / 36 % 10);
 	if (size / 360 % 4 == 3)
 		o.stages = 1u + (unsigned)(size % ((1u << STAGE_COUNT) - 1));
-	while (pos < size && traced < FUZZ_MAX_PAIRS) {
-		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
-		size_t n = nl ? (size_t)(nl - (data + pos)) + 1 : size - pos;
-		line = xmalloc(n + 1);
-		memcpy(line, data + pos, n);
-		line[n] = '\0';
-		pos += n;
-		traced += fuzz_line(line, ++lineno, &o);
-		free(line);
+	while (size > 0 && traced < FUZZ_MAX_PAIRS &&
+	       (r = pairs_getline(in, line, &len)) != PAIRS_END) {
+		if (r == PAIRS_ERROR)
+			abort(); /* a memory stream does not fail */
+		lineno++;
+		if (r == PAIRS_LINE)
+			traced += fuzz_line(line, len, lineno, &o);
 	}
+	fclose(in);
+	free(line);
+	fuzz_pairs(data, size);
 	return 0;
 }

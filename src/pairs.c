@@ -1,0 +1,181 @@
+/* pairs.c: the one grammar and the one reader of "source ||| target"
+ * lines, for train --pairs and trace --batch (pairs.h). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pairs.h"
+#include "utf8.h"
+
+#define PAIRS_SEP "|||"
+#define PAIRS_BOM "\xEF\xBB\xBF"
+
+/* Sets *col to off + 1 and err to the message; returns -1. */
+static int pairs_err(size_t *col, size_t off, struct errbuf *err,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int pairs_err(size_t *col, size_t off, struct errbuf *err,
+		     const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	*col = off + 1;
+	err_set(err, "%s", what);
+	return -1;
+}
+
+void pairs_long_error(size_t *col, struct errbuf *err)
+{
+	pairs_err(col, PAIRS_MAX_LINE, err, "expected a line of at most %d "
+		  "bytes, found a longer one", PAIRS_MAX_LINE);
+}
+
+/* Checks s[0..n) for valid UTF-8, NUL bytes and control characters other
+ * than tab (C0, DEL and the C1 controls U+0080 .. U+009F). */
+static int pairs_check_text(const char *s, size_t n, size_t *col,
+			    struct errbuf *err)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, ok;
+
+	while (i < n) {
+		ok = i + utf8_valid_prefix(s + i, n - i);
+		for (; i < ok; i++) {
+			unsigned long c = u[i];
+			size_t at = i;
+			/* the C1 controls are 0xC2 0x80..0x9F; any other
+			 * byte from 0x80 up is part of a character */
+			if (c == 0xC2 && i + 1 < ok && u[i + 1] < 0xA0)
+				c = u[++i];
+			else if (c >= 0x80)
+				continue;
+			if (c == 0)
+				return pairs_err(col, at, err, "expected text, "
+						 "found a NUL byte");
+			if ((c < 0x20 && c != '\t') || c == 0x7F ||
+			    (c >= 0x80 && c < 0xA0))
+				return pairs_err(col, at, err, "expected text, "
+						 "found the control character "
+						 "U+%04lX", c);
+		}
+		if (i < n)
+			return pairs_err(col, i, err, "expected UTF-8 text, "
+					 "found the byte 0x%02X", u[i]);
+	}
+	return 0;
+}
+
+static int pairs_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The offset of the first "|||" in s[from..n), or n. */
+static size_t pairs_find_sep(const char *s, size_t from, size_t n)
+{
+	for (size_t i = from; i + 3 <= n; i++)
+		if (memcmp(s + i, PAIRS_SEP, 3) == 0)
+			return i;
+	return n;
+}
+
+/* Trims the blanks around s[*from..*to). */
+static void pairs_trim(const char *s, size_t *from, size_t *to)
+{
+	while (*from < *to && pairs_blank(s[*from]))
+		++*from;
+	while (*to > *from && pairs_blank(s[*to - 1]))
+		--*to;
+}
+
+/* Cuts s[start..n), which is not blank, into its sides at the "|||". */
+static int pairs_sides(const char *s, size_t start, size_t n, int need_target,
+		       struct pairs_line *out, size_t *col, struct errbuf *err)
+{
+	size_t sep = pairs_find_sep(s, start, n), a = start, b = sep;
+	size_t c = sep + 3, d = n;
+
+	memset(out, 0, sizeof *out);
+	if (sep == n && need_target)
+		return pairs_err(col, n, err, "expected \"" PAIRS_SEP "\" "
+				 "between the source and the target words, "
+				 "found end of line");
+	pairs_trim(s, &a, &b);
+	if (a == b)
+		return pairs_err(col, sep, err, "expected source words before "
+				 "\"" PAIRS_SEP "\", found none");
+	out->src = a;
+	out->nsrc = b - a;
+	if (sep == n)
+		return 1;
+	if (pairs_find_sep(s, c, n) < n)
+		return pairs_err(col, pairs_find_sep(s, c, n), err, "expected "
+				 "target words, found a second \"" PAIRS_SEP
+				 "\"");
+	pairs_trim(s, &c, &d);
+	if (c == d)
+		return pairs_err(col, n, err, "expected target words after \""
+				 PAIRS_SEP "\", found end of line");
+	out->has_target = 1;
+	out->tgt = c;
+	out->ntgt = d - c;
+	return 1;
+}
+
+int pairs_split(const char *line, size_t len, int lineno, int need_target,
+		struct pairs_line *out, size_t *col, struct errbuf *err)
+{
+	size_t start = 0, n;
+	const char *hash;
+
+	if (len > PAIRS_MAX_LINE) {
+		pairs_long_error(col, err);
+		return -1;
+	}
+	if (len > 0 && line[len - 1] == '\r')
+		len--; /* CRLF */
+	if (lineno == 1 && len >= 3 && memcmp(line, PAIRS_BOM, 3) == 0)
+		start = 3;
+	if (pairs_check_text(line + start, len - start, col, err) != 0) {
+		*col += start;
+		return -1;
+	}
+	hash = memchr(line + start, '#', len - start);
+	n = hash ? (size_t)(hash - line) : len;
+	while (n > start && pairs_blank(line[n - 1]))
+		n--;
+	while (start < n && pairs_blank(line[start]))
+		start++;
+	if (start == n)
+		return 0;
+	return pairs_sides(line, start, n, need_target, out, col, err);
+}
+
+enum pairs_read pairs_getline(FILE *in, char *buf, size_t *len)
+{
+	size_t n = 0;
+	int c, too_long = 0;
+
+	*len = 0;
+	while ((c = getc(in)) != EOF && c != '\n') {
+		if (n < PAIRS_MAX_LINE)
+			buf[n++] = (char)c;
+		else
+			too_long = 1; /* the rest is read, not kept */
+	}
+	if (c == EOF && ferror(in))
+		return PAIRS_ERROR;
+	if (too_long)
+		return PAIRS_LONG;
+	if (c == EOF && n == 0)
+		return PAIRS_END;
+	buf[n] = '\0';
+	*len = n;
+	return PAIRS_LINE;
+}
