@@ -161,6 +161,9 @@ int cli_heatmap(int argc, char **argv)
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
+	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
+	    cli_check_overwrite(o.output, "--model", o.model_path))
+		return EXIT_USAGE;
 	struct model m;
 	if (model_load_arg(&m, o.model_path, &err) != 0) {
 		cli_messagef("%s", err.msg);
