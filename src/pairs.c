@@ -94,12 +94,143 @@ static void pairs_trim(const char *s, size_t *from, size_t *to)
 		--*to;
 }
 
+/* The number of blank-separated words in s[from..to). */
+static int pairs_count_words(const char *s, size_t from, size_t to)
+{
+	int n = 0;
+
+	for (size_t i = from; i < to; i++)
+		if (!pairs_blank(s[i]) && (i == from || pairs_blank(s[i - 1])))
+			n++;
+	return n;
+}
+
+/* Reads a position, 1 to max, of the link at s[*i..to), which starts
+ * with a digit; leaves *i after it.  Returns it, or 0 if it is out of
+ * range. */
+static int pairs_position(const char *s, size_t *i, size_t to, int max)
+{
+	long v = 0;
+
+	for (; *i < to && s[*i] >= '0' && s[*i] <= '9'; ++*i)
+		if (v <= max)
+			v = 10 * v + (s[*i] - '0');
+	return v >= 1 && v <= max ? (int)v : 0;
+}
+
+/* Reads the one link at s[from..to), a word of the alignment, into *l
+ * (from 0), for sides of nsrc and ntgt words.  Returns 0, or -1 with the
+ * error at its column. */
+static int pairs_link(const char *s, size_t from, size_t to, int nsrc,
+		      int ntgt, struct pairs_link *l, size_t *col,
+		      struct errbuf *err)
+{
+	size_t i = from, dash;
+	int len = (int)(to - from > 64 ? 64 : to - from);
+
+	if (to - from > 1 && strspn(s + from, "0123456789") > 0 &&
+	    (dash = from + strspn(s + from, "0123456789")) < to &&
+	    s[dash] == '-' && dash + 1 < to &&
+	    strspn(s + dash + 1, "0123456789") == to - dash - 1) {
+		l->src = pairs_position(s, &i, dash, nsrc) - 1;
+		if (l->src < 0)
+			return pairs_err(col, from, err, "expected a source "
+					 "position from 1 to %d, found "
+					 "\"%.*s\"", nsrc, (int)(dash - from),
+					 s + from);
+		i = dash + 1;
+		l->tgt = pairs_position(s, &i, to, ntgt) - 1;
+		if (l->tgt < 0)
+			return pairs_err(col, dash + 1, err, "expected a target "
+					 "position from 1 to %d, found "
+					 "\"%.*s\"", ntgt, (int)(to - dash - 1),
+					 s + dash + 1);
+		return 0;
+	}
+	return pairs_err(col, from, err, "expected an alignment link "
+			 "\"SOURCE-TARGET\" such as 1-1, found \"%.*s\"", len,
+			 s + from);
+}
+
+/* Reads the links of the alignment s[from..to) between sides of nsrc and
+ * ntgt words into links (room for max; NULL: check only).  Returns their
+ * number, or -1 with the error at its column. */
+static int pairs_links(const char *s, size_t from, size_t to, int nsrc,
+		       int ntgt, struct pairs_link *links, int max,
+		       size_t *col, struct errbuf *err)
+{
+	static const int room = PAIRS_MAX_WORDS * PAIRS_MAX_WORDS;
+	unsigned char seen[PAIRS_MAX_WORDS * PAIRS_MAX_WORDS];
+	struct pairs_link l;
+	size_t i = from, start;
+	int n = 0;
+
+	memset(seen, 0, sizeof seen);
+	while (i < to) {
+		for (; i < to && pairs_blank(s[i]); i++)
+			;
+		if (i >= to)
+			break;
+		for (start = i; i < to && !pairs_blank(s[i]); i++)
+			;
+		if (pairs_link(s, start, i, nsrc, ntgt, &l, col, err) != 0)
+			return -1;
+		if (l.src >= PAIRS_MAX_WORDS || l.tgt >= PAIRS_MAX_WORDS ||
+		    seen[l.src * PAIRS_MAX_WORDS + l.tgt]++)
+			return pairs_err(col, start, err, "expected each link "
+					 "once, found %d-%d again", l.src + 1,
+					 l.tgt + 1);
+		if (links && n < max && n < room)
+			links[n] = l;
+		n++;
+	}
+	return n;
+}
+
+/* Cuts s[c..n), after the target's "|||", into the target words and the
+ * alignment after a second "|||", which it checks against the sides. */
+static int pairs_target(const char *s, size_t c, size_t n,
+			struct pairs_line *out, size_t *col,
+			struct errbuf *err)
+{
+	size_t sep = pairs_find_sep(s, c, n), d = sep, a = sep + 3, b = n;
+	int nsrc, ntgt;
+
+	pairs_trim(s, &c, &d);
+	if (c == d)
+		return pairs_err(col, sep, err, "expected target words after "
+				 "\"" PAIRS_SEP "\", found %s", sep == n ?
+				 "end of line" : "\"" PAIRS_SEP "\"");
+	out->has_target = 1;
+	out->tgt = c;
+	out->ntgt = d - c;
+	if (sep == n)
+		return 1;
+	if (pairs_find_sep(s, a, n) < n)
+		return pairs_err(col, pairs_find_sep(s, a, n), err, "expected "
+				 "alignment links, found a third \"" PAIRS_SEP
+				 "\"");
+	pairs_trim(s, &a, &b);
+	if (a == b)
+		return pairs_err(col, n, err, "expected alignment links such "
+				 "as 1-1 after the second \"" PAIRS_SEP "\", "
+				 "found end of line");
+	out->has_align = 1;
+	out->aln = a;
+	out->naln = b - a;
+	nsrc = pairs_count_words(s, out->src, out->src + out->nsrc);
+	ntgt = pairs_count_words(s, out->tgt, out->tgt + out->ntgt);
+	/* a side of more words is refused by its reader */
+	nsrc = nsrc < PAIRS_MAX_WORDS ? nsrc : PAIRS_MAX_WORDS;
+	ntgt = ntgt < PAIRS_MAX_WORDS ? ntgt : PAIRS_MAX_WORDS;
+	return pairs_links(s, a, b, nsrc, ntgt, NULL, 0, col, err) < 0 ? -1 : 1;
+}
+
 /* Cuts s[start..n), which is not blank, into its sides at the "|||". */
 static int pairs_sides(const char *s, size_t start, size_t n, int need_target,
 		       struct pairs_line *out, size_t *col, struct errbuf *err)
 {
 	size_t sep = pairs_find_sep(s, start, n), a = start, b = sep;
-	size_t c = sep + 3, d = n;
 
 	memset(out, 0, sizeof *out);
 	if (sep == n && need_target)
@@ -114,18 +245,19 @@ static int pairs_sides(const char *s, size_t start, size_t n, int need_target,
 	out->nsrc = b - a;
 	if (sep == n)
 		return 1;
-	if (pairs_find_sep(s, c, n) < n)
-		return pairs_err(col, pairs_find_sep(s, c, n), err, "expected "
-				 "target words, found a second \"" PAIRS_SEP
-				 "\"");
-	pairs_trim(s, &c, &d);
-	if (c == d)
-		return pairs_err(col, n, err, "expected target words after \""
-				 PAIRS_SEP "\", found end of line");
-	out->has_target = 1;
-	out->tgt = c;
-	out->ntgt = d - c;
-	return 1;
+	return pairs_target(s, sep + 3, n, out, col, err);
+}
+
+int pairs_align(const char *line, const struct pairs_line *pl,
+		struct pairs_link *links, int max)
+{
+	struct errbuf err;
+	size_t col;
+
+	return pairs_links(line, pl->aln, pl->aln + pl->naln,
+			   pairs_count_words(line, pl->src, pl->src + pl->nsrc),
+			   pairs_count_words(line, pl->tgt, pl->tgt + pl->ntgt),
+			   links, max, &col, &err);
 }
 
 int pairs_split(const char *line, size_t len, int lineno, int need_target,

@@ -36,6 +36,9 @@ struct train_pair {
 	int *src;  /* (nsrc) source word indices */
 	int *tgt;  /* (ntgt) target word indices, without <s> and </s> */
 	int line;  /* where the pair is in its file, from 1 */
+	unsigned char *gold; /* (ntgt, nsrc) gold[j * nsrc + i] is 1 if target
+	                        word j is aligned to source word i (from 0);
+	                        NULL: the pair has no alignment */
 };
 
 /* A parsed pairs file.  The vocabularies hold words only (emb is NULL):
@@ -51,6 +54,7 @@ struct train_data {
 	int max_src; /* the longest source side */
 	int max_tgt; /* the longest target side */
 	int ntokens; /* predictions per scorer: the sum of ntgt + 1 */
+	int naligned; /* pairs with a gold alignment */
 };
 
 /* Parses the pairs text text[0..len) (need not be NUL-terminated) into *d.

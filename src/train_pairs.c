@@ -164,6 +164,24 @@ static int tp_side(struct tp_parse *p, enum tp_side side, size_t from,
 	return 0;
 }
 
+/* Sets pr->gold from the alignment of pl, which pairs_split() checked
+ * against the sides. */
+static void tp_gold(struct tp_parse *p, const struct pairs_line *pl,
+		    struct train_pair *pr)
+{
+	const int max = PAIRS_MAX_WORDS * PAIRS_MAX_WORDS;
+	struct pairs_link *links = xreallocarray(NULL, (size_t)max,
+						 sizeof *links);
+	int n = pairs_align(p->line, pl, links, max);
+
+	pr->gold = xcalloc((size_t)pr->ntgt * (size_t)pr->nsrc,
+			   sizeof *pr->gold);
+	for (int k = 0; k < n; k++)
+		pr->gold[links[k].tgt * pr->nsrc + links[k].src] = 1;
+	free(links);
+	p->d->naligned++;
+}
+
 /* Reads the current line, split into pl, as one more pair. */
 static int tp_pair(struct tp_parse *p, const struct pairs_line *pl)
 {
@@ -186,6 +204,8 @@ static int tp_pair(struct tp_parse *p, const struct pairs_line *pl)
 	    tp_side(p, TP_TARGET, pl->tgt, pl->tgt + pl->ntgt, &pr->tgt,
 		    &pr->ntgt) != 0)
 		return -1;
+	if (pl->has_align)
+		tp_gold(p, pl, pr);
 	if (pr->nsrc > d->max_src)
 		d->max_src = pr->nsrc;
 	if (pr->ntgt > d->max_tgt)
@@ -298,6 +318,7 @@ void train_data_free(struct train_data *d)
 	for (int k = 0; k < d->n; k++) {
 		free(d->pairs[k].src);
 		free(d->pairs[k].tgt);
+		free(d->pairs[k].gold);
 	}
 	free(d->pairs);
 	tp_vocab_free(&d->src);

@@ -16,8 +16,8 @@ PAIRS
 run_cmd trace --batch="$TMP/pairs" --format=jsonl
 expect_status 1 "a batch with bad lines fails"
 expect_err "$TMP/pairs:5: unknown source word \"chat\"" "a bad line is FILE:LINE"
-expect_err "$TMP/pairs:6:19: expected target words, found a second \"|||\"" \
-	"two ||| are refused, at FILE:LINE:COL"
+expect_err "$TMP/pairs:6:23: expected an alignment link \"SOURCE-TARGET\" such as 1-1, found \"area\"" \
+	"a third field that is not an alignment is refused, at FILE:LINE:COL"
 check "the good lines are still traced" test "$(wc -l <"$TMP/out")" -eq 3
 check "each JSON line parses, with its line number" "$PYTHON3" -c '
 import json, sys

@@ -357,8 +357,10 @@ START_TEST(test_bad_empty_side)
 	    "\"|||\", found none");
 	BAD("je suis |||   \n", "bad.pairs:1:12: expected target words "
 	    "after \"|||\", found end of line");
-	BAD("je ||| i ||| moi\n", "bad.pairs:1:10: expected target words, "
-	    "found a second \"|||\"");
+	BAD("je ||| i ||| 1-1 ||| moi\n", "bad.pairs:1:18: expected "
+	    "alignment links, found a third \"|||\"");
+	BAD("je ||| ||| 1-1\n", "bad.pairs:1:8: expected target words "
+	    "after \"|||\", found \"|||\"");
 }
 END_TEST
 
@@ -612,6 +614,43 @@ START_TEST(test_greedy_matches_trace)
 }
 END_TEST
 
+/* The third field: gold[j * nsrc + i] for target word j and source word
+ * i, as the links say (worked out by hand from the line). */
+START_TEST(test_pairs_gold)
+{
+	static const unsigned char want[4 * 3] = {
+		1, 0, 0,  /* i       <- je */
+		0, 1, 0,  /* am      <- suis */
+		0, 0, 1,  /* a       <- étudiant */
+		0, 0, 1,  /* student <- étudiant */
+	};
+	struct train_data d;
+	parse_ok(&d, "je suis étudiant ||| i am a student ||| 1-1 2-2 3-3 "
+		 "3-4 # gold\nzone économique européenne ||| european economic "
+		 "area\n", NULL);
+	ck_assert_int_eq(d.n, 2);
+	ck_assert_int_eq(d.naligned, 1);
+	ck_assert_ptr_nonnull(d.pairs[0].gold);
+	ck_assert_mem_eq(d.pairs[0].gold, want, sizeof want);
+	ck_assert_ptr_null(d.pairs[1].gold);
+	train_data_free(&d);
+}
+END_TEST
+
+START_TEST(test_bad_alignment)
+{
+	const char *t1 = "a b ||| x y ||| 1-1 3-2\n";
+	const char *t2 = "a b ||| x y ||| 1-1 ||| 2-2\n";
+	const char *t3 = "a b ||| x y ||| 1 2\n";
+	bad(t1, strlen(t1), NULL, "bad.pairs:1:21: expected a source "
+	    "position from 1 to 2, found \"3\"");
+	bad(t2, strlen(t2), NULL, "bad.pairs:1:21: expected alignment "
+	    "links, found a third \"|||\"");
+	bad(t3, strlen(t3), NULL, "bad.pairs:1:17: expected an alignment "
+	    "link \"SOURCE-TARGET\" such as 1-1, found \"1\"");
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -641,6 +680,8 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_good_layout);
 	tcase_add_test(tc, test_pairs_bom_and_letters);
 	tcase_add_test(tc, test_pairs_line_limit);
+	tcase_add_test(tc, test_pairs_gold);
+	tcase_add_test(tc, test_bad_alignment);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("model file");
 	tcase_add_test(tc, test_same_seed_same_bytes);

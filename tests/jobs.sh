@@ -8,8 +8,8 @@
 grep -v '^#' "$srcdir/data/toy.pairs" | grep -v '^ *$' >"$TMP/toy"
 check "the toy corpus has pairs" test "$(wc -l <"$TMP/toy")" -ge 10
 
-# mixed N: N lines of pairs, with bad lines among them: unknown words, two
-# "|||", NUL bytes, invalid UTF-8, an empty source, a control character,
+# mixed N: N lines of pairs, with bad lines among them: unknown words, a
+# third field that is no alignment, NUL bytes, invalid UTF-8, an empty source, a control character,
 # and blank lines, comments and CRLF line ends, which are not bad; the
 # last line has no '\n'.  (\001 stands for the NUL byte until tr.)
 mixed() {
@@ -111,7 +111,7 @@ check "the mixed batch has more than 300 traces" \
 check "the mixed batch has more than 40 bad lines" \
 	test "$(grep -c '' "$TMP/err.1")" -gt 40
 check "a NUL byte is among them" grep -q 'found a NUL byte' "$TMP/err.1"
-check "two '|||' are among them" grep -q 'found a second "|||"' "$TMP/err.1"
+check "a bad alignment is among them" grep -q 'such as 1-1, found "area"' "$TMP/err.1"
 
 for f in text json jsonl csv markdown; do
 	same "$f: a batch with bad lines" none \
