@@ -718,3 +718,44 @@ int train_count_exact(const struct model *m, const struct train_data *d,
 	}
 	return count;
 }
+
+/* The share of pr's aligned target words whose largest teacher-forced α
+ * with scorer sc is on a gold source word: adds to *hits and *total. */
+static void tr_align_pair(const struct model *m, const struct train_pair *pr,
+			  int sc, struct train_work *w, int *hits, int *total)
+{
+	const int n = pr->nsrc;
+	struct score_in in;
+
+	tr_encode(m, pr->src, n, w);
+	memcpy(w->s, w->h + (size_t)n * m->H, sizeof *w->s * (size_t)m->H);
+	tr_score_in(&in, m, sc, n, w);
+	if (scorer_get(sc)->prepare)
+		scorer_get(sc)->prepare(&in, &w->sws);
+	for (int t = 1; t <= pr->ntgt; t++) {
+		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
+		int linked = 0;
+		tr_dec_step(m, tr_input(m, pr->tgt, t), t, w);
+		tr_attend(m, &in, sc, t, n, -1, w);
+		for (int i = 0; i < n; i++)
+			linked |= gold[i];
+		if (!linked)
+			continue; /* a word aligned to nothing is not counted */
+		*total += 1;
+		*hits += gold[tr_argmax(w->alpha, n)];
+	}
+}
+
+int train_align_count(const struct model *m, const struct train_data *d,
+		      int sc, struct train_work *w, int *total)
+{
+	int hits = 0;
+
+	*total = 0;
+	for (int k = 0; k < d->n; k++)
+		if (d->pairs[k].gold && d->pairs[k].nsrc <= w->maxn &&
+		    d->pairs[k].ntgt <= w->maxT &&
+		    (!scorer_uses_positions(sc) || d->pairs[k].nsrc <= m->L))
+			tr_align_pair(m, &d->pairs[k], sc, w, &hits, total);
+	return hits;
+}

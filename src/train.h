@@ -256,6 +256,17 @@ int train_greedy(const struct model *m, const int *src, int n,
 int train_count_exact(const struct model *m, const struct train_data *d,
 		      int sc, struct train_work *w);
 
+/* Alignment accuracy: for every pair of d with a gold alignment and every
+ * target word of it aligned to some source word, whether the largest
+ * attention weight of its teacher-forced step with scorer sc (the step
+ * that predicts it) is on a source word it is aligned to.  Returns how
+ * many are, and sets *total to how many were counted (0: d has no
+ * alignment).  Pairs longer than w was sized for, or than the location
+ * scorer's positions, are skipped.  m may be
+ * a view. */
+int train_align_count(const struct model *m, const struct train_data *d,
+		      int sc, struct train_work *w, int *total);
+
 /* ------------------------------------------------------------- the PRNG */
 
 /* splitmix64: returns the next 64 random bits of the state *s. */

@@ -153,3 +153,25 @@ check "the model's text header shows its name safely" no_raw "$TMP/odd.model.txt
 check "the model's JSON shows its name safely" no_raw "$TMP/odd.model.json"
 
 finish
+
+# alignment accuracy: the hand-set model's weights (--epochs=0 keeps them)
+# put every largest weight on the word each English word translates
+# (data/README.md, worked by hand), so 7 of 7 with gold links, and 6 of 7
+# when the held-out file links "i" to "suis" instead
+printf 'je suis étudiant ||| i am a student ||| 1-1 2-2 3-3 3-4\nzone économique européenne ||| european economic area ||| 1-3 2-2 3-1\n' >"$TMP/gold.pairs"
+printf 'je suis étudiant ||| i am a student ||| 2-1 2-2 3-3 3-4\nzone économique européenne ||| european economic area ||| 1-3 2-2 3-1\n' >"$TMP/held.pairs"
+run_cmd train --pairs="$TMP/gold.pairs" --heldout="$TMP/held.pairs" \
+	--init=handset4 --scorer=dot,general,concat --epochs=0 -o "$TMP/h.model"
+expect_status 0 "train --heldout"
+expect_err "alignment accuracy on the training pairs: dot 100.0% (7/7), general 100.0% (7/7), concat 100.0% (7/7)" \
+	"the alignment accuracy of the training pairs, per scorer"
+expect_err "alignment accuracy on the held-out pairs (held.pairs): dot 85.7% (6/7), general 85.7% (6/7), concat 85.7% (6/7)" \
+	"the alignment accuracy of the held-out pairs, per scorer"
+check "the model header records the training pairs' accuracy" \
+	grep -q "^# dot 100.0% (7/7), general 100.0% (7/7), concat 100.0% (7/7)" "$TMP/h.model"
+printf 'je suis chat ||| i am a student\n' >"$TMP/chat.pairs"
+run_cmd train --pairs="$TMP/gold.pairs" --heldout="$TMP/chat.pairs" \
+	--init=handset4 --epochs=0 -o "$TMP/h.model"
+expect_status 1 "a held-out word the training lacks"
+expect_err "chat.pairs:1:9: expected a source word of handset4" \
+	"it is refused before training, at FILE:LINE:COL"
