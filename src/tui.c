@@ -142,7 +142,8 @@ static void tui_strip(const struct tui *ui, int y, int stage)
 	}
 }
 
-/* The weight bars, one row a source word, from row y. */
+/* The weight bars, one row a source word, from row y; a bar of weight 1
+ * takes TUI_BAR_COLS columns at most. */
 void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 {
 	int lw = 0;
@@ -154,6 +155,8 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 	tui_put(y++, 1, s->bars_title, COLS - 2);
 	attroff(A_BOLD);
 	int bw = COLS - lw - 24;
+	if (bw > TUI_BAR_COLS) /* a wide terminal: bars of a readable length */
+		bw = TUI_BAR_COLS;
 	for (int i = 0; i < s->nbars; i++, y++) {
 		const struct fmt_bar *b = &s->bars[i];
 		attr_t a = b->is_max ? tui_attr(ui, PAIR_MAX, A_BOLD | A_REVERSE)

@@ -74,29 +74,117 @@ static int u8_cols(const char *p)
 	return utf8_width(ch);
 }
 
-/* Appends line to l, wrapped at width columns; continuation lines start
- * with indent spaces.  Breaks before " + " where it can, else at a space,
- * else anywhere. */
-static void wrap_push(struct strlist *l, const char *line, int width,
-		      int indent)
+/* How a line is wrapped: prose breaks between words but not inside a
+ * formula; arithmetic breaks before " + " or before a vector's '['. */
+enum wrap_kind { WRAP_PROSE, WRAP_ARITH };
+
+/* Where the piece of text from p that fits in room columns (lead of them
+ * taken) should end: the end of the text if it fits; else, for prose, the
+ * last space outside parentheses and away from '=', '+' and '×'; for
+ * arithmetic, the last " + ", else the space before a '[' that then fits
+ * whole, else the last space; else anywhere. */
+static const char *wrap_break(const char *p, int lead, int room,
+			      enum wrap_kind kind)
 {
-	const char *p = line;
+	int cols = lead, depth = 0;
+	const char *q = p, *space = NULL, *good = NULL, *plus = NULL,
+		   *brack = NULL;
+	while (*q && cols + u8_cols(q) <= room) {
+		if (*q == '(' || *q == '[')
+			depth++;
+		else if ((*q == ')' || *q == ']') && depth > 0)
+			depth--;
+		if (*q == ' ' && q > p) {
+			space = q;
+			if (q[1] == '+' && q[2] == ' ')
+				plus = q;
+			if (q[1] == '[' && depth == 0)
+				brack = q;
+			if (depth == 0 && !strchr("=+", q[-1]) &&
+			    !strchr("=+", q[1]) && strncmp(q + 1, "×", 2) &&
+			    (q - p < 2 || strncmp(q - 2, "×", 2)))
+				good = q;
+		}
+		cols += u8_cols(q);
+		q += utf8_char_len(q);
+	}
+	if (!*q)
+		return q;
+	/* a vector that would fit whole on the next line goes there */
+	if (brack && utf8_width(brack + 1) > room - lead)
+		brack = NULL;
+	const char *brk = kind == WRAP_PROSE ? (good ? good : space)
+			: plus ? plus : brack ? brack : space;
+	return brk ? brk : q;
+}
+
+/* The widest run of padding in line (three spaces or more, after the
+ * first word), or NULL; its length in *len. */
+static const char *pad_run(const char *line, size_t *len)
+{
+	const char *run = NULL, *p = line;
+	*len = 0;
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		size_t n = strspn(p, " ");
+		if (n >= 3 && n > *len) {
+			*len = n;
+			run = p;
+		}
+		p += n ? n : 1;
+	}
+	return run;
+}
+
+/* The columns by which lines padded to a column (the text trace pads its
+ * labels to one) overrun width at most: what squeeze() takes out of each
+ * line's padding, so that a short vector does not wrap at 80 columns and
+ * the columns of a block stay aligned. */
+static int squeeze_cols(const char *text, int width)
+{
+	int over = 0;
+	const char *p = text;
+	while (*p) {
+		size_t len = strcspn(p, "\n"), run;
+		char *line = xstrndup(p, len);
+		int w = utf8_width(line) - width;
+		if (pad_run(line, &run) && w > over)
+			over = w;
+		free(line);
+		p += len + (p[len] ? 1 : 0);
+	}
+	return over;
+}
+
+/* line with cut spaces taken out of its padding, leaving two at least.
+ * Caller frees. */
+static char *squeeze(const char *line, int cut)
+{
+	size_t run;
+	const char *at = pad_run(line, &run);
+	if (!at || cut <= 0)
+		return xstrdup(line);
+	size_t n = (size_t)cut < run - 2 ? (size_t)cut : run - 2;
+	char *s = xmalloc(strlen(line) + 1);
+	memcpy(s, line, (size_t)(at - line));
+	strcpy(s + (at - line), at + n);
+	return s;
+}
+
+/* Appends line to l, wrapped at width columns; continuation lines start
+ * with indent spaces. */
+static void wrap_push(struct strlist *l, const char *line, int width,
+		      int indent, enum wrap_kind kind, int cut)
+{
+	char *text = squeeze(line, cut);
+	const char *p = text;
 	int lead = 0;
-	if (!*line)
+	if (!*text)
 		sl_push(l, xstrdup(""));
 	while (*p) {
-		int cols = lead, room = width > lead + 8 ? width : lead + 8;
-		const char *q = p, *space = NULL, *plus = NULL;
-		while (*q && cols + u8_cols(q) <= room) {
-			if (*q == ' ' && q > p) {
-				space = q;
-				if (q[1] == '+' && q[2] == ' ')
-					plus = q;
-			}
-			cols += u8_cols(q);
-			q += utf8_char_len(q);
-		}
-		const char *brk = !*q ? q : plus ? plus : space ? space : q;
+		int room = width > lead + 8 ? width : lead + 8;
+		const char *brk = wrap_break(p, lead, room, kind);
 		if (brk == p) /* one character wider than the room */
 			brk += utf8_char_len(p);
 		char *s = xmalloc((size_t)(brk - p) + (size_t)lead + 1);
@@ -109,21 +197,30 @@ static void wrap_push(struct strlist *l, const char *line, int width,
 			p++;
 		lead = indent;
 	}
+	free(text);
 }
 
-/* Splits text into lines and wraps each into l. */
+/* Splits text into lines and wraps each into l, the padding of
+ * arithmetic squeezed first. */
 static void wrap_text(struct strlist *l, const char *text, int width,
-		      int indent)
+		      int indent, enum wrap_kind kind)
 {
 	const char *p = text;
+	int cut = kind == WRAP_ARITH ? squeeze_cols(text, width) : 0;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, len);
-		wrap_push(l, line, width, indent);
+		wrap_push(l, line, width, indent, kind, cut);
 		free(line);
 		p += len + (nl ? 1 : 0);
 	}
+}
+
+/* The columns to wrap text to: the view's width, at most cap. */
+static int view_cols(const struct view *v, int cap)
+{
+	return v->width < cap ? v->width : cap;
 }
 
 /* Builds the frames of the current run: one a source word for the
@@ -493,10 +590,10 @@ static void render_step(const struct view *v, struct view_screen *s,
 				     STAGE_COUNT, view_stage_titles[fr->stage],
 				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
 	CAPTURE(text, narrate(f, v, fr));
-	wrap_text(narr, text, v->width, 0);
+	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
 	free(text);
 	CAPTURE(text, frame_body(f, v, fr));
-	wrap_text(body, text, v->width, 6);
+	wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	free(text);
 	if (fr->stage >= STAGE_SOFTMAX)
 		render_bars(v, s, fr->t);
@@ -512,8 +609,9 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
 	s->where = xasprintf("page %d of %d   [%s scorer]", v->pos + 1,
 			     l.npages, trace_scorer_name(l.scorer));
-	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, v->width));
-	wrap_text(body, text, v->width, 6);
+	int w = view_cols(v, VIEW_TEXT_COLS);
+	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, w));
+	wrap_text(body, text, w, 6, WRAP_ARITH);
 	free(text);
 	if (sh)
 		render_bars(v, s, sh->t);
@@ -547,18 +645,20 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision, v->width));
-		wrap_text(&body, text, v->width, 6);
+		wrap_text(&body, text, v->width, 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_QUIZ) {
 		s->stage = (int)v->quiz.stage;
 		s->where = xasprintf("quiz: work it out by hand, step t=%d",
 				     v->quiz.t);
 		CAPTURE(text, quiz_prompt_text(f, &v->quiz));
-		wrap_text(&body, text, v->width, 6);
+		wrap_text(&body, text, view_cols(v, VIEW_TEXT_COLS), 6,
+			  WRAP_ARITH);
 		sl_push(&body, xstrdup(""));
 		if (!v->quiz_answered)
 			sl_push(&body, xasprintf("answer> %s_", v->quiz_input));
 		if (v->quiz_feedback)
-			wrap_text(&body, v->quiz_feedback, v->width, 6);
+			wrap_text(&body, v->quiz_feedback,
+				  view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
 		s->where = xasprintf("the alignment heatmap of the %s scorer",

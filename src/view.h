@@ -12,6 +12,12 @@
 #include "quiz.h"
 #include "trace.h"
 
+/* The widest lines the view makes, for a wide terminal: the narrative
+ * wraps at VIEW_PROSE_COLS, the arithmetic and lessons at VIEW_TEXT_COLS,
+ * so that a line stays readable at 200 columns. */
+#define VIEW_PROSE_COLS 80
+#define VIEW_TEXT_COLS 100
+
 enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ };
 
 /* One screen of the trace stepper: a stage at a position. */

@@ -152,6 +152,87 @@ START_TEST(test_lines_fit_the_width)
 }
 END_TEST
 
+/* 1 if some line of lines (n) starts with prefix and ends with suffix */
+static int has_line(char **lines, int n, const char *prefix,
+		    const char *suffix)
+{
+	for (int k = 0; k < n; k++) {
+		size_t len = strlen(lines[k]), sl = strlen(suffix);
+		if (strncmp(lines[k], prefix, strlen(prefix)) == 0 &&
+		    len >= sl && strcmp(lines[k] + len - sl, suffix) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* At 80 columns (78 for text) a vector of 4 numbers stays on the line
+ * of its label: the padding before its shape gives way, by the same
+ * amount on every line, so the vectors still line up. */
+START_TEST(test_short_vectors_do_not_wrap)
+{
+	for (int width = 78; width >= 70; width -= 6) {
+		V.width = width;
+		view_goto(&V, 0);
+		render();
+		ck_assert_msg(has_line(S.body, S.nbody, "x_1 = emb(je)", "]"),
+			      "width %d: x_1 wrapped", width);
+		ck_assert(has_line(S.body, S.nbody, "  W_h·h_0 ", "]"));
+		/* both labels have one '·': the brackets line up in bytes */
+		long a = -1, b = -1;
+		for (int k = 0; k < S.nbody; k++) {
+			if (strncmp(S.body[k], "  W_x·x_1", 10) == 0)
+				a = strchr(S.body[k], '[') - S.body[k];
+			if (strncmp(S.body[k], "  W_h·h_0", 10) == 0)
+				b = strchr(S.body[k], '[') - S.body[k];
+		}
+		ck_assert_int_gt(a, 0);
+		ck_assert_int_eq(a, b);
+	}
+}
+END_TEST
+
+/* The narrative breaks between words, never inside a formula nor next
+ * to its '=': "s_1 =" at the end of a line and "+ b)." at the start of
+ * the next was how it read at 72 columns. */
+START_TEST(test_prose_wraps_between_formulas)
+{
+	for (int width = 78; width >= 40; width -= 2) {
+		V.width = width;
+		for (int pos = 0; pos < view_count(&V); pos++) {
+			view_goto(&V, pos);
+			render();
+			for (int k = 0; k < S.nnarr; k++) {
+				const char *l = S.narr[k];
+				size_t len = strlen(l);
+				ck_assert_msg(len < 2 || strcmp(l + len - 2, " =") != 0,
+					      "width %d, screen %d: \"%s\"",
+					      width, pos, l);
+				ck_assert_msg(l[0] != '+' && l[0] != '=',
+					      "width %d, screen %d: \"%s\"",
+					      width, pos, l);
+			}
+		}
+	}
+}
+END_TEST
+
+/* On a wide terminal the narrative stops at VIEW_PROSE_COLS and the rest
+ * at VIEW_TEXT_COLS, so that lines stay short enough to read. */
+START_TEST(test_wide_terminal_caps_lines)
+{
+	V.width = 198;
+	for (int pos = 0; pos < view_count(&V); pos++) {
+		view_goto(&V, pos);
+		render();
+		for (int k = 0; k < S.nnarr; k++)
+			ck_assert_int_le(utf8_width(S.narr[k]), VIEW_PROSE_COLS);
+		for (int k = 0; k < S.nbody; k++)
+			ck_assert_int_le(utf8_width(S.body[k]), VIEW_TEXT_COLS);
+	}
+	ck_assert_int_gt(S.nnarr, 1); /* the narrative did wrap */
+}
+END_TEST
+
 START_TEST(test_compare_and_help)
 {
 	view_goto(&V, 3 + 6 + 1);
@@ -371,6 +452,9 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_scorer_switch_keeps_place);
 	tcase_add_test(tc, test_terms_toggle);
 	tcase_add_test(tc, test_lines_fit_the_width);
+	tcase_add_test(tc, test_short_vectors_do_not_wrap);
+	tcase_add_test(tc, test_prose_wraps_between_formulas);
+	tcase_add_test(tc, test_wide_terminal_caps_lines);
 	tcase_add_test(tc, test_compare_and_help);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);

@@ -59,6 +59,25 @@ keys a q
 wait_exit a 0 "q quits"
 check "the terminal modes are restored after q" same_modes a
 
+# --- 80x24: short vectors on one line; 200 columns: readable lengths ---
+start w 80 24 "'$ATTN_TRACE' tui je suis étudiant"
+expect w "x_1 = emb(je)" "a stepper at 80x24"
+check "80x24: a vector of 4 numbers stays on its label's line" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w |
+	       grep -q '^ x_1 = emb(je) .*\\]\$'"
+keys w q
+wait_exit w 0 "q quits the 80x24 stepper"
+start W 200 40 "'$ATTN_TRACE' tui je suis étudiant"
+expect W "stage 1 of 6: encoding" "a stepper at 200x40"
+keys W g 3
+expect W "attention weights α_1 (dot)" "200x40: the softmax and its bars"
+check "200x40: no line of the narrative or the bars is over 100 columns" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t W | sed '1,3d;\$d' |
+	       LC_ALL=C.UTF-8 sed 's/ *\$//; s/[^ -~]/x/g' |
+	       awk '{ if (length(\$0) > 100) exit 1 }'"
+keys W q
+wait_exit W 0 "q quits the 200x40 stepper"
+
 # --- too small a terminal ---
 start b 40 10 "'$ATTN_TRACE' tui"
 expect b "Please enlarge the terminal" "40x10 asks for a larger terminal"
