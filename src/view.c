@@ -35,6 +35,14 @@ const char *const view_help[] = {
 	NULL
 };
 
+const char *const view_help_present[] = {
+	"  Presentation mode:",
+	"  b                   blank the screen; any key brings it back",
+	"  space               pause or resume the autoplay (--autoplay)",
+	"",
+	NULL
+};
+
 /* A growing list of strings. */
 struct strlist {
 	int n, cap;
@@ -629,6 +637,9 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xstrdup("help");
 		for (int k = 0; view_help[k]; k++) {
 			char names[256];
+			for (int j = 0; k == 2 && v->present &&
+			     view_help_present[j]; j++)
+				sl_push(&body, xstrdup(view_help_present[j]));
 			/* the one line that lists the scorers, from the
 			 * registry */
 			const char *at = strstr(view_help[k], "%s");

@@ -44,6 +44,8 @@ struct view {
 	                               clamps it to the screen */
 	int page_rows;              /* rows that PgUp and PgDn scroll */
 	int pending_g;              /* 'g' was pressed; a digit follows */
+	int present;                /* presentation mode: the help lists
+	                               its keys (b, space) too */
 	unsigned long long quizzes; /* quizzes started: the next one's seed */
 	struct fmt_opts fmt;
 	/* the quiz (VIEW_QUIZ) */
@@ -124,7 +126,9 @@ void view_quiz_end(struct view *v);
 void view_render(const struct view *v, struct view_screen *s);
 void view_screen_free(struct view_screen *s);
 
-/* The lines of the help screen, NULL-terminated, static. */
+/* The lines of the help screen, NULL-terminated, static; and those that
+ * presentation mode adds after the first two. */
 extern const char *const view_help[];
+extern const char *const view_help_present[];
 
 #endif

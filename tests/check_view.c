@@ -245,6 +245,12 @@ START_TEST(test_compare_and_help)
 	V.mode = VIEW_HELP;
 	render();
 	ck_assert(has(S.body, S.nbody, "compare the scorers at this step"));
+	ck_assert(!has(S.body, S.nbody, "blank the screen"));
+	V.present = 1; /* presentation mode's keys join the help */
+	render();
+	ck_assert(has(S.body, S.nbody, "blank the screen"));
+	ck_assert(has(S.body, S.nbody, "pause or resume the autoplay"));
+	V.present = 0;
 	V.mode = VIEW_HEATMAP;
 	render();
 	ck_assert_ptr_nonnull(strstr(S.where, "heatmap of the dot scorer"));

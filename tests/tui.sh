@@ -205,6 +205,30 @@ keys g x
 expect g "$((at + 1)) / 33" "any key brings the screen back"
 keys g q
 wait_exit g 0 "q ends the presentation"
+# at 80x24 a screen too long for the projector scrolls, and says so
+start P 80 24 "'$ATTN_TRACE' tui --present je suis étudiant"
+expect P "1 / 33" "a presentation at 80x24"
+keys P Right Right Right
+expect P "4 / 33" "80x24: the decoder's first screen"
+expect P "more below: down or PgDn" "80x24: hidden lines are marked below"
+expect P "up/down scroll" "80x24: the key bar says how to scroll"
+expect_not P "s_1 = tanh(sum)" "80x24: the last line is hidden at first"
+keys P Down Down Down Down Down Down Down Down
+expect P "s_1 = tanh(sum)" "80x24: down scrolls to the last line"
+expect P "more above: up or PgUp" "80x24: scrolled-off lines are marked above"
+check "80x24: the narrative does not end a line with '='" \
+	sh -c "! tmux -L '$sock' -f /dev/null capture-pane -p -t P | grep -q ' =\$'"
+keys P '?'
+expect P "blank the screen" "the help lists presentation mode's b"
+keys P x
+keys P q
+wait_exit P 0 "q ends the 80x24 presentation"
+start p 80 24 "'$ATTN_TRACE' tui --present --autoplay=30"
+expect p "space pause" "autoplay: the key bar offers to pause"
+keys p Space
+expect p "space resume" "paused: the key bar offers to resume"
+keys p q
+wait_exit p 0 "q ends the paused presentation"
 start h 200 60 "'$ATTN_TRACE' tui --present"
 expect h "1 / 33" "a presentation at 200x60 starts"
 keys h Right Right Right Right Right
