@@ -22,7 +22,7 @@ const char *const view_help[] = {
 	"  Home, End           first and last screen",
 	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
 	"  s                   next scorer: %s",
-	"  c                   compare the scorers at this step",
+	"  c                   compare the scorers at this step (left, right: a step)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
 	"  z                   a quiz: compute a value of this step by hand",
@@ -362,6 +362,20 @@ void view_set_run(struct view *v, int run)
 	v->pos = k >= 0 ? k : v->nframes - 1;
 }
 
+void view_move_step(struct view *v, int delta)
+{
+	if (v->lesson) {
+		view_move(v, delta);
+		return;
+	}
+	const struct view_frame *f = &v->frames[v->pos];
+	int t = (f->t ? f->t : 1) + delta;
+	enum trace_stage st = f->stage == STAGE_ENCODING ? STAGE_SCORING : f->stage;
+	int k = frame_find(v, st, t < 1 ? 1 : t, 0, f->part);
+	if (k >= 0)
+		v->pos = k;
+}
+
 void view_next_scorer(struct view *v)
 {
 	view_set_run(v, (v->run + 1) % v->tr->nruns);
@@ -625,6 +639,56 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 		render_bars(v, s, sh->t);
 }
 
+/* The key hints of a stepping screen, most useful first: as many as fit
+ * the width, and always "? help" and "q quit" at the end. */
+static char *step_keys(const struct view *v)
+{
+	static const char *const hints[] = {
+		"<-/-> step", "g stage", "s scorer", "c compare", "m heatmap",
+		"z quiz", "t terms"
+	};
+	const char *tail = "? help  q quit";
+	int n = (int)(sizeof hints / sizeof hints[0]), cols;
+	for (;; n--) {
+		cols = (int)strlen(tail);
+		for (int k = 0; k < n; k++)
+			cols += (int)strlen(hints[k]) + 2;
+		if (cols <= v->width || n == 0)
+			break;
+	}
+	char *keys = xmalloc((size_t)cols + 1), *p = keys;
+	for (int k = 0; k < n; k++)
+		p += sprintf(p, "%s  ", hints[k]);
+	strcpy(p, tail);
+	return keys;
+}
+
+/* The key hints of the bottom line: those that apply in this mode, and
+ * after 'g' what it waits for. */
+static char *render_keys(const struct view *v)
+{
+	if (v->pending_g)
+		return xasprintf(v->lesson ? "g: type a page number, 1 to %d "
+				 "(any other key cancels)" : "g: type a stage "
+				 "number, 1 to %d (any other key cancels)",
+				 v->lesson ? (v->lesson->npages < 9
+					      ? v->lesson->npages : 9)
+					   : STAGE_COUNT);
+	switch (v->mode) {
+	case VIEW_STEP: return step_keys(v);
+	case VIEW_COMPARE:
+		return xstrdup("<-/-> step  s scorer  Esc back  q quit");
+	case VIEW_HEATMAP:
+		return xstrdup("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
+			       "q quit");
+	case VIEW_HELP: return xstrdup("any key: back  q quit");
+	case VIEW_QUIZ:
+		return xstrdup(v->quiz_answered ? "any key: back to the trace"
+			       : "type a number, Enter answers, Esc leaves");
+	}
+	return xstrdup("");
+}
+
 void view_render(const struct view *v, struct view_screen *s)
 {
 	struct strlist narr = { 0 }, body = { 0 };
@@ -684,13 +748,7 @@ void view_render(const struct view *v, struct view_screen *s)
 	s->narr = narr.v;
 	s->nbody = body.n;
 	s->body = body.v;
-	s->keys = xstrdup(v->mode == VIEW_STEP
-		? "<-/-> step  g stage  s scorer  c compare  m heatmap  "
-		  "z quiz  t terms  ? help  q quit"
-		: v->mode == VIEW_QUIZ
-		? (v->quiz_answered ? "any key: back to the trace"
-				    : "type a number, Enter answers, Esc leaves")
-		: "Esc back  s scorer  q quit");
+	s->keys = render_keys(v);
 }
 
 void view_screen_free(struct view_screen *s)

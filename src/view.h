@@ -89,6 +89,9 @@ void view_goto(struct view *v, int pos);
 void view_move(struct view *v, int delta);
 void view_goto_stage(struct view *v, enum trace_stage stage);
 void view_next_scorer(struct view *v);
+/* Moves to the same stage delta decoder steps on (clamped); from the
+ * encoder, to the scores.  In a lesson, delta pages on. */
+void view_move_step(struct view *v, int delta);
 void view_set_run(struct view *v, int run);
 
 /* How many frames or pages there are. */

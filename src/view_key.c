@@ -7,12 +7,28 @@
 #include "view_key.h"
 
 /* Handlers: each returns VIEW_KEY_* flags. */
-static int key_next(struct view *v) { view_move(v, 1); return VIEW_KEY_REDRAW; }
-static int key_prev(struct view *v) { view_move(v, -1); return VIEW_KEY_REDRAW; }
+/* Next and previous: a screen, or in the comparison a decoder step. */
+static int key_next(struct view *v)
+{
+	if (v->mode == VIEW_COMPARE)
+		view_move_step(v, 1);
+	else
+		view_move(v, 1);
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_prev(struct view *v)
+{
+	if (v->mode == VIEW_COMPARE)
+		view_move_step(v, -1);
+	else
+		view_move(v, -1);
+	return VIEW_KEY_REDRAW;
+}
 static int key_home(struct view *v) { view_goto(v, 0); return VIEW_KEY_REDRAW; }
 static int key_quit(struct view *v) { (void)v; return VIEW_KEY_QUIT; }
 static int key_scorer(struct view *v) { view_next_scorer(v); return VIEW_KEY_REDRAW; }
-static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_DONE; }
+static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_REDRAW; }
 
 static int key_end(struct view *v)
 {
@@ -122,6 +138,8 @@ int view_key(struct view *v, int key)
 			v->scroll = 0;
 			return VIEW_KEY_REDRAW;
 		}
+		if (key != VIEW_KEY_RESIZE) /* the prompt said: it cancels */
+			return VIEW_KEY_REDRAW;
 	}
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
 		return key_back(v);

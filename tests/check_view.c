@@ -257,6 +257,59 @@ START_TEST(test_compare_and_help)
 }
 END_TEST
 
+/* The bottom line fits 78 columns and keeps "q quit"; it names the keys
+ * of the mode, and after 'g' what 'g' waits for. */
+START_TEST(test_key_hints)
+{
+	render();
+	ck_assert_int_le(utf8_width(S.keys), 78);
+	ck_assert_ptr_nonnull(strstr(S.keys, "q quit"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "? help"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "<-/-> step"));
+	V.width = 198;
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "t terms"));
+	V.width = 78;
+	view_key(&V, 'g');
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "type a stage number, 1 to 6"));
+	ck_assert_int_eq(view_key(&V, 'x'), VIEW_KEY_REDRAW); /* cancels */
+	ck_assert_int_eq(V.pending_g, 0);
+	ck_assert_int_eq(V.pos, 0);
+	render();
+	ck_assert_ptr_null(strstr(S.keys, "type a stage"));
+	V.mode = VIEW_COMPARE;
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "Esc back"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "<-/-> step"));
+}
+END_TEST
+
+/* In the comparison, right and left move a decoder step, keeping the
+ * stage. */
+START_TEST(test_compare_steps)
+{
+	view_goto(&V, 3 + 2); /* t = 1, softmax */
+	view_key(&V, 'c');
+	ck_assert_int_eq(V.mode, VIEW_COMPARE);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), 2);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	render();
+	ck_assert(has(S.body, S.nbody, "side by side at step t=2"));
+	view_key(&V, VIEW_KEY_LEFT);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert_int_eq(V.mode, VIEW_COMPARE);
+	for (int k = 0; k < 20; k++)
+		view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), T.runs[0].nsteps);
+	view_goto(&V, 0); /* from the encoder: step 1, then 2 */
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), 2);
+}
+END_TEST
+
 START_TEST(test_moves_clamp)
 {
 	view_move(&V, -5);
@@ -408,7 +461,7 @@ END_TEST
  * answer with a refused byte, Esc, ? and any key, PgDn, q. */
 START_TEST(test_keys)
 {
-	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_REDRAW); /* a prompt */
 	ck_assert_int_eq(view_key(&V, '3'), VIEW_KEY_REDRAW);
 	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
 	ck_assert_int_eq(V.frames[V.pos].t, 1);
@@ -462,6 +515,8 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_prose_wraps_between_formulas);
 	tcase_add_test(tc, test_wide_terminal_caps_lines);
 	tcase_add_test(tc, test_compare_and_help);
+	tcase_add_test(tc, test_key_hints);
+	tcase_add_test(tc, test_compare_steps);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);

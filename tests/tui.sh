@@ -65,6 +65,21 @@ expect w "x_1 = emb(je)" "a stepper at 80x24"
 check "80x24: a vector of 4 numbers stays on its label's line" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w |
 	       grep -q '^ x_1 = emb(je) .*\\]\$'"
+check "80x24: the key bar keeps q quit" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w | sed -n 24p |
+	       grep -q '? help  q quit'"
+keys w g
+expect w "g: type a stage number, 1 to 6" "after g the key bar says what g waits for"
+keys w 3
+expect w "stage 3 of 6: softmax" "and the digit is taken"
+keys w c
+expect w "side by side at step t=1" "the comparison at step 1"
+keys w Right
+expect w "side by side at step t=2" "right moves the comparison a step on"
+keys w Left
+expect w "side by side at step t=1" "left moves it back"
+keys w Escape
+expect w "stage 3 of 6: softmax   step t=1" "Esc goes back to the same stage and step"
 keys w q
 wait_exit w 0 "q quits the 80x24 stepper"
 start W 200 40 "'$ATTN_TRACE' tui je suis étudiant"
@@ -136,7 +151,7 @@ check "C locale: the stage strip stays on row 2" \
 	       grep -q '^ encoding › scoring ›  3 softmax  ›'"
 check "C locale: the key bar stays on row 24" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t l | sed -n 24p |
-	       grep -q 'z quiz  t terms  ? help'"
+	       grep -q 'z quiz  ? help  q quit'"
 keys l q
 wait_exit l 0 "q quits in the C locale"
 
@@ -154,7 +169,7 @@ if command -v localedef >/dev/null 2>&1 &&
 	expect n " encoding > scoring >  3 softmax  >" "Latin-1 locale: an ASCII strip"
 	check "Latin-1 locale: the key bar stays on row 24" \
 		sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t n |
-		       sed -n 24p | grep -q 'z quiz  t terms  ? help'"
+		       sed -n 24p | grep -q 'z quiz  ? help  q quit'"
 	keys n q
 	wait_exit n 0 "q quits in a Latin-1 locale"
 else
