@@ -43,6 +43,8 @@ struct view {
 	int scroll;                 /* the first body line shown; the TUI
 	                               clamps it to the screen */
 	int page_rows;              /* rows that PgUp and PgDn scroll */
+	int hscroll;                /* the heatmap's first source column
+	                               shown; the TUI clamps it */
 	int pending_g;              /* 'g' was pressed; a digit follows */
 	int present;                /* presentation mode: the help lists
 	                               its keys (b, space) too */

@@ -310,6 +310,34 @@ START_TEST(test_compare_steps)
 }
 END_TEST
 
+/* In the heatmap the arrows, Home and End move its columns, not the
+ * screen, and m opens it at the first column. */
+START_TEST(test_heatmap_keys)
+{
+	view_goto(&V, 5);
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.mode, VIEW_HEATMAP);
+	view_key(&V, VIEW_KEY_RIGHT);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.hscroll, 2);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(V.hscroll, 1);
+	view_key(&V, VIEW_KEY_HOME);
+	ck_assert_int_eq(V.hscroll, 0);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(V.hscroll, 0);
+	view_key(&V, VIEW_KEY_END);
+	ck_assert_int_eq(V.hscroll, T.n);
+	ck_assert_int_eq(V.pos, 5); /* the screen stayed */
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.hscroll, 0);
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "scroll"));
+}
+END_TEST
+
 START_TEST(test_moves_clamp)
 {
 	view_move(&V, -5);
@@ -517,6 +545,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_compare_and_help);
 	tcase_add_test(tc, test_key_hints);
 	tcase_add_test(tc, test_compare_steps);
+	tcase_add_test(tc, test_heatmap_keys);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);

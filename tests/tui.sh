@@ -93,6 +93,30 @@ check "200x40: no line of the narrative or the bars is over 100 columns" \
 keys W q
 wait_exit W 0 "q quits the 200x40 stepper"
 
+# --- the heatmap at 80 and 100 columns: it scrolls, and never spills ---
+start H 80 24 "'$ATTN_TRACE' tui je suis étudiant je suis étudiant"
+keys H m
+expect H "the alignment heatmap of the dot scorer" "80x24: the heatmap of 6 words"
+check "80x24: all 6 source columns are shown" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t H |
+	       grep -Eq '^ +je +suis +étudiant +je +suis +étudiant\$'"
+keys H q
+wait_exit H 0 "q quits the heatmap"
+long=$(i=0; while [ $i -lt 20 ]; do printf 'je suis étudiant '; i=$((i + 1)); done)
+start L 100 30 "'$ATTN_TRACE' tui $long"
+keys L m
+expect L "source words 1-7 of 60 (left, right)" "100x30: 60 columns: the heatmap says which it shows"
+check "100x30: each row of the heatmap is a word and its weights, none spilt" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t L | sed -n '8,12p' |
+	       grep -Evq '^ [a-z</>]+ +([0-9]\\.[0-9]{4} +){6}[0-9]\\.[0-9]{4}\$' && exit 1; exit 0"
+keys L Right
+expect L "source words 2-8 of 60" "right scrolls the heatmap a column"
+keys L End
+keys L Left
+expect L "source words 53-59 of 60" "End goes to the last column, left back one"
+keys L q
+wait_exit L 0 "q quits the long heatmap"
+
 # --- too small a terminal ---
 start b 40 10 "'$ATTN_TRACE' tui"
 expect b "Please enlarge the terminal" "40x10 asks for a larger terminal"
