@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "view_key.h"
 
@@ -164,6 +165,15 @@ int view_key(struct view *v, int key)
 	}
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
 		return key_back(v);
+	/* on a lesson page with a quiz, a number typed starts the answer */
+	if (v->mode == VIEW_STEP && v->lesson && key >= 0 && key <= 0xff &&
+	    strchr("0123456789-.", key) && key &&
+	    lesson_page_quiz(v->lesson, v->pos)) {
+		int r = key_quiz(v);
+		if (v->mode == VIEW_QUIZ)
+			view_quiz_type(v, key);
+		return r;
+	}
 	if (key == VIEW_KEY_RESIZE)
 		return VIEW_KEY_REDRAW;
 	for (size_t k = 0; k < sizeof view_keys / sizeof view_keys[0]; k++) {

@@ -392,6 +392,45 @@ START_TEST(test_lesson_pages)
 }
 END_TEST
 
+/* On a lesson page with a quiz, typing a number starts the answer. */
+START_TEST(test_lesson_quiz_typing)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	struct lesson l;
+	struct model lm;
+	struct trace lt;
+	struct view lv;
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/lessons/05-dot.lesson",
+		 dir ? dir : ".");
+	ck_assert_msg(lesson_load(&l, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&l, &lm, &lt, &err) == 0, "%s", err.msg);
+	view_init(&lv, &lt, &l, 4, 78);
+	int qp = -1;
+	for (int p = 0; p < l.npages && qp < 0; p++)
+		if (lesson_page_quiz(&l, p))
+			qp = p;
+	ck_assert_int_ge(qp, 0);
+	view_goto(&lv, qp);
+	ck_assert_int_eq(view_key(&lv, '0'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(lv.mode, VIEW_QUIZ);
+	view_key(&lv, '.');
+	view_key(&lv, '5');
+	ck_assert_str_eq(lv.quiz_input, "0.5");
+	view_quiz_end(&lv);
+	view_goto(&lv, qp ? qp - 1 : qp + 1); /* no quiz: a digit does nothing */
+	if (!lesson_page_quiz(&l, lv.pos)) {
+		view_key(&lv, '7');
+		ck_assert_int_eq(lv.mode, VIEW_STEP);
+	}
+	view_free(&lv);
+	trace_free(&lt);
+	model_free(&lm);
+	lesson_free(&l);
+}
+END_TEST
+
 /* Opens a quiz on the softmax screen of step 1, and types the bytes of
  * keys, a byte a key (as the terminal delivers them).  Returns how many
  * were refused. */
@@ -548,6 +587,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_heatmap_keys);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
+	tcase_add_test(tc, test_lesson_quiz_typing);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);
