@@ -139,6 +139,11 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 		len = xcalloc((size_t)n, sizeof *len);
 	}
 	width = num_fixed_many(num, len, v, n, prec);
+	/* the sign column is always reserved, so that the numbers of one
+	 * vector line up with those of the next whatever their signs */
+	for (int k = 0; k < n; k++)
+		if (num[k][0] != '-' && len[k] + 1u > width)
+			width = len[k] + 1u;
 	/* room for the fixed-size copies below to run past the end */
 	char *p = fmt_buf_room(b, (size_t)n * (width + 2) + 2 + FMT_VEC_COPY),
 	     *start = p;

@@ -6,11 +6,21 @@
 #include "fmt.h"
 #include "num.h"
 
-/* Text in a table cell: '|' and '\' escaped. */
+/* Text as Markdown shows it literally, in a table cell too: '<', '>'
+ * and '&' as entities, so that "<s>" and a word with HTML in it are not
+ * taken for tags; the other characters with a meaning ('|', '\\', '*',
+ * '_', '`', '[', ']', '#', '~', '!') after a backslash, which CommonMark,
+ * GitHub and pandoc all read as the character itself. */
 static void md_text(FILE *out, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_')
+		switch (*s) {
+		case '<': fputs("&lt;", out); continue;
+		case '>': fputs("&gt;", out); continue;
+		case '&': fputs("&amp;", out); continue;
+		default: break;
+		}
+		if (strchr("|\\*_`[]#~!", *s))
 			putc('\\', out);
 		putc(*s, out);
 	}

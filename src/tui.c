@@ -142,7 +142,8 @@ static void tui_strip(const struct tui *ui, int y, int stage)
 	}
 }
 
-/* The weight bars, one row a source word, from row y. */
+/* The weight bars, one row a source word, from row y; a bar of weight 1
+ * takes TUI_BAR_COLS columns at most. */
 void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 {
 	int lw = 0;
@@ -154,6 +155,8 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 	tui_put(y++, 1, s->bars_title, COLS - 2);
 	attroff(A_BOLD);
 	int bw = COLS - lw - 24;
+	if (bw > TUI_BAR_COLS) /* a wide terminal: bars of a readable length */
+		bw = TUI_BAR_COLS;
 	for (int i = 0; i < s->nbars; i++, y++) {
 		const struct fmt_bar *b = &s->bars[i];
 		attr_t a = b->is_max ? tui_attr(ui, PAIR_MAX, A_BOLD | A_REVERSE)
@@ -173,55 +176,97 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 	}
 }
 
-/* The alignment heatmap of the current scorer from row y: a row for each
- * output word, a column for each source word, the cells shaded by α. */
-static void tui_heatmap(const struct tui *ui, int y)
+/* The widths of the heatmap's row labels (*rw) and cells (*cw): a cell
+ * holds a shade, a weight and its source word, cut to HEAT_WORD_COLS. */
+static void heat_widths(const struct tui *ui, int *rw, int *cw)
+{
+	const struct trace *tr = ui->v.tr;
+	const struct trace_run *ru = &tr->runs[ui->v.run];
+	*rw = 6;
+	*cw = ui->v.fmt.precision + 8;
+	for (int t = 0; t < ru->nsteps; t++) {
+		int w = utf8_width(tr->m->tgt.words[ru->pred[t]]);
+		*rw = w > *rw ? w : *rw;
+	}
+	for (int i = 0; i < tr->n; i++) {
+		int w = utf8_width(tr->m->src.words[tr->src[i]]);
+		w = (w < HEAT_WORD_COLS ? w : HEAT_WORD_COLS) + 4;
+		*cw = w > *cw ? w : *cw;
+	}
+	*rw = *rw < HEAT_WORD_COLS ? *rw : HEAT_WORD_COLS;
+}
+
+/* One row of the heatmap: output word t's weights, columns [first, end). */
+static void heat_row(const struct tui *ui, int y, int t, int rw, int cw,
+		     int first, int end)
 {
 	static const char *const ascii = " .:-=+#";
 	const struct trace *tr = ui->v.tr;
 	const struct trace_run *ru = &tr->runs[ui->v.run];
-	const struct vocab *tv = &tr->m->tgt;
-	int rw = 6, cw = ui->v.fmt.precision + 8;
-	for (int t = 0; t < ru->nsteps; t++) {
-		int w = utf8_width(tv->words[ru->pred[t]]);
-		rw = w > rw ? w : rw;
+	struct fmt_bar *bars = xcalloc((size_t)tr->n, sizeof *bars);
+	fmt_bars(bars, tr, ui->v.run, t, ui->v.fmt.precision);
+	tui_put(y, 1, tr->m->tgt.words[ru->pred[t - 1]], rw);
+	for (int i = first; i < end; i++) {
+		int lvl = fmt_shade(bars[i].frac, HEAT_LEVELS);
+		char cell[80];
+		char shade = ui->color ? ' ' : ascii[lvl];
+		snprintf(cell, sizeof cell, "%c%c %-*s", shade, shade, cw - 4,
+			 bars[i].value);
+		attr_t a = ui->color ? (attr_t)COLOR_PAIR(PAIR_HEAT0 + lvl)
+				     : bars[i].is_max ? A_REVERSE | A_BOLD
+						      : A_NORMAL;
+		attron(a);
+		tui_put(y, rw + 2 + (i - first) * cw, cell, cw - 1);
+		attroff(a);
 	}
-	for (int i = 0; i < tr->n; i++) {
-		int w = utf8_width(tr->m->src.words[tr->src[i]]) + 4;
-		cw = w > cw ? w : cw;
-	}
-	tui_put(y++, 1, "rows: output words   columns: source words   "
-		"cells: the weights α_t,i", COLS - 2);
+	free(bars);
+}
+
+/* The alignment heatmap of the current scorer from row y: a row for each
+ * output word, a column for each source word, the cells shaded by α.
+ * What does not fit scrolls: the rows with v.scroll, the columns with
+ * v.hscroll, and the top line says which are shown. */
+static void tui_heatmap(struct tui *ui, int y)
+{
+	const struct trace *tr = ui->v.tr;
+	const struct trace_run *ru = &tr->runs[ui->v.run];
+	int rw, cw;
+	heat_widths(ui, &rw, &cw);
+	int fit = (COLS - rw - 1) / cw, rows = LINES - 4 - (y + 2);
+	fit = fit < 1 ? 1 : fit > tr->n ? tr->n : fit;
+	rows = rows < 1 ? 1 : rows > ru->nsteps ? ru->nsteps : rows;
+	int *first = &ui->v.hscroll, *top = &ui->v.scroll;
+	*first = *first > tr->n - fit ? tr->n - fit : *first;
+	*top = *top > ru->nsteps - rows ? ru->nsteps - rows : *top;
+	char info[200];
+	if (fit < tr->n || rows < ru->nsteps)
+		snprintf(info, sizeof info, "output words %d-%d of %d (up, down), "
+			 "source words %d-%d of %d (left, right)", *top + 1,
+			 *top + rows, ru->nsteps, *first + 1, *first + fit, tr->n);
+	else
+		snprintf(info, sizeof info, "rows: output words   columns: "
+			 "source words   cells: the weights α_t,i");
+	tui_put(y++, 1, info, COLS - 2);
 	y++;
 	attron(A_BOLD);
-	for (int i = 0; i < tr->n; i++)
-		tui_put(y, rw + 5 + i * cw, tr->m->src.words[tr->src[i]], cw - 3);
-	attroff(A_BOLD);
-	for (int t = 1; t <= ru->nsteps && y + t < LINES - 2; t++) {
-		struct fmt_bar *bars = xcalloc((size_t)tr->n, sizeof *bars);
-		fmt_bars(bars, tr, ui->v.run, t, ui->v.fmt.precision);
-		tui_put(y + t, 1, tv->words[ru->pred[t - 1]], rw);
-		for (int i = 0; i < tr->n; i++) {
-			int lvl = fmt_shade(bars[i].frac, HEAT_LEVELS);
-			char cell[80];
-			char shade = ui->color ? ' ' : ascii[lvl];
-			snprintf(cell, sizeof cell, "%c%c %-*s", shade, shade,
-				 cw - 4, bars[i].value);
-			attr_t a = ui->color ? (attr_t)COLOR_PAIR(PAIR_HEAT0 + lvl)
-					     : bars[i].is_max ? A_REVERSE | A_BOLD
-							      : A_NORMAL;
-			attron(a);
-			tui_put(y + t, rw + 2 + (i * cw), cell, cw - 1);
-			attroff(a);
+	for (int i = *first; i < *first + fit; i++) {
+		const char *w = tr->m->src.words[tr->src[i]];
+		int x = rw + 5 + (i - *first) * cw;
+		if (utf8_width(w) <= cw - 4) {
+			tui_put(y, x, w, cw - 4);
+		} else { /* abbreviated, and marked so */
+			x += tui_put(y, x, w, cw - 5);
+			tui_put(y, x, ui->utf8 ? "…" : "~", 1);
 		}
-		free(bars);
 	}
-	int ly = y + ru->nsteps + 2;
-	if (ly < LINES - 2)
-		tui_put(ly, 1, ui->color ? "darker to brighter: weight 0 to 1; "
-			"s switches the scorer" : "shades \" .:-=+#\": weight 0 to 1, "
-			"the largest of each row in reverse; s switches the scorer",
-			COLS - 2);
+	attroff(A_BOLD);
+	for (int k = 1; k <= rows; k++)
+		heat_row(ui, y + k, *top + k, rw, cw, *first, *first + fit);
+	int ly = y + rows + 2;
+	tui_put(ly, 1, ui->color ? "darker to brighter: weight 0 to 1; "
+		"s switches the scorer" : "shades \" .:-=+#\": weight 0 to 1, "
+		"the largest of each row in reverse; s switches the scorer",
+		COLS - 2);
 }
 
 /* Draws the body lines from row y to row bottom (exclusive), scrolled. */
@@ -486,6 +531,7 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.present = o->present;
 	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
+	ui.v.present = o->present;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);

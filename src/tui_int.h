@@ -10,6 +10,8 @@
 
 #define MIN_COLS 80
 #define MIN_LINES 24
+#define TUI_BAR_COLS 50 /* the longest weight bar */
+#define HEAT_WORD_COLS 14 /* a word in the heatmap is cut to this */
 
 enum {
 	PAIR_TITLE = 1, PAIR_STAGE, PAIR_BAR, PAIR_MAX, PAIR_KEYS, PAIR_HEAD,

@@ -66,17 +66,44 @@ static int big_text(const struct tui *ui, int y, const char *text, int scale)
 	return 5 * scale;
 }
 
-/* Centres the lines (n) in a column of width cols from row y, at most
- * maxrows rows; returns the rows used. */
-static int centred(int y, char **lines, int n, int cols, int maxrows,
-		   attr_t a)
+/* The narrative (bold), a blank line and the arithmetic of s, scrolled
+ * by v.scroll, in a column of width cols centred from row y to row bottom
+ * (exclusive).  Lines that do not fit are marked: "more above" in the top
+ * row, "more below" in the last. */
+static void present_text(struct tui *ui, const struct view_screen *s, int y,
+			 int bottom, int cols)
 {
+	int n = s->nnarr + (s->nnarr && s->nbody ? 1 : 0) + s->nbody;
+	int rows = bottom - y, *scroll = &ui->v.scroll;
 	int x = (COLS - cols) / 2 > 1 ? (COLS - cols) / 2 : 1;
-	attron(a);
-	for (int k = 0; k < n && k < maxrows; k++)
-		tui_put(y + k, x, lines[k], COLS - x - 1);
-	attroff(a);
-	return n < maxrows ? n : maxrows;
+	if (rows < 1)
+		return;
+	if (*scroll > n - rows)
+		*scroll = n - rows > 0 ? n - rows : 0;
+	for (int k = 0; k < rows && *scroll + k < n; k++) {
+		int at = *scroll + k;
+		int body = at - s->nnarr - (s->nnarr ? 1 : 0);
+		const char *line = at < s->nnarr ? s->narr[at]
+				 : body < 0 ? "" : s->body[body];
+		attr_t a = at < s->nnarr ? A_BOLD : A_NORMAL;
+		attron(a);
+		tui_put(y + k, x, line, COLS - x - 1);
+		attroff(a);
+	}
+	attron(A_BOLD | A_REVERSE);
+	if (*scroll > 0) {
+		move(y, x);
+		clrtoeol();
+		tui_put(y, x, ui->utf8 ? " ↑ more above: up or PgUp "
+				       : " ^ more above: up or PgUp ", COLS - x - 1);
+	}
+	if (*scroll + rows < n) {
+		move(bottom - 1, x);
+		clrtoeol();
+		tui_put(bottom - 1, x, ui->utf8 ? " ↓ more below: down or PgDn "
+				     : " v more below: down or PgDn ", COLS - x - 1);
+	}
+	attroff(A_BOLD | A_REVERSE);
 }
 
 /* The big title of the screen: the stage, or the lesson page. */
@@ -110,6 +137,20 @@ static void present_band(const struct tui *ui, const struct view_screen *s)
 	attroff(a | A_BOLD);
 }
 
+/* The bottom line: the keys that apply now.  "space resume" while the
+ * autoplay is paused, the scroll keys when the text does not fit. */
+static void present_keys(const struct tui *ui, int scrolls)
+{
+	char keys[160];
+	snprintf(keys, sizeof keys, "%s   <- -> step   %sb blank   ? help   "
+		 "q quit", !ui->autoplay_ms ? "space next"
+		 : ui->paused ? "space resume" : "space pause",
+		 scrolls ? "up/down scroll   " : "");
+	attron(A_DIM);
+	tui_put(LINES - 1, 1, keys, COLS - 2);
+	attroff(A_DIM);
+}
+
 void tui_draw_present(struct tui *ui)
 {
 	struct view_screen s;
@@ -131,18 +172,10 @@ void tui_draw_present(struct tui *ui)
 	attroff(A_BOLD);
 	y += 2;
 	int bottom = LINES - 2 - (s.nbars ? s.nbars + 2 : 0);
-	char **text = s.nnarr ? s.narr : s.body;
-	int n = s.nnarr ? s.nnarr : s.nbody;
-	y += centred(y, text, n, width, bottom - y, A_BOLD) + 1;
-	if (s.nnarr && bottom - y > 3) /* room for the arithmetic too */
-		y += centred(y, s.body, s.nbody, width, bottom - y, A_NORMAL) + 1;
-	if (s.nbars) /* the bars close below the text, not at the bottom */
-		tui_bars(ui, y < bottom ? y + 1 : bottom + 1, &s);
-	attron(A_DIM);
-	tui_put(LINES - 1, 1, ui->autoplay_ms ? "space pause   <- -> step   "
-		"b blank   q quit" : "space/-> next   <- back   b blank   "
-		"q quit", COLS - 2);
-	attroff(A_DIM);
+	present_text(ui, &s, y, bottom, width);
+	if (s.nbars)
+		tui_bars(ui, bottom + 1, &s);
+	present_keys(ui, s.nnarr + s.nbody + 1 > bottom - y);
 	refresh();
 	view_screen_free(&s);
 }

@@ -22,7 +22,7 @@ const char *const view_help[] = {
 	"  Home, End           first and last screen",
 	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
 	"  s                   next scorer: %s",
-	"  c                   compare the scorers at this step",
+	"  c                   compare the scorers at this step (left, right: a step)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
 	"  z                   a quiz: compute a value of this step by hand",
@@ -32,6 +32,14 @@ const char *const view_help[] = {
 	"",
 	"Stages: 1 encoding, 2 scoring, 3 softmax, 4 weighted sum,",
 	"5 concatenation, 6 output.  Press any key to go back.",
+	NULL
+};
+
+const char *const view_help_present[] = {
+	"  Presentation mode:",
+	"  b                   blank the screen; any key brings it back",
+	"  space               pause or resume the autoplay (--autoplay)",
+	"",
 	NULL
 };
 
@@ -74,29 +82,117 @@ static int u8_cols(const char *p)
 	return utf8_width(ch);
 }
 
-/* Appends line to l, wrapped at width columns; continuation lines start
- * with indent spaces.  Breaks before " + " where it can, else at a space,
- * else anywhere. */
-static void wrap_push(struct strlist *l, const char *line, int width,
-		      int indent)
+/* How a line is wrapped: prose breaks between words but not inside a
+ * formula; arithmetic breaks before " + " or before a vector's '['. */
+enum wrap_kind { WRAP_PROSE, WRAP_ARITH };
+
+/* Where the piece of text from p that fits in room columns (lead of them
+ * taken) should end: the end of the text if it fits; else, for prose, the
+ * last space outside parentheses and away from '=', '+' and '×'; for
+ * arithmetic, the last " + ", else the space before a '[' that then fits
+ * whole, else the last space; else anywhere. */
+static const char *wrap_break(const char *p, int lead, int room,
+			      enum wrap_kind kind)
 {
-	const char *p = line;
+	int cols = lead, depth = 0;
+	const char *q = p, *space = NULL, *good = NULL, *plus = NULL,
+		   *brack = NULL;
+	while (*q && cols + u8_cols(q) <= room) {
+		if (*q == '(' || *q == '[')
+			depth++;
+		else if ((*q == ')' || *q == ']') && depth > 0)
+			depth--;
+		if (*q == ' ' && q > p) {
+			space = q;
+			if (q[1] == '+' && q[2] == ' ')
+				plus = q;
+			if (q[1] == '[' && depth == 0)
+				brack = q;
+			if (depth == 0 && !strchr("=+", q[-1]) &&
+			    !strchr("=+", q[1]) && strncmp(q + 1, "×", 2) &&
+			    (q - p < 2 || strncmp(q - 2, "×", 2)))
+				good = q;
+		}
+		cols += u8_cols(q);
+		q += utf8_char_len(q);
+	}
+	if (!*q)
+		return q;
+	/* a vector that would fit whole on the next line goes there */
+	if (brack && utf8_width(brack + 1) > room - lead)
+		brack = NULL;
+	const char *brk = kind == WRAP_PROSE ? (good ? good : space)
+			: plus ? plus : brack ? brack : space;
+	return brk ? brk : q;
+}
+
+/* The widest run of padding in line (three spaces or more, after the
+ * first word), or NULL; its length in *len. */
+static const char *pad_run(const char *line, size_t *len)
+{
+	const char *run = NULL, *p = line;
+	*len = 0;
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		size_t n = strspn(p, " ");
+		if (n >= 3 && n > *len) {
+			*len = n;
+			run = p;
+		}
+		p += n ? n : 1;
+	}
+	return run;
+}
+
+/* The columns by which lines padded to a column (the text trace pads its
+ * labels to one) overrun width at most: what squeeze() takes out of each
+ * line's padding, so that a short vector does not wrap at 80 columns and
+ * the columns of a block stay aligned. */
+static int squeeze_cols(const char *text, int width)
+{
+	int over = 0;
+	const char *p = text;
+	while (*p) {
+		size_t len = strcspn(p, "\n"), run;
+		char *line = xstrndup(p, len);
+		int w = utf8_width(line) - width;
+		if (pad_run(line, &run) && w > over)
+			over = w;
+		free(line);
+		p += len + (p[len] ? 1 : 0);
+	}
+	return over;
+}
+
+/* line with cut spaces taken out of its padding, leaving two at least.
+ * Caller frees. */
+static char *squeeze(const char *line, int cut)
+{
+	size_t run;
+	const char *at = pad_run(line, &run);
+	if (!at || cut <= 0)
+		return xstrdup(line);
+	size_t n = (size_t)cut < run - 2 ? (size_t)cut : run - 2;
+	char *s = xmalloc(strlen(line) + 1);
+	memcpy(s, line, (size_t)(at - line));
+	strcpy(s + (at - line), at + n);
+	return s;
+}
+
+/* Appends line to l, wrapped at width columns; continuation lines start
+ * with indent spaces. */
+static void wrap_push(struct strlist *l, const char *line, int width,
+		      int indent, enum wrap_kind kind, int cut)
+{
+	char *text = squeeze(line, cut);
+	const char *p = text;
 	int lead = 0;
-	if (!*line)
+	if (!*text)
 		sl_push(l, xstrdup(""));
 	while (*p) {
-		int cols = lead, room = width > lead + 8 ? width : lead + 8;
-		const char *q = p, *space = NULL, *plus = NULL;
-		while (*q && cols + u8_cols(q) <= room) {
-			if (*q == ' ' && q > p) {
-				space = q;
-				if (q[1] == '+' && q[2] == ' ')
-					plus = q;
-			}
-			cols += u8_cols(q);
-			q += utf8_char_len(q);
-		}
-		const char *brk = !*q ? q : plus ? plus : space ? space : q;
+		int room = width > lead + 8 ? width : lead + 8;
+		const char *brk = wrap_break(p, lead, room, kind);
 		if (brk == p) /* one character wider than the room */
 			brk += utf8_char_len(p);
 		char *s = xmalloc((size_t)(brk - p) + (size_t)lead + 1);
@@ -109,21 +205,30 @@ static void wrap_push(struct strlist *l, const char *line, int width,
 			p++;
 		lead = indent;
 	}
+	free(text);
 }
 
-/* Splits text into lines and wraps each into l. */
+/* Splits text into lines and wraps each into l, the padding of
+ * arithmetic squeezed first. */
 static void wrap_text(struct strlist *l, const char *text, int width,
-		      int indent)
+		      int indent, enum wrap_kind kind)
 {
 	const char *p = text;
+	int cut = kind == WRAP_ARITH ? squeeze_cols(text, width) : 0;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = xstrndup(p, len);
-		wrap_push(l, line, width, indent);
+		wrap_push(l, line, width, indent, kind, cut);
 		free(line);
 		p += len + (nl ? 1 : 0);
 	}
+}
+
+/* The columns to wrap text to: the view's width, at most cap. */
+static int view_cols(const struct view *v, int cap)
+{
+	return v->width < cap ? v->width : cap;
 }
 
 /* Builds the frames of the current run: one a source word for the
@@ -255,6 +360,20 @@ void view_set_run(struct view *v, int run)
 	frames_build(v);
 	int k = frame_find(v, f.stage, f.t, f.i, f.part);
 	v->pos = k >= 0 ? k : v->nframes - 1;
+}
+
+void view_move_step(struct view *v, int delta)
+{
+	if (v->lesson) {
+		view_move(v, delta);
+		return;
+	}
+	const struct view_frame *f = &v->frames[v->pos];
+	int t = (f->t ? f->t : 1) + delta;
+	enum trace_stage st = f->stage == STAGE_ENCODING ? STAGE_SCORING : f->stage;
+	int k = frame_find(v, st, t < 1 ? 1 : t, 0, f->part);
+	if (k >= 0)
+		v->pos = k;
 }
 
 void view_next_scorer(struct view *v)
@@ -493,10 +612,10 @@ static void render_step(const struct view *v, struct view_screen *s,
 				     STAGE_COUNT, view_stage_titles[fr->stage],
 				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
 	CAPTURE(text, narrate(f, v, fr));
-	wrap_text(narr, text, v->width, 0);
+	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
 	free(text);
 	CAPTURE(text, frame_body(f, v, fr));
-	wrap_text(body, text, v->width, 6);
+	wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	free(text);
 	if (fr->stage >= STAGE_SOFTMAX)
 		render_bars(v, s, fr->t);
@@ -512,11 +631,62 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
 	s->where = xasprintf("page %d of %d   [%s scorer]", v->pos + 1,
 			     l.npages, trace_scorer_name(l.scorer));
-	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, v->width));
-	wrap_text(body, text, v->width, 6);
+	int w = view_cols(v, VIEW_TEXT_COLS);
+	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, w));
+	wrap_text(body, text, w, 6, WRAP_ARITH);
 	free(text);
 	if (sh)
 		render_bars(v, s, sh->t);
+}
+
+/* The key hints of a stepping screen, most useful first: as many as fit
+ * the width, and always "? help" and "q quit" at the end. */
+static char *step_keys(const struct view *v)
+{
+	static const char *const hints[] = {
+		"<-/-> step", "g stage", "s scorer", "c compare", "m heatmap",
+		"z quiz", "t terms"
+	};
+	const char *tail = "? help  q quit";
+	int n = (int)(sizeof hints / sizeof hints[0]), cols;
+	for (;; n--) {
+		cols = (int)strlen(tail);
+		for (int k = 0; k < n; k++)
+			cols += (int)strlen(hints[k]) + 2;
+		if (cols <= v->width || n == 0)
+			break;
+	}
+	char *keys = xmalloc((size_t)cols + 1), *p = keys;
+	for (int k = 0; k < n; k++)
+		p += sprintf(p, "%s  ", hints[k]);
+	strcpy(p, tail);
+	return keys;
+}
+
+/* The key hints of the bottom line: those that apply in this mode, and
+ * after 'g' what it waits for. */
+static char *render_keys(const struct view *v)
+{
+	if (v->pending_g)
+		return xasprintf(v->lesson ? "g: type a page number, 1 to %d "
+				 "(any other key cancels)" : "g: type a stage "
+				 "number, 1 to %d (any other key cancels)",
+				 v->lesson ? (v->lesson->npages < 9
+					      ? v->lesson->npages : 9)
+					   : STAGE_COUNT);
+	switch (v->mode) {
+	case VIEW_STEP: return step_keys(v);
+	case VIEW_COMPARE:
+		return xstrdup("<-/-> step  s scorer  Esc back  q quit");
+	case VIEW_HEATMAP:
+		return xstrdup("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
+			       "q quit");
+	case VIEW_HELP: return xstrdup("any key: back  q quit");
+	case VIEW_QUIZ:
+		return xstrdup(v->quiz_answered ? "any key: back to the trace"
+			       : "type a number, Enter answers, Esc leaves");
+	}
+	return xstrdup("");
 }
 
 void view_render(const struct view *v, struct view_screen *s)
@@ -531,6 +701,9 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xstrdup("help");
 		for (int k = 0; view_help[k]; k++) {
 			char names[256];
+			for (int j = 0; k == 2 && v->present &&
+			     view_help_present[j]; j++)
+				sl_push(&body, xstrdup(view_help_present[j]));
 			/* the one line that lists the scorers, from the
 			 * registry */
 			const char *at = strstr(view_help[k], "%s");
@@ -547,18 +720,20 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision, v->width));
-		wrap_text(&body, text, v->width, 6);
+		wrap_text(&body, text, v->width, 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_QUIZ) {
 		s->stage = (int)v->quiz.stage;
 		s->where = xasprintf("quiz: work it out by hand, step t=%d",
 				     v->quiz.t);
 		CAPTURE(text, quiz_prompt_text(f, &v->quiz));
-		wrap_text(&body, text, v->width, 6);
+		wrap_text(&body, text, view_cols(v, VIEW_TEXT_COLS), 6,
+			  WRAP_ARITH);
 		sl_push(&body, xstrdup(""));
 		if (!v->quiz_answered)
 			sl_push(&body, xasprintf("answer> %s_", v->quiz_input));
 		if (v->quiz_feedback)
-			wrap_text(&body, v->quiz_feedback, v->width, 6);
+			wrap_text(&body, v->quiz_feedback,
+				  view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
 		s->where = xasprintf("the alignment heatmap of the %s scorer",
@@ -573,13 +748,7 @@ void view_render(const struct view *v, struct view_screen *s)
 	s->narr = narr.v;
 	s->nbody = body.n;
 	s->body = body.v;
-	s->keys = xstrdup(v->mode == VIEW_STEP
-		? "<-/-> step  g stage  s scorer  c compare  m heatmap  "
-		  "z quiz  t terms  ? help  q quit"
-		: v->mode == VIEW_QUIZ
-		? (v->quiz_answered ? "any key: back to the trace"
-				    : "type a number, Enter answers, Esc leaves")
-		: "Esc back  s scorer  q quit");
+	s->keys = render_keys(v);
 }
 
 void view_screen_free(struct view_screen *s)

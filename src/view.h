@@ -12,6 +12,12 @@
 #include "quiz.h"
 #include "trace.h"
 
+/* The widest lines the view makes, for a wide terminal: the narrative
+ * wraps at VIEW_PROSE_COLS, the arithmetic and lessons at VIEW_TEXT_COLS,
+ * so that a line stays readable at 200 columns. */
+#define VIEW_PROSE_COLS 80
+#define VIEW_TEXT_COLS 100
+
 enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ };
 
 /* One screen of the trace stepper: a stage at a position. */
@@ -37,7 +43,11 @@ struct view {
 	int scroll;                 /* the first body line shown; the TUI
 	                               clamps it to the screen */
 	int page_rows;              /* rows that PgUp and PgDn scroll */
+	int hscroll;                /* the heatmap's first source column
+	                               shown; the TUI clamps it */
 	int pending_g;              /* 'g' was pressed; a digit follows */
+	int present;                /* presentation mode: the help lists
+	                               its keys (b, space) too */
 	unsigned long long quizzes; /* quizzes started: the next one's seed */
 	struct fmt_opts fmt;
 	/* the quiz (VIEW_QUIZ) */
@@ -81,6 +91,9 @@ void view_goto(struct view *v, int pos);
 void view_move(struct view *v, int delta);
 void view_goto_stage(struct view *v, enum trace_stage stage);
 void view_next_scorer(struct view *v);
+/* Moves to the same stage delta decoder steps on (clamped); from the
+ * encoder, to the scores.  In a lesson, delta pages on. */
+void view_move_step(struct view *v, int delta);
 void view_set_run(struct view *v, int run);
 
 /* How many frames or pages there are. */
@@ -118,7 +131,9 @@ void view_quiz_end(struct view *v);
 void view_render(const struct view *v, struct view_screen *s);
 void view_screen_free(struct view_screen *s);
 
-/* The lines of the help screen, NULL-terminated, static. */
+/* The lines of the help screen, NULL-terminated, static; and those that
+ * presentation mode adds after the first two. */
 extern const char *const view_help[];
+extern const char *const view_help_present[];
 
 #endif

@@ -3,20 +3,54 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "view_key.h"
 
 /* Handlers: each returns VIEW_KEY_* flags. */
-static int key_next(struct view *v) { view_move(v, 1); return VIEW_KEY_REDRAW; }
-static int key_prev(struct view *v) { view_move(v, -1); return VIEW_KEY_REDRAW; }
-static int key_home(struct view *v) { view_goto(v, 0); return VIEW_KEY_REDRAW; }
+/* Next and previous: a screen, in the comparison a decoder step, and in
+ * the heatmap a source column. */
+static int key_next(struct view *v)
+{
+	if (v->mode == VIEW_HEATMAP)
+		v->hscroll++;
+	else if (v->mode == VIEW_COMPARE)
+		view_move_step(v, 1);
+	else
+		view_move(v, 1);
+	return VIEW_KEY_REDRAW;
+}
+
+static int key_prev(struct view *v)
+{
+	if (v->mode == VIEW_HEATMAP)
+		v->hscroll -= v->hscroll > 0;
+	else if (v->mode == VIEW_COMPARE)
+		view_move_step(v, -1);
+	else
+		view_move(v, -1);
+	return VIEW_KEY_REDRAW;
+}
+/* Home and End: the first and last screen, or the heatmap's first and
+ * last columns (the TUI clamps hscroll to what fits). */
+static int key_home(struct view *v)
+{
+	if (v->mode == VIEW_HEATMAP)
+		v->hscroll = 0;
+	else
+		view_goto(v, 0);
+	return VIEW_KEY_REDRAW;
+}
 static int key_quit(struct view *v) { (void)v; return VIEW_KEY_QUIT; }
 static int key_scorer(struct view *v) { view_next_scorer(v); return VIEW_KEY_REDRAW; }
-static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_DONE; }
+static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_REDRAW; }
 
 static int key_end(struct view *v)
 {
-	view_goto(v, view_count(v) - 1);
+	if (v->mode == VIEW_HEATMAP)
+		v->hscroll = v->tr->n;
+	else
+		view_goto(v, view_count(v) - 1);
 	return VIEW_KEY_REDRAW;
 }
 
@@ -34,7 +68,11 @@ static int key_mode(struct view *v, enum view_mode m)
 }
 
 static int key_compare(struct view *v) { return key_mode(v, VIEW_COMPARE); }
-static int key_heatmap(struct view *v) { return key_mode(v, VIEW_HEATMAP); }
+static int key_heatmap(struct view *v)
+{
+	v->hscroll = 0;
+	return key_mode(v, VIEW_HEATMAP);
+}
 static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
 
 static int key_back(struct view *v)
@@ -122,15 +160,30 @@ int view_key(struct view *v, int key)
 			v->scroll = 0;
 			return VIEW_KEY_REDRAW;
 		}
+		if (key != VIEW_KEY_RESIZE) /* the prompt said: it cancels */
+			return VIEW_KEY_REDRAW;
 	}
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
 		return key_back(v);
+	/* on a lesson page with a quiz, a number typed starts the answer */
+	if (v->mode == VIEW_STEP && v->lesson && key >= 0 && key <= 0xff &&
+	    strchr("0123456789-.", key) && key &&
+	    lesson_page_quiz(v->lesson, v->pos)) {
+		int r = key_quiz(v);
+		if (v->mode == VIEW_QUIZ)
+			view_quiz_type(v, key);
+		return r;
+	}
 	if (key == VIEW_KEY_RESIZE)
 		return VIEW_KEY_REDRAW;
 	for (size_t k = 0; k < sizeof view_keys / sizeof view_keys[0]; k++) {
 		if (view_keys[k].key != key)
 			continue;
-		if (!view_keys[k].keep_scroll)
+		int (*fn)(struct view *) = view_keys[k].fn;
+		int side = v->mode == VIEW_HEATMAP &&
+			   (fn == key_next || fn == key_prev || fn == key_home ||
+			    fn == key_end);
+		if (!view_keys[k].keep_scroll && !side)
 			v->scroll = 0;
 		return view_keys[k].fn(v);
 	}

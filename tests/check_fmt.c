@@ -72,9 +72,24 @@ START_TEST(test_text_vec_aligned)
 	const double v[] = { 0.5, -0.25, 10.125 };
 	mem_open();
 	fmt_text_vec(mem, v, 3, 2);
-	/* 10.125 rounds to 10.12 or 10.13 by the binary value: it is exact,
+	/* the widest positive number keeps a column for a sign too;
+	 * 10.125 rounds to 10.12 or 10.13 by the binary value: it is exact,
 	 * and printf rounds half to even, giving 10.12 */
-	ck_assert_str_eq(mem_text(), "[ 0.50, -0.25, 10.12]");
+	ck_assert_str_eq(mem_text(), "[  0.50,  -0.25,  10.12]");
+}
+END_TEST
+
+/* Every vector keeps a column for the sign, negative numbers or not, so
+ * that two vectors of one trace line up column for column. */
+START_TEST(test_text_vec_sign_column)
+{
+	const double pos[] = { 0.5, 0.25 }, neg[] = { 0.5, -0.25 };
+	mem_open();
+	fmt_text_vec(mem, pos, 2, 4);
+	ck_assert_str_eq(mem_text(), "[ 0.5000,  0.2500]");
+	mem_open();
+	fmt_text_vec(mem, neg, 2, 4);
+	ck_assert_str_eq(mem_text(), "[ 0.5000, -0.2500]");
 }
 END_TEST
 
@@ -349,6 +364,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_json_vec_shortest);
 	tcase_add_test(tc, test_json_mat_rows);
 	tcase_add_test(tc, test_text_vec_aligned);
+	tcase_add_test(tc, test_text_vec_sign_column);
 	tcase_add_test(tc, test_pad_counts_columns);
 	tcase_add_test(tc, test_text_vec_long);
 	tcase_add_test(tc, test_json_vec_long);

@@ -431,9 +431,9 @@ START_TEST(test_prompt_dot)
 	make_at(&q, 0, STAGE_SCORING, 1, 1, 0);
 	const char *p = render(quiz_prompt_text, &q);
 	has(p, "  s_1                                 (4)   "
-	       "[0.9898, 0.0000, 0.0000, 0.0000]\n");
+	       "[ 0.9898,  0.0000,  0.0000,  0.0000]\n");
 	has(p, "  h_1                                 (4)   "
-	       "[0.9866, 0.0000, 0.0000, 0.1974]\n");
+	       "[ 0.9866,  0.0000,  0.0000,  0.1974]\n");
 	has(p, "What is the score e_1,1 = s_1·h_1?\n");
 	has(p, "within 0.0005 × (1 + |e_1,1|) counts");
 	lacks(p, "0.9765"); /* never the answer */
@@ -465,13 +465,13 @@ START_TEST(test_prompt_softmax_weighted)
 	make_at(&q, 0, STAGE_SOFTMAX, 1, 2, 0);
 	const char *p = render(quiz_prompt_text, &q);
 	has(p, "  e_1                                 (3)   "
-	       "[0.9765, 0.0000, 0.0000]\n");
+	       "[ 0.9765,  0.0000,  0.0000]\n");
 	has(p, "h_2 (suis), α_1,2 = ");
 	lacks(p, "0.2148");
 	make_at(&q, 0, STAGE_WEIGHTED_SUM, 1, 0, 4);
 	p = render(quiz_prompt_text, &q);
 	has(p, "  α_1                                 (3)   "
-	       "[0.5704, 0.2148, 0.2148]\n");
+	       "[ 0.5704,  0.2148,  0.2148]\n");
 	has(p, "  h_3 (étudiant)                      (4)   ");
 	has(p, "c_1[4] = Σ_i α_1,i·h_i[4]?");
 	lacks(p, "0.2249");
@@ -490,7 +490,7 @@ START_TEST(test_prompt_precision)
 	ck_assert_int_eq(quiz_make_at(&q, &TR, 0, STAGE_SOFTMAX, 1, 1, 0, 2,
 				      &err), 0);
 	const char *p = render(quiz_prompt_text, &q);
-	has(p, "[0.98, 0.00, 0.00]");
+	has(p, "[ 0.98,  0.00,  0.00]");
 	has(p, "Give 2 decimal places; an answer within 0.05 × (1 + |α_1,1|)");
 	ck_assert_int_eq(quiz_make_at(&q, &TR, 0, STAGE_SOFTMAX, 1, 1, 0, 0,
 				      &err), 0);

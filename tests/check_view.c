@@ -152,6 +152,87 @@ START_TEST(test_lines_fit_the_width)
 }
 END_TEST
 
+/* 1 if some line of lines (n) starts with prefix and ends with suffix */
+static int has_line(char **lines, int n, const char *prefix,
+		    const char *suffix)
+{
+	for (int k = 0; k < n; k++) {
+		size_t len = strlen(lines[k]), sl = strlen(suffix);
+		if (strncmp(lines[k], prefix, strlen(prefix)) == 0 &&
+		    len >= sl && strcmp(lines[k] + len - sl, suffix) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* At 80 columns (78 for text) a vector of 4 numbers stays on the line
+ * of its label: the padding before its shape gives way, by the same
+ * amount on every line, so the vectors still line up. */
+START_TEST(test_short_vectors_do_not_wrap)
+{
+	for (int width = 78; width >= 70; width -= 6) {
+		V.width = width;
+		view_goto(&V, 0);
+		render();
+		ck_assert_msg(has_line(S.body, S.nbody, "x_1 = emb(je)", "]"),
+			      "width %d: x_1 wrapped", width);
+		ck_assert(has_line(S.body, S.nbody, "  W_h·h_0 ", "]"));
+		/* both labels have one '·': the brackets line up in bytes */
+		long a = -1, b = -1;
+		for (int k = 0; k < S.nbody; k++) {
+			if (strncmp(S.body[k], "  W_x·x_1", 10) == 0)
+				a = strchr(S.body[k], '[') - S.body[k];
+			if (strncmp(S.body[k], "  W_h·h_0", 10) == 0)
+				b = strchr(S.body[k], '[') - S.body[k];
+		}
+		ck_assert_int_gt(a, 0);
+		ck_assert_int_eq(a, b);
+	}
+}
+END_TEST
+
+/* The narrative breaks between words, never inside a formula nor next
+ * to its '=': "s_1 =" at the end of a line and "+ b)." at the start of
+ * the next was how it read at 72 columns. */
+START_TEST(test_prose_wraps_between_formulas)
+{
+	for (int width = 78; width >= 40; width -= 2) {
+		V.width = width;
+		for (int pos = 0; pos < view_count(&V); pos++) {
+			view_goto(&V, pos);
+			render();
+			for (int k = 0; k < S.nnarr; k++) {
+				const char *l = S.narr[k];
+				size_t len = strlen(l);
+				ck_assert_msg(len < 2 || strcmp(l + len - 2, " =") != 0,
+					      "width %d, screen %d: \"%s\"",
+					      width, pos, l);
+				ck_assert_msg(l[0] != '+' && l[0] != '=',
+					      "width %d, screen %d: \"%s\"",
+					      width, pos, l);
+			}
+		}
+	}
+}
+END_TEST
+
+/* On a wide terminal the narrative stops at VIEW_PROSE_COLS and the rest
+ * at VIEW_TEXT_COLS, so that lines stay short enough to read. */
+START_TEST(test_wide_terminal_caps_lines)
+{
+	V.width = 198;
+	for (int pos = 0; pos < view_count(&V); pos++) {
+		view_goto(&V, pos);
+		render();
+		for (int k = 0; k < S.nnarr; k++)
+			ck_assert_int_le(utf8_width(S.narr[k]), VIEW_PROSE_COLS);
+		for (int k = 0; k < S.nbody; k++)
+			ck_assert_int_le(utf8_width(S.body[k]), VIEW_TEXT_COLS);
+	}
+	ck_assert_int_gt(S.nnarr, 1); /* the narrative did wrap */
+}
+END_TEST
+
 START_TEST(test_compare_and_help)
 {
 	view_goto(&V, 3 + 6 + 1);
@@ -164,9 +245,96 @@ START_TEST(test_compare_and_help)
 	V.mode = VIEW_HELP;
 	render();
 	ck_assert(has(S.body, S.nbody, "compare the scorers at this step"));
+	ck_assert(!has(S.body, S.nbody, "blank the screen"));
+	V.present = 1; /* presentation mode's keys join the help */
+	render();
+	ck_assert(has(S.body, S.nbody, "blank the screen"));
+	ck_assert(has(S.body, S.nbody, "pause or resume the autoplay"));
+	V.present = 0;
 	V.mode = VIEW_HEATMAP;
 	render();
 	ck_assert_ptr_nonnull(strstr(S.where, "heatmap of the dot scorer"));
+}
+END_TEST
+
+/* The bottom line fits 78 columns and keeps "q quit"; it names the keys
+ * of the mode, and after 'g' what 'g' waits for. */
+START_TEST(test_key_hints)
+{
+	render();
+	ck_assert_int_le(utf8_width(S.keys), 78);
+	ck_assert_ptr_nonnull(strstr(S.keys, "q quit"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "? help"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "<-/-> step"));
+	V.width = 198;
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "t terms"));
+	V.width = 78;
+	view_key(&V, 'g');
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "type a stage number, 1 to 6"));
+	ck_assert_int_eq(view_key(&V, 'x'), VIEW_KEY_REDRAW); /* cancels */
+	ck_assert_int_eq(V.pending_g, 0);
+	ck_assert_int_eq(V.pos, 0);
+	render();
+	ck_assert_ptr_null(strstr(S.keys, "type a stage"));
+	V.mode = VIEW_COMPARE;
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "Esc back"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "<-/-> step"));
+}
+END_TEST
+
+/* In the comparison, right and left move a decoder step, keeping the
+ * stage. */
+START_TEST(test_compare_steps)
+{
+	view_goto(&V, 3 + 2); /* t = 1, softmax */
+	view_key(&V, 'c');
+	ck_assert_int_eq(V.mode, VIEW_COMPARE);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), 2);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	render();
+	ck_assert(has(S.body, S.nbody, "side by side at step t=2"));
+	view_key(&V, VIEW_KEY_LEFT);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert_int_eq(V.mode, VIEW_COMPARE);
+	for (int k = 0; k < 20; k++)
+		view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), T.runs[0].nsteps);
+	view_goto(&V, 0); /* from the encoder: step 1, then 2 */
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(view_step(&V), 2);
+}
+END_TEST
+
+/* In the heatmap the arrows, Home and End move its columns, not the
+ * screen, and m opens it at the first column. */
+START_TEST(test_heatmap_keys)
+{
+	view_goto(&V, 5);
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.mode, VIEW_HEATMAP);
+	view_key(&V, VIEW_KEY_RIGHT);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.hscroll, 2);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(V.hscroll, 1);
+	view_key(&V, VIEW_KEY_HOME);
+	ck_assert_int_eq(V.hscroll, 0);
+	view_key(&V, VIEW_KEY_LEFT);
+	ck_assert_int_eq(V.hscroll, 0);
+	view_key(&V, VIEW_KEY_END);
+	ck_assert_int_eq(V.hscroll, T.n);
+	ck_assert_int_eq(V.pos, 5); /* the screen stayed */
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	view_key(&V, 'm');
+	ck_assert_int_eq(V.hscroll, 0);
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "scroll"));
 }
 END_TEST
 
@@ -217,6 +385,45 @@ START_TEST(test_lesson_pages)
 	view_screen_free(&S);
 	view_render(&lv, &S);
 	ck_assert_str_ne(S.bars_title, before);
+	view_free(&lv);
+	trace_free(&lt);
+	model_free(&lm);
+	lesson_free(&l);
+}
+END_TEST
+
+/* On a lesson page with a quiz, typing a number starts the answer. */
+START_TEST(test_lesson_quiz_typing)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	struct lesson l;
+	struct model lm;
+	struct trace lt;
+	struct view lv;
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/lessons/05-dot.lesson",
+		 dir ? dir : ".");
+	ck_assert_msg(lesson_load(&l, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&l, &lm, &lt, &err) == 0, "%s", err.msg);
+	view_init(&lv, &lt, &l, 4, 78);
+	int qp = -1;
+	for (int p = 0; p < l.npages && qp < 0; p++)
+		if (lesson_page_quiz(&l, p))
+			qp = p;
+	ck_assert_int_ge(qp, 0);
+	view_goto(&lv, qp);
+	ck_assert_int_eq(view_key(&lv, '0'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(lv.mode, VIEW_QUIZ);
+	view_key(&lv, '.');
+	view_key(&lv, '5');
+	ck_assert_str_eq(lv.quiz_input, "0.5");
+	view_quiz_end(&lv);
+	view_goto(&lv, qp ? qp - 1 : qp + 1); /* no quiz: a digit does nothing */
+	if (!lesson_page_quiz(&l, lv.pos)) {
+		view_key(&lv, '7');
+		ck_assert_int_eq(lv.mode, VIEW_STEP);
+	}
 	view_free(&lv);
 	trace_free(&lt);
 	model_free(&lm);
@@ -321,7 +528,7 @@ END_TEST
  * answer with a refused byte, Esc, ? and any key, PgDn, q. */
 START_TEST(test_keys)
 {
-	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_DONE);
+	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_REDRAW); /* a prompt */
 	ck_assert_int_eq(view_key(&V, '3'), VIEW_KEY_REDRAW);
 	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
 	ck_assert_int_eq(V.frames[V.pos].t, 1);
@@ -371,9 +578,16 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_scorer_switch_keeps_place);
 	tcase_add_test(tc, test_terms_toggle);
 	tcase_add_test(tc, test_lines_fit_the_width);
+	tcase_add_test(tc, test_short_vectors_do_not_wrap);
+	tcase_add_test(tc, test_prose_wraps_between_formulas);
+	tcase_add_test(tc, test_wide_terminal_caps_lines);
 	tcase_add_test(tc, test_compare_and_help);
+	tcase_add_test(tc, test_key_hints);
+	tcase_add_test(tc, test_compare_steps);
+	tcase_add_test(tc, test_heatmap_keys);
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
+	tcase_add_test(tc, test_lesson_quiz_typing);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);

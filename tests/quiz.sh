@@ -215,7 +215,7 @@ check "--stage twice asks both, in stage order" test "$(grep '^question ' \
 	tr '\n' ' ')" = "scoring weighted-sum scoring weighted-sum "
 quiz --seed=3 --count=1 --precision=2 --stage=softmax --answers </dev/null
 check "--precision=2 shows two decimals" \
-	grep -qE '^  e_[0-9]+ +\(3\) +\[-?[0-9]+\.[0-9]{2}, ' "$TMP/out"
+	grep -qE '^  e_[0-9]+ +\(3\) +\[ *-?[0-9]+\.[0-9]{2}, ' "$TMP/out"
 expect_out "within 0.05 × (1 + |" "the tolerance follows the precision"
 quiz --seed=3 --count=2 --target="i am a student" --answers </dev/null
 expect_status 0 "--target"

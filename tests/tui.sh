@@ -59,6 +59,64 @@ keys a q
 wait_exit a 0 "q quits"
 check "the terminal modes are restored after q" same_modes a
 
+# --- 80x24: short vectors on one line; 200 columns: readable lengths ---
+start w 80 24 "'$ATTN_TRACE' tui je suis étudiant"
+expect w "x_1 = emb(je)" "a stepper at 80x24"
+check "80x24: a vector of 4 numbers stays on its label's line" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w |
+	       grep -q '^ x_1 = emb(je) .*\\]\$'"
+check "80x24: the key bar keeps q quit" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w | sed -n 24p |
+	       grep -q '? help  q quit'"
+keys w g
+expect w "g: type a stage number, 1 to 6" "after g the key bar says what g waits for"
+keys w 3
+expect w "stage 3 of 6: softmax" "and the digit is taken"
+keys w c
+expect w "side by side at step t=1" "the comparison at step 1"
+keys w Right
+expect w "side by side at step t=2" "right moves the comparison a step on"
+keys w Left
+expect w "side by side at step t=1" "left moves it back"
+keys w Escape
+expect w "stage 3 of 6: softmax   step t=1" "Esc goes back to the same stage and step"
+keys w q
+wait_exit w 0 "q quits the 80x24 stepper"
+start W 200 40 "'$ATTN_TRACE' tui je suis étudiant"
+expect W "stage 1 of 6: encoding" "a stepper at 200x40"
+keys W g 3
+expect W "attention weights α_1 (dot)" "200x40: the softmax and its bars"
+check "200x40: no line of the narrative or the bars is over 100 columns" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t W | sed '1,3d;\$d' |
+	       LC_ALL=C.UTF-8 sed 's/ *\$//; s/[^ -~]/x/g' |
+	       awk '{ if (length(\$0) > 100) exit 1 }'"
+keys W q
+wait_exit W 0 "q quits the 200x40 stepper"
+
+# --- the heatmap at 80 and 100 columns: it scrolls, and never spills ---
+start H 80 24 "'$ATTN_TRACE' tui je suis étudiant je suis étudiant"
+keys H m
+expect H "the alignment heatmap of the dot scorer" "80x24: the heatmap of 6 words"
+check "80x24: all 6 source columns are shown" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t H |
+	       grep -Eq '^ +je +suis +étudiant +je +suis +étudiant\$'"
+keys H q
+wait_exit H 0 "q quits the heatmap"
+long=$(i=0; while [ $i -lt 20 ]; do printf 'je suis étudiant '; i=$((i + 1)); done)
+start L 100 30 "'$ATTN_TRACE' tui $long"
+keys L m
+expect L "source words 1-7 of 60 (left, right)" "100x30: 60 columns: the heatmap says which it shows"
+check "100x30: each row of the heatmap is a word and its weights, none spilt" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t L | sed -n '8,12p' |
+	       grep -Evq '^ [a-z</>]+ +([0-9]\\.[0-9]{4} +){6}[0-9]\\.[0-9]{4}\$' && exit 1; exit 0"
+keys L Right
+expect L "source words 2-8 of 60" "right scrolls the heatmap a column"
+keys L End
+keys L Left
+expect L "source words 53-59 of 60" "End goes to the last column, left back one"
+keys L q
+wait_exit L 0 "q quits the long heatmap"
+
 # --- too small a terminal ---
 start b 40 10 "'$ATTN_TRACE' tui"
 expect b "Please enlarge the terminal" "40x10 asks for a larger terminal"
@@ -117,7 +175,7 @@ check "C locale: the stage strip stays on row 2" \
 	       grep -q '^ encoding › scoring ›  3 softmax  ›'"
 check "C locale: the key bar stays on row 24" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t l | sed -n 24p |
-	       grep -q 'z quiz  t terms  ? help'"
+	       grep -q 'z quiz  ? help  q quit'"
 keys l q
 wait_exit l 0 "q quits in the C locale"
 
@@ -135,7 +193,7 @@ if command -v localedef >/dev/null 2>&1 &&
 	expect n " encoding > scoring >  3 softmax  >" "Latin-1 locale: an ASCII strip"
 	check "Latin-1 locale: the key bar stays on row 24" \
 		sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t n |
-		       sed -n 24p | grep -q 'z quiz  t terms  ? help'"
+		       sed -n 24p | grep -q 'z quiz  ? help  q quit'"
 	keys n q
 	wait_exit n 0 "q quits in a Latin-1 locale"
 else
@@ -186,6 +244,30 @@ keys g x
 expect g "$((at + 1)) / 33" "any key brings the screen back"
 keys g q
 wait_exit g 0 "q ends the presentation"
+# at 80x24 a screen too long for the projector scrolls, and says so
+start P 80 24 "'$ATTN_TRACE' tui --present je suis étudiant"
+expect P "1 / 33" "a presentation at 80x24"
+keys P Right Right Right
+expect P "4 / 33" "80x24: the decoder's first screen"
+expect P "more below: down or PgDn" "80x24: hidden lines are marked below"
+expect P "up/down scroll" "80x24: the key bar says how to scroll"
+expect_not P "s_1 = tanh(sum)" "80x24: the last line is hidden at first"
+keys P Down Down Down Down Down Down Down Down
+expect P "s_1 = tanh(sum)" "80x24: down scrolls to the last line"
+expect P "more above: up or PgUp" "80x24: scrolled-off lines are marked above"
+check "80x24: the narrative does not end a line with '='" \
+	sh -c "! tmux -L '$sock' -f /dev/null capture-pane -p -t P | grep -q ' =\$'"
+keys P '?'
+expect P "blank the screen" "the help lists presentation mode's b"
+keys P x
+keys P q
+wait_exit P 0 "q ends the 80x24 presentation"
+start p 80 24 "'$ATTN_TRACE' tui --present --autoplay=30"
+expect p "space pause" "autoplay: the key bar offers to pause"
+keys p Space
+expect p "space resume" "paused: the key bar offers to resume"
+keys p q
+wait_exit p 0 "q ends the paused presentation"
 start h 200 60 "'$ATTN_TRACE' tui --present"
 expect h "1 / 33" "a presentation at 200x60 starts"
 keys h Right Right Right Right Right
