@@ -2,7 +2,7 @@
 """ref_trace.py: a numpy reference for `attn-trace trace --format=jsonl`.
 
 Usage:
-    ref_trace.py [--model FILE] [--name NAME] [--scorer dot|general|concat|all]
+    ref_trace.py [--model FILE] [--name NAME] [--scorer S] [--no-parts]
                  --batch FILE [-o OUT]
 
 It reads a model file (doc/model-format.md), traces every line of a batch
@@ -11,7 +11,14 @@ lines starting with '#' skipped) the way doc/model.md says, and writes one
 JSON object a line with the keys of attn-trace's JSON Lines
 (doc/trace-format.md): the header, the encoder, and one run a scorer with
 every step's state, scores, softmax max and sum, weights, weighted vectors,
-context, concatenation, attentional state, logits and probabilities.
+context, concatenation, attentional state, logits and probabilities, and
+the scorer's intermediates ("parts": W_a·h_i for general; W_a·[s_t; h_i]
+and its tanh for concat).  It knows the dot, general and concat scorers:
+--scorer is one of them, a comma list of them, or "all" for the three
+(attn-trace's "all" means every scorer it has, so bench/run names the
+three).  --no-parts leaves out "parts", which attn-trace writes only since
+its scorer registry: the JSON of an older build.  In the model file it
+reads the three scorers' sections and skips the others ([location.W]).
 
 It exists for bench/run, which times it against attn-trace on the same
 pairs and checks that both agree to 1e-9.  It is written independently of
@@ -82,12 +89,19 @@ class Model:
             sizes[key] = int(f[1])
         E, H, A = sizes["embedding"], sizes["hidden"], sizes["attention"]
         self.E, self.H, self.A = E, H, A
+        rest = lines[4:]
+        # The optional fourth size, for the location scorer (not used here).
+        if rest and len(rest[0][1]) == 2 and rest[0][1][0] == "positions":
+            rest = rest[1:]
 
-        sections, order, cur = {}, [], None
-        for lineno, f in lines[4:]:
+        # The sections, in any order, each once.
+        sections, cur = {}, None
+        for lineno, f in rest:
             if len(f) == 1 and f[0][:1] == "[" and f[0][-1:] == "]":
                 cur = f[0][1:-1]
-                order.append(cur)
+                if cur in sections:
+                    raise ModelError("%s:%d: a second [%s]"
+                                     % (path, lineno, cur))
                 sections[cur] = []
             elif cur is None:
                 raise ModelError("%s:%d: expected a section" % (path, lineno))
@@ -96,8 +110,10 @@ class Model:
         want = ["source", "target", "encoder.W_x", "encoder.W_h", "encoder.b",
                 "decoder.W_x", "decoder.W_h", "decoder.b", "general.W",
                 "concat.W", "concat.v", "output.W_c", "output.W_s"]
-        if order != want:
-            raise ModelError("%s: sections out of order or missing" % path)
+        missing = [sec for sec in want if sec not in sections]
+        if missing:
+            raise ModelError("%s: no section [%s]"
+                             % (path, "], [".join(missing)))
 
         def vocab(sec):
             words, rows, index = [], [], {}
@@ -158,8 +174,9 @@ def _softmax(e):
     return top, total, ex / total
 
 
-def trace(m, source, target, scorers, line=None):
-    """The trace of one pair as a dict with attn-trace's keys, in order."""
+def trace(m, source, target, scorers, line=None, parts=True):
+    """The trace of one pair as a dict with attn-trace's keys, in order;
+    without the scorers' "parts" if parts is false."""
     try:
         src = [m.src_index[w.lower()] for w in source]
     except KeyError as exc:
@@ -208,6 +225,7 @@ def trace(m, source, target, scorers, line=None):
     # What the scorers need of the encoder states, once a sentence.
     gen_h = hs @ m.gen_W.T                     # row i: W_a·h_i
     cat_h = hs @ m.cat_Wh_T                    # row i: the h_i half of W_a[s; h_i]
+    gen_parts = {"W_a_h": gen_h.tolist()}      # the same at every step
 
     runs = []
     for scorer in scorers:
@@ -217,12 +235,19 @@ def trace(m, source, target, scorers, line=None):
         stopped = False
         for t in range(1, limit + 1):
             s = np.tanh(m.dec_in[y] + m.dec_Wh @ s + m.dec_b)
+            part = None
             if scorer == "dot":
                 e = hs @ s
             elif scorer == "general":
                 e = gen_h @ s
+                if parts:
+                    part = gen_parts
             else:
-                e = np.tanh(cat_h + m.cat_Ws @ s) @ m.cat_v
+                pre = cat_h + m.cat_Ws @ s
+                act = np.tanh(pre)
+                e = act @ m.cat_v
+                if parts:
+                    part = {"pre": pre.tolist(), "act": act.tolist()}
             top, total, alpha = _softmax(e)
             weighted = alpha[:, None] * hs
             context = alpha @ hs
@@ -231,10 +256,10 @@ def trace(m, source, target, scorers, line=None):
             logits = m.out_Ws @ att
             _, _, probs = _softmax(logits)
             best = int(probs.argmax())         # the first of equals
-            steps.append({
-                "t": t,
-                "input": m.tgt_words[y],
-                "state": s.tolist(),
+            step = {"t": t, "input": m.tgt_words[y], "state": s.tolist()}
+            if part is not None:
+                step["parts"] = part
+            step.update({
                 "scores": e.tolist(),
                 "softmax": {"max": [float(top)], "sum": [float(total)]},
                 "weights": alpha.tolist(),
@@ -246,6 +271,7 @@ def trace(m, source, target, scorers, line=None):
                            "logits": logits.tolist(),
                            "probs": probs.tolist()},
             })
+            steps.append(step)
             pred.append(m.tgt_words[best])
             if tgt is not None:
                 y = tgt[t - 1] if t <= len(tgt) else m.eos
@@ -281,13 +307,16 @@ def batch_lines(path):
 def main(argv):
     here = os.path.dirname(os.path.abspath(__file__))
     model = os.path.join(here, os.pardir, "data", "toy4.model")
-    name, scorer, batch, outpath = None, "all", None, "-"
+    name, scorer, batch, outpath, parts = None, "all", None, "-", True
     args = list(argv)
     while args:
         a = args.pop(0)
         if a in ("-h", "--help"):
             print(__doc__.strip())
             return 0
+        if a == "--no-parts":
+            parts = False
+            continue
         key, eq, val = a.partition("=")
         if key not in ("--model", "--name", "--scorer", "--batch", "-o"):
             sys.stderr.write("ref_trace.py: unknown argument %r\n" % a)
@@ -307,11 +336,13 @@ def main(argv):
             batch = val
         else:
             outpath = val
-    if batch is None or scorer not in SCORERS + ("all",):
+    scorers = SCORERS if scorer == "all" else tuple(scorer.split(","))
+    if batch is None or not scorers or not set(scorers) <= set(SCORERS):
         sys.stderr.write("usage: ref_trace.py [--model FILE] [--name NAME] "
-                         "[--scorer S] --batch FILE [-o OUT]\n")
+                         "[--scorer S] [--no-parts] --batch FILE [-o OUT]\n"
+                         "  S: all, or dot, general, concat or a comma list "
+                         "of them\n")
         return 2
-    scorers = SCORERS if scorer == "all" else (scorer,)
     try:
         m = Model(model, name)
         out = (sys.stdout if outpath == "-"
@@ -320,7 +351,7 @@ def main(argv):
         failed = 0
         for lineno, source, target in batch_lines(batch):
             try:
-                obj = trace(m, source, target, scorers, lineno)
+                obj = trace(m, source, target, scorers, lineno, parts)
             except ModelError as exc:
                 sys.stderr.write("%s:%d: %s\n" % (batch, lineno, exc))
                 failed += 1
