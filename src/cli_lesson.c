@@ -47,9 +47,12 @@ static void cli_lesson_help(void)
 "                       steps; print \"FILE: ok\" for each good one\n"
 "  -h, --help           display this help and exit\n"
 "\n"
-"The lessons are in $ATTN_TRACE_LESSONS, or else in " PKGDATADIR
-"/lessons.\n"
-"The lesson format is described in doc/lessons.md.\n", stdout);
+"The lessons are in $ATTN_TRACE_LESSONS if it is set, else where the\n"
+"program was installed (run from its build tree: the source tree's).\n"
+"This one reads them from ", stdout);
+	cli_put_safe(stdout, lesson_dir());
+	fputs(".\nThe lesson format is described in doc/lessons.md.\n",
+	      stdout);
 }
 
 enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK };

@@ -7,15 +7,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lesson.h"
+#include "paths.h"
 
 #define LESSON_EXT ".lesson"
+
+/* 1 if paths a and b name the same directory (or file). */
+static int ld_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* 1 if this process is the program in the build tree it was built in
+ * (ABS_TOP_BUILDDIR/src/attn-trace), not an installed copy: the directory
+ * of /proc/self/exe is ABS_TOP_BUILDDIR/src.  0 wherever /proc/self/exe
+ * cannot say, so such a system uses the installed lessons. */
+static int ld_uninstalled(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0 || (size_t)n >= sizeof exe - 1)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash || strcmp(slash + 1, "attn-trace") != 0)
+		return 0;
+	*slash = '\0';
+	return ld_same(exe, ABS_TOP_BUILDDIR "/src");
+}
 
 const char *lesson_dir(void)
 {
 	const char *env = getenv("ATTN_TRACE_LESSONS");
-	return env && *env ? env : PKGDATADIR "/lessons";
+	if (env && *env)
+		return env;
+	return ld_uninstalled() ? ABS_TOP_SRCDIR "/lessons"
+				: PKGDATADIR "/lessons";
+}
+
+const char *lesson_installed_dir(void)
+{
+	return PKGDATADIR "/lessons";
 }
 
 /* 1 if name ends in ".lesson" and has something before it. */

@@ -960,9 +960,9 @@ START_TEST(test_dir_from_environment)
 {
 	ck_assert_str_eq(lesson_dir(), find_dir);
 	unsetenv("ATTN_TRACE_LESSONS");
-	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+	ck_assert_str_eq(lesson_dir(), lesson_installed_dir());
 	setenv("ATTN_TRACE_LESSONS", "", 1);
-	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+	ck_assert_str_eq(lesson_dir(), lesson_installed_dir());
 }
 END_TEST
 

@@ -115,4 +115,30 @@ expect_err "unknown scorer 'do\x07t'" "a BEL in an option value is shown as \\x0
 run_cmd trace --batch="$TMP/b"$'\t'x
 expect_err "b	x: No such file or directory" "a tab is kept as it is"
 
+
+# Run from its build tree, the program finds the source tree's lessons
+# with no help from the environment; a copy elsewhere (as installed)
+# looks where it was installed, never in the current directory.
+run_cmd_bare() {
+	env -u ATTN_TRACE_LESSONS "$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+}
+run_cmd_bare "$ATTN_TRACE" lessons
+expect_status 0 "lessons from the build tree"
+check "lessons from the build tree lists softmax" grep -q softmax "$TMP/out"
+run_cmd_bare "$ATTN_TRACE" lesson 1
+expect_status 0 "lesson 1 from the build tree"
+check "lesson 1 from the build tree prints it" test -s "$TMP/out"
+mkdir -p "$TMP/copy/src" "$TMP/cwd/lessons"
+cp "$ATTN_TRACE" "$TMP/copy/src/attn-trace"
+cp "$srcdir"/lessons/01-*.lesson "$TMP/cwd/lessons/"
+(cd "$TMP/cwd" && env -u ATTN_TRACE_LESSONS "$TMP/copy/src/attn-trace" \
+	lesson --help) >"$TMP/out" 2>"$TMP/err"
+check "a copy elsewhere reads the installed lessons" \
+	grep -q 'reads them from .*/attn-trace/lessons\.$' "$TMP/out"
+check "a copy elsewhere does not read the source tree's lessons" \
+	bash -c "! grep -qF '$(cd "$srcdir" && pwd)/lessons.' '$TMP/out'"
+check "a copy elsewhere does not read ./lessons" \
+	bash -c "! grep -q 'reads them from \\./\\?lessons' '$TMP/out'"
+
 finish
