@@ -115,10 +115,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:h",
 				cli_heatmap_long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown "
-						       "option '%s'" : "option "
-						       "'%s' needs a value",
-						       argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_heatmap_long_opts);
 		int rc = cli_heatmap_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

@@ -114,10 +114,8 @@ static int cli_lesson_parse(struct cli_lesson_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":p:h", cli_lesson_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown "
-						      "option '%s'" : "option "
-						      "'%s' needs a value",
-						      argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_lesson_long_opts);
 		int rc = cli_lesson_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

@@ -188,9 +188,8 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":s:m:t:p:h", cli_quiz_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown option "
-						    "'%s'" : "option '%s' needs "
-						    "a value", argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_quiz_long_opts);
 		int rc = cli_quiz_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

@@ -141,4 +141,47 @@ check "a copy elsewhere does not read the source tree's lessons" \
 check "a copy elsewhere does not read ./lessons" \
 	bash -c "! grep -q 'reads them from \\./\\?lessons' '$TMP/out'"
 
+
+# The command line forgives: help as a command, and "did you mean" for
+# misspelt commands, options and scorers.
+run_cmd help
+expect_status 0 "help"
+check "help shows the usage" grep -q '^Usage: attn-trace \[COMMAND\]' "$TMP/out"
+run_cmd help trace
+expect_status 0 "help trace"
+check "help trace shows the options of trace" grep -q -- '--scorer=LIST' "$TMP/out"
+run_cmd help heatmap
+expect_status 0 "help heatmap"
+check "help heatmap shows heatmap's usage" grep -q '^Usage: attn-trace heatmap' "$TMP/out"
+run_cmd help frobnicate
+expect_status 2 "help of an unknown command"
+run_cmd tarce
+expect_status 2 "a misspelt command"
+expect_err "unknown command 'tarce'; did you mean 'trace'?" "a misspelt command is corrected"
+run_cmd lesons
+expect_err "did you mean 'lessons'?" "lesons: did you mean lessons"
+run_cmd frobnicate
+expect_err "expected trace, tui, model" "a command far from all is answered with the list"
+run_cmd trace --scorr=dot
+expect_status 2 "a misspelt option"
+expect_err "unknown option '--scorr=dot'; did you mean '--scorer'?" "a misspelt option is corrected"
+run_cmd heatmap --outptu=x.svg
+expect_err "did you mean '--output'?" "a misspelt heatmap option is corrected"
+run_cmd lesson --plian 1
+expect_err "did you mean '--plain'?" "a misspelt lesson option is corrected"
+run_cmd quiz --cont=2
+expect_err "did you mean '--count'?" "a misspelt quiz option is corrected"
+run_cmd train --pairz=x
+expect_err "did you mean '--pairs'?" "a misspelt train option is corrected"
+run_cmd trace --scorer=genral
+expect_status 2 "a misspelt scorer"
+expect_err "unknown scorer 'genral'; did you mean 'general'?" "a misspelt scorer is corrected"
+run_cmd trace --scorer=dot,consat
+expect_err "unknown scorer 'consat' in 'dot,consat'; did you mean 'concat'?" \
+	"the misspelt scorer of a list is named and corrected"
+run_cmd quiz --scorer=DOT
+expect_err "did you mean 'dot'?" "a scorer in capitals is corrected"
+run_cmd train --pairs=x --scorer=scaeld
+expect_err "did you mean 'scaled'?" "train's misspelt scorer is corrected"
+
 finish
