@@ -184,4 +184,21 @@ expect_err "did you mean 'dot'?" "a scorer in capitals is corrected"
 run_cmd train --pairs=x --scorer=scaeld
 expect_err "did you mean 'scaled'?" "train's misspelt scorer is corrected"
 
+
+# On a terminal (script(1) gives it one), heatmap shows its text
+# heatmap and says how to get the picture; -o - still writes the SVG.
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "'$ATTN_TRACE' heatmap" /dev/null >"$TMP/tty" 2>&1
+	check "heatmap on a terminal shows the text heatmap" \
+		grep -q 'alignment α, dot scorer' "$TMP/tty"
+	check "heatmap on a terminal writes no SVG" \
+		bash -c "! grep -q '<svg' '$TMP/tty'"
+	check "heatmap on a terminal says how to get the picture" \
+		grep -q 'note: .*-o FILE.svg' "$TMP/tty"
+	script -qec "'$ATTN_TRACE' heatmap -o -" /dev/null >"$TMP/tty" 2>&1
+	check "heatmap -o - on a terminal writes the SVG" grep -q '<svg' "$TMP/tty"
+else
+	echo "# script(1) is missing: the terminal heatmap is not tested"
+fi
+
 finish
