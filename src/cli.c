@@ -14,6 +14,7 @@
 #include "cli_heatmap.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
+#include "cli_term.h"
 #include "cli_train.h"
 #include "outfile.h"
 #include "fmt.h"
@@ -172,7 +173,8 @@ static void cli_help(void)
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
 "                     sentence is \"" DEFAULT_SENTENCE "\")\n"
 "  tui [SENTENCE]     step through the trace full-screen (what a bare\n"
-"                     attn-trace does on a terminal)\n"
+"                     attn-trace does on a terminal that TERM describes;\n"
+"                     elsewhere it prints the trace, with a note)\n"
 "  lessons            list the lessons\n"
 "  lesson NAME        follow a lesson in the stepper (--plain: as text);\n"
 "                     lesson --check FILE... validates lesson files\n"
@@ -220,6 +222,9 @@ static void cli_help(void)
 "  attn-trace trace --batch=pairs.txt --format=csv -o traces.csv\n"
 "  attn-trace lesson softmax\n"
 "  attn-trace tui --present --autoplay=8\n"
+"\n"
+"New to attention?  'attn-trace lessons' lists lessons that explain each\n"
+"step; 'attn-trace lesson 1' starts the first.\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
@@ -518,9 +523,15 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 {
 	if (cli_trace_only(o, "tui"))
 		return EXIT_USAGE;
+	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error("the stepper needs a terminal; 'attn-trace trace' "
 			  "prints the same trace as text");
+		return EXIT_DATA;
+	}
+	if (!cli_term_usable(why, sizeof why)) {
+		cli_messagef("the stepper cannot draw here: %s; 'attn-trace "
+			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
 	struct model m;
@@ -689,6 +700,26 @@ static int cli_done(int rc)
 	return rc == EXIT_OK ? cli_flush() : rc;
 }
 
+/* A bare attn-trace: the stepper on a terminal that can show it, else
+ * the text trace, with a one-line note that says why and that there are
+ * lessons. */
+static int (*cli_bare(void))(int, char **, const struct cli_opts *)
+{
+	char why[160];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_messagef("note: the trace of \"%s\"; 'attn-trace lessons' "
+			     "lists lessons that explain each step",
+			     DEFAULT_SENTENCE);
+		return cli_trace;
+	}
+	if (cli_term_usable(why, sizeof why))
+		return cli_tui;
+	cli_messagef("note: %s, so here is the text trace, not the stepper; "
+		     "'attn-trace lessons' lists lessons that explain each "
+		     "step", why);
+	return cli_trace;
+}
+
 int cli_main(int argc, char **argv)
 {
 	int (*run)(int, char **, const struct cli_opts *) = cli_trace;
@@ -702,8 +733,8 @@ int cli_main(int argc, char **argv)
 		argc--;
 		if (cli_commands[k].own)
 			return cli_done(cli_commands[k].own(argc, argv));
-	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		run = cli_tui; /* a bare attn-trace on a terminal */
+	} else if (argc == 1) {
+		run = cli_bare();
 	}
 	struct cli_opts o;
 	int rc = cli_parse(&o, argc, argv);

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_lesson.h"
+#include "cli_term.h"
 #include "fmt.h"
 #include "lesson.h"
 #include "num.h"
@@ -185,7 +186,13 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	free(path);
 	if (rc != 0)
 		return EXIT_DATA;
-	if (!o->plain && isatty(STDOUT_FILENO)) {
+	char why[160];
+	int tty = !o->plain && isatty(STDOUT_FILENO);
+	if (tty && !cli_term_usable(why, sizeof why)) {
+		cli_messagef("note: %s, so here is the lesson as text", why);
+		tty = 0;
+	}
+	if (tty) {
 		struct tui_opts to = { .color = o->color,
 				       .precision = o->fmt.precision,
 				       .start_scorer = l.scorer };

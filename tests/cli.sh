@@ -62,6 +62,10 @@ check "a quoted sentence equals separate words" cmp -s "$TMP/out" "$TMP/lower"
 run_cmd
 expect_status 0 "bare attn-trace on a pipe"
 check "bare attn-trace prints the default trace" cmp -s "$TMP/out" "$TMP/lower"
+expect_err "note: the trace of \"je suis étudiant\"; 'attn-trace lessons' lists lessons" \
+	"bare attn-trace tells a newcomer that lessons exist"
+run_cmd trace
+check "'trace' prints no note" test ! -s "$TMP/err"
 run_cmd trace --scorer=all --format=json
 cp "$TMP/out" "$TMP/json1"
 run_cmd trace --scorer=all --format=json
