@@ -16,6 +16,7 @@
 #include "cli_quiz.h"
 #include "cli_term.h"
 #include "cli_train.h"
+#include "cli_vocab.h"
 #include "outfile.h"
 #include "fmt.h"
 #include "suggest.h"
@@ -183,7 +184,11 @@ static void cli_help(void)
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
+"  vocab              list the words the model knows (vocab --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
+"\n"
+"Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
+"a note, unless the model knows it.\n"
 "\n"
 "Options of trace, tui and model:\n"
 "  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
@@ -489,10 +494,14 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 {
 	struct trace tr;
 	struct errbuf err;
-	if (tok_trace(&tr, m, sentence, o->target, SCORER_ALL, &err) != 0) {
+	char note[320];
+	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
+			   sizeof note, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
+	if (note[0]) /* the stepper takes the screen: a line before it */
+		cli_messagef("note: %s", note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms };
 	for (int k = 0; k < SCORER_COUNT; k++)
@@ -631,6 +640,7 @@ static const struct {
 	{ "heatmap", NULL, cli_heatmap },
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
+	{ "vocab", NULL, cli_vocab },
 	{ "help", NULL, cli_help_cmd },
 };
 

@@ -191,7 +191,11 @@ int cli_heatmap(int argc, char **argv)
 	}
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	struct trace tr;
-	rc = tok_trace(&tr, &m, sentence, o.target, o.scorers, &err);
+	char note[320];
+	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
+			    sizeof note, &err);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
 	if (rc == 0) {
 		if (!o.output && isatty(STDOUT_FILENO))
 			rc = cli_heatmap_text(&tr, &o);

@@ -210,10 +210,13 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 	struct errbuf err;
 	int rc = model_load_arg(m, o->model_path, &err);
 	if (rc == 0) {
-		rc = tok_trace(tr, m, sentence, o->target, 1u << o->scorer,
-			       &err);
+		char note[320];
+		rc = tok_trace_note(tr, m, sentence, o->target,
+				    1u << o->scorer, note, sizeof note, &err);
 		if (rc != 0)
 			model_free(m);
+		else if (note[0])
+			cli_messagef("note: %s", note);
 	}
 	if (rc != 0) {
 		cli_messagef("%s", err.msg);

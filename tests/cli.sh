@@ -205,4 +205,45 @@ else
 	echo "# script(1) is missing: the terminal heatmap is not tested"
 fi
 
+
+# Words as people type them: punctuation is split off, left out with a
+# note when the model does not know it (stdout unchanged), traced when it
+# does; every unknown word is named at once; vocab lists the words.
+run_cmd trace je suis étudiant
+cp "$TMP/out" "$TMP/plain"
+run_cmd trace "Je suis étudiant."
+expect_status 0 "a sentence with a full stop"
+check "the full stop is left out of the trace" cmp -s "$TMP/out" "$TMP/plain"
+expect_err 'note: left out ".", which the model does not know' "the left-out full stop is named"
+run_cmd trace "je suis étudiant !"
+expect_status 0 "a sentence with a detached exclamation mark"
+check "the exclamation mark is left out of the trace" cmp -s "$TMP/out" "$TMP/plain"
+expect_err 'left out "!"' "the left-out exclamation mark is named"
+run_cmd trace --target="I am a student." "«je suis étudiant»"
+expect_status 0 "punctuation in source and target"
+expect_err 'left out "«", "»" of the source and "." of the target' \
+	"marks of both sentences are named"
+run_cmd trace "! ?"
+expect_status 1 "a sentence of punctuation alone"
+expect_err 'has no words but "!", "?"' "a sentence of punctuation alone is explained"
+sed '/^trois /a .       0.1 -0.2  0.3' "$tiny" >"$TMP/punct.model"
+run_cmd trace --model="$TMP/punct.model" "un deux."
+expect_status 0 "a model that knows the full stop"
+check "a known full stop is traced as a word" grep -q '^source: un deux \. (3 words)$' "$TMP/out"
+check "a known full stop needs no note" test ! -s "$TMP/err"
+run_cmd trace je chat suis chien
+expect_status 1 "two unknown words"
+expect_err 'unknown source words "chat" (closest' "the first unknown word is named"
+expect_err 'and "chien" (closest' "the second unknown word is named too"
+expect_err "'attn-trace vocab'" "the error points to the vocabulary"
+run_cmd vocab
+expect_status 0 "vocab"
+check "vocab lists the source words" grep -qx '  étudiant' "$TMP/out"
+check "vocab lists the target words" grep -qx '  student' "$TMP/out"
+run_cmd vocab --source --model="$tiny"
+check "vocab --source lists the source words alone" \
+	test "$(cat "$TMP/out" | paste -sd' ' -)" = "un deux trois"
+run_cmd vocab --target --model=handset4
+check "vocab --target lists the target words" grep -qx '</s>' "$TMP/out"
+
 finish

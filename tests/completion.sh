@@ -45,4 +45,6 @@ offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
 offers "the help command" help attn-trace he
 offers "commands after help" heatmap attn-trace help hea
+offers "the vocab command" vocab attn-trace vo
+offers "vocab options" --source attn-trace vocab --so
 finish
