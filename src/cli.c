@@ -14,9 +14,12 @@
 #include "cli_heatmap.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
+#include "cli_term.h"
 #include "cli_train.h"
+#include "cli_vocab.h"
 #include "outfile.h"
 #include "fmt.h"
+#include "suggest.h"
 #include "model.h"
 #include "num.h"
 #include "tok.h"
@@ -90,14 +93,73 @@ void cli_help_scorers(void)
 	       scorer_names(names, sizeof names, ", ", ", "));
 }
 
+/* The first name of the comma-separated list that is not a scorer (nor
+ * "all", if all), as a new string, empty names included; the whole list
+ * if every name is one. */
+static char *cli_bad_scorer(const char *list, int all)
+{
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		char *w = xstrndup(p, n);
+		if (scorer_find(w) < 0 && !(all && strcmp(w, "all") == 0))
+			return w;
+		free(w);
+		p += n;
+		if (!*p)
+			return xstrdup(list);
+	}
+}
+
 int cli_scorer_error(const char *arg, int all)
 {
-	char names[256];
-	return cli_usage_errorf("unknown scorer '%s'; expected %s%s", arg,
-				scorer_names(names, sizeof names, ", ",
-					     all ? ", " : " or "),
-				all ? " or all (several separated by commas)"
-				    : "");
+	const char *cands[SCORER_COUNT + 1];
+	char names[256], hint[128] = "";
+	char *bad = cli_bad_scorer(arg, all);
+	for (int k = 0; k < SCORER_COUNT; k++)
+		cands[k] = scorer_get(k)->name;
+	cands[SCORER_COUNT] = all ? "all" : NULL;
+	const char *near = suggest_closest(bad, cands, SCORER_COUNT + 1);
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+	int whole = strcmp(bad, arg) == 0;
+	int rc = cli_usage_errorf("unknown scorer '%s'%s%s%s; %sexpected %s%s",
+				  bad, whole ? "" : " in '", whole ? "" : arg,
+				  whole ? "" : "'", hint,
+				  scorer_names(names, sizeof names, ", ",
+					       all ? ", " : " or "),
+				  all ? " or all (several separated by commas)"
+				      : "");
+	free(bad);
+	return rc;
+}
+
+int cli_option_error(int c, char **argv, int optind_now,
+		     const struct option *longopts)
+{
+	const char *arg = argv[optind_now - 1];
+	if (c == ':')
+		return cli_usage_errorf("option '%s' needs a value", arg);
+	if (strncmp(arg, "--", 2) != 0 || !arg[2])
+		return cli_usage_errorf("unknown option '%s'", arg);
+	size_t len = strcspn(arg + 2, "=");
+	char *name = xstrndup(arg + 2, len);
+	int n = 0;
+	while (longopts[n].name)
+		n++;
+	const char **cands = xreallocarray(NULL, (size_t)n + 1,
+					   sizeof *cands);
+	for (int k = 0; k < n; k++)
+		cands[k] = longopts[k].name;
+	const char *near = suggest_closest(name, cands, n);
+	int rc;
+	if (near)
+		rc = cli_usage_errorf("unknown option '%s'; did you mean "
+				      "'--%s'?", arg, near);
+	else
+		rc = cli_usage_errorf("unknown option '%s'", arg);
+	free(cands);
+	free(name);
+	return rc;
 }
 
 static void cli_help(void)
@@ -112,7 +174,8 @@ static void cli_help(void)
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
 "                     sentence is \"" DEFAULT_SENTENCE "\")\n"
 "  tui [SENTENCE]     step through the trace full-screen (what a bare\n"
-"                     attn-trace does on a terminal)\n"
+"                     attn-trace does on a terminal that TERM describes;\n"
+"                     elsewhere it prints the trace, with a note)\n"
 "  lessons            list the lessons\n"
 "  lesson NAME        follow a lesson in the stepper (--plain: as text);\n"
 "                     lesson --check FILE... validates lesson files\n"
@@ -121,6 +184,11 @@ static void cli_help(void)
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
+"  vocab              list the words the model knows (vocab --help)\n"
+"  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
+"\n"
+"Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
+"a note, unless the model knows it.\n"
 "\n"
 "Options of trace, tui and model:\n"
 "  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
@@ -159,6 +227,9 @@ static void cli_help(void)
 "  attn-trace trace --batch=pairs.txt --format=csv -o traces.csv\n"
 "  attn-trace lesson softmax\n"
 "  attn-trace tui --present --autoplay=8\n"
+"\n"
+"New to attention?  'attn-trace lessons' lists lessons that explain each\n"
+"step; 'attn-trace lesson 1' starts the first.\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
@@ -330,13 +401,9 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	int c;
 	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:j:hV", cli_long_opts,
 				NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			char msg[256];
-			snprintf(msg, sizeof msg, c == '?' ? "unknown option "
-				 "'%s'" : "option '%s' needs a value",
-				 argv[optind - 1]);
-			return cli_usage_error(msg);
-		}
+		if (c == '?' || c == ':')
+			return cli_option_error(c, argv, optind,
+						cli_long_opts);
 		int rc = cli_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -427,10 +494,14 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 {
 	struct trace tr;
 	struct errbuf err;
-	if (tok_trace(&tr, m, sentence, o->target, SCORER_ALL, &err) != 0) {
+	char note[320];
+	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
+			   sizeof note, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
+	if (note[0]) /* the stepper takes the screen: a line before it */
+		cli_messagef("note: %s", note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms };
 	for (int k = 0; k < SCORER_COUNT; k++)
@@ -461,9 +532,15 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 {
 	if (cli_trace_only(o, "tui"))
 		return EXIT_USAGE;
+	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cli_error("the stepper needs a terminal; 'attn-trace trace' "
 			  "prints the same trace as text");
+		return EXIT_DATA;
+	}
+	if (!cli_term_usable(why, sizeof why)) {
+		cli_messagef("the stepper cannot draw here: %s; 'attn-trace "
+			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
 	struct model m;
@@ -545,6 +622,8 @@ static int cli_scorers(int argc, char **argv)
 	return cli_flush();
 }
 
+static int cli_help_cmd(int argc, char **argv);
+
 /* The commands: those that share the common options (run), and those
  * that parse their own (own; argv[0] is the command word). */
 static const struct {
@@ -561,7 +640,67 @@ static const struct {
 	{ "heatmap", NULL, cli_heatmap },
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
+	{ "vocab", NULL, cli_vocab },
+	{ "help", NULL, cli_help_cmd },
 };
+
+#define CLI_NCOMMANDS (sizeof cli_commands / sizeof cli_commands[0])
+
+/* The index of the command called name, or -1. */
+static int cli_command_find(const char *name)
+{
+	for (size_t k = 0; k < CLI_NCOMMANDS; k++)
+		if (strcmp(name, cli_commands[k].name) == 0)
+			return (int)k;
+	return -1;
+}
+
+/* The usage error of an unknown command: the command it most likely
+ * meant, or the list of commands. */
+static int cli_command_error(const char *word)
+{
+	const char *names[CLI_NCOMMANDS];
+	char list[256];
+	size_t used = 0;
+	for (size_t k = 0; k < CLI_NCOMMANDS; k++) {
+		names[k] = cli_commands[k].name;
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+					 k == 0 ? "" : k + 1 == CLI_NCOMMANDS ?
+					 " or " : ", ", names[k]);
+		if (used >= sizeof list)
+			used = sizeof list - 1;
+	}
+	const char *near = suggest_closest(word, names, (int)CLI_NCOMMANDS);
+	if (near)
+		return cli_usage_errorf("unknown command '%s'; did you mean "
+					"'%s'?", word, near);
+	return cli_usage_errorf("unknown command '%s'; expected %s", word,
+				list);
+}
+
+/* attn-trace help [COMMAND]: the help of the program, or of a command
+ * (as COMMAND --help gives it). */
+static int cli_help_cmd(int argc, char **argv)
+{
+	if (argc > 2)
+		return cli_usage_errorf("'help' takes one command, but was "
+					"also given '%s'", argv[2]);
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		cli_help();
+		return EXIT_OK;
+	}
+	int k = cli_command_find(argv[1]);
+	if (k < 0)
+		return cli_command_error(argv[1]);
+	if (!cli_commands[k].own) { /* the common options: the main help */
+		cli_help();
+		return EXIT_OK;
+	}
+	char *args[] = { argv[1], (char *)"--help", NULL };
+	int rc = cli_commands[k].own(2, args);
+	return rc < 0 ? EXIT_OK : rc;
+}
 
 /* The status of a command that returned rc: a success is one only if
  * everything it printed reached standard output (--help, say, which
@@ -571,30 +710,41 @@ static int cli_done(int rc)
 	return rc == EXIT_OK ? cli_flush() : rc;
 }
 
+/* A bare attn-trace: the stepper on a terminal that can show it, else
+ * the text trace, with a one-line note that says why and that there are
+ * lessons. */
+static int (*cli_bare(void))(int, char **, const struct cli_opts *)
+{
+	char why[160];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cli_messagef("note: the trace of \"%s\"; 'attn-trace lessons' "
+			     "lists lessons that explain each step",
+			     DEFAULT_SENTENCE);
+		return cli_trace;
+	}
+	if (cli_term_usable(why, sizeof why))
+		return cli_tui;
+	cli_messagef("note: %s, so here is the text trace, not the stepper; "
+		     "'attn-trace lessons' lists lessons that explain each "
+		     "step", why);
+	return cli_trace;
+}
+
 int cli_main(int argc, char **argv)
 {
 	int (*run)(int, char **, const struct cli_opts *) = cli_trace;
 	/* a first argument that is not an option names the command */
 	if (argc > 1 && argv[1][0] != '-') {
-		size_t k, count = sizeof cli_commands / sizeof cli_commands[0];
-		for (k = 0; k < count; k++)
-			if (strcmp(argv[1], cli_commands[k].name) == 0)
-				break;
-		if (k == count) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "unknown command '%s'; "
-				 "expected trace, tui, model, lessons, lesson, "
-				 "quiz, heatmap, train or scorers",
-				 argv[1]);
-			return cli_usage_error(msg);
-		}
+		int k = cli_command_find(argv[1]);
+		if (k < 0)
+			return cli_command_error(argv[1]);
 		run = cli_commands[k].run;
 		argv++; /* the command word plays argv[0] for getopt */
 		argc--;
 		if (cli_commands[k].own)
 			return cli_done(cli_commands[k].own(argc, argv));
-	} else if (argc == 1 && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-		run = cli_tui; /* a bare attn-trace on a terminal */
+	} else if (argc == 1) {
+		run = cli_bare();
 	}
 	struct cli_opts o;
 	int rc = cli_parse(&o, argc, argv);

@@ -105,8 +105,17 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o);
  * registry: "                        scorers: dot, general, ...". */
 void cli_help_scorers(void);
 
-/* The usage error of an unknown name in --scorer=arg; returns
- * EXIT_USAGE.  all: whether "all" is allowed. */
+/* The usage error of an unknown name in --scorer=arg: names the first
+ * name of the list that is not a scorer, the scorer it most likely meant
+ * ("did you mean"), and the scorers there are; returns EXIT_USAGE.  all:
+ * whether "all" is allowed. */
 int cli_scorer_error(const char *arg, int all);
+
+struct option;
+/* The usage error of getopt_long's answer c ('?' or ':') for the option
+ * argv[optind_now - 1]: an unknown long option gets the option of longopts
+ * it most likely meant ("did you mean '--scorer'?").  Returns EXIT_USAGE. */
+int cli_option_error(int c, char **argv, int optind_now,
+		     const struct option *longopts);
 
 #endif

@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_heatmap.h"
+#include "fmt.h"
 #include "fmt_svg.h"
 #include "model.h"
 #include "num.h"
@@ -36,6 +39,9 @@ static void cli_heatmap_help(void)
 "output word, a column for each source word, each cell shaded by its\n"
 "weight with the value written in it.  The default sentence is\n"
 "\"" CLI_HEATMAP_SENTENCE "\".\n"
+"\n"
+"On a terminal, with no -o, it shows the weights as a text heatmap instead\n"
+"(-o - writes the SVG to the terminal all the same).\n"
 "\n"
 "Options:\n"
 "  -o, --output=FILE     write the picture to FILE (default: standard\n"
@@ -115,10 +121,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:h",
 				cli_heatmap_long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown "
-						       "option '%s'" : "option "
-						       "'%s' needs a value",
-						       argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_heatmap_long_opts);
 		int rc = cli_heatmap_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -147,6 +151,22 @@ static int cli_heatmap_write(const struct trace *tr,
 	return outfile_commit(&of, err);
 }
 
+/* The heatmap of every run of tr as text, for a terminal, and a note on
+ * stderr that says how to get the picture.  Returns 0. */
+static int cli_heatmap_text(const struct trace *tr,
+			    const struct cli_heatmap_opts *o)
+{
+	int ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	for (int run = 0; run < tr->nruns; run++) {
+		if (run > 0)
+			putchar('\n');
+		fmt_text_heatmap(stdout, tr, run, o->svg.precision, ascii);
+	}
+	cli_messagef("note: the heatmap as text, since standard output is a "
+		     "terminal; -o FILE.svg writes the SVG picture");
+	return 0;
+}
+
 int cli_heatmap(int argc, char **argv)
 {
 	struct cli_heatmap_opts o;
@@ -171,9 +191,16 @@ int cli_heatmap(int argc, char **argv)
 	}
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	struct trace tr;
-	rc = tok_trace(&tr, &m, sentence, o.target, o.scorers, &err);
+	char note[320];
+	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
+			    sizeof note, &err);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
 	if (rc == 0) {
-		rc = cli_heatmap_write(&tr, &o, &err);
+		if (!o.output && isatty(STDOUT_FILENO))
+			rc = cli_heatmap_text(&tr, &o);
+		else
+			rc = cli_heatmap_write(&tr, &o, &err);
 		trace_free(&tr);
 	}
 	if (rc != 0)

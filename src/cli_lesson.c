@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "cli_lesson.h"
+#include "cli_term.h"
 #include "fmt.h"
 #include "lesson.h"
 #include "num.h"
@@ -47,9 +48,12 @@ static void cli_lesson_help(void)
 "                       steps; print \"FILE: ok\" for each good one\n"
 "  -h, --help           display this help and exit\n"
 "\n"
-"The lessons are in $ATTN_TRACE_LESSONS, or else in " PKGDATADIR
-"/lessons.\n"
-"The lesson format is described in doc/lessons.md.\n", stdout);
+"The lessons are in $ATTN_TRACE_LESSONS if it is set, else where the\n"
+"program was installed (run from its build tree: the source tree's).\n"
+"This one reads them from ", stdout);
+	cli_put_safe(stdout, lesson_dir());
+	fputs(".\nThe lesson format is described in doc/lessons.md.\n",
+	      stdout);
 }
 
 enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK };
@@ -111,10 +115,8 @@ static int cli_lesson_parse(struct cli_lesson_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":p:h", cli_lesson_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown "
-						      "option '%s'" : "option "
-						      "'%s' needs a value",
-						      argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_lesson_long_opts);
 		int rc = cli_lesson_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -184,7 +186,13 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	free(path);
 	if (rc != 0)
 		return EXIT_DATA;
-	if (!o->plain && isatty(STDOUT_FILENO)) {
+	char why[160];
+	int tty = !o->plain && isatty(STDOUT_FILENO);
+	if (tty && !cli_term_usable(why, sizeof why)) {
+		cli_messagef("note: %s, so here is the lesson as text", why);
+		tty = 0;
+	}
+	if (tty) {
 		struct tui_opts to = { .color = o->color,
 				       .precision = o->fmt.precision,
 				       .start_scorer = l.scorer };

@@ -188,9 +188,8 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":s:m:t:p:h", cli_quiz_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown option "
-						    "'%s'" : "option '%s' needs "
-						    "a value", argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_quiz_long_opts);
 		int rc = cli_quiz_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -211,10 +210,13 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 	struct errbuf err;
 	int rc = model_load_arg(m, o->model_path, &err);
 	if (rc == 0) {
-		rc = tok_trace(tr, m, sentence, o->target, 1u << o->scorer,
-			       &err);
+		char note[320];
+		rc = tok_trace_note(tr, m, sentence, o->target,
+				    1u << o->scorer, note, sizeof note, &err);
 		if (rc != 0)
 			model_free(m);
+		else if (note[0])
+			cli_messagef("note: %s", note);
 	}
 	if (rc != 0) {
 		cli_messagef("%s", err.msg);

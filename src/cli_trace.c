@@ -768,10 +768,14 @@ static int single_run(struct outfile *of, const struct model *m,
 {
 	struct trace tr;
 	struct errbuf err;
-	if (tok_trace(&tr, m, sentence, o->target, o->scorers, &err) != 0) {
+	char note[320];
+	if (tok_trace_note(&tr, m, sentence, o->target, o->scorers, note,
+			   sizeof note, &err) != 0) {
 		cli_error(err.msg);
 		return -1;
 	}
+	if (note[0])
+		cli_messagef("note: %s", note);
 	trace_write(of->fp, &tr, o, &o->fmt, 1);
 	outfile_wrote(of);
 	trace_free(&tr);

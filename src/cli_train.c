@@ -198,8 +198,6 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
  * --help. */
 static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 {
-	char names[256];
-
 	switch (c) {
 	case OPT_PAIRS: o->pairs = arg; return 0;
 	case 'o': o->out = arg; return 0;
@@ -211,10 +209,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case 's':
 		if ((o->t.scorers = trace_scorer_parse(arg)) != 0)
 			return 0;
-		return cli_usage_errorf("unknown scorer '%s'; expected "
-					"all or a list of %s", arg,
-					scorer_names(names, sizeof names,
-						     ", ", " or "));
+		return cli_scorer_error(arg, 1);
 	case OPT_OPTIM:
 		if (strcmp(arg, "adam") == 0 || strcmp(arg, "sgd") == 0) {
 			o->t.optim = arg[0] == 'a' ? TRAIN_ADAM : TRAIN_SGD;
@@ -271,10 +266,8 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return cli_usage_errorf(c == '?' ? "unknown option "
-						     "'%s'" : "option '%s' "
-						     "needs a value",
-						     argv[optind - 1]);
+			return cli_option_error(c, argv, optind,
+						cli_train_long_opts);
 		if ((rc = cli_train_option(o, c, optarg)) != 0)
 			return rc;
 	}

@@ -204,9 +204,15 @@ int lesson_wrap(FILE *out, const char *text, int width);
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 const struct fmt_opts *o, int width);
 
-/* The lesson directory: $ATTN_TRACE_LESSONS if set, else PKGDATADIR
- * "/lessons".  Returns a static string. */
+/* The lesson directory: $ATTN_TRACE_LESSONS if set and not empty; else,
+ * for the program run from the build tree it was built in, the source
+ * tree's lessons; else the installed ones, PKGDATADIR "/lessons".  Never
+ * the current directory.  Returns a static string. */
 const char *lesson_dir(void);
+
+/* The installed lesson directory, PKGDATADIR "/lessons" (a static
+ * string). */
+const char *lesson_installed_dir(void);
 
 /* Resolves a lesson named by number ("3"), by name ("softmax", matching
  * the file "NN-softmax.lesson"), or by path (anything with a '/' or ending

@@ -7,15 +7,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lesson.h"
+#include "paths.h"
+#include "suggest.h"
+#include "utf8.h"
 
 #define LESSON_EXT ".lesson"
+
+/* 1 if paths a and b name the same directory (or file). */
+static int ld_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* 1 if this process is the program in the build tree it was built in
+ * (ABS_TOP_BUILDDIR/src/attn-trace), not an installed copy: the directory
+ * of /proc/self/exe is ABS_TOP_BUILDDIR/src.  0 wherever /proc/self/exe
+ * cannot say, so such a system uses the installed lessons. */
+static int ld_uninstalled(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0 || (size_t)n >= sizeof exe - 1)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash || strcmp(slash + 1, "attn-trace") != 0)
+		return 0;
+	*slash = '\0';
+	return ld_same(exe, ABS_TOP_BUILDDIR "/src");
+}
 
 const char *lesson_dir(void)
 {
 	const char *env = getenv("ATTN_TRACE_LESSONS");
-	return env && *env ? env : PKGDATADIR "/lessons";
+	if (env && *env)
+		return env;
+	return ld_uninstalled() ? ABS_TOP_SRCDIR "/lessons"
+				: PKGDATADIR "/lessons";
+}
+
+const char *lesson_installed_dir(void)
+{
+	return PKGDATADIR "/lessons";
 }
 
 /* 1 if name ends in ".lesson" and has something before it. */
@@ -89,19 +128,61 @@ int lesson_list(char ***paths, struct errbuf *err)
 	return n;
 }
 
+/* The name of a lesson file, newly allocated: "softmax" for
+ * "06-softmax.lesson" and for "softmax.lesson". */
+static char *ld_name(const char *file)
+{
+	size_t d = strspn(file, "0123456789");
+	size_t n = strlen(file) - strlen(LESSON_EXT);
+	if (d > 0 && d < n && file[d] == '-')
+		return xstrndup(file + d + 1, n - d - 1);
+	return xstrndup(file, n);
+}
+
+/* 1 if a and b are the same but for case, as words are matched. */
+static int ld_same_folded(const char *a, const char *b)
+{
+	char *fa = utf8_fold(a, strlen(a)), *fb = utf8_fold(b, strlen(b));
+	int same = strcmp(fa, fb) == 0;
+	free(fa);
+	free(fb);
+	return same;
+}
+
 /* 1 if file is the lesson that want names: "3" or "03" matches "03-x.lesson"
- * and "softmax" matches "NN-softmax.lesson" (or "softmax.lesson"). */
+ * and "softmax" (in any case) matches "NN-softmax.lesson" (or
+ * "softmax.lesson"). */
 static int ld_match(const char *file, const char *want, int number)
 {
 	size_t d = strspn(file, "0123456789");
 	if (number >= 0)
 		return d > 0 && d <= 6 && file[d] == '-' &&
 		       atoi(file) == number;
-	size_t n = strlen(file) - strlen(LESSON_EXT), w = strlen(want);
-	if (n == w && strncmp(file, want, w) == 0)
-		return 1;
-	return d > 0 && file[d] == '-' && n - d - 1 == w &&
-	       strncmp(file + d + 1, want, w) == 0;
+	size_t n = strlen(file) - strlen(LESSON_EXT);
+	char *whole = xstrndup(file, n), *name = ld_name(file);
+	int yes = ld_same_folded(whole, want) || ld_same_folded(name, want);
+	free(whole);
+	free(name);
+	return yes;
+}
+
+/* Writes " (did you mean 'NAME'?)" into hint for the lesson of names[0..n)
+ * that want most likely meant, or "" if none is close. */
+static void ld_suggest(char *hint, size_t size, char **names, int n,
+		       const char *want)
+{
+	char **short_names = xreallocarray(NULL, (size_t)n + 1,
+					   sizeof *short_names);
+	for (int k = 0; k < n; k++)
+		short_names[k] = ld_name(names[k]);
+	const char *near = suggest_closest(want,
+					   (const char *const *)short_names, n);
+	hint[0] = '\0';
+	if (near)
+		snprintf(hint, size, "; did you mean '%s'?", near);
+	for (int k = 0; k < n; k++)
+		free(short_names[k]);
+	free(short_names);
 }
 
 /* The number that name writes, or -1 if it is not all digits. */
@@ -124,15 +205,17 @@ char *lesson_find(const char *name, struct errbuf *err)
 	int n = ld_names(dir, &names, err), number = ld_number(name);
 	if (n < 0)
 		return NULL;
-	char *found = NULL;
+	char *found = NULL, hint[160] = "";
 	for (int k = 0; k < n && !found; k++)
 		if (ld_match(names[k], name, number))
 			found = ld_join(dir, names[k]);
+	if (!found && number < 0)
+		ld_suggest(hint, sizeof hint, names, n, name);
 	ld_free_names(names, n);
 	if (!found)
-		err_set(err, "no lesson %s \"%s\" in %s ('attn-trace lessons' "
+		err_set(err, "no lesson %s \"%s\" in %s%s ('attn-trace lessons' "
 			"lists them; ATTN_TRACE_LESSONS names another "
 			"directory)", number >= 0 ? "number" : "named", name,
-			dir);
+			dir, hint);
 	return found;
 }

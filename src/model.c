@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "suggest.h"
 #include "num.h"
 #include "scorer.h"
 #include "utf8.h"
@@ -797,62 +798,6 @@ int vocab_find(const struct vocab *v, const char *word)
 	return found;
 }
 
-/* Splits the NUL-terminated s into code points; an invalid byte stands for
- * itself, past U+10FFFF.  Returns the count; the caller frees *out. */
-static size_t vocab_code_points(const char *s, unsigned long **out)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, k = 0, len;
-	unsigned long *cp = xreallocarray(NULL, n + 1, sizeof *cp);
-	size_t j;
-
-	while (i < n) {
-		len = utf8_valid_prefix(s + i, n - i < 4 ? n - i : 4) ? 0 : 1;
-		if (len == 1)
-			cp[k] = 0x110000ul + u[i];
-		else if (u[i] < 0x80)
-			len = 1, cp[k] = u[i];
-		else if (u[i] < 0xE0)
-			len = 2, cp[k] = u[i] & 0x1Fu;
-		else if (u[i] < 0xF0)
-			len = 3, cp[k] = u[i] & 0x0Fu;
-		else
-			len = 4, cp[k] = u[i] & 0x07u;
-		for (j = 1; j < len; j++)
-			cp[k] = (cp[k] << 6) | (u[i + j] & 0x3Fu);
-		i += len;
-		k++;
-	}
-	*out = cp;
-	return k;
-}
-
-/* Returns the edit distance between a[0..na) and b[0..nb); row is scratch
- * space for nb + 1 numbers. */
-static size_t vocab_distance(const unsigned long *a, size_t na,
-			     const unsigned long *b, size_t nb, size_t *row)
-{
-	size_t i, j, diag, up, best;
-
-	for (j = 0; j <= nb; j++)
-		row[j] = j;
-	for (i = 1; i <= na; i++) {
-		diag = row[0];
-		row[0] = i;
-		for (j = 1; j <= nb; j++) {
-			up = row[j];
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[nb];
-}
-
 /* A word of the vocabulary and its distance, for sorting. */
 struct vocab_hit {
 	size_t dist;
@@ -881,14 +826,14 @@ int vocab_closest(const struct vocab *v, const char *word, int *out, int max)
 		free(folded);
 		return 0;
 	}
-	na = vocab_code_points(folded, &a);
+	na = suggest_code_points(folded, &a);
 	hits = xreallocarray(NULL, (size_t)v->n, sizeof *hits);
 	row = xreallocarray(NULL, MODEL_MAX_WORD + 1, sizeof *row);
 	for (i = 0; i < v->n; i++) {
-		nb = vocab_code_points(v->folded[i], &b);
+		nb = suggest_code_points(v->folded[i], &b);
 		if (nb > MODEL_MAX_WORD)
 			row = xreallocarray(row, nb + 1, sizeof *row);
-		hits[i].dist = vocab_distance(a, na, b, nb, row);
+		hits[i].dist = suggest_edit_distance(a, na, b, nb, row);
 		hits[i].index = i;
 		free(b);
 	}

@@ -115,38 +115,190 @@ static void tok_suggest(char *buf, size_t size, const struct vocab *v,
 	}
 }
 
-int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
-	       const char *what, struct errbuf *err)
+/* The error of one unknown word, with its closest words. */
+static void tok_unknown_one(const struct vocab *v, const char *word,
+			    const char *what, struct errbuf *err)
 {
-	for (int k = 0; k < t->n; k++) {
-		idx[k] = vocab_find(v, t->words[k]);
+	char near[512];
+	tok_suggest(near, sizeof near, v, word, strcmp(what, "target") == 0);
+	if (near[0] == '\0')
+		err_set(err, "unknown %s word \"%s\"; the model has no %s "
+			"words to suggest", what, word, what);
+	else
+		err_set(err, "unknown %s word \"%s\"; the closest %s words "
+			"are %s; 'attn-trace vocab' lists them all", what, word,
+			what, near);
+}
+
+/* The error of several unknown words (idx[k] < 0), each with the word
+ * closest to it: "unknown source words "chat" (closest "je") and ...". */
+static void tok_unknown_many(const int *idx, const struct tok_list *t,
+			     const struct vocab *v, const char *what,
+			     int count, struct errbuf *err)
+{
+	char list[768];
+	size_t used = 0;
+	int seen = 0;
+	list[0] = '\0';
+	for (int k = 0; k < t->n && used < sizeof list; k++) {
 		if (idx[k] >= 0)
 			continue;
 		char near[512];
+		int w;
+		const char *sep = seen == 0 ? "" : seen == count - 1 ? " and "
+			: ", ";
+		seen++;
 		tok_suggest(near, sizeof near, v, t->words[k],
 			    strcmp(what, "target") == 0);
-		if (near[0] == '\0')
-			err_set(err, "unknown %s word \"%s\"; the model has "
-				"no %s words to suggest", what, t->words[k],
-				what);
+		/* the closest one alone: the first quoted word */
+		char *end = near[0] ? strchr(near + 1, '"') : NULL;
+		if (end)
+			end[1] = '\0';
+		w = end ? snprintf(list + used, sizeof list - used,
+				   "%s\"%s\" (closest %s)", sep,
+				   t->words[k], near)
+			  : snprintf(list + used, sizeof list - used,
+				     "%s\"%s\"", sep, t->words[k]);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+	err_set(err, "unknown %s words %s; 'attn-trace vocab' lists the "
+		"words the model knows", what, list);
+}
+
+int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
+	       const char *what, struct errbuf *err)
+{
+	int unknown = 0, first = -1;
+	for (int k = 0; k < t->n; k++) {
+		idx[k] = vocab_find(v, t->words[k]);
+		if (idx[k] < 0 && unknown++ == 0)
+			first = k;
+	}
+	if (unknown == 1)
+		tok_unknown_one(v, t->words[first], what, err);
+	else if (unknown > 1)
+		tok_unknown_many(idx, t, v, what, unknown, err);
+	return unknown ? -1 : 0;
+}
+
+/* The length in bytes of the sentence punctuation mark at s, or 0: . , !
+ * ? ; : " and the marks of French and Spanish (… « » ¡ ¿).  The
+ * apostrophe is not one: it belongs to words such as "aujourd'hui". */
+static size_t tok_punct_len(const char *s)
+{
+	static const char *const marks[] = {
+		".", ",", "!", "?", ";", ":", "\"", "…", "«", "»", "¡", "¿"
+	};
+	for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+		size_t n = strlen(marks[k]);
+		if (strncmp(s, marks[k], n) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/* Appends the word w[0..len) to *t (capacity *cap). */
+static void tok_push(struct tok_list *t, int *cap, const char *w, size_t len)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		t->words = xreallocarray(t->words, (size_t)*cap,
+					 sizeof *t->words);
+	}
+	t->words[t->n++] = xstrndup(w, len);
+}
+
+/* Splits the punctuation marks at the start and the end of each word of
+ * in into words of their own, each mark one word ("étudiant." becomes
+ * "étudiant" "."), into *out.  Marks inside a word stay. */
+static void tok_split_punct(struct tok_list *out, const struct tok_list *in)
+{
+	int cap = 0;
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < in->n; k++) {
+		const char *w = in->words[k], *end = w + strlen(w);
+		size_t p;
+		while (w < end && (p = tok_punct_len(w)) > 0) {
+			tok_push(out, &cap, w, p);
+			w += p;
+		}
+		/* the marks at the end, found from the left */
+		const char *core_end = w, *q = w;
+		while (q < end) {
+			p = tok_punct_len(q);
+			q += p ? p : utf8_char_len(q);
+			if (!p)
+				core_end = q;
+		}
+		if (core_end > w)
+			tok_push(out, &cap, w, (size_t)(core_end - w));
+		for (q = core_end; q < end; q += p) {
+			p = tok_punct_len(q);
+			tok_push(out, &cap, q, p);
+		}
+	}
+}
+
+/* Appends "\"mark\"" to the note of the marks left out, once each. */
+static void tok_note_mark(char *note, size_t size, const char *mark)
+{
+	char quoted[16];
+	snprintf(quoted, sizeof quoted, "\"%s\"", mark);
+	if (!note || strstr(note, quoted))
+		return;
+	size_t used = strlen(note);
+	snprintf(note + used, size - used, "%s%s", used ? ", " : "", quoted);
+}
+
+/* Splits sentence into words, with punctuation marks split off; a mark
+ * the vocabulary v lacks is left out and added to note (size bytes).
+ * Returns 0 with *tl filled, or -1 with err filled. */
+static int tok_words_split(struct tok_list *tl, const char *sentence,
+			   const struct vocab *v, const char *what,
+			   char *note, size_t size, struct errbuf *err)
+{
+	struct tok_list typed, split;
+	int cap = 0;
+	if (tok_split(&typed, sentence, TRACE_MAX_TOKENS, what, err) != 0)
+		return -1;
+	tok_split_punct(&split, &typed);
+	tok_free(&typed);
+	memset(tl, 0, sizeof *tl);
+	for (int k = 0; k < split.n; k++) {
+		const char *w = split.words[k];
+		if (tok_punct_len(w) == strlen(w) && vocab_find(v, w) < 0)
+			tok_note_mark(note, size, w);
 		else
-			err_set(err, "unknown %s word \"%s\"; the closest %s "
-				"words are %s", what, t->words[k], what, near);
+			tok_push(tl, &cap, w, strlen(w));
+	}
+	tok_free(&split);
+	if (tl->n > TRACE_MAX_TOKENS) {
+		err_set(err, "the %s sentence has more than %d words", what,
+			TRACE_MAX_TOKENS);
+		tok_free(tl);
 		return -1;
 	}
 	return 0;
 }
 
 /* Splits and looks up one sentence into idx (TRACE_MAX_TOKENS); returns
- * the word count or -1. */
+ * the word count or -1.  Punctuation marks that v lacks are left out and
+ * named in note (size bytes; may be NULL). */
 static int tok_words(int *idx, const char *sentence, const struct vocab *v,
-		     const char *what, struct errbuf *err)
+		     const char *what, char *note, size_t size,
+		     struct errbuf *err)
 {
 	struct tok_list tl;
-	if (tok_split(&tl, sentence, TRACE_MAX_TOKENS, what, err) != 0)
+	if (tok_words_split(&tl, sentence, v, what, note, size, err) != 0)
 		return -1;
 	int n = tl.n;
-	if (n == 0) {
+	if (n == 0 && note && note[0]) {
+		err_set(err, "the %s sentence has no words but %s, which the "
+			"model does not know", what, note);
+		n = -1;
+	} else if (n == 0) {
 		err_set(err, "the %s sentence has no words", what);
 		n = -1;
 	} else if (tok_lookup(idx, &tl, v, what, err) != 0) {
@@ -159,13 +311,41 @@ static int tok_words(int *idx, const char *sentence, const struct vocab *v,
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
 	      const char *target, unsigned scorers, struct errbuf *err)
 {
+	return tok_trace_note(tr, m, source, target, scorers, NULL, 0, err);
+}
+
+/* The note of tok_trace_note(): the marks left out of source (smarks) and
+ * of target (tmarks). */
+static void tok_note(char *note, size_t size, const char *smarks,
+		     const char *tmarks)
+{
+	if (!note)
+		return;
+	note[0] = '\0';
+	if (smarks[0] && tmarks[0])
+		snprintf(note, size, "left out %s of the source and %s of "
+			 "the target, which the model does not know", smarks,
+			 tmarks);
+	else if (smarks[0] || tmarks[0])
+		snprintf(note, size, "left out %s, which the model does not "
+			 "know", smarks[0] ? smarks : tmarks);
+}
+
+int tok_trace_note(struct trace *tr, const struct model *m,
+		   const char *source, const char *target, unsigned scorers,
+		   char *note, size_t size, struct errbuf *err)
+{
 	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
-	int n = tok_words(src, source, &m->src, "source", err);
+	char smarks[128] = "", tmarks[128] = "";
+	tok_note(note, size, "", "");
+	int n = tok_words(src, source, &m->src, "source", smarks,
+			  sizeof smarks, err);
 	if (n < 0)
 		return -1;
 	int ntgt = 0;
 	if (target) {
-		ntgt = tok_words(tgt, target, &m->tgt, "target", err);
+		ntgt = tok_words(tgt, target, &m->tgt, "target", tmarks,
+				 sizeof tmarks, err);
 		if (ntgt < 0)
 			return -1;
 		for (int k = 0; k < ntgt; k++)
@@ -177,5 +357,6 @@ int tok_trace(struct trace *tr, const struct model *m, const char *source,
 				return -1;
 			}
 	}
+	tok_note(note, size, smarks, tmarks);
 	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers, err);
 }

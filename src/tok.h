@@ -21,18 +21,29 @@ int tok_split(struct tok_list *out, const char *s, int max, const char *what,
 
 void tok_free(struct tok_list *t);
 
-/* Looks every word of t up in v, storing the indices in idx (t->n).
- * Returns 0, or -1 with err naming the first unknown word, what kind of word
- * it is (what: "source", "target"), and the closest words of v. */
+/* Looks every word of t up in v, storing the indices in idx (t->n; -1 for
+ * an unknown word).  Returns 0, or -1 with err naming every unknown word,
+ * what kind of word it is (what: "source", "target"), the closest words
+ * of v, and 'attn-trace vocab'. */
 int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 	       const char *what, struct errbuf *err);
 
 /* Splits and looks up source (and target, if not NULL) in m's
  * vocabularies, and builds their trace with the scorers given (a bitmask),
- * teacher-forced when there is a target.  Refuses sentences of no words, and
- * <s> or </s> inside a target.  Returns 0, or -1 with err filled; the caller
- * frees *tr with trace_free() after a success. */
+ * teacher-forced when there is a target.  Sentence punctuation (. , ! ? ;
+ * : " … « » ¡ ¿) at the start or end of a word is split off as a word of
+ * its own, traced if the vocabulary has it and left out if not.  Refuses
+ * sentences of no words, and <s> or </s> inside a target; every unknown
+ * word is named.  Returns 0, or -1 with err filled; the caller frees *tr
+ * with trace_free() after a success. */
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
 	      const char *target, unsigned scorers, struct errbuf *err);
+
+/* tok_trace(), and note (size bytes) says which punctuation marks were
+ * left out ("left out \".\", which the model does not know"), or is ""
+ * when none was.  note may be NULL. */
+int tok_trace_note(struct trace *tr, const struct model *m,
+		   const char *source, const char *target, unsigned scorers,
+		   char *note, size_t size, struct errbuf *err);
 
 #endif

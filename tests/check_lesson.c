@@ -731,7 +731,7 @@ START_TEST(test_prepare_unknown_source_word)
 		    "page: p\nx\n",
 		    "t.lesson:3:16: unknown source word \"chat\"; the closest "
 		    "source words are \"je\", \"suis\", \"zone\", \"étudiant\" "
-		    "or \"économique\"");
+		    "or \"économique\"; 'attn-trace vocab' lists them all");
 }
 END_TEST
 
@@ -888,9 +888,10 @@ START_TEST(test_prepare_show_model_errors)
 	prepare_err("title: T\nsentence: politique sociale européenne\n"
 		    "page: p\nshow heatmap\n\nshow heatmap model=handset4\n",
 		    "t.lesson:6:20: the model handset4 cannot trace the "
-		    "lesson's sentence: unknown source word \"politique\"; "
-		    "the closest source words are \"économique\", \"zone\", "
-		    "\"je\", \"suis\" or \"étudiant\"");
+		    "lesson's sentence: unknown source words \"politique\" "
+		    "(closest \"économique\") and \"sociale\" (closest "
+		    "\"suis\"); 'attn-trace vocab' lists the words the model "
+		    "knows");
 	/* a later error unloads the models already loaded */
 	parse_ok(&l, HEAD "page: p\nshow heatmap model=handset4\n"
 		 "show softmax t=9\n");
@@ -960,9 +961,9 @@ START_TEST(test_dir_from_environment)
 {
 	ck_assert_str_eq(lesson_dir(), find_dir);
 	unsetenv("ATTN_TRACE_LESSONS");
-	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+	ck_assert_str_eq(lesson_dir(), lesson_installed_dir());
 	setenv("ATTN_TRACE_LESSONS", "", 1);
-	ck_assert_str_eq(lesson_dir(), PKGDATADIR "/lessons");
+	ck_assert_str_eq(lesson_dir(), lesson_installed_dir());
 }
 END_TEST
 

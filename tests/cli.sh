@@ -62,6 +62,10 @@ check "a quoted sentence equals separate words" cmp -s "$TMP/out" "$TMP/lower"
 run_cmd
 expect_status 0 "bare attn-trace on a pipe"
 check "bare attn-trace prints the default trace" cmp -s "$TMP/out" "$TMP/lower"
+expect_err "note: the trace of \"je suis étudiant\"; 'attn-trace lessons' lists lessons" \
+	"bare attn-trace tells a newcomer that lessons exist"
+run_cmd trace
+check "'trace' prints no note" test ! -s "$TMP/err"
 run_cmd trace --scorer=all --format=json
 cp "$TMP/out" "$TMP/json1"
 run_cmd trace --scorer=all --format=json
@@ -114,5 +118,132 @@ expect_status 2 "a scorer with a BEL in it"
 expect_err "unknown scorer 'do\x07t'" "a BEL in an option value is shown as \\x07"
 run_cmd trace --batch="$TMP/b"$'\t'x
 expect_err "b	x: No such file or directory" "a tab is kept as it is"
+
+
+# Run from its build tree, the program finds the source tree's lessons
+# with no help from the environment; a copy elsewhere (as installed)
+# looks where it was installed, never in the current directory.
+run_cmd_bare() {
+	env -u ATTN_TRACE_LESSONS "$@" >"$TMP/out" 2>"$TMP/err"
+	status=$?
+}
+run_cmd_bare "$ATTN_TRACE" lessons
+expect_status 0 "lessons from the build tree"
+check "lessons from the build tree lists softmax" grep -q softmax "$TMP/out"
+run_cmd_bare "$ATTN_TRACE" lesson 1
+expect_status 0 "lesson 1 from the build tree"
+check "lesson 1 from the build tree prints it" test -s "$TMP/out"
+mkdir -p "$TMP/copy/src" "$TMP/cwd/lessons"
+cp "$ATTN_TRACE" "$TMP/copy/src/attn-trace"
+cp "$srcdir"/lessons/01-*.lesson "$TMP/cwd/lessons/"
+(cd "$TMP/cwd" && env -u ATTN_TRACE_LESSONS "$TMP/copy/src/attn-trace" \
+	lesson --help) >"$TMP/out" 2>"$TMP/err"
+check "a copy elsewhere reads the installed lessons" \
+	grep -q 'reads them from .*/attn-trace/lessons\.$' "$TMP/out"
+check "a copy elsewhere does not read the source tree's lessons" \
+	bash -c "! grep -qF '$(cd "$srcdir" && pwd)/lessons.' '$TMP/out'"
+check "a copy elsewhere does not read ./lessons" \
+	bash -c "! grep -q 'reads them from \\./\\?lessons' '$TMP/out'"
+
+
+# The command line forgives: help as a command, and "did you mean" for
+# misspelt commands, options and scorers.
+run_cmd help
+expect_status 0 "help"
+check "help shows the usage" grep -q '^Usage: attn-trace \[COMMAND\]' "$TMP/out"
+run_cmd help trace
+expect_status 0 "help trace"
+check "help trace shows the options of trace" grep -q -- '--scorer=LIST' "$TMP/out"
+run_cmd help heatmap
+expect_status 0 "help heatmap"
+check "help heatmap shows heatmap's usage" grep -q '^Usage: attn-trace heatmap' "$TMP/out"
+run_cmd help frobnicate
+expect_status 2 "help of an unknown command"
+run_cmd tarce
+expect_status 2 "a misspelt command"
+expect_err "unknown command 'tarce'; did you mean 'trace'?" "a misspelt command is corrected"
+run_cmd lesons
+expect_err "did you mean 'lessons'?" "lesons: did you mean lessons"
+run_cmd frobnicate
+expect_err "expected trace, tui, model" "a command far from all is answered with the list"
+run_cmd trace --scorr=dot
+expect_status 2 "a misspelt option"
+expect_err "unknown option '--scorr=dot'; did you mean '--scorer'?" "a misspelt option is corrected"
+run_cmd heatmap --outptu=x.svg
+expect_err "did you mean '--output'?" "a misspelt heatmap option is corrected"
+run_cmd lesson --plian 1
+expect_err "did you mean '--plain'?" "a misspelt lesson option is corrected"
+run_cmd quiz --cont=2
+expect_err "did you mean '--count'?" "a misspelt quiz option is corrected"
+run_cmd train --pairz=x
+expect_err "did you mean '--pairs'?" "a misspelt train option is corrected"
+run_cmd trace --scorer=genral
+expect_status 2 "a misspelt scorer"
+expect_err "unknown scorer 'genral'; did you mean 'general'?" "a misspelt scorer is corrected"
+run_cmd trace --scorer=dot,consat
+expect_err "unknown scorer 'consat' in 'dot,consat'; did you mean 'concat'?" \
+	"the misspelt scorer of a list is named and corrected"
+run_cmd quiz --scorer=DOT
+expect_err "did you mean 'dot'?" "a scorer in capitals is corrected"
+run_cmd train --pairs=x --scorer=scaeld
+expect_err "did you mean 'scaled'?" "train's misspelt scorer is corrected"
+
+
+# On a terminal (script(1) gives it one), heatmap shows its text
+# heatmap and says how to get the picture; -o - still writes the SVG.
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "'$ATTN_TRACE' heatmap" /dev/null >"$TMP/tty" 2>&1
+	check "heatmap on a terminal shows the text heatmap" \
+		grep -q 'alignment α, dot scorer' "$TMP/tty"
+	check "heatmap on a terminal writes no SVG" \
+		bash -c "! grep -q '<svg' '$TMP/tty'"
+	check "heatmap on a terminal says how to get the picture" \
+		grep -q 'note: .*-o FILE.svg' "$TMP/tty"
+	script -qec "'$ATTN_TRACE' heatmap -o -" /dev/null >"$TMP/tty" 2>&1
+	check "heatmap -o - on a terminal writes the SVG" grep -q '<svg' "$TMP/tty"
+else
+	echo "# script(1) is missing: the terminal heatmap is not tested"
+fi
+
+
+# Words as people type them: punctuation is split off, left out with a
+# note when the model does not know it (stdout unchanged), traced when it
+# does; every unknown word is named at once; vocab lists the words.
+run_cmd trace je suis étudiant
+cp "$TMP/out" "$TMP/plain"
+run_cmd trace "Je suis étudiant."
+expect_status 0 "a sentence with a full stop"
+check "the full stop is left out of the trace" cmp -s "$TMP/out" "$TMP/plain"
+expect_err 'note: left out ".", which the model does not know' "the left-out full stop is named"
+run_cmd trace "je suis étudiant !"
+expect_status 0 "a sentence with a detached exclamation mark"
+check "the exclamation mark is left out of the trace" cmp -s "$TMP/out" "$TMP/plain"
+expect_err 'left out "!"' "the left-out exclamation mark is named"
+run_cmd trace --target="I am a student." "«je suis étudiant»"
+expect_status 0 "punctuation in source and target"
+expect_err 'left out "«", "»" of the source and "." of the target' \
+	"marks of both sentences are named"
+run_cmd trace "! ?"
+expect_status 1 "a sentence of punctuation alone"
+expect_err 'has no words but "!", "?"' "a sentence of punctuation alone is explained"
+sed '/^trois /a .       0.1 -0.2  0.3' "$tiny" >"$TMP/punct.model"
+run_cmd trace --model="$TMP/punct.model" "un deux."
+expect_status 0 "a model that knows the full stop"
+check "a known full stop is traced as a word" grep -q '^source: un deux \. (3 words)$' "$TMP/out"
+check "a known full stop needs no note" test ! -s "$TMP/err"
+run_cmd trace je chat suis chien
+expect_status 1 "two unknown words"
+expect_err 'unknown source words "chat" (closest' "the first unknown word is named"
+expect_err 'and "chien" (closest' "the second unknown word is named too"
+expect_err "'attn-trace vocab'" "the error points to the vocabulary"
+run_cmd vocab
+expect_status 0 "vocab"
+check "vocab lists the source words" grep -qx '  étudiant' "$TMP/out"
+check "vocab lists the target words" grep -qx '  student' "$TMP/out"
+run_cmd vocab --source --model="$tiny"
+check "vocab --source lists the source words alone" \
+	test "$(cat "$TMP/out" | paste -sd' ' -)" = "un deux trois"
+run_cmd vocab --target --model=handset4
+check "vocab --target lists the target words" grep -qx '</s>' "$TMP/out"
 
 finish

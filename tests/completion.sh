@@ -43,4 +43,8 @@ offers "the built-in models" handset4 attn-trace trace --model h
 offers "the built-in models for --init" toy4 attn-trace train --init t
 offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
+offers "the help command" help attn-trace he
+offers "commands after help" heatmap attn-trace help hea
+offers "the vocab command" vocab attn-trace vo
+offers "vocab options" --source attn-trace vocab --so
 finish

@@ -279,4 +279,20 @@ expect_err "write error" "a full disk is reported"
 status=$?
 expect_status 1 "the list to a full disk"
 
+
+# Lesson names match in any case, as words do, and a misspelt one is
+# answered with the lesson it most likely meant.
+run_cmd lesson --plain Softmax
+expect_status 0 "a lesson name with a capital"
+check "Softmax finds the softmax lesson" grep -q '^Softmax: from scores' "$TMP/out"
+run_cmd lesson --plain SOFTMAX
+expect_status 0 "a lesson name in capitals"
+run_cmd lesson --plain sofmax
+expect_status 1 "a misspelt lesson name"
+expect_err "did you mean 'softmax'?" "a misspelt lesson name is corrected"
+run_cmd lesson --plain xyzzy
+expect_status 1 "a lesson name far from all"
+check "no suggestion for a name far from all" \
+	bash -c "! grep -q 'did you mean' '$TMP/err'"
+
 finish

@@ -286,4 +286,29 @@ wait_exit h 0 "q ends the large presentation"
 status=$?
 expect_status 1 "tui without a terminal"
 expect_err "needs a terminal" "tui without a terminal says why"
+
+# --- a bare attn-trace where TERM cannot show the stepper ---
+# It prints the text trace with a one-line note (stderr, kept in a file
+# here) that says why and points to the lessons, instead of failing or
+# drawing an empty screen.
+n=0
+for t in "env -u TERM" "env TERM=dumb" "env TERM=no-such-terminal"; do
+	n=$((n + 1))
+	start "bare$n" 80 24 "$t '$ATTN_TRACE' 2>'$TMP/bare$n.err'"
+	wait_exit "bare$n" 0 "bare attn-trace, $t"
+	expect "bare$n" "dot output: " "bare attn-trace, $t: the text trace"
+	check "bare attn-trace, $t: the note says why" \
+		grep -q '^attn-trace: note: TERM.*, so here is the text trace' "$TMP/bare$n.err"
+	check "bare attn-trace, $t: the note names the lessons" \
+		grep -qF "'attn-trace lessons'" "$TMP/bare$n.err"
+done
+start term1 80 24 "env TERM=dumb '$ATTN_TRACE' tui"
+wait_exit term1 1 "tui with TERM=dumb"
+expect term1 "the stepper cannot draw here: TERM=dumb cannot move the cursor" \
+	"tui with TERM=dumb says why"
+start term2 80 24 "env TERM=dumb '$ATTN_TRACE' lesson 1 2>'$TMP/term2.err'"
+wait_exit term2 0 "lesson with TERM=dumb"
+check "lesson with TERM=dumb prints it as text" \
+	grep -q 'so here is the lesson as text' "$TMP/term2.err"
+
 finish

@@ -1,0 +1,85 @@
+/* cli_vocab.c: "attn-trace vocab": the source and target words of a
+ * model, for a learner who typed a word it does not know. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_vocab.h"
+#include "model.h"
+
+enum { VOCAB_BOTH, VOCAB_SOURCE, VOCAB_TARGET };
+
+static void cli_vocab_help(void)
+{
+	fputs(
+"Usage: attn-trace vocab [OPTION]...\n"
+"List the words the model knows: its source words (what a sentence may\n"
+"hold) and its target words (what it can output, and what --target may\n"
+"hold), each under a heading, a word a line.\n"
+"\n"
+"Options:\n"
+"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
+"                        trained toy model (toy4); handset4 names the\n"
+"                        built-in hand-set model of the lessons\n"
+"      --source          list the source words alone, with no heading\n"
+"      --target          list the target words alone, with no heading\n"
+"  -h, --help            display this help and exit\n", stdout);
+}
+
+static const struct option cli_vocab_long_opts[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "source", no_argument, NULL, 'S' },
+	{ "target", no_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The words of v, a line each, indented by indent columns. */
+static void cli_vocab_words(const struct vocab *v, int indent)
+{
+	for (int k = 0; k < v->n; k++) {
+		printf("%*s", indent, "");
+		cli_put_safe(stdout, v->words[k]);
+		putchar('\n');
+	}
+}
+
+int cli_vocab(int argc, char **argv)
+{
+	struct cli_opts o;
+	int which = VOCAB_BOTH, c;
+	memset(&o, 0, sizeof o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:h", cli_vocab_long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm': o.model_path = optarg; break;
+		case 'S': which = VOCAB_SOURCE; break;
+		case 'T': which = VOCAB_TARGET; break;
+		case 'h': cli_vocab_help(); return EXIT_OK;
+		default:
+			return cli_option_error(c, argv, optind,
+						cli_vocab_long_opts);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_errorf("'vocab' takes no sentence, but was "
+					"given '%s'", argv[optind]);
+	struct model m;
+	if (cli_load(&m, &o) != 0)
+		return EXIT_DATA;
+	if (which == VOCAB_SOURCE || which == VOCAB_TARGET) {
+		cli_vocab_words(which == VOCAB_SOURCE ? &m.src : &m.tgt, 0);
+	} else {
+		printf("source words (%d):\n", m.src.n);
+		cli_vocab_words(&m.src, 2);
+		printf("target words (%d):\n", m.tgt.n);
+		cli_vocab_words(&m.tgt, 2);
+	}
+	model_free(&m);
+	return cli_flush();
+}
