@@ -87,6 +87,8 @@ START_TEST(test_text_vec_sign_column)
 	mem_open();
 	fmt_text_vec(mem, pos, 2, 4);
 	ck_assert_str_eq(mem_text(), "[ 0.5000,  0.2500]");
+	free(buf); /* a second stream: teardown frees only the last */
+	buf = NULL;
 	mem_open();
 	fmt_text_vec(mem, neg, 2, 4);
 	ck_assert_str_eq(mem_text(), "[ 0.5000, -0.2500]");
