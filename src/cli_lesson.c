@@ -183,6 +183,8 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	struct model m;
 	struct trace tr;
 	int rc = cli_lesson_open(path, &l, &m, &tr);
+	if (rc == 0)
+		l.next = lesson_next(path);
 	free(path);
 	if (rc != 0)
 		return EXIT_DATA;

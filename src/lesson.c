@@ -853,6 +853,7 @@ void lesson_free(struct lesson *l)
 	}
 	free(l->pages);
 	free(l->path);
+	free(l->next);
 	free(l->title);
 	free(l->goal);
 	free(l->model);

@@ -106,6 +106,8 @@ struct lesson_alt {
 
 struct lesson {
 	char *path;       /* as given, for messages */
+	char *next;       /* what the last page says comes next (NULL: says
+	                     nothing); set by whoever found the lesson */
 	char *title;
 	char *goal;       /* "By the end you will ..." */
 	char *model;      /* NULL or "toy4": the built-in trained model;
@@ -223,5 +225,11 @@ char *lesson_find(const char *name, struct errbuf *err);
 /* Lists the lessons of lesson_dir() in order into *paths (allocated, each
  * allocated); returns the count, or -1 with err filled. */
 int lesson_list(char ***paths, struct errbuf *err);
+
+/* What follows the lesson at path among those of lesson_dir(), as the
+ * last page says it: "Next: lesson 6, \"Softmax: ...\": attn-trace
+ * lesson 6", or that it was the last one.  Newly allocated; NULL when the
+ * lesson is not one of them. */
+char *lesson_next(const char *path);
 
 #endif

@@ -128,6 +128,44 @@ int lesson_list(char ***paths, struct errbuf *err)
 	return n;
 }
 
+/* 1 if a and b name the same file. */
+static int ld_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+char *lesson_next(const char *path)
+{
+	struct errbuf err;
+	char **paths = NULL, *next = NULL;
+	int n = lesson_list(&paths, &err), at = -1;
+	for (int k = 0; k < n && at < 0; k++)
+		if (ld_same_file(paths[k], path))
+			at = k;
+	if (at >= 0 && at + 1 == n) {
+		next = xstrdup("This was the last lesson; attn-trace lessons "
+			       "lists them all.");
+	} else if (at >= 0) {
+		const char *file = strrchr(paths[at + 1], '/');
+		struct lesson l;
+		int num = atoi(file ? file + 1 : paths[at + 1]);
+		int ok = lesson_load(&l, paths[at + 1], &err) == 0;
+		size_t size = strlen(paths[at + 1]) + 256 +
+			      (ok && l.title ? strlen(l.title) : 0);
+		next = xmalloc(size);
+		snprintf(next, size, "Next: lesson %d, \"%s\": attn-trace "
+			 "lesson %d", num, ok && l.title ? l.title : "", num);
+		if (ok)
+			lesson_free(&l);
+	}
+	for (int k = 0; k < n; k++)
+		free(paths[k]);
+	free(paths);
+	return next;
+}
+
 /* The name of a lesson file, newly allocated: "softmax" for
  * "06-softmax.lesson" and for "softmax.lesson". */
 static char *ld_name(const char *file)

@@ -258,6 +258,10 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		else
 			lesson_wrap(out, bl->text, width);
 	}
+	if (p == l->npages - 1 && l->next) { /* where to go from here */
+		putc('\n', out);
+		lesson_wrap(out, l->next, width);
+	}
 	return ferror(out) ? -1 : 0;
 }
 

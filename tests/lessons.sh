@@ -87,7 +87,7 @@ check "lesson 13: three general heatmaps, and a dot and a concat one" sh -c \
 	 grep -q '^alignment α, concat scorer' '$TMP/out'"
 # the same from a copy of the lessons elsewhere, as when installed
 mkdir "$TMP/copy"
-cp "$dir/13-learning.lesson" "$TMP/copy/"
+cp "$dir/13-learning.lesson" "$dir"/14-*.lesson "$TMP/copy/"
 cp -R "$dir/models" "$TMP/copy/models"
 cp "$TMP/out" "$TMP/lesson13"
 ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 13 \
@@ -294,5 +294,24 @@ run_cmd lesson --plain xyzzy
 expect_status 1 "a lesson name far from all"
 check "no suggestion for a name far from all" \
 	bash -c "! grep -q 'did you mean' '$TMP/err'"
+
+# The last page points to the next lesson; the last lesson says it is.
+# (The title is the next file's own title: line 2 of lessons/06-*.)
+title6=$(sed -n 's/^title: //p' "$srcdir"/lessons/06-*.lesson)
+run_cmd lesson --plain 5
+expect_status 0 "lesson 5 as text"
+check "lesson 5 ends by pointing to lesson 6" \
+	sh -c "tail -n 1 '$TMP/out' | grep -qF 'Next: lesson 6, \"$title6\": attn-trace lesson 6'"
+last=$(ls "$srcdir"/lessons/*.lesson | tail -n 1)
+run_cmd lesson --plain "$last"
+expect_status 0 "the last lesson as text"
+check "the last lesson says it is the last" \
+	sh -c "tail -n 1 '$TMP/out' | grep -q '^This was the last lesson'"
+mkdir -p "$TMP/elsewhere"
+cp "$srcdir"/lessons/05-*.lesson "$TMP/elsewhere/mine.lesson"
+run_cmd lesson --plain "$TMP/elsewhere/mine.lesson"
+expect_status 0 "a copy of lesson 5 elsewhere"
+check "a lesson from elsewhere points nowhere" \
+	sh -c "! grep -q '^Next: lesson' '$TMP/out'"
 
 finish
