@@ -21,6 +21,7 @@
 
 struct cli_lesson_opts {
 	int plain;             /* 1: print the text, even on a terminal */
+	int no_answers;        /* 1: plain text without the quizzes' answers */
 	int check;             /* 1: check lesson files */
 	int width;             /* columns for plain text */
 	enum tui_color color;
@@ -39,6 +40,8 @@ static void cli_lesson_help(void)
 "\n"
 "Options:\n"
 "      --plain          print the whole lesson as text instead of stepping\n"
+"      --no-answers     with --plain: leave out the quizzes' answers (by\n"
+"                        default they are collected at the end)\n"
 "                       through it (the default when stdout is not a\n"
 "                       terminal)\n"
 "      --width=N        wrap the text at N columns, 20 to 1000 (default 76)\n"
@@ -56,10 +59,11 @@ static void cli_lesson_help(void)
 	      stdout);
 }
 
-enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK };
+enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK, OPT_NO_ANSWERS };
 
 static const struct option cli_lesson_long_opts[] = {
 	{ "plain", no_argument, NULL, OPT_PLAIN },
+	{ "no-answers", no_argument, NULL, OPT_NO_ANSWERS },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -75,6 +79,7 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 {
 	switch (c) {
 	case OPT_PLAIN: o->plain = 1; return 0;
+	case OPT_NO_ANSWERS: o->no_answers = 1; return 0;
 	case OPT_CHECK: o->check = 1; return 0;
 	case OPT_WIDTH:
 		if (cli_int(arg, 20, 1000, &o->width) == 0)
@@ -200,7 +205,8 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 				       .start_scorer = l.scorer };
 		rc = tui_run_lesson(&l, &tr, &to);
 	} else {
-		lesson_plain(stdout, &l, &tr, &o->fmt, o->width);
+		lesson_plain(stdout, &l, &tr, &o->fmt, o->width,
+			     !o->no_answers);
 		rc = cli_flush();
 	}
 	cli_lesson_close(&l, &m, &tr);

@@ -201,10 +201,11 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 int lesson_wrap(FILE *out, const char *text, int width);
 
 /* The whole lesson as plain text: a header (title, goal, sentence), then
- * every page in turn, each followed by the answers to its quiz directives.
- * For handouts and `attn-trace lesson NAME --plain`. */
+ * every page in turn; with answers set, the answers to its quizzes
+ * collected at the end, page by page, so that a handout can be folded.
+ * For handouts and `attn-trace lesson NAME --plain [--no-answers]`. */
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
-		 const struct fmt_opts *o, int width);
+		 const struct fmt_opts *o, int width, int answers);
 
 /* The lesson directory: $ATTN_TRACE_LESSONS if set and not empty; else,
  * for the program run from the build tree it was built in, the source

@@ -310,7 +310,7 @@ static void lt_field(FILE *out, const char *name, const char *value,
 }
 
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
-		 const struct fmt_opts *o, int width)
+		 const struct fmt_opts *o, int width, int answers)
 {
 	lt_underlined(out, l->title, '=');
 	putc('\n', out);
@@ -321,9 +321,19 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 : "none (the model decodes greedily)", width);
 	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
 	lt_field(out, "Model", tr->m->name, width);
+	int quizzes = 0;
 	for (int p = 0; p < l->npages; p++) {
 		fprintf(out, "\n\n[page %d of %d]\n", p + 1, l->npages);
 		lesson_page_text(out, l, p, tr, o, width);
+		quizzes += lesson_page_quiz(l, p) != NULL;
+	}
+	if (!answers || !quizzes)
+		return ferror(out) ? -1 : 0;
+	fputs("\n\n[answers]\n", out);
+	for (int p = 0; p < l->npages; p++) {
+		if (!lesson_page_quiz(l, p))
+			continue;
+		fprintf(out, "\npage %d:", p + 1);
 		lesson_page_answers(out, l, p, tr, o);
 	}
 	return ferror(out) ? -1 : 0;

@@ -1280,7 +1280,7 @@ START_TEST(test_plain_whole_lesson)
 		     "sentence: je suis étudiant\ntarget: i am a student\n"
 		     "page: One\nx\npage: Two\ny\n");
 	mem_open();
-	ck_assert_int_eq(lesson_plain(mem, &tl, &ttr, &topts, 76), 0);
+	ck_assert_int_eq(lesson_plain(mem, &tl, &ttr, &topts, 76, 1), 0);
 	const char *s = mem_text();
 	const char *head = "Soft max\n========\n\nGoal: Learn it.\n"
 			   "Sentence: je suis étudiant\n"
@@ -1303,7 +1303,7 @@ START_TEST(test_text_write_error)
 		return; /* no /dev/full here */
 	setvbuf(full, NULL, _IONBF, 0);
 	ck_assert_int_eq(lesson_page_text(full, &tl, 0, &ttr, &topts, 76), -1);
-	ck_assert_int_eq(lesson_plain(full, &tl, &ttr, &topts, 76), -1);
+	ck_assert_int_eq(lesson_plain(full, &tl, &ttr, &topts, 76, 1), -1);
 	fclose(full);
 }
 END_TEST

@@ -592,12 +592,16 @@ START_TEST(test_lesson_directive)
 	struct fmt_opts o;
 	fmt_opts_default(&o);
 	FILE *f = open_memstream(&buf, &buflen);
-	ck_assert_int_eq(lesson_plain(f, &l, &tr, &o, 76), 0);
+	ck_assert_int_eq(lesson_plain(f, &l, &tr, &o, 76, 1), 0);
 	fclose(f);
 	has(buf, "Quiz: work it out by hand.\nThe scores of step 3");
 	has(buf, "(general scorer)\nQuiz: work it out by hand.\nThe weights "
 	    "of step 1");
-	has(buf, "counts.\n\n(answer: α_3,2 = 0.2129)\n(answer: c_1[4] = ");
+	/* the answers collected after the pages, not under each question */
+	const char *ans = strstr(buf, "\n\n[answers]\n");
+	ck_assert_ptr_nonnull(ans);
+	ck_assert_ptr_null(strstr(buf, "counts.\n\n(answer:"));
+	has(ans, "\n(answer: α_3,2 = 0.2129)\n(answer: c_1[4] = ");
 	has(buf, "(answer: e_2,1 = 0.0000)\n");
 	free(buf);
 	buf = NULL;

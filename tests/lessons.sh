@@ -298,12 +298,19 @@ check "no suggestion for a name far from all" \
 # The last page points to the next lesson; the last lesson says it is.
 # (The title is the next file's own title: line 2 of lessons/06-*.)
 title6=$(sed -n 's/^title: //p' "$srcdir"/lessons/06-*.lesson)
-run_cmd lesson --plain 5
+run_cmd lesson --plain --no-answers 5
 expect_status 0 "lesson 5 as text"
 check "lesson 5 ends by pointing to lesson 6" \
 	sh -c "tail -n 1 '$TMP/out' | grep -qF 'Next: lesson 6, \"$title6\": attn-trace lesson 6'"
+check "--no-answers leaves the answers out" \
+	sh -c "! grep -q 'answer:' '$TMP/out'"
+run_cmd lesson --plain 5
+check "the answers are collected after the pages" sh -c \
+	"grep -q '^\[answers\]\$' '$TMP/out' &&
+	 test \$(grep -n '^\[answers\]\$' '$TMP/out' | cut -d: -f1) -lt \
+	      \$(grep -n '(answer:' '$TMP/out' | head -n 1 | cut -d: -f1)"
 last=$(ls "$srcdir"/lessons/*.lesson | tail -n 1)
-run_cmd lesson --plain "$last"
+run_cmd lesson --plain --no-answers "$last"
 expect_status 0 "the last lesson as text"
 check "the last lesson says it is the last" \
 	sh -c "tail -n 1 '$TMP/out' | grep -q '^This was the last lesson'"

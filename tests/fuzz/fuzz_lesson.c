@@ -196,7 +196,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lesson_page_text(fuzz_sink(), &l, p, &tr, &o, width);
 		lesson_page_answers(fuzz_sink(), &l, p, &tr, &o);
 	}
-	lesson_plain(fuzz_sink(), &l, &tr, &o, width);
+	lesson_plain(fuzz_sink(), &l, &tr, &o, width, width % 2);
 	fuzz_directives(&l, &tr, &o, width);
 	fuzz_view(&l, &tr, o.precision, width);
 	trace_free(&tr);
