@@ -110,8 +110,11 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		fputs(" |\n", out);
 	}
 	if (st & (1u << STAGE_WEIGHTED_SUM)) {
-		fprintf(out, "\nc_%d = ", t);
-		md_vec(out, trace_find(tr, REC_CONTEXT, run, t, 0), o->precision);
+		const struct trace_rec *c = trace_find(tr, REC_CONTEXT, run,
+						       t, 0);
+		fprintf(out, "\n%s%sc_%d = ", c->title ? c->title : "",
+			c->title ? " " : "", t);
+		md_vec(out, c, o->precision);
 		fputs("\n", out);
 	}
 	if (st & (1u << STAGE_CONCAT)) {

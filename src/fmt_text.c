@@ -77,6 +77,22 @@ static void text_line_eq(struct fmt_buf *b, int indent, const char *a,
 	text_line_end(b, cols, v, n, prec);
 }
 
+/* text_line_eq() of record r, its title in front: "the context vector
+ * c_1 = ...". */
+static void text_line_titled(struct fmt_buf *b, const struct trace_rec *r,
+			     const char *a, const char *c, int prec)
+{
+	int cols = 0;
+	if (r->title) {
+		cols = fmt_buf_put_cols(b, r->title) + 1;
+		fmt_buf_putc(b, ' ');
+	}
+	cols += fmt_buf_put_cols(b, a);
+	TEXT_LIT(b, " = ");
+	cols += 3 + fmt_buf_put_cols(b, c);
+	text_line_end(b, cols, r->result, r->len, prec);
+}
+
 static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct trace_names *nm,
 		     int prec, int terms)
@@ -306,8 +322,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 			if (!r->ops[k].input)
 				text_line(b, 0, nm.op[k], r->ops[k].v,
 					  r->ops[k].len, prec);
-		text_line_eq(b, 0, nm.symbol, nm.formula, r->result, r->len,
-			     prec);
+		text_line_titled(b, r, nm.symbol, nm.formula, prec);
 		break;
 	case REC_RNN:
 		text_rnn(b, tr, r, &nm, prec, o->terms);

@@ -48,6 +48,7 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->divisor = NULL;
 	r->note = NULL;
 	r->note_op = 0;
+	r->title = NULL;
 	r->symbol = r->formula = "";
 	r->kind = kind;
 	r->stage = stage;
@@ -235,6 +236,7 @@ const double *trace_context(struct trace *tr, int run, int t,
 	struct trace_rec *r = trace_rec_new(tr, REC_CONTEXT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
 	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n);
+	r->title = "the context vector";
 	r->symbol = "c_{t}";
 	r->formula = "Σ_i α_{t},i·h_i";
 	r->result = c;

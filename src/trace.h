@@ -98,6 +98,9 @@ struct trace_rec {
 	int word;         /* REC_EMBED: the word; REC_OUTPUT: the prediction;
 	                     -1 otherwise.  Source words for the encoder,
 	                     target words for the decoder. */
+	const char *title;   /* plain words before the symbol in text, as
+	                        learners call it ("the context vector"), or
+	                        NULL */
 	const char *symbol;  /* templates of its names */
 	const char *formula;
 	int nops;
