@@ -58,6 +58,7 @@ static int luong_output(struct trace *tr, int run, int t, const double *c,
 	r->formula = "softmax(W_s·h̃_{t})";
 	r->result = p;
 	r->len = V;
+	r->ops[0].axis = r->result_axis = AXIS_VOCAB;
 	r->word = attn_argmax(p, V);
 	return r->word;
 }

@@ -45,11 +45,42 @@ static char *csv_field_put(char *p, const char *s)
 /* The rows of one vector: a row a component.  The fields before the index
  * are the same on every row, so they are put together once in head, and
  * each row is put together in row and written with one fwrite. */
+/* The word entry k of a vector over axis stands for, or "". */
+static const char *csv_word(const struct trace *tr, enum op_axis axis, int k)
+{
+	switch (axis) {
+	case AXIS_SOURCE: return tr->m->src.words[tr->src[k]];
+	case AXIS_VOCAB: return tr->m->tgt.words[k];
+	case AXIS_NONE: break;
+	}
+	return "";
+}
+
+/* The fields after the value: the word of the entry, the source word of
+ * the record's position and the word the decoder wrote at its step, each
+ * "" where there is none; written at p, which has room for 3 · 130
+ * bytes.  Returns the byte after them. */
+static char *csv_words_put(char *p, const struct trace *tr,
+			   const struct trace_rec *r, enum op_axis axis, int k)
+{
+	*p++ = ',';
+	p = csv_field_put(p, csv_word(tr, axis, k));
+	*p++ = ',';
+	if (r->i > 0)
+		p = csv_field_put(p, tr->m->src.words[tr->src[r->i - 1]]);
+	*p++ = ',';
+	if (r->run >= 0)
+		p = csv_field_put(p, tr->m->tgt.words[
+			tr->runs[r->run].pred[r->t - 1]]);
+	return p;
+}
+
 static void csv_vec(FILE *out, const struct trace *tr,
 		    const struct trace_rec *r, const struct fmt_opts *o,
-		    const char *symbol, const double *v, int len)
+		    const char *symbol, const double *v, int len,
+		    enum op_axis axis)
 {
-	char head[256], row[256 + 16 + NUM_BUFSZ];
+	char head[256], row[256 + 16 + NUM_BUFSZ + 3 * (2 * MODEL_MAX_WORD + 4)];
 	char *p = head;
 	size_t nhead;
 	const char *scorer = r->run < 0 ? ""
@@ -62,7 +93,9 @@ static void csv_vec(FILE *out, const struct trace *tr,
 				fprintf(out, "%d,", o->pair);
 			fprintf(out, "%s,%d,%s,", scorer, r->t, stage);
 			csv_field(out, symbol);
-			fprintf(out, ",%d,%s\n", k + 1, num_shortest(row, v[k]));
+			fprintf(out, ",%d,%s", k + 1, num_shortest(row, v[k]));
+			*csv_words_put(row, tr, r, axis, k) = '\0';
+			fprintf(out, "%s\n", row);
 		}
 		return;
 	}
@@ -84,6 +117,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 		p = num_itoa(row + nhead, k + 1);
 		*p++ = ',';
 		p += num_shortest_len(p, v[k]);
+		p = csv_words_put(p, tr, r, axis, k);
 		*p++ = '\n';
 		fwrite(row, 1, (size_t)(p - row), out);
 	}
@@ -91,7 +125,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 
 void fmt_csv_header(FILE *out, const struct fmt_opts *o)
 {
-	fprintf(out, "%sscorer,t,stage,symbol,index,value\n",
+	fprintf(out, "%sscorer,t,stage,symbol,index,value,word,source,output\n",
 		o->pair ? "pair," : "");
 }
 
@@ -110,8 +144,9 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		for (int j = 0; j < r->nops; j++)
 			if (!r->ops[j].input)
 				csv_vec(out, tr, r, o, nm.op[j], r->ops[j].v,
-					r->ops[j].len);
-		csv_vec(out, tr, r, o, nm.symbol, r->result, r->len);
+					r->ops[j].len, r->ops[j].axis);
+		csv_vec(out, tr, r, o, nm.symbol, r->result, r->len,
+			r->result_axis);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -49,6 +49,7 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->note = NULL;
 	r->note_op = 0;
 	r->title = NULL;
+	r->result_axis = AXIS_NONE;
 	r->symbol = r->formula = "";
 	r->kind = kind;
 	r->stage = stage;
@@ -67,6 +68,7 @@ void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
 	op->len = len;
 	op->rows = rows;
 	op->role = role;
+	op->axis = AXIS_NONE;
 	op->input = role != OP_MID;
 	op->name = name;
 	op->key = key;
@@ -183,6 +185,7 @@ const double *trace_scores(struct trace *tr, int run, int t, const double *s,
 	r->formula = "(e_{t},1 .. e_{t},{n})";
 	r->result = e;
 	r->len = n;
+	r->result_axis = AXIS_SOURCE;
 	return e;
 }
 
@@ -207,9 +210,11 @@ const double *trace_softmax(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_MID, NULL, NULL, shifted, n, 1);
 	trace_rec_op(r, OP_MID, NULL, NULL, ex, n, 1);
 	trace_rec_op(r, OP_MID, NULL, NULL, sum, 1, 1);
+	r->ops[0].axis = r->ops[2].axis = r->ops[3].axis = AXIS_SOURCE;
 	rec_name(r, &names);
 	r->result = alpha;
 	r->len = n;
+	r->result_axis = AXIS_SOURCE;
 	return alpha;
 }
 

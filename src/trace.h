@@ -68,6 +68,11 @@ enum trace_kind {
  */
 #define TRACE_MAX_OPS 5
 
+/* What a vector's entries run over, so a front end can name each entry's
+ * word: features (a state, a weight), the source positions (e_t, α_t),
+ * or the target vocabulary (the logits, p_t). */
+enum op_axis { AXIS_NONE, AXIS_SOURCE, AXIS_VOCAB };
+
 enum op_role {
 	OP_INPUT,  /* computed elsewhere: s_t, h_i */
 	OP_WEIGHT, /* a weight of the model: b, v_a, a row of W */
@@ -80,6 +85,7 @@ struct trace_operand {
 	int rows;         /* the shape: rows of len / rows numbers */
 	int input;        /* 1: role OP_INPUT or OP_WEIGHT; 0: OP_MID */
 	enum op_role role;
+	enum op_axis axis;
 	const char *name; /* template: "W_a·h_{i}" */
 	const char *key;  /* the plain name of an intermediate in JSON
 	                     ("W_a_h"), or NULL */
@@ -107,6 +113,7 @@ struct trace_rec {
 	struct trace_operand ops[TRACE_MAX_OPS];
 	const double *result; /* (len) */
 	int len;
+	enum op_axis result_axis;
 	const double *terms;  /* (nterms, 2): the pairs a_k, b_k whose products
 	                         sum to a REC_SCORE's result; NULL otherwise */
 	int nterms;

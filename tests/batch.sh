@@ -46,7 +46,7 @@ assert isinstance(d, list) and len(d) == 3
 # CSV: long form, the same numbers as the JSON
 "$ATTN_TRACE" trace --batch="$TMP/good" --format=csv --scorer=all >"$TMP/all.csv"
 check "CSV has the documented header" \
-	test "$(head -n 1 "$TMP/all.csv")" = "pair,scorer,t,stage,symbol,index,value"
+	test "$(head -n 1 "$TMP/all.csv")" = "pair,scorer,t,stage,symbol,index,value,word,source,output"
 "$ATTN_TRACE" trace --batch="$TMP/good" --format=jsonl --scorer=all >"$TMP/all.jsonl"
 check "every CSV weight equals the JSON weight" "$PYTHON3" -c '
 import csv, json, sys
@@ -64,7 +64,7 @@ assert any(r["symbol"] == "e_1,2" for r in rows)  # a quoted comma
 ' "$TMP/all.csv" "$TMP/all.jsonl"
 run_cmd trace --format=csv
 check "a single trace in CSV has no pair column" \
-	test "$(head -n 1 "$TMP/out")" = "scorer,t,stage,symbol,index,value"
+	test "$(head -n 1 "$TMP/out")" = "scorer,t,stage,symbol,index,value,word,source,output"
 
 run_cmd trace --format=markdown --target="i am a student"
 expect_status 0 "Markdown"

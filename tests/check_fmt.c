@@ -322,15 +322,30 @@ START_TEST(test_csv_rows)
 	mem_open();
 	ck_assert_int_eq(fmt_csv_trace(mem, &tr, &o, 1), 0);
 	const char *text = mem_text();
-	ck_assert_ptr_eq(strstr(text, "pair,scorer,t,stage,symbol,index,value\n"),
+	ck_assert_ptr_eq(strstr(text, "pair,scorer,t,stage,symbol,index,value,word,source,output\n"),
 			 text);
-	/* a symbol with a comma is quoted; each row ends with the value */
+	/* a symbol with a comma is quoted; after the value, the entry's
+	 * word, the record's source word and the step's output word */
 	const struct trace_rec *r = trace_find(&tr, REC_SCORE, 0, 1, 2);
-	char want[128], num[NUM_BUFSZ];
-	snprintf(want, sizeof want, "\n7,dot,1,scoring,\"e_1,2\",1,%s\n",
-		 num_shortest(num, r->result[0]));
+	const char *pred = m.tgt.words[tr.runs[0].pred[0]];
+	char want[256], num[NUM_BUFSZ];
+	snprintf(want, sizeof want, "\n7,dot,1,scoring,\"e_1,2\",1,%s,,deux,"
+		 "%s\n", num_shortest(num, r->result[0]), pred);
 	ck_assert_ptr_nonnull(strstr(text, want));
-	ck_assert_ptr_nonnull(strstr(text, "\n7,,0,encoding,h_1,2,"));
+	/* h_1: the source word of position 1, no step */
+	snprintf(want, sizeof want, "\n7,,0,encoding,h_1,2,%s,,un,\n",
+		 num_shortest(num, trace_find(&tr, REC_RNN, -1, 0, 1)->result[1]));
+	ck_assert_ptr_nonnull(strstr(text, want));
+	/* α_1 runs over the source words, p_1 over the target vocabulary
+	 * (tiny.model: <s> </s> one two three) */
+	r = trace_find(&tr, REC_SOFTMAX, 0, 1, 0);
+	snprintf(want, sizeof want, "\n7,dot,1,softmax,α_1,3,%s,trois,,%s\n",
+		 num_shortest(num, r->result[2]), pred);
+	ck_assert_ptr_nonnull(strstr(text, want));
+	r = trace_find(&tr, REC_OUTPUT, 0, 1, 0);
+	snprintf(want, sizeof want, "\n7,dot,1,output,p_1,3,%s,one,,%s\n",
+		 num_shortest(num, r->result[2]), pred);
+	ck_assert_ptr_nonnull(strstr(text, want));
 	for (const char *p = strchr(text, '\n') + 1; *p; p = strchr(p, '\n') + 1)
 		ck_assert_msg(strncmp(p, "7,", 2) == 0, "row without its pair");
 	trace_free(&tr);
