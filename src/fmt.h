@@ -36,7 +36,9 @@ int fmt_text_trace(FILE *out, const struct trace *tr,
 		   const struct fmt_opts *o);
 
 /* One record as text, as it appears in the whole trace: the lines for that
- * step of the arithmetic alone.  For the TUI and lessons. */
+ * step of the arithmetic alone; the output record adds its logits and p_t
+ * labelled with their words ("p_1 by word: <s> 0.0005, ...").  For the TUI
+ * and lessons. */
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o);
 

@@ -128,6 +128,16 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_text(out, tv->words[r->word]);
 		fprintf(out, "** (p = %s)\n",
 			num_fixed(buf, r->result[r->word], o->precision));
+		/* p_t with a word for each number, so none has to be found
+		 * by counting */
+		fprintf(out, "\np_%d by word:", t);
+		for (int k = 0; k < r->len; k++) {
+			fputs(k ? ", " : " ", out);
+			md_text(out, tv->words[k]);
+			fprintf(out, " %s", num_fixed(buf, r->result[k],
+						      o->precision));
+		}
+		fputs("\n", out);
 	}
 }
 

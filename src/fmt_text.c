@@ -445,11 +445,37 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 	fmt_buf_putc(b, '\n');
 }
 
+/* "NAME by word: w1 x1, w2 x2, ...": each entry of v (over r's axis) with
+ * the word it stands for. */
+static void text_by_word(struct fmt_buf *b, const struct trace *tr,
+			 const char *name, enum op_axis axis, const double *v,
+			 int n, int prec)
+{
+	fmt_buf_puts(b, name);
+	TEXT_LIT(b, " by word:");
+	for (int k = 0; k < n; k++) {
+		fmt_buf_puts(b, k ? ", " : " ");
+		fmt_buf_puts(b, axis == AXIS_VOCAB ? tr->m->tgt.words[k]
+			     : tr->m->src.words[tr->src[k]]);
+		fmt_buf_putc(b, ' ');
+		text_num(b, v[k], prec, 0);
+	}
+	fmt_buf_putc(b, '\n');
+}
+
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o)
 {
 	struct fmt_buf b = FMT_BUF_INIT;
 	text_rec(&b, tr, r, o);
+	if (r->kind == REC_OUTPUT) { /* a word for each logit and p */
+		struct trace_names nm;
+		trace_names(tr, r, &nm);
+		text_by_word(&b, tr, "logits", r->ops[0].axis, r->ops[0].v,
+			     r->ops[0].len, o->precision);
+		text_by_word(&b, tr, nm.symbol, r->result_axis, r->result,
+			     r->len, o->precision);
+	}
 	fmt_buf_flush(&b, out);
 	fmt_buf_free(&b);
 }

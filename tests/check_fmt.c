@@ -212,6 +212,32 @@ static void tiny_trace(struct model *m, struct trace *tr, unsigned scorers)
 	ck_assert_int_eq(trace_build(tr, m, src, 3, tgt, 3, scorers, &err), 0);
 }
 
+/* The output record of the stepper and the lessons names the word of each
+ * logit and each p (tiny.model's target words: <s> </s> one two three). */
+START_TEST(test_text_output_by_word)
+{
+	struct model m;
+	struct trace tr;
+	struct fmt_opts o;
+	char want[256], a[NUM_BUFSZ], b2[NUM_BUFSZ], c[NUM_BUFSZ];
+	tiny_trace(&m, &tr, 1u << SCORER_dot);
+	fmt_opts_default(&o);
+	const struct trace_rec *r = trace_find(&tr, REC_OUTPUT, 0, 2, 0);
+	mem_open();
+	fmt_text_rec(mem, &tr, r, &o);
+	const char *text = mem_text();
+	snprintf(want, sizeof want, "\np_2 by word: <s> %s, </s> %s, one %s, ",
+		 num_fixed(a, r->result[0], 4), num_fixed(b2, r->result[1], 4),
+		 num_fixed(c, r->result[2], 4));
+	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	snprintf(want, sizeof want, "\nlogits by word: <s> %s, ",
+		 num_fixed(a, r->ops[0].v[0], 4));
+	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_text_score_terms)
 {
 	struct model m;
@@ -389,6 +415,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_put_cols);
 	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_text_score_terms);
+	tcase_add_test(tc, test_text_output_by_word);
 	tcase_add_test(tc, test_text_stages_in_order);
 	tcase_add_test(tc, test_text_stage_selection);
 	tcase_add_test(tc, test_text_precision);
