@@ -321,4 +321,19 @@ expect_status 0 "a copy of lesson 5 elsewhere"
 check "a lesson from elsewhere points nowhere" \
 	sh -c "! grep -q '^Next: lesson' '$TMP/out'"
 
+# Lessons 1 to 12 run on handset4 and call it that, never "the toy model"
+# (which elsewhere is toy4); coordinates of a state are h[j], not h_j,
+# which names the states; lesson 12's page shows the h_3 it cites.
+# (a word "toy" alone, "the toy's", "the toy model"; toy4 and toy.pairs
+# are other names)
+check "the hand-set lessons do not call handset4 the toy model" \
+	sh -c "! grep -iwE 'toy|toy.s' \$(grep -l '^model: handset4' '$srcdir'/lessons/*.lesson) | grep -v -e toy4 -e toy.pairs | grep -q ."
+check "lesson 10 writes coordinates as h[j]" \
+	sh -c "! grep -q 'h_1 + h_2 + h_3' '$srcdir'/lessons/10-*.lesson &&
+	       grep -q 'h\[1\] + h\[2\] + h\[3\]' '$srcdir'/lessons/10-*.lesson"
+"$ATTN_TRACE" lesson --plain 12 >"$TMP/l12" 2>&1
+check "lesson 12 shows the h_3 it cites" sh -c \
+	"grep -q 'slot 3 of h_3 (0.1948)' '$TMP/l12' &&
+	 grep -q '^h_3 = .*0\.1948' '$TMP/l12'"
+
 finish
