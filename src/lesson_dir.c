@@ -128,21 +128,13 @@ int lesson_list(char ***paths, struct errbuf *err)
 	return n;
 }
 
-/* 1 if a and b name the same file. */
-static int ld_same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
 char *lesson_next(const char *path)
 {
 	struct errbuf err;
 	char **paths = NULL, *next = NULL;
 	int n = lesson_list(&paths, &err), at = -1;
 	for (int k = 0; k < n && at < 0; k++)
-		if (ld_same_file(paths[k], path))
+		if (ld_same(paths[k], path))
 			at = k;
 	if (at >= 0 && at + 1 == n) {
 		next = xstrdup("This was the last lesson; attn-trace lessons "
