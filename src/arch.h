@@ -1,19 +1,32 @@
-/* arch.h: architectures, which decide the order of a decoder step.
+/* arch.h: architectures, which decide the encoder, the decoder's first
+ * state and the order of a decoder step.
  *
- * An architecture is one file, src/arch_NAME.c, whose step program
- * records one decoder step with the building blocks below (each records
- * its part of the arithmetic and returns its result).  The trace runs the
- * encoder, then calls the step program for t = 1, 2, ... of each run.
- * Luong's is the only one yet (src/arch_luong.c). */
+ * An architecture is one file, src/arch_NAME.c, that defines one
+ * `const struct arch_class arch_NAME`, registered by one line ARCH(NAME)
+ * in src/arch_list.h.  Its encoder, start and step program record their
+ * arithmetic with the building blocks below (each records its part and
+ * returns its result).  The trace runs the encoder and the start once,
+ * then calls the step program for t = 1, 2, ... of each run.  A model
+ * file states its architecture ("architecture NAME", model.h), and the
+ * parameter table (model_param_table) depends on it. */
 #ifndef ATTN_ARCH_H
 #define ATTN_ARCH_H
 
 #include "trace.h"
 
 struct arch_class {
-	const char *name;    /* "luong" */
+	const char *name;    /* "luong": --arch, the model file, JSON */
 	const char *summary; /* one line for listings */
 	int query_off;       /* step t scores with s_{t + query_off} */
+	/* the heading of each stage in text, where it differs from the
+	 * usual one (NULL: "encoding", "scoring", ...) */
+	const char *stage_titles[STAGE_COUNT];
+	/* Records the encoder and returns the states (annotations) h_1..h_n
+	 * that attention reads, (n, H) row-major. */
+	const double *(*encode)(struct trace *tr);
+	/* Returns s_0 (H), the decoder's first state, recording how it is
+	 * made (with the encoder's records) if it is computed. */
+	const double *(*start)(struct trace *tr, const double *Hs);
 	/* Records decoder step t of run: it reads the word fed at step t and
 	 * the previous state prev (H), writes the new state into s (H), and
 	 * returns the predicted word.  Hs (n, H) are the encoder states and
@@ -23,7 +36,21 @@ struct arch_class {
 		    const struct score_in *in, struct score_ws *ws);
 };
 
-extern const struct arch_class arch_luong;
+/* The architecture ids, ARCH_luong, ..., are in model.h (a model file
+ * states its architecture). */
+extern const struct arch_class *const arch_registry[ARCH_COUNT];
+
+static inline const struct arch_class *arch_get(int a)
+{
+	return arch_registry[a];
+}
+
+/* The architecture called name (exactly), or -1. */
+int arch_find(const char *name);
+
+/* Writes the names of the architectures into buf (size bytes), separated
+ * by sep with last before the last one; returns buf. */
+char *arch_names(char *buf, size_t size, const char *sep, const char *last);
 
 /* ---- building blocks, in src/trace.c */
 
@@ -43,6 +70,21 @@ const double *trace_embed(struct trace *tr, const struct vocab *v, int word,
 void trace_rnn(struct trace *tr, const struct rnn *w, const double *x,
 	       const double *prev, double *h, int run, int t, int i,
 	       const struct rec_names *nm);
+
+/* The same for any sizes (x: in numbers, h and prev: out) and a record
+ * of the given kind (REC_RNN, REC_FORWARD, REC_BACKWARD). */
+void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
+		     const struct rnn *w, const double *x, const double *prev,
+		     double *h, int in, int out, int run, int t, int i,
+		     const struct rec_names *nm);
+
+/* The encoders.  Each records the embeddings x_i and its states, and
+ * returns the states attention reads, (n, H).  One tanh RNN:
+ * h_i = tanh(W_x x_i + W_h h_{i-1} + b), h_0 = 0.  Bidirectional: a
+ * forward RNN (m->enc) and a backward one (m->enc_bwd), H/2 units each,
+ * and h_i = [→h_i; ←h_i]. */
+const double *trace_encode_rnn(struct trace *tr);
+const double *trace_encode_bidir(struct trace *tr);
 
 /* Scores the query s (H) with the run's scorer, recording e_t,i for each
  * source word and then e_t.  Returns e_t (n). */

@@ -85,9 +85,17 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 	return luong_output(tr, run, t, c, s);
 }
 
+/* s_0 = h_n: the decoder starts where the encoder stopped */
+static const double *luong_start(struct trace *tr, const double *Hs)
+{
+	return Hs + (size_t)(tr->n - 1) * tr->m->H;
+}
+
 const struct arch_class arch_luong = {
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
 	.query_off = 0,
+	.encode = trace_encode_rnn,
+	.start = luong_start,
 	.step = luong_step,
 };

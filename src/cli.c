@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
@@ -195,6 +196,8 @@ static void cli_help(void)
 "                        (default dot)\n", stdout);
 	cli_help_scorers();
 	fputs(
+"      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
+"                        be of it (its file says which; luong by default)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
@@ -259,7 +262,7 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -276,6 +279,7 @@ static const struct option cli_long_opts[] = {
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
+	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -365,6 +369,8 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case OPT_PRESENT: o->present = 1; return 0;
 	case OPT_AUTOPLAY:
 		return cli_autoplay(o, arg);
+	case OPT_ARCH:
+		return cli_arch(&o->arch, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -395,6 +401,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
+	o->arch = -1;
 	fmt_opts_default(&o->fmt);
 	optind = 1;
 	opterr = 0;
@@ -426,13 +433,43 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 	return s;
 }
 
-int cli_load(struct model *m, const struct cli_opts *o)
+int cli_arch(int *arch, const char *arg)
+{
+	char names[128];
+	*arch = arch_find(arg);
+	if (*arch >= 0)
+		return 0;
+	return cli_usage_errorf("unknown architecture '%s'; expected %s", arg,
+				arch_names(names, sizeof names, ", ", " or "));
+}
+
+int cli_load_arch(struct model *m, const char *path, int arch)
 {
 	struct errbuf err;
-	int rc = model_load_arg(m, o->model_path, &err);
-	if (rc != 0)
+	if (arch > ARCH_luong && !path) {
+		memset(m, 0, sizeof *m);
+		cli_messagef("there is no built-in model of the %s architecture "
+			     "yet; give one with --model=FILE",
+			     arch_get(arch)->name);
+		return -1;
+	}
+	if (model_load_arg(m, path, &err) != 0) {
 		cli_error(err.msg);
-	return rc;
+		return -1;
+	}
+	if (arch >= 0 && m->arch != arch) {
+		cli_messagef("%s is a model of the %s architecture, and --arch "
+			     "asks for %s", m->name, arch_get(m->arch)->name,
+			     arch_get(arch)->name);
+		model_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_load(struct model *m, const struct cli_opts *o)
+{
+	return cli_load_arch(m, o->model_path, o->arch);
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
@@ -544,8 +581,14 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 		return EXIT_DATA;
 	}
 	struct model m;
+	struct errbuf err;
 	if (cli_load(&m, o) != 0)
 		return EXIT_DATA;
+	if (model_only_luong(&m, "the stepper", &err) != 0) {
+		cli_error(err.msg);
+		model_free(&m);
+		return EXIT_DATA;
+	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	int rc = cli_tui_run(&m, o, sentence);
 	free(sentence);

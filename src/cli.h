@@ -27,6 +27,7 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
 /* Everything the common options can set. */
 struct cli_opts {
 	unsigned scorers;
+	int arch;               /* --arch: an enum arch, -1 when not given */
 	const char *model_path; /* NULL: the built-in toy model; else
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
@@ -72,6 +73,15 @@ int cli_int(const char *s, int lo, int hi, int *out);
 /* Joins argv[first..argc) with spaces, or copies dflt if there is none.
  * The caller frees the result. */
 char *cli_join(int argc, char **argv, int first, const char *dflt);
+
+/* Parses --arch=arg into *arch: 0, or EXIT_USAGE after the message. */
+int cli_arch(int *arch, const char *arg);
+
+/* Loads the model that path names (model_load_arg) into *m, checking that
+ * it is of architecture arch (an enum arch, -1: any); without a path,
+ * the built-in model of that architecture.  Returns 0, or -1 after
+ * printing the error. */
+int cli_load_arch(struct model *m, const char *path, int arch);
 
 /* Loads the model of the options (the built-in one by default) into *m;
  * returns 0, or -1 after printing the error. */

@@ -189,6 +189,11 @@ int cli_heatmap(int argc, char **argv)
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
+	if (model_only_luong(&m, "heatmap", &err) != 0) {
+		cli_messagef("%s", err.msg);
+		model_free(&m);
+		return EXIT_DATA;
+	}
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	struct trace tr;
 	char note[320];

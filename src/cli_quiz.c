@@ -209,6 +209,8 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 {
 	struct errbuf err;
 	int rc = model_load_arg(m, o->model_path, &err);
+	if (rc == 0 && (rc = model_only_luong(m, "quiz", &err)) != 0)
+		model_free(m);
 	if (rc == 0) {
 		char note[320];
 		rc = tok_trace_note(tr, m, sentence, o->target,

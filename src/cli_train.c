@@ -528,8 +528,10 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	int rc = 0;
 
 	memset(&init, 0, sizeof init);
-	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
+	if (o->init && (model_load_arg(&init, o->init, &err) != 0 ||
+			model_only_luong(&init, "train --init", &err) != 0)) {
 		cli_messagef("%s", err.msg);
+		model_free(&init);
 		return EXIT_DATA;
 	}
 	if (train_pairs_load(d, o->pairs, o->init ? &init : NULL, &err) != 0) {

@@ -52,6 +52,7 @@ int cli_vocab(int argc, char **argv)
 	struct cli_opts o;
 	int which = VOCAB_BOTH, c;
 	memset(&o, 0, sizeof o);
+	o.arch = -1; /* any */
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:h", cli_vocab_long_opts,

@@ -1,6 +1,7 @@
 /* fmt.c: the pieces every formatter shares. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,4 +250,27 @@ void fmt_json_mat(FILE *out, const double *W, int rows, int cols)
 		fmt_json_vec(out, W + (size_t)r * cols, cols);
 	}
 	putc(']', out);
+}
+
+const char *fmt_scorer_formula(const struct trace *tr, int sc, char *buf,
+			       size_t size)
+{
+	const char *f = scorer_get(sc)->formula, *p = f;
+	size_t n = 0;
+
+	if (tr->query_off == 0)
+		return f;
+	/* every "s_t" that is the query becomes "s_{t-1}" */
+	while (*p && n + 8 < size) {
+		if (p[0] == 's' && p[1] == '_' && p[2] == 't' &&
+		    (p == f || !isalnum((unsigned char)p[-1]))) {
+			memcpy(buf + n, "s_{t-1}", 7);
+			n += 7;
+			p += 3;
+		} else {
+			buf[n++] = *p++;
+		}
+	}
+	buf[n] = '\0';
+	return buf;
 }

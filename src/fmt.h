@@ -157,6 +157,12 @@ void fmt_json_string(FILE *out, const char *s);
  * to the same width. */
 void fmt_text_vec(FILE *out, const double *v, int n, int prec);
 
+/* The formula of scorer sc as the runs of tr use it: the class's
+ * ("e_t,i = s_t·h_i") when the query is s_t, else with each s_t written
+ * s_{t-1} (Bahdanau's), into buf (size bytes).  Returns the one to show. */
+const char *fmt_scorer_formula(const struct trace *tr, int sc, char *buf,
+			       size_t size);
+
 /* Writes v (n) as a JSON array of shortest round-trip numbers. */
 void fmt_json_vec(FILE *out, const double *v, int n);
 

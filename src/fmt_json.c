@@ -1,6 +1,7 @@
 /* fmt_json.c: a recorded trace as one JSON object (doc/trace-format.md). */
 #include "config.h"
 
+#include "arch.h"
 #include "fmt.h"
 
 /* What every function of this file writes with. */
@@ -50,12 +51,58 @@ static void jw_words(const struct jw *w, const struct vocab *v, const int *ix,
 	fmt_buf_putc(w->b, ']');
 }
 
+/* ,"key": [..] for each operand of r that has a plain name (in JSON). */
+static void jw_op_keys(const struct jw *w, const struct trace_rec *r,
+		       int indent)
+{
+	for (int k = 0; k < r->nops; k++) {
+		if (!r->ops[k].key)
+			continue;
+		fmt_buf_putc(w->b, ',');
+		jw_nl(w, indent);
+		fmt_buf_putc(w->b, '"');
+		fmt_buf_puts(w->b, r->ops[k].key);
+		fmt_buf_puts(w->b, "\": ");
+		fmt_buf_json_vec(w->b, r->ops[k].v, r->ops[k].len);
+	}
+}
+
+/* Bahdanau's encoder: each word's forward and backward states and its
+ * annotation, then the decoder's first state with W_init·←h_1. */
+static void jw_encoder_bidir(const struct jw *w)
+{
+	const struct trace *tr = w->tr;
+	for (int i = 1; i <= tr->n; i++) {
+		fmt_buf_puts(w->b, i > 1 ? "," : "");
+		jw_nl(w, 2);
+		fmt_buf_puts(w->b, "{\"token\": ");
+		fmt_buf_json_string(w->b, tr->m->src.words[tr->src[i - 1]]);
+		jw_rec(w, "embedding", REC_EMBED, -1, 0, i, 3);
+		jw_rec(w, "forward", REC_FORWARD, -1, 0, i, 3);
+		jw_rec(w, "backward", REC_BACKWARD, -1, 0, i, 3);
+		jw_rec(w, "annotation", REC_ANNOTATION, -1, 0, i, 3);
+		fmt_buf_putc(w->b, '}');
+	}
+	fmt_buf_puts(w->b, "]");
+	const struct trace_rec *r = trace_find(tr, REC_INIT, -1, 0, 0);
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 1);
+	fmt_buf_puts(w->b, "\"initial\": {\"state\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
+	jw_op_keys(w, r, 2);
+	fmt_buf_putc(w->b, '}');
+}
+
 static void jw_encoder(const struct jw *w)
 {
 	const struct trace *tr = w->tr;
 	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"encoder\": [");
+	if (tr->arch == ARCH_bahdanau) {
+		jw_encoder_bidir(w);
+		return;
+	}
 	for (int i = 1; i <= tr->n; i++) {
 		fmt_buf_puts(w->b, i > 1 ? "," : "");
 		jw_nl(w, 2);
@@ -160,7 +207,12 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 {
 	int run = r->run, t = r->t;
 	switch (r->kind) {
-	case REC_RNN: jw_rec(w, "state", REC_RNN, run, t, 0, 5); break;
+	case REC_RNN:
+		jw_rec(w, "state", REC_RNN, run, t, 0, 5);
+		if (jw_stage(w, r->stage))
+			jw_op_keys(w, r, 5);
+		break;
+	case REC_QUERY: jw_rec(w, "query", REC_QUERY, run, t, 0, 5); break;
 	case REC_SCORE:
 		if (r->i == 1)
 			jw_parts(w, run, t);
@@ -178,6 +230,10 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_OUTPUT: jw_output(w, run, t); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
+	case REC_FORWARD: /* the encoder's */
+	case REC_BACKWARD:
+	case REC_ANNOTATION:
+	case REC_INIT:
 	case REC_KIND_COUNT:
 		break;
 	}
@@ -233,6 +289,9 @@ static void jw_header(const struct jw *w)
 	jw_nl(w, 1);
 	fmt_buf_printf(w->b, "\"embedding_dim\": %d, \"hidden_dim\": %d, "
 		"\"attention_dim\": %d,", m->E, m->H, m->A);
+	if (tr->arch != ARCH_luong)
+		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
+			       arch_get(tr->arch)->name);
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"source\": ");
 	jw_words(w, &m->src, tr->src, tr->n);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "num.h"
 
@@ -57,13 +58,42 @@ static void md_header(FILE *out, const struct trace *tr,
 	md_text(out, m->name);
 	fprintf(out, " (embedding %d, hidden %d, attention %d); %d digits",
 		m->E, m->H, m->A, o->precision);
+	if (tr->arch != ARCH_luong)
+		fprintf(out, "; architecture %s", arch_get(tr->arch)->name);
 	if (o->pair)
 		fprintf(out, "; pair on line %d", o->pair);
 	fputs(".\n", out);
 }
 
+/* Bahdanau's encoder: both directions, the annotations, and s_0. */
+static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
+{
+	fputs("\n## Encoding\n\n| i | word | x_i | →h_i | ←h_i | "
+	      "h_i = [→h_i; ←h_i] |\n|--:|---|---|---|---|---|\n", out);
+	for (int i = 1; i <= tr->n; i++) {
+		fprintf(out, "| %d | ", i);
+		md_text(out, tr->m->src.words[tr->src[i - 1]]);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_EMBED, -1, 0, i), prec);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_FORWARD, -1, 0, i), prec);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_BACKWARD, -1, 0, i), prec);
+		fputs(" | ", out);
+		md_vec(out, trace_find(tr, REC_ANNOTATION, -1, 0, i), prec);
+		fputs(" |\n", out);
+	}
+	fputs("\nThe decoder's first state s_0 = tanh(W_init·←h_1) = ", out);
+	md_vec(out, trace_find(tr, REC_INIT, -1, 0, 0), prec);
+	fputs("\n", out);
+}
+
 static void md_encoder(FILE *out, const struct trace *tr, int prec)
 {
+	if (tr->arch == ARCH_bahdanau) {
+		md_encoder_bidir(out, tr, prec);
+		return;
+	}
 	fputs("\n## Encoding\n\n| i | word | x_i | h_i |\n|--:|---|---|---|\n",
 	      out);
 	for (int i = 1; i <= tr->n; i++) {
@@ -88,7 +118,12 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	fprintf(out, "\n### t=%d: the decoder reads ", t);
 	md_text(out, tv->words[tr->runs[run].input[t - 1]]);
 	fputs("\n\n", out);
-	if (st & (1u << STAGE_SCORING)) {
+	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_SCORING))) {
+		fprintf(out, "The query is the state before this step, "
+			"s_%d = ", t - 1);
+		md_vec(out, trace_find(tr, REC_QUERY, run, t, 0), o->precision);
+		fputs("\n\n", out);
+	} else if (st & (1u << STAGE_SCORING)) {
 		fprintf(out, "s_%d = ", t);
 		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
 		fputs("\n\n", out);
@@ -117,7 +152,16 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_vec(out, c, o->precision);
 		fputs("\n", out);
 	}
-	if (st & (1u << STAGE_CONCAT)) {
+	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_CONCAT))) {
+		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
+		fprintf(out, "\nThe context enters the RNN: W_c·c_%d = ", t);
+		fputs("`", out);
+		fmt_text_vec(out, r->ops[2].v, r->ops[2].len, o->precision);
+		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
+			"b) = ", t, t - 1, t - 1, t);
+		md_vec(out, r, o->precision);
+		fputs("\n", out);
+	} else if (st & (1u << STAGE_CONCAT)) {
 		fprintf(out, "\nh̃_%d = tanh(W_c·[c_%d; s_%d]) = ", t, t, t);
 		md_vec(out, trace_find(tr, REC_ATTENTIONAL, run, t, 0), o->precision);
 		fputs("\n", out);
@@ -148,8 +192,10 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 		md_encoder(out, tr, o->precision);
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
+		char formula[128];
 		fprintf(out, "\n## %s scorer: %s\n", trace_scorer_name(ru->scorer),
-			scorer_get(ru->scorer)->formula);
+			fmt_scorer_formula(tr, ru->scorer, formula,
+					   sizeof formula));
 		if (o->stages & ~(1u << STAGE_ENCODING))
 			for (int t = 1; t <= ru->nsteps; t++)
 				md_step(out, tr, run, t, o);

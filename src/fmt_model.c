@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "scorer.h"
 #include "num.h"
@@ -47,6 +48,8 @@ int fmt_text_model(FILE *out, const struct model *m,
 		FMT_MODEL_TEXT_VERSION, m->name, m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, ", positions %d", m->L);
+	if (m->arch != ARCH_luong)
+		fprintf(out, ", architecture %s", arch_get(m->arch)->name);
 	fputs("\n", out);
 	for (int k = 0; k < n; k++) {
 		const struct model_param *e = &tab[k];
@@ -59,9 +62,13 @@ int fmt_text_model(FILE *out, const struct model *m,
 			text_vocab(out, "target", &m->tgt, m->E, p);
 			break;
 		case PARAM_WORD_ROWS:
-			text_vocab(out, "output W_s rows: target",
+			snprintf(label, sizeof label, "%s rows: target",
+				 e->label);
+			text_vocab(out, m->arch == ARCH_luong
+				   ? "output W_s rows: target" : label,
 				   &(struct vocab){ .n = m->tgt.n,
-				   .words = m->tgt.words, .emb = m->Ws }, m->H, p);
+				   .words = m->tgt.words, .emb = *e->slot },
+				   e->cols, p);
 			break;
 		case PARAM_MATRIX:
 			if (e->scorer >= 0)
@@ -142,6 +149,9 @@ int fmt_json_model(FILE *out, const struct model *m)
 		"\"attention_dim\": %d", m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, ", \"positions\": %d", m->L);
+	if (m->arch != ARCH_luong)
+		fprintf(out, ", \"architecture\": \"%s\"",
+			arch_get(m->arch)->name);
 	json_vocab(out, "source_embeddings", &m->src, m->E);
 	json_vocab(out, "target_embeddings", &m->tgt, m->E);
 	json_params(out, m, tab, n);

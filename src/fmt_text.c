@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -112,8 +113,10 @@ static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 	TEXT_LIT(b, " = ");
 	fmt_buf_puts(b, nm->formula);
 	fmt_buf_putc(b, '\n');
-	for (int k = 0; k < 4; k++)
-		text_line(b, 2, nm->op[k], r->ops[k].v, r->ops[k].len, prec);
+	for (int k = 0; k < r->nops; k++) /* the terms and their sum */
+		if (r->ops[k].role != OP_INPUT)
+			text_line(b, 2, nm->op[k], r->ops[k].v,
+				  r->ops[k].len, prec);
 	text_line_eq(b, 2, nm->symbol, "tanh(sum)", r->result, r->len, prec);
 }
 
@@ -299,6 +302,8 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 	case REC_SOFTMAX:
 		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
 	case REC_RNN:
+	case REC_FORWARD:
+	case REC_BACKWARD:
 	case REC_SCORE:
 		return terms ? TRACE_NAME_ALL
 			     : TRACE_NAME_SYMBOL | TRACE_NAME_FORMULA;
@@ -318,6 +323,8 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_EMBED:
 	case REC_CONTEXT:
 	case REC_ATTENTIONAL:
+	case REC_ANNOTATION:
+	case REC_INIT:
 		for (int k = 0; k < r->nops; k++)
 			if (!r->ops[k].input)
 				text_line(b, 0, nm.op[k], r->ops[k].v,
@@ -325,7 +332,12 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		text_line_titled(b, r, nm.symbol, nm.formula, prec);
 		break;
 	case REC_RNN:
+	case REC_FORWARD:
+	case REC_BACKWARD:
 		text_rnn(b, tr, r, &nm, prec, o->terms);
+		break;
+	case REC_QUERY: /* "the query s_0 = ..." */
+		text_line_titled(b, r, nm.symbol, nm.formula, prec);
 		break;
 	case REC_SCORE:
 		text_score(b, r, &nm, prec, o->terms);
@@ -380,6 +392,10 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "pair: line %d\n", o->pair);
 	fmt_buf_printf(b, "model: %s (embedding %d, hidden %d, attention %d)\n",
 		m->name, m->E, m->H, m->A);
+	if (tr->arch != ARCH_luong)
+		fmt_buf_printf(b, "architecture: %s (%s)\n",
+			       arch_get(tr->arch)->name,
+			       arch_get(tr->arch)->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
 	fmt_buf_printf(b, " (%d words)\n", tr->n);
@@ -408,9 +424,11 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 		if (!(o->stages & (1u << r->stage)))
 			continue;
 		if ((int)r->stage != stage) {
+			const char *title =
+				arch_get(tr->arch)->stage_titles[r->stage];
 			stage = (int)r->stage;
 			TEXT_LIT(b, "\n--- ");
-			fmt_buf_puts(b, stage_titles[stage]);
+			fmt_buf_puts(b, title ? title : stage_titles[stage]);
 			TEXT_LIT(b, " ---\n");
 		}
 		text_rec(b, tr, r, o);
@@ -422,9 +440,10 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 {
 	const struct trace_run *ru = &tr->runs[run];
 	const struct vocab *v = &tr->m->tgt;
+	char formula[128];
 	fmt_buf_printf(b, "\n==== %s scorer (%d of %d): %s ====\n",
 		trace_scorer_name(ru->scorer), run + 1, tr->nruns,
-		scorer_get(ru->scorer)->formula);
+		fmt_scorer_formula(tr, ru->scorer, formula, sizeof formula));
 	for (int t = 1; t <= ru->nsteps; t++) {
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "model.h"
 #include "suggest.h"
 #include "num.h"
@@ -466,22 +467,25 @@ static int mp_specials(struct mparse *p, struct model *m)
 	return 0;
 }
 
-/* Reads the body of [output.W_s]: one row a target word, in the order of
- * [target], each "word w1 .. wH". */
-static int mp_ws(struct mparse *p, struct model *m)
+/* Reads the body of a section of word rows (table entry e, [output.W_s]
+ * or [output.W_o]): one row a target word, in the order of [target], each
+ * "word w1 .. w_cols". */
+static int mp_ws(struct mparse *p, struct model *m,
+		 const struct model_param *e)
 {
 	struct mfield f;
 	size_t cur;
 	char q[64], *folded;
 	int k, r, same;
+	double *W = xcalloc((size_t)m->tgt.n * (size_t)e->cols, sizeof *W);
 
-	m->Ws = xcalloc((size_t)m->tgt.n * (size_t)m->H, sizeof *m->Ws);
+	*e->slot = W;
 	for (k = 0; k < m->tgt.n; k++) {
 		r = mp_next(p);
 		if (r < 0)
 			return -1;
 		if (r == 0 || mp_header(p, &f))
-			return mp_short(p, r, "output.W_s", m->tgt.n, k);
+			return mp_short(p, r, e->section, m->tgt.n, k);
 		cur = 0;
 		mp_field(p, &cur, &f);
 		folded = utf8_fold(p->line + f.off, f.n);
@@ -491,11 +495,11 @@ static int mp_ws(struct mparse *p, struct model *m)
 			return mp_err(p, f.off, "expected the row of \"%s\", "
 				      "found %s", m->tgt.words[k],
 				      mp_quote(p, &f, q, sizeof q));
-		if (mp_numbers(p, cur, m->Ws + (size_t)k * (size_t)m->H,
-			       m->H) != 0)
+		if (mp_numbers(p, cur, W + (size_t)k * (size_t)e->cols,
+			       e->cols) != 0)
 			return -1;
 	}
-	return mp_no_more_rows(p, "output.W_s", m->tgt.n);
+	return mp_no_more_rows(p, e->section, m->tgt.n);
 }
 
 /* The table entry whose section header field f names, or -1. */
@@ -524,7 +528,7 @@ static int mp_body(struct mparse *p, struct model *m,
 	case PARAM_MATRIX:
 		return mp_matrix(p, e->section, e->slot, e->rows, e->cols);
 	case PARAM_WORD_ROWS:
-		return mp_ws(p, m);
+		return mp_ws(p, m, e);
 	}
 	return -1;
 }
@@ -548,7 +552,7 @@ static int mp_skip_rows(struct mparse *p)
  * that must wait for [target] begin. */
 static int mp_section(struct mparse *p, struct model *m,
 		      const struct model_param *tab, int ntab,
-		      size_t *defer_pos, int *defer_line)
+		      size_t *defer_pos, int *defer_line, int *defer_k)
 {
 	struct mfield f;
 	size_t cur = 0;
@@ -564,10 +568,26 @@ static int mp_section(struct mparse *p, struct model *m,
 	}
 	k = mp_section_index(p, &f, tab, ntab);
 	mp_show(p, &f, q, sizeof q, 0);
-	if (k < 0)
+	if (k < 0) {
+		/* a section of another architecture's table */
+		struct model other = { .E = m->E, .H = m->H, .A = m->A };
+		struct model_param otab[MODEL_MAX_PARAMS];
+		for (other.arch = 0; other.arch < ARCH_COUNT; other.arch++) {
+			int no = model_param_table(&other, 0, otab);
+			if (other.arch != m->arch &&
+			    mp_section_index(p, &f, otab, no) >= 0)
+				return mp_err(p, f.off, "expected a section of "
+					      "the %s architecture, found %s, "
+					      "a section of the %s architecture "
+					      "(the line \"architecture NAME\" "
+					      "after the sizes says which)",
+					      arch_get(m->arch)->name, q,
+					      arch_get(other.arch)->name);
+		}
 		return mp_err(p, f.off, "expected a section of the model "
 			      "format (doc/model-format.md), found unknown "
 			      "section %s", q);
+	}
 	if (p->seen[k])
 		return mp_err(p, f.off, "expected each section once, found a "
 			      "second %s (the first is on line %d)", q,
@@ -581,6 +601,7 @@ static int mp_section(struct mparse *p, struct model *m,
 	if (tab[k].kind == PARAM_WORD_ROWS && m->tgt.n == 0) {
 		*defer_pos = p->pos;
 		*defer_line = p->lineno;
+		*defer_k = k;
 		return mp_skip_rows(p) < 0 ? -1 : 1;
 	}
 	return mp_body(p, m, &tab[k]) != 0 ? -1 : 1;
@@ -600,6 +621,44 @@ static int mp_positions(struct mparse *p, struct model *m)
 	if (!mp_is(p, &f, "positions"))
 		return 0;
 	return mp_size(p, "positions", &m->L);
+}
+
+/* Reads the optional line "architecture NAME" (model.h); without it the
+ * model is Luong's.  Bahdanau's encoder splits the hidden size between
+ * its two directions, so it must be even. */
+static int mp_arch(struct mparse *p, struct model *m)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64], names[128];
+	int r = mp_next(p), a;
+
+	m->arch = ARCH_luong;
+	if (r <= 0)
+		return r;
+	mp_field(p, &cur, &f);
+	if (!mp_is(p, &f, "architecture")) {
+		p->pushed = 1;
+		return 0;
+	}
+	arch_names(names, sizeof names, ", ", " or ");
+	if (!mp_field(p, &cur, &f))
+		return mp_err(p, cur, "expected an architecture (%s), found "
+			      "end of line", names);
+	char *name = xmalloc(f.n + 1);
+	memcpy(name, p->line + f.off, f.n);
+	name[f.n] = '\0';
+	a = arch_find(name);
+	free(name);
+	if (a < 0)
+		return mp_err(p, f.off, "expected an architecture (%s), found "
+			      "%s", names, mp_quote(p, &f, q, sizeof q));
+	if (a == ARCH_bahdanau && m->H % 2 != 0)
+		return mp_err(p, f.off, "expected an even hidden size for the "
+			      "bahdanau architecture (each encoder direction "
+			      "has half of it), found hidden %d", m->H);
+	m->arch = a;
+	return mp_end_of_line(p, cur);
 }
 
 /* Checks, at the end of the file, that every shared section was there
@@ -631,14 +690,16 @@ static int mp_model(struct mparse *p, struct model *m)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
 	size_t defer_pos = 0;
-	int defer_line = 0, ntab, r;
+	int defer_line = 0, defer_k = 0, ntab, r;
 
 	if (mp_magic(p) != 0 || mp_size(p, "embedding", &m->E) != 0 ||
 	    mp_size(p, "hidden", &m->H) != 0 ||
-	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0)
+	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
+	    mp_arch(p, m) < 0)
 		return -1;
 	ntab = model_param_table(m, SCORER_ALL, tab);
-	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line)) == 1)
+	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
+			       &defer_k)) == 1)
 		;
 	if (r < 0)
 		return -1;
@@ -648,7 +709,7 @@ static int mp_model(struct mparse *p, struct model *m)
 		p->pos = defer_pos;
 		p->lineno = defer_line;
 		p->pushed = 0;
-		if (mp_ws(p, m) != 0)
+		if (mp_ws(p, m, &tab[defer_k]) != 0)
 			return -1;
 		p->pos = end_pos;
 		p->lineno = end_line;
@@ -777,6 +838,12 @@ void model_free(struct model *m)
 	free(m->dec.Wx);
 	free(m->dec.Wh);
 	free(m->dec.b);
+	free(m->enc_bwd.Wx);
+	free(m->enc_bwd.Wh);
+	free(m->enc_bwd.b);
+	free(m->Winit);
+	free(m->Wcd);
+	free(m->Wo);
 	for (int sc = 0; sc < SCORER_MAX; sc++)
 		for (int k = 0; k < SCORER_MAX_PARAMS; k++)
 			free(m->sw[sc][k]);
@@ -877,12 +944,79 @@ static void tab_add(struct model_param *e, const char *section,
 	e->slot = slot;
 }
 
+/* The weights of the scorers in the bitmask scorers, from their classes;
+ * returns how many were added at tab. */
+static int tab_scorers(struct model *m, unsigned scorers,
+		       struct model_param *tab)
+{
+	int n = 0;
+
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		const struct scorer_class *c = scorer_get(sc);
+		if (!(scorers & (1u << sc)))
+			continue;
+		for (int k = 0; k < c->nparams; k++) {
+			char name[48];
+			const struct param_spec *ps = &c->params[k];
+			snprintf(name, sizeof name, "%s.%s", c->name, ps->key);
+			tab_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
+				model_dim_size(m, ps->rows),
+				model_dim_size(m, ps->cols), &m->sw[sc][k]);
+		}
+	}
+	return n;
+}
+
+/* Bahdanau's: a bidirectional encoder of H/2 units a direction, s_0 from
+ * ←h_1, a decoder fed [y_{t-1}; c_t], and the output read from
+ * [s_t; c_t; y_{t-1}]. */
+static int tab_bahdanau(struct model *m, unsigned scorers,
+			struct model_param *tab)
+{
+	const int E = m->E, H = m->H, D = m->H / 2;
+	int n = 0;
+
+	tab_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
+		E, &m->src.emb);
+	tab_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
+		E, &m->tgt.emb);
+	tab_add(&tab[n++], "forward.W_x", "forward encoder W_x", PARAM_MATRIX,
+		-1, D, E, &m->enc.Wx);
+	tab_add(&tab[n++], "forward.W_h", "forward encoder W_h", PARAM_MATRIX,
+		-1, D, D, &m->enc.Wh);
+	tab_add(&tab[n++], "forward.b", "forward encoder b", PARAM_MATRIX, -1,
+		1, D, &m->enc.b);
+	tab_add(&tab[n++], "backward.W_x", "backward encoder W_x",
+		PARAM_MATRIX, -1, D, E, &m->enc_bwd.Wx);
+	tab_add(&tab[n++], "backward.W_h", "backward encoder W_h",
+		PARAM_MATRIX, -1, D, D, &m->enc_bwd.Wh);
+	tab_add(&tab[n++], "backward.b", "backward encoder b", PARAM_MATRIX,
+		-1, 1, D, &m->enc_bwd.b);
+	tab_add(&tab[n++], "decoder.W_init", "decoder W_init, applied to ←h_1",
+		PARAM_MATRIX, -1, H, D, &m->Winit);
+	tab_add(&tab[n++], "decoder.W_y", "decoder W_y, applied to y_{t-1}",
+		PARAM_MATRIX, -1, H, E, &m->dec.Wx);
+	tab_add(&tab[n++], "decoder.W_s", "decoder W_s, applied to s_{t-1}",
+		PARAM_MATRIX, -1, H, H, &m->dec.Wh);
+	tab_add(&tab[n++], "decoder.W_c", "decoder W_c, applied to c_t",
+		PARAM_MATRIX, -1, H, H, &m->Wcd);
+	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+		&m->dec.b);
+	n += tab_scorers(m, scorers, tab + n);
+	tab_add(&tab[n++], "output.W_o",
+		"output W_o, applied to [s_t; c_t; y_{t-1}]", PARAM_WORD_ROWS,
+		-1, m->tgt.n, 2 * H + E, &m->Wo);
+	return n;
+}
+
 int model_param_table(struct model *m, unsigned scorers,
 		      struct model_param *tab)
 {
 	const int E = m->E, H = m->H;
 	int n = 0;
 
+	if (m->arch == ARCH_bahdanau)
+		return tab_bahdanau(m, scorers, tab);
 	tab_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
 		E, &m->src.emb);
 	tab_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
@@ -899,19 +1033,7 @@ int model_param_table(struct model *m, unsigned scorers,
 		H, &m->dec.Wh);
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
 		&m->dec.b);
-	for (int sc = 0; sc < SCORER_COUNT; sc++) {
-		const struct scorer_class *c = scorer_get(sc);
-		if (!(scorers & (1u << sc)))
-			continue;
-		for (int k = 0; k < c->nparams; k++) {
-			char name[48];
-			const struct param_spec *ps = &c->params[k];
-			snprintf(name, sizeof name, "%s.%s", c->name, ps->key);
-			tab_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
-				model_dim_size(m, ps->rows),
-				model_dim_size(m, ps->cols), &m->sw[sc][k]);
-		}
-	}
+	n += tab_scorers(m, scorers, tab + n);
 	tab_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
 		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
 	tab_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
@@ -949,6 +1071,17 @@ const double *model_weights(const struct model *m, const char *name)
 		if (strcmp(tab[k].section, name) == 0)
 			return *tab[k].slot;
 	return NULL;
+}
+
+int model_only_luong(const struct model *m, const char *what,
+		     struct errbuf *err)
+{
+	if (m->arch == ARCH_luong)
+		return 0;
+	err_set(err, "%s: a model of the %s architecture; %s works with "
+		"luong models only so far ('attn-trace trace' traces it)",
+		m->name ? m->name : "", arch_get(m->arch)->name, what);
+	return -1;
 }
 
 int model_check_scorer(const struct model *m, int sc, struct errbuf *err)

@@ -46,6 +46,15 @@ struct param_spec {
 	enum model_dim rows, cols;
 };
 
+/* The architecture ids, ARCH_luong, ARCH_bahdanau, in the order of
+ * src/arch_list.h; a model file states its own (src/arch.h). */
+enum arch {
+#define ARCH(name) ARCH_##name,
+#include "arch_list.h"
+#undef ARCH
+	ARCH_COUNT
+};
+
 #define SCORER_MAX 16         /* registered scorers, at most */
 #define SCORER_MAX_PARAMS 4   /* weights one scorer owns, at most */
 
@@ -61,18 +70,26 @@ struct model {
 	int H; /* hidden dimension */
 	int A; /* attention dimension of the concat scorer */
 	int L; /* source positions ("positions L"), 0 when not given */
+	int arch; /* an enum arch: the line "architecture NAME", luong when
+	             there is none */
 	struct vocab src;
 	struct vocab tgt;
 	int bos; /* index of "<s>" in tgt */
 	int eos; /* index of "</s>" in tgt */
-	struct rnn enc;
-	struct rnn dec;
+	struct rnn enc; /* luong: (H, E); bahdanau: the forward RNN, H/2
+	                   units */
+	struct rnn dec; /* luong: W_x, W_h, b; bahdanau: W_y, W_s, b */
+	/* bahdanau only (NULL otherwise): */
+	struct rnn enc_bwd; /* the backward RNN, H/2 units */
+	double *Winit;      /* (H, H/2) s_0 = tanh(W_init·←h_1) */
+	double *Wcd;        /* (H, H) the decoder's W_c, applied to c_t */
+	double *Wo;         /* (tgt.n, 2H + E) applied to [s_t; c_t; y_{t-1}] */
 	/* sw[sc][k]: weight k of scorer sc as its class declares it (e.g.
 	 * general's W_a (H, H)), or NULL when the model has no such section;
 	 * a model can use scorer sc when all of them are there */
 	double *sw[SCORER_MAX][SCORER_MAX_PARAMS];
-	double *Wc; /* (H, 2H) applied to [c_t; s_t] */
-	double *Ws; /* (tgt.n, H) row k scores target word k */
+	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
+	double *Ws; /* luong: (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
 };
 
@@ -84,7 +101,8 @@ enum param_kind {
 	PARAM_SRC_VOCAB, /* [source]: a word and its embedding a line */
 	PARAM_TGT_VOCAB, /* [target]: the same */
 	PARAM_MATRIX,    /* rows lines of cols numbers */
-	PARAM_WORD_ROWS  /* [output.W_s]: a target word and its row a line */
+	PARAM_WORD_ROWS  /* [output.W_s], [output.W_o]: a target word and its
+	                    row a line */
 };
 struct model_param {
 	char section[48];   /* "encoder.W_x", "general.W" */
@@ -94,12 +112,13 @@ struct model_param {
 	int rows, cols;     /* the shape; rows of a vocabulary: its words */
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
-#define MODEL_MAX_PARAMS (13 + SCORER_MAX * SCORER_MAX_PARAMS)
+#define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
- * the shared ones, and the weights of the scorers in the bitmask scorers
- * (registry order, between decoder.b and output.W_c).  The sizes are m's
- * (E, H, A, L and the vocabularies' lengths). */
+ * the shared ones of m's architecture (m->arch), and the weights of the
+ * scorers in the bitmask scorers (registry order, between the decoder's
+ * and the output's).  The sizes are m's (E, H, A, L and the
+ * vocabularies' lengths). */
 int model_param_table(struct model *m, unsigned scorers,
 		      struct model_param *tab);
 
@@ -113,6 +132,12 @@ const double *model_weights(const struct model *m, const char *name);
 /* 0 if m holds every weight of scorer sc.  Otherwise -1, with err saying
  * which sections are missing and which scorers m does support. */
 int model_check_scorer(const struct model *m, int sc, struct errbuf *err);
+
+/* 0 if m is of Luong's architecture.  Otherwise -1, with err saying
+ * that what (a command, "the stepper") works with Luong's models only so
+ * far. */
+int model_only_luong(const struct model *m, const char *what,
+		     struct errbuf *err);
 
 /* Parses the model text text[0..len) (need not be NUL-terminated) into *m.
  * name is used in error messages ("NAME:LINE:COL: expected ..., found ...").

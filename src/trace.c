@@ -111,34 +111,39 @@ const double *trace_embed(struct trace *tr, const struct vocab *v, int word,
 	return r->result;
 }
 
+void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
+		     const struct rnn *w, const double *x, const double *prev,
+		     double *h, int in, int out, int run, int t, int i,
+		     const struct rec_names *nm)
+{
+	double *wx = trace_alloc(tr, (size_t)out);
+	double *wh = trace_alloc(tr, (size_t)out);
+	double *pre = trace_alloc(tr, (size_t)out);
+	attn_rnn_step(wx, wh, pre, h, w->Wx, w->Wh, w->b, x, prev, in, out);
+
+	struct trace_rec *r = trace_rec_new(tr, kind,
+					    run < 0 ? STAGE_ENCODING
+						    : STAGE_SCORING,
+					    run, t, i);
+	trace_rec_op(r, OP_MID, NULL, NULL, wx, out, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, wh, out, 1);
+	trace_rec_op(r, OP_WEIGHT, NULL, NULL, w->b, out, 1);
+	trace_rec_op(r, OP_MID, NULL, NULL, pre, out, 1);
+	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, out, 1);
+	rec_name(r, nm);
+	r->result = h;
+	r->len = out;
+}
+
 void trace_rnn(struct trace *tr, const struct rnn *w, const double *x,
 	       const double *prev, double *h, int run, int t, int i,
 	       const struct rec_names *nm)
 {
-	const struct model *m = tr->m;
-	int E = m->E, H = m->H;
-	double *wx = trace_alloc(tr, (size_t)H);
-	double *wh = trace_alloc(tr, (size_t)H);
-	double *pre = trace_alloc(tr, (size_t)H);
-	attn_rnn_step(wx, wh, pre, h, w->Wx, w->Wh, w->b, x, prev, E, H);
-
-	struct trace_rec *r = trace_rec_new(tr, REC_RNN,
-					    run < 0 ? STAGE_ENCODING
-						    : STAGE_SCORING,
-					    run, t, i);
-	trace_rec_op(r, OP_MID, NULL, NULL, wx, H, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, wh, H, 1);
-	trace_rec_op(r, OP_WEIGHT, NULL, NULL, w->b, H, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, pre, H, 1);
-	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, H, 1);
-	rec_name(r, nm);
-	r->result = h;
-	r->len = H;
+	trace_rnn_sized(tr, REC_RNN, w, x, prev, h, tr->m->E, tr->m->H, run,
+			t, i, nm);
 }
 
-/* step 1 of the encoder: embed each word and run the RNN over them.
- * Returns the states h_1..h_n, (n, H) row-major. */
-static const double *trace_encode(struct trace *tr)
+const double *trace_encode_rnn(struct trace *tr)
 {
 	static const struct rec_names names = {
 		"h_{i}", "tanh(W_x·x_{i} + W_h·h_{i-1} + b)",
@@ -147,7 +152,6 @@ static const double *trace_encode(struct trace *tr)
 	const struct model *m = tr->m;
 	double *Hs = trace_alloc(tr, (size_t)tr->n * m->H);
 	const double *prev = trace_alloc(tr, (size_t)m->H); /* h_0 = 0 */
-	tr->enc_first_rec = tr->nrecs;
 	for (int i = 1; i <= tr->n; i++) {
 		const double *x = trace_embed(tr, &m->src, tr->src[i - 1],
 					      -1, 0, i);
@@ -155,7 +159,61 @@ static const double *trace_encode(struct trace *tr)
 		trace_rnn(tr, &m->enc, x, prev, h, -1, 0, i, &names);
 		prev = h;
 	}
-	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
+	return Hs;
+}
+
+const double *trace_encode_bidir(struct trace *tr)
+{
+	static const struct rec_names fwd = {
+		"→h_{i}", "tanh(W_x^f·x_{i} + W_h^f·→h_{i-1} + b^f)",
+		{ "W_x^f·x_{i}", "W_h^f·→h_{i-1}", "b^f", "sum", "→h_{i-1}" }
+	};
+	static const struct rec_names bwd = {
+		"←h_{i}", "tanh(W_x^b·x_{i} + W_h^b·←h_{i+1} + b^b)",
+		{ "W_x^b·x_{i}", "W_h^b·←h_{i+1}", "b^b", "sum", "←h_{i+1}" }
+	};
+	const struct model *m = tr->m;
+	const int n = tr->n, E = m->E, H = m->H, D = m->H / 2;
+	double *Hs = trace_alloc(tr, (size_t)n * H);
+	double *F = trace_alloc(tr, (size_t)n * D);
+	double *B = trace_alloc(tr, (size_t)n * D);
+	const double *zero = trace_alloc(tr, (size_t)D); /* →h_0, ←h_{n+1} */
+	const double **x = xcalloc((size_t)n, sizeof *x);
+	const double *prev = zero;
+
+	/* the forward RNN reads x_1 .. x_n */
+	for (int i = 1; i <= n; i++) {
+		x[i - 1] = trace_embed(tr, &m->src, tr->src[i - 1], -1, 0, i);
+		double *h = F + (size_t)(i - 1) * D;
+		trace_rnn_sized(tr, REC_FORWARD, &m->enc, x[i - 1], prev, h, E,
+				D, -1, 0, i, &fwd);
+		prev = h;
+	}
+	/* the backward RNN reads x_n .. x_1 */
+	prev = zero;
+	for (int i = n; i >= 1; i--) {
+		double *h = B + (size_t)(i - 1) * D;
+		trace_rnn_sized(tr, REC_BACKWARD, &m->enc_bwd, x[i - 1], prev,
+				h, E, D, -1, 0, i, &bwd);
+		prev = h;
+	}
+	free(x);
+	/* the annotations h_i = [→h_i; ←h_i] */
+	for (int i = 1; i <= n; i++) {
+		double *h = Hs + (size_t)(i - 1) * H;
+		const double *f = F + (size_t)(i - 1) * D;
+		const double *b = B + (size_t)(i - 1) * D;
+		attn_concat(h, f, D, b, D);
+		struct trace_rec *r = trace_rec_new(tr, REC_ANNOTATION,
+						    STAGE_ENCODING, -1, 0, i);
+		trace_rec_op(r, OP_INPUT, "→h_{i}", NULL, f, D, 1);
+		trace_rec_op(r, OP_INPUT, "←h_{i}", NULL, b, D, 1);
+		r->title = "the annotation";
+		r->symbol = "h_{i}";
+		r->formula = "[→h_{i}; ←h_{i}]";
+		r->result = h;
+		r->len = H;
+	}
 	return Hs;
 }
 
@@ -252,7 +310,8 @@ const double *trace_context(struct trace *tr, int run, int t,
 /* Decodes with one scorer, teacher-forced or greedy, recording each step
  * with the architecture's step program. */
 static void trace_decode(struct trace *tr, int run, int sc,
-			 const struct arch_class *arch, const double *Hs)
+			 const struct arch_class *arch, const double *Hs,
+			 const double *s0)
 {
 	const struct model *m = tr->m;
 	const struct scorer_class *cls = scorer_get(sc);
@@ -272,7 +331,7 @@ static void trace_decode(struct trace *tr, int run, int sc,
 		ws.key = trace_alloc(tr, (size_t)tr->n * SCORE_WS_WIDTH(m));
 		cls->prepare(&in, &ws);
 	}
-	const double *prev = Hs + (size_t)(tr->n - 1) * H; /* s_0 = h_n */
+	const double *prev = s0;
 	int word = m->bos;
 	for (int t = 1; t <= limit; t++) {
 		ru->input[t - 1] = word;
@@ -343,12 +402,16 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 	}
 	tr->max_steps = 2 * n + 2 < TRACE_MAX_STEPS ? 2 * n + 2
 						    : TRACE_MAX_STEPS;
-	const struct arch_class *arch = &arch_luong;
+	const struct arch_class *arch = arch_get(m->arch);
+	tr->arch = m->arch;
 	tr->query_off = arch->query_off;
-	const double *Hs = trace_encode(tr);
+	tr->enc_first_rec = tr->nrecs;
+	const double *Hs = arch->encode(tr);
+	const double *s0 = arch->start(tr, Hs);
+	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			trace_decode(tr, tr->nruns++, sc, arch, Hs);
+			trace_decode(tr, tr->nruns++, sc, arch, Hs, s0);
 	return 0;
 }
 
@@ -393,8 +456,10 @@ static const char *name_field(const struct trace *tr,
 	int v = 0;
 
 	switch (f[0]) {
-	case 't': v = r->t - (fn == 3 ? f[2] - '0' : 0); break;
-	case 'i': v = r->i - (fn == 3 ? f[2] - '0' : 0); break;
+	case 't': v = r->t + (fn == 3 ? (f[1] == '+' ? 1 : -1) * (f[2] - '0')
+				      : 0); break;
+	case 'i': v = r->i + (fn == 3 ? (f[1] == '+' ? 1 : -1) * (f[2] - '0')
+				      : 0); break;
 	case 'n': v = tr->n; break;
 	case 'H': v = tr->m->H; break;
 	case 'q': /* the query: s_{t + query_off} */

@@ -40,13 +40,20 @@ enum trace_kind {
 	REC_CONCAT,      /* [c_t; s_t] */
 	REC_ATTENTIONAL, /* h̃_t */
 	REC_OUTPUT,      /* p_t and the predicted word */
+	/* the records of Bahdanau's architecture (src/arch_bahdanau.c) */
+	REC_FORWARD,     /* →h_i: one step of the forward encoder RNN */
+	REC_BACKWARD,    /* ←h_i: one step of the backward encoder RNN */
+	REC_ANNOTATION,  /* h_i = [→h_i; ←h_i] */
+	REC_INIT,        /* s_0 = tanh(W_init·←h_1) */
+	REC_QUERY,       /* the query of step t, s_{t-1} */
 	REC_KIND_COUNT
 };
 
 /* Every record carries its operands: each a vector or matrix with its
  * role, its name and its shape.  Names are templates, filled in when a
  * front end prints them (trace_names): "{t}" is the decoder step, "{t-1}"
- * the step before, "{i}" the source position, "{i-1}" the one before, "{n}"
+ * the step before, "{i}" the source position, "{i-1}" the one before
+ * ("{i+1}" the one after), "{n}"
  * the source length, "{H}" the hidden size, "{q}" the query the architecture scores with (s_t in
  * Luong's), "{w}" the record's word and "{x}" the source word at {i}.  So
  * "W_a·h_{i}" names W_a·h_2 in the record of e_1,2.  A formatter walks
@@ -65,8 +72,18 @@ enum trace_kind {
  *   REC_CONCAT       0 c_t  1 s_t
  *   REC_ATTENTIONAL  0 W_c·[c_t; s_t]
  *   REC_OUTPUT       0 W_s·h̃_t, the logits (V)
+ *
+ * Bahdanau's (src/arch_bahdanau.c):
+ *   REC_FORWARD, REC_BACKWARD  as REC_RNN, H/2 numbers each
+ *   REC_ANNOTATION   0 →h_i  1 ←h_i
+ *   REC_INIT         0 W_init·←h_1  1 ←h_1
+ *   REC_QUERY        none; its result is s_{t-1}
+ *   REC_RNN          0 W_y·y_{t-1}  1 W_s·s_{t-1}  2 W_c·c_t  3 b  4 sum
+ *                    5 s_{t-1}  6 c_t
+ *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
+ *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
  */
-#define TRACE_MAX_OPS 5
+#define TRACE_MAX_OPS 7
 
 /* What a vector's entries run over, so a front end can name each entry's
  * word: features (a state, a weight), the source positions (e_t, α_t),
@@ -154,6 +171,7 @@ struct trace {
 	int max_steps;      /* the greedy step limit that applied */
 	int nruns;
 	struct trace_run runs[SCORER_COUNT];
+	int arch;           /* the model's architecture, an enum arch */
 	int query_off;      /* the query of step t is s_{t + query_off} */
 	int enc_first_rec;  /* the encoder's records */
 	int enc_nrecs;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "num.h"
 #include "train.h"
 #include "utf8.h"
@@ -86,6 +87,8 @@ int train_write_model(FILE *out, const struct model *m, const char *comment)
 		"attention %d\n", m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, "positions %d\n", m->L);
+	if (m->arch != ARCH_luong)
+		fprintf(out, "architecture %s\n", arch_get(m->arch)->name);
 	for (int k = 0; k < n; k++) {
 		const struct model_param *p = &tab[k];
 		switch (p->kind) {

@@ -39,4 +39,8 @@ golden scaled-zone-target.txt trace --scorer=scaled \
 golden general-p2.txt trace --model="$tiny" --scorer=general \
 	--precision=2 un deux trois
 golden model.txt model
+# Bahdanau's architecture: both encoder directions, s_0, the query of each
+# step, the context entering the RNN, the readout
+golden bahdanau-concat.txt trace --model=tests/data/bahdanau.model \
+	--scorer=concat --target="one two" un deux trois
 finish

@@ -202,7 +202,12 @@ class TorchModel:
 
         self.W_c = self.linear(doc["output"]["W_c"], 2 * H, H)
         self.W_s = self.linear(doc["output"]["W_s"], H, len(self.vocab))
+        self.scorer_weights(doc)
 
+    def scorer_weights(self, doc):
+        """The scorers' weights, and which scorers the model supports."""
+        t = self.tensor
+        H, A = self.H, self.A
         self.supported = []
         for name, key in SCORERS:
             if key is None:
@@ -336,6 +341,155 @@ class TorchModel:
         return out
 
 
+class BahdanauTorch(TorchModel):
+    """Bahdanau's architecture ("architecture": "bahdanau" in the model
+    JSON): the encoder is one nn.RNN(bidirectional=True) of H/2 units a
+    direction, whose output is [forward; backward] at each position; the
+    decoder an nn.RNNCell whose input is [y; c], so that its W_ih is
+    [W_y W_c] and its W_hh is W_s; s_0 = tanh(W_init <-h_1) and the logits
+    W_o [s; c; y], both nn.Linear without bias."""
+
+    def __init__(self, torch, doc):
+        nn = torch.nn
+        self.torch = torch
+        self.doc = doc
+        t = self.tensor
+        self.E = doc["embedding_dim"]
+        self.H = doc["hidden_dim"]
+        self.A = doc["attention_dim"]
+        self.L = doc.get("positions")
+        E, H, A = self.E, self.H, self.A
+        D = H // 2
+        self.src = dict((fold(w), (w, t(v)))
+                        for w, v in doc["source_embeddings"].items())
+        self.tgt = dict((fold(w), (w, t(v)))
+                        for w, v in doc["target_embeddings"].items())
+        self.vocab = list(doc["output"]["vocab"])
+
+        fwd, bwd = doc["forward"], doc["backward"]
+        self.encoder = nn.RNN(E, D, num_layers=1, nonlinearity="tanh",
+                              bias=True, batch_first=True,
+                              bidirectional=True).double()
+        self.encoder.weight_ih_l0.copy_(t(fwd["W_x"]))
+        self.encoder.weight_hh_l0.copy_(t(fwd["W_h"]))
+        self.encoder.bias_ih_l0.copy_(t(fwd["b"]).reshape(D))
+        self.encoder.bias_hh_l0.zero_()
+        self.encoder.weight_ih_l0_reverse.copy_(t(bwd["W_x"]))
+        self.encoder.weight_hh_l0_reverse.copy_(t(bwd["W_h"]))
+        self.encoder.bias_ih_l0_reverse.copy_(t(bwd["b"]).reshape(D))
+        self.encoder.bias_hh_l0_reverse.zero_()
+
+        dec = doc["decoder"]
+        self.W_init = self.linear(dec["W_init"], D, H)
+        self.decoder = nn.RNNCell(E + H, H, bias=True,
+                                  nonlinearity="tanh").double()
+        self.decoder.weight_ih.copy_(torch.cat([t(dec["W_y"]),
+                                                t(dec["W_c"])], dim=1))
+        self.decoder.weight_hh.copy_(t(dec["W_s"]))
+        self.decoder.bias_ih.copy_(t(dec["b"]).reshape(H))
+        self.decoder.bias_hh.zero_()
+        # the three terms, each alone, for the trace's W_y_y, W_s_s, W_c_c
+        self.W_y = self.linear(dec["W_y"], E, H)
+        self.W_s = self.linear(dec["W_s"], H, H)
+        self.W_c = self.linear(dec["W_c"], H, H)
+        self.W_o = self.linear(doc["output"]["W_o"], 2 * H + E,
+                               len(self.vocab))
+        self.scorer_weights(doc)
+
+    def trace(self, scorers, words, target):
+        F = self.torch.nn.functional
+        torch = self.torch
+        H, D = self.H, self.H // 2
+        src = [self.src[fold(w)] for w in words]
+        x = torch.stack([e for _, e in src]).unsqueeze(0)       # 1 x n x E
+        Hs, _ = self.encoder(x, torch.zeros(2, 1, D, dtype=torch.float64))
+        Hs = Hs[0]                                              # n x H
+        n = len(src)
+        w_init_h = self.W_init(Hs[0, D:])
+        s0 = torch.tanh(w_init_h)
+        out = {
+            "embedding_dim": self.E, "hidden_dim": self.H,
+            "attention_dim": self.A, "architecture": "bahdanau",
+            "source": [w for w, _ in src],
+            "vocab": self.vocab,
+            "encoder": [{"token": w, "embedding": e.tolist(),
+                         "forward": Hs[i, :D].tolist(),
+                         "backward": Hs[i, D:].tolist(),
+                         "annotation": Hs[i].tolist()}
+                        for i, (w, e) in enumerate(src)],
+            "initial": {"state": s0.tolist(), "W_init_h": w_init_h.tolist()},
+        }
+        if target is not None:
+            tgt = [self.tgt[fold(w)][0] for w in target]
+            out["target"] = tgt
+            out["decoding"] = "teacher-forced"
+        else:
+            out["decoding"] = "greedy"
+            out["max_steps"] = min(2 * n + 2, 100)
+        runs = []
+        for scorer in scorers:
+            steps = []
+            s = s0
+            word = "<s>"
+            limit = len(tgt) + 1 if target is not None else out["max_steps"]
+            stopped = False
+            for t in range(limit):
+                y = self.tgt[fold(word)][1]
+                e, parts = self.score(scorer, s, Hs)            # s_{t-1}
+                top = torch.max(e)
+                alpha = F.softmax(e, dim=0)
+                weighted = alpha.unsqueeze(1) * Hs
+                c = alpha @ Hs
+                s_new = self.decoder(torch.cat([y, c]).unsqueeze(0),
+                                     s.unsqueeze(0))[0]
+                joined = torch.cat([s_new, c, y])
+                logits = self.W_o(joined)
+                probs = F.softmax(logits, dim=0)
+                best = int(torch.argmax(probs))
+                for k in range(len(self.vocab)):
+                    if probs[k] == probs[best]:
+                        best = k
+                        break
+                wy, ws, wc = self.W_y(y), self.W_s(s), self.W_c(c)
+                step = {
+                    "t": t + 1,
+                    "input": self.tgt[fold(word)][0],
+                    "query": s.tolist(),
+                    "scores": e.tolist(),
+                    "softmax": {"max": [top.item()],
+                                "sum": [torch.exp(e - top).sum().item()]},
+                    "weights": alpha.tolist(),
+                    "weighted": weighted.tolist(),
+                    "context": c.tolist(),
+                    "state": s_new.tolist(),
+                    "W_y_y": wy.tolist(), "W_s_s": ws.tolist(),
+                    "W_c_c": wc.tolist(),
+                    "pre": (wy + ws + wc + self.decoder.bias_ih).tolist(),
+                    "concat": joined.tolist(),
+                    "output": {"token": self.vocab[best],
+                               "logits": logits.tolist(),
+                               "probs": probs.tolist()},
+                }
+                step["parts"] = dict((k, v.tolist()) for k, v in parts.items())
+                steps.append(step)
+                s = s_new
+                if target is not None:
+                    word = tgt[t] if t < len(tgt) else None
+                else:
+                    word = self.vocab[best]
+                    if word == "</s>":
+                        stopped = True
+                        break
+            run = {"scorer": scorer,
+                   "output": [st["output"]["token"] for st in steps]}
+            if target is None:
+                run["stopped"] = stopped
+            run["steps"] = steps
+            runs.append(run)
+        out["runs"] = runs
+        return out
+
+
 def check_trace(got, want):
     """The program's trace against the torch one; "parts" must hold exactly
     the expected keys and be absent when there are none, "target" and
@@ -422,13 +576,31 @@ def check_model_file(doc, path):
         "embedding_dim": m.E, "hidden_dim": m.H, "attention_dim": m.A,
         "source_embeddings": dict(zip(m.src.words, m.src.emb)),
         "target_embeddings": dict(zip(m.tgt.words, m.tgt.emb)),
-        "encoder": {"W_x": m.encoder_W_x, "W_h": m.encoder_W_h,
-                    "b": m.encoder_b[0]},
-        "decoder": {"W_x": m.decoder_W_x, "W_h": m.decoder_W_h,
-                    "b": m.decoder_b[0]},
-        "output": {"W_c": m.output_W_c, "W_s": m.output_W_s,
-                   "vocab": m.tgt.words},
     }
+    if m.arch == "bahdanau":
+        want.update({
+            "architecture": "bahdanau",
+            "forward": {"W_x": m.forward_W_x, "W_h": m.forward_W_h,
+                        "b": m.forward_b[0]},
+            "backward": {"W_x": m.backward_W_x, "W_h": m.backward_W_h,
+                         "b": m.backward_b[0]},
+            "decoder": {"W_init": m.decoder_W_init, "W_y": m.decoder_W_y,
+                        "W_s": m.decoder_W_s, "W_c": m.decoder_W_c,
+                        "b": m.decoder_b[0]},
+            "output": {"W_o": m.output_W_o, "vocab": m.tgt.words},
+        })
+    else:
+        if "architecture" in doc:
+            raise Mismatch("$.architecture: program has %s, the file none"
+                           % show(doc["architecture"]))
+        want.update({
+            "encoder": {"W_x": m.encoder_W_x, "W_h": m.encoder_W_h,
+                        "b": m.encoder_b[0]},
+            "decoder": {"W_x": m.decoder_W_x, "W_h": m.decoder_W_h,
+                        "b": m.decoder_b[0]},
+            "output": {"W_c": m.output_W_c, "W_s": m.output_W_s,
+                       "vocab": m.tgt.words},
+        })
     if "general" in m.scorers:
         want["general"] = {"W": m.general_W}
     if "concat" in m.scorers:
@@ -480,7 +652,10 @@ def main(argv):
         doc = run_json([binary, "model", "--format=json",
                         "--model=" + model_path])
         check_model_file(doc, model_path)
-        model = TorchModel(torch, doc)
+        if doc.get("architecture") == "bahdanau":
+            model = BahdanauTorch(torch, doc)
+        else:
+            model = TorchModel(torch, doc)
     except (Mismatch, KeyError, TypeError, ValueError, RuntimeError) as exc:
         if isinstance(exc, KeyError):
             exc = "model JSON lacks the key %s" % exc

@@ -67,6 +67,30 @@ SECTIONS = (
     ("output.W_s", "named"),
 )
 
+# Bahdanau's architecture (the line "architecture bahdanau"): a
+# bidirectional encoder of H/2 units a direction, s_0 = tanh(W_init <-h_1),
+# a decoder that reads [y_{t-1}; c_t], and W_o applied to [s_t; c_t; y_{t-1}].
+BAHDANAU_SECTIONS = (
+    ("source", "vocab"),
+    ("target", "vocab"),
+    ("forward.W_x", "matrix"),
+    ("forward.W_h", "matrix"),
+    ("forward.b", "matrix"),
+    ("backward.W_x", "matrix"),
+    ("backward.W_h", "matrix"),
+    ("backward.b", "matrix"),
+    ("decoder.W_init", "matrix"),
+    ("decoder.W_y", "matrix"),
+    ("decoder.W_s", "matrix"),
+    ("decoder.W_c", "matrix"),
+    ("decoder.b", "matrix"),
+    ("general.W", "matrix"),
+    ("concat.W", "matrix"),
+    ("concat.v", "matrix"),
+    ("location.W", "matrix"),
+    ("output.W_o", "named"),
+)
+
 NUMBER_RE = re.compile(r"^[+-]?[0-9]+(\.[0-9]*)?([eE][+-]?[0-9]+)?$")
 
 
@@ -79,7 +103,18 @@ OPTIONAL = set(name for names in SCORER_SECTIONS.values() for name in names)
 
 def shape_of(section, E, H, A, L):
     """(rows, cols) of a matrix section."""
+    D = H // 2
     return {
+        "forward.W_x": (D, E),
+        "forward.W_h": (D, D),
+        "forward.b": (1, D),
+        "backward.W_x": (D, E),
+        "backward.W_h": (D, D),
+        "backward.b": (1, D),
+        "decoder.W_init": (H, D),
+        "decoder.W_y": (H, E),
+        "decoder.W_s": (H, H),
+        "decoder.W_c": (H, H),
         "encoder.W_x": (H, E),
         "encoder.W_h": (H, H),
         "encoder.b": (1, H),
@@ -181,9 +216,22 @@ def load_model(path):
         if not 1 <= L <= 64:
             raise ModelError("%s: size out of range" % where(n))
         pos += 1
+    # An optional line naming the architecture; luong without it.
+    arch = "luong"
+    if pos < len(lines) and lines[pos][1][0] == "architecture":
+        n, fields = lines[pos]
+        if len(fields) != 2 or fields[1] not in ("luong", "bahdanau"):
+            raise ModelError("%s: expected 'architecture luong|bahdanau'"
+                             % where(n))
+        arch = fields[1]
+        if arch == "bahdanau" and H % 2:
+            raise ModelError("%s: bahdanau needs an even hidden size"
+                             % where(n))
+        pos += 1
+    sections = BAHDANAU_SECTIONS if arch == "bahdanau" else SECTIONS
 
     # Split the rest into sections by their header lines.
-    known = set(name for name, _ in SECTIONS)
+    known = set(name for name, _ in sections)
     bodies = {}
     current = None
     for n, fields in lines[pos:]:
@@ -198,7 +246,7 @@ def load_model(path):
         if current is None:
             raise ModelError("%s: expected a section header" % where(n))
         bodies[current].append((n, fields))
-    for name, _ in SECTIONS:
+    for name, _ in sections:
         if name not in OPTIONAL and name not in bodies:
             raise ModelError("%s: missing section [%s]" % (path, name))
     scorers = []
@@ -217,10 +265,11 @@ def load_model(path):
 
     m = Model()
     m.E, m.H, m.A, m.L = E, H, A, L
+    m.arch = arch
     m.scorers = tuple(scorers)
     m.src = Vocab()
     m.tgt = Vocab()
-    for name, kind in SECTIONS:
+    for name, kind in sections:
         if name not in bodies:
             continue
         rows = bodies[name]
@@ -245,17 +294,18 @@ def load_model(path):
                     raise ModelError("%s: expected %d numbers" % (where(n), c))
                 matrix.append([to_number(x, where(n)) for x in fields])
             setattr(m, name.replace(".", "_"), matrix)
-        else:  # output.W_s: rows named after the target words, in order
+        else:  # output.W_s, output.W_o: rows named after the target words
             if len(rows) != len(m.tgt.words):
                 raise ModelError("%s: [%s] needs one row per target word"
                                  % (path, name))
+            cols = H if name == "output.W_s" else 2 * H + E
             matrix = []
             for k, (n, fields) in enumerate(rows):
-                if len(fields) != 1 + H or fold(fields[0]) != fold(m.tgt.words[k]):
+                if len(fields) != 1 + cols or fold(fields[0]) != fold(m.tgt.words[k]):
                     raise ModelError("%s: expected the row of %r and %d numbers"
-                                     % (where(n), m.tgt.words[k], H))
+                                     % (where(n), m.tgt.words[k], cols))
                 matrix.append([to_number(x, where(n)) for x in fields[1:]])
-            m.output_W_s = matrix
+            setattr(m, name.replace(".", "_"), matrix)
     m.bos = m.tgt.find("<s>")
     m.eos = m.tgt.find("</s>")
     if m.bos < 0 or m.eos < 0:
@@ -415,6 +465,88 @@ def decode(m, scorer, states, tgt_ids):
     return {"scorer": scorer, "steps": steps}
 
 
+def encode_bidir(m, src_ids):
+    """Bahdanau's encoder: the forward states, the backward states (the
+    backward RNN reads the sentence from its end) and the annotations
+    h_i = forward_i followed by backward_i."""
+    D = m.H // 2
+    fwd = []
+    h = [0.0] * D
+    for i in src_ids:
+        h = rnn_step(m.forward_W_x, m.forward_W_h, m.forward_b, m.src.emb[i], h)
+        fwd.append(h)
+    bwd = [None] * len(src_ids)
+    h = [0.0] * D
+    for k in range(len(src_ids) - 1, -1, -1):
+        h = rnn_step(m.backward_W_x, m.backward_W_h, m.backward_b,
+                     m.src.emb[src_ids[k]], h)
+        bwd[k] = h
+    return fwd, bwd, [fwd[k] + bwd[k] for k in range(len(src_ids))]
+
+
+def decode_bahdanau(m, scorer, states, s0, tgt_ids):
+    """One run of Bahdanau's decoder: attention with the previous state as
+    the query, then s_t = tanh(W_y y + W_s s_prev + W_c c + b), then
+    p = softmax(W_o [s_t; c_t; y])."""
+    steps = []
+    s = s0
+    n = len(states)
+    if tgt_ids is not None:
+        inputs = [m.bos] + list(tgt_ids)
+        limit = len(inputs)
+    else:
+        inputs = [m.bos]
+        limit = min(2 * n + 2, 100)
+    t = 0
+    while t < limit:
+        y = m.tgt.emb[inputs[t]]
+        query = s
+        scores = []
+        parts = {}
+        for i, h in enumerate(states):
+            e, mids = score(m, scorer, query, h, i)
+            scores.append(e)
+            for name, value in mids.items():
+                parts.setdefault(name, []).append(value)
+        weights = softmax(scores)
+        weighted = [[weights[i] * h[k] for k in range(m.H)]
+                    for i, h in enumerate(states)]
+        context = []
+        for k in range(m.H):
+            acc = 0.0
+            for i in range(n):
+                acc += weights[i] * states[i][k]
+            context.append(acc)
+        wy = matvec(m.decoder_W_y, y)
+        ws = matvec(m.decoder_W_s, query)
+        wc = matvec(m.decoder_W_c, context)
+        pre = [wy[k] + ws[k] + wc[k] + m.decoder_b[0][k] for k in range(m.H)]
+        s = [math.tanh(v) for v in pre]
+        joined = s + context + list(y)
+        probs = softmax(matvec(m.output_W_o, joined))
+        best = argmax(probs)
+        step = {"t": t + 1, "input": m.tgt.words[inputs[t]], "query": query}
+        if parts:
+            step["parts"] = parts
+        step.update({
+            "scores": scores,
+            "weights": weights,
+            "weighted": weighted,
+            "context": context,
+            "W_y_y": wy, "W_s_s": ws, "W_c_c": wc, "pre": pre,
+            "state": s,
+            "concat": joined,
+            "output": {"token": m.tgt.words[best], "probs": probs},
+        })
+        steps.append(step)
+        t += 1
+        if tgt_ids is None:
+            if best == m.eos:
+                break
+            inputs.append(best)
+    return {"scorer": scorer, "steps": steps}
+
+
 def lookup(vocab, words, what):
     ids = []
     for w in words:
@@ -444,10 +576,26 @@ def trace(m, scorer, sentence, target=None):
     if scorer == "location" and len(src_ids) > m.L:
         raise ModelError("the location scorer knows %d positions, the "
                          "sentence has %d words" % (m.L, len(src_ids)))
-    states = encode(m, src_ids)
     out = {"format": FORMAT, "source": [m.src.words[i] for i in src_ids]}
     if tgt_ids is not None:
         out["target"] = [m.tgt.words[i] for i in tgt_ids]
+    if m.arch == "bahdanau":
+        fwd, bwd, states = encode_bidir(m, src_ids)
+        D = m.H // 2
+        w_init_h = matvec(m.decoder_W_init, bwd[0])
+        s0 = [math.tanh(v) for v in w_init_h]
+        out["architecture"] = "bahdanau"
+        out["encoder"] = [{"token": m.src.words[i],
+                           "embedding": list(m.src.emb[i]),
+                           "forward": fwd[k], "backward": bwd[k],
+                           "annotation": states[k]}
+                          for k, i in enumerate(src_ids)]
+        out["initial"] = {"state": s0, "W_init_h": w_init_h}
+        out["runs"] = [decode_bahdanau(m, sc, states, s0, tgt_ids)
+                       for sc in chosen]
+        assert len(s0) == m.H and len(bwd[0]) == D
+        return out
+    states = encode(m, src_ids)
     out["encoder"] = [{"token": m.src.words[i], "embedding": list(m.src.emb[i]),
                        "state": h} for i, h in zip(src_ids, states)]
     out["runs"] = [decode(m, sc, states, tgt_ids) for sc in chosen]

@@ -1,0 +1,42 @@
+/* arch.c: the registry of architectures, built from src/arch_list.h. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "arch.h"
+
+#define ARCH(name) extern const struct arch_class arch_##name;
+#include "arch_list.h"
+#undef ARCH
+
+const struct arch_class *const arch_registry[ARCH_COUNT] = {
+#define ARCH(name) &arch_##name,
+#include "arch_list.h"
+#undef ARCH
+};
+
+int arch_find(const char *name)
+{
+	for (int k = 0; k < ARCH_COUNT; k++)
+		if (strcmp(name, arch_registry[k]->name) == 0)
+			return k;
+	return -1;
+}
+
+char *arch_names(char *buf, size_t size, const char *sep, const char *last)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < ARCH_COUNT && used < size; k++) {
+		const char *before = k == 0 ? ""
+				   : k == ARCH_COUNT - 1 ? last : sep;
+		int n = snprintf(buf + used, size - used, "%s%s", before,
+				 arch_registry[k]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}

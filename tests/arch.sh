@@ -1,0 +1,98 @@
+#!/bin/sh
+# arch.sh: --arch and a model of Bahdanau's architecture on the command
+# line: which models it takes, the text trace showing the flow (the query
+# of each step, the context entering the RNN, both encoder directions),
+# every format, and the commands that take Luong's models only so far.
+# The numbers are checked by check_bahdanau, ref-compare and torch-check.
+. "$srcdir/tests/lib.sh"
+bahd="$srcdir/tests/data/bahdanau.model"
+tiny="$srcdir/tests/data/tiny.model"
+
+run_cmd trace --arch=bahdanu
+expect_status 2 "unknown architecture"
+expect_err "unknown architecture 'bahdanu'; expected luong or bahdanau" \
+	"the architectures are listed"
+run_cmd trace --arch=luong --model="$bahd" un
+expect_status 1 "a bahdanau model is not a luong one"
+expect_err "is a model of the bahdanau architecture, and --arch asks for luong" \
+	"the mismatch is named"
+run_cmd trace --arch=bahdanau --model="$tiny" un
+expect_status 1 "a luong model is not a bahdanau one"
+run_cmd trace --arch=bahdanau
+expect_status 1 "no built-in bahdanau model yet"
+expect_err "give one with --model=FILE" "the way out is named"
+
+# --arch=luong changes nothing
+"$ATTN_TRACE" trace --scorer=all >"$TMP/plain" 2>&1
+run_cmd trace --arch=luong --scorer=all
+expect_status 0 "--arch=luong"
+check "--arch=luong is the default, byte for byte" cmp -s "$TMP/out" "$TMP/plain"
+
+# the text trace shows the flow
+run_cmd trace --arch=bahdanau --model="$bahd" --target="one two" un deux
+expect_status 0 "a bahdanau trace"
+out="$TMP/out"
+check "the architecture is named" \
+	grep -q '^architecture: bahdanau (attention first with s_{t-1} as the query' "$out"
+check "the forward encoder" grep -q '^→h_2 = tanh(W_x^f·x_2 + W_h^f·→h_1 + b^f)$' "$out"
+check "the backward encoder, from the end" \
+	grep -q '^←h_1 = tanh(W_x^b·x_1 + W_h^b·←h_2 + b^b)$' "$out"
+check "the annotations" grep -q '^the annotation h_1 = \[→h_1; ←h_1\]' "$out"
+check "s_0 from ←h_1" grep -q "^the decoder's first state s_0 = tanh(W_init·←h_1)" "$out"
+check "step 1's query is s_0" \
+	grep -q "^the query s_0 = the decoder's first state, from ←h_1" "$out"
+check "step 2's query is s_1" grep -q '^the query s_1 = the state that step 1 made' "$out"
+check "the scores use s_{t-1}" grep -q '^e_2,1 = s_1·h_1 = ' "$out"
+check "the heading says s_{t-1}" grep -q '^==== dot scorer (1 of 1): e_t,i = s_{t-1}·h_i ====$' "$out"
+check "the context enters the RNN" grep -q '^the context c_1 enters the RNN ' "$out"
+check "the term W_c·c_t" grep -q '^  W_c·c_2 ' "$out"
+check "the decoder state stage" grep -q '^--- decoder state ---$' "$out"
+check "the readout" grep -q '^p_1 = softmax(W_o·\[s_1; c_1; y_0\])' "$out"
+# the order of a step: query, scoring, softmax, weighted sum, state, output
+sed -n '/^=== dot, t=1/,/^=== dot, t=2/p' "$out" | grep -E '^(--- |the query)' \
+	>"$TMP/order"
+printf '%s\n' '--- scoring ---' "the query s_0 = the decoder's first state, from ←h_1 (4)   [-0.2130,  0.4663,  0.6755, -0.3844]" \
+	'--- softmax ---' '--- weighted sum ---' '--- decoder state ---' \
+	'--- output ---' >"$TMP/want"
+check "a step runs attention first, then the RNN" cmp -s "$TMP/order" "$TMP/want"
+
+# the other formats
+for f in json jsonl csv markdown; do
+	run_cmd trace --model="$bahd" --scorer=all --format=$f un deux trois
+	expect_status 0 "a bahdanau trace as $f"
+done
+run_cmd trace --model="$bahd" --format=json un deux
+check "JSON names the architecture" grep -q '"architecture": "bahdanau"' "$TMP/out"
+check "JSON has the backward states" grep -q '"backward": \[' "$TMP/out"
+check "JSON has W_c·c_t" grep -q '"W_c_c": \[' "$TMP/out"
+run_cmd trace --format=json
+check "a luong trace names no architecture" sh -c "! grep -q architecture '$TMP/out'"
+run_cmd trace --model="$bahd" --format=csv un deux
+check "CSV has ←h_1" grep -q '^,0,encoding,←h_1,1,' "$TMP/out"
+check "CSV has W_c·c_1" grep -q '^dot,1,concat,W_c·c_1,1,' "$TMP/out"
+run_cmd trace --model="$bahd" --format=markdown un deux
+check "Markdown has both directions" grep -q '| i | word | x_i | →h_i | ←h_i |' "$TMP/out"
+check "Markdown has the query" grep -q '^The query is the state before this step, s_0 = ' "$TMP/out"
+printf 'un deux ||| one two\ndeux trois\n' >"$TMP/pairs"
+run_cmd trace --model="$bahd" --batch="$TMP/pairs" --format=jsonl --jobs=2
+expect_status 0 "a bahdanau batch"
+check "one line a pair" test "$(wc -l <"$TMP/out")" -eq 2
+
+# the model
+run_cmd model --model="$bahd"
+check "the model text names the architecture" \
+	grep -q '^embedding 3, hidden 4, attention 3, positions 4, architecture bahdanau$' "$TMP/out"
+check "the model text has W_init" grep -q '^decoder W_init, applied to ←h_1 (4, 2)$' "$TMP/out"
+run_cmd model --arch=bahdanau --model="$bahd" --format=json
+check "the model JSON has the backward RNN" grep -q '"backward": {"W_x"' "$TMP/out"
+
+# what takes Luong's models only so far
+run_cmd heatmap --model="$bahd" un
+expect_status 1 "heatmap refuses a bahdanau model"
+expect_err "heatmap works with luong models only so far" "heatmap says why"
+run_cmd quiz --model="$bahd" un </dev/null
+expect_status 1 "quiz refuses a bahdanau model"
+run_cmd train --pairs="$TMP/pairs" --init="$bahd" -o "$TMP/m"
+expect_status 1 "train --init refuses a bahdanau model"
+check "and writes nothing" test ! -e "$TMP/m"
+finish
