@@ -179,6 +179,44 @@ START_TEST(test_score_concat_attention_width)
 }
 END_TEST
 
+/* additive: v_a·tanh(W_a·s + U_a·h_i), worked by hand; and the same as
+ * concat with W = [W_a U_a] */
+START_TEST(test_score_additive)
+{
+	const double s[] = { 1, 2 }, Hs[] = { 3, -1, 0.5, 2 };
+	double Wa[] = { 0.5, 1, -1, 0.25 }, Ua[] = { 1, -2, 0, 0.5 };
+	double v[] = { 2, -1 }, e[2], f[2];
+	double Wcat[] = { 0.5, 1, 1, -2, -1, 0.25, 0, 0.5 };
+	struct model m;
+	struct score_in in;
+	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q };
+	memset(&m, 0, sizeof m);
+	m.H = 2;
+	m.A = 2;
+	m.sw[SCORER_additive][0] = Wa;
+	m.sw[SCORER_additive][1] = Ua;
+	m.sw[SCORER_additive][2] = v;
+	scorer_input(&in, &m, SCORER_additive, Hs, 2);
+	scorer_get(SCORER_additive)->prepare(&in, &ws);
+	/* U_a·h_1 = (3 + 2, -0.5), U_a·h_2 = (0.5 - 4, 1): once, by prepare */
+	ck_assert_double_eq_tol(ws_key[0], 5.0, TOL);
+	ck_assert_double_eq_tol(ws_key[1], -0.5, TOL);
+	ck_assert_double_eq_tol(ws_key[2], -3.5, TOL);
+	ck_assert_double_eq_tol(ws_key[3], 1.0, TOL);
+	scorer_get(SCORER_additive)->forward(&in, s, e, &ws);
+	/* W_a·s = (2.5, -0.5); pre_1 = (7.5, -1), pre_2 = (-1, 0.5) */
+	ck_assert_double_eq_tol(ws_q[0], 2.5, TOL);
+	ck_assert_double_eq_tol(ws_q[1], -0.5, TOL);
+	ck_assert_double_eq_tol(ws_mid[0], 7.5, TOL);
+	ck_assert_double_eq_tol(ws_mid[3], 0.5, TOL);
+	ck_assert_double_eq_tol(e[0], 2 * tanh(7.5) + tanh(1.0), TOL);
+	ck_assert_double_eq_tol(e[1], -2 * tanh(1.0) - tanh(0.5), TOL);
+	run_scorer(SCORER_concat, f, s, Hs, 2, 2, 2, Wcat, v);
+	ck_assert_double_eq_tol(f[0], e[0], TOL);
+	ck_assert_double_eq_tol(f[1], e[1], TOL);
+}
+END_TEST
+
 START_TEST(test_softmax_small)
 {
 	/* e = (1, 2, 3): max 3, shifts (-2, -1, 0) */
@@ -291,6 +329,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_score_general);
 	tcase_add_test(tc, test_score_concat);
 	tcase_add_test(tc, test_score_concat_attention_width);
+	tcase_add_test(tc, test_score_additive);
 	tcase_add_test(tc, test_softmax_small);
 	tcase_add_test(tc, test_softmax_huge_scores);
 	tcase_add_test(tc, test_softmax_all_negative_huge);

@@ -74,6 +74,17 @@ static double ref_score(int run, int t, int i)
 		for (int k = 0; k < H; k++)
 			e += s[k] * h[k];
 		return e / sqrt((double)H);
+	case SCORER_additive: /* v_a·tanh(W_a s + U_a h) */
+		for (int a = 0; a < A; a++) {
+			double z = 0.0;
+			for (int k = 0; k < H; k++)
+				z += model_weights(&M, "additive.W")[a * H + k] *
+				     s[k] +
+				     model_weights(&M, "additive.U")[a * H + k] *
+				     h[k];
+			e += model_weights(&M, "additive.v")[a] * tanh(z);
+		}
+		return e;
 	default:
 		for (int a = 0; a < A; a++) {
 			double z = 0.0;
@@ -118,6 +129,8 @@ START_TEST(test_scoring_expected)
 {
 	struct quiz_question q;
 	int run = _i;
+	if (run >= TR.nruns) /* a scorer handset4 has no weights of */
+		return;
 	for (int t = 1; t <= TR.runs[run].nsteps; t++)
 		for (int i = 1; i <= TR.n; i++) {
 			make_at(&q, run, STAGE_SCORING, t, i, 0);
@@ -132,6 +145,8 @@ START_TEST(test_softmax_expected)
 {
 	struct quiz_question q;
 	int run = _i;
+	if (run >= TR.nruns) /* a scorer handset4 has no weights of */
+		return;
 	for (int t = 1; t <= TR.runs[run].nsteps; t++)
 		for (int i = 1; i <= TR.n; i++) {
 			make_at(&q, run, STAGE_SOFTMAX, t, i, 0);
@@ -145,6 +160,8 @@ START_TEST(test_weighted_expected)
 {
 	struct quiz_question q;
 	int run = _i;
+	if (run >= TR.nruns) /* a scorer handset4 has no weights of */
+		return;
 	for (int t = 1; t <= TR.runs[run].nsteps; t++)
 		for (int k = 1; k <= M.H; k++) {
 			make_at(&q, run, STAGE_WEIGHTED_SUM, t, 0, k);

@@ -119,6 +119,18 @@ static double score_by_formula(enum scorer sc, const double *s,
 		/* s' W h with W = [[1.5, -0.5], [2.0, 0.25]] from tiny.model */
 		e = s[0] * (1.5 * h[0] - 0.5 * h[1]) +
 		    s[1] * (2.0 * h[0] + 0.25 * h[1]);
+	} else if (sc == SCORER_additive) {
+		/* v_a·tanh(W_a s + U_a h), the weights of tiny.model */
+		static const double Wa[3][2] = {
+			{ 0.4, -0.3 }, { -0.2, 0.6 }, { 0.7, 0.1 }
+		};
+		static const double Ua[3][2] = {
+			{ -0.5, 0.2 }, { 0.3, 0.8 }, { 0.1, -0.6 }
+		};
+		static const double va[3] = { 0.9, -1.1, 0.5 };
+		for (int r = 0; r < 3; r++)
+			e += va[r] * tanh(Wa[r][0] * s[0] + Wa[r][1] * s[1] +
+					  Ua[r][0] * h[0] + Ua[r][1] * h[1]);
 	} else {
 		for (int r = 0; r < 3; r++) {
 			const double *w = model_weights(&M, "concat.W") + r * 4;

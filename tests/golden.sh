@@ -39,6 +39,9 @@ golden scaled-zone-target.txt trace --scorer=scaled \
 golden general-p2.txt trace --model="$tiny" --scorer=general \
 	--precision=2 un deux trois
 golden model.txt model
+# the additive scorer: U_a·h_i once, at the first step
+golden additive-tiny.txt trace --model="$tiny" --scorer=additive \
+	--target="one two" un deux trois
 # Bahdanau's architecture: both encoder directions, s_0, the query of each
 # step, the context entering the RNN, the readout
 golden bahdanau-concat.txt trace --model=tests/data/bahdanau.model \

@@ -56,7 +56,8 @@ TOY_INPUTS = [
     ("JE Suis ÉTUDIANT", "I AM a Student"),
     ("Zone ÉCONOMIQUE Européenne", "European ECONOMIC area"),
 ]
-SCORERS = ["dot", "general", "concat", "scaled", "location", "all"]
+SCORERS = ["dot", "general", "concat", "scaled", "location", "additive",
+           "all"]
 
 
 def mixed_case(words):

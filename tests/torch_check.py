@@ -66,6 +66,7 @@ SCORERS = (
     ("concat", "concat"),
     ("scaled", None),
     ("location", "location"),
+    ("additive", "additive"),
 )
 
 # Sentences for the toy models, used when the model knows all their words.
@@ -219,6 +220,10 @@ class TorchModel:
         if "concat" in doc:
             self.concat_W = self.linear(doc["concat"]["W"], 2 * H, A)
             self.concat_v = t(doc["concat"]["v"]).reshape(A)
+        if "additive" in doc:
+            self.additive_W = self.linear(doc["additive"]["W"], H, A)
+            self.additive_U = self.linear(doc["additive"]["U"], H, A)
+            self.additive_v = t(doc["additive"]["v"]).reshape(A)
         if "location" in doc:
             self.location_W = t(doc["location"]["W"])
             if self.L is None or tuple(self.location_W.shape) != (self.L, H):
@@ -253,6 +258,14 @@ class TorchModel:
             return d / math.sqrt(self.H), {"dot": d}
         if scorer == "location":
             return self.location_W[:n] @ s, {}
+        if scorer == "additive":
+            w_a_q = self.additive_W(s)                      # A
+            u_a_h = self.additive_U(Hs)                     # n x A
+            pre = w_a_q.expand(n, self.A) + u_a_h
+            act = torch.tanh(pre)
+            return act @ self.additive_v, {
+                "U_a_h": u_a_h, "W_a_q": w_a_q.expand(n, self.A),
+                "pre": pre, "act": act}
         raise Mismatch("no torch version of the scorer %r" % scorer)
 
     def trace(self, scorers, words, target):
@@ -607,9 +620,12 @@ def check_model_file(doc, path):
         want["concat"] = {"W": m.concat_W, "v": m.concat_v[0]}
     if "location" in m.scorers:
         want["location"] = {"W": m.location_W}
+    if "additive" in m.scorers:
+        want["additive"] = {"W": m.additive_W, "U": m.additive_U,
+                            "v": m.additive_v[0]}
     if m.L is not None:
         want["positions"] = m.L
-    for key in ("general", "concat", "location", "positions"):
+    for key in ("general", "concat", "location", "additive", "positions"):
         if key not in want and key in doc:
             raise Mismatch("$.%s: program has %s, but the file has none"
                            % (key, show(doc[key])))

@@ -33,13 +33,14 @@ FORMAT = "attn-trace-trace/1"
 # The scorers, in the order "all" runs them (the order of the program's
 # registry), and the sections each needs: a model "supports" a scorer when
 # it has every one of them, so dot and scaled work with any model.
-SCORERS = ("dot", "general", "concat", "scaled", "location")
+SCORERS = ("dot", "general", "concat", "scaled", "location", "additive")
 SCORER_SECTIONS = {
     "dot": (),
     "general": ("general.W",),
     "concat": ("concat.W", "concat.v"),
     "scaled": (),
     "location": ("location.W",),
+    "additive": ("additive.W", "additive.U", "additive.v"),
 }
 
 # The sections, and for each how its rows look.  They may come in any
@@ -63,6 +64,9 @@ SECTIONS = (
     ("concat.W", "matrix"),
     ("concat.v", "matrix"),
     ("location.W", "matrix"),
+    ("additive.W", "matrix"),
+    ("additive.U", "matrix"),
+    ("additive.v", "matrix"),
     ("output.W_c", "matrix"),
     ("output.W_s", "named"),
 )
@@ -88,6 +92,9 @@ BAHDANAU_SECTIONS = (
     ("concat.W", "matrix"),
     ("concat.v", "matrix"),
     ("location.W", "matrix"),
+    ("additive.W", "matrix"),
+    ("additive.U", "matrix"),
+    ("additive.v", "matrix"),
     ("output.W_o", "named"),
 )
 
@@ -125,6 +132,9 @@ def shape_of(section, E, H, A, L):
         "concat.W": (A, 2 * H),
         "concat.v": (1, A),
         "location.W": (L, H),
+        "additive.W": (A, H),
+        "additive.U": (A, H),
+        "additive.v": (1, A),
         "output.W_c": (H, 2 * H),
     }[section]
 
@@ -390,6 +400,14 @@ def score(m, scorer, s, h, i):
     if scorer == "scaled":
         d = dot(s, h)
         return d / math.sqrt(m.H), {"dot": d}
+    if scorer == "additive":
+        # v_a . tanh(W_a s + U_a h): U_a h the same at every step
+        w_a_q = matvec(m.additive_W, s)
+        u_a_h = matvec(m.additive_U, h)
+        pre = [w_a_q[a] + u_a_h[a] for a in range(m.A)]
+        act = [math.tanh(u) for u in pre]
+        return dot(m.additive_v[0], act), {"U_a_h": u_a_h, "W_a_q": w_a_q,
+                                           "pre": pre, "act": act}
     # location: row i of W_loc times s; h plays no part
     return dot(m.location_W[i], s), {}
 
