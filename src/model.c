@@ -927,6 +927,8 @@ static int model_dim_size(const struct model *m, enum model_dim d)
 	case DIM_2H: return 2 * m->H;
 	case DIM_A: return m->A;
 	case DIM_L: return m->L;
+	case DIM_K: return 2;
+	case DIM_R: return 3;
 	}
 	return 0;
 }

@@ -34,7 +34,9 @@ enum model_dim {
 	DIM_H,   /* the hidden dimension */
 	DIM_2H,  /* twice that: [s_t; h_i] and [c_t; s_t] */
 	DIM_A,   /* the attention dimension of the concat scorer */
-	DIM_L    /* the source positions a model knows ("positions L") */
+	DIM_L,   /* the source positions a model knows ("positions L") */
+	DIM_K,   /* the location-aware scorer's filters: 2 */
+	DIM_R    /* the width of each filter: 3 */
 };
 
 /* A weight that a scorer owns: the model file's section "<scorer>.<key>",
@@ -56,7 +58,7 @@ enum arch {
 };
 
 #define SCORER_MAX 16         /* registered scorers, at most */
-#define SCORER_MAX_PARAMS 4   /* weights one scorer owns, at most */
+#define SCORER_MAX_PARAMS 6   /* weights one scorer owns, at most */
 
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {

@@ -88,4 +88,5 @@ void scorer_input(struct score_in *in, const struct model *m, int sc,
 	in->n = n;
 	in->H = m->H;
 	in->A = m->A;
+	in->prev_alpha = NULL;
 }

@@ -32,6 +32,10 @@ struct score_in {
 	const double *const *w; /* the scorer's weights, m->sw[id] */
 	const double *Hs;       /* (n, H) h_1 .. h_n, row-major */
 	int n, H, A;
+	/* (n) the previous step's attention weights α_{t-1}, for a scorer
+	 * that reads them (uses_prev_alpha); at the first step α_0, one-hot
+	 * on the first source word.  The caller sets it before each step. */
+	const double *prev_alpha;
 };
 
 /* The scorer's working memory, owned by the caller: the trace gives it
@@ -43,8 +47,13 @@ struct score_ws {
 	double *act; /* forward()'s second intermediate for each h_i */
 	double *q;   /* (2 * SCORE_WS_WIDTH(m)) what depends on the query
 	                alone; backward() may use it as scratch */
+	double *aux; /* (n, SCORE_WS_AUX(m)) more for each h_i, for a scorer
+	                that needs it (location-aware: its convolution) */
+	double *dprev; /* (n) dL/dα_{t-1}, which backward() of a scorer that
+	                  reads in->prev_alpha adds to; NULL otherwise */
 };
 #define SCORE_WS_WIDTH(m) ((m)->H > (m)->A ? (m)->H : (m)->A)
+#define SCORE_WS_AUX(m) (16 + (m)->A)
 
 struct trace;
 struct trace_rec;
@@ -70,6 +79,9 @@ struct scorer_class {
 	                        score's terms (a name template, trace.h) */
 	int nparams;
 	const struct param_spec *params; /* (nparams) the weights it owns */
+	int uses_prev_alpha; /* 1: it reads in->prev_alpha (α_{t-1}), so a
+	                        step's scores depend on the step before, and
+	                        training goes back through the steps in order */
 	/* step 0, once a sentence: what depends on h_i alone, into ws->key;
 	 * NULL when nothing does */
 	void (*prepare)(const struct score_in *in, struct score_ws *ws);
@@ -79,7 +91,8 @@ struct scorer_class {
 			double *e, struct score_ws *ws);
 	/* the gradient: given de (n) = dL/de after forward() with the same
 	 * ws, adds to the scorer's weight gradients gw (as in->w), to ds (H)
-	 * and to dHs (n, H) */
+	 * and to dHs (n, H), and to ws->dprev (n, dL/dα_{t-1}) if it reads
+	 * in->prev_alpha */
 	void (*backward)(const struct score_in *in, const double *s,
 			 const double *de, struct score_ws *ws,
 			 double *const *gw, double *ds, double *dHs);

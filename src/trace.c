@@ -228,6 +228,8 @@ const double *trace_scores(struct trace *tr, int run, int t, const double *s,
 	ws->mid = trace_alloc(tr, (size_t)n * W);
 	ws->act = trace_alloc(tr, (size_t)n * W);
 	ws->q = trace_alloc(tr, 2 * (size_t)W);
+	if (sc->uses_prev_alpha)
+		ws->aux = trace_alloc(tr, (size_t)n * SCORE_WS_AUX(tr->m));
 	sc->forward(in, s, e, ws);
 	for (int i = 0; i < n; i++) {
 		struct score_view v = { tr, NULL, in, ws, s, i };
@@ -319,7 +321,7 @@ static void trace_decode(struct trace *tr, int run, int sc,
 	int limit = tr->ntgt ? tr->ntgt + 1 : tr->max_steps;
 	struct trace_run *ru = &tr->runs[run];
 	struct score_in in;
-	struct score_ws ws = { NULL, NULL, NULL, NULL };
+	struct score_ws ws = { NULL, NULL, NULL, NULL, NULL, NULL };
 
 	ru->scorer = sc;
 	ru->first_rec = tr->nrecs;
@@ -333,6 +335,9 @@ static void trace_decode(struct trace *tr, int run, int sc,
 	}
 	const double *prev = s0;
 	int word = m->bos;
+	double *alpha0 = trace_alloc(tr, (size_t)tr->n);
+	alpha0[0] = 1.0; /* α_0: one-hot on the first source word */
+	in.prev_alpha = alpha0;
 	for (int t = 1; t <= limit; t++) {
 		ru->input[t - 1] = word;
 		ru->step_first[t - 1] = tr->nrecs;
@@ -341,6 +346,12 @@ static void trace_decode(struct trace *tr, int run, int sc,
 		ru->pred[t - 1] = pred;
 		ru->nsteps = t;
 		prev = s;
+		/* α_t, for a scorer that reads the last step's weights */
+		for (int k = tr->nrecs - 1; k >= ru->step_first[t - 1]; k--)
+			if (tr->recs[k].kind == REC_SOFTMAX) {
+				in.prev_alpha = tr->recs[k].result;
+				break;
+			}
 		if (tr->ntgt) {
 			word = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
 		} else if (pred == m->eos) {

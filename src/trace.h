@@ -83,7 +83,7 @@ enum trace_kind {
  *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
  *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
  */
-#define TRACE_MAX_OPS 7
+#define TRACE_MAX_OPS 10
 
 /* What a vector's entries run over, so a front end can name each entry's
  * word: features (a state, a weight), the source positions (e_t, α_t),

@@ -114,13 +114,24 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->ht = xcalloc(H, sizeof *w->ht);
 	w->dht = xcalloc(H, sizeof *w->dht);
 	w->p = xcalloc((size_t)l->ntgt, sizeof *w->p);
+	w->sws.aux = xcalloc(n * (size_t)(16 + l->A), sizeof *w->sws.aux);
+	w->seq_ws = xcalloc((size_t)maxT * (2 * n * W +
+			    n * (size_t)(16 + l->A) + 2 * W),
+			    sizeof *w->seq_ws);
+	w->seq_alpha = xcalloc(((size_t)maxT + 1) * n, sizeof *w->seq_alpha);
+	w->seq_out = xcalloc((size_t)maxT * (3 * H + (size_t)l->ntgt),
+			     sizeof *w->seq_out);
+	w->dprev = xcalloc(n, sizeof *w->dprev);
+	w->dprev_next = xcalloc(n, sizeof *w->dprev_next);
 }
 
 void train_work_free(struct train_work *w)
 {
 	double *all[] = { w->h, w->dh, w->s, w->ds, w->sws.key, w->sws.mid,
 			  w->sws.act, w->sws.q, w->e, w->alpha, w->dalpha,
-			  w->cs, w->dcs, w->ht, w->dht, w->p };
+			  w->cs, w->dcs, w->ht, w->dht, w->p, w->sws.aux,
+			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
+			  w->dprev_next };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -248,10 +259,12 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 /* ------------------------------------------------- the backward pass */
 
 /* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
- * adds to the gradients g, to dL/ds_t and to dL/dh_i. */
+ * adds to the gradients g, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
+ * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
+ * that reads α_{t-1}). */
 static void tr_attend_back(struct model *g, const struct model *m,
 			   const struct score_in *in, int sc, int t, int n,
-			   struct train_work *w)
+			   const double *dalpha_in, struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
 	double *ds = w->ds + (size_t)t * H, dot = 0.0;
@@ -271,6 +284,8 @@ static void tr_attend_back(struct model *g, const struct model *m,
 		const double *h = w->h + (size_t)(i + 1) * H;
 		double *dh = w->dh + (size_t)(i + 1) * H;
 		w->dalpha[i] = tr_dot(w->dcs, h, H);
+		if (dalpha_in)
+			w->dalpha[i] += dalpha_in[i];
 		dot += w->alpha[i] * w->dalpha[i];
 		for (int k = 0; k < H; k++)
 			dh[k] += w->alpha[i] * w->dcs[k];
@@ -345,8 +360,87 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < m->tgt.n; k++)
 			w->p[k] *= scale;
-		tr_attend_back(g, m, &in, sc, t, n, w);
+		tr_attend_back(g, m, &in, sc, t, n, NULL, w);
 	}
+	return loss;
+}
+
+/* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
+static void tr_seq_ws(struct train_work *w, int n, int t)
+{
+	const size_t W = (size_t)(w->H > w->A ? w->H : w->A);
+	const size_t X = (size_t)(16 + w->A), N = (size_t)n;
+	double *p = w->seq_ws + (size_t)(t - 1) * (2 * N * W + N * X + 2 * W);
+
+	w->sws.mid = p;
+	w->sws.act = p + N * W;
+	w->sws.aux = p + 2 * N * W;
+	w->sws.q = p + 2 * N * W + N * X;
+}
+
+/* tr_pair_scorer for a scorer that reads α_{t-1}: every step forward,
+ * keeping what the backward pass needs, then back from step T to 1,
+ * carrying dL/dα_t from step t + 1 to step t. */
+static double tr_pair_scorer_seq(struct model *g, const struct model *m,
+				 const struct train_pair *pr, int sc,
+				 double scale, struct train_work *w,
+				 int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		loss -= tr_attend(m, &in, sc, t, n, gold, w);
+		*right += tr_argmax(w->p, V) == gold;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		if (!g)
+			continue;
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
+	}
+	if (g) {
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
+			       sizeof *w->alpha * (size_t)n);
+			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
+			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
+			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			tr_attend_back(g, m, &in, sc, t, n, w->dprev, w);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+		}
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
 	return loss;
 }
 
@@ -371,8 +465,9 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 3: attention and output, forward and back, for each scorer */
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += tr_pair_scorer(g, m, pr, sc, scale, w,
-						   &right[sc]);
+			loss[sc] += (scorer_get(sc)->uses_prev_alpha
+				     ? tr_pair_scorer_seq : tr_pair_scorer)(
+					g, m, pr, sc, scale, w, &right[sc]);
 	if (!g)
 		return;
 	/* step 4: back through the decoder; step 5: through the encoder */
@@ -689,9 +784,13 @@ int train_greedy(const struct model *m, const int *src, int n,
 	tr_score_in(&in, m, sc, n, w);
 	if (cls->prepare)
 		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
 		tr_dec_step(m, word, t, w);
 		tr_attend(m, &in, sc, t, n, -1, w);
+		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
 		if (alpha)
 			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,

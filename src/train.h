@@ -126,6 +126,14 @@ struct train_work {
 	double *ht;     /* (H) h̃_t */
 	double *dht;    /* (H) dL/dh̃_t, later dL/d(W_c [c_t; s_t]) */
 	double *p;      /* (V) output probabilities, later dL/dlogits */
+	/* for a scorer that reads α_{t-1} (uses_prev_alpha): each step's
+	 * forward pass kept for the backward pass in reverse order */
+	double *seq_ws;    /* (maxT, 2 n W + n AUX + 2 W) the scorer's mid,
+	                      act, aux and q */
+	double *seq_alpha; /* (maxT + 1, maxn) α_0 (one-hot), α_1 .. α_T */
+	double *seq_out;   /* (maxT, 3H + V) [c_t; s_t], h̃_t, dL/dlogits */
+	double *dprev;     /* (maxn) dL/dα_t carried back to step t */
+	double *dprev_next; /* (maxn) dL/dα_{t-1} made at step t */
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */

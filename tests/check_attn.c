@@ -78,7 +78,7 @@ static void run_scorer(int sc, double *e, const double *s, const double *Hs,
 {
 	struct model m;
 	struct score_in in;
-	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q };
+	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q, NULL, NULL };
 	memset(&m, 0, sizeof m);
 	m.H = H;
 	m.A = A;
@@ -189,7 +189,7 @@ START_TEST(test_score_additive)
 	double Wcat[] = { 0.5, 1, 1, -2, -1, 0.25, 0, 0.5 };
 	struct model m;
 	struct score_in in;
-	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q };
+	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q, NULL, NULL };
 	memset(&m, 0, sizeof m);
 	m.H = 2;
 	m.A = 2;
@@ -214,6 +214,60 @@ START_TEST(test_score_additive)
 	run_scorer(SCORER_concat, f, s, Hs, 2, 2, 2, Wcat, v);
 	ck_assert_double_eq_tol(f[0], e[0], TOL);
 	ck_assert_double_eq_tol(f[1], e[1], TOL);
+}
+END_TEST
+
+/* location-aware: the convolution of α_{t-1} with zero padding, worked
+ * by hand, H = A = 1, n = 3, α_{t-1} = (0.2, 0.5, 0.3) */
+START_TEST(test_score_location_aware)
+{
+	const double s[] = { 0.25 }, Hs[] = { 1, -2, 0.5 };
+	const double prev[] = { 0.2, 0.5, 0.3 };
+	double W[] = { 2 }, V[] = { -1 }, U[] = { 0.5, -1 }, b[] = { 0.1 };
+	double w[] = { 3 }, F[] = { 1, 2, 3, -1, 0.5, 4 };
+	double aux[3 * 17], e[3], dprev[3] = { 0, 0, 0 }, de[3] = { 1, 0, 0 };
+	double gw0[1] = { 0 }, gw1[1] = { 0 }, gw2[2] = { 0 }, gw3[1] = { 0 };
+	double gw4[1] = { 0 }, gw5[6] = { 0 }, ds[1] = { 0 }, dH[3] = { 0 };
+	double *gw[] = { gw0, gw1, gw2, gw3, gw4, gw5 };
+	struct model m;
+	struct score_in in;
+	struct score_ws ws = { ws_key, ws_mid, ws_act, ws_q, aux, dprev };
+	memset(&m, 0, sizeof m);
+	m.H = 1;
+	m.A = 1;
+	m.sw[SCORER_location_aware][0] = W;
+	m.sw[SCORER_location_aware][1] = V;
+	m.sw[SCORER_location_aware][2] = U;
+	m.sw[SCORER_location_aware][3] = b;
+	m.sw[SCORER_location_aware][4] = w;
+	m.sw[SCORER_location_aware][5] = F;
+	scorer_input(&in, &m, SCORER_location_aware, Hs, 3);
+	in.prev_alpha = prev;
+	scorer_get(SCORER_location_aware)->prepare(&in, &ws);
+	scorer_get(SCORER_location_aware)->forward(&in, s, e, &ws);
+	/* i = 1: window (0, 0.2, 0.5), f = (0.4 + 1.5, 0.1 + 2) */
+	ck_assert_double_eq_tol(aux[0], 0.0, TOL);
+	ck_assert_double_eq_tol(aux[2], 0.5, TOL);
+	ck_assert_double_eq_tol(aux[9], 1.9, TOL);
+	ck_assert_double_eq_tol(aux[10], 2.1, TOL);
+	/* 3 tanh(2·0.25 - 1 + 0.5·1.9 - 2.1 + 0.1) */
+	ck_assert_double_eq_tol(e[0], 3 * tanh(-1.55), TOL);
+	/* i = 2: window (0.2, 0.5, 0.3), f = (2.1, 1.25) */
+	ck_assert_double_eq_tol(e[1], 3 * tanh(2.4), TOL);
+	/* i = 3: window (0.5, 0.3, 0), f = (1.1, -0.35) */
+	ck_assert_double_eq_tol(aux[2 * 17 + 9], 1.1, TOL);
+	ck_assert_double_eq_tol(e[2], 3 * tanh(1.0), TOL);
+	/* back from e_1 alone: de/dα_{t-1},j = Σ_c df_c·F[c][m] with
+	 * df = w (1 - tanh²)·U, through the window (0, α_1, α_2) */
+	scorer_get(SCORER_location_aware)->backward(&in, s, de, &ws, gw, ds,
+						    dH);
+	double g = 3 * (1 - tanh(-1.55) * tanh(-1.55));
+	ck_assert_double_eq_tol(dprev[0], g * (0.5 * 2 + -1 * 0.5), TOL);
+	ck_assert_double_eq_tol(dprev[1], g * (0.5 * 3 + -1 * 4), TOL);
+	ck_assert_double_eq_tol(dprev[2], 0.0, TOL);
+	ck_assert_double_eq_tol(gw5[1], g * 0.5 * 0.2, TOL); /* F[0][1] */
+	ck_assert_double_eq_tol(ds[0], g * 2, TOL);
+	ck_assert_double_eq_tol(dH[0], g * -1, TOL);
 }
 END_TEST
 
@@ -330,6 +384,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_score_concat);
 	tcase_add_test(tc, test_score_concat_attention_width);
 	tcase_add_test(tc, test_score_additive);
+	tcase_add_test(tc, test_score_location_aware);
 	tcase_add_test(tc, test_softmax_small);
 	tcase_add_test(tc, test_softmax_huge_scores);
 	tcase_add_test(tc, test_softmax_all_negative_huge);

@@ -100,9 +100,10 @@ START_TEST(test_encoder_by_hand)
 }
 END_TEST
 
-/* The score of s against h by the formula of each scorer. */
+/* The score of s against h by the formula of each scorer; prev (3) is
+ * α_{t-1}, which the location-aware scorer reads. */
 static double score_by_formula(enum scorer sc, const double *s,
-			       const double *h, int i)
+			       const double *h, int i, const double *prev)
 {
 	/* location: row i (from 0) of tiny.model's W_loc */
 	static const double Wloc[4][2] = {
@@ -119,6 +120,34 @@ static double score_by_formula(enum scorer sc, const double *s,
 		/* s' W h with W = [[1.5, -0.5], [2.0, 0.25]] from tiny.model */
 		e = s[0] * (1.5 * h[0] - 0.5 * h[1]) +
 		    s[1] * (2.0 * h[0] + 0.25 * h[1]);
+	} else if (sc == SCORER_location_aware) {
+		/* w·tanh(W s + V h + U f + b), f = F ∗ α_{t-1} with a zero at
+		 * each end: the weights of tiny.model */
+		static const double W[3][2] = {
+			{ 0.6, -0.4 }, { -0.3, 0.8 }, { 0.2, 0.5 }
+		};
+		static const double V[3][2] = {
+			{ 0.7, 0.1 }, { -0.6, 0.4 }, { 0.3, -0.9 }
+		};
+		static const double U[3][2] = {
+			{ 1.5, -0.5 }, { -1.0, 2.0 }, { 0.5, 0.75 }
+		};
+		static const double b[3] = { 0.1, -0.2, 0.05 };
+		static const double w[3] = { 1.3, -0.8, 0.6 };
+		static const double F[2][3] = {
+			{ 0.2, 0.5, 1.5 }, { -1.0, 0.3, 0.8 }
+		};
+		double win[3], f[2];
+		for (int m = 0; m < 3; m++)
+			win[m] = i + m - 1 >= 0 && i + m - 1 < 3
+				 ? prev[i + m - 1] : 0.0;
+		for (int c = 0; c < 2; c++)
+			f[c] = F[c][0] * win[0] + F[c][1] * win[1] +
+			       F[c][2] * win[2];
+		for (int r = 0; r < 3; r++)
+			e += w[r] * tanh(W[r][0] * s[0] + W[r][1] * s[1] +
+					 V[r][0] * h[0] + V[r][1] * h[1] +
+					 U[r][0] * f[0] + U[r][1] * f[1] + b[r]);
 	} else if (sc == SCORER_additive) {
 		/* v_a·tanh(W_a s + U_a h), the weights of tiny.model */
 		static const double Wa[3][2] = {
@@ -156,9 +185,12 @@ static void check_step(const struct trace *tr, int run, int t)
 	/* scores */
 	const double *e = need(tr, REC_SCORES, run, t, 0)->result;
 	const double *h[3];
+	static const double alpha0[3] = { 1, 0, 0 }; /* one-hot on word 1 */
+	const double *prev = t == 1 ? alpha0
+			     : need(tr, REC_SOFTMAX, run, t - 1, 0)->result;
 	for (int i = 0; i < 3; i++) {
 		h[i] = need(tr, REC_RNN, -1, 0, i + 1)->result;
-		ck_assert_double_eq_tol(e[i], score_by_formula(sc, s, h[i], i),
+		ck_assert_double_eq_tol(e[i], score_by_formula(sc, s, h[i], i, prev),
 					TOL);
 		const struct trace_rec *r = need(tr, REC_SCORE, run, t, i + 1);
 		double sum = 0;

@@ -42,6 +42,9 @@ golden model.txt model
 # the additive scorer: U_a·h_i once, at the first step
 golden additive-tiny.txt trace --model="$tiny" --scorer=additive \
 	--target="one two" un deux trois
+# the location-aware scorer: the convolution of α_{t-1}, term by term
+golden location-aware-tiny.txt trace --model="$tiny" --scorer=location-aware \
+	--target="one two" un deux trois
 # Bahdanau's architecture: both encoder directions, s_0, the query of each
 # step, the context entering the RNN, the readout
 golden bahdanau-concat.txt trace --model=tests/data/bahdanau.model \

@@ -57,7 +57,7 @@ TOY_INPUTS = [
     ("Zone ÉCONOMIQUE Européenne", "European ECONOMIC area"),
 ]
 SCORERS = ["dot", "general", "concat", "scaled", "location", "additive",
-           "all"]
+           "location-aware", "all"]
 
 
 def mixed_case(words):

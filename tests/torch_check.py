@@ -67,6 +67,7 @@ SCORERS = (
     ("scaled", None),
     ("location", "location"),
     ("additive", "additive"),
+    ("location-aware", "location-aware"),
 )
 
 # Sentences for the toy models, used when the model knows all their words.
@@ -224,6 +225,14 @@ class TorchModel:
             self.additive_W = self.linear(doc["additive"]["W"], H, A)
             self.additive_U = self.linear(doc["additive"]["U"], H, A)
             self.additive_v = t(doc["additive"]["v"]).reshape(A)
+        if "location-aware" in doc:
+            la = doc["location-aware"]
+            self.la_W = self.linear(la["W"], H, A)
+            self.la_V = self.linear(la["V"], H, A)
+            self.la_U = self.linear(la["U"], 2, A)
+            self.la_b = t(la["b"]).reshape(A)
+            self.la_w = t(la["w"]).reshape(A)
+            self.la_F = t(la["F"]).reshape(2, 1, 3)   # out, in, width
         if "location" in doc:
             self.location_W = t(doc["location"]["W"])
             if self.L is None or tuple(self.location_W.shape) != (self.L, H):
@@ -239,10 +248,29 @@ class TorchModel:
         layer.weight.copy_(self.tensor(W))
         return layer
 
-    def score(self, scorer, s, Hs):
-        """The scores of s against the rows of Hs, and the parts."""
+    def score(self, scorer, s, Hs, prev=None):
+        """The scores of s against the rows of Hs, and the parts; prev is
+        the last step's weights, alpha_{t-1}."""
         torch = self.torch
+        F = torch.nn.functional
         n = Hs.shape[0]
+        if scorer == "location-aware":
+            # f = F * alpha_{t-1}: torch's conv1d is a cross-correlation;
+            # padding=1 puts a zero at each end ("same")
+            f = F.conv1d(prev.view(1, 1, n), self.la_F, padding=1)[0].T
+            padded = F.pad(prev, (1, 1))
+            window = torch.stack([padded[i:i + 3] for i in range(n)])
+            terms = [window * self.la_F[c, 0] for c in range(2)]
+            w_q = self.la_W(s)
+            v_h = self.la_V(Hs)
+            u_f = self.la_U(f)
+            pre = w_q.expand(n, self.A) + v_h + u_f + self.la_b
+            act = torch.tanh(pre)
+            return act @ self.la_w, {
+                "window": window, "F1_terms": terms[0],
+                "F2_terms": terms[1], "f": f, "U_f": u_f,
+                "W_q": w_q.expand(n, self.A), "V_h": v_h, "pre": pre,
+                "act": act}
         if scorer == "dot":
             return Hs @ s, {}
         if scorer == "general":
@@ -300,14 +328,17 @@ class TorchModel:
             steps = []
             s = last[0, 0]                                      # s_0 = h_n
             word = "<s>"
+            prev = torch.zeros(n, dtype=torch.float64)
+            prev[0] = 1.0                           # alpha_0: one-hot
             limit = len(tgt) + 1 if target is not None else out["max_steps"]
             stopped = False
             for t in range(limit):
                 y = self.tgt[fold(word)][1]
                 s = self.decoder(y.unsqueeze(0), s.unsqueeze(0))[0]
-                e, parts = self.score(scorer, s, Hs)
+                e, parts = self.score(scorer, s, Hs, prev)
                 top = torch.max(e)
                 alpha = F.softmax(e, dim=0)
+                prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
                 c = alpha @ Hs
                 joined = torch.cat([c, s])
@@ -444,13 +475,16 @@ class BahdanauTorch(TorchModel):
             steps = []
             s = s0
             word = "<s>"
+            prev = torch.zeros(n, dtype=torch.float64)
+            prev[0] = 1.0                           # alpha_0: one-hot
             limit = len(tgt) + 1 if target is not None else out["max_steps"]
             stopped = False
             for t in range(limit):
                 y = self.tgt[fold(word)][1]
-                e, parts = self.score(scorer, s, Hs)            # s_{t-1}
+                e, parts = self.score(scorer, s, Hs, prev)      # s_{t-1}
                 top = torch.max(e)
                 alpha = F.softmax(e, dim=0)
+                prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
                 c = alpha @ Hs
                 s_new = self.decoder(torch.cat([y, c]).unsqueeze(0),
@@ -623,9 +657,15 @@ def check_model_file(doc, path):
     if "additive" in m.scorers:
         want["additive"] = {"W": m.additive_W, "U": m.additive_U,
                             "v": m.additive_v[0]}
+    if "location-aware" in m.scorers:
+        want["location-aware"] = {
+            "W": m.location_aware_W, "V": m.location_aware_V,
+            "U": m.location_aware_U, "b": m.location_aware_b[0],
+            "w": m.location_aware_w[0], "F": m.location_aware_F}
     if m.L is not None:
         want["positions"] = m.L
-    for key in ("general", "concat", "location", "additive", "positions"):
+    for key in ("general", "concat", "location", "additive",
+                "location-aware", "positions"):
         if key not in want and key in doc:
             raise Mismatch("$.%s: program has %s, but the file has none"
                            % (key, show(doc[key])))

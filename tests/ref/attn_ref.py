@@ -33,7 +33,8 @@ FORMAT = "attn-trace-trace/1"
 # The scorers, in the order "all" runs them (the order of the program's
 # registry), and the sections each needs: a model "supports" a scorer when
 # it has every one of them, so dot and scaled work with any model.
-SCORERS = ("dot", "general", "concat", "scaled", "location", "additive")
+SCORERS = ("dot", "general", "concat", "scaled", "location", "additive",
+           "location-aware")
 SCORER_SECTIONS = {
     "dot": (),
     "general": ("general.W",),
@@ -41,7 +42,12 @@ SCORER_SECTIONS = {
     "scaled": (),
     "location": ("location.W",),
     "additive": ("additive.W", "additive.U", "additive.v"),
+    "location-aware": ("location-aware.W", "location-aware.V",
+                       "location-aware.U", "location-aware.b",
+                       "location-aware.w", "location-aware.F"),
 }
+LOCAWARE = ("location-aware.W", "location-aware.V", "location-aware.U",
+            "location-aware.b", "location-aware.w", "location-aware.F")
 
 # The sections, and for each how its rows look.  They may come in any
 # order, each at most once; those of SCORER_SECTIONS are optional (all of a
@@ -67,6 +73,7 @@ SECTIONS = (
     ("additive.W", "matrix"),
     ("additive.U", "matrix"),
     ("additive.v", "matrix"),
+) + tuple((name, "matrix") for name in LOCAWARE) + (
     ("output.W_c", "matrix"),
     ("output.W_s", "named"),
 )
@@ -95,6 +102,7 @@ BAHDANAU_SECTIONS = (
     ("additive.W", "matrix"),
     ("additive.U", "matrix"),
     ("additive.v", "matrix"),
+) + tuple((name, "matrix") for name in LOCAWARE) + (
     ("output.W_o", "named"),
 )
 
@@ -135,6 +143,12 @@ def shape_of(section, E, H, A, L):
         "additive.W": (A, H),
         "additive.U": (A, H),
         "additive.v": (1, A),
+        "location-aware.W": (A, H),
+        "location-aware.V": (A, H),
+        "location-aware.U": (A, 2),
+        "location-aware.b": (1, A),
+        "location-aware.w": (1, A),
+        "location-aware.F": (2, 3),
         "output.W_c": (H, 2 * H),
     }[section]
 
@@ -303,7 +317,7 @@ def load_model(path):
                 if len(fields) != c:
                     raise ModelError("%s: expected %d numbers" % (where(n), c))
                 matrix.append([to_number(x, where(n)) for x in fields])
-            setattr(m, name.replace(".", "_"), matrix)
+            setattr(m, name.replace(".", "_").replace("-", "_"), matrix)
         else:  # output.W_s, output.W_o: rows named after the target words
             if len(rows) != len(m.tgt.words):
                 raise ModelError("%s: [%s] needs one row per target word"
@@ -375,10 +389,35 @@ def argmax(p):
     return best
 
 
-def score(m, scorer, s, h, i):
+def score(m, scorer, s, h, i, prev=None):
     """e(s, h) for the encoder state h of source position i (from 0), and
     the scorer's intermediates for it: a dict of name -> value, with a
-    vector or a single number as the value."""
+    vector or a single number as the value.  prev is the last step's
+    attention weights (alpha_0 one-hot on the first word), which the
+    location-aware scorer reads."""
+    if scorer == "location-aware":
+        # f_i = F * prev: two filters of width 3, cross-correlation with a
+        # zero at each end; e = w . tanh(W s + V h + U f + b)
+        n = len(prev)
+        window = [prev[j] if 0 <= j < n else 0.0 for j in (i - 1, i, i + 1)]
+        F = m.location_aware_F
+        terms = [[F[c][k] * window[k] for k in range(3)] for c in range(2)]
+        f = []
+        for c in range(2):
+            acc = 0.0
+            for v in terms[c]:
+                acc += v
+            f.append(acc)
+        u_f = matvec(m.location_aware_U, f)
+        w_q = matvec(m.location_aware_W, s)
+        v_h = matvec(m.location_aware_V, h)
+        pre = [w_q[a] + v_h[a] + u_f[a] + m.location_aware_b[0][a]
+               for a in range(m.A)]
+        act = [math.tanh(u) for u in pre]
+        return dot(m.location_aware_w[0], act), {
+            "window": window, "F1_terms": terms[0], "F2_terms": terms[1],
+            "f": f, "U_f": u_f, "W_q": w_q, "V_h": v_h, "pre": pre,
+            "act": act}
     if scorer == "dot":
         return dot(s, h), {}
     if scorer == "general":
@@ -435,17 +474,19 @@ def decode(m, scorer, states, tgt_ids):
         inputs = [m.bos]
         limit = min(2 * n + 2, 100)
     t = 0
+    prev = [1.0] + [0.0] * (n - 1)   # alpha_0: one-hot on the first word
     while t < limit:
         y = inputs[t]
         s = rnn_step(m.decoder_W_x, m.decoder_W_h, m.decoder_b, m.tgt.emb[y], s)
         scores = []
         parts = {}
         for i, h in enumerate(states):
-            e, mids = score(m, scorer, s, h, i)
+            e, mids = score(m, scorer, s, h, i, prev)
             scores.append(e)
             for name, value in mids.items():
                 parts.setdefault(name, []).append(value)
         weights = softmax(scores)
+        prev = weights
         weighted = [[weights[i] * h[k] for k in range(m.H)]
                     for i, h in enumerate(states)]
         context = []
@@ -516,17 +557,19 @@ def decode_bahdanau(m, scorer, states, s0, tgt_ids):
         inputs = [m.bos]
         limit = min(2 * n + 2, 100)
     t = 0
+    prev = [1.0] + [0.0] * (n - 1)   # alpha_0: one-hot on the first word
     while t < limit:
         y = m.tgt.emb[inputs[t]]
         query = s
         scores = []
         parts = {}
         for i, h in enumerate(states):
-            e, mids = score(m, scorer, query, h, i)
+            e, mids = score(m, scorer, query, h, i, prev)
             scores.append(e)
             for name, value in mids.items():
                 parts.setdefault(name, []).append(value)
         weights = softmax(scores)
+        prev = weights
         weighted = [[weights[i] * h[k] for k in range(m.H)]
                     for i, h in enumerate(states)]
         context = []

@@ -1,0 +1,168 @@
+/* score_location_aware.c: the location-aware scorer of Chorowski et al.
+ * (2015, §2.2), e_t,i = w·tanh(W·q + V·h_i + U·f_t,i + b), q the query.
+ *
+ * f_t = F ∗ α_{t-1}: k = 2 filters of width r = 3 slid over the last
+ * step's attention weights, a cross-correlation with one zero of padding
+ * at each end ("same", as torch's conv1d computes it), so
+ *
+ *   f_t,i[c] = F[c][0]·α_{t-1},i-1 + F[c][1]·α_{t-1},i + F[c][2]·α_{t-1},i+1
+ *
+ * with α_{t-1},0 = α_{t-1},n+1 = 0, and α_0 one-hot on the first source
+ * word.  Remembering where it looked lets it move on from there. */
+#include "config.h"
+
+#include <math.h>
+
+#include "attn.h"
+#include "scorer.h"
+#include "trace.h"
+
+#define K 2 /* filters */
+#define R 3 /* their width */
+
+enum { P_W, P_V, P_U, P_B, P_LW, P_F };
+
+static const struct param_spec locaware_params[] = {
+	{ "W", "W, applied to the query", DIM_A, DIM_H },
+	{ "V", "V, applied to h_i", DIM_A, DIM_H },
+	{ "U", "U, applied to f_t,i", DIM_A, DIM_K },
+	{ "b", "b", DIM_ONE, DIM_A },
+	{ "w", "w", DIM_ONE, DIM_A },
+	{ "F", "F, the 2 filters of width 3 over α_{t-1}", DIM_K, DIM_R },
+};
+
+/* the layout of a row of ws->aux: the window of α_{t-1} around i, each
+ * filter's three products, f_t,i, and U·f_t,i */
+#define AUX_WIN 0
+#define AUX_PROD (AUX_WIN + R)
+#define AUX_F (AUX_PROD + K * R)
+#define AUX_UF (AUX_F + K)
+
+/* V·h_i depends on h_i alone: once a sentence, into ws->key (n, A) */
+static void locaware_prepare(const struct score_in *in, struct score_ws *ws)
+{
+	const int H = in->H, A = in->A, W = SCORE_WS_WIDTH(in->m);
+
+	for (int i = 0; i < in->n; i++)
+		attn_matvec(ws->key + (size_t)i * W, in->w[P_V],
+			    in->Hs + (size_t)i * H, A, H);
+}
+
+static void locaware_forward(const struct score_in *in, const double *s,
+			     double *e, struct score_ws *ws)
+{
+	const int H = in->H, A = in->A, n = in->n;
+	const int W = SCORE_WS_WIDTH(in->m), X = SCORE_WS_AUX(in->m);
+	const double *F = in->w[P_F], *al = in->prev_alpha;
+
+	attn_matvec(ws->q, in->w[P_W], s, A, H);
+	for (int i = 0; i < n; i++) {
+		double *aux = ws->aux + (size_t)i * X;
+		double *pre = ws->mid + (size_t)i * W;
+		double *act = ws->act + (size_t)i * W;
+		for (int m = 0; m < R; m++) { /* zero padding at both ends */
+			int j = i + m - 1;
+			aux[AUX_WIN + m] = j >= 0 && j < n ? al[j] : 0.0;
+		}
+		for (int c = 0; c < K; c++) {
+			double acc = 0.0;
+			for (int m = 0; m < R; m++) {
+				double p = F[c * R + m] * aux[AUX_WIN + m];
+				aux[AUX_PROD + c * R + m] = p;
+				acc += p;
+			}
+			aux[AUX_F + c] = acc;
+		}
+		attn_matvec(aux + AUX_UF, in->w[P_U], aux + AUX_F, A, K);
+		for (int a = 0; a < A; a++) {
+			pre[a] = ws->q[a] + ws->key[(size_t)i * W + a] +
+				 aux[AUX_UF + a] + in->w[P_B][a];
+			act[a] = tanh(pre[a]);
+		}
+		e[i] = attn_dot(in->w[P_LW], act, A);
+	}
+}
+
+/* The gradient to w, b, W (and s), V (and h_i), U and F, and through the
+ * window to α_{t-1} (ws->dprev). */
+static void locaware_backward(const struct score_in *in, const double *s,
+			      const double *de, struct score_ws *ws,
+			      double *const *gw, double *ds, double *dHs)
+{
+	const int H = in->H, A = in->A, n = in->n;
+	const int W = SCORE_WS_WIDTH(in->m), X = SCORE_WS_AUX(in->m);
+	double *du = ws->q + W; /* (A) */
+
+	for (int i = 0; i < n; i++) {
+		const double *act = ws->act + (size_t)i * W;
+		const double *aux = ws->aux + (size_t)i * X;
+		double df[K] = { 0 };
+		for (int a = 0; a < A; a++) {
+			gw[P_LW][a] += de[i] * act[a];
+			du[a] = de[i] * in->w[P_LW][a] * (1.0 - act[a] * act[a]);
+			gw[P_B][a] += du[a];
+		}
+		attn_linear_back(gw[P_W], ds, in->w[P_W], H, du, s, A, H);
+		attn_linear_back(gw[P_V], dHs + (size_t)i * H, in->w[P_V], H,
+				 du, in->Hs + (size_t)i * H, A, H);
+		attn_linear_back(gw[P_U], df, in->w[P_U], K, du, aux + AUX_F,
+				 A, K);
+		for (int c = 0; c < K; c++)
+			for (int m = 0; m < R; m++)
+				gw[P_F][c * R + m] += df[c] * aux[AUX_WIN + m];
+		for (int m = 0; m < R && ws->dprev; m++) {
+			int j = i + m - 1;
+			if (j < 0 || j >= n)
+				continue; /* the padding */
+			for (int c = 0; c < K; c++)
+				ws->dprev[j] += df[c] * in->w[P_F][c * R + m];
+		}
+	}
+}
+
+static void locaware_record(const struct score_view *v)
+{
+	const int A = v->in->A, W = SCORE_WS_WIDTH(v->in->m);
+	const double *aux = v->ws->aux + (size_t)v->i * SCORE_WS_AUX(v->in->m);
+	const double *act = v->ws->act + (size_t)v->i * W;
+
+	trace_rec_op(v->r, OP_MID,
+		     "(α_{t-1},{i-1}; α_{t-1},{i}; α_{t-1},{i+1})", "window",
+		     aux + AUX_WIN, R, 1);
+	trace_rec_op(v->r, OP_MID, "F_1 times them, term by term",
+		     "F1_terms", aux + AUX_PROD, R, 1);
+	trace_rec_op(v->r, OP_MID, "F_2 times them, term by term",
+		     "F2_terms", aux + AUX_PROD + R, R, 1);
+	trace_rec_op(v->r, OP_MID, "f_{t},{i}: the two sums", "f",
+		     aux + AUX_F, K, 1);
+	trace_rec_op(v->r, OP_MID, "U·f_{t},{i}", "U_f", aux + AUX_UF, A, 1);
+	trace_rec_op(v->r, OP_MID, "W·{q}", "W_q", v->ws->q, A, 1);
+	trace_rec_op(v->r, OP_MID, "V·h_{i}", "V_h",
+		     v->ws->key + (size_t)v->i * W, A, 1);
+	trace_rec_op(v->r, OP_MID, "W·{q} + V·h_{i} + U·f_{t},{i} + b", "pre",
+		     v->ws->mid + (size_t)v->i * W, A, 1);
+	trace_rec_op(v->r, OP_MID, "tanh(W·{q} + V·h_{i} + U·f_{t},{i} + b)",
+		     "act", act, A, 1);
+	trace_rec_op(v->r, OP_WEIGHT, "w", NULL, v->in->w[P_LW], A, 1);
+	v->r->formula = "w·tanh(W·{q} + V·h_{i} + U·f_{t},{i} + b)";
+	trace_rec_terms(v->tr, v->r, v->in->w[P_LW], 9, act, 8, A);
+}
+
+const struct scorer_class scorer_location_aware = {
+	.name = "location-aware",
+	.formula = "e_t,i = w·tanh(W·s_t + V·h_i + U·f_t,i + b), "
+		   "f_t = F ∗ α_{t-1}",
+	.prose = "w·tanh(W·s_t + V·h_i + U·f_t,i + b), where f_t,i is what "
+		 "two small filters see of the last step's weights around i",
+	.summary = "w·tanh(W·s_t + V·h_i + U·f_t,i + b): content and where it "
+		   "looked last (f_t = F ∗ α_{t-1})",
+	.quiz = "The location-aware scorer's w, and tanh(W·{q} + V·h_{i} + "
+		"U·f_{t},{i} + b) for the encoder state h_{i} ({x}):",
+	.nparams = 6,
+	.params = locaware_params,
+	.uses_prev_alpha = 1,
+	.prepare = locaware_prepare,
+	.forward = locaware_forward,
+	.backward = locaware_backward,
+	.record = locaware_record,
+};
