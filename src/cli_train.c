@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "cli_train.h"
 #include "model.h"
@@ -27,6 +28,7 @@ struct cli_train_opts {
 	const char *init;     /* NULL: random weights */
 	const char *heldout;  /* NULL: no held-out pairs to measure */
 	int E, H, A, L;       /* sizes; 0: not given */
+	int arch;             /* --arch, an enum arch; -1: not given */
 	int every;            /* plain progress every this many epochs */
 	int quiet;
 };
@@ -60,6 +62,8 @@ static void cli_train_help(void)
 "      --seed=N          seed of the random initial weights (default 1)\n"
 "      --embedding=N     embedding size E, 1 to 64 (default 4)\n"
 "      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
+"      --arch=NAME       luong (the default) or bahdanau (H even); with\n"
+"                        --init, the model's own, which --arch must name\n"
 "      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
 "      --positions=N     source positions L of the location scorer, 1 to\n"
 "                        64 (default: the longest source side)\n"
@@ -85,7 +89,7 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -105,6 +109,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "positions", required_argument, NULL, OPT_POSITIONS },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
+	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -203,6 +208,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case 'o': o->out = arg; return 0;
 	case OPT_INIT: o->init = arg; return 0;
 	case OPT_HELDOUT: o->heldout = arg; return 0;
+	case OPT_ARCH: return cli_arch(&o->arch, arg);
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
@@ -238,6 +244,11 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--init takes the sizes from its "
 					     "model; drop --embedding, --hidden "
 					     "and --attention");
+	if (o->arch == ARCH_bahdanau && o->H % 2 != 0)
+		return cli_usage_errorf("--arch=bahdanau splits the hidden "
+					"size between the encoder's two "
+					"directions; expected an even --hidden, "
+					"not %d", o->H);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -261,6 +272,7 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	train_opts_default(&o->t);
 	o->every = 100;
+	o->arch = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
@@ -356,9 +368,10 @@ static void cli_train_command(char *buf, size_t size,
 			 o->t.freeze_shared ? " --freeze-shared" : "");
 	else
 		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
-			 "--hidden=%d --attention=%d",
+			 "--hidden=%d --attention=%d%s",
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
-			 t->lay.A);
+			 t->lay.A, t->lay.arch == ARCH_bahdanau
+			 ? " --arch=bahdanau" : "");
 	if (o->L)
 		snprintf(pos, sizeof pos, " --positions=%d", o->L);
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
@@ -528,9 +541,14 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	int rc = 0;
 
 	memset(&init, 0, sizeof init);
-	if (o->init && (model_load_arg(&init, o->init, &err) != 0 ||
-			model_only_luong(&init, "train --init", &err) != 0)) {
+	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
 		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
+	if (o->init && o->arch >= 0 && init.arch != o->arch) {
+		cli_messagef("%s is a model of the %s architecture, and --arch "
+			     "asks for %s", init.name, arch_get(init.arch)->name,
+			     arch_get(o->arch)->name);
 		model_free(&init);
 		return EXIT_DATA;
 	}
@@ -543,9 +561,11 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		if (o->t.freeze_shared)
 			train_freeze_shared(t, o->t.scorers);
 	} else {
-		train_init_random(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
-				  o->A ? o->A : 4, o->L ? o->L : d->max_src,
-				  o->t.scorers, o->t.seed);
+		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
+				       o->E ? o->E : 4, o->H ? o->H : 4,
+				       o->A ? o->A : 4,
+				       o->L ? o->L : d->max_src, o->t.scorers,
+				       o->t.seed);
 	}
 	model_free(&init);
 	return rc;

@@ -5,8 +5,9 @@
  * and its work space, allocated by the init functions), nothing prints,
  * and there is no global state; the random numbers come from a seed.
  *
- * The forward pass is that of doc/model.md.  Because the decoder has no
- * input feeding, its states s_t depend only on the teacher-forced words,
+ * The forward pass is that of doc/model.md.  In Luong's architecture
+ * (Bahdanau's is further down) the decoder has no input feeding, so its
+ * states s_t depend only on the teacher-forced words,
  * not on attention, so for each pair the encoder and decoder states are
  * computed once; then for each scorer and each step the attention and the
  * output are computed and immediately back-propagated, which adds to
@@ -20,13 +21,14 @@
 #include "attn.h"
 #include "train.h"
 
-void train_layout_init(struct train_layout *l, int E, int H, int A, int L,
-		       int nsrc, int ntgt, unsigned scorers)
+void train_layout_init(struct train_layout *l, int arch, int E, int H,
+		       int A, int L, int nsrc, int ntgt, unsigned scorers)
 {
 	struct model sizes;
 	size_t off = 0;
 
 	memset(&sizes, 0, sizeof sizes);
+	sizes.arch = arch;
 	sizes.E = E;
 	sizes.H = H;
 	sizes.A = A;
@@ -34,6 +36,7 @@ void train_layout_init(struct train_layout *l, int E, int H, int A, int L,
 	sizes.src.n = nsrc;
 	sizes.tgt.n = ntgt;
 	memset(l, 0, sizeof *l);
+	l->arch = arch;
 	l->E = E;
 	l->H = H;
 	l->A = A;
@@ -70,6 +73,7 @@ void train_view(struct model *v, const struct train_layout *l,
 	struct model_param tab[MODEL_MAX_PARAMS];
 
 	memset(v, 0, sizeof *v);
+	v->arch = l->arch;
 	v->E = l->E;
 	v->H = l->H;
 	v->A = l->A;
@@ -123,6 +127,16 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 			     sizeof *w->seq_out);
 	w->dprev = xcalloc(n, sizeof *w->dprev);
 	w->dprev_next = xcalloc(n, sizeof *w->dprev_next);
+	w->hf = xcalloc((n + 2) * H, sizeof *w->hf);
+	w->hb = xcalloc((n + 2) * H, sizeof *w->hb);
+	w->dhf = xcalloc((n + 2) * H, sizeof *w->dhf);
+	w->dhb = xcalloc((n + 2) * H, sizeof *w->dhb);
+	w->scy = xcalloc(2 * H + (size_t)l->E, sizeof *w->scy);
+	w->dscy = xcalloc(2 * H + (size_t)l->E, sizeof *w->dscy);
+	w->dq = xcalloc(H, sizeof *w->dq);
+	w->dnext = xcalloc(H, sizeof *w->dnext);
+	w->dpre = xcalloc(H, sizeof *w->dpre);
+	w->dc = xcalloc(H, sizeof *w->dc);
 }
 
 void train_work_free(struct train_work *w)
@@ -131,7 +145,8 @@ void train_work_free(struct train_work *w)
 			  w->sws.act, w->sws.q, w->e, w->alpha, w->dalpha,
 			  w->cs, w->dcs, w->ht, w->dht, w->p, w->sws.aux,
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
-			  w->dprev_next };
+			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
+			  w->dscy, w->dq, w->dnext, w->dpre, w->dc };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -444,6 +459,239 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	return loss;
 }
 
+/* ------------------------------------------- Bahdanau's architecture */
+
+/* The bidirectional encoder: w->hf rows 1..n the forward states (row 0 is
+ * →h_0 = 0), w->hb rows 1..n the backward ones (row n + 1 is ←h_{n+1} =
+ * 0), and w->h rows 1..n the annotations [→h_i; ←h_i]; then s_0 =
+ * tanh(W_init ←h_1) into w->s row 0. */
+static void tr_encode_bidir(const struct model *m, const int *src, int n,
+			    struct train_work *w)
+{
+	const int E = m->E, H = m->H, D = m->H / 2;
+
+	memset(w->hf, 0, sizeof *w->hf * (size_t)D);
+	memset(w->hb + (size_t)(n + 1) * D, 0, sizeof *w->hb * (size_t)D);
+	for (int i = 1; i <= n; i++)
+		tr_rnn(w->hf + (size_t)i * D, &m->enc,
+		       m->src.emb + (size_t)src[i - 1] * E,
+		       w->hf + (size_t)(i - 1) * D, E, D);
+	for (int i = n; i >= 1; i--)
+		tr_rnn(w->hb + (size_t)i * D, &m->enc_bwd,
+		       m->src.emb + (size_t)src[i - 1] * E,
+		       w->hb + (size_t)(i + 1) * D, E, D);
+	for (int i = 1; i <= n; i++) {
+		memcpy(w->h + (size_t)i * H, w->hf + (size_t)i * D,
+		       sizeof *w->h * (size_t)D);
+		memcpy(w->h + (size_t)i * H + D, w->hb + (size_t)i * D,
+		       sizeof *w->h * (size_t)D);
+	}
+	tr_matvec(w->s, m->Winit, w->hb + D, H, D);
+	for (int k = 0; k < H; k++)
+		w->s[k] = tanh(w->s[k]);
+}
+
+/* Decoder step t of Bahdanau's, from s_{t-1} (w->s row t - 1) and the
+ * word fed: the scores of s_{t-1} (in->prev_alpha set by the caller),
+ * α_t (w->alpha), c_t (w->cs), s_t (w->s row t), [s_t; c_t; y_{t-1}]
+ * (w->scy) and p_t (w->p).  Returns log p_t[gold], or 0 if gold is -1. */
+static double tr_bahd_step(const struct model *m, const struct score_in *in,
+			   int sc, int t, int n, int word, int gold,
+			   struct train_work *w)
+{
+	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
+	const double *q = w->s + (size_t)(t - 1) * H;
+	const double *y = m->tgt.emb + (size_t)word * E;
+	double *s = w->s + (size_t)t * H, logit;
+
+	scorer_get(sc)->forward(in, q, w->e, &w->sws);
+	tr_softmax(w->alpha, w->e, n);
+	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < H; k++)
+			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	for (int k = 0; k < H; k++)
+		s[k] = tanh(tr_dot(m->dec.Wx + (size_t)k * E, y, E) +
+			    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
+			    tr_dot(m->Wcd + (size_t)k * H, w->cs, H) +
+			    m->dec.b[k]);
+	memcpy(w->scy, s, sizeof *s * (size_t)H);
+	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
+	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
+	tr_matvec(w->p, m->Wo, w->scy, V, O);
+	logit = gold >= 0 ? w->p[gold] : 0.0;
+	logit -= tr_softmax(w->p, w->p, V);
+	return gold >= 0 ? logit : 0.0;
+}
+
+/* One pair with scorer sc in Bahdanau's architecture, the encoder already
+ * run: every step forward, keeping what the backward pass needs (the
+ * decoder's states depend on attention, so each scorer has its own),
+ * then back from step T to 1, carrying dL/ds_t and dL/dα_t to the step
+ * before.  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row 0). */
+static double tr_pair_bahdanau(struct model *g, const struct model *m,
+			       const struct train_pair *pr, int sc,
+			       double scale, struct train_work *w, int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, E = m->E;
+	const int V = m->tgt.n, O = 2 * H + E;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
+				     gold, w);
+		*right += tr_argmax(w->p, V) == gold;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		memcpy(o, w->cs, sizeof *o * (size_t)H);
+		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
+		for (int k = 0; k < V; k++)
+			o[3 * H + k] = w->p[k] * scale;
+	}
+	if (g) {
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			int word = tr_input(m, pr->tgt, t);
+			const double *y = m->tgt.emb + (size_t)word * E;
+			double *gy = g->tgt.emb + (size_t)word * E;
+			const double *qv = w->s + (size_t)(t - 1) * H;
+			const double *s = w->s + (size_t)t * H;
+			const double *c = o, *alpha = w->seq_alpha +
+							(size_t)t * n;
+			double dot = 0.0;
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			/* p_t = softmax(W_o [s_t; c_t; y_{t-1}]) */
+			memcpy(w->scy, s, sizeof *s * (size_t)H);
+			memcpy(w->scy + H, c, sizeof *c * (size_t)H);
+			memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
+			memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
+			tr_linear_back(g->Wo, w->dscy, m->Wo, O, o + 3 * H,
+				       w->scy, V, O);
+			/* s_t = tanh(W_y y + W_s s_{t-1} + W_c c_t + b); s_t
+			 * also fed step t + 1 (w->dnext) */
+			for (int k = 0; k < H; k++) {
+				w->dpre[k] = (w->dscy[k] + w->dnext[k]) *
+					     (1.0 - s[k] * s[k]);
+				g->dec.b[k] += w->dpre[k];
+				w->dc[k] = w->dscy[H + k];
+			}
+			for (int k = 0; k < E; k++)
+				gy[k] += w->dscy[2 * H + k];
+			memset(w->dq, 0, sizeof *w->dq * (size_t)H);
+			tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y,
+				       H, E);
+			tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre,
+				       qv, H, H);
+			tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H,
+				       H);
+			/* c_t = Σ α_t,i h_i, and α_t read by step t + 1 */
+			for (int i = 0; i < n; i++) {
+				const double *h = w->h + (size_t)(i + 1) * H;
+				double *dh = w->dh + (size_t)(i + 1) * H;
+				w->dalpha[i] = tr_dot(w->dc, h, H) +
+					       w->dprev[i];
+				dot += alpha[i] * w->dalpha[i];
+				for (int k = 0; k < H; k++)
+					dh[k] += alpha[i] * w->dc[k];
+			}
+			for (int i = 0; i < n; i++)
+				w->e[i] = alpha[i] * (w->dalpha[i] - dot);
+			/* the scores of the query s_{t-1} */
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
+				      w->dh + H);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
+		}
+		for (int k = 0; k < H; k++)
+			w->ds[k] += w->dnext[k];
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
+	return loss;
+}
+
+/* Back through s_0 = tanh(W_init ←h_1) and the two encoder RNNs, given
+ * dL/ds_0 (w->ds row 0) and dL/dh_i (w->dh rows 1..n). */
+static void tr_bidir_back(struct model *g, const struct model *m,
+			  const int *src, int n, struct train_work *w)
+{
+	const int E = m->E, H = m->H, D = m->H / 2;
+
+	memset(w->dhf, 0, sizeof *w->dhf * (size_t)(n + 2) * D);
+	memset(w->dhb, 0, sizeof *w->dhb * (size_t)(n + 2) * D);
+	for (int i = 1; i <= n; i++)
+		for (int k = 0; k < D; k++) {
+			w->dhf[(size_t)i * D + k] = w->dh[(size_t)i * H + k];
+			w->dhb[(size_t)i * D + k] =
+				w->dh[(size_t)i * H + D + k];
+		}
+	for (int k = 0; k < H; k++)
+		w->dpre[k] = w->ds[k] * (1.0 - w->s[k] * w->s[k]);
+	tr_linear_back(g->Winit, w->dhb + D, m->Winit, D, w->dpre, w->hb + D,
+		       H, D);
+	/* the forward RNN read x_1 .. x_n: back from n; the backward one
+	 * read x_n .. x_1: back from 1 */
+	for (int i = n; i >= 1; i--)
+		tr_rnn_back(&g->enc, &m->enc, w->dhf + (size_t)i * D,
+			    w->hf + (size_t)i * D,
+			    m->src.emb + (size_t)src[i - 1] * E,
+			    w->hf + (size_t)(i - 1) * D,
+			    g->src.emb + (size_t)src[i - 1] * E,
+			    w->dhf + (size_t)(i - 1) * D, E, D);
+	for (int i = 1; i <= n; i++)
+		tr_rnn_back(&g->enc_bwd, &m->enc_bwd, w->dhb + (size_t)i * D,
+			    w->hb + (size_t)i * D,
+			    m->src.emb + (size_t)src[i - 1] * E,
+			    w->hb + (size_t)(i + 1) * D,
+			    g->src.emb + (size_t)src[i - 1] * E,
+			    w->dhb + (size_t)(i + 1) * D, E, D);
+}
+
+/* tr_pair for a model of Bahdanau's architecture. */
+static void tr_pair_bidir(struct model *g, const struct model *m,
+			  const struct train_pair *pr, unsigned scorers,
+			  double scale, struct train_work *w,
+			  double loss[SCORER_COUNT], int right[SCORER_COUNT])
+{
+	const int H = m->H, n = pr->nsrc;
+
+	tr_encode_bidir(m, pr->src, n, w);
+	if (g) {
+		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
+		memset(w->ds, 0, sizeof *w->ds * (size_t)H);
+	}
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (scorers & (1u << sc))
+			loss[sc] += tr_pair_bahdanau(g, m, pr, sc, scale, w,
+						     &right[sc]);
+	if (g)
+		tr_bidir_back(g, m, pr->src, n, w);
+}
+
 /* One pair with every scorer of scorers: the forward pass, and with g the
  * backward pass adding scale times the gradient. */
 static void tr_pair(struct model *g, const struct model *m,
@@ -491,7 +739,8 @@ double train_loss(const struct train_layout *l, const double *theta,
 		train_view(&g, l, grad, d);
 	}
 	for (int k = 0; k < d->n; k++)
-		tr_pair(grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
+		(m.arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
+			grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
 			loss, right);
 	for (int sc = 0; sc < SCORER_COUNT; sc++) {
 		loss[sc] *= scale;
@@ -559,15 +808,16 @@ static int tr_uses_positions(unsigned scorers)
 
 /* Allocates the vectors of *t for data d, sizes E, H, A, L and the
  * weights of the scorers in the bitmask. */
-static void tr_alloc(struct trainer *t, const struct train_data *d, int E,
-		     int H, int A, int L, unsigned scorers)
+static void tr_alloc(struct trainer *t, const struct train_data *d,
+		     int arch, int E, int H, int A, int L, unsigned scorers)
 {
 	int maxT = d->max_tgt + 1;
 
 	memset(t, 0, sizeof *t);
 	if (!tr_uses_positions(scorers))
 		L = 0; /* no weight has a row a source position */
-	train_layout_init(&t->lay, E, H, A, L, d->src.n, d->tgt.n, scorers);
+	train_layout_init(&t->lay, arch, E, H, A, L, d->src.n, d->tgt.n,
+			  scorers);
 	t->theta = xcalloc(t->lay.total, sizeof *t->theta);
 	t->grad = xcalloc(t->lay.total, sizeof *t->grad);
 	t->m1 = xcalloc(t->lay.total, sizeof *t->m1);
@@ -592,7 +842,12 @@ static double tr_init_range(const struct train_layout *l, int b)
 	if (p->scorer >= 0 || p->kind == PARAM_WORD_ROWS ||
 	    strcmp(p->section, "output.W_c") == 0 ||
 	    strcmp(p->section, "encoder.W_x") == 0 ||
-	    strcmp(p->section, "decoder.W_x") == 0)
+	    strcmp(p->section, "decoder.W_x") == 0 ||
+	    strcmp(p->section, "forward.W_x") == 0 ||
+	    strcmp(p->section, "backward.W_x") == 0 ||
+	    strcmp(p->section, "decoder.W_init") == 0 ||
+	    strcmp(p->section, "decoder.W_y") == 0 ||
+	    strcmp(p->section, "decoder.W_c") == 0)
 		return 1.0 / sqrt((double)p->cols);
 	return 0.0;
 }
@@ -603,7 +858,8 @@ static void tr_init_block(struct trainer *t, int b, uint64_t *state)
 	const int H = t->lay.H;
 	const double r = tr_init_range(&t->lay, b);
 	const int wc = strcmp(t->lay.block[b].section, "output.W_c") == 0;
-	const int dec_wh = strcmp(t->lay.block[b].section, "decoder.W_h") == 0;
+	const int dec_wh = strcmp(t->lay.block[b].section, "decoder.W_h") == 0 ||
+			   strcmp(t->lay.block[b].section, "decoder.W_s") == 0;
 	double *x = t->theta + t->lay.off[b];
 
 	for (size_t k = 0; k < t->lay.len[b]; k++) {
@@ -620,9 +876,16 @@ void train_init_random(struct trainer *t, const struct train_data *d,
 		       int E, int H, int A, int L, unsigned scorers,
 		       uint64_t seed)
 {
+	train_init_random_arch(t, d, ARCH_luong, E, H, A, L, scorers, seed);
+}
+
+void train_init_random_arch(struct trainer *t, const struct train_data *d,
+			    int arch, int E, int H, int A, int L,
+			    unsigned scorers, uint64_t seed)
+{
 	uint64_t state = seed;
 
-	tr_alloc(t, d, E, H, A, L, scorers);
+	tr_alloc(t, d, arch, E, H, A, L, scorers);
 	for (int b = 0; b < t->lay.nblocks; b++)
 		tr_init_block(t, b, &state);
 }
@@ -636,7 +899,8 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 	uint64_t state = seed;
 	unsigned have = model_scorers(m);
 
-	tr_alloc(t, d, m->E, m->H, m->A, m->L ? m->L : L, have | scorers);
+	tr_alloc(t, d, m->arch, m->E, m->H, m->A, m->L ? m->L : L,
+		 have | scorers);
 	train_view(&v, &t->lay, t->theta, d);
 	model_param_table(&v, t->lay.scorers, tab);
 	for (int b = 0; b < t->lay.nblocks; b++) {
@@ -764,6 +1028,35 @@ int train_run(struct trainer *t, const struct train_data *d,
 
 /* ------------------------------------------------------- the results */
 
+/* train_greedy in Bahdanau's architecture. */
+static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
+			      int sc, int *out, int max, double *alpha,
+			      struct train_work *w)
+{
+	const struct scorer_class *cls = scorer_get(sc);
+	struct score_in in;
+	int word = m->bos, t;
+
+	tr_encode_bidir(m, src, n, w);
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	in.prev_alpha = w->seq_alpha;
+	for (t = 1; t <= max; t++) {
+		tr_bahd_step(m, &in, sc, t, n, word, -1, w);
+		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
+		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
+		if (alpha)
+			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
+			       sizeof *alpha * (size_t)n);
+		if (word == m->eos)
+			return t;
+	}
+	return t - 1;
+}
+
 int train_greedy(const struct model *m, const int *src, int n,
 		 int sc, int *out, int max, double *alpha,
 		 struct train_work *w)
@@ -779,6 +1072,8 @@ int train_greedy(const struct model *m, const int *src, int n,
 		max = 2 * n + 2;
 	if (max > w->maxT)
 		max = w->maxT;
+	if (m->arch == ARCH_bahdanau)
+		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
 	tr_encode(m, src, n, w);
 	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
 	tr_score_in(&in, m, sc, n, w);

@@ -79,6 +79,7 @@ void train_data_free(struct train_data *d);
  * are the model's parameter table (model_param_table) for the sizes and
  * the scorers of the layout, in the order of the model file. */
 struct train_layout {
+	int arch;            /* the architecture, an enum arch */
 	int E, H, A, L;
 	int nsrc;            /* source words */
 	int ntgt;            /* target words */
@@ -92,8 +93,8 @@ struct train_layout {
 
 /* Lays out the weights of a model of sizes E, H, A, L with nsrc source and
  * ntgt target words and the weights of the scorers in the bitmask. */
-void train_layout_init(struct train_layout *l, int E, int H, int A, int L,
-		       int nsrc, int ntgt, unsigned scorers);
+void train_layout_init(struct train_layout *l, int arch, int E, int H,
+		       int A, int L, int nsrc, int ntgt, unsigned scorers);
 
 /* The name of block b as in the model file: "source", "encoder.W_x" ... */
 const char *train_block_name(const struct train_layout *l, int b);
@@ -134,6 +135,11 @@ struct train_work {
 	double *seq_out;   /* (maxT, 3H + V) [c_t; s_t], h̃_t, dL/dlogits */
 	double *dprev;     /* (maxn) dL/dα_t carried back to step t */
 	double *dprev_next; /* (maxn) dL/dα_{t-1} made at step t */
+	/* Bahdanau's architecture: each direction's states and their
+	 * gradients, (maxn + 2, H) rows 0 .. n + 1, and a step's vectors */
+	double *hf, *hb, *dhf, *dhb;
+	double *scy, *dscy; /* (2H + E) [s_t; c_t; y_{t-1}] and its gradient */
+	double *dq, *dnext, *dpre, *dc; /* (H) each */
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -213,6 +219,14 @@ struct trainer {
 void train_init_random(struct trainer *t, const struct train_data *d,
 		       int E, int H, int A, int L, unsigned scorers,
 		       uint64_t seed);
+
+/* train_init_random for a model of architecture arch (an enum arch; H
+ * even for bahdanau).  Bahdanau's blocks start the same way: W_x of both
+ * encoder directions, W_init, W_y, W_c and W_o drawn, both W_h 0, the
+ * decoder's W_s the identity, the biases 0. */
+void train_init_random_arch(struct trainer *t, const struct train_data *d,
+			    int arch, int E, int H, int A, int L,
+			    unsigned scorers, uint64_t seed);
 
 /* Sets up *t with the weights of m, whose vocabularies d was parsed with
  * (train_pairs_parse with init m), and the weights of the scorers that m

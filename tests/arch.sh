@@ -92,7 +92,26 @@ expect_status 1 "heatmap refuses a bahdanau model"
 expect_err "heatmap works with luong models only so far" "heatmap says why"
 run_cmd quiz --model="$bahd" un </dev/null
 expect_status 1 "quiz refuses a bahdanau model"
-run_cmd train --pairs="$TMP/pairs" --init="$bahd" -o "$TMP/m"
-expect_status 1 "train --init refuses a bahdanau model"
+
+# training
+printf 'un deux ||| one two\ndeux trois ||| two three\n' >"$TMP/pairs"
+run_cmd train --pairs="$TMP/pairs" --arch=bahdanau --hidden=3 -o "$TMP/m"
+expect_status 2 "bahdanau needs an even hidden size"
+expect_err "expected an even --hidden, not 3" "train says why"
+run_cmd train --pairs="$TMP/pairs" --init="$bahd" --arch=luong -o "$TMP/m"
+expect_status 1 "train --init of a bahdanau model with --arch=luong"
 check "and writes nothing" test ! -e "$TMP/m"
+run_cmd train --pairs="$TMP/pairs" --arch=bahdanau --scorer=dot,location-aware \
+	--epochs=300 -q -o "$TMP/m"
+expect_status 0 "train --arch=bahdanau"
+check "the model says its architecture" grep -q '^architecture bahdanau$' "$TMP/m"
+check "the command is in its header" grep -q -- '--arch=bahdanau$' "$TMP/m"
+run_cmd trace --model="$TMP/m" --arch=bahdanau --scorer=location-aware \
+	--target="one two" un deux
+expect_status 0 "its trace"
+check "it learnt the pair" grep -q '^location-aware output: one two </s>$' "$TMP/out"
+run_cmd train --pairs="$TMP/pairs" --init="$TMP/m" --scorer=additive \
+	--freeze-shared --epochs=300 -q -o "$TMP/m2"
+expect_status 0 "train --init of a bahdanau model adds a scorer"
+check "keeping the architecture" grep -q '^architecture bahdanau$' "$TMP/m2"
 finish

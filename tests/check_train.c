@@ -66,17 +66,17 @@ static double block_error(struct trainer *t, const struct train_data *d,
 	return worst;
 }
 
-/* Checks every block of a model of sizes E, H, A with the scorers of
- * scorers, every weight random in [-1, 1]. */
-static void grad_check(int E, int H, int A, unsigned scorers,
-		       const char *label)
+/* Checks every block of a model of architecture arch and sizes E, H, A
+ * with the scorers of scorers, every weight random in [-1, 1]. */
+static void grad_check_arch(int arch, int E, int H, int A, unsigned scorers,
+			    const char *label)
 {
 	struct train_data d;
 	struct trainer t;
 	uint64_t state = 12345;
 
 	parse_ok(&d, grad_pairs, NULL);
-	train_init_random(&t, &d, E, H, A, 8, SCORER_ALL, 7);
+	train_init_random_arch(&t, &d, arch, E, H, A, 8, SCORER_ALL, 7);
 	for (size_t k = 0; k < t.lay.total; k++)
 		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
 	train_loss(&t.lay, t.theta, t.grad, &d, scorers, &t.work, NULL);
@@ -92,6 +92,12 @@ static void grad_check(int E, int H, int A, unsigned scorers,
 	train_data_free(&d);
 }
 
+static void grad_check(int E, int H, int A, unsigned scorers,
+		       const char *label)
+{
+	grad_check_arch(ARCH_luong, E, H, A, scorers, label);
+}
+
 /* Every registered scorer, alone: a loop test over the registry, so a
  * new scorer is checked without a line here. */
 START_TEST(test_grad_each_scorer)
@@ -103,6 +109,20 @@ END_TEST
 START_TEST(test_grad_all)
 {
 	grad_check(3, 2, 2, SCORER_ALL, "all");
+}
+END_TEST
+
+/* Bahdanau's architecture: the bidirectional encoder, W_init, the
+ * decoder fed c_t (so the context changes later states), W_o, with each
+ * scorer (its query s_{t-1}) and with all of them */
+START_TEST(test_grad_bahdanau_each_scorer)
+{
+	if (_i < SCORER_COUNT)
+		grad_check_arch(ARCH_bahdanau, 3, 4, 2, 1u << _i,
+				scorer_get(_i)->name);
+	else
+		grad_check_arch(ARCH_bahdanau, 5, 6, 3, SCORER_ALL,
+				"bahdanau all");
 }
 END_TEST
 
@@ -177,6 +197,81 @@ START_TEST(test_loss_matches_trace)
 	}
 	ck_assert_double_eq_tol(all, sum, 1e-12);
 	ck_assert_double_eq_tol(st.loss, sum / SCORER_COUNT, 1e-12);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* In Bahdanau's architecture too, the loss is that of the traces (whose
+ * numbers torch_check and ref_compare check), and greedy decoding picks
+ * the trace's words and weights. */
+START_TEST(test_bahdanau_matches_trace)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_arch(&t, &d, ARCH_bahdanau, 3, 4, 2, 8, SCORER_ALL,
+			       11);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(v.arch, ARCH_bahdanau);
+	train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL, &t.work, &st);
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		ck_assert_double_eq_tol(st.loss_of[sc], trace_loss(&v, &d, sc),
+					1e-12);
+	for (int k = 0; k < d.n; k++) {
+		const struct train_pair *p = &d.pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		int out[2 * TRAIN_MAX_WORDS + 2];
+		double alpha[(2 * TRAIN_MAX_WORDS + 2) * TRAIN_MAX_WORDS];
+		ck_assert_int_eq(trace_build(&tr, &v, p->src, p->nsrc, NULL, 0,
+					     SCORER_ALL, &err), 0);
+		ck_assert_int_eq(tr.nruns, SCORER_COUNT);
+		for (int r = 0; r < tr.nruns; r++) {
+			int n = train_greedy(&v, p->src, p->nsrc, r, out,
+					     2 * TRAIN_MAX_WORDS + 2, alpha,
+					     &t.work);
+			ck_assert_int_eq(n, tr.runs[r].nsteps);
+			for (int j = 0; j < n; j++) {
+				const struct trace_rec *a = trace_find(
+					&tr, REC_SOFTMAX, r, j + 1, 0);
+				ck_assert_int_eq(out[j], tr.runs[r].pred[j]);
+				for (int i = 0; i < p->nsrc; i++)
+					ck_assert_double_eq_tol(
+						alpha[j * p->nsrc + i],
+						a->result[i], 1e-12);
+			}
+		}
+		trace_free(&tr);
+	}
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* Bahdanau's model learns the two pairs, with each scorer. */
+START_TEST(test_bahdanau_learns_two_pairs)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats first, last;
+	struct model v;
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	o.epochs = 800;
+	o.scorers = 1u << _i;
+	train_init_random_arch(&t, &d, ARCH_bahdanau, 4, 4, 4, 8, o.scorers,
+			       o.seed);
+	train_loss(&t.lay, t.theta, NULL, &d, o.scorers, &t.work, &first);
+	train_run(&t, &d, &o, NULL, NULL, &last);
+	ck_assert_msg(last.loss < first.loss / 10, "%s: loss %g -> %g",
+		      scorer_get(_i)->name, first.loss, last.loss);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(train_count_exact(&v, &d, _i, &t.work), 2);
+	ck_assert(train_weights_ok(&t));
 	train_free(&t);
 	train_data_free(&d);
 }
@@ -713,6 +808,11 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_each_scorer, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_grad_all);
 	tcase_add_test(tc, test_grad_all_other_shape);
+	tcase_add_loop_test(tc, test_grad_bahdanau_each_scorer, 0,
+			    SCORER_COUNT + 1);
+	tcase_add_test(tc, test_bahdanau_matches_trace);
+	tcase_add_loop_test(tc, test_bahdanau_learns_two_pairs, 0,
+			    SCORER_COUNT);
 	tcase_add_test(tc, test_grad_unused_scorer_zero);
 	tcase_add_test(tc, test_loss_matches_trace);
 	tcase_add_test(tc, test_init_model);
