@@ -185,6 +185,7 @@ static void cli_help(void)
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
+"  models             list the models built into the program\n"
 "  vocab              list the words the model knows (vocab --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
 "\n"
@@ -197,7 +198,8 @@ static void cli_help(void)
 	cli_help_scorers();
 	fputs(
 "      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
-"                        be of it (its file says which; luong by default)\n"
+"                        be of it (its file says which); without --model,\n"
+"                        the built-in model of it (toy4, bahdanau4)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
@@ -446,13 +448,8 @@ int cli_arch(int *arch, const char *arg)
 int cli_load_arch(struct model *m, const char *path, int arch)
 {
 	struct errbuf err;
-	if (arch > ARCH_luong && !path) {
-		memset(m, 0, sizeof *m);
-		cli_messagef("there is no built-in model of the %s architecture "
-			     "yet; give one with --model=FILE",
-			     arch_get(arch)->name);
-		return -1;
-	}
+	if (arch == ARCH_bahdanau && !path)
+		path = "bahdanau4"; /* the built-in model of the architecture */
 	if (model_load_arg(m, path, &err) != 0) {
 		cli_error(err.msg);
 		return -1;
@@ -665,6 +662,49 @@ static int cli_scorers(int argc, char **argv)
 	return cli_flush();
 }
 
+/* attn-trace models [--names]: the models built into the program, a
+ * line each: name, architecture, sizes and what it is; with --names, the
+ * names alone (for completion). */
+static int cli_models(int argc, char **argv)
+{
+	static const struct {
+		const char *name, *what;
+	} builtin[] = {
+		{ "toy4", "trained on data/toy.pairs; the default" },
+		{ "handset4", "set by hand, for lessons 1 to 12" },
+		{ "bahdanau4", "trained on data/toy.pairs; the default of "
+			       "--arch=bahdanau" },
+	};
+	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		fputs("Usage: attn-trace models [--names]\n"
+		      "List the models built into the program, which --model "
+		      "names; --names lists\ntheir names alone.\n", stdout);
+		return cli_flush();
+	}
+	if (argc > 1 && !names_only)
+		return cli_usage_errorf("'models' takes only --names, not '%s'",
+					argv[1]);
+	for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++) {
+		struct model m;
+		struct errbuf err;
+		if (names_only) {
+			printf("%s\n", builtin[k].name);
+			continue;
+		}
+		if (model_load_named(&m, builtin[k].name, &err) != 0) {
+			cli_error(err.msg);
+			return EXIT_DATA;
+		}
+		printf("%-9s %s architecture, embedding %d, hidden %d, "
+		       "attention %d\n          %s\n", builtin[k].name,
+		       arch_get(m.arch)->name, m.E, m.H, m.A, builtin[k].what);
+		model_free(&m);
+	}
+	return cli_flush();
+}
+
 static int cli_help_cmd(int argc, char **argv);
 
 /* The commands: those that share the common options (run), and those
@@ -683,6 +723,7 @@ static const struct {
 	{ "heatmap", NULL, cli_heatmap },
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
+	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },
 	{ "help", NULL, cli_help_cmd },
 };

@@ -791,7 +791,8 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 
 int model_builtin_name(const char *name)
 {
-	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0;
+	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0 ||
+	       strcmp(name, "bahdanau4") == 0;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
@@ -803,7 +804,11 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 				   model_handset4_len,
 				   "<built-in handset4.model>", err);
 	memset(m, 0, sizeof *m);
-	err_set(err, "expected a built-in model (toy4 or handset4), found "
+	if (strcmp(name, "bahdanau4") == 0)
+		return model_parse(m, (const char *)model_bahdanau4_text,
+				   model_bahdanau4_len,
+				   "<built-in bahdanau4.model>", err);
+	err_set(err, "expected a built-in model (toy4, handset4 or bahdanau4), found "
 		"\"%s\"", name);
 	return -1;
 }

@@ -19,8 +19,19 @@ expect_err "is a model of the bahdanau architecture, and --arch asks for luong" 
 run_cmd trace --arch=bahdanau --model="$tiny" un
 expect_status 1 "a luong model is not a bahdanau one"
 run_cmd trace --arch=bahdanau
-expect_status 1 "no built-in bahdanau model yet"
-expect_err "give one with --model=FILE" "the way out is named"
+expect_status 0 "--arch=bahdanau without --model"
+check "uses the built-in bahdanau4" grep -q '^model: <built-in bahdanau4.model>' "$TMP/out"
+run_cmd trace --model=bahdanau4 --arch=luong
+expect_status 1 "bahdanau4 is not luong"
+run_cmd models
+expect_status 0 "models"
+check "models lists bahdanau4 and its architecture" \
+	grep -q '^bahdanau4 bahdanau architecture, embedding 4, hidden 4, attention 4$' "$TMP/out"
+check "models lists toy4 as luong" grep -q '^toy4      luong architecture' "$TMP/out"
+run_cmd models --names
+check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 "
+run_cmd models extra
+expect_status 2 "models takes only --names"
 
 # --arch=luong changes nothing
 "$ATTN_TRACE" trace --scorer=all >"$TMP/plain" 2>&1

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "attn.h"
 #include "testmodel.h"
 #include "trace.h"
 #include "train.h"
@@ -355,6 +356,83 @@ START_TEST(test_every_scorer)
 }
 END_TEST
 
+/* ---- the built-in bahdanau4, trained on data/toy.pairs */
+
+static struct model B4;
+static struct train_data PAIRS;
+
+static void setup_b4(void)
+{
+	struct errbuf err;
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	if (model_load_named(&B4, "bahdanau4", &err) != 0)
+		ck_abort_msg("cannot load bahdanau4: %s", err.msg);
+	snprintf(path, sizeof path, "%s/data/toy.pairs", dir ? dir : ".");
+	if (train_pairs_load(&PAIRS, path, &B4, &err) != 0)
+		ck_abort_msg("cannot load %s: %s", path, err.msg);
+}
+
+static void teardown_b4(void)
+{
+	train_data_free(&PAIRS);
+	model_free(&B4);
+}
+
+/* Greedy decoding reproduces every training pair, with each scorer. */
+START_TEST(test_b4_decodes_every_pair)
+{
+	ck_assert_int_eq(B4.arch, ARCH_bahdanau);
+	ck_assert_int_eq(PAIRS.n, 17);
+	ck_assert(model_scorers(&B4) & (1u << _i));
+	for (int k = 0; k < PAIRS.n; k++) {
+		const struct train_pair *p = &PAIRS.pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		ck_assert_int_eq(trace_build(&tr, &B4, p->src, p->nsrc, NULL, 0,
+					     1u << _i, &err), 0);
+		const struct trace_run *ru = &tr.runs[0];
+		ck_assert_msg(ru->nsteps == p->ntgt + 1 && ru->stopped,
+			      "%s: pair %d: %d steps", scorer_get(_i)->name,
+			      k + 1, ru->nsteps);
+		for (int j = 0; j < p->ntgt; j++)
+			ck_assert_msg(ru->pred[j] == p->tgt[j], "%s: pair %d, "
+				      "word %d", scorer_get(_i)->name, k + 1,
+				      j + 1);
+		trace_free(&tr);
+	}
+}
+END_TEST
+
+/* "zone économique européenne ||| european economic area": each English
+ * word looks hardest at the French word it translates, the order crossing
+ * (3, 2, 1), with the scorers that learn it (dot and scaled, which have
+ * no weights of their own, do not: their second step looks at word 3). */
+START_TEST(test_b4_crossing)
+{
+	static const int learns[] = {
+		SCORER_general, SCORER_concat, SCORER_location,
+		SCORER_additive, SCORER_location_aware
+	};
+	int sc = learns[_i];
+	const struct train_pair *p = &PAIRS.pairs[1];
+	struct trace tr;
+	struct errbuf err;
+	ck_assert_str_eq(B4.src.words[p->src[0]], "zone");
+	ck_assert_int_eq(trace_build(&tr, &B4, p->src, 3, p->tgt, 3, 1u << sc,
+				     &err), 0);
+	for (int t = 1; t <= 3; t++) {
+		const double *a = trace_find(&tr, REC_SOFTMAX, 0, t, 0)->result;
+		int best = attn_argmax(a, 3);
+		ck_assert_msg(best == 3 - t, "%s: step %d looks at word %d",
+			      scorer_get(sc)->name, t, best + 1);
+		ck_assert_msg(a[best] > 0.6, "%s: step %d: %g",
+			      scorer_get(sc)->name, t, a[best]);
+	}
+	trace_free(&tr);
+}
+END_TEST
+
 static Suite *bahdanau_suite(void)
 {
 	Suite *s = suite_create("bahdanau");
@@ -367,6 +445,11 @@ static Suite *bahdanau_suite(void)
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_write_round_trip);
 	tcase_add_test(tc, test_every_scorer);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("bahdanau4");
+	tcase_add_checked_fixture(tc, setup_b4, teardown_b4);
+	tcase_add_loop_test(tc, test_b4_decodes_every_pair, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_b4_crossing, 0, 5);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -366,13 +366,19 @@ START_TEST(test_builtin_named)
 	ck_assert_double_eq_tol(model_weights(&m, "general.W")[0], 2.5, 1e-15);
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
-	ck_assert_str_eq(err.msg, "expected a built-in model (toy4 or "
-			 "handset4), found \"toy5\"");
+	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, handset4 "
+			 "or bahdanau4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
 	builtin_is_file("toy4", model_builtin_text, model_builtin_len);
 	builtin_is_file("handset4", model_handset4_text, model_handset4_len);
+	builtin_is_file("bahdanau4", model_bahdanau4_text, model_bahdanau4_len);
+	ck_assert_msg(model_load_named(&m, "bahdanau4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_str_eq(m.name, "<built-in bahdanau4.model>");
+	ck_assert_int_eq(m.arch, ARCH_bahdanau);
+	model_free(&m);
 }
 END_TEST
 

@@ -9,6 +9,8 @@ check "toy4.model (trained, built in) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/toy4.model"
 check "handset4.model (hand-set, built in) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/handset4.model"
+check "bahdanau4.model (bahdanau, trained, built in) agrees with the reference" \
+	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/bahdanau4.model"
 check "bahdanau.model (the bahdanau architecture) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with the reference" \

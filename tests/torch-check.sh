@@ -20,6 +20,8 @@ check "toy4.model (trained, built in) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/toy4.model"
 check "handset4.model (hand-set, built in) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/handset4.model"
+check "bahdanau4.model (bahdanau, trained, built in) agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/bahdanau4.model"
 check "bahdanau.model (the bahdanau architecture) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with torch" \

@@ -100,6 +100,13 @@ loc_flags="--scorer=location --freeze-shared --positions=8 --seed=1 --optimizer=
 run_cmd train --pairs="$pairs" --init="$TMP/toy4-base.model" -o "$TMP/toy4.model" -q --epochs=3000 $loc_flags
 expect_status 0 "training the toy model's location scorer"
 check "data/toy4.model is rebuilt byte for byte" cmp -s "$TMP/toy4.model" "$srcdir/data/toy4.model"
+# the built-in model of Bahdanau's architecture, as make bahdanau-model
+# builds it (BAHD_TRAIN_FLAGS and BAHD_EPOCHS in Makefile.am)
+bahd_flags="--arch=bahdanau --scorer=dot,general,concat,scaled,location,additive,location-aware --positions=8 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/bahdanau4.model" -q --epochs=3000 $bahd_flags
+expect_status 0 "training the bahdanau model"
+check "data/bahdanau4.model is rebuilt byte for byte" cmp -s "$TMP/bahdanau4.model" "$srcdir/data/bahdanau4.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
 	run_cmd train --pairs="$pairs" -o "$TMP/epoch$e.model" -q --epochs=$e $toy_flags
