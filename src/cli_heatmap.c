@@ -28,6 +28,7 @@ struct cli_heatmap_opts {
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
+	int arch;               /* --arch, an enum arch; -1: not given */
 	struct fmt_svg_opts svg;
 };
 
@@ -55,6 +56,8 @@ static void cli_heatmap_help(void)
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
+"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
+"                        without --model, its built-in model\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -74,6 +77,7 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "target", required_argument, NULL, 't' },
 	{ "model", required_argument, NULL, 'm' },
 	{ "precision", required_argument, NULL, 'p' },
+	{ "arch", required_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,6 +91,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
+	case 'A': return cli_arch(&o->arch, arg);
 	case 's':
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
@@ -114,6 +119,7 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 {
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
+	o->arch = -1;
 	fmt_svg_opts_default(&o->svg);
 	optind = 1;
 	opterr = 0;
@@ -185,15 +191,8 @@ int cli_heatmap(int argc, char **argv)
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
 	struct model m;
-	if (model_load_arg(&m, o.model_path, &err) != 0) {
-		cli_messagef("%s", err.msg);
+	if (cli_load_arch(&m, o.model_path, o.arch) != 0)
 		return EXIT_DATA;
-	}
-	if (model_only_luong(&m, "heatmap", &err) != 0) {
-		cli_messagef("%s", err.msg);
-		model_free(&m);
-		return EXIT_DATA;
-	}
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	struct trace tr;
 	char note[320];

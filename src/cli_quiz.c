@@ -32,6 +32,7 @@ struct cli_quiz_opts {
 	const char *model_path; /* NULL: the built-in toy model; else
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
+	int arch;               /* --arch, an enum arch; -1: not given */
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
@@ -75,6 +76,8 @@ static void cli_quiz_help(void)
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
+"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
+"                        without --model, its built-in model\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -111,6 +114,7 @@ static const struct option cli_quiz_long_opts[] = {
 	{ "answers", no_argument, NULL, OPT_ANSWERS },
 	{ "scorer", required_argument, NULL, 's' },
 	{ "model", required_argument, NULL, 'm' },
+	{ "arch", required_argument, NULL, 'A' },
 	{ "target", required_argument, NULL, 't' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
@@ -165,6 +169,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'm': o->model_path = arg; return 0;
+	case 'A': return cli_arch(&o->arch, arg);
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
 	case 'h': cli_quiz_help(); return -1;
@@ -180,6 +185,7 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 {
 	memset(o, 0, sizeof *o);
 	o->scorer = SCORER_dot;
+	o->arch = -1;
 	o->count = CLI_QUIZ_COUNT;
 	o->precision = 4;
 	optind = 1;
@@ -208,18 +214,15 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 			  struct model *m, struct trace *tr)
 {
 	struct errbuf err;
-	int rc = model_load_arg(m, o->model_path, &err);
-	if (rc == 0 && (rc = model_only_luong(m, "quiz", &err)) != 0)
+	char note[320];
+	if (cli_load_arch(m, o->model_path, o->arch) != 0)
+		return EXIT_DATA; /* the message is printed */
+	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
+				note, sizeof note, &err);
+	if (rc != 0)
 		model_free(m);
-	if (rc == 0) {
-		char note[320];
-		rc = tok_trace_note(tr, m, sentence, o->target,
-				    1u << o->scorer, note, sizeof note, &err);
-		if (rc != 0)
-			model_free(m);
-		else if (note[0])
-			cli_messagef("note: %s", note);
-	}
+	else if (note[0])
+		cli_messagef("note: %s", note);
 	if (rc != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fmt_svg.h"
 #include "num.h"
 #include "utf8.h"
@@ -185,11 +186,18 @@ struct svg_lay {
 };
 
 /* "dot scorer: SOURCE → OUTPUT" or "dot, general and concat scorers:
- * SOURCE"; with out NULL only measures it, in columns. */
+ * SOURCE", after "bahdanau: " for a model of an architecture other than
+ * Luong's; with out NULL only measures it, in columns. */
 static int svg_title(FILE *out, const struct svg_lay *L)
 {
 	const struct trace *tr = L->tr;
 	int cols = 0;
+	if (tr->arch != ARCH_luong) {
+		const char *a = arch_get(tr->arch)->name;
+		cols += (int)strlen(a) + 2;
+		if (out)
+			fprintf(out, "%s: ", a);
+	}
 	for (int k = 0; k < L->count; k++) {
 		const char *name = trace_scorer_name(tr->runs[L->first + k].scorer);
 		const char *sep = k == 0 ? "" : k + 1 < L->count ? ", " : " and ";

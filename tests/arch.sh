@@ -97,12 +97,22 @@ check "the model text has W_init" grep -q '^decoder W_init, applied to ←h_1 (4
 run_cmd model --arch=bahdanau --model="$bahd" --format=json
 check "the model JSON has the backward RNN" grep -q '"backward": {"W_x"' "$TMP/out"
 
+# heatmap and quiz
+run_cmd heatmap --arch=bahdanau --scorer=all -o "$TMP/b.svg" \
+	--target="european economic area" zone économique européenne
+expect_status 0 "heatmap --arch=bahdanau"
+check "the SVG names the architecture" \
+	grep -q '<title>bahdanau: dot, general, concat, scaled, location, additive and location-aware scorers: zone économique européenne</title>' "$TMP/b.svg"
+run_cmd heatmap --arch=luong --model=bahdanau4 un
+expect_status 1 "heatmap --arch checks the model"
+run_cmd quiz --arch=bahdanau --scorer=general --seed=1 --count=3 --answers \
+	--target="european economic area" zone économique européenne
+expect_status 0 "quiz --arch=bahdanau"
+check "its scoring questions use s_{t-1}" grep -Eq 'e_([0-9]),[0-9] = s_' "$TMP/out"
+check "s_{t-1} and not s_t" sh -c "grep -E 'What is the score e_[0-9],[0-9] = s_' '$TMP/out' | sed -E 's/.*e_([0-9]),[0-9] = s_([0-9]).*/\1 \2/' | awk '\$1 != \$2 + 1 { exit 1 }'"
 # what takes Luong's models only so far
-run_cmd heatmap --model="$bahd" un
-expect_status 1 "heatmap refuses a bahdanau model"
-expect_err "heatmap works with luong models only so far" "heatmap says why"
-run_cmd quiz --model="$bahd" un </dev/null
-expect_status 1 "quiz refuses a bahdanau model"
+run_cmd tui --model="$bahd" un
+check "the stepper refuses a bahdanau model, or a missing terminal" test "$status" -eq 1
 
 # training
 printf 'un deux ||| one two\ndeux trois ||| two three\n' >"$TMP/pairs"
