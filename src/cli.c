@@ -578,14 +578,8 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 		return EXIT_DATA;
 	}
 	struct model m;
-	struct errbuf err;
 	if (cli_load(&m, o) != 0)
 		return EXIT_DATA;
-	if (model_only_luong(&m, "the stepper", &err) != 0) {
-		cli_error(err.msg);
-		model_free(&m);
-		return EXIT_DATA;
-	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	int rc = cli_tui_run(&m, o, sentence);
 	free(sentence);

@@ -124,14 +124,14 @@ static void tui_strip(const struct tui *ui, int y, int stage)
 {
 	int room = 1, x = 1;
 	for (int k = 0; k < STAGE_COUNT; k++)
-		room += (int)strlen(view_stage_titles[k]) + 4 + 3;
+		room += (int)strlen(view_stage_title(ui->v.tr, k)) + 4 + 3;
 	for (int k = 0; k < STAGE_COUNT; k++) {
+		const char *title = view_stage_title(ui->v.tr, k);
 		char item[32];
 		if (k == stage || room <= COLS)
-			snprintf(item, sizeof item, " %d %s ", k + 1,
-				 view_stage_titles[k]);
+			snprintf(item, sizeof item, " %d %s ", k + 1, title);
 		else
-			snprintf(item, sizeof item, "%s", view_stage_titles[k]);
+			snprintf(item, sizeof item, "%s", title);
 		attr_t a = k == stage ? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD)
 				      : A_NORMAL;
 		attron(a);

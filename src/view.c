@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "num.h"
 #include "utf8.h"
 #include "view.h"
@@ -13,6 +14,12 @@ const char *const view_stage_titles[STAGE_COUNT] = {
 	"encoding", "scoring", "softmax", "weighted sum", "concatenation",
 	"output"
 };
+
+const char *view_stage_title(const struct trace *tr, enum trace_stage st)
+{
+	const char *t = arch_get(tr->arch)->stage_titles[st];
+	return t ? t : view_stage_titles[st];
+}
 
 const char *const view_help[] = {
 	"Keys",
@@ -432,7 +439,8 @@ static void narrate_scores(FILE *f, const struct view *v, int t)
 		"scorer computes e_t,i = %s. The larger the score, the better "
 		"h_i fits what the decoder needs now: here the largest is "
 		"e_%d,%d = %s, for \"%s\".",
-		t, trace_scorer_name(v->tr->runs[v->run].scorer),
+		t + v->tr->query_off,
+		trace_scorer_name(v->tr->runs[v->run].scorer),
 		scorer_get(v->tr->runs[v->run].scorer)->prose, t, best + 1,
 		fmt_num(buf, e[best], v->fmt.precision), src_word(v, best));
 }
@@ -496,8 +504,80 @@ static void narrate_output(FILE *f, const struct view *v, int t)
 	}
 }
 
+/* ---- Bahdanau's architecture: attention first, with s_{t-1} */
+
+static void narrate_encoding_bidir(FILE *f, const struct view *v, int i)
+{
+	int n = v->tr->n;
+	fprintf(f, "The encoder reads the source twice, with two small RNNs: "
+		"forwards, so →h_%d has read words 1 to %d, and backwards, so "
+		"←h_%d has read words %d to %d. Word %d of %d is \"%s\"; its "
+		"annotation h_%d = [→h_%d; ←h_%d] knows the word and both of "
+		"its sides.", i, i, i, n, i, i, n, src_word(v, i - 1), i, i, i);
+	if (i == n)
+		fputs(" The decoder starts from s_0 = tanh(W_init·←h_1): the "
+		      "backward RNN's last state, which has read the whole "
+		      "sentence.", f);
+}
+
+static void narrate_query(FILE *f, int t)
+{
+	fprintf(f, "Step t=%d starts with attention, before the decoder "
+		"moves: the query is s_%d, the state %s. Bahdanau's decoder "
+		"attends first and steps afterwards; Luong's steps first and "
+		"attends with the new state.", t, t - 1,
+		t == 1 ? "that W_init made from ←h_1"
+		       : "the previous step ended with");
+}
+
+static void narrate_state_bahdanau(FILE *f, const struct view *v, int t)
+{
+	const struct trace_run *ru = &v->tr->runs[v->run];
+	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
+		"context c_%d, s_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
+		"b). The term W_c·c_%d is how what attention found enters the "
+		"decoder, and through s_%d every later step. (The paper's GRU, "
+		"with both gates fixed open.)", v->tr->m->tgt.words[
+		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);
+}
+
+static void narrate_output_bahdanau(FILE *f, const struct view *v, int t)
+{
+	const struct trace *tr = v->tr;
+	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, v->run, t, 0);
+	char buf[NUM_BUFSZ];
+	fprintf(f, "W_o reads the new state, the context and the word fed, "
+		"[s_%d; c_%d; y_%d], and gives each of the %d target words a "
+		"score; a softmax makes them probabilities (a linear readout "
+		"where the paper has maxout). The most likely word, \"%s\" "
+		"(%s), is the output of step %d.", t, t, t - 1, tr->m->tgt.n,
+		tr->m->tgt.words[r->word], fmt_num(buf, r->result[r->word],
+						   v->fmt.precision), t);
+}
+
 static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 {
+	if (v->tr->arch == ARCH_bahdanau) {
+		switch (fr->stage) {
+		case STAGE_ENCODING:
+			narrate_encoding_bidir(f, v, fr->i);
+			return;
+		case STAGE_SCORING:
+			if (fr->part == 0) {
+				narrate_query(f, fr->t);
+				return;
+			}
+			break;
+		case STAGE_CONCAT:
+			narrate_state_bahdanau(f, v, fr->t);
+			return;
+		case STAGE_OUTPUT:
+			narrate_output_bahdanau(f, v, fr->t);
+			return;
+		default:
+			break;
+		}
+	}
 	switch (fr->stage) {
 	case STAGE_ENCODING: narrate_encoding(f, v, fr->i); break;
 	case STAGE_SCORING:
@@ -529,6 +609,29 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
 	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
+	if (tr->arch != ARCH_luong &&
+	    !(fr->stage == STAGE_SCORING && fr->part == 1)) {
+		/* the records of this stage, in the order the step program
+		 * made them; the encoder's of word i, and s_0 after the
+		 * last word's */
+		const struct trace_run *ru = &tr->runs[v->run];
+		int first = tr->enc_first_rec, end = first + tr->enc_nrecs;
+		if (run >= 0) {
+			first = ru->step_first[fr->t - 1];
+			end = fr->t < ru->nsteps ? ru->step_first[fr->t]
+						 : ru->first_rec + ru->nrecs;
+		}
+		for (int k = first; k < end; k++) {
+			const struct trace_rec *r = &tr->recs[k];
+			if (r->stage != fr->stage)
+				continue;
+			if (run < 0 && r->i != fr->i &&
+			    !(r->kind == REC_INIT && fr->i == tr->n))
+				continue;
+			fmt_text_rec(f, tr, r, &o);
+		}
+		return;
+	}
 	if (fr->stage == STAGE_SCORING && fr->part == 1) {
 		for (int i = 1; i <= tr->n; i++)
 			fmt_text_rec(f, tr, trace_find(tr, REC_SCORE, run, fr->t, i), &o);
@@ -604,12 +707,14 @@ static void render_step(const struct view *v, struct view_screen *s,
 	if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf("stage %d of %d: %s   word %d of %d   "
 				     "screen %d of %d", 1, STAGE_COUNT,
-				     view_stage_titles[0], fr->i, v->tr->n,
+				     view_stage_title(v->tr, STAGE_ENCODING),
+				     fr->i, v->tr->n,
 				     v->pos + 1, v->nframes);
 	else
 		s->where = xasprintf("stage %d of %d: %s   step t=%d of %d   "
 				     "screen %d of %d", (int)fr->stage + 1,
-				     STAGE_COUNT, view_stage_titles[fr->stage],
+				     STAGE_COUNT,
+				     view_stage_title(v->tr, fr->stage),
 				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
 	CAPTURE(text, narrate(f, v, fr));
 	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);

@@ -84,6 +84,10 @@ void view_free(struct view *v);
 /* The stage names for the strip, in order. */
 extern const char *const view_stage_titles[STAGE_COUNT];
 
+/* The title of stage st in the architecture of tr: view_stage_titles[st],
+ * or the architecture's own ("decoder state" in Bahdanau's). */
+const char *view_stage_title(const struct trace *tr, enum trace_stage st);
+
 /* Moves: to frame/page pos (clamped), by delta, to the first frame of a
  * stage at the current step (or lesson page number stage + 1), and to the
  * next scorer, keeping the stage and step. */

@@ -567,12 +567,81 @@ START_TEST(test_keys)
 }
 END_TEST
 
+/* The stepper on bahdanau4: the stages in Bahdanau's order, the query
+ * s_{t-1} first, the context entering the RNN, both encoder directions. */
+START_TEST(test_bahdanau_screens)
+{
+	struct model m;
+	struct trace tr;
+	struct view v;
+	struct view_screen sc;
+	struct errbuf err;
+	int src[3];
+	ck_assert_int_eq(model_load_named(&m, "bahdanau4", &err), 0);
+	src[0] = vocab_find(&m.src, "zone");
+	src[1] = vocab_find(&m.src, "économique");
+	src[2] = vocab_find(&m.src, "européenne");
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, NULL, 0,
+				     1u << SCORER_additive, &err), 0);
+	view_init(&v, &tr, NULL, 4, 78);
+	memset(&sc, 0, sizeof sc);
+	ck_assert_str_eq(view_stage_title(&tr, STAGE_CONCAT), "decoder state");
+	ck_assert_str_eq(view_stage_title(&T, STAGE_CONCAT), "concatenation");
+	/* the last encoder screen: both directions, h_3, and s_0 */
+	view_goto(&v, 2);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody, "→h_3 = tanh(W_x^f·x_3"));
+	ck_assert(has(sc.body, sc.nbody, "←h_3 = tanh(W_x^b·x_3"));
+	ck_assert(has(sc.body, sc.nbody, "the annotation h_3 = [→h_3; ←h_3]"));
+	ck_assert(has(sc.body, sc.nbody, "s_0 = tanh(W_init·←h_1)"));
+	ck_assert(has(sc.narr, sc.nnarr, "W_init"));
+	/* step 1: the query s_0 */
+	view_goto(&v, 3);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert_int_eq(sc.stage, STAGE_SCORING);
+	ck_assert(has(sc.body, sc.nbody, "the query s_0 = "));
+	ck_assert(has(sc.narr, sc.nnarr, "the query is s_0"));
+	view_goto(&v, 4);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody, "W_a·s_0 + U_a·h_1"));
+	ck_assert(has(sc.narr, sc.nnarr, "Now s_0 is compared"));
+	/* the decoder state, after the weighted sum */
+	view_goto(&v, 7);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert_int_eq(sc.stage, STAGE_CONCAT);
+	ck_assert_ptr_nonnull(strstr(sc.where, "stage 5 of 6: decoder state"));
+	ck_assert(has(sc.body, sc.nbody, "the context c_1 enters the RNN"));
+	ck_assert(has(sc.body, sc.nbody, "  W_c·c_1 "));
+	ck_assert(has(sc.body, sc.nbody,
+		      "s_1 = tanh(W_y·y_0 + W_s·s_0 + W_c·c_1 + b)"));
+	ck_assert(has(sc.narr, sc.nnarr, "both gates fixed open"));
+	view_goto(&v, 8);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody, "p_1 = softmax(W_o·[s_1; c_1; y_0])"));
+	ck_assert(has(sc.narr, sc.nnarr, "maxout"));
+	/* step 2's query is the state step 1 made */
+	view_goto(&v, 9);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody, "the query s_1 = the state that step 1 made"));
+	view_screen_free(&sc);
+	view_free(&v);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("screens");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_bahdanau_screens);
 	tcase_add_test(tc, test_first_screen);
 	tcase_add_test(tc, test_softmax_screen_bars);
 	tcase_add_test(tc, test_scorer_switch_keeps_place);
