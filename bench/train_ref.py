@@ -5,6 +5,11 @@ Usage:
     train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S]
                  [--lr X] [--weight-decay X] [--clip X] [--threads N]
 
+INIT.model may be of Bahdanau's architecture (its line "architecture
+bahdanau"): then the encoder is bidirectional, s_0 = tanh(W_init <-h_1),
+each step attends with s_{t-1} and the decoder reads [y; c], and the
+output reads [s_t; c_t; y_{t-1}] (doc/model.md).
+
 The same model (doc/model.md), the same loss and the same optimiser as
 src/train.c, on the CPU in double precision: the cross-entropy of every
 teacher-forced prediction, the mean per prediction summed over the scorers;
@@ -52,18 +57,25 @@ def read_model(path):
     assert lines[0][1] == ["attn-trace-model", "1"], "not a model file"
     E, H, A = (int(lines[k][1][1]) for k in (1, 2, 3))
     sections, current = {}, None
+    arch = "luong"
     for _, fields in lines[4:]:
+        if fields[0] == "architecture":
+            arch = fields[1]
+            continue
+        if current is None and not fields[0].startswith("["):
+            continue  # "positions L"
         if len(fields) == 1 and fields[0].startswith("["):
             current = fields[0][1:-1]
             sections[current] = []
         else:
             sections[current].append(fields)
-    model = {"E": E, "H": H, "A": A}
-    for name in ("source", "target", "output.W_s"):
+    model = {"E": E, "H": H, "A": A, "arch": arch}
+    out = "output.W_o" if arch == "bahdanau" else "output.W_s"
+    for name in ("source", "target", out):
         model[name + ".words"] = [row[0] for row in sections[name]]
         model[name] = [[float(x) for x in row[1:]] for row in sections[name]]
     for name, rows in sections.items():
-        if name not in ("source", "target", "output.W_s"):
+        if name not in ("source", "target", out):
             model[name] = [[float(x) for x in row] for row in rows]
     return model
 
@@ -88,6 +100,12 @@ def parameters(model):
     names = ("source", "target", "encoder.W_x", "encoder.W_h", "encoder.b",
              "decoder.W_x", "decoder.W_h", "decoder.b", "general.W",
              "concat.W", "concat.v", "output.W_c", "output.W_s")
+    if model["arch"] == "bahdanau":
+        names = ("source", "target", "forward.W_x", "forward.W_h",
+                 "forward.b", "backward.W_x", "backward.W_h", "backward.b",
+                 "decoder.W_init", "decoder.W_y", "decoder.W_s",
+                 "decoder.W_c", "decoder.b", "general.W", "concat.W",
+                 "concat.v", "output.W_o")
     return {name: torch.tensor(model[name], dtype=torch.float64,
                                requires_grad=True) for name in names}
 
@@ -164,6 +182,58 @@ def forward(p, data, scorers, H):
     return total, per
 
 
+def scores(p, name, q, Hs, H):
+    """The scores of the queries q (B, H) against Hs (B, N, H)."""
+    if name == "dot":
+        return (Hs @ q[:, :, None])[..., 0]
+    if name == "general":
+        return (Hs @ p["general.W"].T @ q[:, :, None])[..., 0]
+    W = p["concat.W"]
+    u = (q @ W[:, :H].T)[:, None, :] + Hs @ W[:, H:].T
+    return torch.tanh(u) @ p["concat.v"][0]
+
+
+def forward_bahdanau(p, data, scorers, H):
+    """forward() for Bahdanau's architecture: the decoder's states depend
+    on attention, so each scorer runs its own, step by step."""
+    src, src_len, src_mask, inputs, gold, mask = data
+    B, N = src.shape
+    D = H // 2
+    x = p["source"][src]
+    hf = torch.zeros(B, D, dtype=torch.float64)
+    fwd = []
+    for i in range(N):
+        hf = rnn(p, "forward", x[:, i], hf)
+        fwd.append(hf)
+    hb = torch.zeros(B, D, dtype=torch.float64)
+    bwd = [None] * N
+    for i in range(N - 1, -1, -1):   # from each sentence's own last word
+        new = rnn(p, "backward", x[:, i], hb)
+        hb = torch.where(src_mask[:, i:i + 1], new, hb)
+        bwd[i] = hb
+    Hs = torch.cat((torch.stack(fwd, 1), torch.stack(bwd, 1)), -1)
+    s0 = torch.tanh(bwd[0] @ p["decoder.W_init"].T)
+    y = p["target"][inputs]
+    total, per = 0.0, {}
+    ntok = mask.sum()
+    for name in scorers:
+        s, logits = s0, []
+        for t in range(inputs.shape[1]):
+            e = scores(p, name, s, Hs, H).masked_fill(~src_mask, -math.inf)
+            c = (torch.softmax(e, -1)[:, None, :] @ Hs)[:, 0]
+            s = torch.tanh(y[:, t] @ p["decoder.W_y"].T + s @ p["decoder.W_s"].T
+                           + c @ p["decoder.W_c"].T + p["decoder.b"][0])
+            logits.append(torch.cat((s, c, y[:, t]), -1) @ p["output.W_o"].T)
+        logits = torch.stack(logits, 1)
+        logp = torch.log_softmax(logits, -1)
+        ce = -logp.gather(-1, gold[..., None])[..., 0]
+        loss = (ce * mask).sum() / ntok
+        right = ((logits.argmax(-1) == gold).double() * mask).sum()
+        total = total + loss
+        per[name] = (loss.item(), right.item(), ntok.item())
+    return total, per
+
+
 def clip_(params, clip):
     """Scales the gradients to global norm clip at most, as train.c does."""
     norm = math.sqrt(sum(float((q.grad * q.grad).sum()) for q in params))
@@ -195,10 +265,11 @@ def main(argv):
     opt = torch.optim.AdamW(params, lr=args.lr, betas=(0.9, 0.999),
                             eps=1e-8, weight_decay=args.weight_decay)
 
+    fwd = forward_bahdanau if model["arch"] == "bahdanau" else forward
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(args.epochs):
         opt.zero_grad()
-        loss, _ = forward(p, data, scorers, model["H"])
+        loss, _ = fwd(p, data, scorers, model["H"])
         loss.backward()
         clip_(params, args.clip)
         opt.step()
@@ -206,7 +277,7 @@ def main(argv):
     cpu = time.process_time() - cpu
 
     with torch.no_grad():
-        loss, per = forward(p, data, scorers, model["H"])
+        loss, per = fwd(p, data, scorers, model["H"])
     mean = sum(v[0] for v in per.values()) / len(per)
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
