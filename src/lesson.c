@@ -971,8 +971,6 @@ static int prep_model(const struct lesson *l, const char *name,
 		rc = model_load_arg(m, name, &e);
 	else
 		rc = prep_file(l, name, who, files, m, same, &e);
-	if (rc == 0 && (rc = model_only_luong(m, "a lesson", &e)) != 0)
-		model_free(m);
 	if (rc != 0)
 		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
 			pos.line, pos.col, e.msg);

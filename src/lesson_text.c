@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "lesson.h"
 #include "num.h"
 #include "utf8.h"
@@ -121,7 +122,15 @@ static void lt_records(FILE *out, const struct trace *tr,
 	case SHOW_EMBEDDING:
 		lt_rec(out, tr, REC_EMBED, i ? -1 : run, i ? 0 : t, i, o);
 		break;
-	case SHOW_ENCODER: lt_rec(out, tr, REC_RNN, -1, 0, i, o); break;
+	case SHOW_ENCODER:
+		if (tr->arch == ARCH_bahdanau) { /* both directions, h_i */
+			if (lt_rec(out, tr, REC_FORWARD, -1, 0, i, o) &&
+			    lt_rec(out, tr, REC_BACKWARD, -1, 0, i, o))
+				lt_rec(out, tr, REC_ANNOTATION, -1, 0, i, o);
+			break;
+		}
+		lt_rec(out, tr, REC_RNN, -1, 0, i, o);
+		break;
 	case SHOW_STATE: lt_rec(out, tr, REC_RNN, run, t, 0, o); break;
 	case SHOW_SCORE: lt_rec(out, tr, REC_SCORE, run, t, i, o); break;
 	case SHOW_SCORES:
@@ -138,7 +147,9 @@ static void lt_records(FILE *out, const struct trace *tr,
 		break;
 	case SHOW_CONTEXT: lt_rec(out, tr, REC_CONTEXT, run, t, 0, o); break;
 	case SHOW_CONCAT:
-		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o))
+		/* Bahdanau's has no h̃: its [s_t; c_t; y_{t-1}] alone */
+		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o) &&
+		    tr->arch == ARCH_luong)
 			lt_rec(out, tr, REC_ATTENTIONAL, run, t, 0, o);
 		break;
 	case SHOW_OUTPUT: lt_rec(out, tr, REC_OUTPUT, run, t, 0, o); break;

@@ -1080,17 +1080,6 @@ const double *model_weights(const struct model *m, const char *name)
 	return NULL;
 }
 
-int model_only_luong(const struct model *m, const char *what,
-		     struct errbuf *err)
-{
-	if (m->arch == ARCH_luong)
-		return 0;
-	err_set(err, "%s: a model of the %s architecture; %s works with "
-		"luong models only so far ('attn-trace trace' traces it)",
-		m->name ? m->name : "", arch_get(m->arch)->name, what);
-	return -1;
-}
-
 int model_check_scorer(const struct model *m, int sc, struct errbuf *err)
 {
 	const struct scorer_class *c = scorer_get(sc);

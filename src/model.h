@@ -135,12 +135,6 @@ const double *model_weights(const struct model *m, const char *name);
  * which sections are missing and which scorers m does support. */
 int model_check_scorer(const struct model *m, int sc, struct errbuf *err);
 
-/* 0 if m is of Luong's architecture.  Otherwise -1, with err saying
- * that what (a command, "the stepper") works with Luong's models only so
- * far. */
-int model_only_luong(const struct model *m, const char *what,
-		     struct errbuf *err);
-
 /* Parses the model text text[0..len) (need not be NUL-terminated) into *m.
  * name is used in error messages ("NAME:LINE:COL: expected ..., found ...").
  * Returns 0 on success; the caller then owns m's memory and releases it

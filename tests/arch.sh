@@ -110,13 +110,15 @@ run_cmd quiz --arch=bahdanau --scorer=general --seed=1 --count=3 --answers \
 expect_status 0 "quiz --arch=bahdanau"
 check "its scoring questions use s_{t-1}" grep -Eq 'e_([0-9]),[0-9] = s_' "$TMP/out"
 check "s_{t-1} and not s_t" sh -c "grep -E 'What is the score e_[0-9],[0-9] = s_' '$TMP/out' | sed -E 's/.*e_([0-9]),[0-9] = s_([0-9]).*/\1 \2/' | awk '\$1 != \$2 + 1 { exit 1 }'"
-# what takes Luong's models only so far
+# a lesson on a model file of Bahdanau's architecture
 mkdir "$TMP/les"
 cp "$bahd" "$TMP/les/b.model"
 printf 'title: t\nmodel: b.model\nsentence: un deux\n\npage: p\ntext\n' >"$TMP/les/b.lesson"
+printf 'page: q\nshow encoder i=2\nshow concat t=1\n' >>"$TMP/les/b.lesson"
 run_cmd lesson --plain "$TMP/les/b.lesson"
-expect_status 1 "a lesson refuses a bahdanau model"
-expect_err "a lesson works with luong models only so far" "the lesson says why"
+expect_status 0 "a lesson on a bahdanau model file"
+check "its encoder directive shows both directions" grep -q '^←h_2 = tanh' "$TMP/out"
+check "its concat directive shows [s_1; c_1; y_0]" grep -q '^\[s_1; c_1; y_0\]' "$TMP/out"
 
 # training
 printf 'un deux ||| one two\ndeux trois ||| two three\n' >"$TMP/pairs"
