@@ -15,17 +15,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arch.h"
 #include "lesson.h"
 #include "tok.h"
 #include "utf8.h"
 
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
-	KEY_SCORERS, KEY_COUNT
+	KEY_SCORERS, KEY_ARCH, KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
-	"title", "goal", "model", "sentence", "target", "scorer", "scorers"
+	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
+	"arch"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -358,6 +360,17 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		return lp_err(p, off, "expected all, or scorers separated by "
 			      "commas (%s), found %s",
 			      scorer_names(names, sizeof names, ", ", ", "),
+			      lp_quote(buf, sizeof buf, v, n));
+	}
+	case KEY_ARCH: {
+		char *name = xstrndup(v, n);
+		l->arch = arch_find(name);
+		free(name);
+		l->arch_pos = pos;
+		if (l->arch >= 0)
+			return 0;
+		return lp_err(p, off, "expected %s, found %s",
+			      arch_names(names, sizeof names, ", ", " or "),
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_SCORER:
@@ -795,6 +808,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->path = xstrdup(path);
 	l->scorer = SCORER_dot;
 	l->scorers = SCORER_ALL;
+	l->arch = -1;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
 			LESSON_MAX_BYTES);
@@ -1168,9 +1182,22 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	struct prep_files files = { 0 };
 	int same = -2;
 	memset(tr, 0, sizeof *tr);
-	if (prep_model(l, l->model, l->model_pos, -1, &files, m, &same,
+	/* without "model:", "arch: bahdanau" means the built-in bahdanau4 */
+	const char *model = l->model;
+	if (!model && l->arch == ARCH_bahdanau)
+		model = "bahdanau4";
+	if (prep_model(l, model, l->model_pos, -1, &files, m, &same,
 		       err) != 0)
 		return -1;
+	if (l->arch >= 0 && m->arch != l->arch) {
+		err_set(err, "%s:%d:%d: expected a model of the %s "
+			"architecture, as 'arch:' says, found one of the %s "
+			"architecture", l->path, l->arch_pos.line,
+			l->arch_pos.col, arch_get(l->arch)->name,
+			arch_get(m->arch)->name);
+		model_free(m);
+		return -1;
+	}
 	if (prep_trace(l, m, tr, err) != 0) {
 		model_free(m);
 		return -1;

@@ -119,7 +119,9 @@ struct lesson {
 	int scorer;       /* enum scorer; dot unless the lesson says */
 	unsigned scorers; /* the scorers traced ("scorers:"); SCORER_ALL:
 	                     every one the model has the weights of */
-	struct lesson_pos model_pos, sentence_pos, target_pos;
+	int arch;         /* "arch:", an enum arch the model must be of
+	                     (without "model:", its built-in model); -1 */
+	struct lesson_pos model_pos, sentence_pos, target_pos, arch_pos;
 	int npages;
 	struct lesson_page *pages;
 	int nalts;

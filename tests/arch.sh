@@ -110,6 +110,20 @@ run_cmd quiz --arch=bahdanau --scorer=general --seed=1 --count=3 --answers \
 expect_status 0 "quiz --arch=bahdanau"
 check "its scoring questions use s_{t-1}" grep -Eq 'e_([0-9]),[0-9] = s_' "$TMP/out"
 check "s_{t-1} and not s_t" sh -c "grep -E 'What is the score e_[0-9],[0-9] = s_' '$TMP/out' | sed -E 's/.*e_([0-9]),[0-9] = s_([0-9]).*/\1 \2/' | awk '\$1 != \$2 + 1 { exit 1 }'"
+# the lesson format's arch:
+printf 'title: t\narch: bahdanau\nsentence: zone économique européenne\n\npage: p\nshow encoder i=1\n' >"$TMP/a.lesson"
+run_cmd lesson --plain "$TMP/a.lesson"
+expect_status 0 "a lesson with arch: bahdanau and no model:"
+check "it runs on bahdanau4" grep -q '^Model: <built-in bahdanau4.model>$' "$TMP/out"
+printf 'title: t\narch: luong\nmodel: bahdanau4\nsentence: zone\n\npage: p\ntext\n' >"$TMP/a.lesson"
+run_cmd lesson --check "$TMP/a.lesson"
+expect_status 1 "arch: luong with a bahdanau model"
+expect_err "a.lesson:2:7: expected a model of the luong architecture, as 'arch:' says, found one of the bahdanau architecture" "the lesson names the line"
+printf 'title: t\narch: gru\nsentence: zone\n\npage: p\ntext\n' >"$TMP/a.lesson"
+run_cmd lesson --check "$TMP/a.lesson"
+expect_status 1 "an unknown arch:"
+expect_err "a.lesson:2:7: expected luong or bahdanau, found 'gru'" "the architectures are named"
+
 # a lesson on a model file of Bahdanau's architecture
 mkdir "$TMP/les"
 cp "$bahd" "$TMP/les/b.model"
