@@ -383,7 +383,7 @@ static void teardown_b4(void)
 START_TEST(test_b4_decodes_every_pair)
 {
 	ck_assert_int_eq(B4.arch, ARCH_bahdanau);
-	ck_assert_int_eq(PAIRS.n, 17);
+	ck_assert_int_ge(PAIRS.n, 17); /* the corpus may grow */
 	ck_assert(model_scorers(&B4) & (1u << _i));
 	for (int k = 0; k < PAIRS.n; k++) {
 		const struct train_pair *p = &PAIRS.pairs[k];
@@ -415,10 +415,16 @@ START_TEST(test_b4_crossing)
 		SCORER_additive, SCORER_location_aware
 	};
 	int sc = learns[_i];
-	const struct train_pair *p = &PAIRS.pairs[1];
+	const struct train_pair *p = NULL;
 	struct trace tr;
 	struct errbuf err;
-	ck_assert_str_eq(B4.src.words[p->src[0]], "zone");
+	for (int k = 0; k < PAIRS.n && !p; k++) /* the word-order pair */
+		if (PAIRS.pairs[k].nsrc == 3 &&
+		    strcmp(B4.src.words[PAIRS.pairs[k].src[0]], "zone") == 0 &&
+		    strcmp(B4.src.words[PAIRS.pairs[k].src[1]],
+			   "économique") == 0)
+			p = &PAIRS.pairs[k];
+	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(trace_build(&tr, &B4, p->src, 3, p->tgt, 3, 1u << sc,
 				     &err), 0);
 	for (int t = 1; t <= 3; t++) {
