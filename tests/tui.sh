@@ -302,6 +302,16 @@ for t in "env -u TERM" "env TERM=dumb" "env TERM=no-such-terminal"; do
 	check "bare attn-trace, $t: the note names the lessons" \
 		grep -qF "'attn-trace lessons'" "$TMP/bare$n.err"
 done
+# Bahdanau's architecture: its strip, its decoder-state screen, compare
+start bahd 100 30 "'$ATTN_TRACE' tui --arch=bahdanau --scorer=additive zone économique européenne"
+expect bahd "5 decoder state" "the strip of bahdanau names its decoder-state stage"
+keys bahd g 5
+expect bahd "the context c_1 enters the RNN" "g 5 shows c_1 entering the RNN"
+expect bahd "stage 5 of 6: decoder state" "the status line names the stage"
+keys bahd c
+expect bahd "the scorers side by side at step t=1" "compare works on bahdanau"
+keys bahd q
+wait_exit bahd 0 "the bahdanau stepper quits cleanly"
 start term1 80 24 "env TERM=dumb '$ATTN_TRACE' tui"
 wait_exit term1 1 "tui with TERM=dumb"
 expect term1 "the stepper cannot draw here: TERM=dumb cannot move the cursor" \
