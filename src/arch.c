@@ -16,6 +16,11 @@ const struct arch_class *const arch_registry[ARCH_COUNT] = {
 #undef ARCH
 };
 
+const char *arch_builtin_model(int a)
+{
+	return a == ARCH_bahdanau ? "bahdanau4" : "toy4";
+}
+
 int arch_find(const char *name)
 {
 	for (int k = 0; k < ARCH_COUNT; k++)

@@ -45,6 +45,12 @@ static inline const struct arch_class *arch_get(int a)
 	return arch_registry[a];
 }
 
+/* --arch=all: every architecture, each on its built-in model */
+#define ARCH_ALL ARCH_COUNT
+
+/* The name of the built-in model of architecture a: "toy4", "bahdanau4". */
+const char *arch_builtin_model(int a);
+
 /* The architecture called name (exactly), or -1. */
 int arch_find(const char *name);
 

@@ -199,7 +199,8 @@ static void cli_help(void)
 	fputs(
 "      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
 "                        be of it (its file says which); without --model,\n"
-"                        the built-in model of it (toy4, bahdanau4)\n"
+"                        the built-in model of it (toy4, bahdanau4); all:\n"
+"                        each in turn (trace), or both, a to switch (tui)\n"
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
@@ -438,18 +439,27 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 int cli_arch(int *arch, const char *arg)
 {
 	char names[128];
-	*arch = arch_find(arg);
+	*arch = strcmp(arg, "all") == 0 ? ARCH_ALL : arch_find(arg);
 	if (*arch >= 0)
 		return 0;
-	return cli_usage_errorf("unknown architecture '%s'; expected %s", arg,
-				arch_names(names, sizeof names, ", ", " or "));
+	return cli_usage_errorf("unknown architecture '%s'; expected %s or "
+				"all", arg,
+				arch_names(names, sizeof names, ", ", ", "));
+}
+
+int cli_arch_one(int arch, const char *cmd)
+{
+	if (arch != ARCH_ALL)
+		return 0;
+	return cli_usage_errorf("--arch=all works with 'trace' and 'tui'; "
+				"'%s' takes one architecture", cmd);
 }
 
 int cli_load_arch(struct model *m, const char *path, int arch)
 {
 	struct errbuf err;
-	if (arch == ARCH_bahdanau && !path)
-		path = "bahdanau4"; /* the built-in model of the architecture */
+	if (arch >= 0 && arch < ARCH_COUNT && !path)
+		path = arch_builtin_model(arch); /* the architecture's own */
 	if (model_load_arg(m, path, &err) != 0) {
 		cli_error(err.msg);
 		return -1;
@@ -524,9 +534,9 @@ int cli_flush(void)
 /* The stepper on the trace of every scorer, starting with the one asked
  * for. */
 static int cli_tui_run(const struct model *m, const struct cli_opts *o,
-		       const char *sentence)
+		       const char *sentence, const struct model *m2)
 {
-	struct trace tr;
+	struct trace tr, tr2;
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
@@ -534,15 +544,23 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
+	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
+				 note, sizeof note, &err) != 0) {
+		cli_error(err.msg);
+		trace_free(&tr);
+		return EXIT_DATA;
+	}
 	if (note[0]) /* the stepper takes the screen: a line before it */
 		cli_messagef("note: %s", note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
-			       o->present, o->autoplay_ms };
+			       o->present, o->autoplay_ms, m2 ? &tr2 : NULL };
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;
 	int rc = tui_run_trace(&tr, &to);
 	trace_free(&tr);
+	if (m2)
+		trace_free(&tr2);
 	return rc;
 }
 
@@ -577,13 +595,30 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
-	struct model m;
-	if (cli_load(&m, o) != 0)
+	/* --arch=all: both architectures, each on its built-in model; 'a'
+	 * switches between them */
+	struct model m, m2;
+	if (o->arch == ARCH_ALL && o->model_path)
+		return cli_usage_error("--arch=all steps through the built-in "
+				       "model of each architecture; drop "
+				       "--model");
+	if (o->arch == ARCH_ALL) {
+		if (cli_load_arch(&m, NULL, ARCH_luong) != 0)
+			return EXIT_DATA;
+		if (cli_load_arch(&m2, NULL, ARCH_bahdanau) != 0) {
+			model_free(&m);
+			return EXIT_DATA;
+		}
+	} else if (cli_load(&m, o) != 0) {
 		return EXIT_DATA;
+	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int rc = cli_tui_run(&m, o, sentence);
+	int rc = cli_tui_run(&m, o, sentence, o->arch == ARCH_ALL ? &m2
+								   : NULL);
 	free(sentence);
 	model_free(&m);
+	if (o->arch == ARCH_ALL)
+		model_free(&m2);
 	return rc;
 }
 
@@ -599,6 +634,8 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 		return EXIT_USAGE;
 	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
 		return cli_usage_error("'model' writes text or json");
+	if (cli_arch_one(o->arch, "model"))
+		return EXIT_USAGE;
 	struct model m;
 	struct outfile of;
 	struct errbuf err;

@@ -74,8 +74,13 @@ int cli_int(const char *s, int lo, int hi, int *out);
  * The caller frees the result. */
 char *cli_join(int argc, char **argv, int first, const char *dflt);
 
-/* Parses --arch=arg into *arch: 0, or EXIT_USAGE after the message. */
+/* Parses --arch=arg into *arch (an enum arch, or ARCH_ALL for "all"): 0,
+ * or EXIT_USAGE after the message. */
 int cli_arch(int *arch, const char *arg);
+
+/* Refuses --arch=all (arch ARCH_ALL) for command cmd, which takes one
+ * architecture: 0, or EXIT_USAGE after the message. */
+int cli_arch_one(int arch, const char *cmd);
 
 /* Loads the model that path names (model_load_arg) into *m, checking that
  * it is of architecture arch (an enum arch, -1: any); without a path,

@@ -91,7 +91,10 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
-	case 'A': return cli_arch(&o->arch, arg);
+	case 'A':
+		if (cli_arch(&o->arch, arg) != 0)
+			return EXIT_USAGE;
+		return cli_arch_one(o->arch, "heatmap");
 	case 's':
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)

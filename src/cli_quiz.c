@@ -169,7 +169,10 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'm': o->model_path = arg; return 0;
-	case 'A': return cli_arch(&o->arch, arg);
+	case 'A':
+		if (cli_arch(&o->arch, arg) != 0)
+			return EXIT_USAGE;
+		return cli_arch_one(o->arch, "quiz");
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
 	case 'h': cli_quiz_help(); return -1;

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "num.h"
 #include "outfile.h"
@@ -36,7 +37,7 @@ static void trace_sep(FILE *out, const struct cli_opts *o,
 			putc('\n', out);
 		break;
 	case FORMAT_JSON:
-		if (o->batch)
+		if (o->batch || o->arch == ARCH_ALL)
 			fputs(first ? "[" : ",\n", out);
 		break;
 	case FORMAT_JSONL:
@@ -782,6 +783,40 @@ static int single_run(struct outfile *of, const struct model *m,
 	return 0;
 }
 
+/* trace --arch=all: the sentence in every architecture, each on its
+ * built-in model, one after the other (a JSON array; CSV with a first
+ * column "arch").  Returns 0 or -1. */
+static int all_run(struct outfile *of, const struct cli_opts *o,
+		   const char *sentence)
+{
+	for (int a = 0; a < ARCH_COUNT; a++) {
+		struct model m;
+		struct trace tr;
+		struct errbuf err;
+		struct fmt_opts fo = o->fmt;
+		char note[320];
+		if (cli_load_arch(&m, NULL, a) != 0)
+			return -1;
+		if (tok_trace_note(&tr, &m, sentence, o->target, o->scorers,
+				   note, sizeof note, &err) != 0) {
+			cli_error(err.msg);
+			model_free(&m);
+			return -1;
+		}
+		if (note[0] && a == 0)
+			cli_messagef("note: %s", note);
+		if (o->format == FORMAT_CSV)
+			fo.arch = arch_get(a)->name;
+		trace_write(of->fp, &tr, o, &fo, a == 0);
+		outfile_wrote(of);
+		trace_free(&tr);
+		model_free(&m);
+	}
+	if (o->format == FORMAT_JSON)
+		fputs("]\n", of->fp);
+	return 0;
+}
+
 int cli_trace(int argc, char **argv, const struct cli_opts *o)
 {
 	if (o->present)
@@ -792,8 +827,14 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 				       "file; give no sentence or --target");
 	if (cli_check_inputs(o))
 		return EXIT_USAGE;
+	if (o->arch == ARCH_ALL && (o->model_path || o->batch))
+		return cli_usage_errorf("--arch=all traces one sentence on the "
+					"built-in model of each architecture; "
+					"drop %s", o->batch ? "--batch" : "--model");
 	struct model m;
-	if (cli_load(&m, o) != 0)
+	if (o->arch == ARCH_ALL)
+		memset(&m, 0, sizeof m); /* each run loads its own */
+	else if (cli_load(&m, o) != 0)
 		return EXIT_DATA;
 	struct outfile of;
 	struct errbuf err;
@@ -807,7 +848,9 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 		failed = batch_run(&of, &m, o);
 	} else {
 		char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-		failed = single_run(&of, &m, o, sentence) != 0;
+		failed = (o->arch == ARCH_ALL ? all_run(&of, o, sentence)
+					      : single_run(&of, &m, o, sentence))
+			 != 0;
 		free(sentence);
 	}
 	model_free(&m);

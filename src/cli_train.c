@@ -208,7 +208,10 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case 'o': o->out = arg; return 0;
 	case OPT_INIT: o->init = arg; return 0;
 	case OPT_HELDOUT: o->heldout = arg; return 0;
-	case OPT_ARCH: return cli_arch(&o->arch, arg);
+	case OPT_ARCH:
+		if (cli_arch(&o->arch, arg) != 0)
+			return EXIT_USAGE;
+		return cli_arch_one(o->arch, "train");
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;

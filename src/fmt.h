@@ -26,6 +26,8 @@ struct fmt_opts {
 	int compact;     /* JSON: 1 for one line (JSON Lines) */
 	int pair;        /* batch: the line of the pair, written into JSON,
 	                    CSV and Markdown; 0 outside a batch */
+	const char *arch; /* trace --arch=all: the architecture, a first
+	                     column "arch" of CSV; NULL otherwise */
 };
 
 /* The defaults: precision 4, top 3, every stage, with the terms. */
@@ -207,6 +209,12 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
  * rows for its scores e_t,i, its weights α_t,i (a short bar each), its
  * context c_t and its output word; as many columns a table as fit width
  * (all when width <= 0), the tables one under the other. */
+/* The run ra of trace a and the run of the same scorer in trace b (the
+ * same sentence in two architectures) side by side at step t: the query,
+ * the scores, the weights with short bars and the output word. */
+void fmt_text_compare_arch(FILE *out, const struct trace *a, int ra,
+			   const struct trace *b, int t, int prec);
+
 void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec,
 		      int width);
 

@@ -89,6 +89,8 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	if (2 * strlen(symbol) + strlen(scorer) + strlen(stage) + 40 >
 	    sizeof head) { /* never, with the trace's symbols and labels */
 		for (int k = 0; k < len; k++) {
+			if (o->arch)
+				fprintf(out, "%s,", o->arch);
 			if (o->pair)
 				fprintf(out, "%d,", o->pair);
 			fprintf(out, "%s,%d,%s,", scorer, r->t, stage);
@@ -98,6 +100,10 @@ static void csv_vec(FILE *out, const struct trace *tr,
 			fprintf(out, "%s\n", row);
 		}
 		return;
+	}
+	if (o->arch) {
+		p = stpcpy(p, o->arch);
+		*p++ = ',';
 	}
 	if (o->pair) {
 		p = num_itoa(p, o->pair);
@@ -125,8 +131,8 @@ static void csv_vec(FILE *out, const struct trace *tr,
 
 void fmt_csv_header(FILE *out, const struct fmt_opts *o)
 {
-	fprintf(out, "%sscorer,t,stage,symbol,index,value,word,source,output\n",
-		o->pair ? "pair," : "");
+	fprintf(out, "%s%sscorer,t,stage,symbol,index,value,word,source,"
+		"output\n", o->arch ? "arch," : "", o->pair ? "pair," : "");
 }
 
 int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,

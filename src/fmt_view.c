@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -175,6 +176,62 @@ static void compare_table(FILE *out, const struct trace *tr, int t, int prec,
 	for (int run = from; run < to; run++) {
 		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
 		const char *w = r ? m->tgt.words[r->word] : "-";
+		fprintf(out, "%*s%s", colw - utf8_width(w), "", w);
+	}
+	putc('\n', out);
+}
+
+void fmt_text_compare_arch(FILE *out, const struct trace *a, int ra,
+			   const struct trace *b, int t, int prec)
+{
+	const struct trace *tr[2] = { a, b };
+	int sc = a->runs[ra].scorer, run[2] = { ra, trace_run_of(b, sc) };
+	int lw = words_width(&a->m->src, a->src, a->n) + 7, colw = prec + 14;
+	char lab[32], buf[NUM_BUFSZ], head[48];
+	fprintf(out, "the architectures side by side at step t=%d, %s scorer\n",
+		t, trace_scorer_name(sc));
+	fmt_pad(out, "", lw + 2);
+	for (int k = 0; k < 2; k++) {
+		snprintf(head, sizeof head, "%s", arch_get(tr[k]->arch)->name);
+		fprintf(out, "%*s", colw, head);
+	}
+	putc('\n', out);
+	fputs("  ", out);
+	fmt_pad(out, "the query", lw);
+	for (int k = 0; k < 2; k++) {
+		snprintf(head, sizeof head, "s_%d", t + tr[k]->query_off);
+		fprintf(out, "%*s", colw, run[k] >= 0 ? head : "-");
+	}
+	putc('\n', out);
+	for (int kind = 0; kind < 2; kind++)
+		for (int i = 0; i < a->n; i++) {
+			snprintf(lab, sizeof lab, "%s_%d,%d %s",
+				 kind ? "α" : "e", t, i + 1,
+				 a->m->src.words[a->src[i]]);
+			fputs("  ", out);
+			fmt_pad(out, lab, lw);
+			for (int k = 0; k < 2; k++) {
+				const struct trace_rec *r = run[k] < 0 ? NULL :
+					trace_find(tr[k], kind ? REC_SOFTMAX
+							      : REC_SCORES,
+						   run[k], t, 0);
+				const char *cell = r ? num_fixed(buf,
+					r->result[i], prec) : "-";
+				int w = (int)strlen(cell) + (kind ? 5 : 0);
+				fprintf(out, "%*s%s", colw - w, "", cell);
+				if (kind) {
+					putc(' ', out);
+					bar_draw(out, r ? r->result[i] : 0, 4);
+				}
+			}
+			putc('\n', out);
+		}
+	fputs("  ", out);
+	fmt_pad(out, "output", lw);
+	for (int k = 0; k < 2; k++) {
+		const struct trace_rec *r = run[k] < 0 ? NULL :
+			trace_find(tr[k], REC_OUTPUT, run[k], t, 0);
+		const char *w = r ? tr[k]->m->tgt.words[r->word] : "-";
 		fprintf(out, "%*s%s", colw - utf8_width(w), "", w);
 	}
 	putc('\n', out);

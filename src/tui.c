@@ -532,6 +532,7 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
 	ui.v.present = o->present;
+	ui.v.other = l ? NULL : o->other;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);

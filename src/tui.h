@@ -17,6 +17,8 @@ struct tui_opts {
 	int present;          /* presentation mode: large, high contrast, one
 	                         idea a screen, for a projector */
 	int autoplay_ms;      /* present: advance every this many ms; 0: no */
+	const struct trace *other; /* the same sentence in another
+	                              architecture (--arch=all), or NULL */
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

@@ -30,6 +30,7 @@ const char *const view_help[] = {
 	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
 	"  s                   next scorer: %s",
 	"  c                   compare the scorers at this step (left, right: a step)",
+	"  a                   the other architecture (tui --arch=all)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
 	"  z                   a quiz: compute a value of this step by hand",
@@ -383,6 +384,22 @@ void view_move_step(struct view *v, int delta)
 		v->pos = k;
 }
 
+int view_swap_arch(struct view *v)
+{
+	if (!v->other || v->lesson)
+		return -1;
+	struct view_frame f = v->frames[v->pos];
+	int sc = v->tr->runs[v->run].scorer;
+	const struct trace *t = v->tr;
+	v->tr = v->other;
+	v->other = t;
+	v->run = trace_run_of(v->tr, sc) >= 0 ? trace_run_of(v->tr, sc) : 0;
+	frames_build(v);
+	int k = frame_find(v, f.stage, f.t, f.i, f.part);
+	v->pos = k >= 0 ? k : v->nframes - 1;
+	return 0;
+}
+
 void view_next_scorer(struct view *v)
 {
 	view_set_run(v, (v->run + 1) % v->tr->nruns);
@@ -681,8 +698,12 @@ static void render_title(const struct view *v, struct view_screen *s)
 	if (v->lesson)
 		s->title = xasprintf("attn-trace lesson: %s", v->lesson->title);
 	else
-		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer]", src,
-				     tgt ? tgt : "(greedy)", sc);
+		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer%s%s]",
+				     src, tgt ? tgt : "(greedy)", sc,
+				     tr->arch != ARCH_luong || v->other
+				     ? ", " : "",
+				     tr->arch != ARCH_luong || v->other
+				     ? arch_get(tr->arch)->name : "");
 	free(src);
 	free(tgt);
 }
@@ -824,7 +845,13 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->stage = -1;
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
-					       v->fmt.precision, v->width));
+					       v->fmt.precision, v->width);
+			if (v->other) {
+				putc('\n', f);
+				fmt_text_compare_arch(f, v->tr, v->run,
+						      v->other, t ? t : 1,
+						      v->fmt.precision);
+			});
 		wrap_text(&body, text, v->width, 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_QUIZ) {
 		s->stage = (int)v->quiz.stage;

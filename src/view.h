@@ -31,6 +31,10 @@ struct view_frame {
 
 struct view {
 	const struct trace *tr;     /* borrowed; holds every scorer's run */
+	const struct trace *other;  /* borrowed: the same sentence in another
+	                               architecture, or NULL (tui --arch=all);
+	                               'a' swaps it with tr, and compare puts
+	                               the two side by side */
 	const struct lesson *lesson; /* borrowed; NULL when stepping a trace */
 	int run;                    /* the scorer shown: an index into runs */
 	int pos;                    /* the frame, or the lesson page */
@@ -80,6 +84,12 @@ struct view_screen {
 void view_init(struct view *v, const struct trace *tr,
 	       const struct lesson *l, int precision, int width);
 void view_free(struct view *v);
+
+/* Steps through other, the same sentence in another architecture,
+ * instead of v->tr (which becomes the other), at the same stage and step
+ * and with the same scorer where it has it.  Returns -1 if there is no
+ * other. */
+int view_swap_arch(struct view *v);
 
 /* The stage names for the strip, in order. */
 extern const char *const view_stage_titles[STAGE_COUNT];

@@ -68,6 +68,12 @@ static int key_mode(struct view *v, enum view_mode m)
 }
 
 static int key_compare(struct view *v) { return key_mode(v, VIEW_COMPARE); }
+static int key_arch(struct view *v)
+{
+	if (view_swap_arch(v) != 0)
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	return VIEW_KEY_REDRAW;
+}
 static int key_heatmap(struct view *v)
 {
 	v->hscroll = 0;
@@ -122,7 +128,7 @@ static const struct {
 	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
 	{ VIEW_KEY_HOME, key_home, 0 }, { VIEW_KEY_END, key_end, 0 },
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
-	{ 'z', key_quiz, 0 },
+	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
 	{ 27, key_back, 0 }, { VIEW_KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },

@@ -10,7 +10,7 @@ tiny="$srcdir/tests/data/tiny.model"
 
 run_cmd trace --arch=bahdanu
 expect_status 2 "unknown architecture"
-expect_err "unknown architecture 'bahdanu'; expected luong or bahdanau" \
+expect_err "unknown architecture 'bahdanu'; expected luong, bahdanau or all" \
 	"the architectures are listed"
 run_cmd trace --arch=luong --model="$bahd" un
 expect_status 1 "a bahdanau model is not a luong one"
@@ -32,6 +32,36 @@ run_cmd models --names
 check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 "
 run_cmd models extra
 expect_status 2 "models takes only --names"
+
+# --arch=all: every architecture on its built-in model
+run_cmd trace --arch=all --scorer=general zone économique européenne
+expect_status 0 "trace --arch=all"
+check "a text trace for each architecture" test "$(grep -c '^attn-trace-text/1$' "$TMP/out")" -eq 2
+check "luong's on toy4, then bahdanau's on bahdanau4" \
+	sh -c "grep '^model: ' '$TMP/out' | cut -d' ' -f2-3 | tr '\n' ' ' | grep -qx '<built-in toy4.model> <built-in bahdanau4.model> '"
+run_cmd trace --arch=all --format=json
+expect_status 0 "trace --arch=all --format=json"
+check "a JSON array of two traces, bahdanau's second" \
+	sh -c "tr -d '\n' <'$TMP/out' | grep -q '^\[{\"format\".*}, *{\"format\": \"attn-trace-trace/1\",.*\"architecture\": \"bahdanau\".*}\]$'"
+run_cmd trace --arch=all --format=jsonl
+check "JSON Lines: a line each" test "$(wc -l <"$TMP/out")" -eq 2
+run_cmd trace --arch=all --format=csv
+check "CSV: the column arch first" grep -q '^arch,scorer,t,stage,' "$TMP/out"
+check "CSV: rows of both" sh -c "grep -q '^luong,dot,' '$TMP/out' && grep -q '^bahdanau,dot,' '$TMP/out'"
+run_cmd trace --arch=all --format=markdown
+check "Markdown: a document each" test "$(grep -c '^# attn-trace' "$TMP/out")" -eq 2
+run_cmd trace --arch=all --model=toy4
+expect_status 2 "--arch=all with --model"
+run_cmd trace --arch=all --scorer=additive -o "$TMP/none.txt"
+expect_status 1 "--arch=all with a scorer toy4 lacks"
+check "and writes nothing" test ! -e "$TMP/none.txt"
+for cmd in heatmap quiz model; do
+	run_cmd $cmd --arch=all
+	expect_status 2 "$cmd refuses --arch=all"
+	expect_err "--arch=all works with 'trace' and 'tui'; '$cmd' takes one architecture" "$cmd says why"
+done
+run_cmd train --pairs="$TMP/pairs" -o "$TMP/m" --arch=all
+expect_status 2 "train refuses --arch=all"
 
 # --arch=luong changes nothing
 "$ATTN_TRACE" trace --scorer=all >"$TMP/plain" 2>&1

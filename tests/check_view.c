@@ -635,6 +635,60 @@ START_TEST(test_bahdanau_screens)
 }
 END_TEST
 
+/* --arch=all in the stepper: 'a' swaps the architectures at the same
+ * stage, step and scorer, and compare puts the two side by side. */
+START_TEST(test_arch_swap_and_compare)
+{
+	struct model ml, mb;
+	struct trace tl, tb;
+	struct view v;
+	struct view_screen sc;
+	struct errbuf err;
+	int src[3];
+	ck_assert_int_eq(model_load_named(&ml, "toy4", &err), 0);
+	ck_assert_int_eq(model_load_named(&mb, "bahdanau4", &err), 0);
+	src[0] = vocab_find(&ml.src, "zone");
+	src[1] = vocab_find(&ml.src, "économique");
+	src[2] = vocab_find(&ml.src, "européenne");
+	ck_assert_int_eq(trace_build(&tl, &ml, src, 3, NULL, 0, SCORER_ALL,
+				     &err), 0);
+	ck_assert_int_eq(trace_build(&tb, &mb, src, 3, NULL, 0, SCORER_ALL,
+				     &err), 0);
+	view_init(&v, &tl, NULL, 4, 78);
+	memset(&sc, 0, sizeof sc);
+	ck_assert_int_eq(view_swap_arch(&v), -1); /* no other yet */
+	v.other = &tb;
+	view_set_run(&v, trace_run_of(&tl, SCORER_general));
+	view_goto(&v, 3 + 6 + 1); /* step 2, the scores */
+	ck_assert_int_eq(view_swap_arch(&v), 0);
+	ck_assert_ptr_eq(v.tr, &tb);
+	ck_assert_ptr_eq(v.other, &tl);
+	ck_assert_int_eq(v.tr->runs[v.run].scorer, SCORER_general);
+	ck_assert_int_eq(v.frames[v.pos].t, 2);
+	ck_assert_int_eq(v.frames[v.pos].part, 1);
+	view_render(&v, &sc);
+	ck_assert_ptr_nonnull(strstr(sc.title, "[general scorer, bahdanau]"));
+	ck_assert(has(sc.body, sc.nbody, "s_1·(W_a·h_1)"));
+	v.mode = VIEW_COMPARE;
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody,
+		      "the architectures side by side at step t=2, general"));
+	int q = 0;
+	for (int k = 0; k < sc.nbody; k++)
+		if (strstr(sc.body[k], "the query") &&
+		    strstr(sc.body[k], "s_1") && strstr(sc.body[k], "s_2"))
+			q = 1;
+	ck_assert_msg(q, "the query row names s_1 and s_2");
+	view_screen_free(&sc);
+	view_free(&v);
+	trace_free(&tl);
+	trace_free(&tb);
+	model_free(&ml);
+	model_free(&mb);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -642,6 +696,7 @@ static Suite *view_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_bahdanau_screens);
+	tcase_add_test(tc, test_arch_swap_and_compare);
 	tcase_add_test(tc, test_first_screen);
 	tcase_add_test(tc, test_softmax_screen_bars);
 	tcase_add_test(tc, test_scorer_switch_keeps_place);

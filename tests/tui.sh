@@ -312,6 +312,18 @@ keys bahd c
 expect bahd "the scorers side by side at step t=1" "compare works on bahdanau"
 keys bahd q
 wait_exit bahd 0 "the bahdanau stepper quits cleanly"
+# --arch=all: 'a' switches the architecture, compare puts both side by side
+start both 110 45 "'$ATTN_TRACE' tui --arch=all --scorer=general zone économique européenne"
+expect both "[general scorer, luong]" "--arch=all starts with luong's"
+keys both g 2
+keys both a
+expect both "[general scorer, bahdanau]" "a switches to bahdanau's"
+expect both "stage 2 of 6: scoring   step t=1" "at the same stage and step"
+keys both c
+expect both "the architectures side by side at step t=1, general scorer" \
+	"compare puts the two architectures side by side"
+keys both q
+wait_exit both 0 "the --arch=all stepper quits cleanly"
 start term1 80 24 "env TERM=dumb '$ATTN_TRACE' tui"
 wait_exit term1 1 "tui with TERM=dumb"
 expect term1 "the stepper cannot draw here: TERM=dumb cannot move the cursor" \
