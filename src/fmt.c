@@ -19,6 +19,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->terms = 1;
 	o->compact = 0;
 	o->pair = 0;
+	o->arch = NULL;
 }
 
 void fmt_buf_grow(struct fmt_buf *b, size_t n)
