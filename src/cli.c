@@ -211,8 +211,9 @@ static void cli_help(void)
 "                        processor, at most 16); the output is the same\n"
 "                        whatever N\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: encoding, scoring, softmax,\n"
-"                        weighted-sum, concat, output (comma-separated)\n"
+"      --stage=LIST      print only these stages: encoding, decoder, scoring,\n"
+"                        softmax, weighted-sum, concat, output\n"
+"                        (comma-separated; scoring includes decoder)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "                        (default auto; NO_COLOR turns auto off)\n"
 "      --present         the stepper in presentation mode, for a projector\n"
@@ -299,12 +300,16 @@ static int cli_stages(struct cli_opts *o, const char *arg)
 		if (k == STAGE_COUNT) {
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown stage '%s'; expected "
-				 "encoding, scoring, softmax, weighted-sum, "
-				 "concat or output", w);
+				 "encoding, decoder, scoring, softmax, "
+				 "weighted-sum, concat or output", w);
 			free(list);
 			return cli_usage_error(msg);
 		}
 		o->fmt.stages |= 1u << k;
+		/* scoring keeps the decoder's update it held before that had
+		 * a stage of its own, so that old lists print what they did */
+		if (k == STAGE_SCORING)
+			o->fmt.stages |= 1u << STAGE_DECODER;
 	}
 	free(list);
 	if (o->fmt.stages == 0)

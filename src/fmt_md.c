@@ -88,7 +88,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	fprintf(out, "\n### t=%d: the decoder reads ", t);
 	md_text(out, tv->words[tr->runs[run].input[t - 1]]);
 	fputs("\n\n", out);
-	if (st & (1u << STAGE_SCORING)) {
+	if (st & (1u << STAGE_DECODER)) {
 		fprintf(out, "s_%d = ", t);
 		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
 		fputs("\n\n", out);

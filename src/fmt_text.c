@@ -358,7 +358,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 }
 
 static const char *const stage_titles[STAGE_COUNT] = {
-	"encoding", "scoring", "softmax", "weighted sum", "concatenation",
+	"encoding", "decoder", "scoring", "softmax", "weighted sum", "concatenation",
 	"output"
 };
 

@@ -413,8 +413,8 @@ static const char *const show_names[SHOW_COUNT] = {
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
 	"weights, weighted, context, concat, output, stage=NAME, heatmap " \
 	"or compare"
-#define STAGE_LIST "encoding, scoring, softmax, weighted-sum, concat or " \
-	"output"
+#define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
+	"concat or output"
 #define QUIZ_LIST "scoring, softmax or weighted-sum"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,

@@ -118,26 +118,19 @@ void tui_band(int y, const char *s, attr_t a)
 	attroff(a);
 }
 
-/* The strip of stage names, the current one highlighted and numbered;
- * the others are numbered too when there is room. */
-static void tui_strip(const struct tui *ui, int y, int stage)
+/* The strip of stage names (view_strip()), the current one highlighted. */
+static void tui_strip(const struct tui *ui, const struct view *v, int y,
+		      int stage)
 {
-	int room = 1, x = 1;
-	for (int k = 0; k < STAGE_COUNT; k++)
-		room += (int)strlen(view_stage_titles[k]) + 4 + 3;
-	for (int k = 0; k < STAGE_COUNT; k++) {
-		char item[32];
-		if (k == stage || room <= COLS)
-			snprintf(item, sizeof item, " %d %s ", k + 1,
-				 view_stage_titles[k]);
-		else
-			snprintf(item, sizeof item, "%s", view_stage_titles[k]);
-		attr_t a = k == stage ? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD)
-				      : A_NORMAL;
+	struct view_strip_item items[STAGE_COUNT];
+	int n = view_strip(v, stage, COLS, items), x = 1;
+	for (int k = 0; k < n; k++) {
+		attr_t a = items[k].current
+			? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD) : A_NORMAL;
 		attron(a);
-		x += tui_put(y, x, item, COLS - x - 1);
+		x += tui_put(y, x, items[k].text, COLS - x - 1);
 		attroff(a);
-		if (k + 1 < STAGE_COUNT)
+		if (k + 1 < n)
 			x += tui_put(y, x, ui->utf8 ? " › " : " > ", COLS - x - 1);
 	}
 }
@@ -321,7 +314,7 @@ static void tui_draw(struct tui *ui)
 	view_render(&ui->v, &s);
 	erase();
 	tui_band(0, s.title, tui_attr(ui, PAIR_TITLE, A_REVERSE));
-	tui_strip(ui, 1, s.stage);
+	tui_strip(ui, &ui->v, 1, s.stage);
 	attron(tui_attr(ui, PAIR_HEAD, A_BOLD));
 	tui_put(2, 1, s.where, COLS - 2);
 	attroff(tui_attr(ui, PAIR_HEAD, A_BOLD));

@@ -25,8 +25,6 @@ struct view_frame {
 	enum trace_stage stage;
 	int t;    /* decoder step from 1; 0 in the encoder */
 	int i;    /* source word from 1 in the encoder; 0 otherwise */
-	int part; /* the scoring stage has two: 0 the decoder state, 1 the
-	             scores */
 };
 
 struct view {
@@ -36,6 +34,10 @@ struct view {
 	int pos;                    /* the frame, or the lesson page */
 	int nframes;
 	struct view_frame *frames;  /* (nframes) for the current run */
+	int nstages;
+	enum trace_stage stages[STAGE_COUNT]; /* the strip: the stages in
+	                               the order the trace's architecture
+	                               runs them (trace_stages()) */
 	enum view_mode mode;
 	int terms;                  /* show term-by-term arithmetic */
 	int width;                  /* columns to wrap text to */
@@ -64,7 +66,7 @@ struct view {
 struct view_screen {
 	char *title;        /* the top line */
 	int stage;          /* the stage to highlight in the strip, or -1 */
-	char *where;        /* "stage 2 of 6: scoring   t=1 of 5   screen 4 of 33" */
+	char *where;        /* "stage 3 of 7: scoring   t=1 of 5   screen 5 of 38" */
 	int nnarr;
 	char **narr;        /* narrative, wrapped */
 	int nbody;
@@ -81,8 +83,28 @@ void view_init(struct view *v, const struct trace *tr,
 	       const struct lesson *l, int precision, int width);
 void view_free(struct view *v);
 
-/* The stage names for the strip, in order. */
+/* The stages' titles, by enum trace_stage ("weighted sum"). */
 extern const char *const view_stage_titles[STAGE_COUNT];
+
+/* One item of the stage strip. */
+struct view_strip_item {
+	enum trace_stage stage;
+	int current;   /* the stage shown: the TUI highlights it */
+	char text[32]; /* " 4 softmax " (numbered) or "softmax" */
+};
+
+/* The width of the separator the TUI draws between two items (" › "). */
+#define VIEW_STRIP_SEP 3
+
+/* Fills items with the strip of v's stages, in v->stages' order, for cols
+ * columns, stage (or -1) the current one: every title numbered if that
+ * fits, else only the current one, else the current one numbered and the
+ * short titles ("concat").  Returns how many (v->nstages). */
+int view_strip(const struct view *v, int stage, int cols,
+	       struct view_strip_item items[STAGE_COUNT]);
+
+/* The place of stage st in v's strip, from 0; -1 if it is not there. */
+int view_stage_index(const struct view *v, enum trace_stage st);
 
 /* Moves: to frame/page pos (clamped), by delta, to the first frame of a
  * stage at the current step (or lesson page number stage + 1), and to the
@@ -90,6 +112,10 @@ extern const char *const view_stage_titles[STAGE_COUNT];
 void view_goto(struct view *v, int pos);
 void view_move(struct view *v, int delta);
 void view_goto_stage(struct view *v, enum trace_stage stage);
+/* What 'g' then a digit does: to the stage numbered n (from 1) in the
+ * strip at this step, or in a lesson to page n.  Returns 0, or -1 if
+ * there is none such (nothing moves). */
+int view_goto_number(struct view *v, int n);
 void view_next_scorer(struct view *v);
 /* Moves to the same stage delta decoder steps on (clamped); from the
  * encoder, to the scores.  In a lesson, delta pages on. */

@@ -149,6 +149,8 @@ static const struct show_case {
 	{ "show output t=2", SHOW_OUTPUT, 2, 0, -1, -1, 0, 13, 0 },
 	{ "show stage=scoring t=2 arithmetic", SHOW_STAGE, 2, 0, -1,
 	  STAGE_SCORING, 1, 20, 0 },
+	{ "show stage=decoder t=3", SHOW_STAGE, 3, 0, -1, STAGE_DECODER, 0,
+	  20, 0 },
 	{ "show stage=encoding", SHOW_STAGE, 0, 0, -1, STAGE_ENCODING, 0, 0,
 	  0 },
 	{ "show stage=weighted-sum t=1 scorer=concat", SHOW_STAGE, 1, 0,
@@ -487,8 +489,8 @@ END_TEST
 START_TEST(test_err_unknown_stage)
 {
 	parse_err(HEAD "page: p\nshow stage=frob t=1\n", "t.lesson:4:12: "
-		  "expected a stage (encoding, scoring, softmax, weighted-sum, "
-		  "concat or output), found 'frob'");
+		  "expected a stage (encoding, decoder, scoring, softmax, "
+		  "weighted-sum, concat or output), found 'frob'");
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
@@ -1165,6 +1167,26 @@ START_TEST(test_text_stage)
 }
 END_TEST
 
+/* The decoder's update is a stage of its own: stage=decoder shows y_{t-1}
+ * and s_t, stage=scoring the scores alone. */
+START_TEST(test_text_stage_decoder)
+{
+	text_prepare(HEAD "page: p\nshow stage=decoder t=2\n"
+		     "page: q\nshow stage=scoring t=2\n");
+	const char *s = page_text(0, 76);
+	holds(s, rec_text(REC_EMBED, SCORER_dot, 2, 0, 0));
+	holds(s, rec_text(REC_RNN, SCORER_dot, 2, 0, 0));
+	ck_assert_ptr_null(strstr(s, "e_2,1"));
+	free(buf);
+	buf = NULL;
+	s = page_text(1, 76);
+	holds(s, rec_text(REC_SCORES, SCORER_dot, 2, 0, 0));
+	ck_assert_ptr_nonnull(strstr(s, "e_2,1 = "));
+	ck_assert_ptr_null(strstr(s, "s_2 = tanh"));
+	ck_assert_ptr_null(strstr(s, "y_1"));
+}
+END_TEST
+
 START_TEST(test_text_views)
 {
 	text_prepare(HEAD "page: p\nshow weights t=1\nshow heatmap "
@@ -1390,6 +1412,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_text_title_and_score);
 	tcase_add_test(tc, test_text_directives_use_formatters);
 	tcase_add_test(tc, test_text_stage);
+	tcase_add_test(tc, test_text_stage_decoder);
 	tcase_add_test(tc, test_text_views);
 	tcase_add_test(tc, test_text_show_model);
 	tcase_add_test(tc, test_text_wraps_at_width);
