@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "lesson.h"
+#include "num.h"
 #include "tok.h"
 #include "utf8.h"
 
@@ -197,6 +198,84 @@ static char *lp_detab(const char *s, size_t n)
 	return out;
 }
 
+static int lp_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The length of the number at s: an optional '-', digits, and a '.' with
+ * digits; *decimals is how many digits follow the point (0: none).
+ * Returns 0 if s starts no number. */
+static size_t lp_num_len(const char *s, int *decimals)
+{
+	size_t k = s[0] == '-', d;
+	*decimals = 0;
+	for (d = k; lp_digit(s[k]); k++)
+		;
+	if (k == d)
+		return 0;
+	if (s[k] == '.' && lp_digit(s[k + 1])) {
+		for (d = ++k; lp_digit(s[k]); k++)
+			;
+		*decimals = (int)(k - d);
+	}
+	return k;
+}
+
+/* Whether a number may start after the byte c: not inside a name such
+ * as h_1 or x2, nor after another number's point. */
+static int lp_num_boundary(char c)
+{
+	return !(lp_digit(c) || c == '_' || c == '.' ||
+		 (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+/* Finds the numbers of the narrative line p->line[first..*end): records
+ * each one with a decimal point on the page (struct lesson_num), and
+ * drops the backslash in front of a number written "\2.66", which is not
+ * recorded.  *end and p->n shrink by the backslashes dropped. */
+static void lp_numbers(struct lparse *p, size_t first, size_t *end)
+{
+	char *s = p->line;
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	size_t out = first, k = first;
+	char prev = first ? s[first - 1] : ' '; /* the byte before k, as read */
+	while (k < *end) {
+		int esc = s[k] == '\\', decimals = 0;
+		size_t at = k + (size_t)esc, n = 0;
+		if (at < *end && lp_num_boundary(prev) &&
+		    !(s[at] == '-' && (prev == ')' || prev == ']')))
+			n = lp_num_len(s + at, &decimals);
+		if (n == 0) { /* a byte as it is */
+			prev = s[k];
+			s[out++] = s[k++];
+			continue;
+		}
+		if (!esc && decimals > 0 &&
+		    !(s[at + n] == '.' && lp_digit(s[at + n + 1]))) {
+			struct lesson_num *u;
+			pg->nums = xreallocarray(pg->nums, (size_t)pg->nnums + 1,
+						 sizeof *pg->nums);
+			u = &pg->nums[pg->nnums++];
+			memset(u, 0, sizeof *u);
+			u->line = p->lineno;
+			u->col = (int)at + 1;
+			u->decimals = decimals;
+			snprintf(u->text, sizeof u->text, "%.*s", (int)n, s + at);
+			const char *e;
+			if (num_parse(u->text, &u->value, &e) != NUM_OK)
+				u->value = 0;
+		}
+		prev = s[at + n - 1];
+		memmove(s + out, s + at, n);
+		out += n;
+		k = at + n;
+	}
+	memmove(s + out, s + *end, p->n - *end + 1);
+	p->n -= *end - out;
+	*end = out;
+}
+
 /* A line of text on a page: narrative (joined into the open paragraph) or,
  * when it is indented, verbatim.  A backslash as the first non-blank
  * character is dropped. */
@@ -210,6 +289,7 @@ static int lp_text(struct lparse *p, size_t first)
 			      "or 'page:', found text before the first page");
 	while (end > first && lp_blank(s[end - 1]))
 		end--;
+	lp_numbers(p, first, &end);
 	if (s[first] == '\\') {
 		if (verbatim) {
 			memmove(p->line + first, p->line + first + 1,
@@ -849,6 +929,7 @@ void lesson_free(struct lesson *l)
 		for (int b = 0; b < pg->nblocks; b++)
 			free(pg->blocks[b].text);
 		free(pg->blocks);
+		free(pg->nums);
 		free(pg->title);
 	}
 	free(l->pages);

@@ -75,10 +75,23 @@ struct lesson_block {
 	struct lesson_show show; /* when text is NULL */
 };
 
+/* A number written with a decimal point in a page's narrative ("0.5704",
+ * "-0.9866", "2.5"): a claim about the trace, which lesson_check_numbers()
+ * checks.  A number written with a backslash before it ("\\2.66") is not
+ * one: the backslash is dropped and the number is taken as written. */
+struct lesson_num {
+	int line, col;  /* where it is written (byte column, from 1) */
+	int decimals;   /* the digits after the point */
+	double value;
+	char text[32];  /* as written, cut short to fit */
+};
+
 struct lesson_page {
 	char *title;
 	int nblocks;
 	struct lesson_block *blocks;
+	int nnums;
+	struct lesson_num *nums; /* (nnums) in the order written */
 };
 
 /* Where a header value starts (line and byte column, from 1), so that
@@ -148,6 +161,20 @@ void lesson_free(struct lesson *l);
  * the alternative models. */
 int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err);
+
+/* Checks each number of each page's narrative (struct lesson_num) against
+ * the numbers the page can show: every value of tr (every scorer, step and
+ * record: results, operands and the terms of the scores) and every weight
+ * of its model, and the same of the model= models the page's directives
+ * name.  A number passes when one of them rounds to it at the decimals it
+ * is written with (0.98 passes for 0.9765).  For each that does not,
+ * calls report(ctx, "PATH:LINE:COL: expected a number of the trace ...,
+ * found '0.9079'"), the message naming the nearest number there is and
+ * where it is.  Needs lesson_prepare to have succeeded.  Returns how many
+ * failed. */
+int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
+			 void (*report)(void *ctx, const char *msg),
+			 void *ctx);
 
 /* The trace that directive sh shows: that of its model= model, or tr, the
  * lesson's own.  Needs lesson_prepare to have succeeded. */

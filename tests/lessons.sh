@@ -264,6 +264,33 @@ page: p
 page: q
 x" "3:1: expected narrative or a 'show' line"
 
+# numbers in the narrative: each must be one the page shows, at the
+# decimals written (handset4: h_1 = [tanh 2.5, 0, 0, tanh 0.2], worked out
+# by hand in lesson 2: 0.9866 and 0.1974), or be marked with a backslash
+h4='title: T
+model: handset4
+sentence: je suis étudiant'
+printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866, about 0.99, and 0.1974;' \
+	'e^2.5 is \12.18, by hand.' 'show encoder i=1' >"$TMP/right.lesson"
+run_cmd lesson --check "$TMP/right.lesson"
+expect_status 0 "a lesson whose prose numbers are the trace's"
+check "it says ok" grep -qxF "$TMP/right.lesson: ok" "$TMP/out"
+run_cmd lesson --plain "$TMP/right.lesson"
+check "a number marked \\ is shown without the backslash" \
+	grep -q 'e^2.5 is 12.18, by hand' "$TMP/out"
+printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866 and 0.1975,' \
+	'    and 0.9867' 'show encoder i=1' >"$TMP/drift.lesson"
+run_cmd lesson --check "$TMP/drift.lesson"
+expect_status 1 "a prose number the trace does not have"
+expect_err "$TMP/drift.lesson:5:22: expected a number the page shows, at 4 decimals (the nearest is 0.1974, " \
+	"the drifting number is named at its line and column"
+expect_err "found '0.1975'" "with what was found"
+expect_err "$TMP/drift.lesson:6:9: expected a number the page shows, at 4 decimals (the nearest is 0.9866, h_1[1]; write \\0.9867 for a number that is not the trace's), found '0.9867'" \
+	"every drifting number is reported, in a verbatim line too"
+check "no ok for it" test ! -s "$TMP/out"
+run_cmd lesson --plain "$TMP/drift.lesson"
+expect_status 0 "the stepper and --plain still show it"
+
 # --check goes on after a bad file and reports each good one
 run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"
 expect_status 1 "--check with one bad file of two"
