@@ -113,6 +113,10 @@ for e in 0 200; do
 	check "lessons/models/epoch$e.model is rebuilt byte for byte" \
 		cmp -s "$TMP/epoch$e.model" "$srcdir/lessons/models/epoch$e.model"
 done
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/unguided.model" -q --epochs=3000 $toy_flags --align-weight=0
+check "lessons/models/unguided.model is rebuilt byte for byte" \
+	cmp -s "$TMP/unguided.model" "$srcdir/lessons/models/unguided.model"
 
 # --- names the user did not type as a sentence ---------------------------
 # A file name can hold any byte.  What the program writes with one in it
