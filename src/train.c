@@ -247,10 +247,40 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 /* ------------------------------------------------- the backward pass */
 
+/* Σ of the α_i whose gold[i] is set: the weight on the gold words. */
+static double tr_gold_mass(const double *alpha, const unsigned char *gold,
+			   int n)
+{
+	double a = 0.0;
+
+	for (int i = 0; i < n; i++)
+		if (gold[i])
+			a += alpha[i];
+	return a;
+}
+
+/* The gold links of target word t of pr (a row of n flags), or NULL when
+ * the pair has no alignment, t is its </s>, or the word is linked to no
+ * source word. */
+static const unsigned char *tr_gold_row(const struct train_pair *pr, int t)
+{
+	const unsigned char *row;
+
+	if (!pr->gold || t > pr->ntgt)
+		return NULL;
+	row = pr->gold + (size_t)(t - 1) * pr->nsrc;
+	for (int i = 0; i < pr->nsrc; i++)
+		if (row[i])
+			return row;
+	return NULL;
+}
+
 /* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
- * adds to the gradients g, to dL/ds_t and to dL/dh_i. */
+ * adds to the gradients g, to dL/ds_t and to dL/dh_i.  With gold (the
+ * word's gold links), the guided-alignment term with weight lambda too. */
 static void tr_attend_back(struct model *g, const struct model *m,
 			   const struct score_in *in, int sc, int t, int n,
+			   const unsigned char *gold, double lambda,
 			   struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
@@ -278,6 +308,14 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
 	for (int i = 0; i < n; i++)
 		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i (λ' is λ
+	 * times the loss's scale): its dL/de_t,i = λ' α_t,i (1 - [i in G] / a) */
+	if (gold && lambda != 0.0) {
+		double a = tr_gold_mass(w->alpha, gold, n);
+		for (int i = 0; i < n; i++)
+			w->e[i] += lambda * w->alpha[i] *
+				   (1.0 - (gold[i] ? 1.0 / a : 0.0));
+	}
 	/* step 1: the scorer's own gradient */
 	scorer_get(sc)->backward(in, w->s + (size_t)t * H, w->e, &w->sws,
 				 g->sw[sc], ds, w->dh + H);
@@ -337,7 +375,12 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		cls->prepare(&in, &w->sws);
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		const unsigned char *links =
+			w->align_weight != 0.0 ? tr_gold_row(pr, t) : NULL;
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
+		if (links)
+			loss -= w->align_weight *
+				log(tr_gold_mass(w->alpha, links, n));
 		*right += tr_argmax(w->p, m->tgt.n) == gold;
 		if (!g)
 			continue;
@@ -345,7 +388,8 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < m->tgt.n; k++)
 			w->p[k] *= scale;
-		tr_attend_back(g, m, &in, sc, t, n, w);
+		tr_attend_back(g, m, &in, sc, t, n, links,
+			       scale * w->align_weight, w);
 	}
 	return loss;
 }
@@ -633,6 +677,7 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st)
 {
+	t->work.align_weight = o->align_weight;
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
@@ -660,6 +705,7 @@ int train_run(struct trainer *t, const struct train_data *d,
 		}
 	}
 	memset(last, 0, sizeof *last);
+	t->work.align_weight = o->align_weight;
 	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;

@@ -62,17 +62,28 @@ static double block_error(struct trainer *t, const struct train_data *d,
 	return worst;
 }
 
+/* The same corpus with gold alignments: a target word linked to two
+ * source words ("x" of the first pair), a word linked to none ("z" of the
+ * second), a pair without an alignment, and a link to the last word. */
+static const char grad_aligned_pairs[] =
+	"a b c ||| x y ||| 1-1 3-1 2-2\n"
+	"b a ||| y z x ||| 1-1 2-3\n"
+	"c ||| z\n"
+	"c c a b ||| x ||| 4-1\n";
+
 /* Checks every block of a model of sizes E, H, A with the scorers of
- * scorers, every weight random in [-1, 1]. */
-static void grad_check(int E, int H, int A, unsigned scorers,
-		       const char *label)
+ * scorers, every weight random in [-1, 1], on the pairs text with the
+ * guided-alignment weight lambda. */
+static void grad_check_on(const char *text, double lambda, int E, int H,
+			  int A, unsigned scorers, const char *label)
 {
 	struct train_data d;
 	struct trainer t;
 	uint64_t state = 12345;
 
-	parse_ok(&d, grad_pairs, NULL);
+	parse_ok(&d, text, NULL);
 	train_init_random(&t, &d, E, H, A, 8, SCORER_ALL, 7);
+	t.work.align_weight = lambda;
 	for (size_t k = 0; k < t.lay.total; k++)
 		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
 	train_loss(&t.lay, t.theta, t.grad, &d, scorers, &t.work, NULL);
@@ -88,11 +99,25 @@ static void grad_check(int E, int H, int A, unsigned scorers,
 	train_data_free(&d);
 }
 
+static void grad_check(int E, int H, int A, unsigned scorers,
+		       const char *label)
+{
+	grad_check_on(grad_pairs, 0.0, E, H, A, scorers, label);
+}
+
 /* Every registered scorer, alone: a loop test over the registry, so a
  * new scorer is checked without a line here. */
 START_TEST(test_grad_each_scorer)
 {
 	grad_check(3, 2, 2, 1u << _i, scorer_get(_i)->name);
+}
+END_TEST
+
+/* The guided-alignment term's gradient, for every scorer alone. */
+START_TEST(test_grad_aligned_each_scorer)
+{
+	grad_check_on(grad_aligned_pairs, 0.7, 3, 2, 2, 1u << _i,
+		      scorer_get(_i)->name);
 }
 END_TEST
 
@@ -173,6 +198,68 @@ START_TEST(test_loss_matches_trace)
 	}
 	ck_assert_double_eq_tol(all, sum, 1e-12);
 	ck_assert_double_eq_tol(st.loss, sum / SCORER_COUNT, 1e-12);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* The guided-alignment term, from the α that trace.c records: for each
+ * target word with gold links G, -log Σ_{i in G} α_t,i, summed over the
+ * pairs and divided by the count of predictions. */
+static double trace_align_term(const struct model *m,
+			       const struct train_data *d, enum scorer sc)
+{
+	double sum = 0.0;
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *p = &d->pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		if (!p->gold)
+			continue;
+		ck_assert_int_eq(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
+					     p->ntgt, 1u << sc, &err), 0);
+		for (int t = 1; t <= p->ntgt; t++) {
+			const struct trace_rec *r =
+				trace_find(&tr, REC_SOFTMAX, 0, t, 0);
+			double mass = 0.0;
+			int linked = 0;
+			for (int i = 0; i < p->nsrc; i++)
+				if (p->gold[(t - 1) * p->nsrc + i]) {
+					mass += r->result[i];
+					linked = 1;
+				}
+			if (linked)
+				sum -= log(mass);
+		}
+		trace_free(&tr);
+	}
+	return sum / d->ntokens;
+}
+
+/* With --align-weight=λ the loss of each scorer grows by λ times that
+ * term, and by nothing at λ = 0. */
+START_TEST(test_align_term_matches_trace)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_stats plain, guided;
+	struct model v;
+	const double lambda = 0.37;
+	parse_ok(&d, grad_aligned_pairs, NULL);
+	train_init_random(&t, &d, 3, 2, 2, 8, SCORER_ALL, 11);
+	train_view(&v, &t.lay, t.theta, &d);
+	train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL, &t.work, &plain);
+	t.work.align_weight = lambda;
+	train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL, &t.work, &guided);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		double term = trace_align_term(&v, &d, sc);
+		ck_assert(term > 0.0);
+		ck_assert_double_eq_tol(plain.loss_of[sc], trace_loss(&v, &d, sc),
+					1e-12);
+		ck_assert_double_eq_tol(guided.loss_of[sc],
+					plain.loss_of[sc] + lambda * term,
+					1e-12);
+	}
 	train_free(&t);
 	train_data_free(&d);
 }
@@ -704,6 +791,9 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_grad_all_other_shape);
 	tcase_add_test(tc, test_grad_unused_scorer_zero);
 	tcase_add_test(tc, test_loss_matches_trace);
+	tcase_add_loop_test(tc, test_grad_aligned_each_scorer, 0,
+			    SCORER_COUNT);
+	tcase_add_test(tc, test_align_term_matches_trace);
 	tcase_add_test(tc, test_init_model);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("learning");

@@ -77,12 +77,12 @@ run_cmd lesson --plain learning
 expect_status 0 "the lesson on training"
 check "lesson 13 runs on the built-in trained model" \
 	grep -qxF 'Model: <built-in toy4.model>' "$TMP/out"
-for e in 0 200; do
-	check "lesson 13 shows the snapshot after $e epochs" \
-		grep -qxF "(the model models/epoch$e.model)" "$TMP/out"
+for e in epoch0 epoch200 unguided; do
+	check "lesson 13 shows the model $e" \
+		grep -qxF "(the model models/$e.model)" "$TMP/out"
 done
-check "lesson 13: three general heatmaps, and a dot and a concat one" sh -c \
-	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 3 &&
+check "lesson 13: four general heatmaps, and a dot and a concat one" sh -c \
+	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 4 &&
 	 grep -q '^alignment α, dot scorer' '$TMP/out' &&
 	 grep -q '^alignment α, concat scorer' '$TMP/out'"
 # the same from a copy of the lessons elsewhere, as when installed
