@@ -1,0 +1,541 @@
+/* self_fmt.c: the self-attention trace (self.h) as text, JSON, JSON
+ * Lines, CSV and Markdown (doc/trace-format.md, "attn-trace self").  It
+ * prints what self_build() recorded and computes nothing. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "num.h"
+#include "self.h"
+
+static const char *const self_wname[MHA_NW] = { "W_Q", "W_K", "W_V", "W_O" };
+
+/* ------------------------------------------------------------------ text */
+
+/* x with prec digits, in parentheses when negative, as a factor. */
+static const char *factor(char *buf, double x, int prec)
+{
+	char n[NUM_BUFSZ];
+	fmt_num(n, x, prec);
+	snprintf(buf, NUM_BUFSZ + 2, x < 0 ? "(%s)" : "%s", n);
+	return buf;
+}
+
+/* "  label = a×b + c×d + ... = r": W's row r times x (d terms). */
+static void text_rowdot(FILE *out, const char *label, const double *w,
+			const double *x, int n, double r, int prec)
+{
+	char a[NUM_BUFSZ + 2], b[NUM_BUFSZ + 2], res[NUM_BUFSZ];
+	fprintf(out, "  %s = ", label);
+	for (int c = 0; c < n; c++)
+		fprintf(out, "%s%s×%s", c ? " + " : "", factor(a, w[c], prec),
+			factor(b, x[c], prec));
+	fprintf(out, " = %s\n", fmt_num(res, r, prec));
+}
+
+static void text_header(FILE *out, const struct self_trace *t,
+			unsigned heads, int prec)
+{
+	fprintf(out, "%s\nmodel: %s (d_model %d, %d heads of d_k = d_v = %d)\n",
+		SELF_FMT_TEXT_VERSION, t->model_name, t->d, SELF_HEADS, t->dk);
+	fprintf(out, "attention: %s\n", t->o.cross
+		? "cross (queries from the target words; keys and values "
+		  "from the source words)"
+		: "self (queries, keys and values from the source words)");
+	fputs("source:", out);
+	for (int j = 0; j < t->n; j++)
+		fprintf(out, " %s", t->kwords[j]);
+	fprintf(out, " (%d word%s)\n", t->n, t->n == 1 ? "" : "s");
+	if (t->o.cross) {
+		fputs("target:", out);
+		for (int i = 0; i < t->nq; i++)
+			fprintf(out, " %s", t->qwords[i]);
+		fprintf(out, " (%d word%s)\n", t->nq, t->nq == 1 ? "" : "s");
+	}
+	fprintf(out, "mask: %s\npositions: %s\nheads shown:",
+		t->o.causal ? "causal (s_i,j = -inf where j > i)" : "none",
+		t->o.position ? "sin/cos added, from position 0"
+			      : "none (--no-position)");
+	for (int h = 0; h < SELF_HEADS; h++)
+		if (heads & (1u << h))
+			fprintf(out, " %d", h + 1);
+	fprintf(out, "\nprecision: %d\n", prec);
+}
+
+/* Stage 1 for the tokens of one side. */
+static void text_inputs(FILE *out, char **words, const double *E,
+			const double *PE, const double *X, int n, int d,
+			const char *x, int position, int prec)
+{
+	char label[160];
+	for (int i = 0; i < n; i++) {
+		if (position)
+			snprintf(label, sizeof label, "%s_%d = emb(%s) + PE(%d)",
+				 x, i + 1, words[i], i);
+		else
+			snprintf(label, sizeof label, "%s_%d = emb(%s)", x,
+				 i + 1, words[i]);
+		fmt_text_line(out, 0, label, X + (size_t)i * d, d, prec);
+		if (!position)
+			continue;
+		snprintf(label, sizeof label, "emb(%s)", words[i]);
+		fmt_text_line(out, 2, label, E + (size_t)i * d, d, prec);
+		snprintf(label, sizeof label, "PE(%d)", i);
+		fmt_text_line(out, 2, label, PE + (size_t)i * d, d, prec);
+	}
+}
+
+/* Stage 2 for one projection: each row as a matrix-vector product. */
+static void text_project(FILE *out, const char *v, const char *W,
+			 const double *Wm, const double *X, const char *x,
+			 const double *R, int n, int d, int prec)
+{
+	char label[96];
+	for (int i = 0; i < n; i++) {
+		snprintf(label, sizeof label, "%s_%d = %s·%s_%d", v, i + 1, W,
+			 x, i + 1);
+		fmt_text_line(out, 0, label, R + (size_t)i * d, d, prec);
+		for (int r = 0; r < d; r++) {
+			snprintf(label, sizeof label, "%s_%d[%d]", v, i + 1,
+				 r + 1);
+			text_rowdot(out, label, Wm + (size_t)r * d,
+				    X + (size_t)i * d, d, R[i * d + r], prec);
+		}
+	}
+}
+
+/* Stages 3 and 4 of head h. */
+static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
+{
+	const int n = t->n, nq = t->nq, d = t->d, dk = t->dk, off = h * dk;
+	char label[128], a[NUM_BUFSZ], b[NUM_BUFSZ], s[NUM_BUFSZ];
+
+	fprintf(out, "\n--- 3. head %d: features %d-%d of q, k and v ---\n",
+		h + 1, off + 1, off + dk);
+	for (int i = 0; i < nq; i++) {
+		snprintf(label, sizeof label, "q_%d[h%d]", i + 1, h + 1);
+		fmt_text_line(out, 0, label, t->Q + (size_t)i * d + off, dk, prec);
+	}
+	for (int j = 0; j < n; j++) {
+		snprintf(label, sizeof label, "k_%d[h%d]", j + 1, h + 1);
+		fmt_text_line(out, 0, label, t->K + (size_t)j * d + off, dk, prec);
+	}
+	fprintf(out, "scores: s_i,j = (q_i[h%d]·k_j[h%d]) / √%d\n", h + 1,
+		h + 1, dk);
+	for (int i = 0; i < nq; i++) {
+		const double *S = t->S[h] + (size_t)i * n;
+		for (int j = 0; j < n; j++) {
+			char fa[NUM_BUFSZ + 2], fb[NUM_BUFSZ + 2];
+			fprintf(out, "s_%d,%d = (", i + 1, j + 1);
+			for (int c = 0; c < dk; c++)
+				fprintf(out, "%s%s×%s", c ? " + " : "",
+					factor(fa, t->Q[i * d + off + c], prec),
+					factor(fb, t->K[j * d + off + c], prec));
+			fmt_num(a, sqrt((double)dk), prec);
+			fprintf(out, ") / %s = %s / %s = %s\n", a,
+				fmt_num(s, t->dot[h][i * n + j], prec), a,
+				fmt_num(b, S[j], prec));
+		}
+	}
+	if (t->o.causal) {
+		fputs("causal mask: a query sees no later word\n", out);
+		for (int i = 0; i < nq; i++)
+			for (int j = 0; j < n; j++)
+				if (self_masked(t, i, j))
+					fprintf(out, "s_%d,%d = %s -> -inf\n",
+						i + 1, j + 1,
+						fmt_num(a, t->S[h][i * n + j],
+							prec));
+	}
+	fputs("softmax of each row:\n", out);
+	for (int i = 0; i < nq; i++) {
+		const double *M = t->M[h] + (size_t)i * n;
+		const double *A = t->A[h] + (size_t)i * n;
+		double max = -INFINITY, sum = 0;
+		for (int j = 0; j < n; j++)
+			if (M[j] > max)
+				max = M[j];
+		fprintf(out, "row %d (%s): max = %s\n", i + 1, t->qwords[i],
+			fmt_num(a, max, prec));
+		for (int j = 0; j < n; j++) {
+			if (self_masked(t, i, j)) {
+				fprintf(out, "  exp(s_%d,%d - max) = exp(-inf) = 0\n",
+					i + 1, j + 1);
+				continue;
+			}
+			double e = exp(M[j] - max);
+			sum += e;
+			fprintf(out, "  exp(s_%d,%d - max) = exp(%s) = %s\n",
+				i + 1, j + 1, fmt_num(a, M[j] - max, prec),
+				fmt_num(b, e, prec));
+		}
+		fprintf(out, "  sum = %s\n", fmt_num(a, sum, prec));
+		snprintf(label, sizeof label, "α_%d[h%d] (%s)", i + 1, h + 1,
+			 t->qwords[i]);
+		fmt_text_line(out, 0, label, A, n, prec);
+	}
+	fprintf(out, "\n--- 4. head %d: z_i = Σ_j α_i,j v_j[h%d] ---\n",
+		h + 1, h + 1);
+	for (int j = 0; j < n; j++) {
+		snprintf(label, sizeof label, "v_%d[h%d] (%s)", j + 1, h + 1,
+			 t->kwords[j]);
+		fmt_text_line(out, 0, label, t->V + (size_t)j * d + off, dk, prec);
+	}
+	for (int i = 0; i < nq; i++) {
+		for (int c = 0; c < dk; c++) {
+			fprintf(out, "z_%d[h%d][%d] = ", i + 1, h + 1, c + 1);
+			for (int j = 0; j < n; j++) {
+				char fa[NUM_BUFSZ + 2], fb[NUM_BUFSZ + 2];
+				fprintf(out, "%s%s×%s", j ? " + " : "",
+					factor(fa, t->A[h][i * n + j], prec),
+					factor(fb, t->V[j * d + off + c], prec));
+			}
+			fprintf(out, " = %s\n",
+				fmt_num(a, t->Z[h][i * dk + c], prec));
+		}
+		snprintf(label, sizeof label, "z_%d[h%d]", i + 1, h + 1);
+		fmt_text_line(out, 0, label, t->Z[h] + (size_t)i * dk, dk, prec);
+	}
+}
+
+int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
+		  int prec)
+{
+	const int d = t->d;
+	char label[96];
+
+	text_header(out, t, heads, prec);
+	fputs("\n--- 1. X = embeddings + positional encoding ---\n", out);
+	if (t->o.cross) {
+		fputs("queries (target words):\n", out);
+		text_inputs(out, t->qwords, t->Eq, t->PEq, t->Xq, t->nq, d,
+			    "y", t->o.position, prec);
+		fputs("keys and values (source words):\n", out);
+	}
+	text_inputs(out, t->kwords, t->Ek, t->PEk, t->Xk, t->n, d, "x",
+		    t->o.position, prec);
+	fputs("\n--- 2. Q, K and V: each row a matrix-vector product ---\n",
+	      out);
+	const char *xq = t->o.cross ? "y" : "x";
+	text_project(out, "q", "W_Q", t->W[MHA_Q], t->Xq, xq, t->Q, t->nq, d,
+		     prec);
+	text_project(out, "k", "W_K", t->W[MHA_K], t->Xk, "x", t->K, t->n, d,
+		     prec);
+	text_project(out, "v", "W_V", t->W[MHA_V], t->Xk, "x", t->V, t->n, d,
+		     prec);
+	for (int h = 0; h < SELF_HEADS; h++)
+		if (heads & (1u << h))
+			text_head(out, t, h, prec);
+	fprintf(out, "\n--- 5. concat(z[h1], z[h2]) and W_O ---\n");
+	for (int i = 0; i < t->nq; i++) {
+		snprintf(label, sizeof label, "c_%d = [z_%d[h1]; z_%d[h2]]",
+			 i + 1, i + 1, i + 1);
+		fmt_text_line(out, 0, label, t->C + (size_t)i * d, d, prec);
+		snprintf(label, sizeof label, "o_%d = W_O·c_%d (%s)", i + 1,
+			 i + 1, t->qwords[i]);
+		fmt_text_line(out, 0, label, t->Y + (size_t)i * d, d, prec);
+		for (int r = 0; r < d; r++) {
+			snprintf(label, sizeof label, "o_%d[%d]", i + 1, r + 1);
+			text_rowdot(out, label, t->W[MHA_O] + (size_t)r * d,
+				    t->C + (size_t)i * d, d, t->Y[i * d + r],
+				    prec);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+/* A matrix as rows of shortest numbers, -inf as null; every row cols
+ * wide out of a row stride of stride. */
+static void json_mat(struct fmt_buf *b, const double *W, int rows, int cols,
+		     int stride)
+{
+	fmt_buf_putc(b, '[');
+	for (int r = 0; r < rows; r++) {
+		fmt_buf_puts(b, r ? ", [" : "[");
+		for (int c = 0; c < cols; c++) {
+			double x = W[(size_t)r * stride + c];
+			fmt_buf_puts(b, c ? ", " : "");
+			if (isinf(x))
+				fmt_buf_puts(b, "null");
+			else
+				fmt_buf_json_num(b, x);
+		}
+		fmt_buf_putc(b, ']');
+	}
+	fmt_buf_putc(b, ']');
+}
+
+static void json_words(struct fmt_buf *b, char **w, int n)
+{
+	fmt_buf_putc(b, '[');
+	for (int k = 0; k < n; k++) {
+		fmt_buf_puts(b, k ? ", " : "");
+		fmt_buf_json_string(b, w[k]);
+	}
+	fmt_buf_putc(b, ']');
+}
+
+/* ",\n \"key\": " or ", \"key\": " */
+static void json_key(struct fmt_buf *b, const char *key, int compact,
+		     int indent)
+{
+	fmt_buf_puts(b, ",");
+	if (!compact) {
+		fmt_buf_putc(b, '\n');
+		fmt_buf_spaces(b, indent);
+	} else {
+		fmt_buf_putc(b, ' ');
+	}
+	fmt_buf_printf(b, "\"%s\": ", key);
+}
+
+int self_fmt_json(FILE *out, const struct self_trace *t, unsigned heads,
+		  int compact)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	const int d = t->d, dk = t->dk, n = t->n, nq = t->nq;
+	int first = 1;
+
+	fmt_buf_printf(&b, "{\"format\": \"%s\"", SELF_FMT_JSON_VERSION);
+	json_key(&b, "model", compact, 1);
+	fmt_buf_json_string(&b, t->model_name);
+	json_key(&b, "attention", compact, 1);
+	fmt_buf_puts(&b, t->o.cross ? "\"cross\"" : "\"self\"");
+	json_key(&b, "causal", compact, 1);
+	fmt_buf_puts(&b, t->o.causal ? "true" : "false");
+	json_key(&b, "position", compact, 1);
+	fmt_buf_puts(&b, t->o.position ? "true" : "false");
+	json_key(&b, "d_model", compact, 1);
+	fmt_buf_int(&b, d);
+	json_key(&b, "num_heads", compact, 1);
+	fmt_buf_int(&b, SELF_HEADS);
+	json_key(&b, "d_k", compact, 1);
+	fmt_buf_int(&b, dk);
+	json_key(&b, "source", compact, 1);
+	json_words(&b, t->kwords, n);
+	json_key(&b, "queries", compact, 1);
+	json_words(&b, t->qwords, nq);
+	for (int k = 0; k < MHA_NW; k++) {
+		json_key(&b, self_wname[k], compact, 1);
+		json_mat(&b, t->W[k], d, d, d);
+	}
+	struct { const char *key; const double *M; int rows; } mats[] = {
+		{ "E_q", t->Eq, nq }, { "PE_q", t->PEq, nq }, { "X_q", t->Xq, nq },
+		{ "E_kv", t->Ek, n }, { "PE_kv", t->PEk, n }, { "X_kv", t->Xk, n },
+		{ "Q", t->Q, nq }, { "K", t->K, n }, { "V", t->V, n },
+	};
+	for (size_t k = 0; k < sizeof mats / sizeof mats[0]; k++) {
+		json_key(&b, mats[k].key, compact, 1);
+		json_mat(&b, mats[k].M, mats[k].rows, d, d);
+	}
+	json_key(&b, "heads", compact, 1);
+	fmt_buf_putc(&b, '[');
+	for (int h = 0; h < SELF_HEADS; h++) {
+		if (!(heads & (1u << h)))
+			continue;
+		fmt_buf_puts(&b, first ? "" : ",");
+		if (!compact)
+			fmt_buf_puts(&b, first ? "\n  " : "\n  ");
+		else if (!first)
+			fmt_buf_putc(&b, ' ');
+		first = 0;
+		fmt_buf_printf(&b, "{\"head\": %d", h + 1);
+		json_key(&b, "features", compact, 3);
+		fmt_buf_printf(&b, "[%d, %d]", h * dk, (h + 1) * dk);
+		json_key(&b, "Q", compact, 3);
+		json_mat(&b, t->Q + h * dk, nq, dk, d);
+		json_key(&b, "K", compact, 3);
+		json_mat(&b, t->K + h * dk, n, dk, d);
+		json_key(&b, "V", compact, 3);
+		json_mat(&b, t->V + h * dk, n, dk, d);
+		json_key(&b, "QK", compact, 3);
+		json_mat(&b, t->dot[h], nq, n, n);
+		json_key(&b, "scale", compact, 3);
+		fmt_buf_json_num(&b, sqrt((double)dk));
+		json_key(&b, "S", compact, 3);
+		json_mat(&b, t->S[h], nq, n, n);
+		json_key(&b, "S_masked", compact, 3);
+		json_mat(&b, t->M[h], nq, n, n);
+		json_key(&b, "A", compact, 3);
+		json_mat(&b, t->A[h], nq, n, n);
+		json_key(&b, "Z", compact, 3);
+		json_mat(&b, t->Z[h], nq, dk, dk);
+		fmt_buf_putc(&b, '}');
+	}
+	fmt_buf_putc(&b, ']');
+	json_key(&b, "concat", compact, 1);
+	json_mat(&b, t->C, nq, d, d);
+	json_key(&b, "output", compact, 1);
+	json_mat(&b, t->Y, nq, d, d);
+	fmt_buf_puts(&b, "}\n");
+	int rc = fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
+	return rc;
+}
+
+/* ------------------------------------------------------------------- CSV */
+
+/* One row a number: attention,head,matrix,row,col,row_word,col_word,value
+ * (head empty for the matrices of both heads, col_word empty but for the
+ * token-by-token matrices). */
+static void csv_mat(FILE *out, const struct self_trace *t, int head,
+		    const char *name, const double *W, int rows, int cols,
+		    int stride, char **rw, char **cw)
+{
+	char buf[NUM_BUFSZ];
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++) {
+			double x = W[(size_t)r * stride + c];
+			fprintf(out, "%s,", t->o.cross ? "cross" : "self");
+			if (head)
+				fprintf(out, "%d", head);
+			fprintf(out, ",%s,%d,%d,", name, r + 1, c + 1);
+			if (rw)
+				fmt_csv_field(out, rw[r]);
+			putc(',', out);
+			if (cw)
+				fmt_csv_field(out, cw[c]);
+			fprintf(out, ",%s\n", isinf(x) ? "-inf"
+				: num_shortest(buf, x));
+		}
+}
+
+int self_fmt_csv(FILE *out, const struct self_trace *t, unsigned heads)
+{
+	const int d = t->d, dk = t->dk, n = t->n, nq = t->nq;
+	fputs("attention,head,matrix,row,col,row_word,col_word,value\n", out);
+	for (int k = 0; k < MHA_NW; k++)
+		csv_mat(out, t, 0, self_wname[k], t->W[k], d, d, d, NULL, NULL);
+	csv_mat(out, t, 0, "E_q", t->Eq, nq, d, d, t->qwords, NULL);
+	csv_mat(out, t, 0, "PE_q", t->PEq, nq, d, d, t->qwords, NULL);
+	csv_mat(out, t, 0, "X_q", t->Xq, nq, d, d, t->qwords, NULL);
+	csv_mat(out, t, 0, "E_kv", t->Ek, n, d, d, t->kwords, NULL);
+	csv_mat(out, t, 0, "PE_kv", t->PEk, n, d, d, t->kwords, NULL);
+	csv_mat(out, t, 0, "X_kv", t->Xk, n, d, d, t->kwords, NULL);
+	csv_mat(out, t, 0, "Q", t->Q, nq, d, d, t->qwords, NULL);
+	csv_mat(out, t, 0, "K", t->K, n, d, d, t->kwords, NULL);
+	csv_mat(out, t, 0, "V", t->V, n, d, d, t->kwords, NULL);
+	for (int h = 0; h < SELF_HEADS; h++) {
+		if (!(heads & (1u << h)))
+			continue;
+		csv_mat(out, t, h + 1, "QK", t->dot[h], nq, n, n, t->qwords,
+			t->kwords);
+		csv_mat(out, t, h + 1, "S", t->S[h], nq, n, n, t->qwords,
+			t->kwords);
+		csv_mat(out, t, h + 1, "S_masked", t->M[h], nq, n, n,
+			t->qwords, t->kwords);
+		csv_mat(out, t, h + 1, "A", t->A[h], nq, n, n, t->qwords,
+			t->kwords);
+		csv_mat(out, t, h + 1, "Z", t->Z[h], nq, dk, dk, t->qwords,
+			NULL);
+	}
+	csv_mat(out, t, 0, "concat", t->C, nq, d, d, t->qwords, NULL);
+	csv_mat(out, t, 0, "output", t->Y, nq, d, d, t->qwords, NULL);
+	return ferror(out) ? -1 : 0;
+}
+
+/* -------------------------------------------------------------- Markdown */
+
+/* A table: a row for each row word (or number), a column for each column
+ * word (or feature number). */
+static void md_mat(FILE *out, const char *title, const double *W, int rows,
+		   int cols, int stride, char **rw, char **cw, int prec)
+{
+	char buf[NUM_BUFSZ];
+	fprintf(out, "\n### %s\n\n|   |", title);
+	for (int c = 0; c < cols; c++) {
+		putc(' ', out);
+		if (cw)
+			fmt_md_text(out, cw[c]);
+		else
+			fprintf(out, "%d", c + 1);
+		fputs(" |", out);
+	}
+	fputs("\n|---|", out);
+	for (int c = 0; c < cols; c++)
+		fputs("---:|", out);
+	putc('\n', out);
+	for (int r = 0; r < rows; r++) {
+		fputs("| ", out);
+		if (rw)
+			fmt_md_text(out, rw[r]);
+		else
+			fprintf(out, "%d", r + 1);
+		fputs(" |", out);
+		for (int c = 0; c < cols; c++) {
+			double x = W[(size_t)r * stride + c];
+			fprintf(out, " %s |", isinf(x) ? "−∞"
+				: fmt_num(buf, x, prec));
+		}
+		putc('\n', out);
+	}
+}
+
+int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
+		int prec)
+{
+	const int d = t->d, dk = t->dk, n = t->n, nq = t->nq;
+	char title[128];
+
+	fprintf(out, "# %s-attention of:", t->o.cross ? "Cross" : "Self");
+	for (int j = 0; j < n; j++) {
+		putc(' ', out);
+		fmt_md_text(out, t->kwords[j]);
+	}
+	if (t->o.cross) {
+		fputs(" (queries:", out);
+		for (int i = 0; i < nq; i++) {
+			putc(' ', out);
+			fmt_md_text(out, t->qwords[i]);
+		}
+		putc(')', out);
+	}
+	fprintf(out, "\n\nModel ");
+	fmt_md_text(out, t->model_name);
+	fprintf(out, ": d_model %d, %d heads of d_k = d_v = %d; mask: %s; "
+		"positions: %s.\n", d, SELF_HEADS, dk,
+		t->o.causal ? "causal" : "none",
+		t->o.position ? "sin/cos added" : "none");
+	fputs("\n## 1. X = embeddings + positional encoding\n", out);
+	if (t->o.cross)
+		md_mat(out, "X_q (target words)", t->Xq, nq, d, d, t->qwords,
+		       NULL, prec);
+	md_mat(out, t->o.cross ? "X_kv (source words)" : "X", t->Xk, n, d, d,
+	       t->kwords, NULL, prec);
+	fputs("\n## 2. Q, K and V\n", out);
+	md_mat(out, "Q = X W_Qᵀ", t->Q, nq, d, d, t->qwords, NULL, prec);
+	md_mat(out, "K = X W_Kᵀ", t->K, n, d, d, t->kwords, NULL, prec);
+	md_mat(out, "V = X W_Vᵀ", t->V, n, d, d, t->kwords, NULL, prec);
+	for (int h = 0; h < SELF_HEADS; h++) {
+		if (!(heads & (1u << h)))
+			continue;
+		fprintf(out, "\n## 3. Head %d\n", h + 1);
+		snprintf(title, sizeof title, "Scores S = Q K%s / √%d, head %d",
+			 "ᵀ", dk, h + 1);
+		md_mat(out, title, t->S[h], nq, n, n, t->qwords, t->kwords,
+		       prec);
+		if (t->o.causal) {
+			snprintf(title, sizeof title, "Masked scores, head %d",
+				 h + 1);
+			md_mat(out, title, t->M[h], nq, n, n, t->qwords,
+			       t->kwords, prec);
+		}
+		snprintf(title, sizeof title, "Weights A = softmax of each "
+			 "row, head %d", h + 1);
+		md_mat(out, title, t->A[h], nq, n, n, t->qwords, t->kwords,
+		       prec);
+		snprintf(title, sizeof title, "Z = A V, head %d", h + 1);
+		md_mat(out, title, t->Z[h], nq, dk, dk, t->qwords, NULL,
+		       prec);
+	}
+	fputs("\n## 5. Concat and W_O\n", out);
+	md_mat(out, "concat(Z_1, Z_2)", t->C, nq, d, d, t->qwords, NULL, prec);
+	md_mat(out, "Output = concat W_Oᵀ", t->Y, nq, d, d, t->qwords, NULL,
+	       prec);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# self.sh: attn-trace self from the command line: its options, formats,
+# errors and -o (the numbers are checked by check_self, and by
+# self_torch_check.py against PyTorch).
+. "$srcdir/tests/lib.sh"
+
+run_cmd self --help
+expect_status 0 "self --help"
+check "--help names --causal" grep -q -- '--causal' "$TMP/out"
+
+run_cmd self zone économique européenne
+expect_status 0 "self on self4"
+check "the five stages in order" sh -c "grep '^--- ' '$TMP/out' | cut -c5-6 | tr -d '\n' | grep -qx '1.2.3.4.3.4.5.'"
+
+run_cmd self --heads=2 je suis étudiant
+expect_status 0 "--heads=2"
+check "--heads=2 shows head 2 alone" sh -c "! grep -q 'head 1' '$TMP/out' && grep -q '^--- 3. head 2' '$TMP/out'"
+
+run_cmd self --causal je suis étudiant
+check "--causal shows the masked scores" grep -q '^s_1,3 = .* -> -inf$' "$TMP/out"
+
+run_cmd self --no-position je suis étudiant
+check "--no-position adds no PE" sh -c "grep -q '^positions: none' '$TMP/out' && ! grep -q 'PE(' '$TMP/out'"
+
+run_cmd self --format=jsonl --target="european economic area" zone économique européenne
+expect_status 0 "--format=jsonl with --target"
+check "JSON Lines: one line" test "$(wc -l <"$TMP/out")" -eq 1
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "JSON Lines parses, cross-attention, two heads" "$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["attention"] == "cross" and len(t["heads"]) == 2
+assert t["queries"] == ["european", "economic", "area"]
+' "$TMP/out"
+	run_cmd self --format=json --causal --heads=1
+	check "JSON: masked scores are null, one head" "$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+h, = t["heads"]
+assert h["head"] == 1 and h["S_masked"][0][1] is None and h["A"][0][1] == 0
+' "$TMP/out"
+fi
+
+run_cmd self --format=csv je suis
+expect_status 0 "--format=csv"
+# 4 weights x 16, 9 matrices of 2 x 4, per head 4 of 2 x 2 and Z 2 x 2,
+# concat and output 2 x 4, and the header
+check "CSV: a row a number" test "$(wc -l <"$TMP/out")" -eq $((64 + 72 + 2 * 20 + 16 + 1))
+
+run_cmd self --format=markdown --causal je suis
+check "Markdown: the masked scores as −∞" grep -q '−∞' "$TMP/out"
+
+run_cmd self --heads=3
+expect_status 2 "--heads=3 is refused"
+expect_err "--heads expects head numbers from 1 to 2" "--heads names the heads there are"
+run_cmd self --model=handset4
+expect_status 1 "a model without [self.*]"
+expect_err "self-attention needs the weights [self.W_Q]" "the missing sections are named"
+run_cmd self chat
+expect_status 1 "an unknown word"
+expect_err 'unknown source word "chat"' "the unknown word is named"
+run_cmd self --target=chat je
+expect_status 1 "an unknown target word"
+run_cmd self --causl
+expect_status 2 "a misspelt option"
+expect_err "did you mean '--causal'" "did you mean"
+
+# -o: whole or not at all
+run_cmd self -o "$TMP/self.json" --format=json
+expect_status 0 "-o FILE"
+check "-o FILE holds the trace" grep -q '"attn-trace-self/1"' "$TMP/self.json"
+run_cmd self -o "$TMP/none.txt" chat
+check "no file after an error" test ! -e "$TMP/none.txt"
+finish
