@@ -7,15 +7,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_self.h"
+#include "cli_term.h"
 #include "fmt.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
 #include "self.h"
+#include "self_view.h"
 #include "tok.h"
+#include "tui.h"
 
 #define CLI_SELF_MODEL "self4"
 
@@ -23,7 +27,9 @@ struct cli_self_opts {
 	const char *model_path; /* NULL: the built-in self4 */
 	const char *target;     /* NULL: self-attention */
 	const char *output;     /* NULL or "-": stdout */
-	enum format format;
+	int format;             /* an index of cli_self_formats */
+	int format_set;         /* --format was given */
+	enum tui_color color;
 	int precision;
 	unsigned heads;         /* bit h: show head h + 1 */
 	struct self_opts so;
@@ -53,11 +59,18 @@ static void cli_self_help(void)
 "      --heads=LIST      the heads whose stages to show: 1, 2, or 1,2\n"
 "                        (default: both, all that the model has); the\n"
 "                        concat and W_O always use both\n"
-"  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
+"  -f, --format=FORMAT   text, json, jsonl, csv, markdown, or svg (the\n"
+"                        weights A of each head as a heatmap picture);\n"
+"                        default text, or the stepper on a terminal\n"
+"      --color=WHEN      colours in the stepper: auto, always or never\n"
 "  -p, --precision=N     digits after the point in text and Markdown, 0\n"
 "                        to 17 (default 4)\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
 "  -h, --help            display this help and exit\n"
+"\n"
+"On a terminal, with no --format and no -o, it opens the stepper: a\n"
+"screen a stage, the two heads side by side, a heatmap of each head's\n"
+"weights, and the α bars of one query row (r: next row, h: other head).\n"
 "\n"
 "Examples:\n"
 "  attn-trace self zone économique européenne\n"
@@ -69,7 +82,9 @@ static void cli_self_help(void)
 "doc/trace-format.md the names of every matrix.\n", stdout);
 }
 
-enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS };
+enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS, OPT_COLOR };
+enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,
+       SELF_NFORMATS };
 
 static const struct option cli_self_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -80,12 +95,13 @@ static const struct option cli_self_long_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const cli_self_formats[5] = {
-	"text", "json", "jsonl", "csv", "markdown"
+static const char *const cli_self_formats[SELF_NFORMATS] = {
+	"text", "json", "jsonl", "csv", "markdown", "svg"
 };
 
 /* --heads=LIST: head numbers from 1 to SELF_HEADS, separated by commas. */
@@ -119,13 +135,20 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case OPT_NO_POSITION: o->so.position = 0; return 0;
 	case OPT_HEADS: return cli_self_heads(o, arg);
 	case 'f':
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < SELF_NFORMATS; k++)
 			if (strcmp(arg, cli_self_formats[k]) == 0) {
-				o->format = (enum format)k;
+				o->format = k;
+				o->format_set = 1;
 				return 0;
 			}
 		return cli_usage_errorf("unknown format '%s'; expected text, "
-					"json, jsonl, csv or markdown", arg);
+					"json, jsonl, csv, markdown or svg",
+					arg);
+	case OPT_COLOR:
+		if (tui_color_parse(arg, &o->color) == 0)
+			return 0;
+		return cli_usage_errorf("unknown --color '%s'; expected auto, "
+					"always or never", arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->precision) == 0)
 			return 0;
@@ -189,14 +212,50 @@ static int cli_self_write(const struct self_trace *t,
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
 	switch (o->format) {
-	case FORMAT_TEXT: self_fmt_text(of.fp, t, o->heads, o->precision); break;
-	case FORMAT_JSON: self_fmt_json(of.fp, t, o->heads, 0); break;
-	case FORMAT_JSONL: self_fmt_json(of.fp, t, o->heads, 1); break;
-	case FORMAT_CSV: self_fmt_csv(of.fp, t, o->heads); break;
-	case FORMAT_MARKDOWN: self_fmt_md(of.fp, t, o->heads, o->precision); break;
+	case SELF_TEXT: self_fmt_text(of.fp, t, o->heads, o->precision); break;
+	case SELF_JSON: self_fmt_json(of.fp, t, o->heads, 0); break;
+	case SELF_JSONL: self_fmt_json(of.fp, t, o->heads, 1); break;
+	case SELF_CSV: self_fmt_csv(of.fp, t, o->heads); break;
+	case SELF_MARKDOWN: self_fmt_md(of.fp, t, o->heads, o->precision); break;
+	case SELF_SVG: self_fmt_svg(of.fp, t, o->heads, o->precision); break;
 	}
 	outfile_wrote(&of);
 	return outfile_commit(&of, err);
+}
+
+static void cli_self_render(void *ctx, int width, struct view_screen *s)
+{
+	struct self_view *v = ctx;
+	v->width = width;
+	self_view_render(v, s);
+}
+
+static int cli_self_key(void *ctx, int key, int page_rows)
+{
+	struct self_view *v = ctx;
+	v->page_rows = page_rows;
+	return self_view_key(v, key);
+}
+
+/* The stepper on t; returns its exit status. */
+static int cli_self_tui(const struct self_trace *t,
+			const struct cli_self_opts *o)
+{
+	struct self_view v;
+	self_view_init(&v, t, o->heads, o->precision, 78);
+	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
+				  &v.scroll };
+	struct tui_opts to = { o->color, o->precision, -1, 0, 0 };
+	return tui_run_screens(&sc, &to);
+}
+
+/* 1 if the stepper is what to show: no --format, no -o, and a terminal
+ * that can draw it. */
+static int cli_self_wants_tui(const struct cli_self_opts *o)
+{
+	char why[160];
+	return !o->format_set && !o->output && isatty(STDIN_FILENO) &&
+	       isatty(STDOUT_FILENO) && cli_term_usable(why, sizeof why);
 }
 
 int cli_self(int argc, char **argv)
@@ -223,8 +282,12 @@ int cli_self(int argc, char **argv)
 		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq, &err);
 	if (rc == 0)
 		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, &err);
+	int status = EXIT_OK;
 	if (rc == 0) {
-		rc = cli_self_write(&t, &o, &err);
+		if (cli_self_wants_tui(&o))
+			status = cli_self_tui(&t, &o);
+		else
+			rc = cli_self_write(&t, &o, &err);
 		self_free(&t);
 	}
 	if (rc != 0)
@@ -233,5 +296,5 @@ int cli_self(int argc, char **argv)
 	free(qi);
 	free(sentence);
 	model_free(&m);
-	return rc == 0 ? EXIT_OK : EXIT_DATA;
+	return rc == 0 ? status : EXIT_DATA;
 }

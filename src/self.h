@@ -78,6 +78,17 @@ void self_free(struct self_trace *t);
  * per-head stages are shown (bit h for head h + 1; the concat and the
  * output use both all the same).  Each returns 0, or -1 on a write
  * error. */
+/* The stages of the stepper, and of the text trace (whose stage 3 is
+ * SELF_STAGE_SCORES and SELF_STAGE_SOFTMAX). */
+enum self_stage { SELF_STAGE_X, SELF_STAGE_QKV, SELF_STAGE_SCORES,
+		  SELF_STAGE_SOFTMAX, SELF_STAGE_Z, SELF_STAGE_OUT,
+		  SELF_STAGE_COUNT };
+
+/* The lines of stage st as the text trace shows them; head (0-based)
+ * for the per-head stages. */
+void self_fmt_text_stage(FILE *out, const struct self_trace *t,
+			 enum self_stage st, int head, int prec);
+
 #define SELF_FMT_TEXT_VERSION "attn-trace-self-text/1"
 #define SELF_FMT_JSON_VERSION "attn-trace-self/1"
 int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
@@ -87,5 +98,11 @@ int self_fmt_json(FILE *out, const struct self_trace *t, unsigned heads,
 int self_fmt_csv(FILE *out, const struct self_trace *t, unsigned heads);
 int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
 		int prec);
+/* The weights A of each head shown as a heatmap picture (SVG 1.1), a panel
+ * a head side by side: rows the query words, columns the source words,
+ * cells shaded on the ramp of the Luong heatmap (fmt_svg.h) with their
+ * value, a masked cell "−∞". */
+int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
+		 int prec);
 
 #endif

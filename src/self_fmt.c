@@ -9,7 +9,9 @@
 
 #include "fmt.h"
 #include "num.h"
+#include "fmt_svg.h"
 #include "self.h"
+#include "utf8.h"
 
 static const char *const self_wname[MHA_NW] = { "W_Q", "W_K", "W_V", "W_O" };
 
@@ -107,14 +109,14 @@ static void text_project(FILE *out, const char *v, const char *W,
 	}
 }
 
-/* Stages 3 and 4 of head h. */
-static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
+/* Stage 3 of head h, first half: the head's slices, every score term by
+ * term, and the mask. */
+static void text_scores(FILE *out, const struct self_trace *t, int h,
+			int prec)
 {
 	const int n = t->n, nq = t->nq, d = t->d, dk = t->dk, off = h * dk;
 	char label[128], a[NUM_BUFSZ], b[NUM_BUFSZ], s[NUM_BUFSZ];
 
-	fprintf(out, "\n--- 3. head %d: features %d-%d of q, k and v ---\n",
-		h + 1, off + 1, off + dk);
 	for (int i = 0; i < nq; i++) {
 		snprintf(label, sizeof label, "q_%d[h%d]", i + 1, h + 1);
 		fmt_text_line(out, 0, label, t->Q + (size_t)i * d + off, dk, prec);
@@ -150,6 +152,15 @@ static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
 						fmt_num(a, t->S[h][i * n + j],
 							prec));
 	}
+}
+
+/* Stage 3 of head h, second half: the softmax of each row. */
+static void text_softmax(FILE *out, const struct self_trace *t, int h,
+			 int prec)
+{
+	const int n = t->n, nq = t->nq;
+	char label[128], a[NUM_BUFSZ], b[NUM_BUFSZ];
+
 	fputs("softmax of each row:\n", out);
 	for (int i = 0; i < nq; i++) {
 		const double *M = t->M[h] + (size_t)i * n;
@@ -177,8 +188,14 @@ static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
 			 t->qwords[i]);
 		fmt_text_line(out, 0, label, A, n, prec);
 	}
-	fprintf(out, "\n--- 4. head %d: z_i = Σ_j α_i,j v_j[h%d] ---\n",
-		h + 1, h + 1);
+}
+
+/* Stage 4 of head h: the values and z_i term by term. */
+static void text_z(FILE *out, const struct self_trace *t, int h, int prec)
+{
+	const int n = t->n, nq = t->nq, d = t->d, dk = t->dk, off = h * dk;
+	char label[128], a[NUM_BUFSZ];
+
 	for (int j = 0; j < n; j++) {
 		snprintf(label, sizeof label, "v_%d[h%d] (%s)", j + 1, h + 1,
 			 t->kwords[j]);
@@ -201,35 +218,48 @@ static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
 	}
 }
 
-int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
-		  int prec)
+/* Stages 3 and 4 of head h, as the whole trace shows them. */
+static void text_head(FILE *out, const struct self_trace *t, int h, int prec)
 {
-	const int d = t->d;
-	char label[96];
+	fprintf(out, "\n--- 3. head %d: features %d-%d of q, k and v ---\n",
+		h + 1, h * t->dk + 1, (h + 1) * t->dk);
+	text_scores(out, t, h, prec);
+	text_softmax(out, t, h, prec);
+	fprintf(out, "\n--- 4. head %d: z_i = Σ_j α_i,j v_j[h%d] ---\n",
+		h + 1, h + 1);
+	text_z(out, t, h, prec);
+}
 
-	text_header(out, t, heads, prec);
-	fputs("\n--- 1. X = embeddings + positional encoding ---\n", out);
+/* Stage 1: X. */
+static void text_x(FILE *out, const struct self_trace *t, int prec)
+{
 	if (t->o.cross) {
 		fputs("queries (target words):\n", out);
-		text_inputs(out, t->qwords, t->Eq, t->PEq, t->Xq, t->nq, d,
+		text_inputs(out, t->qwords, t->Eq, t->PEq, t->Xq, t->nq, t->d,
 			    "y", t->o.position, prec);
 		fputs("keys and values (source words):\n", out);
 	}
-	text_inputs(out, t->kwords, t->Ek, t->PEk, t->Xk, t->n, d, "x",
+	text_inputs(out, t->kwords, t->Ek, t->PEk, t->Xk, t->n, t->d, "x",
 		    t->o.position, prec);
-	fputs("\n--- 2. Q, K and V: each row a matrix-vector product ---\n",
-	      out);
+}
+
+/* Stage 2: Q, K and V. */
+static void text_qkv(FILE *out, const struct self_trace *t, int prec)
+{
 	const char *xq = t->o.cross ? "y" : "x";
-	text_project(out, "q", "W_Q", t->W[MHA_Q], t->Xq, xq, t->Q, t->nq, d,
-		     prec);
-	text_project(out, "k", "W_K", t->W[MHA_K], t->Xk, "x", t->K, t->n, d,
-		     prec);
-	text_project(out, "v", "W_V", t->W[MHA_V], t->Xk, "x", t->V, t->n, d,
-		     prec);
-	for (int h = 0; h < SELF_HEADS; h++)
-		if (heads & (1u << h))
-			text_head(out, t, h, prec);
-	fprintf(out, "\n--- 5. concat(z[h1], z[h2]) and W_O ---\n");
+	text_project(out, "q", "W_Q", t->W[MHA_Q], t->Xq, xq, t->Q, t->nq,
+		     t->d, prec);
+	text_project(out, "k", "W_K", t->W[MHA_K], t->Xk, "x", t->K, t->n,
+		     t->d, prec);
+	text_project(out, "v", "W_V", t->W[MHA_V], t->Xk, "x", t->V, t->n,
+		     t->d, prec);
+}
+
+/* Stage 5: the concat and W_O. */
+static void text_out(FILE *out, const struct self_trace *t, int prec)
+{
+	const int d = t->d;
+	char label[96];
 	for (int i = 0; i < t->nq; i++) {
 		snprintf(label, sizeof label, "c_%d = [z_%d[h1]; z_%d[h2]]",
 			 i + 1, i + 1, i + 1);
@@ -244,6 +274,36 @@ int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
 				    prec);
 		}
 	}
+}
+
+void self_fmt_text_stage(FILE *out, const struct self_trace *t,
+			 enum self_stage st, int head, int prec)
+{
+	switch (st) {
+	case SELF_STAGE_X: text_x(out, t, prec); break;
+	case SELF_STAGE_QKV: text_qkv(out, t, prec); break;
+	case SELF_STAGE_SCORES: text_scores(out, t, head, prec); break;
+	case SELF_STAGE_SOFTMAX: text_softmax(out, t, head, prec); break;
+	case SELF_STAGE_Z: text_z(out, t, head, prec); break;
+	case SELF_STAGE_OUT: text_out(out, t, prec); break;
+	case SELF_STAGE_COUNT: break;
+	}
+}
+
+int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
+		  int prec)
+{
+	text_header(out, t, heads, prec);
+	fputs("\n--- 1. X = embeddings + positional encoding ---\n", out);
+	text_x(out, t, prec);
+	fputs("\n--- 2. Q, K and V: each row a matrix-vector product ---\n",
+	      out);
+	text_qkv(out, t, prec);
+	for (int h = 0; h < SELF_HEADS; h++)
+		if (heads & (1u << h))
+			text_head(out, t, h, prec);
+	fprintf(out, "\n--- 5. concat(z[h1], z[h2]) and W_O ---\n");
+	text_out(out, t, prec);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -537,5 +597,91 @@ int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
 	md_mat(out, "concat(Z_1, Z_2)", t->C, nq, d, d, t->qwords, NULL, prec);
 	md_mat(out, "Output = concat W_Oᵀ", t->Y, nq, d, d, t->qwords, NULL,
 	       prec);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------- SVG */
+
+#define SVG_CELL 64   /* a cell is this wide */
+#define SVG_ROW 32    /* and this high */
+#define SVG_FS 13     /* the font size */
+#define SVG_GAP 40    /* between two heads */
+
+/* The estimated width in px of s at the font size: 0.62 em a column. */
+static int svg_text_px(const char *s)
+{
+	return (int)(utf8_width(s) * SVG_FS * 0.62 + 0.5);
+}
+
+int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
+		 int prec)
+{
+	int label = 0, top = 0, nh = 0;
+	for (int i = 0; i < t->nq; i++)
+		if (svg_text_px(t->qwords[i]) > label)
+			label = svg_text_px(t->qwords[i]);
+	for (int j = 0; j < t->n; j++)
+		if (svg_text_px(t->kwords[j]) > top)
+			top = svg_text_px(t->kwords[j]);
+	for (int h = 0; h < SELF_HEADS; h++)
+		nh += (heads >> h) & 1;
+	label += 16;
+	top = top * 7 / 10 + 70; /* column labels at -45 degrees */
+	const int panel = label + t->n * SVG_CELL;
+	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20;
+	const int height = top + t->nq * SVG_ROW + 30;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"%s\" font-size=\"%d\">\n", width, height, width,
+		height, FMT_SVG_FONTS, SVG_FS);
+	fprintf(out, "<title>%s-attention weights A, a panel for each head"
+		"%s</title>\n", t->o.cross ? "cross" : "self",
+		t->o.causal ? " (causal mask)" : "");
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+		"fill=\"#ffffff\"/>\n", width, height);
+	int x0 = 20;
+	for (int h = 0; h < SELF_HEADS; h++) {
+		if (!(heads & (1u << h)))
+			continue;
+		const int gx = x0 + label;
+		fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
+		fprintf(out, "<text x=\"%d\" y=\"22\" font-weight=\"bold\">head "
+			"%d: rows are queries, columns keys</text>\n", x0, h + 1);
+		for (int j = 0; j < t->n; j++) {
+			int cx = gx + j * SVG_CELL + SVG_CELL / 2;
+			fprintf(out, "<text transform=\"translate(%d,%d) "
+				"rotate(-45)\">", cx, top - 8);
+			fmt_svg_text(out, t->kwords[j]);
+			fputs("</text>\n", out);
+		}
+		for (int i = 0; i < t->nq; i++) {
+			int y = top + i * SVG_ROW;
+			fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+				gx - 8, y + SVG_ROW / 2 + SVG_FS / 3);
+			fmt_svg_text(out, t->qwords[i]);
+			fputs("</text>\n", out);
+			for (int j = 0; j < t->n; j++) {
+				double a = t->A[h][i * t->n + j];
+				char hex[8], num[NUM_BUFSZ];
+				int x = gx + j * SVG_CELL;
+				fmt_svg_ramp(a, hex);
+				fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+					"height=\"%d\" fill=\"%s\" "
+					"stroke=\"#ffffff\"/>\n", x, y, SVG_CELL,
+					SVG_ROW, hex);
+				fprintf(out, "<text x=\"%d\" y=\"%d\" "
+					"text-anchor=\"middle\" fill=\"%s\">%s"
+					"</text>\n", x + SVG_CELL / 2,
+					y + SVG_ROW / 2 + SVG_FS / 3,
+					fmt_svg_dark(a) ? "#ffffff" : "#000000",
+					self_masked(t, i, j) ? "−∞"
+					: fmt_num(num, a, prec));
+			}
+		}
+		fputs("</g>\n", out);
+		x0 += panel + SVG_GAP;
+	}
+	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

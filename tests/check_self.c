@@ -11,6 +11,8 @@
 
 #include "model.h"
 #include "self.h"
+#include "self_view.h"
+#include "view_key.h"
 
 /* E = 4: two heads of d_k = 2.  With x_a = (1, 0, 0, 0) and
  * x_b = (0, 1, 0, 0) (no positions), W x_a is W's first column and W x_b
@@ -198,6 +200,110 @@ START_TEST(test_model_without_groups)
 }
 END_TEST
 
+/* The first body line that holds text, or NULL. */
+static const char *body_find(const struct view_screen *s, const char *text)
+{
+	for (int k = 0; k < s->nbody; k++)
+		if (strstr(s->body[k], text))
+			return s->body[k];
+	return NULL;
+}
+
+/* The stepper's screens: the heads side by side, the bars of one row,
+ * and the keys that move between stages, rows and heads. */
+START_TEST(test_view_screens)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_view v;
+	struct view_screen s;
+	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
+	char want[64];
+	load(&m);
+	build(&t, &m, 0, 1, 0); /* causal */
+	self_view_init(&v, &t, 3, 4, 100);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "stage 1 of 6: X = embeddings + positional "
+			 "encoding");
+	ck_assert_int_eq(s.nbars, 0);
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_LEFT), VIEW_KEY_BEEP);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, 'n'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "stage 3 of 6: scores, scaling and mask");
+	/* both heads on one line, head 1 first */
+	const char *line = body_find(&s, "head 1: S, masked");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "head 2: S, masked"));
+	ck_assert(strstr(line, "head 1") < strstr(line, "head 2"));
+	/* row a of both heads: a's own score, then b masked */
+	line = body_find(&s, "1 a ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "-inf"));
+	/* the bars: row 1 of head 1, a alone under the mask */
+	ck_assert_int_eq(s.nbars, 2);
+	ck_assert_str_eq(s.bars[0].label, "a");
+	ck_assert_str_eq(s.bars[0].value, "1.0000");
+	ck_assert(s.bars[0].is_max && !s.bars[1].is_max);
+	view_screen_free(&s);
+	/* r: row 2, whose weights are (1 - p, p) in head 1 */
+	ck_assert_int_eq(self_view_key(&v, 'r'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	snprintf(want, sizeof want, "%.4f", p);
+	ck_assert_str_eq(s.bars[1].value, want);
+	ck_assert(s.bars[1].is_max);
+	ck_assert_ptr_nonnull(strstr(s.bars_title, "row 2 (b), head 1"));
+	view_screen_free(&s);
+	/* h: head 2, uniform */
+	self_view_key(&v, 'h');
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.bars[0].value, "0.5000");
+	ck_assert_ptr_nonnull(strstr(s.bars_title, "head 2"));
+	view_screen_free(&s);
+	/* the heatmap of the softmax stage */
+	self_view_key(&v, VIEW_KEY_RIGHT);
+	self_view_render(&v, &s);
+	ck_assert_ptr_nonnull(body_find(&s, "head 1: A (heatmap)"));
+	ck_assert_ptr_nonnull(body_find(&s, "█"));
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_END), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_BEEP);
+	ck_assert_int_eq(v.stage, SELF_STAGE_OUT);
+	ck_assert_int_eq(self_view_key(&v, '?'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.body[0], self_view_help[0]);
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, 'x'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, 'q'), VIEW_KEY_QUIT);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* --heads=2: the stepper shows head 2 alone, and its bars. */
+START_TEST(test_view_one_head)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_view v;
+	struct view_screen s;
+	load(&m);
+	build(&t, &m, 0, 0, 0);
+	self_view_init(&v, &t, 2, 4, 100);
+	ck_assert_int_eq(v.head, 1);
+	v.stage = SELF_STAGE_SOFTMAX;
+	self_view_render(&v, &s);
+	ck_assert_ptr_null(body_find(&s, "head 1"));
+	ck_assert_ptr_nonnull(body_find(&s, "head 2: A (heatmap)"));
+	view_screen_free(&s);
+	self_view_key(&v, 'h'); /* the only head: stays */
+	ck_assert_int_eq(v.head, 1);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
 static Suite *self_suite(void)
 {
 	Suite *s = suite_create("self");
@@ -208,6 +314,8 @@ static Suite *self_suite(void)
 	tcase_add_test(tc, test_cross_by_hand);
 	tcase_add_test(tc, test_position_added);
 	tcase_add_test(tc, test_model_without_groups);
+	tcase_add_test(tc, test_view_screens);
+	tcase_add_test(tc, test_view_one_head);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -65,6 +65,22 @@ run_cmd self --causl
 expect_status 2 "a misspelt option"
 expect_err "did you mean '--causal'" "did you mean"
 
+run_cmd self --format=svg --causal -o "$TMP/self.svg" zone économique européenne
+expect_status 0 "--format=svg"
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "SVG: well-formed, a panel a head, masked cells as −∞" "$PYTHON3" -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+heads = [g for g in root.iter(ns + "g") if g.get("class") == "head"]
+assert len(heads) == 2, len(heads)
+texts = [t.text for t in heads[0].iter(ns + "text")]
+assert texts.count("−∞") == 3, texts
+' "$TMP/self.svg"
+fi
+run_cmd self --format=svg --heads=1
+check "SVG with --heads=1: one panel" test "$(grep -c 'class="head"' "$TMP/out")" -eq 1
+
 # -o: whole or not at all
 run_cmd self -o "$TMP/self.json" --format=json
 expect_status 0 "-o FILE"
