@@ -13,6 +13,7 @@
 
 #include "fmt.h"
 #include "model.h"
+#include "quiz.h"
 #include "util.h"
 
 #define SELF_HEADS 2      /* h: the heads of both groups */
@@ -104,5 +105,23 @@ int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
  * value, a masked cell "−∞". */
 int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		 int prec);
+
+/* Quiz questions on a self-attention trace (quiz.h): a score s_i,j of a
+ * head, a weight α_i,j (of a masked row, with --causal), or coordinate k
+ * of z_i of a head. */
+enum self_quiz_kind { SELF_QUIZ_SCORE, SELF_QUIZ_WEIGHT, SELF_QUIZ_Z };
+
+/* Makes the question of kind about head (from 1), query row i and key j
+ * (from 1; score and weight) or coordinate k of z_i (from 1; z).
+ * precision is clamped as quiz_make_at clamps it.  Returns 0, or -1 with
+ * err filled when a number is out of range.  *q borrows t. */
+int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
+		   enum self_quiz_kind kind, int head, int i, int j, int k,
+		   int precision, struct errbuf *err);
+
+/* What quiz_prompt_text and quiz_worked_text write for such a question:
+ * the operands and the question; the arithmetic of the answer. */
+void self_quiz_prompt_text(FILE *out, const struct quiz_question *q);
+int self_quiz_worked_text(FILE *out, const struct quiz_question *q);
 
 #endif

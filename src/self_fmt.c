@@ -685,3 +685,164 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
+
+/* ------------------------------------------------------------------ quiz */
+
+int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
+		   enum self_quiz_kind kind, int head, int i, int j, int k,
+		   int precision, struct errbuf *err)
+{
+	memset(q, 0, sizeof *q);
+	if (head < 1 || head > SELF_HEADS || i < 1 || i > t->nq ||
+	    (kind != SELF_QUIZ_Z && (j < 1 || j > t->n)) ||
+	    (kind == SELF_QUIZ_Z && (k < 1 || k > t->dk))) {
+		err_set(err, "no such number in the self-attention trace");
+		return -1;
+	}
+	if (precision < QUIZ_MIN_PREC)
+		precision = QUIZ_MIN_PREC;
+	if (precision > QUIZ_MAX_PREC)
+		precision = QUIZ_MAX_PREC;
+	q->st = t;
+	q->self_kind = kind;
+	q->head = head;
+	q->i = i;
+	q->j = j;
+	q->k = k;
+	q->t = 1;
+	q->precision = precision;
+	const int h = head - 1;
+	switch (kind) {
+	case SELF_QUIZ_SCORE:
+		q->stage = STAGE_SCORING;
+		snprintf(q->symbol, sizeof q->symbol, "s_%d,%d[h%d]", i, j, head);
+		q->expected = t->S[h][(i - 1) * t->n + j - 1];
+		break;
+	case SELF_QUIZ_WEIGHT:
+		q->stage = STAGE_SOFTMAX;
+		snprintf(q->symbol, sizeof q->symbol, "α_%d,%d[h%d]", i, j, head);
+		q->expected = t->A[h][(i - 1) * t->n + j - 1];
+		break;
+	case SELF_QUIZ_Z:
+		q->stage = STAGE_WEIGHTED_SUM;
+		snprintf(q->symbol, sizeof q->symbol, "z_%d[h%d][%d]", i, head, k);
+		q->expected = t->Z[h][(i - 1) * t->dk + k - 1];
+		break;
+	}
+	q->tolerance = quiz_tolerance(q->expected, precision);
+	return 0;
+}
+
+/* A row of numbers with -inf for a masked score, "  label   [a, -inf]". */
+static void quiz_row(FILE *out, const char *label, const double *v, int n,
+		     int prec)
+{
+	char buf[NUM_BUFSZ];
+	fputs("  ", out);
+	fmt_pad(out, label, 36);
+	fprintf(out, "(%d)   [", n);
+	for (int k = 0; k < n; k++)
+		fprintf(out, "%s%s", k ? ", " : "",
+			isinf(v[k]) ? "-inf" : fmt_num(buf, v[k], prec));
+	fputs("]\n", out);
+}
+
+void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
+{
+	const struct self_trace *t = q->st;
+	const int h = q->head - 1, d = t->d, dk = t->dk, off = h * dk;
+	const int i = q->i - 1, p = q->precision;
+	char label[96];
+	switch (q->self_kind) {
+	case SELF_QUIZ_SCORE:
+		fprintf(out, "Head %d compares the query of %s with the key of "
+			"%s on its features %d-%d:\n", q->head, t->qwords[i],
+			t->kwords[q->j - 1], off + 1, off + dk);
+		snprintf(label, sizeof label, "q_%d[h%d]", q->i, q->head);
+		fmt_text_line(out, 2, label, t->Q + (size_t)i * d + off, dk, p);
+		snprintf(label, sizeof label, "k_%d[h%d]", q->j, q->head);
+		fmt_text_line(out, 2, label, t->K + (size_t)(q->j - 1) * d + off,
+			      dk, p);
+		fprintf(out, "What is the score %s = (q_%d[h%d]·k_%d[h%d]) / "
+			"√%d?\n", q->symbol, q->i, q->head, q->j, q->head, dk);
+		break;
+	case SELF_QUIZ_WEIGHT:
+		fprintf(out, "The scores of row %d (%s) in head %d%s:\n", q->i,
+			t->qwords[i], q->head, t->o.causal
+			? ", after the causal mask" : "");
+		snprintf(label, sizeof label, "s_%d[h%d]", q->i, q->head);
+		quiz_row(out, label, t->M[h] + (size_t)i * t->n, t->n, p);
+		fprintf(out, "What is the weight of %s, %s = exp(s_%d,%d - max) "
+			"/ Σ_j exp(s_%d,j - max)?\n", t->kwords[q->j - 1],
+			q->symbol, q->i, q->j, q->i);
+		break;
+	default:
+		fprintf(out, "The weights of row %d (%s) in head %d and the "
+			"values:\n", q->i, t->qwords[i], q->head);
+		snprintf(label, sizeof label, "α_%d[h%d]", q->i, q->head);
+		fmt_text_line(out, 2, label, t->A[h] + (size_t)i * t->n, t->n, p);
+		for (int j = 0; j < t->n; j++) {
+			snprintf(label, sizeof label, "v_%d[h%d] (%s)", j + 1,
+				 q->head, t->kwords[j]);
+			fmt_text_line(out, 2, label, t->V + (size_t)j * d + off,
+				      dk, p);
+		}
+		fprintf(out, "What is coordinate %d of %s's output, %s = "
+			"Σ_j α_%d,j·v_j[h%d][%d]?\n", q->k, t->qwords[i],
+			q->symbol, q->i, q->head, q->k);
+		break;
+	}
+}
+
+int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
+{
+	const struct self_trace *t = q->st;
+	const int h = q->head - 1, d = t->d, dk = t->dk, off = h * dk;
+	const int i = q->i - 1, p = q->precision;
+	char a[NUM_BUFSZ], b[NUM_BUFSZ], fa[NUM_BUFSZ + 2], fb[NUM_BUFSZ + 2];
+	switch (q->self_kind) {
+	case SELF_QUIZ_SCORE:
+		fprintf(out, "%s = (", q->symbol);
+		for (int c = 0; c < dk; c++)
+			fprintf(out, "%s%s×%s", c ? " + " : "",
+				factor(fa, t->Q[i * d + off + c], p),
+				factor(fb, t->K[(q->j - 1) * d + off + c], p));
+		fmt_num(a, sqrt((double)dk), p);
+		fprintf(out, ") / %s = %s / %s = %s\n", a,
+			fmt_num(b, t->dot[h][i * t->n + q->j - 1], p), a,
+			fmt_num(fa, q->expected, p));
+		break;
+	case SELF_QUIZ_WEIGHT: {
+		const double *M = t->M[h] + (size_t)i * t->n;
+		double max = -INFINITY, sum = 0;
+		for (int j = 0; j < t->n; j++)
+			if (M[j] > max)
+				max = M[j];
+		fprintf(out, "max = %s\n", fmt_num(a, max, p));
+		for (int j = 0; j < t->n; j++) {
+			double e = isinf(M[j]) ? 0 : exp(M[j] - max);
+			sum += e;
+			if (isinf(M[j]))
+				fprintf(out, "exp(s_%d,%d - max) = exp(-inf) = 0\n",
+					q->i, j + 1);
+			else
+				fprintf(out, "exp(s_%d,%d - max) = exp(%s) = %s\n",
+					q->i, j + 1, fmt_num(a, M[j] - max, p),
+					fmt_num(b, e, p));
+		}
+		fprintf(out, "sum = %s\n", fmt_num(a, sum, p));
+		fprintf(out, "%s = exp(s_%d,%d - max) / sum = %s\n", q->symbol,
+			q->i, q->j, fmt_num(b, q->expected, p));
+		break;
+	}
+	default:
+		fprintf(out, "%s = ", q->symbol);
+		for (int j = 0; j < t->n; j++)
+			fprintf(out, "%s%s×%s", j ? " + " : "",
+				factor(fa, t->A[h][i * t->n + j], p),
+				factor(fb, t->V[j * d + off + q->k - 1], p));
+		fprintf(out, " = %s\n", fmt_num(a, q->expected, p));
+		break;
+	}
+	return ferror(out) ? -1 : 0;
+}

@@ -93,13 +93,12 @@ static int words_cols(char **words, int n)
  * a heading, a line of column numbers, and a row for each query word;
  * shade: each cell starts with a block as dark as its value (weights in
  * [0, 1]). */
-static void block(struct lines *out, const struct self_view *v, int h,
-		  const char *name, const double *W, int rows, int cols,
+static void block(struct lines *out, const struct self_trace *t, int prec,
+		  int h, const char *name, const double *W, int rows, int cols,
 		  int stride, int shade)
 {
 	static const char *const blocks[5] = { " ", "░", "▒", "▓", "█" };
-	const struct self_trace *t = v->t;
-	int ww = words_cols(t->qwords, rows) + 4, cw = v->prec + 5;
+	int ww = words_cols(t->qwords, rows) + 4, cw = prec + 5;
 	char *line = NULL, num[NUM_BUFSZ];
 	size_t len = 0;
 	FILE *f;
@@ -124,7 +123,7 @@ static void block(struct lines *out, const struct self_view *v, int h,
 				fprintf(f, "%*s", cw + (shade ? 1 : 0), "-inf");
 				continue;
 			}
-			fmt_num(num, x, v->prec);
+			fmt_num(num, x, prec);
 			if (shade)
 				fprintf(f, " %s%*s", blocks[fmt_shade(x, 5)],
 					cw - 1, num);
@@ -172,35 +171,37 @@ static void side_by_side(struct lines *body, struct lines *blk, int nblk)
 	}
 }
 
-/* The per-head matrices of the stage, the heads side by side. */
-static void heads_table(struct lines *body, const struct self_view *v)
+/* The per-head matrices of stage (scores, softmax or Z) of the heads in
+ * heads, side by side. */
+static void heads_table(struct lines *body, const struct self_trace *t,
+			int stage, unsigned heads, int prec)
 {
-	const struct self_trace *t = v->t;
 	struct lines blk[SELF_HEADS];
 	int nblk = 0;
 	memset(blk, 0, sizeof blk);
 	for (int h = 0; h < SELF_HEADS; h++) {
-		if (!(v->heads & (1u << h)))
+		if (!(heads & (1u << h)))
 			continue;
-		switch (v->stage) {
+		switch (stage) {
 		case SELF_STAGE_SCORES:
-			block(&blk[nblk++], v, h, t->o.causal ? "S, masked"
-			      : "S = QKᵀ/√d_k", t->M[h], t->nq, t->n, t->n, 0);
+			block(&blk[nblk++], t, prec, h, t->o.causal
+			      ? "S, masked" : "S = QKᵀ/√d_k", t->M[h], t->nq,
+			      t->n, t->n, 0);
 			break;
 		case SELF_STAGE_SOFTMAX:
-			block(&blk[nblk++], v, h, "A (heatmap)", t->A[h], t->nq,
-			      t->n, t->n, 1);
+			block(&blk[nblk++], t, prec, h, "A (heatmap)", t->A[h],
+			      t->nq, t->n, t->n, 1);
 			break;
 		case SELF_STAGE_Z:
-			block(&blk[nblk++], v, h, "Z = A V", t->Z[h], t->nq,
-			      t->dk, t->dk, 0);
+			block(&blk[nblk++], t, prec, h, "Z = A V", t->Z[h],
+			      t->nq, t->dk, t->dk, 0);
 			break;
 		default:
 			break;
 		}
 	}
 	side_by_side(body, blk, nblk);
-	if (v->stage != SELF_STAGE_Z) {
+	if (stage != SELF_STAGE_Z) {
 		char *line = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&line, &len);
@@ -211,6 +212,18 @@ static void heads_table(struct lines *body, const struct self_view *v)
 		push(body, line);
 	}
 	push(body, xstrdup(""));
+}
+
+void self_view_tables(FILE *out, const struct self_trace *t,
+		      enum self_stage stage, unsigned heads, int prec)
+{
+	struct lines l = { 0 };
+	heads_table(&l, t, stage, heads, prec);
+	for (int k = 0; k < l.n; k++) {
+		fprintf(out, "%s\n", l.v[k]);
+		free(l.v[k]);
+	}
+	free(l.v);
 }
 
 static const char *stage_story(const struct self_trace *t, int stage)
@@ -304,7 +317,7 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	if (v->stage >= SELF_STAGE_SCORES && v->stage <= SELF_STAGE_Z)
-		heads_table(&body, v);
+		heads_table(&body, t, v->stage, v->heads, v->prec);
 	for (int h = 0; h < SELF_HEADS; h++) {
 		int per_head = v->stage >= SELF_STAGE_SCORES &&
 			       v->stage <= SELF_STAGE_Z;

@@ -37,6 +37,12 @@ void self_view_render(const struct self_view *v, struct view_screen *s);
  * VIEW_KEY_* flags. */
 int self_view_key(struct self_view *v, int key);
 
+/* The per-head matrices of stage (SELF_STAGE_SCORES: the scores after the
+ * mask, _SOFTMAX: the weights as a shaded heatmap, _Z: Z) of the heads in
+ * heads, side by side, as the stepper shows them (for lessons). */
+void self_view_tables(FILE *out, const struct self_trace *t,
+		      enum self_stage stage, unsigned heads, int prec);
+
 /* The lines of the help screen, NULL-terminated. */
 extern const char *const self_view_help[];
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lesson.h"
 #include "model.h"
 #include "self.h"
 #include "self_view.h"
@@ -304,6 +305,105 @@ START_TEST(test_view_one_head)
 }
 END_TEST
 
+/* The questions on a self-attention trace, worked by hand. */
+START_TEST(test_quiz_by_hand)
+{
+	struct model m;
+	struct self_trace t;
+	struct quiz_question q;
+	struct quiz_answer a;
+	struct errbuf err;
+	char *text = NULL;
+	size_t len = 0;
+	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
+	load(&m);
+	build(&t, &m, 0, 1, 0); /* causal */
+	/* s_2,2 of head 1: q_b.k_b / √2 = 2 / √2 */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 1, 2, 2, 0, 4,
+					&err), 0);
+	ck_assert_str_eq(q.symbol, "s_2,2[h1]");
+	ck_assert_double_eq_tol(q.expected, sqrt(2.0), TOL);
+	ck_assert_int_eq(quiz_check(&q, "1.4142", &a), QUIZ_RIGHT);
+	ck_assert_int_eq(quiz_check(&q, "0.7071", &a), QUIZ_WRONG);
+	FILE *f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "What is the score s_2,2[h1]"));
+	ck_assert_ptr_nonnull(strstr(text, "s_2,2[h1] = (2.0000×1.0000 + "
+				     "1.0000×0.0000) / 1.4142 = 2.0000 / 1.4142"
+				     " = 1.4142"));
+	free(text);
+	/* α_1,2 of head 1 is masked: 0; α_2,2 is p */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 1, 2, 0, 4,
+					&err), 0);
+	ck_assert_double_eq(q.expected, 0);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 2, 2, 0, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, p, TOL);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "after the causal mask"));
+	free(text);
+	/* z_2[h1][1] = 1 + 3p; z_1[h2][1] = v_a[h2][1] = 2 (row a sees a) */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 2, 0, 1, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, 1 + 3 * p, TOL);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 2, 1, 0, 1, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, 2, TOL);
+	ck_assert_str_eq(q.symbol, "z_1[h2][1]");
+	/* out of range */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 1, 0, 3, 4,
+					&err), -1);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 3, 1, 1, 0, 4,
+					&err), -1);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* A lesson's self-attention quiz in the stepper: the question, and the
+ * answer checked against the trace. */
+START_TEST(test_lesson_quiz_in_stepper)
+{
+	static const char text[] =
+		"title: T\nmodel: self4\nsentence: zone économique européenne\n"
+		"page: p\nshow self=softmax head=1\n"
+		"page: q\nquiz self-weight i=2 j=1 head=1 causal\n";
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	struct view v;
+	ck_assert_msg(lesson_parse(&l, text, sizeof text - 1, "t.lesson", &err)
+		      == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&l, &m, &tr, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_null(lesson_page_quiz(&l, 0));
+	const struct lesson_show *sh = lesson_page_quiz(&l, 1);
+	ck_assert_ptr_nonnull(sh);
+	/* the expected answer is the causal trace's α_2,1 of head 1 */
+	const struct self_trace *st = l.selfs[LESSON_SELF_CAUSAL];
+	ck_assert_ptr_nonnull(st);
+	view_init(&v, &tr, &l, 4, 78);
+	view_goto(&v, 1);
+	ck_assert_int_eq(view_quiz_start(&v, 1, &err), 0);
+	ck_assert_double_eq(v.quiz.expected, st->A[0][1 * st->n + 0]);
+	char answer[32];
+	snprintf(answer, sizeof answer, "%.4f", v.quiz.expected);
+	for (const char *c = answer; *c; c++)
+		view_quiz_type(&v, (unsigned char)*c);
+	ck_assert_int_eq(view_quiz_answer(&v), 1);
+	ck_assert_ptr_nonnull(strstr(v.quiz_feedback, "right: α_2,1[h1]"));
+	view_free(&v);
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+}
+END_TEST
+
 static Suite *self_suite(void)
 {
 	Suite *s = suite_create("self");
@@ -316,6 +416,8 @@ static Suite *self_suite(void)
 	tcase_add_test(tc, test_model_without_groups);
 	tcase_add_test(tc, test_view_screens);
 	tcase_add_test(tc, test_view_one_head);
+	tcase_add_test(tc, test_quiz_by_hand);
+	tcase_add_test(tc, test_lesson_quiz_in_stepper);
 	suite_add_tcase(s, tc);
 	return s;
 }
