@@ -277,7 +277,10 @@ int cli_self(int argc, char **argv)
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
 	struct self_trace t;
-	rc = cli_self_words(sentence, &m.src, "source", &ki, &n, &err);
+	/* the model first: its words are no use without the weights */
+	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
+	if (rc == 0)
+		rc = cli_self_words(sentence, &m.src, "source", &ki, &n, &err);
 	if (rc == 0 && o.so.cross)
 		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq, &err);
 	if (rc == 0)

@@ -81,6 +81,15 @@ fi
 run_cmd self --format=svg --heads=1
 check "SVG with --heads=1: one panel" test "$(grep -c 'class="head"' "$TMP/out")" -eq 1
 
+# a model whose embedding size cannot be split into two heads
+{ cat "$srcdir/tests/data/tiny.model"
+  for w in W_Q W_K W_V W_O; do printf '[self.%s]\n1 0 0\n0 1 0\n0 0 1\n' "$w"; done
+} >"$TMP/odd.model"
+run_cmd self --model="$TMP/odd.model" un deux
+expect_status 1 "an odd embedding size"
+expect_err "splits the embedding into 2 heads, so it needs an even embedding size, not 3" \
+	"the odd size is named"
+
 # -o: whole or not at all
 run_cmd self -o "$TMP/self.json" --format=json
 expect_status 0 "-o FILE"
