@@ -562,11 +562,20 @@ int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
 		t->o.causal ? "causal" : "none",
 		t->o.position ? "sin/cos added" : "none");
 	fputs("\n## 1. X = embeddings + positional encoding\n", out);
-	if (t->o.cross)
-		md_mat(out, "X_q (target words)", t->Xq, nq, d, d, t->qwords,
+	if (t->o.cross) {
+		md_mat(out, "E_q: embeddings of the target words", t->Eq, nq,
+		       d, d, t->qwords, NULL, prec);
+		md_mat(out, "PE_q: their positional encoding", t->PEq, nq, d,
+		       d, t->qwords, NULL, prec);
+		md_mat(out, "X_q = E_q + PE_q", t->Xq, nq, d, d, t->qwords,
 		       NULL, prec);
-	md_mat(out, t->o.cross ? "X_kv (source words)" : "X", t->Xk, n, d, d,
+	}
+	md_mat(out, "E_kv: embeddings of the source words", t->Ek, n, d, d,
 	       t->kwords, NULL, prec);
+	md_mat(out, "PE_kv: their positional encoding", t->PEk, n, d, d,
+	       t->kwords, NULL, prec);
+	md_mat(out, "X_kv = E_kv + PE_kv", t->Xk, n, d, d, t->kwords, NULL,
+	       prec);
 	fputs("\n## 2. Q, K and V\n", out);
 	md_mat(out, "Q = X W_Qᵀ", t->Q, nq, d, d, t->qwords, NULL, prec);
 	md_mat(out, "K = X W_Kᵀ", t->K, n, d, d, t->kwords, NULL, prec);
@@ -575,6 +584,10 @@ int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
 		if (!(heads & (1u << h)))
 			continue;
 		fprintf(out, "\n## 3. Head %d\n", h + 1);
+		snprintf(title, sizeof title, "QK: q_i·k_j on the features "
+			 "of head %d", h + 1);
+		md_mat(out, title, t->dot[h], nq, n, n, t->qwords, t->kwords,
+		       prec);
 		snprintf(title, sizeof title, "Scores S = Q K%s / √%d, head %d",
 			 "ᵀ", dk, h + 1);
 		md_mat(out, title, t->S[h], nq, n, n, t->qwords, t->kwords,
@@ -626,9 +639,11 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 	for (int h = 0; h < SELF_HEADS; h++)
 		nh += (heads >> h) & 1;
 	label += 16;
-	top = top * 7 / 10 + 70; /* column labels at -45 degrees */
+	const int spill = top * 7 / 10; /* how far the last column's label
+					   reaches right, at -45 degrees */
+	top = spill + 70;
 	const int panel = label + t->n * SVG_CELL;
-	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20;
+	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20 + spill;
 	const int height = top + t->nq * SVG_ROW + 30;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -650,7 +665,7 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 			"%d: rows are queries, columns keys</text>\n", x0, h + 1);
 		for (int j = 0; j < t->n; j++) {
 			int cx = gx + j * SVG_CELL + SVG_CELL / 2;
-			fprintf(out, "<text transform=\"translate(%d,%d) "
+			fprintf(out, "<text transform=\"translate(%d %d) "
 				"rotate(-45)\">", cx, top - 8);
 			fmt_svg_text(out, t->kwords[j]);
 			fputs("</text>\n", out);
