@@ -17,6 +17,7 @@
 #include "cli_term.h"
 #include "cli_train.h"
 #include "cli_vocab.h"
+#include "cli_self.h"
 #include "outfile.h"
 #include "fmt.h"
 #include "suggest.h"
@@ -185,6 +186,8 @@ static void cli_help(void)
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
 "  vocab              list the words the model knows (vocab --help)\n"
+"  self [SENTENCE]    self-attention with two heads, number by number;\n"
+"                     --target: cross-attention (self --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
 "\n"
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
@@ -646,6 +649,7 @@ static const struct {
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
 	{ "vocab", NULL, cli_vocab },
+	{ "self", NULL, cli_self },
 	{ "help", NULL, cli_help_cmd },
 };
 

@@ -153,3 +153,8 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+void fmt_csv_field(FILE *out, const char *s)
+{
+	csv_field(out, s);
+}

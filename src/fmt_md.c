@@ -159,3 +159,8 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+void fmt_md_text(FILE *out, const char *s)
+{
+	md_text(out, s);
+}

@@ -44,6 +44,8 @@ enum show_what {
 	SHOW_QUIZ,        /* "quiz STAGE": a question on stage=scoring,
 	                     softmax (both need t, i) or weighted-sum (needs
 	                     t, k) */
+	SHOW_SELF,        /* "show self=STAGE" or "quiz self-KIND": the
+	                     self-attention trace (self.h, lesson_self.c) */
 	SHOW_COUNT
 };
 
@@ -64,7 +66,24 @@ struct lesson_show {
 	int alt;            /* model=PATH (heatmap only): 1 + an index into
 	                       lesson.alts; 0: the lesson's own model */
 	int col_model;      /* the byte column of "model=", or 0 */
+	/* SHOW_SELF: */
+	int self_quiz;      /* 0: show self=STAGE; else 1 + an enum
+	                       self_quiz_kind (quiz self-score, self-weight,
+	                       self-z) */
+	int self_stage;     /* show: an enum self_stage, or SELF_STAGE_COUNT
+	                       for the weights of both heads as a heatmap */
+	unsigned self_flags; /* LESSON_SELF_* */
+	int head;           /* from 1; 0: every head (show only) */
+	int j;              /* quiz: the key word, from 1; 0 when not given */
+	int col_head, col_j; /* byte columns of "head=" and "j=", or 0 */
 };
+
+/* The variant of the self-attention trace a SHOW_SELF directive shows. */
+#define LESSON_SELF_CAUSAL 1u      /* "causal": --causal */
+#define LESSON_SELF_NO_POSITION 2u /* "no-position": --no-position */
+#define LESSON_SELF_CROSS 4u       /* "cross": the lesson's target as
+				      queries (cross-attention) */
+#define LESSON_SELF_VARIANTS 8
 
 /* One block of a page: a paragraph of narrative or a directive. */
 struct lesson_block {
@@ -137,7 +156,26 @@ struct lesson {
 	struct lesson_page *pages;
 	int nalts;
 	struct lesson_alt *alts; /* (nalts) the models of model= directives */
+	/* the self-attention traces that SHOW_SELF directives show, one for
+	 * each variant (LESSON_SELF_* flags) they use; lesson_prepare builds
+	 * them on the lesson's model, lesson_free frees them */
+	struct self_trace *selfs[LESSON_SELF_VARIANTS];
 };
+
+/* lesson_self.c: the self-attention directives.  lesson_self_prepare
+ * builds the traces they show on m and checks their numbers ("PATH:LINE:
+ * COL: expected ..."); returns 0 or -1 with err set.  lesson_self_free
+ * frees them.  lesson_self_text writes a directive as lesson_show_text
+ * does; lesson_self_quiz_make makes the question of a quiz one. */
+int lesson_self_prepare(struct lesson *l, const struct model *m,
+			struct errbuf *err);
+void lesson_self_free(struct lesson *l);
+void lesson_self_text(FILE *out, const struct lesson *l,
+		      const struct lesson_show *sh, const struct fmt_opts *o,
+		      int width);
+int lesson_self_quiz_make(struct quiz_question *q, const struct lesson *l,
+			  const struct lesson_show *sh, int precision,
+			  struct errbuf *err);
 
 /* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
  * filled ("PATH:LINE:COL: expected ..., found ...").  The caller frees *l

@@ -979,3 +979,16 @@ void view_quiz_end(struct view *v)
 	if (v->mode == VIEW_QUIZ)
 		v->mode = VIEW_STEP;
 }
+
+void view_wrap(char ***lines, int *n, int *cap, const char *text, int width,
+	       int prose)
+{
+	struct strlist l = { *n, *cap, *lines };
+	if (prose)
+		wrap_text(&l, text, width, 0, WRAP_PROSE);
+	else
+		wrap_text(&l, text, width, 6, WRAP_ARITH);
+	*lines = l.v;
+	*n = l.n;
+	*cap = l.cap;
+}

@@ -157,6 +157,14 @@ void view_quiz_end(struct view *v);
 void view_render(const struct view *v, struct view_screen *s);
 void view_screen_free(struct view_screen *s);
 
+/* Appends the lines of text to the array *lines of *n lines (room for
+ * *cap; all three start at 0 and NULL), each a new string, wrapped at
+ * width columns as the stepper wraps its narrative (prose) or its
+ * arithmetic (continuation lines indented).  For other steppers (the
+ * self-attention one, self_view.c). */
+void view_wrap(char ***lines, int *n, int *cap, const char *text, int width,
+	       int prose);
+
 /* The lines of the help screen, NULL-terminated, static; and those that
  * presentation mode adds after the first two. */
 extern const char *const view_help[];

@@ -46,6 +46,9 @@ offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
 offers "the help command" help attn-trace he
 offers "commands after help" heatmap attn-trace help hea
+offers "the self command" self attn-trace se
+offers "self's options" --causal attn-trace self --ca
+offers "the built-in self4" self4 attn-trace self --model se
 offers "the vocab command" vocab attn-trace vo
 offers "vocab options" --source attn-trace vocab --so
 finish

@@ -39,4 +39,9 @@ golden scaled-zone-target.txt trace --scorer=scaled \
 golden general-p2.txt trace --model="$tiny" --scorer=general \
 	--precision=2 un deux trois
 golden model.txt model
+# attn-trace self on the built-in self4 (doc/model.md)
+golden self-zone.txt self zone économique européenne
+golden self-causal-je.txt self --causal je suis étudiant
+golden self-cross.json self --format=json --target="european economic area" \
+	zone économique européenne
 finish

@@ -255,6 +255,43 @@ show softmax t=9" "5:14: expected t= from 1 to 5"
 bad word-past-end "$head
 page: p
 show score t=1 i=4" "4:16: expected i= from 1 to 3"
+# self-attention directives (show self=STAGE, quiz self-KIND)
+selfhead='title: T
+model: self4
+sentence: je suis étudiant'
+bad self-stage "$selfhead
+page: p
+show self=attention" "5:6: expected self=STAGE"
+bad self-head "$selfhead
+page: p
+show self=scores head=3" "5:18: expected head=1 or head=2"
+bad self-quiz-kind "$selfhead
+page: p
+quiz self-sum i=1 j=1 head=1" "5:6: expected what to ask (self-score"
+bad self-quiz-missing "$selfhead
+page: p
+quiz self-score i=1 head=1" "5:27: expected j=N after 'self-score'"
+bad self-quiz-past-end "$selfhead
+page: p
+quiz self-weight i=1 j=4 head=1" "5:22: expected j= from 1 to 3"
+bad self-z-past-end "$selfhead
+page: p
+quiz self-z i=1 k=3 head=1" "5:17: expected k= from 1 to 2"
+bad self-no-target "$selfhead
+page: p
+show self=x cross" "5:1: expected a 'target:' for 'cross'"
+bad self-no-weights "$head
+page: p
+show self=x" "4:1: cannot show self-attention"
+printf '%s\n' "$selfhead" 'page: p' 'quiz self-weight i=2 j=1 head=1 causal' \
+	>"$TMP/selfquiz.lesson"
+run_cmd lesson --plain "$TMP/selfquiz.lesson"
+expect_status 0 "a self-attention quiz renders"
+check "the quiz shows the masked row" grep -qF -- '-inf]' "$TMP/out"
+check "the answer is the weight of the trace" \
+	grep -qxF "(answer: α_2,1[h1] = $("$ATTN_TRACE" self --format=csv \
+	--causal je suis étudiant | awk -F, '$2 == 1 && $3 == "A" && $4 == 2 &&
+	$5 == 1 { printf "%.4f", $8 }'))" "$TMP/out"
 bad unknown-word "title: T
 sentence: je suis chat
 page: p

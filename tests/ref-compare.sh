@@ -11,4 +11,8 @@ check "handset4.model (hand-set, built in) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/data/handset4.model"
 check "tiny.model agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+check "self4.model: attn-trace self agrees with tests/ref/self_ref.py" \
+	"$PYTHON3" "$srcdir/tests/ref/self_ref.py" "$ATTN_TRACE" "$srcdir/data/self4.model"
+check "self6.model: attn-trace self agrees with tests/ref/self_ref.py" \
+	"$PYTHON3" "$srcdir/tests/ref/self_ref.py" "$ATTN_TRACE" "$srcdir/tests/data/self6.model"
 finish
