@@ -87,7 +87,7 @@ def read_pairs(path, src_words, tgt_words):
     pairs = []
     for _, fields in fields_of(path):
         line = " ".join(fields)
-        left, right = line.split("|||", 1)
+        left, right = line.split("|||")[:2]  # a third field: alignment
         pairs.append(([src[w.lower()] for w in left.split()],
                       [tgt[w.lower()] for w in right.split()]))
     return pairs

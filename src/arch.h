@@ -18,9 +18,6 @@ struct arch_class {
 	const char *name;    /* "luong": --arch, the model file, JSON */
 	const char *summary; /* one line for listings */
 	int query_off;       /* step t scores with s_{t + query_off} */
-	/* the heading of each stage in text, where it differs from the
-	 * usual one (NULL: "encoding", "scoring", ...) */
-	const char *stage_titles[STAGE_COUNT];
 	/* Records the encoder and returns the states (annotations) h_1..h_n
 	 * that attention reads, (n, H) row-major. */
 	const double *(*encode)(struct trace *tr);

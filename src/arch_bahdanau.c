@@ -63,8 +63,8 @@ static void bahdanau_rnn(struct trace *tr, int run, int t, const double *y,
 		pre[k] = wy[k] + ws[k] + wc[k] + m->dec.b[k];
 	attn_tanh(s, pre, H);
 
-	struct trace_rec *r = trace_rec_new(tr, REC_RNN, STAGE_CONCAT, run, t,
-					    0);
+	struct trace_rec *r = trace_rec_new(tr, REC_RNN, STAGE_DECODER, run,
+					    t, 0);
 	trace_rec_op(r, OP_MID, "W_y·y_{t-1}", "W_y_y", wy, H, 1);
 	trace_rec_op(r, OP_MID, "W_s·s_{t-1}", "W_s_s", ws, H, 1);
 	trace_rec_op(r, OP_MID, "W_c·c_{t}", "W_c_c", wc, H, 1);
@@ -140,7 +140,6 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	const double *c = trace_context(tr, run, t, alpha, Hs);
 	/* step 4: the RNN reads y_{t-1} and c_t */
 	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
-	tr->recs[tr->nrecs - 1].stage = STAGE_CONCAT;
 	bahdanau_rnn(tr, run, t, y, prev, c, s);
 	/* step 5: the output reads s_t, c_t and y_{t-1} */
 	return bahdanau_output(tr, run, t, s, c, y);
@@ -151,7 +150,6 @@ const struct arch_class arch_bahdanau = {
 	.summary = "attention first with s_{t-1} as the query, then the RNN "
 		   "reads [y_{t-1}; c_t]; a bidirectional encoder",
 	.query_off = -1,
-	.stage_titles = { [STAGE_CONCAT] = "decoder state" },
 	.encode = trace_encode_bidir,
 	.start = bahdanau_start,
 	.step = bahdanau_step,

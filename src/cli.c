@@ -18,6 +18,7 @@
 #include "cli_term.h"
 #include "cli_train.h"
 #include "cli_vocab.h"
+#include "cli_self.h"
 #include "outfile.h"
 #include "fmt.h"
 #include "suggest.h"
@@ -187,6 +188,8 @@ static void cli_help(void)
 "  scorers            list the score functions and their formulas\n"
 "  models             list the models built into the program\n"
 "  vocab              list the words the model knows (vocab --help)\n"
+"  self [SENTENCE]    self-attention with two heads, number by number;\n"
+"                     --target: cross-attention (self --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
 "\n"
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
@@ -217,8 +220,9 @@ static void cli_help(void)
 "                        processor, at most 16); the output is the same\n"
 "                        whatever N\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: encoding, scoring, softmax,\n"
-"                        weighted-sum, concat, output (comma-separated)\n"
+"      --stage=LIST      print only these stages: encoding, decoder, scoring,\n"
+"                        softmax, weighted-sum, concat, output\n"
+"                        (comma-separated; scoring includes decoder)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "                        (default auto; NO_COLOR turns auto off)\n"
 "      --present         the stepper in presentation mode, for a projector\n"
@@ -306,12 +310,16 @@ static int cli_stages(struct cli_opts *o, const char *arg)
 		if (k == STAGE_COUNT) {
 			char msg[256];
 			snprintf(msg, sizeof msg, "unknown stage '%s'; expected "
-				 "encoding, scoring, softmax, weighted-sum, "
-				 "concat or output", w);
+				 "encoding, decoder, scoring, softmax, "
+				 "weighted-sum, concat or output", w);
 			free(list);
 			return cli_usage_error(msg);
 		}
 		o->fmt.stages |= 1u << k;
+		/* scoring keeps the decoder's update it held before that had
+		 * a stage of its own, so that old lists print what they did */
+		if (k == STAGE_SCORING)
+			o->fmt.stages |= 1u << STAGE_DECODER;
 	}
 	free(list);
 	if (o->fmt.stages == 0)
@@ -705,6 +713,8 @@ static int cli_models(int argc, char **argv)
 		{ "handset4", "set by hand, for lessons 1 to 12" },
 		{ "bahdanau4", "trained on data/toy.pairs; the default of "
 			       "--arch=bahdanau" },
+		{ "self4", "set by hand, for attn-trace self (lessons 17 "
+			   "and 18)" },
 	};
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
@@ -756,6 +766,7 @@ static const struct {
 	{ "scorers", NULL, cli_scorers },
 	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },
+	{ "self", NULL, cli_self },
 	{ "help", NULL, cli_help_cmd },
 };
 

@@ -47,8 +47,10 @@ static void cli_lesson_help(void)
 "      --width=N        wrap the text at N columns, 20 to 1000 (default 76)\n"
 "  -p, --precision=N    digits after the point, 0 to 17 (default 4)\n"
 "      --color=WHEN     auto, always or never (default auto)\n"
-"      --check          check each FILE: its format, its words and its\n"
-"                       steps; print \"FILE: ok\" for each good one\n"
+"      --check          check each FILE: its format, its words, its\n"
+"                       steps, and that each number of its narrative is\n"
+"                       one the page shows; print \"FILE: ok\" for each\n"
+"                       good one\n"
 "  -h, --help           display this help and exit\n"
 "\n"
 "The lessons are in $ATTN_TRACE_LESSONS if it is set, else where the\n"
@@ -151,7 +153,14 @@ static void cli_lesson_close(struct lesson *l, struct model *m,
 	lesson_free(l);
 }
 
-/* --check FILE...: "FILE: ok" for each good file. */
+static void cli_lesson_report(void *ctx, const char *msg)
+{
+	(void)ctx;
+	cli_messagef("%s", msg);
+}
+
+/* --check FILE...: "FILE: ok" for each good file; for each number of the
+ * narrative that no number of the trace rounds to, an error. */
 static int cli_lesson_check(int argc, char **argv)
 {
 	int rc = EXIT_OK;
@@ -166,9 +175,13 @@ static int cli_lesson_check(int argc, char **argv)
 			rc = EXIT_DATA;
 			continue;
 		}
-		char *safe = utf8_safe(argv[k]);
-		printf("%s: ok\n", safe);
-		free(safe);
+		if (lesson_check_numbers(&l, &tr, cli_lesson_report, NULL)) {
+			rc = EXIT_DATA;
+		} else {
+			char *safe = utf8_safe(argv[k]);
+			printf("%s: ok\n", safe);
+			free(safe);
+		}
 		cli_lesson_close(&l, &m, &tr);
 	}
 	int wrc = cli_flush();

@@ -73,6 +73,9 @@ static void cli_train_help(void)
 "      --freeze-shared   with --init: update only the weights that the\n"
 "                        scorers trained own, and keep every other weight\n"
 "                        as the --init model has it\n"
+"      --align-weight=X  add X times -log(the attention on the gold source\n"
+"                        words) to the loss, for pairs with a gold\n"
+"                        alignment (guided alignment; default 0: none)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -89,7 +92,7 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -107,6 +110,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "attention", required_argument, NULL, OPT_ATTENTION },
 	{ "init", required_argument, NULL, OPT_INIT },
 	{ "positions", required_argument, NULL, OPT_POSITIONS },
+	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
@@ -174,6 +178,11 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 		if (cli_train_real(arg, 0.0, 1e3, &o->t.weight_decay) == 0)
 			return 0;
 		return cli_usage_errorf("--weight-decay expects a number "
+					     "from 0 to 1000, not '%s'", arg);
+	case OPT_ALIGN_WEIGHT:
+		if (cli_train_real(arg, 0.0, 1e3, &o->t.align_weight) == 0)
+			return 0;
+		return cli_usage_errorf("--align-weight expects a number "
 					     "from 0 to 1000, not '%s'", arg);
 	case OPT_CLIP:
 		if (cli_train_real(arg, 0.0, 1e12, &o->t.clip) == 0)
@@ -345,8 +354,6 @@ static const char *cli_train_scorers(char *buf, size_t size,
 {
 	size_t used = 0;
 
-	if (scorers == SCORER_ALL)
-		return "all";
 	buf[0] = '\0';
 	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++)
 		if (scorers & (1u << sc))
@@ -363,7 +370,7 @@ static void cli_train_command(char *buf, size_t size,
 			      const struct trainer *t)
 {
 	char lr[NUM_BUFSZ], wd[NUM_BUFSZ], clip[NUM_BUFSZ], start[320];
-	char names[256], pos[32] = "";
+	char names[256], pos[32 + NUM_BUFSZ] = "";
 
 	if (o->init)
 		snprintf(start, sizeof start, "--init=%s%s",
@@ -375,8 +382,18 @@ static void cli_train_command(char *buf, size_t size,
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
 			 t->lay.A, t->lay.arch == ARCH_bahdanau
 			 ? " --arch=bahdanau" : "");
-	if (o->L)
-		snprintf(pos, sizeof pos, " --positions=%d", o->L);
+	/* the options of the scorers' weights, on a line of their own */
+	if (o->L || o->t.align_weight > 0.0) {
+		char aw[NUM_BUFSZ];
+		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
+		if (o->L)
+			used += (size_t)snprintf(pos + used, sizeof pos - used,
+						 " --positions=%d", o->L);
+		if (o->t.align_weight > 0.0)
+			snprintf(pos + used, sizeof pos - used,
+				 " --align-weight=%s",
+				 num_shortest(aw, o->t.align_weight));
+	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
 		 "--clip=%s\n    %s%s", cli_train_base(o->pairs),
@@ -463,11 +480,17 @@ static void cli_train_method(char *buf, size_t size,
 static void cli_train_header(char *buf, size_t size,
 			     const struct cli_train_opts *o,
 			     struct trainer *t, const struct train_data *d,
+			     const struct train_data *h,
 			     const struct train_stats *st)
 {
-	char cmd[1024], method[512], exact[256], align[400], aligned[512];
-	char loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
+	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[160] = "";
 
+	if (o->t.align_weight > 0.0)
+		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
+			 "attention on the gold source words) of each\ntarget "
+			 "word that has a gold alignment (guided alignment).",
+			 num_shortest(aw, o->t.align_weight));
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
 	cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
@@ -477,18 +500,29 @@ static void cli_train_header(char *buf, size_t size,
 		snprintf(aligned, sizeof aligned, "\nAlignment accuracy (the "
 			 "largest teacher-forced attention weight\non a gold "
 			 "source word), of the training pairs:\n%s.", align);
+	if (align[0] && h) {
+		struct train_work hw;
+		size_t used = strlen(aligned);
+		train_work_init(&hw, &t->lay, h->max_src, h->max_tgt + 1);
+		cli_train_align(align, sizeof align, t, h, o->t.scorers, &hw);
+		train_work_free(&hw);
+		if (align[0])
+			snprintf(aligned + used, sizeof aligned - used,
+				 "\nOf the held-out pairs (%s):\n%s.",
+				 cli_train_base(o->heldout), align);
+	}
 	snprintf(buf, size,
 		 "%s: trained by " PACKAGE_NAME " " PACKAGE_VERSION
 		 ", not set by hand, with\n\n  %s\n\n"
 		 "%d pairs, %d source words, %d target words (with <s> and "
 		 "</s>).\nLoss: the cross-entropy of every teacher-forced "
 		 "prediction (the target\nwords, then </s>), summed over "
-		 "the scorers trained.\n%s\n"
+		 "the scorers trained.%s\n%s\n"
 		 "After %d epochs: loss %s per prediction, accuracy %s%%.\n"
 		 "Greedy decoding reproduces, of the training pairs,\n%s.%s\n"
 		 "How to train, and the pairs format: doc/training.md.",
 		 strcmp(o->out, "-") == 0 ? "model" : cli_train_base(o->out),
-		 cmd, d->n, d->src.n, d->tgt.n, method, st->epoch,
+		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
 		 num_fixed(acc, 100.0 * st->accuracy, 1), exact, aligned);
 }
@@ -498,13 +532,14 @@ static void cli_train_header(char *buf, size_t size,
  * EXIT_DATA after the message; either way of is finished with. */
 static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
 			   struct trainer *t, const struct train_data *d,
+			   const struct train_data *h,
 			   const struct train_stats *st)
 {
 	char header[4096];
 	struct model v;
 	struct errbuf err;
 
-	cli_train_header(header, sizeof header, o, t, d, st);
+	cli_train_header(header, sizeof header, o, t, d, h, st);
 	train_view(&v, &t->lay, t->theta, d);
 	/* a write error stays in the stream, and the commit reports it */
 	train_write_model(of->fp, &v, header);
@@ -634,7 +669,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 			num_fixed(acc, 100.0 * st.accuracy, 1), exact);
 		cli_train_print_align(o, t, d, h);
 	}
-	return cli_train_write(o, of, t, d, &st);
+	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);
 }
 
 int cli_train(int argc, char **argv)

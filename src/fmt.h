@@ -12,7 +12,7 @@
 #include "model.h"
 #include "trace.h"
 
-#define FMT_TEXT_VERSION "attn-trace-text/1"
+#define FMT_TEXT_VERSION "attn-trace-text/2"
 #define FMT_JSON_VERSION "attn-trace-trace/1"
 #define FMT_MODEL_JSON_VERSION "attn-trace-model/1"
 #define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"
@@ -66,6 +66,12 @@ void fmt_csv_header(FILE *out, const struct fmt_opts *o);
 
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
+
+/* Text as a Markdown table cell shows it literally ('<' as "&lt;", '|'
+ * after a backslash, ...), and a CSV field, quoted when it holds a comma,
+ * a quote or a line break: for the self-attention trace (self_fmt.c). */
+void fmt_md_text(FILE *out, const char *s);
+void fmt_csv_field(FILE *out, const char *s);
 
 /* Every weight of the model, as text or as one JSON object. */
 int fmt_text_model(FILE *out, const struct model *m,

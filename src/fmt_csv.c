@@ -85,7 +85,11 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	size_t nhead;
 	const char *scorer = r->run < 0 ? ""
 			   : trace_scorer_name(tr->runs[r->run].scorer);
-	const char *stage = trace_stage_name(r->stage);
+	/* Luong's decoder update keeps the stage it had in the first CSV
+	 * layout, so that scripts reading the column still find it */
+	const char *stage = trace_stage_name(r->stage == STAGE_DECODER &&
+					     tr->arch == ARCH_luong
+					     ? STAGE_SCORING : r->stage);
 	if (2 * strlen(symbol) + strlen(scorer) + strlen(stage) + 40 >
 	    sizeof head) { /* never, with the trace's symbols and labels */
 		for (int k = 0; k < len; k++) {
@@ -155,4 +159,9 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 			r->result_axis);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+void fmt_csv_field(FILE *out, const char *s)
+{
+	csv_field(out, s);
 }

@@ -123,7 +123,8 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			"s_%d = ", t - 1);
 		md_vec(out, trace_find(tr, REC_QUERY, run, t, 0), o->precision);
 		fputs("\n\n", out);
-	} else if (st & (1u << STAGE_SCORING)) {
+	} else if (tr->arch != ARCH_bahdanau &&
+		   (st & (1u << STAGE_DECODER))) {
 		fprintf(out, "s_%d = ", t);
 		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
 		fputs("\n\n", out);
@@ -152,7 +153,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_vec(out, c, o->precision);
 		fputs("\n", out);
 	}
-	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_CONCAT))) {
+	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
 		fprintf(out, "\nThe context enters the RNN: W_c·c_%d = ", t);
 		fputs("`", out);
@@ -204,4 +205,9 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 		fputs("\n", out);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+void fmt_md_text(FILE *out, const char *s)
+{
+	md_text(out, s);
 }

@@ -43,7 +43,7 @@ int fmt_text_model(FILE *out, const struct model *m,
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
 	int p = o->precision, n = model_param_table((struct model *)m,
-						    model_scorers(m), tab);
+						    model_scorers(m) | model_mha(m), tab);
 	fprintf(out, "%s\nmodel: %s\nembedding %d, hidden %d, attention %d",
 		FMT_MODEL_TEXT_VERSION, m->name, m->E, m->H, m->A);
 	if (m->L)
@@ -141,7 +141,8 @@ static void json_params(FILE *out, const struct model *m,
 int fmt_json_model(FILE *out, const struct model *m)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
-	int n = model_param_table((struct model *)m, model_scorers(m), tab);
+	int n = model_param_table((struct model *)m,
+				  model_scorers(m) | model_mha(m), tab);
 
 	fprintf(out, "{\"format\": \"%s\",\n \"model\": ", FMT_MODEL_JSON_VERSION);
 	fmt_json_string(out, m->name);

@@ -608,3 +608,8 @@ int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
+
+void fmt_svg_text(FILE *out, const char *s)
+{
+	svg_esc(out, s);
+}

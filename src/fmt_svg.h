@@ -42,6 +42,10 @@ int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
  * falls steadily in between (ColorBrewer's sequential Blues). */
 void fmt_svg_ramp(double a, char hex[8]);
 
+/* Writes s (UTF-8) as XML character data or an attribute value, & < > "
+ * and ' as entities (for other pictures: the self-attention heatmaps). */
+void fmt_svg_text(FILE *out, const char *s);
+
 /* Returns 1 when white text reads better than black on the colour of a
  * (WCAG contrast), 0 otherwise. */
 int fmt_svg_dark(double a);

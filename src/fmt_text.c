@@ -370,7 +370,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 }
 
 static const char *const stage_titles[STAGE_COUNT] = {
-	"encoding", "scoring", "softmax", "weighted sum", "concatenation",
+	"encoding", "decoder", "scoring", "softmax", "weighted sum", "concatenation",
 	"output"
 };
 
@@ -424,11 +424,9 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 		if (!(o->stages & (1u << r->stage)))
 			continue;
 		if ((int)r->stage != stage) {
-			const char *title =
-				arch_get(tr->arch)->stage_titles[r->stage];
 			stage = (int)r->stage;
 			TEXT_LIT(b, "\n--- ");
-			fmt_buf_puts(b, title ? title : stage_titles[stage]);
+			fmt_buf_puts(b, stage_titles[stage]);
 			TEXT_LIT(b, " ---\n");
 		}
 		text_rec(b, tr, r, o);

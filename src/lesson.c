@@ -17,6 +17,8 @@
 
 #include "arch.h"
 #include "lesson.h"
+#include "num.h"
+#include "self.h"
 #include "tok.h"
 #include "utf8.h"
 
@@ -199,6 +201,84 @@ static char *lp_detab(const char *s, size_t n)
 	return out;
 }
 
+static int lp_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The length of the number at s: an optional '-', digits, and a '.' with
+ * digits; *decimals is how many digits follow the point (0: none).
+ * Returns 0 if s starts no number. */
+static size_t lp_num_len(const char *s, int *decimals)
+{
+	size_t k = s[0] == '-', d;
+	*decimals = 0;
+	for (d = k; lp_digit(s[k]); k++)
+		;
+	if (k == d)
+		return 0;
+	if (s[k] == '.' && lp_digit(s[k + 1])) {
+		for (d = ++k; lp_digit(s[k]); k++)
+			;
+		*decimals = (int)(k - d);
+	}
+	return k;
+}
+
+/* Whether a number may start after the byte c: not inside a name such
+ * as h_1 or x2, nor after another number's point. */
+static int lp_num_boundary(char c)
+{
+	return !(lp_digit(c) || c == '_' || c == '.' ||
+		 (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+/* Finds the numbers of the narrative line p->line[first..*end): records
+ * each one with a decimal point on the page (struct lesson_num), and
+ * drops the backslash in front of a number written "\2.66", which is not
+ * recorded.  *end and p->n shrink by the backslashes dropped. */
+static void lp_numbers(struct lparse *p, size_t first, size_t *end)
+{
+	char *s = p->line;
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	size_t out = first, k = first;
+	char prev = first ? s[first - 1] : ' '; /* the byte before k, as read */
+	while (k < *end) {
+		int esc = s[k] == '\\', decimals = 0;
+		size_t at = k + (size_t)esc, n = 0;
+		if (at < *end && lp_num_boundary(prev) &&
+		    !(s[at] == '-' && (prev == ')' || prev == ']')))
+			n = lp_num_len(s + at, &decimals);
+		if (n == 0) { /* a byte as it is */
+			prev = s[k];
+			s[out++] = s[k++];
+			continue;
+		}
+		if (!esc && decimals > 0 &&
+		    !(s[at + n] == '.' && lp_digit(s[at + n + 1]))) {
+			struct lesson_num *u;
+			pg->nums = xreallocarray(pg->nums, (size_t)pg->nnums + 1,
+						 sizeof *pg->nums);
+			u = &pg->nums[pg->nnums++];
+			memset(u, 0, sizeof *u);
+			u->line = p->lineno;
+			u->col = (int)at + 1;
+			u->decimals = decimals;
+			snprintf(u->text, sizeof u->text, "%.*s", (int)n, s + at);
+			const char *e;
+			if (num_parse(u->text, &u->value, &e) != NUM_OK)
+				u->value = 0;
+		}
+		prev = s[at + n - 1];
+		memmove(s + out, s + at, n);
+		out += n;
+		k = at + n;
+	}
+	memmove(s + out, s + *end, p->n - *end + 1);
+	p->n -= *end - out;
+	*end = out;
+}
+
 /* A line of text on a page: narrative (joined into the open paragraph) or,
  * when it is indented, verbatim.  A backslash as the first non-blank
  * character is dropped. */
@@ -212,6 +292,7 @@ static int lp_text(struct lparse *p, size_t first)
 			      "or 'page:', found text before the first page");
 	while (end > first && lp_blank(s[end - 1]))
 		end--;
+	lp_numbers(p, first, &end);
 	if (s[first] == '\\') {
 		if (verbatim) {
 			memmove(p->line + first, p->line + first + 1,
@@ -420,14 +501,14 @@ static int lp_header(struct lparse *p)
 static const char *const show_names[SHOW_COUNT] = {
 	"embedding", "encoder", "state", "score", "scores", "softmax",
 	"weights", "weighted", "context", "concat", "output", "stage",
-	"heatmap", "compare", "quiz"
+	"heatmap", "compare", "quiz", "self"
 };
 
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
 	"weights, weighted, context, concat, output, stage=NAME, heatmap " \
 	"or compare"
-#define STAGE_LIST "encoding, scoring, softmax, weighted-sum, concat or " \
-	"output"
+#define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
+	"concat or output"
 #define QUIZ_LIST "scoring, softmax or weighted-sum"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
@@ -712,6 +793,105 @@ static int lp_alt(struct lparse *p, size_t off, size_t n)
 	return ++l->nalts;
 }
 
+/* "show self=STAGE [head=K] [causal] [no-position] [cross]" and
+ * "quiz self-score|self-weight i=I j=J head=K [...]", "quiz self-z i=I
+ * k=C head=K [...]" (doc/lessons.md); the word after the verb is at off
+ * (n bytes), the options from pos. */
+static int lp_self(struct lparse *p, struct lp_show *d, int quiz, size_t off,
+		   size_t n, size_t pos)
+{
+	static const char *const stages[SELF_STAGE_COUNT + 1] = {
+		"x", "qkv", "scores", "softmax", "z", "output", "heatmap"
+	};
+	static const char *const kinds[3] = { "self-score", "self-weight",
+					      "self-z" };
+	const char *w = p->line + off;
+	char buf[64];
+	d->sh.what = SHOW_SELF;
+	d->end = off + n;
+	if (!quiz) {
+		int k = 0;
+		while (k <= SELF_STAGE_COUNT && !(n == 5 + strlen(stages[k]) &&
+		       memcmp(w, "self=", 5) == 0 &&
+		       memcmp(w + 5, stages[k], n - 5) == 0))
+			k++;
+		if (k > SELF_STAGE_COUNT)
+			return lp_err(p, off, "expected self=STAGE (x, qkv, "
+				      "scores, softmax, z, output or heatmap), "
+				      "found %s", lp_quote(buf, sizeof buf, w, n));
+		d->sh.self_stage = k;
+	} else {
+		int k = 0;
+		while (k < 3 && !(strlen(kinds[k]) == n &&
+				  memcmp(w, kinds[k], n) == 0))
+			k++;
+		if (k == 3)
+			return lp_err(p, off, "expected what to ask (self-score, "
+				      "self-weight or self-z), found %s",
+				      lp_quote(buf, sizeof buf, w, n));
+		d->sh.self_quiz = 1 + k;
+	}
+	while (lp_word(p->line, &pos, &off, &n)) {
+		w = p->line + off;
+		int *num = NULL, *col = NULL, max = TRACE_MAX_TOKENS;
+		if (n == 6 && memcmp(w, "causal", 6) == 0)
+			d->sh.self_flags |= LESSON_SELF_CAUSAL;
+		else if (n == 11 && memcmp(w, "no-position", 11) == 0)
+			d->sh.self_flags |= LESSON_SELF_NO_POSITION;
+		else if (n == 5 && memcmp(w, "cross", 5) == 0)
+			d->sh.self_flags |= LESSON_SELF_CROSS;
+		else if (n >= 5 && memcmp(w, "head=", 5) == 0) {
+			if (n != 6 || w[5] < '1' || w[5] > '0' + SELF_HEADS)
+				return lp_err(p, off, "expected head=1 or "
+					      "head=2, found %s",
+					      lp_quote(buf, sizeof buf, w, n));
+			d->sh.head = w[5] - '0';
+			d->sh.col_head = (int)off + 1;
+		} else if (quiz && n >= 2 && w[1] == '=' &&
+			   (w[0] == 'i' || (w[0] == 'j' && d->sh.self_quiz != 3)
+			    || (w[0] == 'k' && d->sh.self_quiz == 3))) {
+			num = w[0] == 'i' ? &d->sh.i : w[0] == 'j' ? &d->sh.j
+			      : &d->sh.k;
+			col = w[0] == 'i' ? &d->sh.col_i : w[0] == 'j'
+			      ? &d->sh.col_j : &d->sh.col_k;
+			if (w[0] == 'k')
+				max = MODEL_MAX_DIM;
+		} else {
+			return lp_err(p, off, "expected %s, found %s", quiz ?
+				      (d->sh.self_quiz == 3 ? "i=N, k=N, head=K, "
+				       "causal, no-position or cross"
+				       : "i=N, j=N, head=K, causal, "
+				       "no-position or cross")
+				      : "head=K, causal, no-position or cross",
+				      lp_quote(buf, sizeof buf, w, n));
+		}
+		if (num) {
+			if (*num)
+				return lp_err(p, off, "expected %c=N once, found "
+					      "it again: %s", w[0],
+					      lp_quote(buf, sizeof buf, w, n));
+			*col = (int)off + 1;
+			if (lp_number(p, w, n, off, max, num) != 0)
+				return -1;
+		}
+		d->end = off + n;
+	}
+	if (quiz && (!d->sh.i || !d->sh.head ||
+		     (d->sh.self_quiz == 3 ? !d->sh.k : !d->sh.j)))
+		return lp_err(p, d->end, "expected %s after '%.*s', found the "
+			      "end of the line", !d->sh.i ? "i=N" :
+			      (d->sh.self_quiz == 3 ? !d->sh.k : !d->sh.j)
+			      ? (d->sh.self_quiz == 3 ? "k=N" : "j=N")
+			      : "head=K", (int)strlen(kinds[d->sh.self_quiz - 1]),
+			      kinds[d->sh.self_quiz - 1]);
+	struct lesson_block *b = lp_block(p);
+	if (!b)
+		return -1;
+	b->show = d->sh;
+	p->open = OPEN_NONE;
+	return 0;
+}
+
 /* "show WHAT [OPTION]..." or, with quiz set, "quiz STAGE [OPTION]..." */
 static int lp_show(struct lparse *p, int quiz)
 {
@@ -731,6 +911,9 @@ static int lp_show(struct lparse *p, int quiz)
 		return lp_err(p, off, "expected %s (%s), found the end of the "
 			      "line", quiz ? "what to ask" : "what to show",
 			      quiz ? QUIZ_LIST : SHOW_LIST);
+	if (n >= 4 && memcmp(p->line + off, "self", 4) == 0 &&
+	    (n == 4 || p->line[off + 4] == '=' || p->line[off + 4] == '-'))
+		return lp_self(p, &d, quiz, off, n, pos);
 	if ((quiz ? lp_quiz_what(p, &d, off, n) : lp_what(p, &d, off, n)) != 0)
 		return -1;
 	d.end = off + n;
@@ -855,6 +1038,7 @@ static void lesson_alts_unload(struct lesson *l)
 void lesson_free(struct lesson *l)
 {
 	lesson_alts_unload(l);
+	lesson_self_free(l);
 	for (int k = 0; k < l->nalts; k++)
 		free(l->alts[k].name);
 	free(l->alts);
@@ -863,6 +1047,7 @@ void lesson_free(struct lesson *l)
 		for (int b = 0; b < pg->nblocks; b++)
 			free(pg->blocks[b].text);
 		free(pg->blocks);
+		free(pg->nums);
 		free(pg->title);
 	}
 	free(l->pages);
@@ -1168,7 +1353,7 @@ static int prep_shows(const struct lesson *l, const struct trace *tr,
 	for (int p = 0; p < l->npages; p++)
 		for (int b = 0; b < l->pages[p].nblocks; b++) {
 			const struct lesson_block *bl = &l->pages[p].blocks[b];
-			if (!bl->text &&
+			if (!bl->text && bl->show.what != SHOW_SELF &&
 			    prep_show(l, &bl->show, lesson_show_trace(l,
 				      &bl->show, tr), err) != 0)
 				return -1;
@@ -1202,7 +1387,9 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		model_free(m);
 		return -1;
 	}
-	if (prep_alts(l, &files, err) != 0 || prep_shows(l, tr, err) != 0) {
+	if (prep_alts(l, &files, err) != 0 || prep_shows(l, tr, err) != 0 ||
+	    lesson_self_prepare(l, m, err) != 0) {
+		lesson_self_free(l);
 		lesson_alts_unload(l);
 		trace_free(tr);
 		model_free(m);

@@ -44,6 +44,8 @@ enum show_what {
 	SHOW_QUIZ,        /* "quiz STAGE": a question on stage=scoring,
 	                     softmax (both need t, i) or weighted-sum (needs
 	                     t, k) */
+	SHOW_SELF,        /* "show self=STAGE" or "quiz self-KIND": the
+	                     self-attention trace (self.h, lesson_self.c) */
 	SHOW_COUNT
 };
 
@@ -64,7 +66,24 @@ struct lesson_show {
 	int alt;            /* model=PATH (heatmap only): 1 + an index into
 	                       lesson.alts; 0: the lesson's own model */
 	int col_model;      /* the byte column of "model=", or 0 */
+	/* SHOW_SELF: */
+	int self_quiz;      /* 0: show self=STAGE; else 1 + an enum
+	                       self_quiz_kind (quiz self-score, self-weight,
+	                       self-z) */
+	int self_stage;     /* show: an enum self_stage, or SELF_STAGE_COUNT
+	                       for the weights of both heads as a heatmap */
+	unsigned self_flags; /* LESSON_SELF_* */
+	int head;           /* from 1; 0: every head (show only) */
+	int j;              /* quiz: the key word, from 1; 0 when not given */
+	int col_head, col_j; /* byte columns of "head=" and "j=", or 0 */
 };
+
+/* The variant of the self-attention trace a SHOW_SELF directive shows. */
+#define LESSON_SELF_CAUSAL 1u      /* "causal": --causal */
+#define LESSON_SELF_NO_POSITION 2u /* "no-position": --no-position */
+#define LESSON_SELF_CROSS 4u       /* "cross": the lesson's target as
+				      queries (cross-attention) */
+#define LESSON_SELF_VARIANTS 8
 
 /* One block of a page: a paragraph of narrative or a directive. */
 struct lesson_block {
@@ -75,10 +94,23 @@ struct lesson_block {
 	struct lesson_show show; /* when text is NULL */
 };
 
+/* A number written with a decimal point in a page's narrative ("0.5704",
+ * "-0.9866", "2.5"): a claim about the trace, which lesson_check_numbers()
+ * checks.  A number written with a backslash before it ("\\2.66") is not
+ * one: the backslash is dropped and the number is taken as written. */
+struct lesson_num {
+	int line, col;  /* where it is written (byte column, from 1) */
+	int decimals;   /* the digits after the point */
+	double value;
+	char text[32];  /* as written, cut short to fit */
+};
+
 struct lesson_page {
 	char *title;
 	int nblocks;
 	struct lesson_block *blocks;
+	int nnums;
+	struct lesson_num *nums; /* (nnums) in the order written */
 };
 
 /* Where a header value starts (line and byte column, from 1), so that
@@ -126,7 +158,26 @@ struct lesson {
 	struct lesson_page *pages;
 	int nalts;
 	struct lesson_alt *alts; /* (nalts) the models of model= directives */
+	/* the self-attention traces that SHOW_SELF directives show, one for
+	 * each variant (LESSON_SELF_* flags) they use; lesson_prepare builds
+	 * them on the lesson's model, lesson_free frees them */
+	struct self_trace *selfs[LESSON_SELF_VARIANTS];
 };
+
+/* lesson_self.c: the self-attention directives.  lesson_self_prepare
+ * builds the traces they show on m and checks their numbers ("PATH:LINE:
+ * COL: expected ..."); returns 0 or -1 with err set.  lesson_self_free
+ * frees them.  lesson_self_text writes a directive as lesson_show_text
+ * does; lesson_self_quiz_make makes the question of a quiz one. */
+int lesson_self_prepare(struct lesson *l, const struct model *m,
+			struct errbuf *err);
+void lesson_self_free(struct lesson *l);
+void lesson_self_text(FILE *out, const struct lesson *l,
+		      const struct lesson_show *sh, const struct fmt_opts *o,
+		      int width);
+int lesson_self_quiz_make(struct quiz_question *q, const struct lesson *l,
+			  const struct lesson_show *sh, int precision,
+			  struct errbuf *err);
 
 /* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
  * filled ("PATH:LINE:COL: expected ..., found ...").  The caller frees *l
@@ -150,6 +201,20 @@ void lesson_free(struct lesson *l);
  * the alternative models. */
 int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err);
+
+/* Checks each number of each page's narrative (struct lesson_num) against
+ * the numbers the page can show: every value of tr (every scorer, step and
+ * record: results, operands and the terms of the scores) and every weight
+ * of its model, and the same of the model= models the page's directives
+ * name.  A number passes when one of them rounds to it at the decimals it
+ * is written with (0.98 passes for 0.9765).  For each that does not,
+ * calls report(ctx, "PATH:LINE:COL: expected a number of the trace ...,
+ * found '0.9079'"), the message naming the nearest number there is and
+ * where it is.  Needs lesson_prepare to have succeeded.  Returns how many
+ * failed. */
+int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
+			 void (*report)(void *ctx, const char *msg),
+			 void *ctx);
 
 /* The trace that directive sh shows: that of its model= model, or tr, the
  * lesson's own.  Needs lesson_prepare to have succeeded. */

@@ -183,6 +183,8 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     int run, int precision, struct errbuf *err)
 {
+	if (sh->what == SHOW_SELF)
+		return lesson_self_quiz_make(q, l, sh, precision, err);
 	return quiz_make_at(q, tr, lt_run(l, sh, tr, run),
 			    (enum trace_stage)sh->stage, sh->t, sh->i, sh->k,
 			    precision, err);
@@ -208,6 +210,10 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		     const struct fmt_opts *o, int run, int width)
 {
 	struct fmt_opts fo = *o;
+	if (sh->what == SHOW_SELF) {
+		lesson_self_text(out, l, sh, o, width);
+		return ferror(out) ? -1 : 0;
+	}
 	fo.terms = sh->arithmetic;
 	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
@@ -282,7 +288,9 @@ const struct lesson_show *lesson_page_quiz(const struct lesson *l, int p)
 		return NULL;
 	const struct lesson_page *pg = &l->pages[p];
 	for (int b = 0; b < pg->nblocks; b++)
-		if (!pg->blocks[b].text && pg->blocks[b].show.what == SHOW_QUIZ)
+		if (!pg->blocks[b].text && (pg->blocks[b].show.what == SHOW_QUIZ
+		    || (pg->blocks[b].show.what == SHOW_SELF &&
+			pg->blocks[b].show.self_quiz)))
 			return &pg->blocks[b].show;
 	return NULL;
 }
@@ -298,7 +306,8 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 		const struct lesson_show *sh = &pg->blocks[b].show;
 		struct quiz_question q;
 		struct errbuf err;
-		if (pg->blocks[b].text || sh->what != SHOW_QUIZ ||
+		if (pg->blocks[b].text || (sh->what != SHOW_QUIZ &&
+		    !(sh->what == SHOW_SELF && sh->self_quiz)) ||
 		    lesson_quiz_make(&q, l, sh, tr, -1, o->precision,
 				     &err) != 0)
 			continue;

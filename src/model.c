@@ -661,6 +661,20 @@ static int mp_arch(struct mparse *p, struct model *m)
 	return mp_end_of_line(p, cur);
 }
 
+/* What owns the optional weights of owner (model_param.scorer), for
+ * messages: "general scorer", "self-attention". */
+static const char *mp_owner(int owner)
+{
+	static char buf[SCORER_MAX][48];
+	if (owner == MHA_PARAM_OWNER(MHA_SELF))
+		return "self-attention";
+	if (owner == MHA_PARAM_OWNER(MHA_CROSS))
+		return "cross-attention";
+	snprintf(buf[owner], sizeof buf[owner], "%s scorer",
+		 scorer_get(owner)->name);
+	return buf[owner];
+}
+
 /* Checks, at the end of the file, that every shared section was there
  * and that each scorer has all of its weights or none. */
 static int mp_complete(struct mparse *p, const struct model_param *tab,
@@ -669,17 +683,17 @@ static int mp_complete(struct mparse *p, const struct model_param *tab,
 	for (int k = 0; k < ntab; k++) {
 		if (p->seen[k])
 			continue;
-		if (tab[k].scorer < 0)
+		if (tab[k].scorer == -1)
 			return mp_err_eof(p, "expected section [%s], found end "
 					  "of file", tab[k].section);
 		for (int j = 0; j < ntab; j++)
 			if (tab[j].scorer == tab[k].scorer && p->seen[j])
 				return mp_err_eof(p, "expected section [%s] as "
 						  "well as [%s] (line %d): the %s "
-						  "scorer needs both, found end "
+						  "needs both, found end "
 						  "of file", tab[k].section,
 						  tab[j].section, p->seen[j],
-						  scorer_get(tab[k].scorer)->name);
+						  mp_owner(tab[k].scorer));
 	}
 	return 0;
 }
@@ -697,7 +711,7 @@ static int mp_model(struct mparse *p, struct model *m)
 	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
 	    mp_arch(p, m) < 0)
 		return -1;
-	ntab = model_param_table(m, SCORER_ALL, tab);
+	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL, tab);
 	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
 			       &defer_k)) == 1)
 		;
@@ -792,7 +806,7 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 int model_builtin_name(const char *name)
 {
 	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0 ||
-	       strcmp(name, "bahdanau4") == 0;
+	       strcmp(name, "bahdanau4") == 0 || strcmp(name, "self4") == 0;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
@@ -803,12 +817,16 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 		return model_parse(m, (const char *)model_handset4_text,
 				   model_handset4_len,
 				   "<built-in handset4.model>", err);
+	if (strcmp(name, "self4") == 0)
+		return model_parse(m, (const char *)model_self4_text,
+				   model_self4_len, "<built-in self4.model>",
+				   err);
 	memset(m, 0, sizeof *m);
 	if (strcmp(name, "bahdanau4") == 0)
 		return model_parse(m, (const char *)model_bahdanau4_text,
 				   model_bahdanau4_len,
 				   "<built-in bahdanau4.model>", err);
-	err_set(err, "expected a built-in model (toy4, handset4 or bahdanau4), found "
+	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4 or self4), found "
 		"\"%s\"", name);
 	return -1;
 }
@@ -852,6 +870,9 @@ void model_free(struct model *m)
 	for (int sc = 0; sc < SCORER_MAX; sc++)
 		for (int k = 0; k < SCORER_MAX_PARAMS; k++)
 			free(m->sw[sc][k]);
+	for (int g = 0; g < MHA_GROUPS; g++)
+		for (int k = 0; k < MHA_NW; k++)
+			free(m->mha[g][k]);
 	free(m->Wc);
 	free(m->Ws);
 	free(m->name);
@@ -1041,6 +1062,24 @@ int model_param_table(struct model *m, unsigned scorers,
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
 		&m->dec.b);
 	n += tab_scorers(m, scorers, tab + n);
+	for (int g = 0; g < MHA_GROUPS; g++) {
+		static const char *const group[MHA_GROUPS] = { "self", "cross" };
+		static const char *const key[MHA_NW] = { "W_Q", "W_K", "W_V",
+							 "W_O" };
+		static const char *const label[MHA_GROUPS][MHA_NW] = {
+			{ "self-attention W_Q", "self-attention W_K",
+			  "self-attention W_V", "self-attention W_O" },
+			{ "cross-attention W_Q", "cross-attention W_K",
+			  "cross-attention W_V", "cross-attention W_O" } };
+		if (!(scorers & MHA_PARAM_BIT(g)))
+			continue;
+		for (int k = 0; k < MHA_NW; k++) {
+			char name[48];
+			snprintf(name, sizeof name, "%s.%s", group[g], key[k]);
+			tab_add(&tab[n++], name, label[g][k], PARAM_MATRIX,
+				MHA_PARAM_OWNER(g), E, E, &m->mha[g][k]);
+		}
+	}
 	tab_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
 		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
 	tab_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
@@ -1069,10 +1108,25 @@ unsigned model_scorers(const struct model *m)
 	return mask;
 }
 
+unsigned model_mha(const struct model *m)
+{
+	unsigned mask = 0;
+
+	for (int g = 0; g < MHA_GROUPS; g++) {
+		int k = 0;
+		while (k < MHA_NW && m->mha[g][k])
+			k++;
+		if (k == MHA_NW)
+			mask |= MHA_PARAM_BIT(g);
+	}
+	return mask;
+}
+
 const double *model_weights(const struct model *m, const char *name)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
-	int n = model_param_table((struct model *)m, SCORER_ALL, tab);
+	int n = model_param_table((struct model *)m,
+				  SCORER_ALL | MHA_PARAM_ALL, tab);
 
 	for (int k = 0; k < n; k++)
 		if (strcmp(tab[k].section, name) == 0)

@@ -60,6 +60,16 @@ enum arch {
 #define SCORER_MAX 16         /* registered scorers, at most */
 #define SCORER_MAX_PARAMS 6   /* weights one scorer owns, at most */
 
+/* The optional weight groups of self- and cross-attention: sections
+ * [self.W_Q] .. [self.W_O] and [cross.W_Q] .. [cross.W_O]. */
+enum { MHA_SELF, MHA_CROSS, MHA_GROUPS };
+enum { MHA_Q, MHA_K, MHA_V, MHA_O, MHA_NW };
+/* In model_param_table's mask: the bit of group g, after the scorers'. */
+#define MHA_PARAM_BIT(g) (1u << (30 + (g)))
+#define MHA_PARAM_ALL (MHA_PARAM_BIT(MHA_SELF) | MHA_PARAM_BIT(MHA_CROSS))
+/* The model_param.scorer of group g's weights (-1 is a shared one). */
+#define MHA_PARAM_OWNER(g) (-2 - (g))
+
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
 	double *Wx; /* (H, E) */
@@ -90,6 +100,10 @@ struct model {
 	 * general's W_a (H, H)), or NULL when the model has no such section;
 	 * a model can use scorer sc when all of them are there */
 	double *sw[SCORER_MAX][SCORER_MAX_PARAMS];
+	/* mha[g][w]: the self-attention (g = MHA_SELF) and cross-attention
+	 * (MHA_CROSS) weights W_Q, W_K, W_V, W_O, each (E, E), or NULL when
+	 * the model has no such sections (doc/model.md, src/self.h) */
+	double *mha[MHA_GROUPS][MHA_NW];
 	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
 	double *Ws; /* luong: (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
@@ -110,16 +124,19 @@ struct model_param {
 	char section[48];   /* "encoder.W_x", "general.W" */
 	const char *label;  /* "encoder W_x", "W_a" (after the scorer's name) */
 	enum param_kind kind;
-	int scorer;         /* the scorer that owns it, -1 for a shared one */
+	int scorer;         /* the scorer that owns it, -1 for a shared one,
+			       MHA_PARAM_OWNER(g) for self/cross-attention */
 	int rows, cols;     /* the shape; rows of a vocabulary: its words */
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
-#define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS)
+#define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \
+			  MHA_GROUPS * MHA_NW)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
- * the shared ones of m's architecture (m->arch), and the weights of the
+ * the shared ones of m's architecture (m->arch), the weights of the
  * scorers in the bitmask scorers (registry order, between the decoder's
- * and the output's).  The sizes are m's (E, H, A, L and the
+ * and the output's), then those of the self/cross-attention groups in the
+ * mask (MHA_PARAM_BIT).  The sizes are m's (E, H, A, L and the
  * vocabularies' lengths). */
 int model_param_table(struct model *m, unsigned scorers,
 		      struct model_param *tab);
@@ -127,6 +144,10 @@ int model_param_table(struct model *m, unsigned scorers,
 /* The bitmask of the scorers whose weights m holds (every scorer without
  * weights, such as dot, is always in it). */
 unsigned model_scorers(const struct model *m);
+
+/* The MHA_PARAM_BIT mask of the self/cross-attention groups whose every
+ * weight m holds. */
+unsigned model_mha(const struct model *m);
 
 /* Returns the weights of section name ("general.W"), or NULL. */
 const double *model_weights(const struct model *m, const char *name);
@@ -160,10 +181,11 @@ int model_load_builtin(struct model *m, struct errbuf *err);
 
 /* Parses the built-in model called name: "toy4" (data/toy4.model, the
  * trained default, as model_load_builtin), "handset4"
- * (data/handset4.model, the hand-set model of the lessons) or "bahdanau4"
- * (data/bahdanau4.model, the trained model of Bahdanau's architecture).
- * Same contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4 or bahdanau4), found \"NAME\"". */
+ * (data/handset4.model, the hand-set model of the lessons), "bahdanau4"
+ * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
+ * "self4" (data/self4.model, the hand-set model of self-attention).  Same
+ * contract as model_parse; an unknown name is an error "expected a
+ * built-in model (toy4, handset4, bahdanau4 or self4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -198,5 +220,7 @@ extern const unsigned char model_handset4_text[];
 extern const size_t model_handset4_len;
 extern const unsigned char model_bahdanau4_text[];
 extern const size_t model_bahdanau4_len;
+extern const unsigned char model_self4_text[];
+extern const size_t model_self4_len;
 
 #endif

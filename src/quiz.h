@@ -52,6 +52,14 @@ struct quiz_question {
 	const struct trace_rec *rec;     /* REC_SCORE, REC_SOFTMAX or
 	                                    REC_CONTEXT: holds the answer */
 	const struct trace_rec *softmax; /* weighted-sum: α_t; else NULL */
+	/* A question on a self-attention trace (self.h) instead, made by
+	 * self_quiz_make: st is not NULL, and self_kind (enum
+	 * self_quiz_kind), head, i, j and k say which number; tr, run and
+	 * rec are unused, and stage is the Luong stage it is like. */
+	const struct self_trace *st;
+	int self_kind;
+	int head;                /* from 1 */
+	int j;                   /* the key word, from 1 */
 };
 
 /* One step of splitmix64: advances *state and returns the next number.

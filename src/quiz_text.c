@@ -8,6 +8,7 @@
 #include "fmt.h"
 #include "num.h"
 #include "quiz.h"
+#include "self.h"
 
 #define QUIZ_CLOSE 10     /* a wrong answer this many tolerances off is
                              "close" */
@@ -87,7 +88,9 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 {
 	char buf[NUM_BUFSZ];
-	if (q->stage == STAGE_SCORING)
+	if (q->st)
+		self_quiz_prompt_text(out, q);
+	else if (q->stage == STAGE_SCORING)
 		qt_scoring(out, q);
 	else if (q->stage == STAGE_SOFTMAX)
 		qt_softmax(out, q);
@@ -138,6 +141,8 @@ int quiz_worked_text(FILE *out, const struct quiz_question *q)
 {
 	struct fmt_opts o;
 	struct trace_names nm;
+	if (q->st)
+		return self_quiz_worked_text(out, q);
 	fmt_opts_default(&o);
 	o.precision = q->precision;
 	o.terms = 1;

@@ -101,7 +101,7 @@ const double *trace_embed(struct trace *tr, const struct vocab *v, int word,
 			  int run, int t, int i)
 {
 	const int E = tr->m->E;
-	enum trace_stage stage = run < 0 ? STAGE_ENCODING : STAGE_SCORING;
+	enum trace_stage stage = run < 0 ? STAGE_ENCODING : STAGE_DECODER;
 	struct trace_rec *r = trace_rec_new(tr, REC_EMBED, stage, run, t, i);
 	r->word = word;
 	r->symbol = run < 0 ? "x_{i}" : "y_{t-1}";
@@ -123,7 +123,7 @@ void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
 
 	struct trace_rec *r = trace_rec_new(tr, kind,
 					    run < 0 ? STAGE_ENCODING
-						    : STAGE_SCORING,
+						    : STAGE_DECODER,
 					    run, t, i);
 	trace_rec_op(r, OP_MID, NULL, NULL, wx, out, 1);
 	trace_rec_op(r, OP_MID, NULL, NULL, wh, out, 1);
@@ -674,7 +674,8 @@ const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 }
 
 static const char *const stage_names[STAGE_COUNT] = {
-	"encoding", "scoring", "softmax", "weighted-sum", "concat", "output"
+	"encoding", "decoder", "scoring", "softmax", "weighted-sum", "concat",
+	"output"
 };
 
 const char *trace_scorer_name(int sc)
@@ -685,6 +686,28 @@ const char *trace_scorer_name(int sc)
 const char *trace_stage_name(enum trace_stage s)
 {
 	return (unsigned)s < STAGE_COUNT ? stage_names[s] : "?";
+}
+
+int trace_stages(const struct trace *tr, enum trace_stage order[STAGE_COUNT])
+{
+	unsigned seen = 1u << STAGE_ENCODING;
+	int n = 0;
+	order[n++] = STAGE_ENCODING;
+	/* the first step of the first run, as the step program made it */
+	if (tr->nruns > 0 && tr->runs[0].nsteps > 0) {
+		const struct trace_run *ru = &tr->runs[0];
+		int first = ru->step_first[0];
+		int end = ru->nsteps > 1 ? ru->step_first[1]
+					 : ru->first_rec + ru->nrecs;
+		for (int k = first; k < end; k++) {
+			enum trace_stage st = tr->recs[k].stage;
+			if ((unsigned)st < STAGE_COUNT && !(seen & (1u << st))) {
+				seen |= 1u << st;
+				order[n++] = st;
+			}
+		}
+	}
+	return n;
 }
 
 unsigned trace_scorer_parse(const char *name)

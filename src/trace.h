@@ -18,10 +18,12 @@
 #define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
 #define TRACE_MAX_STEPS 100    /* decoder steps */
 
-/* The stages, in the order every front end shows them. */
+/* The stages.  A decoder step's come in the order its architecture's
+ * step program records them (trace_stages()); this is Luong's. */
 enum trace_stage {
 	STAGE_ENCODING,
-	STAGE_SCORING, /* includes the decoder state s_t that is scored */
+	STAGE_DECODER, /* the decoder reads y_{t-1} and updates its state s_t */
+	STAGE_SCORING,
 	STAGE_SOFTMAX,
 	STAGE_WEIGHTED_SUM,
 	STAGE_CONCAT,
@@ -225,9 +227,17 @@ const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 				   int run, int t, int i);
 
 /* The scorer's name ("dot"; "?" when out of range), and the stage's:
- * "encoding", "scoring", "softmax", "weighted-sum", "concat", "output". */
+ * "encoding", "decoder", "scoring", "softmax", "weighted-sum", "concat",
+ * "output". */
 const char *trace_scorer_name(int sc);
 const char *trace_stage_name(enum trace_stage s);
+
+/* Fills order with the stages tr shows, in its order: the encoding, then
+ * a decoder step's stages in the order the step program recorded them
+ * (Luong's: decoder, scoring, softmax, weighted sum, concat, output;
+ * Bahdanau's: scoring, softmax, weighted sum, decoder, output).  A stage
+ * the step records nothing in is left out.  Returns how many. */
+int trace_stages(const struct trace *tr, enum trace_stage order[STAGE_COUNT]);
 
 /* Parses a scorer name, "all", or a comma-separated list of names.
  * Returns the bitmask, or 0 if a name is unknown. */

@@ -273,13 +273,76 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 /* ------------------------------------------------- the backward pass */
 
+/* Σ of the α_i whose gold[i] is set: the weight on the gold words. */
+static double tr_gold_mass(const double *alpha, const unsigned char *gold,
+			   int n)
+{
+	double a = 0.0;
+
+	for (int i = 0; i < n; i++)
+		if (gold[i])
+			a += alpha[i];
+	return a;
+}
+
+/* The gold links of target word t of pr (a row of n flags), or NULL when
+ * the pair has no alignment, t is its </s>, or the word is linked to no
+ * source word. */
+static const unsigned char *tr_gold_row(const struct train_pair *pr, int t)
+{
+	const unsigned char *row;
+
+	if (!pr->gold || t > pr->ntgt)
+		return NULL;
+	row = pr->gold + (size_t)(t - 1) * pr->nsrc;
+	for (int i = 0; i < pr->nsrc; i++)
+		if (row[i])
+			return row;
+	return NULL;
+}
+
+/* The gold links of target word t when the guided-alignment term is on
+ * (w->align_weight), else NULL. */
+static const unsigned char *tr_align_links(const struct train_pair *pr, int t,
+					   const struct train_work *w)
+{
+	return w->align_weight != 0.0 ? tr_gold_row(pr, t) : NULL;
+}
+
+/* The guided-alignment term of step t, from w->alpha: λ -log of the
+ * attention on the gold words, or 0. */
+static double tr_align_loss(const struct train_pair *pr, int t, int n,
+			    const struct train_work *w)
+{
+	const unsigned char *links = tr_align_links(pr, t, w);
+
+	return links ? -w->align_weight *
+		       log(tr_gold_mass(w->alpha, links, n)) : 0.0;
+}
+
+/* Adds the guided-alignment term's dL/de to e (n): λ' α_i (1 - [i in G] /
+ * a), a = Σ_{i in G} α_i, λ' being λ times the loss's scale. */
+static void tr_align_back(double *e, const double *alpha,
+			  const unsigned char *gold, double lambda, int n)
+{
+	double a;
+
+	if (!gold || lambda == 0.0)
+		return;
+	a = tr_gold_mass(alpha, gold, n);
+	for (int i = 0; i < n; i++)
+		e[i] += lambda * alpha[i] * (1.0 - (gold[i] ? 1.0 / a : 0.0));
+}
+
 /* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
  * adds to the gradients g, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
  * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
- * that reads α_{t-1}). */
+ * that reads α_{t-1}).  With gold (the word's gold links), the
+ * guided-alignment term with weight lambda too. */
 static void tr_attend_back(struct model *g, const struct model *m,
 			   const struct score_in *in, int sc, int t, int n,
-			   const double *dalpha_in, struct train_work *w)
+			   const double *dalpha_in, const unsigned char *gold,
+			   double lambda, struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
 	double *ds = w->ds + (size_t)t * H, dot = 0.0;
@@ -308,6 +371,8 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
 	for (int i = 0; i < n; i++)
 		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
+	tr_align_back(w->e, w->alpha, gold, lambda, n);
 	/* step 1: the scorer's own gradient */
 	scorer_get(sc)->backward(in, w->s + (size_t)t * H, w->e, &w->sws,
 				 g->sw[sc], ds, w->dh + H);
@@ -367,7 +432,9 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		cls->prepare(&in, &w->sws);
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		const unsigned char *links = tr_align_links(pr, t, w);
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
+		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, m->tgt.n) == gold;
 		if (!g)
 			continue;
@@ -375,7 +442,8 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < m->tgt.n; k++)
 			w->p[k] *= scale;
-		tr_attend_back(g, m, &in, sc, t, n, NULL, w);
+		tr_attend_back(g, m, &in, sc, t, n, NULL, links,
+			       scale * w->align_weight, w);
 	}
 	return loss;
 }
@@ -419,6 +487,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
+		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
@@ -446,7 +515,9 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
 			w->sws.dprev = w->dprev_next;
-			tr_attend_back(g, m, &in, sc, t, n, w->dprev, w);
+			tr_attend_back(g, m, &in, sc, t, n, w->dprev,
+				       tr_align_links(pr, t, w),
+				       scale * w->align_weight, w);
 			w->sws.dprev = NULL;
 			memcpy(w->dprev, w->dprev_next,
 			       sizeof *w->dprev * (size_t)n);
@@ -553,6 +624,7 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 		tr_seq_ws(w, n, t);
 		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
 				     gold, w);
+		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
@@ -613,6 +685,8 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 			}
 			for (int i = 0; i < n; i++)
 				w->e[i] = alpha[i] * (w->dalpha[i] - dot);
+			tr_align_back(w->e, alpha, tr_align_links(pr, t, w),
+				      scale * w->align_weight, n);
 			/* the scores of the query s_{t-1} */
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
@@ -992,6 +1066,7 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st)
 {
+	t->work.align_weight = o->align_weight;
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
@@ -1019,6 +1094,7 @@ int train_run(struct trainer *t, const struct train_data *d,
 		}
 	}
 	memset(last, 0, sizeof *last);
+	t->work.align_weight = o->align_weight;
 	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;
@@ -1121,16 +1197,29 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 	const int n = pr->nsrc;
 	struct score_in in;
 
-	tr_encode(m, pr->src, n, w);
-	memcpy(w->s, w->h + (size_t)n * m->H, sizeof *w->s * (size_t)m->H);
+	if (m->arch == ARCH_bahdanau) {
+		tr_encode_bidir(m, pr->src, n, w);
+	} else {
+		tr_encode(m, pr->src, n, w);
+		memcpy(w->s, w->h + (size_t)n * m->H,
+		       sizeof *w->s * (size_t)m->H);
+	}
 	tr_score_in(&in, m, sc, n, w);
 	if (scorer_get(sc)->prepare)
 		scorer_get(sc)->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	in.prev_alpha = w->seq_alpha;
 	for (int t = 1; t <= pr->ntgt; t++) {
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
-		int linked = 0;
-		tr_dec_step(m, tr_input(m, pr->tgt, t), t, w);
-		tr_attend(m, &in, sc, t, n, -1, w);
+		int linked = 0, word = tr_input(m, pr->tgt, t);
+		if (m->arch == ARCH_bahdanau) {
+			tr_bahd_step(m, &in, sc, t, n, word, -1, w);
+		} else {
+			tr_dec_step(m, word, t, w);
+			tr_attend(m, &in, sc, t, n, -1, w);
+		}
+		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		for (int i = 0; i < n; i++)
 			linked |= gold[i];
 		if (!linked)

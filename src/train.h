@@ -140,6 +140,9 @@ struct train_work {
 	double *hf, *hb, *dhf, *dhb;
 	double *scy, *dscy; /* (2H + E) [s_t; c_t; y_{t-1}] and its gradient */
 	double *dq, *dnext, *dpre, *dc; /* (H) each */
+	double align_weight; /* λ of the guided-alignment term of the loss
+	                        (train --align-weight); 0 (as train_work_init
+	                        sets it): the cross-entropy alone */
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -162,7 +165,10 @@ struct train_stats {
 };
 
 /* The objective L = sum over the scorers of the mean cross-entropy per
- * prediction, over every pair of d.  Writes dL/dtheta into grad (l->total)
+ * prediction, over every pair of d, plus, when w->align_weight λ is not 0,
+ * for each target word t of a pair with a gold alignment that links it to
+ * the source words G_t, λ times -log Σ_{i in G_t} α_t,i, divided by the same
+ * count of predictions (guided alignment).  Writes dL/dtheta into grad (l->total)
  * unless grad is NULL, fills *st if not NULL (all but epoch, epochs and
  * grad_norm), and returns L.  theta is not changed. */
 double train_loss(const struct train_layout *l, const double *theta,
@@ -187,6 +193,8 @@ struct train_opts {
 	                           trained own; keep every other as it is */
 	int positions;          /* L for a new model with location weights;
 	                           0: the longest source side */
+	double align_weight;    /* λ of the guided-alignment term (see
+	                           train_loss); 0: none */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000

@@ -79,7 +79,8 @@ static void tw_matrix(FILE *out, const char *name, const double *W, int rows,
 int train_write_model(FILE *out, const struct model *m, const char *comment)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
-	int n = model_param_table((struct model *)m, model_scorers(m), tab);
+	int n = model_param_table((struct model *)m,
+				  model_scorers(m) | model_mha(m), tab);
 
 	if (comment)
 		tw_comment(out, comment);

@@ -118,26 +118,19 @@ void tui_band(int y, const char *s, attr_t a)
 	attroff(a);
 }
 
-/* The strip of stage names, the current one highlighted and numbered;
- * the others are numbered too when there is room. */
-static void tui_strip(const struct tui *ui, int y, int stage)
+/* The strip of stage names (view_strip()), the current one highlighted. */
+static void tui_strip(const struct tui *ui, const struct view *v, int y,
+		      int stage)
 {
-	int room = 1, x = 1;
-	for (int k = 0; k < STAGE_COUNT; k++)
-		room += (int)strlen(view_stage_title(ui->v.tr, k)) + 4 + 3;
-	for (int k = 0; k < STAGE_COUNT; k++) {
-		const char *title = view_stage_title(ui->v.tr, k);
-		char item[32];
-		if (k == stage || room <= COLS)
-			snprintf(item, sizeof item, " %d %s ", k + 1, title);
-		else
-			snprintf(item, sizeof item, "%s", title);
-		attr_t a = k == stage ? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD)
-				      : A_NORMAL;
+	struct view_strip_item items[STAGE_COUNT];
+	int n = view_strip(v, stage, COLS, items), x = 1;
+	for (int k = 0; k < n; k++) {
+		attr_t a = items[k].current
+			? tui_attr(ui, PAIR_STAGE, A_REVERSE | A_BOLD) : A_NORMAL;
 		attron(a);
-		x += tui_put(y, x, item, COLS - x - 1);
+		x += tui_put(y, x, items[k].text, COLS - x - 1);
 		attroff(a);
-		if (k + 1 < STAGE_COUNT)
+		if (k + 1 < n)
 			x += tui_put(y, x, ui->utf8 ? " › " : " > ", COLS - x - 1);
 	}
 }
@@ -273,7 +266,7 @@ static void tui_heatmap(struct tui *ui, int y)
 static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		     int bottom)
 {
-	int rows = bottom - y, *scroll = &ui->v.scroll;
+	int rows = bottom - y, *scroll = ui->sc ? ui->sc->scroll : &ui->v.scroll;
 	if (*scroll > s->nbody - rows)
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
 	for (int k = 0; k < rows && *scroll + k < s->nbody; k++)
@@ -313,15 +306,20 @@ static void tui_draw(struct tui *ui)
 		refresh();
 		return;
 	}
-	if (ui->present && ui->v.mode == VIEW_STEP) {
+	if (ui->present && !ui->sc && ui->v.mode == VIEW_STEP) {
 		tui_draw_present(ui);
 		return;
 	}
-	ui->v.width = COLS - 2;
-	view_render(&ui->v, &s);
+	if (ui->sc) {
+		ui->sc->render(ui->sc->ctx, COLS - 2, &s);
+	} else {
+		ui->v.width = COLS - 2;
+		view_render(&ui->v, &s);
+	}
 	erase();
 	tui_band(0, s.title, tui_attr(ui, PAIR_TITLE, A_REVERSE));
-	tui_strip(ui, 1, s.stage);
+	if (!ui->sc)
+		tui_strip(ui, &ui->v, 1, s.stage);
 	attron(tui_attr(ui, PAIR_HEAD, A_BOLD));
 	tui_put(2, 1, s.where, COLS - 2);
 	attroff(tui_attr(ui, PAIR_HEAD, A_BOLD));
@@ -391,6 +389,12 @@ static int tui_present_key(struct tui *ui, int ch)
 static int tui_key(struct tui *ui, int ch)
 {
 	int key = tui_keycode(ch);
+	if (ui->sc) {
+		int r = ui->sc->key(ui->sc->ctx, key, LINES / 2);
+		if (r & VIEW_KEY_BEEP)
+			beep();
+		return r;
+	}
 	if (ui->present && ui->v.mode != VIEW_QUIZ && key != VIEW_KEY_RESIZE) {
 		int r = tui_present_key(ui, key);
 		if (r >= 0)
@@ -546,6 +550,20 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 int tui_run_trace(const struct trace *tr, const struct tui_opts *o)
 {
 	return tui_start(tr, NULL, o);
+}
+
+int tui_run_screens(const struct tui_screens *sc, const struct tui_opts *o)
+{
+	struct tui ui;
+	char *locale = xstrdup(setlocale(LC_CTYPE, NULL));
+	memset(&ui, 0, sizeof ui);
+	ui.utf8 = tui_locale();
+	tui_ascii = !ui.utf8;
+	ui.sc = sc;
+	int rc = tui_loop(&ui, o);
+	setlocale(LC_CTYPE, locale);
+	free(locale);
+	return rc;
 }
 
 int tui_run_lesson(const struct lesson *l, const struct trace *tr,

@@ -33,6 +33,22 @@ int tui_run_trace(const struct trace *tr, const struct tui_opts *o);
 int tui_run_lesson(const struct lesson *l, const struct trace *tr,
 		   const struct tui_opts *o);
 
+/* The stepper of another trace program (the self-attention one,
+ * self_view.h): render fills the screen for width columns, key handles a
+ * key code of view_key.h and returns VIEW_KEY_* flags (page_rows: the rows
+ * PgUp and PgDn scroll), and scroll is the body's first line, which the
+ * stepper clamps.  It is drawn as the Luong stepper is. */
+struct view_screen;
+struct tui_screens {
+	void *ctx;
+	void (*render)(void *ctx, int width, struct view_screen *s);
+	int (*key)(void *ctx, int key, int page_rows);
+	int *scroll;
+};
+
+/* Runs the stepper on sc; same return values as tui_run_trace. */
+int tui_run_screens(const struct tui_screens *sc, const struct tui_opts *o);
+
 /* Parses "auto", "always" or "never"; returns 0, or -1 if it is none. */
 int tui_color_parse(const char *s, enum tui_color *out);
 

@@ -28,6 +28,7 @@ struct tui {
 	int elapsed_ms;  /* time since the last advance */
 	int color;     /* colour pairs are in use */
 	int utf8;      /* the terminal takes UTF-8 */
+	const struct tui_screens *sc; /* another stepper's screens, or NULL */
 };
 
 /* The attribute for a role: a colour pair, or mono (bold, reverse). */

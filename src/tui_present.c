@@ -113,8 +113,7 @@ static void present_title(const struct tui *ui, const struct view_screen *s,
 	if (ui->v.lesson)
 		snprintf(buf, size, "page %d", ui->v.pos + 1);
 	else if (s->stage >= 0)
-		snprintf(buf, size, "%s",
-			 view_stage_title(ui->v.tr, (enum trace_stage)s->stage));
+		snprintf(buf, size, "%s", view_stage_titles[s->stage]);
 	else
 		snprintf(buf, size, "attn-trace");
 }

@@ -11,15 +11,15 @@
 #include "view.h"
 
 const char *const view_stage_titles[STAGE_COUNT] = {
-	"encoding", "scoring", "softmax", "weighted sum", "concatenation",
-	"output"
+	"encoding", "decoder", "scoring", "softmax", "weighted sum",
+	"concatenation", "output"
 };
 
-const char *view_stage_title(const struct trace *tr, enum trace_stage st)
-{
-	const char *t = arch_get(tr->arch)->stage_titles[st];
-	return t ? t : view_stage_titles[st];
-}
+/* The titles the strip falls back on when the full ones do not fit. */
+static const char *const stage_short[STAGE_COUNT] = {
+	"encoding", "decoder", "scoring", "softmax", "weighted sum", "concat",
+	"output"
+};
 
 const char *const view_help[] = {
 	"Keys",
@@ -27,7 +27,7 @@ const char *const view_help[] = {
 	"  right, space, n     next screen",
 	"  left, backspace, p  previous screen",
 	"  Home, End           first and last screen",
-	"  g then 1-6          jump to a stage at this step (in a lesson: to a page)",
+	"  g then 1-%d          jump to a stage at this step (in a lesson: to a page)",
 	"  s                   next scorer: %s",
 	"  c                   compare the scorers at this step (left, right: a step)",
 	"  a                   the other architecture (tui --arch=all)",
@@ -38,8 +38,8 @@ const char *const view_help[] = {
 	"  ? or h              this help",
 	"  q                   quit (Esc leaves help, compare and heatmap)",
 	"",
-	"Stages: 1 encoding, 2 scoring, 3 softmax, 4 weighted sum,",
-	"5 concatenation, 6 output.  Press any key to go back.",
+	"Stages, in the order of a step: %t.",
+	"Press any key to go back.",
 	NULL
 };
 
@@ -240,24 +240,64 @@ static int view_cols(const struct view *v, int cap)
 }
 
 /* Builds the frames of the current run: one a source word for the
- * encoder, then for each decoder step two for scoring and one for each
- * later stage. */
+ * encoder, then for each decoder step one a stage, in the strip's order. */
 static void frames_build(struct view *v)
 {
 	const struct trace *tr = v->tr;
 	const struct trace_run *ru = &tr->runs[v->run];
 	free(v->frames);
 	v->nframes = 0;
-	v->frames = xcalloc((size_t)(tr->n + 6 * ru->nsteps), sizeof *v->frames);
+	v->frames = xcalloc((size_t)(tr->n + STAGE_COUNT * ru->nsteps),
+			    sizeof *v->frames);
 	for (int i = 1; i <= tr->n; i++)
-		v->frames[v->nframes++] = (struct view_frame){ STAGE_ENCODING, 0, i, 0 };
-	for (int t = 1; t <= ru->nsteps; t++) {
-		v->frames[v->nframes++] = (struct view_frame){ STAGE_SCORING, t, 0, 0 };
-		v->frames[v->nframes++] = (struct view_frame){ STAGE_SCORING, t, 0, 1 };
-		for (int st = STAGE_SOFTMAX; st < STAGE_COUNT; st++)
-			v->frames[v->nframes++] =
-				(struct view_frame){ (enum trace_stage)st, t, 0, 0 };
+		v->frames[v->nframes++] = (struct view_frame){ STAGE_ENCODING, 0, i };
+	for (int t = 1; t <= ru->nsteps; t++)
+		for (int k = 0; k < v->nstages; k++)
+			if (v->stages[k] != STAGE_ENCODING)
+				v->frames[v->nframes++] =
+					(struct view_frame){ v->stages[k], t, 0 };
+}
+
+int view_stage_index(const struct view *v, enum trace_stage st)
+{
+	for (int k = 0; k < v->nstages; k++)
+		if (v->stages[k] == st)
+			return k;
+	return -1;
+}
+
+/* The columns of the strip's items and separators, after the first
+ * column. */
+static int strip_cols(const struct view_strip_item *items, int n)
+{
+	int cols = 0;
+	for (int k = 0; k < n; k++)
+		cols += utf8_width(items[k].text) + (k ? VIEW_STRIP_SEP : 0);
+	return cols;
+}
+
+int view_strip(const struct view *v, int stage, int cols,
+	       struct view_strip_item items[STAGE_COUNT])
+{
+	/* the TUI starts at column 1 and leaves the last one free */
+	for (int pass = 0; pass < 3; pass++) {
+		const char *const *titles = pass < 2 ? view_stage_titles
+						     : stage_short;
+		for (int k = 0; k < v->nstages; k++) {
+			enum trace_stage st = v->stages[k];
+			items[k].stage = st;
+			items[k].current = (int)st == stage;
+			if (pass == 0 || items[k].current)
+				snprintf(items[k].text, sizeof items[k].text,
+					 " %d %s ", k + 1, titles[st]);
+			else
+				snprintf(items[k].text, sizeof items[k].text,
+					 "%s", titles[st]);
+		}
+		if (strip_cols(items, v->nstages) <= cols - 2)
+			break;
 	}
+	return v->nstages;
 }
 
 void view_init(struct view *v, const struct trace *tr,
@@ -270,6 +310,7 @@ void view_init(struct view *v, const struct trace *tr,
 	v->width = width;
 	fmt_opts_default(&v->fmt);
 	v->fmt.precision = precision;
+	v->nstages = trace_stages(tr, v->stages);
 	if (l)
 		for (int k = 0; k < tr->nruns; k++)
 			if ((int)tr->runs[k].scorer == l->scorer)
@@ -327,17 +368,17 @@ int view_step(const struct view *v)
 	return v->frames[v->pos].t;
 }
 
-/* The frame of stage st (part) at step t, t clamped to the run; -1 if the
- * stage is not there. */
+/* The frame of stage st at step t (word i in the encoder), t clamped to
+ * the run; -1 if the stage is not there. */
 static int frame_find(const struct view *v, enum trace_stage st, int t,
-		      int i, int part)
+		      int i)
 {
 	int nsteps = v->tr->runs[v->run].nsteps;
 	if (t > nsteps)
 		t = nsteps;
 	for (int k = 0; k < v->nframes; k++) {
 		const struct view_frame *f = &v->frames[k];
-		if (f->stage == st && f->part == part &&
+		if (f->stage == st &&
 		    (st == STAGE_ENCODING ? f->i == (i ? i : 1) : f->t == t))
 			return k;
 	}
@@ -351,22 +392,36 @@ void view_goto_stage(struct view *v, enum trace_stage stage)
 		return;
 	}
 	int t = v->frames[v->pos].t;
-	int k = frame_find(v, stage, t ? t : 1, 0, 0);
+	int k = frame_find(v, stage, t ? t : 1, 0);
 	if (k >= 0)
 		v->pos = k;
+}
+
+int view_goto_number(struct view *v, int n)
+{
+	if (v->lesson) {
+		if (n < 1 || n > v->lesson->npages)
+			return -1;
+		view_goto(v, n - 1);
+		return 0;
+	}
+	if (n < 1 || n > v->nstages)
+		return -1;
+	view_goto_stage(v, v->stages[n - 1]);
+	return 0;
 }
 
 void view_set_run(struct view *v, int run)
 {
 	if (run < 0 || run >= v->tr->nruns || run == v->run)
 		return;
-	struct view_frame f = v->lesson ? (struct view_frame){ 0, 0, 0, 0 }
+	struct view_frame f = v->lesson ? (struct view_frame){ 0, 0, 0 }
 					: v->frames[v->pos];
 	v->run = run;
 	if (v->lesson)
 		return;
 	frames_build(v);
-	int k = frame_find(v, f.stage, f.t, f.i, f.part);
+	int k = frame_find(v, f.stage, f.t, f.i);
 	v->pos = k >= 0 ? k : v->nframes - 1;
 }
 
@@ -379,7 +434,7 @@ void view_move_step(struct view *v, int delta)
 	const struct view_frame *f = &v->frames[v->pos];
 	int t = (f->t ? f->t : 1) + delta;
 	enum trace_stage st = f->stage == STAGE_ENCODING ? STAGE_SCORING : f->stage;
-	int k = frame_find(v, st, t < 1 ? 1 : t, 0, f->part);
+	int k = frame_find(v, st, t < 1 ? 1 : t, 0);
 	if (k >= 0)
 		v->pos = k;
 }
@@ -394,8 +449,9 @@ int view_swap_arch(struct view *v)
 	v->tr = v->other;
 	v->other = t;
 	v->run = trace_run_of(v->tr, sc) >= 0 ? trace_run_of(v->tr, sc) : 0;
+	v->nstages = trace_stages(v->tr, v->stages);
 	frames_build(v);
-	int k = frame_find(v, f.stage, f.t, f.i, f.part);
+	int k = frame_find(v, f.stage, f.t, f.i);
 	v->pos = k >= 0 ? k : v->nframes - 1;
 	return 0;
 }
@@ -580,12 +636,10 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 			narrate_encoding_bidir(f, v, fr->i);
 			return;
 		case STAGE_SCORING:
-			if (fr->part == 0) {
-				narrate_query(f, fr->t);
-				return;
-			}
+			narrate_query(f, fr->t);
+			fputc(' ', f);
 			break;
-		case STAGE_CONCAT:
+		case STAGE_DECODER:
 			narrate_state_bahdanau(f, v, fr->t);
 			return;
 		case STAGE_OUTPUT:
@@ -597,12 +651,8 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 	}
 	switch (fr->stage) {
 	case STAGE_ENCODING: narrate_encoding(f, v, fr->i); break;
-	case STAGE_SCORING:
-		if (fr->part == 0)
-			narrate_state(f, v, fr->t);
-		else
-			narrate_scores(f, v, fr->t);
-		break;
+	case STAGE_DECODER: narrate_state(f, v, fr->t); break;
+	case STAGE_SCORING: narrate_scores(f, v, fr->t); break;
 	case STAGE_SOFTMAX: narrate_softmax(f, v, fr->t); break;
 	case STAGE_WEIGHTED_SUM: narrate_weighted(f, v, fr->t); break;
 	case STAGE_CONCAT: narrate_concat(f, v, fr->t); break;
@@ -616,7 +666,8 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 {
 	static const enum trace_kind kinds[STAGE_COUNT][2] = {
 		[STAGE_ENCODING] = { REC_EMBED, REC_RNN },
-		[STAGE_SCORING] = { REC_EMBED, REC_RNN },
+		[STAGE_DECODER] = { REC_EMBED, REC_RNN },
+		[STAGE_SCORING] = { REC_SCORES, REC_SCORES },
 		[STAGE_SOFTMAX] = { REC_SOFTMAX, REC_SOFTMAX },
 		[STAGE_WEIGHTED_SUM] = { REC_WEIGHTED, REC_CONTEXT },
 		[STAGE_CONCAT] = { REC_CONCAT, REC_ATTENTIONAL },
@@ -626,8 +677,7 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
 	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
-	if (tr->arch != ARCH_luong &&
-	    !(fr->stage == STAGE_SCORING && fr->part == 1)) {
+	if (tr->arch != ARCH_luong) {
 		/* the records of this stage, in the order the step program
 		 * made them; the encoder's of word i, and s_0 after the
 		 * last word's */
@@ -649,7 +699,7 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 		}
 		return;
 	}
-	if (fr->stage == STAGE_SCORING && fr->part == 1) {
+	if (fr->stage == STAGE_SCORING) {
 		for (int i = 1; i <= tr->n; i++)
 			fmt_text_rec(f, tr, trace_find(tr, REC_SCORE, run, fr->t, i), &o);
 		fmt_text_rec(f, tr, trace_find(tr, REC_SCORES, run, fr->t, 0), &o);
@@ -724,18 +774,17 @@ static void render_step(const struct view *v, struct view_screen *s,
 	const struct view_frame *fr = &v->frames[v->pos];
 	const struct trace_run *ru = &v->tr->runs[v->run];
 	char *text = NULL;
+	int at = view_stage_index(v, fr->stage);
 	s->stage = (int)fr->stage;
 	if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf("stage %d of %d: %s   word %d of %d   "
-				     "screen %d of %d", 1, STAGE_COUNT,
-				     view_stage_title(v->tr, STAGE_ENCODING),
-				     fr->i, v->tr->n,
-				     v->pos + 1, v->nframes);
+				     "screen %d of %d", at + 1, v->nstages,
+				     view_stage_titles[fr->stage], fr->i,
+				     v->tr->n, v->pos + 1, v->nframes);
 	else
 		s->where = xasprintf("stage %d of %d: %s   step t=%d of %d   "
-				     "screen %d of %d", (int)fr->stage + 1,
-				     STAGE_COUNT,
-				     view_stage_title(v->tr, fr->stage),
+				     "screen %d of %d", at + 1, v->nstages,
+				     view_stage_titles[fr->stage],
 				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
 	CAPTURE(text, narrate(f, v, fr));
 	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
@@ -743,7 +792,9 @@ static void render_step(const struct view *v, struct view_screen *s,
 	CAPTURE(text, frame_body(f, v, fr));
 	wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	free(text);
-	if (fr->stage >= STAGE_SOFTMAX)
+	/* the weights, once the step has them */
+	if (fr->stage != STAGE_ENCODING &&
+	    at >= view_stage_index(v, STAGE_SOFTMAX))
 		render_bars(v, s, fr->t);
 }
 
@@ -799,7 +850,7 @@ static char *render_keys(const struct view *v)
 				 "number, 1 to %d (any other key cancels)",
 				 v->lesson ? (v->lesson->npages < 9
 					      ? v->lesson->npages : 9)
-					   : STAGE_COUNT);
+					   : v->nstages);
 	switch (v->mode) {
 	case VIEW_STEP: return step_keys(v);
 	case VIEW_COMPARE:
@@ -813,6 +864,17 @@ static char *render_keys(const struct view *v)
 			       : "type a number, Enter answers, Esc leaves");
 	}
 	return xstrdup("");
+}
+
+/* The help's line line, its "%t" (at) replaced by the numbered stages. */
+static void help_stages(FILE *f, const struct view *v, const char *line,
+			const char *at)
+{
+	fprintf(f, "%.*s", (int)(at - line), line);
+	for (int k = 0; k < v->nstages; k++)
+		fprintf(f, "%s%d %s", k ? ", " : "", k + 1,
+			view_stage_titles[v->stages[k]]);
+	fputs(at + 2, f);
 }
 
 void view_render(const struct view *v, struct view_screen *s)
@@ -831,15 +893,28 @@ void view_render(const struct view *v, struct view_screen *s)
 			     view_help_present[j]; j++)
 				sl_push(&body, xstrdup(view_help_present[j]));
 			/* the one line that lists the scorers, from the
-			 * registry */
+			 * registry; those of the stages, from the trace */
 			const char *at = strstr(view_help[k], "%s");
-			if (at)
+			const char *st = strstr(view_help[k], "%t");
+			if (at) {
 				sl_push(&body, xasprintf("%.*s%s",
 					(int)(at - view_help[k]), view_help[k],
 					scorer_names(names, sizeof names, ", ",
 						     ", ")));
-			else
+			} else if (strstr(view_help[k], "%d")) {
+				sl_push(&body, xasprintf(view_help[k],
+							 v->nstages));
+			} else if (st) {
+				CAPTURE(text, help_stages(f, v, view_help[k],
+							  st));
+				wrap_text(&body, text,
+					  view_cols(v, VIEW_PROSE_COLS), 0,
+					  WRAP_PROSE);
+				free(text);
+				text = NULL;
+			} else {
 				sl_push(&body, xstrdup(view_help[k]));
+			}
 		}
 	} else if (v->mode == VIEW_COMPARE) {
 		s->stage = -1;
@@ -1025,4 +1100,17 @@ void view_quiz_end(struct view *v)
 	v->quiz_npart = 0;
 	if (v->mode == VIEW_QUIZ)
 		v->mode = VIEW_STEP;
+}
+
+void view_wrap(char ***lines, int *n, int *cap, const char *text, int width,
+	       int prose)
+{
+	struct strlist l = { *n, *cap, *lines };
+	if (prose)
+		wrap_text(&l, text, width, 0, WRAP_PROSE);
+	else
+		wrap_text(&l, text, width, 6, WRAP_ARITH);
+	*lines = l.v;
+	*n = l.n;
+	*cap = l.cap;
 }

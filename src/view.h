@@ -25,8 +25,6 @@ struct view_frame {
 	enum trace_stage stage;
 	int t;    /* decoder step from 1; 0 in the encoder */
 	int i;    /* source word from 1 in the encoder; 0 otherwise */
-	int part; /* the scoring stage has two: 0 the decoder state, 1 the
-	             scores */
 };
 
 struct view {
@@ -40,6 +38,10 @@ struct view {
 	int pos;                    /* the frame, or the lesson page */
 	int nframes;
 	struct view_frame *frames;  /* (nframes) for the current run */
+	int nstages;
+	enum trace_stage stages[STAGE_COUNT]; /* the strip: the stages in
+	                               the order the trace's architecture
+	                               runs them (trace_stages()) */
 	enum view_mode mode;
 	int terms;                  /* show term-by-term arithmetic */
 	int width;                  /* columns to wrap text to */
@@ -68,7 +70,7 @@ struct view {
 struct view_screen {
 	char *title;        /* the top line */
 	int stage;          /* the stage to highlight in the strip, or -1 */
-	char *where;        /* "stage 2 of 6: scoring   t=1 of 5   screen 4 of 33" */
+	char *where;        /* "stage 3 of 7: scoring   t=1 of 5   screen 5 of 38" */
 	int nnarr;
 	char **narr;        /* narrative, wrapped */
 	int nbody;
@@ -91,12 +93,28 @@ void view_free(struct view *v);
  * other. */
 int view_swap_arch(struct view *v);
 
-/* The stage names for the strip, in order. */
+/* The stages' titles, by enum trace_stage ("weighted sum"). */
 extern const char *const view_stage_titles[STAGE_COUNT];
 
-/* The title of stage st in the architecture of tr: view_stage_titles[st],
- * or the architecture's own ("decoder state" in Bahdanau's). */
-const char *view_stage_title(const struct trace *tr, enum trace_stage st);
+/* One item of the stage strip. */
+struct view_strip_item {
+	enum trace_stage stage;
+	int current;   /* the stage shown: the TUI highlights it */
+	char text[32]; /* " 4 softmax " (numbered) or "softmax" */
+};
+
+/* The width of the separator the TUI draws between two items (" › "). */
+#define VIEW_STRIP_SEP 3
+
+/* Fills items with the strip of v's stages, in v->stages' order, for cols
+ * columns, stage (or -1) the current one: every title numbered if that
+ * fits, else only the current one, else the current one numbered and the
+ * short titles ("concat").  Returns how many (v->nstages). */
+int view_strip(const struct view *v, int stage, int cols,
+	       struct view_strip_item items[STAGE_COUNT]);
+
+/* The place of stage st in v's strip, from 0; -1 if it is not there. */
+int view_stage_index(const struct view *v, enum trace_stage st);
 
 /* Moves: to frame/page pos (clamped), by delta, to the first frame of a
  * stage at the current step (or lesson page number stage + 1), and to the
@@ -104,6 +122,10 @@ const char *view_stage_title(const struct trace *tr, enum trace_stage st);
 void view_goto(struct view *v, int pos);
 void view_move(struct view *v, int delta);
 void view_goto_stage(struct view *v, enum trace_stage stage);
+/* What 'g' then a digit does: to the stage numbered n (from 1) in the
+ * strip at this step, or in a lesson to page n.  Returns 0, or -1 if
+ * there is none such (nothing moves). */
+int view_goto_number(struct view *v, int n);
 void view_next_scorer(struct view *v);
 /* Moves to the same stage delta decoder steps on (clamped); from the
  * encoder, to the scores.  In a lesson, delta pages on. */
@@ -144,6 +166,14 @@ void view_quiz_end(struct view *v);
 /* Fills *s with the current screen.  Free it with view_screen_free. */
 void view_render(const struct view *v, struct view_screen *s);
 void view_screen_free(struct view_screen *s);
+
+/* Appends the lines of text to the array *lines of *n lines (room for
+ * *cap; all three start at 0 and NULL), each a new string, wrapped at
+ * width columns as the stepper wraps its narrative (prose) or its
+ * arithmetic (continuation lines indented).  For other steppers (the
+ * self-attention one, self_view.c). */
+void view_wrap(char ***lines, int *n, int *cap, const char *text, int width,
+	       int prose);
 
 /* The lines of the help screen, NULL-terminated, static; and those that
  * presentation mode adds after the first two. */

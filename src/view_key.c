@@ -162,7 +162,7 @@ int view_key(struct view *v, int key)
 		v->pending_g = 0;
 		if (key >= '1' && key <= '9') {
 			v->mode = VIEW_STEP;
-			view_goto_stage(v, (enum trace_stage)(key - '1'));
+			view_goto_number(v, key - '0');
 			v->scroll = 0;
 			return VIEW_KEY_REDRAW;
 		}

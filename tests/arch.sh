@@ -29,14 +29,14 @@ check "models lists bahdanau4 and its architecture" \
 	grep -q '^bahdanau4 bahdanau architecture, embedding 4, hidden 4, attention 4$' "$TMP/out"
 check "models lists toy4 as luong" grep -q '^toy4      luong architecture' "$TMP/out"
 run_cmd models --names
-check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 "
+check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 "
 run_cmd models extra
 expect_status 2 "models takes only --names"
 
 # --arch=all: every architecture on its built-in model
 run_cmd trace --arch=all --scorer=general zone économique européenne
 expect_status 0 "trace --arch=all"
-check "a text trace for each architecture" test "$(grep -c '^attn-trace-text/1$' "$TMP/out")" -eq 2
+check "a text trace for each architecture" test "$(grep -c '^attn-trace-text/2$' "$TMP/out")" -eq 2
 check "luong's on toy4, then bahdanau's on bahdanau4" \
 	sh -c "grep '^model: ' '$TMP/out' | cut -d' ' -f2-3 | tr '\n' ' ' | grep -qx '<built-in toy4.model> <built-in bahdanau4.model> '"
 run_cmd trace --arch=all --format=json
@@ -87,13 +87,13 @@ check "the scores use s_{t-1}" grep -q '^e_2,1 = s_1·h_1 = ' "$out"
 check "the heading says s_{t-1}" grep -q '^==== dot scorer (1 of 1): e_t,i = s_{t-1}·h_i ====$' "$out"
 check "the context enters the RNN" grep -q '^the context c_1 enters the RNN ' "$out"
 check "the term W_c·c_t" grep -q '^  W_c·c_2 ' "$out"
-check "the decoder state stage" grep -q '^--- decoder state ---$' "$out"
+check "the decoder stage" grep -q '^--- decoder ---$' "$out"
 check "the readout" grep -q '^p_1 = softmax(W_o·\[s_1; c_1; y_0\])' "$out"
 # the order of a step: query, scoring, softmax, weighted sum, state, output
 sed -n '/^=== dot, t=1/,/^=== dot, t=2/p' "$out" | grep -E '^(--- |the query)' \
 	>"$TMP/order"
 printf '%s\n' '--- scoring ---' "the query s_0 = the decoder's first state, from ←h_1 (4)   [-0.2130,  0.4663,  0.6755, -0.3844]" \
-	'--- softmax ---' '--- weighted sum ---' '--- decoder state ---' \
+	'--- softmax ---' '--- weighted sum ---' '--- decoder ---' \
 	'--- output ---' >"$TMP/want"
 check "a step runs attention first, then the RNN" cmp -s "$TMP/order" "$TMP/want"
 
@@ -110,7 +110,7 @@ run_cmd trace --format=json
 check "a luong trace names no architecture" sh -c "! grep -q architecture '$TMP/out'"
 run_cmd trace --model="$bahd" --format=csv un deux
 check "CSV has ←h_1" grep -q '^,0,encoding,←h_1,1,' "$TMP/out"
-check "CSV has W_c·c_1" grep -q '^dot,1,concat,W_c·c_1,1,' "$TMP/out"
+check "CSV has W_c·c_1" grep -q '^dot,1,decoder,W_c·c_1,1,' "$TMP/out"
 run_cmd trace --model="$bahd" --format=markdown un deux
 check "Markdown has both directions" grep -q '| i | word | x_i | →h_i | ←h_i |' "$TMP/out"
 check "Markdown has the query" grep -q '^The query is the state before this step, s_0 = ' "$TMP/out"

@@ -85,6 +85,38 @@ assert "encoder" not in d
 ' "$TMP/out"
 run_cmd trace --stage=attention
 expect_status 2 "an unknown stage"
+# the decoder's update is a stage of its own, before the scores
+run_cmd trace --stage=decoder
+check "--stage=decoder prints the decoder's update" \
+	sh -c "grep -q -- '^--- decoder ---\$' '$TMP/out' &&
+	       grep -q '^  s_1 = tanh(sum) ' '$TMP/out'"
+check "--stage=decoder prints no scores" \
+	sh -c "! grep -q -- '--- scoring ---\|^e_1,1' '$TMP/out'"
+run_cmd trace
+check "the full trace heads the update 'decoder', then the scores" \
+	sh -c "grep -A 1 -- '^--- decoder ---\$' '$TMP/out' | grep -q '^y_0 = emb(<s>)' &&
+	       grep -B 2 -- '^--- scoring ---\$' '$TMP/out' | grep -q '^  s_1 = tanh(sum) ' &&
+	       grep -A 1 -- '^--- scoring ---\$' '$TMP/out' | grep -q '^e_1,1 = '"
+run_cmd trace --stage=decoder --format=json
+check "--stage=decoder in JSON: the state, no scores" "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state"}
+' "$TMP/out"
+# a list written before the decoder had a stage prints what it did:
+# scoring still holds the update, and the CSV's rows still say scoring
+for f in json csv markdown; do
+	"$ATTN_TRACE" trace --format=$f --stage=scoring >"$TMP/old.$f"
+	"$ATTN_TRACE" trace --format=$f --stage=decoder,scoring >"$TMP/new.$f"
+	check "--stage=scoring in $f keeps the update" cmp -s "$TMP/old.$f" "$TMP/new.$f"
+done
+check "--stage=scoring in JSON has the state and the scores" "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state", "scores"}
+' "$TMP/old.json"
+check "CSV: the rows of s_1 say scoring, as before" \
+	grep -q '^dot,1,scoring,s_1,1,' "$TMP/old.csv"
 
 # -o: the file appears whole, or not at all
 run_cmd trace -o "$TMP/trace.txt"

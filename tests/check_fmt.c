@@ -280,7 +280,7 @@ START_TEST(test_text_stages_in_order)
 	mem_open();
 	ck_assert_int_eq(fmt_text_trace(mem, &tr, &o), 0);
 	const char *text = mem_text();
-	const char *order[] = { "attn-trace-text/1\n", "--- encoding ---",
+	const char *order[] = { "attn-trace-text/2\n", "--- encoding ---",
 		"==== dot scorer", "--- scoring ---", "--- softmax ---",
 		"--- weighted sum ---", "--- concatenation ---",
 		"--- output ---", "==== general scorer", "W_a·h_1",

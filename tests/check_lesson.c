@@ -12,6 +12,7 @@
 
 #include "fmt.h"
 #include "lesson.h"
+#include "num.h"
 #include "utf8.h"
 
 #define HEAD "title: T\nsentence: je suis étudiant\n"
@@ -149,6 +150,8 @@ static const struct show_case {
 	{ "show output t=2", SHOW_OUTPUT, 2, 0, -1, -1, 0, 13, 0 },
 	{ "show stage=scoring t=2 arithmetic", SHOW_STAGE, 2, 0, -1,
 	  STAGE_SCORING, 1, 20, 0 },
+	{ "show stage=decoder t=3", SHOW_STAGE, 3, 0, -1, STAGE_DECODER, 0,
+	  20, 0 },
 	{ "show stage=encoding", SHOW_STAGE, 0, 0, -1, STAGE_ENCODING, 0, 0,
 	  0 },
 	{ "show stage=weighted-sum t=1 scorer=concat", SHOW_STAGE, 1, 0,
@@ -487,8 +490,8 @@ END_TEST
 START_TEST(test_err_unknown_stage)
 {
 	parse_err(HEAD "page: p\nshow stage=frob t=1\n", "t.lesson:4:12: "
-		  "expected a stage (encoding, scoring, softmax, weighted-sum, "
-		  "concat or output), found 'frob'");
+		  "expected a stage (encoding, decoder, scoring, softmax, "
+		  "weighted-sum, concat or output), found 'frob'");
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
@@ -1049,6 +1052,161 @@ START_TEST(test_list_missing_dir)
 }
 END_TEST
 
+/* --- numbers in the narrative (lesson_check_numbers) ------------------ */
+
+#define HEAD_H4 "title: T\nmodel: handset4\nsentence: je suis étudiant\n"
+
+/* The numbers with a decimal point are recorded where they are written;
+ * integers, names and numbers after a backslash are not, and the
+ * backslash is dropped from the text. */
+START_TEST(test_numbers_recorded)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\n"
+		 "Step 2 of 4: h_1 is 0.9866, exp(-0.9765) too; \\2.66 and\n"
+		 "x2.5 h_1.5 1.2.3 (a)-0.5 e^0.98.\n"
+		 "    verbatim 2.6973 \\0.1\n"
+		 "show encoder i=1\n");
+	const struct lesson_page *pg = &l.pages[0];
+	static const struct {
+		int line, col, decimals;
+		const char *text;
+	} want[] = {
+		{ 4, 21, 4, "0.9866" }, { 4, 33, 4, "-0.9765" },
+		{ 5, 22, 1, "0.5" }, { 5, 28, 2, "0.98" },
+		{ 6, 14, 4, "2.6973" },
+	};
+	ck_assert_int_eq(pg->nnums, 5);
+	for (int k = 0; k < 5; k++) {
+		ck_assert_int_eq(pg->nums[k].line, want[k].line);
+		ck_assert_int_eq(pg->nums[k].col, want[k].col);
+		ck_assert_int_eq(pg->nums[k].decimals, want[k].decimals);
+		ck_assert_str_eq(pg->nums[k].text, want[k].text);
+	}
+	ck_assert_double_eq(pg->nums[1].value, -0.9765);
+	ck_assert_str_eq(pg->blocks[0].text, "Step 2 of 4: h_1 is 0.9866, "
+			 "exp(-0.9765) too; 2.66 and x2.5 h_1.5 1.2.3 (a)-0.5 "
+			 "e^0.98.");
+	ck_assert_str_eq(pg->blocks[1].text, "    verbatim 2.6973 0.1");
+	lesson_free(&l);
+}
+END_TEST
+
+struct reports {
+	int n;
+	char msg[4][1024];
+};
+
+static void collect(void *ctx, const char *msg)
+{
+	struct reports *r = ctx;
+	if (r->n < 4)
+		snprintf(r->msg[r->n], sizeof r->msg[0], "%s", msg);
+	r->n++;
+}
+
+/* The check of text (on handset4, whose numbers are worked out by hand:
+ * h_1 = tanh(2.5 x_1) = [tanh 2.5, 0, 0, tanh 0.2] = [0.98661, 0, 0,
+ * 0.19738], and slot 2 of h_2's sum is 2.5 + 0.2 × 0.98661 = 2.69732):
+ * returns how many numbers failed, the messages in *r. */
+static int check_text(const char *text, struct reports *r)
+{
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	memset(r, 0, sizeof *r);
+	parse_ok(&l, text);
+	if (lesson_prepare(&l, &m, &t, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	int bad = lesson_check_numbers(&l, &t, collect, r);
+	ck_assert_int_eq(bad, r->n);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	return bad;
+}
+
+START_TEST(test_numbers_right)
+{
+	struct reports r;
+	/* results, rounded ones, an intermediate sum, a weight (W_x's 2.5),
+	 * a negative one, and one that is not the trace's, marked */
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\n"
+		"h_1 holds 0.9866 in slot 1 and 0.1974 in slot 4, about 0.99\n"
+		"and 0.2; the sum in slot 2 of h_2 is 2.6973, since W_x copies\n"
+		"each slot 2.5 times louder. 0.0 is there too, e^2.5 is \\12.18.\n"
+		"\n    0.9866 × 1 = 0.9866\n"
+		"show encoder i=1\n", &r), 0);
+}
+END_TEST
+
+START_TEST(test_numbers_wrong)
+{
+	struct reports r;
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nshow encoder i=1\n"
+		"page: q\n"
+		"h_1 holds 0.9867 in slot 1,\n"
+		"    and 0.1975\n", &r), 2);
+	ck_assert_str_eq(r.msg[0], "t.lesson:7:11: expected a number the "
+			 "page shows, at 4 decimals (the nearest is 0.9866, "
+			 "h_1[1]; write \\0.9867 for a number that is not the "
+			 "trace's), found '0.9867'");
+	ck_assert_ptr_nonnull(strstr(r.msg[1], "t.lesson:8:9: expected a "
+				     "number the page shows, at 4 decimals "
+				     "(the nearest is 0.1974, "));
+	ck_assert_ptr_nonnull(strstr(r.msg[1], "found '0.1975'"));
+	/* at the precision written: tanh 2.5 = 0.986614 is 0.987 and
+	 * 0.98661, but not 0.98662 */
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\n0.987 0.98661\n", &r),
+			 0);
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nabout 0.98662\n", &r),
+			 1);
+	ck_assert_ptr_nonnull(strstr(r.msg[0], "at 5 decimals (the nearest "
+				     "is 0.98661, h_1[1]; "));
+	ck_assert_ptr_nonnull(strstr(r.msg[0], "found '0.98662'"));
+	/* the sign counts: the sum in slot 2 of h_2 is 2.6973 */
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nh_2 is -2.6973\n", &r),
+			 1);
+}
+END_TEST
+
+/* A number of a model= model's trace passes on the page that shows it,
+ * and only there. */
+START_TEST(test_numbers_other_model)
+{
+	struct errbuf err;
+	struct model toy;
+	struct trace t;
+	int src[3], tried = 0, shown = 0;
+	ck_assert_int_eq(model_load_named(&toy, "toy4", &err), 0);
+	src[0] = vocab_find(&toy.src, "je");
+	src[1] = vocab_find(&toy.src, "suis");
+	src[2] = vocab_find(&toy.src, "étudiant");
+	ck_assert_int_eq(trace_build(&t, &toy, src, 3, NULL, 0,
+				     1u << SCORER_dot, &err), 0);
+	/* a weight of toy4's first step that handset4's trace lacks */
+	const struct trace_rec *a = trace_find(&t, REC_SOFTMAX, 0, 1, 0);
+	for (int i = 0; i < a->len && !shown; i++) {
+		char num[NUM_BUFSZ], text[512];
+		struct reports r;
+		num_fixed(num, a->result[i], 4);
+		snprintf(text, sizeof text, HEAD_H4 "page: p\nso %s\n"
+			 "show weights t=1\npage: q\nso %s\n"
+			 "show heatmap model=toy4\n", num, num);
+		if (check_text(text, &r) != 1)
+			continue; /* handset4 has it too: try another */
+		tried++;
+		ck_assert_ptr_nonnull(strstr(r.msg[0], "t.lesson:5:4: "));
+		shown = 1;
+	}
+	ck_assert_int_eq(shown, 1);
+	ck_assert_int_eq(tried, 1);
+	trace_free(&t);
+	model_free(&toy);
+}
+END_TEST
+
 /* --- text ------------------------------------------------------------- */
 
 /* A prepared lesson for the text tests. */
@@ -1167,6 +1325,26 @@ START_TEST(test_text_stage)
 		holds(s, rec_text(REC_RNN, -1, 0, i, 0));
 	}
 	ck_assert_ptr_null(strstr(s, "s_1"));
+}
+END_TEST
+
+/* The decoder's update is a stage of its own: stage=decoder shows y_{t-1}
+ * and s_t, stage=scoring the scores alone. */
+START_TEST(test_text_stage_decoder)
+{
+	text_prepare(HEAD "page: p\nshow stage=decoder t=2\n"
+		     "page: q\nshow stage=scoring t=2\n");
+	const char *s = page_text(0, 76);
+	holds(s, rec_text(REC_EMBED, SCORER_dot, 2, 0, 0));
+	holds(s, rec_text(REC_RNN, SCORER_dot, 2, 0, 0));
+	ck_assert_ptr_null(strstr(s, "e_2,1"));
+	free(buf);
+	buf = NULL;
+	s = page_text(1, 76);
+	holds(s, rec_text(REC_SCORES, SCORER_dot, 2, 0, 0));
+	ck_assert_ptr_nonnull(strstr(s, "e_2,1 = "));
+	ck_assert_ptr_null(strstr(s, "s_2 = tanh"));
+	ck_assert_ptr_null(strstr(s, "y_1"));
 }
 END_TEST
 
@@ -1379,6 +1557,14 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_load_missing_file);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("numbers");
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_add_test(tc, test_numbers_recorded);
+	tcase_add_test(tc, test_numbers_right);
+	tcase_add_test(tc, test_numbers_wrong);
+	tcase_add_test(tc, test_numbers_other_model);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("find");
 	tcase_add_checked_fixture(tc, find_setup, find_teardown);
 	tcase_add_test(tc, test_dir_from_environment);
@@ -1395,6 +1581,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_text_title_and_score);
 	tcase_add_test(tc, test_text_directives_use_formatters);
 	tcase_add_test(tc, test_text_stage);
+	tcase_add_test(tc, test_text_stage_decoder);
 	tcase_add_test(tc, test_text_views);
 	tcase_add_test(tc, test_text_show_model);
 	tcase_add_test(tc, test_text_wraps_at_width);

@@ -366,8 +366,8 @@ START_TEST(test_builtin_named)
 	ck_assert_double_eq_tol(model_weights(&m, "general.W")[0], 2.5, 1e-15);
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
-	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, handset4 "
-			 "or bahdanau4), found \"toy5\"");
+	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, "
+			 "handset4, bahdanau4 or self4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
@@ -378,6 +378,18 @@ START_TEST(test_builtin_named)
 		      err.msg);
 	ck_assert_str_eq(m.name, "<built-in bahdanau4.model>");
 	ck_assert_int_eq(m.arch, ARCH_bahdanau);
+	builtin_is_file("self4", model_self4_text, model_self4_len);
+	/* self4 has both attention groups, the others neither */
+	ck_assert(model_builtin_name("self4"));
+	ck_assert_msg(model_load_named(&m, "self4", &err) == 0, "%s", err.msg);
+	ck_assert_uint_eq(model_mha(&m), MHA_PARAM_ALL);
+	/* row 1 of [self.W_Q] is "1.62 -2.52 0 0": rows are output features */
+	ck_assert_double_eq_tol(model_weights(&m, "self.W_Q")[1], -2.52, 1e-15);
+	ck_assert_double_eq_tol(model_weights(&m, "cross.W_O")[2], 1, 1e-15);
+	model_free(&m);
+	ck_assert_msg(model_load_named(&m, "handset4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_uint_eq(model_mha(&m), 0);
 	model_free(&m);
 }
 END_TEST
@@ -812,6 +824,38 @@ START_TEST(test_err_ws_order)
 }
 END_TEST
 
+/* The self/cross-attention groups: optional, all or none, E x E. */
+START_TEST(test_mha_sections)
+{
+	struct model m;
+	/* GOOD has E = 2: four self-attention sections before [output.W_c] */
+	char *text = edit("[output.W_c]\n", "[self.W_Q]\n1 2\n3 4\n"
+			  "[self.W_K]\n5 6\n7 8\n[self.W_V]\n-1 0\n0 -2\n"
+			  "[self.W_O]\n0.5 0.25\n0 1\n[output.W_c]\n");
+	parse_ok(&m, text, strlen(text));
+	ck_assert_uint_eq(model_mha(&m), MHA_PARAM_BIT(MHA_SELF));
+	ck_assert_double_eq(m.mha[MHA_SELF][MHA_Q][1], 2); /* row 0, col 1 */
+	ck_assert_double_eq(m.mha[MHA_SELF][MHA_O][1], 0.25);
+	ck_assert_ptr_null(m.mha[MHA_CROSS][MHA_Q]);
+	model_free(&m);
+	free(text);
+	parse_ok(&m, GOOD, strlen(GOOD));
+	ck_assert_uint_eq(model_mha(&m), 0);
+	model_free(&m);
+	/* one section of the group without the others */
+	text = edit("[output.W_c]\n", "[cross.W_K]\n1 2\n3 4\n"
+		    "[output.W_c]\n");
+	expect_error(text, "t.model:57:1: expected section [cross.W_Q] as "
+		     "well as [cross.W_K] (line 45): the cross-attention "
+		     "needs both, found end of file");
+	free(text);
+	/* E x E: a row of three numbers where E = 2 */
+	text = edit("[output.W_c]\n", "[self.W_Q]\n1 2 3\n");
+	expect_error(text, "t.model:46:5: expected 2 numbers, found 3");
+	free(text);
+}
+END_TEST
+
 /* ---- vocabulary look-up ---- */
 
 START_TEST(test_vocab_find)
@@ -920,6 +964,7 @@ static Suite *model_suite(void)
 	tcase_add_test(bad, test_err_missing_bos);
 	tcase_add_test(bad, test_err_missing_eos);
 	tcase_add_test(bad, test_err_ws_order);
+	tcase_add_test(good, test_mha_sections);
 	tcase_add_test(vocab, test_vocab_find);
 	tcase_add_test(vocab, test_vocab_closest);
 	suite_add_tcase(s, good);

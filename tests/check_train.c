@@ -66,17 +66,28 @@ static double block_error(struct trainer *t, const struct train_data *d,
 	return worst;
 }
 
+/* The same corpus with gold alignments: a target word linked to two
+ * source words ("x" of the first pair), a word linked to none ("z" of the
+ * second), a pair without an alignment, and a link to the last word. */
+static const char grad_aligned_pairs[] =
+	"a b c ||| x y ||| 1-1 3-1 2-2\n"
+	"b a ||| y z x ||| 1-1 2-3\n"
+	"c ||| z\n"
+	"c c a b ||| x ||| 4-1\n";
+
 /* Checks every block of a model of architecture arch and sizes E, H, A
- * with the scorers of scorers, every weight random in [-1, 1]. */
-static void grad_check_arch(int arch, int E, int H, int A, unsigned scorers,
-			    const char *label)
+ * with the scorers of scorers, every weight random in [-1, 1], on the
+ * pairs text with the guided-alignment weight lambda. */
+static void grad_check_on(const char *text, double lambda, int arch, int E,
+			  int H, int A, unsigned scorers, const char *label)
 {
 	struct train_data d;
 	struct trainer t;
 	uint64_t state = 12345;
 
-	parse_ok(&d, grad_pairs, NULL);
+	parse_ok(&d, text, NULL);
 	train_init_random_arch(&t, &d, arch, E, H, A, 8, SCORER_ALL, 7);
+	t.work.align_weight = lambda;
 	for (size_t k = 0; k < t.lay.total; k++)
 		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
 	train_loss(&t.lay, t.theta, t.grad, &d, scorers, &t.work, NULL);
@@ -95,7 +106,7 @@ static void grad_check_arch(int arch, int E, int H, int A, unsigned scorers,
 static void grad_check(int E, int H, int A, unsigned scorers,
 		       const char *label)
 {
-	grad_check_arch(ARCH_luong, E, H, A, scorers, label);
+	grad_check_on(grad_pairs, 0.0, ARCH_luong, E, H, A, scorers, label);
 }
 
 /* Every registered scorer, alone: a loop test over the registry, so a
@@ -103,6 +114,22 @@ static void grad_check(int E, int H, int A, unsigned scorers,
 START_TEST(test_grad_each_scorer)
 {
 	grad_check(3, 2, 2, 1u << _i, scorer_get(_i)->name);
+}
+END_TEST
+
+/* The guided-alignment term's gradient, for every scorer alone. */
+START_TEST(test_grad_aligned_each_scorer)
+{
+	grad_check_on(grad_aligned_pairs, 0.7, ARCH_luong, 3, 2, 2, 1u << _i,
+		      scorer_get(_i)->name);
+}
+END_TEST
+
+/* The same in Bahdanau's architecture. */
+START_TEST(test_grad_aligned_bahdanau)
+{
+	grad_check_on(grad_aligned_pairs, 0.7, ARCH_bahdanau, 3, 4, 2,
+		      1u << _i, scorer_get(_i)->name);
 }
 END_TEST
 
@@ -118,11 +145,11 @@ END_TEST
 START_TEST(test_grad_bahdanau_each_scorer)
 {
 	if (_i < SCORER_COUNT)
-		grad_check_arch(ARCH_bahdanau, 3, 4, 2, 1u << _i,
-				scorer_get(_i)->name);
+		grad_check_on(grad_pairs, 0.0, ARCH_bahdanau, 3, 4, 2,
+			      1u << _i, scorer_get(_i)->name);
 	else
-		grad_check_arch(ARCH_bahdanau, 5, 6, 3, SCORER_ALL,
-				"bahdanau all");
+		grad_check_on(grad_pairs, 0.0, ARCH_bahdanau, 5, 6, 3,
+			      SCORER_ALL, "bahdanau all");
 }
 END_TEST
 
@@ -245,6 +272,68 @@ START_TEST(test_bahdanau_matches_trace)
 			}
 		}
 		trace_free(&tr);
+	}
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* The guided-alignment term, from the α that trace.c records: for each
+ * target word with gold links G, -log Σ_{i in G} α_t,i, summed over the
+ * pairs and divided by the count of predictions. */
+static double trace_align_term(const struct model *m,
+			       const struct train_data *d, enum scorer sc)
+{
+	double sum = 0.0;
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *p = &d->pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		if (!p->gold)
+			continue;
+		ck_assert_int_eq(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
+					     p->ntgt, 1u << sc, &err), 0);
+		for (int t = 1; t <= p->ntgt; t++) {
+			const struct trace_rec *r =
+				trace_find(&tr, REC_SOFTMAX, 0, t, 0);
+			double mass = 0.0;
+			int linked = 0;
+			for (int i = 0; i < p->nsrc; i++)
+				if (p->gold[(t - 1) * p->nsrc + i]) {
+					mass += r->result[i];
+					linked = 1;
+				}
+			if (linked)
+				sum -= log(mass);
+		}
+		trace_free(&tr);
+	}
+	return sum / d->ntokens;
+}
+
+/* With --align-weight=λ the loss of each scorer grows by λ times that
+ * term, and by nothing at λ = 0. */
+START_TEST(test_align_term_matches_trace)
+{
+	struct train_data d;
+	struct trainer t;
+	struct train_stats plain, guided;
+	struct model v;
+	const double lambda = 0.37;
+	parse_ok(&d, grad_aligned_pairs, NULL);
+	train_init_random(&t, &d, 3, 2, 2, 8, SCORER_ALL, 11);
+	train_view(&v, &t.lay, t.theta, &d);
+	train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL, &t.work, &plain);
+	t.work.align_weight = lambda;
+	train_loss(&t.lay, t.theta, NULL, &d, SCORER_ALL, &t.work, &guided);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		double term = trace_align_term(&v, &d, sc);
+		ck_assert(term > 0.0);
+		ck_assert_double_eq_tol(plain.loss_of[sc], trace_loss(&v, &d, sc),
+					1e-12);
+		ck_assert_double_eq_tol(guided.loss_of[sc],
+					plain.loss_of[sc] + lambda * term,
+					1e-12);
 	}
 	train_free(&t);
 	train_data_free(&d);
@@ -815,6 +904,10 @@ static Suite *train_suite(void)
 			    SCORER_COUNT);
 	tcase_add_test(tc, test_grad_unused_scorer_zero);
 	tcase_add_test(tc, test_loss_matches_trace);
+	tcase_add_loop_test(tc, test_grad_aligned_each_scorer, 0,
+			    SCORER_COUNT);
+	tcase_add_test(tc, test_align_term_matches_trace);
+	tcase_add_loop_test(tc, test_grad_aligned_bahdanau, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_init_model);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("learning");

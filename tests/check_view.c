@@ -45,6 +45,22 @@ static void render(void)
 }
 
 /* 1 if some line of lines (n) contains s */
+/* 1 if the lines, joined by blanks (as wrapped prose reads), hold s. */
+static int has_joined(char **lines, int n, const char *s)
+{
+	size_t len = 1;
+	for (int k = 0; k < n; k++)
+		len += strlen(lines[k]) + 1;
+	char *all = xcalloc(len, 1);
+	for (int k = 0; k < n; k++) {
+		strcat(all, lines[k]);
+		strcat(all, " ");
+	}
+	int found = strstr(all, s) != NULL;
+	free(all);
+	return found;
+}
+
 static int has(char **lines, int n, const char *s)
 {
 	for (int k = 0; k < n; k++)
@@ -55,15 +71,145 @@ static int has(char **lines, int n, const char *s)
 
 START_TEST(test_frames)
 {
-	/* 3 encoder words, then 6 screens a decoder step */
+	/* 3 encoder words, then 6 screens a decoder step, one a stage in
+	 * Luong's order: the decoder's update first, then attention */
 	ck_assert_int_eq(view_count(&V), 3 + 6 * T.runs[0].nsteps);
+	ck_assert_int_eq(V.nstages, 7);
 	ck_assert_int_eq(V.frames[0].stage, STAGE_ENCODING);
-	ck_assert_int_eq(V.frames[3].stage, STAGE_SCORING);
-	ck_assert_int_eq(V.frames[3].part, 0);
-	ck_assert_int_eq(V.frames[4].part, 1);
+	ck_assert_int_eq(V.frames[3].stage, STAGE_DECODER);
+	ck_assert_int_eq(V.frames[4].stage, STAGE_SCORING);
 	ck_assert_int_eq(V.frames[5].stage, STAGE_SOFTMAX);
+	ck_assert_int_eq(V.frames[6].stage, STAGE_WEIGHTED_SUM);
+	ck_assert_int_eq(V.frames[7].stage, STAGE_CONCAT);
 	ck_assert_int_eq(V.frames[8].stage, STAGE_OUTPUT);
+	ck_assert_int_eq(V.frames[9].stage, STAGE_DECODER);
 	ck_assert_int_eq(V.frames[9].t, 2);
+}
+END_TEST
+
+/* The decoder's update is a stage of its own, before the scores: its
+ * screen has y_0 and s_1 and no score; the scoring screen the scores
+ * and no s_1 = tanh(...). */
+START_TEST(test_decoder_stage)
+{
+	view_goto(&V, 3);
+	render();
+	ck_assert_int_eq(S.stage, STAGE_DECODER);
+	ck_assert_ptr_nonnull(strstr(S.where, "stage 2 of 7: decoder"));
+	ck_assert(has(S.narr, S.nnarr, "the decoder reads"));
+	ck_assert(has(S.body, S.nbody, "y_0 = emb(<s>)"));
+	ck_assert(has(S.body, S.nbody, "s_1 = tanh(W_x·y_0 + W_h·s_0 + b)"));
+	ck_assert(!has(S.body, S.nbody, "e_1,1"));
+	ck_assert_int_eq(S.nbars, 0);
+	view_move(&V, 1);
+	render();
+	ck_assert_int_eq(S.stage, STAGE_SCORING);
+	ck_assert_ptr_nonnull(strstr(S.where, "stage 3 of 7: scoring"));
+	ck_assert(has(S.narr, S.nnarr, "is compared with every encoder"));
+	ck_assert(has(S.body, S.nbody, "e_1,1 = s_1·h_1"));
+	ck_assert(!has(S.body, S.nbody, "s_1 = tanh"));
+	/* g 2 is the decoder, g 3 the scores */
+	view_key(&V, 'g');
+	render();
+	ck_assert_ptr_nonnull(strstr(S.keys, "type a stage number, 1 to 7"));
+	view_key(&V, '2');
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_DECODER);
+	view_key(&V, 'g');
+	view_key(&V, '3');
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SCORING);
+	ck_assert_int_eq(view_goto_number(&V, 8), -1);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SCORING);
+	/* the help lists the seven in order */
+	view_key(&V, '?');
+	render();
+	ck_assert(has(S.body, S.nbody, "g then 1-7"));
+	ck_assert(has(S.body, S.nbody, "1 encoding, 2 decoder, 3 scoring, "
+		      "4 softmax,"));
+	ck_assert(has(S.body, S.nbody, "7 output."));
+}
+END_TEST
+
+/* The width the TUI draws a strip in: from column 1, " › " between. */
+static int strip_width(const struct view_strip_item *it, int n)
+{
+	int w = 1;
+	for (int k = 0; k < n; k++)
+		w += utf8_width(it[k].text) + (k ? 3 : 0);
+	return w;
+}
+
+/* The strip names the seven stages in order, and fits the width: at 80
+ * columns "concatenation" gives way to "concat" and only the current
+ * stage is numbered; at 120 all are numbered, in full. */
+START_TEST(test_strip_fits)
+{
+	static const char *const names[] = { "encoding", "decoder", "scoring",
+		"softmax", "weighted sum", "concat", "output" };
+	struct view_strip_item it[STAGE_COUNT];
+	int n = view_strip(&V, STAGE_SCORING, 80, it);
+	ck_assert_int_eq(n, 7);
+	for (int k = 0; k < n; k++)
+		ck_assert_ptr_nonnull(strstr(it[k].text, names[k]));
+	ck_assert_int_le(strip_width(it, n), 79);
+	ck_assert_str_eq(it[2].text, " 3 scoring ");
+	ck_assert(it[2].current);
+	ck_assert_str_eq(it[1].text, "decoder");
+	ck_assert(!it[1].current);
+	for (int st = 0; st < STAGE_COUNT; st++) { /* whichever is current */
+		n = view_strip(&V, st, 80, it);
+		ck_assert_int_le(strip_width(it, n), 79);
+	}
+	n = view_strip(&V, STAGE_CONCAT, 80, it);
+	ck_assert_str_eq(it[5].text, " 6 concat ");
+	n = view_strip(&V, STAGE_DECODER, 120, it);
+	ck_assert_str_eq(it[0].text, " 1 encoding ");
+	ck_assert_str_eq(it[1].text, " 2 decoder ");
+	ck_assert_str_eq(it[5].text, " 6 concatenation ");
+	ck_assert_int_le(strip_width(it, n), 119);
+}
+END_TEST
+
+/* The order is the step program's, not a list in the view: a trace whose
+ * step scores before the decoder's update (Bahdanau's order) gets a strip,
+ * frames and g keys in that order. */
+START_TEST(test_strip_order_from_trace)
+{
+	static const enum trace_stage bahdanau[] = { STAGE_SCORING,
+		STAGE_SOFTMAX, STAGE_WEIGHTED_SUM, STAGE_DECODER,
+		STAGE_CONCAT, STAGE_OUTPUT };
+	struct trace_rec recs[6];
+	int first[1] = { 0 };
+	struct trace t = { 0 };
+	memset(recs, 0, sizeof recs);
+	for (int k = 0; k < 6; k++) {
+		recs[k].stage = bahdanau[k];
+		recs[k].t = 1;
+	}
+	t.m = &M;
+	t.n = 2;
+	t.nruns = 1;
+	t.runs[0].nsteps = 1;
+	t.runs[0].nrecs = 6;
+	t.runs[0].step_first = first;
+	t.nrecs = 6;
+	t.recs = recs;
+	enum trace_stage order[STAGE_COUNT];
+	ck_assert_int_eq(trace_stages(&t, order), STAGE_COUNT);
+	ck_assert_int_eq(order[0], STAGE_ENCODING);
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(order[k + 1], bahdanau[k]);
+	struct view w;
+	view_init(&w, &t, NULL, 4, 78);
+	ck_assert_int_eq(w.nframes, 2 + 6);
+	ck_assert_int_eq(w.frames[2].stage, STAGE_SCORING);
+	ck_assert_int_eq(w.frames[5].stage, STAGE_DECODER);
+	ck_assert_int_eq(view_goto_number(&w, 5), 0);
+	ck_assert_int_eq(w.frames[w.pos].stage, STAGE_DECODER);
+	struct view_strip_item it[STAGE_COUNT];
+	view_strip(&w, STAGE_DECODER, 80, it);
+	ck_assert_str_eq(it[1].text, "scoring");
+	ck_assert_str_eq(it[4].text, " 5 decoder ");
+	view_free(&w);
 }
 END_TEST
 
@@ -71,7 +217,7 @@ START_TEST(test_first_screen)
 {
 	render();
 	ck_assert_int_eq(S.stage, STAGE_ENCODING);
-	ck_assert_ptr_nonnull(strstr(S.where, "stage 1 of 6: encoding"));
+	ck_assert_ptr_nonnull(strstr(S.where, "stage 1 of 7: encoding"));
 	ck_assert_ptr_nonnull(strstr(S.title, "je suis étudiant"));
 	ck_assert_ptr_nonnull(strstr(S.title, "[dot scorer]"));
 	ck_assert(has(S.narr, S.nnarr, "\"je\""));
@@ -272,7 +418,7 @@ START_TEST(test_key_hints)
 	V.width = 78;
 	view_key(&V, 'g');
 	render();
-	ck_assert_ptr_nonnull(strstr(S.keys, "type a stage number, 1 to 6"));
+	ck_assert_ptr_nonnull(strstr(S.keys, "type a stage number, 1 to 7"));
 	ck_assert_int_eq(view_key(&V, 'x'), VIEW_KEY_REDRAW); /* cancels */
 	ck_assert_int_eq(V.pending_g, 0);
 	ck_assert_int_eq(V.pos, 0);
@@ -524,12 +670,12 @@ START_TEST(test_quiz_box_backspace)
 }
 END_TEST
 
-/* The keys as the program runs them (view_key.h): g 3, s, z, a typed
+/* The keys as the program runs them (view_key.h): g 4, s, z, a typed
  * answer with a refused byte, Esc, ? and any key, PgDn, q. */
 START_TEST(test_keys)
 {
 	ck_assert_int_eq(view_key(&V, 'g'), VIEW_KEY_REDRAW); /* a prompt */
-	ck_assert_int_eq(view_key(&V, '3'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(view_key(&V, '4'), VIEW_KEY_REDRAW);
 	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
 	ck_assert_int_eq(V.frames[V.pos].t, 1);
 	view_key(&V, 's');
@@ -585,8 +731,13 @@ START_TEST(test_bahdanau_screens)
 				     1u << SCORER_additive, &err), 0);
 	view_init(&v, &tr, NULL, 4, 78);
 	memset(&sc, 0, sizeof sc);
-	ck_assert_str_eq(view_stage_title(&tr, STAGE_CONCAT), "decoder state");
-	ck_assert_str_eq(view_stage_title(&T, STAGE_CONCAT), "concatenation");
+	/* the stages in the order the step program records them */
+	static const enum trace_stage order[] = {
+		STAGE_ENCODING, STAGE_SCORING, STAGE_SOFTMAX,
+		STAGE_WEIGHTED_SUM, STAGE_DECODER, STAGE_OUTPUT };
+	ck_assert_int_eq(v.nstages, 6);
+	for (int k = 0; k < 6; k++)
+		ck_assert_int_eq(v.stages[k], order[k]);
 	/* the last encoder screen: both directions, h_3, and s_0 */
 	view_goto(&v, 2);
 	view_render(&v, &sc);
@@ -595,36 +746,33 @@ START_TEST(test_bahdanau_screens)
 	ck_assert(has(sc.body, sc.nbody, "the annotation h_3 = [→h_3; ←h_3]"));
 	ck_assert(has(sc.body, sc.nbody, "s_0 = tanh(W_init·←h_1)"));
 	ck_assert(has(sc.narr, sc.nnarr, "W_init"));
-	/* step 1: the query s_0 */
+	/* step 1: the query s_0, then the scores */
 	view_goto(&v, 3);
 	view_screen_free(&sc);
 	view_render(&v, &sc);
 	ck_assert_int_eq(sc.stage, STAGE_SCORING);
 	ck_assert(has(sc.body, sc.nbody, "the query s_0 = "));
 	ck_assert(has(sc.narr, sc.nnarr, "the query is s_0"));
-	view_goto(&v, 4);
-	view_screen_free(&sc);
-	view_render(&v, &sc);
 	ck_assert(has(sc.body, sc.nbody, "W_a·s_0 + U_a·h_1"));
-	ck_assert(has(sc.narr, sc.nnarr, "Now s_0 is compared"));
-	/* the decoder state, after the weighted sum */
-	view_goto(&v, 7);
+	ck_assert(has_joined(sc.narr, sc.nnarr, "Now s_0 is compared"));
+	/* the decoder's update, after the weighted sum */
+	view_goto(&v, 6);
 	view_screen_free(&sc);
 	view_render(&v, &sc);
-	ck_assert_int_eq(sc.stage, STAGE_CONCAT);
-	ck_assert_ptr_nonnull(strstr(sc.where, "stage 5 of 6: decoder state"));
+	ck_assert_int_eq(sc.stage, STAGE_DECODER);
+	ck_assert_ptr_nonnull(strstr(sc.where, "stage 5 of 6: decoder"));
 	ck_assert(has(sc.body, sc.nbody, "the context c_1 enters the RNN"));
 	ck_assert(has(sc.body, sc.nbody, "  W_c·c_1 "));
 	ck_assert(has(sc.body, sc.nbody,
 		      "s_1 = tanh(W_y·y_0 + W_s·s_0 + W_c·c_1 + b)"));
 	ck_assert(has(sc.narr, sc.nnarr, "both gates fixed open"));
-	view_goto(&v, 8);
+	view_goto(&v, 7);
 	view_screen_free(&sc);
 	view_render(&v, &sc);
 	ck_assert(has(sc.body, sc.nbody, "p_1 = softmax(W_o·[s_1; c_1; y_0])"));
 	ck_assert(has(sc.narr, sc.nnarr, "maxout"));
 	/* step 2's query is the state step 1 made */
-	view_goto(&v, 9);
+	view_goto(&v, 8);
 	view_screen_free(&sc);
 	view_render(&v, &sc);
 	ck_assert(has(sc.body, sc.nbody, "the query s_1 = the state that step 1 made"));
@@ -665,7 +813,7 @@ START_TEST(test_arch_swap_and_compare)
 	ck_assert_ptr_eq(v.other, &tl);
 	ck_assert_int_eq(v.tr->runs[v.run].scorer, SCORER_general);
 	ck_assert_int_eq(v.frames[v.pos].t, 2);
-	ck_assert_int_eq(v.frames[v.pos].part, 1);
+	ck_assert_int_eq(v.frames[v.pos].stage, STAGE_SCORING);
 	view_render(&v, &sc);
 	ck_assert_ptr_nonnull(strstr(sc.title, "[general scorer, bahdanau]"));
 	ck_assert(has(sc.body, sc.nbody, "s_1·(W_a·h_1)"));
@@ -697,6 +845,9 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_frames);
 	tcase_add_test(tc, test_bahdanau_screens);
 	tcase_add_test(tc, test_arch_swap_and_compare);
+	tcase_add_test(tc, test_decoder_stage);
+	tcase_add_test(tc, test_strip_fits);
+	tcase_add_test(tc, test_strip_order_from_trace);
 	tcase_add_test(tc, test_first_screen);
 	tcase_add_test(tc, test_softmax_screen_bars);
 	tcase_add_test(tc, test_scorer_switch_keeps_place);

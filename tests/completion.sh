@@ -38,6 +38,7 @@ offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
 offers "the stages" weighted-sum attn-trace trace --stage w
+offers "the decoder stage" decoder attn-trace trace --stage d
 offers "lesson names" softmax attn-trace lesson so
 offers "the built-in models" handset4 attn-trace trace --model h
 offers "the built-in models for --init" toy4 attn-trace train --init t
@@ -45,6 +46,9 @@ offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
 offers "the help command" help attn-trace he
 offers "commands after help" heatmap attn-trace help hea
+offers "the self command" self attn-trace se
+offers "self's options" --causal attn-trace self --ca
+offers "the built-in self4" self4 attn-trace self --model se
 offers "the vocab command" vocab attn-trace vo
 offers "vocab options" --source attn-trace vocab --so
 finish

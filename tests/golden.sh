@@ -49,4 +49,9 @@ golden location-aware-tiny.txt trace --model="$tiny" --scorer=location-aware \
 # step, the context entering the RNN, the readout
 golden bahdanau-concat.txt trace --model=tests/data/bahdanau.model \
 	--scorer=concat --target="one two" un deux trois
+# attn-trace self on the built-in self4 (doc/model.md)
+golden self-zone.txt self zone économique européenne
+golden self-causal-je.txt self --causal je suis étudiant
+golden self-cross.json self --format=json --target="european economic area" \
+	zone économique européenne
 finish

@@ -77,12 +77,12 @@ run_cmd lesson --plain learning
 expect_status 0 "the lesson on training"
 check "lesson 13 runs on the built-in trained model" \
 	grep -qxF 'Model: <built-in toy4.model>' "$TMP/out"
-for e in 0 200; do
-	check "lesson 13 shows the snapshot after $e epochs" \
-		grep -qxF "(the model models/epoch$e.model)" "$TMP/out"
+for e in epoch0 epoch200 unguided; do
+	check "lesson 13 shows the model $e" \
+		grep -qxF "(the model models/$e.model)" "$TMP/out"
 done
-check "lesson 13: three general heatmaps, and a dot and a concat one" sh -c \
-	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 3 &&
+check "lesson 13: four general heatmaps, and a dot and a concat one" sh -c \
+	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 4 &&
 	 grep -q '^alignment α, dot scorer' '$TMP/out' &&
 	 grep -q '^alignment α, concat scorer' '$TMP/out'"
 # the same from a copy of the lessons elsewhere, as when installed
@@ -255,6 +255,43 @@ show softmax t=9" "5:14: expected t= from 1 to 5"
 bad word-past-end "$head
 page: p
 show score t=1 i=4" "4:16: expected i= from 1 to 3"
+# self-attention directives (show self=STAGE, quiz self-KIND)
+selfhead='title: T
+model: self4
+sentence: je suis étudiant'
+bad self-stage "$selfhead
+page: p
+show self=attention" "5:6: expected self=STAGE"
+bad self-head "$selfhead
+page: p
+show self=scores head=3" "5:18: expected head=1 or head=2"
+bad self-quiz-kind "$selfhead
+page: p
+quiz self-sum i=1 j=1 head=1" "5:6: expected what to ask (self-score"
+bad self-quiz-missing "$selfhead
+page: p
+quiz self-score i=1 head=1" "5:27: expected j=N after 'self-score'"
+bad self-quiz-past-end "$selfhead
+page: p
+quiz self-weight i=1 j=4 head=1" "5:22: expected j= from 1 to 3"
+bad self-z-past-end "$selfhead
+page: p
+quiz self-z i=1 k=3 head=1" "5:17: expected k= from 1 to 2"
+bad self-no-target "$selfhead
+page: p
+show self=x cross" "5:1: expected a 'target:' for 'cross'"
+bad self-no-weights "$head
+page: p
+show self=x" "4:1: cannot show self-attention"
+printf '%s\n' "$selfhead" 'page: p' 'quiz self-weight i=2 j=1 head=1 causal' \
+	>"$TMP/selfquiz.lesson"
+run_cmd lesson --plain "$TMP/selfquiz.lesson"
+expect_status 0 "a self-attention quiz renders"
+check "the quiz shows the masked row" grep -qF -- '-inf]' "$TMP/out"
+check "the answer is the weight of the trace" \
+	grep -qxF "(answer: α_2,1[h1] = $("$ATTN_TRACE" self --format=csv \
+	--causal je suis étudiant | awk -F, '$2 == 1 && $3 == "A" && $4 == 2 &&
+	$5 == 1 { printf "%.4f", $8 }'))" "$TMP/out"
 bad unknown-word "title: T
 sentence: je suis chat
 page: p
@@ -263,6 +300,33 @@ bad empty-page "$head
 page: p
 page: q
 x" "3:1: expected narrative or a 'show' line"
+
+# numbers in the narrative: each must be one the page shows, at the
+# decimals written (handset4: h_1 = [tanh 2.5, 0, 0, tanh 0.2], worked out
+# by hand in lesson 2: 0.9866 and 0.1974), or be marked with a backslash
+h4='title: T
+model: handset4
+sentence: je suis étudiant'
+printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866, about 0.99, and 0.1974;' \
+	'e^2.5 is \12.18, by hand.' 'show encoder i=1' >"$TMP/right.lesson"
+run_cmd lesson --check "$TMP/right.lesson"
+expect_status 0 "a lesson whose prose numbers are the trace's"
+check "it says ok" grep -qxF "$TMP/right.lesson: ok" "$TMP/out"
+run_cmd lesson --plain "$TMP/right.lesson"
+check "a number marked \\ is shown without the backslash" \
+	grep -q 'e^2.5 is 12.18, by hand' "$TMP/out"
+printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866 and 0.1975,' \
+	'    and 0.9867' 'show encoder i=1' >"$TMP/drift.lesson"
+run_cmd lesson --check "$TMP/drift.lesson"
+expect_status 1 "a prose number the trace does not have"
+expect_err "$TMP/drift.lesson:5:22: expected a number the page shows, at 4 decimals (the nearest is 0.1974, " \
+	"the drifting number is named at its line and column"
+expect_err "found '0.1975'" "with what was found"
+expect_err "$TMP/drift.lesson:6:9: expected a number the page shows, at 4 decimals (the nearest is 0.9866, h_1[1]; write \\0.9867 for a number that is not the trace's), found '0.9867'" \
+	"every drifting number is reported, in a verbatim line too"
+check "no ok for it" test ! -s "$TMP/out"
+run_cmd lesson --plain "$TMP/drift.lesson"
+expect_status 0 "the stepper and --plain still show it"
 
 # --check goes on after a bad file and reports each good one
 run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"

@@ -22,7 +22,8 @@ check "$comma really uses a decimal comma" \
 	test "$(LC_ALL=$comma locale -k decimal_point 2>/dev/null)" = 'decimal_point=","'
 
 for args in "trace --scorer=all" "trace --format=json --scorer=all" \
-	"model" "model --format=json"; do
+	"model" "model --format=json" "self --causal" "self --format=json" \
+	"self --format=svg"; do
 	# shellcheck disable=SC2086
 	LC_ALL=C "$ATTN_TRACE" $args >"$TMP/c" 2>&1
 	# shellcheck disable=SC2086

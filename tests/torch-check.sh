@@ -26,4 +26,9 @@ check "bahdanau.model (the bahdanau architecture) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+# attn-trace self: self- and cross-attention against nn.MultiheadAttention
+check "self4.model self/cross-attention agrees with nn.MultiheadAttention" \
+	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/data/self4.model"
+check "self6.model self/cross-attention agrees with nn.MultiheadAttention" \
+	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/self6.model"
 finish

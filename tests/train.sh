@@ -90,22 +90,39 @@ check "the model file says how it was trained" grep -q '^#   attn-trace train --
 # --- the built-in toy model and lesson 13's snapshots of its training,
 # rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_EPOCHS and
 # TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
-toy_flags="--scorer=dot,general,concat --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+toy_flags="--scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
 # shellcheck disable=SC2086 # the flags are words
-run_cmd train --pairs="$pairs" -o "$TMP/toy4-base.model" -q --epochs=3000 $toy_flags
+run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" -o "$TMP/toy4.model" --every=100000 --epochs=3000 $toy_flags
 expect_status 0 "training the toy model"
-# the second step: the location scorer on the first step's frozen weights
-loc_flags="--scorer=location --freeze-shared --positions=8 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5"
-# shellcheck disable=SC2086
-run_cmd train --pairs="$pairs" --init="$TMP/toy4-base.model" -o "$TMP/toy4.model" -q --epochs=3000 $loc_flags
-expect_status 0 "training the toy model's location scorer"
+# alignment accuracy, as train reports it: at least 95% on the training
+# pairs and 90% on the held-out ones, for every scorer
+for which in "training pairs:95" "held-out pairs (heldout.pairs):90"; do
+	what=${which%:*} least=${which##*:}
+	line=$(grep -F "alignment accuracy on the $what: " "$TMP/err" || true)
+	check "train reports the alignment accuracy on the $what" test -n "$line"
+	for sc in dot general concat scaled location; do
+		pct=$(printf '%s\n' "$line" | sed -n "s/.* $sc \([0-9.]*\)% .*/\1/p")
+		check "$sc aligns at least $least% of the words of the $what ($pct%)" \
+			awk -v p="$pct" -v l="$least" 'BEGIN { exit !(p != "" && p + 0 >= l) }'
+	done
+done
 check "data/toy4.model is rebuilt byte for byte" cmp -s "$TMP/toy4.model" "$srcdir/data/toy4.model"
 # the built-in model of Bahdanau's architecture, as make bahdanau-model
 # builds it (BAHD_TRAIN_FLAGS and BAHD_EPOCHS in Makefile.am)
-bahd_flags="--arch=bahdanau --scorer=dot,general,concat,scaled,location,additive,location-aware --positions=8 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+bahd_flags="--arch=bahdanau --scorer=dot,general,concat,scaled,location,additive,location-aware --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
 # shellcheck disable=SC2086
-run_cmd train --pairs="$pairs" -o "$TMP/bahdanau4.model" -q --epochs=3000 $bahd_flags
+run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" -o "$TMP/bahdanau4.model" --every=100000 --epochs=3000 $bahd_flags
 expect_status 0 "training the bahdanau model"
+# its alignment accuracy too: at least 95% and 90%, for every scorer
+for which in "training pairs:95" "held-out pairs (heldout.pairs):90"; do
+	what=${which%:*} least=${which##*:}
+	line=$(grep -F "alignment accuracy on the $what: " "$TMP/err" || true)
+	for sc in dot general concat scaled location additive location-aware; do
+		pct=$(printf '%s\n' "$line" | sed -n "s/.* $sc \([0-9.]*\)%.*/\1/p")
+		check "bahdanau4, $sc aligns at least $least% of the $what ($pct%)" \
+			awk -v p="$pct" -v l="$least" 'BEGIN { exit !(p != "" && p + 0 >= l) }'
+	done
+done
 check "data/bahdanau4.model is rebuilt byte for byte" cmp -s "$TMP/bahdanau4.model" "$srcdir/data/bahdanau4.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
@@ -113,6 +130,10 @@ for e in 0 200; do
 	check "lessons/models/epoch$e.model is rebuilt byte for byte" \
 		cmp -s "$TMP/epoch$e.model" "$srcdir/lessons/models/epoch$e.model"
 done
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/unguided.model" -q --epochs=3000 $toy_flags --align-weight=0
+check "lessons/models/unguided.model is rebuilt byte for byte" \
+	cmp -s "$TMP/unguided.model" "$srcdir/lessons/models/unguided.model"
 
 # --- names the user did not type as a sentence ---------------------------
 # A file name can hold any byte.  What the program writes with one in it

@@ -18,7 +18,7 @@ command -v pgrep >/dev/null 2>&1 || { echo "pgrep is not installed"; exit 77; }
 
 # --- SIGHUP: exit 129, modes restored ---
 start h 80 24 "'$ATTN_TRACE' tui je suis étudiant"
-expect h "stage 1 of 6: encoding" "a stepper to hang up"
+expect h "stage 1 of 7: encoding" "a stepper to hang up"
 keys h Right
 expect h "word 2 of 3" "it answers keys"
 kill -HUP "$(pid_of h)" 2>/dev/null
@@ -27,7 +27,7 @@ check "the terminal modes are restored after SIGHUP" same_modes h
 
 # --- Ctrl-\ (SIGQUIT) from the keyboard: exit 131, modes restored ---
 start j 80 24 "'$ATTN_TRACE' tui je suis étudiant"
-expect j "stage 1 of 6: encoding" "a stepper to quit with Ctrl-\\"
+expect j "stage 1 of 7: encoding" "a stepper to quit with Ctrl-\\"
 keys j 'C-\'
 wait_exit j 131 "Ctrl-\\ (SIGQUIT) ends the stepper"
 check "the terminal modes are restored after Ctrl-\\" same_modes j
@@ -37,7 +37,7 @@ check "the terminal modes are restored after Ctrl-\\" same_modes j
 for sig in QUIT PIPE ALRM USR1 USR2 XCPU XFSZ VTALRM PROF; do
 	n=$(kill -l "$sig")
 	start "s$sig" 80 24 "'$ATTN_TRACE' tui je suis étudiant"
-	expect "s$sig" "stage 1 of 6: encoding" "a stepper for SIG$sig"
+	expect "s$sig" "stage 1 of 7: encoding" "a stepper for SIG$sig"
 	kill -"$sig" "$(pid_of "s$sig")" 2>/dev/null
 	wait_exit "s$sig" $((128 + n)) "SIG$sig ends the stepper"
 	check "the terminal modes are restored after SIG$sig" same_modes "s$sig"
@@ -46,7 +46,7 @@ done
 
 # --- the terminal goes away: the stepper ends, it does not spin ---
 start k 80 24 "'$ATTN_TRACE' tui zone économique européenne"
-expect k "stage 1 of 6: encoding" "a stepper whose terminal will close"
+expect k "stage 1 of 7: encoding" "a stepper whose terminal will close"
 kpid=$(pid_of k)
 tm kill-session -t k
 i=0
@@ -63,7 +63,7 @@ fi
 
 # --- a storm of window-size changes ---
 start w 80 24 "'$ATTN_TRACE' tui je suis étudiant --color=never"
-expect w "stage 1 of 6: encoding" "a stepper for the resize storm"
+expect w "stage 1 of 7: encoding" "a stepper for the resize storm"
 wpid=$(pid_of w)
 i=0
 while [ $i -lt 100 ]; do	# 200 real resizes, as fast as tmux goes
@@ -81,20 +81,20 @@ keys w Right
 expect w "word 2 of 3" "after the storm it still answers keys"
 # at 120 columns every stage of the strip is numbered; at 80 only the
 # current one is, so this shows that it drew at the final size
-expect w "2 scoring  ›  3 softmax" "it draws the strip at the final width"
+expect w "3 scoring  ›  4 softmax" "it draws the strip at the final width"
 check "it draws the key bar on the last of 40 rows" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w |
 	       sed -n 40p | grep -q '? help'"
 keys w End
-expect w "stage 6 of 6: output" "End works after the storm"
+expect w "stage 7 of 7: output" "End works after the storm"
 keys w q
 wait_exit w 0 "q quits after the storm"
 check "the terminal modes are restored after the storm" same_modes w
 
 # --- a storm while a quiz waits for its answer ---
 start z 80 24 "'$ATTN_TRACE' tui je suis étudiant --color=never"
-expect z "stage 1 of 6: encoding" "a stepper for a storm during a quiz"
-keys z g 3 z
+expect z "stage 1 of 7: encoding" "a stepper for a storm during a quiz"
+keys z g 4 z
 expect z "answer> _" "a quiz is open"
 i=0
 while [ $i -lt 50 ]; do
@@ -105,7 +105,7 @@ done
 keys z 0 . 5
 expect z "answer> 0.5_" "the typed answer survives the storm"
 keys z Escape
-expect z "stage 3 of 6: softmax" "Esc leaves the quiz after the storm"
+expect z "stage 4 of 7: softmax" "Esc leaves the quiz after the storm"
 keys z q
 wait_exit z 0 "q quits after a storm during a quiz"
 check "the terminal modes are restored after that" same_modes z

@@ -5,14 +5,21 @@
 
 # --- a session at 80x24 ---
 start a 80 24 "'$ATTN_TRACE' tui"
-expect a "stage 1 of 6: encoding" "it opens on the encoder"
+expect a "stage 1 of 7: encoding" "it opens on the encoder"
 expect a "x_1 = emb(je)" "the first screen shows x_1"
 expect a "je suis étudiant" "UTF-8 words display"
 keys a Right
 expect a "word 2 of 3" "right arrow steps forward"
 keys a Left
 expect a "word 1 of 3" "left arrow steps back"
-keys a g 2 Space
+keys a g 2
+expect a "stage 2 of 7: decoder" "g 2: the decoder's update, a stage of its own"
+expect a "s_1 = tanh(W_x·y_0 + W_h·s_0 + b)" "the decoder stage shows s_1"
+check "80x24: the strip names the seven stages, decoder before scoring" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t a | sed -n 2p |
+	       grep -q '^ encoding ›  2 decoder  › scoring › softmax › weighted sum › concat › output *\$'"
+keys a Space
+expect a "stage 3 of 7: scoring" "space: the scores, the next stage"
 expect a "Now s_1 is compared with every encoder state" "g 2 then space: the scores"
 expect a "e_1,2 = s_1·h_2 = " "the scores show their arithmetic"
 expect a "×" "the arithmetic is term by term"
@@ -20,18 +27,18 @@ keys a t
 expect_not a "×" "t hides the term-by-term arithmetic"
 keys a t
 expect a "×" "t shows it again"
-keys a g 3
-expect a "stage 3 of 6: softmax" "g 3 jumps to the softmax"
+keys a g 4
+expect a "stage 4 of 7: softmax" "g 4 jumps to the softmax"
 expect a "attention weights α_1 (dot)" "the weights are drawn as bars"
 keys a s
 expect a "[general scorer]" "s switches to the general scorer"
-expect a "stage 3 of 6: softmax" "the scorer switch keeps the stage"
+expect a "stage 4 of 7: softmax" "the scorer switch keeps the stage"
 expect a "attention weights α_1 (general)" "the bars follow the scorer"
 keys a c
 expect a "the scorers side by side at step t=1" "c opens the comparison"
 expect a "concat" "the comparison has every scorer"
 keys a Escape
-expect a "stage 3 of 6: softmax" "Esc goes back"
+expect a "stage 4 of 7: softmax" "Esc goes back"
 keys a m
 expect a "the alignment heatmap of the general scorer" "m opens the heatmap"
 expect a "étudiant" "the heatmap names the source words"
@@ -40,7 +47,7 @@ keys a m
 keys a '?'
 expect a "compare the scorers at this step" "? opens the help"
 keys a x
-expect a "stage 3 of 6: softmax" "any key leaves the help"
+expect a "stage 4 of 7: softmax" "any key leaves the help"
 keys a z
 expect a "quiz: work it out by hand, step t=1" "z opens a quiz on this step"
 expect a "answer> _" "the quiz waits for an answer"
@@ -50,11 +57,11 @@ keys a 9 9 Enter
 expect a "not quite:" "a wrong answer is told so"
 expect a "The worked arithmetic:" "and shown the worked arithmetic"
 keys a x
-expect a "stage 3 of 6: softmax" "any key leaves the answered quiz"
+expect a "stage 4 of 7: softmax" "any key leaves the answered quiz"
 keys a End
-expect a "stage 6 of 6: output" "End goes to the last screen"
+expect a "stage 7 of 7: output" "End goes to the last screen"
 keys a Home
-expect a "stage 1 of 6: encoding" "Home goes to the first screen"
+expect a "stage 1 of 7: encoding" "Home goes to the first screen"
 keys a q
 wait_exit a 0 "q quits"
 check "the terminal modes are restored after q" same_modes a
@@ -69,9 +76,9 @@ check "80x24: the key bar keeps q quit" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t w | sed -n 24p |
 	       grep -q '? help  q quit'"
 keys w g
-expect w "g: type a stage number, 1 to 6" "after g the key bar says what g waits for"
-keys w 3
-expect w "stage 3 of 6: softmax" "and the digit is taken"
+expect w "g: type a stage number, 1 to 7" "after g the key bar says what g waits for"
+keys w 4
+expect w "stage 4 of 7: softmax" "and the digit is taken"
 keys w c
 expect w "side by side at step t=1" "the comparison at step 1"
 keys w Right
@@ -79,12 +86,12 @@ expect w "side by side at step t=2" "right moves the comparison a step on"
 keys w Left
 expect w "side by side at step t=1" "left moves it back"
 keys w Escape
-expect w "stage 3 of 6: softmax   step t=1" "Esc goes back to the same stage and step"
+expect w "stage 4 of 7: softmax   step t=1" "Esc goes back to the same stage and step"
 keys w q
 wait_exit w 0 "q quits the 80x24 stepper"
 start W 200 40 "'$ATTN_TRACE' tui je suis étudiant"
-expect W "stage 1 of 6: encoding" "a stepper at 200x40"
-keys W g 3
+expect W "stage 1 of 7: encoding" "a stepper at 200x40"
+keys W g 4
 expect W "attention weights α_1 (dot)" "200x40: the softmax and its bars"
 check "200x40: no line of the narrative or the bars is over 100 columns" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t W | sed '1,3d;\$d' |
@@ -121,7 +128,7 @@ wait_exit L 0 "q quits the long heatmap"
 start b 40 10 "'$ATTN_TRACE' tui"
 expect b "Please enlarge the terminal" "40x10 asks for a larger terminal"
 tm resize-window -t b -x 80 -y 24 2>/dev/null
-expect b "stage 1 of 6: encoding" "it redraws when resized"
+expect b "stage 1 of 7: encoding" "it redraws when resized"
 keys b q
 wait_exit b 0 "q quits a small terminal"
 
@@ -132,7 +139,7 @@ keys c C-c
 wait_exit c 130 "Ctrl-C ends the stepper"
 check "the terminal modes are restored after Ctrl-C" same_modes c
 start d 80 24 "'$ATTN_TRACE' tui"
-expect d "stage 1 of 6" "a stepper to terminate"
+expect d "stage 1 of 7" "a stepper to terminate"
 kill -TERM "$(pid_of d)" 2>/dev/null || tm send-keys -t d C-c
 wait_exit d 143 "SIGTERM ends the stepper"
 check "the terminal modes are restored after SIGTERM" same_modes d
@@ -142,8 +149,8 @@ check "the terminal modes are restored after SIGTERM" same_modes d
 # is refused, and a two-byte é that no longer fits is left out whole.  The
 # box has room for 63 bytes: "1" and 31 é (2 bytes each).
 start q 80 24 "'$ATTN_TRACE' tui je suis étudiant --color=never"
-expect q "stage 1 of 6: encoding" "a stepper for hostile answers"
-keys q g 3 z
+expect q "stage 1 of 7: encoding" "a stepper for hostile answers"
+keys q g 4 z
 expect q "answer> _" "a quiz waits for its answer"
 tm send-keys -t q -H e9
 keys q 1
@@ -155,7 +162,7 @@ e31=$(printf '%31s' '' | sed 's/ /é/g')
 keys q -l "$e31$e31"
 expect q "answer> 1${e31}_" "a full box keeps whole characters only"
 keys q Escape
-expect q "stage 3 of 6: softmax" "Esc leaves the quiz"
+expect q "stage 4 of 7: softmax" "Esc leaves the quiz"
 keys q q
 wait_exit q 0 "q quits after the hostile answers"
 check "the terminal modes are restored after them" same_modes q
@@ -167,12 +174,12 @@ check "the terminal modes are restored after them" same_modes q
 # onto the next row, pushing the strip off row 2 and the key bar off row 24.
 start l 80 24 "env -u LANG -u LC_ALL -u LC_CTYPE '$ATTN_TRACE' tui je suis étudiant --color=never"
 expect l "je suis étudiant -> (greedy)" "C locale: the UTF-8 words are whole"
-keys l g 3
+keys l g 4
 expect l "attention weights α_1 (dot)" "C locale: α is drawn"
 expect l "  étudiant  █" "C locale: the bars, their labels in UTF-8"
 check "C locale: the stage strip stays on row 2" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t l | sed -n 2p |
-	       grep -q '^ encoding › scoring ›  3 softmax  ›'"
+	       grep -q '^ encoding › decoder › scoring ›  4 softmax  › weighted sum › concat › output *\$'"
 check "C locale: the key bar stays on row 24" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t l | sed -n 24p |
 	       grep -q 'z quiz  ? help  q quit'"
@@ -187,10 +194,10 @@ if command -v localedef >/dev/null 2>&1 &&
    localedef -i en_US -f ISO-8859-1 "$TMP/en_US.ISO-8859-1" >/dev/null 2>&1; then
 	start n 80 24 "LOCPATH='$TMP' LC_ALL=en_US.ISO-8859-1 '$ATTN_TRACE' tui je suis étudiant --color=never"
 	expect n "je suis ?tudiant -> (greedy)" "Latin-1 locale: é is drawn as '?'"
-	keys n g 3
+	keys n g 4
 	expect n "attention weights ?_1 (dot)" "Latin-1 locale: α is drawn as '?'"
 	expect n "  ?tudiant  ####" "Latin-1 locale: ASCII bars"
-	expect n " encoding > scoring >  3 softmax  >" "Latin-1 locale: an ASCII strip"
+	expect n " encoding > decoder > scoring >  4 softmax  > weighted sum > concat > output" "Latin-1 locale: an ASCII strip"
 	check "Latin-1 locale: the key bar stays on row 24" \
 		sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t n |
 		       sed -n 24p | grep -q 'z quiz  ? help  q quit'"
@@ -202,7 +209,7 @@ fi
 
 # --- colours: NO_COLOR and --color ---
 start e 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui"
-expect e "stage 1 of 6" "NO_COLOR starts"
+expect e "stage 1 of 7" "NO_COLOR starts"
 if tm capture-pane -e -p -t e | grep -q '\[3[0-7];4[0-7]m\|\[4[0-7]m\|;4[0-7]m'; then
 	not_ok "NO_COLOR: no colours on the screen"
 else
@@ -210,7 +217,7 @@ else
 fi
 keys e q
 start f 80 24 "NO_COLOR=1 '$ATTN_TRACE' tui --color=always"
-expect f "stage 1 of 6" "--color=always starts"
+expect f "stage 1 of 7" "--color=always starts"
 check "--color=always colours even with NO_COLOR" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -e -p -t f | grep -q '4[0-7]m'"
 keys f q
@@ -304,10 +311,10 @@ for t in "env -u TERM" "env TERM=dumb" "env TERM=no-such-terminal"; do
 done
 # Bahdanau's architecture: its strip, its decoder-state screen, compare
 start bahd 100 30 "'$ATTN_TRACE' tui --arch=bahdanau --scorer=additive zone économique européenne"
-expect bahd "5 decoder state" "the strip of bahdanau names its decoder-state stage"
+expect bahd "5 decoder" "the strip of bahdanau puts its decoder stage fifth"
 keys bahd g 5
 expect bahd "the context c_1 enters the RNN" "g 5 shows c_1 entering the RNN"
-expect bahd "stage 5 of 6: decoder state" "the status line names the stage"
+expect bahd "stage 5 of 6: decoder" "the status line names the stage"
 keys bahd c
 expect bahd "the scorers side by side at step t=1" "compare works on bahdanau"
 keys bahd q
@@ -315,7 +322,7 @@ wait_exit bahd 0 "the bahdanau stepper quits cleanly"
 # --arch=all: 'a' switches the architecture, compare puts both side by side
 start both 110 45 "'$ATTN_TRACE' tui --arch=all --scorer=general zone économique européenne"
 expect both "[general scorer, luong]" "--arch=all starts with luong's"
-keys both g 2
+keys both g 3
 keys both a
 expect both "[general scorer, bahdanau]" "a switches to bahdanau's"
 expect both "stage 2 of 6: scoring   step t=1" "at the same stage and step"

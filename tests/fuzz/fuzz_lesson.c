@@ -14,7 +14,9 @@
  * a FIFO, nothing it could block on, and no harness writes anywhere but
  * /dev/null.
  *
- * When lesson_prepare() succeeds, every page is rendered the ways the
+ * When lesson_prepare() succeeds, the numbers of the narrative are
+ * checked (lesson_check_numbers(), each message naming the lesson), and
+ * every page is rendered the ways the
  * program renders it: lesson_page_text() and lesson_page_answers() at a
  * width taken from the input's size, lesson_plain(), every directive with
  * lesson_show_text() under each scorer (as the stepper does after 's'),
@@ -73,6 +75,16 @@ static char *fuzz_safe_name(char *name)
 	int missing = strlen(name) & 1;
 	free(name);
 	return xstrdup(missing ? FUZZ_MISSING : "toy4");
+}
+
+/* A number of the narrative that the trace lacks: a message that names
+ * the lesson. */
+static void fuzz_check_number(void *ctx, const char *msg)
+{
+	(void)ctx;
+	if (strncmp(msg, FUZZ_PATH ":", sizeof FUZZ_PATH) != 0 ||
+	    strchr(msg, '\n'))
+		abort();
 }
 
 /* Keeps lesson_prepare() away from any file the input names. */
@@ -190,6 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lesson_free(&l);
 		return 0;
 	}
+	lesson_check_numbers(&l, &tr, fuzz_check_number, NULL);
 	fmt_opts_default(&o);
 	o.precision = (int)(size % (NUM_MAX_PREC + 1));
 	for (int p = 0; p < l.npages; p++) {

@@ -1,0 +1,303 @@
+/* cli_self.c: "attn-trace self": self-attention (or, with --target,
+ * cross-attention) with two heads, in every trace format, to standard
+ * output or atomically to -o FILE. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_self.h"
+#include "cli_term.h"
+#include "fmt.h"
+#include "model.h"
+#include "num.h"
+#include "outfile.h"
+#include "self.h"
+#include "self_view.h"
+#include "tok.h"
+#include "tui.h"
+
+#define CLI_SELF_MODEL "self4"
+
+struct cli_self_opts {
+	const char *model_path; /* NULL: the built-in self4 */
+	const char *target;     /* NULL: self-attention */
+	const char *output;     /* NULL or "-": stdout */
+	int format;             /* an index of cli_self_formats */
+	int format_set;         /* --format was given */
+	enum tui_color color;
+	int precision;
+	unsigned heads;         /* bit h: show head h + 1 */
+	struct self_opts so;
+};
+
+static void cli_self_help(void)
+{
+	fputs(
+"Usage: attn-trace self [OPTION]... [SENTENCE]\n"
+"Trace self-attention with two heads, number by number: X = embeddings +\n"
+"positional encoding; Q, K and V, each row a matrix-vector product; for\n"
+"each head the scores q_i·k_j / √d_k term by term, the causal mask, the\n"
+"softmax of each row and Z = A V; then concat(Z_1, Z_2) and W_O.  With\n"
+"--target the queries come from the target words instead\n"
+"(cross-attention).  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"\n"
+"Options:\n"
+"  -m, --model=FILE      read the model from FILE; it needs the sections\n"
+"                        [self.*] (and [cross.*] for --target); the\n"
+"                        default, self4, is the built-in hand-set model\n"
+"                        of self-attention\n"
+"  -t, --target=SENTENCE cross-attention: queries from these target words,\n"
+"                        keys and values from the source words\n"
+"      --causal          mask every score s_i,j with j > i (-inf): a word\n"
+"                        sees no later word\n"
+"      --no-position     add no positional encoding to the embeddings\n"
+"      --heads=LIST      the heads whose stages to show: 1, 2, or 1,2\n"
+"                        (default: both, all that the model has); the\n"
+"                        concat and W_O always use both\n"
+"  -f, --format=FORMAT   text, json, jsonl, csv, markdown, or svg (the\n"
+"                        weights A of each head as a heatmap picture);\n"
+"                        default text, or the stepper on a terminal\n"
+"      --color=WHEN      colours in the stepper: auto, always or never\n"
+"  -p, --precision=N     digits after the point in text and Markdown, 0\n"
+"                        to 17 (default 4)\n"
+"  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
+"  -h, --help            display this help and exit\n"
+"\n"
+"On a terminal, with no --format and no -o, it opens the stepper: a\n"
+"screen a stage, the two heads side by side, a heatmap of each head's\n"
+"weights, and the α bars of one query row (r: next row, h: other head).\n"
+"\n"
+"Examples:\n"
+"  attn-trace self zone économique européenne\n"
+"  attn-trace self --causal --heads=1 je suis étudiant\n"
+"  attn-trace self --target=\"european economic area\" --format=json \\\n"
+"      zone économique européenne\n"
+"\n"
+"doc/model.md explains the arithmetic and the self4 model;\n"
+"doc/trace-format.md the names of every matrix.\n", stdout);
+}
+
+enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS, OPT_COLOR };
+enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,
+       SELF_NFORMATS };
+
+static const struct option cli_self_long_opts[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "target", required_argument, NULL, 't' },
+	{ "causal", no_argument, NULL, OPT_CAUSAL },
+	{ "no-position", no_argument, NULL, OPT_NO_POSITION },
+	{ "heads", required_argument, NULL, OPT_HEADS },
+	{ "format", required_argument, NULL, 'f' },
+	{ "precision", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const cli_self_formats[SELF_NFORMATS] = {
+	"text", "json", "jsonl", "csv", "markdown", "svg"
+};
+
+/* --heads=LIST: head numbers from 1 to SELF_HEADS, separated by commas. */
+static int cli_self_heads(struct cli_self_opts *o, const char *arg)
+{
+	const char *p = arg;
+	unsigned mask = 0;
+	for (;;) {
+		if (*p < '1' || *p > '0' + SELF_HEADS ||
+		    (p[1] != ',' && p[1] != '\0'))
+			return cli_usage_errorf("--heads expects head numbers "
+						"from 1 to %d separated by "
+						"commas, not '%s'", SELF_HEADS,
+						arg);
+		mask |= 1u << (*p - '1');
+		if (p[1] == '\0')
+			break;
+		p += 2;
+	}
+	o->heads = mask;
+	return 0;
+}
+
+static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'm': o->model_path = arg; return 0;
+	case 't': o->target = arg; o->so.cross = 1; return 0;
+	case 'o': o->output = arg; return 0;
+	case OPT_CAUSAL: o->so.causal = 1; return 0;
+	case OPT_NO_POSITION: o->so.position = 0; return 0;
+	case OPT_HEADS: return cli_self_heads(o, arg);
+	case 'f':
+		for (int k = 0; k < SELF_NFORMATS; k++)
+			if (strcmp(arg, cli_self_formats[k]) == 0) {
+				o->format = k;
+				o->format_set = 1;
+				return 0;
+			}
+		return cli_usage_errorf("unknown format '%s'; expected text, "
+					"json, jsonl, csv, markdown or svg",
+					arg);
+	case OPT_COLOR:
+		if (tui_color_parse(arg, &o->color) == 0)
+			return 0;
+		return cli_usage_errorf("unknown --color '%s'; expected auto, "
+					"always or never", arg);
+	case 'p':
+		if (cli_int(arg, 0, NUM_MAX_PREC, &o->precision) == 0)
+			return 0;
+		return cli_usage_errorf("--precision expects a whole number "
+					"from 0 to %d, not '%s'", NUM_MAX_PREC,
+					arg);
+	case 'h':
+		cli_self_help();
+		return -1;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static int cli_self_parse(struct cli_self_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->precision = 4;
+	o->heads = (1u << SELF_HEADS) - 1;
+	o->so.position = 1;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":m:t:f:p:o:h", cli_self_long_opts,
+				NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_option_error(c, argv, optind,
+						cli_self_long_opts);
+		int rc = cli_self_option(o, c, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The words of s in vocabulary v into *idx (allocated) and *n. */
+static int cli_self_words(const char *s, const struct vocab *v,
+			  const char *what, int **idx, int *n,
+			  struct errbuf *err)
+{
+	struct tok_list tl;
+	*idx = NULL;
+	if (tok_split(&tl, s, SELF_MAX_WORDS, what, err) != 0)
+		return -1;
+	if (tl.n == 0) {
+		tok_free(&tl);
+		err_set(err, "the %s sentence is empty", what);
+		return -1;
+	}
+	*idx = xcalloc((size_t)tl.n, sizeof **idx);
+	*n = tl.n;
+	int rc = tok_lookup(*idx, &tl, v, what, err);
+	tok_free(&tl);
+	return rc;
+}
+
+static int cli_self_write(const struct self_trace *t,
+			  const struct cli_self_opts *o, struct errbuf *err)
+{
+	struct outfile of;
+	if (outfile_open(&of, o->output, err) != 0)
+		return -1;
+	switch (o->format) {
+	case SELF_TEXT: self_fmt_text(of.fp, t, o->heads, o->precision); break;
+	case SELF_JSON: self_fmt_json(of.fp, t, o->heads, 0); break;
+	case SELF_JSONL: self_fmt_json(of.fp, t, o->heads, 1); break;
+	case SELF_CSV: self_fmt_csv(of.fp, t, o->heads); break;
+	case SELF_MARKDOWN: self_fmt_md(of.fp, t, o->heads, o->precision); break;
+	case SELF_SVG: self_fmt_svg(of.fp, t, o->heads, o->precision); break;
+	}
+	outfile_wrote(&of);
+	return outfile_commit(&of, err);
+}
+
+static void cli_self_render(void *ctx, int width, struct view_screen *s)
+{
+	struct self_view *v = ctx;
+	v->width = width;
+	self_view_render(v, s);
+}
+
+static int cli_self_key(void *ctx, int key, int page_rows)
+{
+	struct self_view *v = ctx;
+	v->page_rows = page_rows;
+	return self_view_key(v, key);
+}
+
+/* The stepper on t; returns its exit status. */
+static int cli_self_tui(const struct self_trace *t,
+			const struct cli_self_opts *o)
+{
+	struct self_view v;
+	self_view_init(&v, t, o->heads, o->precision, 78);
+	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
+				  &v.scroll };
+	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL };
+	return tui_run_screens(&sc, &to);
+}
+
+/* 1 if the stepper is what to show: no --format, no -o, and a terminal
+ * that can draw it. */
+static int cli_self_wants_tui(const struct cli_self_opts *o)
+{
+	char why[160];
+	return !o->format_set && !o->output && isatty(STDIN_FILENO) &&
+	       isatty(STDOUT_FILENO) && cli_term_usable(why, sizeof why);
+}
+
+int cli_self(int argc, char **argv)
+{
+	struct cli_self_opts o;
+	struct errbuf err;
+	int rc = cli_self_parse(&o, argc, argv);
+	if (rc != 0) /* -1: --help was answered (cli_main flushes it) */
+		return rc < 0 ? EXIT_OK : rc;
+	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
+	    cli_check_overwrite(o.output, "--model", o.model_path))
+		return EXIT_USAGE;
+	struct model m;
+	if (model_load_arg(&m, o.model_path ? o.model_path : CLI_SELF_MODEL,
+			   &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
+	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
+	struct self_trace t;
+	/* the model first: its words are no use without the weights */
+	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
+	if (rc == 0)
+		rc = cli_self_words(sentence, &m.src, "source", &ki, &n, &err);
+	if (rc == 0 && o.so.cross)
+		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq, &err);
+	if (rc == 0)
+		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, &err);
+	int status = EXIT_OK;
+	if (rc == 0) {
+		if (cli_self_wants_tui(&o))
+			status = cli_self_tui(&t, &o);
+		else
+			rc = cli_self_write(&t, &o, &err);
+		self_free(&t);
+	}
+	if (rc != 0)
+		cli_error(err.msg);
+	free(ki);
+	free(qi);
+	free(sentence);
+	model_free(&m);
+	return rc == 0 ? status : EXIT_DATA;
+}

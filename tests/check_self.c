@@ -1,0 +1,432 @@
+/* check_self.c: self- and cross-attention (src/self.c) against values
+ * worked out by hand on a model whose weights are not symmetric, so that a
+ * transposed weight, swapped heads or a swapped concatenation fails. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "model.h"
+#include "self.h"
+#include "self_view.h"
+#include "view_key.h"
+
+/* E = 4: two heads of d_k = 2.  With x_a = (1, 0, 0, 0) and
+ * x_b = (0, 1, 0, 0) (no positions), W x_a is W's first column and W x_b
+ * its second:
+ *   q_a = (1, 0, 0, 3)  q_b = (2, 1, 0, 0)
+ *   k_a = (0, 1, 2, 0)  k_b = (1, 0, 0, 0)
+ *   v_a = (1, 0, 2, 0)  v_b = (4, -1, 0, 3)
+ * head 1: q_a.k_a = 0, q_a.k_b = 1, q_b.k_a = 1, q_b.k_b = 2, so both
+ * rows are softmax(u, u + 1/√2): weights (1 - p, p), p = 1/(1 + e^-(1/√2));
+ * z = (1 - p) (1, 0) + p (4, -1) = (1 + 3p, -p).
+ * head 2: q_a.k_a = 0 (3·0), every score 0, weights (1/2, 1/2),
+ * z = ((2, 0) + (0, 3)) / 2 = (1, 1.5).
+ * W_O sends c to (c_4, c_1, c_2, 2 c_3). */
+static const char MODEL[] =
+	"attn-trace-model 1\nembedding 4\nhidden 1\nattention 1\n"
+	"[source]\na 1 0 0 0\nb 0 1 0 0\n"
+	"[target]\n<s> 0 0 0 0\n</s> 0 0 0 0\nx 0 1 0 0\n"
+	"[encoder.W_x]\n1 0 0 0\n[encoder.W_h]\n0\n[encoder.b]\n0\n"
+	"[decoder.W_x]\n1 0 0 0\n[decoder.W_h]\n0\n[decoder.b]\n0\n"
+	"[output.W_c]\n1 0\n[output.W_s]\n<s> 0\n</s> 0\nx 1\n"
+	"[self.W_Q]\n1 2 0 0\n0 1 0 0\n0 0 0 0\n3 0 0 0\n"
+	"[self.W_K]\n0 1 0 0\n1 0 0 0\n2 0 0 0\n0 0 0 0\n"
+	"[self.W_V]\n1 4 0 0\n0 -1 0 0\n2 0 0 0\n0 3 0 0\n"
+	"[self.W_O]\n0 0 0 1\n1 0 0 0\n0 1 0 0\n0 0 2 0\n"
+	/* cross: W_Q twice self's, the rest the same */
+	"[cross.W_Q]\n2 4 0 0\n0 2 0 0\n0 0 0 0\n6 0 0 0\n"
+	"[cross.W_K]\n0 1 0 0\n1 0 0 0\n2 0 0 0\n0 0 0 0\n"
+	"[cross.W_V]\n1 4 0 0\n0 -1 0 0\n2 0 0 0\n0 3 0 0\n"
+	"[cross.W_O]\n0 0 0 1\n1 0 0 0\n0 1 0 0\n0 0 2 0\n";
+
+#define TOL 1e-12
+
+static void load(struct model *m)
+{
+	struct errbuf err;
+	ck_assert_msg(model_parse(m, MODEL, strlen(MODEL), "t.model", &err)
+		      == 0, "%s", err.msg);
+}
+
+static void build(struct self_trace *t, const struct model *m, int cross,
+		  int causal, int position)
+{
+	static const int ki[2] = { 0, 1 }, qi[1] = { 2 };
+	struct self_opts o = { cross, causal, position };
+	struct errbuf err;
+	ck_assert_msg(self_build(t, m, &o, ki, 2, qi, 1, &err) == 0, "%s",
+		      err.msg);
+}
+
+START_TEST(test_pe)
+{
+	double pe[4];
+	self_pe(0, 4, pe);
+	ck_assert_double_eq(pe[0], 0);
+	ck_assert_double_eq(pe[1], 1);
+	ck_assert_double_eq(pe[2], 0);
+	ck_assert_double_eq(pe[3], 1);
+	self_pe(2, 4, pe); /* 10000^(2/4) = 100 */
+	ck_assert_double_eq_tol(pe[0], sin(2.0), TOL);
+	ck_assert_double_eq_tol(pe[1], cos(2.0), TOL);
+	ck_assert_double_eq_tol(pe[2], sin(0.02), TOL);
+	ck_assert_double_eq_tol(pe[3], cos(0.02), TOL);
+}
+END_TEST
+
+START_TEST(test_self_by_hand)
+{
+	struct model m;
+	struct self_trace t;
+	const double r2 = sqrt(2.0), p = 1 / (1 + exp(-1 / r2));
+	load(&m);
+	build(&t, &m, 0, 0, 0);
+	ck_assert_int_eq(t.dk, 2);
+	/* Q, K and V: the columns of the weights */
+	const double Q[8] = { 1, 0, 0, 3, 2, 1, 0, 0 };
+	const double K[8] = { 0, 1, 2, 0, 1, 0, 0, 0 };
+	const double V[8] = { 1, 0, 2, 0, 4, -1, 0, 3 };
+	for (int k = 0; k < 8; k++) {
+		ck_assert_double_eq(t.Q[k], Q[k]);
+		ck_assert_double_eq(t.K[k], K[k]);
+		ck_assert_double_eq(t.V[k], V[k]);
+	}
+	/* head 1: q_i.k_j, then / √2 */
+	const double dot[4] = { 0, 1, 1, 2 };
+	for (int k = 0; k < 4; k++) {
+		ck_assert_double_eq(t.dot[0][k], dot[k]);
+		ck_assert_double_eq_tol(t.S[0][k], dot[k] / r2, TOL);
+		ck_assert_double_eq_tol(t.dot[1][k], 0, TOL);
+	}
+	ck_assert_double_eq_tol(t.A[0][0], 1 - p, TOL);
+	ck_assert_double_eq_tol(t.A[0][1], p, TOL);
+	ck_assert_double_eq_tol(t.A[0][3], p, TOL);
+	ck_assert_double_eq_tol(t.A[1][1], 0.5, TOL);
+	ck_assert_double_eq_tol(t.Z[0][0], 1 + 3 * p, TOL);
+	ck_assert_double_eq_tol(t.Z[0][1], -p, TOL);
+	ck_assert_double_eq_tol(t.Z[1][2], 1, TOL); /* row b, head 2 */
+	ck_assert_double_eq_tol(t.Z[1][3], 1.5, TOL);
+	/* concat: head 1 first */
+	const double C[4] = { 1 + 3 * p, -p, 1, 1.5 };
+	const double Y[4] = { 1.5, 1 + 3 * p, -p, 2 };
+	for (int k = 0; k < 4; k++) {
+		ck_assert_double_eq_tol(t.C[k], C[k], TOL);
+		ck_assert_double_eq_tol(t.Y[k], Y[k], TOL);
+	}
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_causal_by_hand)
+{
+	struct model m;
+	struct self_trace t;
+	load(&m);
+	build(&t, &m, 0, 1, 0);
+	/* row a sees a alone: z1 = v_a[h1] = (1, 0), z2 = v_a[h2] = (2, 0) */
+	ck_assert(isinf(t.M[0][1]) && t.M[0][1] < 0);
+	ck_assert(isinf(t.M[1][1]) && t.M[1][1] < 0);
+	ck_assert(!isinf(t.M[0][2]) && !isinf(t.M[0][3]));
+	ck_assert_double_eq(t.A[0][0], 1);
+	ck_assert_double_eq(t.A[0][1], 0);
+	ck_assert_double_eq(t.A[1][1], 0);
+	const double Y[4] = { 0, 1, 0, 4 };
+	for (int k = 0; k < 4; k++)
+		ck_assert_double_eq_tol(t.Y[k], Y[k], TOL);
+	/* row b is as without the mask */
+	ck_assert_double_eq_tol(t.A[1][3], 0.5, TOL);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_cross_by_hand)
+{
+	struct model m;
+	struct self_trace t;
+	/* the query x = (0, 1, 0, 0) from [target], cross W_Q = 2 self's:
+	 * q = (4, 2, 0, 0); head 1 scores (2, 4) / √2, weight of b
+	 * p = 1 / (1 + e^-√2) */
+	const double p = 1 / (1 + exp(-sqrt(2.0)));
+	load(&m);
+	build(&t, &m, 1, 0, 0);
+	ck_assert_int_eq(t.nq, 1);
+	ck_assert_int_eq(t.n, 2);
+	ck_assert_str_eq(t.qwords[0], "x");
+	ck_assert_double_eq(t.Q[0], 4);
+	ck_assert_double_eq(t.Q[1], 2);
+	ck_assert_double_eq_tol(t.A[0][1], p, TOL);
+	ck_assert_double_eq_tol(t.Z[0][0], 1 + 3 * p, TOL);
+	ck_assert_double_eq_tol(t.Y[1], 1 + 3 * p, TOL);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_position_added)
+{
+	struct model m;
+	struct self_trace t;
+	double pe[4];
+	load(&m);
+	build(&t, &m, 0, 0, 1);
+	self_pe(1, 4, pe);
+	/* x_b = (0, 1, 0, 0) + PE(1) */
+	ck_assert_double_eq_tol(t.Xk[4], pe[0], TOL);
+	ck_assert_double_eq_tol(t.Xk[5], 1 + pe[1], TOL);
+	/* q_b[1] = row 1 of W_Q (1 2 0 0) . x_b */
+	ck_assert_double_eq_tol(t.Q[4], pe[0] + 2 * (1 + pe[1]), TOL);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+START_TEST(test_model_without_groups)
+{
+	struct model m;
+	struct self_trace t;
+	struct errbuf err;
+	static const int ki[1] = { 0 };
+	struct self_opts o = { 0, 0, 1 };
+	ck_assert(model_load_named(&m, "handset4", &err) == 0);
+	ck_assert_int_eq(self_build(&t, &m, &o, ki, 1, NULL, 0, &err), -1);
+	ck_assert(strstr(err.msg, "[self.W_Q]") != NULL);
+	model_free(&m);
+}
+END_TEST
+
+/* The first body line that holds text, or NULL. */
+static const char *body_find(const struct view_screen *s, const char *text)
+{
+	for (int k = 0; k < s->nbody; k++)
+		if (strstr(s->body[k], text))
+			return s->body[k];
+	return NULL;
+}
+
+/* The stepper's screens: the heads side by side, the bars of one row,
+ * and the keys that move between stages, rows and heads. */
+START_TEST(test_view_screens)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_view v;
+	struct view_screen s;
+	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
+	char want[64];
+	load(&m);
+	build(&t, &m, 0, 1, 0); /* causal */
+	self_view_init(&v, &t, 3, 4, 100);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "stage 1 of 6: X = embeddings + positional "
+			 "encoding");
+	ck_assert_int_eq(s.nbars, 0);
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_LEFT), VIEW_KEY_BEEP);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, 'n'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "stage 3 of 6: scores, scaling and mask");
+	/* both heads on one line, head 1 first */
+	const char *line = body_find(&s, "head 1: S, masked");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "head 2: S, masked"));
+	ck_assert(strstr(line, "head 1") < strstr(line, "head 2"));
+	/* row a of both heads: a's own score, then b masked */
+	line = body_find(&s, "1 a ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_ptr_nonnull(strstr(line, "-inf"));
+	/* the bars: row 1 of head 1, a alone under the mask */
+	ck_assert_int_eq(s.nbars, 2);
+	ck_assert_str_eq(s.bars[0].label, "a");
+	ck_assert_str_eq(s.bars[0].value, "1.0000");
+	ck_assert(s.bars[0].is_max && !s.bars[1].is_max);
+	view_screen_free(&s);
+	/* r: row 2, whose weights are (1 - p, p) in head 1 */
+	ck_assert_int_eq(self_view_key(&v, 'r'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	snprintf(want, sizeof want, "%.4f", p);
+	ck_assert_str_eq(s.bars[1].value, want);
+	ck_assert(s.bars[1].is_max);
+	ck_assert_ptr_nonnull(strstr(s.bars_title, "row 2 (b), head 1"));
+	view_screen_free(&s);
+	/* h: head 2, uniform */
+	self_view_key(&v, 'h');
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.bars[0].value, "0.5000");
+	ck_assert_ptr_nonnull(strstr(s.bars_title, "head 2"));
+	view_screen_free(&s);
+	/* the heatmap of the softmax stage */
+	self_view_key(&v, VIEW_KEY_RIGHT);
+	self_view_render(&v, &s);
+	ck_assert_ptr_nonnull(body_find(&s, "head 1: A (heatmap)"));
+	ck_assert_ptr_nonnull(body_find(&s, "█"));
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_END), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_BEEP);
+	ck_assert_int_eq(v.stage, SELF_STAGE_OUT);
+	ck_assert_int_eq(self_view_key(&v, '?'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.body[0], self_view_help[0]);
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, 'x'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, 'q'), VIEW_KEY_QUIT);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* --heads=2: the stepper shows head 2 alone, and its bars. */
+START_TEST(test_view_one_head)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_view v;
+	struct view_screen s;
+	load(&m);
+	build(&t, &m, 0, 0, 0);
+	self_view_init(&v, &t, 2, 4, 100);
+	ck_assert_int_eq(v.head, 1);
+	v.stage = SELF_STAGE_SOFTMAX;
+	self_view_render(&v, &s);
+	ck_assert_ptr_null(body_find(&s, "head 1"));
+	ck_assert_ptr_nonnull(body_find(&s, "head 2: A (heatmap)"));
+	view_screen_free(&s);
+	self_view_key(&v, 'h'); /* the only head: stays */
+	ck_assert_int_eq(v.head, 1);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* The questions on a self-attention trace, worked by hand. */
+START_TEST(test_quiz_by_hand)
+{
+	struct model m;
+	struct self_trace t;
+	struct quiz_question q;
+	struct quiz_answer a;
+	struct errbuf err;
+	char *text = NULL;
+	size_t len = 0;
+	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
+	load(&m);
+	build(&t, &m, 0, 1, 0); /* causal */
+	/* s_2,2 of head 1: q_b.k_b / √2 = 2 / √2 */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 1, 2, 2, 0, 4,
+					&err), 0);
+	ck_assert_str_eq(q.symbol, "s_2,2[h1]");
+	ck_assert_double_eq_tol(q.expected, sqrt(2.0), TOL);
+	ck_assert_int_eq(quiz_check(&q, "1.4142", &a), QUIZ_RIGHT);
+	ck_assert_int_eq(quiz_check(&q, "0.7071", &a), QUIZ_WRONG);
+	FILE *f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "What is the score s_2,2[h1]"));
+	ck_assert_ptr_nonnull(strstr(text, "s_2,2[h1] = (2.0000×1.0000 + "
+				     "1.0000×0.0000) / 1.4142 = 2.0000 / 1.4142"
+				     " = 1.4142"));
+	free(text);
+	/* α_1,2 of head 1 is masked: 0; α_2,2 is p */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 1, 2, 0, 4,
+					&err), 0);
+	ck_assert_double_eq(q.expected, 0);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 2, 2, 0, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, p, TOL);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "after the causal mask"));
+	free(text);
+	/* z_2[h1][1] = 1 + 3p; z_1[h2][1] = v_a[h2][1] = 2 (row a sees a) */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 2, 0, 1, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, 1 + 3 * p, TOL);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 2, 1, 0, 1, 4,
+					&err), 0);
+	ck_assert_double_eq_tol(q.expected, 2, TOL);
+	ck_assert_str_eq(q.symbol, "z_1[h2][1]");
+	/* out of range */
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 1, 0, 3, 4,
+					&err), -1);
+	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 3, 1, 1, 0, 4,
+					&err), -1);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* A lesson's self-attention quiz in the stepper: the question, and the
+ * answer checked against the trace. */
+START_TEST(test_lesson_quiz_in_stepper)
+{
+	static const char text[] =
+		"title: T\nmodel: self4\nsentence: zone économique européenne\n"
+		"page: p\nshow self=softmax head=1\n"
+		"page: q\nquiz self-weight i=2 j=1 head=1 causal\n";
+	struct lesson l;
+	struct model m;
+	struct trace tr;
+	struct errbuf err;
+	struct view v;
+	ck_assert_msg(lesson_parse(&l, text, sizeof text - 1, "t.lesson", &err)
+		      == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&l, &m, &tr, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_null(lesson_page_quiz(&l, 0));
+	const struct lesson_show *sh = lesson_page_quiz(&l, 1);
+	ck_assert_ptr_nonnull(sh);
+	/* the expected answer is the causal trace's α_2,1 of head 1 */
+	const struct self_trace *st = l.selfs[LESSON_SELF_CAUSAL];
+	ck_assert_ptr_nonnull(st);
+	view_init(&v, &tr, &l, 4, 78);
+	view_goto(&v, 1);
+	ck_assert_int_eq(view_quiz_start(&v, 1, &err), 0);
+	ck_assert_double_eq(v.quiz.expected, st->A[0][1 * st->n + 0]);
+	char answer[32];
+	snprintf(answer, sizeof answer, "%.4f", v.quiz.expected);
+	for (const char *c = answer; *c; c++)
+		view_quiz_type(&v, (unsigned char)*c);
+	ck_assert_int_eq(view_quiz_answer(&v), 1);
+	ck_assert_ptr_nonnull(strstr(v.quiz_feedback, "right: α_2,1[h1]"));
+	view_free(&v);
+	trace_free(&tr);
+	model_free(&m);
+	lesson_free(&l);
+}
+END_TEST
+
+static Suite *self_suite(void)
+{
+	Suite *s = suite_create("self");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_pe);
+	tcase_add_test(tc, test_self_by_hand);
+	tcase_add_test(tc, test_causal_by_hand);
+	tcase_add_test(tc, test_cross_by_hand);
+	tcase_add_test(tc, test_position_added);
+	tcase_add_test(tc, test_model_without_groups);
+	tcase_add_test(tc, test_view_screens);
+	tcase_add_test(tc, test_view_one_head);
+	tcase_add_test(tc, test_quiz_by_hand);
+	tcase_add_test(tc, test_lesson_quiz_in_stepper);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(self_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,99 @@
+#!/bin/sh
+# self.sh: attn-trace self from the command line: its options, formats,
+# errors and -o (the numbers are checked by check_self, and by
+# self_torch_check.py against PyTorch).
+. "$srcdir/tests/lib.sh"
+
+run_cmd self --help
+expect_status 0 "self --help"
+check "--help names --causal" grep -q -- '--causal' "$TMP/out"
+
+run_cmd self zone économique européenne
+expect_status 0 "self on self4"
+check "the five stages in order" sh -c "grep '^--- ' '$TMP/out' | cut -c5-6 | tr -d '\n' | grep -qx '1.2.3.4.3.4.5.'"
+
+run_cmd self --heads=2 je suis étudiant
+expect_status 0 "--heads=2"
+check "--heads=2 shows head 2 alone" sh -c "! grep -q 'head 1' '$TMP/out' && grep -q '^--- 3. head 2' '$TMP/out'"
+
+run_cmd self --causal je suis étudiant
+check "--causal shows the masked scores" grep -q '^s_1,3 = .* -> -inf$' "$TMP/out"
+
+run_cmd self --no-position je suis étudiant
+check "--no-position adds no PE" sh -c "grep -q '^positions: none' '$TMP/out' && ! grep -q 'PE(' '$TMP/out'"
+
+run_cmd self --format=jsonl --target="european economic area" zone économique européenne
+expect_status 0 "--format=jsonl with --target"
+check "JSON Lines: one line" test "$(wc -l <"$TMP/out")" -eq 1
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "JSON Lines parses, cross-attention, two heads" "$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert t["attention"] == "cross" and len(t["heads"]) == 2
+assert t["queries"] == ["european", "economic", "area"]
+' "$TMP/out"
+	run_cmd self --format=json --causal --heads=1
+	check "JSON: masked scores are null, one head" "$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+h, = t["heads"]
+assert h["head"] == 1 and h["S_masked"][0][1] is None and h["A"][0][1] == 0
+' "$TMP/out"
+fi
+
+run_cmd self --format=csv je suis
+expect_status 0 "--format=csv"
+# 4 weights x 16, 9 matrices of 2 x 4, per head 4 of 2 x 2 and Z 2 x 2,
+# concat and output 2 x 4, and the header
+check "CSV: a row a number" test "$(wc -l <"$TMP/out")" -eq $((64 + 72 + 2 * 20 + 16 + 1))
+
+run_cmd self --format=markdown --causal je suis
+check "Markdown: the masked scores as −∞" grep -q '−∞' "$TMP/out"
+
+run_cmd self --heads=3
+expect_status 2 "--heads=3 is refused"
+expect_err "--heads expects head numbers from 1 to 2" "--heads names the heads there are"
+run_cmd self --model=handset4
+expect_status 1 "a model without [self.*]"
+expect_err "self-attention needs the weights [self.W_Q]" "the missing sections are named"
+run_cmd self chat
+expect_status 1 "an unknown word"
+expect_err 'unknown source word "chat"' "the unknown word is named"
+run_cmd self --target=chat je
+expect_status 1 "an unknown target word"
+run_cmd self --causl
+expect_status 2 "a misspelt option"
+expect_err "did you mean '--causal'" "did you mean"
+
+run_cmd self --format=svg --causal -o "$TMP/self.svg" zone économique européenne
+expect_status 0 "--format=svg"
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "SVG: well-formed, a panel a head, masked cells as −∞" "$PYTHON3" -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+heads = [g for g in root.iter(ns + "g") if g.get("class") == "head"]
+assert len(heads) == 2, len(heads)
+texts = [t.text for t in heads[0].iter(ns + "text")]
+assert texts.count("−∞") == 3, texts
+' "$TMP/self.svg"
+fi
+run_cmd self --format=svg --heads=1
+check "SVG with --heads=1: one panel" test "$(grep -c 'class="head"' "$TMP/out")" -eq 1
+
+# a model whose embedding size cannot be split into two heads
+{ cat "$srcdir/tests/data/tiny.model"
+  for w in W_Q W_K W_V W_O; do printf '[self.%s]\n1 0 0\n0 1 0\n0 0 1\n' "$w"; done
+} >"$TMP/odd.model"
+run_cmd self --model="$TMP/odd.model" un deux
+expect_status 1 "an odd embedding size"
+expect_err "splits the embedding into 2 heads, so it needs an even embedding size, not 3" \
+	"the odd size is named"
+
+# -o: whole or not at all
+run_cmd self -o "$TMP/self.json" --format=json
+expect_status 0 "-o FILE"
+check "-o FILE holds the trace" grep -q '"attn-trace-self/1"' "$TMP/self.json"
+run_cmd self -o "$TMP/none.txt" chat
+check "no file after an error" test ! -e "$TMP/none.txt"
+finish
