@@ -378,6 +378,7 @@ START_TEST(test_builtin_named)
 		      err.msg);
 	ck_assert_str_eq(m.name, "<built-in bahdanau4.model>");
 	ck_assert_int_eq(m.arch, ARCH_bahdanau);
+	model_free(&m);
 	builtin_is_file("self4", model_self4_text, model_self4_len);
 	/* self4 has both attention groups, the others neither */
 	ck_assert(model_builtin_name("self4"));
