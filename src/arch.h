@@ -94,6 +94,14 @@ const double *trace_encode_bidir(struct trace *tr);
 const double *trace_scores(struct trace *tr, int run, int t, const double *s,
 			   const struct score_in *in, struct score_ws *ws);
 
+/* Attention at step t with the query q (H): records the scores of the
+ * run's scorer, the weights that the trace's window makes of them, and
+ * the context that its selection makes of those, and returns c_t (H).
+ * Every step program calls this; the three below are its parts. */
+const double *trace_attend(struct trace *tr, int run, int t, const double *q,
+			   const double *Hs, const struct score_in *in,
+			   struct score_ws *ws);
+
 /* Records the softmax of e (n): α_t.  Returns it (n). */
 const double *trace_softmax(struct trace *tr, int run, int t,
 			    const double *e);

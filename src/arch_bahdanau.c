@@ -135,9 +135,7 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	r->result = prev;
 	r->len = m->H;
 	/* steps 1-3: score s_{t-1} against every h_i, softmax, context */
-	const double *e = trace_scores(tr, run, t, prev, in, ws);
-	const double *alpha = trace_softmax(tr, run, t, e);
-	const double *c = trace_context(tr, run, t, alpha, Hs);
+	const double *c = trace_attend(tr, run, t, prev, Hs, in, ws);
 	/* step 4: the RNN reads y_{t-1} and c_t */
 	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
 	bahdanau_rnn(tr, run, t, y, prev, c, s);

@@ -76,11 +76,9 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 		r->note = "s_0 = h_{n}, the last encoder state";
 		r->note_op = 4;
 	}
-	/* step 2: score s_t against every h_i; step 3: softmax */
-	const double *e = trace_scores(tr, run, t, s, in, ws);
-	const double *alpha = trace_softmax(tr, run, t, e);
-	/* step 4: the context vector */
-	const double *c = trace_context(tr, run, t, alpha, Hs);
+	/* steps 2-4: score s_t against every h_i, the weights (the
+	 * softmax), the context vector */
+	const double *c = trace_attend(tr, run, t, s, Hs, in, ws);
 	/* step 5: the attentional state and the output */
 	return luong_output(tr, run, t, c, s);
 }

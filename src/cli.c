@@ -548,12 +548,12 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, &err) != 0) {
+			   sizeof note, NULL, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
 	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, &err) != 0) {
+				 note, sizeof note, NULL, &err) != 0) {
 		cli_error(err.msg);
 		trace_free(&tr);
 		return EXIT_DATA;

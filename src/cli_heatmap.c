@@ -200,7 +200,7 @@ int cli_heatmap(int argc, char **argv)
 	struct trace tr;
 	char note[320];
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
-			    sizeof note, &err);
+			    sizeof note, NULL, &err);
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
 	if (rc == 0) {

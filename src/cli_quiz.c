@@ -221,7 +221,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 	if (cli_load_arch(m, o->model_path, o->arch) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
-				note, sizeof note, &err);
+				note, sizeof note, NULL, &err);
 	if (rc != 0)
 		model_free(m);
 	else if (note[0])

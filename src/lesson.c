@@ -1194,7 +1194,7 @@ static int prep_alts(struct lesson *l, struct prep_files *files,
 			continue;
 		}
 		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
-			      l->scorers, &e) != 0) {
+			      l->scorers, NULL, &e) != 0) {
 			model_free(&a->m);
 			err_set(err, "%s:%d:%d: the model %s cannot trace the "
 				"lesson's sentence: %s", l->path, a->pos.line,
@@ -1272,7 +1272,7 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 			return -1;
 	}
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
-			&e) != 0) {
+			NULL, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
 			l->sentence_pos.col, e.msg);
 		return -1;

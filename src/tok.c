@@ -309,9 +309,11 @@ static int tok_words(int *idx, const char *sentence, const struct vocab *v,
 }
 
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
-	      const char *target, unsigned scorers, struct errbuf *err)
+	      const char *target, unsigned scorers,
+	      const struct trace_cfg *cfg, struct errbuf *err)
 {
-	return tok_trace_note(tr, m, source, target, scorers, NULL, 0, err);
+	return tok_trace_note(tr, m, source, target, scorers, NULL, 0, cfg,
+			      err);
 }
 
 /* The note of tok_trace_note(): the marks left out of source (smarks) and
@@ -333,7 +335,8 @@ static void tok_note(char *note, size_t size, const char *smarks,
 
 int tok_trace_note(struct trace *tr, const struct model *m,
 		   const char *source, const char *target, unsigned scorers,
-		   char *note, size_t size, struct errbuf *err)
+		   char *note, size_t size, const struct trace_cfg *cfg,
+		   struct errbuf *err)
 {
 	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
 	char smarks[128] = "", tmarks[128] = "";
@@ -358,5 +361,6 @@ int tok_trace_note(struct trace *tr, const struct model *m,
 			}
 	}
 	tok_note(note, size, smarks, tmarks);
-	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers, err);
+	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers,
+			   cfg, err);
 }

@@ -29,21 +29,24 @@ int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 	       const char *what, struct errbuf *err);
 
 /* Splits and looks up source (and target, if not NULL) in m's
- * vocabularies, and builds their trace with the scorers given (a bitmask),
- * teacher-forced when there is a target.  Sentence punctuation (. , ! ? ;
+ * vocabularies, and builds their trace with the scorers given (a bitmask)
+ * and the attention cfg (NULL: the defaults, trace.h), teacher-forced
+ * when there is a target.  Sentence punctuation (. , ! ? ;
  * : " … « » ¡ ¿) at the start or end of a word is split off as a word of
  * its own, traced if the vocabulary has it and left out if not.  Refuses
  * sentences of no words, and <s> or </s> inside a target; every unknown
  * word is named.  Returns 0, or -1 with err filled; the caller frees *tr
  * with trace_free() after a success. */
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
-	      const char *target, unsigned scorers, struct errbuf *err);
+	      const char *target, unsigned scorers,
+	      const struct trace_cfg *cfg, struct errbuf *err);
 
 /* tok_trace(), and note (size bytes) says which punctuation marks were
  * left out ("left out \".\", which the model does not know"), or is ""
  * when none was.  note may be NULL. */
 int tok_trace_note(struct trace *tr, const struct model *m,
 		   const char *source, const char *target, unsigned scorers,
-		   char *note, size_t size, struct errbuf *err);
+		   char *note, size_t size, const struct trace_cfg *cfg,
+		   struct errbuf *err);
 
 #endif

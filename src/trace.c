@@ -7,7 +7,9 @@
 #include "arch.h"
 #include "attn.h"
 #include "num.h"
+#include "selection.h"
 #include "trace.h"
+#include "window.h"
 
 #define ARENA_CHUNK 4096 /* doubles in one storage block */
 
@@ -309,6 +311,17 @@ const double *trace_context(struct trace *tr, int run, int t,
 	return c;
 }
 
+const double *trace_attend(struct trace *tr, int run, int t, const double *q,
+			  const double *Hs, const struct score_in *in,
+			  struct score_ws *ws)
+{
+	const double *e = trace_scores(tr, run, t, q, in, ws);
+	const double *a = window_get(tr->cfg.window)->weights(tr, run, t, q,
+							      e);
+	tr->runs[run].weights = a;
+	return selection_get(tr->cfg.selection)->context(tr, run, t, a, Hs);
+}
+
 /* Decodes with one scorer, teacher-forced or greedy, recording each step
  * with the architecture's step program. */
 static void trace_decode(struct trace *tr, int run, int sc,
@@ -347,11 +360,8 @@ static void trace_decode(struct trace *tr, int run, int sc,
 		ru->nsteps = t;
 		prev = s;
 		/* α_t, for a scorer that reads the last step's weights */
-		for (int k = tr->nrecs - 1; k >= ru->step_first[t - 1]; k--)
-			if (tr->recs[k].kind == REC_SOFTMAX) {
-				in.prev_alpha = tr->recs[k].result;
-				break;
-			}
+		if (ru->weights)
+			in.prev_alpha = ru->weights;
 		if (tr->ntgt) {
 			word = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
 		} else if (pred == m->eos) {
@@ -366,9 +376,11 @@ static void trace_decode(struct trace *tr, int run, int sc,
 
 int trace_build(struct trace *tr, const struct model *m, const int *src,
 		int n, const int *tgt, int ntgt, unsigned scorers,
-		struct errbuf *err)
+		const struct trace_cfg *cfg, struct errbuf *err)
 {
+	static const struct trace_cfg defaults = TRACE_CFG_DEFAULT;
 	memset(tr, 0, sizeof *tr);
+	tr->cfg = cfg ? *cfg : defaults;
 	if (n < 1 || n > TRACE_MAX_TOKENS) {
 		err_set(err, "the source sentence must have 1 to %d words, "
 			"not %d", TRACE_MAX_TOKENS, n);

@@ -152,6 +152,21 @@ struct trace_names {
 	char op[TRACE_MAX_OPS][64]; /* the operands', e.g. "W_x·x_1" */
 };
 
+/* How a trace attends, besides its architecture (the model's) and its
+ * scorer (the run's): the other two axes of a variant.  Each is a
+ * registry like the scorers': the window (src/window.h) decides which
+ * source words a step may weigh and how, the selection
+ * (src/selection.h) how the weights make the context.  A NULL cfg is
+ * TRACE_CFG_DEFAULT: global and soft, Luong's (2015) global attention. */
+struct trace_cfg {
+	int window;        /* an enum window: WINDOW_global, ... */
+	int window_size;   /* D, a local window's half-width */
+	int selection;     /* an enum selection: SELECTION_soft, ... */
+	unsigned long long seed; /* a sampling selection's generator */
+};
+
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0 }
+
 struct trace_run {
 	int scorer;       /* an enum scorer */
 	int nsteps;
@@ -162,6 +177,8 @@ struct trace_run {
 	int *step_first;  /* (nsteps) index of step k + 1's first record */
 	int stopped;      /* greedy: 1 if it predicted </s>, 0 if it hit the
 	                     step limit */
+	const double *weights; /* (n) the weights the last step made its
+	                          context with (trace_attend) */
 };
 
 struct trace {
@@ -171,6 +188,7 @@ struct trace {
 	int ntgt;           /* target length, 0 when decoding greedily */
 	int *tgt;           /* (ntgt) target word indices, or NULL */
 	int max_steps;      /* the greedy step limit that applied */
+	struct trace_cfg cfg; /* the window and the selection */
 	int nruns;
 	struct trace_run runs[SCORER_COUNT];
 	int arch;           /* the model's architecture, an enum arch */
@@ -190,14 +208,15 @@ struct trace {
 
 /* Runs model m on the source word indices src[0..n) and records the trace
  * into *tr.  scorers is a bitmask of (1u << SCORER_x) and the runs come in
- * the enum's order.  With tgt (ntgt >= 1 words) the decoder is teacher-
+ * the enum's order; cfg chooses the window and the selection (NULL: the
+ * defaults).  With tgt (ntgt >= 1 words) the decoder is teacher-
  * forced; with tgt NULL it decodes greedily until it predicts </s> or
  * reaches min(2n + 2, TRACE_MAX_STEPS) steps.  Returns 0, or -1 with err
  * filled when a length is out of range.  The caller owns *tr and releases
  * it with trace_free(); m must outlive it. */
 int trace_build(struct trace *tr, const struct model *m, const int *src,
 		int n, const int *tgt, int ntgt, unsigned scorers,
-		struct errbuf *err);
+		const struct trace_cfg *cfg, struct errbuf *err);
 
 void trace_free(struct trace *tr);
 

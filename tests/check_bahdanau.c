@@ -109,7 +109,7 @@ START_TEST(test_encoder_by_hand)
 	struct errbuf err;
 	double f1[2], f2[2], b1[2], b2[2], h1[4], s0[4];
 	ck_assert_int_eq(trace_build(&tr, &M, SRC, 2, TGT, 1,
-				     1u << SCORER_dot, &err), 0);
+				     1u << SCORER_dot, NULL, &err), 0);
 	encoder_by_hand(f1, f2, b1, b2);
 	expect_vec(need(&tr, REC_EMBED, -1, 0, 1)->result, X_UN, 3, "x_1");
 	expect_vec(need(&tr, REC_EMBED, -1, 0, 2)->result, X_DEUX, 3, "x_2");
@@ -142,7 +142,7 @@ START_TEST(test_step_by_hand)
 	double f1[2], f2[2], b1[2], b2[2], h[2][4], s0[4], e[2], a[2], c[4];
 	double pre[4], s1[4], scy[11], logit[5], p[5], sum = 0, top;
 	ck_assert_int_eq(trace_build(&tr, &M, SRC, 2, TGT, 1,
-				     1u << SCORER_dot, &err), 0);
+				     1u << SCORER_dot, NULL, &err), 0);
 	encoder_by_hand(f1, f2, b1, b2);
 	memcpy(h[0], f1, sizeof f1);
 	memcpy(h[0] + 2, b1, sizeof b1);
@@ -211,7 +211,7 @@ START_TEST(test_query_and_names)
 	struct trace_names nm;
 	const int tgt[] = { 2, 3 };
 	ck_assert_int_eq(trace_build(&tr, &M, SRC, 2, tgt, 2,
-				     1u << SCORER_general, &err), 0);
+				     1u << SCORER_general, NULL, &err), 0);
 	const struct trace_rec *s1 = need(&tr, REC_RNN, 0, 1, 0);
 	const struct trace_rec *q2 = need(&tr, REC_QUERY, 0, 2, 0);
 	ck_assert_ptr_eq(q2->result, s1->result);
@@ -341,7 +341,7 @@ START_TEST(test_every_scorer)
 {
 	struct trace tr;
 	struct errbuf err;
-	ck_assert_int_eq(trace_build(&tr, &M, SRC, 2, NULL, 0, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tr, &M, SRC, 2, NULL, 0, SCORER_ALL, NULL,
 				     &err), 0);
 	ck_assert_int_eq(tr.nruns, SCORER_COUNT);
 	for (int run = 0; run < tr.nruns; run++) {
@@ -390,7 +390,7 @@ START_TEST(test_b4_decodes_every_pair)
 		struct trace tr;
 		struct errbuf err;
 		ck_assert_int_eq(trace_build(&tr, &B4, p->src, p->nsrc, NULL, 0,
-					     1u << _i, &err), 0);
+					     1u << _i, NULL, &err), 0);
 		const struct trace_run *ru = &tr.runs[0];
 		ck_assert_msg(ru->nsteps == p->ntgt + 1 && ru->stopped,
 			      "%s: pair %d: %d steps", scorer_get(_i)->name,
@@ -425,7 +425,7 @@ START_TEST(test_b4_crossing)
 			   "économique") == 0)
 			p = &PAIRS.pairs[k];
 	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(trace_build(&tr, &B4, p->src, 3, p->tgt, 3, 1u << sc,
+	ck_assert_int_eq(trace_build(&tr, &B4, p->src, 3, p->tgt, 3, 1u << sc, NULL,
 				     &err), 0);
 	for (int t = 1; t <= 3; t++) {
 		const double *a = trace_find(&tr, REC_SOFTMAX, 0, t, 0)->result;

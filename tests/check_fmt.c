@@ -209,7 +209,7 @@ static void tiny_trace(struct model *m, struct trace *tr, unsigned scorers)
 	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
 	struct errbuf err;
 	testmodel_load(m, "tiny.model");
-	ck_assert_int_eq(trace_build(tr, m, src, 3, tgt, 3, scorers, &err), 0);
+	ck_assert_int_eq(trace_build(tr, m, src, 3, tgt, 3, scorers, NULL, &err), 0);
 }
 
 /* The output record of the stepper and the lessons names the word of each

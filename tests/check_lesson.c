@@ -1184,7 +1184,7 @@ START_TEST(test_numbers_other_model)
 	src[1] = vocab_find(&toy.src, "suis");
 	src[2] = vocab_find(&toy.src, "étudiant");
 	ck_assert_int_eq(trace_build(&t, &toy, src, 3, NULL, 0,
-				     1u << SCORER_dot, &err), 0);
+				     1u << SCORER_dot, NULL, &err), 0);
 	/* a weight of toy4's first step that handset4's trace lacks */
 	const struct trace_rec *a = trace_find(&t, REC_SOFTMAX, 0, 1, 0);
 	for (int i = 0; i < a->len && !shown; i++) {

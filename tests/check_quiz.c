@@ -26,7 +26,7 @@ static void setup(void)
 	/* the hand-set model, whose numbers the known values below are */
 	if (model_load_named(&M, "handset4", &err) != 0)
 		ck_abort_msg("cannot load the built-in model: %s", err.msg);
-	if (tok_trace(&TR, &M, SENTENCE, NULL, SCORER_ALL, &err) != 0)
+	if (tok_trace(&TR, &M, SENTENCE, NULL, SCORER_ALL, NULL, &err) != 0)
 		ck_abort_msg("cannot trace: %s", err.msg);
 }
 

@@ -150,7 +150,7 @@ START_TEST(test_greedy_reproduces_every_pair)
 		struct trace tr;
 		struct errbuf err;
 		char tgt[MAX_LINE], *want[64];
-		ck_assert_msg(tok_trace(&tr, &M, P[k].src, NULL, 1u << _i,
+		ck_assert_msg(tok_trace(&tr, &M, P[k].src, NULL, 1u << _i, NULL,
 					&err) == 0, "line %d: %s", P[k].line,
 			      err.msg);
 		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
@@ -221,7 +221,7 @@ static void check_alignment(const char *src, const char *tgt, int scorer,
 	int n = split(sbuf, sw, 64), m = split(tbuf, tw, 64);
 	struct trace tr;
 	struct errbuf err;
-	ck_assert_msg(tok_trace(&tr, &M, src, tgt, 1u << scorer, &err) == 0,
+	ck_assert_msg(tok_trace(&tr, &M, src, tgt, 1u << scorer, NULL, &err) == 0,
 		      "%s:%d: %s", file, line, err.msg);
 	ck_assert_int_eq(tr.n, n);
 	for (int j = 0; j < m; j++) {
@@ -266,7 +266,7 @@ START_TEST(test_default_sentence_aligns)
 		return;
 	static const char *const want[] = { "i", "am", "a", "student" };
 	static const int at[] = { 0, 1, 2, 2 };
-	ck_assert_msg(tok_trace(&tr, &M, "je suis étudiant", NULL, 1u << _i,
+	ck_assert_msg(tok_trace(&tr, &M, "je suis étudiant", NULL, 1u << _i, NULL,
 				&err) == 0, "%s", err.msg);
 	ck_assert_int_eq(tr.runs[0].nsteps, 5);
 	for (int t = 1; t <= 4; t++) {

@@ -56,7 +56,7 @@ static void builtin_trace(struct model *m, struct trace *tr,
 		src[k] = vocab_find(&m->src, words[k]);
 		ck_assert_int_ge(src[k], 0);
 	}
-	ck_assert_int_eq(trace_build(tr, m, src, n, NULL, 0, scorers, &err), 0);
+	ck_assert_int_eq(trace_build(tr, m, src, n, NULL, 0, scorers, NULL, &err), 0);
 }
 
 static const char *const je[] = { "je", "suis", "étudiant" };
@@ -254,7 +254,7 @@ START_TEST(test_words_escaped)
 	ck_assert_int_eq(model_parse(&m, escape_model, sizeof escape_model - 1,
 				     "escape", &err), 0);
 	int src[] = { 0, 1 }, tgt[] = { 2 };
-	ck_assert_int_eq(trace_build(&tr, &m, src, 2, tgt, 1, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tr, &m, src, 2, tgt, 1, SCORER_ALL, NULL,
 				     &err), 0);
 	const char *s = render(&tr, FMT_SVG_ALL_RUNS, 2);
 	ck_assert_ptr_nonnull(strstr(s, ">a&amp;b&lt;&quot;c&quot;&gt;</text>"));
@@ -279,7 +279,7 @@ START_TEST(test_wrong_output_shows_target)
 	struct errbuf err;
 	testmodel_load(&m, "tiny.model");
 	int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
-	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3, 1u << SCORER_dot,
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3, 1u << SCORER_dot, NULL,
 				     &err), 0);
 	int wrong = 0;
 	for (int t = 1; t <= tr.runs[0].nsteps; t++) {

@@ -42,7 +42,7 @@ static void build(struct trace *tr, const int *tgt, int ntgt,
 		  unsigned scorers)
 {
 	struct errbuf err;
-	int rc = trace_build(tr, &M, SRC, 3, tgt, ntgt, scorers, &err);
+	int rc = trace_build(tr, &M, SRC, 3, tgt, ntgt, scorers, NULL, &err);
 	ck_assert_msg(rc == 0, "trace_build: %s", err.msg);
 }
 
@@ -436,17 +436,17 @@ START_TEST(test_positions_limit)
 	const int five[] = { 0, 1, 2, 0, 1 };
 	ck_assert_int_eq(M.L, 4);
 	ck_assert_int_ne(trace_build(&tr, &M, five, 5, NULL, 0,
-				     1u << SCORER_location, &err), 0);
+				     1u << SCORER_location, NULL, &err), 0);
 	ck_assert_str_eq(err.msg, "the location scorer of this model knows 4 "
 			 "source positions (\"positions 4\"), and the sentence "
 			 "has 5 words");
-	ck_assert_int_eq(trace_build(&tr, &M, five, 5, NULL, 0, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tr, &M, five, 5, NULL, 0, SCORER_ALL, NULL,
 				     &err), 0);
 	for (int k = 0; k < tr.nruns; k++)
 		ck_assert_int_ne(tr.runs[k].scorer, SCORER_location);
 	ck_assert_int_eq(tr.nruns, SCORER_COUNT - 1);
 	trace_free(&tr);
-	ck_assert_int_eq(trace_build(&tr, &M, five, 4, NULL, 0, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tr, &M, five, 4, NULL, 0, SCORER_ALL, NULL,
 				     &err), 0);
 	ck_assert_int_eq(tr.nruns, SCORER_COUNT);
 	trace_free(&tr);
@@ -458,13 +458,13 @@ START_TEST(test_bad_lengths)
 	struct trace tr;
 	struct errbuf err;
 	int many[TRACE_MAX_TOKENS + 1] = { 0 };
-	ck_assert_int_ne(trace_build(&tr, &M, SRC, 0, NULL, 0, SCORER_ALL, &err), 0);
+	ck_assert_int_ne(trace_build(&tr, &M, SRC, 0, NULL, 0, SCORER_ALL, NULL, &err), 0);
 	ck_assert_ptr_nonnull(strstr(err.msg, "1 to 64 words"));
 	ck_assert_int_ne(trace_build(&tr, &M, many, TRACE_MAX_TOKENS + 1, NULL,
-				     0, SCORER_ALL, &err), 0);
+				     0, SCORER_ALL, NULL, &err), 0);
 	ck_assert_int_ne(trace_build(&tr, &M, SRC, 3, many,
-				     TRACE_MAX_TOKENS + 1, SCORER_ALL, &err), 0);
-	ck_assert_int_ne(trace_build(&tr, &M, SRC, 3, NULL, 0, 0, &err), 0);
+				     TRACE_MAX_TOKENS + 1, SCORER_ALL, NULL, &err), 0);
+	ck_assert_int_ne(trace_build(&tr, &M, SRC, 3, NULL, 0, 0, NULL, &err), 0);
 }
 END_TEST
 

@@ -193,7 +193,7 @@ static double trace_loss(const struct model *m, const struct train_data *d,
 		struct trace tr;
 		struct errbuf err;
 		ck_assert_int_eq(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
-					     p->ntgt, 1u << sc, &err), 0);
+					     p->ntgt, 1u << sc, NULL, &err), 0);
 		for (int t = 1; t <= p->ntgt + 1; t++) {
 			const struct trace_rec *r =
 				trace_find(&tr, REC_OUTPUT, 0, t, 0);
@@ -254,7 +254,7 @@ START_TEST(test_bahdanau_matches_trace)
 		int out[2 * TRAIN_MAX_WORDS + 2];
 		double alpha[(2 * TRAIN_MAX_WORDS + 2) * TRAIN_MAX_WORDS];
 		ck_assert_int_eq(trace_build(&tr, &v, p->src, p->nsrc, NULL, 0,
-					     SCORER_ALL, &err), 0);
+					     SCORER_ALL, NULL, &err), 0);
 		ck_assert_int_eq(tr.nruns, SCORER_COUNT);
 		for (int r = 0; r < tr.nruns; r++) {
 			int n = train_greedy(&v, p->src, p->nsrc, r, out,
@@ -292,7 +292,7 @@ static double trace_align_term(const struct model *m,
 		if (!p->gold)
 			continue;
 		ck_assert_int_eq(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
-					     p->ntgt, 1u << sc, &err), 0);
+					     p->ntgt, 1u << sc, NULL, &err), 0);
 		for (int t = 1; t <= p->ntgt; t++) {
 			const struct trace_rec *r =
 				trace_find(&tr, REC_SOFTMAX, 0, t, 0);
@@ -778,7 +778,7 @@ START_TEST(test_greedy_matches_trace)
 		int out[2 * TRAIN_MAX_WORDS + 2];
 		double alpha[(2 * TRAIN_MAX_WORDS + 2) * 3];
 		ck_assert_int_eq(trace_build(&tr, &m, p->src, p->nsrc, NULL, 0,
-					     SCORER_ALL, &err), 0);
+					     SCORER_ALL, NULL, &err), 0);
 		/* every scorer the model has (a scorer added since it was
 		 * trained has no weights in it) */
 		int have = 0;

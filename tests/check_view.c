@@ -25,7 +25,7 @@ static void setup(void)
 	src[0] = vocab_find(&M.src, "je");
 	src[1] = vocab_find(&M.src, "suis");
 	src[2] = vocab_find(&M.src, "étudiant");
-	ck_assert_int_eq(trace_build(&T, &M, src, 3, NULL, 0, SCORER_ALL, &err), 0);
+	ck_assert_int_eq(trace_build(&T, &M, src, 3, NULL, 0, SCORER_ALL, NULL, &err), 0);
 	view_init(&V, &T, NULL, 4, 78);
 	memset(&S, 0, sizeof S);
 }
@@ -728,7 +728,7 @@ START_TEST(test_bahdanau_screens)
 	src[1] = vocab_find(&m.src, "économique");
 	src[2] = vocab_find(&m.src, "européenne");
 	ck_assert_int_eq(trace_build(&tr, &m, src, 3, NULL, 0,
-				     1u << SCORER_additive, &err), 0);
+				     1u << SCORER_additive, NULL, &err), 0);
 	view_init(&v, &tr, NULL, 4, 78);
 	memset(&sc, 0, sizeof sc);
 	/* the stages in the order the step program records them */
@@ -798,9 +798,9 @@ START_TEST(test_arch_swap_and_compare)
 	src[0] = vocab_find(&ml.src, "zone");
 	src[1] = vocab_find(&ml.src, "économique");
 	src[2] = vocab_find(&ml.src, "européenne");
-	ck_assert_int_eq(trace_build(&tl, &ml, src, 3, NULL, 0, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tl, &ml, src, 3, NULL, 0, SCORER_ALL, NULL,
 				     &err), 0);
-	ck_assert_int_eq(trace_build(&tb, &mb, src, 3, NULL, 0, SCORER_ALL,
+	ck_assert_int_eq(trace_build(&tb, &mb, src, 3, NULL, 0, SCORER_ALL, NULL,
 				     &err), 0);
 	view_init(&v, &tl, NULL, 4, 78);
 	memset(&sc, 0, sizeof sc);

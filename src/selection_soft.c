@@ -1,0 +1,14 @@
+/* selection_soft.c: soft attention, the weighted average of every state:
+ *
+ *   c_t = Σ_i α_t,i·h_i
+ */
+#include "config.h"
+
+#include "arch.h"
+#include "selection.h"
+
+const struct selection_class selection_soft = {
+	.name = "soft",
+	.summary = "the context is the weighted sum of every encoder state",
+	.context = trace_context,
+};

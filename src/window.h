@@ -1,0 +1,41 @@
+/* window.h: windows, which decide which source words a decoder step may
+ * weigh, and how its scores become weights.
+ *
+ * A window is one file, src/window_NAME.c, that defines one
+ * `const struct window_class window_NAME`, registered by one line
+ * WINDOW(NAME) in src/window_list.h.  trace_attend() (src/arch.h) calls
+ * its weights() after the scores of each step; global attention (Luong
+ * et al. 2015, §3.1) is the softmax over every source word. */
+#ifndef ATTN_WINDOW_H
+#define ATTN_WINDOW_H
+
+#include "trace.h"
+
+enum window {
+#define WINDOW(name) WINDOW_##name,
+#include "window_list.h"
+#undef WINDOW
+	WINDOW_COUNT
+};
+
+struct window_class {
+	const char *name;    /* "global": --window, the lesson format, JSON */
+	const char *summary; /* one line for listings and --help */
+	/* Records the weights of step t of run from its scores e (n) and
+	 * its query q (H), and returns them (n): the weights the context is
+	 * made with. */
+	const double *(*weights)(struct trace *tr, int run, int t,
+				 const double *q, const double *e);
+};
+
+extern const struct window_class *const window_registry[WINDOW_COUNT];
+
+static inline const struct window_class *window_get(int w)
+{
+	return window_registry[w];
+}
+
+/* The window called name (exactly), or -1. */
+int window_find(const char *name);
+
+#endif
