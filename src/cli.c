@@ -446,12 +446,19 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 
 int cli_arch(int *arch, const char *arg)
 {
-	char names[128];
+	char names[128], hint[128] = "";
+	const char *cands[ARCH_COUNT + 1];
 	*arch = strcmp(arg, "all") == 0 ? ARCH_ALL : arch_find(arg);
 	if (*arch >= 0)
 		return 0;
-	return cli_usage_errorf("unknown architecture '%s'; expected %s or "
-				"all", arg,
+	for (int k = 0; k < ARCH_COUNT; k++)
+		cands[k] = arch_get(k)->name;
+	cands[ARCH_COUNT] = "all";
+	const char *near = suggest_closest(arg, cands, ARCH_COUNT + 1);
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+	return cli_usage_errorf("unknown architecture '%s'; %sexpected %s or "
+				"all", arg, hint,
 				arch_names(names, sizeof names, ", ", ", "));
 }
 
@@ -459,8 +466,9 @@ int cli_arch_one(int arch, const char *cmd)
 {
 	if (arch != ARCH_ALL)
 		return 0;
-	return cli_usage_errorf("--arch=all works with 'trace' and 'tui'; "
-				"'%s' takes one architecture", cmd);
+	return cli_usage_errorf("--arch=all works with 'trace', 'tui', "
+				"'heatmap', 'quiz' and 'train'; '%s' takes "
+				"one architecture", cmd);
 }
 
 int cli_load_arch(struct model *m, const char *path, int arch)

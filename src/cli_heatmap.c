@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "cli_heatmap.h"
 #include "fmt.h"
@@ -57,7 +58,8 @@ static void cli_heatmap_help(void)
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model\n"
+"                        without --model, its built-in model; all: each\n"
+"                        architecture on its built-in model, side by side\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -92,9 +94,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
 	case 'A':
-		if (cli_arch(&o->arch, arg) != 0)
-			return EXIT_USAGE;
-		return cli_arch_one(o->arch, "heatmap");
+		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case 's':
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
@@ -139,17 +139,21 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	return 0;
 }
 
-/* Writes the picture of tr to the output, whole or not at all.  Returns
- * 0, or -1 with err set. */
-static int cli_heatmap_write(const struct trace *tr,
+/* Writes the picture of the ntr traces (one for each architecture drawn)
+ * to the output, whole or not at all.  Returns 0, or -1 with err set. */
+static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 			     const struct cli_heatmap_opts *o,
 			     struct errbuf *err)
 {
 	struct outfile of;
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
-	int run = tr->nruns > 1 ? FMT_SVG_ALL_RUNS : 0;
-	int rc = fmt_svg_heatmap(of.fp, tr, run, &o->svg);
+	int rc;
+	if (ntr > 1)
+		rc = fmt_svg_heatmaps(of.fp, trs, ntr, &o->svg);
+	else
+		rc = fmt_svg_heatmap(of.fp, trs[0], trs[0]->nruns > 1
+					 ? FMT_SVG_ALL_RUNS : 0, &o->svg);
 	outfile_wrote(&of);
 	if (rc != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
@@ -160,16 +164,25 @@ static int cli_heatmap_write(const struct trace *tr,
 	return outfile_commit(&of, err);
 }
 
-/* The heatmap of every run of tr as text, for a terminal, and a note on
- * stderr that says how to get the picture.  Returns 0. */
-static int cli_heatmap_text(const struct trace *tr,
+/* The heatmap of every run of the ntr traces as text, for a terminal,
+ * each trace headed by its architecture when there are several, and a
+ * note on stderr that says how to get the picture.  Returns 0. */
+static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 			    const struct cli_heatmap_opts *o)
 {
 	int ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
-	for (int run = 0; run < tr->nruns; run++) {
-		if (run > 0)
-			putchar('\n');
-		fmt_text_heatmap(stdout, tr, run, o->svg.precision, ascii);
+	for (int k = 0; k < ntr; k++) {
+		const struct trace *tr = trs[k];
+		if (ntr > 1)
+			printf("%s%s architecture (%s)\n\n", k ? "\n" : "",
+			       arch_get(tr->arch)->name,
+			       arch_builtin_model(tr->arch));
+		for (int run = 0; run < tr->nruns; run++) {
+			if (run > 0)
+				putchar('\n');
+			fmt_text_heatmap(stdout, tr, run, o->svg.precision,
+					 ascii);
+		}
 	}
 	cli_messagef("note: the heatmap as text, since standard output is a "
 		     "terminal; -o FILE.svg writes the SVG picture");
@@ -190,29 +203,52 @@ int cli_heatmap(int argc, char **argv)
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
+	if (o.arch == ARCH_ALL && o.model_path)
+		return cli_usage_error("--arch=all draws the built-in model of "
+				       "each architecture; drop --model");
 	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
-	struct model m;
-	if (cli_load_arch(&m, o.model_path, o.arch) != 0)
-		return EXIT_DATA;
+	/* the architectures drawn: the one asked for (-1: the model's), or
+	 * every one */
+	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;
+	struct model m[ARCH_COUNT];
+	struct trace tr[ARCH_COUNT];
+	const struct trace *trs[ARCH_COUNT];
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
-	struct trace tr;
-	char note[320];
-	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
-			    sizeof note, NULL, &err);
-	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+	int built = 0, loaded = 0;
+	rc = 0;
+	for (; built < ntr; built++) {
+		char note[320];
+		if (cli_load_arch(&m[built], o.model_path,
+				  ntr > 1 ? built : o.arch) != 0) {
+			rc = 1;
+			break;
+		}
+		loaded++;
+		if (tok_trace_note(&tr[built], &m[built], sentence, o.target,
+				   o.scorers, note, sizeof note, NULL,
+				   &err) != 0) {
+			cli_messagef("%s", err.msg);
+			rc = 1;
+			break;
+		}
+		if (note[0] && built == 0)
+			cli_messagef("note: %s", note);
+		trs[built] = &tr[built];
+	}
 	if (rc == 0) {
 		if (!o.output && isatty(STDOUT_FILENO))
-			rc = cli_heatmap_text(&tr, &o);
-		else
-			rc = cli_heatmap_write(&tr, &o, &err);
-		trace_free(&tr);
+			rc = cli_heatmap_text(trs, ntr, &o);
+		else if (cli_heatmap_write(trs, ntr, &o, &err) != 0) {
+			cli_messagef("%s", err.msg);
+			rc = 1;
+		}
 	}
-	if (rc != 0)
-		cli_messagef("%s", err.msg);
+	for (int k = 0; k < built; k++)
+		trace_free(&tr[k]);
+	for (int k = 0; k < loaded; k++)
+		model_free(&m[k]);
 	free(sentence);
-	model_free(&m);
 	return rc == 0 ? EXIT_OK : EXIT_DATA;
 }

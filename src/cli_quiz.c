@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "cli.h"
 #include "cli_quiz.h"
 #include "fmt.h"
@@ -41,7 +42,9 @@ struct cli_quiz_opts {
 /* The state of one quiz. */
 struct cli_quiz_run {
 	const struct cli_quiz_opts *o;
-	const struct trace *tr;
+	const struct trace *trs[ARCH_COUNT]; /* question j asks about
+	                                        trs[j % ntr] */
+	int ntr;
 	char *line;             /* (cap) the last line read */
 	size_t cap;
 	int echo;               /* 1: stdin is not a terminal, so write each
@@ -77,7 +80,8 @@ static void cli_quiz_help(void)
 "                        trained toy model (toy4); handset4 names the\n"
 "                        built-in hand-set model of the lessons\n"
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model\n"
+"                        without --model, its built-in model; all: each\n"
+"                        architecture on its built-in model, in turn\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
 "  -h, --help            display this help and exit\n"
@@ -170,9 +174,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'm': o->model_path = arg; return 0;
 	case 'A':
-		if (cli_arch(&o->arch, arg) != 0)
-			return EXIT_USAGE;
-		return cli_arch_one(o->arch, "quiz");
+		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
 	case 'h': cli_quiz_help(); return -1;
@@ -210,15 +212,16 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* Loads the model and builds the trace of sentence with the one scorer.
- * Returns 0, or EXIT_DATA after printing the error; on success the
- * caller frees *tr, then *m. */
-static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
-			  struct model *m, struct trace *tr)
+/* Loads the model of architecture arch (-1: the model's own) and builds
+ * the trace of sentence with the one scorer.  Returns 0, or EXIT_DATA
+ * after printing the error; on success the caller frees *tr, then *m. */
+static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
+			  const char *sentence, struct model *m,
+			  struct trace *tr)
 {
 	struct errbuf err;
 	char note[320];
-	if (cli_load_arch(m, o->model_path, o->arch) != 0)
+	if (cli_load_arch(m, o->model_path, arch) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
 				note, sizeof note, NULL, &err);
@@ -250,9 +253,10 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
 			    const char *sentence)
 {
 	const struct cli_quiz_opts *o = qr->o;
-	printf("attn-trace quiz: %d question%s on \"%s\", %s scorer\n",
+	printf("attn-trace quiz: %d question%s on \"%s\", %s scorer%s\n",
 	       o->count, o->count == 1 ? "" : "s", sentence,
-	       trace_scorer_name(o->scorer));
+	       trace_scorer_name(o->scorer),
+	       qr->ntr > 1 ? ", each architecture in turn" : "");
 	printf("seed %" PRIu64 " (the same options with --seed=%" PRIu64
 	       " ask these questions again)\n", o->seed, o->seed);
 	if (!o->answers)
@@ -318,13 +322,18 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	struct quiz_question q;
 	struct errbuf err;
 	enum trace_stage st = cli_quiz_stage(o->stages, j);
-	if (quiz_make(&q, qr->tr, 0, st, quiz_rand(state), o->precision,
+	const struct trace *tr = qr->trs[j % qr->ntr];
+	if (quiz_make(&q, tr, 0, st, quiz_rand(state), o->precision,
 		      &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return -1;
 	}
-	printf("\nquestion %d of %d: %s at step t=%d\n", j + 1, o->count,
+	printf("\nquestion %d of %d: %s at step t=%d", j + 1, o->count,
 	       trace_stage_name(st), q.t);
+	if (qr->ntr > 1)
+		printf(", %s architecture (%s)", arch_get(tr->arch)->name,
+		       arch_builtin_model(tr->arch));
+	putchar('\n');
 	quiz_prompt_text(stdout, &q);
 	if (!o->answers)
 		return cli_quiz_ask(qr, &q);
@@ -362,17 +371,28 @@ int cli_quiz(int argc, char **argv)
 	int rc = cli_quiz_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
+	if (o.arch == ARCH_ALL && o.model_path) {
+		return cli_usage_error("--arch=all asks about the built-in model "
+				       "of each architecture; drop --model");
+	}
 	char *sentence = cli_join(argc, argv, optind, CLI_QUIZ_SENTENCE);
-	struct model m;
-	struct trace tr;
-	rc = cli_quiz_build(&o, sentence, &m, &tr);
-	if (rc == EXIT_OK) {
-		struct cli_quiz_run qr = { .o = &o, .tr = &tr,
-					   .echo = !isatty(STDIN_FILENO) };
+	struct model m[ARCH_COUNT];
+	struct trace tr[ARCH_COUNT];
+	struct cli_quiz_run qr = { .o = &o, .echo = !isatty(STDIN_FILENO) };
+	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;
+	for (rc = EXIT_OK; rc == EXIT_OK && qr.ntr < ntr; qr.ntr++) {
+		rc = cli_quiz_build(&o, ntr > 1 ? qr.ntr : o.arch, sentence,
+				    &m[qr.ntr], &tr[qr.ntr]);
+		qr.trs[qr.ntr] = &tr[qr.ntr];
+	}
+	if (rc == EXIT_OK)
 		rc = cli_quiz_loop(&qr, sentence);
-		free(qr.line);
-		trace_free(&tr);
-		model_free(&m);
+	else
+		qr.ntr--; /* the last one failed and freed its model */
+	free(qr.line);
+	for (int k = 0; k < qr.ntr; k++) {
+		trace_free(&tr[k]);
+		model_free(&m[k]);
 	}
 	free(sentence);
 	return rc;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "num.h"
 #include "outfile.h"
 #include "train.h"
+#include "util.h"
 
 #define CLI_TRAIN_MAX_EPOCHS 10000000
 
@@ -63,7 +65,11 @@ static void cli_train_help(void)
 "      --embedding=N     embedding size E, 1 to 64 (default 4)\n"
 "      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
 "      --arch=NAME       luong (the default) or bahdanau (H even); with\n"
-"                        --init, the model's own, which --arch must name\n"
+"                        --init, the model's own, which --arch must name;\n"
+"                        all: a model of each architecture, with the same\n"
+"                        settings, written to DIR/luong.model, ... where\n"
+"                        -o DIR names a directory (if one training fails,\n"
+"                        none is written)\n"
 "      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
 "      --positions=N     source positions L of the location scorer, 1 to\n"
 "                        64 (default: the longest source side)\n"
@@ -218,9 +224,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case OPT_INIT: o->init = arg; return 0;
 	case OPT_HELDOUT: o->heldout = arg; return 0;
 	case OPT_ARCH:
-		if (cli_arch(&o->arch, arg) != 0)
-			return EXIT_USAGE;
-		return cli_arch_one(o->arch, "train");
+		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
@@ -256,7 +260,16 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--init takes the sizes from its "
 					     "model; drop --embedding, --hidden "
 					     "and --attention");
-	if (o->arch == ARCH_bahdanau && o->H % 2 != 0)
+	if (o->arch == ARCH_ALL && o->init)
+		return cli_usage_errorf("--init starts from a model of one "
+					"architecture; --arch=all trains each "
+					"from random weights");
+	if (o->arch == ARCH_ALL && strcmp(o->out, "-") == 0)
+		return cli_usage_errorf("--arch=all writes a model file for "
+					"each architecture; -o must name a "
+					"directory, not standard output");
+	if ((o->arch == ARCH_bahdanau || o->arch == ARCH_ALL) &&
+	    o->H % 2 != 0)
 		return cli_usage_errorf("--arch=bahdanau splits the hidden "
 					"size between the encoder's two "
 					"directions; expected an even --hidden, "
@@ -527,9 +540,8 @@ static void cli_train_header(char *buf, size_t size,
 		 num_fixed(acc, 100.0 * st->accuracy, 1), exact, aligned);
 }
 
-/* Writes the model of t, with its header, to of (opened on o->out) and
- * commits it: the file appears whole or not at all.  Returns EXIT_OK, or
- * EXIT_DATA after the message; either way of is finished with. */
+/* Writes the model of t, with its header, to of (opened on o->out), to
+ * be committed by the caller.  Returns EXIT_OK. */
 static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
 			   struct trainer *t, const struct train_data *d,
 			   const struct train_data *h,
@@ -537,17 +549,13 @@ static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
 {
 	char header[4096];
 	struct model v;
-	struct errbuf err;
 
 	cli_train_header(header, sizeof header, o, t, d, h, st);
 	train_view(&v, &t->lay, t->theta, d);
 	/* a write error stays in the stream, and the commit reports it */
 	train_write_model(of->fp, &v, header);
 	outfile_wrote(of);
-	if (outfile_commit(of, &err) == 0)
-		return EXIT_OK;
-	cli_messagef("%s", err.msg);
-	return EXIT_DATA;
+	return EXIT_OK;
 }
 
 /* Loads the --heldout pairs into *h, in the vocabularies of d: a word
@@ -641,7 +649,7 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 		"none, as they have no gold alignment");
 }
 
-/* Trains, reports and writes to of, which it commits or aborts. */
+/* Trains, reports and writes to of, for the caller to commit. */
 static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 			 struct trainer *t, const struct train_data *d,
 			 const struct train_data *h)
@@ -658,7 +666,6 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 		cli_messagef("the training diverged: a weight became NaN or "
 			     "larger than %s; try a smaller --lr",
 			     MODEL_MAX_WEIGHT_TEXT);
-		outfile_abort(of);
 		return EXIT_DATA;
 	}
 	if (!o->quiet) {
@@ -672,35 +679,82 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);
 }
 
+/* Trains the model o asks for and writes it to of, for the caller to
+ * commit.  Returns EXIT_OK, or EXIT_DATA after the message. */
+static int cli_train_one(const struct cli_train_opts *o, struct outfile *of)
+{
+	struct train_data d, h;
+	struct trainer t;
+
+	memset(&t, 0, sizeof t);
+	memset(&d, 0, sizeof d);
+	memset(&h, 0, sizeof h);
+	int rc = cli_train_setup(o, &t, &d);
+	if (rc == EXIT_OK && o->heldout)
+		rc = cli_train_heldout(o, &d, &h);
+	if (rc == EXIT_OK)
+		rc = cli_train_run(o, of, &t, &d, &h);
+	train_free(&t);
+	train_data_free(&d);
+	train_data_free(&h);
+	return rc;
+}
+
 int cli_train(int argc, char **argv)
 {
 	struct cli_train_opts o;
-	struct train_data d, h;
-	struct trainer t;
-	struct outfile of;
 	struct errbuf err;
 	int rc = cli_train_parse(&o, argc, argv);
 
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
-	/* the output first: a path that cannot be written fails now, not
-	 * after minutes of training */
-	if (outfile_open(&of, o.out, &err) != 0) {
-		cli_messagef("%s", err.msg);
-		return EXIT_DATA;
+	/* --arch=all: a model of each architecture, DIR/NAME.model */
+	int n = o.arch == ARCH_ALL ? ARCH_COUNT : 1, opened = 0;
+	struct cli_train_opts each[ARCH_COUNT];
+	char *paths[ARCH_COUNT] = { NULL };
+	struct outfile of[ARCH_COUNT];
+	for (int k = 0; k < n; k++) {
+		each[k] = o;
+		if (n == 1)
+			continue;
+		size_t len = strlen(o.out);
+		const char *name = arch_get(k)->name;
+		paths[k] = xmalloc(len + strlen(name) + 8);
+		sprintf(paths[k], "%s%s%s.model", o.out,
+			len && o.out[len - 1] == '/' ? "" : "/", name);
+		each[k].out = paths[k];
+		each[k].arch = k;
 	}
-	memset(&t, 0, sizeof t);
-	memset(&d, 0, sizeof d);
-	memset(&h, 0, sizeof h);
-	rc = cli_train_setup(&o, &t, &d);
-	if (rc == EXIT_OK && o.heldout)
-		rc = cli_train_heldout(&o, &d, &h);
-	if (rc == EXIT_OK)
-		rc = cli_train_run(&o, &of, &t, &d, &h);
-	else
-		outfile_abort(&of);
-	train_free(&t);
-	train_data_free(&d);
-	train_data_free(&h);
+	struct stat sb;
+	if (n > 1 && (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+		cli_messagef("%s: expected a directory for the model of each "
+			     "architecture (--arch=all)", o.out);
+		rc = EXIT_DATA;
+	}
+	/* the outputs first: a path that cannot be written fails now, not
+	 * after minutes of training */
+	for (; rc == EXIT_OK && opened < n; opened++)
+		if (outfile_open(&of[opened], each[opened].out, &err) != 0) {
+			cli_messagef("%s", err.msg);
+			rc = EXIT_DATA;
+			break;
+		}
+	for (int k = 0; rc == EXIT_OK && k < n; k++) {
+		if (n > 1 && !o.quiet)
+			fprintf(stderr, "%s%s architecture, to %s\n",
+				k ? "\n" : "", arch_get(k)->name, each[k].out);
+		rc = cli_train_one(&each[k], &of[k]);
+	}
+	/* every model is written, or none */
+	for (int k = 0; k < opened; k++) {
+		if (rc != EXIT_OK) {
+			outfile_abort(&of[k]);
+		} else if (outfile_commit(&of[k], &err) != 0) {
+			cli_messagef("%s", err.msg);
+			rc = EXIT_DATA;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		free(paths[k]);
 	return rc;
 }

@@ -164,55 +164,84 @@ static int svg_want(const struct trace *tr, int t)
 	return t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
 }
 
+/* The most panels a picture has: every scorer of every architecture. */
+#define SVG_MAX_PANELS (SCORER_COUNT * ARCH_COUNT)
+
 /* Everything the layout decides, in px. */
 struct svg_lay {
-	const struct trace *tr;
+	const struct trace *tr; /* the first panel's: the title, the words */
+	int ntrs;         /* traces drawn (one for each architecture) */
 	int prec;
-	int first, count; /* the runs drawn: first .. first + count - 1 */
+	int count;        /* panels */
+	const struct trace *ptr[SVG_MAX_PANELS]; /* each panel's trace */
+	int prun[SVG_MAX_PANELS];                /* and run in it */
 	int cw;           /* a cell's width */
 	int rot;          /* 1: the source words are turned 45 degrees */
 	int band;         /* the height of the source-word band */
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
-	int rl[SCORER_COUNT]; /* each panel's row-label column */
-	int pw[SCORER_COUNT]; /* each panel's width */
-	int px[SCORER_COUNT]; /* each panel's left edge */
-	int gx[SCORER_COUNT]; /* each panel's grid's left edge */
-	int py[SCORER_COUNT]; /* each panel's top, below L->top */
+	int rl[SVG_MAX_PANELS]; /* each panel's row-label column */
+	int pw[SVG_MAX_PANELS]; /* each panel's width */
+	int px[SVG_MAX_PANELS]; /* each panel's left edge */
+	int gx[SVG_MAX_PANELS]; /* each panel's grid's left edge */
+	int py[SVG_MAX_PANELS]; /* each panel's top, below L->top */
+	int prow[SVG_MAX_PANELS]; /* each panel's row */
 	int nsub;         /* subtitle lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
 	int width, height;
 };
 
+/* Writes the list "a, b and c" of the n names (with out NULL only
+ * measures it); returns its columns. */
+static int svg_list(FILE *out, const char *const *names, int n)
+{
+	int cols = 0;
+	for (int k = 0; k < n; k++) {
+		const char *sep = k == 0 ? "" : k + 1 < n ? ", " : " and ";
+		cols += (int)(strlen(sep) + strlen(names[k]));
+		if (out)
+			fprintf(out, "%s%s", sep, names[k]);
+	}
+	return cols;
+}
+
 /* "dot scorer: SOURCE → OUTPUT" or "dot, general and concat scorers:
  * SOURCE", after "bahdanau: " for a model of an architecture other than
- * Luong's; with out NULL only measures it, in columns. */
+ * Luong's, or "luong and bahdanau: " for several; with out NULL only
+ * measures it, in columns. */
 static int svg_title(FILE *out, const struct svg_lay *L)
 {
 	const struct trace *tr = L->tr;
-	int cols = 0;
-	if (tr->arch != ARCH_luong) {
-		const char *a = arch_get(tr->arch)->name;
-		cols += (int)strlen(a) + 2;
+	const char *names[SVG_MAX_PANELS];
+	int cols = 0, n = 0;
+	if (L->ntrs > 1 || tr->arch != ARCH_luong) {
+		for (int k = 0; k < L->count; k++)
+			if (k == 0 || L->ptr[k] != L->ptr[k - 1])
+				names[n++] = arch_get(L->ptr[k]->arch)->name;
+		cols += svg_list(out, names, n) + 2;
 		if (out)
-			fprintf(out, "%s: ", a);
+			fputs(": ", out);
 	}
+	n = 0; /* the scorers, each once */
 	for (int k = 0; k < L->count; k++) {
-		const char *name = trace_scorer_name(tr->runs[L->first + k].scorer);
-		const char *sep = k == 0 ? "" : k + 1 < L->count ? ", " : " and ";
-		cols += (int)(strlen(sep) + strlen(name));
-		if (out)
-			fprintf(out, "%s%s", sep, name);
+		const char *name =
+			trace_scorer_name(L->ptr[k]->runs[L->prun[k]].scorer);
+		int seen = 0;
+		for (int j = 0; j < n; j++)
+			seen |= strcmp(names[j], name) == 0;
+		if (!seen)
+			names[n++] = name;
 	}
-	cols += L->count > 1 ? 10 : 9;
+	cols += svg_list(out, names, n);
+	cols += n > 1 ? 10 : 9;
 	if (out)
-		fputs(L->count > 1 ? " scorers: " : " scorer: ", out);
+		fputs(n > 1 ? " scorers: " : " scorer: ", out);
 	cols += svg_words_cols(&tr->m->src, tr->src, tr->n);
 	if (out)
 		svg_words(out, &tr->m->src, tr->src, tr->n);
 	if (L->count == 1) {
-		const struct trace_run *ru = &tr->runs[L->first];
+		const struct trace_run *ru = &tr->runs[L->prun[0]];
 		cols += 3 + svg_words_cols(&tr->m->tgt, ru->pred, ru->nsteps);
 		if (out) {
 			fputs(" → ", out);
@@ -243,16 +272,25 @@ static int svg_row_cols(const struct trace *tr, int run, int t)
 	return cols;
 }
 
-/* The panel heading: "dot → OUTPUT"; measures it when out is NULL. */
-static int svg_head_text(FILE *out, const struct trace *tr, int run)
+/* Panel k's heading: "dot → OUTPUT", after "bahdanau · " when the
+ * picture has several architectures; measures it when out is NULL. */
+static int svg_head_text(FILE *out, const struct svg_lay *L, int k)
 {
-	const struct trace_run *ru = &tr->runs[run];
+	const struct trace *tr = L->ptr[k];
+	const struct trace_run *ru = &tr->runs[L->prun[k]];
 	const char *name = trace_scorer_name(ru->scorer);
+	int cols = 0;
+	if (L->ntrs > 1) {
+		const char *a = arch_get(tr->arch)->name;
+		cols += (int)strlen(a) + 3;
+		if (out)
+			fprintf(out, "%s · ", a);
+	}
 	if (out) {
 		fprintf(out, "%s → ", name);
 		svg_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
 	}
-	return (int)strlen(name) + 3 +
+	return cols + (int)strlen(name) + 3 +
 	       svg_words_cols(&tr->m->tgt, ru->pred, ru->nsteps);
 }
 
@@ -294,9 +332,10 @@ static void svg_lay_columns(struct svg_lay *L)
 /* Centres each row of panels [from, to) in width w, from x = 0. */
 static void svg_centre_rows(struct svg_lay *L, int w)
 {
-	for (int from = 0; from < L->count; from += SVG_PER_ROW) {
-		int to = from + SVG_PER_ROW < L->count ? from + SVG_PER_ROW
-						       : L->count;
+	for (int from = 0, to; from < L->count; from = to) {
+		for (to = from + 1; to < L->count; to++)
+			if (L->prow[to] != L->prow[from])
+				break;
 		int rw = L->px[to - 1] + L->pw[to - 1] - L->px[from];
 		int shift = (w - rw) / 2 - L->px[from];
 		for (int k = from; k < to; k++) {
@@ -312,19 +351,23 @@ static int svg_max(int a, int b)
 }
 
 /* Each panel's row labels and width, and the panels' positions, three a
- * row; returns the height of the panels. */
+ * row, and each architecture on rows of its own; returns the height of
+ * the panels. */
 static int svg_lay_panels(struct svg_lay *L)
 {
-	const struct trace *tr = L->tr;
-	int x = 0, tallest = 0, y = 0, widest_row = 0;
+	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
-		if (k > 0 && k % SVG_PER_ROW == 0) { /* a new row */
+		if (k > 0 && (k - first == SVG_PER_ROW ||
+			      L->ptr[k] != L->ptr[k - 1])) { /* a new row */
+			row++;
+			first = k;
 			y += L->head + L->band + tallest * SVG_CELL_H + SVG_GAP;
 			widest_row = svg_max(widest_row, x - SVG_GAP);
 			x = 0;
 			tallest = 0;
 		}
-		int run = L->first + k, widest = 0;
+		const struct trace *tr = L->ptr[k];
+		int run = L->prun[k], widest = 0;
 		const struct trace_run *ru = &tr->runs[run];
 		for (int t = 1; t <= ru->nsteps; t++) {
 			int w = svg_width(svg_row_cols(tr, run, t), SVG_FS_LABEL, 0);
@@ -334,12 +377,13 @@ static int svg_lay_panels(struct svg_lay *L)
 		int inner = L->rl[k] + tr->n * L->cw + L->over;
 		L->pw[k] = inner;
 		if (L->head) {
-			int hw = svg_width(svg_head_text(NULL, tr, run),
+			int hw = svg_width(svg_head_text(NULL, L, k),
 					   SVG_FS_HEAD, 1);
 			L->pw[k] = hw > L->pw[k] ? hw : L->pw[k];
 		}
 		L->px[k] = x;
 		L->py[k] = y;
+		L->prow[k] = row;
 		/* the labels and grid centred under a wider heading */
 		L->gx[k] = x + (L->pw[k] - inner) / 2 + L->rl[k];
 		x += L->pw[k] + SVG_GAP;
@@ -347,21 +391,29 @@ static int svg_lay_panels(struct svg_lay *L)
 			tallest = ru->nsteps;
 	}
 	widest_row = svg_max(widest_row, x - SVG_GAP);
-	if (L->count > SVG_PER_ROW)
+	if (row > 0)
 		svg_centre_rows(L, widest_row);
 	L->width = widest_row + 2 * SVG_MARGIN;
 	return y + L->head + L->band + tallest * SVG_CELL_H;
 }
 
-/* Lays out the whole picture. */
-static void svg_lay(struct svg_lay *L, const struct trace *tr, int run,
-		    int prec)
+/* Lays out the whole picture: run `run` of trs[0], or every run of each
+ * of the ntrs traces. */
+static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
+		    int ntrs, int run, int prec)
 {
+	const struct trace *tr = trs[0];
 	memset(L, 0, sizeof *L);
 	L->tr = tr;
+	L->ntrs = ntrs;
 	L->prec = prec;
-	L->first = run == FMT_SVG_ALL_RUNS ? 0 : run;
-	L->count = run == FMT_SVG_ALL_RUNS ? tr->nruns : 1;
+	for (int j = 0; j < ntrs; j++)
+		for (int r = 0; r < trs[j]->nruns; r++)
+			if ((run == FMT_SVG_ALL_RUNS || r == run) &&
+			    L->count < SVG_MAX_PANELS) {
+				L->ptr[L->count] = trs[j];
+				L->prun[L->count++] = r;
+			}
 	L->head = L->count > 1 ? SVG_HEAD : 0;
 	L->nsub = tr->ntgt ? 2 : 1;
 	svg_lay_columns(L);
@@ -473,11 +525,11 @@ static int svg_baseline(int y, int fs)
 }
 
 /* The output words down the left of the grid at gx, gy. */
-static void svg_row_labels(FILE *out, const struct svg_lay *L, int run,
+static void svg_row_labels(FILE *out, const struct svg_lay *L, int k,
 			   int gx, int gy)
 {
-	const struct trace *tr = L->tr;
-	const struct trace_run *ru = &tr->runs[run];
+	const struct trace *tr = L->ptr[k];
+	const struct trace_run *ru = &tr->runs[L->prun[k]];
 	fprintf(out, "<g class=\"row-labels\" font-size=\"%d\" fill=\"%s\" "
 		"text-anchor=\"end\">\n", SVG_FS_LABEL, SVG_TEXT);
 	for (int t = 1; t <= ru->nsteps; t++) {
@@ -498,10 +550,11 @@ static void svg_row_labels(FILE *out, const struct svg_lay *L, int run,
 }
 
 /* One cell: its rect, with a tooltip, and its value. */
-static void svg_cell(FILE *out, const struct svg_lay *L, int run, int t,
+static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 		     int i, int gx, int gy, const double *alpha, int best)
 {
-	const struct trace *tr = L->tr;
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k];
 	char hex[8], buf[NUM_BUFSZ];
 	int x = gx + i * L->cw, y = gy + (t - 1) * SVG_CELL_H;
 	double a = alpha[i];
@@ -523,10 +576,11 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int run, int t,
 
 /* The grid of run at gx, gy: a row for each step, a cell for each source
  * word; the largest weight of a row is written in bold. */
-static void svg_grid(FILE *out, const struct svg_lay *L, int run, int gx,
+static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 		     int gy)
 {
-	const struct trace *tr = L->tr;
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k];
 	fprintf(out, "<g class=\"cells\" font-size=\"%d\" "
 		"text-anchor=\"middle\">\n", SVG_FS_CELL);
 	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
@@ -538,7 +592,7 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int run, int gx,
 			if (r->result[i] > r->result[best])
 				best = i;
 		for (int i = 0; i < tr->n; i++)
-			svg_cell(out, L, run, t, i, gx, gy, r->result, best);
+			svg_cell(out, L, k, t, i, gx, gy, r->result, best);
 	}
 	fputs("</g>\n", out);
 }
@@ -547,21 +601,25 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int run, int gx,
  * output words and the grid. */
 static void svg_panel(FILE *out, const struct svg_lay *L, int k)
 {
-	int run = L->first + k;
-	const char *name = trace_scorer_name(L->tr->runs[run].scorer);
+	const struct trace *tr = L->ptr[k];
+	const char *name = trace_scorer_name(tr->runs[L->prun[k]].scorer);
 	int gx = L->gx[k], gy = L->top + L->py[k] + L->head + L->band;
-	fprintf(out, "<g class=\"panel\" id=\"run-%s\">\n", name);
+	if (L->ntrs > 1)
+		fprintf(out, "<g class=\"panel\" id=\"run-%s-%s\">\n",
+			arch_get(tr->arch)->name, name);
+	else
+		fprintf(out, "<g class=\"panel\" id=\"run-%s\">\n", name);
 	if (L->head) {
 		fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\" "
 			"text-anchor=\"middle\">", L->px[k] + L->pw[k] / 2,
 			L->top + L->py[k] + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
-		svg_head_text(out, L->tr, run);
+		svg_head_text(out, L, k);
 		fputs("</text>\n", out);
 	}
 	svg_col_labels(out, L, gx, gy);
-	svg_row_labels(out, L, run, gx, gy);
-	svg_grid(out, L, run, gx, gy);
+	svg_row_labels(out, L, k, gx, gy);
+	svg_grid(out, L, k, gx, gy);
 	fputs("</g>\n", out);
 }
 
@@ -591,15 +649,12 @@ static void svg_legend(FILE *out, const struct svg_lay *L)
 	fputs("</g>\n", out);
 }
 
-int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
-		    const struct fmt_svg_opts *o)
+/* The picture of run `run` of trs[0], or of every run of the ntrs traces. */
+static int svg_draw(FILE *out, const struct trace *const *trs, int ntrs,
+		    int run, const struct fmt_svg_opts *o)
 {
-	if (run != FMT_SVG_ALL_RUNS && (run < 0 || run >= tr->nruns))
-		return -1;
-	if (tr->nruns < 1)
-		return -1;
 	struct svg_lay L;
-	svg_lay(&L, tr, run, o->precision);
+	svg_lay(&L, trs, ntrs, run, o->precision);
 	svg_open(out, &L);
 	svg_heading(out, &L);
 	for (int k = 0; k < L.count; k++)
@@ -607,6 +662,27 @@ int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
 	svg_legend(out, &L);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
+}
+
+int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
+		    const struct fmt_svg_opts *o)
+{
+	if (run != FMT_SVG_ALL_RUNS && (run < 0 || run >= tr->nruns))
+		return -1;
+	if (tr->nruns < 1)
+		return -1;
+	return svg_draw(out, &tr, 1, run, o);
+}
+
+int fmt_svg_heatmaps(FILE *out, const struct trace *const *trs, int ntrs,
+		     const struct fmt_svg_opts *o)
+{
+	if (ntrs < 1 || ntrs > ARCH_COUNT)
+		return -1;
+	for (int j = 0; j < ntrs; j++)
+		if (trs[j]->nruns < 1 || trs[j]->n != trs[0]->n)
+			return -1;
+	return svg_draw(out, trs, ntrs, FMT_SVG_ALL_RUNS, o);
 }
 
 void fmt_svg_text(FILE *out, const char *s)

@@ -37,6 +37,14 @@ void fmt_svg_opts_default(struct fmt_svg_opts *o);
 int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
 		    const struct fmt_svg_opts *o);
 
+/* The same picture for several traces of one sentence (ntrs of them, one
+ * for each architecture: trace --arch=all), every run of each side by
+ * side, each panel headed "bahdanau · dot → OUTPUT".  Returns 0, or -1
+ * on a write error or if the traces differ in length or have no runs
+ * (then nothing is written). */
+int fmt_svg_heatmaps(FILE *out, const struct trace *const *trs, int ntrs,
+		     const struct fmt_svg_opts *o);
+
 /* The colour of a weight a (clamped to [0, 1]) on the ramp: "#rrggbb"
  * into hex (8 bytes).  0 is almost white, 1 dark blue, and the lightness
  * falls steadily in between (ColorBrewer's sequential Blues). */

@@ -10,8 +10,11 @@ tiny="$srcdir/tests/data/tiny.model"
 
 run_cmd trace --arch=bahdanu
 expect_status 2 "unknown architecture"
-expect_err "unknown architecture 'bahdanu'; expected luong, bahdanau or all" \
-	"the architectures are listed"
+expect_err "unknown architecture 'bahdanu'; did you mean 'bahdanau'? expected luong, bahdanau or all" \
+	"the architectures are listed, the nearest first"
+run_cmd trace --arch=transformer
+expect_err "unknown architecture 'transformer'; expected luong, bahdanau or all" \
+	"no suggestion when none is near"
 run_cmd trace --arch=luong --model="$bahd" un
 expect_status 1 "a bahdanau model is not a luong one"
 expect_err "is a model of the bahdanau architecture, and --arch asks for luong" \
@@ -55,13 +58,56 @@ expect_status 2 "--arch=all with --model"
 run_cmd trace --arch=all --scorer=additive -o "$TMP/none.txt"
 expect_status 1 "--arch=all with a scorer toy4 lacks"
 check "and writes nothing" test ! -e "$TMP/none.txt"
-for cmd in heatmap quiz model; do
-	run_cmd $cmd --arch=all
-	expect_status 2 "$cmd refuses --arch=all"
-	expect_err "--arch=all works with 'trace' and 'tui'; '$cmd' takes one architecture" "$cmd says why"
-done
-run_cmd train --pairs="$TMP/pairs" -o "$TMP/m" --arch=all
-expect_status 2 "train refuses --arch=all"
+run_cmd model --arch=all
+expect_status 2 "model refuses --arch=all"
+expect_err "--arch=all works with 'trace', 'tui', 'heatmap', 'quiz' and 'train'; 'model' takes one architecture" "model says why"
+
+# heatmap --arch=all: each architecture's panels, on rows of their own
+run_cmd heatmap --arch=all --scorer=dot,general -o "$TMP/all.svg"
+expect_status 0 "heatmap --arch=all"
+check "the title names both architectures" \
+	grep -q '<title>luong and bahdanau: dot and general scorers: je suis étudiant</title>' "$TMP/all.svg"
+check "a panel for each architecture and scorer, luong's first" \
+	sh -c "grep -o 'id=\"run-[a-z-]*\"' '$TMP/all.svg' | tr '\n' ' ' | grep -qx 'id=\"run-luong-dot\" id=\"run-luong-general\" id=\"run-bahdanau-dot\" id=\"run-bahdanau-general\" '"
+check "the panels are headed by their architecture" \
+	grep -q '>bahdanau · general → i am a student &lt;/s&gt;</text>' "$TMP/all.svg"
+# each panel's weights are its own model's: the trace of that model
+"$ATTN_TRACE" trace --arch=bahdanau --scorer=general --format=csv >"$TMP/b.csv"
+w=$(awk -F, '$2 == 1 && $3 == "softmax" && $4 == "α_1" && $5 == 3 { printf "%.4f", $6 }' "$TMP/b.csv")
+check "bahdanau4's α_1,3 ($w) is in the bahdanau panel" \
+	sh -c "test -n '$w' && sed -n '/id=\"run-bahdanau-general\"/,/class=\"legend\"/p' '$TMP/all.svg' | grep -q 'α_1,3 = $w'"
+run_cmd heatmap --arch=all --model=toy4
+expect_status 2 "heatmap --arch=all with --model"
+run_cmd heatmap --arch=all --scorer=additive -o "$TMP/none.svg"
+expect_status 1 "heatmap --arch=all with a scorer toy4 lacks"
+check "and writes nothing" test ! -e "$TMP/none.svg"
+
+# quiz --arch=all: the architectures in turn
+run_cmd quiz --arch=all --seed=3 --count=4 --answers
+expect_status 0 "quiz --arch=all"
+check "the questions alternate between the architectures" \
+	sh -c "grep '^question ' '$TMP/out' | sed 's/.*, \([a-z]*\) architecture.*/\1/' | tr '\n' ' ' | grep -qx 'luong bahdanau luong bahdanau '"
+run_cmd quiz --arch=all --model=toy4
+expect_status 2 "quiz --arch=all with --model"
+
+# train --arch=all: a model of each architecture in a directory
+grep '|||' "$srcdir/data/toy.pairs" | head -n 12 >"$TMP/pairs"
+mkdir "$TMP/models"
+run_cmd train --pairs="$TMP/pairs" -o "$TMP/models" --arch=all --epochs=20 --scorer=dot -q
+expect_status 0 "train --arch=all"
+check "luong.model is of Luong's architecture" \
+	sh -c "! grep -q '^architecture' '$TMP/models/luong.model'"
+check "bahdanau.model says its architecture" grep -q '^architecture bahdanau$' "$TMP/models/bahdanau.model"
+"$ATTN_TRACE" train --pairs="$TMP/pairs" -o "$TMP/b1.model" --arch=bahdanau --epochs=20 --scorer=dot -q
+check "the same model as train --arch=bahdanau, but for its name" \
+	sh -c "sed 1d '$TMP/models/bahdanau.model' >'$TMP/x1'; sed 1d '$TMP/b1.model' >'$TMP/x2'; cmp -s '$TMP/x1' '$TMP/x2'"
+run_cmd train --pairs="$TMP/pairs" -o "$TMP/nodir" --arch=all --epochs=5
+expect_status 1 "train --arch=all needs a directory"
+check "and writes nothing" test ! -e "$TMP/nodir"
+run_cmd train --pairs="$TMP/pairs" -o - --arch=all --epochs=5
+expect_status 2 "train --arch=all refuses standard output"
+run_cmd train --pairs="$TMP/pairs" -o "$TMP/models" --arch=all --init=toy4
+expect_status 2 "train --arch=all refuses --init"
 
 # --arch=luong changes nothing
 "$ATTN_TRACE" trace --scorer=all >"$TMP/plain" 2>&1
