@@ -489,6 +489,39 @@ static void cli_train_method(char *buf, size_t size,
 		 "W_c's s_t half 0, biases 0.");
 }
 
+/* Writes into buf (size bytes) the comment that opens the --init model
+ * file init, each line indented by two spaces, so that a model trained in
+ * steps tells every step; "" when init is a built-in model or has no
+ * comment.  A line too long for a model's comment is cut short. */
+static void cli_train_init_story(char *buf, size_t size, const char *init)
+{
+	char line[256];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!init || model_builtin_name(init) || strcmp(init, "-") == 0)
+		return;
+	FILE *fp = fopen(init, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof line, fp) && line[0] == '#') {
+		const char *text = line + 1 + (line[1] == ' ');
+		size_t len = strcspn(text, "\r\n");
+		int n = snprintf(buf + used, size - used, "\n%s%.*s",
+				 len ? "  " : "", (int)len, text);
+		if (n < 0 || (size_t)n >= size - used) {
+			buf[used] = '\0'; /* keep whole lines only */
+			break;
+		}
+		used += (size_t)n;
+		if (len == strlen(text)) /* a line longer than the buffer */
+			while (fgets(line, sizeof line, fp) &&
+			       !strchr(line, '\n'))
+				;
+	}
+	fclose(fp);
+}
+
 /* Writes the comment that opens the model file into buf. */
 static void cli_train_header(char *buf, size_t size,
 			     const struct cli_train_opts *o,
@@ -498,6 +531,7 @@ static void cli_train_header(char *buf, size_t size,
 {
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
 	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[160] = "";
+	char story[4096], before[64] = "";
 
 	if (o->t.align_weight > 0.0)
 		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
@@ -506,6 +540,10 @@ static void cli_train_header(char *buf, size_t size,
 			 num_shortest(aw, o->t.align_weight));
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
+	cli_train_init_story(story, sizeof story, o->init);
+	if (story[0])
+		snprintf(before, sizeof before, "\nThe --init model, %s, says of "
+			 "itself:", cli_train_base(o->init));
 	cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
 	aligned[0] = '\0';
@@ -533,11 +571,12 @@ static void cli_train_header(char *buf, size_t size,
 		 "the scorers trained.%s\n%s\n"
 		 "After %d epochs: loss %s per prediction, accuracy %s%%.\n"
 		 "Greedy decoding reproduces, of the training pairs,\n%s.%s\n"
-		 "How to train, and the pairs format: doc/training.md.",
+		 "How to train, and the pairs format: doc/training.md.%s%s",
 		 strcmp(o->out, "-") == 0 ? "model" : cli_train_base(o->out),
 		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
-		 num_fixed(acc, 100.0 * st->accuracy, 1), exact, aligned);
+		 num_fixed(acc, 100.0 * st->accuracy, 1), exact, aligned, before,
+		 story);
 }
 
 /* Writes the model of t, with its header, to of (opened on o->out), to
@@ -547,7 +586,7 @@ static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
 			   const struct train_data *h,
 			   const struct train_stats *st)
 {
-	char header[4096];
+	char header[9000];
 	struct model v;
 
 	cli_train_header(header, sizeof header, o, t, d, h, st);

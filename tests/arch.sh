@@ -55,8 +55,9 @@ run_cmd trace --arch=all --format=markdown
 check "Markdown: a document each" test "$(grep -c '^# attn-trace' "$TMP/out")" -eq 2
 run_cmd trace --arch=all --model=toy4
 expect_status 2 "--arch=all with --model"
-run_cmd trace --arch=all --scorer=additive -o "$TMP/none.txt"
-expect_status 1 "--arch=all with a scorer toy4 lacks"
+nine="je suis étudiant je suis étudiant je suis étudiant"
+run_cmd trace --arch=all --scorer=location -o "$TMP/none.txt" $nine
+expect_status 1 "--arch=all with a sentence longer than the location scorer's positions"
 check "and writes nothing" test ! -e "$TMP/none.txt"
 run_cmd model --arch=all
 expect_status 2 "model refuses --arch=all"
@@ -78,8 +79,8 @@ check "bahdanau4's α_1,3 ($w) is in the bahdanau panel" \
 	sh -c "test -n '$w' && sed -n '/id=\"run-bahdanau-general\"/,/class=\"legend\"/p' '$TMP/all.svg' | grep -q 'α_1,3 = $w'"
 run_cmd heatmap --arch=all --model=toy4
 expect_status 2 "heatmap --arch=all with --model"
-run_cmd heatmap --arch=all --scorer=additive -o "$TMP/none.svg"
-expect_status 1 "heatmap --arch=all with a scorer toy4 lacks"
+run_cmd heatmap --arch=all --scorer=location -o "$TMP/none.svg" $nine
+expect_status 1 "heatmap --arch=all with a sentence too long for location"
 check "and writes nothing" test ! -e "$TMP/none.svg"
 
 # quiz --arch=all: the architectures in turn

@@ -88,25 +88,38 @@ check "another seed writes another model" sh -c "! cmp -s '$TMP/out' '$TMP/a.mod
 check "the model file says how it was trained" grep -q '^#   attn-trace train --pairs=two.pairs --scorer=dot,general,concat --epochs=800' "$TMP/out"
 
 # --- the built-in toy model and lesson 13's snapshots of its training,
-# rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_EPOCHS and
-# TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
+# rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_MORE_FLAGS,
+# TOY_EPOCHS and TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
 toy_flags="--scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
-# shellcheck disable=SC2086 # the flags are words
-run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" -o "$TMP/toy4.model" --every=100000 --epochs=3000 $toy_flags
-expect_status 0 "training the toy model"
+more_flags="--scorer=additive,location-aware --freeze-shared --positions=8 --align-weight=0.3 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5"
 # alignment accuracy, as train reports it: at least 95% on the training
-# pairs and 90% on the held-out ones, for every scorer
-for which in "training pairs:95" "held-out pairs (heldout.pairs):90"; do
-	what=${which%:*} least=${which##*:}
-	line=$(grep -F "alignment accuracy on the $what: " "$TMP/err" || true)
-	check "train reports the alignment accuracy on the $what" test -n "$line"
-	for sc in dot general concat scaled location; do
-		pct=$(printf '%s\n' "$line" | sed -n "s/.* $sc \([0-9.]*\)% .*/\1/p")
-		check "$sc aligns at least $least% of the words of the $what ($pct%)" \
-			awk -v p="$pct" -v l="$least" 'BEGIN { exit !(p != "" && p + 0 >= l) }'
+# pairs and 90% on the held-out ones, for each scorer named
+check_accuracy() {
+	for which in "training pairs:95" "held-out pairs (heldout.pairs):90"; do
+		what=${which%:*} least=${which##*:}
+		line=$(grep -F "alignment accuracy on the $what: " "$TMP/err" || true)
+		check "train reports the alignment accuracy on the $what" test -n "$line"
+		for sc in "$@"; do
+			pct=$(printf '%s\n' "$line" | sed -n "s/.* $sc \([0-9.]*\)% .*/\1/p")
+			check "$sc aligns at least $least% of the words of the $what ($pct%)" \
+				awk -v p="$pct" -v l="$least" 'BEGIN { exit !(p != "" && p + 0 >= l) }'
+		done
 	done
-done
+}
+# shellcheck disable=SC2086 # the flags are words
+run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" -o "$TMP/toy4-base.model" --every=100000 --epochs=3000 $toy_flags
+expect_status 0 "training the toy model, step 1"
+check_accuracy dot general concat scaled location
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" --init="$TMP/toy4-base.model" -o "$TMP/toy4.model" --every=100000 --epochs=3000 $more_flags
+expect_status 0 "training the toy model, step 2: additive and location-aware"
+check_accuracy additive location-aware
 check "data/toy4.model is rebuilt byte for byte" cmp -s "$TMP/toy4.model" "$srcdir/data/toy4.model"
+# step 2 keeps every weight of step 1 and tells its story
+check "step 2 changes none of step 1's weights" \
+	sh -c "grep -v '^#' '$TMP/toy4-base.model' | cat -s >'$TMP/w1'; grep -v '^#' '$TMP/toy4.model' | awk '/^\[additive|^\[location-aware/ { skip = 1; next } /^\[/ { skip = 0 } !skip' | cat -s >'$TMP/w2'; cmp -s '$TMP/w1' '$TMP/w2'"
+check "toy4's header carries step 1's, indented" \
+	sh -c "sed -n '/^# The --init model, toy4-base.model, says of itself:\$/,\$p' '$TMP/toy4.model' | grep -q '^#     attn-trace train --pairs=toy.pairs --scorer=dot,general,concat,scaled,location --epochs=3000\$'"
 # the built-in model of Bahdanau's architecture, as make bahdanau-model
 # builds it (BAHD_TRAIN_FLAGS and BAHD_EPOCHS in Makefile.am)
 bahd_flags="--arch=bahdanau --scorer=dot,general,concat,scaled,location,additive,location-aware --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
