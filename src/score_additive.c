@@ -4,8 +4,6 @@
  * computed once a sentence. */
 #include "config.h"
 
-#include <math.h>
-
 #include "attn.h"
 #include "scorer.h"
 #include "trace.h"
@@ -36,11 +34,9 @@ static void additive_forward(const struct score_in *in, const double *s,
 	for (int i = 0; i < in->n; i++) {
 		double *pre = ws->mid + (size_t)i * W;
 		double *act = ws->act + (size_t)i * W;
-		for (int a = 0; a < A; a++) {
+		for (int a = 0; a < A; a++)
 			pre[a] = ws->q[a] + ws->key[(size_t)i * W + a];
-			act[a] = tanh(pre[a]);
-		}
-		e[i] = attn_dot(in->w[2], act, A);
+		e[i] = score_tanh_out(in->w[2], pre, act, A);
 	}
 }
 
@@ -57,10 +53,7 @@ static void additive_backward(const struct score_in *in, const double *s,
 	for (int i = 0; i < in->n; i++) {
 		const double *act = ws->act + (size_t)i * W;
 		const double *h = in->Hs + (size_t)i * H;
-		for (int a = 0; a < A; a++) {
-			gw[2][a] += de[i] * act[a];
-			du[a] = de[i] * va[a] * (1.0 - act[a] * act[a]);
-		}
+		score_tanh_out_back(va, act, de[i], gw[2], du, A);
 		attn_linear_back(gw[0], ds, in->w[0], H, du, s, A, H);
 		attn_linear_back(gw[1], dHs + (size_t)i * H, in->w[1], H, du,
 				 h, A, H);

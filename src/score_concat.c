@@ -2,8 +2,6 @@
  * (Luong et al. 2015): a small one-layer network of A hidden units. */
 #include "config.h"
 
-#include <math.h>
-
 #include "attn.h"
 #include "scorer.h"
 #include "trace.h"
@@ -37,11 +35,9 @@ static void concat_forward(const struct score_in *in, const double *s,
 	for (int i = 0; i < in->n; i++) {
 		double *pre = ws->mid + (size_t)i * W;
 		double *act = ws->act + (size_t)i * W;
-		for (int a = 0; a < A; a++) {
+		for (int a = 0; a < A; a++)
 			pre[a] = ws->q[a] + ws->key[(size_t)i * W + a];
-			act[a] = tanh(pre[a]);
-		}
-		e[i] = attn_dot(in->w[1], act, A);
+		e[i] = score_tanh_out(in->w[1], pre, act, A);
 	}
 }
 
@@ -58,10 +54,7 @@ static void concat_backward(const struct score_in *in, const double *s,
 	for (int i = 0; i < in->n; i++) {
 		const double *act = ws->act + (size_t)i * W;
 		const double *h = in->Hs + (size_t)i * H;
-		for (int a = 0; a < A; a++) {
-			gw[1][a] += de[i] * act[a];
-			du[a] = de[i] * va[a] * (1.0 - act[a] * act[a]);
-		}
+		score_tanh_out_back(va, act, de[i], gw[1], du, A);
 		attn_linear_back(gw[0], ds, Wa, 2 * H, du, s, A, H);
 		attn_linear_back(gw[0] + H, dHs + (size_t)i * H, Wa + H, 2 * H,
 				 du, h, A, H);

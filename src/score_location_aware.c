@@ -11,8 +11,6 @@
  * word.  Remembering where it looked lets it move on from there. */
 #include "config.h"
 
-#include <math.h>
-
 #include "attn.h"
 #include "scorer.h"
 #include "trace.h"
@@ -74,12 +72,10 @@ static void locaware_forward(const struct score_in *in, const double *s,
 			aux[AUX_F + c] = acc;
 		}
 		attn_matvec(aux + AUX_UF, in->w[P_U], aux + AUX_F, A, K);
-		for (int a = 0; a < A; a++) {
+		for (int a = 0; a < A; a++)
 			pre[a] = ws->q[a] + ws->key[(size_t)i * W + a] +
 				 aux[AUX_UF + a] + in->w[P_B][a];
-			act[a] = tanh(pre[a]);
-		}
-		e[i] = attn_dot(in->w[P_LW], act, A);
+		e[i] = score_tanh_out(in->w[P_LW], pre, act, A);
 	}
 }
 
@@ -97,11 +93,9 @@ static void locaware_backward(const struct score_in *in, const double *s,
 		const double *act = ws->act + (size_t)i * W;
 		const double *aux = ws->aux + (size_t)i * X;
 		double df[K] = { 0 };
-		for (int a = 0; a < A; a++) {
-			gw[P_LW][a] += de[i] * act[a];
-			du[a] = de[i] * in->w[P_LW][a] * (1.0 - act[a] * act[a]);
+		score_tanh_out_back(in->w[P_LW], act, de[i], gw[P_LW], du, A);
+		for (int a = 0; a < A; a++)
 			gw[P_B][a] += du[a];
-		}
 		attn_linear_back(gw[P_W], ds, in->w[P_W], H, du, s, A, H);
 		attn_linear_back(gw[P_V], dHs + (size_t)i * H, in->w[P_V], H,
 				 du, in->Hs + (size_t)i * H, A, H);

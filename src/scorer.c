@@ -1,9 +1,11 @@
 /* scorer.c: the registry of scorers, built from src/scorer_list.h. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "attn.h"
 #include "scorer.h"
 
 #define SCORER(name) extern const struct scorer_class scorer_##name;
@@ -89,4 +91,21 @@ void scorer_input(struct score_in *in, const struct model *m, int sc,
 	in->H = m->H;
 	in->A = m->A;
 	in->prev_alpha = NULL;
+}
+
+double score_tanh_out(const double *v, const double *pre, double *act,
+		      int A)
+{
+	for (int a = 0; a < A; a++)
+		act[a] = tanh(pre[a]);
+	return attn_dot(v, act, A);
+}
+
+void score_tanh_out_back(const double *v, const double *act, double de,
+			 double *gv, double *du, int A)
+{
+	for (int a = 0; a < A; a++) {
+		gv[a] += de * act[a];
+		du[a] = de * v[a] * (1.0 - act[a] * act[a]);
+	}
 }

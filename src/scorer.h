@@ -101,6 +101,16 @@ struct scorer_class {
 	void (*record)(const struct score_view *v);
 };
 
+/* The last layer of the scorers that are small networks (concat,
+ * additive, location-aware): act (A) = tanh(pre), and the score v·act. */
+double score_tanh_out(const double *v, const double *pre, double *act,
+		      int A);
+
+/* Its gradient for one score with dL/de = de: adds de·act to gv (A) and
+ * writes du (A) = dL/dpre = de·v·(1 - act²). */
+void score_tanh_out_back(const double *v, const double *act, double de,
+			 double *gv, double *du, int A);
+
 extern const struct scorer_class *const scorer_registry[SCORER_COUNT];
 
 /* The class of scorer sc (0 <= sc < SCORER_COUNT). */
