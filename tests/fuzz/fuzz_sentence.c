@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (target != NULL)
 		fuzz_split(target);
 	/* what the command line does: split, look up, check, trace */
-	if (tok_trace(&tr, &fuzz_m, buf, target, SCORER_ALL, &err) == 0) {
+	if (tok_trace(&tr, &fuzz_m, buf, target, SCORER_ALL, NULL, &err) == 0) {
 		fmt_opts_default(&o);
 		fmt_text_trace(fuzz_out, &tr, &o);
 		fmt_json_trace(fuzz_out, &tr, &o);
