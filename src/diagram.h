@@ -11,6 +11,8 @@
 #ifndef ATTN_DIAGRAM_H
 #define ATTN_DIAGRAM_H
 
+#include <stdio.h>
+
 #include "trace.h"
 #include "util.h"
 
@@ -65,5 +67,10 @@ int diagram_level(double a);
 int diagram_render(const struct diagram *d, int width, int ascii,
 		   int precision, char ***lines);
 void diagram_lines_free(char **lines, int n);
+
+/* Writes d as a standalone SVG document for a slide (1280 wide), its
+ * numbers to precision places and, exactly, in data- attributes.
+ * Returns 0, or -1 if the stream reports a write error. */
+int diagram_svg(FILE *out, const struct diagram *d, int precision);
 
 #endif
