@@ -85,4 +85,13 @@ expect p "the picture of step t=1 of 5" "presentation: left goes back to it"
 keys p q
 wait_exit p 0 "presentation: q quits"
 
+# a lesson page with "show diagram t=1" (lessons/07-context.lesson)
+start L 80 24 "'$ATTN_TRACE' lesson 07"
+expect L "page 1 of" "lesson 07 opens"
+keys L g 5
+expect L "The picture of a step" "lesson 07: the picture's page"
+expect L "┼── s_1" "lesson 07: show diagram draws the picture in the stepper"
+keys L q
+wait_exit L 0 "lesson 07: q quits"
+
 finish
