@@ -30,6 +30,9 @@ struct cli_diagram_opts {
 	int step;               /* from 1 */
 	int all;                /* --all-steps */
 	int precision;
+	int text;               /* --format=text: the stepper's picture */
+	int ascii;              /* --ascii: in ASCII, not box drawing */
+	int width;              /* --width: the text's columns */
 };
 
 static void cli_diagram_help(void)
@@ -57,6 +60,11 @@ static void cli_diagram_help(void)
 "                        trained toy model (toy4)\n"
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
 "                        without --model, its built-in model\n"
+"  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
+"                        stepper's d key shows, in box drawing\n"
+"      --ascii           with --format=text: ASCII instead of box drawing\n"
+"      --width=N         with --format=text: lay it out for N columns,\n"
+"                        40 to 400 (default 80)\n"
 "  -p, --precision=N     digits after the point, 1 to 6 (default 4)\n"
 "  -h, --help            display this help and exit\n"
 "\n"
@@ -65,7 +73,7 @@ static void cli_diagram_help(void)
 "  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
 }
 
-enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH };
+enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH, OPT_ASCII, OPT_WIDTH };
 
 static const struct option cli_diagram_long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -76,6 +84,9 @@ static const struct option cli_diagram_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "format", required_argument, NULL, 'f' },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -88,6 +99,19 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
 	case OPT_ALL: o->all = 1; return 0;
+	case OPT_ASCII: o->ascii = 1; return 0;
+	case 'f':
+		if (strcmp(arg, "svg") == 0 || strcmp(arg, "text") == 0) {
+			o->text = arg[0] == 't';
+			return 0;
+		}
+		return cli_usage_errorf("--format expects svg or text, not "
+					"'%s'", arg);
+	case OPT_WIDTH:
+		if (cli_int(arg, 40, 400, &o->width) == 0)
+			return 0;
+		return cli_usage_errorf("--width expects a whole number from "
+					"40 to 400, not '%s'", arg);
 	case OPT_STEP:
 		if (cli_int(arg, 1, TRACE_MAX_STEPS, &o->step) == 0)
 			return 0;
@@ -126,10 +150,11 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	o->arch = -1;
 	o->step = 0;
 	o->precision = 4;
+	o->width = 80;
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:h",
+	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:f:h",
 				cli_diagram_long_opts, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return cli_option_error(c, argv, optind,
@@ -145,13 +170,17 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 					"-o DIR names the directory");
 	if (!o->step)
 		o->step = 1;
+	if (o->all && o->text)
+		return cli_usage_errorf("--all-steps writes SVG files, not "
+					"--format=text");
 	return 0;
 }
 
 /* Writes step t of tr to path, whole or not at all.  Returns 0, or -1
  * with err set. */
 static int cli_diagram_write(const struct trace *tr, int t, const char *path,
-			     int precision, struct errbuf *err)
+			     const struct cli_diagram_opts *o,
+			     struct errbuf *err)
 {
 	struct diagram d;
 	struct outfile of;
@@ -159,7 +188,17 @@ static int cli_diagram_write(const struct trace *tr, int t, const char *path,
 		return -1;
 	if (outfile_open(&of, path, err) != 0)
 		return -1;
-	int rc = diagram_svg(of.fp, &d, precision);
+	int rc = 0;
+	if (o->text) {
+		char **lines;
+		int n = diagram_render(&d, o->width, o->ascii, o->precision,
+				       &lines);
+		for (int k = 0; k < n; k++)
+			fprintf(of.fp, "%s\n", lines[k]);
+		diagram_lines_free(lines, n);
+	} else {
+		rc = diagram_svg(of.fp, &d, o->precision);
+	}
 	outfile_wrote(&of);
 	(void)rc; /* a write error is in the stream's flag: commit reports it */
 	return outfile_commit(&of, err);
@@ -169,7 +208,7 @@ static int cli_diagram_write(const struct trace *tr, int t, const char *path,
  * this run wrote are removed again, so none is left from a run that
  * failed.  Returns 0, or -1 with err set. */
 static int cli_diagram_all(const struct trace *tr, const char *dir,
-			   int precision, struct errbuf *err)
+			   const struct cli_diagram_opts *o, struct errbuf *err)
 {
 	struct stat st;
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -184,7 +223,7 @@ static int cli_diagram_all(const struct trace *tr, const char *dir,
 	for (t = 1; t <= nsteps; t++) {
 		snprintf(path, len, "%s%sstep-%d.svg", dir,
 			 dir[strlen(dir) - 1] == '/' ? "" : "/", t);
-		if (cli_diagram_write(tr, t, path, precision, err) != 0)
+		if (cli_diagram_write(tr, t, path, o, err) != 0)
 			break;
 	}
 	if (t <= nsteps)
@@ -228,14 +267,14 @@ int cli_diagram(int argc, char **argv)
 	if (rc == 0) {
 		int nsteps = tr.runs[0].nsteps;
 		if (o.all) {
-			rc = cli_diagram_all(&tr, o.output, o.precision, &err);
+			rc = cli_diagram_all(&tr, o.output, &o, &err);
 		} else if (o.step > nsteps) {
 			err_set(&err, "--step=%d: this trace has %d decoder "
 				"step%s", o.step, nsteps, nsteps == 1 ? "" : "s");
 			rc = -1;
 		} else {
-			rc = cli_diagram_write(&tr, o.step, o.output,
-					       o.precision, &err);
+			rc = cli_diagram_write(&tr, o.step, o.output, &o,
+					       &err);
 		}
 		trace_free(&tr);
 	}

@@ -88,6 +88,28 @@ cp "$TMP/out" "$TMP/again"
 run_cmd diagram --step=1 je suis étudiant
 check "diagram: the same bytes twice" cmp -s "$TMP/out" "$TMP/again"
 
+# --- doc/diagram.svg, the README's picture, is what the program draws ---
+run_cmd diagram
+if cmp -s "$TMP/out" "$srcdir/doc/diagram.svg"; then
+	ok "doc/diagram.svg is current"
+else
+	not_ok "doc/diagram.svg is not what 'attn-trace diagram' draws now;" \
+		"if the change is meant: attn-trace diagram -o doc/diagram.svg"
+fi
+run_cmd diagram --format=text
+check "diagram --format=text: the stepper's picture" \
+	grep -q '┼── s_1$' "$TMP/out"
+run_cmd diagram --format=text --ascii --width=120 --step=2
+check "diagram --format=text --ascii: ASCII" grep -q '+-- s_2$' "$TMP/out"
+check "diagram --format=text --ascii: nothing but ASCII, the words aside" \
+	sh -c "sed 's/étudiant//' '$TMP/out' | LC_ALL=C grep -q '[^ -~]' && exit 1 || exit 0"
+run_cmd diagram --format=png
+expect_status 2 "diagram --format=png"
+run_cmd diagram --format=text --all-steps -o "$TMP"
+expect_status 2 "diagram --all-steps --format=text"
+run_cmd diagram --width=20 --format=text
+expect_status 2 "diagram --width=20"
+
 # --- the picture, drawn by Chromium ---
 sh "$shot" "$TMP/luong/step-1.svg" "$TMP/l1.png" >"$TMP/shot.err" 2>&1
 rc=$?
