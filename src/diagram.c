@@ -191,14 +191,25 @@ static int put_nums(struct fmt_buf *b, const double *v, int len, int prec)
 	return cols;
 }
 
-static void push(char ***lines, int *n, int *cap, struct fmt_buf *b)
+/* Adds the line in b, cut to cols columns between whole characters, to
+ * the lines. */
+static void push(char ***lines, int *n, int *cap, struct fmt_buf *b, int cols)
 {
 	if (*n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		*lines = xreallocarray(*lines, (size_t)*cap, sizeof **lines);
 	}
 	fmt_buf_putc(b, '\0');
-	(*lines)[(*n)++] = xstrdup(b->p);
+	size_t at = 0, len;
+	for (int used = 0; (len = utf8_char_len(b->p + at)) > 0; at += len) {
+		char ch[8] = { 0 };
+		memcpy(ch, b->p + at, len < 5 ? len : 4);
+		int w = utf8_width(ch);
+		if (used + w > cols)
+			break;
+		used += w;
+	}
+	(*lines)[(*n)++] = xstrndup(b->p, at);
 	b->len = 0;
 }
 
@@ -211,6 +222,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	int nl = 0, cap = 0, prec = precision < 1 ? 1 : precision > 6 ? 6
 		: precision;
 	*lines = NULL;
+	int cols = width < 1 ? 1 : width; /* where the lines are cut */
 	if (width < 40)
 		width = 40;
 	int marks = d->win_lo > 0 || d->has_pt; /* the window's column */
@@ -241,7 +253,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	fmt_buf_printf(&b, "step %d: the query %s %s each state h_i", d->t,
 		       d->qname, d->feeds_rnn ? "(the state before the step) weighs"
 		       : "(the decoder's new state) weighs");
-	push(lines, &nl, &cap, &b);
+	push(lines, &nl, &cap, &b, cols);
 	/* the top border */
 	fmt_buf_spaces(&b, marks ? 2 : 0);
 	fmt_buf_puts(&b, g->tl);
@@ -249,7 +261,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	fmt_buf_puts(&b, g->tt);
 	rep(&b, g->h, CELLS_COLS + numcols + 2);
 	fmt_buf_puts(&b, g->tr);
-	push(lines, &nl, &cap, &b);
+	push(lines, &nl, &cap, &b, cols);
 
 	int qrow = (d->n - 1) / 2;
 	int ptrow = d->has_pt ? (int)floor(d->pt + 0.5) : 0;
@@ -314,7 +326,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 			rep(&b, g->h, 2);
 			fmt_buf_printf(&b, " %s", d->qname);
 		}
-		push(lines, &nl, &cap, &b);
+		push(lines, &nl, &cap, &b, cols);
 	}
 	/* the bottom border */
 	fmt_buf_spaces(&b, marks ? 2 : 0);
@@ -323,7 +335,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	fmt_buf_puts(&b, g->bt);
 	rep(&b, g->h, CELLS_COLS + numcols + 2);
 	fmt_buf_puts(&b, g->br);
-	push(lines, &nl, &cap, &b);
+	push(lines, &nl, &cap, &b, cols);
 
 	/* the variants' marks, in words */
 	if (d->win_lo > 0 || d->has_pt || d->sampled > 0) {
@@ -337,7 +349,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		if (d->sampled > 0)
 			fmt_buf_printf(&b, "sampled: h_%d (%s)", d->sampled,
 				       d->words[d->sampled - 1]);
-		push(lines, &nl, &cap, &b);
+		push(lines, &nl, &cap, &b, cols);
 	}
 
 	/* the query, the context and the result, with their numbers */
@@ -381,7 +393,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
 		if (width - used > (int)strlen(rows[k].what) + 4)
 			fmt_buf_printf(&b, "  %s", rows[k].what);
-		push(lines, &nl, &cap, &b);
+		push(lines, &nl, &cap, &b, cols);
 	}
 	num_fixed(num, d->out_p, prec);
 	if (d->feeds_rnn)
@@ -391,7 +403,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		fmt_buf_printf(&b, "%s = tanh(W_c%s[c_%d; s_%d])", rows[2].name,
 			       ascii ? "*" : "·", d->t, d->t);
 	fmt_buf_printf(&b, " %s output \"%s\"  p = %s", g->to, d->out, num);
-	push(lines, &nl, &cap, &b);
+	push(lines, &nl, &cap, &b, cols);
 	fmt_buf_free(&b);
 	return nl;
 }

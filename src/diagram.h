@@ -60,8 +60,9 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
  * for a larger weight. */
 int diagram_level(double a);
 
-/* Lays d out for width columns (at least 40 are used), with box drawing
- * and shading, or ASCII when ascii is set.  Sets *lines to a newly
+/* Lays d out for width columns, with box drawing and shading, or ASCII
+ * when ascii is set.  It fits 80 columns and uses more; below about 64 a
+ * line that would run past width is cut there.  Sets *lines to a newly
  * allocated array of newly allocated lines, and returns how many; free
  * them with diagram_lines_free(). */
 int diagram_render(const struct diagram *d, int width, int ascii,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diagram.h"
+#include "num.h"
 #include "utf8.h"
 
 static struct model M;
@@ -285,9 +286,14 @@ START_TEST(test_widths)
 	ck_assert_int_le(w200, 200);
 	ck_assert_int_gt(w200, w100);
 	ck_assert_ptr_nonnull(strstr(row(0), h1));
-	/* a very narrow request is laid out at the least width */
-	render(10, 0);
-	ck_assert_int_le(widest(), 80);
+	/* too narrow a width: the lines are cut there, between characters */
+	render(30, 0);
+	ck_assert_int_eq(widest(), 30);
+	for (int k = 0; k < NL; k++)
+		ck_assert_int_eq(utf8_valid_prefix(L[k], strlen(L[k])),
+				 strlen(L[k]));
+	render(0, 0);
+	ck_assert_int_le(widest(), 1);
 }
 END_TEST
 
@@ -350,6 +356,48 @@ START_TEST(test_variant_marks)
 }
 END_TEST
 
+/* the SVG: the numbers exactly, and the variants' marks when set */
+START_TEST(test_svg)
+{
+	char *buf = NULL, want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(diagram_svg(f, &D, 4), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "<svg xmlns="));
+	ck_assert_ptr_nonnull(strstr(buf, "data-step=\"1\""));
+	ck_assert_ptr_null(strstr(buf, "class=\"window\""));
+	ck_assert_ptr_null(strstr(buf, "sampled"));
+	/* α_1,1 exactly, as the shortest form that reads back */
+	char num[NUM_BUFSZ];
+	snprintf(want, sizeof want, "data-alpha=\"%s\"",
+		 num_shortest(num, D.alpha[0]));
+	ck_assert_ptr_nonnull(strstr(buf, want));
+	ck_assert_ptr_nonnull(strstr(buf, "◀ largest"));
+	free(buf);
+	D.win_lo = 1;
+	D.win_hi = 2;
+	D.has_pt = 1;
+	D.pt = 1.5;
+	D.sampled = 2;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(diagram_svg(f, &D, 4), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "class=\"window\" data-lo=\"1\" "
+				     "data-hi=\"2\""));
+	ck_assert_ptr_nonnull(strstr(buf, "class=\"pt\" data-value=\"1.5\""));
+	ck_assert_ptr_nonnull(strstr(buf, "p_1 = 1.50"));
+	/* the sampled mark in α_1,2's label, and in no other */
+	const char *lab = strstr(buf, "α_1,2 = ");
+	ck_assert_ptr_nonnull(lab);
+	const char *smp = strstr(buf, "● sampled");
+	ck_assert_ptr_nonnull(smp);
+	ck_assert(smp > lab && smp < strstr(lab, "</text>"));
+	ck_assert_ptr_null(strstr(smp + 1, "● sampled"));
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diagram");
@@ -362,6 +410,7 @@ int main(void)
 	tcase_add_test(lu, test_widths);
 	tcase_add_test(lu, test_ascii);
 	tcase_add_test(lu, test_variant_marks);
+	tcase_add_test(lu, test_svg);
 	suite_add_tcase(s, lu);
 	TCase *ba = tcase_create("bahdanau");
 	tcase_add_checked_fixture(ba, setup_bahdanau, teardown);
