@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
+#include "cli_diagram.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
 #include "cli_term.h"
@@ -183,6 +184,7 @@ static void cli_help(void)
 "                     lesson --check FILE... validates lesson files\n"
 "  quiz [SENTENCE]    compute values of the trace by hand (quiz --help)\n"
 "  heatmap [SENTENCE] the alignment matrix as an SVG picture (heatmap --help)\n"
+"  diagram [SENTENCE] the picture of a decoder step as SVG (diagram --help)\n"
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
@@ -770,6 +772,7 @@ static const struct {
 	{ "lesson", NULL, cli_lesson },
 	{ "quiz", NULL, cli_quiz },
 	{ "heatmap", NULL, cli_heatmap },
+	{ "diagram", NULL, cli_diagram },
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
 	{ "models", NULL, cli_models },

@@ -501,12 +501,12 @@ static int lp_header(struct lparse *p)
 static const char *const show_names[SHOW_COUNT] = {
 	"embedding", "encoder", "state", "score", "scores", "softmax",
 	"weights", "weighted", "context", "concat", "output", "stage",
-	"heatmap", "compare", "quiz", "self"
+	"heatmap", "compare", "quiz", "self", "diagram"
 };
 
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
-	"weights, weighted, context, concat, output, stage=NAME, heatmap " \
-	"or compare"
+	"weights, weighted, context, concat, output, stage=NAME, heatmap, " \
+	"compare or diagram"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
 #define QUIZ_LIST "scoring, softmax or weighted-sum"
@@ -543,6 +543,7 @@ static const struct show_rule {
 			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
 	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) },
 	[SHOW_COMPARE] = { OPT(OPT_T), OPT(OPT_T) },
+	[SHOW_DIAGRAM] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
 	/* SHOW_QUIZ: by its stage, in quiz_rule() */
 };
 

@@ -46,6 +46,7 @@ enum show_what {
 	                     t, k) */
 	SHOW_SELF,        /* "show self=STAGE" or "quiz self-KIND": the
 	                     self-attention trace (self.h, lesson_self.c) */
+	SHOW_DIAGRAM,     /* the picture of step t (diagram.h)  needs t */
 	SHOW_COUNT
 };
 

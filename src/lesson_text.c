@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "diagram.h"
 #include "lesson.h"
 #include "num.h"
 #include "utf8.h"
@@ -157,6 +158,25 @@ static void lt_records(FILE *out, const struct trace *tr,
 	}
 }
 
+/* The picture of step t of run (diagram.h), laid out for width columns
+ * (80 when the width is not known). */
+static void lt_diagram(FILE *out, const struct trace *tr, int run, int t,
+		       int precision, int width)
+{
+	struct diagram d;
+	struct errbuf err;
+	char **lines;
+	if (diagram_build(&d, tr, run, t, &err) != 0) {
+		fprintf(out, "%s\n", err.msg);
+		return;
+	}
+	int n = diagram_render(&d, width > 0 ? width : 80, 0, precision,
+			       &lines);
+	for (int k = 0; k < n; k++)
+		fprintf(out, "%s\n", lines[k]);
+	diagram_lines_free(lines, n);
+}
+
 /* A directive that shows the decoder says which scorer it uses when that
  * is not the lesson's own. */
 static int lt_names_run(const struct lesson_show *sh, int run,
@@ -246,6 +266,9 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		break;
 	case SHOW_COMPARE:
 		fmt_text_compare(out, tr, sh->t, fo.precision, width);
+		break;
+	case SHOW_DIAGRAM:
+		lt_diagram(out, tr, run, sh->t, fo.precision, width);
 		break;
 	case SHOW_QUIZ:
 		lt_quiz(out, l, sh, tr, &fo, run);

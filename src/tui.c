@@ -306,7 +306,8 @@ static void tui_draw(struct tui *ui)
 		refresh();
 		return;
 	}
-	if (ui->present && !ui->sc && ui->v.mode == VIEW_STEP) {
+	if (ui->present && !ui->sc &&
+	    (ui->v.mode == VIEW_STEP || ui->v.mode == VIEW_DIAGRAM)) {
 		tui_draw_present(ui);
 		return;
 	}
@@ -462,7 +463,7 @@ static int tui_tick(struct tui *ui, int ms)
 		ui->paused = 1; /* the end: stop, and say so */
 		return 1;
 	}
-	view_move(&ui->v, 1);
+	view_key(&ui->v, VIEW_KEY_RIGHT); /* a step's picture, then its screens */
 	ui->v.scroll = 0;
 	return 1;
 }
@@ -536,6 +537,7 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.autoplay_ms = o->present ? o->autoplay_ms : 0;
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
 	ui.v.present = o->present;
+	ui.v.ascii = !ui.utf8;
 	ui.v.other = l ? NULL : o->other;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)

@@ -7,6 +7,7 @@
 
 #include "arch.h"
 #include "num.h"
+#include "diagram.h"
 #include "utf8.h"
 #include "view.h"
 
@@ -33,6 +34,7 @@ const char *const view_help[] = {
 	"  a                   the other architecture (tui --arch=all)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic",
+	"  d                   the picture of this step (left, right: a step)",
 	"  z                   a quiz: compute a value of this step by hand",
 	"  up, down, PgUp, PgDn scroll a long screen",
 	"  ? or h              this help",
@@ -822,7 +824,7 @@ static char *step_keys(const struct view *v)
 {
 	static const char *const hints[] = {
 		"<-/-> step", "g stage", "s scorer", "c compare", "m heatmap",
-		"z quiz", "t terms"
+		"z quiz", "t terms", "d picture"
 	};
 	const char *tail = "? help  q quit";
 	int n = (int)(sizeof hints / sizeof hints[0]), cols;
@@ -859,6 +861,10 @@ static char *render_keys(const struct view *v)
 		return xstrdup("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
 			       "q quit");
 	case VIEW_HELP: return xstrdup("any key: back  q quit");
+	case VIEW_DIAGRAM:
+		return xstrdup(v->present ? "<-/-> step  d arithmetic  q quit"
+			       : "<-/-> step  s scorer  d arithmetic  Esc back  "
+			       "q quit");
 	case VIEW_QUIZ:
 		return xstrdup(v->quiz_answered ? "any key: back to the trace"
 			       : "type a number, Enter answers, Esc leaves");
@@ -875,6 +881,30 @@ static void help_stages(FILE *f, const struct view *v, const char *line,
 		fprintf(f, "%s%d %s", k ? ", " : "", k + 1,
 			view_stage_titles[v->stages[k]]);
 	fputs(at + 2, f);
+}
+
+/* The picture of the step shown (of step 1 from the encoder), laid out
+ * for the view's width. */
+static void render_diagram(const struct view *v, struct view_screen *s,
+			   struct strlist *body)
+{
+	struct diagram d;
+	struct errbuf err;
+	char **lines;
+	int t = view_step(v);
+	if (t < 1)
+		t = 1;
+	s->stage = -1;
+	s->where = xasprintf("the picture of step t=%d of %d", t,
+			     v->tr->runs[v->run].nsteps);
+	if (diagram_build(&d, v->tr, v->run, t, &err) != 0) {
+		sl_push(body, xstrdup(err.msg));
+		return;
+	}
+	int n = diagram_render(&d, v->width, v->ascii, v->fmt.precision, &lines);
+	for (int k = 0; k < n; k++)
+		sl_push(body, lines[k]);
+	free(lines);
 }
 
 void view_render(const struct view *v, struct view_screen *s)
@@ -941,6 +971,8 @@ void view_render(const struct view *v, struct view_screen *s)
 		if (v->quiz_feedback)
 			wrap_text(&body, v->quiz_feedback,
 				  view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
+	} else if (v->mode == VIEW_DIAGRAM) {
+		render_diagram(v, s, &body);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
 		s->where = xasprintf("the alignment heatmap of the %s scorer",

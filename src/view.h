@@ -18,7 +18,8 @@
 #define VIEW_PROSE_COLS 80
 #define VIEW_TEXT_COLS 100
 
-enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ };
+enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ,
+	VIEW_DIAGRAM /* the picture of a step (diagram.h), key 'd' */ };
 
 /* One screen of the trace stepper: a stage at a position. */
 struct view_frame {
@@ -53,7 +54,10 @@ struct view {
 	                               shown; the TUI clamps it */
 	int pending_g;              /* 'g' was pressed; a digit follows */
 	int present;                /* presentation mode: the help lists
-	                               its keys (b, space) too */
+	                               its keys (b, space) too, and each
+	                               decoder step opens with its picture */
+	int ascii;                  /* the picture in ASCII, not box
+	                               drawing (the TUI's locale) */
 	unsigned long long quizzes; /* quizzes started: the next one's seed */
 	struct fmt_opts fmt;
 	/* the quiz (VIEW_QUIZ) */

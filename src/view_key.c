@@ -10,14 +10,30 @@
 /* Handlers: each returns VIEW_KEY_* flags. */
 /* Next and previous: a screen, in the comparison a decoder step, and in
  * the heatmap a source column. */
+/* 1 if the screen shown is the first of a decoder step, the one that in
+ * presentation mode the step's picture comes before. */
+static int step_first(const struct view *v)
+{
+	return !v->lesson && v->frames[v->pos].t >= 1 &&
+	       (v->pos == 0 || v->frames[v->pos - 1].t != v->frames[v->pos].t);
+}
+
 static int key_next(struct view *v)
 {
 	if (v->mode == VIEW_HEATMAP)
 		v->hscroll++;
 	else if (v->mode == VIEW_COMPARE)
 		view_move_step(v, 1);
-	else
+	else if (v->mode == VIEW_DIAGRAM && v->present)
+		v->mode = VIEW_STEP; /* from the picture to its arithmetic */
+	else if (v->mode == VIEW_DIAGRAM)
+		view_move_step(v, 1);
+	else {
+		int pos = v->pos;
 		view_move(v, 1);
+		if (v->present && v->pos != pos && step_first(v))
+			v->mode = VIEW_DIAGRAM;
+	}
 	return VIEW_KEY_REDRAW;
 }
 
@@ -27,6 +43,13 @@ static int key_prev(struct view *v)
 		v->hscroll -= v->hscroll > 0;
 	else if (v->mode == VIEW_COMPARE)
 		view_move_step(v, -1);
+	else if (v->mode == VIEW_DIAGRAM && v->present) {
+		v->mode = VIEW_STEP;
+		view_move(v, -1);
+	} else if (v->mode == VIEW_DIAGRAM)
+		view_move_step(v, -1);
+	else if (v->present && step_first(v))
+		v->mode = VIEW_DIAGRAM;
 	else
 		view_move(v, -1);
 	return VIEW_KEY_REDRAW;
@@ -80,6 +103,17 @@ static int key_heatmap(struct view *v)
 	return key_mode(v, VIEW_HEATMAP);
 }
 static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
+/* The picture of this step; from the encoder, of step 1. */
+static int key_diagram(struct view *v)
+{
+	for (int k = 0; v->mode != VIEW_DIAGRAM && !v->lesson &&
+	     view_step(v) < 1 && k < v->nframes; k++)
+		if (v->frames[k].t == 1) {
+			view_goto(v, k);
+			break;
+		}
+	return key_mode(v, VIEW_DIAGRAM);
+}
 
 static int key_back(struct view *v)
 {
@@ -130,6 +164,7 @@ static const struct {
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
 	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
+	{ 'd', key_diagram, 0 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
 	{ 27, key_back, 0 }, { VIEW_KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
 	{ VIEW_KEY_UP, key_up, 1 }, { 'k', key_up, 1 },

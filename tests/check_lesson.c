@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fmt.h"
+#include "diagram.h"
 #include "lesson.h"
 #include "num.h"
 #include "utf8.h"
@@ -160,6 +161,8 @@ static const struct show_case {
 	{ "show heatmap scorer=general", SHOW_HEATMAP, 0, 0, SCORER_general,
 	  -1, 0, 0, 0 },
 	{ "show compare t=2", SHOW_COMPARE, 2, 0, -1, -1, 0, 14, 0 },
+	{ "show diagram t=3 scorer=general", SHOW_DIAGRAM, 3, 0,
+	  SCORER_general, -1, 0, 14, 0 },
 	{ "show\tsoftmax   t=100   # t=1 in a comment", SHOW_SOFTMAX, 100, 0,
 	  -1, -1, 0, 16, 0 },
 };
@@ -479,11 +482,11 @@ START_TEST(test_err_unknown_directive)
 	parse_err(HEAD "page: p\nshow frob t=1\n", "t.lesson:4:6: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap or compare), found 'frob'");
+		  "stage=NAME, heatmap, compare or diagram), found 'frob'");
 	parse_err(HEAD "page: p\nshow  # nothing\n", "t.lesson:4:7: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap or compare), found the end of the line");
+		  "stage=NAME, heatmap, compare or diagram), found the end of the line");
 }
 END_TEST
 
@@ -495,7 +498,7 @@ START_TEST(test_err_unknown_stage)
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
-		  "output, stage=NAME, heatmap or compare), found 'stage'");
+		  "output, stage=NAME, heatmap, compare or diagram), found 'stage'");
 }
 END_TEST
 
@@ -633,7 +636,7 @@ START_TEST(test_err_long_word_is_cut)
 		  "abcdefghij\n", "t.lesson:4:6: expected what to show "
 		  "(embedding, encoder, state, score, scores, softmax, "
 		  "weights, weighted, context, concat, output, stage=NAME, "
-		  "heatmap or compare), found "
+		  "heatmap, compare or diagram), found "
 		  "'abcdefghijabcdefghijabcdefghijabcdefghij...'");
 }
 END_TEST
@@ -1376,6 +1379,34 @@ START_TEST(test_text_views)
 }
 END_TEST
 
+/* show diagram: the picture of diagram_render() at the page's width, of
+ * the scorer it names; it needs t=, and takes no i= */
+START_TEST(test_text_diagram)
+{
+	struct diagram d;
+	struct errbuf err;
+	char **lines;
+	text_prepare(HEAD "page: p\nshow diagram t=2 scorer=general\n");
+	const char *s = page_text(0, 76);
+	int run = trace_run_of(&ttr, SCORER_general);
+	ck_assert_int_eq(diagram_build(&d, &ttr, run, 2, &err), 0);
+	int n = diagram_render(&d, 76, 0, topts.precision, &lines);
+	ck_assert_int_gt(n, 5);
+	for (int k = 0; k < n; k++) {
+		ck_assert_msg(strstr(s, lines[k]) != NULL, "lacks %s", lines[k]);
+		ck_assert_int_le(utf8_width(lines[k]), 76);
+	}
+	diagram_lines_free(lines, n);
+	ck_assert_ptr_nonnull(strstr(s, "(general scorer)"));
+	ck_assert_ptr_nonnull(strstr(s, "┼── s_2"));
+	parse_err(HEAD "page: p\nshow diagram\n", "t.lesson:4:13: expected t=N "
+		  "after 'show diagram', found the end of the line");
+	parse_err(HEAD "page: p\nshow diagram t=1 i=2\n", "t.lesson:4:18: "
+		  "expected t=N or scorer=NAME after 'show diagram', found "
+		  "'i=2'");
+}
+END_TEST
+
 /* A heatmap of another model says which, and shows that model's α. */
 START_TEST(test_text_show_model)
 {
@@ -1583,6 +1614,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_text_stage);
 	tcase_add_test(tc, test_text_stage_decoder);
 	tcase_add_test(tc, test_text_views);
+	tcase_add_test(tc, test_text_diagram);
 	tcase_add_test(tc, test_text_show_model);
 	tcase_add_test(tc, test_text_wraps_at_width);
 	tcase_add_test(tc, test_wrap_long_word_and_wide_text);

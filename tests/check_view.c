@@ -837,6 +837,85 @@ START_TEST(test_arch_swap_and_compare)
 }
 END_TEST
 
+/* 'd' shows the picture of the step, and again goes back; left and right
+ * move a decoder step; from the encoder it is step 1's */
+START_TEST(test_diagram_key)
+{
+	ck_assert_int_eq(V.frames[V.pos].t, 0);
+	view_key(&V, 'd');
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(view_step(&V), 1);
+	render();
+	ck_assert_str_eq(S.where, "the picture of step t=1 of 5");
+	ck_assert(has(S.body, S.nbody, "┌"));
+	ck_assert(has(S.body, S.nbody, "┼── s_1"));
+	ck_assert(has(S.body, S.nbody, "◄ largest"));
+	ck_assert(has(S.body, S.nbody, "h̃_1 = tanh(W_c·[c_1; s_1])"));
+	ck_assert(strstr(S.keys, "d arithmetic") != NULL);
+	for (int k = 0; k < S.nbody; k++)
+		ck_assert_int_le(utf8_width(S.body[k]), V.width);
+	ck_assert_int_le(S.nbody, 24 - 6);
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(view_step(&V), 2);
+	render();
+	ck_assert_str_eq(S.where, "the picture of step t=2 of 5");
+	ck_assert(has(S.body, S.nbody, "s_2"));
+	/* the C locale's */
+	V.ascii = 1;
+	render();
+	ck_assert(!has(S.body, S.nbody, "┌"));
+	ck_assert(has(S.body, S.nbody, "+-- s_2"));
+	view_key(&V, 'd');
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(view_step(&V), 2);
+	/* the help says so */
+	view_key(&V, '?');
+	render();
+	ck_assert(has(S.body, S.nbody, "  d                   the picture"));
+}
+END_TEST
+
+/* presentation mode: each decoder step opens with its picture */
+START_TEST(test_diagram_present)
+{
+	V.present = 1;
+	view_key(&V, VIEW_KEY_RIGHT); /* je, suis, étudiant: the encoder */
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	view_key(&V, VIEW_KEY_RIGHT); /* step 1: its picture first */
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(V.pos, 3);
+	view_key(&V, VIEW_KEY_RIGHT); /* then its first stage */
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(V.pos, 3);
+	for (int k = 0; k < 5; k++) {
+		view_key(&V, VIEW_KEY_RIGHT);
+		ck_assert_int_eq(V.mode, VIEW_STEP);
+	}
+	view_key(&V, VIEW_KEY_RIGHT); /* step 2's picture */
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(view_step(&V), 2);
+	view_key(&V, VIEW_KEY_LEFT); /* back: step 1's last screen */
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert_int_eq(V.pos, 8);
+	view_goto(&V, 3);
+	view_key(&V, VIEW_KEY_LEFT); /* from step 1's first screen: its picture */
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(V.pos, 3);
+	render();
+	ck_assert_str_eq(S.keys, "<-/-> step  d arithmetic  q quit");
+	/* stepping the trace (not presenting), right never opens it */
+	V.present = 0;
+	V.mode = VIEW_STEP;
+	for (int k = 0; k < 12; k++) {
+		view_key(&V, VIEW_KEY_RIGHT);
+		ck_assert_int_eq(V.mode, VIEW_STEP);
+	}
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
@@ -867,6 +946,8 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);
 	tcase_add_test(tc, test_keys);
+	tcase_add_test(tc, test_diagram_key);
+	tcase_add_test(tc, test_diagram_present);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -50,5 +50,7 @@ offers "the self command" self attn-trace se
 offers "self's options" --causal attn-trace self --ca
 offers "the built-in self4" self4 attn-trace self --model se
 offers "the vocab command" vocab attn-trace vo
+offers "the diagram command" diagram attn-trace di
+offers "diagram's options" --all-steps attn-trace diagram --al
 offers "vocab options" --source attn-trace vocab --so
 finish

@@ -242,20 +242,27 @@ expect g "paused" "space pauses the autoplay"
 at=$(screen g | sed -n 's/.*paused  \([0-9]*\) \/ 33.*/\1/p' | head -n 1)
 sleep 1
 expect g "paused  $at / 33" "a paused show stays put"
+# from a step's picture, right shows the step's first screen: the same
+# counter
+want=$((at + 1))
+screen g | grep -qF "the picture of step" && want=$at
 keys g Right
-expect g "$((at + 1)) / 33" "the arrows still step when paused"
+expect g "$want / 33" "the arrows still step when paused"
 keys g b
 sleep 0.3
 if [ "$(screen g | grep -c .)" -eq 0 ]; then ok "b blanks the screen"; else not_ok "b blanks the screen"; fi
 keys g x
-expect g "$((at + 1)) / 33" "any key brings the screen back"
+expect g "$want / 33" "any key brings the screen back"
 keys g q
 wait_exit g 0 "q ends the presentation"
 # at 80x24 a screen too long for the projector scrolls, and says so
 start P 80 24 "'$ATTN_TRACE' tui --present je suis étudiant"
 expect P "1 / 33" "a presentation at 80x24"
 keys P Right Right Right
-expect P "4 / 33" "80x24: the decoder's first screen"
+expect P "4 / 33" "80x24: the decoder's first step"
+expect P "the picture of step t=1 of 5" "80x24: a step opens with its picture"
+keys P Right
+expect P "stage 2 of 7: decoder" "80x24: then the decoder's first screen"
 expect P "more below: down or PgDn" "80x24: hidden lines are marked below"
 expect P "up/down scroll" "80x24: the key bar says how to scroll"
 expect_not P "s_1 = tanh(sum)" "80x24: the last line is hidden at first"
@@ -277,7 +284,7 @@ keys p q
 wait_exit p 0 "q ends the paused presentation"
 start h 200 60 "'$ATTN_TRACE' tui --present"
 expect h "1 / 33" "a presentation at 200x60 starts"
-keys h Right Right Right Right Right
+keys h Right Right Right Right Right Right
 expect h "6 / 33" "a presentation at 200x60"
 expect h "The softmax turns the scores into weights" "the narrative is shown"
 # the first exp line of the softmax, as the text trace prints it, whole

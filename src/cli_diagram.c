@@ -1,0 +1,286 @@
+/* cli_diagram.c: "attn-trace diagram": the picture of a decoder step as
+ * SVG for slides (src/diagram_svg.c), one step or every step, each file
+ * written whole or not at all. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_diagram.h"
+#include "diagram.h"
+#include "fmt.h"
+#include "model.h"
+#include "num.h"
+#include "outfile.h"
+#include "tok.h"
+#include "trace.h"
+
+struct cli_diagram_opts {
+	unsigned scorers;       /* one scorer */
+	const char *model_path;
+	const char *target;
+	const char *output;     /* a file, "-" or NULL: stdout; a directory
+				   with --all-steps */
+	int arch;
+	int step;               /* from 1 */
+	int all;                /* --all-steps */
+	int precision;
+	int text;               /* --format=text: the stepper's picture */
+	int ascii;              /* --ascii: in ASCII, not box drawing */
+	int width;              /* --width: the text's columns */
+};
+
+static void cli_diagram_help(void)
+{
+	fputs(
+"Usage: attn-trace diagram [OPTION]... [SENTENCE]\n"
+"Draw one decoder step of attention as an SVG picture for slides: a box for\n"
+"each source word with its state h_i, a line from the query (s_t, or\n"
+"s_{t-1} in Bahdanau's architecture) to each box as thick as its weight,\n"
+"with the weights written and the largest marked, and the context vector\n"
+"and the step's result.  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"\n"
+"Options:\n"
+"  -o, --output=FILE     write the picture to FILE (default: standard\n"
+"                        output); FILE is replaced whole, or not at all\n"
+"      --step=T          the decoder step to draw, from 1 (default 1)\n"
+"      --all-steps       one picture a step, DIR/step-T.svg, into the\n"
+"                        existing directory given by -o DIR\n"
+"  -s, --scorer=NAME     the scorer (default dot)\n", stdout);
+	cli_help_scorers();
+	fputs(
+"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
+"                        instead of decoding greedily\n"
+"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
+"                        trained toy model (toy4)\n"
+"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
+"                        without --model, its built-in model\n"
+"  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
+"                        stepper's d key shows, in box drawing\n"
+"      --ascii           with --format=text: ASCII instead of box drawing\n"
+"      --width=N         with --format=text: lay it out for N columns,\n"
+"                        40 to 400 (default 80)\n"
+"  -p, --precision=N     digits after the point, 1 to 6 (default 4)\n"
+"  -h, --help            display this help and exit\n"
+"\n"
+"Examples:\n"
+"  attn-trace diagram --step=2 -o step2.svg je suis étudiant\n"
+"  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
+}
+
+enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH, OPT_ASCII, OPT_WIDTH };
+
+static const struct option cli_diagram_long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "all-steps", no_argument, NULL, OPT_ALL },
+	{ "scorer", required_argument, NULL, 's' },
+	{ "target", required_argument, NULL, 't' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "precision", required_argument, NULL, 'p' },
+	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "format", required_argument, NULL, 'f' },
+	{ "ascii", no_argument, NULL, OPT_ASCII },
+	{ "width", required_argument, NULL, OPT_WIDTH },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int cli_diagram_option(struct cli_diagram_opts *o, int c,
+			      const char *arg)
+{
+	switch (c) {
+	case 'o': o->output = arg; return 0;
+	case 't': o->target = arg; return 0;
+	case 'm': o->model_path = arg; return 0;
+	case OPT_ALL: o->all = 1; return 0;
+	case OPT_ASCII: o->ascii = 1; return 0;
+	case 'f':
+		if (strcmp(arg, "svg") == 0 || strcmp(arg, "text") == 0) {
+			o->text = arg[0] == 't';
+			return 0;
+		}
+		return cli_usage_errorf("--format expects svg or text, not "
+					"'%s'", arg);
+	case OPT_WIDTH:
+		if (cli_int(arg, 40, 400, &o->width) == 0)
+			return 0;
+		return cli_usage_errorf("--width expects a whole number from "
+					"40 to 400, not '%s'", arg);
+	case OPT_STEP:
+		if (cli_int(arg, 1, TRACE_MAX_STEPS, &o->step) == 0)
+			return 0;
+		return cli_usage_errorf("--step expects a decoder step from 1 "
+					"to %d, not '%s'", TRACE_MAX_STEPS, arg);
+	case OPT_ARCH:
+		if (cli_arch(&o->arch, arg) != 0)
+			return EXIT_USAGE;
+		return cli_arch_one(o->arch, "diagram");
+	case 's':
+		o->scorers = trace_scorer_parse(arg);
+		if (o->scorers && !(o->scorers & (o->scorers - 1)))
+			return 0;
+		if (o->scorers)
+			return cli_usage_errorf("--scorer: the diagram draws one "
+						"scorer's step, not '%s'", arg);
+		return cli_scorer_error(arg, 0);
+	case 'p':
+		if (cli_int(arg, 1, 6, &o->precision) == 0)
+			return 0;
+		return cli_usage_errorf("--precision expects a whole number "
+					"from 1 to 6, not '%s'", arg);
+	case 'h':
+		cli_diagram_help();
+		return -1;
+	default:
+		return EXIT_USAGE;
+	}
+}
+
+static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
+			     char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->scorers = 1u << SCORER_dot;
+	o->arch = -1;
+	o->step = 0;
+	o->precision = 4;
+	o->width = 80;
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:f:h",
+				cli_diagram_long_opts, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return cli_option_error(c, argv, optind,
+						cli_diagram_long_opts);
+		int rc = cli_diagram_option(o, c, optarg);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->all && o->step)
+		return cli_usage_errorf("--step and --all-steps: give one");
+	if (o->all && (!o->output || strcmp(o->output, "-") == 0))
+		return cli_usage_errorf("--all-steps writes a file a step: "
+					"-o DIR names the directory");
+	if (!o->step)
+		o->step = 1;
+	if (o->all && o->text)
+		return cli_usage_errorf("--all-steps writes SVG files, not "
+					"--format=text");
+	return 0;
+}
+
+/* Writes step t of tr to path, whole or not at all.  Returns 0, or -1
+ * with err set. */
+static int cli_diagram_write(const struct trace *tr, int t, const char *path,
+			     const struct cli_diagram_opts *o,
+			     struct errbuf *err)
+{
+	struct diagram d;
+	struct outfile of;
+	if (diagram_build(&d, tr, 0, t, err) != 0)
+		return -1;
+	if (outfile_open(&of, path, err) != 0)
+		return -1;
+	int rc = 0;
+	if (o->text) {
+		char **lines;
+		int n = diagram_render(&d, o->width, o->ascii, o->precision,
+				       &lines);
+		for (int k = 0; k < n; k++)
+			fprintf(of.fp, "%s\n", lines[k]);
+		diagram_lines_free(lines, n);
+	} else {
+		rc = diagram_svg(of.fp, &d, o->precision);
+	}
+	outfile_wrote(&of);
+	(void)rc; /* a write error is in the stream's flag: commit reports it */
+	return outfile_commit(&of, err);
+}
+
+/* Every step into directory dir: DIR/step-T.svg.  On an error the files
+ * this run wrote are removed again, so none is left from a run that
+ * failed.  Returns 0, or -1 with err set. */
+static int cli_diagram_all(const struct trace *tr, const char *dir,
+			   const struct cli_diagram_opts *o, struct errbuf *err)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		err_set(err, "%s: not a directory (--all-steps writes "
+			"DIR/step-T.svg into an existing directory)", dir);
+		return -1;
+	}
+	int nsteps = tr->runs[0].nsteps;
+	size_t len = strlen(dir) + 32;
+	char *path = xmalloc(len);
+	int t;
+	for (t = 1; t <= nsteps; t++) {
+		snprintf(path, len, "%s%sstep-%d.svg", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/", t);
+		if (cli_diagram_write(tr, t, path, o, err) != 0)
+			break;
+	}
+	if (t <= nsteps)
+		for (int k = 1; k < t; k++) {
+			snprintf(path, len, "%s%sstep-%d.svg", dir,
+				 dir[strlen(dir) - 1] == '/' ? "" : "/", k);
+			unlink(path);
+		}
+	free(path);
+	return t <= nsteps ? -1 : 0;
+}
+
+int cli_diagram(int argc, char **argv)
+{
+	struct cli_diagram_opts o;
+	struct errbuf err;
+	int rc = cli_diagram_parse(&o, argc, argv);
+	if (rc > 0)
+		return rc;
+	if (rc < 0) { /* --help was answered */
+		struct outfile of = { .fp = stdout, .is_stdout = 1 };
+		if (outfile_commit(&of, &err) == 0)
+			return EXIT_OK;
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
+	if (o.output && !o.all && o.model_path &&
+	    !model_builtin_name(o.model_path) &&
+	    cli_check_overwrite(o.output, "--model", o.model_path))
+		return EXIT_USAGE;
+	struct model m;
+	if (cli_load_arch(&m, o.model_path, o.arch) != 0)
+		return EXIT_DATA;
+	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
+	struct trace tr;
+	char note[320];
+	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
+			    sizeof note, NULL, &err);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
+	if (rc == 0) {
+		int nsteps = tr.runs[0].nsteps;
+		if (o.all) {
+			rc = cli_diagram_all(&tr, o.output, &o, &err);
+		} else if (o.step > nsteps) {
+			err_set(&err, "--step=%d: this trace has %d decoder "
+				"step%s", o.step, nsteps, nsteps == 1 ? "" : "s");
+			rc = -1;
+		} else {
+			rc = cli_diagram_write(&tr, o.step, o.output, &o,
+					       &err);
+		}
+		trace_free(&tr);
+	}
+	if (rc != 0)
+		cli_messagef("%s", err.msg);
+	free(sentence);
+	model_free(&m);
+	return rc == 0 ? EXIT_OK : EXIT_DATA;
+}

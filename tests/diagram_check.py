@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""diagram_check.py: checks for tests/diagram-svg.sh, standard library only.
+
+    diagram_check.py svg SVG JSON STEP
+        SVG (attn-trace diagram --step=STEP) parses as XML and its numbers
+        are those of step STEP of the JSON trace (attn-trace trace
+        --format=json, same sentence, model and scorer), to 1e-12: each
+        line's weight, each state h_i (the encoder's "state" in Luong's
+        architecture, "annotation" in Bahdanau's), the query ("state" of
+        the step in Luong's, "query" in Bahdanau's), the context and the
+        result ("attentional", or the new "state"); a thicker line for a
+        larger weight, and "largest" written by the largest.
+
+    diagram_check.py png PNG SVG
+        PNG (Chromium's screenshot of SVG) has the size the SVG asks for,
+        a white border, and each cell of a state in its colour: orange for
+        a positive number, blue for a negative one.
+
+Prints what is wrong and exits 1, or exits 0 silently.
+"""
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from svg_check import png_read, pixel  # noqa: E402
+
+NS = "{http://www.w3.org/2000/svg}"
+TOL = 1e-12
+
+
+def fail(msg):
+    print("diagram_check: " + msg)
+    sys.exit(1)
+
+
+def nums(s):
+    return [float(x) for x in s.split()]
+
+
+def same(what, got, want):
+    if len(got) != len(want):
+        fail("%s: %d numbers in the SVG, %d in the JSON" %
+             (what, len(got), len(want)))
+    for k, (g, w) in enumerate(zip(got, want)):
+        if abs(g - w) > TOL:
+            fail("%s[%d]: %r in the SVG, %r in the JSON" % (what, k, g, w))
+
+
+def groups(root, name):
+    return [g for g in root.iter(NS + "g") if g.get("class") == name]
+
+
+def check_svg(svg_path, json_path, t):
+    root = ET.parse(svg_path).getroot()
+    with open(json_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    if root.tag != NS + "svg":
+        fail("the root is not an SVG element")
+    if root.get("data-step") != str(t):
+        fail("data-step is %r, not %d" % (root.get("data-step"), t))
+    step = doc["runs"][0]["steps"][t - 1]
+    bahdanau = "query" in step
+    lines = [e for e in root.iter(NS + "line") if e.get("class") == "weight"]
+    alpha = [float(e.get("data-alpha")) for e in lines]
+    same("α", alpha, step["weights"])
+    states = groups(root, "state")
+    if len(states) != len(doc["encoder"]):
+        fail("%d state boxes for %d source words" %
+             (len(states), len(doc["encoder"])))
+    for i, g in enumerate(states):
+        want = doc["encoder"][i]["annotation" if bahdanau else "state"]
+        # the box shows the first four numbers, and carries them all
+        same("h_%d" % (i + 1), nums(g.get("data-values")), want)
+        words = [x.text for x in g.iter(NS + "text")]
+        if doc["encoder"][i]["token"] not in words:
+            fail("box %d does not name %r" % (i + 1, doc["encoder"][i]["token"]))
+    same("the query", nums(groups(root, "query")[0].get("data-values")),
+         step["query" if bahdanau else "state"])
+    same("c_t", nums(groups(root, "context")[0].get("data-values")),
+         step["context"])
+    same("the result", nums(groups(root, "result")[0].get("data-values")),
+         step["state" if bahdanau else "attentional"])
+    # thicker for a larger weight
+    width = [float(e.get("stroke-width")) for e in lines]
+    for i in range(len(alpha)):
+        for j in range(len(alpha)):
+            if alpha[i] > alpha[j] and not width[i] > width[j]:
+                fail("the line of α=%r is not thicker than that of α=%r" %
+                     (alpha[i], alpha[j]))
+    labels = [e for e in root.iter(NS + "text") if e.get("class") == "alpha"]
+    big = max(range(len(alpha)), key=lambda i: alpha[i])
+    for i, e in enumerate(labels):
+        if ("largest" in e.text) != (i == big):
+            fail("label %d %r: 'largest' belongs to position %d" %
+                 (i + 1, e.text, big + 1))
+    word = step["output"]["token"]
+    out = [e for e in root.iter(NS + "tspan") if e.text == word]
+    if not out:
+        fail("the output word %r is not drawn" % word)
+
+
+def check_png(png_path, svg_path):
+    root = ET.parse(svg_path).getroot()
+    w, h, bpp, rows = png_read(png_path)
+    if (w, h) != (int(root.get("width")), int(root.get("height"))):
+        fail("the PNG is %dx%d, the SVG asks for %sx%s" %
+             (w, h, root.get("width"), root.get("height")))
+    for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
+        if pixel(rows, bpp, x, y) != (255, 255, 255):
+            fail("the corner %d,%d is not white" % (x, y))
+    ncells = 0
+    for g in groups(root, "state"):
+        for r in g.iter(NS + "rect"):
+            if r.get("class") != "cell":
+                continue
+            op = float(r.get("fill-opacity"))
+            if op < 0.5:
+                continue  # too pale to tell the colours apart reliably
+            fill = r.get("fill")
+            rgb = tuple(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+            want = tuple(round(255 * (1 - op) + c * op) for c in rgb)
+            x, y = int(r.get("x")) + 6, int(r.get("y")) + 6
+            got = pixel(rows, bpp, x, y)
+            if max(abs(a - b) for a, b in zip(got, want)) > 40:
+                fail("the cell at %d,%d shows %r, expected about %r" %
+                     (x, y, got, want))
+            positive = float(r.get("data-value")) >= 0
+            if positive != (got[0] > got[2]):
+                fail("the cell at %d,%d is not %s" %
+                     (x, y, "orange" if positive else "blue"))
+            ncells += 1
+    if ncells == 0:
+        fail("no cell was strong enough to check")
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "svg":
+        check_svg(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 4 and argv[1] == "png":
+        check_png(argv[2], argv[3])
+    else:
+        fail("usage: diagram_check.py svg SVG JSON STEP | png PNG SVG")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
