@@ -27,6 +27,7 @@
 #include "tok.h"
 #include "trace.h"
 #include "tui.h"
+#include "window.h"
 
 /* Writes s to out as utf8_safe() shows it: every byte that could drive
  * the terminal written as \xNN.  A message echoes file names, option
@@ -269,7 +270,8 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH,
+       OPT_WINDOW = CLI_OPT_WINDOW, OPT_WINDOW_SIZE = CLI_OPT_WINDOW_SIZE };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -287,6 +289,8 @@ static const struct option cli_long_opts[] = {
 	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "window-size", required_argument, NULL, OPT_WINDOW_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -382,6 +386,9 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_autoplay(o, arg);
 	case OPT_ARCH:
 		return cli_arch(&o->arch, arg);
+	case OPT_WINDOW:
+	case OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -413,6 +420,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_opts_default(&o->fmt);
 	optind = 1;
 	opterr = 0;
@@ -453,6 +461,33 @@ int cli_arch(int *arch, const char *arg)
 	return cli_usage_errorf("unknown architecture '%s'; expected %s or "
 				"all", arg,
 				arch_names(names, sizeof names, ", ", ", "));
+}
+
+int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
+{
+	const char *cands[WINDOW_COUNT];
+	char hint[64] = "", names[128] = "";
+	if (opt == CLI_OPT_WINDOW_SIZE) {
+		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
+			return 0;
+		return cli_usage_errorf("--window-size expects a whole number "
+					"from 0 to %d, not '%s'",
+					TRACE_MAX_TOKENS, arg);
+	}
+	cfg->window = window_find(arg);
+	if (cfg->window >= 0)
+		return 0;
+	for (int k = 0; k < WINDOW_COUNT; k++) {
+		cands[k] = window_get(k)->name;
+		snprintf(names + strlen(names), sizeof names - strlen(names),
+			 "%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", "
+			 : " or ", cands[k]);
+	}
+	const char *near = suggest_closest(arg, cands, WINDOW_COUNT);
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
+				hint, names);
 }
 
 int cli_arch_one(int arch, const char *cmd)
@@ -548,12 +583,12 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, NULL, &err) != 0) {
+			   sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
 	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, NULL, &err) != 0) {
+				 note, sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		trace_free(&tr);
 		return EXIT_DATA;
