@@ -530,15 +530,15 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int run, int gx,
 	fprintf(out, "<g class=\"cells\" font-size=\"%d\" "
 		"text-anchor=\"middle\">\n", SVG_FS_CELL);
 	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
-		const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
-		if (!r)
+		const double *a = trace_weights(tr, run, t);
+		if (!a)
 			continue;
 		int best = 0;
 		for (int i = 1; i < tr->n; i++)
-			if (r->result[i] > r->result[best])
+			if (a[i] > a[best])
 				best = i;
 		for (int i = 0; i < tr->n; i++)
-			svg_cell(out, L, run, t, i, gx, gy, r->result, best);
+			svg_cell(out, L, run, t, i, gx, gy, a, best);
 	}
 	fputs("</g>\n", out);
 }

@@ -6,6 +6,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "window.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -506,6 +507,11 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
 			       arch_get(tr->arch)->summary);
+	if (tr->cfg.window != WINDOW_global)
+		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
+			       window_get(tr->cfg.window)->name,
+			       tr->cfg.window_size,
+			       window_get(tr->cfg.window)->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
 	fmt_buf_printf(b, " (%d words)\n", tr->n);

@@ -18,16 +18,16 @@ char *fmt_num(char *buf, double x, int prec)
 int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
 	     int prec)
 {
-	const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
-	if (!r)
+	const double *a = trace_weights(tr, run, t);
+	if (!a)
 		return 0;
 	int best = 0;
 	for (int i = 0; i < tr->n; i++) {
 		bars[i].label = tr->m->src.words[tr->src[i]];
-		num_fixed(bars[i].value, r->result[i], prec);
-		bars[i].frac = r->result[i];
+		num_fixed(bars[i].value, a[i], prec);
+		bars[i].frac = a[i];
 		bars[i].is_max = 0;
-		if (r->result[i] > r->result[best])
+		if (a[i] > a[best])
 			best = i;
 	}
 	bars[best].is_max = 1;
@@ -107,7 +107,7 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	}
 	putc('\n', out);
 	for (int t = 1; t <= ru->nsteps; t++) {
-		const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+		const double *a = trace_weights(tr, run, t);
 		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
 		for (int i = 0; i < tr->n; i++) {
 			int lvl = fmt_shade(a[i], 5);
