@@ -200,6 +200,7 @@ static void cli_help(void)
 "  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
 "                        (default dot)\n", stdout);
 	cli_help_scorers();
+	cli_help_window();
 	fputs(
 "      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
 "                        be of it (its file says which); without --model,\n"
@@ -270,8 +271,7 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH,
-       OPT_WINDOW = CLI_OPT_WINDOW, OPT_WINDOW_SIZE = CLI_OPT_WINDOW_SIZE };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -289,8 +289,7 @@ static const struct option cli_long_opts[] = {
 	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "window", required_argument, NULL, OPT_WINDOW },
-	{ "window-size", required_argument, NULL, OPT_WINDOW_SIZE },
+	CLI_WINDOW_LONG_OPTS
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -386,8 +385,8 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_autoplay(o, arg);
 	case OPT_ARCH:
 		return cli_arch(&o->arch, arg);
-	case OPT_WINDOW:
-	case OPT_WINDOW_SIZE:
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
@@ -461,6 +460,19 @@ int cli_arch(int *arch, const char *arg)
 	return cli_usage_errorf("unknown architecture '%s'; expected %s or "
 				"all", arg,
 				arch_names(names, sizeof names, ", ", ", "));
+}
+
+void cli_help_window(void)
+{
+	fputs("      --window=NAME     which source words a step weighs (default "
+	      "global):\n                        ", stdout);
+	for (int k = 0; k < WINDOW_COUNT; k++)
+		printf("%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", " : " or ",
+		       window_get(k)->name);
+	fputs("; local-p needs [local-p.*]\n"
+	      "      --window-size=D   a local window's half-width D, 0 or more "
+	      "(default\n"
+	      "                        1; local-p: 1 or more)\n", stdout);
 }
 
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg)

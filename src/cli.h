@@ -89,6 +89,11 @@ int cli_arch_one(int arch, const char *cmd);
  * Returns 0, or EXIT_USAGE after the message. */
 enum { CLI_OPT_WINDOW = 400, CLI_OPT_WINDOW_SIZE };
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
+/* The two entries of struct option for them, and their --help lines. */
+#define CLI_WINDOW_LONG_OPTS \
+	{ "window", required_argument, NULL, CLI_OPT_WINDOW }, \
+	{ "window-size", required_argument, NULL, CLI_OPT_WINDOW_SIZE },
+void cli_help_window(void);
 
 /* Loads the model that path names (model_load_arg) into *m, checking that
  * it is of architecture arch (an enum arch, -1: any); without a path,

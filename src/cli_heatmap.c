@@ -29,6 +29,7 @@ struct cli_heatmap_opts {
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
 	int arch;               /* --arch, an enum arch; -1: not given */
+	struct trace_cfg cfg;   /* --window, --window-size */
 	struct fmt_svg_opts svg;
 };
 
@@ -50,6 +51,7 @@ static void cli_heatmap_help(void)
 "  -s, --scorer=LIST     a scorer, several separated by commas side by\n"
 "                        side, or all (default dot)\n", stdout);
 	cli_help_scorers();
+	cli_help_window();
 	fputs(
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
@@ -78,6 +80,7 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
+	CLI_WINDOW_LONG_OPTS
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +98,9 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		if (cli_arch(&o->arch, arg) != 0)
 			return EXIT_USAGE;
 		return cli_arch_one(o->arch, "heatmap");
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 's':
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
@@ -123,6 +129,7 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_svg_opts_default(&o->svg);
 	optind = 1;
 	opterr = 0;
@@ -200,7 +207,7 @@ int cli_heatmap(int argc, char **argv)
 	struct trace tr;
 	char note[320];
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
-			    sizeof note, NULL, &err);
+			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
 	if (rc == 0) {

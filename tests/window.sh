@@ -1,0 +1,59 @@
+#!/bin/sh
+# window.sh: --window and --window-size on the command line: the one
+# parser's errors in every command that traces, the model refusals, and
+# every format of a local-m and a local-p trace.  The numbers are checked
+# by check_window (by hand) and torch-check (PyTorch).
+. "$srcdir/tests/lib.sh"
+localp="$srcdir/tests/data/localp.model"
+S="un deux trois deux un"
+
+for cmd in trace tui heatmap quiz; do
+	run_cmd $cmd --window=local-n
+	expect_status 2 "$cmd: an unknown window"
+	expect_err "unknown window 'local-n'; did you mean 'local-m'? expected global, local-m or local-p" \
+		"$cmd: the windows of the registry, and the nearest"
+	run_cmd $cmd --window-size=-1
+	expect_status 2 "$cmd: a negative window size"
+	expect_err "--window-size expects a whole number from 0 to 64, not '-1'" \
+		"$cmd: the window size's range"
+	run_cmd $cmd --window-size=1.5
+	expect_status 2 "$cmd: a window size that is not whole"
+done
+run_cmd trace --window=local-p je suis
+expect_status 1 "local-p on a model without its weights"
+expect_err "the local-p window needs the model's sections [local-p.W_p] and [local-p.v_p]" \
+	"the missing sections are named"
+run_cmd trace --model="$localp" --window=local-p --window-size=0 un
+expect_status 1 "local-p with D = 0"
+expect_err "at least 1" "local-p's D = 0 is refused with the reason"
+run_cmd trace --window=local-m --window-size=0 je suis étudiant
+expect_status 0 "local-m with D = 0"
+check "local-m, D = 0: one word in the window" \
+	grep -q '^window_1 = ⌊p_1⌋ ± D = ⌊1.0000⌋ ± 0, within 1 .. 3: positions 1 .. 1: je (1)$' "$TMP/out"
+check "the header names the window" grep -q '^window: local-m, D = 0 ' "$TMP/out"
+run_cmd trace --window=global je suis étudiant
+expect_status 0 "--window=global"
+check "global's header has no window line" sh -c "! grep -q '^window:' '$TMP/out'"
+
+for f in json jsonl csv markdown text; do
+	run_cmd trace --model="$localp" --window=local-p --window-size=2 \
+		--scorer=all --target="one two" --format=$f "$S"
+	expect_status 0 "local-p as $f"
+done
+run_cmd trace --model="$localp" --window=local-p --format=json --target=one "$S"
+check "JSON has position, window, align, gaussian and weights" \
+	sh -c "grep -q '\"position\": {\"p\"' '$TMP/out' && grep -q '\"window\": {\"name\": \"local-p\"' '$TMP/out' && grep -q '\"align\":' '$TMP/out' && grep -q '\"gaussian\": {\"sigma\"' '$TMP/out' && grep -q '\"weights\":' '$TMP/out'"
+run_cmd trace --model="$localp" --window=local-p --format=csv --target=one "$S"
+check "CSV has p_t and the Gaussian factors" \
+	sh -c "grep -q '^dot,1,softmax,p_1,1,' '$TMP/out' && grep -q '^dot,1,softmax,exp(-(j - p_1)²/(2σ²)),1,' '$TMP/out'"
+run_cmd trace --model="$localp" --window=local-p --format=markdown --target=one "$S"
+check "Markdown has the Gaussian column" grep -q '| align_1,i | Gaussian | a_1,i |' "$TMP/out"
+run_cmd heatmap --model="$localp" --window=local-p -o "$TMP/h.svg" "$S"
+expect_status 0 "heatmap --window=local-p"
+run_cmd quiz --model="$localp" --window=local-m --answers --stage=softmax --count=2 --seed=1 "$S"
+expect_status 0 "quiz --window=local-m"
+check "the quiz names the window" grep -q 'a word outside it weighs 0' "$TMP/out"
+run_cmd model --format=json --model="$localp"
+check "model --format=json prints local-p's W_p and v_p" \
+	grep -q '"local-p": {"W_p": \[\[0.9, -0.4\], \[0.3, 1.2\]\]' "$TMP/out"
+finish
