@@ -56,4 +56,30 @@ check "the quiz names the window" grep -q 'a word outside it weighs 0' "$TMP/out
 run_cmd model --format=json --model="$localp"
 check "model --format=json prints local-p's W_p and v_p" \
 	grep -q '"local-p": {"W_p": \[\[0.9, -0.4\], \[0.3, 1.2\]\]' "$TMP/out"
+
+# the lesson format's window: and window-size: keys
+lesson() {
+	printf 'title: t\ngoal: g\n%s\nsentence: je suis étudiant\n\npage: p\nText.\nshow weights t=2\n' \
+		"$1" >"$TMP/w.lesson"
+}
+lesson "$(printf 'window: local-m\nwindow-size: 0')"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 0 "a lesson with window: local-m and window-size: 0"
+run_cmd lesson "$TMP/w.lesson" </dev/null
+check "the lesson's weights are local-m's, D = 0" \
+	grep -q '1.0000' "$TMP/out"
+lesson "window: locl-m"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with an unknown window"
+expect_err "w.lesson:3:9: expected global, local-m or local-p, found 'locl-m'" \
+	"the lesson's window error has its line and column"
+lesson "window-size: 2x"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with a bad window size"
+expect_err "w.lesson:3:14: expected a whole number from 0 to 64" \
+	"the lesson's window-size error has its line and column"
+lesson "window: local-p"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with local-p on a model without its weights"
+expect_err "[local-p.W_p]" "the lesson says which sections are missing"
 finish
