@@ -50,6 +50,7 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->divisor = NULL;
 	r->note = NULL;
 	r->note_op = 0;
+	r->win_lo = r->win_hi = 0;
 	r->title = NULL;
 	r->result_axis = AXIS_NONE;
 	r->symbol = r->formula = "";
