@@ -128,7 +128,7 @@ static int fuzz_line(char *line, size_t len, int lineno,
 	if (pl.has_target)
 		line[pl.tgt + pl.ntgt] = '\0';
 	if (tok_trace(&tr, &fuzz_m, line + pl.src,
-		      pl.has_target ? line + pl.tgt : NULL, SCORER_ALL,
+		      pl.has_target ? line + pl.tgt : NULL, SCORER_ALL, NULL,
 		      &err) != 0) {
 		if (strchr(err.msg, '\n') != NULL)
 			abort();

@@ -63,7 +63,7 @@ static void fuzz_trace(const struct model *m)
 	struct fmt_bar bars[1];
 	int src = 0;
 
-	if (trace_build(&tr, m, &src, 1, NULL, 0, SCORER_ALL, &err) != 0)
+	if (trace_build(&tr, m, &src, 1, NULL, 0, SCORER_ALL, NULL, &err) != 0)
 		abort(); /* a one-word sentence is always in range */
 	fmt_opts_default(&o);
 	fmt_text_trace(fuzz_sink(), &tr, &o);

@@ -90,7 +90,7 @@ static void fuzz_trace(struct fuzz_subject *su, const char *const *src,
 	for (int k = 0; k < ntgt; k++)
 		t[k] = vocab_find(&su->m.tgt, tgt[k]);
 	if (trace_build(&su->tr, &su->m, s, n, ntgt ? t : NULL, ntgt,
-			SCORER_ALL, &err) != 0)
+			SCORER_ALL, NULL, &err) != 0)
 		abort();
 }
 
