@@ -50,6 +50,16 @@ run_cmd trace --model="$localp" --window=local-p --format=markdown --target=one 
 check "Markdown has the Gaussian column" grep -q '| align_1,i | Gaussian | a_1,i |' "$TMP/out"
 run_cmd heatmap --model="$localp" --window=local-p -o "$TMP/h.svg" "$S"
 expect_status 0 "heatmap --window=local-p"
+check "the SVG outlines each step's window and dots p_t" \
+	sh -c "grep -q '<g class=\"window\"' '$TMP/h.svg' && grep -q '<title>window 1 .. 3</title>' '$TMP/h.svg' && grep -q '<title>p_1 = 2.4171</title></circle>' '$TMP/h.svg'"
+run_cmd heatmap --window=local-m --window-size=0 -o - --target="i am a student" je suis étudiant
+check "the SVG of local-m has p_t's path" grep -q '<line x1=' "$TMP/out"
+# the text heatmap (as on a terminal: script gives it one)
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$ATTN_TRACE' heatmap --window=local-m --window-size=0 --target='i am a student' je suis étudiant" /dev/null >"$TMP/hm" 2>&1
+	check "the text heatmap marks the window and p_t" \
+		grep -q '^am  *0.0000|█\*1.0000|  0.0000 p_2 = 2.0000' "$TMP/hm"
+fi
 run_cmd quiz --model="$localp" --window=local-m --answers --stage=softmax --count=2 --seed=1 "$S"
 expect_status 0 "quiz --window=local-m"
 check "the quiz names the window" grep -q 'a word outside it weighs 0' "$TMP/out"
