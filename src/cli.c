@@ -28,6 +28,7 @@
 #include "tok.h"
 #include "trace.h"
 #include "tui.h"
+#include "window.h"
 
 /* Writes s to out as utf8_safe() shows it: every byte that could drive
  * the terminal written as \xNN.  A message echoes file names, option
@@ -201,6 +202,7 @@ static void cli_help(void)
 "  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
 "                        (default dot)\n", stdout);
 	cli_help_scorers();
+	cli_help_window();
 	fputs(
 "      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
 "                        be of it (its file says which); without --model,\n"
@@ -289,6 +291,7 @@ static const struct option cli_long_opts[] = {
 	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
+	CLI_WINDOW_LONG_OPTS
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -384,6 +387,9 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_autoplay(o, arg);
 	case OPT_ARCH:
 		return cli_arch(&o->arch, arg);
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -415,6 +421,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_opts_default(&o->fmt);
 	optind = 1;
 	opterr = 0;
@@ -462,6 +469,46 @@ int cli_arch(int *arch, const char *arg)
 	return cli_usage_errorf("unknown architecture '%s'; %sexpected %s or "
 				"all", arg, hint,
 				arch_names(names, sizeof names, ", ", ", "));
+}
+
+void cli_help_window(void)
+{
+	fputs("      --window=NAME     which source words a step weighs (default "
+	      "global):\n                        ", stdout);
+	for (int k = 0; k < WINDOW_COUNT; k++)
+		printf("%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", " : " or ",
+		       window_get(k)->name);
+	fputs("; local-p needs [local-p.*]\n"
+	      "      --window-size=D   a local window's half-width D, 0 or more "
+	      "(default\n"
+	      "                        1; local-p: 1 or more)\n", stdout);
+}
+
+int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
+{
+	const char *cands[WINDOW_COUNT];
+	char hint[64] = "", names[128] = "";
+	if (opt == CLI_OPT_WINDOW_SIZE) {
+		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
+			return 0;
+		return cli_usage_errorf("--window-size expects a whole number "
+					"from 0 to %d, not '%s'",
+					TRACE_MAX_TOKENS, arg);
+	}
+	cfg->window = window_find(arg);
+	if (cfg->window >= 0)
+		return 0;
+	for (int k = 0; k < WINDOW_COUNT; k++) {
+		cands[k] = window_get(k)->name;
+		snprintf(names + strlen(names), sizeof names - strlen(names),
+			 "%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", "
+			 : " or ", cands[k]);
+	}
+	const char *near = suggest_closest(arg, cands, WINDOW_COUNT);
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
+				hint, names);
 }
 
 int cli_arch_one(int arch, const char *cmd)
@@ -558,12 +605,12 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, NULL, &err) != 0) {
+			   sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
 	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, NULL, &err) != 0) {
+				 note, sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		trace_free(&tr);
 		return EXIT_DATA;

@@ -41,6 +41,7 @@ struct cli_opts {
 	int stages_set;         /* --stage was given */
 	int present;            /* tui --present */
 	int autoplay_ms;        /* tui --autoplay=SECONDS, in ms; 0: off */
+	struct trace_cfg cfg;   /* --window, --window-size */
 };
 
 /* Runs the program on argv and returns its exit status.  Errors are
@@ -81,6 +82,18 @@ int cli_arch(int *arch, const char *arg);
 /* Refuses --arch=all (arch ARCH_ALL) for command cmd, which takes one
  * architecture: 0, or EXIT_USAGE after the message. */
 int cli_arch_one(int arch, const char *cmd);
+
+/* The one parser of --window=NAME (opt CLI_OPT_WINDOW: a name of the
+ * registry, with "did you mean") and --window-size=D (CLI_OPT_WINDOW_SIZE:
+ * a whole number from 0) into *cfg, for every command that traces.
+ * Returns 0, or EXIT_USAGE after the message. */
+enum { CLI_OPT_WINDOW = 400, CLI_OPT_WINDOW_SIZE };
+int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
+/* The two entries of struct option for them, and their --help lines. */
+#define CLI_WINDOW_LONG_OPTS \
+	{ "window", required_argument, NULL, CLI_OPT_WINDOW }, \
+	{ "window-size", required_argument, NULL, CLI_OPT_WINDOW_SIZE },
+void cli_help_window(void);
 
 /* Loads the model that path names (model_load_arg) into *m, checking that
  * it is of architecture arch (an enum arch, -1: any); without a path,

@@ -33,6 +33,7 @@ struct cli_diagram_opts {
 	int text;               /* --format=text: the stepper's picture */
 	int ascii;              /* --ascii: in ASCII, not box drawing */
 	int width;              /* --width: the text's columns */
+	struct trace_cfg cfg;   /* --window, --window-size */
 };
 
 static void cli_diagram_help(void)
@@ -59,7 +60,9 @@ static void cli_diagram_help(void)
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4)\n"
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model\n"
+"                        without --model, its built-in model\n", stdout);
+	cli_help_window();
+	fputs(
 "  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
 "                        stepper's d key shows, in box drawing\n"
 "      --ascii           with --format=text: ASCII instead of box drawing\n"
@@ -87,6 +90,7 @@ static const struct option cli_diagram_long_opts[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "width", required_argument, NULL, OPT_WIDTH },
+	CLI_WINDOW_LONG_OPTS
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -134,6 +138,9 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 			return 0;
 		return cli_usage_errorf("--precision expects a whole number "
 					"from 1 to 6, not '%s'", arg);
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 'h':
 		cli_diagram_help();
 		return -1;
@@ -151,6 +158,7 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	o->step = 0;
 	o->precision = 4;
 	o->width = 80;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -261,7 +269,7 @@ int cli_diagram(int argc, char **argv)
 	struct trace tr;
 	char note[320];
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
-			    sizeof note, NULL, &err);
+			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
 	if (rc == 0) {

@@ -30,6 +30,7 @@ struct cli_heatmap_opts {
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
 	int arch;               /* --arch, an enum arch; -1: not given */
+	struct trace_cfg cfg;   /* --window, --window-size */
 	struct fmt_svg_opts svg;
 };
 
@@ -51,6 +52,7 @@ static void cli_heatmap_help(void)
 "  -s, --scorer=LIST     a scorer, several separated by commas side by\n"
 "                        side, or all (default dot)\n", stdout);
 	cli_help_scorers();
+	cli_help_window();
 	fputs(
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
@@ -80,6 +82,7 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
+	CLI_WINDOW_LONG_OPTS
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -95,6 +98,9 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'm': o->model_path = arg; return 0;
 	case 'A':
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 's':
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
@@ -123,6 +129,7 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_svg_opts_default(&o->svg);
 	optind = 1;
 	opterr = 0;
@@ -227,7 +234,7 @@ int cli_heatmap(int argc, char **argv)
 		}
 		loaded++;
 		if (tok_trace_note(&tr[built], &m[built], sentence, o.target,
-				   o.scorers, note, sizeof note, NULL,
+				   o.scorers, note, sizeof note, &o.cfg,
 				   &err) != 0) {
 			cli_messagef("%s", err.msg);
 			rc = 1;

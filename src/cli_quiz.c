@@ -34,6 +34,7 @@ struct cli_quiz_opts {
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	int arch;               /* --arch, an enum arch; -1: not given */
+	struct trace_cfg cfg;   /* --window, --window-size */
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
@@ -75,6 +76,7 @@ static void cli_quiz_help(void)
 "                        worked arithmetic, and read nothing (for teachers)\n"
 "  -s, --scorer=NAME     the scorer of the questions (default dot)\n", stdout);
 	cli_help_scorers();
+	cli_help_window();
 	fputs(
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
@@ -119,6 +121,7 @@ static const struct option cli_quiz_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
 	{ "model", required_argument, NULL, 'm' },
 	{ "arch", required_argument, NULL, 'A' },
+	CLI_WINDOW_LONG_OPTS
 	{ "target", required_argument, NULL, 't' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
@@ -175,6 +178,9 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case 'm': o->model_path = arg; return 0;
 	case 'A':
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE:
+		return cli_window(&o->cfg, c, arg);
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
 	case 'h': cli_quiz_help(); return -1;
@@ -191,6 +197,7 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->scorer = SCORER_dot;
 	o->arch = -1;
+	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	o->count = CLI_QUIZ_COUNT;
 	o->precision = 4;
 	optind = 1;
@@ -224,7 +231,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 	if (cli_load_arch(m, o->model_path, arch) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
-				note, sizeof note, NULL, &err);
+				note, sizeof note, &o->cfg, &err);
 	if (rc != 0)
 		model_free(m);
 	else if (note[0])

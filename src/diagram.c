@@ -44,7 +44,18 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 		err_set(err, "step %d has no attention to draw", t);
 		return -1;
 	}
-	d->alpha = sm->result;
+	/* the weights the context was made with: a local-p window's are the
+	 * softmax times the Gaussian */
+	d->alpha = trace_weights(tr, run, t);
+	if (!d->alpha)
+		d->alpha = sm->result;
+	const struct trace_rec *win = trace_find(tr, REC_WINDOW, run, t, 0);
+	if (win) {
+		d->has_pt = 1;
+		d->pt = win->ops[0].v[0];
+		d->win_lo = (int)win->ops[1].v[0];
+		d->win_hi = (int)win->ops[1].v[1];
+	}
 	for (int i = 0; i < d->n; i++)
 		if (d->alpha[i] > d->alpha[d->amax])
 			d->amax = i;

@@ -3,6 +3,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "window.h"
 
 /* What every function of this file writes with. */
 struct jw {
@@ -165,7 +166,49 @@ static void jw_softmax(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, ", \"sum\": ");
 	fmt_buf_json_vec(w->b, sm->ops[4].v, 1);
 	fmt_buf_puts(w->b, "}");
-	jw_rec(w, "weights", REC_SOFTMAX, run, t, 0, 5);
+	/* local-p's softmax is align; its weights come with the Gaussian */
+	jw_rec(w, trace_find(w->tr, REC_GAUSS, run, t, 0) ? "align" : "weights",
+	       REC_SOFTMAX, run, t, 0, 5);
+}
+
+/* A local window's records: "position" (local-p's p_t), "window", and
+ * "gaussian" with local-p's "weights". */
+static void jw_local(const struct jw *w, const struct trace_rec *r)
+{
+	if (!jw_stage(w, r->stage))
+		return;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	switch (r->kind) {
+	case REC_POSITION:
+		fmt_buf_puts(w->b, "\"position\": {\"p\": ");
+		fmt_buf_json_vec(w->b, r->result, 1);
+		jw_op_keys(w, r, 7);
+		fmt_buf_puts(w->b, "}");
+		break;
+	case REC_WINDOW:
+		fmt_buf_puts(w->b, "\"window\": {\"name\": ");
+		fmt_buf_json_string(w->b, window_get(w->tr->cfg.window)->name);
+		fmt_buf_puts(w->b, ", \"p\": ");
+		fmt_buf_json_vec(w->b, r->ops[0].v, 1);
+		fmt_buf_printf(w->b, ", \"D\": %d, \"first\": %d, \"last\": %d, "
+			       "\"words\": ", (int)r->ops[2].v[0],
+			       (int)r->ops[1].v[0], (int)r->ops[1].v[1]);
+		jw_words(w, &w->tr->m->src, w->tr->src + (int)r->ops[1].v[0] - 1,
+			 r->len);
+		fmt_buf_puts(w->b, "}");
+		break;
+	default: /* REC_GAUSS */
+		fmt_buf_puts(w->b, "\"gaussian\": {\"sigma\": ");
+		fmt_buf_json_vec(w->b, r->ops[3].v, 1);
+		fmt_buf_puts(w->b, ", \"factors\": ");
+		fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+		fmt_buf_puts(w->b, ", \"sum\": ");
+		fmt_buf_json_vec(w->b, r->ops[4].v, 1);
+		fmt_buf_puts(w->b, "}");
+		jw_rec(w, "weights", REC_GAUSS, r->run, r->t, 0, 5);
+		break;
+	}
 }
 
 static void jw_weighted(const struct jw *w, int run, int t)
@@ -228,6 +271,9 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 		jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
 		break;
 	case REC_OUTPUT: jw_output(w, run, t); break;
+	case REC_POSITION:
+	case REC_WINDOW:
+	case REC_GAUSS: jw_local(w, r); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */

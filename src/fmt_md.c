@@ -109,6 +109,42 @@ static void md_encoder(FILE *out, const struct trace *tr, int prec)
 
 /* One decoder step: s_t, a table of the source words with e, α and α·h,
  * then c_t, h̃_t and the output word, as far as the stages asked for. */
+/* A local window: p_t, the window's positions and words, and local-p's
+ * σ and the sum of its weights. */
+static void md_window(FILE *out, const struct trace *tr,
+		      const struct trace_rec *win, const struct trace_rec *gs,
+		      int prec)
+{
+	char buf[NUM_BUFSZ];
+	const struct trace_rec *pos = trace_find(tr, REC_POSITION, win->run,
+						 win->t, 0);
+	int lo = (int)win->ops[1].v[0], hi = (int)win->ops[1].v[1];
+	if (pos) {
+		fprintf(out, "p_%d = 1 + (%d - 1)·σ(v_p·tanh(W_p·q)) = 1 + "
+			"(%d - 1)·σ(", win->t, tr->n, tr->n);
+		fprintf(out, "%s) = ", num_fixed(buf, pos->ops[5].v[0], prec));
+		fprintf(out, "%s\n\n", num_fixed(buf, pos->result[0], prec));
+	} else {
+		fprintf(out, "p_%d = min(%d, %d) = %d\n\n", win->t, win->t,
+			tr->n, (int)win->ops[0].v[0]);
+	}
+	fprintf(out, "The window: ⌊p_%d⌋ ± %d, positions %d .. %d (", win->t,
+		(int)win->ops[2].v[0], lo, hi);
+	for (int j = lo; j <= hi; j++) {
+		fputs(j > lo ? " " : "", out);
+		md_text(out, tr->m->src.words[tr->src[j - 1]]);
+	}
+	fputs(")\n\n", out);
+	if (gs) {
+		fprintf(out, "a_%d,i = align_%d,i·exp(-(i - p_%d)²/(2σ²)), "
+			"σ = D/2 = %s; ", win->t, win->t, win->t,
+			num_fixed(buf, gs->ops[3].v[0], prec));
+		fprintf(out, "Σ_i a_%d,i = %s, below 1: nothing is "
+			"renormalised\n\n", win->t,
+			num_fixed(buf, gs->ops[4].v[0], prec));
+	}
+}
+
 static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		    const struct fmt_opts *o)
 {
@@ -129,15 +165,28 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
 		fputs("\n\n", out);
 	}
-	fprintf(out, "| i | word | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
-		"|--:|---|--:|--:|---|\n", t, t, t);
-	const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+	const struct trace_rec *win = trace_find(tr, REC_WINDOW, run, t, 0);
+	const struct trace_rec *gs = trace_find(tr, REC_GAUSS, run, t, 0);
+	if (win && (st & (1u << STAGE_SOFTMAX)))
+		md_window(out, tr, win, gs, o->precision);
+	if (gs) /* local-p: align and the Gaussian factor before a */
+		fprintf(out, "| i | word | e_%d,i | align_%d,i | Gaussian "
+			"| a_%d,i | a_%d,i·h_i |\n|--:|---|--:|--:|--:|--:|---|\n",
+			t, t, t, t);
+	else
+		fprintf(out, "| i | word | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
+			"|--:|---|--:|--:|---|\n", t, t, t);
+	const double *a = trace_weights(tr, run, t);
 	const double *e = trace_find(tr, REC_SCORES, run, t, 0)->result;
 	for (int i = 1; i <= tr->n; i++) {
 		fprintf(out, "| %d | ", i);
 		md_text(out, tr->m->src.words[tr->src[i - 1]]);
 		fprintf(out, " | %s | ", st & (1u << STAGE_SCORING)
 			? num_fixed(buf, e[i - 1], o->precision) : "");
+		for (int k = 0; gs && k < 2; k++)
+			fprintf(out, "%s | ", st & (1u << STAGE_SOFTMAX)
+				? num_fixed(buf, gs->ops[k].v[i - 1],
+					    o->precision) : "");
 		fprintf(out, "%s | ", st & (1u << STAGE_SOFTMAX)
 			? num_fixed(buf, a[i - 1], o->precision) : "");
 		if (st & (1u << STAGE_WEIGHTED_SUM))

@@ -574,6 +574,50 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 		i == best ? " font-weight=\"bold\"" : "", buf);
 }
 
+/* A local window's marks on the grid of panel k: each step's window outlined,
+ * and p_t as a dot on its row joined to the next, the path of p_t. */
+static void svg_windows(FILE *out, const struct svg_lay *L, int k, int gx,
+			int gy)
+{
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k];
+	int any = 0;
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
+		if (!w)
+			continue;
+		int lo = (int)w->ops[1].v[0], hi = (int)w->ops[1].v[1];
+		int y = gy + (t - 1) * SVG_CELL_H;
+		double px = gx + (w->ops[0].v[0] - 0.5) * L->cw;
+		if (!any)
+			fputs("<g class=\"window\" fill=\"none\" stroke=\"#d62728\" "
+			      "stroke-width=\"2\">\n", out);
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">"
+			"<title>window %d .. %d</title></rect>\n",
+			gx + (lo - 1) * L->cw + 1, y + 1, (hi - lo + 1) * L->cw - 2,
+			SVG_CELL_H - 2, lo, hi);
+		if (any)
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				"y2=\"%d\"/>\n", px, y, px, y + SVG_CELL_H / 2);
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%d\" r=\"3\" "
+			"fill=\"#d62728\"><title>p_%d = %.4f</title></circle>\n",
+			px, y + SVG_CELL_H / 2, t, w->ops[0].v[0]);
+		if (t < tr->runs[run].nsteps) {
+			const struct trace_rec *nx = trace_find(tr, REC_WINDOW,
+								run, t + 1, 0);
+			if (nx)
+				fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" "
+					"x2=\"%.1f\" y2=\"%d\"/>\n", px,
+					y + SVG_CELL_H / 2,
+					gx + (nx->ops[0].v[0] - 0.5) * L->cw,
+					y + SVG_CELL_H + SVG_CELL_H / 2);
+		}
+		any = 1;
+	}
+	if (any)
+		fputs("</g>\n", out);
+}
+
 /* The grid of run at gx, gy: a row for each step, a cell for each source
  * word; the largest weight of a row is written in bold. */
 static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
@@ -584,17 +628,18 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 	fprintf(out, "<g class=\"cells\" font-size=\"%d\" "
 		"text-anchor=\"middle\">\n", SVG_FS_CELL);
 	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
-		const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
-		if (!r)
+		const double *a = trace_weights(tr, run, t);
+		if (!a)
 			continue;
 		int best = 0;
 		for (int i = 1; i < tr->n; i++)
-			if (r->result[i] > r->result[best])
+			if (a[i] > a[best])
 				best = i;
 		for (int i = 0; i < tr->n; i++)
-			svg_cell(out, L, k, t, i, gx, gy, r->result, best);
+			svg_cell(out, L, k, t, i, gx, gy, a, best);
 	}
 	fputs("</g>\n", out);
+	svg_windows(out, L, k, gx, gy);
 }
 
 /* Panel k: its heading when there are several, the source words, the

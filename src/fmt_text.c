@@ -6,6 +6,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "window.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -186,11 +187,13 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 	const double *e = r->ops[0].v, *shifted = r->ops[2].v;
 	const double *ex = r->ops[3].v;
 	int n = r->len, t = r->t;
+	/* a local window's softmax runs over its positions only */
+	int lo = r->win_lo ? r->win_lo - 1 : 0, hi = r->win_lo ? r->win_hi : n;
 	text_line(b, 0, nm->op[0], e, n, prec);
 	fmt_buf_put(b, "max = ", 6);
 	text_num(b, r->ops[1].v[0], prec, 0);
 	fmt_buf_put(b, "\n", 1);
-	for (int i = 0; i < n; i++) { /* exp(e_t,i - max) = exp(shifted) = ex */
+	for (int i = lo; i < hi; i++) { /* exp(e_t,i - max) = exp(shifted) = ex */
 		fmt_buf_put(b, "exp(e_", 6);
 		fmt_buf_int(b, t);
 		fmt_buf_put(b, ",", 1);
@@ -208,8 +211,8 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 		fmt_buf_put(b, "\n", 1);
 	}
 	fmt_buf_put(b, "sum = ", 6);
-	for (int i = 0; i < n; i++) {
-		if (i)
+	for (int i = lo; i < hi; i++) {
+		if (i > lo)
 			fmt_buf_put(b, " + ", 3);
 		text_ex_again(b, i, ex, ex_at, ex_len, prec);
 	}
@@ -217,8 +220,11 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 	sum_len = num_fixed_len(sum, r->ops[4].v[0], prec);
 	fmt_buf_put(b, sum, sum_len);
 	fmt_buf_put(b, "\n", 1);
-	for (int i = 0; i < n; i++) { /* α_t,i = ex / sum = α */
-		TEXT_LIT(b, "α_");
+	for (int i = lo; i < hi; i++) { /* α_t,i = ex / sum = α */
+		if (r->win_lo && strncmp(r->symbol, "align", 5) == 0)
+			TEXT_LIT(b, "align_");
+		else
+			TEXT_LIT(b, "α_");
 		fmt_buf_int(b, t);
 		fmt_buf_put(b, ",", 1);
 		fmt_buf_int(b, i + 1);
@@ -231,6 +237,102 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 		fmt_buf_put(b, "\n", 1);
 	}
 	text_line(b, 0, nm->symbol, r->result, n, prec);
+}
+
+/* local-p's p_t: W_p·q, its tanh, the dot product with v_p term by
+ * term, the logistic function and the position. */
+static void text_position(struct fmt_buf *b, const struct trace *tr,
+			  const struct trace_rec *r,
+			  const struct trace_names *nm, int prec)
+{
+	text_line(b, 0, nm->op[3], r->ops[3].v, r->ops[3].len, prec);
+	text_line(b, 0, nm->op[4], r->ops[4].v, r->ops[4].len, prec);
+	fmt_buf_puts(b, nm->op[5]);
+	TEXT_LIT(b, " = ");
+	for (int k = 0; k < r->nterms; k++) {
+		if (k)
+			TEXT_LIT(b, " + ");
+		text_num(b, r->terms[2 * k], prec, 1);
+		TEXT_LIT(b, "×");
+		text_num(b, r->terms[2 * k + 1], prec, 1);
+	}
+	TEXT_LIT(b, " = ");
+	text_num(b, r->ops[5].v[0], prec, 0);
+	fmt_buf_putc(b, '\n');
+	fmt_buf_puts(b, nm->op[6]);
+	TEXT_LIT(b, " = 1 / (1 + exp(-");
+	text_num(b, r->ops[5].v[0], prec, 1);
+	TEXT_LIT(b, ")) = ");
+	text_num(b, r->ops[6].v[0], prec, 0);
+	fmt_buf_putc(b, '\n');
+	fmt_buf_puts(b, r->title);
+	fmt_buf_putc(b, ' ');
+	fmt_buf_puts(b, nm->symbol);
+	fmt_buf_printf(b, " = 1 + (%d - 1)×", tr->n);
+	text_num(b, r->ops[6].v[0], prec, 0);
+	TEXT_LIT(b, " = ");
+	text_num(b, r->result[0], prec, 0);
+	fmt_buf_putc(b, '\n');
+}
+
+/* A local window: p_t (local-m's min(t, n)), its centre, D, and the
+ * positions with their words. */
+static void text_window(struct fmt_buf *b, const struct trace *tr,
+			const struct trace_rec *r,
+			const struct trace_names *nm, int prec)
+{
+	int lo = (int)r->ops[1].v[0], hi = (int)r->ops[1].v[1];
+	if (!trace_find(tr, REC_POSITION, r->run, r->t, 0)) { /* local-m */
+		fmt_buf_printf(b, "p_%d = min(%d, %d) = ", r->t, r->t, tr->n);
+		text_num(b, r->ops[0].v[0], prec, 0);
+		fmt_buf_putc(b, '\n');
+	}
+	fmt_buf_printf(b, "%s = ⌊p_%d⌋ ± D = ⌊", nm->symbol, r->t);
+	text_num(b, r->ops[0].v[0], prec, 0);
+	fmt_buf_printf(b, "⌋ ± %d, within 1 .. %d: positions %d .. %d:",
+		       (int)r->ops[2].v[0], tr->n, lo, hi);
+	for (int j = lo; j <= hi; j++)
+		fmt_buf_printf(b, " %s (%d)", tr->m->src.words[tr->src[j - 1]],
+			       j);
+	fmt_buf_putc(b, '\n');
+}
+
+/* local-p's weights: each align times its Gaussian factor, and their sum
+ * below 1. */
+static void text_gauss(struct fmt_buf *b, const struct trace_rec *r,
+		       const struct trace_names *nm, int prec)
+{
+	const double *align = r->ops[0].v, *g = r->ops[1].v;
+	double p = r->ops[2].v[0], sigma = r->ops[3].v[0];
+	TEXT_LIT(b, "the Gaussian's width σ = D/2 = ");
+	text_num(b, sigma, prec, 0);
+	fmt_buf_putc(b, '\n');
+	for (int j = r->win_lo; j <= r->win_hi; j++) {
+		fmt_buf_printf(b, "a_%d,%d = align_%d,%d × exp(-(%d - ", r->t,
+			       j, r->t, j, j);
+		text_num(b, p, prec, 0);
+		TEXT_LIT(b, ")²/(2×");
+		text_num(b, sigma, prec, 0);
+		TEXT_LIT(b, "²)) = ");
+		text_num(b, align[j - 1], prec, 0);
+		TEXT_LIT(b, " × ");
+		text_num(b, g[j - 1], prec, 0);
+		TEXT_LIT(b, " = ");
+		text_num(b, r->result[j - 1], prec, 0);
+		fmt_buf_putc(b, '\n');
+	}
+	text_line(b, 0, nm->symbol, r->result, r->len, prec);
+	fmt_buf_printf(b, "Σ_j a_%d,j = ", r->t);
+	for (int j = r->win_lo; j <= r->win_hi; j++) {
+		if (j > r->win_lo)
+			TEXT_LIT(b, " + ");
+		text_num(b, r->result[j - 1], prec, 0);
+	}
+	TEXT_LIT(b, " = ");
+	text_num(b, r->ops[4].v[0], prec, 0);
+	TEXT_LIT(b, ", below 1: the weights are the softmax over the window "
+		 "times Gaussian factors of at most 1, and nothing is "
+		 "renormalised\n");
 }
 
 /* Stores in idx the indices of the k largest of p (V), largest first and
@@ -364,6 +466,15 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_OUTPUT:
 		text_output(b, tr, r, &nm, o);
 		break;
+	case REC_POSITION:
+		text_position(b, tr, r, &nm, prec);
+		break;
+	case REC_WINDOW:
+		text_window(b, tr, r, &nm, prec);
+		break;
+	case REC_GAUSS:
+		text_gauss(b, r, &nm, prec);
+		break;
 	case REC_KIND_COUNT:
 		break;
 	}
@@ -396,6 +507,11 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
 			       arch_get(tr->arch)->summary);
+	if (tr->cfg.window != WINDOW_global)
+		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
+			       window_get(tr->cfg.window)->name,
+			       tr->cfg.window_size,
+			       window_get(tr->cfg.window)->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
 	fmt_buf_printf(b, " (%d words)\n", tr->n);

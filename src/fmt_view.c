@@ -2,11 +2,14 @@
  * text and as pieces that the stepper lays out. */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
 #include "fmt.h"
+#include "window.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -18,16 +21,16 @@ char *fmt_num(char *buf, double x, int prec)
 int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
 	     int prec)
 {
-	const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
-	if (!r)
+	const double *a = trace_weights(tr, run, t);
+	if (!a)
 		return 0;
 	int best = 0;
 	for (int i = 0; i < tr->n; i++) {
 		bars[i].label = tr->m->src.words[tr->src[i]];
-		num_fixed(bars[i].value, r->result[i], prec);
-		bars[i].frac = r->result[i];
+		num_fixed(bars[i].value, a[i], prec);
+		bars[i].frac = a[i];
 		bars[i].is_max = 0;
-		if (r->result[i] > r->result[best])
+		if (a[i] > a[best])
 			best = i;
 	}
 	bars[best].is_max = 1;
@@ -100,6 +103,10 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		cw = prec + 4;
 	fprintf(out, "alignment α, %s scorer: a row for each output word, "
 		"a column for each source word\n", trace_scorer_name(ru->scorer));
+	if (trace_find(tr, REC_WINDOW, run, 1, 0))
+		fprintf(out, "%s window, D = %d: | marks the window's edges, * "
+			"the word ⌊p_t⌋, the weights outside it are 0\n",
+			window_get(tr->cfg.window)->name, tr->cfg.window_size);
 	fmt_pad(out, "", rw + 2);
 	for (int i = 0; i < tr->n; i++) {
 		fputs(" ", out);
@@ -107,16 +114,26 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	}
 	putc('\n', out);
 	for (int t = 1; t <= ru->nsteps; t++) {
-		const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+		const double *a = trace_weights(tr, run, t);
 		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
+		/* a local window: '|' at its edges, '*' before ⌊p_t⌋'s cell */
+		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
+		int lo = w ? (int)w->ops[1].v[0] : 0, hi = w ? (int)w->ops[1].v[1] : 0;
+		int pc = w ? (int)floor(w->ops[0].v[0]) : 0;
 		for (int i = 0; i < tr->n; i++) {
 			int lvl = fmt_shade(a[i], 5);
-			fprintf(out, " %s ", (ascii ? shades : blocks)[lvl]);
+			fprintf(out, "%c%s%c", w && (i + 1 == lo || i == hi) ? '|'
+				: ' ', (ascii ? shades : blocks)[lvl],
+				i + 1 == pc ? '*' : ' ');
 			num_fixed(buf, a[i], prec);
-			if (i + 1 < tr->n)
+			if (i + 1 < tr->n || (w && hi == tr->n))
 				fmt_pad(out, buf, cw - 2);
 			else
 				fputs(buf, out);
+		}
+		if (w) {
+			fprintf(out, "%s p_%d = ", hi == tr->n ? "|" : "", t);
+			fputs(num_fixed(buf, w->ops[0].v[0], prec), out);
 		}
 		putc('\n', out);
 	}

@@ -21,15 +21,16 @@
 #include "self.h"
 #include "tok.h"
 #include "utf8.h"
+#include "window.h"
 
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
-	KEY_SCORERS, KEY_ARCH, KEY_COUNT
+	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
-	"arch"
+	"arch", "window", "window-size"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -388,7 +389,7 @@ static int lp_page(struct lparse *p)
 static size_t lp_key_len(const char *s)
 {
 	size_t k = 0;
-	while (s[k] >= 'a' && s[k] <= 'z')
+	while ((s[k] >= 'a' && s[k] <= 'z') || (k > 0 && s[k] == '-'))
 		k++;
 	return k > 0 && s[k] == ':' ? k : 0;
 }
@@ -453,6 +454,37 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		return lp_err(p, off, "expected %s, found %s",
 			      arch_names(names, sizeof names, ", ", " or "),
 			      lp_quote(buf, sizeof buf, v, n));
+	}
+	case KEY_WINDOW: {
+		char *name = xstrndup(v, n);
+		int w = window_find(name);
+		free(name);
+		if (w >= 0) {
+			l->cfg.window = w;
+			return 0;
+		}
+		names[0] = '\0';
+		for (int k = 0; k < WINDOW_COUNT; k++)
+			snprintf(names + strlen(names), sizeof names -
+				 strlen(names), "%s%s", k == 0 ? "" :
+				 k + 1 < WINDOW_COUNT ? ", " : " or ",
+				 window_get(k)->name);
+		return lp_err(p, off, "expected %s, found %s", names,
+			      lp_quote(buf, sizeof buf, v, n));
+	}
+	case KEY_WINDOW_SIZE: {
+		int d = 0;
+		size_t k = 0;
+		while (k < n && v[k] >= '0' && v[k] <= '9' &&
+		       d <= TRACE_MAX_TOKENS)
+			d = d * 10 + (v[k++] - '0');
+		if (n > 0 && k == n && d <= TRACE_MAX_TOKENS) {
+			l->cfg.window_size = d;
+			return 0;
+		}
+		return lp_err(p, off, "expected a whole number from 0 to %d "
+			      "(a local window's half-width), found %s",
+			      TRACE_MAX_TOKENS, lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_SCORER:
 		l->scorer = lp_scorer_find(v, n);
@@ -993,6 +1025,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->scorer = SCORER_dot;
 	l->scorers = SCORER_ALL;
 	l->arch = -1;
+	l->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
 			LESSON_MAX_BYTES);
@@ -1195,7 +1228,7 @@ static int prep_alts(struct lesson *l, struct prep_files *files,
 			continue;
 		}
 		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
-			      l->scorers, NULL, &e) != 0) {
+			      l->scorers, &l->cfg, &e) != 0) {
 			model_free(&a->m);
 			err_set(err, "%s:%d:%d: the model %s cannot trace the "
 				"lesson's sentence: %s", l->path, a->pos.line,
@@ -1273,7 +1306,7 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 			return -1;
 	}
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
-			NULL, &e) != 0) {
+			&l->cfg, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
 			l->sentence_pos.col, e.msg);
 		return -1;

@@ -9,6 +9,7 @@
 #include "arch.h"
 #include "diagram.h"
 #include "lesson.h"
+#include "window.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -363,6 +364,12 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_field(out, "Target", l->target ? l->target
 		 : "none (the model decodes greedily)", width);
 	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
+	if (l->cfg.window != WINDOW_global) {
+		char win[64];
+		snprintf(win, sizeof win, "%s, D = %d",
+			 window_get(l->cfg.window)->name, l->cfg.window_size);
+		lt_field(out, "Window", win, width);
+	}
 	lt_field(out, "Model", tr->m->name, width);
 	int quizzes = 0;
 	for (int p = 0; p < l->npages; p++) {

@@ -670,6 +670,8 @@ static const char *mp_owner(int owner)
 		return "self-attention";
 	if (owner == MHA_PARAM_OWNER(MHA_CROSS))
 		return "cross-attention";
+	if (owner == LOCALP_PARAM_OWNER)
+		return "local-p window";
 	snprintf(buf[owner], sizeof buf[owner], "%s scorer",
 		 scorer_get(owner)->name);
 	return buf[owner];
@@ -711,7 +713,7 @@ static int mp_model(struct mparse *p, struct model *m)
 	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
 	    mp_arch(p, m) < 0)
 		return -1;
-	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL, tab);
+	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
 	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
 			       &defer_k)) == 1)
 		;
@@ -874,6 +876,8 @@ void model_free(struct model *m)
 		for (int k = 0; k < MHA_NW; k++)
 			free(m->mha[g][k]);
 	free(m->Wc);
+	free(m->Wp);
+	free(m->vp);
 	free(m->Ws);
 	free(m->name);
 	memset(m, 0, sizeof *m);
@@ -995,6 +999,18 @@ static int tab_scorers(struct model *m, unsigned scorers,
 	return n;
 }
 
+/* The local-p window's two sections, if LOCALP_PARAM_BIT is in mask. */
+static int tab_localp(struct model *m, unsigned mask, struct model_param *tab)
+{
+	if (!(mask & LOCALP_PARAM_BIT))
+		return 0;
+	tab_add(&tab[0], "local-p.W_p", "local-p W_p, applied to the query",
+		PARAM_MATRIX, LOCALP_PARAM_OWNER, m->H, m->H, &m->Wp);
+	tab_add(&tab[1], "local-p.v_p", "local-p v_p", PARAM_MATRIX,
+		LOCALP_PARAM_OWNER, 1, m->H, &m->vp);
+	return 2;
+}
+
 /* Bahdanau's: a bidirectional encoder of H/2 units a direction, s_0 from
  * ←h_1, a decoder fed [y_{t-1}; c_t], and the output read from
  * [s_t; c_t; y_{t-1}]. */
@@ -1031,6 +1047,7 @@ static int tab_bahdanau(struct model *m, unsigned scorers,
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
 		&m->dec.b);
 	n += tab_scorers(m, scorers, tab + n);
+	n += tab_localp(m, scorers, tab + n);
 	tab_add(&tab[n++], "output.W_o",
 		"output W_o, applied to [s_t; c_t; y_{t-1}]", PARAM_WORD_ROWS,
 		-1, m->tgt.n, 2 * H + E, &m->Wo);
@@ -1080,6 +1097,7 @@ int model_param_table(struct model *m, unsigned scorers,
 				MHA_PARAM_OWNER(g), E, E, &m->mha[g][k]);
 		}
 	}
+	n += tab_localp(m, scorers, tab + n);
 	tab_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
 		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
 	tab_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
@@ -1119,6 +1137,8 @@ unsigned model_mha(const struct model *m)
 		if (k == MHA_NW)
 			mask |= MHA_PARAM_BIT(g);
 	}
+	if (m->Wp && m->vp)
+		mask |= LOCALP_PARAM_BIT;
 	return mask;
 }
 
@@ -1126,7 +1146,7 @@ const double *model_weights(const struct model *m, const char *name)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
 	int n = model_param_table((struct model *)m,
-				  SCORER_ALL | MHA_PARAM_ALL, tab);
+				  SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
 
 	for (int k = 0; k < n; k++)
 		if (strcmp(tab[k].section, name) == 0)

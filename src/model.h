@@ -70,6 +70,12 @@ enum { MHA_Q, MHA_K, MHA_V, MHA_O, MHA_NW };
 /* The model_param.scorer of group g's weights (-1 is a shared one). */
 #define MHA_PARAM_OWNER(g) (-2 - (g))
 
+/* The optional weights of the local-p window (src/window_local_p.c):
+ * [local-p.W_p] (H, H) and [local-p.v_p] (1, H), which place p_t.  Their
+ * bit in model_param_table's mask, and their model_param.scorer. */
+#define LOCALP_PARAM_BIT (1u << 29)
+#define LOCALP_PARAM_OWNER (-4)
+
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
 	double *Wx; /* (H, E) */
@@ -104,6 +110,8 @@ struct model {
 	 * (MHA_CROSS) weights W_Q, W_K, W_V, W_O, each (E, E), or NULL when
 	 * the model has no such sections (doc/model.md, src/self.h) */
 	double *mha[MHA_GROUPS][MHA_NW];
+	double *Wp; /* local-p: (H, H) and (H), p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)); */
+	double *vp; /* NULL when the model has no [local-p.*] sections */
 	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
 	double *Ws; /* luong: (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
@@ -130,7 +138,7 @@ struct model_param {
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
 #define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \
-			  MHA_GROUPS * MHA_NW)
+			  MHA_GROUPS * MHA_NW + 2)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
  * the shared ones of m's architecture (m->arch), the weights of the
@@ -146,7 +154,7 @@ int model_param_table(struct model *m, unsigned scorers,
 unsigned model_scorers(const struct model *m);
 
 /* The MHA_PARAM_BIT mask of the self/cross-attention groups whose every
- * weight m holds. */
+ * weight m holds, with LOCALP_PARAM_BIT if it holds local-p's. */
 unsigned model_mha(const struct model *m);
 
 /* Returns the weights of section name ("general.W"), or NULL. */

@@ -92,7 +92,11 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 		break;
 	default:
 		q->rec = trace_find(tr, REC_CONTEXT, q->run, q->t, 0);
-		q->softmax = trace_find(tr, REC_SOFTMAX, q->run, q->t, 0);
+		/* the weights the context was made with: local-p's a_t */
+		q->softmax = trace_find(tr, REC_GAUSS, q->run, q->t, 0);
+		if (!q->softmax)
+			q->softmax = trace_find(tr, REC_SOFTMAX, q->run, q->t,
+						0);
 		if (q->rec)
 			q->expected = q->rec->result[q->k - 1];
 		snprintf(q->symbol, sizeof q->symbol, "c_%d[%d]", q->t, q->k);

@@ -58,6 +58,10 @@ static void qt_softmax(FILE *out, const struct quiz_question *q)
 	fprintf(out, "The scores of step %d, one for each source word:\n",
 		q->t);
 	qt_op(out, q->tr, q->rec, 0, q->precision);
+	if (q->rec->win_lo) /* a local window: the softmax over it alone */
+		fprintf(out, "The window of step %d is positions %d .. %d; a "
+			"word outside it weighs 0.\n", q->t, q->rec->win_lo,
+			q->rec->win_hi);
 	fprintf(out, "What is the weight of h_%d (%s), %s = exp(e_%d,%d - max) "
 		"/ Σ_j exp(e_%d,j - max)?\n", q->i, qt_word(q->tr, q->i),
 		q->symbol, q->t, q->i, q->t);

@@ -50,6 +50,7 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->divisor = NULL;
 	r->note = NULL;
 	r->note_op = 0;
+	r->win_lo = r->win_hi = 0;
 	r->title = NULL;
 	r->result_axis = AXIS_NONE;
 	r->symbol = r->formula = "";
@@ -322,6 +323,14 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 	return selection_get(tr->cfg.selection)->context(tr, run, t, a, Hs);
 }
 
+const double *trace_weights(const struct trace *tr, int run, int t)
+{
+	const struct trace_rec *r = trace_find(tr, REC_GAUSS, run, t, 0);
+	if (!r)
+		r = trace_find(tr, REC_SOFTMAX, run, t, 0);
+	return r ? r->result : NULL;
+}
+
 /* Decodes with one scorer, teacher-forced or greedy, recording each step
  * with the architecture's step program. */
 static void trace_decode(struct trace *tr, int run, int sc,
@@ -414,6 +423,14 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 			return -1;
 		}
 	}
+	if (tr->cfg.window_size < 0) {
+		err_set(err, "the window size must be at least 0, not %d",
+			tr->cfg.window_size);
+		return -1;
+	}
+	if (window_get(tr->cfg.window)->check &&
+	    window_get(tr->cfg.window)->check(m, &tr->cfg, err) != 0)
+		return -1;
 	tr->m = m;
 	tr->n = n;
 	tr->src = xcalloc((size_t)n, sizeof *tr->src);

@@ -48,6 +48,10 @@ enum trace_kind {
 	REC_ANNOTATION,  /* h_i = [→h_i; ←h_i] */
 	REC_INIT,        /* s_0 = tanh(W_init·←h_1) */
 	REC_QUERY,       /* the query of step t, s_{t-1} */
+	/* the records of the local windows (src/window_local*.c) */
+	REC_POSITION,    /* local-p's p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)) */
+	REC_WINDOW,      /* p_t, and the positions of the window around it */
+	REC_GAUSS,       /* local-p: a_t,j = align_j·exp(-(j-p_t)²/(2σ²)) */
 	REC_KIND_COUNT
 };
 
@@ -84,6 +88,18 @@ enum trace_kind {
  *                    5 s_{t-1}  6 c_t
  *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
  *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
+ *
+ * The local windows' (src/window_local.c), in the softmax stage:
+ *   REC_POSITION     0 the query  1 W_p (H, H)  2 v_p  3 W_p·q  4 tanh(W_p·q)
+ *                    5 v_p·tanh(W_p·q) (1)  6 σ(..) (1); result p_t (1);
+ *                    terms: v_p and tanh(W_p·q)
+ *   REC_WINDOW       0 p_t (1)  1 the first and last position (2)
+ *                    2 D (1); result the window's positions (len)
+ *   REC_SOFTMAX      as above over the window only: win_lo .. win_hi
+ *                    (entries outside it 0)
+ *   REC_GAUSS        0 align (n)  1 the Gaussian factors (n)  2 p_t (1)
+ *                    3 σ = D/2 (1)  4 the sum of the weights (1);
+ *                    result a_t (n), 0 outside the window
  */
 #define TRACE_MAX_OPS 10
 
@@ -143,6 +159,8 @@ struct trace_rec {
 	                         values of operand note_op ("s_0 = h_{n}, the
 	                         last encoder state"), or NULL */
 	int note_op;
+	int win_lo, win_hi; /* REC_SOFTMAX of a local window: the positions
+			       (from 1) it ran over; 0, 0 for all */
 };
 
 /* The names of one record, as every front end shows them. */
@@ -236,6 +254,10 @@ enum {
 };
 void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 		      struct trace_names *nm, unsigned parts);
+
+/* The weights step t of run made its context with: the REC_GAUSS
+ * record's result if the window has one (local-p), else the softmax's. */
+const double *trace_weights(const struct trace *tr, int run, int t);
 
 /* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
 int trace_run_of(const struct trace *tr, int sc);

@@ -26,6 +26,10 @@ struct window_class {
 	 * made with. */
 	const double *(*weights)(struct trace *tr, int run, int t,
 				 const double *q, const double *e);
+	/* Whether model m and cfg can use the window (NULL: always); fills
+	 * err and returns -1 if not. */
+	int (*check)(const struct model *m, const struct trace_cfg *cfg,
+		     struct errbuf *err);
 };
 
 extern const struct window_class *const window_registry[WINDOW_COUNT];
@@ -37,5 +41,19 @@ static inline const struct window_class *window_get(int w)
 
 /* The window called name (exactly), or -1. */
 int window_find(const char *name);
+
+/* ---- shared by the local windows (src/window_local.c) */
+
+/* Records step t's window around centre (clipped to 1 .. n, half-width
+ * tr->cfg.window_size) with p_t = *p, and stores its first and last
+ * position in *lo, *hi. */
+void window_local_record(struct trace *tr, int run, int t, const double *p,
+			 int centre, int *lo, int *hi);
+
+/* Records the softmax of e over positions lo .. hi only (0 elsewhere),
+ * named symbol ("α_{t}", "align_{t}"), and returns it (n). */
+const double *window_local_softmax(struct trace *tr, int run, int t,
+				   const double *e, int lo, int hi,
+				   const char *symbol);
 
 #endif

@@ -4,3 +4,5 @@
  * (src/window.h).  No include guard: window.h and window.c read this
  * list more than once. */
 WINDOW(global)
+WINDOW(local_m)
+WINDOW(local_p)

@@ -38,6 +38,10 @@ offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
 offers "the stages" weighted-sum attn-trace trace --stage w
+offers "the windows" local-p attn-trace trace --window local-
+offers "trace --window-size" --window-size= attn-trace trace --window-s
+offers "heatmap --window" --window= attn-trace heatmap --win
+offers "quiz --window" --window= attn-trace quiz --win
 offers "the decoder stage" decoder attn-trace trace --stage d
 offers "lesson names" softmax attn-trace lesson so
 offers "the built-in models" handset4 attn-trace trace --model h

@@ -49,6 +49,18 @@ golden location-aware-tiny.txt trace --model="$tiny" --scorer=location-aware \
 # step, the context entering the RNN, the readout
 golden bahdanau-concat.txt trace --model=tests/data/bahdanau.model \
 	--scorer=concat --target="one two" un deux trois
+# the local windows (doc/model.md): local-m's p_t = min(t, n) and its
+# window; local-p's p_t term by term, align, the Gaussian factors and the
+# sum below 1, in both architectures; the model's [local-p.*] in JSON
+localp=tests/data/localp.model
+golden local-m-tiny.txt trace --model="$localp" --scorer=general \
+	--window=local-m --target="one two three" un deux trois deux un
+golden local-p-tiny.txt trace --model="$localp" --window=local-p \
+	--window-size=1 --target="one two three" un deux trois deux un
+golden local-p-bahdanau.txt trace --model=tests/data/localp-bahdanau.model \
+	--scorer=additive --window=local-p --window-size=2 --target="one two" \
+	un deux trois deux un
+golden local-p-model.json model --format=json --model="$localp"
 # attn-trace self on the built-in self4 (doc/model.md)
 golden self-zone.txt self zone économique européenne
 golden self-causal-je.txt self --causal je suis étudiant

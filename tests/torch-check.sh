@@ -26,6 +26,12 @@ check "bahdanau.model (the bahdanau architecture) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+# the local windows: softmax over the window's slice, local-p's
+# torch.sigmoid and torch.exp, several half-widths D, both architectures
+check "localp.model local-m and local-p agree with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp.model" "local-m:0,local-m:1,local-m:2,local-p:1,local-p:2"
+check "localp-bahdanau.model local-m and local-p agree with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp-bahdanau.model" "local-m:1,local-p:1,local-p:3"
 # attn-trace self: self- and cross-attention against nn.MultiheadAttention
 check "self4.model self/cross-attention agrees with nn.MultiheadAttention" \
 	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/data/self4.model"

@@ -243,6 +243,66 @@ class TorchModel:
     def tensor(self, value):
         return self.torch.tensor(value, dtype=self.torch.float64)
 
+    window = "global"   # --window and --window-size of the cases
+    D = 1
+
+    def attend(self, e, q, t, step):
+        """The weights of step t from the scores e and the query q, with
+        the keys of the window's records added to step: the softmax over
+        all of e (global), or over the window's slice (local-m, local-p),
+        local-p's times torch.exp(-(j - p)^2 / (2 sigma^2))."""
+        torch = self.torch
+        F = torch.nn.functional
+        n = e.shape[0]
+        if self.window == "global":
+            top = torch.max(e)
+            step["softmax"] = {"max": [top.item()],
+                               "sum": [torch.exp(e - top).sum().item()]}
+            alpha = F.softmax(e, dim=0)
+            step["weights"] = alpha.tolist()
+            return alpha
+        D = self.D
+        if self.window == "local-m":
+            p = torch.tensor(float(min(t, n)), dtype=torch.float64)
+        else:
+            W_p = self.tensor(self.doc["local-p"]["W_p"])
+            v_p = self.tensor(self.doc["local-p"]["v_p"]).reshape(self.H)
+            wq = W_p @ q
+            th = torch.tanh(wq)
+            v = v_p @ th
+            sig = torch.sigmoid(v)
+            p = 1 + (n - 1) * sig
+            step["position"] = {"p": [p.item()], "W_p_q": wq.tolist(),
+                                "tanh_W_p_q": th.tolist(),
+                                "v_p_tanh": [v.item()],
+                                "sigmoid": [sig.item()]}
+        centre = int(math.floor(p.item()))
+        lo, hi = max(1, centre - D), min(n, centre + D)
+        step["window"] = {"name": self.window, "p": [p.item()], "D": D,
+                          "first": lo, "last": hi,
+                          "words": self.words[lo - 1:hi]}
+        sl = e[lo - 1:hi]
+        top = torch.max(sl)
+        step["softmax"] = {"max": [top.item()],
+                           "sum": [torch.exp(sl - top).sum().item()]}
+        align = torch.zeros(n, dtype=torch.float64)
+        align[lo - 1:hi] = F.softmax(sl, dim=0)
+        if self.window == "local-m":
+            step["weights"] = align.tolist()
+            return align
+        sigma = D / 2.0
+        j = torch.arange(1, n + 1, dtype=torch.float64)
+        gauss = torch.exp(-(j - p) ** 2 / (2 * sigma ** 2))
+        inside = torch.zeros(n, dtype=torch.float64)
+        inside[lo - 1:hi] = 1.0
+        gauss = gauss * inside
+        a = align * gauss
+        step["align"] = align.tolist()
+        step["gaussian"] = {"sigma": [sigma], "factors": gauss.tolist(),
+                            "sum": [a.sum().item()]}
+        step["weights"] = a.tolist()
+        return a
+
     def linear(self, W, fan_in, fan_out):
         layer = self.torch.nn.Linear(fan_in, fan_out, bias=False).double()
         layer.weight.copy_(self.tensor(W))
@@ -301,6 +361,7 @@ class TorchModel:
         F = self.torch.nn.functional
         torch = self.torch
         src = [self.src[fold(w)] for w in words]
+        self.words = [w for w, _ in src]
         x = torch.stack([e for _, e in src]).unsqueeze(0)       # 1 x n x E
         Hs, last = self.encoder(x, torch.zeros(1, 1, self.H,
                                                dtype=torch.float64))
@@ -336,8 +397,8 @@ class TorchModel:
                 y = self.tgt[fold(word)][1]
                 s = self.decoder(y.unsqueeze(0), s.unsqueeze(0))[0]
                 e, parts = self.score(scorer, s, Hs, prev)
-                top = torch.max(e)
-                alpha = F.softmax(e, dim=0)
+                win = {}
+                alpha = self.attend(e, s, t + 1, win)
                 prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
                 c = alpha @ Hs
@@ -356,9 +417,6 @@ class TorchModel:
                     "input": self.tgt[fold(word)][0],
                     "state": s.tolist(),
                     "scores": e.tolist(),
-                    "softmax": {"max": [top.item()],
-                                "sum": [torch.exp(e - top).sum().item()]},
-                    "weights": alpha.tolist(),
                     "weighted": weighted.tolist(),
                     "context": c.tolist(),
                     "concat": joined.tolist(),
@@ -367,6 +425,7 @@ class TorchModel:
                                "logits": logits.tolist(),
                                "probs": probs.tolist()},
                 }
+                step.update(win)
                 step["parts"] = dict((k, v.tolist()) for k, v in parts.items())
                 steps.append(step)
                 if target is not None:
@@ -445,6 +504,7 @@ class BahdanauTorch(TorchModel):
         torch = self.torch
         H, D = self.H, self.H // 2
         src = [self.src[fold(w)] for w in words]
+        self.words = [w for w, _ in src]
         x = torch.stack([e for _, e in src]).unsqueeze(0)       # 1 x n x E
         Hs, _ = self.encoder(x, torch.zeros(2, 1, D, dtype=torch.float64))
         Hs = Hs[0]                                              # n x H
@@ -482,8 +542,8 @@ class BahdanauTorch(TorchModel):
             for t in range(limit):
                 y = self.tgt[fold(word)][1]
                 e, parts = self.score(scorer, s, Hs, prev)      # s_{t-1}
-                top = torch.max(e)
-                alpha = F.softmax(e, dim=0)
+                win = {}
+                alpha = self.attend(e, s, t + 1, win)
                 prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
                 c = alpha @ Hs
@@ -503,9 +563,6 @@ class BahdanauTorch(TorchModel):
                     "input": self.tgt[fold(word)][0],
                     "query": s.tolist(),
                     "scores": e.tolist(),
-                    "softmax": {"max": [top.item()],
-                                "sum": [torch.exp(e - top).sum().item()]},
-                    "weights": alpha.tolist(),
                     "weighted": weighted.tolist(),
                     "context": c.tolist(),
                     "state": s_new.tolist(),
@@ -517,6 +574,7 @@ class BahdanauTorch(TorchModel):
                                "logits": logits.tolist(),
                                "probs": probs.tolist()},
                 }
+                step.update(win)
                 step["parts"] = dict((k, v.tolist()) for k, v in parts.items())
                 steps.append(step)
                 s = s_new
@@ -662,10 +720,12 @@ def check_model_file(doc, path):
             "W": m.location_aware_W, "V": m.location_aware_V,
             "U": m.location_aware_U, "b": m.location_aware_b[0],
             "w": m.location_aware_w[0], "F": m.location_aware_F}
+    if hasattr(m, "local_p_W_p"):
+        want["local-p"] = {"W_p": m.local_p_W_p, "v_p": m.local_p_v_p[0]}
     if m.L is not None:
         want["positions"] = m.L
     for key in ("general", "concat", "location", "additive",
-                "location-aware", "positions"):
+                "location-aware", "positions", "local-p"):
         if key not in want and key in doc:
             raise Mismatch("$.%s: program has %s, but the file has none"
                            % (key, show(doc[key])))
@@ -678,10 +738,15 @@ def check_model_file(doc, path):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.stderr.write("usage: torch_check.py BINARY MODEL\n")
+    if len(argv) not in (2, 3):
+        sys.stderr.write("usage: torch_check.py BINARY MODEL [WINDOW:D,..]\n")
         return 2
-    binary, model_path = argv
+    binary, model_path = argv[:2]
+    # the windows to check, each with its half-width: "local-p:1,local-m:2"
+    windows = [("global", 1)]
+    if len(argv) == 3:
+        windows = [(w.split(":")[0], int(w.split(":")[1]))
+                   for w in argv[2].split(",")]
     sys.stdout.reconfigure(encoding="utf-8")
     try:
         import torch
@@ -746,10 +811,15 @@ def main(argv):
                 report(name, exc)
             else:
                 report(name, None)
-        for scorer, scorers in tries:
+        for (window, D), (scorer, scorers) in [(wd, tr) for wd in windows
+                                               for tr in tries]:
+            model.window, model.D = window, D
             name = case_name(scorer, words, target)
             argv = [binary, "trace", "--model=" + model_path,
                     "--format=json", "--scorer=" + scorer]
+            if window != "global":
+                name += " (%s, D = %d)" % (window, D)
+                argv += ["--window=" + window, "--window-size=%d" % D]
             if target is not None:
                 argv.append("--target=" + " ".join(target))
             argv.append(" ".join(words))

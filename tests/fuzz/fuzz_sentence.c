@@ -24,6 +24,7 @@
 #include "tok.h"
 #include "trace.h"
 #include "util.h"
+#include "window.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -85,8 +86,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_split(buf);
 	if (target != NULL)
 		fuzz_split(target);
-	/* what the command line does: split, look up, check, trace */
-	if (tok_trace(&tr, &fuzz_m, buf, target, SCORER_ALL, NULL, &err) == 0) {
+	/* what the command line does: split, look up, check, trace; with
+	 * each window and half-width 0 to 2 in turn, by the input's size */
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	cfg.window = (int)(size % WINDOW_COUNT);
+	cfg.window_size = (int)(size / WINDOW_COUNT % 3);
+	if (tok_trace(&tr, &fuzz_m, buf, target, SCORER_ALL, &cfg, &err) == 0) {
 		fmt_opts_default(&o);
 		fmt_text_trace(fuzz_out, &tr, &o);
 		fmt_json_trace(fuzz_out, &tr, &o);

@@ -74,6 +74,8 @@ SECTIONS = (
     ("additive.U", "matrix"),
     ("additive.v", "matrix"),
 ) + tuple((name, "matrix") for name in LOCAWARE) + (
+    ("local-p.W_p", "matrix"),
+    ("local-p.v_p", "matrix"),
     ("output.W_c", "matrix"),
     ("output.W_s", "named"),
 )
@@ -103,6 +105,8 @@ BAHDANAU_SECTIONS = (
     ("additive.U", "matrix"),
     ("additive.v", "matrix"),
 ) + tuple((name, "matrix") for name in LOCAWARE) + (
+    ("local-p.W_p", "matrix"),
+    ("local-p.v_p", "matrix"),
     ("output.W_o", "named"),
 )
 
@@ -114,12 +118,16 @@ class ModelError(Exception):
 
 
 OPTIONAL = set(name for names in SCORER_SECTIONS.values() for name in names)
+# the local-p window's weights (doc/model.md): both or neither
+OPTIONAL |= {"local-p.W_p", "local-p.v_p"}
 
 
 def shape_of(section, E, H, A, L):
     """(rows, cols) of a matrix section."""
     D = H // 2
     return {
+        "local-p.W_p": (H, H),
+        "local-p.v_p": (1, H),
         "forward.W_x": (D, E),
         "forward.W_h": (D, D),
         "forward.b": (1, D),

@@ -1,0 +1,105 @@
+#!/bin/sh
+# window.sh: --window and --window-size on the command line: the one
+# parser's errors in every command that traces, the model refusals, and
+# every format of a local-m and a local-p trace.  The numbers are checked
+# by check_window (by hand) and torch-check (PyTorch).
+. "$srcdir/tests/lib.sh"
+localp="$srcdir/tests/data/localp.model"
+S="un deux trois deux un"
+
+for cmd in trace tui heatmap quiz; do
+	run_cmd $cmd --window=local-n
+	expect_status 2 "$cmd: an unknown window"
+	expect_err "unknown window 'local-n'; did you mean 'local-m'? expected global, local-m or local-p" \
+		"$cmd: the windows of the registry, and the nearest"
+	run_cmd $cmd --window-size=-1
+	expect_status 2 "$cmd: a negative window size"
+	expect_err "--window-size expects a whole number from 0 to 64, not '-1'" \
+		"$cmd: the window size's range"
+	run_cmd $cmd --window-size=1.5
+	expect_status 2 "$cmd: a window size that is not whole"
+done
+run_cmd trace --window=local-p je suis
+expect_status 1 "local-p on a model without its weights"
+expect_err "the local-p window needs the model's sections [local-p.W_p] and [local-p.v_p]" \
+	"the missing sections are named"
+run_cmd trace --model="$localp" --window=local-p --window-size=0 un
+expect_status 1 "local-p with D = 0"
+expect_err "at least 1" "local-p's D = 0 is refused with the reason"
+run_cmd trace --window=local-m --window-size=0 je suis étudiant
+expect_status 0 "local-m with D = 0"
+check "local-m, D = 0: one word in the window" \
+	grep -q '^window_1 = ⌊p_1⌋ ± D = ⌊1.0000⌋ ± 0, within 1 .. 3: positions 1 .. 1: je (1)$' "$TMP/out"
+check "the header names the window" grep -q '^window: local-m, D = 0 ' "$TMP/out"
+run_cmd trace --window=global je suis étudiant
+expect_status 0 "--window=global"
+check "global's header has no window line" sh -c "! grep -q '^window:' '$TMP/out'"
+
+for f in json jsonl csv markdown text; do
+	run_cmd trace --model="$localp" --window=local-p --window-size=2 \
+		--scorer=all --target="one two" --format=$f "$S"
+	expect_status 0 "local-p as $f"
+done
+run_cmd trace --model="$localp" --window=local-p --format=json --target=one "$S"
+check "JSON has position, window, align, gaussian and weights" \
+	sh -c "grep -q '\"position\": {\"p\"' '$TMP/out' && grep -q '\"window\": {\"name\": \"local-p\"' '$TMP/out' && grep -q '\"align\":' '$TMP/out' && grep -q '\"gaussian\": {\"sigma\"' '$TMP/out' && grep -q '\"weights\":' '$TMP/out'"
+run_cmd trace --model="$localp" --window=local-p --format=csv --target=one "$S"
+check "CSV has p_t and the Gaussian factors" \
+	sh -c "grep -q '^dot,1,softmax,p_1,1,' '$TMP/out' && grep -q '^dot,1,softmax,exp(-(j - p_1)²/(2σ²)),1,' '$TMP/out'"
+run_cmd trace --model="$localp" --window=local-p --format=markdown --target=one "$S"
+check "Markdown has the Gaussian column" grep -q '| align_1,i | Gaussian | a_1,i |' "$TMP/out"
+run_cmd heatmap --model="$localp" --window=local-p -o "$TMP/h.svg" "$S"
+expect_status 0 "heatmap --window=local-p"
+check "the SVG outlines each step's window and dots p_t" \
+	sh -c "grep -q '<g class=\"window\"' '$TMP/h.svg' && grep -q '<title>window 1 .. 3</title>' '$TMP/h.svg' && grep -q '<title>p_1 = 2.4171</title></circle>' '$TMP/h.svg'"
+run_cmd heatmap --window=local-m --window-size=0 -o - --target="i am a student" je suis étudiant
+check "the SVG of local-m has p_t's path" grep -q '<line x1=' "$TMP/out"
+# the text heatmap (as on a terminal: script gives it one)
+if command -v script >/dev/null 2>&1; then
+	script -qc "'$ATTN_TRACE' heatmap --window=local-m --window-size=0 --target='i am a student' je suis étudiant" /dev/null >"$TMP/hm" 2>&1
+	check "the text heatmap marks the window and p_t" \
+		grep -q '^am  *0.0000|█\*1.0000|  0.0000 p_2 = 2.0000' "$TMP/hm"
+fi
+run_cmd quiz --model="$localp" --window=local-m --answers --stage=softmax --count=2 --seed=1 "$S"
+expect_status 0 "quiz --window=local-m"
+check "the quiz names the window" grep -q 'a word outside it weighs 0' "$TMP/out"
+run_cmd model --format=json --model="$localp"
+check "model --format=json prints local-p's W_p and v_p" \
+	grep -q '"local-p": {"W_p": \[\[0.9, -0.4\], \[0.3, 1.2\]\]' "$TMP/out"
+
+# the lesson format's window: and window-size: keys
+lesson() {
+	printf 'title: t\ngoal: g\n%s\nsentence: je suis étudiant\n\npage: p\nText.\nshow weights t=2\n' \
+		"$1" >"$TMP/w.lesson"
+}
+lesson "$(printf 'window: local-m\nwindow-size: 0')"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 0 "a lesson with window: local-m and window-size: 0"
+run_cmd lesson "$TMP/w.lesson" </dev/null
+check "the lesson's weights are local-m's, D = 0" \
+	grep -q '1.0000' "$TMP/out"
+lesson "window: locl-m"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with an unknown window"
+expect_err "w.lesson:3:9: expected global, local-m or local-p, found 'locl-m'" \
+	"the lesson's window error has its line and column"
+lesson "window-size: 2x"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with a bad window size"
+expect_err "w.lesson:3:14: expected a whole number from 0 to 64" \
+	"the lesson's window-size error has its line and column"
+lesson "window: local-p"
+run_cmd lesson --check "$TMP/w.lesson"
+expect_status 1 "a lesson with local-p on a model without its weights"
+expect_err "[local-p.W_p]" "the lesson says which sections are missing"
+
+# the diagram draws the window and p_t: local-m at step 3 of three words,
+# D = 1, is centred on min(3, 3) = 3 and clipped to positions 2..3
+run_cmd diagram --format=text --window=local-m --step=3 zone économique européenne
+expect_status 0 "diagram --window=local-m"
+check "the diagram names the window" grep -q 'window: positions 2\.\.3' "$TMP/out"
+check "and p_3" grep -q 'p_3 = 3\.0000' "$TMP/out"
+run_cmd diagram --window=local-m --step=3 -o "$TMP/w.svg" zone économique européenne
+check "the SVG diagram marks the window too" grep -q 'window' "$TMP/w.svg"
+
+finish
