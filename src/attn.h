@@ -106,10 +106,13 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 static inline int attn_argmax(const double *x, int n)
 {
 	int best = 0;
+	double top = x[0]; /* x[best], kept in a local: no reload per word */
 
 	for (int i = 1; i < n; i++)
-		if (x[i] > x[best])
+		if (x[i] > top) {
+			top = x[i];
 			best = i;
+		}
 	return best;
 }
 
