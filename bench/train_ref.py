@@ -2,8 +2,14 @@
 """train_ref.py: the training of "attn-trace train", done again in PyTorch.
 
 Usage:
-    train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S]
-                 [--lr X] [--weight-decay X] [--clip X] [--threads N]
+    train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S,..]
+                 [--align-weight X] [--lr X] [--weight-decay X] [--clip X]
+                 [--threads N] [--trace]
+
+The scorers are dot, general, concat, scaled, location, additive and
+location-aware ("all": every one), with the guided-alignment term of
+--align-weight, as doc/training.md defines them.  --trace prints the loss
+before each epoch and, at the end, every block of weights to 17 digits.
 
 INIT.model may be of Bahdanau's architecture (its line "architecture
 bahdanau"): then the encoder is bidirectional, s_0 = tanh(W_init <-h_1),
