@@ -2,8 +2,14 @@
 """train_ref.py: the training of "attn-trace train", done again in PyTorch.
 
 Usage:
-    train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S]
-                 [--lr X] [--weight-decay X] [--clip X] [--threads N]
+    train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S,..]
+                 [--align-weight X] [--lr X] [--weight-decay X] [--clip X]
+                 [--threads N] [--trace]
+
+The scorers are dot, general, concat, scaled, location, additive and
+location-aware ("all": every one), with the guided-alignment term of
+--align-weight, as doc/training.md defines them.  --trace prints the loss
+before each epoch and, at the end, every block of weights to 17 digits.
 
 INIT.model may be of Bahdanau's architecture (its line "architecture
 bahdanau"): then the encoder is bidirectional, s_0 = tanh(W_init <-h_1),
@@ -36,7 +42,8 @@ import time
 
 import torch
 
-SCORERS = ("dot", "general", "concat")
+SCORERS = ("dot", "general", "concat", "scaled", "location", "additive",
+           "location-aware")
 
 
 # ------------------------------------------------------------------ files
@@ -86,47 +93,93 @@ def read_pairs(path, src_words, tgt_words):
     tgt = {w.lower(): k for k, w in enumerate(tgt_words)}
     pairs = []
     for _, fields in fields_of(path):
-        line = " ".join(fields)
-        left, right = line.split("|||")[:2]  # a third field: alignment
-        pairs.append(([src[w.lower()] for w in left.split()],
-                      [tgt[w.lower()] for w in right.split()]))
+        parts = " ".join(fields).split("|||")
+        links = None
+        if len(parts) > 2:  # the gold alignment: source-target, from 1
+            links = [tuple(int(k) for k in link.split("-"))
+                     for link in parts[2].split()]
+        pairs.append(([src[w.lower()] for w in parts[0].split()],
+                      [tgt[w.lower()] for w in parts[1].split()], links))
     return pairs
 
 
 # ------------------------------------------------------------------ model
 
 def parameters(model):
-    """Every block as a leaf tensor that requires a gradient."""
-    names = ("source", "target", "encoder.W_x", "encoder.W_h", "encoder.b",
-             "decoder.W_x", "decoder.W_h", "decoder.b", "general.W",
-             "concat.W", "concat.v", "output.W_c", "output.W_s")
-    if model["arch"] == "bahdanau":
-        names = ("source", "target", "forward.W_x", "forward.W_h",
-                 "forward.b", "backward.W_x", "backward.W_h", "backward.b",
-                 "decoder.W_init", "decoder.W_y", "decoder.W_s",
-                 "decoder.W_c", "decoder.b", "general.W", "concat.W",
-                 "concat.v", "output.W_o")
-    return {name: torch.tensor(model[name], dtype=torch.float64,
-                               requires_grad=True) for name in names}
+    """Every block of the model file (the scorers' too: a file holds the
+    weights of the scorers it was trained with) as a leaf tensor that
+    requires a gradient."""
+    return {name: torch.tensor(rows, dtype=torch.float64, requires_grad=True)
+            for name, rows in model.items()
+            if isinstance(rows, list) and not name.endswith(".words")}
 
 
 def batch(pairs, bos, eos):
-    """Padded index tensors and masks for the whole corpus."""
+    """Padded index tensors and masks for the whole corpus, and the gold
+    alignment: gold[b, t, i] = 1 when source word i + 1 is linked to the
+    target word step t + 1 predicts, links[b, t] = 1 when it has links."""
     B = len(pairs)
-    N = max(len(s) for s, _ in pairs)
-    T = max(len(t) for _, t in pairs) + 1
+    N = max(len(p[0]) for p in pairs)
+    T = max(len(p[1]) for p in pairs) + 1
     src = torch.zeros(B, N, dtype=torch.long)
-    src_len = torch.tensor([len(s) for s, _ in pairs])
+    src_len = torch.tensor([len(p[0]) for p in pairs])
     inputs = torch.zeros(B, T, dtype=torch.long)
     gold = torch.zeros(B, T, dtype=torch.long)
     mask = torch.zeros(B, T, dtype=torch.float64)
-    for b, (s, t) in enumerate(pairs):
+    align = torch.zeros(B, T, N, dtype=torch.float64)
+    for b, (s, t, links) in enumerate(pairs):
         src[b, :len(s)] = torch.tensor(s)
         inputs[b, :len(t) + 1] = torch.tensor([bos] + t)
         gold[b, :len(t) + 1] = torch.tensor(t + [eos])
         mask[b, :len(t) + 1] = 1.0
+        for i, j in links or ():
+            align[b, j - 1, i - 1] = 1.0
     src_mask = torch.arange(N)[None, :] < src_len[:, None]
-    return src, src_len, src_mask, inputs, gold, mask
+    linked = align.sum(-1) > 0
+    return src, src_len, src_mask, inputs, gold, mask, align, linked
+
+
+def score(p, name, Q, Hs, H, prev=None):
+    """The scores (B, T, N) of the queries Q (B, T, H) against Hs (B, N, H);
+    prev (B, T, N), the weights of the step before, for location-aware."""
+    if name in ("dot", "scaled"):
+        e = Q @ Hs.transpose(1, 2)
+        return e / math.sqrt(H) if name == "scaled" else e
+    if name == "general":
+        return Q @ (Hs @ p["general.W"].T).transpose(1, 2)
+    if name == "location":
+        return Q @ p["location.W"][:Hs.shape[1]].T
+    if name == "concat":
+        W = p["concat.W"]
+        u = (Q @ W[:, :H].T)[:, :, None, :] + (Hs @ W[:, H:].T)[:, None]
+        return torch.tanh(u) @ p["concat.v"][0]
+    if name == "additive":
+        u = ((Q @ p["additive.W"].T)[:, :, None, :]
+             + (Hs @ p["additive.U"].T)[:, None])
+        return torch.tanh(u) @ p["additive.v"][0]
+    # location-aware: f_t = F * alpha_{t-1}, a cross-correlation, "same"
+    B, T, N = prev.shape
+    f = torch.nn.functional.conv1d(prev.reshape(B * T, 1, N),
+                                   p["location-aware.F"][:, None, :],
+                                   padding=1)            # (B T, 2, N)
+    f = f.reshape(B, T, 2, N).transpose(2, 3)            # (B, T, N, 2)
+    u = ((Q @ p["location-aware.W"].T)[:, :, None, :]
+         + (Hs @ p["location-aware.V"].T)[:, None]
+         + f @ p["location-aware.U"].T + p["location-aware.b"][0])
+    return torch.tanh(u) @ p["location-aware.w"][0]
+
+
+def attend(p, name, Q, Hs, H, src_mask, prev=None):
+    """alpha (B, T, N): the softmax of the scores over each sentence."""
+    e = score(p, name, Q, Hs, H, prev)
+    return torch.softmax(e.masked_fill(~src_mask[:, None, :], -math.inf), -1)
+
+
+def align_loss(alpha, align, linked):
+    """The guided-alignment term of each step (B, T): -log of the weight on
+    the gold words, 0 for a step whose word has no link."""
+    mass = (alpha * align).sum(-1)
+    return -torch.log(torch.where(linked, mass, torch.ones_like(mass)))
 
 
 def rnn(p, prefix, x, h):
@@ -135,9 +188,9 @@ def rnn(p, prefix, x, h):
                       + p[prefix + ".b"][0])
 
 
-def forward(p, data, scorers, H):
+def forward(p, data, scorers, H, lam):
     """The summed loss, and per scorer (mean loss, right predictions)."""
-    src, src_len, src_mask, inputs, gold, mask = data
+    src, src_len, src_mask, inputs, gold, mask, align, linked = data
     B, N = src.shape
     # step 1: the encoder; a state stops changing after the last word
     x = p["source"][src]
@@ -158,23 +211,27 @@ def forward(p, data, scorers, H):
     total, per = 0.0, {}
     ntok = mask.sum()
     for name in scorers:
-        # step 2: the scores e_t,i of every step against every h_i
-        if name == "dot":
-            e = S @ Hs.transpose(1, 2)
-        elif name == "general":
-            e = S @ (Hs @ p["general.W"].T).transpose(1, 2)
+        # steps 2-3: the weights of every step against every h_i, at once,
+        # or step by step for location-aware, which reads the last step's
+        if name != "location-aware":
+            alpha = attend(p, name, S, Hs, H, src_mask)
         else:
-            W = p["concat.W"]
-            u = (S @ W[:, :H].T)[:, :, None, :] + (Hs @ W[:, H:].T)[:, None]
-            e = torch.tanh(u) @ p["concat.v"][0]
-        e = e.masked_fill(~src_mask[:, None, :], -math.inf)
-        # steps 3-5: softmax, context, h~ and the output
-        alpha = torch.softmax(e, -1)
+            prev = torch.zeros(B, N, dtype=torch.float64)
+            prev[:, 0] = 1.0
+            steps = []
+            for t in range(S.shape[1]):
+                prev = attend(p, name, S[:, t:t + 1], Hs, H, src_mask,
+                              prev[:, None])[:, 0]
+                steps.append(prev)
+            alpha = torch.stack(steps, 1)
+        # steps 4-5: context, h~ and the output
         c = alpha @ Hs
         ht = torch.tanh(torch.cat((c, S), -1) @ p["output.W_c"].T)
         logits = ht @ p["output.W_s"].T
         logp = torch.log_softmax(logits, -1)
         ce = -logp.gather(-1, gold[..., None])[..., 0]
+        if lam:
+            ce = ce + lam * align_loss(alpha, align, linked)
         loss = (ce * mask).sum() / ntok
         right = ((logits.argmax(-1) == gold).double() * mask).sum()
         total = total + loss
@@ -182,21 +239,10 @@ def forward(p, data, scorers, H):
     return total, per
 
 
-def scores(p, name, q, Hs, H):
-    """The scores of the queries q (B, H) against Hs (B, N, H)."""
-    if name == "dot":
-        return (Hs @ q[:, :, None])[..., 0]
-    if name == "general":
-        return (Hs @ p["general.W"].T @ q[:, :, None])[..., 0]
-    W = p["concat.W"]
-    u = (q @ W[:, :H].T)[:, None, :] + Hs @ W[:, H:].T
-    return torch.tanh(u) @ p["concat.v"][0]
-
-
-def forward_bahdanau(p, data, scorers, H):
+def forward_bahdanau(p, data, scorers, H, lam):
     """forward() for Bahdanau's architecture: the decoder's states depend
     on attention, so each scorer runs its own, step by step."""
-    src, src_len, src_mask, inputs, gold, mask = data
+    src, src_len, src_mask, inputs, gold, mask, align, linked = data
     B, N = src.shape
     D = H // 2
     x = p["source"][src]
@@ -217,16 +263,23 @@ def forward_bahdanau(p, data, scorers, H):
     total, per = 0.0, {}
     ntok = mask.sum()
     for name in scorers:
-        s, logits = s0, []
+        s, logits, alphas = s0, [], []
+        prev = torch.zeros(B, N, dtype=torch.float64)
+        prev[:, 0] = 1.0
         for t in range(inputs.shape[1]):
-            e = scores(p, name, s, Hs, H).masked_fill(~src_mask, -math.inf)
-            c = (torch.softmax(e, -1)[:, None, :] @ Hs)[:, 0]
+            alpha = attend(p, name, s[:, None], Hs, H, src_mask,
+                           prev[:, None])                # (B, 1, N)
+            prev = alpha[:, 0]
+            alphas.append(prev)
+            c = (alpha @ Hs)[:, 0]
             s = torch.tanh(y[:, t] @ p["decoder.W_y"].T + s @ p["decoder.W_s"].T
                            + c @ p["decoder.W_c"].T + p["decoder.b"][0])
             logits.append(torch.cat((s, c, y[:, t]), -1) @ p["output.W_o"].T)
         logits = torch.stack(logits, 1)
         logp = torch.log_softmax(logits, -1)
         ce = -logp.gather(-1, gold[..., None])[..., 0]
+        if lam:
+            ce = ce + lam * align_loss(torch.stack(alphas, 1), align, linked)
         loss = (ce * mask).sum() / ntok
         right = ((logits.argmax(-1) == gold).double() * mask).sum()
         total = total + loss
@@ -251,10 +304,13 @@ def main(argv):
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--weight-decay", type=float, default=0.2)
     ap.add_argument("--clip", type=float, default=5.0)
+    ap.add_argument("--align-weight", type=float, default=0.0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--trace", action="store_true",
+                    help="print the loss before each epoch, and the weights")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    scorers = SCORERS if args.scorer == "all" else (args.scorer,)
+    scorers = SCORERS if args.scorer == "all" else tuple(args.scorer.split(","))
 
     model = read_model(args.init)
     words = model["target.words"]
@@ -269,7 +325,10 @@ def main(argv):
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(args.epochs):
         opt.zero_grad()
-        loss, _ = fwd(p, data, scorers, model["H"])
+        loss, per = fwd(p, data, scorers, model["H"], args.align_weight)
+        if args.trace:
+            print("epoch %d loss %.17g" % (_, sum(v[0] for v in per.values())
+                                           / len(per)))
         loss.backward()
         clip_(params, args.clip)
         opt.step()
@@ -277,7 +336,10 @@ def main(argv):
     cpu = time.process_time() - cpu
 
     with torch.no_grad():
-        loss, per = fwd(p, data, scorers, model["H"])
+        loss, per = fwd(p, data, scorers, model["H"], args.align_weight)
+    if args.trace:
+        for name, q in p.items():
+            print(name, " ".join("%.17g" % x for x in q.detach().flatten()))
     mean = sum(v[0] for v in per.values()) / len(per)
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"

@@ -66,20 +66,53 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 				    const double *restrict x, int rows,
 				    int cols)
 {
+	int k = 0;
+
 	for (int r = 0; r < rows; r++)
 		attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
-	for (int r = 0; dx && r < rows; r++)
-		attn_axpy(dx, dy[r], W + (size_t)r * ld, cols);
+	if (!dx)
+		return;
+	/* dx[k] += dy[r] W[r][k] for r = 0, 1, .. in turn, as attn_axpy row
+	 * after row would, but with four of dx held in locals across the rows
+	 * rather than stored and reloaded at each: the same operations in the
+	 * same order, so the same bits, without a chain through memory. */
+	for (; k + 4 <= cols; k += 4) {
+		double a0 = dx[k], a1 = dx[k + 1], a2 = dx[k + 2], a3 = dx[k + 3];
+
+		for (int r = 0; r < rows; r++) {
+			const double *w = W + (size_t)r * ld + k;
+			double d = dy[r];
+
+			a0 += d * w[0];
+			a1 += d * w[1];
+			a2 += d * w[2];
+			a3 += d * w[3];
+		}
+		dx[k] = a0;
+		dx[k + 1] = a1;
+		dx[k + 2] = a2;
+		dx[k + 3] = a3;
+	}
+	for (; k < cols; k++) {
+		double a = dx[k];
+
+		for (int r = 0; r < rows; r++)
+			a += dy[r] * W[(size_t)r * ld + k];
+		dx[k] = a;
+	}
 }
 
 /* Returns the index of the largest of x[0..n), the first on ties. */
 static inline int attn_argmax(const double *x, int n)
 {
 	int best = 0;
+	double top = x[0]; /* x[best], kept in a local: no reload per word */
 
 	for (int i = 1; i < n; i++)
-		if (x[i] > x[best])
+		if (x[i] > top) {
+			top = x[i];
 			best = i;
+		}
 	return best;
 }
 
