@@ -184,25 +184,16 @@ static int cli_self_parse(struct cli_self_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* The words of s in vocabulary v into *idx (allocated) and *n. */
+/* The words of s in vocabulary v into *idx (allocated) and *n, split as
+ * the trace command splits them (tok_sentence); the punctuation marks v
+ * lacks are left out and listed in marks (size bytes). */
 static int cli_self_words(const char *s, const struct vocab *v,
-			  const char *what, int **idx, int *n,
-			  struct errbuf *err)
+			  const char *what, int **idx, int *n, char *marks,
+			  size_t size, struct errbuf *err)
 {
-	struct tok_list tl;
-	*idx = NULL;
-	if (tok_split(&tl, s, SELF_MAX_WORDS, what, err) != 0)
-		return -1;
-	if (tl.n == 0) {
-		tok_free(&tl);
-		err_set(err, "the %s sentence is empty", what);
-		return -1;
-	}
-	*idx = xcalloc((size_t)tl.n, sizeof **idx);
-	*n = tl.n;
-	int rc = tok_lookup(*idx, &tl, v, what, err);
-	tok_free(&tl);
-	return rc;
+	*idx = xcalloc(TRACE_MAX_TOKENS, sizeof **idx);
+	*n = tok_sentence(*idx, s, v, what, marks, size, err);
+	return *n < 0 ? -1 : 0;
 }
 
 static int cli_self_write(const struct self_trace *t,
@@ -279,10 +270,16 @@ int cli_self(int argc, char **argv)
 	struct self_trace t;
 	/* the model first: its words are no use without the weights */
 	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
+	char smarks[128] = "", tmarks[128] = "", note[320];
 	if (rc == 0)
-		rc = cli_self_words(sentence, &m.src, "source", &ki, &n, &err);
+		rc = cli_self_words(sentence, &m.src, "source", &ki, &n,
+				    smarks, sizeof smarks, &err);
 	if (rc == 0 && o.so.cross)
-		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq, &err);
+		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq,
+				    tmarks, sizeof tmarks, &err);
+	tok_note(note, sizeof note, smarks, tmarks);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
 	if (rc == 0)
 		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, &err);
 	int status = EXIT_OK;

@@ -61,6 +61,21 @@ expect_status 1 "an unknown word"
 expect_err 'unknown source word "chat"' "the unknown word is named"
 run_cmd self --target=chat je
 expect_status 1 "an unknown target word"
+# punctuation is split off as the trace command splits it, and a mark the
+# model lacks is left out and named
+run_cmd self --format=csv je suis étudiant
+cp "$TMP/out" "$TMP/plain.csv"
+run_cmd self --format=csv "je, suis étudiant."
+expect_status 0 "punctuation in the sentence"
+expect_err 'note: left out ",", "."' "the marks left out are named"
+check "punctuation split off: the words are traced" cmp -s "$TMP/out" "$TMP/plain.csv"
+run_cmd self --format=csv --target="i am a student!" "je suis étudiant"
+expect_err 'left out "!", which the model does not know' "a target's mark is named"
+run_cmd self "."
+expect_status 1 "a sentence of marks alone"
+expect_err 'the source sentence has no words but "."' "no words but marks"
+run_cmd self --model=nope4 je
+expect_status 1 "a model that is neither built in nor a file"
 run_cmd self --causl
 expect_status 2 "a misspelt option"
 expect_err "did you mean '--causal'" "did you mean"
