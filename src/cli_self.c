@@ -200,14 +200,20 @@ static int cli_self_write(const struct self_trace *t,
 			  const struct cli_self_opts *o, struct errbuf *err)
 {
 	struct outfile of;
+	struct fmt_opts fo;
+	fmt_opts_default(&fo);
+	fo.precision = o->precision;
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
 	switch (o->format) {
-	case SELF_TEXT: self_fmt_text(of.fp, t, o->heads, o->precision); break;
-	case SELF_JSON: self_fmt_json(of.fp, t, o->heads, 0); break;
-	case SELF_JSONL: self_fmt_json(of.fp, t, o->heads, 1); break;
-	case SELF_CSV: self_fmt_csv(of.fp, t, o->heads); break;
-	case SELF_MARKDOWN: self_fmt_md(of.fp, t, o->heads, o->precision); break;
+	case SELF_TEXT: fmt_text_trace(of.fp, &t->tr, &fo); break;
+	case SELF_JSON: fmt_json_trace(of.fp, &t->tr, &fo); break;
+	case SELF_JSONL:
+		fo.compact = 1;
+		fmt_json_trace(of.fp, &t->tr, &fo);
+		break;
+	case SELF_CSV: fmt_csv_trace(of.fp, &t->tr, &fo, 1); break;
+	case SELF_MARKDOWN: fmt_md_trace(of.fp, &t->tr, &fo); break;
 	case SELF_SVG: self_fmt_svg(of.fp, t, o->heads, o->precision); break;
 	}
 	outfile_wrote(&of);
@@ -281,7 +287,7 @@ int cli_self(int argc, char **argv)
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
 	if (rc == 0)
-		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, &err);
+		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, o.heads, &err);
 	int status = EXIT_OK;
 	if (rc == 0) {
 		if (cli_self_wants_tui(&o))
