@@ -660,9 +660,11 @@ void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
 	cell->i = row + 1;
 	cell->t = col + 1;
 	cell->word = -1;
-	if (r->row_axis == AXIS_SOURCE)
+	/* an operand's row may run past the result's rows (K_h's rows are
+	 * the source words, the scores' the queries): no word then */
+	if (r->row_axis == AXIS_SOURCE && row < tr->n)
 		cell->word = tr->src[row];
-	else if (r->row_axis == AXIS_TARGET)
+	else if (r->row_axis == AXIS_TARGET && row < tr->ntgt)
 		cell->word = tr->tgt[row];
 }
 

@@ -316,7 +316,9 @@ const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k);
 
 /* Entry (row, col), from 0, of matrix record r, as a record of its own
  * whose names trace_names() fills: in its templates "{i}" is row + 1,
- * "{i-1}" row, "{t}" col + 1, "{w}" the row's word and "{h}" the head. */
+ * "{i-1}" row, "{t}" col + 1, "{w}" the row's word and "{h}" the head.
+ * row may be an operand's row past the result's rows, which has no
+ * word ({w} must not be used then). */
 void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
 		int col, struct trace_rec *cell);
 

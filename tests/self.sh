@@ -19,6 +19,11 @@ check "--heads=2 shows head 2 alone" sh -c "! grep -q 'head 1' '$TMP/out' && gre
 run_cmd self --causal je suis étudiant
 check "--causal shows the masked scores" grep -q '^s_1,3 = .* -> -inf$' "$TMP/out"
 
+# fewer queries than keys: the rows of k_j and v_j run past the queries
+run_cmd self --target=i je suis étudiant
+expect_status 0 "cross-attention with one query and three keys"
+check "each key's row names its word" sh -c "grep -q '^k_3\[h1\] (étudiant) ' '$TMP/out' && grep -q '^v_3\[h2\] (étudiant) ' '$TMP/out'"
+
 run_cmd self --no-position je suis étudiant
 check "--no-position adds no PE" sh -c "grep -q '^positions: none' '$TMP/out' && ! grep -q 'PE(' '$TMP/out'"
 
