@@ -763,16 +763,6 @@ static int cli_scorers(int argc, char **argv)
  * names alone (for completion). */
 static int cli_models(int argc, char **argv)
 {
-	static const struct {
-		const char *name, *what;
-	} builtin[] = {
-		{ "toy4", "trained on data/toy.pairs; the default" },
-		{ "handset4", "set by hand, for lessons 1 to 12" },
-		{ "bahdanau4", "trained on data/toy.pairs; the default of "
-			       "--arch=bahdanau" },
-		{ "self4", "set by hand, for attn-trace self (lessons 17 "
-			   "and 18)" },
-	};
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			  strcmp(argv[1], "-h") == 0)) {
@@ -784,20 +774,21 @@ static int cli_models(int argc, char **argv)
 	if (argc > 1 && !names_only)
 		return cli_usage_errorf("'models' takes only --names, not '%s'",
 					argv[1]);
-	for (size_t k = 0; k < sizeof builtin / sizeof builtin[0]; k++) {
+	const char *name, *what;
+	for (size_t k = 0; (name = model_builtin_nth(k, &what)); k++) {
 		struct model m;
 		struct errbuf err;
 		if (names_only) {
-			printf("%s\n", builtin[k].name);
+			printf("%s\n", name);
 			continue;
 		}
-		if (model_load_named(&m, builtin[k].name, &err) != 0) {
+		if (model_load_named(&m, name, &err) != 0) {
 			cli_error(err.msg);
 			return EXIT_DATA;
 		}
 		printf("%-9s %s architecture, embedding %d, hidden %d, "
-		       "attention %d\n          %s\n", builtin[k].name,
-		       arch_get(m.arch)->name, m.E, m.H, m.A, builtin[k].what);
+		       "attention %d\n          %s\n", name,
+		       arch_get(m.arch)->name, m.E, m.H, m.A, what);
 		model_free(&m);
 	}
 	return cli_flush();

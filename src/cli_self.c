@@ -184,39 +184,36 @@ static int cli_self_parse(struct cli_self_opts *o, int argc, char **argv)
 	return 0;
 }
 
-/* The words of s in vocabulary v into *idx (allocated) and *n. */
+/* The words of s in vocabulary v into *idx (allocated) and *n, split as
+ * the trace command splits them (tok_sentence); the punctuation marks v
+ * lacks are left out and listed in marks (size bytes). */
 static int cli_self_words(const char *s, const struct vocab *v,
-			  const char *what, int **idx, int *n,
-			  struct errbuf *err)
+			  const char *what, int **idx, int *n, char *marks,
+			  size_t size, struct errbuf *err)
 {
-	struct tok_list tl;
-	*idx = NULL;
-	if (tok_split(&tl, s, SELF_MAX_WORDS, what, err) != 0)
-		return -1;
-	if (tl.n == 0) {
-		tok_free(&tl);
-		err_set(err, "the %s sentence is empty", what);
-		return -1;
-	}
-	*idx = xcalloc((size_t)tl.n, sizeof **idx);
-	*n = tl.n;
-	int rc = tok_lookup(*idx, &tl, v, what, err);
-	tok_free(&tl);
-	return rc;
+	*idx = xcalloc(TRACE_MAX_TOKENS, sizeof **idx);
+	*n = tok_sentence(*idx, s, v, what, marks, size, err);
+	return *n < 0 ? -1 : 0;
 }
 
 static int cli_self_write(const struct self_trace *t,
 			  const struct cli_self_opts *o, struct errbuf *err)
 {
 	struct outfile of;
+	struct fmt_opts fo;
+	fmt_opts_default(&fo);
+	fo.precision = o->precision;
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
 	switch (o->format) {
-	case SELF_TEXT: self_fmt_text(of.fp, t, o->heads, o->precision); break;
-	case SELF_JSON: self_fmt_json(of.fp, t, o->heads, 0); break;
-	case SELF_JSONL: self_fmt_json(of.fp, t, o->heads, 1); break;
-	case SELF_CSV: self_fmt_csv(of.fp, t, o->heads); break;
-	case SELF_MARKDOWN: self_fmt_md(of.fp, t, o->heads, o->precision); break;
+	case SELF_TEXT: fmt_text_trace(of.fp, &t->tr, &fo); break;
+	case SELF_JSON: fmt_json_trace(of.fp, &t->tr, &fo); break;
+	case SELF_JSONL:
+		fo.compact = 1;
+		fmt_json_trace(of.fp, &t->tr, &fo);
+		break;
+	case SELF_CSV: fmt_csv_trace(of.fp, &t->tr, &fo, 1); break;
+	case SELF_MARKDOWN: fmt_md_trace(of.fp, &t->tr, &fo); break;
 	case SELF_SVG: self_fmt_svg(of.fp, t, o->heads, o->precision); break;
 	}
 	outfile_wrote(&of);
@@ -279,12 +276,18 @@ int cli_self(int argc, char **argv)
 	struct self_trace t;
 	/* the model first: its words are no use without the weights */
 	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
+	char smarks[128] = "", tmarks[128] = "", note[320];
 	if (rc == 0)
-		rc = cli_self_words(sentence, &m.src, "source", &ki, &n, &err);
+		rc = cli_self_words(sentence, &m.src, "source", &ki, &n,
+				    smarks, sizeof smarks, &err);
 	if (rc == 0 && o.so.cross)
-		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq, &err);
+		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq,
+				    tmarks, sizeof tmarks, &err);
+	tok_note(note, sizeof note, smarks, tmarks);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
 	if (rc == 0)
-		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, &err);
+		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, o.heads, &err);
 	int status = EXIT_OK;
 	if (rc == 0) {
 		if (cli_self_wants_tui(&o))

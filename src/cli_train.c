@@ -75,7 +75,8 @@ static void cli_train_help(void)
 "                        64 (default: the longest source side)\n"
 "      --init=FILE       start from the weights of the model FILE (its\n"
 "                        sizes and vocabularies) instead of random ones;\n"
-"                        toy4 and handset4 name the built-in models\n"
+"                        a name 'attn-trace models' lists is a built-in\n"
+"                        one; its self/cross-attention weights are kept\n"
 "      --freeze-shared   with --init: update only the weights that the\n"
 "                        scorers trained own, and keep every other weight\n"
 "                        as the --init model has it\n"
@@ -591,6 +592,8 @@ static int cli_train_write(const struct cli_train_opts *o, struct outfile *of,
 
 	cli_train_header(header, sizeof header, o, t, d, h, st);
 	train_view(&v, &t->lay, t->theta, d);
+	/* the --init model's self/cross-attention weights, as they were */
+	memcpy(v.mha, t->mha, sizeof v.mha);
 	/* a write error stays in the stream, and the commit reports it */
 	train_write_model(of->fp, &v, header);
 	outfile_wrote(of);

@@ -275,3 +275,37 @@ const char *fmt_scorer_formula(const struct trace *tr, int sc, char *buf,
 	buf[n] = '\0';
 	return buf;
 }
+
+int fmt_mat_section(const struct trace *tr, const struct trace_rec *r,
+		    char *title, size_t size)
+{
+	const int h = r->head, dk = tr->self.dk;
+	int sec;
+	switch (r->stage) {
+	case STAGE_INPUT: sec = 1; break;
+	case STAGE_PROJECTION: sec = 2; break;
+	case STAGE_SCORING:
+	case STAGE_SOFTMAX: sec = 3; break;
+	case STAGE_WEIGHTED_SUM: sec = 4; break;
+	default: sec = 5; break;
+	}
+	if (!title)
+		return sec;
+	switch (sec) {
+	case 1: snprintf(title, size, "X = embeddings + positional encoding");
+		break;
+	case 2: snprintf(title, size, "Q, K and V: each row a matrix-vector "
+			 "product");
+		break;
+	case 3: snprintf(title, size, "head %d: features %d-%d of q, k and v",
+			 h, (h - 1) * dk + 1, h * dk);
+		break;
+	case 4: snprintf(title, size, "head %d: z_i = Σ_j α_i,j v_j[h%d]", h,
+			 h);
+		break;
+	default:
+		snprintf(title, size, "concat(z[h1], z[h2]) and W_O");
+		break;
+	}
+	return sec;
+}

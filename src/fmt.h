@@ -16,6 +16,9 @@
 #define FMT_JSON_VERSION "attn-trace-trace/1"
 #define FMT_MODEL_JSON_VERSION "attn-trace-model/1"
 #define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"
+/* the traces of self-attention's program (trace.prog TRACE_SELF) */
+#define FMT_SELF_TEXT_VERSION "attn-trace-self-text/2"
+#define FMT_SELF_JSON_VERSION "attn-trace-self/2"
 
 struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
@@ -67,11 +70,13 @@ void fmt_csv_header(FILE *out, const struct fmt_opts *o);
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 
-/* Text as a Markdown table cell shows it literally ('<' as "&lt;", '|'
- * after a backslash, ...), and a CSV field, quoted when it holds a comma,
- * a quote or a line break: for the self-attention trace (self_fmt.c). */
-void fmt_md_text(FILE *out, const char *s);
-void fmt_csv_field(FILE *out, const char *s);
+
+/* The section of a self-attention trace (trace.prog TRACE_SELF) that
+ * record r belongs to, numbered as doc/trace-format.md lists them: 1 X,
+ * 2 Q, K and V, 3 a head's scores and softmax, 4 its Z, 5 the concat and
+ * W_O; its title into title (size bytes) unless title is NULL. */
+int fmt_mat_section(const struct trace *tr, const struct trace_rec *r,
+		    char *title, size_t size);
 
 /* Every weight of the model, as text or as one JSON object. */
 int fmt_text_model(FILE *out, const struct model *m,

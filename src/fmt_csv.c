@@ -1,6 +1,7 @@
 /* fmt_csv.c: a recorded trace as CSV in long form, one number a row. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ static const char *csv_word(const struct trace *tr, enum op_axis axis, int k)
 	switch (axis) {
 	case AXIS_SOURCE: return tr->m->src.words[tr->src[k]];
 	case AXIS_VOCAB: return tr->m->tgt.words[k];
+	case AXIS_TARGET: return tr->m->tgt.words[tr->tgt[k]];
 	case AXIS_NONE: break;
 	}
 	return "";
@@ -139,9 +141,69 @@ void fmt_csv_header(FILE *out, const struct fmt_opts *o)
 		"output\n", o->arch ? "arch," : "", o->pair ? "pair," : "");
 }
 
+/* ------------------------------------------------------ matrix records */
+
+/* Self-attention's trace (trace.prog TRACE_SELF), a number a row:
+ * attention,head,stage,matrix,row,col,row_word,col_word,value; the
+ * weights first (head and stage empty), then each record's intermediates
+ * with a plain name and its result. */
+static void csv_mat(FILE *out, const struct trace *tr, const char *stage,
+		    int head, const char *name, const double *v, int len,
+		    int rows, enum op_axis row_axis, enum op_axis col_axis)
+{
+	char buf[NUM_BUFSZ];
+	const int cols = len / rows;
+	for (int i = 0; i < rows; i++)
+		for (int j = 0; j < cols; j++) {
+			const char *rw = trace_axis_word(tr, row_axis, i);
+			const char *cw = trace_axis_word(tr, col_axis, j);
+			double x = v[i * cols + j];
+			fputs(tr->self.cross ? "cross," : "self,", out);
+			if (head)
+				fprintf(out, "%d", head);
+			fprintf(out, ",%s,", stage);
+			csv_field(out, name);
+			fprintf(out, ",%d,%d,", i + 1, j + 1);
+			csv_field(out, rw ? rw : "");
+			putc(',', out);
+			csv_field(out, cw ? cw : "");
+			fprintf(out, ",%s\n", x == -INFINITY ? "-inf"
+						   : num_shortest(buf, x));
+		}
+}
+
+static int csv_mat_trace(FILE *out, const struct trace *tr)
+{
+	fputs("attention,head,stage,matrix,row,col,row_word,col_word,value\n",
+	      out);
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		for (int j = 0; j < r->nops; j++)
+			if (r->ops[j].role == OP_WEIGHT)
+				csv_mat(out, tr, "", 0, r->ops[j].name,
+					r->ops[j].v, r->ops[j].len,
+					r->ops[j].rows, AXIS_NONE, AXIS_NONE);
+	}
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		const char *stage = trace_stage_name(r->stage);
+		for (int j = 0; j < r->nops; j++)
+			if (r->ops[j].key)
+				csv_mat(out, tr, stage, r->head, r->ops[j].key,
+					r->ops[j].v, r->ops[j].len,
+					r->ops[j].rows, r->ops[j].row_axis,
+					r->ops[j].axis);
+		csv_mat(out, tr, stage, r->head, r->key, r->result, r->len,
+			r->rows, r->row_axis, r->result_axis);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		  int header)
 {
+	if (tr->prog == TRACE_SELF)
+		return csv_mat_trace(out, tr);
 	if (header)
 		fmt_csv_header(out, o);
 	for (int k = 0; k < tr->nrecs; k++) {
@@ -159,9 +221,4 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 			r->result_axis);
 	}
 	return ferror(out) ? -1 : 0;
-}
-
-void fmt_csv_field(FILE *out, const char *s)
-{
-	csv_field(out, s);
 }

@@ -1,6 +1,8 @@
 /* fmt_json.c: a recorded trace as one JSON object (doc/trace-format.md). */
 #include "config.h"
 
+#include <math.h>
+
 #include "arch.h"
 #include "fmt.h"
 #include "window.h"
@@ -280,6 +282,13 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_BACKWARD:
 	case REC_ANNOTATION:
 	case REC_INIT:
+	case REC_X: /* self-attention's: jw_mat_trace() */
+	case REC_PROJECT:
+	case REC_HEAD_SCORES:
+	case REC_MASK:
+	case REC_ROW_SOFTMAX:
+	case REC_HEAD_Z:
+	case REC_HEADS_CONCAT:
 	case REC_KIND_COUNT:
 		break;
 	}
@@ -359,6 +368,124 @@ static void jw_header(const struct jw *w)
 	jw_words(w, &m->tgt, NULL, m->tgt.n);
 }
 
+/* ------------------------------------------------------ matrix records */
+
+/* Self-attention's trace (trace.prog TRACE_SELF): its header, the
+ * weights its records use, then every record as an object: stage, name,
+ * head, what its rows and columns run over, its value and the
+ * intermediates with a plain name (doc/trace-format.md). */
+
+/* A matrix (rows, len / rows) as an array of rows; -inf as null. */
+static void jw_mat(const struct jw *w, const double *v, int len, int rows)
+{
+	const int cols = len / rows;
+	fmt_buf_putc(w->b, '[');
+	for (int i = 0; i < rows; i++) {
+		fmt_buf_puts(w->b, i ? ", [" : "[");
+		for (int j = 0; j < cols; j++) {
+			double x = v[i * cols + j];
+			fmt_buf_puts(w->b, j ? ", " : "");
+			if (x == -INFINITY)
+				fmt_buf_puts(w->b, "null");
+			else
+				fmt_buf_json_num(w->b, x);
+		}
+		fmt_buf_putc(w->b, ']');
+	}
+	fmt_buf_putc(w->b, ']');
+}
+
+static const char *jw_axis(enum op_axis a)
+{
+	switch (a) {
+	case AXIS_SOURCE: return "source";
+	case AXIS_TARGET: return "target";
+	case AXIS_VOCAB: return "vocab";
+	case AXIS_NONE: break;
+	}
+	return "features";
+}
+
+/* ,"key": value on a line of its own (indent) or after a space. */
+static void jw_key(const struct jw *w, const char *key, int indent)
+{
+	fmt_buf_putc(w->b, ',');
+	jw_nl(w, indent);
+	fmt_buf_json_string(w->b, key);
+	fmt_buf_puts(w->b, ": ");
+}
+
+static void jw_mat_rec(const struct jw *w, const struct trace_rec *r)
+{
+	fmt_buf_puts(w->b, "{\"stage\": ");
+	fmt_buf_json_string(w->b, trace_stage_name(r->stage));
+	fmt_buf_puts(w->b, ", \"name\": ");
+	fmt_buf_json_string(w->b, r->key);
+	if (r->head)
+		fmt_buf_printf(w->b, ", \"head\": %d", r->head);
+	fmt_buf_printf(w->b, ", \"rows\": \"%s\", \"columns\": \"%s\"",
+		       jw_axis(r->row_axis), jw_axis(r->result_axis));
+	jw_key(w, "value", 3);
+	jw_mat(w, r->result, r->len, r->rows);
+	for (int k = 0; k < r->nops; k++) {
+		if (!r->ops[k].key)
+			continue;
+		jw_key(w, r->ops[k].key, 3);
+		jw_mat(w, r->ops[k].v, r->ops[k].len, r->ops[k].rows);
+	}
+	fmt_buf_putc(w->b, '}');
+}
+
+static void jw_mat_trace(const struct jw *w)
+{
+	const struct trace *tr = w->tr;
+	const struct trace_self *s = &tr->self;
+	fmt_buf_printf(w->b, "{\"format\": \"%s\"", FMT_SELF_JSON_VERSION);
+	jw_key(w, "model", 1);
+	fmt_buf_json_string(w->b, tr->m->name);
+	jw_key(w, "attention", 1);
+	fmt_buf_puts(w->b, s->cross ? "\"cross\"" : "\"self\"");
+	fmt_buf_printf(w->b, ", \"causal\": %s, \"position\": %s",
+		       s->causal ? "true" : "false",
+		       s->position ? "true" : "false");
+	jw_key(w, "d_model", 1);
+	fmt_buf_printf(w->b, "%d, \"num_heads\": %d, \"d_k\": %d", s->d,
+		       s->heads, s->dk);
+	jw_key(w, "heads_shown", 1);
+	fmt_buf_putc(w->b, '[');
+	for (int h = 0, first = 1; h < s->heads; h++)
+		if (s->shown & (1u << h)) {
+			fmt_buf_printf(w->b, "%s%d", first ? "" : ", ", h + 1);
+			first = 0;
+		}
+	fmt_buf_putc(w->b, ']');
+	jw_key(w, "source", 1);
+	jw_words(w, &tr->m->src, tr->src, tr->n);
+	jw_key(w, "queries", 1);
+	if (s->cross)
+		jw_words(w, &tr->m->tgt, tr->tgt, tr->ntgt);
+	else
+		jw_words(w, &tr->m->src, tr->src, tr->n);
+	/* the weights, each once, as the records name them */
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		for (int j = 0; j < r->nops; j++)
+			if (r->ops[j].role == OP_WEIGHT) {
+				jw_key(w, r->ops[j].name, 1);
+				jw_mat(w, r->ops[j].v, r->ops[j].len,
+				       r->ops[j].rows);
+			}
+	}
+	jw_key(w, "records", 1);
+	fmt_buf_putc(w->b, '[');
+	for (int k = 0; k < tr->nrecs; k++) {
+		fmt_buf_puts(w->b, k ? "," : "");
+		jw_nl(w, 2);
+		jw_mat_rec(w, &tr->recs[k]);
+	}
+	fmt_buf_puts(w->b, "]}\n");
+}
+
 int fmt_json_trace(FILE *out, const struct trace *tr,
 		   const struct fmt_opts *o)
 {
@@ -366,6 +493,12 @@ int fmt_json_trace(FILE *out, const struct trace *tr,
 	struct jw w = { &b, tr, o };
 	int rc;
 	fmt_buf_grow(&b, FMT_BUF_TRACE);
+	if (tr->prog == TRACE_SELF) {
+		jw_mat_trace(&w);
+		rc = fmt_buf_flush(&b, out);
+		fmt_buf_free(&b);
+		return rc;
+	}
 	jw_header(&w);
 	if (jw_stage(&w, STAGE_ENCODING))
 		jw_encoder(&w);

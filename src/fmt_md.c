@@ -1,6 +1,7 @@
 /* fmt_md.c: a recorded trace as Markdown tables, for handouts. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "arch.h"
@@ -235,8 +236,96 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	}
 }
 
+/* ------------------------------------------------------ matrix records */
+
+/* Self-attention's trace (trace.prog TRACE_SELF): a table for each
+ * record's result and for each of its intermediates with a plain name,
+ * a row a token (or feature), a column a token or feature. */
+static void md_mat(FILE *out, const struct trace *tr, const char *name,
+		   int head, const double *v, int len, int rows,
+		   enum op_axis row_axis, enum op_axis col_axis, int prec)
+{
+	char buf[NUM_BUFSZ];
+	const int cols = len / rows;
+	fputs("\n### ", out);
+	md_text(out, name);
+	if (head)
+		fprintf(out, ", head %d", head);
+	fputs("\n\n|   |", out);
+	for (int j = 0; j < cols; j++) {
+		const char *w = trace_axis_word(tr, col_axis, j);
+		putc(' ', out);
+		if (w)
+			md_text(out, w);
+		else
+			fprintf(out, "%d", j + 1);
+		fputs(" |", out);
+	}
+	fputs("\n|---|", out);
+	for (int j = 0; j < cols; j++)
+		fputs("---:|", out);
+	putc('\n', out);
+	for (int i = 0; i < rows; i++) {
+		const char *w = trace_axis_word(tr, row_axis, i);
+		fputs("| ", out);
+		if (w)
+			md_text(out, w);
+		else
+			fprintf(out, "%d", i + 1);
+		fputs(" |", out);
+		for (int j = 0; j < cols; j++) {
+			double x = v[i * cols + j];
+			fprintf(out, " %s |", x == -INFINITY ? "−∞"
+				: fmt_num(buf, x, prec));
+		}
+		putc('\n', out);
+	}
+}
+
+static int md_mat_trace(FILE *out, const struct trace *tr, int prec)
+{
+	const struct trace_self *s = &tr->self;
+	int section = 0, head = -1;
+	char title[96];
+	fprintf(out, "# %s-attention of: ", s->cross ? "Cross" : "Self");
+	md_words(out, &tr->m->src, tr->src, tr->n);
+	if (s->cross) {
+		fputs(" (queries: ", out);
+		md_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
+		putc(')', out);
+	}
+	fputs("\n\nModel ", out);
+	md_text(out, tr->m->name);
+	fprintf(out, ": d_model %d, %d heads of d_k = d_v = %d; mask: %s; "
+		"positions: %s.\n", s->d, s->heads, s->dk,
+		s->causal ? "causal" : "none",
+		s->position ? "sin/cos added" : "none");
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		int sec = fmt_mat_section(tr, r, title, sizeof title);
+		if (sec != section || r->head != head) {
+			section = sec;
+			head = r->head;
+			fprintf(out, "\n## %d. ", sec);
+			md_text(out, title);
+			putc('\n', out);
+		}
+		for (int j = 0; j < r->nops; j++)
+			if (r->ops[j].key)
+				md_mat(out, tr, r->ops[j].key, r->head,
+				       r->ops[j].v, r->ops[j].len,
+				       r->ops[j].rows, r->ops[j].row_axis,
+				       r->ops[j].axis, prec);
+		md_mat(out, tr, r->key, r->head, r->result, r->len, r->rows,
+		       r->row_axis, r->result_axis, prec);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 {
+	if (tr->prog == TRACE_SELF)
+		return md_mat_trace(out, tr, o->precision);
 	md_header(out, tr, o);
 	if (o->stages & (1u << STAGE_ENCODING))
 		md_encoder(out, tr, o->precision);
@@ -254,9 +343,4 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 		fputs("\n", out);
 	}
 	return ferror(out) ? -1 : 0;
-}
-
-void fmt_md_text(FILE *out, const char *s)
-{
-	md_text(out, s);
 }

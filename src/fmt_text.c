@@ -1,6 +1,7 @@
 /* fmt_text.c: a recorded trace as plain text (doc/trace-format.md). */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,9 +415,16 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 	}
 }
 
+static void mat_rec(struct fmt_buf *b, const struct trace *tr,
+		    const struct trace_rec *r, const struct fmt_opts *o);
+
 static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct fmt_opts *o)
 {
+	if (r->rows > 1 || r->key) { /* a matrix record */
+		mat_rec(b, tr, r, o);
+		return;
+	}
 	struct trace_names nm;
 	int prec = o->precision, cols;
 	size_t at;
@@ -475,6 +483,13 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_GAUSS:
 		text_gauss(b, r, &nm, prec);
 		break;
+	case REC_X: /* matrix records: mat_rec() */
+	case REC_PROJECT:
+	case REC_HEAD_SCORES:
+	case REC_MASK:
+	case REC_ROW_SOFTMAX:
+	case REC_HEAD_Z:
+	case REC_HEADS_CONCAT:
 	case REC_KIND_COUNT:
 		break;
 	}
@@ -622,12 +637,313 @@ void fmt_text_line(FILE *out, int indent, const char *label,
 	fmt_buf_free(&b);
 }
 
+/* ------------------------------------------------------ matrix records */
+
+/* Self-attention's records (trace.h): each a matrix, shown a row or an
+ * entry a line, every entry of a product term by term. */
+
+/* The name of entry (row, col) of r: its symbol, formula and operands'. */
+static void mat_names(const struct trace *tr, const struct trace_rec *r,
+		      int row, int col, struct trace_names *nm)
+{
+	struct trace_rec cell;
+	trace_cell(tr, r, row, col, &cell);
+	trace_names(tr, &cell, nm);
+}
+
+/* " (word)" after a label, for a row over tokens; returns its columns. */
+static int mat_word(struct fmt_buf *b, const struct trace *tr,
+		    enum op_axis axis, int row)
+{
+	const char *w = trace_axis_word(tr, axis, row);
+	if (!w)
+		return 0;
+	TEXT_LIT(b, " (");
+	int cols = 3 + fmt_buf_put_cols(b, w);
+	fmt_buf_putc(b, ')');
+	return cols;
+}
+
+/* "a×b + c×d": the terms of entry (i, j) of product record r. */
+static void mat_terms(struct fmt_buf *b, const struct trace_rec *r, int i,
+		      int j, int prec)
+{
+	const struct trace_operand *A = &r->ops[r->term_ops[0]];
+	const struct trace_operand *B = &r->ops[r->term_ops[1]];
+	const int K = A->len / A->rows, bcols = B->len / B->rows;
+	/* a weight's factor first, as W·x is written */
+	const int wfirst = B->role == OP_WEIGHT;
+	for (int k = 0; k < K; k++) {
+		double a = A->v[i * K + k];
+		double c = r->matmul == MATMUL_ABT ? B->v[j * K + k]
+						   : B->v[k * bcols + j];
+		if (k)
+			TEXT_LIT(b, " + ");
+		text_num(b, wfirst ? c : a, prec, 1);
+		fmt_buf_puts(b, "×");
+		text_num(b, wfirst ? a : c, prec, 1);
+	}
+}
+
+/* A number, or "-inf". */
+static void mat_num(struct fmt_buf *b, double x, int prec)
+{
+	if (x == -INFINITY)
+		TEXT_LIT(b, "-inf");
+	else
+		text_num(b, x, prec, 0);
+}
+
+/* The rows of operand k of r, a line each, with their word. */
+static void mat_op_rows(struct fmt_buf *b, const struct trace *tr,
+			const struct trace_rec *r, int k, int prec)
+{
+	const struct trace_operand *op = &r->ops[k];
+	const int cols = op->len / op->rows;
+	for (int i = 0; i < op->rows; i++) {
+		struct trace_names nm;
+		mat_names(tr, r, i, 0, &nm);
+		int w = fmt_buf_put_cols(b, nm.op[k]);
+		w += mat_word(b, tr, op->row_axis, i);
+		text_line_end(b, w, op->v + (size_t)i * cols, cols, prec);
+	}
+}
+
+/* The operand of r shaped as its result that is its product before the
+ * divisor, or -1. */
+static int mat_same_shape(const struct trace_rec *r)
+{
+	if (!r->divisor)
+		return -1;
+	for (int k = 0; k < r->nops; k++)
+		if (r->ops[k].role == OP_MID && r->ops[k].len == r->len &&
+		    r->ops[k].rows == r->rows)
+			return k;
+	return -1;
+}
+
+/* A product whose columns are tokens (the scores): an entry a line,
+ * "s_1,2 = (a×b + c×d) / 1.4142 = 1 / 1.4142 = 0.7071". */
+static void mat_cells(struct fmt_buf *b, const struct trace *tr,
+		      const struct trace_rec *r, int prec)
+{
+	const int cols = r->len / r->rows, prod = mat_same_shape(r);
+	for (int i = 0; i < r->rows; i++)
+		for (int j = 0; j < cols; j++) {
+			struct trace_names nm;
+			mat_names(tr, r, i, j, &nm);
+			fmt_buf_puts(b, nm.symbol);
+			TEXT_LIT(b, " = ");
+			if (r->divisor)
+				fmt_buf_putc(b, '(');
+			mat_terms(b, r, i, j, prec);
+			if (r->divisor) {
+				TEXT_LIT(b, ") / ");
+				text_num(b, *r->divisor, prec, 0);
+				if (prod >= 0) {
+					TEXT_LIT(b, " = ");
+					text_num(b, r->ops[prod].v[i * cols + j],
+						 prec, 0);
+					TEXT_LIT(b, " / ");
+					text_num(b, *r->divisor, prec, 0);
+				}
+			}
+			TEXT_LIT(b, " = ");
+			mat_num(b, r->result[i * cols + j], prec);
+			fmt_buf_putc(b, '\n');
+		}
+}
+
+/* A row of r: "q_1 = W_Q·x_1 (je)   (4) [...]". */
+static void mat_row(struct fmt_buf *b, const struct trace *tr,
+		    const struct trace_rec *r, int i, int prec)
+{
+	const int cols = r->len / r->rows;
+	struct trace_names nm;
+	mat_names(tr, r, i, 0, &nm);
+	int w = fmt_buf_put_cols(b, nm.symbol);
+	if (nm.formula[0]) {
+		TEXT_LIT(b, " = ");
+		w += 3 + fmt_buf_put_cols(b, nm.formula);
+	}
+	if (r->kind != REC_X)
+		w += mat_word(b, tr, r->row_axis, i);
+	text_line_end(b, w, r->result + (size_t)i * cols, cols, prec);
+}
+
+/* The softmax of each row: its max, each exp, the sum, the weights. */
+static void mat_softmax(struct fmt_buf *b, const struct trace *tr,
+			const struct trace_rec *r, int prec)
+{
+	const int cols = r->len / r->rows;
+	for (int i = 0; i < r->rows; i++) {
+		struct trace_names nm;
+		TEXT_LIT(b, "row ");
+		fmt_buf_int(b, i + 1);
+		mat_word(b, tr, r->row_axis, i);
+		TEXT_LIT(b, ": max = ");
+		text_num(b, r->ops[1].v[i], prec, 0);
+		fmt_buf_putc(b, '\n');
+		for (int j = 0; j < cols; j++) {
+			mat_names(tr, r, i, j, &nm);
+			TEXT_LIT(b, "  ");
+			fmt_buf_puts(b, nm.op[3]);
+			TEXT_LIT(b, " = exp(");
+			if (r->ops[2].v[i * cols + j] == -INFINITY) {
+				TEXT_LIT(b, "-inf) = 0\n"); /* masked: exactly */
+				continue;
+			}
+			text_num(b, r->ops[2].v[i * cols + j], prec, 0);
+			TEXT_LIT(b, ") = ");
+			text_num(b, r->ops[3].v[i * cols + j], prec, 0);
+			fmt_buf_putc(b, '\n');
+		}
+		TEXT_LIT(b, "  sum = ");
+		text_num(b, r->ops[4].v[i], prec, 0);
+		fmt_buf_putc(b, '\n');
+		mat_row(b, tr, r, i, prec);
+	}
+}
+
+static void mat_rec(struct fmt_buf *b, const struct trace *tr,
+		    const struct trace_rec *r, const struct fmt_opts *o)
+{
+	const int prec = o->precision, cols = r->len / r->rows;
+	/* the operands made here and shaped otherwise than the result (the
+	 * head's slices of Q, K and V), a row a line */
+	if (r->kind != REC_X && r->kind != REC_ROW_SOFTMAX)
+		for (int k = 0; k < r->nops; k++)
+			if (r->ops[k].role == OP_MID && r->ops[k].rows > 1 &&
+			    k != mat_same_shape(r))
+				mat_op_rows(b, tr, r, k, prec);
+	if (r->title) { /* then what the record says before its numbers */
+		char title[128];
+		trace_expand(title, sizeof title, r->title, tr, r);
+		fmt_buf_puts(b, title);
+		fmt_buf_putc(b, '\n');
+	}
+	switch (r->kind) {
+	case REC_ROW_SOFTMAX:
+		mat_softmax(b, tr, r, prec);
+		return;
+	case REC_MASK:
+		for (int i = 0; i < r->rows; i++)
+			for (int j = 0; j < cols; j++) {
+				struct trace_names nm;
+				double s = r->ops[0].v[i * cols + j];
+				if (r->result[i * cols + j] == s)
+					continue;
+				mat_names(tr, r, i, j, &nm);
+				fmt_buf_puts(b, nm.symbol);
+				TEXT_LIT(b, " = ");
+				text_num(b, s, prec, 0);
+				TEXT_LIT(b, " -> -inf\n");
+			}
+		return;
+	default:
+		break;
+	}
+	if (r->matmul != MATMUL_NONE && r->result_axis != AXIS_NONE) {
+		mat_cells(b, tr, r, prec);
+		return;
+	}
+	for (int i = 0; i < r->rows; i++) {
+		mat_row(b, tr, r, i, prec);
+		if (r->kind == REC_X && r->nops > 1) /* E and PE */
+			for (int k = 0; k < r->nops; k++) {
+				struct trace_names nm;
+				mat_names(tr, r, i, 0, &nm);
+				text_line(b, 2, nm.op[k], r->ops[k].v +
+					  (size_t)i * cols, cols, prec);
+			}
+		if (r->matmul == MATMUL_NONE || !o->terms)
+			continue;
+		for (int j = 0; j < cols; j++) { /* "  q_1[2] = a×b + ... = r" */
+			struct trace_names nm;
+			mat_names(tr, r, i, j, &nm);
+			TEXT_LIT(b, "  ");
+			fmt_buf_puts(b, nm.symbol);
+			fmt_buf_putc(b, '[');
+			fmt_buf_int(b, j + 1);
+			TEXT_LIT(b, "] = ");
+			mat_terms(b, r, i, j, prec);
+			TEXT_LIT(b, " = ");
+			text_num(b, r->result[i * cols + j], prec, 0);
+			fmt_buf_putc(b, '\n');
+		}
+	}
+}
+
+static void mat_section_title(struct fmt_buf *b, const struct trace *tr,
+			      const struct trace_rec *r)
+{
+	char title[96];
+	fmt_buf_printf(b, "\n--- %d. ", fmt_mat_section(tr, r, title,
+							sizeof title));
+	fmt_buf_puts(b, title);
+	TEXT_LIT(b, " ---\n");
+}
+
+static void mat_header(struct fmt_buf *b, const struct trace *tr,
+		       const struct fmt_opts *o)
+{
+	const struct trace_self *s = &tr->self;
+	fmt_buf_printf(b, "%s\nmodel: %s (d_model %d, %d heads of d_k = d_v "
+		       "= %d)\n", FMT_SELF_TEXT_VERSION, tr->m->name, s->d,
+		       s->heads, s->dk);
+	fmt_buf_puts(b, s->cross
+		? "attention: cross (queries from the target words; keys and "
+		  "values from the source words)\n"
+		: "attention: self (queries, keys and values from the source "
+		  "words)\n");
+	fmt_buf_puts(b, "source: ");
+	text_words(b, &tr->m->src, tr->src, tr->n);
+	fmt_buf_printf(b, " (%d word%s)\n", tr->n, tr->n == 1 ? "" : "s");
+	if (s->cross) {
+		fmt_buf_puts(b, "target: ");
+		text_words(b, &tr->m->tgt, tr->tgt, tr->ntgt);
+		fmt_buf_printf(b, " (%d word%s)\n", tr->ntgt,
+			       tr->ntgt == 1 ? "" : "s");
+	}
+	fmt_buf_printf(b, "mask: %s\npositions: %s\nheads shown:",
+		       s->causal ? "causal (s_i,j = -inf where j > i)" : "none",
+		       s->position ? "sin/cos added, from position 0"
+				   : "none (--no-position)");
+	for (int h = 0; h < s->heads; h++)
+		if (s->shown & (1u << h))
+			fmt_buf_printf(b, " %d", h + 1);
+	fmt_buf_printf(b, "\nprecision: %d\n", o->precision);
+}
+
+static void mat_trace(struct fmt_buf *b, const struct trace *tr,
+		      const struct fmt_opts *o)
+{
+	int section = 0, head = -1;
+	mat_header(b, tr, o);
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		int sec = fmt_mat_section(tr, r, NULL, 0);
+		if (sec != section || r->head != head) {
+			section = sec;
+			head = r->head;
+			mat_section_title(b, tr, r);
+		}
+		mat_rec(b, tr, r, o);
+	}
+}
+
 int fmt_text_trace(FILE *out, const struct trace *tr,
 		   const struct fmt_opts *o)
 {
 	struct fmt_buf b = FMT_BUF_INIT;
 	int rc;
 	fmt_buf_grow(&b, FMT_BUF_TRACE);
+	if (tr->prog == TRACE_SELF) {
+		mat_trace(&b, tr, o);
+		rc = fmt_buf_flush(&b, out);
+		fmt_buf_free(&b);
+		return rc;
+	}
 	text_header(&b, tr, o);
 	text_recs(&b, tr, tr->enc_first_rec, tr->enc_nrecs, o);
 	for (int k = 0; k < tr->nruns; k++)

@@ -746,9 +746,9 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		d->sh.col_model = (int)off + 1;
 		if (n > 6)
 			return 0;
-		return lp_err(p, off + 6, "expected a model (toy4, handset4 "
-			      "or the path of a model file) after 'model=', "
-			      "found nothing");
+		return lp_err(p, off + 6, "expected a model (%s, or the "
+			      "path of a model file) after 'model=', found "
+			      "nothing", model_builtin_list());
 	default:
 		d->sh.arithmetic = 1;
 		return 0;
@@ -1140,9 +1140,9 @@ static char *prep_resolve(const struct lesson *l, const char *name,
 	} else {
 		size_t n = strcmp(top, "/") == 0 ? 0 : strlen(top);
 		if (strncmp(real, top, n) != 0 || real[n] != '/') {
-			err_set(e, "expected a built-in model (toy4 or "
-				"handset4) or a file in the lesson's directory "
-				"or below it, found \"%s\"", name);
+			err_set(e, "expected a built-in model (%s) or a "
+				"file in the lesson's directory or below it, "
+				"found \"%s\"", model_builtin_list(), name);
 			free(real);
 			real = NULL;
 		}

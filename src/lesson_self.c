@@ -47,7 +47,7 @@ static int ls_build(struct lesson *l, const struct model *m, unsigned f,
 		nq = ls_words(l->target, &m->tgt, "target", qi, &e);
 	struct self_trace *t = xcalloc(1, sizeof *t);
 	if (n < 0 || nq < 0 ||
-	    self_build(t, m, &o, ki, n, qi, nq, &e) != 0) {
+	    self_build(t, m, &o, ki, n, qi, nq, 3u, &e) != 0) {
 		free(t);
 		err_set(err, "%s:%d:1: cannot show self-attention: %s",
 			l->path, sh->line, e.msg);

@@ -805,31 +805,67 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 			   model_builtin_len, "<built-in toy4.model>", err);
 }
 
+/* The built-in models, in the order every list of them names them. */
+static const struct {
+	const char *name;
+	const unsigned char *text;
+	const size_t *len;
+	const char *what;
+} model_builtins[] = {
+	{ "toy4", model_builtin_text, &model_builtin_len,
+	  "trained on data/toy.pairs; the default" },
+	{ "handset4", model_handset4_text, &model_handset4_len,
+	  "set by hand, for lessons 1 to 12" },
+	{ "bahdanau4", model_bahdanau4_text, &model_bahdanau4_len,
+	  "trained on data/toy.pairs; the default of --arch=bahdanau" },
+	{ "self4", model_self4_text, &model_self4_len,
+	  "set by hand, for attn-trace self (lessons 17 and 18)" },
+};
+#define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
+
 int model_builtin_name(const char *name)
 {
-	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0 ||
-	       strcmp(name, "bahdanau4") == 0 || strcmp(name, "self4") == 0;
+	for (size_t k = 0; k < MODEL_NBUILTINS; k++)
+		if (strcmp(name, model_builtins[k].name) == 0)
+			return 1;
+	return 0;
+}
+
+const char *model_builtin_nth(size_t k, const char **what)
+{
+	if (k >= MODEL_NBUILTINS)
+		return NULL;
+	if (what)
+		*what = model_builtins[k].what;
+	return model_builtins[k].name;
+}
+
+const char *model_builtin_list(void)
+{
+	static char list[128];
+	if (!list[0]) {
+		char *p = list;
+		for (size_t k = 0; k < MODEL_NBUILTINS; k++)
+			p += sprintf(p, "%s%s", k == 0 ? "" :
+				     k + 1 == MODEL_NBUILTINS ? " or " : ", ",
+				     model_builtins[k].name);
+	}
+	return list;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
 {
-	if (strcmp(name, "toy4") == 0)
-		return model_load_builtin(m, err);
-	if (strcmp(name, "handset4") == 0)
-		return model_parse(m, (const char *)model_handset4_text,
-				   model_handset4_len,
-				   "<built-in handset4.model>", err);
-	if (strcmp(name, "self4") == 0)
-		return model_parse(m, (const char *)model_self4_text,
-				   model_self4_len, "<built-in self4.model>",
-				   err);
+	char label[64];
 	memset(m, 0, sizeof *m);
-	if (strcmp(name, "bahdanau4") == 0)
-		return model_parse(m, (const char *)model_bahdanau4_text,
-				   model_bahdanau4_len,
-				   "<built-in bahdanau4.model>", err);
-	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4 or self4), found "
-		"\"%s\"", name);
+	for (size_t k = 0; k < MODEL_NBUILTINS; k++) {
+		if (strcmp(name, model_builtins[k].name) != 0)
+			continue;
+		snprintf(label, sizeof label, "<built-in %s.model>", name);
+		return model_parse(m, (const char *)model_builtins[k].text,
+				   *model_builtins[k].len, label, err);
+	}
+	err_set(err, "expected a built-in model (%s), found \"%s\"",
+		model_builtin_list(), name);
 	return -1;
 }
 

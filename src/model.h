@@ -199,8 +199,17 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err);
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
 int model_builtin_name(const char *name);
 
+/* The name of built-in model k (from 0, in the order lists name them),
+ * with *what (if what is not NULL) saying what it is; NULL past the last.
+ * The one table of them is in model.c. */
+const char *model_builtin_nth(size_t k, const char **what);
+
+/* The names of the built-in models for a message: "toy4, handset4,
+ * bahdanau4 or self4". */
+const char *model_builtin_list(void);
+
 /* Loads the model that a --model option (or a lesson's model:) names:
- * NULL is the built-in toy4; a built-in name (toy4, handset4, bahdanau4)
+ * NULL is the built-in toy4; a built-in name (model_builtin_list())
  * is that
  * built-in model; anything else is the path of a model file.  Same
  * contract as model_parse. */

@@ -2,10 +2,12 @@
  * matrix by matrix (doc/model.md, "Self-attention and multi-head
  * attention"; doc/trace-format.md, "attn-trace self").
  *
- * Like the Luong trace, the math core computes and records and never
- * prints: self_build() fills a struct self_trace whose every intermediate
- * matrix the formatters of self_fmt.c print, and nothing else computes a
- * number. */
+ * A second trace program over the records of trace.h: like the
+ * translation's, it computes and records and never prints.  self_build()
+ * records each step as a matrix record in t->tr (trace.h, "Self-
+ * attention's"), which the shared formatters print (fmt_text_trace,
+ * fmt_json_trace, fmt_csv_trace, fmt_md_trace); struct self_trace also
+ * points at each matrix by name, for the stepper, the SVG and the quiz. */
 #ifndef ATTN_SELF_H
 #define ATTN_SELF_H
 
@@ -14,6 +16,7 @@
 #include "fmt.h"
 #include "model.h"
 #include "quiz.h"
+#include "trace.h"
 #include "util.h"
 
 #define SELF_HEADS 2      /* h: the heads of both groups */
@@ -26,7 +29,10 @@ struct self_opts {
 	int position; /* 1: add the positional encoding (the default) */
 };
 
-/* Every matrix of one run, row-major; rows are tokens.  "q" matrices have
+/* Every matrix of one run, row-major; rows are tokens.  They live in the
+ * storage of tr, whose records (trace.h, "Self-attention's") are what the
+ * formatters print; the pointers here are for the stepper, the quiz and
+ * the SVG, which look matrices up by name.  "q" matrices have
  * a row for each query token (nq), "k" ones a row for each key token (n):
  * the source words.  For self-attention the query tokens are the source
  * words as well (nq = n) and the q matrices equal the k ones. */
@@ -45,11 +51,13 @@ struct self_trace {
 	/* per head h (0-based), each (nq, n) but Z (nq, dk): */
 	double *dot[SELF_HEADS];  /* q_i·k_j over the head's features */
 	double *S[SELF_HEADS];    /* dot / √d_k */
-	double *M[SELF_HEADS];    /* S with -inf where masked (= S unmasked) */
+	double *M[SELF_HEADS];    /* S with -inf where masked (S itself
+	                             without the mask) */
 	double *A[SELF_HEADS];    /* the row softmax of M */
 	double *Z[SELF_HEADS];    /* A V_h */
 	double *C;        /* (nq, d) concat(Z_1, Z_2) */
 	double *Y;        /* (nq, d) the output, C W_Oᵀ */
+	struct trace tr;  /* the records: tr.prog is TRACE_SELF */
 };
 
 /* PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(the same),
@@ -68,37 +76,30 @@ int self_check_model(const struct model *m, int group, struct errbuf *err);
 
 /* Runs the attention of m's group (o->cross: cross, else self) on the
  * source words ki (n of them) and, for cross-attention, the query words
- * qi (nq, of the target vocabulary).  Returns 0, or -1 with err set (a
- * model that cannot, self_check_model).  self_free releases t. */
+ * qi (nq, of the target vocabulary), and records it in t->tr: the
+ * per-head records of the heads in the bitmask heads (bit h for head
+ * h + 1) only, though both heads are computed for the concat.  Returns 0,
+ * or -1 with err set (a model that cannot, self_check_model).  self_free
+ * releases t; m must outlive it. */
 int self_build(struct self_trace *t, const struct model *m,
 	       const struct self_opts *o, const int *ki, int n,
-	       const int *qi, int nq, struct errbuf *err);
+	       const int *qi, int nq, unsigned heads, struct errbuf *err);
 void self_free(struct self_trace *t);
 
-/* The formatters (self_fmt.c).  heads is the bitmask of the heads whose
- * per-head stages are shown (bit h for head h + 1; the concat and the
- * output use both all the same).  Each returns 0, or -1 on a write
- * error. */
-/* The stages of the stepper, and of the text trace (whose stage 3 is
- * SELF_STAGE_SCORES and SELF_STAGE_SOFTMAX). */
+/* The stages of the stepper: which records each shows (self_fmt.c);
+ * the text trace prints SELF_STAGE_SCORES and SELF_STAGE_SOFTMAX under
+ * one heading.  The trace itself is printed by fmt_text_trace(),
+ * fmt_json_trace(), fmt_csv_trace() and fmt_md_trace() on t->tr. */
 enum self_stage { SELF_STAGE_X, SELF_STAGE_QKV, SELF_STAGE_SCORES,
 		  SELF_STAGE_SOFTMAX, SELF_STAGE_Z, SELF_STAGE_OUT,
 		  SELF_STAGE_COUNT };
 
-/* The lines of stage st as the text trace shows them; head (0-based)
- * for the per-head stages. */
+/* The records of stage st as the text trace shows them (fmt_text_rec);
+ * head (0-based) for the per-head stages, whose records exist for the
+ * heads self_build() was asked for. */
 void self_fmt_text_stage(FILE *out, const struct self_trace *t,
 			 enum self_stage st, int head, int prec);
 
-#define SELF_FMT_TEXT_VERSION "attn-trace-self-text/1"
-#define SELF_FMT_JSON_VERSION "attn-trace-self/1"
-int self_fmt_text(FILE *out, const struct self_trace *t, unsigned heads,
-		  int prec);
-int self_fmt_json(FILE *out, const struct self_trace *t, unsigned heads,
-		  int compact);
-int self_fmt_csv(FILE *out, const struct self_trace *t, unsigned heads);
-int self_fmt_md(FILE *out, const struct self_trace *t, unsigned heads,
-		int prec);
 /* The weights A of each head shown as a heatmap picture (SVG 1.1), a panel
  * a head side by side: rows the query words, columns the source words,
  * cells shaded on the ramp of the Luong heatmap (fmt_svg.h) with their

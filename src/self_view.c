@@ -73,6 +73,11 @@ void self_view_init(struct self_view *v, const struct self_trace *t,
 	memset(v, 0, sizeof *v);
 	v->t = t;
 	v->heads = heads ? heads : (1u << SELF_HEADS) - 1;
+	/* only the heads whose records the trace holds */
+	if (v->heads & t->tr.self.shown)
+		v->heads &= t->tr.self.shown;
+	else
+		v->heads = t->tr.self.shown;
 	while (!(v->heads & (1u << v->head)))
 		v->head++;
 	v->prec = prec;
@@ -173,6 +178,18 @@ static void side_by_side(struct lines *body, struct lines *blk, int nblk)
 
 /* The per-head matrices of stage (scores, softmax or Z) of the heads in
  * heads, side by side. */
+/* The value of the record of kind for head h (0-based), as the trace
+ * recorded it; NULL if that head's records were not asked for. */
+static const double *rec_value(const struct self_trace *t,
+			       enum trace_kind kind, int h)
+{
+	const double *v = NULL;
+	for (int k = 0; k < t->tr.nrecs; k++)
+		if (t->tr.recs[k].kind == kind && t->tr.recs[k].head == h + 1)
+			v = t->tr.recs[k].result; /* the mask after S */
+	return v;
+}
+
 static void heads_table(struct lines *body, const struct self_trace *t,
 			int stage, unsigned heads, int prec)
 {
@@ -180,21 +197,25 @@ static void heads_table(struct lines *body, const struct self_trace *t,
 	int nblk = 0;
 	memset(blk, 0, sizeof blk);
 	for (int h = 0; h < SELF_HEADS; h++) {
-		if (!(heads & (1u << h)))
-			continue;
+		if (!(heads & t->tr.self.shown & (1u << h)))
+			continue; /* not asked for, or not recorded */
 		switch (stage) {
 		case SELF_STAGE_SCORES:
 			block(&blk[nblk++], t, prec, h, t->o.causal
-			      ? "S, masked" : "S = QKᵀ/√d_k", t->M[h], t->nq,
-			      t->n, t->n, 0);
+			      ? "S, masked" : "S = QKᵀ/√d_k",
+			      rec_value(t, t->o.causal ? REC_MASK
+						       : REC_HEAD_SCORES, h),
+			      t->nq, t->n, t->n, 0);
 			break;
 		case SELF_STAGE_SOFTMAX:
-			block(&blk[nblk++], t, prec, h, "A (heatmap)", t->A[h],
-			      t->nq, t->n, t->n, 1);
+			block(&blk[nblk++], t, prec, h, "A (heatmap)",
+			      rec_value(t, REC_ROW_SOFTMAX, h), t->nq, t->n,
+			      t->n, 1);
 			break;
 		case SELF_STAGE_Z:
-			block(&blk[nblk++], t, prec, h, "Z = A V", t->Z[h],
-			      t->nq, t->dk, t->dk, 0);
+			block(&blk[nblk++], t, prec, h, "Z = A V",
+			      rec_value(t, REC_HEAD_Z, h), t->nq, t->dk, t->dk,
+			      0);
 			break;
 		default:
 			break;
@@ -266,7 +287,8 @@ static const char *stage_story(const struct self_trace *t, int stage)
 static void render_bars(const struct self_view *v, struct view_screen *s)
 {
 	const struct self_trace *t = v->t;
-	const double *A = t->A[v->head] + (size_t)v->row * t->n;
+	const double *A = rec_value(t, REC_ROW_SOFTMAX, v->head) +
+			  (size_t)v->row * t->n;
 	int best = 0;
 	s->bars = xcalloc((size_t)t->n, sizeof *s->bars);
 	s->nbars = t->n;

@@ -308,6 +308,15 @@ static int tok_words(int *idx, const char *sentence, const struct vocab *v,
 	return n;
 }
 
+int tok_sentence(int *idx, const char *sentence, const struct vocab *v,
+		 const char *what, char *marks, size_t size,
+		 struct errbuf *err)
+{
+	if (marks && size)
+		marks[0] = '\0';
+	return tok_words(idx, sentence, v, what, marks, size, err);
+}
+
 int tok_trace(struct trace *tr, const struct model *m, const char *source,
 	      const char *target, unsigned scorers,
 	      const struct trace_cfg *cfg, struct errbuf *err)
@@ -316,10 +325,8 @@ int tok_trace(struct trace *tr, const struct model *m, const char *source,
 			      err);
 }
 
-/* The note of tok_trace_note(): the marks left out of source (smarks) and
- * of target (tmarks). */
-static void tok_note(char *note, size_t size, const char *smarks,
-		     const char *tmarks)
+void tok_note(char *note, size_t size, const char *smarks,
+	      const char *tmarks)
 {
 	if (!note)
 		return;

@@ -28,6 +28,21 @@ void tok_free(struct tok_list *t);
 int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
 	       const char *what, struct errbuf *err);
 
+/* Splits and looks up one sentence as tok_trace() does (punctuation
+ * split off, marks v lacks left out) into idx (TRACE_MAX_TOKENS slots).
+ * Returns the word count, or -1 with err filled (no words; an unknown
+ * word).  The marks left out are listed in marks (size bytes, quoted,
+ * comma-separated; "" when none), which may be NULL. */
+int tok_sentence(int *idx, const char *sentence, const struct vocab *v,
+		 const char *what, char *marks, size_t size,
+		 struct errbuf *err);
+
+/* The note of tok_trace_note() into note (size bytes; may be NULL), from
+ * the marks left out of the source (smarks) and of the target (tmarks):
+ * "left out \".\", which the model does not know", or "" when none. */
+void tok_note(char *note, size_t size, const char *smarks,
+	      const char *tmarks);
+
 /* Splits and looks up source (and target, if not NULL) in m's
  * vocabularies, and builds their trace with the scorers given (a bitmask)
  * and the attention cfg (NULL: the defaults, trace.h), teacher-forced

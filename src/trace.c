@@ -53,6 +53,11 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	r->win_lo = r->win_hi = 0;
 	r->title = NULL;
 	r->result_axis = AXIS_NONE;
+	r->rows = 1;
+	r->row_axis = AXIS_NONE;
+	r->head = 0;
+	r->key = NULL;
+	r->matmul = MATMUL_NONE;
 	r->symbol = r->formula = "";
 	r->kind = kind;
 	r->stage = stage;
@@ -72,6 +77,7 @@ void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
 	op->rows = rows;
 	op->role = role;
 	op->axis = AXIS_NONE;
+	op->row_axis = AXIS_NONE;
 	op->input = role != OP_MID;
 	op->name = name;
 	op->key = key;
@@ -502,13 +508,15 @@ static const char *name_field(const struct trace *tr,
 				      : 0); break;
 	case 'n': v = tr->n; break;
 	case 'H': v = tr->m->H; break;
+	case 'h': v = r->head; break;
 	case 'q': /* the query: s_{t + query_off} */
 		num[0] = 's';
 		num[1] = '_';
 		*n = (size_t)(name_int(num + 2, r->t + tr->query_off) - num);
 		return num;
 	case 'w':
-		s = (r->run < 0 ? &tr->m->src : &tr->m->tgt)->words[r->word];
+		s = (r->run < 0 && r->row_axis != AXIS_TARGET ? &tr->m->src
+							       : &tr->m->tgt)->words[r->word];
 		break;
 	case 'x':
 		s = tr->m->src.words[tr->src[r->i - 1]];
@@ -651,6 +659,32 @@ size_t trace_expand(char *buf, size_t size, const char *tpl,
 	return (size_t)(p - buf);
 }
 
+const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k)
+{
+	switch (axis) {
+	case AXIS_SOURCE: return tr->m->src.words[tr->src[k]];
+	case AXIS_TARGET: return tr->m->tgt.words[tr->tgt[k]];
+	case AXIS_VOCAB: return tr->m->tgt.words[k];
+	case AXIS_NONE: break;
+	}
+	return NULL;
+}
+
+void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
+		int col, struct trace_rec *cell)
+{
+	*cell = *r;
+	cell->i = row + 1;
+	cell->t = col + 1;
+	cell->word = -1;
+	/* an operand's row may run past the result's rows (K_h's rows are
+	 * the source words, the scores' the queries): no word then */
+	if (r->row_axis == AXIS_SOURCE && row < tr->n)
+		cell->word = tr->src[row];
+	else if (r->row_axis == AXIS_TARGET && row < tr->ntgt)
+		cell->word = tr->tgt[row];
+}
+
 void trace_names(const struct trace *tr, const struct trace_rec *r,
 		 struct trace_names *nm)
 {
@@ -702,9 +736,9 @@ const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 	return NULL;
 }
 
-static const char *const stage_names[STAGE_COUNT] = {
+static const char *const stage_names[STAGE_ALL_COUNT] = {
 	"encoding", "decoder", "scoring", "softmax", "weighted-sum", "concat",
-	"output"
+	"output", "input", "projection"
 };
 
 const char *trace_scorer_name(int sc)
@@ -714,7 +748,7 @@ const char *trace_scorer_name(int sc)
 
 const char *trace_stage_name(enum trace_stage s)
 {
-	return (unsigned)s < STAGE_COUNT ? stage_names[s] : "?";
+	return (unsigned)s < STAGE_ALL_COUNT ? stage_names[s] : "?";
 }
 
 int trace_stages(const struct trace *tr, enum trace_stage order[STAGE_COUNT])

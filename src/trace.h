@@ -28,7 +28,12 @@ enum trace_stage {
 	STAGE_WEIGHTED_SUM,
 	STAGE_CONCAT,
 	STAGE_OUTPUT,
-	STAGE_COUNT
+	STAGE_COUNT,
+	/* the stages of self-attention's program alone (src/self.c), which
+	 * uses scoring, softmax, weighted sum (Z), concat and output too */
+	STAGE_INPUT = STAGE_COUNT, /* X = embeddings + positional encoding */
+	STAGE_PROJECTION,          /* Q, K and V */
+	STAGE_ALL_COUNT
 };
 
 enum trace_kind {
@@ -52,6 +57,14 @@ enum trace_kind {
 	REC_POSITION,    /* local-p's p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)) */
 	REC_WINDOW,      /* p_t, and the positions of the window around it */
 	REC_GAUSS,       /* local-p: a_t,j = align_j·exp(-(j-p_t)²/(2σ²)) */
+	/* the matrix records of self-attention (src/self.c), below */
+	REC_X,           /* X = E + PE */
+	REC_PROJECT,     /* Q = X W_Qᵀ, K, V, and the output C W_Oᵀ */
+	REC_HEAD_SCORES, /* S_h = Q_h K_hᵀ / √d_k */
+	REC_MASK,        /* S_h with -inf above the diagonal (--causal) */
+	REC_ROW_SOFTMAX, /* A_h: the softmax of each row */
+	REC_HEAD_Z,      /* Z_h = A_h V_h */
+	REC_HEADS_CONCAT, /* C = [Z_1 Z_2] */
 	REC_KIND_COUNT
 };
 
@@ -60,7 +73,7 @@ enum trace_kind {
  * front end prints them (trace_names): "{t}" is the decoder step, "{t-1}"
  * the step before, "{i}" the source position, "{i-1}" the one before
  * ("{i+1}" the one after), "{n}"
- * the source length, "{H}" the hidden size, "{q}" the query the architecture scores with (s_t in
+ * the source length, "{H}" the hidden size, "{h}" a record's head, "{q}" the query the architecture scores with (s_t in
  * Luong's), "{w}" the record's word and "{x}" the source word at {i}.  So
  * "W_a·h_{i}" names W_a·h_2 in the record of e_1,2.  A formatter walks
  * the operands without knowing which scorer or architecture made them.
@@ -100,13 +113,46 @@ enum trace_kind {
  *   REC_GAUSS        0 align (n)  1 the Gaussian factors (n)  2 p_t (1)
  *                    3 σ = D/2 (1)  4 the sum of the weights (1);
  *                    result a_t (n), 0 outside the window
+ * Self-attention's (src/self.c; trace.prog TRACE_SELF).  Each record is
+ * one matrix: its result has rows rows (row-major, len / rows columns),
+ * the rows run over row_axis and the columns over result_axis (tokens:
+ * AXIS_SOURCE, the source words; AXIS_TARGET, the target words, which
+ * cross-attention's queries are; AXIS_NONE: features).  key is the
+ * result's plain name in JSON, head the head from 1 (0: both).  In the
+ * order recorded; "q" below is the query tokens (the source words, or the
+ * target words for cross-attention), "k" the source words, d = d_model:
+ *   REC_X            X (k, d), and for cross-attention first X_q (q, d):
+ *                    0 E, the embeddings  1 PE (absent with --no-position)
+ *   REC_PROJECT      stage projection: Q (q, d), K (k, d), V (k, d);
+ *                    stage output: output (q, d).  0 X (or C)  1 the
+ *                    weight W (d, d); matmul MATMUL_ABT: row i, column j
+ *                    is Σ_c X[i][c]·W[j][c]
+ *   REC_HEAD_SCORES  S (q, k) of head h: 0 Q_h (q, d_k) and 1 K_h (k, d_k),
+ *                    the head's features h·d_k … of Q and K;  2 QK (q, k)
+ *                    their products;  3 scale (1) √d_k, the divisor;
+ *                    MATMUL_ABT of 0 and 1, divided by 3
+ *   REC_MASK         S_masked (q, k), only with --causal: 0 S; -inf where
+ *                    the key comes after the query
+ *   REC_ROW_SOFTMAX  A (q, k): 0 the scores it weighs (S, or S_masked)
+ *                    1 max (q, 1)  2 shifted = scores - max (q, k)
+ *                    3 exp (q, k), 0 where masked  4 sum (q, 1)
+ *   REC_HEAD_Z       Z (q, d_k): 0 A  1 V_h (k, d_k); MATMUL_AB: row i,
+ *                    column c is Σ_j A[i][j]·V_h[j][c]
+ *   REC_HEADS_CONCAT concat (q, d): 0 Z of head 1  1 Z of head 2
+ * -inf is stored as -INFINITY (JSON null, "-inf" in CSV, "−∞" in text).
  */
 #define TRACE_MAX_OPS 10
 
 /* What a vector's entries run over, so a front end can name each entry's
  * word: features (a state, a weight), the source positions (e_t, α_t),
  * or the target vocabulary (the logits, p_t). */
-enum op_axis { AXIS_NONE, AXIS_SOURCE, AXIS_VOCAB };
+enum op_axis { AXIS_NONE, AXIS_SOURCE, AXIS_VOCAB,
+	       AXIS_TARGET /* the target words, tr->tgt */ };
+
+/* How a matrix record's result is the product of two of its operands,
+ * A = ops[term_ops[0]] and B = ops[term_ops[1]] (divided by *divisor if
+ * set): none, A·Bᵀ or A·B. */
+enum trace_matmul { MATMUL_NONE, MATMUL_ABT, MATMUL_AB };
 
 enum op_role {
 	OP_INPUT,  /* computed elsewhere: s_t, h_i */
@@ -120,7 +166,8 @@ struct trace_operand {
 	int rows;         /* the shape: rows of len / rows numbers */
 	int input;        /* 1: role OP_INPUT or OP_WEIGHT; 0: OP_MID */
 	enum op_role role;
-	enum op_axis axis;
+	enum op_axis axis; /* a matrix's: its columns' */
+	enum op_axis row_axis; /* a matrix's rows' (self-attention's) */
 	const char *name; /* template: "W_a·h_{i}" */
 	const char *key;  /* the plain name of an intermediate in JSON
 	                     ("W_a_h"), or NULL */
@@ -141,7 +188,8 @@ struct trace_rec {
 	                     target words for the decoder. */
 	const char *title;   /* plain words before the symbol in text, as
 	                        learners call it ("the context vector"), or
-	                        NULL */
+	                        NULL; a matrix record's: a line said before
+	                        it ("softmax of each row") */
 	const char *symbol;  /* templates of its names */
 	const char *formula;
 	int nops;
@@ -161,6 +209,13 @@ struct trace_rec {
 	int note_op;
 	int win_lo, win_hi; /* REC_SOFTMAX of a local window: the positions
 			       (from 1) it ran over; 0, 0 for all */
+	/* a matrix record's (self-attention's); 1, AXIS_NONE, 0, NULL and
+	 * MATMUL_NONE in every other */
+	int rows;             /* the result's rows */
+	enum op_axis row_axis;
+	int head;             /* the head from 1, or 0 */
+	const char *key;      /* the result's plain name in JSON ("Q") */
+	enum trace_matmul matmul;
 };
 
 /* The names of one record, as every front end shows them. */
@@ -199,6 +254,18 @@ struct trace_run {
 	                          context with (trace_attend) */
 };
 
+/* What self-attention's program ran with (src/self.c). */
+struct trace_self {
+	int cross;    /* 1: queries from the target words tgt */
+	int causal;   /* 1: the causal mask */
+	int position; /* 1: the positional encoding was added */
+	int heads;    /* h */
+	int d, dk;    /* d_model and d_k = d_v = d / h */
+	unsigned shown; /* the heads recorded: bit h - 1 for head h */
+};
+
+enum trace_prog { TRACE_TRANSLATE, TRACE_SELF };
+
 struct trace {
 	const struct model *m; /* borrowed; must outlive the trace */
 	int n;              /* source length */
@@ -222,6 +289,11 @@ struct trace {
 	int cap_blocks;
 	size_t last_used;   /* doubles handed out from the last block */
 	size_t last_size;   /* doubles in the last block */
+	/* which program made the records: trace_build()'s translation, or
+	 * self-attention's (self_build(): n source words src, and for
+	 * cross-attention ntgt target words tgt as the queries; no runs) */
+	enum trace_prog prog;
+	struct trace_self self;
 };
 
 /* Runs model m on the source word indices src[0..n) and records the trace
@@ -258,6 +330,17 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 /* The weights step t of run made its context with: the REC_GAUSS
  * record's result if the window has one (local-p), else the softmax's. */
 const double *trace_weights(const struct trace *tr, int run, int t);
+/* The word that entry k (from 0) of an axis stands for, or NULL for
+ * AXIS_NONE (features). */
+const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k);
+
+/* Entry (row, col), from 0, of matrix record r, as a record of its own
+ * whose names trace_names() fills: in its templates "{i}" is row + 1,
+ * "{i-1}" row, "{t}" col + 1, "{w}" the row's word and "{h}" the head.
+ * row may be an operand's row past the result's rows, which has no
+ * word ({w} must not be used then). */
+void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
+		int col, struct trace_rec *cell);
 
 /* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
 int trace_run_of(const struct trace *tr, int sc);
@@ -269,7 +352,7 @@ const struct trace_rec *trace_find(const struct trace *tr, enum trace_kind kind,
 
 /* The scorer's name ("dot"; "?" when out of range), and the stage's:
  * "encoding", "decoder", "scoring", "softmax", "weighted-sum", "concat",
- * "output". */
+ * "output"; self-attention's own "input" and "projection". */
 const char *trace_scorer_name(int sc);
 const char *trace_stage_name(enum trace_stage s);
 

@@ -986,6 +986,14 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 			memcpy(*tab[b].slot, src,
 			       sizeof **tab[b].slot * t->lay.len[b]);
 	}
+	for (int g = 0; g < MHA_GROUPS; g++)
+		for (int w = 0; w < MHA_NW; w++)
+			if (m->mha[g][w]) {
+				size_t len = (size_t)m->E * (size_t)m->E;
+				t->mha[g][w] = xmalloc(len * sizeof(double));
+				memcpy(t->mha[g][w], m->mha[g][w],
+				       len * sizeof(double));
+			}
 }
 
 void train_freeze_shared(struct trainer *t, unsigned scorers)
@@ -1003,6 +1011,9 @@ void train_free(struct trainer *t)
 	free(t->m1);
 	free(t->m2);
 	free(t->frozen);
+	for (int g = 0; g < MHA_GROUPS; g++)
+		for (int w = 0; w < MHA_NW; w++)
+			free(t->mha[g][w]);
 	train_work_free(&t->work);
 	memset(t, 0, sizeof *t);
 }

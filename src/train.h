@@ -211,6 +211,10 @@ struct trainer {
 	unsigned char *frozen; /* (lay.nblocks) 1: the block is not updated */
 	long step;     /* updates made */
 	struct train_work work;
+	/* the self/cross-attention weights of the --init model (each (E, E),
+	 * or NULL): the translation loss does not use them, so they are kept
+	 * as they were and written into the trained model (train_view) */
+	double *mha[MHA_GROUPS][MHA_NW];
 };
 
 /* Sets up *t for data d with sizes E, H, A and an "attention first" start
@@ -239,7 +243,9 @@ void train_init_random_arch(struct trainer *t, const struct train_data *d,
 /* Sets up *t with the weights of m, whose vocabularies d was parsed with
  * (train_pairs_parse with init m), and the weights of the scorers that m
  * lacks drawn from seed as train_init_random does (their L is m's, or L
- * when m has none).  The layout holds m's scorers and those of scorers. */
+ * when m has none).  The layout holds m's scorers and those of scorers.
+ * m's self/cross-attention weights, which no loss here trains, are copied
+ * into t->mha as they are. */
 void train_init_model(struct trainer *t, const struct train_data *d,
 		      const struct model *m, unsigned scorers, int L,
 		      uint64_t seed);

@@ -659,7 +659,10 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 	case STAGE_WEIGHTED_SUM: narrate_weighted(f, v, fr->t); break;
 	case STAGE_CONCAT: narrate_concat(f, v, fr->t); break;
 	case STAGE_OUTPUT: narrate_output(f, v, fr->t); break;
-	case STAGE_COUNT: break;
+	case STAGE_COUNT: /* and STAGE_INPUT: self-attention's */
+	case STAGE_PROJECTION:
+	case STAGE_ALL_COUNT:
+		break;
 	}
 }
 

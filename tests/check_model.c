@@ -395,6 +395,32 @@ START_TEST(test_builtin_named)
 }
 END_TEST
 
+/* The one list of built-in models: every name it gives loads, is a
+ * built-in name and says what it is; the message list names them all. */
+START_TEST(test_builtin_list)
+{
+	static const char *const names[] = { "toy4", "handset4", "bahdanau4",
+					     "self4" };
+	const char *name, *what = NULL;
+	size_t k;
+	for (k = 0; (name = model_builtin_nth(k, &what)); k++) {
+		struct model m;
+		struct errbuf err;
+		ck_assert_uint_lt(k, sizeof names / sizeof names[0]);
+		ck_assert_str_eq(name, names[k]);
+		ck_assert(model_builtin_name(name));
+		ck_assert(what && what[0]);
+		ck_assert_msg(model_load_named(&m, name, &err) == 0, "%s",
+			      err.msg);
+		model_free(&m);
+	}
+	ck_assert_uint_eq(k, sizeof names / sizeof names[0]);
+	ck_assert_ptr_null(model_builtin_nth(k, NULL));
+	ck_assert_str_eq(model_builtin_list(),
+			 "toy4, handset4, bahdanau4 or self4");
+}
+END_TEST
+
 /* A --model argument: a built-in name, or else a path. */
 START_TEST(test_load_arg)
 {
@@ -925,6 +951,7 @@ static Suite *model_suite(void)
 	tcase_add_test(good, test_good_not_nul_terminated);
 	tcase_add_test(good, test_builtin);
 	tcase_add_test(good, test_builtin_named);
+	tcase_add_test(good, test_builtin_list);
 	tcase_add_test(good, test_load_arg);
 	tcase_add_test(good, test_load_file);
 	tcase_add_test(good, test_load_file_missing);

@@ -59,7 +59,7 @@ static void build(struct self_trace *t, const struct model *m, int cross,
 	static const int ki[2] = { 0, 1 }, qi[1] = { 2 };
 	struct self_opts o = { cross, causal, position };
 	struct errbuf err;
-	ck_assert_msg(self_build(t, m, &o, ki, 2, qi, 1, &err) == 0, "%s",
+	ck_assert_msg(self_build(t, m, &o, ki, 2, qi, 1, 3u, &err) == 0, "%s",
 		      err.msg);
 }
 
@@ -117,6 +117,158 @@ START_TEST(test_self_by_hand)
 	for (int k = 0; k < 4; k++) {
 		ck_assert_double_eq_tol(t.C[k], C[k], TOL);
 		ck_assert_double_eq_tol(t.Y[k], Y[k], TOL);
+	}
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* Recomputes record r from its operands as trace.h's table says, and
+ * compares. */
+static void rec_consistent(const struct trace_rec *r)
+{
+	const int rows = r->rows, cols = r->len / r->rows;
+	ck_assert_int_eq(r->len % r->rows, 0);
+	for (int i = 0; i < rows; i++)
+		for (int j = 0; j < cols; j++) {
+			double want = 0, got = r->result[i * cols + j];
+			const struct trace_operand *a = &r->ops[0];
+			switch (r->kind) {
+			case REC_X:
+				want = a->v[i * cols + j] +
+				       (r->nops > 1 ? r->ops[1].v[i * cols + j] : 0);
+				break;
+			case REC_PROJECT:
+			case REC_HEAD_SCORES:
+			case REC_HEAD_Z: {
+				const struct trace_operand *x =
+					&r->ops[r->term_ops[0]],
+					*y = &r->ops[r->term_ops[1]];
+				int K = x->len / x->rows;
+				for (int k = 0; k < K; k++)
+					want += x->v[i * K + k] *
+						(r->matmul == MATMUL_ABT
+						 ? y->v[j * K + k]
+						 : y->v[k * cols + j]);
+				if (r->divisor)
+					want /= *r->divisor;
+				break;
+			}
+			case REC_MASK:
+				want = j > i ? -INFINITY : a->v[i * cols + j];
+				break;
+			case REC_ROW_SOFTMAX:
+				want = r->ops[3].v[i * cols + j] / r->ops[4].v[i];
+				if (isinf(a->v[i * cols + j]))
+					ck_assert(r->ops[3].v[i * cols + j] == 0);
+				else
+					ck_assert_double_eq_tol(
+						r->ops[2].v[i * cols + j] +
+						r->ops[1].v[i],
+						a->v[i * cols + j], TOL);
+				break;
+			case REC_HEADS_CONCAT: {
+				int dk = cols / 2;
+				want = r->ops[j / dk].v[i * dk + j % dk];
+				break;
+			}
+			default:
+				ck_abort_msg("a record of kind %d", r->kind);
+			}
+			if (isinf(want))
+				ck_assert(isinf(got) && got < 0);
+			else
+				ck_assert_double_eq_tol(got, want, TOL);
+		}
+}
+
+/* The records of the trace (trace.h, "Self-attention's"): in the order of
+ * the stages, matrix-shaped with their axes and names, every one
+ * recomputed from its operands. */
+START_TEST(test_records)
+{
+	struct model m;
+	struct self_trace t;
+	load(&m);
+	build(&t, &m, 1, 1, 1); /* cross, causal, with positions */
+	const struct trace *tr = &t.tr;
+	static const struct {
+		enum trace_kind kind;
+		enum trace_stage stage;
+		const char *key;
+		int head, rows, cols;
+		enum op_axis row_axis, col_axis;
+	} want[] = {
+		{ REC_X, STAGE_INPUT, "X_q", 0, 1, 4, AXIS_TARGET, AXIS_NONE },
+		{ REC_X, STAGE_INPUT, "X", 0, 2, 4, AXIS_SOURCE, AXIS_NONE },
+		{ REC_PROJECT, STAGE_PROJECTION, "Q", 0, 1, 4, AXIS_TARGET,
+		  AXIS_NONE },
+		{ REC_PROJECT, STAGE_PROJECTION, "K", 0, 2, 4, AXIS_SOURCE,
+		  AXIS_NONE },
+		{ REC_PROJECT, STAGE_PROJECTION, "V", 0, 2, 4, AXIS_SOURCE,
+		  AXIS_NONE },
+		{ REC_HEAD_SCORES, STAGE_SCORING, "S", 1, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_MASK, STAGE_SCORING, "S_masked", 1, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_ROW_SOFTMAX, STAGE_SOFTMAX, "A", 1, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_HEAD_Z, STAGE_WEIGHTED_SUM, "Z", 1, 1, 2, AXIS_TARGET,
+		  AXIS_NONE },
+		{ REC_HEAD_SCORES, STAGE_SCORING, "S", 2, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_MASK, STAGE_SCORING, "S_masked", 2, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_ROW_SOFTMAX, STAGE_SOFTMAX, "A", 2, 1, 2, AXIS_TARGET,
+		  AXIS_SOURCE },
+		{ REC_HEAD_Z, STAGE_WEIGHTED_SUM, "Z", 2, 1, 2, AXIS_TARGET,
+		  AXIS_NONE },
+		{ REC_HEADS_CONCAT, STAGE_CONCAT, "concat", 0, 1, 4,
+		  AXIS_TARGET, AXIS_NONE },
+		{ REC_PROJECT, STAGE_OUTPUT, "output", 0, 1, 4, AXIS_TARGET,
+		  AXIS_NONE },
+	};
+	ck_assert_int_eq(tr->prog, TRACE_SELF);
+	ck_assert_int_eq(tr->nrecs, (int)(sizeof want / sizeof want[0]));
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		ck_assert_int_eq(r->kind, want[k].kind);
+		ck_assert_int_eq(r->stage, want[k].stage);
+		ck_assert_str_eq(r->key, want[k].key);
+		ck_assert_int_eq(r->head, want[k].head);
+		ck_assert_int_eq(r->rows, want[k].rows);
+		ck_assert_int_eq(r->len, want[k].rows * want[k].cols);
+		ck_assert_int_eq(r->row_axis, want[k].row_axis);
+		ck_assert_int_eq(r->result_axis, want[k].col_axis);
+		rec_consistent(r);
+	}
+	/* the query x is a target word; W_Q·y_1's entry 4 is 6·y_1[1] */
+	const struct trace_rec *q = &tr->recs[2];
+	ck_assert_ptr_eq(q->ops[1].v, m.mha[MHA_CROSS][MHA_Q]);
+	ck_assert_double_eq_tol(q->result[3], 6 * tr->recs[0].result[0], TOL);
+	/* the names of entry (1, 2) of head 2's scores: s_1,2 */
+	struct trace_rec cell;
+	struct trace_names nm;
+	trace_cell(tr, &tr->recs[9], 0, 1, &cell);
+	trace_names(tr, &cell, &nm);
+	ck_assert_str_eq(nm.symbol, "s_1,2");
+	ck_assert_str_eq(nm.op[2], "q_1[h2]·k_2[h2]");
+	trace_cell(tr, &tr->recs[9], 1, 0, &cell); /* row 2 of K_h */
+	trace_names(tr, &cell, &nm);
+	ck_assert_str_eq(nm.op[1], "k_2[h2]");
+	trace_cell(tr, &tr->recs[0], 0, 0, &cell);
+	trace_names(tr, &cell, &nm);
+	ck_assert_str_eq(nm.formula, "emb(x) + PE(0)");
+	self_free(&t);
+	/* only the heads asked for have records; no mask without --causal */
+	static const int ki[2] = { 0, 1 };
+	struct self_opts o = { 0, 0, 1 };
+	struct errbuf err;
+	ck_assert(self_build(&t, &m, &o, ki, 2, NULL, 0, 2u, &err) == 0);
+	ck_assert_int_eq(t.tr.nrecs, 1 + 3 + 3 + 2);
+	for (int k = 0; k < t.tr.nrecs; k++) {
+		ck_assert(t.tr.recs[k].head == 0 || t.tr.recs[k].head == 2);
+		rec_consistent(&t.tr.recs[k]);
 	}
 	self_free(&t);
 	model_free(&m);
@@ -195,7 +347,7 @@ START_TEST(test_model_without_groups)
 	static const int ki[1] = { 0 };
 	struct self_opts o = { 0, 0, 1 };
 	ck_assert(model_load_named(&m, "handset4", &err) == 0);
-	ck_assert_int_eq(self_build(&t, &m, &o, ki, 1, NULL, 0, &err), -1);
+	ck_assert_int_eq(self_build(&t, &m, &o, ki, 1, NULL, 0, 3u, &err), -1);
 	ck_assert(strstr(err.msg, "[self.W_Q]") != NULL);
 	model_free(&m);
 }
@@ -410,6 +562,7 @@ static Suite *self_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_pe);
 	tcase_add_test(tc, test_self_by_hand);
+	tcase_add_test(tc, test_records);
 	tcase_add_test(tc, test_causal_by_hand);
 	tcase_add_test(tc, test_cross_by_hand);
 	tcase_add_test(tc, test_position_added);

@@ -290,8 +290,8 @@ expect_status 0 "a self-attention quiz renders"
 check "the quiz shows the masked row" grep -qF -- '-inf]' "$TMP/out"
 check "the answer is the weight of the trace" \
 	grep -qxF "(answer: α_2,1[h1] = $("$ATTN_TRACE" self --format=csv \
-	--causal je suis étudiant | awk -F, '$2 == 1 && $3 == "A" && $4 == 2 &&
-	$5 == 1 { printf "%.4f", $8 }'))" "$TMP/out"
+	--causal je suis étudiant | awk -F, '$2 == 1 && $4 == "A" && $5 == 2 &&
+	$6 == 1 { printf "%.4f", $9 }'))" "$TMP/out"
 bad unknown-word "title: T
 sentence: je suis chat
 page: p

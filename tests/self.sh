@@ -19,6 +19,11 @@ check "--heads=2 shows head 2 alone" sh -c "! grep -q 'head 1' '$TMP/out' && gre
 run_cmd self --causal je suis étudiant
 check "--causal shows the masked scores" grep -q '^s_1,3 = .* -> -inf$' "$TMP/out"
 
+# fewer queries than keys: the rows of k_j and v_j run past the queries
+run_cmd self --target=i je suis étudiant
+expect_status 0 "cross-attention with one query and three keys"
+check "each key's row names its word" sh -c "grep -q '^k_3\[h1\] (étudiant) ' '$TMP/out' && grep -q '^v_3\[h2\] (étudiant) ' '$TMP/out'"
+
 run_cmd self --no-position je suis étudiant
 check "--no-position adds no PE" sh -c "grep -q '^positions: none' '$TMP/out' && ! grep -q 'PE(' '$TMP/out'"
 
@@ -29,23 +34,41 @@ if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
 	check "JSON Lines parses, cross-attention, two heads" "$PYTHON3" -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
-assert t["attention"] == "cross" and len(t["heads"]) == 2
+assert t["attention"] == "cross" and t["heads_shown"] == [1, 2]
 assert t["queries"] == ["european", "economic", "area"]
+heads = [r["head"] for r in t["records"] if r["name"] == "A"]
+assert heads == [1, 2], heads
+x, = [r for r in t["records"] if r["name"] == "X_q"]
+assert x["rows"] == "target" and x["columns"] == "features"
+assert len(x["value"]) == 3 and len(x["value"][0]) == 4
 ' "$TMP/out"
 	run_cmd self --format=json --causal --heads=1
 	check "JSON: masked scores are null, one head" "$PYTHON3" -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
-h, = t["heads"]
-assert h["head"] == 1 and h["S_masked"][0][1] is None and h["A"][0][1] == 0
+assert t["heads_shown"] == [1]
+assert {r.get("head", 0) for r in t["records"]} == {0, 1}
+m, = [r for r in t["records"] if r["name"] == "S_masked"]
+a, = [r for r in t["records"] if r["name"] == "A"]
+assert m["stage"] == "scoring" and m["rows"] == m["columns"] == "source"
+assert m["value"][0][1] is None and a["value"][0][1] == 0
+assert a["exp"][0][1] == 0 and a["shifted"][0][1] is None
+' "$TMP/out"
+	run_cmd self --format=json je suis
+	check "JSON: no mask record without --causal" "$PYTHON3" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))
+assert not [r for r in t["records"] if r["name"] == "S_masked"]
 ' "$TMP/out"
 fi
 
 run_cmd self --format=csv je suis
 expect_status 0 "--format=csv"
-# 4 weights x 16, 9 matrices of 2 x 4, per head 4 of 2 x 2 and Z 2 x 2,
-# concat and output 2 x 4, and the header
-check "CSV: a row a number" test "$(wc -l <"$TMP/out")" -eq $((64 + 72 + 2 * 20 + 16 + 1))
+# 4 weights x 16; E, PE, X, Q, K and V 2 x 4; per head Q_h, K_h 2 x 2,
+# QK 2 x 2, scale 1, S 2 x 2, max 2, shifted, exp 2 x 2, sum 2, A 2 x 2,
+# V_h and Z 2 x 2 (no mask); concat and output 2 x 4; and the header
+check "CSV: a row a number" test "$(wc -l <"$TMP/out")" -eq $((64 + 48 + 2 * (12 + 1 + 4 + 2 + 8 + 2 + 4 + 8) + 16 + 1))
+check "CSV: the stage and head columns" grep -q '^self,2,softmax,A,1,2,je,suis,' "$TMP/out"
 
 run_cmd self --format=markdown --causal je suis
 check "Markdown: the masked scores as −∞" grep -q '−∞' "$TMP/out"
@@ -61,6 +84,21 @@ expect_status 1 "an unknown word"
 expect_err 'unknown source word "chat"' "the unknown word is named"
 run_cmd self --target=chat je
 expect_status 1 "an unknown target word"
+# punctuation is split off as the trace command splits it, and a mark the
+# model lacks is left out and named
+run_cmd self --format=csv je suis étudiant
+cp "$TMP/out" "$TMP/plain.csv"
+run_cmd self --format=csv "je, suis étudiant."
+expect_status 0 "punctuation in the sentence"
+expect_err 'note: left out ",", "."' "the marks left out are named"
+check "punctuation split off: the words are traced" cmp -s "$TMP/out" "$TMP/plain.csv"
+run_cmd self --format=csv --target="i am a student!" "je suis étudiant"
+expect_err 'left out "!", which the model does not know' "a target's mark is named"
+run_cmd self "."
+expect_status 1 "a sentence of marks alone"
+expect_err 'the source sentence has no words but "."' "no words but marks"
+run_cmd self --model=nope4 je
+expect_status 1 "a model that is neither built in nor a file"
 run_cmd self --causl
 expect_status 2 "a misspelt option"
 expect_err "did you mean '--causal'" "did you mean"
@@ -93,7 +131,7 @@ expect_err "splits the embedding into 2 heads, so it needs an even embedding siz
 # -o: whole or not at all
 run_cmd self -o "$TMP/self.json" --format=json
 expect_status 0 "-o FILE"
-check "-o FILE holds the trace" grep -q '"attn-trace-self/1"' "$TMP/self.json"
+check "-o FILE holds the trace" grep -q '"attn-trace-self/2"' "$TMP/self.json"
 run_cmd self -o "$TMP/none.txt" chat
 check "no file after an error" test ! -e "$TMP/none.txt"
 finish

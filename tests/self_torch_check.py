@@ -80,7 +80,32 @@ def mha(group):
 def run(binary, model, args):
     out = subprocess.run([binary, "self", "--model=" + model, "--format=json"]
                          + args, check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
+    return by_name(json.loads(out.stdout))
+
+
+def by_name(tr):
+    """An attn-trace-self/2 JSON trace, whose records are a list
+    (doc/trace-format.md), with its matrices under one name each: X_q and X_kv (the
+    record X is both for self-attention), Q, K, V, concat, output, and
+    heads[h] for head h + 1 with S, S_masked (S itself without --causal,
+    which records no mask), A, Z and each record's intermediates."""
+    assert tr["format"] == "attn-trace-self/2", tr["format"]
+    out = {k: v for k, v in tr.items() if k != "records"}
+    out["heads"] = [{} for _ in tr["heads_shown"]]
+    for r in tr["records"]:
+        dst = out["heads"][tr["heads_shown"].index(r["head"])] \
+            if "head" in r else out
+        for key, v in r.items():
+            if key not in ("stage", "name", "head", "rows", "columns",
+                           "value"):
+                dst[key] = v
+        name = {"X": "X_kv"}.get(r["name"], r["name"])
+        dst[name] = r["value"]
+        if r["name"] == "X" and "X_q" not in out:
+            out["X_q"] = r["value"]
+    for hd in out["heads"]:
+        hd.setdefault("S_masked", hd["S"])
+    return out
 
 
 def check_run(binary, model, mj, args):
@@ -102,6 +127,16 @@ def check_run(binary, model, mj, args):
     Xq = Eq + (pe(nq, d) if position else 0)
     check_mat(name + " X_kv", tr["X_kv"], Xkv.tolist())
     check_mat(name + " X_q", tr["X_q"], Xq.tolist())
+    # the parts of X: the embeddings and the positional encodings
+    check_mat(name + " E", tr["E"], Ekv.tolist())
+    if cross:
+        check_mat(name + " E_q", tr["E_q"], Eq.tolist())
+    if position:
+        check_mat(name + " PE", tr["PE"], pe(n, d).tolist())
+        if cross:
+            check_mat(name + " PE_q", tr["PE_q"], pe(nq, d).tolist())
+    else:
+        assert "PE" not in tr and "PE_q" not in tr, name
     F = torch.nn.functional
     Q, K, V = F.linear(Xq, W["W_Q"]), F.linear(Xkv, W["W_K"]), F.linear(Xkv, W["W_V"])
     check_mat(name + " Q", tr["Q"], Q.tolist())
@@ -120,8 +155,23 @@ def check_run(binary, model, mj, args):
         sl = slice(h * dk, (h + 1) * dk)
         S = Q[:, sl] @ K[:, sl].T / math.sqrt(dk)
         check_mat(f"{name} head {h+1} S", hd["S"], S.tolist())
+        # the record's parts: the head's slices, the products, the scale
+        check_mat(f"{name} head {h+1} Q_h", hd["Q_h"], Q[:, sl].tolist())
+        check_mat(f"{name} head {h+1} K_h", hd["K_h"], K[:, sl].tolist())
+        check_mat(f"{name} head {h+1} V_h", hd["V_h"], V[:, sl].tolist())
+        check_mat(f"{name} head {h+1} QK", hd["QK"],
+                  (Q[:, sl] @ K[:, sl].T).tolist())
+        check_mat(f"{name} head {h+1} scale", hd["scale"], [[math.sqrt(dk)]])
         Sm = S.masked_fill(mask, -math.inf) if causal else S
         check_mat(f"{name} head {h+1} S_masked", hd["S_masked"], Sm.tolist())
+        # the softmax's parts, row by row: max, shifted, exp, sum
+        mx = Sm.max(dim=1, keepdim=True).values
+        check_mat(f"{name} head {h+1} max", hd["max"], mx.tolist())
+        check_mat(f"{name} head {h+1} shifted", hd["shifted"], (Sm - mx).tolist())
+        ex = torch.exp(Sm - mx)
+        check_mat(f"{name} head {h+1} exp", hd["exp"], ex.tolist())
+        check_mat(f"{name} head {h+1} sum", hd["sum"],
+                  ex.sum(dim=1, keepdim=True).tolist())
         check_mat(f"{name} head {h+1} A", hd["A"], A[0, h].tolist())
         Z = A[0, h] @ V[:, sl]
         zs.append(Z)

@@ -193,8 +193,6 @@ check "the model's text header shows its name safely" no_raw "$TMP/odd.model.txt
 	>"$TMP/odd.model.json" 2>&1
 check "the model's JSON shows its name safely" no_raw "$TMP/odd.model.json"
 
-finish
-
 # alignment accuracy: the hand-set model's weights (--epochs=0 keeps them)
 # put every largest weight on the word each English word translates
 # (data/README.md, worked by hand), so 7 of 7 with gold links, and 6 of 7
@@ -210,9 +208,31 @@ expect_err "alignment accuracy on the held-out pairs (held.pairs): dot 85.7% (6/
 	"the alignment accuracy of the held-out pairs, per scorer"
 check "the model header records the training pairs' accuracy" \
 	grep -q "^# dot 100.0% (7/7), general 100.0% (7/7), concat 100.0% (7/7)" "$TMP/h.model"
+# --init carries a model's self/cross-attention weights, which the training
+# leaves alone, into the model it writes: with --epochs=0 self traces the
+# same numbers as on self4, and after training its sections are self4's
+mha_sections() { awk '/^\[/ { on = $1 ~ /^\[(self|cross)\./ } on' "$1"; }
+run_cmd train --pairs="$TMP/gold.pairs" --init=self4 --epochs=0 -o "$TMP/s0.model"
+expect_status 0 "train --init=self4"
+run_cmd self --format=csv --target="european economic area" --model=self4 zone économique européenne
+cp "$TMP/out" "$TMP/self4.csv"
+run_cmd self --format=csv --target="european economic area" --model="$TMP/s0.model" zone économique européenne
+expect_status 0 "self on the model --init=self4 wrote"
+check "--epochs=0: self and cross-attention trace as on self4" cmp -s "$TMP/out" "$TMP/self4.csv"
+run_cmd train --pairs="$TMP/gold.pairs" --init=self4 --epochs=3 -o "$TMP/s3.model"
+expect_status 0 "train --init=self4 --epochs=3"
+check "the [self.*] and [cross.*] sections are written, eight of them" \
+	test "$(mha_sections "$TMP/s3.model" | grep -c '^\[')" -eq 8
+mha_sections "$TMP/s0.model" >"$TMP/s0.mha"
+mha_sections "$TMP/s3.model" >"$TMP/s3.mha"
+check "the trained model keeps self4's self/cross-attention weights" \
+	cmp -s "$TMP/s0.mha" "$TMP/s3.mha"
+check "... while its embeddings moved" sh -c "! cmp -s '$TMP/s0.model' '$TMP/s3.model'"
 printf 'je suis chat ||| i am a student\n' >"$TMP/chat.pairs"
 run_cmd train --pairs="$TMP/gold.pairs" --heldout="$TMP/chat.pairs" \
 	--init=handset4 --epochs=0 -o "$TMP/h.model"
 expect_status 1 "a held-out word the training lacks"
 expect_err "chat.pairs:1:9: expected a source word of handset4" \
 	"it is refused before training, at FILE:LINE:COL"
+
+finish

@@ -60,6 +60,31 @@ def attend(W, Eq, Ekv, causal, position):
             "concat": C, "output": Y}
 
 
+def by_name(tr):
+    """An attn-trace-self/2 JSON trace, whose records are a list
+    (doc/trace-format.md), with its matrices under one name each: X_q and X_kv (the
+    record X is both for self-attention), Q, K, V, concat, output, and
+    heads[h] for head h + 1 with S, S_masked (S itself without --causal,
+    which records no mask), A, Z and each record's intermediates."""
+    assert tr["format"] == "attn-trace-self/2", tr["format"]
+    out = {k: v for k, v in tr.items() if k != "records"}
+    out["heads"] = [{} for _ in tr["heads_shown"]]
+    for r in tr["records"]:
+        dst = out["heads"][tr["heads_shown"].index(r["head"])] \
+            if "head" in r else out
+        for key, v in r.items():
+            if key not in ("stage", "name", "head", "rows", "columns",
+                           "value"):
+                dst[key] = v
+        name = {"X": "X_kv"}.get(r["name"], r["name"])
+        dst[name] = r["value"]
+        if r["name"] == "X" and "X_q" not in out:
+            out["X_q"] = r["value"]
+    for hd in out["heads"]:
+        hd.setdefault("S_masked", hd["S"])
+    return out
+
+
 bad = 0
 count = 0
 
@@ -97,7 +122,7 @@ def main():
         for flags in ([], ["--causal"], ["--no-position", "--causal"]):
             for t in ([None] + ([tgt[:2], tgt[::-1]] if "cross" in mj else [])):
                 args = flags + (["--target=" + " ".join(t)] if t else [])
-                tr = run("self", "--format=json", *args, *s)
+                tr = by_name(run("self", "--format=json", *args, *s))
                 g = mj["cross" if t else "self"]
                 Eq = [mj["target_embeddings" if t else "source_embeddings"][w]
                       for w in (t or s)]
