@@ -168,10 +168,11 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		double py = top + (d->pt - 1) * rh + bh / 2.0;
 		fprintf(out, "<g class=\"pt\"");
 		data_values(out, "data-value", &d->pt, 1);
+		/* the marker at p_t; its value is written below the
+		 * picture, where there is room */
 		fprintf(out, "><path d=\"M %d %.1f l -16 -10 l 0 20 z\" "
-			"fill=\"#7b3294\"/><text x=\"%d\" y=\"%.1f\" font-size=\"16\" "
-			"fill=\"#7b3294\" text-anchor=\"end\">p_%d = %s</text></g>\n",
-			bx - 18, py, bx - 38, py + 5, d->t, num_fixed(num, d->pt, 2));
+			"fill=\"#7b3294\"><title>p_%d = %s</title></path></g>\n",
+			bx - 18, py, d->t, num_fixed(num, d->pt, prec));
 	}
 
 	/* the lines first, under the boxes */
@@ -221,9 +222,16 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
 	esc(out, d->out);
 	fprintf(out, "</tspan>\"  p = %s</text>\n", num_fixed(num, d->out_p, prec));
+	if (d->has_pt)
+		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
+			"font-size=\"17\" fill=\"#7b3294\">▶ p_%d = %s: the "
+			"window's centre; positions %d..%d</text>\n", bx,
+			bottom + 162, d->t, num_fixed(num, d->pt, prec),
+			d->win_lo, d->win_hi);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" fill=\"#555555\">"
 		"cells: orange +, blue −, as strong as the number; a line as "
-		"thick and dark as its weight α</text>\n", bx, bottom + 180);
+		"thick and dark as its weight α</text>\n", bx,
+		bottom + (d->has_pt ? 192 : 180));
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
