@@ -20,6 +20,7 @@
 
 #include "attn.h"
 #include "train.h"
+#include "window.h"
 
 void train_layout_init(struct train_layout *l, int arch, int E, int H,
 		       int A, int L, int nsrc, int ntgt, unsigned scorers)
@@ -137,6 +138,9 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dnext = xcalloc(H, sizeof *w->dnext);
 	w->dpre = xcalloc(H, sizeof *w->dpre);
 	w->dc = xcalloc(H, sizeof *w->dc);
+	w->wth = xcalloc(H, sizeof *w->wth);
+	w->walign = xcalloc(n, sizeof *w->walign);
+	w->wgauss = xcalloc(n, sizeof *w->wgauss);
 }
 
 void train_work_free(struct train_work *w)
@@ -146,7 +150,8 @@ void train_work_free(struct train_work *w)
 			  w->cs, w->dcs, w->ht, w->dht, w->p, w->sws.aux,
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
 			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
-			  w->dscy, w->dq, w->dnext, w->dpre, w->dc };
+			  w->dscy, w->dq, w->dnext, w->dpre, w->dc, w->wth,
+			  w->walign, w->wgauss };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -240,6 +245,89 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* ------------------------------------------------ the local windows */
+
+/* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
+ * as the window of w says (src/window_local*.c does the same for the
+ * trace): global, the softmax over all n; local-m, the softmax over
+ * min(t, n) - D .. min(t, n) + D and 0 elsewhere; local-p, align_t, the
+ * softmax over ⌊p_t⌋ - D .. ⌊p_t⌋ + D with p_t = 1 + (n - 1)·σ(v_p·
+ * tanh(W_p s_t)), times the Gaussian exp(-(j - p_t)²/(2σ²)), σ = D/2. */
+static void tr_window(const struct model *m, const double *s, int t, int n,
+		      struct train_work *w)
+{
+	const int H = m->H, D = w->window_size;
+	int centre;
+
+	if (w->window == WINDOW_global) {
+		tr_softmax(w->alpha, w->e, n);
+		return;
+	}
+	if (w->window == WINDOW_local_p) {
+		tr_matvec(w->wth, m->Wp, s, H, H);
+		for (int k = 0; k < H; k++)
+			w->wth[k] = tanh(w->wth[k]);
+		w->wsig = 1.0 / (1.0 + exp(-tr_dot(m->vp, w->wth, H)));
+		w->wpos = 1.0 + (n - 1) * w->wsig;
+		centre = (int)floor(w->wpos);
+	} else {
+		centre = t < n ? t : n;
+		w->wpos = centre;
+	}
+	w->wlo = centre - D < 1 ? 1 : centre - D;
+	w->whi = centre + D > n ? n : centre + D;
+	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
+	tr_softmax(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
+		   w->whi - w->wlo + 1);
+	if (w->window != WINDOW_local_p)
+		return;
+	memcpy(w->walign, w->alpha, sizeof *w->alpha * (size_t)n);
+	for (int j = w->wlo; j <= w->whi; j++) {
+		double d = j - w->wpos, sg = D / 2.0;
+		w->wgauss[j - 1] = exp(-(d * d) / (2.0 * sg * sg));
+		w->alpha[j - 1] = w->walign[j - 1] * w->wgauss[j - 1];
+	}
+}
+
+/* The backward pass of tr_window for local-p, given dL/da_t in dalpha
+ * (n): adds dL/dp_t's share to the gradients of W_p and v_p (g) and to
+ * ds (H), dL/ds_t; then turns dalpha into dL/dalign_t, which the softmax
+ * backward pass takes with align_t (returned) in place of α_t.  p_t
+ * reaches the loss through the Gaussian only: ⌊p_t⌋, the window's place,
+ * is piecewise constant, so its derivative is 0 wherever it exists.
+ * For global and local-m, returns α_t unchanged. */
+static const double *tr_window_back(struct model *g, const struct model *m,
+				    const double *s, double *ds, int n,
+				    struct train_work *w)
+{
+	const int H = m->H;
+	const double sg = w->window_size / 2.0;
+	double dp = 0.0, dv;
+
+	if (w->window != WINDOW_local_p)
+		return w->alpha;
+	/* a_j = align_j g_j, dg_j/dp = g_j (j - p)/σ² */
+	for (int j = w->wlo; j <= w->whi; j++) {
+		dp += w->dalpha[j - 1] * w->alpha[j - 1] * (j - w->wpos) /
+		      (sg * sg);
+		w->dalpha[j - 1] *= w->wgauss[j - 1];
+	}
+	for (int j = 1; j <= n; j++)
+		if (j < w->wlo || j > w->whi)
+			w->dalpha[j - 1] = 0.0;
+	/* p = 1 + (n - 1) σ(v), v = v_p·tanh(W_p s) */
+	dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
+	for (int k = 0; k < H; k++) {
+		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
+		g->vp[k] += dv * w->wth[k];
+		for (int i = 0; i < H; i++) {
+			g->Wp[(size_t)k * H + i] += dpre * s[i];
+			ds[i] += dpre * m->Wp[(size_t)k * H + i];
+		}
+	}
+	return w->walign;
+}
+
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
  * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
  * gold is -1. */
@@ -252,8 +340,8 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 	/* step 1: the scores, by the scorer's own forward function */
 	scorer_get(sc)->forward(in, s, w->e, &w->sws);
-	/* step 2: softmax */
-	tr_softmax(w->alpha, w->e, n);
+	/* step 2: softmax, over the window if there is one */
+	tr_window(m, s, t, n, w);
 	/* step 3: the weighted sum c_t, and [c_t; s_t] */
 	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
 	for (int i = 0; i < n; i++)
@@ -368,9 +456,21 @@ static void tr_attend_back(struct model *g, const struct model *m,
 		for (int k = 0; k < H; k++)
 			dh[k] += w->alpha[i] * w->dcs[k];
 	}
-	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
-	for (int i = 0; i < n; i++)
-		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j)
+	 * (0 outside a local window, where α_t,i = 0); local-p first goes
+	 * back through the Gaussian to align_t, W_p and v_p */
+	if (w->window == WINDOW_local_p) {
+		const double *al = tr_window_back(g, m, w->s + (size_t)t * H,
+						  ds, n, w);
+		dot = 0.0;
+		for (int i = 0; i < n; i++)
+			dot += al[i] * w->dalpha[i];
+		for (int i = 0; i < n; i++)
+			w->e[i] = al[i] * (w->dalpha[i] - dot);
+	} else {
+		for (int i = 0; i < n; i++)
+			w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	}
 	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
 	tr_align_back(w->e, w->alpha, gold, lambda, n);
 	/* step 1: the scorer's own gradient */
@@ -921,7 +1021,8 @@ static double tr_init_range(const struct train_layout *l, int b)
 	    strcmp(p->section, "backward.W_x") == 0 ||
 	    strcmp(p->section, "decoder.W_init") == 0 ||
 	    strcmp(p->section, "decoder.W_y") == 0 ||
-	    strcmp(p->section, "decoder.W_c") == 0)
+	    strcmp(p->section, "decoder.W_c") == 0 ||
+	    p->scorer == LOCALP_PARAM_OWNER) /* W_p, v_p: 0 would stay 0 */
 		return 1.0 / sqrt((double)p->cols);
 	return 0.0;
 }
@@ -971,7 +1072,9 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 	struct model v;
 	struct model_param tab[MODEL_MAX_PARAMS];
 	uint64_t state = seed;
-	unsigned have = model_scorers(m);
+	/* m's scorers, and its [local-p.*] sections if it has them */
+	unsigned have = model_scorers(m) | (m->Wp && m->vp ? LOCALP_PARAM_BIT
+						     : 0u);
 
 	tr_alloc(t, d, m->arch, m->E, m->H, m->A, m->L ? m->L : L,
 		 have | scorers);
@@ -980,7 +1083,8 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 	for (int b = 0; b < t->lay.nblocks; b++) {
 		int sc = t->lay.block[b].scorer;
 		const double *src = model_weights(m, t->lay.block[b].section);
-		if (sc >= 0 && !(have & (1u << sc)))
+		if ((sc >= 0 && !(have & (1u << sc))) ||
+		    (sc == LOCALP_PARAM_OWNER && !(have & LOCALP_PARAM_BIT)))
 			tr_init_block(t, b, &state); /* new to this model */
 		else
 			memcpy(*tab[b].slot, src,
@@ -992,7 +1096,9 @@ void train_freeze_shared(struct trainer *t, unsigned scorers)
 {
 	for (int b = 0; b < t->lay.nblocks; b++) {
 		int sc = t->lay.block[b].scorer;
-		t->frozen[b] = sc < 0 || !(scorers & (1u << sc));
+		t->frozen[b] = sc == LOCALP_PARAM_OWNER
+			       ? !(scorers & LOCALP_PARAM_BIT)
+			       : sc < 0 || !(scorers & (1u << sc));
 	}
 }
 
@@ -1067,6 +1173,8 @@ void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st)
 {
 	t->work.align_weight = o->align_weight;
+	t->work.window = o->window;
+	t->work.window_size = o->window_size;
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
@@ -1095,6 +1203,8 @@ int train_run(struct trainer *t, const struct train_data *d,
 	}
 	memset(last, 0, sizeof *last);
 	t->work.align_weight = o->align_weight;
+	t->work.window = o->window;
+	t->work.window_size = o->window_size;
 	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;

@@ -143,6 +143,14 @@ struct train_work {
 	double align_weight; /* λ of the guided-alignment term of the loss
 	                        (train --align-weight); 0 (as train_work_init
 	                        sets it): the cross-entropy alone */
+	/* a local window (train --window, Luong's architecture only): an
+	 * enum window (WINDOW_global = 0, as train_work_init sets it) and
+	 * its half-width D; then the step's window lo .. hi (from 1), and
+	 * for local-p p_t, σ(v_p·tanh(W_p s_t)), tanh(W_p s_t) (H), align_t
+	 * and the Gaussian (maxn each) */
+	int window, window_size, wlo, whi;
+	double wpos, wsig;
+	double *wth, *walign, *wgauss; /* (H), (maxn), (maxn) */
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -195,6 +203,7 @@ struct train_opts {
 	                           0: the longest source side */
 	double align_weight;    /* λ of the guided-alignment term (see
 	                           train_loss); 0: none */
+	int window, window_size; /* train --window: an enum window, and D */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
