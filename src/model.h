@@ -193,7 +193,7 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
  * "self4" (data/self4.model, the hand-set model of self-attention).  Same
  * contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4, bahdanau4 or self4), found \"NAME\"". */
+ * built-in model (toy4, handset4, bahdanau4, self4 or localp4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -230,5 +230,7 @@ extern const unsigned char model_bahdanau4_text[];
 extern const size_t model_bahdanau4_len;
 extern const unsigned char model_self4_text[];
 extern const size_t model_self4_len;
+extern const unsigned char model_localp4_text[]; /* data/localp4.model */
+extern const size_t model_localp4_len;
 
 #endif

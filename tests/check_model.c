@@ -367,7 +367,7 @@ START_TEST(test_builtin_named)
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
 	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, "
-			 "handset4, bahdanau4 or self4), found \"toy5\"");
+			 "handset4, bahdanau4, self4 or localp4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
@@ -391,6 +391,15 @@ START_TEST(test_builtin_named)
 	ck_assert_msg(model_load_named(&m, "handset4", &err) == 0, "%s",
 		      err.msg);
 	ck_assert_uint_eq(model_mha(&m), 0);
+	model_free(&m);
+	/* localp4 has the local-p window's sections, and is Luong's */
+	builtin_is_file("localp4", model_localp4_text, model_localp4_len);
+	ck_assert(model_builtin_name("localp4"));
+	ck_assert_msg(model_load_named(&m, "localp4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(m.Wp);
+	ck_assert_ptr_nonnull(m.vp);
+	ck_assert_int_eq(m.arch, ARCH_luong);
 	model_free(&m);
 }
 END_TEST
