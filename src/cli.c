@@ -764,6 +764,8 @@ static int cli_models(int argc, char **argv)
 			   "and 18)" },
 		{ "localp4", "toy4 trained on through --window=local-p "
 			     "--window-size=1" },
+		{ "feed4", "trained on data/toy.pairs as toy4, with input "
+			   "feeding" },
 	};
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||

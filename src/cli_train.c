@@ -30,6 +30,7 @@ struct cli_train_opts {
 	const char *heldout;  /* NULL: no held-out pairs to measure */
 	int E, H, A, L;       /* sizes; 0: not given */
 	int arch;             /* --arch, an enum arch; -1: not given */
+	int feed;             /* --input-feeding */
 	int every;            /* plain progress every this many epochs */
 	int quiet;
 };
@@ -77,6 +78,9 @@ static void cli_train_help(void)
 "      --align-weight=X  add X times -log(the attention on the gold source\n"
 "                        words) to the loss, for pairs with a gold\n"
 "                        alignment (guided alignment; default 0: none)\n"
+"      --input-feeding   Luong's input feeding: the decoder reads\n"
+"                        [y_{t-1}; h̃_{t-1}] (the model file then says so);\n"
+"                        with --init, the model's own\n"
 "      --window=NAME     train the weights through a window: global (the\n"
 "                        default), local-m or local-p (Luong's\n"
 "                        architecture; local-p adds [local-p.W_p] and\n"
@@ -98,7 +102,7 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT, OPT_FEED
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -118,6 +122,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "positions", required_argument, NULL, OPT_POSITIONS },
 	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
+	{ "input-feeding", no_argument, NULL, OPT_FEED },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
@@ -229,6 +234,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 			return EXIT_USAGE;
 		return cli_arch_one(o->arch, "train");
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
+	case OPT_FEED: o->feed = 1; return 0;
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE: {
 		struct trace_cfg cfg = { .window = o->t.window,
@@ -277,6 +283,14 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"size between the encoder's two "
 					"directions; expected an even --hidden, "
 					"not %d", o->H);
+	if (o->feed && o->arch == ARCH_bahdanau)
+		return cli_usage_errorf("--input-feeding is Luong's: Bahdanau's "
+					"decoder already reads the context "
+					"c_{t-1}; drop --arch=bahdanau or "
+					"--input-feeding");
+	if (o->feed && o->t.window == WINDOW_local_p)
+		return cli_usage_errorf("train cannot yet combine "
+					"--input-feeding with --window=local-p");
 	if (o->t.window != WINDOW_global && o->arch == ARCH_bahdanau)
 		return cli_usage_errorf("train --window=%s works with Luong's "
 					"architecture only, not with "
@@ -415,10 +429,11 @@ static void cli_train_command(char *buf, size_t size,
 			 o->t.freeze_shared ? " --freeze-shared" : "");
 	else
 		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
-			 "--hidden=%d --attention=%d%s",
+			 "--hidden=%d --attention=%d%s%s",
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
 			 t->lay.A, t->lay.arch == ARCH_bahdanau
-			 ? " --arch=bahdanau" : "");
+			 ? " --arch=bahdanau" : "",
+			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
 	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global) {
 		char aw[NUM_BUFSZ];
@@ -649,10 +664,30 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 			model_free(&init);
 			return EXIT_DATA;
 		}
+		if (o->feed && !init.input_feeding) {
+			cli_messagef("%s has no input feeding, and "
+				     "--input-feeding asks for it; a model's "
+				     "decoder keeps the input it was made with",
+				     init.name);
+			model_free(&init);
+			return EXIT_DATA;
+		}
+		if (init.input_feeding && o->t.window == WINDOW_local_p) {
+			cli_messagef("%s has input feeding, which train cannot "
+				     "yet combine with --window=local-p",
+				     init.name);
+			model_free(&init);
+			return EXIT_DATA;
+		}
 		train_init_model(t, d, &init, o->t.scorers | localp,
 				 o->L ? o->L : d->max_src, o->t.seed);
 		if (o->t.freeze_shared)
 			train_freeze_shared(t, o->t.scorers | localp);
+	} else if (o->feed) {
+		train_init_random_feed(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
+				       o->A ? o->A : 4,
+				       o->L ? o->L : d->max_src,
+				       o->t.scorers | localp, o->t.seed);
 	} else {
 		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
 				       o->E ? o->E : 4, o->H ? o->H : 4,

@@ -661,6 +661,40 @@ static int mp_arch(struct mparse *p, struct model *m)
 	return mp_end_of_line(p, cur);
 }
 
+/* Reads the optional line "input-feeding yes" or "input-feeding no"
+ * (model.h), which Luong's architecture alone has. */
+static int mp_feeding(struct mparse *p, struct model *m)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64];
+	int r = mp_next(p);
+
+	m->input_feeding = 0;
+	if (r <= 0)
+		return r;
+	mp_field(p, &cur, &f);
+	if (!mp_is(p, &f, "input-feeding")) {
+		p->pushed = 1;
+		return 0;
+	}
+	if (!mp_field(p, &cur, &f))
+		return mp_err(p, cur, "expected yes or no after input-feeding, "
+			      "found end of line");
+	if (f.n == 3 && memcmp(p->line + f.off, "yes", 3) == 0)
+		m->input_feeding = 1;
+	else if (!(f.n == 2 && memcmp(p->line + f.off, "no", 2) == 0))
+		return mp_err(p, f.off, "expected yes or no after "
+			      "input-feeding, found %s",
+			      mp_quote(p, &f, q, sizeof q));
+	if (m->input_feeding && m->arch != ARCH_luong)
+		return mp_err(p, f.off, "expected no input feeding in the %s "
+			      "architecture, whose decoder already reads "
+			      "c_{t-1}; input feeding is Luong's",
+			      arch_get(m->arch)->name);
+	return mp_end_of_line(p, cur);
+}
+
 /* What owns the optional weights of owner (model_param.scorer), for
  * messages: "general scorer", "self-attention". */
 static const char *mp_owner(int owner)
@@ -711,7 +745,7 @@ static int mp_model(struct mparse *p, struct model *m)
 	if (mp_magic(p) != 0 || mp_size(p, "embedding", &m->E) != 0 ||
 	    mp_size(p, "hidden", &m->H) != 0 ||
 	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
-	    mp_arch(p, m) < 0)
+	    mp_arch(p, m) < 0 || mp_feeding(p, m) < 0)
 		return -1;
 	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
 	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
@@ -809,7 +843,7 @@ int model_builtin_name(const char *name)
 {
 	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0 ||
 	       strcmp(name, "bahdanau4") == 0 || strcmp(name, "self4") == 0 ||
-	       strcmp(name, "localp4") == 0;
+	       strcmp(name, "localp4") == 0 || strcmp(name, "feed4") == 0;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
@@ -824,6 +858,10 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 		return model_parse(m, (const char *)model_self4_text,
 				   model_self4_len, "<built-in self4.model>",
 				   err);
+	if (strcmp(name, "feed4") == 0)
+		return model_parse(m, (const char *)model_feed4_text,
+				   model_feed4_len, "<built-in feed4.model>",
+				   err);
 	if (strcmp(name, "localp4") == 0)
 		return model_parse(m, (const char *)model_localp4_text,
 				   model_localp4_len, "<built-in localp4.model>",
@@ -833,7 +871,7 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 		return model_parse(m, (const char *)model_bahdanau4_text,
 				   model_bahdanau4_len,
 				   "<built-in bahdanau4.model>", err);
-	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4, self4 or localp4), found "
+	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4, self4, localp4 or feed4), found "
 		"\"%s\"", name);
 	return -1;
 }
@@ -1078,7 +1116,7 @@ int model_param_table(struct model *m, unsigned scorers,
 	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, 1, H,
 		&m->enc.b);
 	tab_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
-		E, &m->dec.Wx);
+		E + (m->input_feeding ? H : 0), &m->dec.Wx);
 	tab_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
 		H, &m->dec.Wh);
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,

@@ -84,6 +84,8 @@ struct train_layout {
 	int nsrc;            /* source words */
 	int ntgt;            /* target words */
 	unsigned scorers;    /* the scorers whose weights it holds */
+	int feed;            /* 1: input feeding (Luong's architecture), so
+	                        decoder.W_x is (H, E + H) */
 	int nblocks;
 	struct model_param block[MODEL_MAX_PARAMS]; /* (nblocks) */
 	size_t off[MODEL_MAX_PARAMS];
@@ -151,6 +153,9 @@ struct train_work {
 	int window, window_size, wlo, whi;
 	double wpos, wsig;
 	double *wth, *walign, *wgauss; /* (H), (maxn), (maxn) */
+	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
+	 * which tr_attend_back adds to its own; NULL: none */
+	const double *dht_in;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -244,6 +249,13 @@ void train_init_random(struct trainer *t, const struct train_data *d,
 void train_init_random_arch(struct trainer *t, const struct train_data *d,
 			    int arch, int E, int H, int A, int L,
 			    unsigned scorers, uint64_t seed);
+
+/* train_init_random for Luong's architecture with input feeding (train
+ * --input-feeding): the decoder reads [y_{t-1}; h̃_{t-1}], h̃_0 = 0, and
+ * its W_x (H, E + H) starts uniform in ±1/sqrt(E + H). */
+void train_init_random_feed(struct trainer *t, const struct train_data *d,
+			    int E, int H, int A, int L, unsigned scorers,
+			    uint64_t seed);
 
 /* Sets up *t with the weights of m, whose vocabularies d was parsed with
  * (train_pairs_parse with init m), and the weights of the scorers that m

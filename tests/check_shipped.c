@@ -365,6 +365,45 @@ START_TEST(test_localp4)
 }
 END_TEST
 
+/* feed4, the built-in model with input feeding (make feed-model), with
+ * scorer _i: greedy decoding, which feeds each h̃_t to the next step,
+ * reproduces every training pair. */
+START_TEST(test_feed4_reproduces_every_pair)
+{
+	struct model m;
+	struct errbuf err;
+	struct trace tr;
+
+	ck_assert_msg(model_load_named(&m, "feed4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(m.input_feeding, 1);
+	if (!(model_scorers(&m) & (1u << _i))) {
+		model_free(&m);
+		return;
+	}
+	for (int k = 0; k < NTRAIN; k++) {
+		char tgt[MAX_LINE], *words[64];
+		ck_assert_msg(tok_trace(&tr, &m, P[k].src, NULL, 1u << _i, NULL,
+					&err) == 0, "line %d: %s", P[k].line,
+			      err.msg);
+		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
+		int n = split(tgt, words, 64);
+		const struct trace_run *run = &tr.runs[0];
+		ck_assert_msg(run->nsteps == n + 1 && run->stopped,
+			      "feed4 line %d, %s: %d steps for %d words",
+			      P[k].line, trace_scorer_name(_i), run->nsteps, n);
+		for (int j = 0; j < n; j++)
+			ck_assert_msg(strcmp(m.tgt.words[run->pred[j]],
+					     words[j]) == 0,
+				      "feed4 line %d, %s: word %d is %s, not %s",
+				      P[k].line, trace_scorer_name(_i), j + 1,
+				      m.tgt.words[run->pred[j]], words[j]);
+		trace_free(&tr);
+	}
+	model_free(&m);
+}
+END_TEST
+
 static Suite *shipped_suite(void)
 {
 	Suite *s = suite_create("shipped");
@@ -379,6 +418,8 @@ static Suite *shipped_suite(void)
 			    SCORER_COUNT);
 	tcase_add_loop_test(tc, test_every_pair_aligns, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_localp4, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_feed4_reproduces_every_pair, 0,
+			    SCORER_COUNT);
 	suite_add_tcase(s, tc);
 	return s;
 }

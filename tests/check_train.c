@@ -990,6 +990,66 @@ START_TEST(test_grad_local_windows)
 }
 END_TEST
 
+/* Input feeding (Luong's architecture): every scorer, alone and all
+ * together, global and through local-m, every weight random in [-1, 1]
+ * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
+ * the loss is the trace's, whose numbers torch_check checks with
+ * nn.RNNCell on [y; h̃], and every block's gradient is the central
+ * difference's, h̃_t reaching the loss through the later steps too. */
+START_TEST(test_grad_input_feeding)
+{
+	const int window = _i == SCORER_COUNT + 1 ? WINDOW_local_m
+						  : WINDOW_global;
+	const unsigned scorers = _i < SCORER_COUNT ? 1u << _i : SCORER_ALL;
+	const struct trace_cfg cfg = { window, 1, 0, 0 };
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	uint64_t state = 777;
+	double sum = 0.0;
+
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_feed(&t, &d, 3, 2, 2, 8, SCORER_ALL, 5);
+	int bx = train_block_find(&t.lay, "decoder.W_x");
+	ck_assert_int_eq(t.lay.block[bx].cols, 3 + 2);
+	t.work.window = window;
+	t.work.window_size = 1;
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(v.input_feeding, 1);
+	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
+				&t.work, &st);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		double ref = trace_loss_cfg(&v, &d, sc, &cfg, NULL);
+		ck_assert_double_eq_tol(st.loss_of[sc], ref, 1e-12);
+		sum += ref;
+	}
+	ck_assert_double_eq_tol(all, sum, 1e-12);
+	printf("gradient check input feeding %s %s:",
+	       _i < SCORER_COUNT ? trace_scorer_name(_i) : "all",
+	       window_get(window)->name);
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double err = block_error(&t, &d, scorers, b);
+		printf(" %s %.1e", train_block_name(&t.lay, b), err);
+		ck_assert_msg(err < 1e-5, "input feeding, block %s: relative "
+			      "error %g", train_block_name(&t.lay, b), err);
+	}
+	putchar('\n');
+	/* the columns of W_x that read h̃_{t-1} get a gradient */
+	double norm = 0.0;
+	for (int r = 0; r < 2; r++)
+		for (int c = 3; c < 5; c++)
+			norm += fabs(t.grad[t.lay.off[bx] + (size_t)r * 5 + c]);
+	ck_assert(norm > 1e-6);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
 /* train --init keeps a model's [local-p.*] sections, trained or not. */
 START_TEST(test_init_keeps_local_p)
 {
@@ -1026,6 +1086,7 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_grad_all);
 	tcase_add_loop_test(tc, test_grad_local_windows, 0, 4);
 	tcase_add_test(tc, test_init_keeps_local_p);
+	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_test(tc, test_grad_all_other_shape);
 	tcase_add_loop_test(tc, test_grad_bahdanau_each_scorer, 0,
 			    SCORER_COUNT + 1);

@@ -137,6 +137,28 @@ check "localp4 has W_p and v_p" grep -q "^\[local-p.v_p\]" "$TMP/localp4.model"
 run_cmd train --pairs="$pairs" -o "$TMP/keep.model" -q --epochs=1 --init="$TMP/localp4.model" --scorer=dot
 expect_status 0 "training on from localp4 without a window"
 check "train --init keeps [local-p.W_p]" grep -q "^\[local-p.W_p\]" "$TMP/keep.model"
+# the built-in model with input feeding, as make feed-model builds it
+# (FEED_TRAIN_FLAGS and FEED_EPOCHS in Makefile.am)
+feed_flags="--input-feeding --scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/feed4.model" -q --epochs=3000 $feed_flags
+expect_status 0 "training the input-feeding model"
+check "data/feed4.model is rebuilt byte for byte" cmp -s "$TMP/feed4.model" "$srcdir/data/feed4.model"
+check "feed4 says input-feeding yes" grep -q "^input-feeding yes" "$TMP/feed4.model"
+# what input feeding refuses
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --arch=bahdanau
+expect_status 2 "--input-feeding with --arch=bahdanau"
+expect_err "--input-feeding is Luong's" "the architecture is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --window=local-p
+expect_status 2 "--input-feeding with local-p"
+expect_err "cannot yet combine --input-feeding with --window=local-p" "the limit is said"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --init=toy4
+expect_status 1 "--input-feeding with a model without it"
+expect_err "has no input feeding, and --input-feeding asks for it" "the model is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --init=feed4 --scorer=dot
+expect_status 0 "train --init=feed4"
+check "--init keeps the input feeding" grep -q "^input-feeding yes" "$TMP/x.model"
+rm -f "$TMP/x.model"
 # what a window refuses
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --arch=bahdanau --hidden=4
 expect_status 2 "--window with --arch=bahdanau"
