@@ -6,16 +6,54 @@
  *   h̃_t = tanh(W_c·[c_t; s_t])
  *   p_t = softmax(W_s·h̃_t)
  *
+ * With input feeding (the model's line "input-feeding yes", §3.3) the
+ * RNN reads [y_{t-1}; h̃_{t-1}] instead of y_{t-1}, h̃_0 = 0, and its W_x
+ * is (H, E + H):
+ *
+ *   s_t = tanh(W_x·[y_{t-1}; h̃_{t-1}] + W_h·s_{t-1} + b)
+ *
  * The step program records exactly these, in this order. */
 #include "config.h"
 
 #include "arch.h"
 #include "attn.h"
 
+#include <string.h>
+
 static const struct rec_names luong_rnn_names = {
 	"s_{t}", "tanh(W_x·y_{t-1} + W_h·s_{t-1} + b)",
 	{ "W_x·y_{t-1}", "W_h·s_{t-1}", "b", "sum", "s_{t-1}" }
 };
+
+static const struct rec_names luong_feed_names = {
+	"s_{t}", "tanh(W_x·[y_{t-1}; h̃_{t-1}] + W_h·s_{t-1} + b)",
+	{ "W_x·[y_{t-1}; h̃_{t-1}]", "W_h·s_{t-1}", "b", "sum", "s_{t-1}" }
+};
+
+/* Step 1 with input feeding: the RNN reads [y_{t-1}; h̃_{t-1}], h̃_{t-1}
+ * being the attentional state of the run's step t - 1 (h̃_0 = 0); the
+ * record carries h̃_{t-1} as an operand (JSON "feed") too. */
+static void luong_feed_rnn(struct trace *tr, int run, int t, const double *y,
+			   const double *prev, double *s)
+{
+	const struct model *m = tr->m;
+	const int E = m->E, H = m->H;
+	const struct trace_rec *before = NULL;
+	/* the run is still being recorded: look back from the last record */
+	for (int k = tr->nrecs - 1; t > 1 && k >= 0 && !before; k--)
+		if (tr->recs[k].kind == REC_ATTENTIONAL &&
+		    tr->recs[k].run == run && tr->recs[k].t == t - 1)
+			before = &tr->recs[k];
+	double *feed = trace_alloc(tr, (size_t)H);
+	double *x = trace_alloc(tr, (size_t)(E + H));
+	if (before)
+		memcpy(feed, before->result, sizeof *feed * (size_t)H);
+	attn_concat(x, y, E, feed, H);
+	trace_rnn_sized(tr, REC_RNN, &m->dec, x, prev, s, E + H, H, run, t, 0,
+			&luong_feed_names);
+	struct trace_rec *r = &tr->recs[tr->nrecs - 1];
+	trace_rec_op(r, OP_INPUT, "h̃_{t-1}", "feed", feed, H, 1);
+}
 
 /* step 5: [c_t; s_t], h̃_t and p_t.  Returns the predicted word. */
 static int luong_output(struct trace *tr, int run, int t, const double *c,
@@ -70,10 +108,15 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 	const struct model *m = tr->m;
 	/* step 1: the decoder reads y_{t-1} and updates its state */
 	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
-	trace_rnn(tr, &m->dec, y, prev, s, run, t, 0, &luong_rnn_names);
+	if (m->input_feeding)
+		luong_feed_rnn(tr, run, t, y, prev, s);
+	else
+		trace_rnn(tr, &m->dec, y, prev, s, run, t, 0, &luong_rnn_names);
 	if (t == 1) { /* where the decoder starts */
 		struct trace_rec *r = &tr->recs[tr->nrecs - 1];
-		r->note = "s_0 = h_{n}, the last encoder state";
+		r->note = m->input_feeding ? "s_0 = h_{n}, the last encoder "
+					     "state, and h̃_0 = 0"
+					   : "s_0 = h_{n}, the last encoder state";
 		r->note_op = 4;
 	}
 	/* steps 2-4: score s_t against every h_i, the weights (the

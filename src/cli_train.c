@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "train.h"
 #include "util.h"
+#include "window.h"
 
 #define CLI_TRAIN_MAX_EPOCHS 10000000
 
@@ -31,6 +32,7 @@ struct cli_train_opts {
 	const char *heldout;  /* NULL: no held-out pairs to measure */
 	int E, H, A, L;       /* sizes; 0: not given */
 	int arch;             /* --arch, an enum arch; -1: not given */
+	int feed;             /* --input-feeding */
 	int every;            /* plain progress every this many epochs */
 	int quiet;
 };
@@ -83,6 +85,14 @@ static void cli_train_help(void)
 "      --align-weight=X  add X times -log(the attention on the gold source\n"
 "                        words) to the loss, for pairs with a gold\n"
 "                        alignment (guided alignment; default 0: none)\n"
+"      --input-feeding   Luong's input feeding: the decoder reads\n"
+"                        [y_{t-1}; h̃_{t-1}] (the model file then says so);\n"
+"                        with --init, the model's own\n"
+"      --window=NAME     train the weights through a window: global (the\n"
+"                        default), local-m or local-p (Luong's\n"
+"                        architecture; local-p adds [local-p.W_p] and\n"
+"                        [local-p.v_p] to the model)\n"
+"      --window-size=D   the local window's half-width D (default 1)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -99,7 +109,7 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT, OPT_FEED
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -119,11 +129,13 @@ static const struct option cli_train_long_opts[] = {
 	{ "positions", required_argument, NULL, OPT_POSITIONS },
 	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
+	{ "input-feeding", no_argument, NULL, OPT_FEED },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	CLI_WINDOW_LONG_OPTS
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -227,6 +239,16 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 	case OPT_ARCH:
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
+	case OPT_FEED: o->feed = 1; return 0;
+	case CLI_OPT_WINDOW:
+	case CLI_OPT_WINDOW_SIZE: {
+		struct trace_cfg cfg = { .window = o->t.window,
+					 .window_size = o->t.window_size };
+		int rc = cli_window(&cfg, c, arg);
+		o->t.window = cfg.window;
+		o->t.window_size = cfg.window_size;
+		return rc;
+	}
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
@@ -275,6 +297,34 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"size between the encoder's two "
 					"directions; expected an even --hidden, "
 					"not %d", o->H);
+	if (o->feed && o->arch == ARCH_bahdanau)
+		return cli_usage_errorf("--input-feeding is Luong's: Bahdanau's "
+					"decoder already reads the context "
+					"c_{t-1}; drop --arch=bahdanau or "
+					"--input-feeding");
+	if (o->feed && o->t.window == WINDOW_local_p)
+		return cli_usage_errorf("train cannot yet combine "
+					"--input-feeding with --window=local-p");
+	if (o->t.window != WINDOW_global && o->arch == ARCH_bahdanau)
+		return cli_usage_errorf("train --window=%s works with Luong's "
+					"architecture only, not with "
+					"--arch=bahdanau",
+					window_get(o->t.window)->name);
+	if (o->t.window != WINDOW_global && o->t.align_weight > 0.0)
+		return cli_usage_errorf("--align-weight and --window=%s do not "
+					"go together: the gold words may lie "
+					"outside the window",
+					window_get(o->t.window)->name);
+	if (o->t.window == WINDOW_local_p && o->t.window_size < 1)
+		return cli_usage_errorf("--window=local-p needs a --window-size "
+					"of at least 1 (its Gaussian's σ is "
+					"D/2), not %d", o->t.window_size);
+	if (o->t.window == WINDOW_local_p &&
+	    (o->t.scorers & (1u << SCORER_location_aware)))
+		return cli_usage_errorf("train --window=local-p cannot train "
+					"the location-aware scorer, which "
+					"reads α_{t-1}; choose others with "
+					"--scorer");
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -299,6 +349,7 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	train_opts_default(&o->t);
 	o->every = 100;
 	o->arch = -1;
+	o->t.window_size = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
@@ -384,7 +435,7 @@ static void cli_train_command(char *buf, size_t size,
 			      const struct trainer *t)
 {
 	char lr[NUM_BUFSZ], wd[NUM_BUFSZ], clip[NUM_BUFSZ], start[320];
-	char names[256], pos[32 + NUM_BUFSZ] = "";
+	char names[256], pos[96 + NUM_BUFSZ] = "";
 
 	if (o->init)
 		snprintf(start, sizeof start, "--init=%s%s",
@@ -392,12 +443,13 @@ static void cli_train_command(char *buf, size_t size,
 			 o->t.freeze_shared ? " --freeze-shared" : "");
 	else
 		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
-			 "--hidden=%d --attention=%d%s",
+			 "--hidden=%d --attention=%d%s%s",
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
 			 t->lay.A, t->lay.arch == ARCH_bahdanau
-			 ? " --arch=bahdanau" : "");
+			 ? " --arch=bahdanau" : "",
+			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
-	if (o->L || o->t.align_weight > 0.0) {
+	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
 		if (o->L)
@@ -407,6 +459,11 @@ static void cli_train_command(char *buf, size_t size,
 			snprintf(pos + used, sizeof pos - used,
 				 " --align-weight=%s",
 				 num_shortest(aw, o->t.align_weight));
+		if (o->t.window != WINDOW_global)
+			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
+				 " --window=%s --window-size=%d",
+				 window_get(o->t.window)->name,
+				 o->t.window_size);
 	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
@@ -556,6 +613,8 @@ static void cli_train_header(char *buf, size_t size,
 		struct train_work hw;
 		size_t used = strlen(aligned);
 		train_work_init(&hw, &t->lay, h->max_src, h->max_tgt + 1);
+		hw.window = t->work.window;
+		hw.window_size = t->work.window_size;
 		cli_train_align(align, sizeof align, t, h, o->t.scorers, &hw);
 		train_work_free(&hw);
 		if (align[0])
@@ -627,6 +686,9 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	struct model init;
 	struct errbuf err;
 	int rc = 0;
+	/* local-p's W_p and v_p join the weights trained */
+	const unsigned localp = o->t.window == WINDOW_local_p
+				? LOCALP_PARAM_BIT : 0u;
 
 	memset(&init, 0, sizeof init);
 	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
@@ -644,17 +706,48 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		cli_messagef("%s", err.msg);
 		rc = EXIT_DATA;
 	} else if (o->init) {
-		train_init_model(t, d, &init, o->t.scorers,
-				 o->L ? o->L : d->max_src, o->t.seed);
+		if (o->t.window != WINDOW_global && init.arch != ARCH_luong) {
+			cli_messagef("%s is a model of the %s architecture, and "
+				     "train --window=%s works with Luong's only",
+				     init.name, arch_get(init.arch)->name,
+				     window_get(o->t.window)->name);
+			model_free(&init);
+			return EXIT_DATA;
+		}
+		if (o->feed && !init.input_feeding) {
+			cli_messagef("%s has no input feeding, and "
+				     "--input-feeding asks for it; a model's "
+				     "decoder keeps the input it was made with",
+				     init.name);
+			model_free(&init);
+			return EXIT_DATA;
+		}
+		if (init.input_feeding && o->t.window == WINDOW_local_p) {
+			cli_messagef("%s has input feeding, which train cannot "
+				     "yet combine with --window=local-p",
+				     init.name);
+			model_free(&init);
+			return EXIT_DATA;
+		}
+		train_init_model(t, d, &init, o->t.scorers | localp,
+				 o->L ? o->L : d->max_src, o->t.seed,
+				 o->t.freeze_shared);
 		if (o->t.freeze_shared)
-			train_freeze_shared(t, o->t.scorers);
+			train_freeze_shared(t, o->t.scorers | localp);
+	} else if (o->feed) {
+		train_init_random_feed(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
+				       o->A ? o->A : 4,
+				       o->L ? o->L : d->max_src,
+				       o->t.scorers | localp, o->t.seed);
 	} else {
 		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
 				       o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
-				       o->L ? o->L : d->max_src, o->t.scorers,
-				       o->t.seed);
+				       o->L ? o->L : d->max_src,
+				       o->t.scorers | localp, o->t.seed);
 	}
+	t->work.window = o->t.window;
+	t->work.window_size = o->t.window_size;
 	model_free(&init);
 	return rc;
 }
@@ -684,6 +777,8 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 	if (!o->heldout)
 		return;
 	train_work_init(&hw, &t->lay, h->max_src, h->max_tgt + 1);
+	hw.window = t->work.window;
+	hw.window_size = t->work.window_size;
 	cli_train_align(align, sizeof align, t, h, o->t.scorers, &hw);
 	train_work_free(&hw);
 	fprintf(stderr, "alignment accuracy on the held-out pairs (%s): %s\n",

@@ -50,6 +50,8 @@ int fmt_text_model(FILE *out, const struct model *m,
 		fprintf(out, ", positions %d", m->L);
 	if (m->arch != ARCH_luong)
 		fprintf(out, ", architecture %s", arch_get(m->arch)->name);
+	if (m->input_feeding)
+		fputs(", input feeding", out);
 	fputs("\n", out);
 	for (int k = 0; k < n; k++) {
 		const struct model_param *e = &tab[k];
@@ -153,6 +155,8 @@ int fmt_json_model(FILE *out, const struct model *m)
 	if (m->arch != ARCH_luong)
 		fprintf(out, ", \"architecture\": \"%s\"",
 			arch_get(m->arch)->name);
+	if (m->input_feeding)
+		fputs(", \"input_feeding\": true", out);
 	json_vocab(out, "source_embeddings", &m->src, m->E);
 	json_vocab(out, "target_embeddings", &m->tgt, m->E);
 	json_params(out, m, tab, n);

@@ -111,6 +111,10 @@ static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 		text_line(b, 0, note, r->ops[r->note_op].v,
 			  r->ops[r->note_op].len, prec);
 	}
+	for (int k = 0; k < r->nops; k++) /* input feeding: h̃_{t-1} */
+		if (r->ops[k].key && strcmp(r->ops[k].key, "feed") == 0)
+			text_line(b, 0, nm->op[k], r->ops[k].v, r->ops[k].len,
+				  prec);
 	fmt_buf_puts(b, nm->symbol);
 	TEXT_LIT(b, " = ");
 	fmt_buf_puts(b, nm->formula);

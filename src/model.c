@@ -661,6 +661,40 @@ static int mp_arch(struct mparse *p, struct model *m)
 	return mp_end_of_line(p, cur);
 }
 
+/* Reads the optional line "input-feeding yes" or "input-feeding no"
+ * (model.h), which Luong's architecture alone has. */
+static int mp_feeding(struct mparse *p, struct model *m)
+{
+	struct mfield f;
+	size_t cur = 0;
+	char q[64];
+	int r = mp_next(p);
+
+	m->input_feeding = 0;
+	if (r <= 0)
+		return r;
+	mp_field(p, &cur, &f);
+	if (!mp_is(p, &f, "input-feeding")) {
+		p->pushed = 1;
+		return 0;
+	}
+	if (!mp_field(p, &cur, &f))
+		return mp_err(p, cur, "expected yes or no after input-feeding, "
+			      "found end of line");
+	if (f.n == 3 && memcmp(p->line + f.off, "yes", 3) == 0)
+		m->input_feeding = 1;
+	else if (!(f.n == 2 && memcmp(p->line + f.off, "no", 2) == 0))
+		return mp_err(p, f.off, "expected yes or no after "
+			      "input-feeding, found %s",
+			      mp_quote(p, &f, q, sizeof q));
+	if (m->input_feeding && m->arch != ARCH_luong)
+		return mp_err(p, f.off, "expected no input feeding in the %s "
+			      "architecture, whose decoder already reads "
+			      "c_{t-1}; input feeding is Luong's",
+			      arch_get(m->arch)->name);
+	return mp_end_of_line(p, cur);
+}
+
 /* What owns the optional weights of owner (model_param.scorer), for
  * messages: "general scorer", "self-attention". */
 static const char *mp_owner(int owner)
@@ -711,7 +745,7 @@ static int mp_model(struct mparse *p, struct model *m)
 	if (mp_magic(p) != 0 || mp_size(p, "embedding", &m->E) != 0 ||
 	    mp_size(p, "hidden", &m->H) != 0 ||
 	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
-	    mp_arch(p, m) < 0)
+	    mp_arch(p, m) < 0 || mp_feeding(p, m) < 0)
 		return -1;
 	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
 	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
@@ -820,6 +854,10 @@ static const struct {
 	  "trained on data/toy.pairs; the default of --arch=bahdanau" },
 	{ "self4", model_self4_text, &model_self4_len,
 	  "set by hand, for attn-trace self (lessons 17 and 18)" },
+	{ "localp4", model_localp4_text, &model_localp4_len,
+	  "toy4 trained on through --window=local-p --window-size=1" },
+	{ "feed4", model_feed4_text, &model_feed4_len,
+	  "trained on data/toy.pairs as toy4, with input feeding" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 
@@ -1109,7 +1147,7 @@ int model_param_table(struct model *m, unsigned scorers,
 	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, 1, H,
 		&m->enc.b);
 	tab_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
-		E, &m->dec.Wx);
+		E + (m->input_feeding ? H : 0), &m->dec.Wx);
 	tab_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
 		H, &m->dec.Wh);
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,

@@ -90,6 +90,9 @@ struct model {
 	int L; /* source positions ("positions L"), 0 when not given */
 	int arch; /* an enum arch: the line "architecture NAME", luong when
 	             there is none */
+	int input_feeding; /* 1: the line "input-feeding yes" (Luong's
+	                      architecture only): the decoder reads
+	                      [y_{t-1}; h̃_{t-1}], and its W_x is (H, E + H) */
 	struct vocab src;
 	struct vocab tgt;
 	int bos; /* index of "<s>" in tgt */
@@ -193,7 +196,7 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
  * "self4" (data/self4.model, the hand-set model of self-attention).  Same
  * contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4, bahdanau4 or self4), found \"NAME\"". */
+ * built-in model (toy4, handset4, bahdanau4, self4, localp4 or feed4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -205,7 +208,7 @@ int model_builtin_name(const char *name);
 const char *model_builtin_nth(size_t k, const char **what);
 
 /* The names of the built-in models for a message: "toy4, handset4,
- * bahdanau4 or self4". */
+ * bahdanau4, self4, localp4 or feed4". */
 const char *model_builtin_list(void);
 
 /* Loads the model that a --model option (or a lesson's model:) names:
@@ -239,5 +242,9 @@ extern const unsigned char model_bahdanau4_text[];
 extern const size_t model_bahdanau4_len;
 extern const unsigned char model_self4_text[];
 extern const size_t model_self4_len;
+extern const unsigned char model_localp4_text[]; /* data/localp4.model */
+extern const size_t model_localp4_len;
+extern const unsigned char model_feed4_text[]; /* data/feed4.model */
+extern const size_t model_feed4_len;
 
 #endif

@@ -20,15 +20,19 @@
 
 #include "attn.h"
 #include "train.h"
+#include "window.h"
 
-void train_layout_init(struct train_layout *l, int arch, int E, int H,
-		       int A, int L, int nsrc, int ntgt, unsigned scorers)
+/* train_layout_init, with input feeding if feed. */
+static void tr_layout_init(struct train_layout *l, int arch, int feed, int E,
+			   int H, int A, int L, int nsrc, int ntgt,
+			   unsigned scorers)
 {
 	struct model sizes;
 	size_t off = 0;
 
 	memset(&sizes, 0, sizeof sizes);
 	sizes.arch = arch;
+	sizes.input_feeding = feed;
 	sizes.E = E;
 	sizes.H = H;
 	sizes.A = A;
@@ -44,6 +48,7 @@ void train_layout_init(struct train_layout *l, int arch, int E, int H,
 	l->nsrc = nsrc;
 	l->ntgt = ntgt;
 	l->scorers = scorers;
+	l->feed = feed;
 	l->nblocks = model_param_table(&sizes, scorers, l->block);
 	for (int b = 0; b < l->nblocks; b++) {
 		l->block[b].slot = NULL; /* they pointed into sizes */
@@ -52,6 +57,12 @@ void train_layout_init(struct train_layout *l, int arch, int E, int H,
 		off += l->len[b];
 	}
 	l->total = off;
+}
+
+void train_layout_init(struct train_layout *l, int arch, int E, int H,
+		       int A, int L, int nsrc, int ntgt, unsigned scorers)
+{
+	tr_layout_init(l, arch, 0, E, H, A, L, nsrc, ntgt, scorers);
 }
 
 const char *train_block_name(const struct train_layout *l, int b)
@@ -74,6 +85,7 @@ void train_view(struct model *v, const struct train_layout *l,
 
 	memset(v, 0, sizeof *v);
 	v->arch = l->arch;
+	v->input_feeding = l->feed;
 	v->E = l->E;
 	v->H = l->H;
 	v->A = l->A;
@@ -137,6 +149,9 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dnext = xcalloc(H, sizeof *w->dnext);
 	w->dpre = xcalloc(H, sizeof *w->dpre);
 	w->dc = xcalloc(H, sizeof *w->dc);
+	w->wth = xcalloc(H, sizeof *w->wth);
+	w->walign = xcalloc(n, sizeof *w->walign);
+	w->wgauss = xcalloc(n, sizeof *w->wgauss);
 }
 
 void train_work_free(struct train_work *w)
@@ -146,7 +161,8 @@ void train_work_free(struct train_work *w)
 			  w->cs, w->dcs, w->ht, w->dht, w->p, w->sws.aux,
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
 			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
-			  w->dscy, w->dq, w->dnext, w->dpre, w->dc };
+			  w->dscy, w->dq, w->dnext, w->dpre, w->dc, w->wth,
+			  w->walign, w->wgauss };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -240,6 +256,89 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* ------------------------------------------------ the local windows */
+
+/* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
+ * as the window of w says (src/window_local*.c does the same for the
+ * trace): global, the softmax over all n; local-m, the softmax over
+ * min(t, n) - D .. min(t, n) + D and 0 elsewhere; local-p, align_t, the
+ * softmax over ⌊p_t⌋ - D .. ⌊p_t⌋ + D with p_t = 1 + (n - 1)·σ(v_p·
+ * tanh(W_p s_t)), times the Gaussian exp(-(j - p_t)²/(2σ²)), σ = D/2. */
+static void tr_window(const struct model *m, const double *s, int t, int n,
+		      struct train_work *w)
+{
+	const int H = m->H, D = w->window_size;
+	int centre;
+
+	if (w->window == WINDOW_global) {
+		tr_softmax(w->alpha, w->e, n);
+		return;
+	}
+	if (w->window == WINDOW_local_p) {
+		tr_matvec(w->wth, m->Wp, s, H, H);
+		for (int k = 0; k < H; k++)
+			w->wth[k] = tanh(w->wth[k]);
+		w->wsig = 1.0 / (1.0 + exp(-tr_dot(m->vp, w->wth, H)));
+		w->wpos = 1.0 + (n - 1) * w->wsig;
+		centre = (int)floor(w->wpos);
+	} else {
+		centre = t < n ? t : n;
+		w->wpos = centre;
+	}
+	w->wlo = centre - D < 1 ? 1 : centre - D;
+	w->whi = centre + D > n ? n : centre + D;
+	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
+	tr_softmax(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
+		   w->whi - w->wlo + 1);
+	if (w->window != WINDOW_local_p)
+		return;
+	memcpy(w->walign, w->alpha, sizeof *w->alpha * (size_t)n);
+	for (int j = w->wlo; j <= w->whi; j++) {
+		double d = j - w->wpos, sg = D / 2.0;
+		w->wgauss[j - 1] = exp(-(d * d) / (2.0 * sg * sg));
+		w->alpha[j - 1] = w->walign[j - 1] * w->wgauss[j - 1];
+	}
+}
+
+/* The backward pass of tr_window for local-p, given dL/da_t in dalpha
+ * (n): adds dL/dp_t's share to the gradients of W_p and v_p (g) and to
+ * ds (H), dL/ds_t; then turns dalpha into dL/dalign_t, which the softmax
+ * backward pass takes with align_t (returned) in place of α_t.  p_t
+ * reaches the loss through the Gaussian only: ⌊p_t⌋, the window's place,
+ * is piecewise constant, so its derivative is 0 wherever it exists.
+ * For global and local-m, returns α_t unchanged. */
+static const double *tr_window_back(struct model *g, const struct model *m,
+				    const double *s, double *ds, int n,
+				    struct train_work *w)
+{
+	const int H = m->H;
+	const double sg = w->window_size / 2.0;
+	double dp = 0.0, dv;
+
+	if (w->window != WINDOW_local_p)
+		return w->alpha;
+	/* a_j = align_j g_j, dg_j/dp = g_j (j - p)/σ² */
+	for (int j = w->wlo; j <= w->whi; j++) {
+		dp += w->dalpha[j - 1] * w->alpha[j - 1] * (j - w->wpos) /
+		      (sg * sg);
+		w->dalpha[j - 1] *= w->wgauss[j - 1];
+	}
+	for (int j = 1; j <= n; j++)
+		if (j < w->wlo || j > w->whi)
+			w->dalpha[j - 1] = 0.0;
+	/* p = 1 + (n - 1) σ(v), v = v_p·tanh(W_p s) */
+	dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
+	for (int k = 0; k < H; k++) {
+		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
+		g->vp[k] += dv * w->wth[k];
+		for (int i = 0; i < H; i++) {
+			g->Wp[(size_t)k * H + i] += dpre * s[i];
+			ds[i] += dpre * m->Wp[(size_t)k * H + i];
+		}
+	}
+	return w->walign;
+}
+
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
  * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
  * gold is -1. */
@@ -252,8 +351,8 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 	/* step 1: the scores, by the scorer's own forward function */
 	scorer_get(sc)->forward(in, s, w->e, &w->sws);
-	/* step 2: softmax */
-	tr_softmax(w->alpha, w->e, n);
+	/* step 2: softmax, over the window if there is one */
+	tr_window(m, s, t, n, w);
 	/* step 3: the weighted sum c_t, and [c_t; s_t] */
 	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
 	for (int i = 0; i < n; i++)
@@ -350,6 +449,9 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
 	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
+		for (int k = 0; k < H; k++)
+			w->dht[k] += w->dht_in[k];
 	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
 	for (int k = 0; k < H; k++)
 		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
@@ -368,9 +470,21 @@ static void tr_attend_back(struct model *g, const struct model *m,
 		for (int k = 0; k < H; k++)
 			dh[k] += w->alpha[i] * w->dcs[k];
 	}
-	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j) */
-	for (int i = 0; i < n; i++)
-		w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j)
+	 * (0 outside a local window, where α_t,i = 0); local-p first goes
+	 * back through the Gaussian to align_t, W_p and v_p */
+	if (w->window == WINDOW_local_p) {
+		const double *al = tr_window_back(g, m, w->s + (size_t)t * H,
+						  ds, n, w);
+		dot = 0.0;
+		for (int i = 0; i < n; i++)
+			dot += al[i] * w->dalpha[i];
+		for (int i = 0; i < n; i++)
+			w->e[i] = al[i] * (w->dalpha[i] - dot);
+	} else {
+		for (int i = 0; i < n; i++)
+			w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
+	}
 	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
 	tr_align_back(w->e, w->alpha, gold, lambda, n);
 	/* step 1: the scorer's own gradient */
@@ -522,6 +636,124 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 			memcpy(w->dprev, w->dprev_next,
 			       sizeof *w->dprev * (size_t)n);
 		}
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
+	return loss;
+}
+
+/* ------------------------------------------------- input feeding */
+
+/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
+ * h̃_{t-1}], built in w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
+static void tr_dec_step_feed(const struct model *m, int word, int t,
+			     const double *feed, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
+	if (feed)
+		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
+	else
+		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+	tr_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
+	       E + H, H);
+}
+
+/* tr_pair_scorer with input feeding: the decoder states now depend on
+ * the attention of the steps before (h̃_{t-1} enters step t), so for
+ * each scorer every step runs forward (the decoder too), keeping what
+ * the backward pass needs, then back from step T to 1: each step's
+ * dL/dh̃_t is its output's plus what step t + 1's decoder input sent
+ * back, and the decoder's backward pass through time runs within this
+ * loop, into dL/ds_0 = dL/dh_n.  Handles the scorers that read α_{t-1}
+ * as tr_pair_scorer_seq does. */
+static double tr_pair_scorer_feed(struct model *g, const struct model *m,
+				  const struct train_pair *pr, int sc,
+				  double scale, struct train_work *w,
+				  int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const int E = m->E;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q, *carry = w->dnext;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+				 t > 1 ? o - (3 * H + V) + 2 * H : NULL, w);
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		loss -= tr_attend(m, &in, sc, t, n, gold, w);
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (!g)
+			continue;
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
+	}
+	if (g) {
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		memset(carry, 0, sizeof *carry * (size_t)H);
+		w->dht_in = carry;
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			int word = tr_input(m, pr->tgt, t);
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
+			       sizeof *w->alpha * (size_t)n);
+			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
+			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
+			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			tr_attend_back(g, m, &in, sc, t, n, w->dprev,
+				       tr_align_links(pr, t, w),
+				       scale * w->align_weight, w);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}] */
+			memcpy(w->scy, m->tgt.emb + (size_t)word * E,
+			       sizeof *w->scy * (size_t)E);
+			if (t > 1)
+				memcpy(w->scy + E, o - (3 * H + V) + 2 * H,
+				       sizeof *w->scy * (size_t)H);
+			else
+				memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+			memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
+			tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
+				    w->s + (size_t)t * H, w->scy,
+				    w->s + (size_t)(t - 1) * H, w->dscy,
+				    w->ds + (size_t)(t - 1) * H, E + H, H);
+			for (int k = 0; k < E; k++)
+				g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
+			memcpy(carry, w->dscy + E, sizeof *carry * (size_t)H);
+		}
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
 	}
 	w->sws.mid = mid;
 	w->sws.act = act;
@@ -778,6 +1010,18 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 1: encode; step 2: the teacher-forced decoder states */
 	tr_encode(m, pr->src, n, w);
 	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
+	if (m->input_feeding) { /* the states depend on the scorer */
+		if (g)
+			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
+		for (int sc = 0; sc < SCORER_COUNT; sc++)
+			if (scorers & (1u << sc))
+				loss[sc] += tr_pair_scorer_feed(g, m, pr, sc,
+								scale, w,
+								&right[sc]);
+		if (g)
+			tr_encoder_back(g, m, pr->src, n, w);
+		return;
+	}
 	for (int t = 1; t <= T; t++)
 		tr_dec_step(m, tr_input(m, pr->tgt, t), t, w);
 	if (g) {
@@ -883,15 +1127,16 @@ static int tr_uses_positions(unsigned scorers)
 /* Allocates the vectors of *t for data d, sizes E, H, A, L and the
  * weights of the scorers in the bitmask. */
 static void tr_alloc(struct trainer *t, const struct train_data *d,
-		     int arch, int E, int H, int A, int L, unsigned scorers)
+		     int arch, int feed, int E, int H, int A, int L,
+		     unsigned scorers)
 {
 	int maxT = d->max_tgt + 1;
 
 	memset(t, 0, sizeof *t);
 	if (!tr_uses_positions(scorers))
 		L = 0; /* no weight has a row a source position */
-	train_layout_init(&t->lay, arch, E, H, A, L, d->src.n, d->tgt.n,
-			  scorers);
+	tr_layout_init(&t->lay, arch, feed, E, H, A, L, d->src.n, d->tgt.n,
+		       scorers);
 	t->theta = xcalloc(t->lay.total, sizeof *t->theta);
 	t->grad = xcalloc(t->lay.total, sizeof *t->grad);
 	t->m1 = xcalloc(t->lay.total, sizeof *t->m1);
@@ -921,7 +1166,8 @@ static double tr_init_range(const struct train_layout *l, int b)
 	    strcmp(p->section, "backward.W_x") == 0 ||
 	    strcmp(p->section, "decoder.W_init") == 0 ||
 	    strcmp(p->section, "decoder.W_y") == 0 ||
-	    strcmp(p->section, "decoder.W_c") == 0)
+	    strcmp(p->section, "decoder.W_c") == 0 ||
+	    p->scorer == LOCALP_PARAM_OWNER) /* W_p, v_p: 0 would stay 0 */
 		return 1.0 / sqrt((double)p->cols);
 	return 0.0;
 }
@@ -959,28 +1205,45 @@ void train_init_random_arch(struct trainer *t, const struct train_data *d,
 {
 	uint64_t state = seed;
 
-	tr_alloc(t, d, arch, E, H, A, L, scorers);
+	tr_alloc(t, d, arch, 0, E, H, A, L, scorers);
+	for (int b = 0; b < t->lay.nblocks; b++)
+		tr_init_block(t, b, &state);
+}
+
+void train_init_random_feed(struct trainer *t, const struct train_data *d,
+			    int E, int H, int A, int L, unsigned scorers,
+			    uint64_t seed)
+{
+	uint64_t state = seed;
+
+	tr_alloc(t, d, ARCH_luong, 1, E, H, A, L, scorers);
 	for (int b = 0; b < t->lay.nblocks; b++)
 		tr_init_block(t, b, &state);
 }
 
 void train_init_model(struct trainer *t, const struct train_data *d,
 		      const struct model *m, unsigned scorers, int L,
-		      uint64_t seed)
+		      uint64_t seed, int keep_others)
 {
 	struct model v;
 	struct model_param tab[MODEL_MAX_PARAMS];
 	uint64_t state = seed;
-	unsigned have = model_scorers(m);
+	/* m's scorers, and its [local-p.*] sections if it has them */
+	unsigned have = model_scorers(m) | (m->Wp && m->vp ? LOCALP_PARAM_BIT
+						     : 0u);
+	if (!keep_others) /* a local-p window's weights are not a scorer's */
+		have &= scorers | LOCALP_PARAM_BIT;
 
-	tr_alloc(t, d, m->arch, m->E, m->H, m->A, m->L ? m->L : L,
+	tr_alloc(t, d, m->arch, m->input_feeding, m->E, m->H, m->A,
+		 m->L ? m->L : L,
 		 have | scorers);
 	train_view(&v, &t->lay, t->theta, d);
 	model_param_table(&v, t->lay.scorers, tab);
 	for (int b = 0; b < t->lay.nblocks; b++) {
 		int sc = t->lay.block[b].scorer;
 		const double *src = model_weights(m, t->lay.block[b].section);
-		if (sc >= 0 && !(have & (1u << sc)))
+		if ((sc >= 0 && !(have & (1u << sc))) ||
+		    (sc == LOCALP_PARAM_OWNER && !(have & LOCALP_PARAM_BIT)))
 			tr_init_block(t, b, &state); /* new to this model */
 		else
 			memcpy(*tab[b].slot, src,
@@ -1000,7 +1263,9 @@ void train_freeze_shared(struct trainer *t, unsigned scorers)
 {
 	for (int b = 0; b < t->lay.nblocks; b++) {
 		int sc = t->lay.block[b].scorer;
-		t->frozen[b] = sc < 0 || !(scorers & (1u << sc));
+		t->frozen[b] = sc == LOCALP_PARAM_OWNER
+			       ? !(scorers & LOCALP_PARAM_BIT)
+			       : sc < 0 || !(scorers & (1u << sc));
 	}
 }
 
@@ -1078,6 +1343,8 @@ void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st)
 {
 	t->work.align_weight = o->align_weight;
+	t->work.window = o->window;
+	t->work.window_size = o->window_size;
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
@@ -1106,6 +1373,8 @@ int train_run(struct trainer *t, const struct train_data *d,
 	}
 	memset(last, 0, sizeof *last);
 	t->work.align_weight = o->align_weight;
+	t->work.window = o->window;
+	t->work.window_size = o->window_size;
 	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;
@@ -1170,7 +1439,10 @@ int train_greedy(const struct model *m, const int *src, int n,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
-		tr_dec_step(m, word, t, w);
+		if (m->input_feeding) /* h̃_{t-1} is still in w->ht */
+			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
+		else
+			tr_dec_step(m, word, t, w);
 		tr_attend(m, &in, sc, t, n, -1, w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
@@ -1226,6 +1498,9 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 		int linked = 0, word = tr_input(m, pr->tgt, t);
 		if (m->arch == ARCH_bahdanau) {
 			tr_bahd_step(m, &in, sc, t, n, word, -1, w);
+		} else if (m->input_feeding) { /* h̃_{t-1} is in w->ht */
+			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
+			tr_attend(m, &in, sc, t, n, -1, w);
 		} else {
 			tr_dec_step(m, word, t, w);
 			tr_attend(m, &in, sc, t, n, -1, w);

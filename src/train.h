@@ -84,6 +84,8 @@ struct train_layout {
 	int nsrc;            /* source words */
 	int ntgt;            /* target words */
 	unsigned scorers;    /* the scorers whose weights it holds */
+	int feed;            /* 1: input feeding (Luong's architecture), so
+	                        decoder.W_x is (H, E + H) */
 	int nblocks;
 	struct model_param block[MODEL_MAX_PARAMS]; /* (nblocks) */
 	size_t off[MODEL_MAX_PARAMS];
@@ -143,6 +145,17 @@ struct train_work {
 	double align_weight; /* λ of the guided-alignment term of the loss
 	                        (train --align-weight); 0 (as train_work_init
 	                        sets it): the cross-entropy alone */
+	/* a local window (train --window, Luong's architecture only): an
+	 * enum window (WINDOW_global = 0, as train_work_init sets it) and
+	 * its half-width D; then the step's window lo .. hi (from 1), and
+	 * for local-p p_t, σ(v_p·tanh(W_p s_t)), tanh(W_p s_t) (H), align_t
+	 * and the Gaussian (maxn each) */
+	int window, window_size, wlo, whi;
+	double wpos, wsig;
+	double *wth, *walign, *wgauss; /* (H), (maxn), (maxn) */
+	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
+	 * which tr_attend_back adds to its own; NULL: none */
+	const double *dht_in;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -195,6 +208,7 @@ struct train_opts {
 	                           0: the longest source side */
 	double align_weight;    /* λ of the guided-alignment term (see
 	                           train_loss); 0: none */
+	int window, window_size; /* train --window: an enum window, and D */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -240,15 +254,25 @@ void train_init_random_arch(struct trainer *t, const struct train_data *d,
 			    int arch, int E, int H, int A, int L,
 			    unsigned scorers, uint64_t seed);
 
+/* train_init_random for Luong's architecture with input feeding (train
+ * --input-feeding): the decoder reads [y_{t-1}; h̃_{t-1}], h̃_0 = 0, and
+ * its W_x (H, E + H) starts uniform in ±1/sqrt(E + H). */
+void train_init_random_feed(struct trainer *t, const struct train_data *d,
+			    int E, int H, int A, int L, unsigned scorers,
+			    uint64_t seed);
+
 /* Sets up *t with the weights of m, whose vocabularies d was parsed with
  * (train_pairs_parse with init m), and the weights of the scorers that m
  * lacks drawn from seed as train_init_random does (their L is m's, or L
- * when m has none).  The layout holds m's scorers and those of scorers.
- * m's self/cross-attention weights, which no loss here trains, are copied
- * into t->mha as they are. */
+ * when m has none).  The layout holds those of scorers, and with
+ * keep_others m's other scorers too (the caller then freezes the shared
+ * weights, so that theirs stay right: train_freeze_shared); without it
+ * they are left out, as the training would change the states they were
+ * learnt on.  m's self/cross-attention weights, which no loss here
+ * trains, are copied into t->mha as they are. */
 void train_init_model(struct trainer *t, const struct train_data *d,
 		      const struct model *m, unsigned scorers, int L,
-		      uint64_t seed);
+		      uint64_t seed, int keep_others);
 
 /* Keeps every block that the scorers in the bitmask do not own as it is:
  * no gradient step and no weight decay (train --freeze-shared). */

@@ -90,6 +90,8 @@ int train_write_model(FILE *out, const struct model *m, const char *comment)
 		fprintf(out, "positions %d\n", m->L);
 	if (m->arch != ARCH_luong)
 		fprintf(out, "architecture %s\n", arch_get(m->arch)->name);
+	if (m->input_feeding)
+		fputs("input-feeding yes\n", out);
 	for (int k = 0; k < n; k++) {
 		const struct model_param *p = &tab[k];
 		switch (p->kind) {

@@ -367,7 +367,7 @@ START_TEST(test_builtin_named)
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
 	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, "
-			 "handset4, bahdanau4 or self4), found \"toy5\"");
+			 "handset4, bahdanau4, self4, localp4 or feed4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
@@ -392,6 +392,24 @@ START_TEST(test_builtin_named)
 		      err.msg);
 	ck_assert_uint_eq(model_mha(&m), 0);
 	model_free(&m);
+	/* localp4 has the local-p window's sections, and is Luong's */
+	builtin_is_file("localp4", model_localp4_text, model_localp4_len);
+	ck_assert(model_builtin_name("localp4"));
+	ck_assert_msg(model_load_named(&m, "localp4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_ptr_nonnull(m.Wp);
+	ck_assert_ptr_nonnull(m.vp);
+	ck_assert_int_eq(m.arch, ARCH_luong);
+	ck_assert_int_eq(m.input_feeding, 0);
+	model_free(&m);
+	/* feed4 has input feeding: its decoder's W_x is (H, E + H) */
+	builtin_is_file("feed4", model_feed4_text, model_feed4_len);
+	ck_assert(model_builtin_name("feed4"));
+	ck_assert_msg(model_load_named(&m, "feed4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(m.input_feeding, 1);
+	ck_assert_ptr_nonnull(model_weights(&m, "decoder.W_x"));
+	model_free(&m);
 }
 END_TEST
 
@@ -400,7 +418,7 @@ END_TEST
 START_TEST(test_builtin_list)
 {
 	static const char *const names[] = { "toy4", "handset4", "bahdanau4",
-					     "self4" };
+					     "self4", "localp4", "feed4" };
 	const char *name, *what = NULL;
 	size_t k;
 	for (k = 0; (name = model_builtin_nth(k, &what)); k++) {
@@ -417,7 +435,7 @@ START_TEST(test_builtin_list)
 	ck_assert_uint_eq(k, sizeof names / sizeof names[0]);
 	ck_assert_ptr_null(model_builtin_nth(k, NULL));
 	ck_assert_str_eq(model_builtin_list(),
-			 "toy4, handset4, bahdanau4 or self4");
+			 "toy4, handset4, bahdanau4, self4, localp4 or feed4");
 }
 END_TEST
 

@@ -26,6 +26,7 @@
 #include "model.h"
 #include "tok.h"
 #include "trace.h"
+#include "window.h"
 
 #define MAX_PAIRS 64
 #define MAX_LINE 512
@@ -293,6 +294,116 @@ START_TEST(test_every_pair_aligns)
 }
 END_TEST
 
+/* localp4, the built-in model of the local-p window (D = 1, make
+ * localp-model), traced through it with scorer _i: greedy decoding
+ * reproduces every training pair, and on "zone économique européenne"
+ * p_t walks backwards, as the English words of the noun phrase reverse
+ * the French ones: european (européenne, word 3), economic (économique,
+ * 2), area (zone, 1); so p_1 > p_2 > p_3, and the Gaussian around p_t
+ * gives its largest weight to words 3, 2, 1 in turn. */
+START_TEST(test_localp4)
+{
+	static const char *const want[] = { "european", "economic", "area" };
+	const struct trace_cfg cfg = { WINDOW_local_p, 1, 0, 0 };
+	struct model m;
+	struct errbuf err;
+	struct trace tr;
+
+	ck_assert_msg(model_load_named(&m, "localp4", &err) == 0, "%s",
+		      err.msg);
+	if (!(model_scorers(&m) & (1u << _i))) {
+		model_free(&m);
+		return;
+	}
+	for (int k = 0; k < NTRAIN; k++) {
+		char tgt[MAX_LINE], *words[64];
+		ck_assert_msg(tok_trace(&tr, &m, P[k].src, NULL, 1u << _i, &cfg,
+					&err) == 0, "line %d: %s", P[k].line,
+			      err.msg);
+		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
+		int n = split(tgt, words, 64);
+		const struct trace_run *run = &tr.runs[0];
+		ck_assert_msg(run->nsteps == n + 1 && run->stopped,
+			      "localp4 line %d, %s: %d steps for %d words",
+			      P[k].line, trace_scorer_name(_i), run->nsteps, n);
+		for (int j = 0; j < n; j++)
+			ck_assert_msg(strcmp(m.tgt.words[run->pred[j]],
+					     words[j]) == 0,
+				      "localp4 line %d, %s: word %d is %s, not %s",
+				      P[k].line, trace_scorer_name(_i), j + 1,
+				      m.tgt.words[run->pred[j]], words[j]);
+		trace_free(&tr);
+	}
+	ck_assert_int_eq(tok_trace(&tr, &m, "zone économique européenne",
+				   NULL, 1u << _i, &cfg, &err), 0);
+	double p[4];
+	for (int t = 1; t <= 3; t++) {
+		const struct trace_rec *r = trace_find(&tr, REC_POSITION, 0,
+						       t, 0);
+		const struct trace_rec *a = trace_find(&tr, REC_GAUSS, 0, t, 0);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_ptr_nonnull(a);
+		p[t] = r->result[0];
+		ck_assert_str_eq(m.tgt.words[tr.runs[0].pred[t - 1]],
+				 want[t - 1]);
+		/* the Gaussian peaks at the word nearest p_t: 3, 2, 1 */
+		const struct trace_operand *g = NULL;
+		for (int o = 0; o < a->nops; o++)
+			if (a->ops[o].key && strcmp(a->ops[o].key, "gauss") == 0)
+				g = &a->ops[o];
+		ck_assert_ptr_nonnull(g);
+		int best = 0;
+		for (int j = 1; j < tr.n; j++)
+			if (g->v[j] > g->v[best])
+				best = j;
+		ck_assert_int_eq(best + 1, 4 - t);
+	}
+	ck_assert_msg(p[1] > p[2] && p[2] > p[3], "p_t = %g, %g, %g", p[1],
+		      p[2], p[3]);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
+/* feed4, the built-in model with input feeding (make feed-model), with
+ * scorer _i: greedy decoding, which feeds each h̃_t to the next step,
+ * reproduces every training pair. */
+START_TEST(test_feed4_reproduces_every_pair)
+{
+	struct model m;
+	struct errbuf err;
+	struct trace tr;
+
+	ck_assert_msg(model_load_named(&m, "feed4", &err) == 0, "%s",
+		      err.msg);
+	ck_assert_int_eq(m.input_feeding, 1);
+	if (!(model_scorers(&m) & (1u << _i))) {
+		model_free(&m);
+		return;
+	}
+	for (int k = 0; k < NTRAIN; k++) {
+		char tgt[MAX_LINE], *words[64];
+		ck_assert_msg(tok_trace(&tr, &m, P[k].src, NULL, 1u << _i, NULL,
+					&err) == 0, "line %d: %s", P[k].line,
+			      err.msg);
+		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
+		int n = split(tgt, words, 64);
+		const struct trace_run *run = &tr.runs[0];
+		ck_assert_msg(run->nsteps == n + 1 && run->stopped,
+			      "feed4 line %d, %s: %d steps for %d words",
+			      P[k].line, trace_scorer_name(_i), run->nsteps, n);
+		for (int j = 0; j < n; j++)
+			ck_assert_msg(strcmp(m.tgt.words[run->pred[j]],
+					     words[j]) == 0,
+				      "feed4 line %d, %s: word %d is %s, not %s",
+				      P[k].line, trace_scorer_name(_i), j + 1,
+				      m.tgt.words[run->pred[j]], words[j]);
+		trace_free(&tr);
+	}
+	model_free(&m);
+}
+END_TEST
+
 static Suite *shipped_suite(void)
 {
 	Suite *s = suite_create("shipped");
@@ -306,6 +417,9 @@ static Suite *shipped_suite(void)
 	tcase_add_loop_test(tc, test_default_sentence_aligns, 0,
 			    SCORER_COUNT);
 	tcase_add_loop_test(tc, test_every_pair_aligns, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_localp4, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_feed4_reproduces_every_pair, 0,
+			    SCORER_COUNT);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "trace.h"
 #include "train.h"
+#include "window.h"
 
 /* A corpus for the gradient check: unequal lengths, a repeated word, and
  * a target word ("z") that is never fed to the decoder. */
@@ -379,7 +380,7 @@ START_TEST(test_init_model)
 	ck_assert_int_eq(model_load_named(&m, "handset4", &err), 0);
 	parse_ok(&d, two_pairs, &m);
 	ck_assert_int_eq(d.tgt.n, m.tgt.n);
-	train_init_model(&t, &d, &m, 0, 8, 1);
+	train_init_model(&t, &d, &m, 0, 8, 1, 1);
 	train_view(&v, &t.lay, t.theta, &d);
 	ck_assert(memcmp(v.Ws, m.Ws, sizeof *m.Ws * (size_t)m.tgt.n * m.H)
 		  == 0);
@@ -770,7 +771,7 @@ START_TEST(test_greedy_matches_trace)
 	struct trainer t;
 	struct errbuf err;
 	load_toy(&m, &d);
-	train_init_model(&t, &d, &m, 0, 8, 1);
+	train_init_model(&t, &d, &m, 0, 8, 1, 1);
 	train_view(&v, &t.lay, t.theta, &d);
 	for (int k = 0; k < d.n; k++) {
 		const struct train_pair *p = &d.pairs[k];
@@ -873,7 +874,7 @@ START_TEST(test_align_count_handset)
 	ck_assert_int_eq(model_load_named(&m, "handset4", &err), 0);
 	for (int k = 0; k < 3; k++) {
 		parse_ok(&d, gold[k], &m);
-		train_init_model(&t, &d, &m, 0, 8, 1);
+		train_init_model(&t, &d, &m, 0, 8, 1, 1);
 		train_view(&v, &t.lay, t.theta, &d);
 		for (int r = 0; r < 3; r++) {
 			const int sc = (int[]){ SCORER_dot, SCORER_general,
@@ -889,6 +890,193 @@ START_TEST(test_align_count_handset)
 }
 END_TEST
 
+/* ------------------------------------------------ the local windows */
+
+/* trace_loss through the window of cfg. */
+static double trace_loss_cfg(const struct model *m,
+			     const struct train_data *d, enum scorer sc,
+			     const struct trace_cfg *cfg, double *nearest)
+{
+	double sum = 0.0;
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *p = &d->pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		ck_assert_msg(trace_build(&tr, m, p->src, p->nsrc, p->tgt,
+					  p->ntgt, 1u << sc, cfg, &err) == 0,
+			      "%s", err.msg);
+		for (int t = 1; t <= p->ntgt + 1; t++) {
+			const struct trace_rec *r =
+				trace_find(&tr, REC_OUTPUT, 0, t, 0);
+			const struct trace_rec *pos =
+				trace_find(&tr, REC_POSITION, 0, t, 0);
+			int gold = t <= p->ntgt ? p->tgt[t - 1] : m->eos;
+			sum -= log(r->result[gold]);
+			/* how close p_t comes to a jump of ⌊p_t⌋ (with
+			 * one source word, p_t = 1 whatever the weights) */
+			if (pos && nearest && p->nsrc > 1) {
+				double f = pos->result[0] -
+					   floor(pos->result[0]);
+				*nearest = fmin(*nearest, fmin(f, 1.0 - f));
+			}
+		}
+		trace_free(&tr);
+	}
+	return sum / d->ntokens;
+}
+
+/* Luong's architecture through local-m and local-p with D = 1 and 2, the
+ * scorers that do not read α_{t-1} (local-m: every scorer), every weight
+ * random in [-1, 1]: the loss is the trace's (whose numbers torch_check
+ * checks), and every block's gradient, W_p and v_p among them, is the
+ * central difference's.  ⌊p_t⌋ jumps where p_t crosses a whole number,
+ * so the test first makes sure that no p_t lies within 1e-3 of one,
+ * which a step of 1e-5 cannot cross. */
+START_TEST(test_grad_local_windows)
+{
+	const int window = _i / 2 ? WINDOW_local_p : WINDOW_local_m;
+	const int D = 1 + _i % 2;
+	const unsigned scorers = window == WINDOW_local_p
+		? SCORER_ALL & ~(1u << SCORER_location_aware) : SCORER_ALL;
+	const struct trace_cfg cfg = { window, D, 0, 0 };
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	uint64_t state = 4242;
+	double nearest = 1.0, sum = 0.0;
+
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_arch(&t, &d, ARCH_luong, 3, 3, 2, 8,
+			       SCORER_ALL | LOCALP_PARAM_BIT, 7);
+	ck_assert_int_ge(train_block_find(&t.lay, "local-p.W_p"), 0);
+	ck_assert_int_ge(train_block_find(&t.lay, "local-p.v_p"), 0);
+	t.work.window = window;
+	t.work.window_size = D;
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	train_view(&v, &t.lay, t.theta, &d);
+	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
+				&t.work, &st);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		double ref = trace_loss_cfg(&v, &d, sc, &cfg, &nearest);
+		ck_assert_double_eq_tol(st.loss_of[sc], ref, 1e-12);
+		sum += ref;
+	}
+	ck_assert_double_eq_tol(all, sum, 1e-12);
+	if (window == WINDOW_local_p)
+		ck_assert_msg(nearest > 1e-3, "a p_t lies %g from a jump",
+			      nearest);
+	printf("gradient check %s D=%d:", window_get(window)->name, D);
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double err = block_error(&t, &d, scorers, b);
+		double norm = 0.0;
+		for (size_t k = 0; k < t.lay.len[b]; k++)
+			norm += fabs(t.grad[t.lay.off[b] + k]);
+		printf(" %s %.1e", train_block_name(&t.lay, b), err);
+		ck_assert_msg(err < 1e-5, "%s D=%d, block %s: relative error %g",
+			      window_get(window)->name, D,
+			      train_block_name(&t.lay, b), err);
+		/* local-p's weights learn (local-m's get no gradient) */
+		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
+			ck_assert(window == WINDOW_local_p ? norm > 1e-6
+							   : norm == 0.0);
+	}
+	putchar('\n');
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* Input feeding (Luong's architecture): every scorer, alone and all
+ * together, global and through local-m, every weight random in [-1, 1]
+ * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
+ * the loss is the trace's, whose numbers torch_check checks with
+ * nn.RNNCell on [y; h̃], and every block's gradient is the central
+ * difference's, h̃_t reaching the loss through the later steps too. */
+START_TEST(test_grad_input_feeding)
+{
+	const int window = _i == SCORER_COUNT + 1 ? WINDOW_local_m
+						  : WINDOW_global;
+	const unsigned scorers = _i < SCORER_COUNT ? 1u << _i : SCORER_ALL;
+	const struct trace_cfg cfg = { window, 1, 0, 0 };
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	uint64_t state = 777;
+	double sum = 0.0;
+
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_feed(&t, &d, 3, 2, 2, 8, SCORER_ALL, 5);
+	int bx = train_block_find(&t.lay, "decoder.W_x");
+	ck_assert_int_eq(t.lay.block[bx].cols, 3 + 2);
+	t.work.window = window;
+	t.work.window_size = 1;
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(v.input_feeding, 1);
+	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
+				&t.work, &st);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		double ref = trace_loss_cfg(&v, &d, sc, &cfg, NULL);
+		ck_assert_double_eq_tol(st.loss_of[sc], ref, 1e-12);
+		sum += ref;
+	}
+	ck_assert_double_eq_tol(all, sum, 1e-12);
+	printf("gradient check input feeding %s %s:",
+	       _i < SCORER_COUNT ? trace_scorer_name(_i) : "all",
+	       window_get(window)->name);
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double err = block_error(&t, &d, scorers, b);
+		printf(" %s %.1e", train_block_name(&t.lay, b), err);
+		ck_assert_msg(err < 1e-5, "input feeding, block %s: relative "
+			      "error %g", train_block_name(&t.lay, b), err);
+	}
+	putchar('\n');
+	/* the columns of W_x that read h̃_{t-1} get a gradient */
+	double norm = 0.0;
+	for (int r = 0; r < 2; r++)
+		for (int c = 3; c < 5; c++)
+			norm += fabs(t.grad[t.lay.off[bx] + (size_t)r * 5 + c]);
+	ck_assert(norm > 1e-6);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* train --init keeps a model's [local-p.*] sections, trained or not. */
+START_TEST(test_init_keeps_local_p)
+{
+	struct train_data d, d2;
+	struct trainer t, t2;
+	struct model v;
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_arch(&t, &d, ARCH_luong, 3, 3, 2, 8,
+			       (1u << SCORER_dot) | LOCALP_PARAM_BIT, 7);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_ptr_nonnull(v.Wp);
+	parse_ok(&d2, grad_pairs, &v);
+	train_init_model(&t2, &d2, &v, 1u << SCORER_general, 8, 3, 1);
+	int b = train_block_find(&t2.lay, "local-p.W_p");
+	int b0 = train_block_find(&t.lay, "local-p.W_p");
+	ck_assert_int_ge(b, 0);
+	ck_assert_int_ge(train_block_find(&t2.lay, "local-p.v_p"), 0);
+	for (size_t k = 0; k < t.lay.len[b0]; k++)
+		ck_assert_double_eq(t2.theta[t2.lay.off[b] + k],
+				    t.theta[t.lay.off[b0] + k]);
+	train_free(&t2);
+	train_free(&t);
+	train_data_free(&d2);
+	train_data_free(&d);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -896,6 +1084,9 @@ static Suite *train_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_grad_each_scorer, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_grad_all);
+	tcase_add_loop_test(tc, test_grad_local_windows, 0, 4);
+	tcase_add_test(tc, test_init_keeps_local_p);
+	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_test(tc, test_grad_all_other_shape);
 	tcase_add_loop_test(tc, test_grad_bahdanau_each_scorer, 0,
 			    SCORER_COUNT + 1);

@@ -15,6 +15,8 @@ check "bahdanau.model (the bahdanau architecture) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+check "feed.model (input feeding) agrees with the reference" \
+	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/feed.model"
 check "self4.model: attn-trace self agrees with tests/ref/self_ref.py" \
 	"$PYTHON3" "$srcdir/tests/ref/self_ref.py" "$ATTN_TRACE" "$srcdir/data/self4.model"
 check "self6.model: attn-trace self agrees with tests/ref/self_ref.py" \

@@ -30,6 +30,12 @@ check "tiny.model agrees with torch" \
 # torch.sigmoid and torch.exp, several half-widths D, both architectures
 check "localp.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp.model" "local-m:0,local-m:1,local-m:2,local-p:1,local-p:2"
+check "feed.model (input feeding) agrees with torch, global and local" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/feed.model" "global:0,local-m:1,local-p:1"
+check "data/feed4.model, the built-in input-feeding model, agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/feed4.model"
+check "data/localp4.model, the built-in local-p model, agrees with torch" \
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/localp4.model" "local-p:1"
 check "localp-bahdanau.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp-bahdanau.model" "local-m:1,local-p:1,local-p:3"
 # attn-trace self: self- and cross-attention against nn.MultiheadAttention

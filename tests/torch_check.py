@@ -195,8 +195,10 @@ class TorchModel:
         self.encoder.bias_hh_l0.zero_()
 
         dec = doc["decoder"]
-        self.decoder = nn.RNNCell(E, H, bias=True,
-                                  nonlinearity="tanh").double()
+        # input feeding: the cell reads [y_{t-1}; h~_{t-1}], W_ih (H, E + H)
+        self.feeding = doc.get("input_feeding", False)
+        self.decoder = nn.RNNCell(E + (H if self.feeding else 0), H,
+                                  bias=True, nonlinearity="tanh").double()
         self.decoder.weight_ih.copy_(t(dec["W_x"]))
         self.decoder.weight_hh.copy_(t(dec["W_h"]))
         self.decoder.bias_ih.copy_(t(dec["b"]).reshape(H))
@@ -391,11 +393,13 @@ class TorchModel:
             word = "<s>"
             prev = torch.zeros(n, dtype=torch.float64)
             prev[0] = 1.0                           # alpha_0: one-hot
+            feed = torch.zeros(self.H, dtype=torch.float64)   # h~_0 = 0
             limit = len(tgt) + 1 if target is not None else out["max_steps"]
             stopped = False
             for t in range(limit):
                 y = self.tgt[fold(word)][1]
-                s = self.decoder(y.unsqueeze(0), s.unsqueeze(0))[0]
+                x = torch.cat([y, feed]) if self.feeding else y
+                s = self.decoder(x.unsqueeze(0), s.unsqueeze(0))[0]
                 e, parts = self.score(scorer, s, Hs, prev)
                 win = {}
                 alpha = self.attend(e, s, t + 1, win)
@@ -426,6 +430,9 @@ class TorchModel:
                                "probs": probs.tolist()},
                 }
                 step.update(win)
+                if self.feeding:
+                    step["feed"] = feed.tolist()
+                feed = att
                 step["parts"] = dict((k, v.tolist()) for k, v in parts.items())
                 steps.append(step)
                 if target is not None:
@@ -720,6 +727,11 @@ def check_model_file(doc, path):
             "W": m.location_aware_W, "V": m.location_aware_V,
             "U": m.location_aware_U, "b": m.location_aware_b[0],
             "w": m.location_aware_w[0], "F": m.location_aware_F}
+    if m.feeding:
+        want["input_feeding"] = True
+    elif "input_feeding" in doc:
+        raise Mismatch("$.input_feeding: program has %s, the file none"
+                       % show(doc["input_feeding"]))
     if hasattr(m, "local_p_W_p"):
         want["local-p"] = {"W_p": m.local_p_W_p, "v_p": m.local_p_v_p[0]}
     if m.L is not None:

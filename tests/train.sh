@@ -137,6 +137,69 @@ for which in "training pairs:95" "held-out pairs (heldout.pairs):90"; do
 	done
 done
 check "data/bahdanau4.model is rebuilt byte for byte" cmp -s "$TMP/bahdanau4.model" "$srcdir/data/bahdanau4.model"
+# the built-in model of the local-p window, as make localp-model builds it
+# (LOCALP_TRAIN_FLAGS and LOCALP_EPOCHS in Makefile.am)
+localp_flags="--init=toy4 --scorer=dot,general,concat,scaled,location --window=local-p --window-size=1 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/localp4.model" -q --epochs=3000 $localp_flags
+expect_status 0 "training the local-p model"
+check "data/localp4.model is rebuilt byte for byte" cmp -s "$TMP/localp4.model" "$srcdir/data/localp4.model"
+check "localp4 records how it was trained" grep -q -e "--window=local-p --window-size=1" "$TMP/localp4.model"
+check "localp4 has W_p and v_p" grep -q "^\[local-p.v_p\]" "$TMP/localp4.model"
+# a scorer that --init's model has and the training does not name is
+# left out, as the shared weights it was learnt on change: localp4 trains
+# five of toy4's seven scorers (with --freeze-shared they stay: toy4's
+# second step above)
+for sec in additive.W location-aware.F; do
+	check "localp4 leaves out toy4's [$sec]" \
+		sh -c "grep -q '^\[$sec\]\$' '$srcdir/data/toy4.model' && ! grep -q '^\[$sec\]\$' '$TMP/localp4.model'"
+done
+# train --init keeps [local-p.*] though the training is global
+run_cmd train --pairs="$pairs" -o "$TMP/keep.model" -q --epochs=1 --init="$TMP/localp4.model" --scorer=dot
+expect_status 0 "training on from localp4 without a window"
+check "train --init keeps [local-p.W_p]" grep -q "^\[local-p.W_p\]" "$TMP/keep.model"
+# the built-in model with input feeding, as make feed-model builds it
+# (FEED_TRAIN_FLAGS and FEED_EPOCHS in Makefile.am)
+feed_flags="--input-feeding --scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/feed4.model" -q --epochs=3000 $feed_flags
+expect_status 0 "training the input-feeding model"
+check "data/feed4.model is rebuilt byte for byte" cmp -s "$TMP/feed4.model" "$srcdir/data/feed4.model"
+check "feed4 says input-feeding yes" grep -q "^input-feeding yes" "$TMP/feed4.model"
+# what input feeding refuses
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --arch=bahdanau
+expect_status 2 "--input-feeding with --arch=bahdanau"
+expect_err "--input-feeding is Luong's" "the architecture is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --window=local-p
+expect_status 2 "--input-feeding with local-p"
+expect_err "cannot yet combine --input-feeding with --window=local-p" "the limit is said"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --init=toy4
+expect_status 1 "--input-feeding with a model without it"
+expect_err "has no input feeding, and --input-feeding asks for it" "the model is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --init=feed4 --scorer=dot
+expect_status 0 "train --init=feed4"
+check "--init keeps the input feeding" grep -q "^input-feeding yes" "$TMP/x.model"
+rm -f "$TMP/x.model"
+# what a window refuses
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --arch=bahdanau --hidden=4
+expect_status 2 "--window with --arch=bahdanau"
+expect_err "works with Luong's architecture only" "the architecture is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-m --align-weight=0.3
+expect_status 2 "--window with --align-weight"
+expect_err "--align-weight and --window=local-m do not go together" "the clash is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --window-size=0
+expect_status 2 "local-p with D = 0"
+expect_err "needs a --window-size of at least 1" "the size is explained"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --scorer=location-aware
+expect_status 2 "local-p with location-aware"
+expect_err "cannot train the location-aware scorer" "the scorer is named"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=locl-p
+expect_status 2 "an unknown window"
+expect_err "did you mean 'local-p'?" "the near name is offered"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-m --init=bahdanau4
+expect_status 1 "--window with a Bahdanau --init model"
+expect_err "works with Luong's only" "the model's architecture is named"
+check "no model is written after a refusal" test ! -e "$TMP/x.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
 	run_cmd train --pairs="$pairs" -o "$TMP/epoch$e.model" -q --epochs=$e $toy_flags

@@ -260,6 +260,17 @@ def load_model(path):
             raise ModelError("%s: bahdanau needs an even hidden size"
                              % where(n))
         pos += 1
+    # An optional line "input-feeding yes|no" (Luong's architecture only):
+    # the decoder reads [y_{t-1}; h~_{t-1}], so decoder.W_x is (H, E + H).
+    feeding = False
+    if pos < len(lines) and lines[pos][1][0] == "input-feeding":
+        n, fields = lines[pos]
+        if len(fields) != 2 or fields[1] not in ("yes", "no"):
+            raise ModelError("%s: expected 'input-feeding yes|no'" % where(n))
+        if arch != "luong" and fields[1] == "yes":
+            raise ModelError("%s: input feeding is Luong's" % where(n))
+        feeding = fields[1] == "yes"
+        pos += 1
     sections = BAHDANAU_SECTIONS if arch == "bahdanau" else SECTIONS
 
     # Split the rest into sections by their header lines.
@@ -298,6 +309,7 @@ def load_model(path):
     m = Model()
     m.E, m.H, m.A, m.L = E, H, A, L
     m.arch = arch
+    m.feeding = feeding
     m.scorers = tuple(scorers)
     m.src = Vocab()
     m.tgt = Vocab()
@@ -317,6 +329,8 @@ def load_model(path):
                 raise ModelError("%s: section [%s] is empty" % (path, name))
         elif kind == "matrix":
             r, c = shape_of(name, E, H, A, L)
+            if feeding and name == "decoder.W_x":
+                c = E + H
             if len(rows) != r:
                 raise ModelError("%s: [%s] needs %d rows, has %d"
                                  % (path, name, r, len(rows)))
@@ -483,9 +497,11 @@ def decode(m, scorer, states, tgt_ids):
         limit = min(2 * n + 2, 100)
     t = 0
     prev = [1.0] + [0.0] * (n - 1)   # alpha_0: one-hot on the first word
+    feed = [0.0] * m.H               # input feeding: h~_0 = 0
     while t < limit:
         y = inputs[t]
-        s = rnn_step(m.decoder_W_x, m.decoder_W_h, m.decoder_b, m.tgt.emb[y], s)
+        x = list(m.tgt.emb[y]) + (feed if m.feeding else [])
+        s = rnn_step(m.decoder_W_x, m.decoder_W_h, m.decoder_b, x, s)
         scores = []
         parts = {}
         for i, h in enumerate(states):
@@ -512,6 +528,9 @@ def decode(m, scorer, states, tgt_ids):
             "input": m.tgt.words[y],
             "state": s,
         }
+        if m.feeding:
+            step["feed"] = feed
+        feed = attentional
         if parts:
             step["parts"] = parts
         step.update({
