@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "selection.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
 #include "cli_lesson.h"
@@ -269,7 +270,7 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -287,6 +288,8 @@ static const struct option cli_long_opts[] = {
 	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
+	{ "hard", optional_argument, NULL, OPT_HARD },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -382,6 +385,12 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_autoplay(o, arg);
 	case OPT_ARCH:
 		return cli_arch(&o->arch, arg);
+	case OPT_HARD:
+		o->cfg_set = 1;
+		return cli_hard(&o->cfg, arg);
+	case OPT_SEED:
+		o->cfg_set = 1;
+		return cli_seed(&o->cfg, arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -406,6 +415,32 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	}
 }
 
+int cli_hard(struct trace_cfg *cfg, const char *arg)
+{
+	cfg->selection = SELECTION_hard;
+	if (!arg || strcmp(arg, "sample") == 0)
+		cfg->hard_rule = 0;
+	else if (strcmp(arg, "argmax") == 0)
+		cfg->hard_rule = 1;
+	else
+		return cli_usage_errorf("unknown --hard rule '%s'; expected "
+					"sample or argmax", arg);
+	return 0;
+}
+
+int cli_seed(struct trace_cfg *cfg, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9')
+		return cli_usage_errorf("--seed expects a whole number from 0 "
+					"to 18446744073709551615, not '%s'",
+					arg);
+	cfg->seed = v;
+	return 0;
+}
+
 /* Parses the options of argv (from optind 1) into *o.  Returns 0, -1 when
  * --help or --version has been answered, or EXIT_USAGE. */
 static int cli_parse(struct cli_opts *o, int argc, char **argv)
@@ -413,6 +448,8 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	static const struct trace_cfg cfg0 = TRACE_CFG_DEFAULT;
+	o->cfg = cfg0;
 	fmt_opts_default(&o->fmt);
 	optind = 1;
 	opterr = 0;
@@ -548,12 +585,12 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, NULL, &err) != 0) {
+			   sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
 	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, NULL, &err) != 0) {
+				 note, sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		trace_free(&tr);
 		return EXIT_DATA;
@@ -577,6 +614,8 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 {
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
 			: o->jobs ? "--jobs" : o->stages_set ? "--stage" : NULL;
+	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
+		opt = o->cfg.selection ? "--hard" : "--seed";
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)
 		opt = o->autoplay_ms ? "--autoplay" : "--present";
 	if (!opt && o->output && strcmp(cmd, "tui") == 0)

@@ -41,7 +41,15 @@ struct cli_opts {
 	int stages_set;         /* --stage was given */
 	int present;            /* tui --present */
 	int autoplay_ms;        /* tui --autoplay=SECONDS, in ms; 0: off */
+	struct trace_cfg cfg;   /* --hard, --seed: the attention's axes */
+	int cfg_set;            /* --hard or --seed was given */
 };
+
+/* --hard[=sample|argmax] (arg NULL: sample) and --seed=N into *cfg.
+ * Returns 0, or EXIT_USAGE after a message.  Shared by every command
+ * that traces. */
+int cli_hard(struct trace_cfg *cfg, const char *arg);
+int cli_seed(struct trace_cfg *cfg, const char *arg);
 
 /* Runs the program on argv and returns its exit status.  Errors are
  * printed on stderr as "attn-trace: ..." and never abort. */

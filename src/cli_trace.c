@@ -125,7 +125,7 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 		line[pl.tgt + pl.ntgt] = '\0';
 	return tok_trace(tr, b->m, line + pl.src,
 			 pl.has_target ? line + pl.tgt : NULL,
-			 b->o->scorers, NULL, err);
+			 b->o->scorers, &b->o->cfg, err);
 }
 
 /* Reports a bad line as NAME:LINE:COL: message, or NAME:LINE: message
@@ -771,7 +771,7 @@ static int single_run(struct outfile *of, const struct model *m,
 	struct errbuf err;
 	char note[320];
 	if (tok_trace_note(&tr, m, sentence, o->target, o->scorers, note,
-			   sizeof note, NULL, &err) != 0) {
+			   sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		return -1;
 	}
@@ -798,7 +798,7 @@ static int all_run(struct outfile *of, const struct cli_opts *o,
 		if (cli_load_arch(&m, NULL, a) != 0)
 			return -1;
 		if (tok_trace_note(&tr, &m, sentence, o->target, o->scorers,
-				   note, sizeof note, NULL, &err) != 0) {
+				   note, sizeof note, &o->cfg, &err) != 0) {
 			cli_error(err.msg);
 			model_free(&m);
 			return -1;

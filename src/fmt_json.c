@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "arch.h"
+#include "selection.h"
 #include "fmt.h"
 
 /* What every function of this file writes with. */
@@ -184,6 +185,30 @@ static void jw_weighted(const struct jw *w, int run, int t)
 	jw_rec(w, "context", REC_CONTEXT, run, t, 0, 5);
 }
 
+/* Hard attention's choice: "hard": {"rule", "cumsum", "u", "l",
+ * "context"}, after the soft "context" it replaces. */
+static void jw_sample(const struct jw *w, const struct trace_rec *r)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	int sample = r->nops > 3;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_puts(w->b, "\"hard\": {\"rule\": ");
+	fmt_buf_puts(w->b, sample ? "\"sample\"" : "\"argmax\"");
+	fmt_buf_puts(w->b, ", \"cumsum\": ");
+	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	if (sample) {
+		fmt_buf_puts(w->b, ", \"u\": ");
+		fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	}
+	fmt_buf_puts(w->b, ", \"l\": ");
+	fmt_buf_int(w->b, r->i);
+	fmt_buf_puts(w->b, ", \"context\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
+	fmt_buf_puts(w->b, "}");
+}
+
 static void jw_output(const struct jw *w, int run, int t)
 {
 	const struct trace_rec *o = trace_find(w->tr, REC_OUTPUT, run, t, 0);
@@ -228,6 +253,7 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 		jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
 		break;
 	case REC_OUTPUT: jw_output(w, run, t); break;
+	case REC_SAMPLE: jw_sample(w, r); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */
@@ -292,6 +318,11 @@ static void jw_header(const struct jw *w)
 	if (tr->arch != ARCH_luong)
 		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
 			       arch_get(tr->arch)->name);
+	if (tr->cfg.selection == SELECTION_hard)
+		fmt_buf_printf(w->b, " \"selection\": \"hard\", "
+			       "\"hard_rule\": \"%s\", \"seed\": %llu,",
+			       tr->cfg.hard_rule ? "argmax" : "sample",
+			       tr->cfg.seed);
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"source\": ");
 	jw_words(w, &m->src, tr->src, tr->n);

@@ -109,6 +109,16 @@ static void md_encoder(FILE *out, const struct trace *tr, int prec)
 
 /* One decoder step: s_t, a table of the source words with e, α and α·h,
  * then c_t, h̃_t and the output word, as far as the stages asked for. */
+/* The source position of step t's REC_SAMPLE record, or 0 if none. */
+static int h_l_any(const struct trace *tr, int run, int t)
+{
+	for (int k = 0; k < tr->nrecs; k++)
+		if (tr->recs[k].kind == REC_SAMPLE && tr->recs[k].run == run &&
+		    tr->recs[k].t == t)
+			return tr->recs[k].i;
+	return 0;
+}
+
 static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		    const struct fmt_opts *o)
 {
@@ -152,6 +162,25 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			c->title ? " " : "", t);
 		md_vec(out, c, o->precision);
 		fputs("\n", out);
+		/* hard attention: the draw and the context it keeps */
+		const struct trace_rec *h = trace_find(tr, REC_SAMPLE, run, t,
+						       h_l_any(tr, run, t));
+		if (h) {
+			fprintf(out, "\ncumsum_%d = `", t);
+			fmt_text_vec(out, h->ops[1].v, h->ops[1].len,
+				     o->precision);
+			fputs("`", out);
+			if (h->nops > 3)
+				fprintf(out, ", u_%d = %s", t,
+					num_fixed(buf, h->ops[3].v[0],
+						  o->precision));
+			fprintf(out, ", l = %d (%s)\n\nthe hard context "
+				"c_%d = h_%d = ", h->i, h->nops > 3 ? "the "
+				"first j with u < cumsum_j" : "argmax", t,
+				h->i);
+			md_vec(out, h, o->precision);
+			fputs("\n", out);
+		}
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);

@@ -48,6 +48,8 @@ enum trace_kind {
 	REC_ANNOTATION,  /* h_i = [→h_i; ←h_i] */
 	REC_INIT,        /* s_0 = tanh(W_init·←h_1) */
 	REC_QUERY,       /* the query of step t, s_{t-1} */
+	REC_SAMPLE,      /* hard attention's choice l and c_t = h_l
+	                    (src/selection_hard.c) */
 	REC_KIND_COUNT
 };
 
@@ -84,6 +86,11 @@ enum trace_kind {
  *                    5 s_{t-1}  6 c_t
  *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
  *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
+ *
+ * Hard attention's (src/selection_hard.c), after the soft REC_CONTEXT:
+ *   REC_SAMPLE       0 α_t  1 cumsum_t  2 Σ_i α_t,i·h_i (the soft
+ *                    context it replaces)  3 u (len 1; sample only);
+ *                    i is the chosen l, result c_t = h_l
  */
 #define TRACE_MAX_OPS 10
 
@@ -163,9 +170,10 @@ struct trace_cfg {
 	int window_size;   /* D, a local window's half-width */
 	int selection;     /* an enum selection: SELECTION_soft, ... */
 	unsigned long long seed; /* a sampling selection's generator */
+	int hard_rule;     /* hard: 0 samples l ~ α, 1 takes the argmax */
 };
 
-#define TRACE_CFG_DEFAULT { 0, 1, 0, 0 }
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0 }
 
 struct trace_run {
 	int scorer;       /* an enum scorer */
@@ -179,6 +187,8 @@ struct trace_run {
 	                     step limit */
 	const double *weights; /* (n) the weights the last step made its
 	                          context with (trace_attend) */
+	unsigned long long rng; /* hard: the run's SplitMix64 state, set to
+	                           cfg.seed at its first step */
 };
 
 struct trace {

@@ -1,0 +1,93 @@
+/* selection_hard.c: hard attention (Xu et al. 2015, "Show, Attend and
+ * Tell", §4.1): the context is the state of one source word l, drawn
+ * from the weights, instead of their average:
+ *
+ *   cumsum_t,j = α_t,1 + ... + α_t,j
+ *   u = (x >> 11)·2^-53, x the next output of the run's SplitMix64
+ *   l = the first j with u < cumsum_t,j               (--hard=sample)
+ *   l = the first j with the largest α_t,j            (--hard=argmax)
+ *   c_t = h_l
+ *
+ * Each run has one generator stream, its state in trace_run.rng, set to
+ * the trace's seed (--seed) at the run's first step and advanced once a
+ * step; every u is recorded, so a trace can be replayed.  The soft
+ * context Σ_i α_t,i·h_i is recorded too, beside the one that replaces
+ * it. */
+#include "config.h"
+
+#include "arch.h"
+#include "attn.h"
+#include "selection.h"
+
+/* One step of SplitMix64 (Steele, Lea and Flood 2014): advances *s and
+ * returns the next 64 bits. */
+static unsigned long long hard_splitmix64(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* A double uniform in [0, 1): the top 53 bits of x times 2^-53. */
+static double hard_unit(unsigned long long x)
+{
+	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static const double *hard_context(struct trace *tr, int run, int t,
+				  const double *a, const double *Hs)
+{
+	int n = tr->n, H = tr->m->H;
+	struct trace_run *ru = &tr->runs[run];
+	const double *soft = trace_context(tr, run, t, a, Hs);
+	struct trace_rec *sr = &tr->recs[tr->nrecs - 1];
+	sr->title = "the soft context";
+	sr->symbol = "c^soft_{t}";
+
+	double *cum = trace_alloc(tr, (size_t)n + 1), *u = cum + n;
+	double acc = 0;
+	for (int j = 0; j < n; j++)
+		cum[j] = acc += a[j];
+	int l; /* from 0 */
+	int sample = tr->cfg.hard_rule == 0;
+	if (sample) {
+		if (t == 1)
+			ru->rng = tr->cfg.seed;
+		*u = hard_unit(hard_splitmix64(&ru->rng));
+		for (l = 0; l < n && !(*u < cum[l]); l++)
+			;
+		if (l == n) /* rounding left cumsum_n below u: the last
+			       word with a weight */
+			for (l = n - 1; l > 0 && a[l] <= 0; l--)
+				;
+	} else {
+		l = attn_argmax(a, n);
+	}
+	double *c = trace_alloc(tr, (size_t)H);
+	for (int k = 0; k < H; k++)
+		c[k] = Hs[(size_t)l * H + k];
+
+	struct trace_rec *r = trace_rec_new(tr, REC_SAMPLE, STAGE_WEIGHTED_SUM,
+					    run, t, l + 1);
+	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_MID, "cumsum_{t}", "cumsum", cum, n, 1);
+	trace_rec_op(r, OP_INPUT, "c^soft_{t}", NULL, soft, H, 1);
+	if (sample)
+		trace_rec_op(r, OP_MID, "u_{t}", "u", u, 1, 1);
+	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
+	r->title = "the hard context";
+	r->symbol = "c_{t}";
+	r->formula = sample ? "h_{i}, l = the first j with u_{t} < cumsum_{t},j"
+			    : "h_{i}, l = the first j with the largest α_{t},j";
+	r->result = c;
+	r->len = H;
+	return c;
+}
+
+const struct selection_class selection_hard = {
+	.name = "hard",
+	.summary = "the context is the state of one source word, sampled "
+		   "from the weights (or their argmax)",
+	.context = hard_context,
+};

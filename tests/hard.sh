@@ -1,0 +1,111 @@
+#!/bin/sh
+# hard.sh: hard attention (--hard, --seed; src/selection_hard.c).  An
+# independent Python replay of each step: SplitMix64 (checked against
+# published outputs) gives u; cumsum is the running sum of α; l is the
+# first j with u < cumsum_j (argmax: the first largest α); the hard
+# context is h_l and the soft one Σ α_i h_i.  Then: the same seed gives
+# the same bytes, another seed other draws, and bad options are refused.
+. "$srcdir/tests/lib.sh"
+if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
+	echo "python3 is needed to replay the JSON"; exit 77
+fi
+
+replay() {
+	"$PYTHON3" - "$@" <<'PY'
+import json, sys
+path, seed = sys.argv[1], int(sys.argv[2])
+M = (1 << 64) - 1
+def splitmix64(state):
+    state = (state + 0x9E3779B97F4A7C15) & M
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
+    return state, z ^ (z >> 31)
+# published outputs of SplitMix64 seeded with 0 (Vigna's splitmix64.c)
+st, outs = 0, []
+for _ in range(3):
+    st, x = splitmix64(st)
+    outs.append(x)
+assert outs == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4,
+                0x06C45D188009454F], outs
+doc = json.load(open(path, encoding="utf-8"))
+assert doc["selection"] == "hard" and doc["seed"] == seed
+rule = doc["hard_rule"]
+H = [enc.get("annotation", enc.get("state")) for enc in doc["encoder"]]
+n = len(H)
+steps = 0
+for run in doc["runs"]:
+    state = seed
+    for st in run["steps"]:
+        a, hd = st["weights"], st["hard"]
+        assert hd["rule"] == rule
+        cum, acc = [], 0.0
+        for x in a:
+            acc += x
+            cum.append(acc)
+        assert cum == hd["cumsum"], (cum, hd["cumsum"])
+        if rule == "sample":
+            state, x = splitmix64(state)
+            u = (x >> 11) * 2.0 ** -53
+            assert u == hd["u"], (u, hd["u"])
+            l = next((j for j in range(n) if u < cum[j]), None)
+            if l is None:
+                l = max(j for j in range(n) if a[j] > 0)
+        else:
+            assert "u" not in hd
+            l = a.index(max(a))
+        assert hd["l"] == l + 1, (hd["l"], l + 1)
+        assert hd["context"] == H[l]
+        soft = [sum(a[i] * H[i][k] for i in range(n)) for k in range(len(H[0]))]
+        assert all(abs(s - c) < 1e-12 for s, c in zip(soft, st["context"]))
+        assert st["concat"][:len(H[l])] == H[l] or \
+            doc.get("architecture") == "bahdanau"
+        steps += 1
+print("replayed %d steps" % steps)
+PY
+}
+
+for args in "--seed=1" "--seed=7 --scorer=all" "--seed=18446744073709551615" \
+	"--seed=3 --target=i_am_a_student" "--seed=5 --arch=bahdanau --scorer=all"; do
+	seed=$(echo "$args" | sed 's/.*--seed=\([0-9]*\).*/\1/')
+	# shellcheck disable=SC2086 # word splitting wanted
+	set -- $args
+	case "$args" in *--target=*) set -- "$@" --target="i am a student" ;; esac
+	run_cmd trace --hard "$@" --format=json
+	cp "$TMP/out" "$TMP/a.json"
+	check "hard sample $args replays" replay "$TMP/a.json" "$seed"
+	run_cmd trace --hard "$@" --format=json
+	check "hard sample $args: same seed, same bytes" cmp -s "$TMP/out" "$TMP/a.json"
+done
+run_cmd trace --hard=argmax --seed=2 --scorer=all --format=json
+check "hard argmax replays" replay "$TMP/out" 2
+
+# another seed draws other numbers
+run_cmd trace --hard --seed=1 --format=json
+cp "$TMP/out" "$TMP/s1"
+run_cmd trace --hard --seed=2 --format=json
+check "another seed, other draws" sh -c "! cmp -s '$TMP/out' '$TMP/s1'"
+
+# the soft trace does not change when --seed alone is given
+run_cmd trace --format=json
+cp "$TMP/out" "$TMP/soft"
+run_cmd trace --seed=9 --format=json
+check "--seed alone leaves soft attention alone" cmp -s "$TMP/out" "$TMP/soft"
+
+# every format carries the choice
+run_cmd trace --hard --seed=1
+check "text shows u, cumsum and both contexts" sh -c \
+	"grep -q '^u_1 ' '$TMP/out' && grep -q '^cumsum_1 ' '$TMP/out' &&
+	 grep -q 'c^soft_1 = ' '$TMP/out' && grep -q 'c_1 = h_[0-9], l = ' '$TMP/out'"
+
+run_cmd trace --hard=maybe
+expect_status 2 "--hard=maybe is refused"
+expect_err "unknown --hard rule 'maybe'; expected sample or argmax" "--hard error names the rules"
+run_cmd trace --hard --seed=-1
+expect_status 2 "--seed=-1 is refused"
+expect_err "--seed expects a whole number" "--seed error"
+run_cmd trace --hard --seed=18446744073709551616
+expect_status 2 "--seed beyond 2^64 - 1 is refused"
+run_cmd model --hard
+expect_status 2 "model refuses --hard"
+finish
