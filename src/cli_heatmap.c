@@ -30,6 +30,7 @@ struct cli_heatmap_opts {
 	const char *output;     /* NULL or "-": stdout */
 	int arch;               /* --arch, an enum arch; -1: not given */
 	struct fmt_svg_opts svg;
+	struct trace_cfg cfg;   /* --hard, --seed */
 };
 
 static void cli_heatmap_help(void)
@@ -60,6 +61,10 @@ static void cli_heatmap_help(void)
 "                        without --model, its built-in model\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
+"      --hard[=RULE]     hard attention: each step's context is one source\n"
+"                        word's state, sampled from the weights (sample,\n"
+"                        the default) or their argmax (argmax)\n"
+"      --seed=N          seed of --hard's draws (default 0)\n"
 "  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
@@ -78,6 +83,8 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
+	{ "hard", optional_argument, NULL, 'H' },
+	{ "seed", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -107,6 +114,8 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		return cli_usage_errorf("--precision expects a whole "
 					       "number from 0 to 17, not '%s'",
 					       arg);
+	case 'H': return cli_hard(&o->cfg, arg);
+	case 'S': return cli_seed(&o->cfg, arg);
 	case 'h':
 		cli_heatmap_help();
 		return -1;
@@ -123,6 +132,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	memset(o, 0, sizeof *o);
 	o->scorers = 1u << SCORER_dot;
 	o->arch = -1;
+	static const struct trace_cfg cfg0 = TRACE_CFG_DEFAULT;
+	o->cfg = cfg0;
 	fmt_svg_opts_default(&o->svg);
 	optind = 1;
 	opterr = 0;
@@ -200,7 +211,7 @@ int cli_heatmap(int argc, char **argv)
 	struct trace tr;
 	char note[320];
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
-			    sizeof note, NULL, &err);
+			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
 	if (rc == 0) {

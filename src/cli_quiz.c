@@ -36,6 +36,7 @@ struct cli_quiz_opts {
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
+	struct trace_cfg cfg;   /* --hard; its draws are seeded by --seed */
 };
 
 /* The state of one quiz. */
@@ -79,6 +80,9 @@ static void cli_quiz_help(void)
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
 "                        without --model, its built-in model\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
+"      --hard[=RULE]     hard attention: the context is one source word's\n"
+"                        state, sampled from the weights with --seed's\n"
+"                        generator (sample, the default) or their argmax\n"
 "  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
 "  -h, --help            display this help and exit\n"
 "\n"
@@ -105,13 +109,14 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS };
+enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS, OPT_HARD };
 
 static const struct option cli_quiz_long_opts[] = {
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "answers", no_argument, NULL, OPT_ANSWERS },
+	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "scorer", required_argument, NULL, 's' },
 	{ "model", required_argument, NULL, 'm' },
 	{ "arch", required_argument, NULL, 'A' },
@@ -175,6 +180,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 		return cli_arch_one(o->arch, "quiz");
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
+	case OPT_HARD: return cli_hard(&o->cfg, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case OPT_STAGE: case OPT_SEED: case OPT_COUNT: case 'p': case 's':
 		return cli_quiz_value(o, c, arg);
@@ -189,6 +195,8 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof *o);
 	o->scorer = SCORER_dot;
 	o->arch = -1;
+	static const struct trace_cfg cfg0 = TRACE_CFG_DEFAULT;
+	o->cfg = cfg0;
 	o->count = CLI_QUIZ_COUNT;
 	o->precision = 4;
 	optind = 1;
@@ -205,6 +213,7 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	}
 	if (!o->have_seed)
 		o->seed = (uint64_t)time(NULL);
+	o->cfg.seed = o->seed;
 	if (!o->stages)
 		o->stages = QUIZ_STAGES;
 	return 0;
@@ -221,7 +230,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 	if (cli_load_arch(m, o->model_path, o->arch) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
-				note, sizeof note, NULL, &err);
+				note, sizeof note, &o->cfg, &err);
 	if (rc != 0)
 		model_free(m);
 	else if (note[0])

@@ -18,18 +18,19 @@
 #include "arch.h"
 #include "lesson.h"
 #include "num.h"
+#include "selection.h"
 #include "self.h"
 #include "tok.h"
 #include "utf8.h"
 
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
-	KEY_SCORERS, KEY_ARCH, KEY_COUNT
+	KEY_SCORERS, KEY_ARCH, KEY_HARD, KEY_SEED, KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
-	"arch"
+	"arch", "hard", "seed"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -452,6 +453,32 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			return 0;
 		return lp_err(p, off, "expected %s, found %s",
 			      arch_names(names, sizeof names, ", ", " or "),
+			      lp_quote(buf, sizeof buf, v, n));
+	}
+	case KEY_HARD: /* hard attention: sample or argmax */
+		l->cfg.selection = SELECTION_hard;
+		if (n == 6 && memcmp(v, "sample", 6) == 0)
+			return 0;
+		if (n == 6 && memcmp(v, "argmax", 6) == 0) {
+			l->cfg.hard_rule = 1;
+			return 0;
+		}
+		return lp_err(p, off, "expected sample or argmax, found %s",
+			      lp_quote(buf, sizeof buf, v, n));
+	case KEY_SEED: { /* the seed of hard attention's draws */
+		unsigned long long x = 0;
+		size_t k = 0;
+		for (; k < n && v[k] >= '0' && v[k] <= '9'; k++) {
+			unsigned d = (unsigned)(v[k] - '0');
+			if (x > (~0ULL - d) / 10)
+				break;
+			x = 10 * x + d;
+		}
+		l->cfg.seed = x;
+		if (n > 0 && k == n)
+			return 0;
+		return lp_err(p, off, "expected a whole number from 0 to "
+			      "18446744073709551615, found %s",
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_SCORER:
@@ -992,6 +1019,8 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->scorer = SCORER_dot;
 	l->scorers = SCORER_ALL;
 	l->arch = -1;
+	static const struct trace_cfg cfg0 = TRACE_CFG_DEFAULT;
+	l->cfg = cfg0;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
 			LESSON_MAX_BYTES);
@@ -1194,7 +1223,7 @@ static int prep_alts(struct lesson *l, struct prep_files *files,
 			continue;
 		}
 		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
-			      l->scorers, NULL, &e) != 0) {
+			      l->scorers, &l->cfg, &e) != 0) {
 			model_free(&a->m);
 			err_set(err, "%s:%d:%d: the model %s cannot trace the "
 				"lesson's sentence: %s", l->path, a->pos.line,
@@ -1272,7 +1301,7 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 			return -1;
 	}
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
-			NULL, &e) != 0) {
+			&l->cfg, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
 			l->sentence_pos.col, e.msg);
 		return -1;

@@ -154,6 +154,7 @@ struct lesson {
 	int arch;         /* "arch:", an enum arch the model must be of
 	                     (without "model:", its built-in model); -1 */
 	struct lesson_pos model_pos, sentence_pos, target_pos, arch_pos;
+	struct trace_cfg cfg; /* "hard:" and "seed:" (TRACE_CFG_DEFAULT) */
 	int npages;
 	struct lesson_page *pages;
 	int nalts;

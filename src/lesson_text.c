@@ -145,7 +145,14 @@ static void lt_records(FILE *out, const struct trace *tr,
 			if (!lt_rec(out, tr, REC_WEIGHTED, run, t, k, o))
 				return;
 		break;
-	case SHOW_CONTEXT: lt_rec(out, tr, REC_CONTEXT, run, t, 0, o); break;
+	case SHOW_CONTEXT:
+		/* hard attention: the soft context, then the draw */
+		if (lt_rec(out, tr, REC_CONTEXT, run, t, 0, o))
+			for (int k = 1; k <= tr->n; k++)
+				if (trace_find(tr, REC_SAMPLE, run, t, k))
+					lt_rec(out, tr, REC_SAMPLE, run, t, k,
+					       o);
+		break;
 	case SHOW_CONCAT:
 		/* Bahdanau's has no h̃: its [s_t; c_t; y_{t-1}] alone */
 		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o) &&

@@ -108,4 +108,36 @@ run_cmd trace --hard --seed=18446744073709551616
 expect_status 2 "--seed beyond 2^64 - 1 is refused"
 run_cmd model --hard
 expect_status 2 "model refuses --hard"
+
+# heatmap and quiz take the same options, through the same parser
+run_cmd heatmap --hard --seed=4 --arch=bahdanau -o "$TMP/h1.svg"
+expect_status 0 "heatmap --hard"
+run_cmd heatmap --hard --seed=4 --arch=bahdanau -o "$TMP/h2.svg"
+check "heatmap --hard: same seed, same bytes" cmp -s "$TMP/h1.svg" "$TMP/h2.svg"
+run_cmd heatmap --hard=sometimes
+expect_err "unknown --hard rule 'sometimes'" "heatmap --hard error"
+run_cmd quiz --hard --seed=11 --answers --count=3 --arch=bahdanau
+cp "$TMP/out" "$TMP/q1"
+expect_status 0 "quiz --hard"
+run_cmd quiz --hard --seed=11 --answers --count=3 --arch=bahdanau
+check "quiz --hard: same seed, same bytes" cmp -s "$TMP/out" "$TMP/q1"
+# the lesson format's keys hard: and seed:
+printf 'title: hard\ngoal: g\nhard: sample\nseed: 5\nsentence: je suis étudiant\n\npage: p\nText.\n\nshow context t=1\n' >"$TMP/h.lesson"
+run_cmd lesson --check "$TMP/h.lesson"
+expect_status 0 "a lesson with hard: and seed: checks"
+run_cmd lesson --plain "$TMP/h.lesson"
+check "show context shows the draw" sh -c "grep -q '^u_1 ' '$TMP/out' && grep -q 'c_1 = h_' '$TMP/out'"
+run_cmd trace --hard --seed=5 --stage=weighted-sum
+check "the lesson draws what trace --seed=5 draws" sh -c \
+	"grep '^u_1 ' '$TMP/out' | head -1 >'$TMP/u1' &&
+	 $ATTN_TRACE lesson --plain '$TMP/h.lesson' | grep '^u_1 ' | cmp -s - '$TMP/u1'"
+sed 's/hard: sample/hard: maybe/' "$TMP/h.lesson" >"$TMP/bad.lesson"
+run_cmd lesson --check "$TMP/bad.lesson"
+expect_err "bad.lesson:3:7: expected sample or argmax, found 'maybe'" "lesson hard: error"
+sed 's/seed: 5/seed: five/' "$TMP/h.lesson" >"$TMP/bad.lesson"
+run_cmd lesson --check "$TMP/bad.lesson"
+expect_err "bad.lesson:4:7: expected a whole number" "lesson seed: error"
+
+run_cmd quiz --hard=x
+expect_err "unknown --hard rule 'x'" "quiz --hard error"
 finish
