@@ -38,6 +38,8 @@ offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
 offers "the stages" weighted-sum attn-trace trace --stage w
+offers "trace --hard" --hard= attn-trace trace --ha
+offers "heatmap --seed" --seed= attn-trace heatmap --se
 offers "the decoder stage" decoder attn-trace trace --stage d
 offers "lesson names" softmax attn-trace lesson so
 offers "the built-in models" handset4 attn-trace trace --model h
