@@ -190,6 +190,7 @@ struct fmt_bar {
 	char value[64];    /* α formatted with the precision */
 	double frac;       /* α, from 0 to 1: the share of the bar to fill */
 	int is_max;        /* 1 for the largest weight (the first of equals) */
+	int is_drawn;      /* 1 for hard attention's chosen word l */
 };
 
 /* Fills bars (tr->n) with α_t of run `run`; returns tr->n, or 0 if there

@@ -27,6 +27,8 @@ int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
 		num_fixed(bars[i].value, r->result[i], prec);
 		bars[i].frac = r->result[i];
 		bars[i].is_max = 0;
+		bars[i].is_drawn = trace_find(tr, REC_SAMPLE, run, t, i + 1)
+				   != NULL;
 		if (r->result[i] > r->result[best])
 			best = i;
 	}
@@ -72,8 +74,9 @@ void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
 		fputs("  ", out);
 		fmt_pad(out, bars[i].label, lw + 2);
 		bar_draw(out, bars[i].frac, bar_width);
-		fprintf(out, "  %s%s\n", bars[i].value,
-			bars[i].is_max ? "  <- largest" : "");
+		fprintf(out, "  %s%s%s\n", bars[i].value,
+			bars[i].is_max ? "  <- largest" : "",
+			bars[i].is_drawn ? "  <- drawn (hard)" : "");
 	}
 	free(bars);
 }
