@@ -143,6 +143,32 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	return bahdanau_output(tr, run, t, s, c, y);
 }
 
+/* log p(y | c) = log softmax(W_o·[s; c; y_{t-1}])[y], where
+ * s = tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c + b): the context enters
+ * the RNN too */
+static double bahdanau_log_prob(const struct model *m, const double *c,
+				const double *prev, int word, int y,
+				double *work)
+{
+	const int E = m->E, H = m->H, V = m->tgt.n, W = 2 * H + E;
+	const double *yv = m->tgt.emb + (size_t)word * E;
+	double *pre = work, *scy = pre + H, *logits = scy + W;
+	double *wy = logits + V, *ws = wy + H, *wc = ws + H;
+	/* summed in the order bahdanau_rnn sums them */
+	attn_matvec(wy, m->dec.Wx, yv, H, E);
+	attn_matvec(ws, m->dec.Wh, prev, H, H);
+	attn_matvec(wc, m->Wcd, c, H, H);
+	for (int k = 0; k < H; k++)
+		pre[k] = wy[k] + ws[k] + wc[k] + m->dec.b[k];
+	attn_tanh(scy, pre, H);
+	for (int k = 0; k < H; k++)
+		scy[H + k] = c[k];
+	for (int k = 0; k < E; k++)
+		scy[2 * H + k] = yv[k];
+	attn_matvec(logits, m->Wo, scy, V, W);
+	return arch_log_softmax_at(logits, V, y);
+}
+
 const struct arch_class arch_bahdanau = {
 	.name = "bahdanau",
 	.summary = "attention first with s_{t-1} as the query, then the RNN "
@@ -151,4 +177,5 @@ const struct arch_class arch_bahdanau = {
 	.encode = trace_encode_bidir,
 	.start = bahdanau_start,
 	.step = bahdanau_step,
+	.log_prob = bahdanau_log_prob,
 };

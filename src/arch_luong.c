@@ -89,6 +89,20 @@ static const double *luong_start(struct trace *tr, const double *Hs)
 	return Hs + (size_t)(tr->n - 1) * tr->m->H;
 }
 
+/* log p(y | c) = log softmax(W_s·tanh(W_c·[c; s_t]))[y] */
+static double luong_log_prob(const struct model *m, const double *c,
+			     const double *s, int word, int y, double *work)
+{
+	int H = m->H, V = m->tgt.n;
+	double *cs = work, *ht = cs + 2 * H, *logits = ht + H;
+	(void)word;
+	attn_concat(cs, c, H, s, H);
+	attn_matvec(ht, m->Wc, cs, H, 2 * H);
+	attn_tanh(ht, ht, H);
+	attn_matvec(logits, m->Ws, ht, V, H);
+	return arch_log_softmax_at(logits, V, y);
+}
+
 const struct arch_class arch_luong = {
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
@@ -96,4 +110,5 @@ const struct arch_class arch_luong = {
 	.encode = trace_encode_rnn,
 	.start = luong_start,
 	.step = luong_step,
+	.log_prob = luong_log_prob,
 };

@@ -209,6 +209,28 @@ static void jw_sample(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "}");
 }
 
+/* Hard attention's exact view (teacher-forced): "exact": {"y",
+ * "log_p", "expected", "log_marginal", "jensen_gap", "given_past"}. */
+static void jw_exact(const struct jw *w, const struct trace_rec *r)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_puts(w->b, "\"exact\": {\"y\": ");
+	fmt_buf_json_string(w->b, w->tr->m->tgt.words[r->word]);
+	fmt_buf_puts(w->b, ", \"log_p\": ");
+	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	fmt_buf_puts(w->b, ", \"expected\": ");
+	fmt_buf_json_num(w->b, r->ops[2].v[0]);
+	fmt_buf_puts(w->b, ", \"log_marginal\": ");
+	fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	fmt_buf_puts(w->b, ", \"jensen_gap\": ");
+	fmt_buf_json_num(w->b, r->result[0]);
+	fmt_buf_puts(w->b, w->tr->arch == ARCH_luong ? ", \"given_past\": false}"
+						    : ", \"given_past\": true}");
+}
+
 static void jw_output(const struct jw *w, int run, int t)
 {
 	const struct trace_rec *o = trace_find(w->tr, REC_OUTPUT, run, t, 0);
@@ -254,6 +276,7 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 		break;
 	case REC_OUTPUT: jw_output(w, run, t); break;
 	case REC_SAMPLE: jw_sample(w, r); break;
+	case REC_EXACT: jw_exact(w, r); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */

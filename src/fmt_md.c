@@ -181,6 +181,23 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			md_vec(out, h, o->precision);
 			fputs("\n", out);
 		}
+		const struct trace_rec *x = trace_find(tr, REC_EXACT, run, t,
+						       0);
+		if (x) { /* and its exact view (teacher-forced) */
+			fprintf(out, "\nexact view%s: log p(y_%d = ",
+				tr->arch == ARCH_luong ? ""
+				: " (given the sampled past)", t);
+			md_text(out, tr->m->tgt.words[x->word]);
+			fputs(" | l) = `", out);
+			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,
+				     o->precision);
+			fprintf(out, "`, E_α[log p] = %s, ",
+				num_fixed(buf, x->ops[2].v[0], o->precision));
+			fprintf(out, "log Σ_l α_l·p = %s, ",
+				num_fixed(buf, x->ops[3].v[0], o->precision));
+			fprintf(out, "Jensen gap = %s\n",
+				num_fixed(buf, x->result[0], o->precision));
+		}
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);

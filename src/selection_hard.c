@@ -15,6 +15,8 @@
  * it. */
 #include "config.h"
 
+#include <math.h>
+
 #include "arch.h"
 #include "attn.h"
 #include "selection.h"
@@ -35,8 +37,61 @@ static double hard_unit(unsigned long long x)
 	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* The exact view of a teacher-forced step: log p(y_t | l) for every l
+ * (the architecture's log_prob with c = h_l), their expectation under α,
+ * the log of the mixture Σ_l α_l p(y_t | l), and the gap between them. */
+static void hard_exact(struct trace *tr, int run, int t, const double *q,
+		       const double *a, const double *Hs)
+{
+	const struct model *m = tr->m;
+	const struct arch_class *arch = arch_get(tr->arch);
+	int n = tr->n, H = m->H;
+	int word = tr->runs[run].input[t - 1];
+	int y = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
+	double *lp = trace_alloc(tr, (size_t)n + 3);
+	double *ex = lp + n, *lm = ex + 1, *gap = lm + 1;
+	double *work = trace_alloc(tr, ARCH_LOGP_WORK(m));
+	for (int l = 0; l < n; l++)
+		lp[l] = arch->log_prob(m, Hs + (size_t)l * H, q, word, y, work);
+	/* E_α[log p], summed in index order over the words with a weight */
+	double e = 0, top = -HUGE_VAL, sum = 0;
+	for (int l = 0; l < n; l++)
+		if (a[l] > 0) {
+			e += a[l] * lp[l];
+			if (log(a[l]) + lp[l] > top)
+				top = log(a[l]) + lp[l];
+		}
+	/* log Σ α_l p_l = top + log Σ exp(log α_l + log p_l - top) */
+	for (int l = 0; l < n; l++)
+		if (a[l] > 0)
+			sum += exp(log(a[l]) + lp[l] - top);
+	*ex = e;
+	*lm = top + log(sum);
+	*gap = *lm - *ex;
+
+	struct trace_rec *r = trace_rec_new(tr, REC_EXACT, STAGE_WEIGHTED_SUM,
+					    run, t, 0);
+	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_MID, "log p(y_{t} | l)", "log_p", lp, n, 1);
+	trace_rec_op(r, OP_MID, "E_α[log p(y_{t} | l)]", "expected", ex, 1,
+		     1);
+	trace_rec_op(r, OP_MID, "log Σ_l α_{t},l·p(y_{t} | l)",
+		     "log_marginal", lm, 1, 1);
+	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
+	r->word = y;
+	r->title = tr->arch == ARCH_luong
+		? "the Jensen gap"
+		: "the Jensen gap (given the sampled past: s_{t-1} carries "
+		  "the earlier draws)";
+	r->symbol = "gap_{t}";
+	r->formula = "log Σ_l α·p - E_α[log p]";
+	r->result = gap;
+	r->len = 1;
+}
+
 static const double *hard_context(struct trace *tr, int run, int t,
-				  const double *a, const double *Hs)
+				  const double *q, const double *a,
+				  const double *Hs)
 {
 	int n = tr->n, H = tr->m->H;
 	struct trace_run *ru = &tr->runs[run];
@@ -82,6 +137,8 @@ static const double *hard_context(struct trace *tr, int run, int t,
 			    : "h_{i}, l = the first j with the largest α_{t},j";
 	r->result = c;
 	r->len = H;
+	if (tr->ntgt)
+		hard_exact(tr, run, t, q, a, Hs);
 	return c;
 }
 

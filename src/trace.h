@@ -50,6 +50,8 @@ enum trace_kind {
 	REC_QUERY,       /* the query of step t, s_{t-1} */
 	REC_SAMPLE,      /* hard attention's choice l and c_t = h_l
 	                    (src/selection_hard.c) */
+	REC_EXACT,       /* hard attention's exact view: log p(y_t | l) for
+	                    every l, and the Jensen gap */
 	REC_KIND_COUNT
 };
 
@@ -91,6 +93,12 @@ enum trace_kind {
  *   REC_SAMPLE       0 α_t  1 cumsum_t  2 Σ_i α_t,i·h_i (the soft
  *                    context it replaces)  3 u (len 1; sample only);
  *                    i is the chosen l, result c_t = h_l
+ *   REC_EXACT        (teacher-forced traces) 0 α_t  1 log p(y_t | l),
+ *                    l = 1..n  2 E_α[log p(y_t | l)] (len 1)
+ *                    3 log Σ_l α_t,l p(y_t | l) (len 1); word is y_t,
+ *                    result the Jensen gap 3 - 2 (len 1).  In Bahdanau's
+ *                    architecture the steps are not independent: it is
+ *                    conditioned on the sampled past (its title says so)
  */
 #define TRACE_MAX_OPS 10
 

@@ -56,6 +56,8 @@ golden self-cross.json self --format=json --target="european economic area" \
 	zone économique européenne
 # hard attention (src/selection_hard.c): u, cumsum, l and both contexts
 golden hard-sample-je.txt trace --hard --seed=1 --scorer=general je suis étudiant
+golden hard-exact-target.txt trace --hard --seed=3 --stage=weighted-sum \
+	--target="i am a student" --scorer=concat je suis étudiant
 golden hard-argmax-bahdanau.md trace --arch=bahdanau --hard=argmax \
 	--format=markdown je suis étudiant
 finish

@@ -26,6 +26,12 @@ check "bahdanau.model (the bahdanau architecture) agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/bahdanau.model"
 check "tiny.model agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
+# hard attention: the recorded draws replayed, the exact view
+for m in data/toy4.model data/bahdanau4.model tests/data/tiny.model \
+	tests/data/bahdanau.model; do
+	check "$m: hard attention agrees with torch" \
+		"$torch_python" "$srcdir/tests/hard_torch_check.py" "$ATTN_TRACE" "$srcdir/$m"
+done
 # attn-trace self: self- and cross-attention against nn.MultiheadAttention
 check "self4.model self/cross-attention agrees with nn.MultiheadAttention" \
 	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/data/self4.model"
