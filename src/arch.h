@@ -36,14 +36,16 @@ struct arch_class {
 	 * step's query (s_t in Luong's, s_{t-1} in Bahdanau's) and word the
 	 * word fed at step t.  work holds ARCH_LOGP_WORK(m) doubles.
 	 * Records nothing: hard attention's exact view (selection_hard.c)
-	 * calls it for every source word. */
+	 * calls it for every source word.  With dc not NULL it also writes
+	 * ∂ log p(y | c)/∂c there (H). */
 	double (*log_prob)(const struct model *m, const double *c,
-			   const double *q, int word, int y, double *work);
+			   const double *q, int word, int y, double *work,
+			   double *dc);
 };
 
 /* The work space of arch_class.log_prob. */
 #define ARCH_LOGP_WORK(m) (6 * (size_t)(m)->H + (size_t)(m)->E + \
-			   (size_t)(m)->tgt.n)
+			   2 * (size_t)(m)->tgt.n)
 
 /* log softmax(x)[k] of x (n), shifted by the maximum as attn_softmax
  * is; for the log_prob hooks. */

@@ -18,6 +18,8 @@
  * program records exactly these, in this order. */
 #include "config.h"
 
+#include <math.h>
+
 #include "arch.h"
 #include "attn.h"
 
@@ -148,7 +150,7 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
  * the RNN too */
 static double bahdanau_log_prob(const struct model *m, const double *c,
 				const double *prev, int word, int y,
-				double *work)
+				double *work, double *dc)
 {
 	const int E = m->E, H = m->H, V = m->tgt.n, W = 2 * H + E;
 	const double *yv = m->tgt.emb + (size_t)word * E;
@@ -166,7 +168,31 @@ static double bahdanau_log_prob(const struct model *m, const double *c,
 	for (int k = 0; k < E; k++)
 		scy[2 * H + k] = yv[k];
 	attn_matvec(logits, m->Wo, scy, V, W);
-	return arch_log_softmax_at(logits, V, y);
+	double lp = arch_log_softmax_at(logits, V, y);
+	if (dc) {
+		/* ∂/∂logits = onehot_y - p, back through W_o to c directly
+		 * and to s, and from s through tanh and W_c to c */
+		double *dl = wc + H, *dpre = pre;
+		for (int k = 0; k < V; k++)
+			dl[k] = (k == y) - exp(arch_log_softmax_at(logits, V,
+								   k));
+		for (int j = 0; j < 2 * H; j++) {
+			double g = 0;
+			for (int k = 0; k < V; k++)
+				g += m->Wo[(size_t)k * W + j] * dl[k];
+			if (j < H)
+				dpre[j] = g * (1 - scy[j] * scy[j]);
+			else
+				dc[j - H] = g;
+		}
+		for (int j = 0; j < H; j++) {
+			double g = 0;
+			for (int i = 0; i < H; i++)
+				g += m->Wcd[(size_t)i * H + j] * dpre[i];
+			dc[j] += g;
+		}
+	}
+	return lp;
 }
 
 const struct arch_class arch_bahdanau = {

@@ -216,6 +216,11 @@ static void cli_help(void)
 "                        word's state, drawn from the weights (sample, the\n"
 "                        default) or their argmax (argmax)\n"
 "      --seed=N          seed of --hard's draws (default 0)\n"
+"      --gradient        with --hard and --target: REINFORCE's learning\n"
+"                        signal at each step (R, b, R - b, the score-function,\n"
+"                        entropy and backpropagated terms)\n"
+"      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
+"                        the score gradient from N draws, beside the exact one\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
 "      --batch=FILE      trace each line 'source ||| target' of FILE\n"
@@ -274,7 +279,8 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
+       OPT_GRADIENT, OPT_SAMPLES };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -294,6 +300,8 @@ static const struct option cli_long_opts[] = {
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "gradient", no_argument, NULL, OPT_GRADIENT },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -395,6 +403,17 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case OPT_SEED:
 		o->cfg_set = 1;
 		return cli_seed(&o->cfg, arg);
+	case OPT_GRADIENT:
+		o->cfg_set = 1;
+		o->cfg.hard_gradient = 1;
+		return 0;
+	case OPT_SAMPLES:
+		o->cfg_set = 1;
+		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
+			return 0;
+		return cli_usage_errorf("--samples expects a whole number from "
+					"1 to %d, not '%s'", CLI_MAX_SAMPLES,
+					arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -445,6 +464,19 @@ int cli_seed(struct trace_cfg *cfg, const char *arg)
 	return 0;
 }
 
+int cli_hard_check(const struct trace_cfg *cfg, const char *target)
+{
+	const char *opt = cfg->hard_gradient ? "--gradient"
+			: cfg->hard_samples ? "--samples" : NULL;
+	if (!opt)
+		return 0;
+	if (cfg->selection != SELECTION_hard || !target)
+		return cli_usage_errorf("%s needs --hard and --target: the "
+					"reward is log p of the target word",
+					opt);
+	return 0;
+}
+
 /* Parses the options of argv (from optind 1) into *o.  Returns 0, -1 when
  * --help or --version has been answered, or EXIT_USAGE. */
 static int cli_parse(struct cli_opts *o, int argc, char **argv)
@@ -467,6 +499,8 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 		if (rc != 0)
 			return rc;
 	}
+	if (!o->batch && cli_hard_check(&o->cfg, o->target))
+		return EXIT_USAGE;
 	return 0;
 }
 

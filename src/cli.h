@@ -49,6 +49,10 @@ struct cli_opts {
  * Returns 0, or EXIT_USAGE after a message.  Shared by every command
  * that traces. */
 int cli_hard(struct trace_cfg *cfg, const char *arg);
+/* --gradient and --samples need --hard and a target (target: --target's
+ * value, NULL without it).  Returns 0, or EXIT_USAGE after a message. */
+int cli_hard_check(const struct trace_cfg *cfg, const char *target);
+#define CLI_MAX_SAMPLES 100000
 int cli_seed(struct trace_cfg *cfg, const char *arg);
 
 /* Runs the program on argv and returns its exit status.  Errors are

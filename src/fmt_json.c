@@ -209,6 +209,35 @@ static void jw_sample(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "}");
 }
 
+/* A record as "name": {each operand with a key: a number when it has
+ * one entry and no axis, else a list; then its result as "total"}. */
+static void jw_keyed(const struct jw *w, const char *name,
+		     const struct trace_rec *r, const char *total)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	int any = 0;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_printf(w->b, "\"%s\": {", name);
+	for (int k = 0; k < r->nops; k++) {
+		const struct trace_operand *op = &r->ops[k];
+		if (!op->key)
+			continue;
+		fmt_buf_printf(w->b, "%s\"%s\": ", any++ ? ", " : "", op->key);
+		if (op->len == 1 && op->axis == AXIS_NONE &&
+		    strcmp(op->key, "u") && strcmp(op->key, "l"))
+			fmt_buf_json_num(w->b, op->v[0]);
+		else
+			fmt_buf_json_vec(w->b, op->v, op->len);
+	}
+	if (total) {
+		fmt_buf_printf(w->b, ", \"%s\": ", total);
+		fmt_buf_json_vec(w->b, r->result, r->len);
+	}
+	fmt_buf_puts(w->b, "}");
+}
+
 /* Hard attention's exact view (teacher-forced): "exact": {"y",
  * "log_p", "expected", "log_marginal", "jensen_gap", "given_past"}. */
 static void jw_exact(const struct jw *w, const struct trace_rec *r)
@@ -277,6 +306,8 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_OUTPUT: jw_output(w, run, t); break;
 	case REC_SAMPLE: jw_sample(w, r); break;
 	case REC_EXACT: jw_exact(w, r); break;
+	case REC_GRADIENT: jw_keyed(w, "gradient", r, "scores"); break;
+	case REC_SAMPLES: jw_keyed(w, "samples", r, NULL); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */

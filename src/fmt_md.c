@@ -198,6 +198,24 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			fprintf(out, "Jensen gap = %s\n",
 				num_fixed(buf, x->result[0], o->precision));
 		}
+		/* --gradient and --samples: each named number on a line */
+		for (int k = 0; k < tr->nrecs; k++) {
+			const struct trace_rec *g = &tr->recs[k];
+			if (g->run != run || g->t != t ||
+			    (g->kind != REC_GRADIENT && g->kind != REC_SAMPLES))
+				continue;
+			fprintf(out, "\n%s (t=%d):\n\n", g->kind == REC_GRADIENT
+				? "learning signal" : "Monte Carlo", t);
+			for (int j = 1; j < g->nops; j++) {
+				const struct trace_operand *op = &g->ops[j];
+				if (g->kind == REC_SAMPLES && j < 2)
+					continue; /* the draws: in JSON, CSV */
+				fprintf(out, "- %s = `", op->key);
+				fmt_text_vec(out, op->v, op->len,
+					     o->precision);
+				fputs("`\n", out);
+			}
+		}
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);

@@ -52,6 +52,8 @@ enum trace_kind {
 	                    (src/selection_hard.c) */
 	REC_EXACT,       /* hard attention's exact view: log p(y_t | l) for
 	                    every l, and the Jensen gap */
+	REC_GRADIENT,    /* hard --gradient: REINFORCE's pieces */
+	REC_SAMPLES,     /* hard --samples: Monte Carlo score gradients */
 	REC_KIND_COUNT
 };
 
@@ -99,6 +101,15 @@ enum trace_kind {
  *                    result the Jensen gap 3 - 2 (len 1).  In Bahdanau's
  *                    architecture the steps are not independent: it is
  *                    conditioned on the sampled past (its title says so)
+ *   REC_GRADIENT     0 α_t  1 R = log p(y_t | l)  2 b  3 R - b  4 the
+ *                    score-function term λ_r·(R - b)·(onehot_l - α) (n)
+ *                    5 H(α) (len 1)  6 the entropy term λ_e·∂H/∂e (n)
+ *                    7 the backpropagated term ∂R/∂c_t (H); result the
+ *                    gradient on the scores, 4 + 6 (n)
+ *   REC_SAMPLES      0 the N u's  1 the N l's (from 1)  2 the exact
+ *                    ∂E_α[log p]/∂e (n)  3 the Monte Carlo estimate
+ *                    without a baseline (n)  4 with b (n)  5, 6 their
+ *                    variances (len 1, summed over j); result 4
  */
 #define TRACE_MAX_OPS 10
 
@@ -179,9 +190,12 @@ struct trace_cfg {
 	int selection;     /* an enum selection: SELECTION_soft, ... */
 	unsigned long long seed; /* a sampling selection's generator */
 	int hard_rule;     /* hard: 0 samples l ~ α, 1 takes the argmax */
+	int hard_gradient; /* hard, teacher-forced: record REINFORCE's pieces */
+	int hard_samples;  /* hard, teacher-forced: N Monte Carlo samples of
+	                      the score gradient, or 0 */
 };
 
-#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0 }
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0 }
 
 struct trace_run {
 	int scorer;       /* an enum scorer */
@@ -197,6 +211,9 @@ struct trace_run {
 	                          context with (trace_attend) */
 	unsigned long long rng; /* hard: the run's SplitMix64 state, set to
 	                           cfg.seed at its first step */
+	unsigned long long mc_rng; /* hard --samples: the Monte Carlo stream,
+	                              set to ~cfg.seed at the first step */
+	double baseline;  /* hard --gradient: b, 0 before the first step */
 };
 
 struct trace {

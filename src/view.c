@@ -735,12 +735,16 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 		if (r)
 			fmt_text_rec(f, tr, r, &o);
 	}
-	/* hard attention: the draw after the soft context it replaces */
-	for (int i = 1; fr->stage == STAGE_WEIGHTED_SUM && i <= tr->n; i++) {
-		const struct trace_rec *r = trace_find(tr, REC_SAMPLE, run,
-						      fr->t, i);
-		if (r)
-			fmt_text_rec(f, tr, r, &o);
+	/* hard attention: the draw after the soft context it replaces,
+	 * its exact view and learning signal */
+	if (fr->stage == STAGE_WEIGHTED_SUM) {
+		const struct trace_run *ru = &tr->runs[run];
+		int end = fr->t < ru->nsteps ? ru->step_first[fr->t]
+					     : ru->first_rec + ru->nrecs;
+		for (int k = ru->step_first[fr->t - 1]; k < end; k++)
+			if (tr->recs[k].kind >= REC_SAMPLE &&
+			    tr->recs[k].kind <= REC_SAMPLES)
+				fmt_text_rec(f, tr, &tr->recs[k], &o);
 	}
 }
 

@@ -98,6 +98,29 @@ check "text shows u, cumsum and both contexts" sh -c \
 	"grep -q '^u_1 ' '$TMP/out' && grep -q '^cumsum_1 ' '$TMP/out' &&
 	 grep -q 'c^soft_1 = ' '$TMP/out' && grep -q 'c_1 = h_[0-9], l = ' '$TMP/out'"
 
+# --gradient and --samples: the same seed, the same bytes; their errors
+run_cmd trace --hard --seed=4 --gradient --samples=30 --target="i am a student" --format=json
+cp "$TMP/out" "$TMP/g1"
+run_cmd trace --hard --seed=4 --gradient --samples=30 --target="i am a student" --format=json
+check "--gradient --samples: same seed, same bytes" cmp -s "$TMP/out" "$TMP/g1"
+run_cmd trace --hard --seed=4 --target="i am a student" --format=json
+check "--samples draws from its own stream: the trace's u are unchanged" \
+	"$PYTHON3" -c "
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+ua = [s['hard']['u'] for s in a['runs'][0]['steps']]
+ub = [s['hard']['u'] for s in b['runs'][0]['steps']]
+assert ua == ub and 'samples' in a['runs'][0]['steps'][0]
+assert 'samples' not in b['runs'][0]['steps'][0]
+" "$TMP/g1" "$TMP/out"
+run_cmd trace --gradient --target="i am"
+expect_status 2 "--gradient without --hard"
+expect_err "--gradient needs --hard and --target" "--gradient error"
+run_cmd trace --hard --samples=5
+expect_err "--samples needs --hard and --target" "--samples without --target"
+run_cmd trace --hard --samples=100001 --target=i
+expect_err "--samples expects a whole number from 1 to 100000, not '100001'" "--samples range"
+
 run_cmd trace --hard=maybe
 expect_status 2 "--hard=maybe is refused"
 expect_err "unknown --hard rule 'maybe'; expected sample or argmax" "--hard error names the rules"

@@ -45,6 +45,66 @@ def exact(torch, alpha, lp):
             "log_marginal": lm.item(), "jensen_gap": (lm - expected).item()}
 
 
+LAMBDA_R, LAMBDA_E, DECAY = 0.1, 0.002, 0.9
+
+
+def learning(torch, e, lp_of, l, state, gstep):
+    """The --gradient and --samples pieces of one step, with autograd for
+    every derivative: e the scores (n), lp_of(c) log p(y_t | c) for a
+    context c, l the chosen word, state["b"] the baseline before the step
+    (updated here), gstep the program's step (for the recorded Monte Carlo
+    u's, which are replayed)."""
+    F = torch.nn.functional
+    n = e.shape[0]
+    out = {}
+    with torch.enable_grad():
+        ev = e.detach().clone().requires_grad_(True)
+        alpha = F.softmax(ev, dim=0)
+        H = -(alpha * torch.log(alpha)).sum()
+        dH, = torch.autograd.grad(H, ev, retain_graph=True)
+        lp = torch.stack([lp_of(j)[0].detach() for j in range(n)])
+        Elp = (alpha * lp).sum()
+        dE, = torch.autograd.grad(Elp, ev)
+        c, R = lp_of(l, True)
+        dc, = torch.autograd.grad(R, c)
+    alpha = alpha.detach()
+    R = R.item()
+    b = state["b"]
+    state["b"] = DECAY * b + (1 - DECAY) * R
+    onehot = torch.zeros(n, dtype=torch.float64)
+    onehot[l] = 1
+    sf = LAMBDA_R * (R - b) * (onehot - alpha)
+    ent = LAMBDA_E * dH
+    # teacher-forced cases always ask for both (main), so both must be there
+    if True:
+        out["gradient"] = {"R": R, "b": b, "advantage": R - b,
+                           "score_function": sf.tolist(),
+                           "entropy": H.item(),
+                           "entropy_term": ent.tolist(),
+                           "backprop": dc.tolist(),
+                           "scores": (sf + ent).tolist()}
+    if True:
+        us = gstep.get("samples", {}).get("u", [])
+        cum = torch.cumsum(alpha, dim=0)
+        ls, g0, g1 = [], [], []
+        for u in us:
+            k = next((j for j in range(n) if u < cum[j].item()),
+                     max(j for j in range(n) if alpha[j].item() > 0))
+            ls.append(k + 1)
+            d = -alpha.clone()
+            d[k] += 1
+            g0.append(lp[k] * d)
+            g1.append((lp[k] - b) * d)
+        g0, g1 = torch.stack(g0), torch.stack(g1)
+        out["samples"] = {
+            "l": ls, "exact": dE.tolist(),
+            "estimate": g0.mean(0).tolist(),
+            "estimate_baseline": g1.mean(0).tolist(),
+            "variance": g0.var(0, unbiased=False).sum().item(),
+            "variance_baseline": g1.var(0, unbiased=False).sum().item()}
+    return out
+
+
 def luong_trace(model, got, scorers, words, target, rule):
     torch, F = model.torch, model.torch.nn.functional
     src = [model.src[tc.fold(w)] for w in words]
@@ -59,6 +119,7 @@ def luong_trace(model, got, scorers, words, target, rule):
         gsteps = got["runs"][r]["steps"]
         steps = []
         s = last[0, 0]
+        state = {"b": 0.0}
         word = "<s>"
         prev = torch.zeros(n, dtype=torch.float64)
         prev[0] = 1.0
@@ -91,6 +152,14 @@ def luong_trace(model, got, scorers, words, target, rule):
                     for j in range(n)])
                 step["exact"] = dict(exact(torch, alpha, lp), y=yt,
                                      given_past=False)
+
+                def lp_of(j, grad=False, s=s, k=k):
+                    c = Hs[j].detach().clone().requires_grad_(grad)
+                    return c, F.log_softmax(model.W_s(torch.tanh(model.W_c(
+                        torch.cat([c, s])))), dim=0)[k]
+                step.update(learning(torch, e, lambda j, g=False:
+                                     lp_of(j, g) if g else (lp_of(j)[1],),
+                                     l, state, gsteps[t]))
                 word = yt
             else:
                 word = got["runs"][r]["output"][t]
@@ -114,6 +183,7 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
         gsteps = got["runs"][r]["steps"]
         steps = []
         s = s0
+        state = {"b": 0.0}
         word = "<s>"
         prev = torch.zeros(n, dtype=torch.float64)
         prev[0] = 1.0
@@ -145,6 +215,13 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
                                   for j in range(n)])
                 step["exact"] = dict(exact(torch, alpha, lp), y=yt,
                                      given_past=True)
+
+                def lp_of(j, grad=False, k=k, readout=readout):
+                    c = Hs[j].detach().clone().requires_grad_(grad)
+                    return c, F.log_softmax(readout(c)[1], dim=0)[k]
+                step.update(learning(torch, e, lambda j, g=False:
+                                     lp_of(j, g) if g else (lp_of(j)[1],),
+                                     l, state, gsteps[t]))
                 word = yt
             else:
                 word = got["runs"][r]["output"][t]
@@ -182,6 +259,7 @@ def main(argv):
                         "--hard=" + rule, "--seed=%d" % seed]
                 if target is not None:
                     argv.append("--target=" + " ".join(target))
+                    argv += ["--gradient", "--samples=%d" % (7 + seed % 50)]
                 argv.append(" ".join(words))
                 name = "seed %d %s %s" % (seed, rule,
                                           tc.case_name("all", words, target))
