@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "selection.h"
 #include "cli_heatmap.h"
 #include "fmt.h"
 #include "fmt_svg.h"
@@ -65,6 +66,8 @@ static void cli_heatmap_help(void)
 "                        word's state, sampled from the weights (sample,\n"
 "                        the default) or their argmax (argmax)\n"
 "      --seed=N          seed of --hard's draws (default 0)\n"
+"      --show=WHAT       weights (α, the default) or drawn: with --hard,\n"
+"                        a 1 in each step's drawn word and 0 elsewhere\n"
 "  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
@@ -85,6 +88,7 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "arch", required_argument, NULL, 'A' },
 	{ "hard", optional_argument, NULL, 'H' },
 	{ "seed", required_argument, NULL, 'S' },
+	{ "show", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -116,6 +120,13 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 					       arg);
 	case 'H': return cli_hard(&o->cfg, arg);
 	case 'S': return cli_seed(&o->cfg, arg);
+	case 'W':
+		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
+			o->svg.drawn = arg[0] == 'd';
+			return 0;
+		}
+		return cli_usage_errorf("unknown --show '%s'; expected weights "
+					"or drawn", arg);
 	case 'h':
 		cli_heatmap_help();
 		return -1;
@@ -147,6 +158,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
+	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
+		return cli_usage_error("--show=drawn needs --hard");
 	return 0;
 }
 
@@ -180,7 +193,8 @@ static int cli_heatmap_text(const struct trace *tr,
 	for (int run = 0; run < tr->nruns; run++) {
 		if (run > 0)
 			putchar('\n');
-		fmt_text_heatmap(stdout, tr, run, o->svg.precision, ascii);
+		fmt_text_heatmap_drawn(stdout, tr, run, o->svg.precision,
+				       ascii, o->svg.drawn);
 	}
 	cli_messagef("note: the heatmap as text, since standard output is a "
 		     "terminal; -o FILE.svg writes the SVG picture");

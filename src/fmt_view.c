@@ -89,8 +89,29 @@ int fmt_shade(double a, int levels)
 	return k >= levels ? levels - 1 : k;
 }
 
+const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
+			   double *buf)
+{
+	const struct trace_rec *r = trace_find(tr, REC_SOFTMAX, run, t, 0);
+	if (!drawn)
+		return r ? r->result : NULL;
+	for (int i = 1; i <= tr->n; i++)
+		if (trace_find(tr, REC_SAMPLE, run, t, i)) {
+			for (int j = 0; j < tr->n; j++)
+				buf[j] = j == i - 1;
+			return buf;
+		}
+	return NULL;
+}
+
 void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		      int ascii)
+{
+	fmt_text_heatmap_drawn(out, tr, run, prec, ascii, 0);
+}
+
+void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
+			    int prec, int ascii, int drawn)
 {
 	static const char *const blocks[5] = { " ", "░", "▒", "▓", "█" };
 	static const char *const shades[5] = { " ", ".", ":", "+", "#" };
@@ -101,8 +122,11 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	int cw = words_width(&tr->m->src, tr->src, tr->n);
 	if (cw < prec + 4)
 		cw = prec + 4;
-	fprintf(out, "alignment α, %s scorer: a row for each output word, "
-		"a column for each source word\n", trace_scorer_name(ru->scorer));
+	fprintf(out, "%s, %s scorer: a row for each output word, "
+		"a column for each source word\n", drawn
+		? "the drawn words l (hard attention)" : "alignment α",
+		trace_scorer_name(ru->scorer));
+	double *one = xcalloc((size_t)tr->n, sizeof *one);
 	fmt_pad(out, "", rw + 2);
 	for (int i = 0; i < tr->n; i++) {
 		fputs(" ", out);
@@ -110,8 +134,12 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	}
 	putc('\n', out);
 	for (int t = 1; t <= ru->nsteps; t++) {
-		const double *a = trace_find(tr, REC_SOFTMAX, run, t, 0)->result;
+		const double *a = fmt_heat_row(tr, run, t, drawn, one);
 		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
+		if (!a) { /* drawn, and the step drew nothing */
+			putc('\n', out);
+			continue;
+		}
 		for (int i = 0; i < tr->n; i++) {
 			int lvl = fmt_shade(a[i], 5);
 			fprintf(out, " %s ", (ascii ? shades : blocks)[lvl]);
@@ -123,6 +151,7 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		}
 		putc('\n', out);
 	}
+	free(one);
 }
 
 /* One row of the comparison: entry k of the record (kind, run, t) for each

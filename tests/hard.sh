@@ -137,6 +137,23 @@ run_cmd heatmap --hard --seed=4 --arch=bahdanau -o "$TMP/h1.svg"
 expect_status 0 "heatmap --hard"
 run_cmd heatmap --hard --seed=4 --arch=bahdanau -o "$TMP/h2.svg"
 check "heatmap --hard: same seed, same bytes" cmp -s "$TMP/h1.svg" "$TMP/h2.svg"
+# --show=drawn: a 1 in the drawn word of each step, as the trace says
+run_cmd heatmap --hard --seed=2 --show=drawn --target="i am a student" -o "$TMP/d.svg"
+run_cmd trace --hard --seed=2 --target="i am a student" --format=json
+check "heatmap --show=drawn marks the trace's l, one a step" \
+	"$PYTHON3" -c "
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+ls = [st['hard']['l'] for st in doc['runs'][0]['steps']]
+svg = open(sys.argv[2], encoding='utf-8').read()
+ones = re.findall(r'<title>drawn_(\d+),(\d+) = 1\.0000', svg)
+assert [int(i) for t, i in ones] == ls and [int(t) for t, i in ones] == list(range(1, len(ls) + 1)), (ones, ls)
+assert len(re.findall(r'<title>drawn_', svg)) == 3 * len(ls)
+" "$TMP/out" "$TMP/d.svg"
+run_cmd heatmap --show=drawn
+expect_err "--show=drawn needs --hard" "--show=drawn without --hard"
+run_cmd heatmap --hard --show=everything
+expect_err "unknown --show 'everything'; expected weights or drawn" "--show error"
 run_cmd heatmap --hard=sometimes
 expect_err "unknown --hard rule 'sometimes'" "heatmap --hard error"
 run_cmd quiz --hard --seed=11 --answers --count=3 --arch=bahdanau
