@@ -76,6 +76,10 @@ static void cli_train_help(void)
 "      --align-weight=X  add X times -log(the attention on the gold source\n"
 "                        words) to the loss, for pairs with a gold\n"
 "                        alignment (guided alignment; default 0: none)\n"
+"      --hard[=sample]   hard attention: each step draws one source word\n"
+"                        from α (SplitMix64 from --seed) and learns the\n"
+"                        scores by REINFORCE (doc/model.md); Luong's\n"
+"                        architecture, scorers that do not read α_{t-1}\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -92,7 +96,8 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT,
+	OPT_HARD
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -112,6 +117,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "positions", required_argument, NULL, OPT_POSITIONS },
 	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
+	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
@@ -222,6 +228,14 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 			return EXIT_USAGE;
 		return cli_arch_one(o->arch, "train");
 	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
+	case OPT_HARD:
+		if (!arg || strcmp(arg, "sample") == 0) {
+			o->t.hard = 1; /* the draws' stream starts at --seed */
+			return 0;
+		}
+		return cli_usage_errorf("train --hard takes only 'sample' (the "
+					"draws REINFORCE learns from), not "
+					"'%s'", arg);
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
@@ -383,16 +397,18 @@ static void cli_train_command(char *buf, size_t size,
 			 t->lay.A, t->lay.arch == ARCH_bahdanau
 			 ? " --arch=bahdanau" : "");
 	/* the options of the scorers' weights, on a line of their own */
-	if (o->L || o->t.align_weight > 0.0) {
+	if (o->L || o->t.align_weight > 0.0 || o->t.hard) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
 		if (o->L)
 			used += (size_t)snprintf(pos + used, sizeof pos - used,
 						 " --positions=%d", o->L);
 		if (o->t.align_weight > 0.0)
-			snprintf(pos + used, sizeof pos - used,
+			used += (size_t)snprintf(pos + used, sizeof pos - used,
 				 " --align-weight=%s",
 				 num_shortest(aw, o->t.align_weight));
+		if (o->t.hard && used < sizeof pos)
+			snprintf(pos + used, sizeof pos - used, " --hard");
 	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
@@ -606,6 +622,13 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 				       o->t.seed);
 	}
 	model_free(&init);
+	if (rc == 0 && o->t.hard &&
+	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
+		cli_messagef("train --hard learns Luong's architecture with "
+			     "scorers that do not read the previous weights "
+			     "(not bahdanau, location-aware)");
+		rc = EXIT_USAGE;
+	}
 	return rc;
 }
 
