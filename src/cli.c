@@ -792,6 +792,8 @@ static int cli_models(int argc, char **argv)
 			       "--arch=bahdanau" },
 		{ "self4", "set by hand, for attn-trace self (lessons 17 "
 			   "and 18)" },
+		{ "hard4", "trained on data/toy.pairs with train --hard "
+			   "(REINFORCE)" },
 	};
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||

@@ -500,13 +500,19 @@ static void cli_train_header(char *buf, size_t size,
 			     const struct train_stats *st)
 {
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
-	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[160] = "";
+	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[320] = "";
 
 	if (o->t.align_weight > 0.0)
 		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
 			 "attention on the gold source words) of each\ntarget "
 			 "word that has a gold alignment (guided alignment).",
 			 num_shortest(aw, o->t.align_weight));
+	if (o->t.hard) {
+		size_t used = strlen(guided);
+		snprintf(guided + used, sizeof guided - used, "\nHard "
+			 "attention (--hard): each step draws one source word "
+			 "l;\nthe scores learn by REINFORCE (doc/training.md).");
+	}
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
 	cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);

@@ -806,7 +806,8 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 int model_builtin_name(const char *name)
 {
 	return strcmp(name, "toy4") == 0 || strcmp(name, "handset4") == 0 ||
-	       strcmp(name, "bahdanau4") == 0 || strcmp(name, "self4") == 0;
+	       strcmp(name, "bahdanau4") == 0 || strcmp(name, "self4") == 0 ||
+	       strcmp(name, "hard4") == 0;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
@@ -821,12 +822,16 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 		return model_parse(m, (const char *)model_self4_text,
 				   model_self4_len, "<built-in self4.model>",
 				   err);
+	if (strcmp(name, "hard4") == 0)
+		return model_parse(m, (const char *)model_hard4_text,
+				   model_hard4_len, "<built-in hard4.model>",
+				   err);
 	memset(m, 0, sizeof *m);
 	if (strcmp(name, "bahdanau4") == 0)
 		return model_parse(m, (const char *)model_bahdanau4_text,
 				   model_bahdanau4_len,
 				   "<built-in bahdanau4.model>", err);
-	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4 or self4), found "
+	err_set(err, "expected a built-in model (toy4, handset4, bahdanau4, self4 or hard4), found "
 		"\"%s\"", name);
 	return -1;
 }

@@ -222,5 +222,7 @@ extern const unsigned char model_bahdanau4_text[];
 extern const size_t model_bahdanau4_len;
 extern const unsigned char model_self4_text[];
 extern const size_t model_self4_len;
+extern const unsigned char model_hard4_text[]; /* data/hard4.model */
+extern const size_t model_hard4_len;
 
 #endif

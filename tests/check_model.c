@@ -367,7 +367,7 @@ START_TEST(test_builtin_named)
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
 	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, "
-			 "handset4, bahdanau4 or self4), found \"toy5\"");
+			 "handset4, bahdanau4, self4 or hard4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
