@@ -62,7 +62,9 @@ static void cli_quiz_help(void)
 "default sentence is \"" CLI_QUIZ_SENTENCE "\".\n"
 "\n"
 "Options:\n"
-"      --stage=STAGE     ask only about scoring, softmax or weighted-sum;\n"
+"      --stage=STAGE     ask only about scoring, softmax or weighted-sum,\n"
+"                        or hard-draw (which word --hard draws: l from u\n"
+"                        and the cumulative sums);\n"
 "                        give it again to add a stage (default: all three,\n"
 "                        in turn)\n"
 "      --seed=N          pick the questions with seed N (default: from the\n"
@@ -135,7 +137,8 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 	case OPT_STAGE:
 		if (quiz_stage_parse(arg, &st) != 0)
 			return cli_usage_errorf("unknown --stage '%s'; "
-				"expected scoring, softmax or weighted-sum",
+				"expected scoring, softmax, weighted-sum or "
+				"hard-draw",
 				arg);
 		o->stages |= 1u << st;
 		return 0;
@@ -246,10 +249,10 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, const char *sentence,
 static enum trace_stage cli_quiz_stage(unsigned stages, int j)
 {
 	int n = 0, k;
-	for (k = 0; k < STAGE_COUNT; k++)
+	for (k = 0; k <= (int)QUIZ_HARD_DRAW; k++)
 		n += (stages >> k) & 1;
 	j %= n;
-	for (k = 0; k < STAGE_COUNT; k++)
+	for (k = 0; k <= (int)QUIZ_HARD_DRAW; k++)
 		if (((stages >> k) & 1) && j-- == 0)
 			break;
 	return (enum trace_stage)k;
@@ -333,13 +336,12 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 		return -1;
 	}
 	printf("\nquestion %d of %d: %s at step t=%d\n", j + 1, o->count,
-	       trace_stage_name(st), q.t);
+	       quiz_stage_name(st), q.t);
 	quiz_prompt_text(stdout, &q);
 	if (!o->answers)
 		return cli_quiz_ask(qr, &q);
 	char buf[NUM_BUFSZ];
-	printf("(answer: %s = %s)\n", q.symbol,
-	       fmt_num(buf, q.expected, q.precision));
+	printf("(answer: %s = %s)\n", q.symbol, quiz_value(buf, &q, q.expected));
 	quiz_worked_text(stdout, &q);
 	return 1;
 }

@@ -536,7 +536,7 @@ static const char *const show_names[SHOW_COUNT] = {
 	"or compare"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
-#define QUIZ_LIST "scoring, softmax or weighted-sum"
+#define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
  * model= for show directives only. */
@@ -578,6 +578,8 @@ static const struct show_rule {
 static struct show_rule quiz_rule(int stage)
 {
 	unsigned which = stage == STAGE_WEIGHTED_SUM ? OPT(OPT_K) : OPT(OPT_I);
+	if (stage == (int)QUIZ_HARD_DRAW) /* t= alone */
+		which = 0;
 	return (struct show_rule){ OPT(OPT_T) | which,
 				   OPT(OPT_T) | which | OPT(OPT_SCORER) };
 }

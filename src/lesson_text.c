@@ -320,7 +320,7 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 			continue;
 		char buf[NUM_BUFSZ];
 		fprintf(out, "(answer: %s = %s)\n", q.symbol,
-			fmt_num(buf, q.expected, q.precision));
+			quiz_value(buf, &q, q.expected));
 	}
 	return ferror(out) ? -1 : 0;
 }
