@@ -152,6 +152,9 @@ static void lt_records(FILE *out, const struct trace *tr,
 				if (trace_find(tr, REC_SAMPLE, run, t, k))
 					lt_rec(out, tr, REC_SAMPLE, run, t, k,
 					       o);
+		/* with a target: the exact view, every l tried */
+		if (trace_find(tr, REC_EXACT, run, t, 0))
+			lt_rec(out, tr, REC_EXACT, run, t, 0, o);
 		break;
 	case SHOW_CONCAT:
 		/* Bahdanau's has no h̃: its [s_t; c_t; y_{t-1}] alone */
