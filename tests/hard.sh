@@ -180,4 +180,33 @@ expect_err "bad.lesson:4:7: expected a whole number" "lesson seed: error"
 
 run_cmd quiz --hard=x
 expect_err "unknown --hard rule 'x'" "quiz --hard error"
+
+# train --hard against the same REINFORCE written in PyTorch
+# (bench/hard_ref.py: autograd through h_l, the score-function and entropy
+# terms through a surrogate, the baselines in closed form, the u's drawn by
+# its own SplitMix64): from the same starting weights, 40 epochs, the final
+# losses (after one more pass of draws) must agree to 6 significant digits.
+torch_python=
+for py in "${TORCH_PYTHON:-}" /usr/bin/python3 "${PYTHON3:-}"; do
+	[ -n "$py" ] && [ "$py" != no ] || continue
+	if "$py" -c 'import torch' >/dev/null 2>&1; then
+		torch_python=$py
+		break
+	fi
+done
+if [ -n "$torch_python" ]; then
+	hflags="--hard --scorer=dot,general,concat --seed=3 --lr=0.01 --weight-decay=0.2 --clip=5"
+	# shellcheck disable=SC2086
+	run_cmd train --pairs="$srcdir/data/toy.pairs" $hflags --epochs=0 -q -o "$TMP/hinit.model"
+	# shellcheck disable=SC2086
+	run_cmd train --pairs="$srcdir/data/toy.pairs" $hflags --epochs=40 -o "$TMP/h40.model"
+	c_loss=$(sed -n 's/.*the final weights: loss \([0-9.]*\),.*/\1/p' "$TMP/err")
+	py_loss=$("$torch_python" "$srcdir/bench/hard_ref.py" --init="$TMP/hinit.model" \
+		--pairs="$srcdir/data/toy.pairs" --epochs=40 --seed=3 \
+		--scorer=dot,general,concat | sed -n 's/.*loss \([0-9.]*\) .*/\1/p')
+	check "train --hard's loss after 40 epochs ($c_loss) is PyTorch's ($py_loss)" \
+		awk -v c="$c_loss" -v p="$py_loss" 'BEGIN { d = c - p; if (d < 0) d = -d; exit !(c != "" && p != "" && d <= 1e-6 * p + 5e-7) }'
+else
+	echo "no Python here can import torch: train --hard is not compared"
+fi
 finish
