@@ -87,7 +87,7 @@ def scores(p, name, S, Hs, H):
 
 def forward(p, data, scorers, H, D, feed):
     """The summed loss, and per scorer (mean loss, right predictions)."""
-    src, src_len, src_mask, inputs, gold, mask = data
+    src, src_len, src_mask, inputs, gold, mask = data[:6]
     B, N = src.shape
     x = p["source"][src]
     h = torch.zeros(B, H, dtype=torch.float64)

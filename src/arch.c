@@ -1,6 +1,7 @@
 /* arch.c: the registry of architectures, built from src/arch_list.h. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,4 +45,15 @@ char *arch_names(char *buf, size_t size, const char *sep, const char *last)
 		used += (size_t)n;
 	}
 	return buf;
+}
+
+double arch_log_softmax_at(const double *x, int n, int k)
+{
+	double max = x[0], sum = 0;
+	for (int j = 1; j < n; j++)
+		if (x[j] > max)
+			max = x[j];
+	for (int j = 0; j < n; j++)
+		sum += exp(x[j] - max);
+	return (x[k] - max) - log(sum);
 }

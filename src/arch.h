@@ -31,7 +31,25 @@ struct arch_class {
 	int (*step)(struct trace *tr, int run, int t, int word,
 		    const double *prev, double *s, const double *Hs,
 		    const struct score_in *in, struct score_ws *ws);
+	/* log p(y | c): the log-probability of target word y that step t
+	 * gives with the context c (H) in place of its own, q (H) the
+	 * step's query (s_t in Luong's, s_{t-1} in Bahdanau's) and word the
+	 * word fed at step t.  work holds ARCH_LOGP_WORK(m) doubles.
+	 * Records nothing: hard attention's exact view (selection_hard.c)
+	 * calls it for every source word.  With dc not NULL it also writes
+	 * ∂ log p(y | c)/∂c there (H). */
+	double (*log_prob)(const struct model *m, const double *c,
+			   const double *q, int word, int y, double *work,
+			   double *dc);
 };
+
+/* The work space of arch_class.log_prob. */
+#define ARCH_LOGP_WORK(m) (6 * (size_t)(m)->H + (size_t)(m)->E + \
+			   2 * (size_t)(m)->tgt.n)
+
+/* log softmax(x)[k] of x (n), shifted by the maximum as attn_softmax
+ * is; for the log_prob hooks. */
+double arch_log_softmax_at(const double *x, int n, int k);
 
 /* The architecture ids, ARCH_luong, ..., are in model.h (a model file
  * states its architecture). */

@@ -18,6 +18,8 @@
  * program records exactly these, in this order. */
 #include "config.h"
 
+#include <math.h>
+
 #include "arch.h"
 #include "attn.h"
 
@@ -143,6 +145,56 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	return bahdanau_output(tr, run, t, s, c, y);
 }
 
+/* log p(y | c) = log softmax(W_o·[s; c; y_{t-1}])[y], where
+ * s = tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c + b): the context enters
+ * the RNN too */
+static double bahdanau_log_prob(const struct model *m, const double *c,
+				const double *prev, int word, int y,
+				double *work, double *dc)
+{
+	const int E = m->E, H = m->H, V = m->tgt.n, W = 2 * H + E;
+	const double *yv = m->tgt.emb + (size_t)word * E;
+	double *pre = work, *scy = pre + H, *logits = scy + W;
+	double *wy = logits + V, *ws = wy + H, *wc = ws + H;
+	/* summed in the order bahdanau_rnn sums them */
+	attn_matvec(wy, m->dec.Wx, yv, H, E);
+	attn_matvec(ws, m->dec.Wh, prev, H, H);
+	attn_matvec(wc, m->Wcd, c, H, H);
+	for (int k = 0; k < H; k++)
+		pre[k] = wy[k] + ws[k] + wc[k] + m->dec.b[k];
+	attn_tanh(scy, pre, H);
+	for (int k = 0; k < H; k++)
+		scy[H + k] = c[k];
+	for (int k = 0; k < E; k++)
+		scy[2 * H + k] = yv[k];
+	attn_matvec(logits, m->Wo, scy, V, W);
+	double lp = arch_log_softmax_at(logits, V, y);
+	if (dc) {
+		/* ∂/∂logits = onehot_y - p, back through W_o to c directly
+		 * and to s, and from s through tanh and W_c to c */
+		double *dl = wc + H, *dpre = pre;
+		for (int k = 0; k < V; k++)
+			dl[k] = (k == y) - exp(arch_log_softmax_at(logits, V,
+								   k));
+		for (int j = 0; j < 2 * H; j++) {
+			double g = 0;
+			for (int k = 0; k < V; k++)
+				g += m->Wo[(size_t)k * W + j] * dl[k];
+			if (j < H)
+				dpre[j] = g * (1 - scy[j] * scy[j]);
+			else
+				dc[j - H] = g;
+		}
+		for (int j = 0; j < H; j++) {
+			double g = 0;
+			for (int i = 0; i < H; i++)
+				g += m->Wcd[(size_t)i * H + j] * dpre[i];
+			dc[j] += g;
+		}
+	}
+	return lp;
+}
+
 const struct arch_class arch_bahdanau = {
 	.name = "bahdanau",
 	.summary = "attention first with s_{t-1} as the query, then the RNN "
@@ -151,4 +203,5 @@ const struct arch_class arch_bahdanau = {
 	.encode = trace_encode_bidir,
 	.start = bahdanau_start,
 	.step = bahdanau_step,
+	.log_prob = bahdanau_log_prob,
 };

@@ -15,6 +15,8 @@
  * The step program records exactly these, in this order. */
 #include "config.h"
 
+#include <math.h>
+
 #include "arch.h"
 #include "attn.h"
 
@@ -132,6 +134,42 @@ static const double *luong_start(struct trace *tr, const double *Hs)
 	return Hs + (size_t)(tr->n - 1) * tr->m->H;
 }
 
+/* log p(y | c) = log softmax(W_s·tanh(W_c·[c; s_t]))[y] */
+static double luong_log_prob(const struct model *m, const double *c,
+			     const double *s, int word, int y, double *work,
+			     double *dc)
+{
+	int H = m->H, V = m->tgt.n;
+	double *cs = work, *ht = cs + 2 * H, *logits = ht + H;
+	(void)word;
+	attn_concat(cs, c, H, s, H);
+	attn_matvec(ht, m->Wc, cs, H, 2 * H);
+	attn_tanh(ht, ht, H);
+	attn_matvec(logits, m->Ws, ht, V, H);
+	double lp = arch_log_softmax_at(logits, V, y);
+	if (dc) {
+		/* ∂/∂logits = onehot_y - p; back through W_s, tanh, W_c's
+		 * first H columns */
+		double *dpre = cs, *dl = logits + V; /* cs is done with */
+		for (int k = 0; k < V; k++)
+			dl[k] = (k == y) - exp(arch_log_softmax_at(logits, V,
+								   k));
+		for (int i = 0; i < H; i++) {
+			double g = 0;
+			for (int k = 0; k < V; k++)
+				g += m->Ws[(size_t)k * H + i] * dl[k];
+			dpre[i] = g * (1 - ht[i] * ht[i]);
+		}
+		for (int j = 0; j < H; j++) {
+			double g = 0;
+			for (int i = 0; i < H; i++)
+				g += m->Wc[(size_t)i * 2 * H + j] * dpre[i];
+			dc[j] = g;
+		}
+	}
+	return lp;
+}
+
 const struct arch_class arch_luong = {
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
@@ -139,4 +177,5 @@ const struct arch_class arch_luong = {
 	.encode = trace_encode_rnn,
 	.start = luong_start,
 	.step = luong_step,
+	.log_prob = luong_log_prob,
 };

@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "selection.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
 #include "cli_diagram.h"
@@ -215,6 +216,15 @@ static void cli_help(void)
 "                        instead of decoding greedily\n"
 "  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
 "  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
+"      --hard[=RULE]     hard attention: the context of a step is one source\n"
+"                        word's state, drawn from the weights (sample, the\n"
+"                        default) or their argmax (argmax)\n"
+"      --seed=N          seed of --hard's draws (default 0)\n"
+"      --gradient        with --hard and --target: REINFORCE's learning\n"
+"                        signal at each step (R, b, R - b, the score-function,\n"
+"                        entropy and backpropagated terms)\n"
+"      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
+"                        the score gradient from N draws, beside the exact one\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
 "      --batch=FILE      trace each line 'source ||| target' of FILE\n"
@@ -273,7 +283,8 @@ int cli_int(const char *s, int lo, int hi, int *out)
 }
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH };
+       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
+       OPT_GRADIENT, OPT_SAMPLES };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -292,6 +303,10 @@ static const struct option cli_long_opts[] = {
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	CLI_WINDOW_LONG_OPTS
+	{ "hard", optional_argument, NULL, OPT_HARD },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "gradient", no_argument, NULL, OPT_GRADIENT },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -390,6 +405,23 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
+	case OPT_HARD:
+		o->cfg_set = 1;
+		return cli_hard(&o->cfg, arg);
+	case OPT_SEED:
+		o->cfg_set = 1;
+		return cli_seed(&o->cfg, arg);
+	case OPT_GRADIENT:
+		o->cfg_set = 1;
+		o->cfg.hard_gradient = 1;
+		return 0;
+	case OPT_SAMPLES:
+		o->cfg_set = 1;
+		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
+			return 0;
+		return cli_usage_errorf("--samples expects a whole number from "
+					"1 to %d, not '%s'", CLI_MAX_SAMPLES,
+					arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
@@ -414,6 +446,45 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	}
 }
 
+int cli_hard(struct trace_cfg *cfg, const char *arg)
+{
+	cfg->selection = SELECTION_hard;
+	if (!arg || strcmp(arg, "sample") == 0)
+		cfg->hard_rule = 0;
+	else if (strcmp(arg, "argmax") == 0)
+		cfg->hard_rule = 1;
+	else
+		return cli_usage_errorf("unknown --hard rule '%s'; expected "
+					"sample or argmax", arg);
+	return 0;
+}
+
+int cli_seed(struct trace_cfg *cfg, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9')
+		return cli_usage_errorf("--seed expects a whole number from 0 "
+					"to 18446744073709551615, not '%s'",
+					arg);
+	cfg->seed = v;
+	return 0;
+}
+
+int cli_hard_check(const struct trace_cfg *cfg, const char *target)
+{
+	const char *opt = cfg->hard_gradient ? "--gradient"
+			: cfg->hard_samples ? "--samples" : NULL;
+	if (!opt)
+		return 0;
+	if (cfg->selection != SELECTION_hard || !target)
+		return cli_usage_errorf("%s needs --hard and --target: the "
+					"reward is log p of the target word",
+					opt);
+	return 0;
+}
+
 /* Parses the options of argv (from optind 1) into *o.  Returns 0, -1 when
  * --help or --version has been answered, or EXIT_USAGE. */
 static int cli_parse(struct cli_opts *o, int argc, char **argv)
@@ -435,6 +506,8 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 		if (rc != 0)
 			return rc;
 	}
+	if (!o->batch && cli_hard_check(&o->cfg, o->target))
+		return EXIT_USAGE;
 	return 0;
 }
 
@@ -634,6 +707,8 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 {
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
 			: o->jobs ? "--jobs" : o->stages_set ? "--stage" : NULL;
+	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
+		opt = o->cfg.selection ? "--hard" : "--seed";
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)
 		opt = o->autoplay_ms ? "--autoplay" : "--present";
 	if (!opt && o->output && strcmp(cmd, "tui") == 0)

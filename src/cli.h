@@ -41,8 +41,20 @@ struct cli_opts {
 	int stages_set;         /* --stage was given */
 	int present;            /* tui --present */
 	int autoplay_ms;        /* tui --autoplay=SECONDS, in ms; 0: off */
-	struct trace_cfg cfg;   /* --window, --window-size */
+	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed:
+	                           the attention's axes */
+	int cfg_set;            /* --hard or --seed was given */
 };
+
+/* --hard[=sample|argmax] (arg NULL: sample) and --seed=N into *cfg.
+ * Returns 0, or EXIT_USAGE after a message.  Shared by every command
+ * that traces. */
+int cli_hard(struct trace_cfg *cfg, const char *arg);
+/* --gradient and --samples need --hard and a target (target: --target's
+ * value, NULL without it).  Returns 0, or EXIT_USAGE after a message. */
+int cli_hard_check(const struct trace_cfg *cfg, const char *target);
+#define CLI_MAX_SAMPLES 100000
+int cli_seed(struct trace_cfg *cfg, const char *arg);
 
 /* Runs the program on argv and returns its exit status.  Errors are
  * printed on stderr as "attn-trace: ..." and never abort. */

@@ -63,6 +63,11 @@ static void cli_diagram_help(void)
 "                        without --model, its built-in model\n", stdout);
 	cli_help_window();
 	fputs(
+"      --hard[=RULE]     hard attention: sample (the default) draws one\n"
+"                        word from the weights, argmax takes the largest;\n"
+"                        the picture marks it, and its state is c_t\n"
+"      --seed=N          the seed of --hard's draws (default 0)\n", stdout);
+	fputs(
 "  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
 "                        stepper's d key shows, in box drawing\n"
 "      --ascii           with --format=text: ASCII instead of box drawing\n"
@@ -76,7 +81,8 @@ static void cli_diagram_help(void)
 "  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
 }
 
-enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH, OPT_ASCII, OPT_WIDTH };
+enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH, OPT_ASCII, OPT_WIDTH, OPT_HARD,
+       OPT_SEED };
 
 static const struct option cli_diagram_long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -91,6 +97,8 @@ static const struct option cli_diagram_long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	CLI_WINDOW_LONG_OPTS
+	{ "hard", optional_argument, NULL, OPT_HARD },
+	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -141,6 +149,10 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
+	case OPT_HARD:
+		return cli_hard(&o->cfg, arg);
+	case OPT_SEED:
+		return cli_seed(&o->cfg, arg);
 	case 'h':
 		cli_diagram_help();
 		return -1;

@@ -12,6 +12,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "selection.h"
 #include "cli_heatmap.h"
 #include "fmt.h"
 #include "fmt_svg.h"
@@ -30,8 +31,8 @@ struct cli_heatmap_opts {
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
 	int arch;               /* --arch, an enum arch; -1: not given */
-	struct trace_cfg cfg;   /* --window, --window-size */
 	struct fmt_svg_opts svg;
+	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed */
 };
 
 static void cli_heatmap_help(void)
@@ -64,6 +65,12 @@ static void cli_heatmap_help(void)
 "                        architecture on its built-in model, side by side\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
+"      --hard[=RULE]     hard attention: each step's context is one source\n"
+"                        word's state, sampled from the weights (sample,\n"
+"                        the default) or their argmax (argmax)\n"
+"      --seed=N          seed of --hard's draws (default 0)\n"
+"      --show=WHAT       weights (α, the default) or drawn: with --hard,\n"
+"                        a 1 in each step's drawn word and 0 elsewhere\n"
 "  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
@@ -83,6 +90,9 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
 	CLI_WINDOW_LONG_OPTS
+	{ "hard", optional_argument, NULL, 'H' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "show", required_argument, NULL, 'W' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -113,6 +123,15 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		return cli_usage_errorf("--precision expects a whole "
 					       "number from 0 to 17, not '%s'",
 					       arg);
+	case 'H': return cli_hard(&o->cfg, arg);
+	case 'S': return cli_seed(&o->cfg, arg);
+	case 'W':
+		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
+			o->svg.drawn = arg[0] == 'd';
+			return 0;
+		}
+		return cli_usage_errorf("unknown --show '%s'; expected weights "
+					"or drawn", arg);
 	case 'h':
 		cli_heatmap_help();
 		return -1;
@@ -143,6 +162,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
+	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
+		return cli_usage_error("--show=drawn needs --hard");
 	return 0;
 }
 
@@ -187,8 +208,9 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 		for (int run = 0; run < tr->nruns; run++) {
 			if (run > 0)
 				putchar('\n');
-			fmt_text_heatmap(stdout, tr, run, o->svg.precision,
-					 ascii);
+			fmt_text_heatmap_drawn(stdout, tr, run,
+					       o->svg.precision, ascii,
+					       o->svg.drawn);
 		}
 	}
 	cli_messagef("note: the heatmap as text, since standard output is a "

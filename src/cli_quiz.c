@@ -34,10 +34,11 @@ struct cli_quiz_opts {
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	int arch;               /* --arch, an enum arch; -1: not given */
-	struct trace_cfg cfg;   /* --window, --window-size */
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
+	struct trace_cfg cfg;   /* --window, --window-size, --hard; its draws
+				   are seeded by --seed */
 };
 
 /* The state of one quiz. */
@@ -65,7 +66,9 @@ static void cli_quiz_help(void)
 "default sentence is \"" CLI_QUIZ_SENTENCE "\".\n"
 "\n"
 "Options:\n"
-"      --stage=STAGE     ask only about scoring, softmax or weighted-sum;\n"
+"      --stage=STAGE     ask only about scoring, softmax or weighted-sum,\n"
+"                        or hard-draw (which word --hard draws: l from u\n"
+"                        and the cumulative sums);\n"
 "                        give it again to add a stage (default: all three,\n"
 "                        in turn)\n"
 "      --seed=N          pick the questions with seed N (default: from the\n"
@@ -85,6 +88,9 @@ static void cli_quiz_help(void)
 "                        without --model, its built-in model; all: each\n"
 "                        architecture on its built-in model, in turn\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
+"      --hard[=RULE]     hard attention: the context is one source word's\n"
+"                        state, sampled from the weights with --seed's\n"
+"                        generator (sample, the default) or their argmax\n"
 "  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
 "  -h, --help            display this help and exit\n"
 "\n"
@@ -111,13 +117,14 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS };
+enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS, OPT_HARD };
 
 static const struct option cli_quiz_long_opts[] = {
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "answers", no_argument, NULL, OPT_ANSWERS },
+	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "scorer", required_argument, NULL, 's' },
 	{ "model", required_argument, NULL, 'm' },
 	{ "arch", required_argument, NULL, 'A' },
@@ -137,7 +144,8 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 	case OPT_STAGE:
 		if (quiz_stage_parse(arg, &st) != 0)
 			return cli_usage_errorf("unknown --stage '%s'; "
-				"expected scoring, softmax or weighted-sum",
+				"expected scoring, softmax, weighted-sum or "
+				"hard-draw",
 				arg);
 		o->stages |= 1u << st;
 		return 0;
@@ -183,6 +191,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 		return cli_window(&o->cfg, c, arg);
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
+	case OPT_HARD: return cli_hard(&o->cfg, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case OPT_STAGE: case OPT_SEED: case OPT_COUNT: case 'p': case 's':
 		return cli_quiz_value(o, c, arg);
@@ -214,6 +223,7 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	}
 	if (!o->have_seed)
 		o->seed = (uint64_t)time(NULL);
+	o->cfg.seed = o->seed;
 	if (!o->stages)
 		o->stages = QUIZ_STAGES;
 	return 0;
@@ -247,10 +257,10 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 static enum trace_stage cli_quiz_stage(unsigned stages, int j)
 {
 	int n = 0, k;
-	for (k = 0; k < STAGE_COUNT; k++)
+	for (k = 0; k <= (int)QUIZ_HARD_DRAW; k++)
 		n += (stages >> k) & 1;
 	j %= n;
-	for (k = 0; k < STAGE_COUNT; k++)
+	for (k = 0; k <= (int)QUIZ_HARD_DRAW; k++)
 		if (((stages >> k) & 1) && j-- == 0)
 			break;
 	return (enum trace_stage)k;
@@ -336,7 +346,7 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 		return -1;
 	}
 	printf("\nquestion %d of %d: %s at step t=%d", j + 1, o->count,
-	       trace_stage_name(st), q.t);
+	       quiz_stage_name(st), q.t);
 	if (qr->ntr > 1)
 		printf(", %s architecture (%s)", arch_get(tr->arch)->name,
 		       arch_builtin_model(tr->arch));
@@ -345,8 +355,7 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	if (!o->answers)
 		return cli_quiz_ask(qr, &q);
 	char buf[NUM_BUFSZ];
-	printf("(answer: %s = %s)\n", q.symbol,
-	       fmt_num(buf, q.expected, q.precision));
+	printf("(answer: %s = %s)\n", q.symbol, quiz_value(buf, &q, q.expected));
 	quiz_worked_text(stdout, &q);
 	return 1;
 }

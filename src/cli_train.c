@@ -93,6 +93,10 @@ static void cli_train_help(void)
 "                        architecture; local-p adds [local-p.W_p] and\n"
 "                        [local-p.v_p] to the model)\n"
 "      --window-size=D   the local window's half-width D (default 1)\n"
+"      --hard[=sample]   hard attention: each step draws one source word\n"
+"                        from α (SplitMix64 from --seed) and learns the\n"
+"                        scores by REINFORCE (doc/model.md); Luong's\n"
+"                        architecture, scorers that do not read α_{t-1}\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -109,7 +113,8 @@ static void cli_train_help(void)
 enum {
 	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
 	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT, OPT_FEED
+	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT, OPT_FEED,
+	OPT_HARD
 };
 
 static const struct option cli_train_long_opts[] = {
@@ -130,6 +135,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
 	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
 	{ "input-feeding", no_argument, NULL, OPT_FEED },
+	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
@@ -249,6 +255,14 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 		o->t.window_size = cfg.window_size;
 		return rc;
 	}
+	case OPT_HARD:
+		if (!arg || strcmp(arg, "sample") == 0) {
+			o->t.hard = 1; /* the draws' stream starts at --seed */
+			return 0;
+		}
+		return cli_usage_errorf("train --hard takes only 'sample' (the "
+					"draws REINFORCE learns from), not "
+					"'%s'", arg);
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
@@ -449,14 +463,15 @@ static void cli_train_command(char *buf, size_t size,
 			 ? " --arch=bahdanau" : "",
 			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
-	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global) {
+	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global ||
+	    o->t.hard) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
 		if (o->L)
 			used += (size_t)snprintf(pos + used, sizeof pos - used,
 						 " --positions=%d", o->L);
 		if (o->t.align_weight > 0.0)
-			snprintf(pos + used, sizeof pos - used,
+			used += (size_t)snprintf(pos + used, sizeof pos - used,
 				 " --align-weight=%s",
 				 num_shortest(aw, o->t.align_weight));
 		if (o->t.window != WINDOW_global)
@@ -464,6 +479,9 @@ static void cli_train_command(char *buf, size_t size,
 				 " --window=%s --window-size=%d",
 				 window_get(o->t.window)->name,
 				 o->t.window_size);
+		if (o->t.hard)
+			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
+				 " --hard");
 	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
@@ -588,7 +606,7 @@ static void cli_train_header(char *buf, size_t size,
 			     const struct train_stats *st)
 {
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
-	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[160] = "";
+	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[320] = "";
 	char story[4096], before[64] = "";
 
 	if (o->t.align_weight > 0.0)
@@ -596,6 +614,12 @@ static void cli_train_header(char *buf, size_t size,
 			 "attention on the gold source words) of each\ntarget "
 			 "word that has a gold alignment (guided alignment).",
 			 num_shortest(aw, o->t.align_weight));
+	if (o->t.hard) {
+		size_t used = strlen(guided);
+		snprintf(guided + used, sizeof guided - used, "\nHard "
+			 "attention (--hard): each step draws one source word "
+			 "l;\nthe scores learn by REINFORCE (doc/training.md).");
+	}
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
 	cli_train_init_story(story, sizeof story, o->init);
@@ -749,6 +773,13 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	t->work.window = o->t.window;
 	t->work.window_size = o->t.window_size;
 	model_free(&init);
+	if (rc == 0 && o->t.hard &&
+	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
+		cli_messagef("train --hard learns Luong's architecture with "
+			     "scorers that do not read the previous weights "
+			     "(not bahdanau, location-aware)");
+		rc = EXIT_USAGE;
+	}
 	return rc;
 }
 

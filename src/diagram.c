@@ -49,6 +49,12 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	d->alpha = trace_weights(tr, run, t);
 	if (!d->alpha)
 		d->alpha = sm->result;
+	/* hard attention: the drawn word, whose state is the context */
+	const struct trace_rec *smp = NULL;
+	for (int k = tr->runs[run].step_first[t - 1];
+	     k < tr->nrecs && tr->recs[k].run == run && tr->recs[k].t == t; k++)
+		if (tr->recs[k].kind == REC_SAMPLE)
+			smp = &tr->recs[k];
 	const struct trace_rec *win = trace_find(tr, REC_WINDOW, run, t, 0);
 	if (win) {
 		d->has_pt = 1;
@@ -80,8 +86,9 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	d->query = qr->result;
 	d->qlen = qr->len;
 	snprintf(d->qname, sizeof d->qname, "s_%d", t + tr->query_off);
-	d->context = ctx->result;
-	d->clen = ctx->len;
+	d->context = smp ? smp->result : ctx->result;
+	d->clen = smp ? smp->len : ctx->len;
+	d->sampled = smp ? smp->i : 0;
 	/* c_t feeds the RNN when the step records its context first */
 	d->feeds_rnn = ctx < dec;
 	if (att && !d->feeds_rnn) {
@@ -376,11 +383,17 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		  : "the attentional state",
 		  d->result, d->rlen },
 	};
-	char cname[24], rname[24];
+	char cname[24], rname[24], hl[48];
 	snprintf(cname, sizeof cname, "c_%d", d->t);
 	rows[1].name = cname;
+	if (d->sampled > 0) { /* hard attention: c_t is the drawn state */
+		snprintf(hl, sizeof hl, "= h_%d, drawn",
+			 d->sampled);
+		rows[1].what = hl;
+	}
 	if (ascii) {
-		rows[1].what = "sum of a_i*h_i, the context";
+		if (d->sampled <= 0)
+			rows[1].what = "sum of a_i*h_i, the context";
 		if (!d->feeds_rnn) {
 			snprintf(rname, sizeof rname, "h~_%d", d->t);
 			rows[2].name = rname;

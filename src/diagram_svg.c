@@ -186,11 +186,15 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
 			qx, qy + bh / 2, bx + bw, y, 1.5 + 22 * a, 0.2 + 0.8 * a);
 		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
-			"font-size=\"22\"%s>α_%d,%d = %s%s%s</text>\n",
+			"font-size=\"22\"%s>α_%d,%d = %s%s</text>\n",
 			bx + bw + 16, y - 17, i == d->amax ? " font-weight=\"bold\"" : "",
 			d->t, i + 1, num_fixed(num, a, prec),
-			i == d->amax ? "  ◀ largest" : "",
-			d->sampled == i + 1 ? "  ● sampled" : "");
+			i == d->amax ? "  ◀ largest" : "");
+		if (d->sampled == i + 1) /* below the line, where it has room */
+			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
+				"font-size=\"18\" fill=\"#7b3294\">● sampled: "
+				"c_%d = h_%d</text>\n", bx + bw + 16, y + 30,
+				d->t, i + 1);
 	}
 	/* the encoder's boxes */
 	for (int i = 0; i < n; i++) {
@@ -205,7 +209,10 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		  bh > 80 ? 80 : bh, prec, 0);
 	/* the result: c_t, then what the step makes of it */
 	snprintf(lab, sizeof lab, "c_%d", d->t);
-	state_box(out, "context", lab, "the context", d->context,
+	char drawn[32];
+	snprintf(drawn, sizeof drawn, "= h_%d, drawn", d->sampled);
+	state_box(out, "context", lab, d->sampled > 0 ? drawn : "the context",
+		  d->context,
 		  d->clen, bx, bottom, bw, 80, prec, 0);
 	state_box(out, "result", d->rname, d->feeds_rnn
 		  ? "the new state" : "attentional state",

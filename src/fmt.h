@@ -195,6 +195,7 @@ struct fmt_bar {
 	char value[64];    /* α formatted with the precision */
 	double frac;       /* α, from 0 to 1: the share of the bar to fill */
 	int is_max;        /* 1 for the largest weight (the first of equals) */
+	int is_drawn;      /* 1 for hard attention's chosen word l */
 };
 
 /* Fills bars (tr->n) with α_t of run `run`; returns tr->n, or 0 if there
@@ -213,6 +214,16 @@ int fmt_shade(double a, int levels);
 /* The alignment matrix of run as text: a row for each decoder step (its
  * output word), a column for each source word, each cell α with a shade
  * (UTF-8 blocks, or ASCII " .:+#" when ascii is set). */
+/* Row t of a heatmap of run: α_t, or with drawn the one-hot of hard
+ * attention's chosen word (written into buf, tr->n numbers); NULL when
+ * the step has none. */
+const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
+			   double *buf);
+
+/* fmt_text_heatmap, with drawn: the one-hot of each step's drawn word. */
+void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
+			    int prec, int ascii, int drawn);
+
 void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		      int ascii);
 

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arch.h"
+#include "selection.h"
 #include "fmt.h"
 #include "window.h"
 
@@ -229,6 +230,81 @@ static void jw_weighted(const struct jw *w, int run, int t)
 	jw_rec(w, "context", REC_CONTEXT, run, t, 0, 5);
 }
 
+/* Hard attention's choice: "hard": {"rule", "cumsum", "u", "l",
+ * "context"}, after the soft "context" it replaces. */
+static void jw_sample(const struct jw *w, const struct trace_rec *r)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	int sample = r->nops > 3;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_puts(w->b, "\"hard\": {\"rule\": ");
+	fmt_buf_puts(w->b, sample ? "\"sample\"" : "\"argmax\"");
+	fmt_buf_puts(w->b, ", \"cumsum\": ");
+	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	if (sample) {
+		fmt_buf_puts(w->b, ", \"u\": ");
+		fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	}
+	fmt_buf_puts(w->b, ", \"l\": ");
+	fmt_buf_int(w->b, r->i);
+	fmt_buf_puts(w->b, ", \"context\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
+	fmt_buf_puts(w->b, "}");
+}
+
+/* A record as "name": {each operand with a key: a number when it has
+ * one entry and no axis, else a list; then its result as "total"}. */
+static void jw_keyed(const struct jw *w, const char *name,
+		     const struct trace_rec *r, const char *total)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	int any = 0;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_printf(w->b, "\"%s\": {", name);
+	for (int k = 0; k < r->nops; k++) {
+		const struct trace_operand *op = &r->ops[k];
+		if (!op->key)
+			continue;
+		fmt_buf_printf(w->b, "%s\"%s\": ", any++ ? ", " : "", op->key);
+		if (op->len == 1 && op->axis == AXIS_NONE &&
+		    strcmp(op->key, "u") && strcmp(op->key, "l"))
+			fmt_buf_json_num(w->b, op->v[0]);
+		else
+			fmt_buf_json_vec(w->b, op->v, op->len);
+	}
+	if (total) {
+		fmt_buf_printf(w->b, ", \"%s\": ", total);
+		fmt_buf_json_vec(w->b, r->result, r->len);
+	}
+	fmt_buf_puts(w->b, "}");
+}
+
+/* Hard attention's exact view (teacher-forced): "exact": {"y",
+ * "log_p", "expected", "log_marginal", "jensen_gap", "given_past"}. */
+static void jw_exact(const struct jw *w, const struct trace_rec *r)
+{
+	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
+		return;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 5);
+	fmt_buf_puts(w->b, "\"exact\": {\"y\": ");
+	fmt_buf_json_string(w->b, w->tr->m->tgt.words[r->word]);
+	fmt_buf_puts(w->b, ", \"log_p\": ");
+	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	fmt_buf_puts(w->b, ", \"expected\": ");
+	fmt_buf_json_num(w->b, r->ops[2].v[0]);
+	fmt_buf_puts(w->b, ", \"log_marginal\": ");
+	fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	fmt_buf_puts(w->b, ", \"jensen_gap\": ");
+	fmt_buf_json_num(w->b, r->result[0]);
+	fmt_buf_puts(w->b, w->tr->arch == ARCH_luong ? ", \"given_past\": false}"
+						    : ", \"given_past\": true}");
+}
+
 static void jw_output(const struct jw *w, int run, int t)
 {
 	const struct trace_rec *o = trace_find(w->tr, REC_OUTPUT, run, t, 0);
@@ -276,6 +352,10 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_POSITION:
 	case REC_WINDOW:
 	case REC_GAUSS: jw_local(w, r); break;
+	case REC_SAMPLE: jw_sample(w, r); break;
+	case REC_EXACT: jw_exact(w, r); break;
+	case REC_GRADIENT: jw_keyed(w, "gradient", r, "scores"); break;
+	case REC_SAMPLES: jw_keyed(w, "samples", r, NULL); break;
 	case REC_EMBED:   /* the input word is the step's "input" */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */
@@ -347,6 +427,11 @@ static void jw_header(const struct jw *w)
 	if (tr->arch != ARCH_luong)
 		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
 			       arch_get(tr->arch)->name);
+	if (tr->cfg.selection == SELECTION_hard)
+		fmt_buf_printf(w->b, " \"selection\": \"hard\", "
+			       "\"hard_rule\": \"%s\", \"seed\": %llu,",
+			       tr->cfg.hard_rule ? "argmax" : "sample",
+			       tr->cfg.seed);
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"source\": ");
 	jw_words(w, &m->src, tr->src, tr->n);

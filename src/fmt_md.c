@@ -146,6 +146,16 @@ static void md_window(FILE *out, const struct trace *tr,
 	}
 }
 
+/* The source position of step t's REC_SAMPLE record, or 0 if none. */
+static int h_l_any(const struct trace *tr, int run, int t)
+{
+	for (int k = 0; k < tr->nrecs; k++)
+		if (tr->recs[k].kind == REC_SAMPLE && tr->recs[k].run == run &&
+		    tr->recs[k].t == t)
+			return tr->recs[k].i;
+	return 0;
+}
+
 static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		    const struct fmt_opts *o)
 {
@@ -202,6 +212,60 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			c->title ? " " : "", t);
 		md_vec(out, c, o->precision);
 		fputs("\n", out);
+		/* hard attention: the draw and the context it keeps */
+		const struct trace_rec *h = trace_find(tr, REC_SAMPLE, run, t,
+						       h_l_any(tr, run, t));
+		if (h) {
+			fprintf(out, "\ncumsum_%d = `", t);
+			fmt_text_vec(out, h->ops[1].v, h->ops[1].len,
+				     o->precision);
+			fputs("`", out);
+			if (h->nops > 3)
+				fprintf(out, ", u_%d = %s", t,
+					num_fixed(buf, h->ops[3].v[0],
+						  o->precision));
+			fprintf(out, ", l = %d (%s)\n\nthe hard context "
+				"c_%d = h_%d = ", h->i, h->nops > 3 ? "the "
+				"first j with u < cumsum_j" : "argmax", t,
+				h->i);
+			md_vec(out, h, o->precision);
+			fputs("\n", out);
+		}
+		const struct trace_rec *x = trace_find(tr, REC_EXACT, run, t,
+						       0);
+		if (x) { /* and its exact view (teacher-forced) */
+			fprintf(out, "\nexact view%s: log p(y_%d = ",
+				tr->arch == ARCH_luong ? ""
+				: " (given the sampled past)", t);
+			md_text(out, tr->m->tgt.words[x->word]);
+			fputs(" | l) = `", out);
+			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,
+				     o->precision);
+			fprintf(out, "`, E_α[log p] = %s, ",
+				num_fixed(buf, x->ops[2].v[0], o->precision));
+			fprintf(out, "log Σ_l α_l·p = %s, ",
+				num_fixed(buf, x->ops[3].v[0], o->precision));
+			fprintf(out, "Jensen gap = %s\n",
+				num_fixed(buf, x->result[0], o->precision));
+		}
+		/* --gradient and --samples: each named number on a line */
+		for (int k = 0; k < tr->nrecs; k++) {
+			const struct trace_rec *g = &tr->recs[k];
+			if (g->run != run || g->t != t ||
+			    (g->kind != REC_GRADIENT && g->kind != REC_SAMPLES))
+				continue;
+			fprintf(out, "\n%s (t=%d):\n\n", g->kind == REC_GRADIENT
+				? "learning signal" : "Monte Carlo", t);
+			for (int j = 1; j < g->nops; j++) {
+				const struct trace_operand *op = &g->ops[j];
+				if (g->kind == REC_SAMPLES && j < 2)
+					continue; /* the draws: in JSON, CSV */
+				fprintf(out, "- %s = `", op->key);
+				fmt_text_vec(out, op->v, op->len,
+					     o->precision);
+				fputs("`\n", out);
+			}
+		}
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);

@@ -7,9 +7,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
+#include "fmt.h"
 #include "fmt_svg.h"
 #include "num.h"
 #include "utf8.h"
@@ -92,6 +94,7 @@ int fmt_svg_dark(double a)
 void fmt_svg_opts_default(struct fmt_svg_opts *o)
 {
 	o->precision = 4;
+	o->drawn = 0;
 }
 
 /* Writes s (UTF-8) as XML character data or an attribute value: & < > " '
@@ -177,6 +180,7 @@ struct svg_lay {
 	int prun[SVG_MAX_PANELS];                /* and run in it */
 	int cw;           /* a cell's width */
 	int rot;          /* 1: the source words are turned 45 degrees */
+	int drawn;        /* the one-hot of the drawn words, not α */
 	int band;         /* the height of the source-word band */
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
@@ -562,8 +566,8 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 	num_fixed(buf, a, L->prec);
 	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"2\">"
-		"<title>α_%d,%d = %s: ", x, y, L->cw,
-		SVG_CELL_H, hex, t, i + 1, buf);
+		"<title>%s_%d,%d = %s: ", x, y, L->cw,
+		SVG_CELL_H, hex, L->drawn ? "drawn" : "α", t, i + 1, buf);
 	svg_esc(out, tr->m->tgt.words[tr->runs[run].pred[t - 1]]);
 	fputs(" ← ", out);
 	svg_esc(out, tr->m->src.words[tr->src[i]]);
@@ -627,8 +631,9 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 	int run = L->prun[k];
 	fprintf(out, "<g class=\"cells\" font-size=\"%d\" "
 		"text-anchor=\"middle\">\n", SVG_FS_CELL);
+	double *one = xcalloc((size_t)tr->n, sizeof *one);
 	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
-		const double *a = trace_weights(tr, run, t);
+		const double *a = fmt_heat_row(tr, run, t, L->drawn, one);
 		if (!a)
 			continue;
 		int best = 0;
@@ -638,6 +643,7 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 		for (int i = 0; i < tr->n; i++)
 			svg_cell(out, L, k, t, i, gx, gy, a, best);
 	}
+	free(one);
 	fputs("</g>\n", out);
 	svg_windows(out, L, k, gx, gy);
 }
@@ -700,6 +706,7 @@ static int svg_draw(FILE *out, const struct trace *const *trs, int ntrs,
 {
 	struct svg_lay L;
 	svg_lay(&L, trs, ntrs, run, o->precision);
+	L.drawn = o->drawn;
 	svg_open(out, &L);
 	svg_heading(out, &L);
 	for (int k = 0; k < L.count; k++)

@@ -23,6 +23,7 @@
 
 struct fmt_svg_opts {
 	int precision; /* digits after the point in the cells, 0..NUM_MAX_PREC */
+	int drawn;     /* 1: the one-hot of hard attention's drawn words */
 };
 
 /* The defaults: precision 4, as in the text trace. */

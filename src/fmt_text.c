@@ -439,6 +439,10 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_ATTENTIONAL:
 	case REC_ANNOTATION:
 	case REC_INIT:
+	case REC_SAMPLE:
+	case REC_EXACT:
+	case REC_GRADIENT:
+	case REC_SAMPLES:
 		for (int k = 0; k < r->nops; k++)
 			if (!r->ops[k].input)
 				text_line(b, 0, nm.op[k], r->ops[k].v,

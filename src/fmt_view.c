@@ -30,6 +30,8 @@ int fmt_bars(struct fmt_bar *bars, const struct trace *tr, int run, int t,
 		num_fixed(bars[i].value, a[i], prec);
 		bars[i].frac = a[i];
 		bars[i].is_max = 0;
+		bars[i].is_drawn = trace_find(tr, REC_SAMPLE, run, t, i + 1)
+				   != NULL;
 		if (a[i] > a[best])
 			best = i;
 	}
@@ -75,8 +77,9 @@ void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
 		fputs("  ", out);
 		fmt_pad(out, bars[i].label, lw + 2);
 		bar_draw(out, bars[i].frac, bar_width);
-		fprintf(out, "  %s%s\n", bars[i].value,
-			bars[i].is_max ? "  <- largest" : "");
+		fprintf(out, "  %s%s%s\n", bars[i].value,
+			bars[i].is_max ? "  <- largest" : "",
+			bars[i].is_drawn ? "  <- drawn (hard)" : "");
 	}
 	free(bars);
 }
@@ -89,8 +92,28 @@ int fmt_shade(double a, int levels)
 	return k >= levels ? levels - 1 : k;
 }
 
+const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
+			   double *buf)
+{
+	if (!drawn) /* the weights the context was made with */
+		return trace_weights(tr, run, t);
+	for (int i = 1; i <= tr->n; i++)
+		if (trace_find(tr, REC_SAMPLE, run, t, i)) {
+			for (int j = 0; j < tr->n; j++)
+				buf[j] = j == i - 1;
+			return buf;
+		}
+	return NULL;
+}
+
 void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		      int ascii)
+{
+	fmt_text_heatmap_drawn(out, tr, run, prec, ascii, 0);
+}
+
+void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
+			    int prec, int ascii, int drawn)
 {
 	static const char *const blocks[5] = { " ", "░", "▒", "▓", "█" };
 	static const char *const shades[5] = { " ", ".", ":", "+", "#" };
@@ -101,12 +124,15 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	int cw = words_width(&tr->m->src, tr->src, tr->n);
 	if (cw < prec + 4)
 		cw = prec + 4;
-	fprintf(out, "alignment α, %s scorer: a row for each output word, "
-		"a column for each source word\n", trace_scorer_name(ru->scorer));
+	fprintf(out, "%s, %s scorer: a row for each output word, "
+		"a column for each source word\n", drawn
+		? "the drawn words l (hard attention)" : "alignment α",
+		trace_scorer_name(ru->scorer));
 	if (trace_find(tr, REC_WINDOW, run, 1, 0))
 		fprintf(out, "%s window, D = %d: | marks the window's edges, * "
 			"the word ⌊p_t⌋, the weights outside it are 0\n",
 			window_get(tr->cfg.window)->name, tr->cfg.window_size);
+	double *one = xcalloc((size_t)tr->n, sizeof *one);
 	fmt_pad(out, "", rw + 2);
 	for (int i = 0; i < tr->n; i++) {
 		fputs(" ", out);
@@ -114,12 +140,16 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	}
 	putc('\n', out);
 	for (int t = 1; t <= ru->nsteps; t++) {
-		const double *a = trace_weights(tr, run, t);
+		const double *a = fmt_heat_row(tr, run, t, drawn, one);
 		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
 		/* a local window: '|' at its edges, '*' before ⌊p_t⌋'s cell */
 		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
 		int lo = w ? (int)w->ops[1].v[0] : 0, hi = w ? (int)w->ops[1].v[1] : 0;
 		int pc = w ? (int)floor(w->ops[0].v[0]) : 0;
+		if (!a) { /* drawn, and the step drew nothing */
+			putc('\n', out);
+			continue;
+		}
 		for (int i = 0; i < tr->n; i++) {
 			int lvl = fmt_shade(a[i], 5);
 			fprintf(out, "%c%s%c", w && (i + 1 == lo || i == hi) ? '|'
@@ -137,6 +167,7 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 		}
 		putc('\n', out);
 	}
+	free(one);
 }
 
 /* One row of the comparison: entry k of the record (kind, run, t) for each

@@ -18,6 +18,7 @@
 #include "arch.h"
 #include "lesson.h"
 #include "num.h"
+#include "selection.h"
 #include "self.h"
 #include "tok.h"
 #include "utf8.h"
@@ -25,12 +26,13 @@
 
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
-	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_COUNT
+	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_HARD, KEY_SEED,
+	KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
-	"arch", "window", "window-size"
+	"arch", "window", "window-size", "hard", "seed"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -486,6 +488,32 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			      "(a local window's half-width), found %s",
 			      TRACE_MAX_TOKENS, lp_quote(buf, sizeof buf, v, n));
 	}
+	case KEY_HARD: /* hard attention: sample or argmax */
+		l->cfg.selection = SELECTION_hard;
+		if (n == 6 && memcmp(v, "sample", 6) == 0)
+			return 0;
+		if (n == 6 && memcmp(v, "argmax", 6) == 0) {
+			l->cfg.hard_rule = 1;
+			return 0;
+		}
+		return lp_err(p, off, "expected sample or argmax, found %s",
+			      lp_quote(buf, sizeof buf, v, n));
+	case KEY_SEED: { /* the seed of hard attention's draws */
+		unsigned long long x = 0;
+		size_t k = 0;
+		for (; k < n && v[k] >= '0' && v[k] <= '9'; k++) {
+			unsigned d = (unsigned)(v[k] - '0');
+			if (x > (~0ULL - d) / 10)
+				break;
+			x = 10 * x + d;
+		}
+		l->cfg.seed = x;
+		if (n > 0 && k == n)
+			return 0;
+		return lp_err(p, off, "expected a whole number from 0 to "
+			      "18446744073709551615, found %s",
+			      lp_quote(buf, sizeof buf, v, n));
+	}
 	case KEY_SCORER:
 		l->scorer = lp_scorer_find(v, n);
 		if (l->scorer >= 0)
@@ -541,7 +569,7 @@ static const char *const show_names[SHOW_COUNT] = {
 	"compare or diagram"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
-#define QUIZ_LIST "scoring, softmax or weighted-sum"
+#define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
  * model= for show directives only. */
@@ -584,6 +612,8 @@ static const struct show_rule {
 static struct show_rule quiz_rule(int stage)
 {
 	unsigned which = stage == STAGE_WEIGHTED_SUM ? OPT(OPT_K) : OPT(OPT_I);
+	if (stage == (int)QUIZ_HARD_DRAW) /* t= alone */
+		which = 0;
 	return (struct show_rule){ OPT(OPT_T) | which,
 				   OPT(OPT_T) | which | OPT(OPT_SCORER) };
 }

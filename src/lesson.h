@@ -154,7 +154,8 @@ struct lesson {
 	                     every one the model has the weights of */
 	int arch;         /* "arch:", an enum arch the model must be of
 	                     (without "model:", its built-in model); -1 */
-	struct trace_cfg cfg; /* "window:" and "window-size:" */
+	struct trace_cfg cfg; /* "window:", "window-size:", "hard:" and
+	                         "seed:" (TRACE_CFG_DEFAULT) */
 	struct lesson_pos model_pos, sentence_pos, target_pos, arch_pos;
 	int npages;
 	struct lesson_page *pages;

@@ -147,7 +147,17 @@ static void lt_records(FILE *out, const struct trace *tr,
 			if (!lt_rec(out, tr, REC_WEIGHTED, run, t, k, o))
 				return;
 		break;
-	case SHOW_CONTEXT: lt_rec(out, tr, REC_CONTEXT, run, t, 0, o); break;
+	case SHOW_CONTEXT:
+		/* hard attention: the soft context, then the draw */
+		if (lt_rec(out, tr, REC_CONTEXT, run, t, 0, o))
+			for (int k = 1; k <= tr->n; k++)
+				if (trace_find(tr, REC_SAMPLE, run, t, k))
+					lt_rec(out, tr, REC_SAMPLE, run, t, k,
+					       o);
+		/* with a target: the exact view, every l tried */
+		if (trace_find(tr, REC_EXACT, run, t, 0))
+			lt_rec(out, tr, REC_EXACT, run, t, 0, o);
+		break;
 	case SHOW_CONCAT:
 		/* Bahdanau's has no h̃: its [s_t; c_t; y_{t-1}] alone */
 		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o) &&
@@ -337,7 +347,7 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 			continue;
 		char buf[NUM_BUFSZ];
 		fprintf(out, "(answer: %s = %s)\n", q.symbol,
-			fmt_num(buf, q.expected, q.precision));
+			quiz_value(buf, &q, q.expected));
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -858,6 +858,8 @@ static const struct {
 	  "toy4 trained on through --window=local-p --window-size=1" },
 	{ "feed4", model_feed4_text, &model_feed4_len,
 	  "trained on data/toy.pairs as toy4, with input feeding" },
+	{ "hard4", model_hard4_text, &model_hard4_len,
+	  "trained on data/toy.pairs with train --hard (REINFORCE)" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 

@@ -17,8 +17,17 @@ uint64_t quiz_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+const char *quiz_stage_name(enum trace_stage stage)
+{
+	return stage == QUIZ_HARD_DRAW ? "hard-draw" : trace_stage_name(stage);
+}
+
 int quiz_stage_parse(const char *name, enum trace_stage *out)
 {
+	if (strcmp(name, "hard-draw") == 0) {
+		*out = QUIZ_HARD_DRAW;
+		return 0;
+	}
 	static const enum trace_stage stages[] = {
 		STAGE_SCORING, STAGE_SOFTMAX, STAGE_WEIGHTED_SUM
 	};
@@ -77,6 +86,24 @@ static int quiz_check_index(char name, int v, int max, struct errbuf *err)
 static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 {
 	const struct trace *tr = q->tr;
+	if (q->stage == QUIZ_HARD_DRAW) {
+		/* the REC_SAMPLE of step t: its i is the drawn l; a draw
+		 * (not --hard=argmax) records u as its fourth operand */
+		for (int i = 1; i <= tr->n && !q->rec; i++)
+			q->rec = trace_find(tr, REC_SAMPLE, q->run, q->t, i);
+		if (!q->rec || q->rec->nops < 4) {
+			err_set(err, "hard-draw asks which word hard attention "
+				"draws: it needs a trace made with --hard=sample "
+				"(in a lesson, hard: sample); step %d has no "
+				"draw", q->t);
+			q->rec = NULL;
+			return -1;
+		}
+		q->expected = q->rec->i;
+		snprintf(q->symbol, sizeof q->symbol, "l_%d", q->t);
+		q->tolerance = 0.25; /* a whole number: only l itself */
+		return 0;
+	}
 	switch (q->stage) {
 	case STAGE_SCORING:
 		q->rec = trace_find(tr, REC_SCORE, q->run, q->t, q->i);
@@ -104,7 +131,7 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 	}
 	if (!q->rec || (q->stage == STAGE_WEIGHTED_SUM && !q->softmax)) {
 		err_set(err, "the trace has no %s record at t=%d",
-			trace_stage_name(q->stage), q->t);
+			quiz_stage_name(q->stage), q->t);
 		return -1;
 	}
 	q->tolerance = quiz_tolerance(q->expected, q->precision);
@@ -116,15 +143,18 @@ int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
 		 struct errbuf *err)
 {
 	memset(q, 0, sizeof *q);
-	if (stage >= STAGE_COUNT || !(QUIZ_STAGES & (1u << stage))) {
-		err_set(err, "expected a quiz stage (scoring, softmax or "
-			"weighted-sum), found %s",
+	if (stage != QUIZ_HARD_DRAW &&
+	    (stage >= STAGE_COUNT || !(QUIZ_STAGES & (1u << stage)))) {
+		err_set(err, "expected a quiz stage (scoring, softmax, "
+			"weighted-sum or hard-draw), found %s",
 			stage < STAGE_COUNT ? trace_stage_name(stage) : "none");
 		return -1;
 	}
 	if (quiz_check_step(tr, run, t, err) != 0)
 		return -1;
-	if (stage == STAGE_WEIGHTED_SUM) {
+	if (stage == QUIZ_HARD_DRAW) {
+		i = k = 0;
+	} else if (stage == STAGE_WEIGHTED_SUM) {
 		if (quiz_check_index('k', k, tr->m->H, err) != 0)
 			return -1;
 		i = 0;

@@ -36,6 +36,14 @@
 #define QUIZ_STAGES ((1u << STAGE_SCORING) | (1u << STAGE_SOFTMAX) | \
 		     (1u << STAGE_WEIGHTED_SUM))
 
+/* A quiz kind that is not a stage of the trace: hard attention's draw
+ * ("hard-draw"), l_t from u_t and the cumulative sums of α_t, on a trace
+ * built with --hard=sample.  It is passed where a stage is. */
+#define QUIZ_HARD_DRAW ((enum trace_stage)STAGE_COUNT)
+
+/* The name of a quiz stage: trace_stage_name's, or "hard-draw". */
+const char *quiz_stage_name(enum trace_stage stage);
+
 struct quiz_question {
 	const struct trace *tr;  /* borrowed; must outlive the question */
 	int run;                 /* an index into tr->runs */
@@ -66,7 +74,7 @@ struct quiz_question {
  * The same seed gives the same sequence on every platform. */
 uint64_t quiz_rand(uint64_t *state);
 
-/* Parses "scoring", "softmax" or "weighted-sum".  Returns 0 and sets *out,
+/* Parses "scoring", "softmax", "weighted-sum" or "hard-draw".  Returns 0 and sets *out,
  * or -1 if name is none of them. */
 int quiz_stage_parse(const char *name, enum trace_stage *out);
 
@@ -127,6 +135,9 @@ enum quiz_result quiz_check(const struct quiz_question *q, const char *text,
  *   its hint. */
 int quiz_prompt_text(FILE *out, const struct quiz_question *q);
 int quiz_answer_text(FILE *out, const struct quiz_question *q);
+/* The value v as the question writes its answers: with q->precision
+ * decimals, or, for hard-draw, a whole number.  Returns buf. */
+char *quiz_value(char *buf, const struct quiz_question *q, double v);
 int quiz_worked_text(FILE *out, const struct quiz_question *q);
 int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		       const struct quiz_answer *a);

@@ -89,9 +89,28 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		"Σ_i α_%d,i·h_i[%d]?\n", q->k, q->symbol, q->t, q->k);
 }
 
+/* hard-draw: α_t and u_t; the learner adds up the cumulative sums. */
+static void qt_hard_draw(FILE *out, const struct quiz_question *q)
+{
+	char buf[NUM_BUFSZ];
+	fprintf(out, "Hard attention draws one source word at step %d. The "
+		"weights, and the number u drawn for it:\n", q->t);
+	qt_op(out, q->tr, q->rec, 0, q->precision);
+	fprintf(out, "  u_%d = %s\n", q->t,
+		fmt_num(buf, q->rec->ops[3].v[0], q->precision));
+	fprintf(out, "Add up the weights in order: cumsum_%d,j = α_%d,1 + ... + "
+		"α_%d,j.\nWhich word is drawn, %s = the first j with u_%d < "
+		"cumsum_%d,j?\n", q->t, q->t, q->t, q->symbol, q->t, q->t);
+}
+
 int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 {
 	char buf[NUM_BUFSZ];
+	if (q->stage == QUIZ_HARD_DRAW && !q->st) {
+		qt_hard_draw(out, q);
+		fprintf(out, "Give the position j, from 1 to %d.\n", q->tr->n);
+		return ferror(out) ? -1 : 0;
+	}
 	if (q->st)
 		self_quiz_prompt_text(out, q);
 	else if (q->stage == STAGE_SCORING)
@@ -107,11 +126,22 @@ int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 	return ferror(out) ? -1 : 0;
 }
 
+char *quiz_value(char *buf, const struct quiz_question *q, double v)
+{
+	if (q->stage == QUIZ_HARD_DRAW && !q->st) {
+		snprintf(buf, NUM_BUFSZ, "%d", (int)v);
+		return buf;
+	}
+	return fmt_num(buf, v, q->precision);
+}
+
 int quiz_answer_text(FILE *out, const struct quiz_question *q)
 {
 	char buf[NUM_BUFSZ];
-	fprintf(out, "%s = %s\n", q->symbol,
-		fmt_num(buf, q->expected, q->precision));
+	fprintf(out, "%s = %s", q->symbol, quiz_value(buf, q, q->expected));
+	if (q->stage == QUIZ_HARD_DRAW && !q->st)
+		fprintf(out, " (%s)", qt_word(q->tr, (int)q->expected));
+	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -176,9 +206,10 @@ int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		return quiz_answer_text(out, q);
 	case QUIZ_WRONG:
 		fprintf(out, "not quite: %s = %s, not ", q->symbol,
-			fmt_num(buf, q->expected, q->precision));
+			quiz_value(buf, q, q->expected));
 		fputs(a->text, out);
-		if (fabs(a->value - q->expected) <= QUIZ_CLOSE * q->tolerance)
+		if (q->stage != QUIZ_HARD_DRAW &&
+		    fabs(a->value - q->expected) <= QUIZ_CLOSE * q->tolerance)
 			fprintf(out, " (close: give %d decimal places)",
 				q->precision);
 		fputs(".\nThe worked arithmetic:\n", out);

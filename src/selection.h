@@ -22,9 +22,12 @@ struct selection_class {
 	const char *name;    /* "soft": the option, the lesson format, JSON */
 	const char *summary; /* one line for listings and --help */
 	/* Records the context of step t of run from the weights a (n) and
-	 * the encoder states Hs (n, H), and returns it (H). */
+	 * the encoder states Hs (n, H), and returns it (H).  q (H) is the
+	 * step's query, for a selection that looks ahead at the output
+	 * (hard's exact view, arch_class.log_prob). */
 	const double *(*context)(struct trace *tr, int run, int t,
-				 const double *a, const double *Hs);
+				 const double *q, const double *a,
+				 const double *Hs);
 };
 
 extern const struct selection_class *const selection_registry[SELECTION_COUNT];

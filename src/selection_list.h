@@ -5,3 +5,4 @@
  * include guard: selection.h and the registry read this list more than
  * once. */
 SELECTION(soft)
+SELECTION(hard)

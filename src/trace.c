@@ -326,7 +326,8 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 	const double *a = window_get(tr->cfg.window)->weights(tr, run, t, q,
 							      e);
 	tr->runs[run].weights = a;
-	return selection_get(tr->cfg.selection)->context(tr, run, t, a, Hs);
+	return selection_get(tr->cfg.selection)->context(tr, run, t, q, a,
+							 Hs);
 }
 
 const double *trace_weights(const struct trace *tr, int run, int t)

@@ -57,6 +57,12 @@ enum trace_kind {
 	REC_POSITION,    /* local-p's p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)) */
 	REC_WINDOW,      /* p_t, and the positions of the window around it */
 	REC_GAUSS,       /* local-p: a_t,j = align_j·exp(-(j-p_t)²/(2σ²)) */
+	REC_SAMPLE,      /* hard attention's choice l and c_t = h_l
+	                    (src/selection_hard.c) */
+	REC_EXACT,       /* hard attention's exact view: log p(y_t | l) for
+	                    every l, and the Jensen gap */
+	REC_GRADIENT,    /* hard --gradient: REINFORCE's pieces */
+	REC_SAMPLES,     /* hard --samples: Monte Carlo score gradients */
 	/* the matrix records of self-attention (src/self.c), below */
 	REC_X,           /* X = E + PE */
 	REC_PROJECT,     /* Q = X W_Qᵀ, K, V, and the output C W_Oᵀ */
@@ -140,6 +146,25 @@ enum trace_kind {
  *                    column c is Σ_j A[i][j]·V_h[j][c]
  *   REC_HEADS_CONCAT concat (q, d): 0 Z of head 1  1 Z of head 2
  * -inf is stored as -INFINITY (JSON null, "-inf" in CSV, "−∞" in text).
+ * Hard attention's (src/selection_hard.c), after the soft REC_CONTEXT:
+ *   REC_SAMPLE       0 α_t  1 cumsum_t  2 Σ_i α_t,i·h_i (the soft
+ *                    context it replaces)  3 u (len 1; sample only);
+ *                    i is the chosen l, result c_t = h_l
+ *   REC_EXACT        (teacher-forced traces) 0 α_t  1 log p(y_t | l),
+ *                    l = 1..n  2 E_α[log p(y_t | l)] (len 1)
+ *                    3 log Σ_l α_t,l p(y_t | l) (len 1); word is y_t,
+ *                    result the Jensen gap 3 - 2 (len 1).  In Bahdanau's
+ *                    architecture the steps are not independent: it is
+ *                    conditioned on the sampled past (its title says so)
+ *   REC_GRADIENT     0 α_t  1 R = log p(y_t | l)  2 b  3 R - b  4 the
+ *                    score-function term λ_r·(R - b)·(onehot_l - α) (n)
+ *                    5 H(α) (len 1)  6 the entropy term λ_e·∂H/∂e (n)
+ *                    7 the backpropagated term ∂R/∂c_t (H); result the
+ *                    gradient on the scores, 4 + 6 (n)
+ *   REC_SAMPLES      0 the N u's  1 the N l's (from 1)  2 the exact
+ *                    ∂E_α[log p]/∂e (n)  3 the Monte Carlo estimate
+ *                    without a baseline (n)  4 with b (n)  5, 6 their
+ *                    variances (len 1, summed over j); result 4
  */
 #define TRACE_MAX_OPS 10
 
@@ -236,9 +261,13 @@ struct trace_cfg {
 	int window_size;   /* D, a local window's half-width */
 	int selection;     /* an enum selection: SELECTION_soft, ... */
 	unsigned long long seed; /* a sampling selection's generator */
+	int hard_rule;     /* hard: 0 samples l ~ α, 1 takes the argmax */
+	int hard_gradient; /* hard, teacher-forced: record REINFORCE's pieces */
+	int hard_samples;  /* hard, teacher-forced: N Monte Carlo samples of
+	                      the score gradient, or 0 */
 };
 
-#define TRACE_CFG_DEFAULT { 0, 1, 0, 0 }
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0 }
 
 struct trace_run {
 	int scorer;       /* an enum scorer */
@@ -252,6 +281,11 @@ struct trace_run {
 	                     step limit */
 	const double *weights; /* (n) the weights the last step made its
 	                          context with (trace_attend) */
+	unsigned long long rng; /* hard: the run's SplitMix64 state, set to
+	                           cfg.seed at its first step */
+	unsigned long long mc_rng; /* hard --samples: the Monte Carlo stream,
+	                              set to ~cfg.seed at the first step */
+	double baseline;  /* hard --gradient: b, 0 before the first step */
 };
 
 /* What self-attention's program ran with (src/self.c). */

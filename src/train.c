@@ -562,6 +562,139 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 	return loss;
 }
 
+
+/* ------------------------------------------- hard attention (REINFORCE) */
+
+void train_hard_start(struct train_work *w, uint64_t seed)
+{
+	w->hard = 1;
+	w->hard_rng = seed;
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		w->hard_b[sc] = 0.0;
+	w->hard_lambda_r = TRAIN_HARD_LAMBDA_R;
+	w->hard_lambda_e = TRAIN_HARD_LAMBDA_E;
+}
+
+int train_hard_supported(int arch, unsigned scorers)
+{
+	if (arch != ARCH_luong)
+		return 0;
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if ((scorers & (1u << sc)) && scorer_get(sc)->uses_prev_alpha)
+			return 0;
+	return 1;
+}
+
+void train_hard_score_grad(double *out, const double *alpha, int n, int l,
+			   double R, double b, double lambda_r,
+			   double lambda_e)
+{
+	double H = 0.0;
+
+	for (int j = 0; j < n; j++)
+		if (alpha[j] > 0.0)
+			H -= alpha[j] * log(alpha[j]);
+	for (int j = 0; j < n; j++) {
+		out[j] = lambda_r * (R - b) * ((j == l) - alpha[j]);
+		if (alpha[j] > 0.0)
+			out[j] -= lambda_e * alpha[j] * (log(alpha[j]) + H);
+	}
+}
+
+/* The drawn word: u = (x >> 11) 2^-53 from the next number of *rng, and
+ * the first j with u < α_1 + .. + α_j (summed in index order), or, if
+ * rounding leaves the sum at or below u, the last word with a weight: the
+ * rule of selection_hard.c. */
+static int tr_hard_draw(uint64_t *rng, const double *alpha, int n)
+{
+	double u = (double)(train_rand_next(rng) >> 11) * 0x1.0p-53;
+	double cum = 0.0;
+	int l;
+
+	for (l = 0; l < n; l++) {
+		cum += alpha[l];
+		if (u < cum)
+			return l;
+	}
+	for (l = n - 1; l > 0 && alpha[l] <= 0.0; l--)
+		;
+	return l;
+}
+
+/* tr_pair_scorer for train --hard: at each step l is drawn from α_t, the
+ * context is h_l, the loss is -R = -log p(y_t | l), and with g the
+ * gradient is the ordinary one through h_l (to the output weights, s_t
+ * and h_l) plus, on the scores, minus scale times the score-function and
+ * entropy terms (train_hard_score_grad: an ascent direction, so its
+ * negative is added to dL/de).  The baseline is updated after each step,
+ * with or without g, so that a pass that only measures draws the same
+ * way. */
+static double tr_pair_scorer_hard(struct model *g, const struct model *m,
+				  const struct train_pair *pr, int sc,
+				  double scale, struct train_work *w,
+				  int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const struct scorer_class *cls = scorer_get(sc);
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		const unsigned char *links = tr_align_links(pr, t, w);
+		const double *s = w->s + (size_t)t * H;
+		double *ds = w->ds + (size_t)t * H, R, b = w->hard_b[sc];
+		int l;
+
+		cls->forward(&in, s, w->e, &w->sws);
+		tr_softmax(w->alpha, w->e, n);
+		l = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		memcpy(w->cs, w->h + (size_t)(l + 1) * H, sizeof *w->cs * (size_t)H);
+		memcpy(w->cs + H, s, sizeof *s * (size_t)H);
+		tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
+		for (int k = 0; k < H; k++)
+			w->ht[k] = tanh(w->ht[k]);
+		tr_matvec(w->p, m->Ws, w->ht, V, H);
+		R = w->p[gold];
+		R -= tr_softmax(w->p, w->p, V);
+		loss -= R;
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+		if (!g)
+			continue;
+		/* dL/dlogits = scale (p - onehot(gold)), then W_s, tanh, W_c */
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memset(w->dht, 0, sizeof *w->dht * (size_t)H);
+		tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+		for (int k = 0; k < H; k++)
+			w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
+		memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
+		tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H,
+			       2 * H);
+		/* c_t = h_l: the backpropagated term reaches h_l alone */
+		for (int k = 0; k < H; k++) {
+			ds[k] += w->dcs[H + k];
+			w->dh[(size_t)(l + 1) * H + k] += w->dcs[k];
+		}
+		/* the scores: REINFORCE's terms (no gradient flows through
+		 * the draw), and the guided-alignment term if it is on */
+		train_hard_score_grad(w->dalpha, w->alpha, n, l, R, b,
+				      w->hard_lambda_r, w->hard_lambda_e);
+		for (int j = 0; j < n; j++)
+			w->e[j] = -scale * w->dalpha[j];
+		tr_align_back(w->e, w->alpha, links, scale * w->align_weight,
+			      n);
+		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
+	}
+	return loss;
+}
+
 /* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
 static void tr_seq_ws(struct train_work *w, int n, int t)
 {
@@ -1031,7 +1164,8 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 3: attention and output, forward and back, for each scorer */
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (scorer_get(sc)->uses_prev_alpha
+			loss[sc] += (w->hard ? tr_pair_scorer_hard
+				     : scorer_get(sc)->uses_prev_alpha
 				     ? tr_pair_scorer_seq : tr_pair_scorer)(
 					g, m, pr, sc, scale, w, &right[sc]);
 	if (!g)
@@ -1345,6 +1479,8 @@ void train_epoch(struct trainer *t, const struct train_data *d,
 	t->work.align_weight = o->align_weight;
 	t->work.window = o->window;
 	t->work.window_size = o->window_size;
+	if (o->hard && !t->work.hard)
+		train_hard_start(&t->work, o->seed);
 	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])

@@ -156,6 +156,17 @@ struct train_work {
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
 	 * which tr_attend_back adds to its own; NULL: none */
 	const double *dht_in;
+	/* train --hard (REINFORCE, doc/model.md "Learning it"): when hard is
+	 * 1, each teacher-forced step draws l with u from hard_rng
+	 * (SplitMix64, one number a step, in the order pairs, scorers,
+	 * steps), uses c_t = h_l, and the scores get the score-function and
+	 * entropy terms with hard_b[sc], the baseline of scorer sc, updated
+	 * after every step.  Both persist across pairs and epochs: the
+	 * trainer sets them once (train_hard_start). */
+	int hard;
+	uint64_t hard_rng;
+	double hard_b[SCORER_COUNT];
+	double hard_lambda_r, hard_lambda_e;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -209,6 +220,11 @@ struct train_opts {
 	double align_weight;    /* λ of the guided-alignment term (see
 	                           train_loss); 0: none */
 	int window, window_size; /* train --window: an enum window, and D */
+	int hard;               /* 1: train hard attention by REINFORCE
+	                           (train --hard); only Luong's architecture
+	                           and scorers that do not read α_{t-1};
+	                           the draws' SplitMix64 state starts at
+	                           seed */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -326,6 +342,26 @@ int train_count_exact(const struct model *m, const struct train_data *d,
  * a view. */
 int train_align_count(const struct model *m, const struct train_data *d,
 		      int sc, struct train_work *w, int *total);
+
+/* ------------------------------------------------ hard attention */
+
+#define TRAIN_HARD_LAMBDA_R 0.1   /* λ_r, as selection_hard.c */
+#define TRAIN_HARD_LAMBDA_E 0.002 /* λ_e */
+#define TRAIN_HARD_DECAY 0.9      /* b <- 0.9 b + 0.1 R */
+
+/* Turns on REINFORCE in w: hard = 1, the generator's state seed, every
+ * baseline 0, λ_r and λ_e the values above. */
+void train_hard_start(struct train_work *w, uint64_t seed);
+
+/* Whether train --hard can train the scorers with architecture arch. */
+int train_hard_supported(int arch, unsigned scorers);
+
+/* The ascent direction on the scores of one step (n words, weights alpha,
+ * the drawn word l, reward R, baseline b): out_j = λ_r (R - b)(onehot_l,j
+ * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0). */
+void train_hard_score_grad(double *out, const double *alpha, int n, int l,
+			   double R, double b, double lambda_r,
+			   double lambda_e);
 
 /* ------------------------------------------------------------- the PRNG */
 

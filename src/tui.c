@@ -166,6 +166,12 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 			tui_put(y, 8 + lw + bw + (int)strlen(b->value), "<", 1);
 			attroff(A_BOLD);
 		}
+		if (b->is_drawn) { /* hard attention's l */
+			attron(A_BOLD);
+			tui_put(y, 10 + lw + bw + (int)strlen(b->value),
+				"drawn", 5);
+			attroff(A_BOLD);
+		}
 	}
 }
 

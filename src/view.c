@@ -546,6 +546,23 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 		"h_%d, the state of \"%s\".", t, t, t, best + 1,
 		fmt_num(buf, a, v->fmt.precision), t, best + 1,
 		src_word(v, best));
+	for (int i = 1; i <= v->tr->n; i++) { /* hard attention */
+		const struct trace_rec *r = trace_find(v->tr, REC_SAMPLE,
+						      v->run, t, i);
+		if (!r)
+			continue;
+		if (r->nops > 3)
+			fprintf(f, " Hard attention keeps one word instead: u = "
+				"%s falls below cumsum_%d,%d first, so l = %d "
+				"and c_%d = h_%d, the state of \"%s\".",
+				fmt_num(buf, r->ops[3].v[0], v->fmt.precision),
+				t, i, i, t, i, src_word(v, i - 1));
+		else
+			fprintf(f, " Hard attention (argmax) keeps the word "
+				"of the largest weight instead: c_%d = h_%d, "
+				"the state of \"%s\".", t, i,
+				src_word(v, i - 1));
+	}
 }
 
 static void narrate_concat(FILE *f, const struct view *v, int t)
@@ -722,6 +739,17 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 						      run, fr->t, fr->i);
 		if (r)
 			fmt_text_rec(f, tr, r, &o);
+	}
+	/* hard attention: the draw after the soft context it replaces,
+	 * its exact view and learning signal */
+	if (fr->stage == STAGE_WEIGHTED_SUM) {
+		const struct trace_run *ru = &tr->runs[run];
+		int end = fr->t < ru->nsteps ? ru->step_first[fr->t]
+					     : ru->first_rec + ru->nrecs;
+		for (int k = ru->step_first[fr->t - 1]; k < end; k++)
+			if (tr->recs[k].kind >= REC_SAMPLE &&
+			    tr->recs[k].kind <= REC_SAMPLES)
+				fmt_text_rec(f, tr, &tr->recs[k], &o);
 	}
 }
 

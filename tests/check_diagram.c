@@ -388,13 +388,15 @@ START_TEST(test_svg)
 	ck_assert_ptr_nonnull(strstr(buf, "class=\"pt\" data-value=\"1.5\""));
 	ck_assert_ptr_nonnull(strstr(buf, "p_1 = 1.5000: the window's centre; "
 				     "positions 1..2"));
-	/* the sampled mark in α_1,2's label, and in no other */
+	/* the sampled mark under α_1,2's label (before α_1,3's), once */
 	const char *lab = strstr(buf, "α_1,2 = ");
 	ck_assert_ptr_nonnull(lab);
-	const char *smp = strstr(buf, "● sampled");
+	const char *smp = strstr(buf, "● sampled: c_1 = h_2");
 	ck_assert_ptr_nonnull(smp);
-	ck_assert(smp > lab && smp < strstr(lab, "</text>"));
+	const char *next = strstr(lab, "α_1,3 = ");
+	ck_assert(smp > lab && (!next || smp < next));
 	ck_assert_ptr_null(strstr(smp + 1, "● sampled"));
+	ck_assert_ptr_nonnull(strstr(buf, "= h_2, drawn"));
 	free(buf);
 }
 END_TEST

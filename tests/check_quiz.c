@@ -13,6 +13,7 @@
 #include "lesson.h"
 #include "num.h"
 #include "quiz.h"
+#include "selection.h"
 #include "tok.h"
 
 #define SENTENCE "je suis étudiant"
@@ -195,8 +196,8 @@ START_TEST(test_make_errors)
 	int steps = TR.runs[0].nsteps;
 	ck_assert_int_eq(quiz_make_at(&q, &TR, 0, STAGE_OUTPUT, 1, 1, 0, 4,
 				      &err), -1);
-	ck_assert_ptr_nonnull(strstr(err.msg, "scoring, softmax or "
-				     "weighted-sum"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "scoring, softmax, "
+				     "weighted-sum or hard-draw"));
 	ck_assert_int_eq(quiz_make_at(&q, &TR, 0, STAGE_SCORING, steps + 1,
 				      1, 0, 4, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "found t="));
@@ -635,9 +636,11 @@ END_TEST
 START_TEST(test_lesson_errors)
 {
 	lesson_err("quiz", "t.lesson:4:5: expected what to ask (scoring, "
-		   "softmax or weighted-sum), found the end of the line");
+		   "softmax, weighted-sum or hard-draw), found the end of the "
+		   "line");
 	lesson_err("quiz output t=1", "t.lesson:4:6: expected what to ask "
-		   "(scoring, softmax or weighted-sum), found 'output'");
+		   "(scoring, softmax, weighted-sum or hard-draw), found "
+		   "'output'");
 	lesson_err("quiz softmax t=1", "t.lesson:4:17: expected i=N after "
 		   "'quiz softmax', found the end of the line");
 	lesson_err("quiz weighted-sum t=1", "t.lesson:4:22: expected k=N "
@@ -690,6 +693,70 @@ START_TEST(test_lesson_before_page)
 }
 END_TEST
 
+/* hard-draw: on a --hard=sample trace (seed 5), l_t from u_t and the
+ * cumulative sums, worked here from α_t (the softmax record) and u_t drawn
+ * again by a SplitMix64 of this test's own; on an argmax trace, an error. */
+static uint64_t hd_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+START_TEST(test_hard_draw)
+{
+	struct trace tr;
+	struct errbuf err;
+	struct quiz_question q;
+	struct quiz_answer a;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	uint64_t rng = 5;
+	char want[64];
+	int draws[3] = { 0, 0, 0 };
+
+	cfg.selection = SELECTION_hard;
+	cfg.seed = 5;
+	ck_assert(tok_trace(&tr, &M, SENTENCE, NULL, 1u << SCORER_dot, &cfg,
+			    &err) == 0);
+	for (int t = 1; t <= tr.runs[0].nsteps; t++) {
+		const struct trace_rec *sm = trace_find(&tr, REC_SOFTMAX, 0, t, 0);
+		double u = (double)(hd_next(&rng) >> 11) * 0x1.0p-53, cum = 0;
+		int l = 0;
+		ck_assert_ptr_nonnull(sm);
+		while (l < tr.n && !(u < (cum += sm->result[l])))
+			l++;
+		ck_assert_int_lt(l, tr.n);
+		draws[l < 3 ? l : 2]++;
+		ck_assert(quiz_make_at(&q, &tr, 0, QUIZ_HARD_DRAW, t, 0, 0, 4,
+				       &err) == 0);
+		ck_assert_int_eq((int)q.expected, l + 1);
+		snprintf(want, sizeof want, "l_%d", t);
+		ck_assert_str_eq(q.symbol, want);
+		snprintf(want, sizeof want, "%d", l + 1);
+		ck_assert_int_eq(quiz_check(&q, want, &a), QUIZ_RIGHT);
+		snprintf(want, sizeof want, "%d", l == 0 ? 2 : l);
+		ck_assert_int_eq(quiz_check(&q, want, &a), QUIZ_WRONG);
+		snprintf(want, sizeof want, "u_%d = %.4f", t, u);
+		has(render(quiz_prompt_text, &q), want);
+		snprintf(want, sizeof want, "l_%d = %d (", t, l + 1);
+		has(render(quiz_answer_text, &q), want);
+	}
+	trace_free(&tr);
+	/* quiz_make picks a step and asks the same kind */
+	cfg.hard_rule = 1; /* argmax: nothing is drawn */
+	ck_assert(tok_trace(&tr, &M, SENTENCE, NULL, 1u << SCORER_dot, &cfg,
+			    &err) == 0);
+	ck_assert(quiz_make_at(&q, &tr, 0, QUIZ_HARD_DRAW, 1, 0, 0, 4,
+			       &err) != 0);
+	has(err.msg, "--hard=sample");
+	trace_free(&tr);
+	ck_assert(quiz_stage_parse("hard-draw", &q.stage) == 0 &&
+		  q.stage == QUIZ_HARD_DRAW);
+	ck_assert_str_eq(quiz_stage_name(QUIZ_HARD_DRAW), "hard-draw");
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
 	Suite *s = suite_create("quiz");
@@ -721,6 +788,7 @@ static Suite *quiz_suite(void)
 
 	tc = tcase_create("text");
 	tcase_add_checked_fixture(tc, setup, text_teardown);
+	tcase_add_test(tc, test_hard_draw);
 	tcase_add_test(tc, test_worked_has_formula);
 	tcase_add_test(tc, test_prompt_dot);
 	tcase_add_test(tc, test_prompt_general_concat);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "selection.h"
 #include "tok.h"
 #include "trace.h"
 #include "window.h"
@@ -404,6 +405,65 @@ START_TEST(test_feed4_reproduces_every_pair)
 }
 END_TEST
 
+/* ---- hard4 (data/hard4.model, `make hard-model`): toy4's recipe trained
+ * with train --hard.  Under --hard=argmax (each step's context is the
+ * state of the word with the largest α) greedy decoding writes the target
+ * of every training pair, with every scorer; and the word-order pair
+ * crosses over with dot, general, concat and scaled (location puts
+ * "european" on économique: data/README.md). */
+static void setup_hard(void)
+{
+	struct errbuf err;
+	NP = 0;
+	read_pairs("toy.pairs");
+	NTRAIN = NP;
+	ck_assert_msg(model_load_named(&M, "hard4", &err) == 0, "%s",
+		      err.msg);
+}
+
+START_TEST(test_hard4_argmax_reproduces_every_pair)
+{
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	if (toy4_lacks(_i))
+		return;
+	cfg.selection = SELECTION_hard;
+	cfg.hard_rule = 1;
+	for (int k = 0; k < NTRAIN; k++) {
+		struct trace tr;
+		struct errbuf err;
+		char tgt[MAX_LINE], *want[64];
+		ck_assert_msg(tok_trace(&tr, &M, P[k].src, NULL, 1u << _i, &cfg,
+					&err) == 0, "line %d: %s", P[k].line,
+			      err.msg);
+		ck_assert_int_eq(tr.cfg.selection, SELECTION_hard);
+		snprintf(tgt, sizeof tgt, "%s", P[k].tgt);
+		int n = split(tgt, want, 64);
+		const struct trace_run *run = &tr.runs[0];
+		ck_assert_msg(run->nsteps == n + 1 && run->stopped,
+			      "line %d, %s: %d steps for %d words", P[k].line,
+			      trace_scorer_name(_i), run->nsteps, n);
+		for (int j = 0; j < n; j++)
+			ck_assert_msg(strcmp(M.tgt.words[run->pred[j]],
+					     want[j]) == 0,
+				      "line %d, %s: word %d is %s, not %s",
+				      P[k].line, trace_scorer_name(_i), j + 1,
+				      M.tgt.words[run->pred[j]], want[j]);
+		ck_assert_int_eq(run->pred[n], M.eos);
+		trace_free(&tr);
+	}
+}
+END_TEST
+
+START_TEST(test_hard4_word_order_pair_crosses_over)
+{
+	if (toy4_lacks(_i) || _i == SCORER_location)
+		return;
+	check_alignment("zone économique européenne",
+			"european economic area", _i, "toy.pairs", 0);
+}
+END_TEST
+
+
 static Suite *shipped_suite(void)
 {
 	Suite *s = suite_create("shipped");
@@ -419,6 +479,13 @@ static Suite *shipped_suite(void)
 	tcase_add_loop_test(tc, test_every_pair_aligns, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_localp4, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_feed4_reproduces_every_pair, 0,
+			    SCORER_COUNT);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hard4");
+	tcase_add_checked_fixture(tc, setup_hard, teardown);
+	tcase_add_loop_test(tc, test_hard4_argmax_reproduces_every_pair, 0,
+			    SCORER_COUNT);
+	tcase_add_loop_test(tc, test_hard4_word_order_pair_crosses_over, 0,
 			    SCORER_COUNT);
 	suite_add_tcase(s, tc);
 	return s;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "selection.h"
 #include "testmodel.h"
 #include "trace.h"
 
@@ -486,6 +487,161 @@ START_TEST(test_names)
 }
 END_TEST
 
+/* ---- hard attention (src/selection_hard.c), worked here independently */
+
+static void build_hard(struct trace *tr, const int *tgt, int ntgt,
+		       unsigned long long seed, int rule)
+{
+	struct errbuf err;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	cfg.selection = SELECTION_hard;
+	cfg.seed = seed;
+	cfg.hard_rule = rule;
+	cfg.hard_gradient = 1;
+	int rc = trace_build(tr, &M, SRC, 3, tgt, ntgt, 1u << SCORER_dot,
+			     &cfg, &err);
+	ck_assert_msg(rc == 0, "trace_build: %s", err.msg);
+}
+
+/* log p(y | c) in Luong's output, from the formula: logits =
+ * W_s·tanh(W_c·[c; s]) (H = 2), then the log of the softmax at y */
+static double luong_logp(const double *c, const double *s, int y)
+{
+	double cs[4] = { c[0], c[1], s[0], s[1] }, ht[2], lg[5] = { 0 }, mx;
+	double sum = 0;
+	for (int k = 0; k < 2; k++) {
+		double acc = 0;
+		for (int j = 0; j < 4; j++)
+			acc += M.Wc[k * 4 + j] * cs[j];
+		ht[k] = tanh(acc);
+	}
+	int V = M.tgt.n;
+	ck_assert_int_le(V, 5);
+	for (int w = 0; w < V; w++)
+		lg[w] = M.Ws[2 * w] * ht[0] + M.Ws[2 * w + 1] * ht[1];
+	mx = lg[0];
+	for (int w = 1; w < V; w++)
+		mx = lg[w] > mx ? lg[w] : mx;
+	for (int w = 0; w < V; w++)
+		sum += exp(lg[w] - mx);
+	return lg[y] - mx - log(sum);
+}
+
+static const struct trace_rec *sample_rec(const struct trace *tr, int t)
+{
+	for (int i = 1; i <= tr->n; i++) {
+		const struct trace_rec *r = trace_find(tr, REC_SAMPLE, 0, t, i);
+		if (r)
+			return r;
+	}
+	ck_abort_msg("no REC_SAMPLE at step %d", t);
+	return NULL;
+}
+
+/* seed 0: u from SplitMix64's published first outputs
+ * (0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F), and every
+ * other number of the step from the formulas of doc/model.md */
+START_TEST(test_hard_by_hand)
+{
+	static const unsigned long long x[3] = {
+		0xE220A8397B1DCDAFULL, 0x6E789E6AA1B965F4ULL,
+		0x06C45D188009454FULL
+	};
+	const int H = 2;
+	struct trace tr;
+	build_hard(&tr, TGT, 3, 0, 0);
+	double b = 0;
+	for (int t = 1; t <= 4; t++) {
+		const struct trace_rec *r = sample_rec(&tr, t);
+		const double *a = need(&tr, REC_SOFTMAX, 0, t, 0)->result;
+		/* u from the published outputs, then the cumulative sums */
+		if (t <= 3)
+			ck_assert(r->ops[3].v[0] ==
+				  (double)(x[t - 1] >> 11) / 9007199254740992.0);
+		double cum = 0;
+		int l = -1;
+		for (int j = 0; j < 3; j++) {
+			cum += a[j];
+			ck_assert(fabs(r->ops[1].v[j] - cum) <= TOL);
+			if (l < 0 && r->ops[3].v[0] < cum)
+				l = j;
+		}
+		ck_assert_int_eq(r->i, l + 1);
+		/* c_t = h_l, and it goes into [c_t; s_t] */
+		const double *h = need(&tr, REC_RNN, -1, 0, l + 1)->result;
+		const double *cs = need(&tr, REC_CONCAT, 0, t, 0)->result;
+		const double *s = need(&tr, REC_RNN, 0, t, 0)->result;
+		for (int k = 0; k < H; k++) {
+			ck_assert(r->result[k] == h[k]);
+			ck_assert(cs[k] == h[k]);
+		}
+		/* the exact view */
+		const struct trace_rec *x2 = need(&tr, REC_EXACT, 0, t, 0);
+		int y = t <= 3 ? TGT[t - 1] : M.eos;
+		double lp[3], e = 0, mix = 0;
+		for (int j = 0; j < 3; j++) {
+			lp[j] = luong_logp(need(&tr, REC_RNN, -1, 0, j + 1)->result,
+					   s, y);
+			ck_assert(fabs(x2->ops[1].v[j] - lp[j]) <= TOL);
+			e += a[j] * lp[j];
+			mix += a[j] * exp(lp[j]);
+		}
+		ck_assert(fabs(x2->ops[2].v[0] - e) <= TOL);
+		ck_assert(fabs(x2->ops[3].v[0] - log(mix)) <= TOL);
+		ck_assert(fabs(x2->result[0] - (log(mix) - e)) <= TOL);
+		ck_assert(x2->result[0] >= 0); /* Jensen */
+		/* --gradient: R, b, the terms; ∂R/∂c by central differences */
+		const struct trace_rec *g = need(&tr, REC_GRADIENT, 0, t, 0);
+		double R = lp[l], hh = 0;
+		ck_assert(fabs(g->ops[1].v[0] - R) <= TOL);
+		ck_assert(fabs(g->ops[2].v[0] - b) <= TOL);
+		ck_assert(fabs(g->ops[3].v[0] - (R - b)) <= TOL);
+		for (int j = 0; j < 3; j++)
+			hh -= a[j] * log(a[j]);
+		ck_assert(fabs(g->ops[5].v[0] - hh) <= TOL);
+		for (int j = 0; j < 3; j++) {
+			double sf = 0.1 * (R - b) * ((j == l) - a[j]);
+			double de = -0.002 * a[j] * (log(a[j]) + hh);
+			ck_assert(fabs(g->ops[4].v[j] - sf) <= TOL);
+			ck_assert(fabs(g->ops[6].v[j] - de) <= TOL);
+			ck_assert(fabs(g->result[j] - (sf + de)) <= TOL);
+		}
+		for (int k = 0; k < H; k++) {
+			double cp[2] = { h[0], h[1] }, cm[2] = { h[0], h[1] };
+			cp[k] += 1e-6;
+			cm[k] -= 1e-6;
+			double fd = (luong_logp(cp, s, y) - luong_logp(cm, s, y)) /
+				    2e-6;
+			ck_assert_msg(fabs(g->ops[7].v[k] - fd) <= 1e-7,
+				      "∂R/∂c_%d,%d: %.17g, differences %.17g",
+				      t, k + 1, g->ops[7].v[k], fd);
+		}
+		b = 0.9 * b + 0.1 * R;
+	}
+	trace_free(&tr);
+}
+END_TEST
+
+/* argmax: the first largest weight, no u, and greedy: no exact view */
+START_TEST(test_hard_argmax)
+{
+	struct trace tr;
+	build_hard(&tr, NULL, 0, 5, 1);
+	for (int t = 1; t <= tr.runs[0].nsteps; t++) {
+		const struct trace_rec *r = sample_rec(&tr, t);
+		const double *a = need(&tr, REC_SOFTMAX, 0, t, 0)->result;
+		int best = 0;
+		for (int j = 1; j < 3; j++)
+			if (a[j] > a[best])
+				best = j;
+		ck_assert_int_eq(r->i, best + 1);
+		ck_assert_int_eq(r->nops, 3);
+		ck_assert(trace_find(&tr, REC_EXACT, 0, t, 0) == NULL);
+	}
+	trace_free(&tr);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
 	Suite *s = suite_create("trace");
@@ -501,6 +657,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, test_bad_lengths);
 	tcase_add_test(tc, test_positions_limit);
 	tcase_add_test(tc, test_names);
+	tcase_add_test(tc, test_hard_by_hand);
+	tcase_add_test(tc, test_hard_argmax);
 	suite_add_tcase(s, tc);
 	return s;
 }

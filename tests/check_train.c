@@ -990,6 +990,62 @@ START_TEST(test_grad_local_windows)
 }
 END_TEST
 
+/* ---------------------------------------------- hard attention (REINFORCE) */
+
+/* train --hard's loss with the draws fixed: the generator and the
+ * baselines set back to the same start before each evaluation, so the same
+ * l's are drawn (a step of 1e-5 moves no α across a u). */
+static double hard_loss(struct trainer *t, const struct train_data *d,
+			unsigned scorers, double *grad)
+{
+	train_hard_start(&t->work, 99);
+	t->work.hard_lambda_r = 0.0;
+	t->work.hard_lambda_e = 0.0;
+	return train_loss(&t->lay, t->theta, grad, d, scorers, &t->work, NULL);
+}
+
+/* With λ_r = λ_e = 0 the gradient of train --hard is the backpropagated
+ * part alone: -log p(y_t | l) through h_l, s_t and the output weights, and
+ * nothing on the scorer's own weights, whose central difference is 0 too
+ * (the loss does not read α once l is fixed).  Every block against central
+ * differences, for each scorer that --hard trains. */
+START_TEST(test_hard_grad_fixed_draws)
+{
+	struct train_data d;
+	struct trainer t;
+	uint64_t state = 4242;
+	const double h = 1e-5;
+
+	if (!train_hard_supported(ARCH_luong, 1u << _i))
+		return;
+	parse_ok(&d, grad_pairs, NULL);
+	train_init_random_arch(&t, &d, ARCH_luong, 3, 2, 2, 8, SCORER_ALL, 7);
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	hard_loss(&t, &d, 1u << _i, t.grad);
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double worst = 0.0;
+		for (size_t k = t.lay.off[b]; k < t.lay.off[b] + t.lay.len[b];
+		     k++) {
+			double save = t.theta[k], up, down, num, a = t.grad[k];
+			t.theta[k] = save + h;
+			up = hard_loss(&t, &d, 1u << _i, NULL);
+			t.theta[k] = save - h;
+			down = hard_loss(&t, &d, 1u << _i, NULL);
+			t.theta[k] = save;
+			num = (up - down) / (2 * h);
+			worst = fmax(worst, fabs(a - num) /
+				     fmax(fmax(fabs(a), fabs(num)), 1e-4));
+		}
+		ck_assert_msg(worst < 1e-5, "%s, block %s: relative error %g",
+			      scorer_get(_i)->name, train_block_name(&t.lay, b),
+			      worst);
+	}
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
 /* Input feeding (Luong's architecture): every scorer, alone and all
  * together, global and through local-m, every weight random in [-1, 1]
  * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
@@ -1077,6 +1133,70 @@ START_TEST(test_init_keeps_local_p)
 }
 END_TEST
 
+/* The score-function and entropy terms against the formula worked by
+ * hand: α = (0.5, 0.3, 0.2), l = 2 (from 0), R = -0.7, b = -1.2.
+ *   λ_r (R - b)(onehot - α) = 0.1 * 0.5 * (-0.5, -0.3, 0.8)
+ *                           = (-0.025, -0.015, 0.04)
+ *   H = -(0.5 ln 0.5 + 0.3 ln 0.3 + 0.2 ln 0.2) = 1.0296530140645737
+ *   -λ_e α_j (ln α_j + H) = -0.002 * (0.5 * 0.33650583..., 0.3 *
+ *     -0.17431979..., 0.2 * -0.57978489...)
+ *                           = (-3.3650583e-4, 1.0459187e-4, 2.3191396e-4)
+ * (ln 0.5 = -0.6931471805599453, ln 0.3 = -1.2039728043259361,
+ *  ln 0.2 = -1.6094379124341003). */
+START_TEST(test_hard_score_term_by_hand)
+{
+	const double alpha[3] = { 0.5, 0.3, 0.2 };
+	const double H = 1.0296530140645737;
+	const double want[3] = {
+		-0.025 - 0.002 * 0.5 * (-0.6931471805599453 + H),
+		-0.015 - 0.002 * 0.3 * (-1.2039728043259361 + H),
+		0.04 - 0.002 * 0.2 * (-1.6094379124341003 + H),
+	};
+	double out[3];
+
+	train_hard_score_grad(out, alpha, 3, 2, -0.7, -1.2, 0.1, 0.002);
+	for (int j = 0; j < 3; j++)
+		ck_assert_msg(fabs(out[j] - want[j]) < 1e-15,
+			      "term %d: %.17g, expected %.17g", j, out[j],
+			      want[j]);
+	ck_assert(fabs(want[0] - -0.02533650583) < 1e-10);
+	ck_assert(fabs(want[2] - 0.04023191396) < 1e-10);
+	/* the terms sum to 0 over j: the scores' shift does not matter */
+	ck_assert(fabs(out[0] + out[1] + out[2]) < 1e-15);
+}
+END_TEST
+
+/* train --hard: the same seed draws the same u's and gives the same
+ * weights; another seed, other weights. */
+START_TEST(test_hard_same_seed_same_bytes)
+{
+	struct train_data d;
+	struct trainer a, b;
+	struct train_opts o;
+	struct train_stats st;
+
+	parse_ok(&d, two_pairs, NULL);
+	train_opts_default(&o);
+	o.scorers = 1u << SCORER_general;
+	o.epochs = 20;
+	o.hard = 1;
+	train_init_random(&a, &d, 4, 4, 4, 4, o.scorers, 3);
+	train_init_random(&b, &d, 4, 4, 4, 4, o.scorers, 3);
+	train_run(&a, &d, &o, NULL, NULL, &st);
+	train_run(&b, &d, &o, NULL, NULL, &st);
+	ck_assert(memcmp(a.theta, b.theta, sizeof *a.theta * a.lay.total) == 0);
+	/* a different seed draws differently, so the weights differ */
+	o.seed = 2;
+	train_free(&b);
+	train_init_random(&b, &d, 4, 4, 4, 4, o.scorers, 3);
+	train_run(&b, &d, &o, NULL, NULL, &st);
+	ck_assert(memcmp(a.theta, b.theta, sizeof *a.theta * a.lay.total) != 0);
+	train_free(&a);
+	train_free(&b);
+	train_data_free(&d);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -1087,6 +1207,9 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_local_windows, 0, 4);
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
+	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
+	tcase_add_test(tc, test_hard_score_term_by_hand);
+	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);
 	tcase_add_loop_test(tc, test_grad_bahdanau_each_scorer, 0,
 			    SCORER_COUNT + 1);

@@ -42,7 +42,10 @@ offers "the windows" local-p attn-trace trace --window local-
 offers "trace --window-size" --window-size= attn-trace trace --window-s
 offers "heatmap --window" --window= attn-trace heatmap --win
 offers "quiz --window" --window= attn-trace quiz --win
+offers "trace --hard" --hard= attn-trace trace --ha
+offers "heatmap --seed" --seed= attn-trace heatmap --se
 offers "the decoder stage" decoder attn-trace trace --stage d
+offers "quiz's hard-draw stage" hard-draw attn-trace quiz --stage h
 offers "lesson names" softmax attn-trace lesson so
 offers "the built-in models" handset4 attn-trace trace --model h
 offers "the built-in models for --init" toy4 attn-trace train --init t

@@ -66,4 +66,13 @@ golden self-zone.txt self zone économique européenne
 golden self-causal-je.txt self --causal je suis étudiant
 golden self-cross.json self --format=json --target="european economic area" \
 	zone économique européenne
+# hard attention (src/selection_hard.c): u, cumsum, l and both contexts
+golden hard-sample-je.txt trace --hard --seed=1 --scorer=general je suis étudiant
+golden hard-exact-target.txt trace --hard --seed=3 --stage=weighted-sum \
+	--target="i am a student" --scorer=concat je suis étudiant
+golden hard-gradient-bahdanau.txt trace --arch=bahdanau --hard --seed=9 \
+	--gradient --samples=5 --stage=weighted-sum --target="i am a student" \
+	je suis étudiant
+golden hard-argmax-bahdanau.md trace --arch=bahdanau --hard=argmax \
+	--format=markdown je suis étudiant
 finish

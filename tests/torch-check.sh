@@ -38,6 +38,12 @@ check "data/localp4.model, the built-in local-p model, agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/localp4.model" "local-p:1"
 check "localp-bahdanau.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp-bahdanau.model" "local-m:1,local-p:1,local-p:3"
+# hard attention: the recorded draws replayed, the exact view
+for m in data/toy4.model data/bahdanau4.model tests/data/tiny.model \
+	tests/data/bahdanau.model; do
+	check "$m: hard attention agrees with torch" \
+		"$torch_python" "$srcdir/tests/hard_torch_check.py" "$ATTN_TRACE" "$srcdir/$m"
+done
 # attn-trace self: self- and cross-attention against nn.MultiheadAttention
 check "self4.model self/cross-attention agrees with nn.MultiheadAttention" \
 	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/data/self4.model"

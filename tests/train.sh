@@ -200,6 +200,27 @@ run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-m --init=bahdana
 expect_status 1 "--window with a Bahdanau --init model"
 expect_err "works with Luong's only" "the model's architecture is named"
 check "no model is written after a refusal" test ! -e "$TMP/x.model"
+# the built-in model of hard attention, as make hard-model builds it
+# (HARD_TRAIN_FLAGS and HARD_EPOCHS in Makefile.am): REINFORCE's draws come
+# from --seed, so the same command gives the same bytes
+hard_flags="--hard --scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" --heldout="$srcdir/data/heldout.pairs" -o "$TMP/hard4.model" --every=100000 --epochs=3000 $hard_flags
+expect_status 0 "training the hard-attention model"
+check "data/hard4.model is rebuilt byte for byte" cmp -s "$TMP/hard4.model" "$srcdir/data/hard4.model"
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/hard4-seed2.model" -q --epochs=30 $hard_flags --seed=2
+# shellcheck disable=SC2086
+run_cmd train --pairs="$pairs" -o "$TMP/hard4-seed1.model" -q --epochs=30 $hard_flags
+check "train --hard with another seed gives other weights" \
+	sh -c "! cmp -s '$TMP/hard4-seed1.model' '$TMP/hard4-seed2.model'"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard=argmax
+expect_status 2 "train --hard=argmax is refused"
+check "it says what --hard takes" grep -q "train --hard takes only 'sample'" "$TMP/err"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --arch=bahdanau
+expect_status 2 "train --hard with bahdanau is refused"
+check "it says why" grep -q "train --hard learns Luong's architecture" "$TMP/err"
+check "no model is written when it refuses" test ! -e "$TMP/x.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
 	run_cmd train --pairs="$pairs" -o "$TMP/epoch$e.model" -q --epochs=$e $toy_flags

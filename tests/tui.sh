@@ -347,4 +347,13 @@ wait_exit term2 0 "lesson with TERM=dumb"
 check "lesson with TERM=dumb prints it as text" \
 	grep -q 'so here is the lesson as text' "$TMP/term2.err"
 
+# --- hard attention: the draw in the weighted sum, the word in the bars ---
+start hd 100 40 "'$ATTN_TRACE' tui --hard --seed=1"
+expect hd "stage 1 of 7: encoding" "tui --hard opens"
+keys hd g 5
+expect hd "u_1 " "--hard: the weighted sum shows u"
+expect hd "falls below cumsum_1,1 first, so l = 1" "--hard: the story tells the draw"
+expect hd "0.7798  < drawn" "--hard: the bars mark the drawn word"
+keys hd q
+
 finish

@@ -1,0 +1,296 @@
+/* selection_hard.c: hard attention (Xu et al. 2015, "Show, Attend and
+ * Tell", §4.1): the context is the state of one source word l, drawn
+ * from the weights, instead of their average:
+ *
+ *   cumsum_t,j = α_t,1 + ... + α_t,j
+ *   u = (x >> 11)·2^-53, x the next output of the run's SplitMix64
+ *   l = the first j with u < cumsum_t,j               (--hard=sample)
+ *   l = the first j with the largest α_t,j            (--hard=argmax)
+ *   c_t = h_l
+ *
+ * Each run has one generator stream, its state in trace_run.rng, set to
+ * the trace's seed (--seed) at the run's first step and advanced once a
+ * step; every u is recorded, so a trace can be replayed.  The soft
+ * context Σ_i α_t,i·h_i is recorded too, beside the one that replaces
+ * it. */
+#include "config.h"
+
+#include <math.h>
+
+#include "arch.h"
+#include "attn.h"
+#include "selection.h"
+
+/* One step of SplitMix64 (Steele, Lea and Flood 2014): advances *s and
+ * returns the next 64 bits. */
+static unsigned long long hard_splitmix64(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+/* A double uniform in [0, 1): the top 53 bits of x times 2^-53. */
+static double hard_unit(unsigned long long x)
+{
+	return (double)(x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* REINFORCE's coefficients (doc/model.md): the score-function term's
+ * λ_r, the entropy bonus's λ_e, and the baseline's decay. */
+#define HARD_LAMBDA_R 0.1
+#define HARD_LAMBDA_E 0.002
+#define HARD_DECAY 0.9
+
+/* l from u and the cumulative sums cum (n) of the weights a: the first j
+ * with u < cum_j, or the last word with a weight. */
+static int hard_pick(double u, const double *cum, const double *a, int n)
+{
+	int l;
+	for (l = 0; l < n && !(u < cum[l]); l++)
+		;
+	if (l == n)
+		for (l = n - 1; l > 0 && a[l] <= 0; l--)
+			;
+	return l;
+}
+
+/* --gradient: R = log p(y_t | l), b (b0, before this step's update),
+ * R - b, the score-function term, the entropy term and the backpropagated
+ * ∂R/∂c_t. */
+static void hard_gradient(struct trace *tr, int run, int t, const double *q,
+			  const double *a, const double *Hs, int l,
+			  const double *lp, double b0)
+{
+	const struct model *m = tr->m;
+	struct trace_run *ru = &tr->runs[run];
+	int n = tr->n, H = m->H;
+	int y = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
+	double *v = trace_alloc(tr, 4 + 3 * (size_t)n + (size_t)H);
+	double *R = v, *b = v + 1, *adv = v + 2, *ent = v + 3;
+	double *sf = v + 4, *de = sf + n, *g = de + n, *dc = g + n;
+	double *work = trace_alloc(tr, ARCH_LOGP_WORK(m));
+	*R = lp[l];
+	*b = b0;
+	*adv = *R - *b;
+	double h = 0;
+	for (int j = 0; j < n; j++)
+		if (a[j] > 0)
+			h -= a[j] * log(a[j]);
+	*ent = h;
+	for (int j = 0; j < n; j++) {
+		sf[j] = HARD_LAMBDA_R * *adv * ((j == l) - a[j]);
+		de[j] = a[j] > 0 ? HARD_LAMBDA_E * -a[j] * (log(a[j]) + h) : 0;
+		g[j] = sf[j] + de[j];
+	}
+	arch_get(tr->arch)->log_prob(m, Hs + (size_t)l * H, q,
+				     ru->input[t - 1], y, work, dc);
+
+	struct trace_rec *r = trace_rec_new(tr, REC_GRADIENT,
+					    STAGE_WEIGHTED_SUM, run, t, 0);
+	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_MID, "R = log p(y_{t} | l)", "R", R, 1, 1);
+	trace_rec_op(r, OP_MID, "b", "b", b, 1, 1);
+	trace_rec_op(r, OP_MID, "R - b", "advantage", adv, 1, 1);
+	trace_rec_op(r, OP_MID, "λ_r·(R - b)·(onehot_l - α_{t})",
+		     "score_function", sf, n, 1);
+	trace_rec_op(r, OP_MID, "H(α_{t})", "entropy", ent, 1, 1);
+	trace_rec_op(r, OP_MID, "λ_e·∂H/∂e_{t}", "entropy_term", de, n, 1);
+	trace_rec_op(r, OP_MID, "∂R/∂c_{t} (backpropagated into h_l)",
+		     "backprop", dc, H, 1);
+	r->ops[0].axis = r->ops[4].axis = r->ops[6].axis = AXIS_SOURCE;
+	r->word = y;
+	r->title = "the learning signal on the scores";
+	r->symbol = "g_{t}";
+	r->formula = "score-function term + entropy term";
+	r->result = g;
+	r->len = n;
+	r->result_axis = AXIS_SOURCE;
+}
+
+/* --samples=N: N draws from the run's Monte Carlo stream, the estimates
+ * of ∂E_α[log p(y_t | l)]/∂e from them with and without the baseline b
+ * of this step, and the exact gradient α_j·(log p_j - E_α[log p]). */
+static void hard_samples(struct trace *tr, int run, int t, const double *a,
+			 const double *cum, const double *lp, double b)
+{
+	struct trace_run *ru = &tr->runs[run];
+	int n = tr->n, N = tr->cfg.hard_samples;
+	double *us = trace_alloc(tr, 2 * (size_t)N), *ls = us + N;
+	double *v = trace_alloc(tr, 3 * (size_t)n + 2);
+	double *ex = v, *mc = v + n, *mcb = mc + n, *var = mcb + n;
+	double *varb = var + 1;
+	double *sq = trace_alloc(tr, 2 * (size_t)n), *sqb = sq + n;
+	if (t == 1)
+		ru->mc_rng = ~tr->cfg.seed;
+	double mean = 0;
+	for (int j = 0; j < n; j++)
+		mean += a[j] * lp[j];
+	for (int j = 0; j < n; j++)
+		ex[j] = a[j] * (lp[j] - mean);
+	for (int k = 0; k < N; k++) {
+		us[k] = hard_unit(hard_splitmix64(&ru->mc_rng));
+		int l = hard_pick(us[k], cum, a, n);
+		ls[k] = l + 1;
+		for (int j = 0; j < n; j++) {
+			double d = (j == l) - a[j];
+			double g0 = lp[l] * d, g1 = (lp[l] - b) * d;
+			mc[j] += g0;
+			mcb[j] += g1;
+			sq[j] += g0 * g0;
+			sqb[j] += g1 * g1;
+		}
+	}
+	*var = *varb = 0;
+	for (int j = 0; j < n; j++) {
+		mc[j] /= N;
+		mcb[j] /= N;
+		/* the variance of one sample's estimate, coordinate j */
+		*var += sq[j] / N - mc[j] * mc[j];
+		*varb += sqb[j] / N - mcb[j] * mcb[j];
+	}
+	struct trace_rec *r = trace_rec_new(tr, REC_SAMPLES, STAGE_WEIGHTED_SUM,
+					    run, t, 0);
+	trace_rec_op(r, OP_MID, "u (Monte Carlo)", "u", us, N, 1);
+	trace_rec_op(r, OP_MID, "l (Monte Carlo)", "l", ls, N, 1);
+	trace_rec_op(r, OP_MID, "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n, 1);
+	trace_rec_op(r, OP_MID, "estimate, no baseline", "estimate", mc, n,
+		     1);
+	trace_rec_op(r, OP_MID, "estimate, with b", "estimate_baseline", mcb,
+		     n, 1);
+	trace_rec_op(r, OP_MID, "variance, no baseline", "variance", var, 1,
+		     1);
+	trace_rec_op(r, OP_MID, "variance, with b", "variance_baseline",
+		     varb, 1, 1);
+	r->ops[2].axis = r->ops[3].axis = r->ops[4].axis = AXIS_SOURCE;
+	r->title = "Monte Carlo";
+	r->symbol = "ĝ_{t}";
+	r->formula = "(1/N) Σ_k (R_k - b)·(onehot_l_k - α_{t})";
+	r->result = mcb;
+	r->len = n;
+	r->result_axis = AXIS_SOURCE;
+}
+
+/* The exact view of a teacher-forced step: log p(y_t | l) for every l
+ * (the architecture's log_prob with c = h_l), their expectation under α,
+ * the log of the mixture Σ_l α_l p(y_t | l), and the gap between them. */
+static const double *hard_exact(struct trace *tr, int run, int t,
+				const double *q, const double *a,
+				const double *Hs)
+{
+	const struct model *m = tr->m;
+	const struct arch_class *arch = arch_get(tr->arch);
+	int n = tr->n, H = m->H;
+	int word = tr->runs[run].input[t - 1];
+	int y = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
+	double *lp = trace_alloc(tr, (size_t)n + 3);
+	double *ex = lp + n, *lm = ex + 1, *gap = lm + 1;
+	double *work = trace_alloc(tr, ARCH_LOGP_WORK(m));
+	for (int l = 0; l < n; l++)
+		lp[l] = arch->log_prob(m, Hs + (size_t)l * H, q, word, y, work,
+				       NULL);
+	/* E_α[log p], summed in index order over the words with a weight */
+	double e = 0, top = -HUGE_VAL, sum = 0;
+	for (int l = 0; l < n; l++)
+		if (a[l] > 0) {
+			e += a[l] * lp[l];
+			if (log(a[l]) + lp[l] > top)
+				top = log(a[l]) + lp[l];
+		}
+	/* log Σ α_l p_l = top + log Σ exp(log α_l + log p_l - top) */
+	for (int l = 0; l < n; l++)
+		if (a[l] > 0)
+			sum += exp(log(a[l]) + lp[l] - top);
+	*ex = e;
+	*lm = top + log(sum);
+	*gap = *lm - *ex;
+
+	struct trace_rec *r = trace_rec_new(tr, REC_EXACT, STAGE_WEIGHTED_SUM,
+					    run, t, 0);
+	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_MID, "log p(y_{t} | l)", "log_p", lp, n, 1);
+	trace_rec_op(r, OP_MID, "E_α[log p(y_{t} | l)]", "expected", ex, 1,
+		     1);
+	trace_rec_op(r, OP_MID, "log Σ_l α_{t},l·p(y_{t} | l)",
+		     "log_marginal", lm, 1, 1);
+	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
+	r->word = y;
+	r->title = tr->arch == ARCH_luong
+		? "the Jensen gap"
+		: "the Jensen gap (given the sampled past: s_{t-1} carries "
+		  "the earlier draws)";
+	r->symbol = "gap_{t}";
+	r->formula = "log Σ_l α·p - E_α[log p]";
+	r->result = gap;
+	r->len = 1;
+	return lp;
+}
+
+static const double *hard_context(struct trace *tr, int run, int t,
+				  const double *q, const double *a,
+				  const double *Hs)
+{
+	int n = tr->n, H = tr->m->H;
+	struct trace_run *ru = &tr->runs[run];
+	const double *soft = trace_context(tr, run, t, a, Hs);
+	struct trace_rec *sr = &tr->recs[tr->nrecs - 1];
+	sr->title = "the soft context";
+	sr->symbol = "c^soft_{t}";
+
+	double *cum = trace_alloc(tr, (size_t)n + 1), *u = cum + n;
+	double acc = 0;
+	for (int j = 0; j < n; j++)
+		cum[j] = acc += a[j];
+	int l; /* from 0 */
+	int sample = tr->cfg.hard_rule == 0;
+	if (sample) {
+		if (t == 1)
+			ru->rng = tr->cfg.seed;
+		*u = hard_unit(hard_splitmix64(&ru->rng));
+		/* rounding may leave cumsum_n at or below u: then the
+		 * last word with a weight */
+		l = hard_pick(*u, cum, a, n);
+	} else {
+		l = attn_argmax(a, n);
+	}
+	double *c = trace_alloc(tr, (size_t)H);
+	for (int k = 0; k < H; k++)
+		c[k] = Hs[(size_t)l * H + k];
+
+	struct trace_rec *r = trace_rec_new(tr, REC_SAMPLE, STAGE_WEIGHTED_SUM,
+					    run, t, l + 1);
+	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_MID, "cumsum_{t}", "cumsum", cum, n, 1);
+	trace_rec_op(r, OP_INPUT, "c^soft_{t}", NULL, soft, H, 1);
+	if (sample)
+		trace_rec_op(r, OP_MID, "u_{t}", "u", u, 1, 1);
+	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
+	r->title = "the hard context";
+	r->symbol = "c_{t}";
+	r->formula = sample ? "h_{i}, l = the first j with u_{t} < cumsum_{t},j"
+			    : "h_{i}, l = the first j with the largest α_{t},j";
+	r->result = c;
+	r->len = H;
+	if (tr->ntgt) {
+		const double *lp = hard_exact(tr, run, t, q, a, Hs);
+		/* the baseline: 0 before the run's first step, then
+		 * b ← 0.9·b + 0.1·R after each */
+		if (t == 1)
+			ru->baseline = 0;
+		double b = ru->baseline;
+		ru->baseline = HARD_DECAY * b + (1 - HARD_DECAY) * lp[l];
+		if (tr->cfg.hard_gradient)
+			hard_gradient(tr, run, t, q, a, Hs, l, lp, b);
+		if (tr->cfg.hard_samples > 0)
+			hard_samples(tr, run, t, a, cum, lp, b);
+	}
+	return c;
+}
+
+const struct selection_class selection_hard = {
+	.name = "hard",
+	.summary = "the context is the state of one source word, sampled "
+		   "from the weights (or their argmax)",
+	.context = hard_context,
+};
