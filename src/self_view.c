@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "num.h"
+#include "self_diagram.h"
 #include "self_view.h"
 #include "utf8.h"
 #include "util.h"
@@ -32,6 +33,7 @@ const char *const self_view_help[] = {
 	"  Home, End         first, last stage",
 	"  r, R              the next, previous query row of the bars",
 	"  h                 the other head's bars",
+	"  d                 the line diagram of the head, and back",
 	"  up, down, PgUp, PgDn   scroll",
 	"  ?                 this help (any key leaves it)",
 	"  q                 quit",
@@ -334,6 +336,34 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		s->nbody = body.n;
 		return;
 	}
+	if (v->diagram) {
+		struct self_diagram d;
+		s->where = fmt("line diagram of head %d, query row %d (%s)",
+			       v->head + 1, v->row + 1, t->qwords[v->row]);
+		view_wrap(&narr.v, &narr.n, &narr.cap,
+			  "Each line joins the query word to a key word and is "
+			  "as thick as the head's weight for the pair; a masked "
+			  "pair has no line.  r: the next query row, h: the "
+			  "other head, d: back to the stages.",
+			  v->width < VIEW_PROSE_COLS ? v->width
+						     : VIEW_PROSE_COLS, 1);
+		if (self_diagram_build(&d, t, v->head, v->row, v->width,
+				       v->prec) == 0) {
+			for (int k = 0; k < d.nlines; k++) {
+				push(&body, d.lines[k]);
+				d.lines[k] = NULL;
+			}
+			d.nlines = 0;
+			self_diagram_free(&d);
+		}
+		s->narr = narr.v;
+		s->nnarr = narr.n;
+		s->body = body.v;
+		s->nbody = body.n;
+		s->keys = xstrdup(" d back  r row  h head  ↑/↓ scroll  ? help"
+				  "  q quit ");
+		return;
+	}
 	s->where = fmt("stage %d of %d: %s", v->stage + 1, SELF_STAGE_COUNT,
 		       stage_title[v->stage]);
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
@@ -364,8 +394,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	s->nnarr = narr.n;
 	s->body = body.v;
 	s->nbody = body.n;
-	s->keys = xstrdup(" ←/→ stage  ↑/↓ scroll  r row  h head  ? help"
-			  "  q quit ");
+	s->keys = xstrdup(" ←/→ stage  ↑/↓ scroll  r row  h head  d diagram"
+			  "  ? help  q quit ");
 }
 
 int self_view_key(struct self_view *v, int key)
@@ -418,6 +448,10 @@ int self_view_key(struct self_view *v, int key)
 		v->scroll -= v->page_rows > 0 ? v->page_rows : 1;
 		if (v->scroll < 0)
 			v->scroll = 0;
+		return VIEW_KEY_REDRAW;
+	case 'd': case 'D':
+		v->diagram = !v->diagram;
+		v->scroll = 0;
 		return VIEW_KEY_REDRAW;
 	case '?':
 		v->help = 1;

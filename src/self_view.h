@@ -18,6 +18,7 @@ struct self_view {
 	int head;        /* the head of the α bars, from 0 */
 	unsigned heads;  /* the heads shown (bit h: head h + 1) */
 	int help;        /* the help screen is up */
+	int diagram;     /* the line diagram of the head is up (key d) */
 	int prec;        /* digits after the point */
 	int width;       /* columns to wrap text to */
 	int scroll;      /* the first body line shown; the TUI clamps it */
@@ -33,7 +34,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s);
 
 /* Handles key (a byte or a VIEW_KEY_* code): → n space and ← p step the
  * stages, Home/End the first and last, r and R the query row of the α
- * bars, h the head, ↑ ↓ PgUp PgDn scroll, ? the help, q quits.  Returns
+ * bars, h the head, d the line diagram of the head (self_diagram.h),
+ * ↑ ↓ PgUp PgDn scroll, ? the help, q quits.  Returns
  * VIEW_KEY_* flags. */
 int self_view_key(struct self_view *v, int key);
 
