@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "fmt_svg.h"
 #include "num.h"
 #include "self_diagram.h"
 #include "utf8.h"
@@ -183,4 +184,138 @@ void self_diagram_free(struct self_diagram *d)
 	free(d->lines);
 	free(d->pairs);
 	memset(d, 0, sizeof *d);
+}
+
+/* ------------------------------------------------------------------- SVG */
+
+#define SVG_FS 13      /* the font size */
+#define SVG_ROW 36     /* between two tokens */
+#define SVG_SPAN 240   /* the lines' horizontal run */
+#define SVG_TOP 64     /* above the first token */
+#define SVG_GAP 48     /* between two heads */
+#define SVG_NUMS 150   /* the weights of the row, right of the keys */
+
+/* The estimated width in px of s at the font size: 0.62 em a column. */
+static int svg_px(const char *s)
+{
+	return (int)(utf8_width(s) * SVG_FS * 0.62 + 0.5);
+}
+
+/* The width of a line of weight w: larger for a larger weight. */
+static double svg_stroke(double w)
+{
+	return 0.5 + 8 * w;
+}
+
+static void svg_line(FILE *out, const struct self_diagram_pair *p, int head,
+		     int row, int xq, int xk)
+{
+	char num[NUM_BUFSZ];
+	const int yq = SVG_TOP + p->i * SVG_ROW, yk = SVG_TOP + p->j * SVG_ROW;
+	fprintf(out, "<line class=\"%s\" data-head=\"%d\" data-i=\"%d\" "
+		"data-j=\"%d\" data-alpha=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" ", p->masked ? "masked" : "weight", head + 1,
+		p->i + 1, p->j + 1, num_shortest(num, p->w), xq, yq - 4, xk,
+		yk - 4);
+	if (p->masked)
+		fputs("stroke=\"#969696\" stroke-width=\"1\" "
+		      "stroke-dasharray=\"3 4\"", out);
+	else
+		fprintf(out, "stroke=\"%s\" stroke-opacity=\"%s\" "
+			"stroke-width=\"%.3f\" stroke-linecap=\"round\"",
+			p->i == row ? "#08519c" : "#6baed6",
+			p->i == row ? "1" : "0.45", svg_stroke(p->w));
+	fprintf(out, "><title>α_%d,%d = %s</title></line>\n", p->i + 1,
+		p->j + 1, p->masked ? "0, masked" : num_shortest(num, p->w));
+}
+
+int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
+		     int row, int prec)
+{
+	int lq = 0, lk = 0, nh = 0, rows;
+	char num[NUM_BUFSZ], lab[16];
+	if (row < 0 || row >= t->nq)
+		return -1;
+	for (int i = 0; i < t->nq; i++)
+		if (svg_px(t->qwords[i]) > lq)
+			lq = svg_px(t->qwords[i]);
+	for (int j = 0; j < t->n; j++)
+		if (svg_px(t->kwords[j]) > lk)
+			lk = svg_px(t->kwords[j]);
+	for (int h = 0; h < SELF_HEADS; h++)
+		nh += (heads & t->tr.self.shown) >> h & 1;
+	if (nh == 0)
+		return -1;
+	lq += 32;
+	lk += 32;
+	rows = t->nq > t->n ? t->nq : t->n;
+	const int panel = lq + SVG_SPAN + lk + SVG_NUMS;
+	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20;
+	const int height = SVG_TOP + rows * SVG_ROW + 24;
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"%s\" font-size=\"%d\" data-row=\"%d\">\n", width,
+		height, width, height, FMT_SVG_FONTS, SVG_FS, row + 1);
+	fprintf(out, "<title>%s-attention: a line from each query word to each "
+		"key word, as thick as the head's weight%s</title>\n",
+		t->o.cross ? "cross" : "self",
+		t->o.causal ? " (causal mask)" : "");
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+		"fill=\"#ffffff\"/>\n", width, height);
+	int x0 = 20;
+	for (int h = 0; h < SELF_HEADS; h++) {
+		struct self_diagram d;
+		if (!(heads & t->tr.self.shown & (1u << h)))
+			continue;
+		if (self_diagram_build(&d, t, h, -1, 80, prec) != 0)
+			return -1;
+		const int xq = x0 + lq, xk = xq + SVG_SPAN;
+		fprintf(out, "<g class=\"head\" id=\"head%d\" data-head=\"%d\">\n",
+			h + 1, h + 1);
+		fprintf(out, "<text x=\"%d\" y=\"22\" font-weight=\"bold\">head "
+			"%d: queries left, keys right; row %d's weights</text>\n",
+			x0, h + 1, row + 1);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">queries"
+			"</text>\n", x0, SVG_TOP - 24);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">keys"
+			"</text>\n", xk + 8, SVG_TOP - 24);
+		/* the other rows first, the chosen row's lines on top */
+		for (int pass = 0; pass < 2; pass++)
+			for (int k = 0; k < d.npairs; k++)
+				if ((d.pairs[k].i == row) == pass)
+					svg_line(out, &d.pairs[k], h, row,
+						 xq - 6, xk + 6);
+		for (int i = 0; i < t->nq; i++) {
+			snprintf(lab, sizeof lab, "%d ", i + 1);
+			fprintf(out, "<text class=\"query\" x=\"%d\" y=\"%d\" "
+				"text-anchor=\"end\"%s>%s", xq - 14,
+				SVG_TOP + i * SVG_ROW, i == row
+				? " font-weight=\"bold\"" : "", lab);
+			fmt_svg_text(out, t->qwords[i]);
+			fputs("</text>\n", out);
+		}
+		for (int j = 0; j < t->n; j++) {
+			const struct self_diagram_pair *p =
+				&d.pairs[(size_t)row * t->n + j];
+			int y = SVG_TOP + j * SVG_ROW;
+			snprintf(lab, sizeof lab, "%d ", j + 1);
+			fprintf(out, "<text class=\"key\" x=\"%d\" y=\"%d\">%s",
+				xk + 10, y, lab);
+			fmt_svg_text(out, t->kwords[j]);
+			fputs("</text>\n", out);
+			fprintf(out, "<text class=\"alpha\" data-j=\"%d\" x=\"%d\" "
+				"y=\"%d\"%s>%s%s</text>\n", j + 1,
+				xk + lk + 10, y, p->is_max
+				? " font-weight=\"bold\"" : "",
+				p->masked ? "masked (j > i)"
+					  : fmt_num(num, p->w, prec),
+				p->is_max ? " ◄ largest" : "");
+		}
+		fputs("</g>\n", out);
+		self_diagram_free(&d);
+		x0 += panel + SVG_GAP;
+	}
+	fputs("</svg>\n", out);
+	return ferror(out) ? -1 : 0;
 }

@@ -47,4 +47,16 @@ void self_diagram_free(struct self_diagram *d);
 /* The thickness of weight w (not masked), 1 .. SELF_DIAGRAM_LEVELS - 1. */
 int self_diagram_level(double w);
 
+/* The line diagram of each head in heads (bit h: head h + 1) that the
+ * trace recorded, as a picture (SVG 1.1), a panel a head side by side:
+ * the query words down the left, the key words down the right, a line for
+ * each pair as wide as its weight (0.5 + 8w px; the lines of query row
+ * row, from 0, dark, the others pale; a masked pair dotted grey), and the
+ * weights of row printed by the keys, the largest marked "◄ largest" and a
+ * masked one "masked (j > i)".  Each line carries data-head, data-i,
+ * data-j (from 1) and its exact weight in data-alpha.  Returns 0, or -1 on
+ * a write error, a row out of range or no head to draw. */
+int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
+		     int row, int prec);
+
 #endif

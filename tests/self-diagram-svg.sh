@@ -1,0 +1,67 @@
+#!/bin/sh
+# self-diagram-svg.sh: attn-trace self --format=diagram-svg: its options,
+# no file on an error, the SVG parsed as XML and its weights compared with
+# the JSON trace, and the picture drawn by headless Chromium (skipped
+# without it).
+. "$srcdir/tests/lib.sh"
+if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
+	echo "python3 is needed to parse the SVG"; exit 77
+fi
+check_py="$srcdir/tests/self_diagram_check.py"
+shot="$srcdir/tests/svg-screenshot.sh"
+
+# --- the command line ---
+run_cmd self --help
+check "self --help names diagram-svg" grep -q 'diagram-svg' "$TMP/out"
+check "self --help names --row" grep -q -- '--row=I' "$TMP/out"
+run_cmd self --format=diagram-svg --row=0
+expect_status 2 "self: --row=0"
+expect_err "--row expects a query row from 1 to 64, not '0'" "self: --row's range"
+run_cmd self --format=diagram-svg --row=4 je suis étudiant
+expect_status 2 "self: --row past the words"
+expect_err "--row 4 is past the 3 query words" "self: says how many"
+run_cmd self --format=json --row=2
+expect_status 2 "self: --row with another format"
+expect_err "--row picks the query row of the stepper and of --format=diagram-svg, not of --format=json" \
+	"self: --row belongs to the diagram"
+mkdir "$TMP/empty"
+run_cmd self --format=diagram-svg --row=9 -o "$TMP/empty/d.svg" je suis
+check "self: no file from a row past the words" \
+	sh -c "[ -z \"\$(ls -A '$TMP/empty')\" ]"
+
+# --- the numbers, against the JSON trace ---
+# one N ROW ARG...: the diagram of row ROW ("": the default) of self ARG...
+one() {
+	n=$1 row=$2
+	shift 2
+	"$ATTN_TRACE" self "$@" --format=json >"$TMP/$n.json"
+	run_cmd self ${row:+--row=$row} --format=diagram-svg -o "$TMP/$n.svg" "$@"
+	expect_status 0 "diagram-svg $n: $*, row ${row:-1}"
+	check "diagram-svg $n: XML whose weights are the JSON's" \
+		"$PYTHON3" "$check_py" svg "$TMP/$n.svg" "$TMP/$n.json"
+}
+one 1 "" je suis étudiant
+one 2 "" --causal je suis étudiant
+one 3 3 --causal je suis étudiant
+one 4 2 --no-position je suis étudiant
+one 5 2 --heads=2 --causal je suis étudiant
+one 6 2 --target="european economic area" --causal zone économique européenne
+one 7 1 --target="european economic area" zone économique européenne
+run_cmd self --format=diagram-svg --causal je suis étudiant
+cp "$TMP/out" "$TMP/again"
+run_cmd self --format=diagram-svg --causal je suis étudiant
+check "diagram-svg: the same bytes twice" cmp -s "$TMP/out" "$TMP/again"
+check "diagram-svg: stdout without -o" grep -q '^<svg' "$TMP/out"
+
+# --- the picture, drawn by Chromium ---
+sh "$shot" "$TMP/3.svg" "$TMP/3.png" >"$TMP/shot.err" 2>&1
+rc=$?
+if [ $rc -eq 77 ]; then
+	echo "# skip: no Chromium for the screenshot"
+else
+	check "Chromium draws the line diagram" [ $rc -eq 0 ]
+	check "the screenshot shows the chosen row's widest lines" \
+		"$PYTHON3" "$check_py" png "$TMP/3.png" "$TMP/3.svg"
+fi
+
+finish
