@@ -618,10 +618,33 @@ START_TEST(test_quiz_by_hand)
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "after the causal mask"));
 	free(text);
+	/* the worked softmax of row b: scores 1/√2 and 2/√2, so max 2/√2,
+	 * exps e^(-1/√2) = 0.49307 and 1, sum 1.49307 */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_str_eq(text, "max = 1.4142\n"
+			 "exp(s_2,1 - max) = exp(-0.7071) = 0.4931\n"
+			 "exp(s_2,2 - max) = exp(0.0000) = 1.0000\n"
+			 "sum = 1.4931\n"
+			 "α_2,2[h1] = exp(s_2,2 - max) / sum = 0.6698\n");
+	free(text);
 	/* z_2[h1][1] = 1 + 3p; z_1[h2][1] = v_a[h2][1] = 2 (row a sees a) */
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 2, 0, 1, 4,
 					&err), 0);
 	ck_assert_double_eq_tol(q.expected, 1 + 3 * p, TOL);
+	/* worked from the weights (1 - p, p) and v_a[h1], v_b[h1] = (1, 0),
+	 * (4, -1) */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "v_2[h1] (b)"));
+	ck_assert_ptr_nonnull(strstr(text, "z_2[h1][1] = 0.3302×1.0000 + "
+				     "0.6698×4.0000 = 3.0093\n"));
+	free(text);
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 2, 1, 0, 1, 4,
 					&err), 0);
 	ck_assert_double_eq_tol(q.expected, 2, TOL);
@@ -632,6 +655,21 @@ START_TEST(test_quiz_by_hand)
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 3, 1, 1, 0, 4,
 					&err), -1);
 	self_free(&t);
+	/* a trace of head 2 alone has no records of head 1 to ask about */
+	{
+		static const int ki[2] = { 0, 1 };
+		struct self_opts o = { 0, 0, 0 };
+		ck_assert_int_eq(self_build(&t, &m, &o, ki, 2, NULL, 0, 2u,
+					    &err), 0);
+		ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 1,
+						1, 0, 4, &err), -1);
+		ck_assert_str_eq(err.msg, "head 1 is not in the "
+				 "self-attention trace");
+		ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 2, 1,
+						1, 0, 4, &err), 0);
+		ck_assert_double_eq_tol(q.expected, 0.5, TOL);
+		self_free(&t);
+	}
 	model_free(&m);
 }
 END_TEST

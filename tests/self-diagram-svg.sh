@@ -1,5 +1,6 @@
 #!/bin/sh
-# self-diagram-svg.sh: attn-trace self --format=diagram-svg: its options,
+# self-diagram-svg.sh: attn-trace self --format=diagram-svg (and the
+# heatmaps of --format=svg, checked the same way): its options,
 # no file on an error, the SVG parsed as XML and its weights compared with
 # the JSON trace, and the picture drawn by headless Chromium (skipped
 # without it).
@@ -47,6 +48,18 @@ one 4 2 --no-position je suis étudiant
 one 5 2 --heads=2 --causal je suis étudiant
 one 6 2 --target="european economic area" --causal zone économique européenne
 one 7 1 --target="european economic area" zone économique européenne
+# the heatmaps of --format=svg read the same records
+run_cmd self --format=svg -o "$TMP/h2.svg" --causal je suis étudiant
+check "self --format=svg: the cells are the JSON's weights (causal)" \
+	"$PYTHON3" "$check_py" heatmap "$TMP/h2.svg" "$TMP/2.json"
+run_cmd self --format=svg -o "$TMP/h6.svg" --causal \
+	--target="european economic area" zone économique européenne
+check "self --format=svg: the cells are the JSON's weights (cross)" \
+	"$PYTHON3" "$check_py" heatmap "$TMP/h6.svg" "$TMP/6.json"
+run_cmd self --format=svg -o "$TMP/h5.svg" --heads=2 --causal je suis étudiant
+check "self --format=svg: the cells are the JSON's weights (head 2)" \
+	"$PYTHON3" "$check_py" heatmap "$TMP/h5.svg" "$TMP/5.json"
+
 run_cmd self --format=diagram-svg --causal je suis étudiant
 cp "$TMP/out" "$TMP/again"
 run_cmd self --format=diagram-svg --causal je suis étudiant

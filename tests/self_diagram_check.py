@@ -16,6 +16,11 @@ library only.
         white corners, and the middle of each head's widest line of the
         chosen row in that line's dark blue.
 
+    self_diagram_check.py heatmap SVG JSON
+        SVG (attn-trace self --format=svg, the heatmaps) has a panel for
+        each head shown whose cells, row by row, print the weights A of
+        the JSON trace to 4 places, "−∞" where the mask is.
+
 Prints what is wrong and exits 1, or exits 0 silently.
 """
 import json
@@ -150,9 +155,33 @@ def check_png(png_path, svg_path):
                                         want))
 
 
+def check_heatmap(svg_path, json_path):
+    root = ET.parse(svg_path).getroot()
+    with open(json_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    panels = heads(root)
+    if len(panels) != len(doc["heads_shown"]):
+        fail("%d panels for heads %r" % (len(panels), doc["heads_shown"]))
+    for g, h in zip(panels, doc["heads_shown"]):
+        A = [r for r in doc["records"]
+             if r["name"] == "A" and r["head"] == h][0]["value"]
+        Sm = [r for r in doc["records"]
+              if r["name"] == "S_masked" and r["head"] == h]
+        want = ["−∞" if Sm and Sm[0]["value"][i][j] is None
+                else "%.4f" % A[i][j]
+                for i in range(len(A)) for j in range(len(A[0]))]
+        got = [e.text for e in g.iter(NS + "text")
+               if e.get("text-anchor") == "middle"]
+        if got != want:
+            fail("head %d: the cells read %r, the JSON's weights %r" %
+                 (h, got, want))
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "svg":
         check_svg(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "heatmap":
+        check_heatmap(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "png":
         check_png(argv[2], argv[3])
     else:
