@@ -13,11 +13,14 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_heatmap.h"
+#include "cli_self.h"
 #include "fmt.h"
 #include "fmt_svg.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "self.h"
+#include "self_view.h"
 #include "tok.h"
 #include "trace.h"
 
@@ -32,6 +35,11 @@ struct cli_heatmap_opts {
 	int arch;               /* --arch, an enum arch; -1: not given */
 	struct trace_cfg cfg;   /* --window, --window-size */
 	struct fmt_svg_opts svg;
+	int self;               /* --self: self-attention's heads */
+	unsigned heads;         /* --heads, with --self */
+	struct self_opts so;    /* --causal, --no-position, --target */
+	const char *self_only;  /* an option that needs --self, or NULL */
+	const char *not_self;   /* an option --self does not take, or NULL */
 };
 
 static void cli_heatmap_help(void)
@@ -64,12 +72,19 @@ static void cli_heatmap_help(void)
 "                        architecture on its built-in model, side by side\n"
 "  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
 "                        (default 4)\n"
+"      --self            the weights A of each head of self-attention\n"
+"                        (attn-trace self; --target: cross-attention),\n"
+"                        a panel a head, on the built-in model self4\n"
+"      --causal          with --self: mask every later word\n"
+"      --no-position     with --self: no positional encoding\n"
+"      --heads=LIST      with --self: the heads drawn, 1, 2 or 1,2\n"
 "  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
 "\\\n"
 "      -o align.svg zone économique européenne\n"
+"  attn-trace heatmap --self --causal -o heads.svg je suis étudiant\n"
 "\n"
 "doc/heatmap.md describes the picture and how to turn it into a PNG.\n",
 	      stdout);
@@ -83,6 +98,10 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
 	CLI_WINDOW_LONG_OPTS
+	{ "self", no_argument, NULL, 'S' },
+	{ "causal", no_argument, NULL, 'C' },
+	{ "no-position", no_argument, NULL, 'N' },
+	{ "heads", required_argument, NULL, 'H' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -96,12 +115,21 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
+	case 'S': o->self = 1; return 0;
+	case 'C': o->so.causal = 1; o->self_only = "--causal"; return 0;
+	case 'N': o->so.position = 0; o->self_only = "--no-position"; return 0;
+	case 'H':
+		o->self_only = "--heads";
+		return cli_self_heads(arg, &o->heads);
 	case 'A':
+		o->not_self = "--arch";
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
+		o->not_self = c == CLI_OPT_WINDOW ? "--window" : "--window-size";
 		return cli_window(&o->cfg, c, arg);
 	case 's':
+		o->not_self = "--scorer";
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
 			return 0;
@@ -131,6 +159,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	o->arch = -1;
 	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_svg_opts_default(&o->svg);
+	o->heads = (1u << SELF_HEADS) - 1;
+	o->so.position = 1;
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -143,7 +173,50 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
+	if (o->self && o->not_self)
+		return cli_usage_errorf("--self draws self-attention, which "
+					"takes no %s", o->not_self);
+	if (!o->self && o->self_only)
+		return cli_usage_errorf("%s is an option of --self", o->self_only);
+	o->so.cross = o->self && o->target;
 	return 0;
+}
+
+/* heatmap --self: the weights of each head of self-attention, as
+ * attn-trace self --format=svg draws them, or as the self stepper's
+ * shaded tables on a terminal.  Returns the exit status. */
+static int cli_heatmap_self(const struct cli_heatmap_opts *o,
+			    const char *sentence)
+{
+	struct model m;
+	struct self_trace t;
+	struct errbuf err;
+	int rc = cli_self_trace(&t, &m, o->model_path, sentence, o->target,
+				&o->so, o->heads);
+	if (rc != 0)
+		return rc;
+	if (!o->output && isatty(STDOUT_FILENO)) {
+		self_view_heatmap(stdout, &t, o->heads, o->svg.precision,
+				  strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+		cli_messagef("note: the heatmap as text, since standard output "
+			     "is a terminal; -o FILE.svg writes the SVG "
+			     "picture");
+	} else {
+		struct outfile of;
+		rc = outfile_open(&of, o->output, &err);
+		if (rc == 0) {
+			self_fmt_svg(of.fp, &t, o->heads, o->svg.precision);
+			outfile_wrote(&of);
+			rc = outfile_commit(&of, &err);
+		}
+		if (rc != 0) {
+			cli_messagef("%s", err.msg);
+			rc = EXIT_DATA;
+		}
+	}
+	self_free(&t);
+	model_free(&m);
+	return rc;
 }
 
 /* Writes the picture of the ntr traces (one for each architecture drawn)
@@ -216,6 +289,13 @@ int cli_heatmap(int argc, char **argv)
 	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
+	if (o.self) {
+		char *sentence = cli_join(argc, argv, optind,
+					  CLI_HEATMAP_SENTENCE);
+		rc = cli_heatmap_self(&o, sentence);
+		free(sentence);
+		return rc;
+	}
 	/* the architectures drawn: the one asked for (-1: the model's), or
 	 * every one */
 	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;

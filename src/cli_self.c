@@ -115,7 +115,7 @@ static const char *const cli_self_formats[SELF_NFORMATS] = {
 };
 
 /* --heads=LIST: head numbers from 1 to SELF_HEADS, separated by commas. */
-static int cli_self_heads(struct cli_self_opts *o, const char *arg)
+int cli_self_heads(const char *arg, unsigned *heads)
 {
 	const char *p = arg;
 	unsigned mask = 0;
@@ -131,7 +131,7 @@ static int cli_self_heads(struct cli_self_opts *o, const char *arg)
 			break;
 		p += 2;
 	}
-	o->heads = mask;
+	*heads = mask;
 	return 0;
 }
 
@@ -143,7 +143,7 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_CAUSAL: o->so.causal = 1; return 0;
 	case OPT_NO_POSITION: o->so.position = 0; return 0;
-	case OPT_HEADS: return cli_self_heads(o, arg);
+	case OPT_HEADS: return cli_self_heads(arg, &o->heads);
 	case 'f':
 		for (int k = 0; k < SELF_NFORMATS; k++)
 			if (strcmp(arg, cli_self_formats[k]) == 0) {
@@ -209,6 +209,42 @@ static int cli_self_words(const char *s, const struct vocab *v,
 	*idx = xcalloc(TRACE_MAX_TOKENS, sizeof **idx);
 	*n = tok_sentence(*idx, s, v, what, marks, size, err);
 	return *n < 0 ? -1 : 0;
+}
+
+int cli_self_trace(struct self_trace *t, struct model *m,
+		   const char *model_path, const char *sentence,
+		   const char *target, const struct self_opts *so,
+		   unsigned heads)
+{
+	struct errbuf err;
+	if (model_load_arg(m, model_path ? model_path : CLI_SELF_MODEL,
+			   &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
+	/* the model first: its words are no use without the weights */
+	int rc = self_check_model(m, so->cross ? MHA_CROSS : MHA_SELF, &err);
+	char smarks[128] = "", tmarks[128] = "", note[320];
+	if (rc == 0)
+		rc = cli_self_words(sentence, &m->src, "source", &ki, &n,
+				    smarks, sizeof smarks, &err);
+	if (rc == 0 && so->cross)
+		rc = cli_self_words(target, &m->tgt, "target", &qi, &nq,
+				    tmarks, sizeof tmarks, &err);
+	tok_note(note, sizeof note, smarks, tmarks);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
+	if (rc == 0)
+		rc = self_build(t, m, so, ki, n, qi, nq, heads, &err);
+	free(ki);
+	free(qi);
+	if (rc != 0) {
+		cli_error(err.msg);
+		model_free(m);
+		return EXIT_DATA;
+	}
+	return 0;
 }
 
 static int cli_self_write(const struct self_trace *t,
@@ -292,30 +328,15 @@ int cli_self(int argc, char **argv)
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
 	struct model m;
-	if (model_load_arg(&m, o.model_path ? o.model_path : CLI_SELF_MODEL,
-			   &err) != 0) {
-		cli_error(err.msg);
-		return EXIT_DATA;
-	}
-	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
 	struct self_trace t;
-	/* the model first: its words are no use without the weights */
-	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
-	char smarks[128] = "", tmarks[128] = "", note[320];
-	if (rc == 0)
-		rc = cli_self_words(sentence, &m.src, "source", &ki, &n,
-				    smarks, sizeof smarks, &err);
-	if (rc == 0 && o.so.cross)
-		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq,
-				    tmarks, sizeof tmarks, &err);
-	tok_note(note, sizeof note, smarks, tmarks);
-	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
-	if (rc == 0)
-		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, o.heads, &err);
+	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
+	rc = cli_self_trace(&t, &m, o.model_path, sentence, o.target, &o.so,
+			    o.heads);
+	free(sentence);
+	if (rc != 0)
+		return rc;
 	int status = EXIT_OK;
-	if (rc == 0 && o.row > t.nq) {
+	if (o.row > t.nq) {
 		cli_usage_errorf("--row %d is past the %d query words", o.row,
 				 t.nq);
 		self_free(&t);
@@ -331,9 +352,6 @@ int cli_self(int argc, char **argv)
 	}
 	if (rc < 0)
 		cli_error(err.msg);
-	free(ki);
-	free(qi);
-	free(sentence);
 	model_free(&m);
 	return rc < 0 ? EXIT_DATA : status;
 }

@@ -45,6 +45,12 @@ int self_view_key(struct self_view *v, int key);
 void self_view_tables(FILE *out, const struct self_trace *t,
 		      enum self_stage stage, unsigned heads, int prec);
 
+/* The weights A of the heads in heads as the stepper's shaded tables
+ * (SELF_STAGE_SOFTMAX), for attn-trace heatmap --self on a terminal;
+ * ascii: shades . : + # for a terminal that is not UTF-8. */
+void self_view_heatmap(FILE *out, const struct self_trace *t,
+		       unsigned heads, int prec, int ascii);
+
 /* The lines of the help screen, NULL-terminated. */
 extern const char *const self_view_help[];
 

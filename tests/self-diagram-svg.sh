@@ -60,6 +60,46 @@ run_cmd self --format=svg -o "$TMP/h5.svg" --heads=2 --causal je suis étudiant
 check "self --format=svg: the cells are the JSON's weights (head 2)" \
 	"$PYTHON3" "$check_py" heatmap "$TMP/h5.svg" "$TMP/5.json"
 
+# heatmap --self draws the same heatmaps as self --format=svg
+run_cmd heatmap --self --causal -o "$TMP/hs2.svg" je suis étudiant
+expect_status 0 "heatmap --self --causal"
+check "heatmap --self: the same picture as self --format=svg" \
+	cmp -s "$TMP/hs2.svg" "$TMP/h2.svg"
+run_cmd heatmap --self --causal --heads=2 -o "$TMP/hs5.svg" je suis étudiant
+check "heatmap --self --heads=2: the JSON's weights of head 2" \
+	"$PYTHON3" "$check_py" heatmap "$TMP/hs5.svg" "$TMP/5.json"
+run_cmd heatmap --self --causal --target="european economic area" \
+	-o "$TMP/hs6.svg" zone économique européenne
+check "heatmap --self --target: cross-attention's weights" \
+	"$PYTHON3" "$check_py" heatmap "$TMP/hs6.svg" "$TMP/6.json"
+run_cmd heatmap --self --scorer=general
+expect_status 2 "heatmap --self --scorer"
+expect_err "--self draws self-attention, which takes no --scorer" \
+	"heatmap --self: says --scorer does not belong"
+run_cmd heatmap --causal
+expect_status 2 "heatmap --causal without --self"
+expect_err "--causal is an option of --self" "heatmap: --causal needs --self"
+run_cmd heatmap --self --heads=3
+expect_status 2 "heatmap --self --heads=3"
+run_cmd heatmap --self --model=toy4
+expect_status 1 "heatmap --self on a model without self-attention"
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "'$ATTN_TRACE' heatmap --self --causal je suis" /dev/null \
+		>"$TMP/tty" 2>&1
+	check "heatmap --self on a terminal: a shaded table a head" \
+		grep -q 'head 1: A (heatmap).*head 2: A (heatmap)' "$TMP/tty"
+	check "heatmap --self on a terminal: a masked weight is 0" \
+		grep -q '^1 je .*1\.0000 .*0\.0000' "$TMP/tty"
+	check "heatmap --self on a terminal: no SVG, and a note" \
+		sh -c "! grep -q '<svg' '$TMP/tty' && grep -q 'note: .*-o FILE.svg' '$TMP/tty'"
+	LC_ALL=C script -qec "'$ATTN_TRACE' heatmap --self je suis" /dev/null \
+		>"$TMP/tty" 2>&1
+	check "heatmap --self in the C locale: ASCII shades" \
+		sh -c "tr -d '\\r' <'$TMP/tty' | LC_ALL=C grep -q '[^ -~]' && exit 1 || exit 0"
+else
+	echo "# script(1) is missing: the terminal heatmap is not tested"
+fi
+
 run_cmd self --format=diagram-svg --causal je suis étudiant
 cp "$TMP/out" "$TMP/again"
 run_cmd self --format=diagram-svg --causal je suis étudiant
