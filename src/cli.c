@@ -861,9 +861,17 @@ static int cli_models(int argc, char **argv)
 			cli_error(err.msg);
 			return EXIT_DATA;
 		}
-		printf("%-9s %s architecture, embedding %d, hidden %d, "
-		       "attention %d\n          %s\n", name,
-		       arch_get(m.arch)->name, m.E, m.H, m.A, what);
+		if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
+			/* a model of attn-trace self (src/self.h: two heads) */
+			printf("%-9s self-attention%s, embedding %d, 2 heads "
+			       "of d_k %d\n          %s\n", name,
+			       model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
+			       ? " and cross-attention" : "", m.E, m.E / 2,
+			       what);
+		else
+			printf("%-9s %s architecture, embedding %d, hidden %d, "
+			       "attention %d\n          %s\n", name,
+			       arch_get(m.arch)->name, m.E, m.H, m.A, what);
 		model_free(&m);
 	}
 	return cli_flush();

@@ -14,11 +14,14 @@
 #include "cli.h"
 #include "selection.h"
 #include "cli_heatmap.h"
+#include "cli_self.h"
 #include "fmt.h"
 #include "fmt_svg.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "self.h"
+#include "self_view.h"
 #include "tok.h"
 #include "trace.h"
 
@@ -33,6 +36,11 @@ struct cli_heatmap_opts {
 	int arch;               /* --arch, an enum arch; -1: not given */
 	struct fmt_svg_opts svg;
 	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed */
+	int self;               /* --self: self-attention's heads */
+	unsigned heads;         /* --heads, with --self */
+	struct self_opts so;    /* --causal, --no-position, --target */
+	const char *self_only;  /* an option that needs --self, or NULL */
+	const char *not_self;   /* an option --self does not take, or NULL */
 };
 
 static void cli_heatmap_help(void)
@@ -71,16 +79,26 @@ static void cli_heatmap_help(void)
 "      --seed=N          seed of --hard's draws (default 0)\n"
 "      --show=WHAT       weights (α, the default) or drawn: with --hard,\n"
 "                        a 1 in each step's drawn word and 0 elsewhere\n"
+"      --self            the weights A of each head of self-attention\n"
+"                        (attn-trace self; --target: cross-attention),\n"
+"                        a panel a head, on the built-in model self4\n"
+"      --causal          with --self: mask every later word\n"
+"      --no-position     with --self: no positional encoding\n"
+"      --heads=LIST      with --self: the heads drawn, 1, 2 or 1,2\n"
 "  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
 "\\\n"
 "      -o align.svg zone économique européenne\n"
+"  attn-trace heatmap --self --causal -o heads.svg je suis étudiant\n"
 "\n"
 "doc/heatmap.md describes the picture and how to turn it into a PNG.\n",
 	      stdout);
 }
+
+/* the long options without a letter (CLI_OPT_WINDOW is 400) */
+enum { OPT_SELF = 300, OPT_CAUSAL, OPT_NO_POSITION, OPT_HEADS };
 
 static const struct option cli_heatmap_long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -93,6 +111,10 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "hard", optional_argument, NULL, 'H' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "show", required_argument, NULL, 'W' },
+	{ "self", no_argument, NULL, OPT_SELF },
+	{ "causal", no_argument, NULL, OPT_CAUSAL },
+	{ "no-position", no_argument, NULL, OPT_NO_POSITION },
+	{ "heads", required_argument, NULL, OPT_HEADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -106,12 +128,27 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
+	case OPT_SELF: o->self = 1; return 0;
+	case OPT_CAUSAL:
+		o->so.causal = 1;
+		o->self_only = "--causal";
+		return 0;
+	case OPT_NO_POSITION:
+		o->so.position = 0;
+		o->self_only = "--no-position";
+		return 0;
+	case OPT_HEADS:
+		o->self_only = "--heads";
+		return cli_self_heads(arg, &o->heads);
 	case 'A':
+		o->not_self = "--arch";
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
+		o->not_self = c == CLI_OPT_WINDOW ? "--window" : "--window-size";
 		return cli_window(&o->cfg, c, arg);
 	case 's':
+		o->not_self = "--scorer";
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
 			return 0;
@@ -123,9 +160,14 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		return cli_usage_errorf("--precision expects a whole "
 					       "number from 0 to 17, not '%s'",
 					       arg);
-	case 'H': return cli_hard(&o->cfg, arg);
-	case 'S': return cli_seed(&o->cfg, arg);
+	case 'H':
+		o->not_self = "--hard";
+		return cli_hard(&o->cfg, arg);
+	case 'S':
+		o->not_self = "--seed";
+		return cli_seed(&o->cfg, arg);
 	case 'W':
+		o->not_self = "--show";
 		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
 			o->svg.drawn = arg[0] == 'd';
 			return 0;
@@ -150,6 +192,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	o->arch = -1;
 	o->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	fmt_svg_opts_default(&o->svg);
+	o->heads = (1u << SELF_HEADS) - 1;
+	o->so.position = 1;
 	optind = 1;
 	opterr = 0;
 	int c;
@@ -164,7 +208,50 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	}
 	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
 		return cli_usage_error("--show=drawn needs --hard");
+	if (o->self && o->not_self)
+		return cli_usage_errorf("--self draws self-attention, which "
+					"takes no %s", o->not_self);
+	if (!o->self && o->self_only)
+		return cli_usage_errorf("%s is an option of --self", o->self_only);
+	o->so.cross = o->self && o->target;
 	return 0;
+}
+
+/* heatmap --self: the weights of each head of self-attention, as
+ * attn-trace self --format=svg draws them, or as the self stepper's
+ * shaded tables on a terminal.  Returns the exit status. */
+static int cli_heatmap_self(const struct cli_heatmap_opts *o,
+			    const char *sentence)
+{
+	struct model m;
+	struct self_trace t;
+	struct errbuf err;
+	int rc = cli_self_trace(&t, &m, o->model_path, sentence, o->target,
+				&o->so, o->heads);
+	if (rc != 0)
+		return rc;
+	if (!o->output && isatty(STDOUT_FILENO)) {
+		self_view_heatmap(stdout, &t, o->heads, o->svg.precision,
+				  strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
+		cli_messagef("note: the heatmap as text, since standard output "
+			     "is a terminal; -o FILE.svg writes the SVG "
+			     "picture");
+	} else {
+		struct outfile of;
+		rc = outfile_open(&of, o->output, &err);
+		if (rc == 0) {
+			self_fmt_svg(of.fp, &t, o->heads, o->svg.precision);
+			outfile_wrote(&of);
+			rc = outfile_commit(&of, &err);
+		}
+		if (rc != 0) {
+			cli_messagef("%s", err.msg);
+			rc = EXIT_DATA;
+		}
+	}
+	self_free(&t);
+	model_free(&m);
+	return rc;
 }
 
 /* Writes the picture of the ntr traces (one for each architecture drawn)
@@ -238,6 +325,13 @@ int cli_heatmap(int argc, char **argv)
 	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
+	if (o.self) {
+		char *sentence = cli_join(argc, argv, optind,
+					  CLI_HEATMAP_SENTENCE);
+		rc = cli_heatmap_self(&o, sentence);
+		free(sentence);
+		return rc;
+	}
 	/* the architectures drawn: the one asked for (-1: the model's), or
 	 * every one */
 	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;

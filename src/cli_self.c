@@ -17,6 +17,7 @@
 #include "num.h"
 #include "outfile.h"
 #include "self.h"
+#include "self_diagram.h"
 #include "self_view.h"
 #include "tok.h"
 #include "tui.h"
@@ -32,6 +33,7 @@ struct cli_self_opts {
 	enum tui_color color;
 	int precision;
 	unsigned heads;         /* bit h: show head h + 1 */
+	int row;                /* --row: the query row, from 1; 0: unset */
 	struct self_opts so;
 };
 
@@ -59,9 +61,13 @@ static void cli_self_help(void)
 "      --heads=LIST      the heads whose stages to show: 1, 2, or 1,2\n"
 "                        (default: both, all that the model has); the\n"
 "                        concat and W_O always use both\n"
-"  -f, --format=FORMAT   text, json, jsonl, csv, markdown, or svg (the\n"
-"                        weights A of each head as a heatmap picture);\n"
-"                        default text, or the stepper on a terminal\n"
+"  -f, --format=FORMAT   text, json, jsonl, csv, markdown, svg (the\n"
+"                        weights A of each head as a heatmap picture),\n"
+"                        or diagram-svg (a line from each query to each\n"
+"                        key, as thick as its weight); default text, or\n"
+"                        the stepper on a terminal\n"
+"      --row=I           the query row whose weights the stepper and\n"
+"                        diagram-svg show, from 1 (default 1)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "  -p, --precision=N     digits after the point in text and Markdown, 0\n"
 "                        to 17 (default 4)\n"
@@ -70,11 +76,14 @@ static void cli_self_help(void)
 "\n"
 "On a terminal, with no --format and no -o, it opens the stepper: a\n"
 "screen a stage, the two heads side by side, a heatmap of each head's\n"
-"weights, and the α bars of one query row (r: next row, h: other head).\n"
+"weights, and the α bars of one query row (r: next row, h: other head,\n"
+"d: the line diagram of the head).\n"
 "\n"
 "Examples:\n"
 "  attn-trace self zone économique européenne\n"
 "  attn-trace self --causal --heads=1 je suis étudiant\n"
+"  attn-trace self --causal --format=diagram-svg --row=3 -o lines.svg \\\n"
+"      je suis étudiant\n"
 "  attn-trace self --target=\"european economic area\" --format=json \\\n"
 "      zone économique européenne\n"
 "\n"
@@ -82,9 +91,9 @@ static void cli_self_help(void)
 "doc/trace-format.md the names of every matrix.\n", stdout);
 }
 
-enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS, OPT_COLOR };
+enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS, OPT_COLOR, OPT_ROW };
 enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,
-       SELF_NFORMATS };
+       SELF_DIAGRAM_SVG, SELF_NFORMATS };
 
 static const struct option cli_self_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
@@ -96,16 +105,17 @@ static const struct option cli_self_long_opts[] = {
 	{ "precision", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "row", required_argument, NULL, OPT_ROW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 static const char *const cli_self_formats[SELF_NFORMATS] = {
-	"text", "json", "jsonl", "csv", "markdown", "svg"
+	"text", "json", "jsonl", "csv", "markdown", "svg", "diagram-svg"
 };
 
 /* --heads=LIST: head numbers from 1 to SELF_HEADS, separated by commas. */
-static int cli_self_heads(struct cli_self_opts *o, const char *arg)
+int cli_self_heads(const char *arg, unsigned *heads)
 {
 	const char *p = arg;
 	unsigned mask = 0;
@@ -121,7 +131,7 @@ static int cli_self_heads(struct cli_self_opts *o, const char *arg)
 			break;
 		p += 2;
 	}
-	o->heads = mask;
+	*heads = mask;
 	return 0;
 }
 
@@ -133,7 +143,7 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case 'o': o->output = arg; return 0;
 	case OPT_CAUSAL: o->so.causal = 1; return 0;
 	case OPT_NO_POSITION: o->so.position = 0; return 0;
-	case OPT_HEADS: return cli_self_heads(o, arg);
+	case OPT_HEADS: return cli_self_heads(arg, &o->heads);
 	case 'f':
 		for (int k = 0; k < SELF_NFORMATS; k++)
 			if (strcmp(arg, cli_self_formats[k]) == 0) {
@@ -142,8 +152,13 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 				return 0;
 			}
 		return cli_usage_errorf("unknown format '%s'; expected text, "
-					"json, jsonl, csv, markdown or svg",
-					arg);
+					"json, jsonl, csv, markdown, svg or "
+					"diagram-svg", arg);
+	case OPT_ROW:
+		if (cli_int(arg, 1, SELF_MAX_WORDS, &o->row) == 0)
+			return 0;
+		return cli_usage_errorf("--row expects a query row from 1 to "
+					"%d, not '%s'", SELF_MAX_WORDS, arg);
 	case OPT_COLOR:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
@@ -196,6 +211,42 @@ static int cli_self_words(const char *s, const struct vocab *v,
 	return *n < 0 ? -1 : 0;
 }
 
+int cli_self_trace(struct self_trace *t, struct model *m,
+		   const char *model_path, const char *sentence,
+		   const char *target, const struct self_opts *so,
+		   unsigned heads)
+{
+	struct errbuf err;
+	if (model_load_arg(m, model_path ? model_path : CLI_SELF_MODEL,
+			   &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
+	/* the model first: its words are no use without the weights */
+	int rc = self_check_model(m, so->cross ? MHA_CROSS : MHA_SELF, &err);
+	char smarks[128] = "", tmarks[128] = "", note[320];
+	if (rc == 0)
+		rc = cli_self_words(sentence, &m->src, "source", &ki, &n,
+				    smarks, sizeof smarks, &err);
+	if (rc == 0 && so->cross)
+		rc = cli_self_words(target, &m->tgt, "target", &qi, &nq,
+				    tmarks, sizeof tmarks, &err);
+	tok_note(note, sizeof note, smarks, tmarks);
+	if (rc == 0 && note[0])
+		cli_messagef("note: %s", note);
+	if (rc == 0)
+		rc = self_build(t, m, so, ki, n, qi, nq, heads, &err);
+	free(ki);
+	free(qi);
+	if (rc != 0) {
+		cli_error(err.msg);
+		model_free(m);
+		return EXIT_DATA;
+	}
+	return 0;
+}
+
 static int cli_self_write(const struct self_trace *t,
 			  const struct cli_self_opts *o, struct errbuf *err)
 {
@@ -215,6 +266,10 @@ static int cli_self_write(const struct self_trace *t,
 	case SELF_CSV: fmt_csv_trace(of.fp, &t->tr, &fo, 1); break;
 	case SELF_MARKDOWN: fmt_md_trace(of.fp, &t->tr, &fo); break;
 	case SELF_SVG: self_fmt_svg(of.fp, t, o->heads, o->precision); break;
+	case SELF_DIAGRAM_SVG:
+		self_diagram_svg(of.fp, t, o->heads,
+				 o->row ? o->row - 1 : 0, o->precision);
+		break;
 	}
 	outfile_wrote(&of);
 	return outfile_commit(&of, err);
@@ -240,6 +295,8 @@ static int cli_self_tui(const struct self_trace *t,
 {
 	struct self_view v;
 	self_view_init(&v, t, o->heads, o->precision, 78);
+	if (o->row)
+		v.row = o->row - 1;
 	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
 				  &v.scroll };
 	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL };
@@ -262,33 +319,30 @@ int cli_self(int argc, char **argv)
 	int rc = cli_self_parse(&o, argc, argv);
 	if (rc != 0) /* -1: --help was answered (cli_main flushes it) */
 		return rc < 0 ? EXIT_OK : rc;
+	if (o.row && o.format != SELF_DIAGRAM_SVG && !cli_self_wants_tui(&o))
+		return cli_usage_errorf("--row picks the query row of the "
+					"stepper and of --format=diagram-svg, "
+					"not of --format=%s",
+					cli_self_formats[o.format]);
 	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
 	struct model m;
-	if (model_load_arg(&m, o.model_path ? o.model_path : CLI_SELF_MODEL,
-			   &err) != 0) {
-		cli_error(err.msg);
-		return EXIT_DATA;
-	}
-	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int *ki = NULL, *qi = NULL, n = 0, nq = 0;
 	struct self_trace t;
-	/* the model first: its words are no use without the weights */
-	rc = self_check_model(&m, o.so.cross ? MHA_CROSS : MHA_SELF, &err);
-	char smarks[128] = "", tmarks[128] = "", note[320];
-	if (rc == 0)
-		rc = cli_self_words(sentence, &m.src, "source", &ki, &n,
-				    smarks, sizeof smarks, &err);
-	if (rc == 0 && o.so.cross)
-		rc = cli_self_words(o.target, &m.tgt, "target", &qi, &nq,
-				    tmarks, sizeof tmarks, &err);
-	tok_note(note, sizeof note, smarks, tmarks);
-	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
-	if (rc == 0)
-		rc = self_build(&t, &m, &o.so, ki, n, qi, nq, o.heads, &err);
+	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
+	rc = cli_self_trace(&t, &m, o.model_path, sentence, o.target, &o.so,
+			    o.heads);
+	free(sentence);
+	if (rc != 0)
+		return rc;
 	int status = EXIT_OK;
+	if (o.row > t.nq) {
+		cli_usage_errorf("--row %d is past the %d query words", o.row,
+				 t.nq);
+		self_free(&t);
+		status = EXIT_USAGE;
+		rc = 1;
+	}
 	if (rc == 0) {
 		if (cli_self_wants_tui(&o))
 			status = cli_self_tui(&t, &o);
@@ -296,11 +350,8 @@ int cli_self(int argc, char **argv)
 			rc = cli_self_write(&t, &o, &err);
 		self_free(&t);
 	}
-	if (rc != 0)
+	if (rc < 0)
 		cli_error(err.msg);
-	free(ki);
-	free(qi);
-	free(sentence);
 	model_free(&m);
-	return rc == 0 ? status : EXIT_DATA;
+	return rc < 0 ? EXIT_DATA : status;
 }

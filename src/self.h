@@ -7,7 +7,8 @@
  * records each step as a matrix record in t->tr (trace.h, "Self-
  * attention's"), which the shared formatters print (fmt_text_trace,
  * fmt_json_trace, fmt_csv_trace, fmt_md_trace); struct self_trace also
- * points at each matrix by name, for the stepper, the SVG and the quiz. */
+ * points at each matrix by name, for self_build() and the tests (the
+ * stepper, the SVGs and the quiz read the records). */
 #ifndef ATTN_SELF_H
 #define ATTN_SELF_H
 
@@ -31,8 +32,8 @@ struct self_opts {
 
 /* Every matrix of one run, row-major; rows are tokens.  They live in the
  * storage of tr, whose records (trace.h, "Self-attention's") are what the
- * formatters print; the pointers here are for the stepper, the quiz and
- * the SVG, which look matrices up by name.  "q" matrices have
+ * formatters, the stepper, the SVGs and the quiz read; the pointers here
+ * name the matrices for self_build() and the tests.  "q" matrices have
  * a row for each query token (nq), "k" ones a row for each key token (n):
  * the source words.  For self-attention the query tokens are the source
  * words as well (nq = n) and the q matrices equal the k ones. */

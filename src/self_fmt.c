@@ -57,6 +57,17 @@ void self_fmt_text_stage(FILE *out, const struct self_trace *t,
 			fmt_text_rec(out, &t->tr, &t->tr.recs[k], &o);
 }
 
+/* The record of kind of head (from 1), or NULL if the trace holds none
+ * (a head self_build() was not asked to record). */
+static const struct trace_rec *head_rec(const struct self_trace *t,
+					enum trace_kind kind, int head)
+{
+	for (int k = 0; k < t->tr.nrecs; k++)
+		if (t->tr.recs[k].kind == kind && t->tr.recs[k].head == head)
+			return &t->tr.recs[k];
+	return NULL;
+}
+
 /* ------------------------------------------------------------------- SVG */
 
 #define SVG_CELL 64   /* a cell is this wide */
@@ -104,6 +115,10 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		if (!(heads & (1u << h)))
 			continue;
 		const int gx = x0 + label;
+		/* the weights, and the scores they weigh (-inf: masked) */
+		const struct trace_rec *sm = head_rec(t, REC_ROW_SOFTMAX, h + 1);
+		if (!sm)
+			continue; /* not recorded */
 		fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
 		fprintf(out, "<text x=\"%d\" y=\"22\" font-weight=\"bold\">head "
 			"%d: rows are queries, columns keys</text>\n", x0, h + 1);
@@ -121,7 +136,8 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 			fmt_svg_text(out, t->qwords[i]);
 			fputs("</text>\n", out);
 			for (int j = 0; j < t->n; j++) {
-				double a = t->A[h][i * t->n + j];
+				double a = sm->result[i * t->n + j];
+				double s = sm->ops[0].v[i * t->n + j];
 				char hex[8], num[NUM_BUFSZ];
 				int x = gx + j * SVG_CELL;
 				fmt_svg_ramp(a, hex);
@@ -134,7 +150,7 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 					"</text>\n", x + SVG_CELL / 2,
 					y + SVG_ROW / 2 + SVG_FS / 3,
 					fmt_svg_dark(a) ? "#ffffff" : "#000000",
-					self_masked(t, i, j) ? "−∞"
+					isinf(s) && s < 0 ? "−∞"
 					: fmt_num(num, a, prec));
 			}
 		}
@@ -170,22 +186,31 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	q->k = k;
 	q->t = 1;
 	q->precision = precision;
-	const int h = head - 1;
+	static const enum trace_kind rec_of[] = {
+		[SELF_QUIZ_SCORE] = REC_HEAD_SCORES,
+		[SELF_QUIZ_WEIGHT] = REC_ROW_SOFTMAX,
+		[SELF_QUIZ_Z] = REC_HEAD_Z,
+	};
+	const struct trace_rec *r = head_rec(t, rec_of[kind], head);
+	if (!r) {
+		err_set(err, "head %d is not in the self-attention trace", head);
+		return -1;
+	}
 	switch (kind) {
 	case SELF_QUIZ_SCORE:
 		q->stage = STAGE_SCORING;
 		snprintf(q->symbol, sizeof q->symbol, "s_%d,%d[h%d]", i, j, head);
-		q->expected = t->S[h][(i - 1) * t->n + j - 1];
+		q->expected = r->result[(i - 1) * t->n + j - 1];
 		break;
 	case SELF_QUIZ_WEIGHT:
 		q->stage = STAGE_SOFTMAX;
 		snprintf(q->symbol, sizeof q->symbol, "α_%d,%d[h%d]", i, j, head);
-		q->expected = t->A[h][(i - 1) * t->n + j - 1];
+		q->expected = r->result[(i - 1) * t->n + j - 1];
 		break;
 	case SELF_QUIZ_Z:
 		q->stage = STAGE_WEIGHTED_SUM;
 		snprintf(q->symbol, sizeof q->symbol, "z_%d[h%d][%d]", i, head, k);
-		q->expected = t->Z[h][(i - 1) * t->dk + k - 1];
+		q->expected = r->result[(i - 1) * t->dk + k - 1];
 		break;
 	}
 	q->tolerance = quiz_tolerance(q->expected, precision);
@@ -209,8 +234,12 @@ static void quiz_row(FILE *out, const char *label, const double *v, int n,
 void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 {
 	const struct self_trace *t = q->st;
-	const int h = q->head - 1, d = t->d, dk = t->dk, off = h * dk;
+	const int h = q->head - 1, dk = t->dk, off = h * dk;
 	const int i = q->i - 1, p = q->precision;
+	/* the operands, from the records (self_quiz_make found them) */
+	const struct trace_rec *S = head_rec(t, REC_HEAD_SCORES, q->head);
+	const struct trace_rec *A = head_rec(t, REC_ROW_SOFTMAX, q->head);
+	const struct trace_rec *Z = head_rec(t, REC_HEAD_Z, q->head);
 	char label[96];
 	switch (q->self_kind) {
 	case SELF_QUIZ_SCORE:
@@ -218,9 +247,9 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 			"%s on its features %d-%d:\n", q->head, t->qwords[i],
 			t->kwords[q->j - 1], off + 1, off + dk);
 		snprintf(label, sizeof label, "q_%d[h%d]", q->i, q->head);
-		fmt_text_line(out, 2, label, t->Q + (size_t)i * d + off, dk, p);
+		fmt_text_line(out, 2, label, S->ops[0].v + (size_t)i * dk, dk, p);
 		snprintf(label, sizeof label, "k_%d[h%d]", q->j, q->head);
-		fmt_text_line(out, 2, label, t->K + (size_t)(q->j - 1) * d + off,
+		fmt_text_line(out, 2, label, S->ops[1].v + (size_t)(q->j - 1) * dk,
 			      dk, p);
 		fprintf(out, "What is the score %s = (q_%d[h%d]·k_%d[h%d]) / "
 			"√%d?\n", q->symbol, q->i, q->head, q->j, q->head, dk);
@@ -230,7 +259,7 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 			t->qwords[i], q->head, t->o.causal
 			? ", after the causal mask" : "");
 		snprintf(label, sizeof label, "s_%d[h%d]", q->i, q->head);
-		quiz_row(out, label, t->M[h] + (size_t)i * t->n, t->n, p);
+		quiz_row(out, label, A->ops[0].v + (size_t)i * t->n, t->n, p);
 		fprintf(out, "What is the weight of %s, %s = exp(s_%d,%d - max) "
 			"/ Σ_j exp(s_%d,j - max)?\n", t->kwords[q->j - 1],
 			q->symbol, q->i, q->j, q->i);
@@ -239,11 +268,12 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "The weights of row %d (%s) in head %d and the "
 			"values:\n", q->i, t->qwords[i], q->head);
 		snprintf(label, sizeof label, "α_%d[h%d]", q->i, q->head);
-		fmt_text_line(out, 2, label, t->A[h] + (size_t)i * t->n, t->n, p);
+		fmt_text_line(out, 2, label, Z->ops[0].v + (size_t)i * t->n, t->n,
+			      p);
 		for (int j = 0; j < t->n; j++) {
 			snprintf(label, sizeof label, "v_%d[h%d] (%s)", j + 1,
 				 q->head, t->kwords[j]);
-			fmt_text_line(out, 2, label, t->V + (size_t)j * d + off,
+			fmt_text_line(out, 2, label, Z->ops[1].v + (size_t)j * dk,
 				      dk, p);
 		}
 		fprintf(out, "What is coordinate %d of %s's output, %s = "
@@ -256,40 +286,42 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 {
 	const struct self_trace *t = q->st;
-	const int h = q->head - 1, d = t->d, dk = t->dk, off = h * dk;
-	const int i = q->i - 1, p = q->precision;
+	const int dk = t->dk, i = q->i - 1, p = q->precision;
 	char a[NUM_BUFSZ], b[NUM_BUFSZ], fa[NUM_BUFSZ + 2], fb[NUM_BUFSZ + 2];
+	/* every number from the records (self_quiz_make found them) */
+	const struct trace_rec *S = head_rec(t, REC_HEAD_SCORES, q->head);
+	const struct trace_rec *A = head_rec(t, REC_ROW_SOFTMAX, q->head);
+	const struct trace_rec *Z = head_rec(t, REC_HEAD_Z, q->head);
 	switch (q->self_kind) {
-	case SELF_QUIZ_SCORE:
+	case SELF_QUIZ_SCORE: {
+		/* operands: 0 Q_h, 1 K_h, 2 QK, 3 scale (√d_k) */
+		const double *Qh = S->ops[0].v + (size_t)i * dk;
+		const double *Kh = S->ops[1].v + (size_t)(q->j - 1) * dk;
 		fprintf(out, "%s = (", q->symbol);
 		for (int c = 0; c < dk; c++)
 			fprintf(out, "%s%s×%s", c ? " + " : "",
-				factor(fa, t->Q[i * d + off + c], p),
-				factor(fb, t->K[(q->j - 1) * d + off + c], p));
-		fmt_num(a, sqrt((double)dk), p);
+				factor(fa, Qh[c], p), factor(fb, Kh[c], p));
+		fmt_num(a, S->ops[3].v[0], p);
 		fprintf(out, ") / %s = %s / %s = %s\n", a,
-			fmt_num(b, t->dot[h][i * t->n + q->j - 1], p), a,
+			fmt_num(b, S->ops[2].v[i * t->n + q->j - 1], p), a,
 			fmt_num(fa, q->expected, p));
 		break;
+	}
 	case SELF_QUIZ_WEIGHT: {
-		const double *M = t->M[h] + (size_t)i * t->n;
-		double max = -INFINITY, sum = 0;
-		for (int j = 0; j < t->n; j++)
-			if (M[j] > max)
-				max = M[j];
-		fprintf(out, "max = %s\n", fmt_num(a, max, p));
+		/* operands: 1 max, 2 shifted, 3 exp, 4 sum */
+		const double *sh = A->ops[2].v + (size_t)i * t->n;
+		const double *ex = A->ops[3].v + (size_t)i * t->n;
+		fprintf(out, "max = %s\n", fmt_num(a, A->ops[1].v[i], p));
 		for (int j = 0; j < t->n; j++) {
-			double e = isinf(M[j]) ? 0 : exp(M[j] - max);
-			sum += e;
-			if (isinf(M[j]))
+			if (isinf(sh[j]))
 				fprintf(out, "exp(s_%d,%d - max) = exp(-inf) = 0\n",
 					q->i, j + 1);
 			else
 				fprintf(out, "exp(s_%d,%d - max) = exp(%s) = %s\n",
-					q->i, j + 1, fmt_num(a, M[j] - max, p),
-					fmt_num(b, e, p));
+					q->i, j + 1, fmt_num(a, sh[j], p),
+					fmt_num(b, ex[j], p));
 		}
-		fprintf(out, "sum = %s\n", fmt_num(a, sum, p));
+		fprintf(out, "sum = %s\n", fmt_num(a, A->ops[4].v[i], p));
 		fprintf(out, "%s = exp(s_%d,%d - max) / sum = %s\n", q->symbol,
 			q->i, q->j, fmt_num(b, q->expected, p));
 		break;
@@ -298,8 +330,9 @@ int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "%s = ", q->symbol);
 		for (int j = 0; j < t->n; j++)
 			fprintf(out, "%s%s×%s", j ? " + " : "",
-				factor(fa, t->A[h][i * t->n + j], p),
-				factor(fb, t->V[j * d + off + q->k - 1], p));
+				factor(fa, Z->ops[0].v[i * t->n + j], p),
+				factor(fb, Z->ops[1].v[j * dk + q->k - 1],
+				       p));
 		fprintf(out, " = %s\n", fmt_num(a, q->expected, p));
 		break;
 	}

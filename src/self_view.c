@@ -10,6 +10,7 @@
 
 #include "fmt.h"
 #include "num.h"
+#include "self_diagram.h"
 #include "self_view.h"
 #include "utf8.h"
 #include "util.h"
@@ -32,6 +33,7 @@ const char *const self_view_help[] = {
 	"  Home, End         first, last stage",
 	"  r, R              the next, previous query row of the bars",
 	"  h                 the other head's bars",
+	"  d                 the line diagram of the head, and back",
 	"  up, down, PgUp, PgDn   scroll",
 	"  ?                 this help (any key leaves it)",
 	"  q                 quit",
@@ -100,9 +102,11 @@ static int words_cols(char **words, int n)
  * [0, 1]). */
 static void block(struct lines *out, const struct self_trace *t, int prec,
 		  int h, const char *name, const double *W, int rows, int cols,
-		  int stride, int shade)
+		  int stride, int shade, int ascii)
 {
-	static const char *const blocks[5] = { " ", "░", "▒", "▓", "█" };
+	static const char *const utf8_blocks[5] = { " ", "░", "▒", "▓", "█" };
+	static const char *const ascii_blocks[5] = { " ", ".", ":", "+", "#" };
+	const char *const *blocks = ascii ? ascii_blocks : utf8_blocks;
 	int ww = words_cols(t->qwords, rows) + 4, cw = prec + 5;
 	char *line = NULL, num[NUM_BUFSZ];
 	size_t len = 0;
@@ -191,7 +195,7 @@ static const double *rec_value(const struct self_trace *t,
 }
 
 static void heads_table(struct lines *body, const struct self_trace *t,
-			int stage, unsigned heads, int prec)
+			int stage, unsigned heads, int prec, int ascii)
 {
 	struct lines blk[SELF_HEADS];
 	int nblk = 0;
@@ -205,17 +209,17 @@ static void heads_table(struct lines *body, const struct self_trace *t,
 			      ? "S, masked" : "S = QKᵀ/√d_k",
 			      rec_value(t, t->o.causal ? REC_MASK
 						       : REC_HEAD_SCORES, h),
-			      t->nq, t->n, t->n, 0);
+			      t->nq, t->n, t->n, 0, ascii);
 			break;
 		case SELF_STAGE_SOFTMAX:
 			block(&blk[nblk++], t, prec, h, "A (heatmap)",
 			      rec_value(t, REC_ROW_SOFTMAX, h), t->nq, t->n,
-			      t->n, 1);
+			      t->n, 1, ascii);
 			break;
 		case SELF_STAGE_Z:
 			block(&blk[nblk++], t, prec, h, "Z = A V",
 			      rec_value(t, REC_HEAD_Z, h), t->nq, t->dk, t->dk,
-			      0);
+			      0, ascii);
 			break;
 		default:
 			break;
@@ -235,11 +239,23 @@ static void heads_table(struct lines *body, const struct self_trace *t,
 	push(body, xstrdup(""));
 }
 
+void self_view_heatmap(FILE *out, const struct self_trace *t,
+		       unsigned heads, int prec, int ascii)
+{
+	struct lines l = { 0 };
+	heads_table(&l, t, SELF_STAGE_SOFTMAX, heads, prec, ascii);
+	for (int k = 0; k < l.n; k++) {
+		fprintf(out, "%s\n", l.v[k]);
+		free(l.v[k]);
+	}
+	free(l.v);
+}
+
 void self_view_tables(FILE *out, const struct self_trace *t,
 		      enum self_stage stage, unsigned heads, int prec)
 {
 	struct lines l = { 0 };
-	heads_table(&l, t, stage, heads, prec);
+	heads_table(&l, t, stage, heads, prec, 0);
 	for (int k = 0; k < l.n; k++) {
 		fprintf(out, "%s\n", l.v[k]);
 		free(l.v[k]);
@@ -334,12 +350,40 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		s->nbody = body.n;
 		return;
 	}
+	if (v->diagram) {
+		struct self_diagram d;
+		s->where = fmt("line diagram of head %d, query row %d (%s)",
+			       v->head + 1, v->row + 1, t->qwords[v->row]);
+		view_wrap(&narr.v, &narr.n, &narr.cap,
+			  "Each line joins the query word to a key word and is "
+			  "as thick as the head's weight for the pair; a masked "
+			  "pair has no line.  r: the next query row, h: the "
+			  "other head, d: back to the stages.",
+			  v->width < VIEW_PROSE_COLS ? v->width
+						     : VIEW_PROSE_COLS, 1);
+		if (self_diagram_build(&d, t, v->head, v->row, v->width,
+				       v->prec) == 0) {
+			for (int k = 0; k < d.nlines; k++) {
+				push(&body, d.lines[k]);
+				d.lines[k] = NULL;
+			}
+			d.nlines = 0;
+			self_diagram_free(&d);
+		}
+		s->narr = narr.v;
+		s->nnarr = narr.n;
+		s->body = body.v;
+		s->nbody = body.n;
+		s->keys = xstrdup(" d back  r row  h head  ↑/↓ scroll  ? help"
+				  "  q quit ");
+		return;
+	}
 	s->where = fmt("stage %d of %d: %s", v->stage + 1, SELF_STAGE_COUNT,
 		       stage_title[v->stage]);
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	if (v->stage >= SELF_STAGE_SCORES && v->stage <= SELF_STAGE_Z)
-		heads_table(&body, t, v->stage, v->heads, v->prec);
+		heads_table(&body, t, v->stage, v->heads, v->prec, 0);
 	for (int h = 0; h < SELF_HEADS; h++) {
 		int per_head = v->stage >= SELF_STAGE_SCORES &&
 			       v->stage <= SELF_STAGE_Z;
@@ -364,8 +408,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	s->nnarr = narr.n;
 	s->body = body.v;
 	s->nbody = body.n;
-	s->keys = xstrdup(" ←/→ stage  ↑/↓ scroll  r row  h head  ? help"
-			  "  q quit ");
+	s->keys = xstrdup(" ←/→ stage  ↑/↓ scroll  r row  h head  d diagram"
+			  "  ? help  q quit ");
 }
 
 int self_view_key(struct self_view *v, int key)
@@ -418,6 +462,10 @@ int self_view_key(struct self_view *v, int key)
 		v->scroll -= v->page_rows > 0 ? v->page_rows : 1;
 		if (v->scroll < 0)
 			v->scroll = 0;
+		return VIEW_KEY_REDRAW;
+	case 'd': case 'D':
+		v->diagram = !v->diagram;
+		v->scroll = 0;
 		return VIEW_KEY_REDRAW;
 	case '?':
 		v->help = 1;

@@ -18,6 +18,7 @@ struct self_view {
 	int head;        /* the head of the α bars, from 0 */
 	unsigned heads;  /* the heads shown (bit h: head h + 1) */
 	int help;        /* the help screen is up */
+	int diagram;     /* the line diagram of the head is up (key d) */
 	int prec;        /* digits after the point */
 	int width;       /* columns to wrap text to */
 	int scroll;      /* the first body line shown; the TUI clamps it */
@@ -33,7 +34,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s);
 
 /* Handles key (a byte or a VIEW_KEY_* code): → n space and ← p step the
  * stages, Home/End the first and last, r and R the query row of the α
- * bars, h the head, ↑ ↓ PgUp PgDn scroll, ? the help, q quits.  Returns
+ * bars, h the head, d the line diagram of the head (self_diagram.h),
+ * ↑ ↓ PgUp PgDn scroll, ? the help, q quits.  Returns
  * VIEW_KEY_* flags. */
 int self_view_key(struct self_view *v, int key);
 
@@ -42,6 +44,12 @@ int self_view_key(struct self_view *v, int key);
  * heads, side by side, as the stepper shows them (for lessons). */
 void self_view_tables(FILE *out, const struct self_trace *t,
 		      enum self_stage stage, unsigned heads, int prec);
+
+/* The weights A of the heads in heads as the stepper's shaded tables
+ * (SELF_STAGE_SOFTMAX), for attn-trace heatmap --self on a terminal;
+ * ascii: shades . : + # for a terminal that is not UTF-8. */
+void self_view_heatmap(FILE *out, const struct self_trace *t,
+		       unsigned heads, int prec, int ascii);
 
 /* The lines of the help screen, NULL-terminated. */
 extern const char *const self_view_help[];

@@ -31,6 +31,8 @@ expect_status 0 "models"
 check "models lists bahdanau4 and its architecture" \
 	grep -q '^bahdanau4 bahdanau architecture, embedding 4, hidden 4, attention 4$' "$TMP/out"
 check "models lists toy4 as luong" grep -q '^toy4      luong architecture' "$TMP/out"
+check "models lists self4 as self-attention" \
+	grep -q '^self4     self-attention and cross-attention, embedding 4, 2 heads of d_k 2$' "$TMP/out"
 run_cmd models --names
 check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 "
 run_cmd models extra

@@ -12,7 +12,9 @@
 #include "lesson.h"
 #include "model.h"
 #include "self.h"
+#include "self_diagram.h"
 #include "self_view.h"
+#include "utf8.h"
 #include "view_key.h"
 
 /* E = 4: two heads of d_k = 2.  With x_a = (1, 0, 0, 0) and
@@ -457,6 +459,123 @@ START_TEST(test_view_one_head)
 }
 END_TEST
 
+/* The line diagram of a head: its pairs hold the weights of the
+ * REC_ROW_SOFTMAX record, worked by hand (the model above: under the
+ * causal mask row a weighs (1, masked) and row b (1 - p, p) in head 1,
+ * (1/2, 1/2) in head 2), its lines are as thick as the weights are
+ * large, and its picture fits each width. */
+static const char *line_find(const struct self_diagram *d, const char *text)
+{
+	for (int k = 0; k < d->nlines; k++)
+		if (strstr(d->lines[k], text))
+			return d->lines[k];
+	return NULL;
+}
+
+START_TEST(test_diagram)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_diagram d;
+	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
+	static const int widths[] = { 30, 80, 100, 200 };
+	load(&m);
+	build(&t, &m, 0, 1, 0); /* causal */
+	ck_assert_int_eq(self_diagram_build(&d, &t, 0, -1, 80, 4), 0);
+	ck_assert_int_eq(d.npairs, 4);
+	ck_assert_int_eq(d.nq, 2);
+	ck_assert_int_eq(d.n, 2);
+	/* row a: a alone, b masked */
+	ck_assert_int_eq(d.pairs[0].i, 0);
+	ck_assert_int_eq(d.pairs[0].j, 0);
+	ck_assert_double_eq_tol(d.pairs[0].w, 1, TOL);
+	ck_assert_int_eq(d.pairs[0].masked, 0);
+	ck_assert_int_eq(d.pairs[0].is_max, 1);
+	ck_assert_int_eq(d.pairs[0].level, 4);
+	ck_assert_int_eq(d.pairs[1].masked, 1);
+	ck_assert_int_eq(d.pairs[1].level, 0);
+	ck_assert_int_eq(d.pairs[1].is_max, 0);
+	/* row b: 1 - p ≈ 0.33 then p ≈ 0.67, the larger thicker */
+	ck_assert_int_eq(d.pairs[2].i, 1);
+	ck_assert_int_eq(d.pairs[3].j, 1);
+	ck_assert_double_eq_tol(d.pairs[2].w, 1 - p, TOL);
+	ck_assert_double_eq_tol(d.pairs[3].w, p, TOL);
+	ck_assert_int_eq(d.pairs[2].level, 2);
+	ck_assert_int_eq(d.pairs[3].level, 3);
+	ck_assert_int_eq(d.pairs[2].is_max, 0);
+	ck_assert_int_eq(d.pairs[3].is_max, 1);
+	/* the picture: the thick line of a to a, b masked, b's largest */
+	ck_assert_ptr_nonnull(strstr(line_find(&d, " 1 a "), "####"));
+	ck_assert_ptr_nonnull(strstr(line_find(&d, " 1 a "), "1.0000"));
+	ck_assert_ptr_nonnull(line_find(&d, "masked"));
+	ck_assert_ptr_null(strstr(line_find(&d, "masked"), "#"));
+	ck_assert_ptr_nonnull(strstr(line_find(&d, "0.6698"), "===="));
+	ck_assert_ptr_nonnull(strstr(line_find(&d, "0.6698"),
+				     "<- largest"));
+	ck_assert_ptr_nonnull(strstr(line_find(&d, "0.3302"), "----"));
+	self_diagram_free(&d);
+	/* every width: no line wider, one line a key per row shown */
+	for (size_t k = 0; k < sizeof widths / sizeof *widths; k++) {
+		ck_assert_int_eq(self_diagram_build(&d, &t, 1, 1, widths[k], 4),
+				 0);
+		ck_assert_int_eq(d.npairs, 2);
+		ck_assert_int_eq(d.nlines, 2 + 1 + 2);
+		for (int l = 0; l < d.nlines; l++)
+			ck_assert_msg(utf8_width(d.lines[l]) <= widths[k],
+				      "width %d: %s", widths[k], d.lines[l]);
+		/* head 2: equal weights, equal lines, the first the max */
+		ck_assert_double_eq_tol(d.pairs[0].w, 0.5, TOL);
+		ck_assert_double_eq_tol(d.pairs[1].w, 0.5, TOL);
+		ck_assert_int_eq(d.pairs[0].level, d.pairs[1].level);
+		ck_assert_int_eq(d.pairs[0].is_max + d.pairs[1].is_max, 1);
+		ck_assert_int_eq(d.pairs[0].is_max, 1);
+		self_diagram_free(&d);
+	}
+	/* the thickness never falls as the weight grows */
+	for (double w = 0; w < 1; w += 0.01)
+		ck_assert_int_le(self_diagram_level(w),
+				 self_diagram_level(w + 0.01));
+	ck_assert_int_eq(self_diagram_level(0), 1);
+	ck_assert_int_eq(self_diagram_level(1), SELF_DIAGRAM_LEVELS - 1);
+	ck_assert_int_eq(self_diagram_build(&d, &t, 0, 2, 80, 4), -1);
+	ck_assert_int_eq(self_diagram_build(&d, &t, 2, 0, 80, 4), -1);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
+/* The stepper's d shows the diagram of the head and row of the bars. */
+START_TEST(test_view_diagram)
+{
+	struct model m;
+	struct self_trace t;
+	struct self_view v;
+	struct view_screen s;
+	load(&m);
+	build(&t, &m, 0, 1, 0);
+	self_view_init(&v, &t, 3, 4, 80);
+	ck_assert_int_eq(self_view_key(&v, 'd'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "line diagram of head 1, query row 1 (a)");
+	ck_assert_ptr_nonnull(body_find(&s, "masked"));
+	view_screen_free(&s);
+	self_view_key(&v, 'r');
+	self_view_key(&v, 'h');
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "line diagram of head 2, query row 2 (b)");
+	ck_assert_ptr_null(body_find(&s, "masked"));
+	ck_assert_ptr_nonnull(body_find(&s, "0.5000  <- largest"));
+	view_screen_free(&s);
+	ck_assert_int_eq(self_view_key(&v, 'd'), VIEW_KEY_REDRAW);
+	self_view_render(&v, &s);
+	ck_assert_str_eq(s.where, "stage 1 of 6: X = embeddings + positional "
+			 "encoding");
+	view_screen_free(&s);
+	self_free(&t);
+	model_free(&m);
+}
+END_TEST
+
 /* The questions on a self-attention trace, worked by hand. */
 START_TEST(test_quiz_by_hand)
 {
@@ -499,10 +618,33 @@ START_TEST(test_quiz_by_hand)
 	fclose(f);
 	ck_assert_ptr_nonnull(strstr(text, "after the causal mask"));
 	free(text);
+	/* the worked softmax of row b: scores 1/√2 and 2/√2, so max 2/√2,
+	 * exps e^(-1/√2) = 0.49307 and 1, sum 1.49307 */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_str_eq(text, "max = 1.4142\n"
+			 "exp(s_2,1 - max) = exp(-0.7071) = 0.4931\n"
+			 "exp(s_2,2 - max) = exp(0.0000) = 1.0000\n"
+			 "sum = 1.4931\n"
+			 "α_2,2[h1] = exp(s_2,2 - max) / sum = 0.6698\n");
+	free(text);
 	/* z_2[h1][1] = 1 + 3p; z_1[h2][1] = v_a[h2][1] = 2 (row a sees a) */
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 2, 0, 1, 4,
 					&err), 0);
 	ck_assert_double_eq_tol(q.expected, 1 + 3 * p, TOL);
+	/* worked from the weights (1 - p, p) and v_a[h1], v_b[h1] = (1, 0),
+	 * (4, -1) */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	quiz_prompt_text(f, &q);
+	quiz_worked_text(f, &q);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "v_2[h1] (b)"));
+	ck_assert_ptr_nonnull(strstr(text, "z_2[h1][1] = 0.3302×1.0000 + "
+				     "0.6698×4.0000 = 3.0093\n"));
+	free(text);
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 2, 1, 0, 1, 4,
 					&err), 0);
 	ck_assert_double_eq_tol(q.expected, 2, TOL);
@@ -513,6 +655,21 @@ START_TEST(test_quiz_by_hand)
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 3, 1, 1, 0, 4,
 					&err), -1);
 	self_free(&t);
+	/* a trace of head 2 alone has no records of head 1 to ask about */
+	{
+		static const int ki[2] = { 0, 1 };
+		struct self_opts o = { 0, 0, 0 };
+		ck_assert_int_eq(self_build(&t, &m, &o, ki, 2, NULL, 0, 2u,
+					    &err), 0);
+		ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 1, 1,
+						1, 0, 4, &err), -1);
+		ck_assert_str_eq(err.msg, "head 1 is not in the "
+				 "self-attention trace");
+		ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_WEIGHT, 2, 1,
+						1, 0, 4, &err), 0);
+		ck_assert_double_eq_tol(q.expected, 0.5, TOL);
+		self_free(&t);
+	}
 	model_free(&m);
 }
 END_TEST
@@ -569,6 +726,8 @@ static Suite *self_suite(void)
 	tcase_add_test(tc, test_model_without_groups);
 	tcase_add_test(tc, test_view_screens);
 	tcase_add_test(tc, test_view_one_head);
+	tcase_add_test(tc, test_diagram);
+	tcase_add_test(tc, test_view_diagram);
 	tcase_add_test(tc, test_quiz_by_hand);
 	tcase_add_test(tc, test_lesson_quiz_in_stepper);
 	suite_add_tcase(s, tc);

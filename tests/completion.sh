@@ -56,6 +56,9 @@ offers "commands after help" heatmap attn-trace help hea
 offers "the self command" self attn-trace se
 offers "self's options" --causal attn-trace self --ca
 offers "the built-in self4" self4 attn-trace self --model se
+offers "self's line diagram format" diagram-svg attn-trace self --format di
+offers "self's --row" --row= attn-trace self --ro
+offers "heatmap --self" --self attn-trace heatmap --se
 offers "the vocab command" vocab attn-trace vo
 offers "the diagram command" diagram attn-trace di
 offers "diagram's options" --all-steps attn-trace diagram --al
