@@ -39,7 +39,7 @@ check "data/localp4.model, the built-in local-p model, agrees with torch" \
 check "localp-bahdanau.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp-bahdanau.model" "local-m:1,local-p:1,local-p:3"
 # hard attention: the recorded draws replayed, the exact view
-for m in data/toy4.model data/bahdanau4.model tests/data/tiny.model \
+for m in data/toy4.model data/bahdanau4.model data/hard4.model tests/data/tiny.model \
 	tests/data/bahdanau.model; do
 	check "$m: hard attention agrees with torch" \
 		"$torch_python" "$srcdir/tests/hard_torch_check.py" "$ATTN_TRACE" "$srcdir/$m"
