@@ -25,24 +25,7 @@
 /* Writes s as XML character data or an attribute value. */
 static void esc(FILE *out, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (p[0] == 0xEF && p[1] == 0xBF && (p[2] == 0xBE || p[2] == 0xBF)) {
-			fputs("\xEF\xBF\xBD", out);
-			p += 2;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			/* XML 1.0 allows no C0 control but tab, LF and CR */
-			putc(*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r'
-			     ? '?' : *p, out);
-		}
-	}
+	fmt_svg_text(out, s);
 }
 
 /* data-values="v1 v2 ...": exact */

@@ -98,8 +98,9 @@ void fmt_svg_opts_default(struct fmt_svg_opts *o)
 }
 
 /* Writes s (UTF-8) as XML character data or an attribute value: & < > " '
- * become entities, and U+FFFE and U+FFFF, which XML forbids, become
- * U+FFFD. */
+ * become entities, U+FFFE and U+FFFF, which XML forbids, become U+FFFD,
+ * and a C0 control other than tab, LF and CR, which XML 1.0 forbids too,
+ * becomes '?'. */
 static void svg_esc(FILE *out, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -114,7 +115,9 @@ static void svg_esc(FILE *out, const char *s)
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&apos;", out); break;
-		default: putc(*p, out);
+		default:
+			putc(*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r'
+			     ? '?' : *p, out);
 		}
 	}
 }
