@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ static void cli_diagram_help(void)
 "  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
 "                        stepper's d key shows, in box drawing\n"
 "      --ascii           with --format=text: ASCII instead of box drawing\n"
+"                        (the default where the locale is not UTF-8)\n"
 "      --width=N         with --format=text: lay it out for N columns,\n"
 "                        40 to 400 (default 80)\n"
 "  -p, --precision=N     digits after the point, 1 to 6 (default 4)\n"
@@ -190,6 +192,10 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 					"-o DIR names the directory");
 	if (!o->step)
 		o->step = 1;
+	/* box drawing only where the terminal's encoding has it, as the
+	 * stepper and heatmap's text do */
+	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+		o->ascii = 1;
 	if (o->all && o->text)
 		return cli_usage_errorf("--all-steps writes SVG files, not "
 					"--format=text");

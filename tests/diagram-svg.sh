@@ -96,7 +96,7 @@ else
 	not_ok "doc/diagram.svg is not what 'attn-trace diagram' draws now;" \
 		"if the change is meant: attn-trace diagram -o doc/diagram.svg"
 fi
-run_cmd diagram --format=text
+LC_ALL=C.UTF-8 run_cmd diagram --format=text
 check "diagram --format=text: the stepper's picture" \
 	grep -q '┼── s_1$' "$TMP/out"
 run_cmd diagram --format=text --ascii --width=120 --step=2
@@ -105,6 +105,9 @@ check "diagram --format=text --ascii: nothing but ASCII, the words aside" \
 	sh -c "sed 's/étudiant//' '$TMP/out' | LC_ALL=C grep -q '[^ -~]' && exit 1 || exit 0"
 run_cmd diagram --format=png
 expect_status 2 "diagram --format=png"
+LC_ALL=C run_cmd diagram --format=text --step=2
+check "diagram --format=text in the C locale: ASCII, as --ascii" \
+	sh -c "LC_ALL=C '$ATTN_TRACE' diagram --format=text --ascii --step=2 | cmp -s - '$TMP/out' && grep -q '+-- s_2' '$TMP/out'"
 run_cmd diagram --format=text --all-steps -o "$TMP"
 expect_status 2 "diagram --all-steps --format=text"
 run_cmd diagram --width=20 --format=text

@@ -56,7 +56,7 @@ run_cmd heatmap --window=local-m --window-size=0 -o - --target="i am a student" 
 check "the SVG of local-m has p_t's path" grep -q '<line x1=' "$TMP/out"
 # the text heatmap (as on a terminal: script gives it one)
 if command -v script >/dev/null 2>&1; then
-	script -qc "'$ATTN_TRACE' heatmap --window=local-m --window-size=0 --target='i am a student' je suis étudiant" /dev/null >"$TMP/hm" 2>&1
+	LC_ALL=C.UTF-8 script -qc "'$ATTN_TRACE' heatmap --window=local-m --window-size=0 --target='i am a student' je suis étudiant" /dev/null >"$TMP/hm" 2>&1
 	check "the text heatmap marks the window and p_t" \
 		grep -q '^am  *0.0000|█\*1.0000|  0.0000 p_2 = 2.0000' "$TMP/hm"
 fi
