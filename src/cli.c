@@ -453,9 +453,15 @@ int cli_hard(struct trace_cfg *cfg, const char *arg)
 		cfg->hard_rule = 0;
 	else if (strcmp(arg, "argmax") == 0)
 		cfg->hard_rule = 1;
-	else
-		return cli_usage_errorf("unknown --hard rule '%s'; expected "
-					"sample or argmax", arg);
+	else {
+		static const char *const rules[] = { "sample", "argmax" };
+		const char *near = suggest_closest(arg, rules, 2);
+		char hint[64] = "";
+		if (near)
+			snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+		return cli_usage_errorf("unknown --hard rule '%s'; %sexpected "
+					"sample or argmax", arg, hint);
+	}
 	return 0;
 }
 

@@ -124,6 +124,8 @@ expect_err "--samples expects a whole number from 1 to 100000, not '100001'" "--
 run_cmd trace --hard=maybe
 expect_status 2 "--hard=maybe is refused"
 expect_err "unknown --hard rule 'maybe'; expected sample or argmax" "--hard error names the rules"
+run_cmd trace --hard=smaple
+expect_err "unknown --hard rule 'smaple'; did you mean 'sample'? expected sample or argmax" "a misspelt rule gets the nearest"
 run_cmd trace --hard --seed=-1
 expect_status 2 "--seed=-1 is refused"
 expect_err "--seed expects a whole number" "--seed error"
