@@ -13,6 +13,8 @@ expect f "s_1 = tanh(W_x·[y_0; h̃_0] + W_h·s_0 + b)" \
 	"the decoder stage shows [y_0; h̃_0] entering the RNN"
 expect f "h̃_0                                   (4)   [ 0.0000,  0.0000,  0.0000,  0.0000]" \
 	"h̃_0 = 0"
+expect f "s_1 = tanh(W_x·[y_0; h̃_0] + W_h·s_0 + b). This is input feeding" \
+	"the prose says what the decoder reads, as the numbers do"
 # the other six stages of step 1, then step 2's decoder
 keys f Right Right Right Right Right Right
 expect f "s_2 = tanh(W_x·[y_1; h̃_1] + W_h·s_1 + b)" "step 2 reads h̃_1"
