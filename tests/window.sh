@@ -139,4 +139,23 @@ run_cmd trace --format=csv --scorer=all --target="i am a student" je suis étudi
 check "global CSV: every e - max and exp(e - max) has its value" \
 	test "$(awk -F, '($4 == "e - max" || $4 == "exp(e - max)") && $6 == ""' "$TMP/out" | wc -l)" = 0
 
+# the quiz names the weights as the trace does: local-p's context is made
+# with a_t, its softmax over the window is align_t; elsewhere α_t
+Z="zone économique européenne"
+run_cmd quiz --model=localp4 --window=local-p --stage=weighted-sum --answers \
+	--seed=1 --count=2 --target="european economic area" "$Z"
+check "quiz, local-p: the context's formula sums a_t,i·h_i" \
+	sh -c "grep -q '^What is coordinate [0-9] of the context vector, c_[0-9]\[[0-9]\] = Σ_i a_[0-9],i·h_i\[[0-9]\]?\$' '$TMP/out' &&
+	       ! grep '^What is' '$TMP/out' | grep -q 'Σ_i α' && grep -q '^  a_[0-9]  ' '$TMP/out'"
+run_cmd quiz --model=localp4 --window=local-p --stage=softmax --answers \
+	--seed=1 --count=2 --target="european economic area" "$Z"
+check "quiz, local-p: the softmax question asks for align_t,i" \
+	sh -c "grep -q '^What is the weight of h_[0-9] ([^)]*), align_[0-9],[0-9] = exp(' '$TMP/out' &&
+	       grep -q '^(answer: align_[0-9],[0-9] = ' '$TMP/out' && ! grep -q 'α_' '$TMP/out'"
+for w in global local-m; do
+	run_cmd quiz --window=$w --stage=weighted-sum --stage=softmax --answers --seed=1 --count=2
+	check "quiz, $w: α_t in both formulas" \
+		sh -c "grep -q 'Σ_i α_[0-9],i·h_i' '$TMP/out' && grep -q ', α_[0-9],[0-9] = exp(' '$TMP/out'"
+done
+
 finish
