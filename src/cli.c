@@ -204,6 +204,7 @@ static void cli_help(void)
 "                        (default dot)\n", stdout);
 	cli_help_scorers();
 	cli_help_window();
+	cli_help_feed(1);
 	fputs(
 "      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
 "                        be of it (its file says which); without --model,\n"
@@ -303,6 +304,7 @@ static const struct option cli_long_opts[] = {
 	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	CLI_WINDOW_LONG_OPTS
+	CLI_FEED_LONG_OPTS
 	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "gradient", no_argument, NULL, OPT_GRADIENT },
@@ -405,6 +407,9 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
+	case CLI_OPT_INPUT_FEEDING:
+		o->feed = 1;
+		return 0;
 	case OPT_HARD:
 		o->cfg_set = 1;
 		return cli_hard(&o->cfg, arg);
@@ -514,7 +519,7 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	}
 	if (!o->batch && cli_hard_check(&o->cfg, o->target))
 		return EXIT_USAGE;
-	return 0;
+	return cli_feed_arch(o->arch, o->feed);
 }
 
 /* Joins argv[first..argc) with spaces, or returns dflt if there is none.
@@ -618,9 +623,64 @@ int cli_load_arch(struct model *m, const char *path, int arch)
 	return 0;
 }
 
+void cli_help_feed(int arch_all)
+{
+	fputs("      --input-feeding   Luong's input feeding: the decoder reads\n"
+	      "                        [y_{t-1}; h̃_{t-1}]; the model must have it "
+	      "(its\n                        file says so); without --model, "
+	      "the built-in feed4\n", stdout);
+	if (arch_all)
+		fputs("                        (with --arch=all, luong's side; "
+		      "bahdanau's has none)\n", stdout);
+}
+
+const char *cli_builtin_model(int arch, int feed)
+{
+	return feed && arch != ARCH_bahdanau ? "feed4"
+					     : arch_builtin_model(arch);
+}
+
+int cli_feed_arch(int arch, int feed)
+{
+	if (!feed || arch != ARCH_bahdanau)
+		return 0;
+	return cli_usage_errorf("--input-feeding is Luong's: Bahdanau's "
+				"decoder already reads the context c_{t-1}; "
+				"drop --arch=bahdanau or --input-feeding");
+}
+
+int cli_load_feed(struct model *m, const char *path, int arch, int feed)
+{
+	/* without a model, the architecture's own with input feeding; for
+	 * Bahdanau's (--arch=all) that is bahdanau4, as it is */
+	if (!path && feed) {
+		if (arch == ARCH_bahdanau)
+			return cli_load_arch(m, NULL, arch);
+		path = cli_builtin_model(arch, 1);
+	}
+	if (cli_load_arch(m, path, arch) != 0)
+		return -1;
+	if (!feed || m->input_feeding)
+		return 0;
+	if (m->arch == ARCH_bahdanau)
+		cli_messagef("%s is a model of the bahdanau architecture, whose "
+			     "decoder already reads the context c_{t-1}: "
+			     "input feeding is Luong's; drop --input-feeding, "
+			     "or give a model trained with 'train "
+			     "--input-feeding' (the built-in feed4 is one)",
+			     m->name);
+	else
+		cli_messagef("%s has no input feeding, and --input-feeding "
+			     "asks for it; drop --input-feeding, or give a "
+			     "model trained with 'train --input-feeding' (the "
+			     "built-in feed4 is one)", m->name);
+	model_free(m);
+	return -1;
+}
+
 int cli_load(struct model *m, const struct cli_opts *o)
 {
-	return cli_load_arch(m, o->model_path, o->arch);
+	return cli_load_feed(m, o->model_path, o->arch, o->feed);
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
@@ -749,7 +809,7 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 				       "model of each architecture; drop "
 				       "--model");
 	if (o->arch == ARCH_ALL) {
-		if (cli_load_arch(&m, NULL, ARCH_luong) != 0)
+		if (cli_load_feed(&m, NULL, ARCH_luong, o->feed) != 0)
 			return EXIT_DATA;
 		if (cli_load_arch(&m2, NULL, ARCH_bahdanau) != 0) {
 			model_free(&m);

@@ -44,6 +44,7 @@ struct cli_opts {
 	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed:
 	                           the attention's axes */
 	int cfg_set;            /* --hard or --seed was given */
+	int feed;               /* --input-feeding: the model must have it */
 };
 
 /* --hard[=sample|argmax] (arg NULL: sample) and --seed=N into *cfg.
@@ -106,6 +107,29 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
 	{ "window", required_argument, NULL, CLI_OPT_WINDOW }, \
 	{ "window-size", required_argument, NULL, CLI_OPT_WINDOW_SIZE },
 void cli_help_window(void);
+
+/* --input-feeding, for every command that traces (train has its own):
+ * the option's code, its struct option entry and its --help lines (with
+ * what --arch=all does when arch_all is 1). */
+enum { CLI_OPT_INPUT_FEEDING = 410 };
+#define CLI_FEED_LONG_OPTS \
+	{ "input-feeding", no_argument, NULL, CLI_OPT_INPUT_FEEDING },
+void cli_help_feed(int arch_all);
+
+/* The built-in model of architecture arch (an enum arch), with input
+ * feeding when feed is 1 and the architecture has it (Luong's: feed4);
+ * Bahdanau's decoder reads c_{t-1} already, so it keeps bahdanau4. */
+const char *cli_builtin_model(int arch, int feed);
+
+/* Refuses --input-feeding (feed 1) with --arch=bahdanau: 0, or EXIT_USAGE
+ * after the message. */
+int cli_feed_arch(int arch, int feed);
+
+/* cli_load_arch, and with feed 1 (--input-feeding) a model that has input
+ * feeding: without a path, cli_builtin_model(arch, 1); a model that lacks
+ * it is refused, naming it and what to do.  Returns 0, or -1 after
+ * printing the error. */
+int cli_load_feed(struct model *m, const char *path, int arch, int feed);
 
 /* Loads the model that path names (model_load_arg) into *m, checking that
  * it is of architecture arch (an enum arch, -1: any); without a path,

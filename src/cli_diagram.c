@@ -28,6 +28,7 @@ struct cli_diagram_opts {
 	const char *output;     /* a file, "-" or NULL: stdout; a directory
 				   with --all-steps */
 	int arch;
+	int feed;               /* --input-feeding: the model must have it */
 	int step;               /* from 1 */
 	int all;                /* --all-steps */
 	int precision;
@@ -63,6 +64,7 @@ static void cli_diagram_help(void)
 "      --arch=NAME       luong or bahdanau: the model must be of it;\n"
 "                        without --model, its built-in model\n", stdout);
 	cli_help_window();
+	cli_help_feed(0);
 	fputs(
 "      --hard[=RULE]     hard attention: sample (the default) draws one\n"
 "                        word from the weights, argmax takes the largest;\n"
@@ -99,6 +101,7 @@ static const struct option cli_diagram_long_opts[] = {
 	{ "ascii", no_argument, NULL, OPT_ASCII },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	CLI_WINDOW_LONG_OPTS
+	CLI_FEED_LONG_OPTS
 	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "help", no_argument, NULL, 'h' },
@@ -151,6 +154,9 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
+	case CLI_OPT_INPUT_FEEDING:
+		o->feed = 1;
+		return 0;
 	case OPT_HARD:
 		return cli_hard(&o->cfg, arg);
 	case OPT_SEED:
@@ -199,7 +205,7 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	if (o->all && o->text)
 		return cli_usage_errorf("--all-steps writes SVG files, not "
 					"--format=text");
-	return 0;
+	return cli_feed_arch(o->arch, o->feed);
 }
 
 /* Writes step t of tr to path, whole or not at all.  Returns 0, or -1
@@ -281,7 +287,7 @@ int cli_diagram(int argc, char **argv)
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
 	struct model m;
-	if (cli_load_arch(&m, o.model_path, o.arch) != 0)
+	if (cli_load_feed(&m, o.model_path, o.arch, o.feed) != 0)
 		return EXIT_DATA;
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	struct trace tr;

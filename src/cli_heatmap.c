@@ -34,6 +34,7 @@ struct cli_heatmap_opts {
 	const char *target;     /* NULL: greedy decoding */
 	const char *output;     /* NULL or "-": stdout */
 	int arch;               /* --arch, an enum arch; -1: not given */
+	int feed;               /* --input-feeding: the model must have it */
 	struct fmt_svg_opts svg;
 	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed */
 	int self;               /* --self: self-attention's heads */
@@ -62,6 +63,7 @@ static void cli_heatmap_help(void)
 "                        side, or all (default dot)\n", stdout);
 	cli_help_scorers();
 	cli_help_window();
+	cli_help_feed(1);
 	fputs(
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
@@ -108,6 +110,7 @@ static const struct option cli_heatmap_long_opts[] = {
 	{ "precision", required_argument, NULL, 'p' },
 	{ "arch", required_argument, NULL, 'A' },
 	CLI_WINDOW_LONG_OPTS
+	CLI_FEED_LONG_OPTS
 	{ "hard", optional_argument, NULL, 'H' },
 	{ "seed", required_argument, NULL, 'S' },
 	{ "show", required_argument, NULL, 'W' },
@@ -147,6 +150,10 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case CLI_OPT_WINDOW_SIZE:
 		o->not_self = c == CLI_OPT_WINDOW ? "--window" : "--window-size";
 		return cli_window(&o->cfg, c, arg);
+	case CLI_OPT_INPUT_FEEDING:
+		o->not_self = "--input-feeding";
+		o->feed = 1;
+		return 0;
 	case 's':
 		o->not_self = "--scorer";
 		o->scorers = trace_scorer_parse(arg);
@@ -214,7 +221,7 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	if (!o->self && o->self_only)
 		return cli_usage_errorf("%s is an option of --self", o->self_only);
 	o->so.cross = o->self && o->target;
-	return 0;
+	return cli_feed_arch(o->arch, o->feed);
 }
 
 /* heatmap --self: the weights of each head of self-attention, as
@@ -291,7 +298,7 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 		if (ntr > 1)
 			printf("%s%s architecture (%s)\n\n", k ? "\n" : "",
 			       arch_get(tr->arch)->name,
-			       arch_builtin_model(tr->arch));
+			       cli_builtin_model(tr->arch, o->feed));
 		for (int run = 0; run < tr->nruns; run++) {
 			if (run > 0)
 				putchar('\n');
@@ -343,8 +350,8 @@ int cli_heatmap(int argc, char **argv)
 	rc = 0;
 	for (; built < ntr; built++) {
 		char note[320];
-		if (cli_load_arch(&m[built], o.model_path,
-				  ntr > 1 ? built : o.arch) != 0) {
+		if (cli_load_feed(&m[built], o.model_path,
+				  ntr > 1 ? built : o.arch, o.feed) != 0) {
 			rc = 1;
 			break;
 		}

@@ -34,6 +34,7 @@ struct cli_quiz_opts {
 				   model_load_arg's argument */
 	const char *target;     /* NULL: greedy decoding */
 	int arch;               /* --arch, an enum arch; -1: not given */
+	int feed;               /* --input-feeding: the model must have it */
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
@@ -80,6 +81,7 @@ static void cli_quiz_help(void)
 "  -s, --scorer=NAME     the scorer of the questions (default dot)\n", stdout);
 	cli_help_scorers();
 	cli_help_window();
+	cli_help_feed(1);
 	fputs(
 "  -m, --model=FILE      read the model from FILE instead of the built-in\n"
 "                        trained toy model (toy4); handset4 names the\n"
@@ -129,6 +131,7 @@ static const struct option cli_quiz_long_opts[] = {
 	{ "model", required_argument, NULL, 'm' },
 	{ "arch", required_argument, NULL, 'A' },
 	CLI_WINDOW_LONG_OPTS
+	CLI_FEED_LONG_OPTS
 	{ "target", required_argument, NULL, 't' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
@@ -189,6 +192,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_WINDOW:
 	case CLI_OPT_WINDOW_SIZE:
 		return cli_window(&o->cfg, c, arg);
+	case CLI_OPT_INPUT_FEEDING: o->feed = 1; return 0;
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
 	case OPT_HARD: return cli_hard(&o->cfg, arg);
@@ -226,7 +230,7 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	o->cfg.seed = o->seed;
 	if (!o->stages)
 		o->stages = QUIZ_STAGES;
-	return 0;
+	return cli_feed_arch(o->arch, o->feed);
 }
 
 /* Loads the model of architecture arch (-1: the model's own) and builds
@@ -238,7 +242,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 {
 	struct errbuf err;
 	char note[320];
-	if (cli_load_arch(m, o->model_path, arch) != 0)
+	if (cli_load_feed(m, o->model_path, arch, o->feed) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
 				note, sizeof note, &o->cfg, &err);
@@ -349,7 +353,7 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	       quiz_stage_name(st), q.t);
 	if (qr->ntr > 1)
 		printf(", %s architecture (%s)", arch_get(tr->arch)->name,
-		       arch_builtin_model(tr->arch));
+		       cli_builtin_model(tr->arch, o->feed));
 	putchar('\n');
 	quiz_prompt_text(stdout, &q);
 	if (!o->answers)

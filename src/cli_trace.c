@@ -795,7 +795,7 @@ static int all_run(struct outfile *of, const struct cli_opts *o,
 		struct errbuf err;
 		struct fmt_opts fo = o->fmt;
 		char note[320];
-		if (cli_load_arch(&m, NULL, a) != 0)
+		if (cli_load_feed(&m, NULL, a, o->feed) != 0)
 			return -1;
 		if (tok_trace_note(&tr, &m, sentence, o->target, o->scorers,
 				   note, sizeof note, &o->cfg, &err) != 0) {

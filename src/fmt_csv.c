@@ -77,10 +77,12 @@ static char *csv_words_put(char *p, const struct trace *tr,
 	return p;
 }
 
+/* Entries lo .. hi (from 1) of v apply, the others' values are left empty
+ * (lo 0: every entry applies). */
 static void csv_vec(FILE *out, const struct trace *tr,
 		    const struct trace_rec *r, const struct fmt_opts *o,
 		    const char *symbol, const double *v, int len,
-		    enum op_axis axis)
+		    enum op_axis axis, int lo, int hi)
 {
 	char head[256], row[256 + 16 + NUM_BUFSZ + 3 * (2 * MODEL_MAX_WORD + 4)];
 	char *p = head;
@@ -101,7 +103,8 @@ static void csv_vec(FILE *out, const struct trace *tr,
 				fprintf(out, "%d,", o->pair);
 			fprintf(out, "%s,%d,%s,", scorer, r->t, stage);
 			csv_field(out, symbol);
-			fprintf(out, ",%d,%s", k + 1, num_shortest(row, v[k]));
+			fprintf(out, ",%d,%s", k + 1, lo && (k + 1 < lo ||
+				k + 1 > hi) ? "" : num_shortest(row, v[k]));
 			*csv_words_put(row, tr, r, axis, k) = '\0';
 			fprintf(out, "%s\n", row);
 		}
@@ -128,7 +131,8 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	for (int k = 0; k < len; k++) {
 		p = num_itoa(row + nhead, k + 1);
 		*p++ = ',';
-		p += num_shortest_len(p, v[k]);
+		if (!lo || (k + 1 >= lo && k + 1 <= hi))
+			p += num_shortest_len(p, v[k]);
 		p = csv_words_put(p, tr, r, axis, k);
 		*p++ = '\n';
 		fwrite(row, 1, (size_t)(p - row), out);
@@ -212,13 +216,18 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		if (!(o->stages & (1u << r->stage)) || r->kind == REC_SCORES)
 			continue;
 		trace_names(tr, r, &nm);
-		/* the intermediates a record computed, then its result */
+		/* the intermediates a record computed, then its result; a
+		 * softmax over a local window computes e - max and exp(e -
+		 * max) inside it only, so the words outside have no value */
+		int lo = r->kind == REC_SOFTMAX ? r->win_lo : 0;
 		for (int j = 0; j < r->nops; j++)
 			if (!r->ops[j].input)
 				csv_vec(out, tr, r, o, nm.op[j], r->ops[j].v,
-					r->ops[j].len, r->ops[j].axis);
+					r->ops[j].len, r->ops[j].axis,
+					r->ops[j].axis == AXIS_SOURCE ? lo : 0,
+					r->win_hi);
 		csv_vec(out, tr, r, o, nm.symbol, r->result, r->len,
-			r->result_axis);
+			r->result_axis, 0, 0);
 	}
 	return ferror(out) ? -1 : 0;
 }

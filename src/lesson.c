@@ -27,12 +27,14 @@
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
 	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_HARD, KEY_SEED,
+	KEY_INPUT_FEEDING,
 	KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
-	"arch", "window", "window-size", "hard", "seed"
+	"arch", "window", "window-size", "hard", "seed",
+	"input-feeding"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -497,6 +499,16 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			return 0;
 		}
 		return lp_err(p, off, "expected sample or argmax, found %s",
+			      lp_quote(buf, sizeof buf, v, n));
+	case KEY_INPUT_FEEDING: /* the model must have it, or not */
+		l->feed_pos = pos;
+		if ((n == 3 && memcmp(v, "yes", 3) == 0) ||
+		    (n == 2 && memcmp(v, "no", 2) == 0)) {
+			l->input_feeding = n == 3;
+			return 0;
+		}
+		return lp_err(p, off, "expected yes or no (whether the model "
+			      "has input feeding), found %s",
 			      lp_quote(buf, sizeof buf, v, n));
 	case KEY_SEED: { /* the seed of hard attention's draws */
 		unsigned long long x = 0;
@@ -1055,6 +1067,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->scorer = SCORER_dot;
 	l->scorers = SCORER_ALL;
 	l->arch = -1;
+	l->input_feeding = -1;
 	l->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	if (len > LESSON_MAX_BYTES) {
 		err_set(err, "%s: the lesson is larger than %u bytes", path,
@@ -1435,6 +1448,17 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	const char *model = l->model;
 	if (!model && l->arch == ARCH_bahdanau)
 		model = "bahdanau4";
+	if (l->input_feeding == 1 && l->arch == ARCH_bahdanau) {
+		err_set(err, "%s:%d:%d: expected no input feeding with 'arch: "
+			"bahdanau', found 'input-feeding: yes'; Bahdanau's "
+			"decoder already reads the context c_{t-1}, and input "
+			"feeding is Luong's", l->path, l->feed_pos.line,
+			l->feed_pos.col);
+		return -1;
+	}
+	/* and "input-feeding: yes" the built-in feed4 */
+	if (!model && l->input_feeding == 1)
+		model = "feed4";
 	if (prep_model(l, model, l->model_pos, -1, &files, m, &same,
 		       err) != 0)
 		return -1;
@@ -1444,6 +1468,18 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 			"architecture", l->path, l->arch_pos.line,
 			l->arch_pos.col, arch_get(l->arch)->name,
 			arch_get(m->arch)->name);
+		model_free(m);
+		return -1;
+	}
+	if (l->input_feeding >= 0 && m->input_feeding != l->input_feeding) {
+		err_set(err, "%s:%d:%d: expected a model %s input feeding, as "
+			"'input-feeding: %s' says, found %s, which has %s",
+			l->path, l->feed_pos.line, l->feed_pos.col,
+			l->input_feeding ? "with" : "without",
+			l->input_feeding ? "yes" : "no", model ? model : "toy4",
+			m->input_feeding ? "it" : m->arch == ARCH_bahdanau
+			? "none (Bahdanau's decoder reads c_{t-1} instead)"
+			: "none (feed4 is built in with it)");
 		model_free(m);
 		return -1;
 	}

@@ -157,6 +157,10 @@ struct lesson {
 	struct trace_cfg cfg; /* "window:", "window-size:", "hard:" and
 	                         "seed:" (TRACE_CFG_DEFAULT) */
 	struct lesson_pos model_pos, sentence_pos, target_pos, arch_pos;
+	int input_feeding; /* "input-feeding:": 1 yes, 0 no (the model must
+	                      have it, or not; yes without "model:" means
+	                      the built-in feed4); -1: not said */
+	struct lesson_pos feed_pos;
 	int npages;
 	struct lesson_page *pages;
 	int nalts;

@@ -115,7 +115,11 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 		q->rec = trace_find(tr, REC_SOFTMAX, q->run, q->t, 0);
 		if (q->rec)
 			q->expected = q->rec->result[q->i - 1];
-		snprintf(q->symbol, sizeof q->symbol, "α_%d,%d", q->t, q->i);
+		/* local-p's softmax over the window is align_t, as the
+		 * trace names it; its weights a_t come after the Gaussian */
+		snprintf(q->symbol, sizeof q->symbol, "%s_%d,%d", q->rec &&
+			 strncmp(q->rec->symbol, "align", 5) == 0 ? "align"
+			 : "α", q->t, q->i);
 		break;
 	default:
 		q->rec = trace_find(tr, REC_CONTEXT, q->run, q->t, 0);

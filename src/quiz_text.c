@@ -85,8 +85,10 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		snprintf(lab, sizeof lab, "%s (%s)", nm.op[1], qt_word(tr, i));
 		qt_line(out, lab, w->ops[1].v, w->ops[1].len, q->precision);
 	}
+	/* the weights shown above: local-p's a_t (REC_GAUSS), else α_t */
 	fprintf(out, "What is coordinate %d of the context vector, %s = "
-		"Σ_i α_%d,i·h_i[%d]?\n", q->k, q->symbol, q->t, q->k);
+		"Σ_i %s_%d,i·h_i[%d]?\n", q->k, q->symbol,
+		q->softmax->kind == REC_GAUSS ? "a" : "α", q->t, q->k);
 }
 
 /* hard-draw: α_t and u_t; the learner adds up the cumulative sums. */

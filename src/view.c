@@ -493,9 +493,21 @@ static void narrate_encoding(FILE *f, const struct view *v, int i)
 static void narrate_state(FILE *f, const struct view *v, int t)
 {
 	const struct trace_run *ru = &v->tr->runs[v->run];
-	fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and updates "
-		"its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + b).", t,
-		v->tr->m->tgt.words[ru->input[t - 1]], t - 1, t, t - 1, t - 1);
+	if (v->tr->m->input_feeding) { /* Luong's input feeding */
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"h̃_%d, the attentional state of the step before%s, "
+			"and updates its state, s_%d = tanh(W_x·[y_%d; h̃_%d] "
+			"+ W_h·s_%d + b). This is input feeding: the state "
+			"remembers where the steps before looked.", t,
+			v->tr->m->tgt.words[ru->input[t - 1]], t - 1, t - 1,
+			t == 1 ? " (zero before the first step)" : "", t,
+			t - 1, t - 1, t - 1);
+	} else {
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"updates its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + "
+			"b).", t, v->tr->m->tgt.words[ru->input[t - 1]], t - 1,
+			t, t - 1, t - 1);
+	}
 	if (t == 1)
 		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
 			"state, so it knows the whole sentence in summary.",

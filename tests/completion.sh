@@ -63,4 +63,7 @@ offers "the vocab command" vocab attn-trace vo
 offers "the diagram command" diagram attn-trace di
 offers "diagram's options" --all-steps attn-trace diagram --al
 offers "vocab options" --source attn-trace vocab --so
+for c in trace tui quiz heatmap diagram model; do
+	offers "$c --input-feeding" --input-feeding attn-trace $c --inp
+done
 finish

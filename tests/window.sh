@@ -102,4 +102,60 @@ check "and p_3" grep -q 'p_3 = 3\.0000' "$TMP/out"
 run_cmd diagram --window=local-m --step=3 -o "$TMP/w.svg" zone économique européenne
 check "the SVG diagram marks the window too" grep -q 'window' "$TMP/w.svg"
 
+# CSV: the softmax over a local window computes e - max and exp(e - max)
+# inside the window only; outside it their value is empty (not 0, which
+# would read as a number), and each step's "window" rows say where it is
+# csv_window_ok FILE: prints the rows of e - max and exp(e - max) whose
+# value is empty inside the window or set outside it, and the count of
+# rows checked on the last line
+csv_window_ok() {
+	awk -F, '$4 == "window" && $5 == 1 { lo[$1 "," $2] = $6 }
+		 $4 == "window" && $5 == 2 { hi[$1 "," $2] = $6 }
+		 $4 == "e - max" || $4 == "exp(e - max)" {
+			k = $1 "," $2; n++
+			inside = $5 >= lo[k] && $5 <= hi[k]
+			if (inside != ($6 != "")) print "bad: " $0 }
+		 END { print n + 0 }' "$1"
+}
+run_cmd trace --window=local-m --window-size=0 --format=csv --target="i am a student" je suis étudiant
+check "local-m, D = 0: an empty e - max outside the window" \
+	grep -qx 'dot,1,softmax,e - max,2,,suis,,i' "$TMP/out"
+check "and an empty exp(e - max)" \
+	grep -qx 'dot,2,softmax,exp(e - max),3,,étudiant,,am' "$TMP/out"
+check "inside the window, its value" \
+	grep -qx 'dot,2,softmax,exp(e - max),2,1,suis,,am' "$TMP/out"
+check "α stays 0 outside the window (it is a weight)" \
+	grep -qx 'dot,1,softmax,α_1,3,0,étudiant,,i' "$TMP/out"
+check "local-m: 30 rows (5 steps, 3 words, 2 symbols), empty exactly outside" \
+	test "$(csv_window_ok "$TMP/out")" = 30
+run_cmd trace --model="$localp" --window=local-p --window-size=1 --scorer=all \
+	--format=csv --target="one two" "$S"
+csv_window_ok "$TMP/out" >"$TMP/rows"
+check "local-p, every scorer: empty exactly outside the window" \
+	sh -c "! grep -q '^bad' '$TMP/rows' && [ \$(tail -n 1 '$TMP/rows') -gt 0 ]"
+check "local-p: some rows are outside" \
+	test "$(awk -F, '$4 == "e - max" && $6 == ""' "$TMP/out" | wc -l)" -gt 0
+run_cmd trace --format=csv --scorer=all --target="i am a student" je suis étudiant
+check "global CSV: every e - max and exp(e - max) has its value" \
+	test "$(awk -F, '($4 == "e - max" || $4 == "exp(e - max)") && $6 == ""' "$TMP/out" | wc -l)" = 0
+
+# the quiz names the weights as the trace does: local-p's context is made
+# with a_t, its softmax over the window is align_t; elsewhere α_t
+Z="zone économique européenne"
+run_cmd quiz --model=localp4 --window=local-p --stage=weighted-sum --answers \
+	--seed=1 --count=2 --target="european economic area" "$Z"
+check "quiz, local-p: the context's formula sums a_t,i·h_i" \
+	sh -c "grep -q '^What is coordinate [0-9] of the context vector, c_[0-9]\[[0-9]\] = Σ_i a_[0-9],i·h_i\[[0-9]\]?\$' '$TMP/out' &&
+	       ! grep '^What is' '$TMP/out' | grep -q 'Σ_i α' && grep -q '^  a_[0-9]  ' '$TMP/out'"
+run_cmd quiz --model=localp4 --window=local-p --stage=softmax --answers \
+	--seed=1 --count=2 --target="european economic area" "$Z"
+check "quiz, local-p: the softmax question asks for align_t,i" \
+	sh -c "grep -q '^What is the weight of h_[0-9] ([^)]*), align_[0-9],[0-9] = exp(' '$TMP/out' &&
+	       grep -q '^(answer: align_[0-9],[0-9] = ' '$TMP/out' && ! grep -q 'α_' '$TMP/out'"
+for w in global local-m; do
+	run_cmd quiz --window=$w --stage=weighted-sum --stage=softmax --answers --seed=1 --count=2
+	check "quiz, $w: α_t in both formulas" \
+		sh -c "grep -q 'Σ_i α_[0-9],i·h_i' '$TMP/out' && grep -q ', α_[0-9],[0-9] = exp(' '$TMP/out'"
+done
+
 finish
