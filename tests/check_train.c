@@ -938,7 +938,7 @@ START_TEST(test_grad_local_windows)
 	const int D = 1 + _i % 2;
 	const unsigned scorers = window == WINDOW_local_p
 		? SCORER_ALL & ~(1u << SCORER_location_aware) : SCORER_ALL;
-	const struct trace_cfg cfg = { window, D, 0, 0 };
+	const struct trace_cfg cfg = { .window = window, .window_size = D };
 	struct train_data d;
 	struct trainer t;
 	struct train_stats st;
@@ -980,6 +980,96 @@ START_TEST(test_grad_local_windows)
 			      window_get(window)->name, D,
 			      train_block_name(&t.lay, b), err);
 		/* local-p's weights learn (local-m's get no gradient) */
+		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
+			ck_assert(window == WINDOW_local_p ? norm > 1e-6
+							   : norm == 0.0);
+	}
+	putchar('\n');
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* The windows where a step depends on the steps before: Bahdanau's
+ * architecture (its query, and so local-p's p_t, is s_{t-1}), input
+ * feeding, and the location-aware scorer, which reads the window's final
+ * weights of the step before (a_{t-1} under local-p, which need not sum
+ * to 1).  Each case as test_grad_local_windows: the loss is the trace's
+ * through the same window, no p_t lies within 1e-3 of a whole number, and
+ * every block's gradient is the central difference's; local-p's W_p and
+ * v_p learn. */
+static const struct {
+	int arch, feed, window, D;
+	unsigned scorers;
+	const char *label;
+} window_cases[] = {
+	{ ARCH_bahdanau, 0, WINDOW_local_p, 1, SCORER_ALL,
+	  "bahdanau local-p D=1" },
+	{ ARCH_bahdanau, 0, WINDOW_local_p, 2, SCORER_ALL,
+	  "bahdanau local-p D=2" },
+	{ ARCH_bahdanau, 0, WINDOW_local_m, 1, SCORER_ALL,
+	  "bahdanau local-m D=1" },
+	{ ARCH_luong, 1, WINDOW_local_p, 1, SCORER_ALL,
+	  "input feeding local-p D=1" },
+	{ ARCH_luong, 1, WINDOW_local_p, 2, SCORER_ALL,
+	  "input feeding local-p D=2" },
+	{ ARCH_luong, 0, WINDOW_local_p, 1, 1u << SCORER_location_aware,
+	  "location-aware local-p D=1" },
+	{ ARCH_luong, 0, WINDOW_local_p, 2, 1u << SCORER_location_aware,
+	  "location-aware local-p D=2" },
+};
+
+START_TEST(test_grad_window_cases)
+{
+	const int window = window_cases[_i].window, D = window_cases[_i].D;
+	const unsigned scorers = window_cases[_i].scorers;
+	const char *label = window_cases[_i].label;
+	const struct trace_cfg cfg = { .window = window, .window_size = D };
+	struct train_data d;
+	struct trainer t;
+	struct train_stats st;
+	struct model v;
+	uint64_t state = 4242;
+	double nearest = 1.0, sum = 0.0;
+
+	parse_ok(&d, grad_pairs, NULL);
+	if (window_cases[_i].feed)
+		train_init_random_feed(&t, &d, 3, 2, 2, 8,
+				       SCORER_ALL | LOCALP_PARAM_BIT, 5);
+	else
+		train_init_random_arch(&t, &d, window_cases[_i].arch, 3, 4, 2, 8,
+				       SCORER_ALL | LOCALP_PARAM_BIT, 7);
+	t.work.window = window;
+	t.work.window_size = D;
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(v.arch, window_cases[_i].arch);
+	ck_assert_int_eq(v.input_feeding, window_cases[_i].feed);
+	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
+				&t.work, &st);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		if (!(scorers & (1u << sc)))
+			continue;
+		double ref = trace_loss_cfg(&v, &d, sc, &cfg, &nearest);
+		ck_assert_msg(fabs(st.loss_of[sc] - ref) < 1e-12,
+			      "%s, %s: loss %.17g, the trace's %.17g", label,
+			      scorer_get(sc)->name, st.loss_of[sc], ref);
+		sum += ref;
+	}
+	ck_assert_double_eq_tol(all, sum, 1e-12);
+	if (window == WINDOW_local_p)
+		ck_assert_msg(nearest > 1e-3, "%s: a p_t lies %g from a jump",
+			      label, nearest);
+	printf("gradient check %s:", label);
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double err = block_error(&t, &d, scorers, b);
+		double norm = 0.0;
+		for (size_t k = 0; k < t.lay.len[b]; k++)
+			norm += fabs(t.grad[t.lay.off[b] + k]);
+		printf(" %s %.1e", train_block_name(&t.lay, b), err);
+		ck_assert_msg(err < 1e-5, "%s, block %s: relative error %g",
+			      label, train_block_name(&t.lay, b), err);
 		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
 			ck_assert(window == WINDOW_local_p ? norm > 1e-6
 							   : norm == 0.0);
@@ -1057,7 +1147,7 @@ START_TEST(test_grad_input_feeding)
 	const int window = _i == SCORER_COUNT + 1 ? WINDOW_local_m
 						  : WINDOW_global;
 	const unsigned scorers = _i < SCORER_COUNT ? 1u << _i : SCORER_ALL;
-	const struct trace_cfg cfg = { window, 1, 0, 0 };
+	const struct trace_cfg cfg = { .window = window, .window_size = 1 };
 	struct train_data d;
 	struct trainer t;
 	struct train_stats st;
@@ -1205,6 +1295,8 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_each_scorer, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_grad_all);
 	tcase_add_loop_test(tc, test_grad_local_windows, 0, 4);
+	tcase_add_loop_test(tc, test_grad_window_cases, 0,
+			    (int)(sizeof window_cases / sizeof window_cases[0]));
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
