@@ -104,6 +104,18 @@ def one_hot_first(B, N):
     return prev
 
 
+def cross_entropy(logits, gold, mask):
+    """The mean cross-entropy of the logits (B, T, V) against gold, over
+    the predictions of mask, and (that mean, right predictions, their
+    count)."""
+    logp = torch.log_softmax(logits, -1)
+    ce = -logp.gather(-1, gold[..., None])[..., 0]
+    ntok = mask.sum()
+    loss = (ce * mask).sum() / ntok
+    right = ((logits.argmax(-1) == gold).double() * mask).sum()
+    return loss, (loss.item(), right.item(), ntok.item())
+
+
 def forward(p, data, scorers, H, D, feed, window="local-p"):
     """The summed loss, and per scorer (mean loss, right predictions)."""
     src, src_len, src_mask, inputs, gold, mask = data[:6]
@@ -126,7 +138,6 @@ def forward(p, data, scorers, H, D, feed, window="local-p"):
             S.append(s)
         S = torch.stack(S, 1)
     total, per = 0.0, {}
-    ntok = mask.sum()
     for name in scorers:
         if feed or name == "location-aware":
             # step by step: each step reads the h~ of the one before, or
@@ -152,12 +163,8 @@ def forward(p, data, scorers, H, D, feed, window="local-p"):
                         D, window, steps)
             ht = torch.tanh(torch.cat((a @ Hs, S), -1) @ p["output.W_c"].T)
         logits = ht @ p["output.W_s"].T
-        logp = torch.log_softmax(logits, -1)
-        ce = -logp.gather(-1, gold[..., None])[..., 0]
-        loss = (ce * mask).sum() / ntok
-        right = ((logits.argmax(-1) == gold).double() * mask).sum()
+        loss, per[name] = cross_entropy(logits, gold, mask)
         total = total + loss
-        per[name] = (loss.item(), right.item(), ntok.item())
     return total, per
 
 
@@ -183,7 +190,6 @@ def forward_bahdanau(p, data, scorers, H, D, window):
     y = p["target"][inputs]
     steps = torch.arange(1, inputs.shape[1] + 1)
     total, per = 0.0, {}
-    ntok = mask.sum()
     for name in scorers:
         s, logits, prev = s0, [], one_hot_first(B, N)
         for t in range(inputs.shape[1]):
@@ -197,12 +203,8 @@ def forward_bahdanau(p, data, scorers, H, D, window):
                            + c @ p["decoder.W_c"].T + p["decoder.b"][0])
             logits.append(torch.cat((s, c, y[:, t]), -1) @ p["output.W_o"].T)
         logits = torch.stack(logits, 1)
-        logp = torch.log_softmax(logits, -1)
-        ce = -logp.gather(-1, gold[..., None])[..., 0]
-        loss = (ce * mask).sum() / ntok
-        right = ((logits.argmax(-1) == gold).double() * mask).sum()
+        loss, per[name] = cross_entropy(logits, gold, mask)
         total = total + loss
-        per[name] = (loss.item(), right.item(), ntok.item())
     return total, per
 
 

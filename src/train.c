@@ -770,10 +770,10 @@ static void tr_seq_ws(struct train_work *w, int n, int t)
 
 /* ------------------------------------------------- input feeding */
 
-/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
- * h̃_{t-1}], built in w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
-static void tr_dec_step_feed(const struct model *m, int word, int t,
-			     const double *feed, struct train_work *w)
+/* The decoder's input with input feeding, x = [y_{t-1}; h̃_{t-1}], into
+ * w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
+static void tr_feed_input(const struct model *m, int word, const double *feed,
+			  struct train_work *w)
 {
 	const int E = m->E, H = m->H;
 
@@ -782,6 +782,16 @@ static void tr_dec_step_feed(const struct model *m, int word, int t,
 		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
 	else
 		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+}
+
+/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
+ * h̃_{t-1}] (tr_feed_input). */
+static void tr_dec_step_feed(const struct model *m, int word, int t,
+			     const double *feed, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	tr_feed_input(m, word, feed, w);
 	tr_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
 	       E + H, H);
 }
@@ -796,11 +806,7 @@ static void tr_dec_step_feed_back(struct model *g, const struct model *m,
 {
 	const int E = m->E, H = m->H;
 
-	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
-	if (feed)
-		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
-	else
-		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+	tr_feed_input(m, word, feed, w);
 	memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
 	tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
 		    w->s + (size_t)t * H, w->scy, w->s + (size_t)(t - 1) * H,

@@ -109,14 +109,7 @@ check "the SVG diagram marks the window too" grep -q 'window' "$TMP/w.svg"
 # feeding with local-p and local-m, and location-aware through local-p
 # (it reads a_{t-1}), each with every scorer.  Skipped without a Python
 # that can import torch (TORCH_PYTHON, /usr/bin/python3, $PYTHON3).
-torch_python=
-for py in "${TORCH_PYTHON:-}" /usr/bin/python3 "${PYTHON3:-}"; do
-	[ -n "$py" ] && [ "$py" != no ] || continue
-	if "$py" -c 'import torch' >/dev/null 2>&1; then
-		torch_python=$py
-		break
-	fi
-done
+torch_python_find
 train_vs_torch() {
 	label="$1 --window=$2 --window-size=$3"
 	arch=$1 window=$2 size=$3
