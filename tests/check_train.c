@@ -962,6 +962,38 @@ static const struct {
 	  "location-aware local-p D=2" },
 };
 
+/* train_greedy (which the trainer's summary counts with) decodes the
+ * pair as the greedy trace through cfg does: the same words and the same
+ * final weights, with each scorer of scorers. */
+static void greedy_matches_trace_cfg(const struct model *v,
+				     const struct train_pair *p,
+				     unsigned scorers,
+				     const struct trace_cfg *cfg,
+				     struct train_work *w)
+{
+	int out[2 * TRAIN_MAX_WORDS + 2];
+	double alpha[(2 * TRAIN_MAX_WORDS + 2) * TRAIN_MAX_WORDS];
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		struct trace tr;
+		struct errbuf err;
+		if (!(scorers & (1u << sc)))
+			continue;
+		ck_assert_int_eq(trace_build(&tr, v, p->src, p->nsrc, NULL, 0,
+					     1u << sc, cfg, &err), 0);
+		int n = train_greedy(v, p->src, p->nsrc, sc, out,
+				     2 * TRAIN_MAX_WORDS + 2, alpha, w);
+		ck_assert_int_eq(n, tr.runs[0].nsteps);
+		for (int j = 0; j < n; j++) {
+			const double *a = trace_weights(&tr, 0, j + 1);
+			ck_assert_int_eq(out[j], tr.runs[0].pred[j]);
+			for (int i = 0; i < p->nsrc; i++)
+				ck_assert_double_eq_tol(alpha[j * p->nsrc + i],
+							a[i], 1e-12);
+		}
+		trace_free(&tr);
+	}
+}
+
 START_TEST(test_grad_window_cases)
 {
 	const int window = window_cases[_i].window, D = window_cases[_i].D;
@@ -1004,6 +1036,9 @@ START_TEST(test_grad_window_cases)
 		sum += ref;
 	}
 	ck_assert_double_eq_tol(all, sum, 1e-12);
+	for (int k = 0; k < d.n; k++)
+		greedy_matches_trace_cfg(&v, &d.pairs[k], scorers, &cfg,
+					 &t.work);
 	if (window == WINDOW_local_p)
 		ck_assert_msg(nearest > 1e-3, "%s: a p_t lies %g from a jump",
 			      label, nearest);
