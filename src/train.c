@@ -755,19 +755,6 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 	return loss;
 }
 
-/* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
-static void tr_seq_ws(struct train_work *w, int n, int t)
-{
-	const size_t W = (size_t)(w->H > w->A ? w->H : w->A);
-	const size_t X = (size_t)(16 + w->A), N = (size_t)n;
-	double *p = w->seq_ws + (size_t)(t - 1) * (2 * N * W + N * X + 2 * W);
-
-	w->sws.mid = p;
-	w->sws.act = p + N * W;
-	w->sws.aux = p + 2 * N * W;
-	w->sws.q = p + 2 * N * W + N * X;
-}
-
 /* ------------------------------------------------- input feeding */
 
 /* The decoder's input with input feeding, x = [y_{t-1}; h̃_{t-1}], into
@@ -814,6 +801,19 @@ static void tr_dec_step_feed_back(struct model *g, const struct model *m,
 	for (int k = 0; k < E; k++)
 		g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
 	memcpy(w->dnext, w->dscy + E, sizeof *w->dnext * (size_t)H);
+}
+
+/* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
+static void tr_seq_ws(struct train_work *w, int n, int t)
+{
+	const size_t W = (size_t)(w->H > w->A ? w->H : w->A);
+	const size_t X = (size_t)(16 + w->A), N = (size_t)n;
+	double *p = w->seq_ws + (size_t)(t - 1) * (2 * N * W + N * X + 2 * W);
+
+	w->sws.mid = p;
+	w->sws.act = p + N * W;
+	w->sws.aux = p + 2 * N * W;
+	w->sws.q = p + 2 * N * W + N * X;
 }
 
 /* tr_pair_scorer for what makes a step depend on the steps before: a
