@@ -89,9 +89,9 @@ static void cli_train_help(void)
 "                        [y_{t-1}; h̃_{t-1}] (the model file then says so);\n"
 "                        with --init, the model's own\n"
 "      --window=NAME     train the weights through a window: global (the\n"
-"                        default), local-m or local-p (Luong's\n"
-"                        architecture; local-p adds [local-p.W_p] and\n"
-"                        [local-p.v_p] to the model)\n"
+"                        default), local-m or local-p (any scorer, both\n"
+"                        architectures, with input feeding too; local-p\n"
+"                        adds [local-p.W_p] and [local-p.v_p] to the model)\n"
 "      --window-size=D   the local window's half-width D (default 1)\n"
 "      --hard[=sample]   hard attention: each step draws one source word\n"
 "                        from α (SplitMix64 from --seed) and learns the\n"
@@ -316,14 +316,6 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"decoder already reads the context "
 					"c_{t-1}; drop --arch=bahdanau or "
 					"--input-feeding");
-	if (o->feed && o->t.window == WINDOW_local_p)
-		return cli_usage_errorf("train cannot yet combine "
-					"--input-feeding with --window=local-p");
-	if (o->t.window != WINDOW_global && o->arch == ARCH_bahdanau)
-		return cli_usage_errorf("train --window=%s works with Luong's "
-					"architecture only, not with "
-					"--arch=bahdanau",
-					window_get(o->t.window)->name);
 	if (o->t.window != WINDOW_global && o->t.align_weight > 0.0)
 		return cli_usage_errorf("--align-weight and --window=%s do not "
 					"go together: the gold words may lie "
@@ -333,12 +325,6 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--window=local-p needs a --window-size "
 					"of at least 1 (its Gaussian's σ is "
 					"D/2), not %d", o->t.window_size);
-	if (o->t.window == WINDOW_local_p &&
-	    (o->t.scorers & (1u << SCORER_location_aware)))
-		return cli_usage_errorf("train --window=local-p cannot train "
-					"the location-aware scorer, which "
-					"reads α_{t-1}; choose others with "
-					"--scorer");
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -730,25 +716,10 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		cli_messagef("%s", err.msg);
 		rc = EXIT_DATA;
 	} else if (o->init) {
-		if (o->t.window != WINDOW_global && init.arch != ARCH_luong) {
-			cli_messagef("%s is a model of the %s architecture, and "
-				     "train --window=%s works with Luong's only",
-				     init.name, arch_get(init.arch)->name,
-				     window_get(o->t.window)->name);
-			model_free(&init);
-			return EXIT_DATA;
-		}
 		if (o->feed && !init.input_feeding) {
 			cli_messagef("%s has no input feeding, and "
 				     "--input-feeding asks for it; a model's "
 				     "decoder keeps the input it was made with",
-				     init.name);
-			model_free(&init);
-			return EXIT_DATA;
-		}
-		if (init.input_feeding && o->t.window == WINDOW_local_p) {
-			cli_messagef("%s has input feeding, which train cannot "
-				     "yet combine with --window=local-p",
 				     init.name);
 			model_free(&init);
 			return EXIT_DATA;

@@ -152,6 +152,8 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->wth = xcalloc(H, sizeof *w->wth);
 	w->walign = xcalloc(n, sizeof *w->walign);
 	w->wgauss = xcalloc(n, sizeof *w->wgauss);
+	w->seq_win = xcalloc((size_t)maxT * (4 + H + 2 * n),
+			     sizeof *w->seq_win);
 }
 
 void train_work_free(struct train_work *w)
@@ -162,7 +164,7 @@ void train_work_free(struct train_work *w)
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
 			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
 			  w->dscy, w->dq, w->dnext, w->dpre, w->dc, w->wth,
-			  w->walign, w->wgauss };
+			  w->walign, w->wgauss, w->seq_win };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -339,6 +341,70 @@ static const double *tr_window_back(struct model *g, const struct model *m,
 	return w->walign;
 }
 
+/* dL/de_t (w->e) from dL/da_t (w->dalpha) through local-p: back through
+ * the Gaussian (tr_window_back, which adds p_t's share to the gradients
+ * of W_p and v_p and to dq, dL/dq for the query q), then through the
+ * softmax over the window, with align_t. */
+static void tr_window_softmax_back(struct model *g, const struct model *m,
+				   const double *q, double *dq, int n,
+				   struct train_work *w)
+{
+	const double *al = tr_window_back(g, m, q, dq, n, w);
+	double dot = 0.0;
+
+	for (int i = 0; i < n; i++)
+		dot += al[i] * w->dalpha[i];
+	for (int i = 0; i < n; i++)
+		w->e[i] = al[i] * (w->dalpha[i] - dot);
+}
+
+/* Step t's slice of w->seq_win, for n source words. */
+static double *tr_window_slot(const struct train_work *w, int n, int t)
+{
+	return w->seq_win + (size_t)(t - 1) * (4 + (size_t)w->H +
+					       2 * (size_t)n);
+}
+
+/* Keeps step t's local-p window (its place, p_t, σ, tanh(W_p q), align_t
+ * and the Gaussian) for a backward pass that runs after the forward pass
+ * of every step.  Nothing for global and local-m, whose backward pass
+ * reads α_t alone. */
+static void tr_window_keep(struct train_work *w, int n, int t)
+{
+	const size_t H = (size_t)w->H, N = (size_t)n;
+	double *k = tr_window_slot(w, n, t);
+
+	if (w->window != WINDOW_local_p)
+		return;
+	k[0] = w->wlo;
+	k[1] = w->whi;
+	k[2] = w->wpos;
+	k[3] = w->wsig;
+	memcpy(k + 4, w->wth, sizeof *k * H);
+	memcpy(k + 4 + H, w->walign, sizeof *k * N);
+	memcpy(k + 4 + H + N, w->wgauss, sizeof *k * N);
+}
+
+/* Puts back what tr_window_keep kept of step t, with α_t (alpha, n): the
+ * state tr_window_back reads. */
+static void tr_window_recall(struct train_work *w, const double *alpha,
+			     int n, int t)
+{
+	const size_t H = (size_t)w->H, N = (size_t)n;
+	const double *k = tr_window_slot(w, n, t);
+
+	if (w->window != WINDOW_local_p)
+		return;
+	w->wlo = (int)k[0];
+	w->whi = (int)k[1];
+	w->wpos = k[2];
+	w->wsig = k[3];
+	memcpy(w->wth, k + 4, sizeof *k * H);
+	memcpy(w->walign, k + 4 + H, sizeof *k * N);
+	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
+	memcpy(w->alpha, alpha, sizeof *alpha * N);
+}
+
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
  * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
  * gold is -1. */
@@ -474,13 +540,7 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	 * (0 outside a local window, where α_t,i = 0); local-p first goes
 	 * back through the Gaussian to align_t, W_p and v_p */
 	if (w->window == WINDOW_local_p) {
-		const double *al = tr_window_back(g, m, w->s + (size_t)t * H,
-						  ds, n, w);
-		dot = 0.0;
-		for (int i = 0; i < n; i++)
-			dot += al[i] * w->dalpha[i];
-		for (int i = 0; i < n; i++)
-			w->e[i] = al[i] * (w->dalpha[i] - dot);
+		tr_window_softmax_back(g, m, w->s + (size_t)t * H, ds, n, w);
 	} else {
 		for (int i = 0; i < n; i++)
 			w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
@@ -695,6 +755,54 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 	return loss;
 }
 
+/* ------------------------------------------------- input feeding */
+
+/* The decoder's input with input feeding, x = [y_{t-1}; h̃_{t-1}], into
+ * w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
+static void tr_feed_input(const struct model *m, int word, const double *feed,
+			  struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
+	if (feed)
+		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
+	else
+		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+}
+
+/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
+ * h̃_{t-1}] (tr_feed_input). */
+static void tr_dec_step_feed(const struct model *m, int word, int t,
+			     const double *feed, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	tr_feed_input(m, word, feed, w);
+	tr_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
+	       E + H, H);
+}
+
+/* The backward pass of tr_dec_step_feed at step t (feed: h̃_{t-1}, NULL
+ * for h̃_0 = 0), given dL/ds_t in w->ds row t: adds to the decoder's
+ * gradients, to the fed word's embedding and to dL/ds_{t-1}, and leaves
+ * dL/dh̃_{t-1} in w->dnext, for step t - 1's tr_attend_back (w->dht_in). */
+static void tr_dec_step_feed_back(struct model *g, const struct model *m,
+				  int word, int t, const double *feed,
+				  struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	tr_feed_input(m, word, feed, w);
+	memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
+	tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
+		    w->s + (size_t)t * H, w->scy, w->s + (size_t)(t - 1) * H,
+		    w->dscy, w->ds + (size_t)(t - 1) * H, E + H, H);
+	for (int k = 0; k < E; k++)
+		g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
+	memcpy(w->dnext, w->dscy + E, sizeof *w->dnext * (size_t)H);
+}
+
 /* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
 static void tr_seq_ws(struct train_work *w, int n, int t)
 {
@@ -708,15 +816,25 @@ static void tr_seq_ws(struct train_work *w, int n, int t)
 	w->sws.q = p + 2 * N * W + N * X;
 }
 
-/* tr_pair_scorer for a scorer that reads α_{t-1}: every step forward,
- * keeping what the backward pass needs, then back from step T to 1,
- * carrying dL/dα_t from step t + 1 to step t. */
+/* tr_pair_scorer for what makes a step depend on the steps before: a
+ * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
+ * keeping what the backward pass needs (the scorer's working values, α_t,
+ * [c_t; s_t], h̃_t, dL/dlogits and a local-p window), then back from
+ * step T to 1, carrying dL/dα_t from step t + 1 to step t.
+ *
+ * With input feeding the decoder states depend on the attention of the
+ * steps before (h̃_{t-1} enters step t), so each scorer has its own and
+ * the decoder runs inside the forward loop; each step's dL/dh̃_t is its
+ * output's plus what step t + 1's decoder input sent back, and the
+ * decoder's backward pass through time runs inside the backward loop,
+ * into dL/ds_0 = dL/dh_n. */
 static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 				 const struct train_pair *pr, int sc,
 				 double scale, struct train_work *w,
 				 int *right)
 {
 	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const int feed = m->input_feeding, O = 3 * H + V;
 	const struct scorer_class *cls = scorer_get(sc);
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
@@ -730,7 +848,10 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		double *o = w->seq_out + (size_t)(t - 1) * O;
+		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
+			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+					 t > 1 ? o - O + 2 * H : NULL, w);
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
@@ -738,101 +859,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 		*right += tr_argmax(w->p, V) == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
-			       sizeof *w->alpha * (size_t)n);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			tr_attend_back(g, m, &in, sc, t, n, w->dprev,
-				       tr_align_links(pr, t, w),
-				       scale * w->align_weight, w);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* ------------------------------------------------- input feeding */
-
-/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
- * h̃_{t-1}], built in w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
-static void tr_dec_step_feed(const struct model *m, int word, int t,
-			     const double *feed, struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
-	if (feed)
-		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
-	else
-		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
-	tr_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
-	       E + H, H);
-}
-
-/* tr_pair_scorer with input feeding: the decoder states now depend on
- * the attention of the steps before (h̃_{t-1} enters step t), so for
- * each scorer every step runs forward (the decoder too), keeping what
- * the backward pass needs, then back from step T to 1: each step's
- * dL/dh̃_t is its output's plus what step t + 1's decoder input sent
- * back, and the decoder's backward pass through time runs within this
- * loop, into dL/ds_0 = dL/dh_n.  Handles the scorers that read α_{t-1}
- * as tr_pair_scorer_seq does. */
-static double tr_pair_scorer_feed(struct model *g, const struct model *m,
-				  const struct train_pair *pr, int sc,
-				  double scale, struct train_work *w,
-				  int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const int E = m->E;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q, *carry = w->dnext;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
-		tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-				 t > 1 ? o - (3 * H + V) + 2 * H : NULL, w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		loss -= tr_attend(m, &in, sc, t, n, gold, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
+		tr_window_keep(w, n, t);
 		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
 		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
 		if (!g)
@@ -843,14 +870,14 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
 	}
 	if (g) {
-		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+		if (feed) { /* the states are this scorer's own */
+			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+			w->dht_in = w->dnext;
+		}
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(carry, 0, sizeof *carry * (size_t)H);
-		w->dht_in = carry;
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
-			int word = tr_input(m, pr->tgt, t);
+			const double *o = w->seq_out + (size_t)(t - 1) * O;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
 			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
@@ -858,6 +885,7 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
 			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
 			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_window_recall(w, w->alpha, n, t);
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
 			w->sws.dprev = w->dprev_next;
@@ -867,26 +895,17 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 			w->sws.dprev = NULL;
 			memcpy(w->dprev, w->dprev_next,
 			       sizeof *w->dprev * (size_t)n);
-			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}] */
-			memcpy(w->scy, m->tgt.emb + (size_t)word * E,
-			       sizeof *w->scy * (size_t)E);
-			if (t > 1)
-				memcpy(w->scy + E, o - (3 * H + V) + 2 * H,
-				       sizeof *w->scy * (size_t)H);
-			else
-				memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
-			memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
-			tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
-				    w->s + (size_t)t * H, w->scy,
-				    w->s + (size_t)(t - 1) * H, w->dscy,
-				    w->ds + (size_t)(t - 1) * H, E + H, H);
-			for (int k = 0; k < E; k++)
-				g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
-			memcpy(carry, w->dscy + E, sizeof *carry * (size_t)H);
+			if (feed) /* the decoder's step t */
+				tr_dec_step_feed_back(g, m,
+						      tr_input(m, pr->tgt, t), t,
+						      t > 1 ? o - O + 2 * H
+							    : NULL, w);
 		}
-		w->dht_in = NULL;
-		for (int k = 0; k < H; k++)
-			w->dh[(size_t)n * H + k] += w->ds[k];
+		if (feed) {
+			w->dht_in = NULL;
+			for (int k = 0; k < H; k++)
+				w->dh[(size_t)n * H + k] += w->ds[k];
+		}
 	}
 	w->sws.mid = mid;
 	w->sws.act = act;
@@ -929,7 +948,8 @@ static void tr_encode_bidir(const struct model *m, const int *src, int n,
 
 /* Decoder step t of Bahdanau's, from s_{t-1} (w->s row t - 1) and the
  * word fed: the scores of s_{t-1} (in->prev_alpha set by the caller),
- * α_t (w->alpha), c_t (w->cs), s_t (w->s row t), [s_t; c_t; y_{t-1}]
+ * α_t (w->alpha, through the window of w with the query s_{t-1}), c_t
+ * (w->cs), s_t (w->s row t), [s_t; c_t; y_{t-1}]
  * (w->scy) and p_t (w->p).  Returns log p_t[gold], or 0 if gold is -1. */
 static double tr_bahd_step(const struct model *m, const struct score_in *in,
 			   int sc, int t, int n, int word, int gold,
@@ -941,7 +961,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	double *s = w->s + (size_t)t * H, logit;
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
-	tr_softmax(w->alpha, w->e, n);
+	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
 	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < H; k++)
@@ -993,6 +1013,7 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 		*right += tr_argmax(w->p, V) == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
+		tr_window_keep(w, n, t);
 		memcpy(o, w->cs, sizeof *o * (size_t)H);
 		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
 		for (int k = 0; k < V; k++)
@@ -1048,8 +1069,15 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 				for (int k = 0; k < H; k++)
 					dh[k] += alpha[i] * w->dc[k];
 			}
-			for (int i = 0; i < n; i++)
-				w->e[i] = alpha[i] * (w->dalpha[i] - dot);
+			if (w->window == WINDOW_local_p) {
+				/* p_t reads s_{t-1} too */
+				tr_window_recall(w, alpha, n, t);
+				tr_window_softmax_back(g, m, qv, w->dq, n, w);
+			} else {
+				for (int i = 0; i < n; i++)
+					w->e[i] = alpha[i] * (w->dalpha[i] -
+							      dot);
+			}
 			tr_align_back(w->e, alpha, tr_align_links(pr, t, w),
 				      scale * w->align_weight, n);
 			/* the scores of the query s_{t-1} */
@@ -1148,9 +1176,9 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += tr_pair_scorer_feed(g, m, pr, sc,
-								scale, w,
-								&right[sc]);
+				loss[sc] += tr_pair_scorer_seq(g, m, pr, sc,
+							       scale, w,
+							       &right[sc]);
 		if (g)
 			tr_encoder_back(g, m, pr->src, n, w);
 		return;

@@ -145,14 +145,19 @@ struct train_work {
 	double align_weight; /* λ of the guided-alignment term of the loss
 	                        (train --align-weight); 0 (as train_work_init
 	                        sets it): the cross-entropy alone */
-	/* a local window (train --window, Luong's architecture only): an
-	 * enum window (WINDOW_global = 0, as train_work_init sets it) and
-	 * its half-width D; then the step's window lo .. hi (from 1), and
-	 * for local-p p_t, σ(v_p·tanh(W_p s_t)), tanh(W_p s_t) (H), align_t
-	 * and the Gaussian (maxn each) */
+	/* a local window (train --window): an enum window (WINDOW_global =
+	 * 0, as train_work_init sets it) and its half-width D; then the
+	 * step's window lo .. hi (from 1), and for local-p p_t, σ(v_p·
+	 * tanh(W_p q)), tanh(W_p q) (H), align_t and the Gaussian (maxn
+	 * each), q being the query (s_t in Luong's architecture, s_{t-1} in
+	 * Bahdanau's) */
 	int window, window_size, wlo, whi;
 	double wpos, wsig;
 	double *wth, *walign, *wgauss; /* (H), (maxn), (maxn) */
+	/* (maxT, 4 + H + 2 maxn) each step's local-p window as above, kept
+	 * for the backward pass where it runs after every step's forward
+	 * pass (a scorer that reads α_{t-1}, input feeding, Bahdanau's) */
+	double *seq_win;
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
 	 * which tr_attend_back adds to its own; NULL: none */
 	const double *dht_in;

@@ -925,20 +925,81 @@ static double trace_loss_cfg(const struct model *m,
 	return sum / d->ntokens;
 }
 
-/* Luong's architecture through local-m and local-p with D = 1 and 2, the
- * scorers that do not read α_{t-1} (local-m: every scorer), every weight
- * random in [-1, 1]: the loss is the trace's (whose numbers torch_check
+/* Training through a local window, every weight random in [-1, 1]: the
+ * loss is the trace's through the same window (whose numbers torch_check
  * checks), and every block's gradient, W_p and v_p among them, is the
- * central difference's.  ⌊p_t⌋ jumps where p_t crosses a whole number,
- * so the test first makes sure that no p_t lies within 1e-3 of one,
- * which a step of 1e-5 cannot cross. */
-START_TEST(test_grad_local_windows)
+ * central difference's; local-p's W_p and v_p learn, local-m's get no
+ * gradient.  ⌊p_t⌋ jumps where p_t crosses a whole number, so each case
+ * first makes sure that no p_t lies within 1e-3 of one, which a step of
+ * 1e-5 cannot cross.  Luong's architecture through local-m and local-p
+ * with D = 1 and 2; then where a step depends on the steps before:
+ * Bahdanau's architecture (its query, and so local-p's p_t, is s_{t-1}),
+ * input feeding, and the location-aware scorer, which reads the window's
+ * final weights of the step before (a_{t-1} under local-p, which need not
+ * sum to 1). */
+static const struct {
+	int arch, feed, window, D, H;
+	unsigned scorers;
+	const char *label;
+} window_cases[] = {
+	{ ARCH_luong, 0, WINDOW_local_m, 1, 3, SCORER_ALL, "local-m D=1" },
+	{ ARCH_luong, 0, WINDOW_local_m, 2, 3, SCORER_ALL, "local-m D=2" },
+	{ ARCH_luong, 0, WINDOW_local_p, 1, 3, SCORER_ALL, "local-p D=1" },
+	{ ARCH_luong, 0, WINDOW_local_p, 2, 3, SCORER_ALL, "local-p D=2" },
+	{ ARCH_bahdanau, 0, WINDOW_local_p, 1, 4, SCORER_ALL,
+	  "bahdanau local-p D=1" },
+	{ ARCH_bahdanau, 0, WINDOW_local_p, 2, 4, SCORER_ALL,
+	  "bahdanau local-p D=2" },
+	{ ARCH_bahdanau, 0, WINDOW_local_m, 1, 4, SCORER_ALL,
+	  "bahdanau local-m D=1" },
+	{ ARCH_luong, 1, WINDOW_local_p, 1, 2, SCORER_ALL,
+	  "input feeding local-p D=1" },
+	{ ARCH_luong, 1, WINDOW_local_p, 2, 2, SCORER_ALL,
+	  "input feeding local-p D=2" },
+	{ ARCH_luong, 0, WINDOW_local_p, 1, 4, 1u << SCORER_location_aware,
+	  "location-aware local-p D=1" },
+	{ ARCH_luong, 0, WINDOW_local_p, 2, 4, 1u << SCORER_location_aware,
+	  "location-aware local-p D=2" },
+};
+
+/* train_greedy (which the trainer's summary counts with) decodes the
+ * pair as the greedy trace through cfg does: the same words and the same
+ * final weights, with each scorer of scorers. */
+static void greedy_matches_trace_cfg(const struct model *v,
+				     const struct train_pair *p,
+				     unsigned scorers,
+				     const struct trace_cfg *cfg,
+				     struct train_work *w)
 {
-	const int window = _i / 2 ? WINDOW_local_p : WINDOW_local_m;
-	const int D = 1 + _i % 2;
-	const unsigned scorers = window == WINDOW_local_p
-		? SCORER_ALL & ~(1u << SCORER_location_aware) : SCORER_ALL;
-	const struct trace_cfg cfg = { window, D, 0, 0 };
+	int out[2 * TRAIN_MAX_WORDS + 2];
+	double alpha[(2 * TRAIN_MAX_WORDS + 2) * TRAIN_MAX_WORDS];
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		struct trace tr;
+		struct errbuf err;
+		if (!(scorers & (1u << sc)))
+			continue;
+		ck_assert_int_eq(trace_build(&tr, v, p->src, p->nsrc, NULL, 0,
+					     1u << sc, cfg, &err), 0);
+		int n = train_greedy(v, p->src, p->nsrc, sc, out,
+				     2 * TRAIN_MAX_WORDS + 2, alpha, w);
+		ck_assert_int_eq(n, tr.runs[0].nsteps);
+		for (int j = 0; j < n; j++) {
+			const double *a = trace_weights(&tr, 0, j + 1);
+			ck_assert_int_eq(out[j], tr.runs[0].pred[j]);
+			for (int i = 0; i < p->nsrc; i++)
+				ck_assert_double_eq_tol(alpha[j * p->nsrc + i],
+							a[i], 1e-12);
+		}
+		trace_free(&tr);
+	}
+}
+
+START_TEST(test_grad_window_cases)
+{
+	const int window = window_cases[_i].window, D = window_cases[_i].D;
+	const unsigned scorers = window_cases[_i].scorers;
+	const char *label = window_cases[_i].label;
+	const struct trace_cfg cfg = { .window = window, .window_size = D };
 	struct train_data d;
 	struct trainer t;
 	struct train_stats st;
@@ -947,8 +1008,13 @@ START_TEST(test_grad_local_windows)
 	double nearest = 1.0, sum = 0.0;
 
 	parse_ok(&d, grad_pairs, NULL);
-	train_init_random_arch(&t, &d, ARCH_luong, 3, 3, 2, 8,
-			       SCORER_ALL | LOCALP_PARAM_BIT, 7);
+	if (window_cases[_i].feed)
+		train_init_random_feed(&t, &d, 3, window_cases[_i].H, 2, 8,
+				       SCORER_ALL | LOCALP_PARAM_BIT, 5);
+	else
+		train_init_random_arch(&t, &d, window_cases[_i].arch, 3,
+				       window_cases[_i].H, 2, 8,
+				       SCORER_ALL | LOCALP_PARAM_BIT, 7);
 	ck_assert_int_ge(train_block_find(&t.lay, "local-p.W_p"), 0);
 	ck_assert_int_ge(train_block_find(&t.lay, "local-p.v_p"), 0);
 	t.work.window = window;
@@ -956,30 +1022,35 @@ START_TEST(test_grad_local_windows)
 	for (size_t k = 0; k < t.lay.total; k++)
 		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
 	train_view(&v, &t.lay, t.theta, &d);
+	ck_assert_int_eq(v.arch, window_cases[_i].arch);
+	ck_assert_int_eq(v.input_feeding, window_cases[_i].feed);
 	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
 				&t.work, &st);
 	for (int sc = 0; sc < SCORER_COUNT; sc++) {
 		if (!(scorers & (1u << sc)))
 			continue;
 		double ref = trace_loss_cfg(&v, &d, sc, &cfg, &nearest);
-		ck_assert_double_eq_tol(st.loss_of[sc], ref, 1e-12);
+		ck_assert_msg(fabs(st.loss_of[sc] - ref) < 1e-12,
+			      "%s, %s: loss %.17g, the trace's %.17g", label,
+			      scorer_get(sc)->name, st.loss_of[sc], ref);
 		sum += ref;
 	}
 	ck_assert_double_eq_tol(all, sum, 1e-12);
+	for (int k = 0; k < d.n; k++)
+		greedy_matches_trace_cfg(&v, &d.pairs[k], scorers, &cfg,
+					 &t.work);
 	if (window == WINDOW_local_p)
-		ck_assert_msg(nearest > 1e-3, "a p_t lies %g from a jump",
-			      nearest);
-	printf("gradient check %s D=%d:", window_get(window)->name, D);
+		ck_assert_msg(nearest > 1e-3, "%s: a p_t lies %g from a jump",
+			      label, nearest);
+	printf("gradient check %s:", label);
 	for (int b = 0; b < t.lay.nblocks; b++) {
 		double err = block_error(&t, &d, scorers, b);
 		double norm = 0.0;
 		for (size_t k = 0; k < t.lay.len[b]; k++)
 			norm += fabs(t.grad[t.lay.off[b] + k]);
 		printf(" %s %.1e", train_block_name(&t.lay, b), err);
-		ck_assert_msg(err < 1e-5, "%s D=%d, block %s: relative error %g",
-			      window_get(window)->name, D,
-			      train_block_name(&t.lay, b), err);
-		/* local-p's weights learn (local-m's get no gradient) */
+		ck_assert_msg(err < 1e-5, "%s, block %s: relative error %g",
+			      label, train_block_name(&t.lay, b), err);
 		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
 			ck_assert(window == WINDOW_local_p ? norm > 1e-6
 							   : norm == 0.0);
@@ -989,6 +1060,7 @@ START_TEST(test_grad_local_windows)
 	train_data_free(&d);
 }
 END_TEST
+
 
 /* ---------------------------------------------- hard attention (REINFORCE) */
 
@@ -1057,7 +1129,7 @@ START_TEST(test_grad_input_feeding)
 	const int window = _i == SCORER_COUNT + 1 ? WINDOW_local_m
 						  : WINDOW_global;
 	const unsigned scorers = _i < SCORER_COUNT ? 1u << _i : SCORER_ALL;
-	const struct trace_cfg cfg = { window, 1, 0, 0 };
+	const struct trace_cfg cfg = { .window = window, .window_size = 1 };
 	struct train_data d;
 	struct trainer t;
 	struct train_stats st;
@@ -1204,7 +1276,8 @@ static Suite *train_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_grad_each_scorer, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_grad_all);
-	tcase_add_loop_test(tc, test_grad_local_windows, 0, 4);
+	tcase_add_loop_test(tc, test_grad_window_cases, 0,
+			    (int)(sizeof window_cases / sizeof window_cases[0]));
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);

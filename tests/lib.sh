@@ -43,6 +43,19 @@ expect_err() {
 	fi
 }
 
+# torch_python_find: sets torch_python to the first Python that can import
+# torch (TORCH_PYTHON, /usr/bin/python3, then $PYTHON3), or to "" if none
+torch_python_find() {
+	torch_python=
+	for py in "${TORCH_PYTHON:-}" /usr/bin/python3 "${PYTHON3:-}"; do
+		[ -n "$py" ] && [ "$py" != no ] || continue
+		if "$py" -c 'import torch' >/dev/null 2>&1; then
+			torch_python=$py
+			return 0
+		fi
+	done
+}
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" -eq 0 ]

@@ -5,14 +5,7 @@
 # hand can import torch.  TORCH_PYTHON names the Python to use; without
 # it, /usr/bin/python3 and then $PYTHON3 are tried.
 . "$srcdir/tests/lib.sh"
-torch_python=
-for py in "${TORCH_PYTHON:-}" /usr/bin/python3 "${PYTHON3:-}"; do
-	[ -n "$py" ] && [ "$py" != no ] || continue
-	if "$py" -c 'import torch' >/dev/null 2>&1; then
-		torch_python=$py
-		break
-	fi
-done
+torch_python_find
 if [ -z "$torch_python" ]; then
 	echo "no Python here can import torch"; exit 77
 fi

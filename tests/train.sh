@@ -170,9 +170,12 @@ check "feed4 says input-feeding yes" grep -q "^input-feeding yes" "$TMP/feed4.mo
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --arch=bahdanau
 expect_status 2 "--input-feeding with --arch=bahdanau"
 expect_err "--input-feeding is Luong's" "the architecture is named"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --window=local-p
-expect_status 2 "--input-feeding with local-p"
-expect_err "cannot yet combine --input-feeding with --window=local-p" "the limit is said"
+run_cmd train --pairs="$pairs" -o "$TMP/feed-localp.model" -q --epochs=2 --input-feeding --window=local-p
+expect_status 0 "--input-feeding with local-p trains"
+check "its model has input feeding and [local-p.W_p]" \
+	sh -c "grep -q '^input-feeding yes' '$TMP/feed-localp.model' && grep -q '^\[local-p.W_p\]' '$TMP/feed-localp.model'"
+run_cmd train --pairs="$pairs" -o "$TMP/feed-localp2.model" -q --epochs=1 --init="$TMP/feed-localp.model" --window=local-p
+expect_status 0 "train --init with input feeding, through local-p"
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --input-feeding --init=toy4
 expect_status 1 "--input-feeding with a model without it"
 expect_err "has no input feeding, and --input-feeding asks for it" "the model is named"
@@ -181,24 +184,56 @@ expect_status 0 "train --init=feed4"
 check "--init keeps the input feeding" grep -q "^input-feeding yes" "$TMP/x.model"
 rm -f "$TMP/x.model"
 # what a window refuses
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --arch=bahdanau --hidden=4
-expect_status 2 "--window with --arch=bahdanau"
-expect_err "works with Luong's architecture only" "the architecture is named"
+run_cmd train --pairs="$pairs" -o "$TMP/bahd-localp.model" -q --epochs=2 --window=local-p --arch=bahdanau --hidden=4
+expect_status 0 "--window=local-p with --arch=bahdanau trains"
+check "its model is Bahdanau's, with [local-p.W_p]" \
+	sh -c "grep -q '^architecture bahdanau' '$TMP/bahd-localp.model' && grep -q '^\[local-p.W_p\]' '$TMP/bahd-localp.model'"
+run_cmd trace --model="$TMP/bahd-localp.model" --window=local-p --scorer=all je suis étudiant
+expect_status 0 "the Bahdanau local-p model traces through local-p"
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-m --align-weight=0.3
 expect_status 2 "--window with --align-weight"
 expect_err "--align-weight and --window=local-m do not go together" "the clash is named"
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --window-size=0
 expect_status 2 "local-p with D = 0"
 expect_err "needs a --window-size of at least 1" "the size is explained"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-p --scorer=location-aware
-expect_status 2 "local-p with location-aware"
-expect_err "cannot train the location-aware scorer" "the scorer is named"
+run_cmd train --pairs="$pairs" -o "$TMP/la-localp.model" -q --epochs=2 --window=local-p --scorer=location-aware
+expect_status 0 "local-p with location-aware trains"
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=locl-p
 expect_status 2 "an unknown window"
 expect_err "did you mean 'local-p'?" "the near name is offered"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" --window=local-m --init=bahdanau4
-expect_status 1 "--window with a Bahdanau --init model"
-expect_err "works with Luong's only" "the model's architecture is named"
+run_cmd train --pairs="$pairs" -o "$TMP/bahd-localm.model" -q --epochs=1 --window=local-m --init=bahdanau4
+expect_status 0 "--window=local-m with a Bahdanau --init model"
+# the loss train reports is its model's traces': Bahdanau's architecture
+# through local-p (p_t from s_{t-1}), each pair traced teacher-forced as
+# JSON, -log p of each gold word and of </s>, over their count
+run_cmd train --pairs="$pairs" -o "$TMP/bahd-lp2.model" --epochs=30 --every=1000 --arch=bahdanau --hidden=4 --scorer=dot --window=local-p --window-size=2
+expect_status 0 "training Bahdanau's through local-p, D = 2"
+c_loss=$(sed -n 's/.*the final weights: loss \([0-9.]*\),.*/\1/p' "$TMP/err")
+cat >"$TMP/traced_loss.py" <<'PY'
+import json, math, subprocess, sys
+prog, model, pairs = sys.argv[1:4]
+total, count = 0.0, 0
+for line in open(pairs, encoding="utf-8"):
+    line = line.split("#", 1)[0].strip()
+    if not line:
+        continue
+    src, tgt = (part.strip() for part in line.split("|||")[:2])
+    out = subprocess.run([prog, "trace", "--model=" + model, "--scorer=dot",
+                          "--window=local-p", "--window-size=2",
+                          "--format=json", "--target=" + tgt, src],
+                         check=True, capture_output=True).stdout
+    d = json.loads(out)
+    steps = d["runs"][0]["steps"]
+    gold = tgt.split() + ["</s>"]
+    assert len(steps) == len(gold)
+    for step, word in zip(steps, gold):
+        total -= math.log(step["output"]["probs"][d["vocab"].index(word)])
+        count += 1
+print("%.9f" % (total / count))
+PY
+t_loss=$("${PYTHON3:-python3}" "$TMP/traced_loss.py" "$ATTN_TRACE" "$TMP/bahd-lp2.model" "$pairs")
+check "train's final loss ($c_loss) is its JSON traces' ($t_loss)" \
+	awk -v c="$c_loss" -v t="$t_loss" 'BEGIN { d = c - t; if (d < 0) d = -d; exit !(c != "" && t != "" && d <= 6e-7) }'
 check "no model is written after a refusal" test ! -e "$TMP/x.model"
 # the built-in model of hard attention, as make hard-model builds it
 # (HARD_TRAIN_FLAGS and HARD_EPOCHS in Makefile.am): REINFORCE's draws come

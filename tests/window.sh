@@ -157,5 +157,37 @@ for w in global local-m; do
 	check "quiz, $w: α_t in both formulas" \
 		sh -c "grep -q 'Σ_i α_[0-9],i·h_i' '$TMP/out' && grep -q ', α_[0-9],[0-9] = exp(' '$TMP/out'"
 done
+# train through the windows against PyTorch (bench/local_ref.py: autograd
+# through the same model, from the weights "train --epochs=0" writes, with
+# the same clipping and AdamW): after 5 epochs every weight agrees to
+# 1e-12.  Bahdanau's with local-p (p_t from s_{t-1}) and local-m, input
+# feeding with local-p and local-m, and location-aware through local-p
+# (it reads a_{t-1}), each with every scorer.  Skipped without a Python
+# that can import torch (TORCH_PYTHON, /usr/bin/python3, $PYTHON3).
+torch_python_find
+train_vs_torch() {
+	label="$1 --window=$2 --window-size=$3"
+	arch=$1 window=$2 size=$3
+	shift 3
+	set -- --scorer=all --window="$window" --window-size="$size" "$@"
+	run_cmd train --pairs="$srcdir/data/toy.pairs" "$@" "$arch" --epochs=0 -q -o "$TMP/w0.model"
+	run_cmd train --pairs="$srcdir/data/toy.pairs" "$@" "$arch" --epochs=5 -q -o "$TMP/w5.model"
+	expect_status 0 "train $label"
+	check "train $label: every weight is PyTorch's after 5 epochs" \
+		"$torch_python" "$srcdir/bench/local_ref.py" --init="$TMP/w0.model" \
+		--pairs="$srcdir/data/toy.pairs" --epochs=5 --compare="$TMP/w5.model" \
+		--tolerance=1e-12 "$1" "$2" "$3"
+}
+if [ -n "$torch_python" ]; then
+	train_vs_torch --arch=bahdanau local-p 1 --hidden=4
+	train_vs_torch --arch=bahdanau local-p 2 --hidden=6
+	train_vs_torch --arch=bahdanau local-m 1 --hidden=4
+	train_vs_torch --input-feeding local-p 1
+	train_vs_torch --input-feeding local-m 1
+	# Luong's without input feeding: location-aware among the scorers
+	train_vs_torch --arch=luong local-p 2
+else
+	echo "no Python here can import torch: training through the windows is not compared"
+fi
 
 finish
