@@ -305,7 +305,7 @@ END_TEST
 START_TEST(test_localp4)
 {
 	static const char *const want[] = { "european", "economic", "area" };
-	const struct trace_cfg cfg = { WINDOW_local_p, 1, 0, 0 };
+	const struct trace_cfg cfg = { .window = WINDOW_local_p, .window_size = 1 };
 	struct model m;
 	struct errbuf err;
 	struct trace tr;
