@@ -87,7 +87,8 @@ static void cli_train_help(void)
 "                        alignment (guided alignment; default 0: none)\n"
 "      --input-feeding   Luong's input feeding: the decoder reads\n"
 "                        [y_{t-1}; h̃_{t-1}] (the model file then says so);\n"
-"                        with --init, the model's own\n"
+"                        with --init, the model's own; with --arch=all,\n"
+"                        Luong's model only (Bahdanau's reads c_t anyway)\n"
 "      --window=NAME     train the weights through a window: global (the\n"
 "                        default), local-m or local-p (any scorer, both\n"
 "                        architectures, with input feeding too; local-p\n"
@@ -863,6 +864,8 @@ int cli_train(int argc, char **argv)
 			len && o.out[len - 1] == '/' ? "" : "/", name);
 		each[k].out = paths[k];
 		each[k].arch = k;
+		/* input feeding is Luong's: Bahdanau's decoder reads c_t */
+		each[k].feed = o.feed && k == ARCH_luong;
 	}
 	struct stat sb;
 	if (n > 1 && (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode))) {

@@ -104,6 +104,14 @@ check "bahdanau.model says its architecture" grep -q '^architecture bahdanau$' "
 "$ATTN_TRACE" train --pairs="$TMP/pairs" -o "$TMP/b1.model" --arch=bahdanau --epochs=20 --scorer=dot -q
 check "the same model as train --arch=bahdanau, but for its name" \
 	sh -c "sed 1d '$TMP/models/bahdanau.model' >'$TMP/x1'; sed 1d '$TMP/b1.model' >'$TMP/x2'; cmp -s '$TMP/x1' '$TMP/x2'"
+# with --input-feeding: Luong's model feeds h̃_{t-1}; Bahdanau's decoder
+# reads c_t anyway, and its model is the one trained without the flag
+mkdir "$TMP/fed"
+run_cmd train --pairs="$TMP/pairs" -o "$TMP/fed" --arch=all --input-feeding --epochs=20 --scorer=dot -q
+expect_status 0 "train --arch=all --input-feeding"
+check "luong.model has input feeding" grep -q '^input-feeding' "$TMP/fed/luong.model"
+check "bahdanau.model is train --arch=bahdanau's, without input feeding" \
+	sh -c "sed 1d '$TMP/fed/bahdanau.model' >'$TMP/x1'; sed 1d '$TMP/b1.model' >'$TMP/x2'; cmp -s '$TMP/x1' '$TMP/x2'"
 run_cmd train --pairs="$TMP/pairs" -o "$TMP/nodir" --arch=all --epochs=5
 expect_status 1 "train --arch=all needs a directory"
 check "and writes nothing" test ! -e "$TMP/nodir"
