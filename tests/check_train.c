@@ -1046,6 +1046,94 @@ START_TEST(test_hard_grad_fixed_draws)
 }
 END_TEST
 
+/* train --hard's full objective with the draws fixed: the generator and
+ * the baselines set back to the same start, and each draw's R - b
+ * recorded at the point where the gradient is taken (replay 0) and
+ * replayed at the others (replay 1), so that the loss read by the central
+ * differences is -R + the guided-alignment term + the surrogate
+ * -λ_r (R - b) log α_l - λ_e H(α) with R - b held fixed: the objective
+ * whose gradient train --hard follows (doc/model.md "Learning it"). */
+static double hard_surrogate_loss(struct trainer *t,
+				  const struct train_data *d,
+				  unsigned scorers, double *grad, double *fix,
+				  size_t cap, int replay)
+{
+	train_hard_start(&t->work, 99);
+	t->work.hard_lambda_r = 0.7; /* large, so that a slip shows */
+	t->work.hard_lambda_e = 0.3;
+	t->work.hard_fix = fix;
+	t->work.hard_fix_cap = cap;
+	t->work.hard_nfix = 0;
+	t->work.hard_fix_replay = replay;
+	return train_loss(&t->lay, t->theta, grad, d, scorers, &t->work, NULL);
+}
+
+/* The whole gradient of train --hard, REINFORCE's terms included, against
+ * central differences of that objective, for every scorer alone and all
+ * together, in both architectures, with the guided-alignment term on: in
+ * Bahdanau's the score terms reach s_{t-1} and the decoder over time, and
+ * location-aware's reach α_{t-1} and the step before's scores. */
+START_TEST(test_hard_grad_surrogate)
+{
+	const int arch = _i <= SCORER_COUNT ? ARCH_luong : ARCH_bahdanau;
+	const int k = _i % (SCORER_COUNT + 1);
+	const unsigned scorers = k < SCORER_COUNT ? 1u << k : SCORER_ALL;
+	const double h = 1e-5;
+	enum { CAP = 4096 };
+	double fix[CAP], base;
+	struct train_data d;
+	struct trainer t;
+	uint64_t state = 4343;
+
+	ck_assert(train_hard_supported(arch, scorers));
+	parse_ok(&d, grad_aligned_pairs, NULL);
+	train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, SCORER_ALL, 7);
+	t.work.align_weight = 0.3;
+	for (size_t j = 0; j < t.lay.total; j++)
+		t.theta[j] = train_rand_uniform(&state, -1.0, 1.0);
+	base = hard_surrogate_loss(&t, &d, scorers, t.grad, fix, CAP, 0);
+	ck_assert(t.work.hard_nfix > 0 && t.work.hard_nfix < CAP);
+	/* replaying gives the same loss, bit for bit */
+	ck_assert(hard_surrogate_loss(&t, &d, scorers, NULL, fix, CAP, 1) ==
+		  base);
+	printf("gradient check --hard %s %s:",
+	       arch == ARCH_luong ? "luong" : "bahdanau",
+	       k < SCORER_COUNT ? scorer_get(k)->name : "all");
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double worst = 0.0, norm = 0.0;
+		for (size_t j = t.lay.off[b]; j < t.lay.off[b] + t.lay.len[b];
+		     j++) {
+			double save = t.theta[j], up, down, num, a = t.grad[j];
+			t.theta[j] = save + h;
+			up = hard_surrogate_loss(&t, &d, scorers, NULL, fix,
+						 CAP, 1);
+			t.theta[j] = save - h;
+			down = hard_surrogate_loss(&t, &d, scorers, NULL, fix,
+						   CAP, 1);
+			t.theta[j] = save;
+			num = (up - down) / (2 * h);
+			norm += fabs(a);
+			worst = fmax(worst, fabs(a - num) /
+				     fmax(fmax(fabs(a), fabs(num)), 1e-4));
+		}
+		printf(" %s %.1e", train_block_name(&t.lay, b), worst);
+		ck_assert_msg(worst < 1e-5, "--hard %s, block %s: relative "
+			      "error %g", k < SCORER_COUNT ?
+			      scorer_get(k)->name : "all",
+			      train_block_name(&t.lay, b), worst);
+		/* a trained scorer's own weights learn */
+		if (t.lay.block[b].scorer >= 0 &&
+		    (scorers & (1u << t.lay.block[b].scorer)))
+			ck_assert_msg(norm > 1e-8, "block %s gets no gradient",
+				      train_block_name(&t.lay, b));
+	}
+	putchar('\n');
+	t.work.hard_fix = NULL;
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
 /* Input feeding (Luong's architecture): every scorer, alone and all
  * together, global and through local-m, every weight random in [-1, 1]
  * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
@@ -1208,6 +1296,8 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
+			    2 * (SCORER_COUNT + 1));
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);
