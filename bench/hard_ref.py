@@ -4,6 +4,7 @@
 Usage:
     hard_ref.py --init INIT.model --pairs FILE [--epochs N] [--seed N]
                 [--scorer LIST|all] [--align-weight X] [--lr X]
+                [--window global|local-m] [--window-size D]
                 [--weight-decay X] [--clip X] [--threads N]
 
 The same algorithm as src/train.c's train --hard (doc/training.md,
@@ -11,7 +12,9 @@ doc/model.md "Learning it"), on the CPU in double precision, full batch,
 with every scorer of train_ref.py and in the architecture of INIT.model:
 Luong's (location-aware reads the soft weights alpha_{t-1}, step by step)
 or Bahdanau's (each step scores s_{t-1}, draws, and the decoder RNN and
-the output read c_t = h_l, so the later steps depend on the draws):
+the output read c_t = h_l, so the later steps depend on the draws), with
+input feeding when INIT.model has it (the decoder reads [y; h~_{t-1}],
+h~_{t-1} made with the drawn h_l), and through local-m's window:
 
   - each teacher-forced step draws u from SplitMix64 (state --seed at the
     start, one number a step in the order epoch, pair, scorer, step: the
@@ -42,8 +45,9 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_ref import (SCORERS, align_loss, batch, clip_, parameters,  # noqa: E402
-                       read_model, read_pairs, rnn, score)
+from train_ref import (SCORERS, align_loss, batch, clip_,  # noqa: E402
+                       fields_of, parameters, read_model, read_pairs, rnn,
+                       score)
 
 LAMBDA_R, LAMBDA_E, DECAY = 0.1, 0.002, 0.9
 MASK64 = (1 << 64) - 1
@@ -103,14 +107,55 @@ def encode(p, data, arch, H):
     return torch.stack(states, 1), h
 
 
-def weights(p, name, Q, Hs, H, src_mask, prev):
-    """e (B, T, N), masked, and alpha; prev (B, T, N) for location-aware."""
+def local_m(src_len, N, t0, T, D):
+    """The local-m windows (B, T, N) of steps t0 + 1 .. t0 + T: True for
+    j in min(t, n) - D .. min(t, n) + D within 1 .. n; None: global."""
+    if D is None:
+        return None
+    t = torch.arange(t0 + 1, t0 + T + 1)[None, :, None]
+    centre = torch.minimum(t, src_len[:, None, None])
+    j = torch.arange(1, N + 1)[None, None, :]
+    return ((j >= centre - D) & (j <= centre + D)
+            & (j <= src_len[:, None, None]))
+
+
+def weights(p, name, Q, Hs, H, src_mask, prev, inside=None):
+    """e (B, T, N), masked to the sentence (and to the window inside, if
+    not None), and alpha; prev (B, T, N) for location-aware."""
     e = score(p, name, Q, Hs, H, prev)
-    e = e.masked_fill(~src_mask[:, None, :], -math.inf)
+    e = e.masked_fill(~src_mask[:, None, :] if inside is None else ~inside,
+                      -math.inf)
     return e, torch.softmax(e, -1)
 
 
-def decode_luong(p, name, Hs, s0, data, H, U):
+def decode_feed(p, name, Hs, s0, data, H, U, D):
+    """Luong's with input feeding: the decoder reads [y_{t-1}; h~_{t-1}],
+    h~_0 = 0, and h~_{t-1} was made with c_{t-1} = h_l, so each step runs
+    after the draws before it."""
+    src_len, src_mask, inputs = data[1], data[2], data[3]
+    B, N = src_mask.shape
+    y = p["target"][inputs]
+    s, ht = s0, torch.zeros(B, H, dtype=torch.float64)
+    prev = torch.zeros(B, N, dtype=torch.float64)
+    prev[:, 0] = 1.0
+    es, alphas, ls, logits = [], [], [], []
+    for t in range(inputs.shape[1]):
+        s = rnn(p, "decoder", torch.cat((y[:, t], ht), -1), s)
+        e, a = weights(p, name, s[:, None], Hs, H, src_mask, prev[:, None],
+                       local_m(src_len, N, t, 1, D))
+        prev = a[:, 0]
+        l = draw(prev, U[:, t], src_len)
+        c = Hs[torch.arange(B), l]
+        ht = torch.tanh(torch.cat((c, s), -1) @ p["output.W_c"].T)
+        logits.append(ht @ p["output.W_s"].T)
+        es.append(e[:, 0])
+        alphas.append(prev)
+        ls.append(l)
+    return (torch.stack(es, 1), torch.stack(alphas, 1), torch.stack(ls, 1),
+            torch.stack(logits, 1))
+
+
+def decode_luong(p, name, Hs, s0, data, H, U, D=None):
     """Luong's: the teacher-forced states, then e, alpha (step by step for
     location-aware, which reads the soft alpha_{t-1}), the draws, and the
     logits with c_t = h_l."""
@@ -123,14 +168,15 @@ def decode_luong(p, name, Hs, s0, data, H, U):
         S.append(s)
     S = torch.stack(S, 1)
     if name != "location-aware":
-        e, alpha = weights(p, name, S, Hs, H, src_mask, None)
+        e, alpha = weights(p, name, S, Hs, H, src_mask, None,
+                           local_m(src_len, N, 0, S.shape[1], D))
     else:
         prev = torch.zeros(B, N, dtype=torch.float64)
         prev[:, 0] = 1.0
         es, alphas = [], []
         for t in range(S.shape[1]):
             e, a = weights(p, name, S[:, t:t + 1], Hs, H, src_mask,
-                           prev[:, None])
+                           prev[:, None], local_m(src_len, N, t, 1, D))
             prev = a[:, 0]
             es.append(e[:, 0])
             alphas.append(prev)
@@ -142,7 +188,7 @@ def decode_luong(p, name, Hs, s0, data, H, U):
     return e, alpha, l, ht @ p["output.W_s"].T
 
 
-def decode_bahdanau(p, name, Hs, s0, data, H, U):
+def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None):
     """Bahdanau's: each step scores s_{t-1}, draws l, and the RNN and the
     output read c_t = h_l, so s_t carries the draws."""
     src_len, src_mask, inputs = data[1], data[2], data[3]
@@ -167,18 +213,21 @@ def decode_bahdanau(p, name, Hs, s0, data, H, U):
             torch.stack(logits, 1))
 
 
-def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0):
+def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
+            feed=False, D=None):
     """The objective (loss + surrogate) and, per scorer, (mean loss,
-    right); updates base (the baselines) in place."""
+    right); updates base (the baselines) in place.  D: local-m's
+    half-width, None for the global window."""
     gold, mask, align, linked = data[4:8]
     valid = mask.bool()
     ntok = mask.sum()
     pow0, M = decay
     Hs, s0 = encode(p, data, arch, H)
-    dec = decode_bahdanau if arch == "bahdanau" else decode_luong
+    dec = (decode_bahdanau if arch == "bahdanau" else
+           decode_feed if feed else decode_luong)
     total, per = 0.0, {}
     for k, name in enumerate(scorers):
-        e, alpha, l, logits = dec(p, name, Hs, s0, data, H, U[k])
+        e, alpha, l, logits = dec(p, name, Hs, s0, data, H, U[k], D)
         R = torch.log_softmax(logits, -1).gather(-1, gold[..., None])[..., 0]
         ce = -R
         if lam:
@@ -212,6 +261,9 @@ def main(argv):
     ap.add_argument("--weight-decay", type=float, default=0.2)
     ap.add_argument("--clip", type=float, default=5.0)
     ap.add_argument("--align-weight", type=float, default=0.0)
+    ap.add_argument("--window", choices=("global", "local-m"),
+                    default="global")
+    ap.add_argument("--window-size", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -219,6 +271,9 @@ def main(argv):
     scorers = [s for s in SCORERS if s in wanted]  # the registry's order
 
     model = read_model(args.init)
+    feed = any(f[:2] == ["input-feeding", "yes"]
+               for _, f in fields_of(args.init))
+    D = args.window_size if args.window == "local-m" else None
     words = model["target.words"]
     pairs = read_pairs(args.pairs, model["source.words"], words)
     data = batch(pairs, words.index("<s>"), words.index("</s>"))
@@ -239,7 +294,8 @@ def main(argv):
     for epoch in range(args.epochs):
         opt.zero_grad()
         total, _ = forward(p, data, scorers, model["H"], Us[epoch], base,
-                           (pow0, M), model["arch"], args.align_weight)
+                           (pow0, M), model["arch"], args.align_weight,
+                           feed, D)
         total.backward()
         clip_(params, args.clip)
         opt.step()
@@ -248,7 +304,8 @@ def main(argv):
 
     with torch.no_grad():
         _, per = forward(p, data, scorers, model["H"], Us[args.epochs], base,
-                         (pow0, M), model["arch"], args.align_weight)
+                         (pow0, M), model["arch"], args.align_weight,
+                         feed, D)
     mean = sum(v[0] for v in per.values()) / len(per)
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"

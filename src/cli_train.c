@@ -96,8 +96,8 @@ static void cli_train_help(void)
 "      --hard[=sample]   hard attention: each step draws one source word\n"
 "                        from α (SplitMix64 from --seed) and learns the\n"
 "                        scores by REINFORCE (doc/model.md); either\n"
-"                        architecture, every scorer; not yet with\n"
-"                        --window=local-m/local-p or --input-feeding\n"
+"                        architecture, every scorer, --input-feeding\n"
+"                        and --window=local-m (not local-p)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -340,14 +340,12 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"the location-aware scorer, which "
 					"reads α_{t-1}; choose others with "
 					"--scorer");
-	if (o->t.hard && o->t.window != WINDOW_global)
-		return cli_usage_errorf("train --hard cannot yet learn through "
-					"--window=%s (it draws from the global "
-					"softmax); drop --window or --hard",
-					window_get(o->t.window)->name);
-	if (o->t.hard && o->feed)
-		return cli_usage_errorf("train --hard cannot yet learn with "
-					"--input-feeding; drop one of them");
+	if (o->t.hard && o->t.window == WINDOW_local_p)
+		return cli_usage_errorf("train --hard cannot learn through "
+					"--window=local-p: REINFORCE's terms "
+					"are on the scores, and would give its "
+					"W_p and v_p no gradient; use "
+					"--window=local-m, or no --window");
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -782,11 +780,7 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	t->work.window = o->t.window;
 	t->work.window_size = o->t.window_size;
 	model_free(&init);
-	if (rc == 0 && o->t.hard && t->lay.feed) {
-		cli_messagef("%s has input feeding, and train --hard cannot "
-			     "yet learn with it", cli_train_base(o->init));
-		rc = EXIT_DATA;
-	} else if (rc == 0 && o->t.hard &&
+	if (rc == 0 && o->t.hard &&
 		   !train_hard_supported(t->lay.arch, o->t.scorers)) {
 		cli_messagef("train --hard cannot train the %s architecture",
 			     arch_get(t->lay.arch)->name);

@@ -675,8 +675,9 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 	return R;
 }
 
-/* The backward pass of tr_hard_output, given dL/dlogits in w->p: W_s,
- * tanh, W_c; adds to ds (dL/ds_t) and, c_t being h_l, to dL/dh_l alone. */
+/* The backward pass of tr_hard_output, given dL/dlogits in w->p (and,
+ * with input feeding, w->dht_in): W_s, tanh, W_c; adds to ds (dL/ds_t)
+ * and, c_t being h_l, to dL/dh_l alone. */
 static void tr_hard_output_back(struct model *g, const struct model *m,
 				double *ds, int l, struct train_work *w)
 {
@@ -684,6 +685,9 @@ static void tr_hard_output_back(struct model *g, const struct model *m,
 
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
 	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
+		for (int k = 0; k < H; k++)
+			w->dht[k] += w->dht_in[k];
 	for (int k = 0; k < H; k++)
 		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
 	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
@@ -749,7 +753,7 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		int l;
 
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_softmax(w->alpha, w->e, n);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
 		l = tr_hard_draw(&w->hard_rng, w->alpha, n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
@@ -891,7 +895,7 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_softmax(w->alpha, w->e, n);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
 		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
@@ -1046,6 +1050,117 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 			tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
 				    w->s + (size_t)t * H, w->scy,
 				    w->s + (size_t)(t - 1) * H, w->dscy,
+				    w->ds + (size_t)(t - 1) * H, E + H, H);
+			for (int k = 0; k < E; k++)
+				g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
+			memcpy(carry, w->dscy + E, sizeof *carry * (size_t)H);
+		}
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
+	return loss;
+}
+
+/* tr_pair_scorer_feed for train --hard: h̃_{t-1}, made with c_{t-1} =
+ * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step
+ * depend on the draws, R_t = log p(y_t | l_t, the sampled past), and the
+ * gradient runs back over time as in tr_pair_scorer_feed: each step's
+ * dL/dh̃_t is its output's plus what step t + 1's decoder input sent
+ * back, and REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t, the
+ * decoder before it and, for location-aware, α_{t-1}. */
+static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
+				       const struct train_pair *pr, int sc,
+				       double scale, struct train_work *w,
+				       int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const int E = m->E;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q, *carry = w->dnext;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		const double *s = w->s + (size_t)t * H;
+		double R, b = w->hard_b[sc];
+
+		tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+				 t > 1 ? o - (3 * H + V) + 2 * H : NULL, w);
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		cls->forward(&in, s, w->e, &w->sws);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		R = tr_hard_output(m, s, l, gold, w);
+		loss -= R;
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		w->hard_adv[t] = tr_hard_adv(w, R, b);
+		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (!g)
+			continue;
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
+	}
+	if (g) {
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		memset(carry, 0, sizeof *carry * (size_t)H);
+		w->dht_in = carry;
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			int word = tr_input(m, pr->tgt, t);
+			double *ds = w->ds + (size_t)t * H;
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
+			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
+			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
+			tr_hard_scores_back(w->seq_alpha + (size_t)t * n, n,
+					    w->hard_l[t], w->hard_adv[t],
+					    w->dprev, tr_align_links(pr, t, w),
+					    scale, w);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
+				      g->sw[sc], ds, w->dh + H);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}] */
+			memcpy(w->scy, m->tgt.emb + (size_t)word * E,
+			       sizeof *w->scy * (size_t)E);
+			if (t > 1)
+				memcpy(w->scy + E, o - (3 * H + V) + 2 * H,
+				       sizeof *w->scy * (size_t)H);
+			else
+				memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+			memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
+			tr_rnn_back(&g->dec, &m->dec, ds, w->s + (size_t)t * H,
+				    w->scy, w->s + (size_t)(t - 1) * H, w->dscy,
 				    w->ds + (size_t)(t - 1) * H, E + H, H);
 			for (int k = 0; k < E; k++)
 				g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
@@ -1447,9 +1562,9 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += tr_pair_scorer_feed(g, m, pr, sc,
-								scale, w,
-								&right[sc]);
+				loss[sc] += (w->hard ? tr_pair_scorer_feed_hard
+					     : tr_pair_scorer_feed)(g, m, pr,
+						sc, scale, w, &right[sc]);
 		if (g)
 			tr_encoder_back(g, m, pr->src, n, w);
 		return;

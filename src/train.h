@@ -236,9 +236,9 @@ struct train_opts {
 	int window, window_size; /* train --window: an enum window, and D */
 	int hard;               /* 1: train hard attention by REINFORCE
 	                           (train --hard); either architecture, every
-	                           scorer, the global window, no input
-	                           feeding; the draws' SplitMix64 state
-	                           starts at seed */
+	                           scorer, input feeding, the global and
+	                           local-m windows (not local-p); the draws'
+	                           SplitMix64 state starts at seed */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -368,8 +368,8 @@ int train_align_count(const struct model *m, const struct train_data *d,
 void train_hard_start(struct train_work *w, uint64_t seed);
 
 /* Whether train --hard can train the scorers with architecture arch
- * (every scorer, in both architectures; the trainer's windows and input
- * feeding are the caller's to refuse). */
+ * (every scorer, in both architectures; local-p, which it cannot train,
+ * is the caller's to refuse). */
 int train_hard_supported(int arch, unsigned scorers);
 
 /* The ascent direction on the scores of one step (n words, weights alpha,

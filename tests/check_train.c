@@ -1073,10 +1073,26 @@ static double hard_surrogate_loss(struct trainer *t,
  * together, in both architectures, with the guided-alignment term on: in
  * Bahdanau's the score terms reach s_{t-1} and the decoder over time, and
  * location-aware's reach α_{t-1} and the step before's scores. */
+/* The cases past the two architectures' loops: Luong's through local-m,
+ * and with input feeding (global and local-m), all scorers and
+ * location-aware alone; { input feeding, window, scorer (SCORER_COUNT:
+ * all) }. */
+static const int hard_more[][3] = {
+	{ 0, WINDOW_local_m, SCORER_COUNT },
+	{ 0, WINDOW_local_m, SCORER_location_aware },
+	{ 1, WINDOW_global, SCORER_COUNT },
+	{ 1, WINDOW_global, SCORER_location_aware },
+	{ 1, WINDOW_local_m, SCORER_COUNT },
+};
+
 START_TEST(test_hard_grad_surrogate)
 {
-	const int arch = _i <= SCORER_COUNT ? ARCH_luong : ARCH_bahdanau;
-	const int k = _i % (SCORER_COUNT + 1);
+	const int more = _i - 2 * (SCORER_COUNT + 1);
+	const int arch = _i <= SCORER_COUNT || more >= 0 ? ARCH_luong
+							 : ARCH_bahdanau;
+	const int feed = more >= 0 && hard_more[more][0];
+	const int window = more >= 0 ? hard_more[more][1] : WINDOW_global;
+	const int k = more >= 0 ? hard_more[more][2] : _i % (SCORER_COUNT + 1);
 	const unsigned scorers = k < SCORER_COUNT ? 1u << k : SCORER_ALL;
 	const double h = 1e-5;
 	enum { CAP = 4096 };
@@ -1087,8 +1103,14 @@ START_TEST(test_hard_grad_surrogate)
 
 	ck_assert(train_hard_supported(arch, scorers));
 	parse_ok(&d, grad_aligned_pairs, NULL);
-	train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, SCORER_ALL, 7);
-	t.work.align_weight = 0.3;
+	if (feed)
+		train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 7);
+	else
+		train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, SCORER_ALL, 7);
+	/* the gold words may lie outside a local window (train refuses) */
+	t.work.align_weight = window == WINDOW_global ? 0.3 : 0.0;
+	t.work.window = window;
+	t.work.window_size = 1;
 	for (size_t j = 0; j < t.lay.total; j++)
 		t.theta[j] = train_rand_uniform(&state, -1.0, 1.0);
 	base = hard_surrogate_loss(&t, &d, scorers, t.grad, fix, CAP, 0);
@@ -1096,8 +1118,9 @@ START_TEST(test_hard_grad_surrogate)
 	/* replaying gives the same loss, bit for bit */
 	ck_assert(hard_surrogate_loss(&t, &d, scorers, NULL, fix, CAP, 1) ==
 		  base);
-	printf("gradient check --hard %s %s:",
+	printf("gradient check --hard %s%s %s %s:",
 	       arch == ARCH_luong ? "luong" : "bahdanau",
+	       feed ? " input feeding" : "", window_get(window)->name,
 	       k < SCORER_COUNT ? scorer_get(k)->name : "all");
 	for (int b = 0; b < t.lay.nblocks; b++) {
 		double worst = 0.0, norm = 0.0;
@@ -1297,7 +1320,8 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
-			    2 * (SCORER_COUNT + 1));
+			    2 * (SCORER_COUNT + 1) +
+			    (int)(sizeof hard_more / sizeof hard_more[0]));
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);

@@ -217,19 +217,16 @@ check "train --hard with another seed gives other weights" \
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard=argmax
 expect_status 2 "train --hard=argmax is refused"
 check "it says what --hard takes" grep -q "train --hard takes only 'sample'" "$TMP/err"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --window=local-m
-expect_status 2 "train --hard with a local window is refused"
-check "it says why" grep -q "train --hard cannot yet learn through --window=local-m" "$TMP/err"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --window=local-p --scorer=dot
+expect_status 2 "train --hard through local-p is refused"
+check "it says why" grep -q "train --hard cannot learn through --window=local-p" "$TMP/err"
 check "no model is written when it refuses" test ! -e "$TMP/x.model"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --input-feeding
-expect_status 2 "train --hard with --input-feeding is refused"
-check "it says why" grep -q "train --hard cannot yet learn with --input-feeding" "$TMP/err"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --init=feed4
-expect_status 1 "train --hard from an --init model with input feeding is refused"
-check "it names the model" grep -q "feed4 has input feeding, and train --hard cannot" "$TMP/err"
-check "no model is written when it refuses" test ! -e "$TMP/x.model"
-# Bahdanau's architecture and location-aware train (tests/hard.sh checks
-# the numbers against PyTorch): same seed, same bytes
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=2 --hard --window=local-m --init=feed4
+expect_status 0 "train --hard from feed4 (input feeding) through local-m"
+check "the model keeps its input feeding" grep -q "^input-feeding yes" "$TMP/x.model"
+rm -f "$TMP/x.model"
+# Bahdanau's architecture, location-aware, input feeding and local-m train
+# (tests/hard.sh checks the numbers against PyTorch): same seed, same bytes
 for k in 1 2; do
 	run_cmd train --pairs="$pairs" -o "$TMP/hb.model" -q --epochs=20 --hard --arch=bahdanau --seed=4
 	expect_status 0 "train --hard --arch=bahdanau, run $k"
