@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "selection.h"
 #include "trace.h"
 #include "train.h"
 #include "window.h"
@@ -1157,6 +1158,106 @@ START_TEST(test_hard_grad_surrogate)
 }
 END_TEST
 
+/* train --hard's forward pass is the trace's: for one pair and one
+ * scorer the trainer's stream, started at the seed, draws the very u's of
+ * `trace --hard --seed`, whose run starts its own stream there; so the
+ * loss, Σ -log p(y_t | l_t), is the trace's (its outputs computed with
+ * c_t = h_l, after the draws before, in Bahdanau's and with input
+ * feeding), and the baseline after the last step is the trace's b, which
+ * follows every R; where the trainer keeps every step (location-aware,
+ * Bahdanau's, input feeding), each l_t and α_t are the trace's too.  Every
+ * scorer, in both architectures, through local-m and with input feeding,
+ * on each pair alone. */
+START_TEST(test_hard_loss_matches_trace)
+{
+	static const char *const one[] = {
+		"a b c ||| x y\n", "b a ||| y z x\n", "c c a b ||| x z y\n",
+	};
+	/* { architecture, input feeding, window } */
+	static const int cases[][3] = {
+		{ ARCH_luong, 0, WINDOW_global },
+		{ ARCH_luong, 0, WINDOW_local_m },
+		{ ARCH_bahdanau, 0, WINDOW_global },
+		{ ARCH_luong, 1, WINDOW_global },
+		{ ARCH_luong, 1, WINDOW_local_m },
+	};
+	const int arch = cases[_i][0], feed = cases[_i][1];
+	const int window = cases[_i][2];
+	int compared = 0;
+
+	for (size_t k = 0; k < sizeof one / sizeof one[0]; k++) {
+		struct train_data d;
+		struct trainer t;
+		struct train_stats st;
+		struct model v;
+		uint64_t state = 99 + k;
+		parse_ok(&d, one[k], NULL);
+		if (feed)
+			train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 3);
+		else
+			train_init_random_arch(&t, &d, arch, 3, 4, 2, 8,
+					       SCORER_ALL, 3);
+		for (size_t j = 0; j < t.lay.total; j++)
+			t.theta[j] = train_rand_uniform(&state, -1.5, 1.5);
+		t.work.window = window;
+		t.work.window_size = 1;
+		train_view(&v, &t.lay, t.theta, &d);
+		for (int sc = 0; sc < SCORER_COUNT; sc++) {
+			const struct trace_cfg cfg = { window, 1, SELECTION_hard,
+						       40 + k + (unsigned)sc,
+						       0, 0, 0 };
+			const struct train_pair *p = &d.pairs[0];
+			struct trace tr;
+			struct errbuf err;
+			double sum = 0.0;
+			/* the steps kept for a backward pass over time */
+			const int kept = feed || arch == ARCH_bahdanau ||
+					 scorer_get(sc)->uses_prev_alpha;
+			train_hard_start(&t.work, cfg.seed);
+			train_loss(&t.lay, t.theta, NULL, &d, 1u << sc, &t.work,
+				   &st);
+			ck_assert_msg(trace_build(&tr, &v, p->src, p->nsrc,
+						  p->tgt, p->ntgt, 1u << sc,
+						  &cfg, &err) == 0, "%s",
+				      err.msg);
+			for (int s = 1; s <= p->ntgt + 1; s++) {
+				const struct trace_rec *r =
+					trace_find(&tr, REC_OUTPUT, 0, s, 0);
+				int gold = s <= p->ntgt ? p->tgt[s - 1] : v.eos;
+				sum -= log(r->result[gold]);
+				if (!kept)
+					continue;
+				/* the draw and every weight of the step */
+				ck_assert_msg(trace_find(&tr, REC_SAMPLE, 0, s,
+						t.work.hard_l[s] + 1) != NULL,
+					      "case %d %s step %d: l %d", _i,
+					      scorer_get(sc)->name, s,
+					      t.work.hard_l[s] + 1);
+				for (int j = 0; j < p->nsrc; j++)
+					ck_assert(fabs(trace_weights(&tr, 0, s)[j] -
+						t.work.seq_alpha[(size_t)s *
+							p->nsrc + j]) < 1e-12);
+			}
+			sum /= d.ntokens;
+			ck_assert_msg(fabs(st.loss_of[sc] - sum) < 1e-12,
+				      "case %d pair %zu %s: train %.17g, trace "
+				      "%.17g", _i, k, scorer_get(sc)->name,
+				      st.loss_of[sc], sum);
+			ck_assert_msg(fabs(t.work.hard_b[sc] -
+					   tr.runs[0].baseline) < 1e-12,
+				      "case %d pair %zu %s: b %.17g, trace's "
+				      "%.17g", _i, k, scorer_get(sc)->name,
+				      t.work.hard_b[sc], tr.runs[0].baseline);
+			trace_free(&tr);
+			compared++;
+		}
+		train_free(&t);
+		train_data_free(&d);
+	}
+	ck_assert_int_eq(compared, 3 * SCORER_COUNT);
+}
+END_TEST
+
 /* Input feeding (Luong's architecture): every scorer, alone and all
  * together, global and through local-m, every weight random in [-1, 1]
  * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
@@ -1322,6 +1423,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
 			    2 * (SCORER_COUNT + 1) +
 			    (int)(sizeof hard_more / sizeof hard_more[0]));
+	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 5);
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);
