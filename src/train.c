@@ -1394,7 +1394,7 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, q, w->e, &w->sws);
-		tr_softmax(w->alpha, w->e, n);
+		tr_window(m, q, t, n, w); /* global: the softmax; local-m */
 		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
 		c = w->h + (size_t)(l + 1) * H;
 		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */

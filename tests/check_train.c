@@ -1076,21 +1076,23 @@ static double hard_surrogate_loss(struct trainer *t,
  * location-aware's reach α_{t-1} and the step before's scores. */
 /* The cases past the two architectures' loops: Luong's through local-m,
  * and with input feeding (global and local-m), all scorers and
- * location-aware alone; { input feeding, window, scorer (SCORER_COUNT:
- * all) }. */
-static const int hard_more[][3] = {
-	{ 0, WINDOW_local_m, SCORER_COUNT },
-	{ 0, WINDOW_local_m, SCORER_location_aware },
-	{ 1, WINDOW_global, SCORER_COUNT },
-	{ 1, WINDOW_global, SCORER_location_aware },
-	{ 1, WINDOW_local_m, SCORER_COUNT },
+ * location-aware alone, and Bahdanau's through local-m (which train's
+ * command line does not offer yet); { input feeding, window, scorer
+ * (SCORER_COUNT: all), architecture }. */
+static const int hard_more[][4] = {
+	{ 0, WINDOW_local_m, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_m, SCORER_location_aware, ARCH_luong },
+	{ 1, WINDOW_global, SCORER_COUNT, ARCH_luong },
+	{ 1, WINDOW_global, SCORER_location_aware, ARCH_luong },
+	{ 1, WINDOW_local_m, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_m, SCORER_COUNT, ARCH_bahdanau },
 };
 
 START_TEST(test_hard_grad_surrogate)
 {
 	const int more = _i - 2 * (SCORER_COUNT + 1);
-	const int arch = _i <= SCORER_COUNT || more >= 0 ? ARCH_luong
-							 : ARCH_bahdanau;
+	const int arch = more >= 0 ? hard_more[more][3]
+			 : _i <= SCORER_COUNT ? ARCH_luong : ARCH_bahdanau;
 	const int feed = more >= 0 && hard_more[more][0];
 	const int window = more >= 0 ? hard_more[more][1] : WINDOW_global;
 	const int k = more >= 0 ? hard_more[more][2] : _i % (SCORER_COUNT + 1);
@@ -1166,8 +1168,9 @@ END_TEST
  * feeding), and the baseline after the last step is the trace's b, which
  * follows every R; where the trainer keeps every step (location-aware,
  * Bahdanau's, input feeding), each l_t and α_t are the trace's too.  Every
- * scorer, in both architectures, through local-m and with input feeding,
- * on each pair alone. */
+ * scorer, in both architectures, through local-m (Bahdanau's too, which
+ * train's command line does not offer yet) and with input feeding, on
+ * each pair alone. */
 START_TEST(test_hard_loss_matches_trace)
 {
 	static const char *const one[] = {
@@ -1180,6 +1183,7 @@ START_TEST(test_hard_loss_matches_trace)
 		{ ARCH_bahdanau, 0, WINDOW_global },
 		{ ARCH_luong, 1, WINDOW_global },
 		{ ARCH_luong, 1, WINDOW_local_m },
+		{ ARCH_bahdanau, 0, WINDOW_local_m },
 	};
 	const int arch = cases[_i][0], feed = cases[_i][1];
 	const int window = cases[_i][2];
@@ -1423,7 +1427,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
 			    2 * (SCORER_COUNT + 1) +
 			    (int)(sizeof hard_more / sizeof hard_more[0]));
-	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 5);
+	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 6);
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);
