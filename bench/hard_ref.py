@@ -74,11 +74,14 @@ def draws(seed, epochs, pairs, scorers, T):
 
 
 def draw(alpha, u, src_len):
-    """l (B,) from the weights alpha (B, N) and the u's (B,): the first j
-    with u < alpha_1 + .. + alpha_j, or the sentence's last word."""
+    """l (B,) or (B, T) from the weights alpha (B, N) or (B, T, N) and the
+    u's (B,) or (B, T): the first j with u < alpha_1 + .. + alpha_j, or
+    the sentence's last word."""
     with torch.no_grad():
-        hit = u[:, None] < torch.cumsum(alpha, -1)
-        return torch.where(hit.any(-1), hit.int().argmax(-1), src_len - 1)
+        hit = u[..., None] < torch.cumsum(alpha, -1)
+        last = (src_len - 1).reshape((-1,) + (1,) * (u.dim() - 1))
+        return torch.where(hit.any(-1), hit.int().argmax(-1),
+                           last.expand_as(u))
 
 
 def encode(p, data, arch, H):
@@ -155,18 +158,23 @@ def decode_feed(p, name, Hs, s0, data, H, U, D):
             torch.stack(logits, 1))
 
 
-def decode_luong(p, name, Hs, s0, data, H, U, D=None):
-    """Luong's: the teacher-forced states, then e, alpha (step by step for
-    location-aware, which reads the soft alpha_{t-1}), the draws, and the
-    logits with c_t = h_l."""
-    src_len, src_mask, inputs = data[1], data[2], data[3]
-    B, N = src_mask.shape
+def states(p, s0, inputs):
+    """Luong's teacher-forced decoder states (B, T, H), without input
+    feeding the same for every scorer."""
     y = p["target"][inputs]
     s, S = s0, []
     for t in range(inputs.shape[1]):
         s = rnn(p, "decoder", y[:, t], s)
         S.append(s)
-    S = torch.stack(S, 1)
+    return torch.stack(S, 1)
+
+
+def decode_luong(p, name, Hs, S, data, H, U, D=None):
+    """Luong's, from the decoder states S: e, alpha (step by step for
+    location-aware, which reads the soft alpha_{t-1}), the draws, and the
+    logits with c_t = h_l."""
+    src_len, src_mask = data[1], data[2]
+    B, N = src_mask.shape
     if name != "location-aware":
         e, alpha = weights(p, name, S, Hs, H, src_mask, None,
                            local_m(src_len, N, 0, S.shape[1], D))
@@ -181,8 +189,7 @@ def decode_luong(p, name, Hs, s0, data, H, U, D=None):
             es.append(e[:, 0])
             alphas.append(prev)
         e, alpha = torch.stack(es, 1), torch.stack(alphas, 1)
-    l = torch.stack([draw(alpha[:, t], U[:, t], src_len)
-                     for t in range(S.shape[1])], 1)
+    l = draw(alpha, U, src_len)
     c = Hs.gather(1, l[..., None].expand(-1, -1, H))
     ht = torch.tanh(torch.cat((c, S), -1) @ p["output.W_c"].T)
     return e, alpha, l, ht @ p["output.W_s"].T
@@ -225,6 +232,8 @@ def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
     Hs, s0 = encode(p, data, arch, H)
     dec = (decode_bahdanau if arch == "bahdanau" else
            decode_feed if feed else decode_luong)
+    if dec is decode_luong:
+        s0 = states(p, s0, data[3])  # what it decodes from
     total, per = 0.0, {}
     for k, name in enumerate(scorers):
         e, alpha, l, logits = dec(p, name, Hs, s0, data, H, U[k], D)
