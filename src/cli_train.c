@@ -781,7 +781,7 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	t->work.window_size = o->t.window_size;
 	model_free(&init);
 	if (rc == 0 && o->t.hard &&
-		   !train_hard_supported(t->lay.arch, o->t.scorers)) {
+	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
 		cli_messagef("train --hard cannot train the %s architecture",
 			     arch_get(t->lay.arch)->name);
 		rc = EXIT_USAGE;
