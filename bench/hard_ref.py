@@ -3,18 +3,26 @@
 
 Usage:
     hard_ref.py --init INIT.model --pairs FILE [--epochs N] [--seed N]
-                [--scorer LIST] [--lr X] [--weight-decay X] [--clip X]
-                [--threads N]
+                [--scorer LIST|all] [--align-weight X] [--lr X]
+                [--window global|local-m] [--window-size D]
+                [--weight-decay X] [--clip X] [--threads N]
 
 The same algorithm as src/train.c's train --hard (doc/training.md,
-doc/model.md "Learning it"), in Luong's architecture, on the CPU in double
-precision, full batch:
+doc/model.md "Learning it"), on the CPU in double precision, full batch,
+with every scorer of train_ref.py and in the architecture of INIT.model:
+Luong's (location-aware reads the soft weights alpha_{t-1}, step by step)
+or Bahdanau's (each step scores s_{t-1}, draws, and the decoder RNN and
+the output read c_t = h_l, so the later steps depend on the draws), with
+input feeding when INIT.model has it (the decoder reads [y; h~_{t-1}],
+h~_{t-1} made with the drawn h_l), and through local-m's window:
 
   - each teacher-forced step draws u from SplitMix64 (state --seed at the
     start, one number a step in the order epoch, pair, scorer, step: the
     trainer's order), and l is the first j with u < α_1 + .. + α_j;
-  - the context is h_l; the loss is the mean of -R = -log p(y_t | l);
-  - the gradient is autograd's through h_l, plus, on the scores, the
+  - the context is h_l; the loss is the mean of -R = -log p(y_t | l)
+    (plus --align-weight times the guided-alignment term);
+  - the gradient is autograd's through h_l (and in Bahdanau's through the
+    decoder over time), plus, on the scores, the
     score-function and entropy terms, through the surrogate
     -(1/N) Σ [λ_r (R - b) log α_l + λ_e H(α)] with R and b held constant;
   - b, one per scorer, b <- 0.9 b + 0.1 R after every step from 0, carried
@@ -37,9 +45,10 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_ref import batch, clip_, parameters, read_model, read_pairs, rnn  # noqa: E402
+from train_ref import (SCORERS, align_loss, batch, clip_,  # noqa: E402
+                       fields_of, parameters, read_model, read_pairs, rnn,
+                       score)
 
-SCORERS = ("dot", "general", "concat")  # the registry's order
 LAMBDA_R, LAMBDA_E, DECAY = 0.1, 0.002, 0.9
 MASK64 = (1 << 64) - 1
 
@@ -64,50 +73,175 @@ def draws(seed, epochs, pairs, scorers, T):
     return out
 
 
-def forward(p, data, scorers, H, U, base, decay):
-    """The objective (loss + surrogate) and, per scorer, (mean loss,
-    right); updates base (the baselines) in place."""
-    src, src_len, src_mask, inputs, gold, mask = data[:6]
+def draw(alpha, u, src_len):
+    """l (B,) or (B, T) from the weights alpha (B, N) or (B, T, N) and the
+    u's (B,) or (B, T): the first j with u < alpha_1 + .. + alpha_j, or
+    the sentence's last word."""
+    with torch.no_grad():
+        hit = u[..., None] < torch.cumsum(alpha, -1)
+        last = (src_len - 1).reshape((-1,) + (1,) * (u.dim() - 1))
+        return torch.where(hit.any(-1), hit.int().argmax(-1),
+                           last.expand_as(u))
+
+
+def encode(p, data, arch, H):
+    """The encoder states Hs (B, N, H) and the decoder's s_0 (B, H)."""
+    src, src_len, src_mask = data[:3]
     B, N = src.shape
     x = p["source"][src]
-    h = torch.zeros(B, H, dtype=torch.float64)
-    states = []
+    if arch == "bahdanau":
+        D = H // 2
+        hf, fwd = torch.zeros(B, D, dtype=torch.float64), []
+        for i in range(N):
+            hf = rnn(p, "forward", x[:, i], hf)
+            fwd.append(hf)
+        hb, bwd = torch.zeros(B, D, dtype=torch.float64), [None] * N
+        for i in range(N - 1, -1, -1):  # from each sentence's last word
+            new = rnn(p, "backward", x[:, i], hb)
+            hb = torch.where(src_mask[:, i:i + 1], new, hb)
+            bwd[i] = hb
+        Hs = torch.cat((torch.stack(fwd, 1), torch.stack(bwd, 1)), -1)
+        return Hs, torch.tanh(bwd[0] @ p["decoder.W_init"].T)
+    h, states = torch.zeros(B, H, dtype=torch.float64), []
     for i in range(N):
         new = rnn(p, "encoder", x[:, i], h)
         h = torch.where(src_mask[:, i:i + 1], new, h)
         states.append(new)
-    Hs = torch.stack(states, 1)
+    return torch.stack(states, 1), h
+
+
+def local_m(src_len, N, t0, T, D):
+    """The local-m windows (B, T, N) of steps t0 + 1 .. t0 + T: True for
+    j in min(t, n) - D .. min(t, n) + D within 1 .. n; None: global."""
+    if D is None:
+        return None
+    t = torch.arange(t0 + 1, t0 + T + 1)[None, :, None]
+    centre = torch.minimum(t, src_len[:, None, None])
+    j = torch.arange(1, N + 1)[None, None, :]
+    return ((j >= centre - D) & (j <= centre + D)
+            & (j <= src_len[:, None, None]))
+
+
+def weights(p, name, Q, Hs, H, src_mask, prev, inside=None):
+    """e (B, T, N), masked to the sentence (and to the window inside, if
+    not None), and alpha; prev (B, T, N) for location-aware."""
+    e = score(p, name, Q, Hs, H, prev)
+    e = e.masked_fill(~src_mask[:, None, :] if inside is None else ~inside,
+                      -math.inf)
+    return e, torch.softmax(e, -1)
+
+
+def decode_feed(p, name, Hs, s0, data, H, U, D):
+    """Luong's with input feeding: the decoder reads [y_{t-1}; h~_{t-1}],
+    h~_0 = 0, and h~_{t-1} was made with c_{t-1} = h_l, so each step runs
+    after the draws before it."""
+    src_len, src_mask, inputs = data[1], data[2], data[3]
+    B, N = src_mask.shape
     y = p["target"][inputs]
-    s, S = h, []
+    s, ht = s0, torch.zeros(B, H, dtype=torch.float64)
+    prev = torch.zeros(B, N, dtype=torch.float64)
+    prev[:, 0] = 1.0
+    es, alphas, ls, logits = [], [], [], []
+    for t in range(inputs.shape[1]):
+        s = rnn(p, "decoder", torch.cat((y[:, t], ht), -1), s)
+        e, a = weights(p, name, s[:, None], Hs, H, src_mask, prev[:, None],
+                       local_m(src_len, N, t, 1, D))
+        prev = a[:, 0]
+        l = draw(prev, U[:, t], src_len)
+        c = Hs[torch.arange(B), l]
+        ht = torch.tanh(torch.cat((c, s), -1) @ p["output.W_c"].T)
+        logits.append(ht @ p["output.W_s"].T)
+        es.append(e[:, 0])
+        alphas.append(prev)
+        ls.append(l)
+    return (torch.stack(es, 1), torch.stack(alphas, 1), torch.stack(ls, 1),
+            torch.stack(logits, 1))
+
+
+def states(p, s0, inputs):
+    """Luong's teacher-forced decoder states (B, T, H), without input
+    feeding the same for every scorer."""
+    y = p["target"][inputs]
+    s, S = s0, []
     for t in range(inputs.shape[1]):
         s = rnn(p, "decoder", y[:, t], s)
         S.append(s)
-    S = torch.stack(S, 1)
+    return torch.stack(S, 1)
+
+
+def decode_luong(p, name, Hs, S, data, H, U, D=None):
+    """Luong's, from the decoder states S: e, alpha (step by step for
+    location-aware, which reads the soft alpha_{t-1}), the draws, and the
+    logits with c_t = h_l."""
+    src_len, src_mask = data[1], data[2]
+    B, N = src_mask.shape
+    if name != "location-aware":
+        e, alpha = weights(p, name, S, Hs, H, src_mask, None,
+                           local_m(src_len, N, 0, S.shape[1], D))
+    else:
+        prev = torch.zeros(B, N, dtype=torch.float64)
+        prev[:, 0] = 1.0
+        es, alphas = [], []
+        for t in range(S.shape[1]):
+            e, a = weights(p, name, S[:, t:t + 1], Hs, H, src_mask,
+                           prev[:, None], local_m(src_len, N, t, 1, D))
+            prev = a[:, 0]
+            es.append(e[:, 0])
+            alphas.append(prev)
+        e, alpha = torch.stack(es, 1), torch.stack(alphas, 1)
+    l = draw(alpha, U, src_len)
+    c = Hs.gather(1, l[..., None].expand(-1, -1, H))
+    ht = torch.tanh(torch.cat((c, S), -1) @ p["output.W_c"].T)
+    return e, alpha, l, ht @ p["output.W_s"].T
+
+
+def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None):
+    """Bahdanau's: each step scores s_{t-1}, draws l, and the RNN and the
+    output read c_t = h_l, so s_t carries the draws."""
+    src_len, src_mask, inputs = data[1], data[2], data[3]
+    B, N = src_mask.shape
+    y = p["target"][inputs]
+    s = s0
+    prev = torch.zeros(B, N, dtype=torch.float64)
+    prev[:, 0] = 1.0
+    es, alphas, ls, logits = [], [], [], []
+    for t in range(inputs.shape[1]):
+        e, a = weights(p, name, s[:, None], Hs, H, src_mask, prev[:, None])
+        prev = a[:, 0]
+        l = draw(prev, U[:, t], src_len)
+        c = Hs[torch.arange(B), l]
+        s = torch.tanh(y[:, t] @ p["decoder.W_y"].T + s @ p["decoder.W_s"].T
+                       + c @ p["decoder.W_c"].T + p["decoder.b"][0])
+        logits.append(torch.cat((s, c, y[:, t]), -1) @ p["output.W_o"].T)
+        es.append(e[:, 0])
+        alphas.append(prev)
+        ls.append(l)
+    return (torch.stack(es, 1), torch.stack(alphas, 1), torch.stack(ls, 1),
+            torch.stack(logits, 1))
+
+
+def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
+            feed=False, D=None):
+    """The objective (loss + surrogate) and, per scorer, (mean loss,
+    right); updates base (the baselines) in place.  D: local-m's
+    half-width, None for the global window."""
+    gold, mask, align, linked = data[4:8]
     valid = mask.bool()
     ntok = mask.sum()
     pow0, M = decay
+    Hs, s0 = encode(p, data, arch, H)
+    dec = (decode_bahdanau if arch == "bahdanau" else
+           decode_feed if feed else decode_luong)
+    if dec is decode_luong:
+        s0 = states(p, s0, data[3])  # what it decodes from
     total, per = 0.0, {}
     for k, name in enumerate(scorers):
-        if name == "dot":
-            e = S @ Hs.transpose(1, 2)
-        elif name == "general":
-            e = S @ (Hs @ p["general.W"].T).transpose(1, 2)
-        else:
-            W = p["concat.W"]
-            u = (S @ W[:, :H].T)[:, :, None, :] + (Hs @ W[:, H:].T)[:, None]
-            e = torch.tanh(u) @ p["concat.v"][0]
-        e = e.masked_fill(~src_mask[:, None, :], -math.inf)
-        alpha = torch.softmax(e, -1)
-        with torch.no_grad():
-            cum = torch.cumsum(alpha, -1)
-            hit = U[k][..., None] < cum
-            l = torch.where(hit.any(-1), hit.int().argmax(-1),
-                            (src_len - 1)[:, None].expand_as(hit[..., 0]))
-        c = Hs.gather(1, l[..., None].expand(-1, -1, H))
-        ht = torch.tanh(torch.cat((c, S), -1) @ p["output.W_c"].T)
-        logits = ht @ p["output.W_s"].T
+        e, alpha, l, logits = dec(p, name, Hs, s0, data, H, U[k], D)
         R = torch.log_softmax(logits, -1).gather(-1, gold[..., None])[..., 0]
-        loss = -(R * mask).sum() / ntok
+        ce = -R
+        if lam:
+            ce = ce + lam * align_loss(alpha, align, linked)
+        loss = (ce * mask).sum() / ntok
         # the baselines before each step, in the order pairs, steps
         with torch.no_grad():
             r = R[valid]
@@ -135,12 +269,20 @@ def main(argv):
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--weight-decay", type=float, default=0.2)
     ap.add_argument("--clip", type=float, default=5.0)
+    ap.add_argument("--align-weight", type=float, default=0.0)
+    ap.add_argument("--window", choices=("global", "local-m"),
+                    default="global")
+    ap.add_argument("--window-size", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    scorers = [s for s in SCORERS if s in args.scorer.split(",")]
+    wanted = SCORERS if args.scorer == "all" else args.scorer.split(",")
+    scorers = [s for s in SCORERS if s in wanted]  # the registry's order
 
     model = read_model(args.init)
+    feed = any(f[:2] == ["input-feeding", "yes"]
+               for _, f in fields_of(args.init))
+    D = args.window_size if args.window == "local-m" else None
     words = model["target.words"]
     pairs = read_pairs(args.pairs, model["source.words"], words)
     data = batch(pairs, words.index("<s>"), words.index("</s>"))
@@ -161,7 +303,8 @@ def main(argv):
     for epoch in range(args.epochs):
         opt.zero_grad()
         total, _ = forward(p, data, scorers, model["H"], Us[epoch], base,
-                           (pow0, M))
+                           (pow0, M), model["arch"], args.align_weight,
+                           feed, D)
         total.backward()
         clip_(params, args.clip)
         opt.step()
@@ -170,7 +313,8 @@ def main(argv):
 
     with torch.no_grad():
         _, per = forward(p, data, scorers, model["H"], Us[args.epochs], base,
-                         (pow0, M))
+                         (pow0, M), model["arch"], args.align_weight,
+                         feed, D)
     mean = sum(v[0] for v in per.values()) / len(per)
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"

@@ -96,8 +96,9 @@ static void cli_train_help(void)
 "      --window-size=D   the local window's half-width D (default 1)\n"
 "      --hard[=sample]   hard attention: each step draws one source word\n"
 "                        from α (SplitMix64 from --seed) and learns the\n"
-"                        scores by REINFORCE (doc/model.md); Luong's\n"
-"                        architecture, scorers that do not read α_{t-1}\n"
+"                        scores by REINFORCE (doc/model.md); either\n"
+"                        architecture, every scorer, --input-feeding\n"
+"                        and --window=local-m (not local-p)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -326,6 +327,12 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--window=local-p needs a --window-size "
 					"of at least 1 (its Gaussian's σ is "
 					"D/2), not %d", o->t.window_size);
+	if (o->t.hard && o->t.window == WINDOW_local_p)
+		return cli_usage_errorf("train --hard cannot learn through "
+					"--window=local-p: REINFORCE's terms "
+					"are on the scores, and would give its "
+					"W_p and v_p no gradient; use "
+					"--window=local-m, or no --window");
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -747,9 +754,8 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	model_free(&init);
 	if (rc == 0 && o->t.hard &&
 	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
-		cli_messagef("train --hard learns Luong's architecture with "
-			     "scorers that do not read the previous weights "
-			     "(not bahdanau, location-aware)");
+		cli_messagef("train --hard cannot train the %s architecture",
+			     arch_get(t->lay.arch)->name);
 		rc = EXIT_USAGE;
 	}
 	return rc;

@@ -154,6 +154,8 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->wgauss = xcalloc(n, sizeof *w->wgauss);
 	w->seq_win = xcalloc((size_t)maxT * (4 + H + 2 * n),
 			     sizeof *w->seq_win);
+	w->hard_l = xcalloc((size_t)maxT + 1, sizeof *w->hard_l);
+	w->hard_adv = xcalloc((size_t)maxT + 1, sizeof *w->hard_adv);
 }
 
 void train_work_free(struct train_work *w)
@@ -168,6 +170,8 @@ void train_work_free(struct train_work *w)
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
+	free(w->hard_l);
+	free(w->hard_adv);
 	memset(w, 0, sizeof *w);
 }
 
@@ -637,12 +641,10 @@ void train_hard_start(struct train_work *w, uint64_t seed)
 
 int train_hard_supported(int arch, unsigned scorers)
 {
-	if (arch != ARCH_luong)
-		return 0;
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		if ((scorers & (1u << sc)) && scorer_get(sc)->uses_prev_alpha)
-			return 0;
-	return 1;
+	/* Luong's (a scorer that reads α_{t-1}: tr_pair_scorer_hard_seq)
+	 * and Bahdanau's (tr_pair_bahdanau_hard), every scorer */
+	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
+	       (scorers & SCORER_ALL) != 0;
 }
 
 void train_hard_score_grad(double *out, const double *alpha, int n, int l,
@@ -681,14 +683,115 @@ static int tr_hard_draw(uint64_t *rng, const double *alpha, int n)
 	return l;
 }
 
+/* A = R - b of a draw; with the test hook w->hard_fix, recorded there,
+ * or replayed from it (train.h). */
+static double tr_hard_adv(struct train_work *w, double R, double b)
+{
+	double adv = R - b;
+
+	if (w->hard_fix && w->hard_nfix < w->hard_fix_cap) {
+		if (w->hard_fix_replay)
+			adv = w->hard_fix[w->hard_nfix];
+		else
+			w->hard_fix[w->hard_nfix] = adv;
+		w->hard_nfix++;
+	}
+	return adv;
+}
+
+/* The test hook's share of the loss of one step: the surrogate
+ * -(λ_r A log α_l + λ_e H(α)), whose gradient on the scores is minus
+ * train_hard_score_grad's; 0 without w->hard_fix. */
+static double tr_hard_surrogate(const struct train_work *w,
+				const double *alpha, int n, int l, double adv)
+{
+	double H = 0.0;
+
+	if (!w->hard_fix)
+		return 0.0;
+	for (int j = 0; j < n; j++)
+		if (alpha[j] > 0.0)
+			H -= alpha[j] * log(alpha[j]);
+	return -(w->hard_lambda_r * adv * log(alpha[l]) +
+		 w->hard_lambda_e * H);
+}
+
+/* Luong's output with c_t = h_l: [h_l; s_t] (w->cs), h̃_t (w->ht) and
+ * p_t (w->p); returns R = log p_t[gold]. */
+static double tr_hard_output(const struct model *m, const double *s, int l,
+			     int gold, struct train_work *w)
+{
+	const int H = m->H, V = m->tgt.n;
+	double R;
+
+	memcpy(w->cs, w->h + (size_t)(l + 1) * H, sizeof *w->cs * (size_t)H);
+	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
+	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
+	for (int k = 0; k < H; k++)
+		w->ht[k] = tanh(w->ht[k]);
+	tr_matvec(w->p, m->Ws, w->ht, V, H);
+	R = w->p[gold];
+	R -= tr_softmax(w->p, w->p, V);
+	return R;
+}
+
+/* The backward pass of tr_hard_output, given dL/dlogits in w->p (and,
+ * with input feeding, w->dht_in): W_s, tanh, W_c; adds to ds (dL/ds_t)
+ * and, c_t being h_l, to dL/dh_l alone. */
+static void tr_hard_output_back(struct model *g, const struct model *m,
+				double *ds, int l, struct train_work *w)
+{
+	const int H = m->H, V = m->tgt.n;
+
+	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
+	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
+		for (int k = 0; k < H; k++)
+			w->dht[k] += w->dht_in[k];
+	for (int k = 0; k < H; k++)
+		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
+	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
+	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
+	for (int k = 0; k < H; k++) {
+		ds[k] += w->dcs[H + k];
+		w->dh[(size_t)(l + 1) * H + k] += w->dcs[k];
+	}
+}
+
+/* dL/de_t of a hard step into w->e (n), from α_t (alpha), the draw l and
+ * its A = R - b: minus scale times the score-function and entropy terms
+ * (train_hard_score_grad: an ascent direction), plus, if dalpha_in is
+ * not NULL, dL/dα_t that the next step's scorer sent back through the
+ * softmax, plus the guided-alignment term if it is on. */
+static void tr_hard_scores_back(const double *alpha, int n, int l,
+				double adv, const double *dalpha_in,
+				const unsigned char *links, double scale,
+				struct train_work *w)
+{
+	double dot = 0.0;
+
+	train_hard_score_grad(w->dalpha, alpha, n, l, adv, 0.0,
+			      w->hard_lambda_r, w->hard_lambda_e);
+	if (dalpha_in) {
+		for (int j = 0; j < n; j++)
+			dot += alpha[j] * dalpha_in[j];
+		for (int j = 0; j < n; j++)
+			w->e[j] = alpha[j] * (dalpha_in[j] - dot) -
+				  scale * w->dalpha[j];
+	} else {
+		for (int j = 0; j < n; j++)
+			w->e[j] = -scale * w->dalpha[j];
+	}
+	tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
+}
+
 /* tr_pair_scorer for train --hard: at each step l is drawn from α_t, the
  * context is h_l, the loss is -R = -log p(y_t | l), and with g the
  * gradient is the ordinary one through h_l (to the output weights, s_t
  * and h_l) plus, on the scores, minus scale times the score-function and
- * entropy terms (train_hard_score_grad: an ascent direction, so its
- * negative is added to dL/de).  The baseline is updated after each step,
- * with or without g, so that a pass that only measures draws the same
- * way. */
+ * entropy terms (tr_hard_scores_back).  The baseline is updated after
+ * each step, with or without g, so that a pass that only measures draws
+ * the same way. */
 static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 				  const struct train_pair *pr, int sc,
 				  double scale, struct train_work *w,
@@ -706,50 +809,29 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
 		const unsigned char *links = tr_align_links(pr, t, w);
 		const double *s = w->s + (size_t)t * H;
-		double *ds = w->ds + (size_t)t * H, R, b = w->hard_b[sc];
+		double *ds = w->ds + (size_t)t * H, R, adv, b = w->hard_b[sc];
 		int l;
 
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_softmax(w->alpha, w->e, n);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
 		l = tr_hard_draw(&w->hard_rng, w->alpha, n);
-		memcpy(w->cs, w->h + (size_t)(l + 1) * H, sizeof *w->cs * (size_t)H);
-		memcpy(w->cs + H, s, sizeof *s * (size_t)H);
-		tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
-		for (int k = 0; k < H; k++)
-			w->ht[k] = tanh(w->ht[k]);
-		tr_matvec(w->p, m->Ws, w->ht, V, H);
-		R = w->p[gold];
-		R -= tr_softmax(w->p, w->p, V);
+		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
+		adv = tr_hard_adv(w, R, b);
+		loss += tr_hard_surrogate(w, w->alpha, n, l, adv);
 		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
 		if (!g)
 			continue;
-		/* dL/dlogits = scale (p - onehot(gold)), then W_s, tanh, W_c */
+		/* dL/dlogits = scale (p - onehot(gold)), then back to h_l */
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < V; k++)
 			w->p[k] *= scale;
-		memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-		tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
-		for (int k = 0; k < H; k++)
-			w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
-		memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-		tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H,
-			       2 * H);
-		/* c_t = h_l: the backpropagated term reaches h_l alone */
-		for (int k = 0; k < H; k++) {
-			ds[k] += w->dcs[H + k];
-			w->dh[(size_t)(l + 1) * H + k] += w->dcs[k];
-		}
+		tr_hard_output_back(g, m, ds, l, w);
 		/* the scores: REINFORCE's terms (no gradient flows through
 		 * the draw), and the guided-alignment term if it is on */
-		train_hard_score_grad(w->dalpha, w->alpha, n, l, R, b,
-				      w->hard_lambda_r, w->hard_lambda_e);
-		for (int j = 0; j < n; j++)
-			w->e[j] = -scale * w->dalpha[j];
-		tr_align_back(w->e, w->alpha, links, scale * w->align_weight,
-			      n);
+		tr_hard_scores_back(w->alpha, n, l, adv, NULL, links, scale, w);
 		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
 	}
 	return loss;
@@ -906,6 +988,195 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 			for (int k = 0; k < H; k++)
 				w->dh[(size_t)n * H + k] += w->ds[k];
 		}
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
+	return loss;
+}
+
+/* tr_pair_scorer_hard for a scorer that reads α_{t-1} (location-aware):
+ * it reads the weights, not the draw (trace_decode passes the window's
+ * α_{t-1} under --hard too), so step t's scores depend on step t - 1's,
+ * and dL/de_t (REINFORCE's terms, the guided-alignment term) reaches
+ * α_{t-1} and step t - 1's scores too.  Every step forward, keeping what
+ * the backward pass needs (l_t and R_t - b in w->hard_l, w->hard_adv),
+ * then back from step T to 1, carrying dL/dα_t from step t + 1 to step
+ * t, as tr_pair_scorer_seq does; α_t reaches the loss only that way and
+ * through its own terms, since c_t = h_l. */
+static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
+				      const struct train_pair *pr, int sc,
+				      double scale, struct train_work *w,
+				      int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		const double *s = w->s + (size_t)t * H;
+		double R, b = w->hard_b[sc];
+		int l;
+
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		cls->forward(&in, s, w->e, &w->sws);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		R = tr_hard_output(m, s, l, gold, w);
+		loss -= R;
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		w->hard_adv[t] = tr_hard_adv(w, R, b);
+		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		if (!g)
+			continue;
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
+	}
+	if (g) {
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			const double *alpha = w->seq_alpha + (size_t)t * n;
+			double *ds = w->ds + (size_t)t * H;
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
+			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
+			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
+			tr_hard_scores_back(alpha, n, w->hard_l[t],
+					    w->hard_adv[t], w->dprev,
+					    tr_align_links(pr, t, w), scale, w);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
+				      g->sw[sc], ds, w->dh + H);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+		}
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = q;
+	return loss;
+}
+
+/* tr_pair_scorer_feed for train --hard: h̃_{t-1}, made with c_{t-1} =
+ * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step
+ * depend on the draws, R_t = log p(y_t | l_t, the sampled past), and the
+ * gradient runs back over time as in tr_pair_scorer_feed: each step's
+ * dL/dh̃_t is its output's plus what step t + 1's decoder input sent
+ * back, and REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t, the
+ * decoder before it and, for location-aware, α_{t-1}. */
+static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
+				       const struct train_pair *pr, int sc,
+				       double scale, struct train_work *w,
+				       int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *q = w->sws.q, *carry = w->dnext;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		const double *s = w->s + (size_t)t * H;
+		double R, b = w->hard_b[sc];
+
+		tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+				 t > 1 ? o - (3 * H + V) + 2 * H : NULL, w);
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		cls->forward(&in, s, w->e, &w->sws);
+		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		R = tr_hard_output(m, s, l, gold, w);
+		loss -= R;
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		w->hard_adv[t] = tr_hard_adv(w, R, b);
+		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (!g)
+			continue;
+		w->p[gold] -= 1.0;
+		for (int k = 0; k < V; k++)
+			w->p[k] *= scale;
+		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
+	}
+	if (g) {
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		memset(carry, 0, sizeof *carry * (size_t)H);
+		w->dht_in = carry;
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			int word = tr_input(m, pr->tgt, t);
+			double *ds = w->ds + (size_t)t * H;
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
+			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
+			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
+			tr_hard_scores_back(w->seq_alpha + (size_t)t * n, n,
+					    w->hard_l[t], w->hard_adv[t],
+					    w->dprev, tr_align_links(pr, t, w),
+					    scale, w);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
+				      g->sw[sc], ds, w->dh + H);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}];
+			 * dL/dh̃_{t-1} into w->dnext (carry) */
+			tr_dec_step_feed_back(g, m, word, t,
+					      t > 1 ? o - (3 * H + V) + 2 * H
+						    : NULL, w);
+		}
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
 	}
 	w->sws.mid = mid;
 	w->sws.act = act;
@@ -1101,6 +1372,137 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 	return loss;
 }
 
+/* tr_pair_bahdanau for train --hard: at each step l is drawn from α_t
+ * (the scores of s_{t-1}), c_t = h_l feeds the decoder RNN and the
+ * output, and the loss is -R = -log p(y_t | l, the past draws), s_{t-1}
+ * carrying the earlier draws.  With g, the backpropagated gradient goes
+ * through the output, the RNN over time and h_l; the scores get minus
+ * scale times REINFORCE's terms (tr_hard_scores_back), which reach
+ * s_{t-1} (the query) and, for location-aware, α_{t-1}.  The draws and
+ * the baseline are those of tr_pair_scorer_hard: one u a step, b updated
+ * after each. */
+static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
+				    const struct train_pair *pr, int sc,
+				    double scale, struct train_work *w,
+				    int *right)
+{
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, E = m->E;
+	const int V = m->tgt.n, O = 2 * H + E;
+	const struct scorer_class *cls = scorer_get(sc);
+	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
+	double *qw = w->sws.q;
+	struct score_in in;
+	double loss = 0.0;
+
+	tr_score_in(&in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(&in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	for (int t = 1; t <= T; t++) {
+		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
+		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		const double *q = w->s + (size_t)(t - 1) * H;
+		const double *y = m->tgt.emb +
+				  (size_t)tr_input(m, pr->tgt, t) * E;
+		double *s = w->s + (size_t)t * H, R, b = w->hard_b[sc];
+		const double *c;
+
+		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+		tr_seq_ws(w, n, t);
+		cls->forward(&in, q, w->e, &w->sws);
+		tr_window(m, q, t, n, w); /* global: the softmax; local-m */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		c = w->h + (size_t)(l + 1) * H;
+		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */
+		for (int k = 0; k < H; k++)
+			s[k] = tanh(tr_dot(m->dec.Wx + (size_t)k * E, y, E) +
+				    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
+				    tr_dot(m->Wcd + (size_t)k * H, c, H) +
+				    m->dec.b[k]);
+		memcpy(w->scy, s, sizeof *s * (size_t)H);
+		memcpy(w->scy + H, c, sizeof *c * (size_t)H);
+		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
+		tr_matvec(w->p, m->Wo, w->scy, V, O);
+		R = w->p[gold];
+		R -= tr_softmax(w->p, w->p, V);
+		loss -= R;
+		loss += tr_align_loss(pr, t, n, w);
+		*right += tr_argmax(w->p, V) == gold;
+		w->hard_adv[t] = tr_hard_adv(w, R, b);
+		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
+		       sizeof *w->alpha * (size_t)n);
+		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
+		for (int k = 0; k < V; k++)
+			o[3 * H + k] = w->p[k] * scale;
+	}
+	if (g) {
+		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+		for (int t = T; t >= 1; t--) {
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (3 * H + V);
+			int word = tr_input(m, pr->tgt, t), l = w->hard_l[t];
+			const double *y = m->tgt.emb + (size_t)word * E;
+			double *gy = g->tgt.emb + (size_t)word * E;
+			const double *qv = w->s + (size_t)(t - 1) * H;
+			const double *s = w->s + (size_t)t * H;
+			const double *c = w->h + (size_t)(l + 1) * H;
+			double *dh = w->dh + (size_t)(l + 1) * H;
+			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
+			tr_seq_ws(w, n, t);
+			/* p_t = softmax(W_o [s_t; h_l; y_{t-1}]) */
+			memcpy(w->scy, s, sizeof *s * (size_t)H);
+			memcpy(w->scy + H, c, sizeof *c * (size_t)H);
+			memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
+			memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
+			tr_linear_back(g->Wo, w->dscy, m->Wo, O, o + 3 * H,
+				       w->scy, V, O);
+			/* s_t, which also fed step t + 1 (w->dnext) */
+			for (int k = 0; k < H; k++) {
+				w->dpre[k] = (w->dscy[k] + w->dnext[k]) *
+					     (1.0 - s[k] * s[k]);
+				g->dec.b[k] += w->dpre[k];
+				w->dc[k] = w->dscy[H + k];
+			}
+			for (int k = 0; k < E; k++)
+				gy[k] += w->dscy[2 * H + k];
+			memset(w->dq, 0, sizeof *w->dq * (size_t)H);
+			tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y,
+				       H, E);
+			tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre,
+				       qv, H, H);
+			tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H,
+				       H);
+			/* c_t = h_l: the backpropagated term reaches h_l */
+			for (int k = 0; k < H; k++)
+				dh[k] += w->dc[k];
+			/* the scores of the query s_{t-1} */
+			tr_hard_scores_back(w->seq_alpha + (size_t)t * n, n, l,
+					    w->hard_adv[t], w->dprev,
+					    tr_align_links(pr, t, w), scale, w);
+			memset(w->dprev_next, 0,
+			       sizeof *w->dprev_next * (size_t)n);
+			w->sws.dprev = w->dprev_next;
+			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
+				      w->dh + H);
+			w->sws.dprev = NULL;
+			memcpy(w->dprev, w->dprev_next,
+			       sizeof *w->dprev * (size_t)n);
+			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
+		}
+		for (int k = 0; k < H; k++)
+			w->ds[k] += w->dnext[k];
+	}
+	w->sws.mid = mid;
+	w->sws.act = act;
+	w->sws.aux = aux;
+	w->sws.q = qw;
+	return loss;
+}
+
 /* Back through s_0 = tanh(W_init ←h_1) and the two encoder RNNs, given
  * dL/ds_0 (w->ds row 0) and dL/dh_i (w->dh rows 1..n). */
 static void tr_bidir_back(struct model *g, const struct model *m,
@@ -1153,8 +1555,9 @@ static void tr_pair_bidir(struct model *g, const struct model *m,
 	}
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += tr_pair_bahdanau(g, m, pr, sc, scale, w,
-						     &right[sc]);
+			loss[sc] += (w->hard ? tr_pair_bahdanau_hard
+				     : tr_pair_bahdanau)(g, m, pr, sc, scale,
+							 w, &right[sc]);
 	if (g)
 		tr_bidir_back(g, m, pr->src, n, w);
 }
@@ -1176,9 +1579,9 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += tr_pair_scorer_seq(g, m, pr, sc,
-							       scale, w,
-							       &right[sc]);
+				loss[sc] += (w->hard ? tr_pair_scorer_feed_hard
+					     : tr_pair_scorer_seq)(g, m, pr, sc,
+						scale, w, &right[sc]);
 		if (g)
 			tr_encoder_back(g, m, pr->src, n, w);
 		return;
@@ -1192,7 +1595,9 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 3: attention and output, forward and back, for each scorer */
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (w->hard ? tr_pair_scorer_hard
+			loss[sc] += (w->hard ? (scorer_get(sc)->uses_prev_alpha
+						? tr_pair_scorer_hard_seq
+						: tr_pair_scorer_hard)
 				     : scorer_get(sc)->uses_prev_alpha
 				     ? tr_pair_scorer_seq : tr_pair_scorer)(
 					g, m, pr, sc, scale, w, &right[sc]);

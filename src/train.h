@@ -172,6 +172,20 @@ struct train_work {
 	uint64_t hard_rng;
 	double hard_b[SCORER_COUNT];
 	double hard_lambda_r, hard_lambda_e;
+	/* the draws of a pair's steps kept for the backward pass (a scorer
+	 * that reads α_{t-1}, Bahdanau's architecture): l_t (from 0) and
+	 * R_t - b, (maxT + 1) each */
+	int *hard_l;
+	double *hard_adv;
+	/* A test hook (tests/check_train.c), NULL otherwise: with hard_fix,
+	 * the loss includes the surrogate whose gradient the scores get,
+	 * -λ_r A log α_t,l - λ_e H(α_t) a step, and A, R - b, is written to
+	 * hard_fix[hard_nfix++] (hard_fix_replay 0) or read from it (1), up
+	 * to hard_fix_cap draws, so that A stays fixed under a central
+	 * difference. */
+	double *hard_fix;
+	size_t hard_nfix, hard_fix_cap;
+	int hard_fix_replay;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -226,10 +240,10 @@ struct train_opts {
 	                           train_loss); 0: none */
 	int window, window_size; /* train --window: an enum window, and D */
 	int hard;               /* 1: train hard attention by REINFORCE
-	                           (train --hard); only Luong's architecture
-	                           and scorers that do not read α_{t-1};
-	                           the draws' SplitMix64 state starts at
-	                           seed */
+	                           (train --hard); either architecture, every
+	                           scorer, input feeding, the global and
+	                           local-m windows (not local-p); the draws'
+	                           SplitMix64 state starts at seed */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -358,7 +372,9 @@ int train_align_count(const struct model *m, const struct train_data *d,
  * baseline 0, λ_r and λ_e the values above. */
 void train_hard_start(struct train_work *w, uint64_t seed);
 
-/* Whether train --hard can train the scorers with architecture arch. */
+/* Whether train --hard can train the scorers with architecture arch
+ * (every scorer, in both architectures; local-p, which it cannot train,
+ * is the caller's to refuse). */
 int train_hard_supported(int arch, unsigned scorers);
 
 /* The ascent direction on the scores of one step (n words, weights alpha,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "selection.h"
 #include "trace.h"
 #include "train.h"
 #include "window.h"
@@ -1118,6 +1119,221 @@ START_TEST(test_hard_grad_fixed_draws)
 }
 END_TEST
 
+/* train --hard's full objective with the draws fixed: the generator and
+ * the baselines set back to the same start, and each draw's R - b
+ * recorded at the point where the gradient is taken (replay 0) and
+ * replayed at the others (replay 1), so that the loss read by the central
+ * differences is -R + the guided-alignment term + the surrogate
+ * -λ_r (R - b) log α_l - λ_e H(α) with R - b held fixed: the objective
+ * whose gradient train --hard follows (doc/model.md "Learning it"). */
+static double hard_surrogate_loss(struct trainer *t,
+				  const struct train_data *d,
+				  unsigned scorers, double *grad, double *fix,
+				  size_t cap, int replay)
+{
+	train_hard_start(&t->work, 99);
+	t->work.hard_lambda_r = 0.7; /* large, so that a slip shows */
+	t->work.hard_lambda_e = 0.3;
+	t->work.hard_fix = fix;
+	t->work.hard_fix_cap = cap;
+	t->work.hard_nfix = 0;
+	t->work.hard_fix_replay = replay;
+	return train_loss(&t->lay, t->theta, grad, d, scorers, &t->work, NULL);
+}
+
+/* The whole gradient of train --hard, REINFORCE's terms included, against
+ * central differences of that objective, for every scorer alone and all
+ * together, in both architectures, with the guided-alignment term on: in
+ * Bahdanau's the score terms reach s_{t-1} and the decoder over time, and
+ * location-aware's reach α_{t-1} and the step before's scores. */
+/* The cases past the two architectures' loops: Luong's through local-m,
+ * and with input feeding (global and local-m), all scorers and
+ * location-aware alone, and Bahdanau's through local-m (which train's
+ * command line does not offer yet); { input feeding, window, scorer
+ * (SCORER_COUNT: all), architecture }. */
+static const int hard_more[][4] = {
+	{ 0, WINDOW_local_m, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_m, SCORER_location_aware, ARCH_luong },
+	{ 1, WINDOW_global, SCORER_COUNT, ARCH_luong },
+	{ 1, WINDOW_global, SCORER_location_aware, ARCH_luong },
+	{ 1, WINDOW_local_m, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_m, SCORER_COUNT, ARCH_bahdanau },
+};
+
+START_TEST(test_hard_grad_surrogate)
+{
+	const int more = _i - 2 * (SCORER_COUNT + 1);
+	const int arch = more >= 0 ? hard_more[more][3]
+			 : _i <= SCORER_COUNT ? ARCH_luong : ARCH_bahdanau;
+	const int feed = more >= 0 && hard_more[more][0];
+	const int window = more >= 0 ? hard_more[more][1] : WINDOW_global;
+	const int k = more >= 0 ? hard_more[more][2] : _i % (SCORER_COUNT + 1);
+	const unsigned scorers = k < SCORER_COUNT ? 1u << k : SCORER_ALL;
+	const double h = 1e-5;
+	enum { CAP = 4096 };
+	double fix[CAP], base;
+	struct train_data d;
+	struct trainer t;
+	uint64_t state = 4343;
+
+	ck_assert(train_hard_supported(arch, scorers));
+	parse_ok(&d, grad_aligned_pairs, NULL);
+	if (feed)
+		train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 7);
+	else
+		train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, SCORER_ALL, 7);
+	/* the gold words may lie outside a local window (train refuses) */
+	t.work.align_weight = window == WINDOW_global ? 0.3 : 0.0;
+	t.work.window = window;
+	t.work.window_size = 1;
+	for (size_t j = 0; j < t.lay.total; j++)
+		t.theta[j] = train_rand_uniform(&state, -1.0, 1.0);
+	base = hard_surrogate_loss(&t, &d, scorers, t.grad, fix, CAP, 0);
+	ck_assert(t.work.hard_nfix > 0 && t.work.hard_nfix < CAP);
+	/* replaying gives the same loss, bit for bit */
+	ck_assert(hard_surrogate_loss(&t, &d, scorers, NULL, fix, CAP, 1) ==
+		  base);
+	printf("gradient check --hard %s%s %s %s:",
+	       arch == ARCH_luong ? "luong" : "bahdanau",
+	       feed ? " input feeding" : "", window_get(window)->name,
+	       k < SCORER_COUNT ? scorer_get(k)->name : "all");
+	for (int b = 0; b < t.lay.nblocks; b++) {
+		double worst = 0.0, norm = 0.0;
+		for (size_t j = t.lay.off[b]; j < t.lay.off[b] + t.lay.len[b];
+		     j++) {
+			double save = t.theta[j], up, down, num, a = t.grad[j];
+			t.theta[j] = save + h;
+			up = hard_surrogate_loss(&t, &d, scorers, NULL, fix,
+						 CAP, 1);
+			t.theta[j] = save - h;
+			down = hard_surrogate_loss(&t, &d, scorers, NULL, fix,
+						   CAP, 1);
+			t.theta[j] = save;
+			num = (up - down) / (2 * h);
+			norm += fabs(a);
+			worst = fmax(worst, fabs(a - num) /
+				     fmax(fmax(fabs(a), fabs(num)), 1e-4));
+		}
+		printf(" %s %.1e", train_block_name(&t.lay, b), worst);
+		ck_assert_msg(worst < 1e-5, "--hard %s, block %s: relative "
+			      "error %g", k < SCORER_COUNT ?
+			      scorer_get(k)->name : "all",
+			      train_block_name(&t.lay, b), worst);
+		/* a trained scorer's own weights learn */
+		if (t.lay.block[b].scorer >= 0 &&
+		    (scorers & (1u << t.lay.block[b].scorer)))
+			ck_assert_msg(norm > 1e-8, "block %s gets no gradient",
+				      train_block_name(&t.lay, b));
+	}
+	putchar('\n');
+	t.work.hard_fix = NULL;
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
+/* train --hard's forward pass is the trace's: for one pair and one
+ * scorer the trainer's stream, started at the seed, draws the very u's of
+ * `trace --hard --seed`, whose run starts its own stream there; so the
+ * loss, Σ -log p(y_t | l_t), is the trace's (its outputs computed with
+ * c_t = h_l, after the draws before, in Bahdanau's and with input
+ * feeding), and the baseline after the last step is the trace's b, which
+ * follows every R; where the trainer keeps every step (location-aware,
+ * Bahdanau's, input feeding), each l_t and α_t are the trace's too.  Every
+ * scorer, in both architectures, through local-m (Bahdanau's too, which
+ * train's command line does not offer yet) and with input feeding, on
+ * each pair alone. */
+START_TEST(test_hard_loss_matches_trace)
+{
+	static const char *const one[] = {
+		"a b c ||| x y\n", "b a ||| y z x\n", "c c a b ||| x z y\n",
+	};
+	/* { architecture, input feeding, window } */
+	static const int cases[][3] = {
+		{ ARCH_luong, 0, WINDOW_global },
+		{ ARCH_luong, 0, WINDOW_local_m },
+		{ ARCH_bahdanau, 0, WINDOW_global },
+		{ ARCH_luong, 1, WINDOW_global },
+		{ ARCH_luong, 1, WINDOW_local_m },
+		{ ARCH_bahdanau, 0, WINDOW_local_m },
+	};
+	const int arch = cases[_i][0], feed = cases[_i][1];
+	const int window = cases[_i][2];
+	int compared = 0;
+
+	for (size_t k = 0; k < sizeof one / sizeof one[0]; k++) {
+		struct train_data d;
+		struct trainer t;
+		struct train_stats st;
+		struct model v;
+		uint64_t state = 99 + k;
+		parse_ok(&d, one[k], NULL);
+		if (feed)
+			train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 3);
+		else
+			train_init_random_arch(&t, &d, arch, 3, 4, 2, 8,
+					       SCORER_ALL, 3);
+		for (size_t j = 0; j < t.lay.total; j++)
+			t.theta[j] = train_rand_uniform(&state, -1.5, 1.5);
+		t.work.window = window;
+		t.work.window_size = 1;
+		train_view(&v, &t.lay, t.theta, &d);
+		for (int sc = 0; sc < SCORER_COUNT; sc++) {
+			const struct trace_cfg cfg = { window, 1, SELECTION_hard,
+						       40 + k + (unsigned)sc,
+						       0, 0, 0 };
+			const struct train_pair *p = &d.pairs[0];
+			struct trace tr;
+			struct errbuf err;
+			double sum = 0.0;
+			/* the steps kept for a backward pass over time */
+			const int kept = feed || arch == ARCH_bahdanau ||
+					 scorer_get(sc)->uses_prev_alpha;
+			train_hard_start(&t.work, cfg.seed);
+			train_loss(&t.lay, t.theta, NULL, &d, 1u << sc, &t.work,
+				   &st);
+			ck_assert_msg(trace_build(&tr, &v, p->src, p->nsrc,
+						  p->tgt, p->ntgt, 1u << sc,
+						  &cfg, &err) == 0, "%s",
+				      err.msg);
+			for (int s = 1; s <= p->ntgt + 1; s++) {
+				const struct trace_rec *r =
+					trace_find(&tr, REC_OUTPUT, 0, s, 0);
+				int gold = s <= p->ntgt ? p->tgt[s - 1] : v.eos;
+				sum -= log(r->result[gold]);
+				if (!kept)
+					continue;
+				/* the draw and every weight of the step */
+				ck_assert_msg(trace_find(&tr, REC_SAMPLE, 0, s,
+						t.work.hard_l[s] + 1) != NULL,
+					      "case %d %s step %d: l %d", _i,
+					      scorer_get(sc)->name, s,
+					      t.work.hard_l[s] + 1);
+				for (int j = 0; j < p->nsrc; j++)
+					ck_assert(fabs(trace_weights(&tr, 0, s)[j] -
+						t.work.seq_alpha[(size_t)s *
+							p->nsrc + j]) < 1e-12);
+			}
+			sum /= d.ntokens;
+			ck_assert_msg(fabs(st.loss_of[sc] - sum) < 1e-12,
+				      "case %d pair %zu %s: train %.17g, trace "
+				      "%.17g", _i, k, scorer_get(sc)->name,
+				      st.loss_of[sc], sum);
+			ck_assert_msg(fabs(t.work.hard_b[sc] -
+					   tr.runs[0].baseline) < 1e-12,
+				      "case %d pair %zu %s: b %.17g, trace's "
+				      "%.17g", _i, k, scorer_get(sc)->name,
+				      t.work.hard_b[sc], tr.runs[0].baseline);
+			trace_free(&tr);
+			compared++;
+		}
+		train_free(&t);
+		train_data_free(&d);
+	}
+	ck_assert_int_eq(compared, 3 * SCORER_COUNT);
+}
+END_TEST
+
 /* Input feeding (Luong's architecture): every scorer, alone and all
  * together, global and through local-m, every weight random in [-1, 1]
  * (decoder W_x (H, E + H) among them, so a swapped [y; h̃] would show):
@@ -1281,6 +1497,10 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
+	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
+			    2 * (SCORER_COUNT + 1) +
+			    (int)(sizeof hard_more / sizeof hard_more[0]));
+	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 6);
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);

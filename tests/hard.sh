@@ -208,6 +208,29 @@ if [ -n "$torch_python" ]; then
 		--scorer=dot,general,concat | sed -n 's/.*loss \([0-9.]*\) .*/\1/p')
 	check "train --hard's loss after 40 epochs ($c_loss) is PyTorch's ($py_loss)" \
 		awk -v c="$c_loss" -v p="$py_loss" 'BEGIN { d = c - p; if (d < 0) d = -d; exit !(c != "" && p != "" && d <= 1e-6 * p + 5e-7) }'
+	# the same in Bahdanau's architecture (c_t = h_l feeds the decoder,
+	# so the later steps depend on the draws), with input feeding (so does
+	# h̃_{t-1}), through local-m, and with location-aware (its scores read
+	# the soft α_{t-1}), every scorer, with and without guided alignment
+	for hcase in "luong location-aware 0 global" "bahdanau all 0 global" \
+		     "bahdanau location-aware,additive 0.3 global" \
+		     "luong all 0.3 global" "luong all 0 local-m" \
+		     "luong all 0 global --input-feeding" \
+		     "luong location-aware,concat 0 local-m --input-feeding"; do
+		# shellcheck disable=SC2086
+		set -- $hcase
+		hflags="--hard --arch=$1 --scorer=$2 --align-weight=$3 --window=$4 ${5:-} --positions=8 --seed=5"
+		# shellcheck disable=SC2086
+		run_cmd train --pairs="$srcdir/data/toy.pairs" $hflags --epochs=0 -q -o "$TMP/hinit.model"
+		# shellcheck disable=SC2086
+		run_cmd train --pairs="$srcdir/data/toy.pairs" $hflags --epochs=40 -o "$TMP/h40.model"
+		c_loss=$(sed -n 's/.*the final weights: loss \([0-9.]*\),.*/\1/p' "$TMP/err")
+		py_loss=$("$torch_python" "$srcdir/bench/hard_ref.py" --init="$TMP/hinit.model" \
+			--pairs="$srcdir/data/toy.pairs" --epochs=40 --seed=5 \
+			--scorer="$2" --align-weight="$3" --window="$4" | sed -n 's/.*loss \([0-9.]*\) .*/\1/p')
+		check "train $hflags: loss after 40 epochs ($c_loss) is PyTorch's ($py_loss)" \
+			awk -v c="$c_loss" -v p="$py_loss" 'BEGIN { d = c - p; if (d < 0) d = -d; exit !(c != "" && p != "" && d <= 1e-6 * p + 5e-7) }'
+	done
 else
 	echo "no Python here can import torch: train --hard is not compared"
 fi

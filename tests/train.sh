@@ -252,10 +252,22 @@ check "train --hard with another seed gives other weights" \
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard=argmax
 expect_status 2 "train --hard=argmax is refused"
 check "it says what --hard takes" grep -q "train --hard takes only 'sample'" "$TMP/err"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --arch=bahdanau
-expect_status 2 "train --hard with bahdanau is refused"
-check "it says why" grep -q "train --hard learns Luong's architecture" "$TMP/err"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --window=local-p --scorer=dot
+expect_status 2 "train --hard through local-p is refused"
+check "it says why" grep -q "train --hard cannot learn through --window=local-p" "$TMP/err"
 check "no model is written when it refuses" test ! -e "$TMP/x.model"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=2 --hard --window=local-m --init=feed4
+expect_status 0 "train --hard from feed4 (input feeding) through local-m"
+check "the model keeps its input feeding" grep -q "^input-feeding yes" "$TMP/x.model"
+rm -f "$TMP/x.model"
+# Bahdanau's architecture, location-aware, input feeding and local-m train
+# (tests/hard.sh checks the numbers against PyTorch): same seed, same bytes
+for k in 1 2; do
+	run_cmd train --pairs="$pairs" -o "$TMP/hb.model" -q --epochs=20 --hard --arch=bahdanau --seed=4
+	expect_status 0 "train --hard --arch=bahdanau, run $k"
+	mv "$TMP/hb.model" "$TMP/hb$k.model"
+done
+check "train --hard --arch=bahdanau: same seed, same bytes" cmp -s "$TMP/hb1.model" "$TMP/hb2.model"
 for e in 0 200; do
 	# shellcheck disable=SC2086
 	run_cmd train --pairs="$pairs" -o "$TMP/epoch$e.model" -q --epochs=$e $toy_flags
