@@ -18,6 +18,8 @@
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "selection.h"
+#include "trace.h"
 #include "train.h"
 #include "util.h"
 #include "window.h"
@@ -487,9 +489,44 @@ static void cli_train_command(char *buf, size_t size,
 		 num_shortest(clip, o->t.clip), start, pos);
 }
 
-/* Writes into buf how greedy decoding does: "16/16 pairs with dot, ...". */
+/* The pairs of d that greedy decoding with scorer sc reproduces when
+ * attention is hard and takes the largest weight, as "trace --hard=argmax"
+ * decodes (through the trace itself): a model trained with --hard is
+ * meant to be read so. */
+static int cli_train_count_argmax(const struct model *m,
+				  const struct train_data *d, int sc,
+				  const struct cli_train_opts *o)
+{
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	int count = 0;
+
+	cfg.window = o->t.window;
+	cfg.window_size = o->t.window_size;
+	cfg.selection = SELECTION_hard;
+	cfg.hard_rule = 1;
+	for (int k = 0; k < d->n; k++) {
+		const struct train_pair *pr = &d->pairs[k];
+		struct trace tr;
+		struct errbuf err;
+		if (trace_build(&tr, m, pr->src, pr->nsrc, NULL, 0, 1u << sc,
+				&cfg, &err) != 0)
+			continue; /* not decoded: not reproduced */
+		const struct trace_run *ru = &tr.runs[0];
+		int same = ru->nsteps == pr->ntgt + 1 &&
+			   ru->pred[pr->ntgt] == m->eos;
+		for (int j = 0; same && j < pr->ntgt; j++)
+			same = ru->pred[j] == pr->tgt[j];
+		count += same;
+		trace_free(&tr);
+	}
+	return count;
+}
+
+/* Writes into buf how greedy decoding does: "16/16 pairs with dot, ...";
+ * for a model trained with --hard, decoding with --hard=argmax. */
 static void cli_train_exact(char *buf, size_t size, struct trainer *t,
-			    const struct train_data *d, unsigned scorers)
+			    const struct train_data *d,
+			    const struct cli_train_opts *o)
 {
 	struct model v;
 	size_t used = 0;
@@ -497,11 +534,12 @@ static void cli_train_exact(char *buf, size_t size, struct trainer *t,
 	buf[0] = '\0';
 	train_view(&v, &t->lay, t->theta, d);
 	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++) {
-		if (!(scorers & (1u << sc)))
+		if (!(o->t.scorers & (1u << sc)))
 			continue;
+		int right = o->t.hard ? cli_train_count_argmax(&v, d, sc, o)
+				      : train_count_exact(&v, d, sc, &t->work);
 		int n = snprintf(buf + used, size - used, "%s%d/%d%s with %s",
-				 used ? ", " : "",
-				 train_count_exact(&v, d, sc, &t->work), d->n,
+				 used ? ", " : "", right, d->n,
 				 used ? "" : " pairs", trace_scorer_name(sc));
 		if (n < 0)
 			break;
@@ -620,7 +658,7 @@ static void cli_train_header(char *buf, size_t size,
 	if (story[0])
 		snprintf(before, sizeof before, "\nThe --init model, %s, says of "
 			 "itself:", cli_train_base(o->init));
-	cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
+	cli_train_exact(exact, sizeof exact, t, d, o);
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
 	aligned[0] = '\0';
 	if (align[0])
@@ -648,12 +686,13 @@ static void cli_train_header(char *buf, size_t size,
 		 "prediction (the target\nwords, then </s>), summed over "
 		 "the scorers trained.%s\n%s\n"
 		 "After %d epochs: loss %s per prediction, accuracy %s%%.\n"
-		 "Greedy decoding reproduces, of the training pairs,\n%s.%s\n"
+		 "Greedy decoding%s reproduces, of the training pairs,\n%s.%s\n"
 		 "How to train, and the pairs format: doc/training.md.%s%s",
 		 strcmp(o->out, "-") == 0 ? "model" : cli_train_base(o->out),
 		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
-		 num_fixed(acc, 100.0 * st->accuracy, 1), exact, aligned, before,
+		 num_fixed(acc, 100.0 * st->accuracy, 1),
+		 o->t.hard ? " with --hard=argmax" : "", exact, aligned, before,
 		 story);
 }
 
@@ -815,11 +854,12 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 		return EXIT_DATA;
 	}
 	if (!o->quiet) {
-		cli_train_exact(exact, sizeof exact, t, d, o->t.scorers);
+		cli_train_exact(exact, sizeof exact, t, d, o);
 		fprintf(stderr, "trained %d epochs in %s s; the final weights: "
-			"loss %s, accuracy %s%%\ngreedy decoding reproduces "
+			"loss %s, accuracy %s%%\ngreedy decoding%s reproduces "
 			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
-			num_fixed(acc, 100.0 * st.accuracy, 1), exact);
+			num_fixed(acc, 100.0 * st.accuracy, 1),
+			o->t.hard ? " with --hard=argmax" : "", exact);
 		cli_train_print_align(o, t, d, h);
 	}
 	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);

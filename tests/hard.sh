@@ -235,6 +235,28 @@ else
 	echo "no Python here can import torch: train --hard is not compared"
 fi
 
+# a model trained with --hard says how greedy decoding with --hard=argmax
+# does: hard4's header counts, recounted here pair by pair from
+# "trace --hard=argmax" (each pair's output must be its target, then </s>)
+argmax_count() { # SCORER: the training pairs that decode exactly
+	grep '|||' "$srcdir/data/toy.pairs" | while IFS= read -r line; do
+		src=$(printf '%s\n' "$line" | sed 's/ *|||.*//')
+		tgt=$(printf '%s\n' "$line" | awk -F' [|][|][|] ' '{ print $2 }')
+		out=$("$ATTN_TRACE" trace --model=hard4 --hard=argmax --scorer="$1" \
+			--format=json "$src" | "${PYTHON3:-python3}" -c \
+			'import json, sys; print(" ".join(json.load(sys.stdin)["runs"][0]["output"]))')
+		[ "$out" = "$tgt </s>" ] && echo ok
+	done | wc -l
+}
+hdr=$(sed -n '/Greedy decoding/,/^# Alignment/p' "$srcdir/data/hard4.model")
+check "hard4's header counts greedy decoding with --hard=argmax" \
+	sh -c "printf '%s' '$hdr' | grep -q 'Greedy decoding with --hard=argmax reproduces'"
+for sc in dot location; do
+	n=$(argmax_count $sc)
+	check "hard4 with $sc: trace --hard=argmax decodes $n pairs, as its header says" \
+		sh -c "printf '%s' '$hdr' | grep -q ' $n/38[^,]* with $sc'"
+done
+
 # the diagram marks the drawn word: the l that the JSON trace records
 l=$("$ATTN_TRACE" trace --hard --seed=3 --format=json | "${PYTHON3:-python3}" -c 'import json, sys; print(json.load(sys.stdin)["runs"][0]["steps"][1]["hard"]["l"])')
 run_cmd diagram --format=text --hard --seed=3 --step=2
