@@ -106,7 +106,8 @@ static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 			"the draw is from π_%d = a_%d / Σ_j a_%d,j)\n", q->t,
 			fmt_num(buf, trace_op_key(q->rec, "sum")->v[0],
 				q->precision), q->t, q->t, q->t);
-		qt_op(out, q->tr, q->rec, (int)(pi - q->rec->ops), q->precision);
+		qt_op(out, q->tr, q->rec, (int)(pi - q->rec->ops),
+		      q->precision);
 	} else {
 		qt_op(out, q->tr, q->rec, 0, q->precision);
 	}

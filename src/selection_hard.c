@@ -117,7 +117,8 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 		g[j] = sf[j] + de[j];
 	}
 	if (gs) { /* z_j = e_j - (j - p_t)²/(2σ²): ∂z_j/∂p_t = (j - p_t)/σ² */
-		double p = gs->ops[2].v[0], s2 = gs->ops[3].v[0] * gs->ops[3].v[0];
+		double p = gs->ops[2].v[0];
+		double s2 = gs->ops[3].v[0] * gs->ops[3].v[0];
 		double mean = 0, dh = 0;
 		for (int j = 0; j < n; j++) {
 			mean += a[j] * (j + 1);
@@ -206,7 +207,8 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 	trace_rec_op(r, OP_MID, "u (Monte Carlo)", "u", us, N, 1);
 	trace_rec_op(r, OP_MID, "l (Monte Carlo)", "l", ls, N, 1);
 	trace_rec_op(r, OP_MID, pi ? "exact ∂E_π[log p]/∂e_{t}"
-				   : "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n, 1);
+				   : "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n,
+		     1);
 	trace_rec_op(r, OP_MID, "estimate, no baseline", "estimate", mc, n,
 		     1);
 	trace_rec_op(r, OP_MID, "estimate, with b", "estimate_baseline", mcb,

@@ -819,7 +819,8 @@ static void tr_hard_scores_back(struct model *g, const struct model *m,
 		double dp = 0.0;
 
 		if (dalpha_in) {
-			memcpy(w->dalpha, dalpha_in, sizeof *w->dalpha * (size_t)n);
+			memcpy(w->dalpha, dalpha_in,
+			       sizeof *w->dalpha * (size_t)n);
 			tr_window_softmax_back(g, m, q, dq, n, w);
 		} else {
 			memset(w->e, 0, sizeof *w->e * (size_t)n);
@@ -879,7 +880,7 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		int l;
 
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over the window if any */
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
 		l = tr_hard_draw(&w->hard_rng, tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
@@ -898,8 +899,8 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		tr_hard_output_back(g, m, ds, l, w);
 		/* the scores: REINFORCE's terms (no gradient flows through
 		 * the draw), and the guided-alignment term if it is on */
-		tr_hard_scores_back(g, m, s, ds, w->alpha, n, l, adv, NULL, links,
-				    scale, w);
+		tr_hard_scores_back(g, m, s, ds, w->alpha, n, l, adv, NULL,
+				    links, scale, w);
 		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
 	}
 	return loss;
@@ -1100,9 +1101,9 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over the window if any */
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
 		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						    tr_hard_dist(w->alpha, n, w), n);
+						tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
@@ -1193,9 +1194,9 @@ static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over the window if any */
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
 		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						    tr_hard_dist(w->alpha, n, w), n);
+						tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
@@ -1489,9 +1490,9 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, q, w->e, &w->sws);
-		tr_window(m, q, t, n, w); /* the softmax, over the window if any */
+		tr_window(m, q, t, n, w); /* the softmax, over any window */
 		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						    tr_hard_dist(w->alpha, n, w), n);
+						tr_hard_dist(w->alpha, n, w), n);
 		c = w->h + (size_t)(l + 1) * H;
 		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */
 		for (int k = 0; k < H; k++)

@@ -182,7 +182,8 @@ struct train_work {
 	double *hard_pi;
 	/* A test hook (tests/check_train.c), NULL otherwise: with hard_fix,
 	 * the loss includes the surrogate whose gradient the scores get,
-	 * -λ_r A log α_t,l - λ_e H(α_t) a step (π_t for α_t under local-p), and A, R - b, is written to
+	 * -λ_r A log α_t,l - λ_e H(α_t) a step (π_t for α_t under local-p),
+	 * and A, R - b, is written to
 	 * hard_fix[hard_nfix++] (hard_fix_replay 0) or read from it (1), up
 	 * to hard_fix_cap draws, so that A stays fixed under a central
 	 * difference. */

@@ -1188,7 +1188,7 @@ START_TEST(test_hard_grad_surrogate)
 	parse_ok(&d, grad_aligned_pairs, NULL);
 	/* local-p's W_p and v_p, where the window is local-p */
 	const unsigned params = SCORER_ALL |
-				(window == WINDOW_local_p ? LOCALP_PARAM_BIT : 0);
+		(window == WINDOW_local_p ? LOCALP_PARAM_BIT : 0);
 	if (feed)
 		train_init_random_feed(&t, &d, 3, 4, 2, 8, params, 7);
 	else
