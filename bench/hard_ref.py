@@ -4,7 +4,7 @@
 Usage:
     hard_ref.py --init INIT.model --pairs FILE [--epochs N] [--seed N]
                 [--scorer LIST|all] [--align-weight X] [--lr X]
-                [--window global|local-m] [--window-size D]
+                [--window global|local-m|local-p] [--window-size D]
                 [--weight-decay X] [--clip X] [--threads N]
 
 The same algorithm as src/train.c's train --hard (doc/training.md,
@@ -14,7 +14,13 @@ Luong's (location-aware reads the soft weights alpha_{t-1}, step by step)
 or Bahdanau's (each step scores s_{t-1}, draws, and the decoder RNN and
 the output read c_t = h_l, so the later steps depend on the draws), with
 input feeding when INIT.model has it (the decoder reads [y; h~_{t-1}],
-h~_{t-1} made with the drawn h_l), and through local-m's window:
+h~_{t-1} made with the drawn h_l), and through local-m's window or
+local-p's (whose weights a = align * Gaussian sum to less than 1: l is
+drawn from pi = a / sum a, and the surrogate below has pi for alpha,
+written as the log-softmax over the window of z_j = e_j - (j - p_t)^2 /
+(2 sigma^2), so that autograd takes its gradient to the scores and,
+through p_t = 1 + (n - 1) sigmoid(v_p . tanh(W_p q)), to W_p, v_p and the
+query q; floor(p_t), the window's place, is held constant):
 
   - each teacher-forced step draws u from SplitMix64 (state --seed at the
     start, one number a step in the order epoch, pair, scorer, step: the
@@ -122,16 +128,45 @@ def local_m(src_len, N, t0, T, D):
             & (j <= src_len[:, None, None]))
 
 
-def weights(p, name, Q, Hs, H, src_mask, prev, inside=None):
-    """e (B, T, N), masked to the sentence (and to the window inside, if
-    not None), and alpha; prev (B, T, N) for location-aware."""
+def weights(p, name, Q, Hs, H, src_mask, prev, inside=None, lp=None):
+    """(z, a, d): the logits z (B, T, N) of the distribution d the draw is
+    made from, and the window's weights a; prev (B, T, N) for
+    location-aware.  Global and local-m (inside: the window): z is e,
+    masked to the sentence or the window, and d = a = softmax(z).
+    local-p (lp: (src_len, D)): a = align * exp(-(j - p)^2 / (2 sigma^2))
+    over floor(p) - D .. floor(p) + D within 1 .. n, and z = e - (j -
+    p)^2 / (2 sigma^2) there, so that d = softmax(z) = a / sum a."""
     e = score(p, name, Q, Hs, H, prev)
+    if lp is not None:
+        src_len, D = lp
+        N = e.shape[-1]
+        n = src_len[:, None].double()
+        v = torch.tanh(Q @ p["local-p.W_p"].T) @ p["local-p.v_p"][0]
+        pos = 1 + (n - 1) * torch.sigmoid(v)                  # (B, T)
+        centre = torch.floor(pos.detach())[..., None]
+        j = torch.arange(1, N + 1, dtype=torch.float64)[None, None, :]
+        inside = ((j >= centre - D) & (j <= centre + D)
+                  & (j <= src_len[:, None, None]))
+        e = e.masked_fill(~inside, -math.inf)
+        sq = (j - pos[..., None]) ** 2 / (2 * (D / 2.0) ** 2)
+        a = torch.softmax(e, -1) * torch.exp(-sq)
+        return e - sq, a, torch.softmax(e - sq, -1)
     e = e.masked_fill(~src_mask[:, None, :] if inside is None else ~inside,
                       -math.inf)
-    return e, torch.softmax(e, -1)
+    a = torch.softmax(e, -1)
+    return e, a, a
 
 
-def decode_feed(p, name, Hs, s0, data, H, U, D):
+def drawn(a, d, lp):
+    """What the draw reads: local-p's a / sum a, summed and divided as the
+    trainer does (no gradient flows through a draw); else d."""
+    if lp is None:
+        return d
+    with torch.no_grad():
+        return a / a.sum(-1, keepdim=True)
+
+
+def decode_feed(p, name, Hs, s0, data, H, U, D, lp=None):
     """Luong's with input feeding: the decoder reads [y_{t-1}; h~_{t-1}],
     h~_0 = 0, and h~_{t-1} was made with c_{t-1} = h_l, so each step runs
     after the draws before it."""
@@ -141,21 +176,22 @@ def decode_feed(p, name, Hs, s0, data, H, U, D):
     s, ht = s0, torch.zeros(B, H, dtype=torch.float64)
     prev = torch.zeros(B, N, dtype=torch.float64)
     prev[:, 0] = 1.0
-    es, alphas, ls, logits = [], [], [], []
+    es, alphas, ds, ls, logits = [], [], [], [], []
     for t in range(inputs.shape[1]):
         s = rnn(p, "decoder", torch.cat((y[:, t], ht), -1), s)
-        e, a = weights(p, name, s[:, None], Hs, H, src_mask, prev[:, None],
-                       local_m(src_len, N, t, 1, D))
+        e, a, d = weights(p, name, s[:, None], Hs, H, src_mask,
+                          prev[:, None], local_m(src_len, N, t, 1, D), lp)
         prev = a[:, 0]
-        l = draw(prev, U[:, t], src_len)
+        l = draw(drawn(a, d, lp)[:, 0], U[:, t], src_len)
         c = Hs[torch.arange(B), l]
         ht = torch.tanh(torch.cat((c, s), -1) @ p["output.W_c"].T)
         logits.append(ht @ p["output.W_s"].T)
         es.append(e[:, 0])
         alphas.append(prev)
+        ds.append(d[:, 0])
         ls.append(l)
     return (torch.stack(es, 1), torch.stack(alphas, 1), torch.stack(ls, 1),
-            torch.stack(logits, 1))
+            torch.stack(logits, 1), torch.stack(ds, 1))
 
 
 def states(p, s0, inputs):
@@ -169,33 +205,36 @@ def states(p, s0, inputs):
     return torch.stack(S, 1)
 
 
-def decode_luong(p, name, Hs, S, data, H, U, D=None):
+def decode_luong(p, name, Hs, S, data, H, U, D=None, lp=None):
     """Luong's, from the decoder states S: e, alpha (step by step for
     location-aware, which reads the soft alpha_{t-1}), the draws, and the
     logits with c_t = h_l."""
     src_len, src_mask = data[1], data[2]
     B, N = src_mask.shape
     if name != "location-aware":
-        e, alpha = weights(p, name, S, Hs, H, src_mask, None,
-                           local_m(src_len, N, 0, S.shape[1], D))
+        e, alpha, d = weights(p, name, S, Hs, H, src_mask, None,
+                              local_m(src_len, N, 0, S.shape[1], D), lp)
     else:
         prev = torch.zeros(B, N, dtype=torch.float64)
         prev[:, 0] = 1.0
-        es, alphas = [], []
+        es, alphas, ds = [], [], []
         for t in range(S.shape[1]):
-            e, a = weights(p, name, S[:, t:t + 1], Hs, H, src_mask,
-                           prev[:, None], local_m(src_len, N, t, 1, D))
+            e, a, d = weights(p, name, S[:, t:t + 1], Hs, H, src_mask,
+                              prev[:, None], local_m(src_len, N, t, 1, D),
+                              lp)
             prev = a[:, 0]
             es.append(e[:, 0])
             alphas.append(prev)
+            ds.append(d[:, 0])
         e, alpha = torch.stack(es, 1), torch.stack(alphas, 1)
-    l = draw(alpha, U, src_len)
+        d = torch.stack(ds, 1)
+    l = draw(drawn(alpha, d, lp), U, src_len)
     c = Hs.gather(1, l[..., None].expand(-1, -1, H))
     ht = torch.tanh(torch.cat((c, S), -1) @ p["output.W_c"].T)
-    return e, alpha, l, ht @ p["output.W_s"].T
+    return e, alpha, l, ht @ p["output.W_s"].T, d
 
 
-def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None):
+def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None, lp=None):
     """Bahdanau's: each step scores s_{t-1}, draws l, and the RNN and the
     output read c_t = h_l, so s_t carries the draws."""
     src_len, src_mask, inputs = data[1], data[2], data[3]
@@ -204,11 +243,13 @@ def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None):
     s = s0
     prev = torch.zeros(B, N, dtype=torch.float64)
     prev[:, 0] = 1.0
-    es, alphas, ls, logits = [], [], [], []
+    es, alphas, ds, ls, logits = [], [], [], [], []
     for t in range(inputs.shape[1]):
-        e, a = weights(p, name, s[:, None], Hs, H, src_mask, prev[:, None])
+        e, a, d = weights(p, name, s[:, None], Hs, H, src_mask,
+                          prev[:, None], None, lp)
         prev = a[:, 0]
-        l = draw(prev, U[:, t], src_len)
+        ds.append(d[:, 0])
+        l = draw(drawn(a, d, lp)[:, 0], U[:, t], src_len)
         c = Hs[torch.arange(B), l]
         s = torch.tanh(y[:, t] @ p["decoder.W_y"].T + s @ p["decoder.W_s"].T
                        + c @ p["decoder.W_c"].T + p["decoder.b"][0])
@@ -217,14 +258,15 @@ def decode_bahdanau(p, name, Hs, s0, data, H, U, D=None):
         alphas.append(prev)
         ls.append(l)
     return (torch.stack(es, 1), torch.stack(alphas, 1), torch.stack(ls, 1),
-            torch.stack(logits, 1))
+            torch.stack(logits, 1), torch.stack(ds, 1))
 
 
 def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
-            feed=False, D=None):
+            feed=False, D=None, lp=None):
     """The objective (loss + surrogate) and, per scorer, (mean loss,
     right); updates base (the baselines) in place.  D: local-m's
-    half-width, None for the global window."""
+    half-width, None for the global window; lp: (src_len, D) for
+    local-p."""
     gold, mask, align, linked = data[4:8]
     valid = mask.bool()
     ntok = mask.sum()
@@ -236,7 +278,7 @@ def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
         s0 = states(p, s0, data[3])  # what it decodes from
     total, per = 0.0, {}
     for k, name in enumerate(scorers):
-        e, alpha, l, logits = dec(p, name, Hs, s0, data, H, U[k], D)
+        e, alpha, l, logits, d = dec(p, name, Hs, s0, data, H, U[k], D, lp)
         R = torch.log_softmax(logits, -1).gather(-1, gold[..., None])[..., 0]
         ce = -R
         if lam:
@@ -251,7 +293,7 @@ def forward(p, data, scorers, H, U, base, decay, arch="luong", lam=0.0,
             adv[valid] = r - b
         loga = torch.log_softmax(e, -1)
         logal = loga.gather(-1, l[..., None])[..., 0]
-        ent = -(alpha * torch.where(alpha > 0, loga, torch.zeros_like(loga))).sum(-1)
+        ent = -(d * torch.where(d > 0, loga, torch.zeros_like(loga))).sum(-1)
         surrogate = -((LAMBDA_R * adv * logal + LAMBDA_E * ent) * mask).sum() / ntok
         right = ((logits.argmax(-1) == gold).double() * mask).sum()
         total = total + loss + surrogate
@@ -270,7 +312,7 @@ def main(argv):
     ap.add_argument("--weight-decay", type=float, default=0.2)
     ap.add_argument("--clip", type=float, default=5.0)
     ap.add_argument("--align-weight", type=float, default=0.0)
-    ap.add_argument("--window", choices=("global", "local-m"),
+    ap.add_argument("--window", choices=("global", "local-m", "local-p"),
                     default="global")
     ap.add_argument("--window-size", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
@@ -283,9 +325,11 @@ def main(argv):
     feed = any(f[:2] == ["input-feeding", "yes"]
                for _, f in fields_of(args.init))
     D = args.window_size if args.window == "local-m" else None
+    lp_D = args.window_size if args.window == "local-p" else None
     words = model["target.words"]
     pairs = read_pairs(args.pairs, model["source.words"], words)
     data = batch(pairs, words.index("<s>"), words.index("</s>"))
+    lp = (data[1], lp_D) if lp_D is not None else None
     K = int(data[5].sum())
     k = torch.arange(K, dtype=torch.float64)
     pow0 = DECAY ** k
@@ -304,7 +348,7 @@ def main(argv):
         opt.zero_grad()
         total, _ = forward(p, data, scorers, model["H"], Us[epoch], base,
                            (pow0, M), model["arch"], args.align_weight,
-                           feed, D)
+                           feed, D, lp)
         total.backward()
         clip_(params, args.clip)
         opt.step()
@@ -314,7 +358,7 @@ def main(argv):
     with torch.no_grad():
         _, per = forward(p, data, scorers, model["H"], Us[args.epochs], base,
                          (pow0, M), model["arch"], args.align_weight,
-                         feed, D)
+                         feed, D, lp)
     mean = sum(v[0] for v in per.values()) / len(per)
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"

@@ -100,7 +100,8 @@ static void cli_train_help(void)
 "                        from α (SplitMix64 from --seed) and learns the\n"
 "                        scores by REINFORCE (doc/model.md); either\n"
 "                        architecture, every scorer, --input-feeding\n"
-"                        and --window=local-m (not local-p)\n"
+"                        and either local window (local-p draws from its\n"
+"                        weights normalised, a / Σa, and W_p, v_p learn)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
 "      --every=N         without a terminal, print progress every N\n"
@@ -329,12 +330,6 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--window=local-p needs a --window-size "
 					"of at least 1 (its Gaussian's σ is "
 					"D/2), not %d", o->t.window_size);
-	if (o->t.hard && o->t.window == WINDOW_local_p)
-		return cli_usage_errorf("train --hard cannot learn through "
-					"--window=local-p: REINFORCE's terms "
-					"are on the scores, and would give its "
-					"W_p and v_p no gradient; use "
-					"--window=local-m, or no --window");
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "

@@ -231,21 +231,32 @@ static void jw_weighted(const struct jw *w, int run, int t)
 }
 
 /* Hard attention's choice: "hard": {"rule", "cumsum", "u", "l",
- * "context"}, after the soft "context" it replaces. */
+ * "context"}, after the soft "context" it replaces; a window whose
+ * weights are not a distribution (local-p) adds their "sum" and the
+ * normalised weights "pi" the draw is made from, before "cumsum". */
 static void jw_sample(const struct jw *w, const struct trace_rec *r)
 {
 	if (!jw_stage(w, STAGE_WEIGHTED_SUM))
 		return;
-	int sample = r->nops > 3;
+	const struct trace_operand *u = trace_op_key(r, "u");
+	const struct trace_operand *sum = trace_op_key(r, "sum");
+	const struct trace_operand *pi = trace_op_key(r, "pi");
+	const struct trace_operand *cum = trace_op_key(r, "cumsum");
 	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 5);
 	fmt_buf_puts(w->b, "\"hard\": {\"rule\": ");
-	fmt_buf_puts(w->b, sample ? "\"sample\"" : "\"argmax\"");
+	fmt_buf_puts(w->b, u ? "\"sample\"" : "\"argmax\"");
+	if (sum && pi) {
+		fmt_buf_puts(w->b, ", \"sum\": ");
+		fmt_buf_json_num(w->b, sum->v[0]);
+		fmt_buf_puts(w->b, ", \"pi\": ");
+		fmt_buf_json_vec(w->b, pi->v, pi->len);
+	}
 	fmt_buf_puts(w->b, ", \"cumsum\": ");
-	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
-	if (sample) {
+	fmt_buf_json_vec(w->b, cum->v, cum->len);
+	if (u) {
 		fmt_buf_puts(w->b, ", \"u\": ");
-		fmt_buf_json_num(w->b, r->ops[3].v[0]);
+		fmt_buf_json_num(w->b, u->v[0]);
 	}
 	fmt_buf_puts(w->b, ", \"l\": ");
 	fmt_buf_int(w->b, r->i);

@@ -215,17 +215,28 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		/* hard attention: the draw and the context it keeps */
 		const struct trace_rec *h = trace_find(tr, REC_SAMPLE, run, t,
 						       h_l_any(tr, run, t));
+		const struct trace_operand *hu = h ? trace_op_key(h, "u") : NULL;
+		const struct trace_operand *hpi = h ? trace_op_key(h, "pi")
+						    : NULL;
+		if (hpi) { /* local-p: the draw is from the weights normalised */
+			fprintf(out, "\nΣ_j a_%d,j = %s, below 1: l is drawn "
+				"from π_%d = a_%d / Σ_j a_%d,j = `", t,
+				num_fixed(buf, trace_op_key(h, "sum")->v[0],
+					  o->precision), t, t, t);
+			fmt_text_vec(out, hpi->v, hpi->len, o->precision);
+			fputs("`\n", out);
+		}
 		if (h) {
+			const struct trace_operand *cum = trace_op_key(h,
+								       "cumsum");
 			fprintf(out, "\ncumsum_%d = `", t);
-			fmt_text_vec(out, h->ops[1].v, h->ops[1].len,
-				     o->precision);
+			fmt_text_vec(out, cum->v, cum->len, o->precision);
 			fputs("`", out);
-			if (h->nops > 3)
+			if (hu)
 				fprintf(out, ", u_%d = %s", t,
-					num_fixed(buf, h->ops[3].v[0],
-						  o->precision));
+					num_fixed(buf, hu->v[0], o->precision));
 			fprintf(out, ", l = %d (%s)\n\nthe hard context "
-				"c_%d = h_%d = ", h->i, h->nops > 3 ? "the "
+				"c_%d = h_%d = ", h->i, hu ? "the "
 				"first j with u < cumsum_j" : "argmax", t,
 				h->i);
 			md_vec(out, h, o->precision);
@@ -234,6 +245,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		const struct trace_rec *x = trace_find(tr, REC_EXACT, run, t,
 						       0);
 		if (x) { /* and its exact view (teacher-forced) */
+			const char *d = hpi ? "π" : "α";
 			fprintf(out, "\nexact view%s: log p(y_%d = ",
 				tr->arch == ARCH_luong ? ""
 				: " (given the sampled past)", t);
@@ -241,9 +253,9 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			fputs(" | l) = `", out);
 			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,
 				     o->precision);
-			fprintf(out, "`, E_α[log p] = %s, ",
+			fprintf(out, "`, E_%s[log p] = %s, ", d,
 				num_fixed(buf, x->ops[2].v[0], o->precision));
-			fprintf(out, "log Σ_l α_l·p = %s, ",
+			fprintf(out, "log Σ_l %s_l·p = %s, ", d,
 				num_fixed(buf, x->ops[3].v[0], o->precision));
 			fprintf(out, "Jensen gap = %s\n",
 				num_fixed(buf, x->result[0], o->precision));

@@ -88,10 +88,10 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 	const struct trace *tr = q->tr;
 	if (q->stage == QUIZ_HARD_DRAW) {
 		/* the REC_SAMPLE of step t: its i is the drawn l; a draw
-		 * (not --hard=argmax) records u as its fourth operand */
+		 * (not --hard=argmax) records u (its operand "u") */
 		for (int i = 1; i <= tr->n && !q->rec; i++)
 			q->rec = trace_find(tr, REC_SAMPLE, q->run, q->t, i);
-		if (!q->rec || q->rec->nops < 4) {
+		if (!q->rec || !trace_op_key(q->rec, "u")) {
 			err_set(err, "hard-draw asks which word hard attention "
 				"draws: it needs a trace made with --hard=sample "
 				"(in a lesson, hard: sample); step %d has no "

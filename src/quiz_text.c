@@ -91,18 +91,31 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		q->softmax->kind == REC_GAUSS ? "a" : "α", q->t, q->k);
 }
 
-/* hard-draw: α_t and u_t; the learner adds up the cumulative sums. */
+/* hard-draw: α_t and u_t; the learner adds up the cumulative sums.  A
+ * window whose weights are not a distribution (local-p) is drawn from
+ * normalised: π_t, which is shown instead. */
 static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 {
 	char buf[NUM_BUFSZ];
+	const struct trace_operand *pi = trace_op_key(q->rec, "pi");
+	const char *d = pi ? "π" : "α";
 	fprintf(out, "Hard attention draws one source word at step %d. The "
 		"weights, and the number u drawn for it:\n", q->t);
-	qt_op(out, q->tr, q->rec, 0, q->precision);
+	if (pi) {
+		fprintf(out, "(local-p's weights a_%d add up to %s, less than 1: "
+			"the draw is from π_%d = a_%d / Σ_j a_%d,j)\n", q->t,
+			fmt_num(buf, trace_op_key(q->rec, "sum")->v[0],
+				q->precision), q->t, q->t, q->t);
+		qt_op(out, q->tr, q->rec, (int)(pi - q->rec->ops),
+		      q->precision);
+	} else {
+		qt_op(out, q->tr, q->rec, 0, q->precision);
+	}
 	fprintf(out, "  u_%d = %s\n", q->t,
-		fmt_num(buf, q->rec->ops[3].v[0], q->precision));
-	fprintf(out, "Add up the weights in order: cumsum_%d,j = α_%d,1 + ... + "
-		"α_%d,j.\nWhich word is drawn, %s = the first j with u_%d < "
-		"cumsum_%d,j?\n", q->t, q->t, q->t, q->symbol, q->t, q->t);
+		fmt_num(buf, trace_op_key(q->rec, "u")->v[0], q->precision));
+	fprintf(out, "Add up the weights in order: cumsum_%d,j = %s_%d,1 + ... + "
+		"%s_%d,j.\nWhich word is drawn, %s = the first j with u_%d < "
+		"cumsum_%d,j?\n", q->t, d, q->t, d, q->t, q->symbol, q->t, q->t);
 }
 
 int quiz_prompt_text(FILE *out, const struct quiz_question *q)

@@ -12,7 +12,18 @@
  * the trace's seed (--seed) at the run's first step and advanced once a
  * step; every u is recorded, so a trace can be replayed.  The soft
  * context Σ_i α_t,i·h_i is recorded too, beside the one that replaces
- * it. */
+ * it.
+ *
+ * A window whose weights a_t are not a distribution (local-p's sum to
+ * Σ_j a_t,j < 1: window_class.unnormalised) is drawn from normalised,
+ *
+ *   π_t,j = a_t,j / Σ_k a_t,k
+ *
+ * and π_t takes α_t's place in the cumulative sums, the exact view, the
+ * score-function and entropy terms and the Monte Carlo samples.  Under
+ * local-p π_t = softmax over the window of z_j = e_t,j - (j - p_t)²/(2σ²),
+ * so REINFORCE's terms reach p_t too (doc/model.md); the soft context it
+ * replaces stays Σ_j a_t,j·h_j. */
 #include "config.h"
 
 #include <math.h>
@@ -20,6 +31,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "selection.h"
+#include "window.h"
 
 /* One step of SplitMix64 (Steele, Lea and Flood 2014): advances *s and
  * returns the next 64 bits. */
@@ -56,20 +68,40 @@ static int hard_pick(double u, const double *cum, const double *a, int n)
 	return l;
 }
 
+/* The REC_GAUSS record of step t of run, while the step is being
+ * recorded (trace_find knows only finished steps), or NULL. */
+static const struct trace_rec *hard_gauss(const struct trace *tr, int run,
+					  int t)
+{
+	for (int k = tr->nrecs - 1; k >= 0; k--) {
+		const struct trace_rec *r = &tr->recs[k];
+		if (r->run != run || r->t != t)
+			break;
+		if (r->kind == REC_GAUSS)
+			return r;
+	}
+	return NULL;
+}
+
 /* --gradient: R = log p(y_t | l), b (b0, before this step's update),
  * R - b, the score-function term, the entropy term and the backpropagated
- * ∂R/∂c_t. */
+ * ∂R/∂c_t.  a is the distribution l was drawn from: α_t, or π_t when pi
+ * is set; then, if the step has local-p's Gaussian (REC_GAUSS, p_t and
+ * σ), the two terms' parts on p_t as well: ∂log π_l/∂p_t = (l - Σ_k π_k·k)
+ * / σ² and ∂H/∂p_t = Σ_j ∂H/∂z_j·(j - p_t)/σ². */
 static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 			  const double *a, const double *Hs, int l,
-			  const double *lp, double b0)
+			  const double *lp, double b0, int pi)
 {
 	const struct model *m = tr->m;
 	struct trace_run *ru = &tr->runs[run];
 	int n = tr->n, H = m->H;
 	int y = t <= tr->ntgt ? tr->tgt[t - 1] : m->eos;
-	double *v = trace_alloc(tr, 4 + 3 * (size_t)n + (size_t)H);
+	const struct trace_rec *gs = pi ? hard_gauss(tr, run, t) : NULL;
+	double *v = trace_alloc(tr, 4 + 3 * (size_t)n + (size_t)H + 2);
 	double *R = v, *b = v + 1, *adv = v + 2, *ent = v + 3;
 	double *sf = v + 4, *de = sf + n, *g = de + n, *dc = g + n;
+	double *sfp = dc + H, *dep = sfp + 1; /* TRACE_MAX_OPS: no sum */
 	double *work = trace_alloc(tr, ARCH_LOGP_WORK(m));
 	*R = lp[l];
 	*b = b0;
@@ -84,21 +116,40 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 		de[j] = a[j] > 0 ? HARD_LAMBDA_E * -a[j] * (log(a[j]) + h) : 0;
 		g[j] = sf[j] + de[j];
 	}
+	if (gs) { /* z_j = e_j - (j - p_t)²/(2σ²): ∂z_j/∂p_t = (j - p_t)/σ² */
+		double p = gs->ops[2].v[0];
+		double s2 = gs->ops[3].v[0] * gs->ops[3].v[0];
+		double mean = 0, dh = 0;
+		for (int j = 0; j < n; j++) {
+			mean += a[j] * (j + 1);
+			dh += de[j] * (j + 1 - p);
+		}
+		*sfp = HARD_LAMBDA_R * *adv * (l + 1 - mean) / s2;
+		*dep = dh / s2;
+	}
 	arch_get(tr->arch)->log_prob(m, Hs + (size_t)l * H, q,
 				     ru->input[t - 1], y, work, dc);
 
 	struct trace_rec *r = trace_rec_new(tr, REC_GRADIENT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
-	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_INPUT, pi ? "π_{t}" : "α_{t}", NULL, a, n, 1);
 	trace_rec_op(r, OP_MID, "R = log p(y_{t} | l)", "R", R, 1, 1);
 	trace_rec_op(r, OP_MID, "b", "b", b, 1, 1);
 	trace_rec_op(r, OP_MID, "R - b", "advantage", adv, 1, 1);
-	trace_rec_op(r, OP_MID, "λ_r·(R - b)·(onehot_l - α_{t})",
+	trace_rec_op(r, OP_MID, pi ? "λ_r·(R - b)·(onehot_l - π_{t})"
+				   : "λ_r·(R - b)·(onehot_l - α_{t})",
 		     "score_function", sf, n, 1);
-	trace_rec_op(r, OP_MID, "H(α_{t})", "entropy", ent, 1, 1);
+	trace_rec_op(r, OP_MID, pi ? "H(π_{t})" : "H(α_{t})", "entropy", ent,
+		     1, 1);
 	trace_rec_op(r, OP_MID, "λ_e·∂H/∂e_{t}", "entropy_term", de, n, 1);
 	trace_rec_op(r, OP_MID, "∂R/∂c_{t} (backpropagated into h_l)",
 		     "backprop", dc, H, 1);
+	if (gs) {
+		trace_rec_op(r, OP_MID, "λ_r·(R - b)·(l - Σ_k π_k·k)/σ²",
+			     "score_function_p", sfp, 1, 1);
+		trace_rec_op(r, OP_MID, "λ_e·∂H/∂p_{t}", "entropy_term_p", dep,
+			     1, 1);
+	}
 	r->ops[0].axis = r->ops[4].axis = r->ops[6].axis = AXIS_SOURCE;
 	r->word = y;
 	r->title = "the learning signal on the scores";
@@ -111,9 +162,10 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 
 /* --samples=N: N draws from the run's Monte Carlo stream, the estimates
  * of ∂E_α[log p(y_t | l)]/∂e from them with and without the baseline b
- * of this step, and the exact gradient α_j·(log p_j - E_α[log p]). */
+ * of this step, and the exact gradient α_j·(log p_j - E_α[log p]); α_t
+ * is π_t when pi is set. */
 static void hard_samples(struct trace *tr, int run, int t, const double *a,
-			 const double *cum, const double *lp, double b)
+			 const double *cum, const double *lp, double b, int pi)
 {
 	struct trace_run *ru = &tr->runs[run];
 	int n = tr->n, N = tr->cfg.hard_samples;
@@ -154,7 +206,9 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 					    run, t, 0);
 	trace_rec_op(r, OP_MID, "u (Monte Carlo)", "u", us, N, 1);
 	trace_rec_op(r, OP_MID, "l (Monte Carlo)", "l", ls, N, 1);
-	trace_rec_op(r, OP_MID, "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n, 1);
+	trace_rec_op(r, OP_MID, pi ? "exact ∂E_π[log p]/∂e_{t}"
+				   : "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n,
+		     1);
 	trace_rec_op(r, OP_MID, "estimate, no baseline", "estimate", mc, n,
 		     1);
 	trace_rec_op(r, OP_MID, "estimate, with b", "estimate_baseline", mcb,
@@ -166,7 +220,8 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 	r->ops[2].axis = r->ops[3].axis = r->ops[4].axis = AXIS_SOURCE;
 	r->title = "Monte Carlo";
 	r->symbol = "ĝ_{t}";
-	r->formula = "(1/N) Σ_k (R_k - b)·(onehot_l_k - α_{t})";
+	r->formula = pi ? "(1/N) Σ_k (R_k - b)·(onehot_l_k - π_{t})"
+			: "(1/N) Σ_k (R_k - b)·(onehot_l_k - α_{t})";
 	r->result = mcb;
 	r->len = n;
 	r->result_axis = AXIS_SOURCE;
@@ -174,10 +229,11 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 
 /* The exact view of a teacher-forced step: log p(y_t | l) for every l
  * (the architecture's log_prob with c = h_l), their expectation under α,
- * the log of the mixture Σ_l α_l p(y_t | l), and the gap between them. */
+ * the log of the mixture Σ_l α_l p(y_t | l), and the gap between them;
+ * α_t is π_t when pi is set. */
 static const double *hard_exact(struct trace *tr, int run, int t,
 				const double *q, const double *a,
-				const double *Hs)
+				const double *Hs, int pi)
 {
 	const struct model *m = tr->m;
 	const struct arch_class *arch = arch_get(tr->arch);
@@ -208,11 +264,13 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 
 	struct trace_rec *r = trace_rec_new(tr, REC_EXACT, STAGE_WEIGHTED_SUM,
 					    run, t, 0);
-	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_INPUT, pi ? "π_{t}" : "α_{t}", NULL, a, n, 1);
 	trace_rec_op(r, OP_MID, "log p(y_{t} | l)", "log_p", lp, n, 1);
-	trace_rec_op(r, OP_MID, "E_α[log p(y_{t} | l)]", "expected", ex, 1,
+	trace_rec_op(r, OP_MID, pi ? "E_π[log p(y_{t} | l)]"
+				   : "E_α[log p(y_{t} | l)]", "expected", ex, 1,
 		     1);
-	trace_rec_op(r, OP_MID, "log Σ_l α_{t},l·p(y_{t} | l)",
+	trace_rec_op(r, OP_MID, pi ? "log Σ_l π_{t},l·p(y_{t} | l)"
+				   : "log Σ_l α_{t},l·p(y_{t} | l)",
 		     "log_marginal", lm, 1, 1);
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->word = y;
@@ -221,7 +279,8 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 		: "the Jensen gap (given the sampled past: s_{t-1} carries "
 		  "the earlier draws)";
 	r->symbol = "gap_{t}";
-	r->formula = "log Σ_l α·p - E_α[log p]";
+	r->formula = pi ? "log Σ_l π·p - E_π[log p]"
+			: "log Σ_l α·p - E_α[log p]";
 	r->result = gap;
 	r->len = 1;
 	return lp;
@@ -238,10 +297,24 @@ static const double *hard_context(struct trace *tr, int run, int t,
 	sr->title = "the soft context";
 	sr->symbol = "c^soft_{t}";
 
+	/* the distribution l is drawn from: the weights themselves, or, if
+	 * the window's need not sum to 1, π = a / Σ a */
+	int pi = window_get(tr->cfg.window)->unnormalised;
+	const double *d = a;
+	double *sum = NULL;
+	if (pi) {
+		double *w = trace_alloc(tr, (size_t)n + 1);
+		sum = w + n;
+		for (int j = 0; j < n; j++)
+			*sum += a[j];
+		for (int j = 0; j < n; j++)
+			w[j] = a[j] / *sum;
+		d = w;
+	}
 	double *cum = trace_alloc(tr, (size_t)n + 1), *u = cum + n;
 	double acc = 0;
 	for (int j = 0; j < n; j++)
-		cum[j] = acc += a[j];
+		cum[j] = acc += d[j];
 	int l; /* from 0 */
 	int sample = tr->cfg.hard_rule == 0;
 	if (sample) {
@@ -250,9 +323,9 @@ static const double *hard_context(struct trace *tr, int run, int t,
 		*u = hard_unit(hard_splitmix64(&ru->rng));
 		/* rounding may leave cumsum_n at or below u: then the
 		 * last word with a weight */
-		l = hard_pick(*u, cum, a, n);
+		l = hard_pick(*u, cum, d, n);
 	} else {
-		l = attn_argmax(a, n);
+		l = attn_argmax(a, n); /* the argmax of a is π's */
 	}
 	double *c = trace_alloc(tr, (size_t)H);
 	for (int k = 0; k < H; k++)
@@ -260,20 +333,28 @@ static const double *hard_context(struct trace *tr, int run, int t,
 
 	struct trace_rec *r = trace_rec_new(tr, REC_SAMPLE, STAGE_WEIGHTED_SUM,
 					    run, t, l + 1);
-	trace_rec_op(r, OP_INPUT, "α_{t}", NULL, a, n, 1);
+	trace_rec_op(r, OP_INPUT, pi ? "a_{t}" : "α_{t}", NULL, a, n, 1);
+	if (pi) {
+		trace_rec_op(r, OP_MID, "Σ_j a_{t},j (below 1: l is drawn from "
+			     "π_{t})", "sum", sum, 1, 1);
+		trace_rec_op(r, OP_MID, "π_{t} = a_{t} / Σ_j a_{t},j", "pi", d,
+			     n, 1);
+		r->ops[2].axis = AXIS_SOURCE;
+	}
 	trace_rec_op(r, OP_MID, "cumsum_{t}", "cumsum", cum, n, 1);
 	trace_rec_op(r, OP_INPUT, "c^soft_{t}", NULL, soft, H, 1);
 	if (sample)
 		trace_rec_op(r, OP_MID, "u_{t}", "u", u, 1, 1);
-	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
+	r->ops[0].axis = r->ops[pi ? 3 : 1].axis = AXIS_SOURCE;
 	r->title = "the hard context";
 	r->symbol = "c_{t}";
 	r->formula = sample ? "h_{i}, l = the first j with u_{t} < cumsum_{t},j"
-			    : "h_{i}, l = the first j with the largest α_{t},j";
+		     : pi ? "h_{i}, l = the first j with the largest π_{t},j"
+			  : "h_{i}, l = the first j with the largest α_{t},j";
 	r->result = c;
 	r->len = H;
 	if (tr->ntgt) {
-		const double *lp = hard_exact(tr, run, t, q, a, Hs);
+		const double *lp = hard_exact(tr, run, t, q, d, Hs, pi);
 		/* the baseline: 0 before the run's first step, then
 		 * b ← 0.9·b + 0.1·R after each */
 		if (t == 1)
@@ -281,9 +362,9 @@ static const double *hard_context(struct trace *tr, int run, int t,
 		double b = ru->baseline;
 		ru->baseline = HARD_DECAY * b + (1 - HARD_DECAY) * lp[l];
 		if (tr->cfg.hard_gradient)
-			hard_gradient(tr, run, t, q, a, Hs, l, lp, b);
+			hard_gradient(tr, run, t, q, d, Hs, l, lp, b, pi);
 		if (tr->cfg.hard_samples > 0)
-			hard_samples(tr, run, t, a, cum, lp, b);
+			hard_samples(tr, run, t, d, cum, lp, b, pi);
 	}
 	return c;
 }

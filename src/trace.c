@@ -707,6 +707,15 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 	}
 }
 
+const struct trace_operand *trace_op_key(const struct trace_rec *r,
+					 const char *key)
+{
+	for (int k = 0; k < r->nops; k++)
+		if (r->ops[k].key && strcmp(r->ops[k].key, key) == 0)
+			return &r->ops[k];
+	return NULL;
+}
+
 int trace_run_of(const struct trace *tr, int sc)
 {
 	for (int k = 0; k < tr->nruns; k++)

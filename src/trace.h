@@ -150,6 +150,14 @@ enum trace_kind {
  *   REC_SAMPLE       0 α_t  1 cumsum_t  2 Σ_i α_t,i·h_i (the soft
  *                    context it replaces)  3 u (len 1; sample only);
  *                    i is the chosen l, result c_t = h_l
+ *                    A window whose weights are not a distribution
+ *                    (window_class.unnormalised: local-p) has instead
+ *                    0 a_t  1 Σ_j a_t,j (len 1, key "sum")  2 π_t = a_t /
+ *                    Σ a (key "pi")  3 cumsum of π  4 the soft context
+ *                    5 u; then REC_EXACT, REC_GRADIENT and REC_SAMPLES
+ *                    are under π_t, and REC_GRADIENT adds 8 and 9, the
+ *                    terms' parts on p_t (len 1).  Find them by key
+ *                    (trace_op_key).
  *   REC_EXACT        (teacher-forced traces) 0 α_t  1 log p(y_t | l),
  *                    l = 1..n  2 E_α[log p(y_t | l)] (len 1)
  *                    3 log Σ_l α_t,l p(y_t | l) (len 1); word is y_t,
@@ -375,6 +383,10 @@ const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k);
  * word ({w} must not be used then). */
 void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
 		int col, struct trace_rec *cell);
+
+/* The operand of r whose plain name (key) is key, or NULL. */
+const struct trace_operand *trace_op_key(const struct trace_rec *r,
+					 const char *key);
 
 /* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
 int trace_run_of(const struct trace *tr, int sc);

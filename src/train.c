@@ -156,6 +156,7 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 			     sizeof *w->seq_win);
 	w->hard_l = xcalloc((size_t)maxT + 1, sizeof *w->hard_l);
 	w->hard_adv = xcalloc((size_t)maxT + 1, sizeof *w->hard_adv);
+	w->hard_pi = xcalloc(n, sizeof *w->hard_pi);
 }
 
 void train_work_free(struct train_work *w)
@@ -172,6 +173,7 @@ void train_work_free(struct train_work *w)
 		free(all[k]);
 	free(w->hard_l);
 	free(w->hard_adv);
+	free(w->hard_pi);
 	memset(w, 0, sizeof *w);
 }
 
@@ -306,6 +308,26 @@ static void tr_window(const struct model *m, const double *s, int t, int n,
 	}
 }
 
+/* local-p's p_t = 1 + (n - 1)·σ(v), v = v_p·tanh(W_p s), backwards:
+ * given dL/dp_t (dp), adds to the gradients of W_p and v_p (g) and to ds
+ * (H), dL/ds for the query s. */
+static void tr_window_p_back(struct model *g, const struct model *m,
+			     const double *s, double *ds, int n, double dp,
+			     const struct train_work *w)
+{
+	const int H = m->H;
+	double dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
+
+	for (int k = 0; k < H; k++) {
+		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
+		g->vp[k] += dv * w->wth[k];
+		for (int i = 0; i < H; i++) {
+			g->Wp[(size_t)k * H + i] += dpre * s[i];
+			ds[i] += dpre * m->Wp[(size_t)k * H + i];
+		}
+	}
+}
+
 /* The backward pass of tr_window for local-p, given dL/da_t in dalpha
  * (n): adds dL/dp_t's share to the gradients of W_p and v_p (g) and to
  * ds (H), dL/ds_t; then turns dalpha into dL/dalign_t, which the softmax
@@ -317,9 +339,8 @@ static const double *tr_window_back(struct model *g, const struct model *m,
 				    const double *s, double *ds, int n,
 				    struct train_work *w)
 {
-	const int H = m->H;
 	const double sg = w->window_size / 2.0;
-	double dp = 0.0, dv;
+	double dp = 0.0;
 
 	if (w->window != WINDOW_local_p)
 		return w->alpha;
@@ -332,16 +353,7 @@ static const double *tr_window_back(struct model *g, const struct model *m,
 	for (int j = 1; j <= n; j++)
 		if (j < w->wlo || j > w->whi)
 			w->dalpha[j - 1] = 0.0;
-	/* p = 1 + (n - 1) σ(v), v = v_p·tanh(W_p s) */
-	dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
-	for (int k = 0; k < H; k++) {
-		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
-		g->vp[k] += dv * w->wth[k];
-		for (int i = 0; i < H; i++) {
-			g->Wp[(size_t)k * H + i] += dpre * s[i];
-			ds[i] += dpre * m->Wp[(size_t)k * H + i];
-		}
-	}
+	tr_window_p_back(g, m, s, ds, n, dp, w);
 	return w->walign;
 }
 
@@ -683,6 +695,27 @@ static int tr_hard_draw(uint64_t *rng, const double *alpha, int n)
 	return l;
 }
 
+/* The distribution a hard step draws from, after tr_window: the weights
+ * w->alpha, or, through local-p, whose weights a_t sum to less than 1,
+ * π_t = a_t / Σ_j a_t,j (into w->hard_pi), summed and divided in index
+ * order as selection_hard.c does. */
+static const double *tr_hard_dist(const double *alpha, int n,
+				  struct train_work *w)
+{
+	double sum = 0.0;
+
+	if (w->window != WINDOW_local_p)
+		return alpha;
+	if (w->hard_fix && n > 1) /* the test hook: near a jump of ⌊p_t⌋? */
+		w->hard_pnear = fmin(w->hard_pnear,
+				     fabs(w->wpos - floor(w->wpos + 0.5)));
+	for (int j = 0; j < n; j++)
+		sum += alpha[j];
+	for (int j = 0; j < n; j++)
+		w->hard_pi[j] = alpha[j] / sum;
+	return w->hard_pi;
+}
+
 /* A = R - b of a draw; with the test hook w->hard_fix, recorded there,
  * or replayed from it (train.h). */
 static double tr_hard_adv(struct train_work *w, double R, double b)
@@ -762,14 +795,48 @@ static void tr_hard_output_back(struct model *g, const struct model *m,
  * its A = R - b: minus scale times the score-function and entropy terms
  * (train_hard_score_grad: an ascent direction), plus, if dalpha_in is
  * not NULL, dL/dα_t that the next step's scorer sent back through the
- * softmax, plus the guided-alignment term if it is on. */
-static void tr_hard_scores_back(const double *alpha, int n, int l,
+ * softmax, plus the guided-alignment term if it is on.
+ *
+ * Through local-p (alpha is a_t, and the step's window state must be in
+ * w: tr_window, or tr_window_recall) the draw was from π_t = a_t / Σ a =
+ * softmax over the window of z_j = e_j - (j - p_t)²/(2σ²), so the terms
+ * are on z, with π_t for α_t: dL/de_j = dL/dz_j, and dL/dp_t = Σ_j dL/dz_j
+ * (j - p_t)/σ² goes on to W_p, v_p (g) and dq, dL/dq for the query q
+ * (tr_window_p_back); dalpha_in, dL/da_t, goes back through the window as
+ * in the soft pass (tr_window_softmax_back). */
+static void tr_hard_scores_back(struct model *g, const struct model *m,
+				const double *q, double *dq,
+				const double *alpha, int n, int l,
 				double adv, const double *dalpha_in,
 				const unsigned char *links, double scale,
 				struct train_work *w)
 {
 	double dot = 0.0;
 
+	if (w->window == WINDOW_local_p) {
+		const double sg = w->window_size / 2.0;
+		const double *pi;
+		double dp = 0.0;
+
+		if (dalpha_in) {
+			memcpy(w->dalpha, dalpha_in,
+			       sizeof *w->dalpha * (size_t)n);
+			tr_window_softmax_back(g, m, q, dq, n, w);
+		} else {
+			memset(w->e, 0, sizeof *w->e * (size_t)n);
+		}
+		pi = tr_hard_dist(alpha, n, w);
+		train_hard_score_grad(w->dalpha, pi, n, l, adv, 0.0,
+				      w->hard_lambda_r, w->hard_lambda_e);
+		for (int j = 0; j < n; j++) {
+			w->e[j] -= scale * w->dalpha[j];
+			dp -= scale * w->dalpha[j] * (j + 1 - w->wpos) /
+			      (sg * sg);
+		}
+		tr_window_p_back(g, m, q, dq, n, dp, w);
+		tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
+		return;
+	}
 	train_hard_score_grad(w->dalpha, alpha, n, l, adv, 0.0,
 			      w->hard_lambda_r, w->hard_lambda_e);
 	if (dalpha_in) {
@@ -813,14 +880,15 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		int l;
 
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
-		l = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
+		l = tr_hard_draw(&w->hard_rng, tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		adv = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, w->alpha, n, l, adv);
+		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
+					  adv);
 		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
 		if (!g)
 			continue;
@@ -831,7 +899,8 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		tr_hard_output_back(g, m, ds, l, w);
 		/* the scores: REINFORCE's terms (no gradient flows through
 		 * the draw), and the guided-alignment term if it is on */
-		tr_hard_scores_back(w->alpha, n, l, adv, NULL, links, scale, w);
+		tr_hard_scores_back(g, m, s, ds, w->alpha, n, l, adv, NULL,
+				    links, scale, w);
 		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
 	}
 	return loss;
@@ -1032,17 +1101,20 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
+						tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
+					  w->hard_adv[t]);
 		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
+		tr_window_keep(w, n, t); /* local-p: for the backward pass */
 		if (!g)
 			continue;
 		w->p[gold] -= 1.0;
@@ -1065,7 +1137,9 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
 			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
 			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
-			tr_hard_scores_back(alpha, n, w->hard_l[t],
+			tr_window_recall(w, alpha, n, t);
+			tr_hard_scores_back(g, m, w->s + (size_t)t * H, ds,
+					    alpha, n, w->hard_l[t],
 					    w->hard_adv[t], w->dprev,
 					    tr_align_links(pr, t, w), scale, w);
 			memset(w->dprev_next, 0,
@@ -1120,17 +1194,20 @@ static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* global: the softmax; local-m */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		tr_window(m, s, t, n, w); /* the softmax, over any window */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
+						tr_hard_dist(w->alpha, n, w), n);
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
+					  w->hard_adv[t]);
 		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
+		tr_window_keep(w, n, t); /* local-p: for the backward pass */
 		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
 		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
 		if (!g)
@@ -1156,7 +1233,9 @@ static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
 			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
 			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
 			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
-			tr_hard_scores_back(w->seq_alpha + (size_t)t * n, n,
+			tr_window_recall(w, w->seq_alpha + (size_t)t * n, n, t);
+			tr_hard_scores_back(g, m, w->s + (size_t)t * H, ds,
+					    w->seq_alpha + (size_t)t * n, n,
 					    w->hard_l[t], w->hard_adv[t],
 					    w->dprev, tr_align_links(pr, t, w),
 					    scale, w);
@@ -1411,8 +1490,9 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, q, w->e, &w->sws);
-		tr_window(m, q, t, n, w); /* global: the softmax; local-m */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng, w->alpha, n);
+		tr_window(m, q, t, n, w); /* the softmax, over any window */
+		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
+						tr_hard_dist(w->alpha, n, w), n);
 		c = w->h + (size_t)(l + 1) * H;
 		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */
 		for (int k = 0; k < H; k++)
@@ -1430,10 +1510,12 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		loss += tr_align_loss(pr, t, n, w);
 		*right += tr_argmax(w->p, V) == gold;
 		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, w->alpha, n, l, w->hard_adv[t]);
+		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
+					  w->hard_adv[t]);
 		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
+		tr_window_keep(w, n, t); /* local-p: for the backward pass */
 		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
 		for (int k = 0; k < V; k++)
 			o[3 * H + k] = w->p[k] * scale;
@@ -1480,7 +1562,9 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 			for (int k = 0; k < H; k++)
 				dh[k] += w->dc[k];
 			/* the scores of the query s_{t-1} */
-			tr_hard_scores_back(w->seq_alpha + (size_t)t * n, n, l,
+			tr_window_recall(w, w->seq_alpha + (size_t)t * n, n, t);
+			tr_hard_scores_back(g, m, qv, w->dq,
+					    w->seq_alpha + (size_t)t * n, n, l,
 					    w->hard_adv[t], w->dprev,
 					    tr_align_links(pr, t, w), scale, w);
 			memset(w->dprev_next, 0,

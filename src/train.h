@@ -177,15 +177,23 @@ struct train_work {
 	 * R_t - b, (maxT + 1) each */
 	int *hard_l;
 	double *hard_adv;
+	/* (maxn) local-p's π_t = a_t / Σ_j a_t,j, the distribution a step
+	 * draws from when the window's weights do not sum to 1 */
+	double *hard_pi;
 	/* A test hook (tests/check_train.c), NULL otherwise: with hard_fix,
 	 * the loss includes the surrogate whose gradient the scores get,
-	 * -λ_r A log α_t,l - λ_e H(α_t) a step, and A, R - b, is written to
+	 * -λ_r A log α_t,l - λ_e H(α_t) a step (π_t for α_t under local-p),
+	 * and A, R - b, is written to
 	 * hard_fix[hard_nfix++] (hard_fix_replay 0) or read from it (1), up
 	 * to hard_fix_cap draws, so that A stays fixed under a central
 	 * difference. */
 	double *hard_fix;
 	size_t hard_nfix, hard_fix_cap;
 	int hard_fix_replay;
+	/* with hard_fix, through local-p: the least distance of any p_t
+	 * drawn through from a whole number, where ⌊p_t⌋ (the window's
+	 * place) jumps; the test sets it (to 1) before the loss */
+	double hard_pnear;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */

@@ -563,11 +563,20 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 						      v->run, t, i);
 		if (!r)
 			continue;
-		if (r->nops > 3)
+		const struct trace_operand *u = trace_op_key(r, "u");
+		if (u && trace_op_key(r, "pi"))
+			fprintf(f, " Hard attention keeps one word instead. "
+				"These weights add up to less than 1, so it "
+				"draws from them divided by their sum, π_%d: "
+				"u = %s falls below cumsum_%d,%d first, so "
+				"l = %d and c_%d = h_%d, the state of \"%s\".",
+				t, fmt_num(buf, u->v[0], v->fmt.precision),
+				t, i, i, t, i, src_word(v, i - 1));
+		else if (u)
 			fprintf(f, " Hard attention keeps one word instead: u = "
 				"%s falls below cumsum_%d,%d first, so l = %d "
 				"and c_%d = h_%d, the state of \"%s\".",
-				fmt_num(buf, r->ops[3].v[0], v->fmt.precision),
+				fmt_num(buf, u->v[0], v->fmt.precision),
 				t, i, i, t, i, src_word(v, i - 1));
 		else
 			fprintf(f, " Hard attention (argmax) keeps the word "

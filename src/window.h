@@ -30,6 +30,11 @@ struct window_class {
 	 * err and returns -1 if not. */
 	int (*check)(const struct model *m, const struct trace_cfg *cfg,
 		     struct errbuf *err);
+	/* 1 if its weights need not sum to 1 (local-p's sum to less), so
+	 * that hard attention draws from them normalised, π = a / Σ a
+	 * (src/selection_hard.c); 0 (the default) if they are a
+	 * distribution already */
+	int unnormalised;
 };
 
 extern const struct window_class *const window_registry[WINDOW_COUNT];

@@ -114,4 +114,5 @@ const struct window_class window_local_p = {
 		   "Gaussian",
 	.weights = local_p_weights,
 	.check = local_p_check,
+	.unnormalised = 1,
 };

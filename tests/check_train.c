@@ -1138,6 +1138,7 @@ static double hard_surrogate_loss(struct trainer *t,
 	t->work.hard_fix_cap = cap;
 	t->work.hard_nfix = 0;
 	t->work.hard_fix_replay = replay;
+	t->work.hard_pnear = 1.0;
 	return train_loss(&t->lay, t->theta, grad, d, scorers, &t->work, NULL);
 }
 
@@ -1158,6 +1159,13 @@ static const int hard_more[][4] = {
 	{ 1, WINDOW_global, SCORER_location_aware, ARCH_luong },
 	{ 1, WINDOW_local_m, SCORER_COUNT, ARCH_luong },
 	{ 0, WINDOW_local_m, SCORER_COUNT, ARCH_bahdanau },
+	/* local-p: the draw from π = a / Σa, REINFORCE's terms on p_t too,
+	 * which reach W_p and v_p */
+	{ 0, WINDOW_local_p, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_p, SCORER_location_aware, ARCH_luong },
+	{ 1, WINDOW_local_p, SCORER_COUNT, ARCH_luong },
+	{ 0, WINDOW_local_p, SCORER_COUNT, ARCH_bahdanau },
+	{ 0, WINDOW_local_p, SCORER_location_aware, ARCH_bahdanau },
 };
 
 START_TEST(test_hard_grad_surrogate)
@@ -1178,10 +1186,13 @@ START_TEST(test_hard_grad_surrogate)
 
 	ck_assert(train_hard_supported(arch, scorers));
 	parse_ok(&d, grad_aligned_pairs, NULL);
+	/* local-p's W_p and v_p, where the window is local-p */
+	const unsigned params = SCORER_ALL |
+		(window == WINDOW_local_p ? LOCALP_PARAM_BIT : 0);
 	if (feed)
-		train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 7);
+		train_init_random_feed(&t, &d, 3, 4, 2, 8, params, 7);
 	else
-		train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, SCORER_ALL, 7);
+		train_init_random_arch(&t, &d, arch, 3, 4, 2, 8, params, 7);
 	/* the gold words may lie outside a local window (train refuses) */
 	t.work.align_weight = window == WINDOW_global ? 0.3 : 0.0;
 	t.work.window = window;
@@ -1193,6 +1204,10 @@ START_TEST(test_hard_grad_surrogate)
 	/* replaying gives the same loss, bit for bit */
 	ck_assert(hard_surrogate_loss(&t, &d, scorers, NULL, fix, CAP, 1) ==
 		  base);
+	/* ⌊p_t⌋ jumps at whole numbers, which a step of h must not cross */
+	if (window == WINDOW_local_p)
+		ck_assert_msg(t.work.hard_pnear > 1e-3, "a p_t lies %g from a "
+			      "jump", t.work.hard_pnear);
 	printf("gradient check --hard %s%s %s %s:",
 	       arch == ARCH_luong ? "luong" : "bahdanau",
 	       feed ? " input feeding" : "", window_get(window)->name,
@@ -1224,6 +1239,10 @@ START_TEST(test_hard_grad_surrogate)
 		    (scorers & (1u << t.lay.block[b].scorer)))
 			ck_assert_msg(norm > 1e-8, "block %s gets no gradient",
 				      train_block_name(&t.lay, b));
+		/* and local-p's W_p and v_p, through p_t */
+		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
+			ck_assert_msg(norm > 1e-8, "block %s gets no gradient",
+				      train_block_name(&t.lay, b));
 	}
 	putchar('\n');
 	t.work.hard_fix = NULL;
@@ -1242,7 +1261,7 @@ END_TEST
  * Bahdanau's, input feeding), each l_t and α_t are the trace's too.  Every
  * scorer, in both architectures, through local-m (Bahdanau's too, which
  * train's command line does not offer yet) and with input feeding, on
- * each pair alone. */
+ * each pair alone; and through local-p, whose draws are from π = a / Σa. */
 START_TEST(test_hard_loss_matches_trace)
 {
 	static const char *const one[] = {
@@ -1256,6 +1275,10 @@ START_TEST(test_hard_loss_matches_trace)
 		{ ARCH_luong, 1, WINDOW_global },
 		{ ARCH_luong, 1, WINDOW_local_m },
 		{ ARCH_bahdanau, 0, WINDOW_local_m },
+		/* local-p: the draws from π = a / Σa, as the trace's */
+		{ ARCH_luong, 0, WINDOW_local_p },
+		{ ARCH_luong, 1, WINDOW_local_p },
+		{ ARCH_bahdanau, 0, WINDOW_local_p },
 	};
 	const int arch = cases[_i][0], feed = cases[_i][1];
 	const int window = cases[_i][2];
@@ -1267,12 +1290,14 @@ START_TEST(test_hard_loss_matches_trace)
 		struct train_stats st;
 		struct model v;
 		uint64_t state = 99 + k;
+		const unsigned params = SCORER_ALL |
+			(window == WINDOW_local_p ? LOCALP_PARAM_BIT : 0);
 		parse_ok(&d, one[k], NULL);
 		if (feed)
-			train_init_random_feed(&t, &d, 3, 4, 2, 8, SCORER_ALL, 3);
+			train_init_random_feed(&t, &d, 3, 4, 2, 8, params, 3);
 		else
 			train_init_random_arch(&t, &d, arch, 3, 4, 2, 8,
-					       SCORER_ALL, 3);
+					       params, 3);
 		for (size_t j = 0; j < t.lay.total; j++)
 			t.theta[j] = train_rand_uniform(&state, -1.5, 1.5);
 		t.work.window = window;
@@ -1500,7 +1525,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
 			    2 * (SCORER_COUNT + 1) +
 			    (int)(sizeof hard_more / sizeof hard_more[0]));
-	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 6);
+	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 9);
 	tcase_add_test(tc, test_hard_score_term_by_hand);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);

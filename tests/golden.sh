@@ -75,4 +75,11 @@ golden hard-gradient-bahdanau.txt trace --arch=bahdanau --hard --seed=9 \
 	je suis étudiant
 golden hard-argmax-bahdanau.md trace --arch=bahdanau --hard=argmax \
 	--format=markdown je suis étudiant
+# hard attention through local-p, whose weights sum to less than 1: Σa,
+# π = a / Σa, the draw from π's cumulative sums, the exact view under π (a
+# Jensen gap >= 0) and the learning signal's parts on p_t (the numbers
+# checked by tests/hard_torch_check.py, the same seed and sentence)
+golden hard-local-p.txt trace --model=data/localp4.model --window=local-p \
+	--hard --seed=1 --gradient --scorer=dot \
+	--target="european economic area" zone économique européenne
 finish

@@ -211,12 +211,16 @@ if [ -n "$torch_python" ]; then
 	# the same in Bahdanau's architecture (c_t = h_l feeds the decoder,
 	# so the later steps depend on the draws), with input feeding (so does
 	# h̃_{t-1}), through local-m, and with location-aware (its scores read
-	# the soft α_{t-1}), every scorer, with and without guided alignment
+	# the soft α_{t-1}), every scorer, with and without guided alignment;
+	# and through local-p, drawing from π = a / Σa, whose terms reach p_t
+	# (hard_ref.py: autograd through z = e - (j - p)²/(2σ²) to W_p, v_p)
 	for hcase in "luong location-aware 0 global" "bahdanau all 0 global" \
 		     "bahdanau location-aware,additive 0.3 global" \
 		     "luong all 0.3 global" "luong all 0 local-m" \
 		     "luong all 0 global --input-feeding" \
-		     "luong location-aware,concat 0 local-m --input-feeding"; do
+		     "luong location-aware,concat 0 local-m --input-feeding" \
+		     "luong all 0 local-p" "luong location-aware,concat 0 local-p" \
+		     "luong all 0 local-p --input-feeding" "bahdanau all 0 local-p"; do
 		# shellcheck disable=SC2086
 		set -- $hcase
 		hflags="--hard --arch=$1 --scorer=$2 --align-weight=$3 --window=$4 ${5:-} --positions=8 --seed=5"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hard_torch_check.py: hard attention (--hard) against PyTorch in float64.
 
-Usage: hard_torch_check.py BINARY MODEL
+Usage: hard_torch_check.py BINARY MODEL [WINDOW:D]
 
 Loads `attn-trace model --format=json` into the torch modules of
 tests/torch_check.py, runs `attn-trace trace --hard --format=json` with
@@ -13,6 +13,15 @@ and, teacher-forced, the exact view: log p(y_t | l) for every l,
 E_α[log p], log Σ_l α_l p(y_t | l) and the Jensen gap.  Every number must
 agree to 1e-12 (torch_check.agree).  Exit status 0, 1 on a mismatch, 77
 when torch cannot be imported.
+
+With WINDOW:D (local-m:1, local-p:2) the traces use that window, whose
+records torch_check's attend() recomputes.  local-p's weights a sum to
+less than 1, so the draw, the exact view and the learning signal use
+pi = a / sum(a): the "hard" object must carry "sum" and "pi", pi's
+gradients are taken by autograd from the softmax over the window of
+z_j = e_j - (j - p)^2 / (2 sigma^2) with p a leaf of its own (so the
+"score_function_p" and "entropy_term_p" terms are autograd's dlog pi_l/dp
+and dH/dp), and every other window must NOT carry "pi".
 """
 
 import os
@@ -48,32 +57,53 @@ def exact(torch, alpha, lp):
 LAMBDA_R, LAMBDA_E, DECAY = 0.1, 0.002, 0.9
 
 
-def learning(torch, e, lp_of, l, state, gstep):
+def learning(torch, e, lp_of, l, state, gstep, dist=None):
     """The --gradient and --samples pieces of one step, with autograd for
     every derivative: e the scores (n), lp_of(c) log p(y_t | c) for a
     context c, l the chosen word, state["b"] the baseline before the step
     (updated here), gstep the program's step (for the recorded Monte Carlo
-    u's, which are replayed)."""
+    u's, which are replayed).  dist, if given, is (f, p): the distribution
+    drawn from as f(e, p) of the scores and local-p's position p, whose
+    gradients on p are checked too; otherwise the softmax of e."""
     F = torch.nn.functional
     n = e.shape[0]
     out = {}
     with torch.enable_grad():
         ev = e.detach().clone().requires_grad_(True)
-        alpha = F.softmax(ev, dim=0)
-        H = -(alpha * torch.log(alpha)).sum()
-        dH, = torch.autograd.grad(H, ev, retain_graph=True)
+        pv = None
+        if dist is None:
+            alpha = F.softmax(ev, dim=0)
+        elif dist[1] is None:  # local-m: the softmax over the window
+            alpha = dist[0](ev, None)
+        else:
+            pv = dist[1].detach().clone().requires_grad_(True)
+            alpha = dist[0](ev, pv)
+        mask = alpha.detach() > 0
+        H = -(alpha[mask] * torch.log(alpha[mask])).sum()
+        dH = torch.autograd.grad(H, [ev] + ([pv] if pv is not None else []),
+                                 retain_graph=True)
+        if pv is not None:
+            dlogpi = torch.autograd.grad(torch.log(alpha[l]), [ev, pv],
+                                         retain_graph=True)
+        dH = dH[0] if pv is None else dH
         lp = torch.stack([lp_of(j)[0].detach() for j in range(n)])
         Elp = (alpha * lp).sum()
         dE, = torch.autograd.grad(Elp, ev)
         c, R = lp_of(l, True)
         dc, = torch.autograd.grad(R, c)
+    if pv is not None:
+        dH_p = dH[1]
+        dH = dH[0]
     alpha = alpha.detach()
     R = R.item()
     b = state["b"]
     state["b"] = DECAY * b + (1 - DECAY) * R
     onehot = torch.zeros(n, dtype=torch.float64)
     onehot[l] = 1
-    sf = LAMBDA_R * (R - b) * (onehot - alpha)
+    if pv is None:
+        sf = LAMBDA_R * (R - b) * (onehot - alpha)
+    else:  # autograd's dlog pi_l/de: no closed form here
+        sf = LAMBDA_R * (R - b) * dlogpi[0]
     ent = LAMBDA_E * dH
     # teacher-forced cases always ask for both (main), so both must be there
     if True:
@@ -83,6 +113,10 @@ def learning(torch, e, lp_of, l, state, gstep):
                            "entropy_term": ent.tolist(),
                            "backprop": dc.tolist(),
                            "scores": (sf + ent).tolist()}
+        if pv is not None:
+            out["gradient"]["score_function_p"] = \
+                (LAMBDA_R * (R - b) * dlogpi[1]).item()
+            out["gradient"]["entropy_term_p"] = (LAMBDA_E * dH_p).item()
     if True:
         us = gstep.get("samples", {}).get("u", [])
         cum = torch.cumsum(alpha, dim=0)
@@ -103,6 +137,47 @@ def learning(torch, e, lp_of, l, state, gstep):
             "variance": g0.var(0, unbiased=False).sum().item(),
             "variance_baseline": g1.var(0, unbiased=False).sum().item()}
     return out
+
+
+def weights(model, e, q, t, words, step):
+    """(a, d, dist): the window's weights of step t (recomputed by
+    torch_check's attend(), whose records go into step), the distribution
+    d the draw is made from (a, or local-p's pi = a / sum a, which step's
+    "hard" must carry with the sum), and learning()'s dist (None for
+    global; local-m's softmax over the window as a function of the scores;
+    local-p's pi as a function of the scores and p, with p)."""
+    torch, F = model.torch, model.torch.nn.functional
+    if model.window == "global":
+        a = F.softmax(e, dim=0)
+        step["weights"] = a.tolist()
+        return a, a, None
+    model.words = [model.src[tc.fold(w)][0] for w in words]
+    a = model.attend(e, q, t, step)
+    lo, hi = step["window"]["first"], step["window"]["last"]
+    n = e.shape[0]
+    zero = torch.zeros(n, dtype=torch.float64)
+    if model.window != "local-p":
+        return a, a, (lambda ev, pv: torch.cat(
+            [zero[:lo - 1], F.softmax(ev[lo - 1:hi], dim=0), zero[hi:]]),
+            None)
+    s = a.sum()
+    d = a / s
+    step["hard_pi"] = {"sum": s.item(), "pi": d.tolist()}
+    sigma = model.D / 2.0
+
+    def pi_of(ev, pv):
+        j = torch.arange(lo, hi + 1, dtype=torch.float64)
+        z = ev[lo - 1:hi] - (j - pv) ** 2 / (2 * sigma ** 2)
+        return torch.cat([zero[:lo - 1], F.softmax(z, dim=0), zero[hi:]])
+    p = torch.tensor(step["position"]["p"][0], dtype=torch.float64)
+    return a, d, (pi_of, p)
+
+
+def finish_hard(step):
+    """Moves weights()'s "hard_pi" into step["hard"]."""
+    extra = step.pop("hard_pi", None)
+    if extra:
+        step["hard"].update(extra)
 
 
 def luong_trace(model, got, scorers, words, target, rule):
@@ -127,8 +202,9 @@ def luong_trace(model, got, scorers, words, target, rule):
             y = model.tgt[tc.fold(word)][1]
             s = model.decoder(y.unsqueeze(0), s.unsqueeze(0))[0]
             e, _ = model.score(scorer, s, Hs, prev)
-            alpha = F.softmax(e, dim=0)
-            prev = alpha
+            win = {}
+            a, alpha, dist = weights(model, e, s, t + 1, words, win)
+            prev = a
             cum, l = choose(torch, alpha, gsteps[t]["hard"], rule)
             c = Hs[l]
             joined = torch.cat([c, s])
@@ -136,13 +212,14 @@ def luong_trace(model, got, scorers, words, target, rule):
             logits = model.W_s(att)
             probs = F.softmax(logits, dim=0)
             step = {"t": t + 1, "state": s.tolist(), "scores": e.tolist(),
-                    "weights": alpha.tolist(),
-                    "context": (alpha @ Hs).tolist(),
+                    "context": (a @ Hs).tolist(),
                     "hard": {"rule": rule, "cumsum": cum.tolist(),
                              "l": l + 1, "context": c.tolist()},
                     "concat": joined.tolist(), "attentional": att.tolist(),
                     "output": {"logits": logits.tolist(),
                                "probs": probs.tolist()}}
+            step.update(win)
+            finish_hard(step)
             if target is not None:
                 yt = tgt[t] if t < len(tgt) else "</s>"
                 k = model.vocab.index(yt)
@@ -159,7 +236,7 @@ def luong_trace(model, got, scorers, words, target, rule):
                         torch.cat([c, s])))), dim=0)[k]
                 step.update(learning(torch, e, lambda j, g=False:
                                      lp_of(j, g) if g else (lp_of(j)[1],),
-                                     l, state, gsteps[t]))
+                                     l, state, gsteps[t], dist))
                 word = yt
             else:
                 word = got["runs"][r]["output"][t]
@@ -190,8 +267,9 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
         for t in range(len(gsteps)):
             y = model.tgt[tc.fold(word)][1]
             e, _ = model.score(scorer, s, Hs, prev)
-            alpha = F.softmax(e, dim=0)
-            prev = alpha
+            win = {}
+            a, alpha, dist = weights(model, e, s, t + 1, words, win)
+            prev = a
             cum, l = choose(torch, alpha, gsteps[t]["hard"], rule)
             c = Hs[l]
 
@@ -201,13 +279,14 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
                 return s_new, model.W_o(torch.cat([s_new, ctx, y]))
             s_new, logits = readout(c)
             step = {"t": t + 1, "query": s.tolist(), "scores": e.tolist(),
-                    "weights": alpha.tolist(),
-                    "context": (alpha @ Hs).tolist(),
+                    "context": (a @ Hs).tolist(),
                     "hard": {"rule": rule, "cumsum": cum.tolist(),
                              "l": l + 1, "context": c.tolist()},
                     "state": s_new.tolist(),
                     "output": {"logits": logits.tolist(),
                                "probs": F.softmax(logits, dim=0).tolist()}}
+            step.update(win)
+            finish_hard(step)
             if target is not None:
                 yt = tgt[t] if t < len(tgt) else "</s>"
                 k = model.vocab.index(yt)
@@ -221,7 +300,7 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
                     return c, F.log_softmax(readout(c)[1], dim=0)[k]
                 step.update(learning(torch, e, lambda j, g=False:
                                      lp_of(j, g) if g else (lp_of(j)[1],),
-                                     l, state, gsteps[t]))
+                                     l, state, gsteps[t], dist))
                 word = yt
             else:
                 word = got["runs"][r]["output"][t]
@@ -232,10 +311,14 @@ def bahdanau_trace(model, got, scorers, words, target, rule):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.stderr.write("usage: hard_torch_check.py BINARY MODEL\n")
+    if len(argv) not in (2, 3):
+        sys.stderr.write("usage: hard_torch_check.py BINARY MODEL "
+                         "[WINDOW:D]\n")
         return 2
-    binary, model_path = argv
+    binary, model_path = argv[:2]
+    window, D = ("global", 1)
+    if len(argv) == 3:
+        window, D = argv[2].split(":")[0], int(argv[2].split(":")[1])
     sys.stdout.reconfigure(encoding="utf-8")
     try:
         import torch
@@ -248,6 +331,7 @@ def main(argv):
     bahdanau = doc.get("architecture") == "bahdanau"
     model = (tc.BahdanauTorch if bahdanau else tc.TorchModel)(torch, doc)
     trace = bahdanau_trace if bahdanau else luong_trace
+    model.window, model.D = window, D
     passed = failed = 0
     cases = tc.cases_for(model)
     runnable = [sc for sc in model.supported if sc != "location"]
@@ -256,12 +340,13 @@ def main(argv):
             for words, target in cases:
                 argv = [binary, "trace", "--model=" + model_path,
                         "--format=json", "--scorer=" + ",".join(runnable),
-                        "--hard=" + rule, "--seed=%d" % seed]
+                        "--hard=" + rule, "--seed=%d" % seed,
+                        "--window=" + window, "--window-size=%d" % D]
                 if target is not None:
                     argv.append("--target=" + " ".join(target))
                     argv += ["--gradient", "--samples=%d" % (7 + seed % 50)]
                 argv.append(" ".join(words))
-                name = "seed %d %s %s" % (seed, rule,
+                name = "%s:%d seed %d %s %s" % (window, D, seed, rule,
                                           tc.case_name("all", words, target))
                 try:
                     got = tc.run_json(argv)
@@ -270,6 +355,18 @@ def main(argv):
                             got.get("seed"), got.get("hard_rule")))
                     want = trace(model, got, runnable, words, target, rule)
                     tc.expect(got, want, "$")
+                    for r in got["runs"]:
+                        for st in r["steps"]:
+                            if window != "local-p" and ("pi" in st["hard"]
+                                                        or "sum" in st["hard"]):
+                                raise tc.Mismatch("step %d: %s's weights are "
+                                                  "a distribution, yet the "
+                                                  "trace has pi" % (st["t"],
+                                                                    window))
+                            gap = st.get("exact", {}).get("jensen_gap", 0)
+                            if gap < -1e-12:
+                                raise tc.Mismatch("step %d: Jensen gap %r < 0"
+                                                  % (st["t"], gap))
                     if target is None and any("exact" in st for r in
                                               got["runs"] for st in r["steps"]):
                         raise tc.Mismatch("a greedy trace has an exact view")

@@ -251,6 +251,21 @@ expect_status 1 "stdout on a full disk"
 expect_err "write error" "a full disk is reported"
 check "a full disk is reported once" test "$(grep -c 'write error' "$TMP/err")" -eq 1
 
+# --- hard-draw through local-p: its weights sum to less than 1, so the draw
+# is from π = a / Σa; the answer is worked out here from the π and u shown
+quiz --model=localp4 --window=local-p --hard --seed=3 --stage=hard-draw \
+	--count=2 --answers "zone économique européenne" </dev/null
+expect_status 0 "a hard-draw quiz through local-p"
+expect_out "less than 1: the draw is from π_8 = a_8 / Σ_j a_8,j" "it says why π"
+expect_out "cumsum_8,j = π_8,1 + ... + π_8,j" "the sums are of π"
+awk '/^  π_[0-9]+ = / { n = 0; s = $0; sub(/.*\[/, "", s); sub(/\].*/, "", s)
+	n = split(s, pi, ",") }
+/^  u_[0-9]+ = / { u = $3; c = 0; l = n
+	for (j = 1; j <= n; j++) { c += pi[j]; if (u < c) { l = j; break } } }
+/^\(answer: l_[0-9]+ = / { sub(/\)/, "", $4); if ($4 != l) bad++; seen++ }
+END { exit !(seen == 2 && !bad) }' "$TMP/out"
+check "each answer is the first j with u < the cumulative sum of π" test $? -eq 0
+
 # --- quiz directives in the shipped lessons -----------------------------------
 for n in 5 6 7; do
 	model=$(sed -n 's/^model: *//p' "$ATTN_TRACE_LESSONS"/0$n-*.lesson)

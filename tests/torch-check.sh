@@ -37,6 +37,15 @@ for m in data/toy4.model data/bahdanau4.model data/hard4.model tests/data/tiny.m
 	check "$m: hard attention agrees with torch" \
 		"$torch_python" "$srcdir/tests/hard_torch_check.py" "$ATTN_TRACE" "$srcdir/$m"
 done
+# hard attention through the local windows: local-p draws from pi = a / sum a,
+# and its learning signal reaches p_t (autograd on z = e - (j - p)^2/(2 sigma^2))
+for c in "data/localp4.model local-p:1" "tests/data/localp.model local-p:2" \
+	"tests/data/localp.model local-m:1" "tests/data/localp-bahdanau.model local-p:1" \
+	"tests/data/localp-bahdanau.model local-p:3"; do
+	set -- $c
+	check "$1 $2: hard attention agrees with torch" \
+		"$torch_python" "$srcdir/tests/hard_torch_check.py" "$ATTN_TRACE" "$srcdir/$1" "$2"
+done
 # attn-trace self: self- and cross-attention against nn.MultiheadAttention
 check "self4.model self/cross-attention agrees with nn.MultiheadAttention" \
 	"$torch_python" "$srcdir/tests/self_torch_check.py" "$ATTN_TRACE" "$srcdir/data/self4.model"

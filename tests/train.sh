@@ -252,10 +252,17 @@ check "train --hard with another seed gives other weights" \
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard=argmax
 expect_status 2 "train --hard=argmax is refused"
 check "it says what --hard takes" grep -q "train --hard takes only 'sample'" "$TMP/err"
-run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=1 --hard --window=local-p --scorer=dot
-expect_status 2 "train --hard through local-p is refused"
-check "it says why" grep -q "train --hard cannot learn through --window=local-p" "$TMP/err"
 check "no model is written when it refuses" test ! -e "$TMP/x.model"
+# through local-p (draws from π = a / Σa; tests/hard.sh checks the numbers):
+# W_p and v_p learn, and the same seed gives the same bytes
+for k in 1 2; do
+	run_cmd train --pairs="$pairs" -o "$TMP/hp.model" -q --epochs=5 --hard --window=local-p --scorer=dot,general --seed=3
+	expect_status 0 "train --hard --window=local-p, run $k"
+	mv "$TMP/hp.model" "$TMP/hp$k.model"
+done
+check "train --hard --window=local-p: same seed, same bytes" cmp -s "$TMP/hp1.model" "$TMP/hp2.model"
+check "it writes local-p's W_p and v_p" grep -q "^\[local-p.v_p\]" "$TMP/hp1.model"
+check "the model says how it was trained" grep -q -e "--window=local-p --window-size=1 --hard" "$TMP/hp1.model"
 run_cmd train --pairs="$pairs" -o "$TMP/x.model" -q --epochs=2 --hard --window=local-m --init=feed4
 expect_status 0 "train --hard from feed4 (input feeding) through local-m"
 check "the model keeps its input feeding" grep -q "^input-feeding yes" "$TMP/x.model"

@@ -355,5 +355,13 @@ expect hd "u_1 " "--hard: the weighted sum shows u"
 expect hd "falls below cumsum_1,1 first, so l = 1" "--hard: the story tells the draw"
 expect hd "0.7798  < drawn" "--hard: the bars mark the drawn word"
 keys hd q
+# through local-p the draw is from π = a / Σa, which the screen shows
+start hp 100 40 "'$ATTN_TRACE' tui --model=localp4 --window=local-p --hard --seed=1 zone économique européenne"
+expect hp "stage 1 of 7: encoding" "tui --hard --window=local-p opens"
+keys hp g 5
+expect hp "π_1 = a_1 / Σ_j a_1,j" "--hard through local-p: the screen shows π"
+expect hp "so it draws from" "--hard through local-p: the story says why"
+expect hp "0.5686  < drawn" "--hard through local-p: the bars mark the drawn word"
+keys hp q
 
 finish
