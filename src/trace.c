@@ -293,17 +293,20 @@ const double *trace_context(struct trace *tr, int run, int t,
 	int n = tr->n, H = tr->m->H;
 	double *terms = trace_alloc(tr, (size_t)n * H);
 	double *c = trace_alloc(tr, (size_t)H);
+	/* local-p's weights are not the softmax's α: a_t = align_t × its
+	 * Gaussian factors */
+	int a = window_get(tr->cfg.window)->unnormalised;
 	attn_weighted_sum(c, terms, alpha, Hs, n, H);
 	for (int i = 1; i <= n; i++) {
 		struct trace_rec *r = trace_rec_new(tr, REC_WEIGHTED,
 						    STAGE_WEIGHTED_SUM,
 						    run, t, i);
-		trace_rec_op(r, OP_INPUT, "α_{t},{i}", NULL, alpha + i - 1,
-			     1, 1);
+		trace_rec_op(r, OP_INPUT, a ? "a_{t},{i}" : "α_{t},{i}", NULL,
+			     alpha + i - 1, 1, 1);
 		trace_rec_op(r, OP_INPUT, "h_{i}", NULL,
 			     Hs + (size_t)(i - 1) * H, H, 1);
-		r->symbol = "α_{t},{i}·h_{i}";
-		r->formula = "α_{t},{i} × h_{i}";
+		r->symbol = a ? "a_{t},{i}·h_{i}" : "α_{t},{i}·h_{i}";
+		r->formula = a ? "a_{t},{i} × h_{i}" : "α_{t},{i} × h_{i}";
 		r->result = terms + (size_t)(i - 1) * H;
 		r->len = H;
 	}
@@ -312,7 +315,7 @@ const double *trace_context(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n);
 	r->title = "the context vector";
 	r->symbol = "c_{t}";
-	r->formula = "Σ_i α_{t},i·h_i";
+	r->formula = a ? "Σ_i a_{t},i·h_i" : "Σ_i α_{t},i·h_i";
 	r->result = c;
 	r->len = H;
 	return c;

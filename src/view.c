@@ -464,15 +464,25 @@ void view_next_scorer(struct view *v)
 }
 
 /* The source word and weight that step t of the run attends to most. */
-static int top_source(const struct view *v, int t, double *a)
+/* The source word of the largest of step t's softmax weights (weights:
+ * 0), or of the weights the context is made with (1: under local-p a_t,
+ * which the Gaussian has moved); its weight into *a. */
+static int top_weight(const struct view *v, int t, int weights, double *a)
 {
 	const struct trace_rec *r = trace_find(v->tr, REC_SOFTMAX, v->run, t, 0);
+	const double *w = weights ? trace_weights(v->tr, v->run, t)
+				  : r ? r->result : NULL;
 	int best = 0;
-	for (int i = 1; r && i < r->len; i++)
-		if (r->result[i] > r->result[best])
+	for (int i = 1; w && i < v->tr->n; i++)
+		if (w[i] > w[best])
 			best = i;
-	*a = r ? r->result[best] : 0;
+	*a = w ? w[best] : 0;
 	return best;
+}
+
+static int top_source(const struct view *v, int t, double *a)
+{
+	return top_weight(v, t, 0, a);
 }
 
 static const char *src_word(const struct view *v, int i)
@@ -535,27 +545,55 @@ static void narrate_scores(FILE *f, const struct view *v, int t)
 static void narrate_softmax(FILE *f, const struct view *v, int t)
 {
 	const struct trace_rec *r = trace_find(v->tr, REC_SOFTMAX, v->run, t, 0);
-	char b1[NUM_BUFSZ], b2[NUM_BUFSZ], b3[NUM_BUFSZ];
+	char b1[NUM_BUFSZ], b2[NUM_BUFSZ], b3[NUM_BUFSZ], b4[NUM_BUFSZ];
 	double a;
 	int best = top_source(v, t, &a);
-	fprintf(f, "The softmax turns the scores into weights that are "
-		"positive and add up to 1: subtract the largest score (%s) so "
-		"that no exponential overflows, take exp of each, and divide "
-		"by their sum (%s). \"%s\" gets the most attention, "
-		"α_%d,%d = %s.", fmt_num(b1, r->ops[1].v[0], v->fmt.precision),
-		fmt_num(b2, r->ops[4].v[0], v->fmt.precision),
-		src_word(v, best), t, best + 1, fmt_num(b3, a, v->fmt.precision));
+	const struct trace_rec *win = trace_find(v->tr, REC_WINDOW, v->run,
+						 t, 0);
+	int gauss = trace_find(v->tr, REC_GAUSS, v->run, t, 0) != NULL;
+	if (!win) {
+		fprintf(f, "The softmax turns the scores into weights that are "
+			"positive and add up to 1: subtract the largest score "
+			"(%s) so that no exponential overflows, take exp of "
+			"each, and divide by their sum (%s). \"%s\" gets the "
+			"most attention, α_%d,%d = %s.",
+			fmt_num(b1, r->ops[1].v[0], v->fmt.precision),
+			fmt_num(b2, r->ops[4].v[0], v->fmt.precision),
+			src_word(v, best), t, best + 1,
+			fmt_num(b3, a, v->fmt.precision));
+		return;
+	}
+	/* a local window: the softmax runs over positions lo..hi only */
+	fprintf(f, "The softmax runs over the window only, positions %d to "
+		"%d around p_%d = %s: subtract the largest score in it (%s), "
+		"take exp of each, and divide by their sum (%s), so the "
+		"weights in the window add up to 1 and every word outside it "
+		"gets 0. \"%s\" gets the most, %s_%d,%d = %s.",
+		(int)win->ops[1].v[0], (int)win->ops[1].v[1], t,
+		fmt_num(b1, win->ops[0].v[0], v->fmt.precision),
+		fmt_num(b2, r->ops[1].v[0], v->fmt.precision),
+		fmt_num(b3, r->ops[4].v[0], v->fmt.precision),
+		src_word(v, best), gauss ? "align" : "α", t, best + 1,
+		fmt_num(b4, a, v->fmt.precision));
+	if (gauss)
+		fprintf(f, " local-p then multiplies each by a Gaussian "
+			"factor that favours the words near p_%d, and does not "
+			"renormalise: the final weights a_%d,i add up to less "
+			"than 1.", t, t);
 }
 
 static void narrate_weighted(FILE *f, const struct view *v, int t)
 {
 	char buf[NUM_BUFSZ];
 	double a;
-	int best = top_source(v, t, &a);
+	int best = top_weight(v, t, 1, &a);
+	/* local-p makes the context with a_t = align_t × the Gaussian */
+	const char *w = trace_find(v->tr, REC_GAUSS, v->run, t, 0) ? "a"
+								    : "α";
 	fprintf(f, "The context vector c_%d is the encoder states averaged "
-		"with the attention weights: each h_i is multiplied by α_%d,i "
-		"and the products are added. With α_%d,%d = %s, c_%d is mostly "
-		"h_%d, the state of \"%s\".", t, t, t, best + 1,
+		"with the attention weights: each h_i is multiplied by %s_%d,i "
+		"and the products are added. With %s_%d,%d = %s, c_%d is mostly "
+		"h_%d, the state of \"%s\".", t, w, t, w, t, best + 1,
 		fmt_num(buf, a, v->fmt.precision), t, best + 1,
 		src_word(v, best));
 	for (int i = 1; i <= v->tr->n; i++) { /* hard attention */
