@@ -32,11 +32,34 @@ static inline double attn_dot(const double *restrict a,
 	return acc;
 }
 
-/* out = W x, where W is (rows, cols) and x is (cols); out is (rows). */
-static inline void attn_matvec(double *out, const double *W, const double *x,
-			       int rows, int cols)
+/* out = W x, where W is (rows, cols) and x is (cols); out is (rows).
+ * Each out[r] is attn_dot(row r, x, cols): summed from 0.0 in index
+ * order.  Four rows run side by side, each its own sum, so that the four
+ * chains of additions overlap instead of waiting one for another: the
+ * same operations in the same order, so the same bits.  out must not
+ * overlap W or x. */
+static inline void attn_matvec(double *restrict out, const double *restrict W,
+			       const double *restrict x, int rows, int cols)
 {
-	for (int r = 0; r < rows; r++)
+	int r = 0;
+
+	for (; r + 4 <= rows; r += 4) {
+		const double *w0 = W + (size_t)r * cols, *w1 = w0 + cols;
+		const double *w2 = w1 + cols, *w3 = w2 + cols;
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int k = 0; k < cols; k++) {
+			a0 += w0[k] * x[k];
+			a1 += w1[k] * x[k];
+			a2 += w2[k] * x[k];
+			a3 += w3[k] * x[k];
+		}
+		out[r] = a0;
+		out[r + 1] = a1;
+		out[r + 2] = a2;
+		out[r + 3] = a3;
+	}
+	for (; r < rows; r++)
 		out[r] = attn_dot(W + (size_t)r * cols, x, cols);
 }
 

@@ -167,6 +167,9 @@ struct train_work {
 	uint64_t hard_rng;
 	double hard_b[SCORER_COUNT];
 	double hard_lambda_r, hard_lambda_e;
+	/* the index of the largest p_t,k (the first on ties) of the last
+	 * output softmax: the predicted word, for the accuracy */
+	int ptop;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -358,7 +361,8 @@ int train_hard_supported(int arch, unsigned scorers);
 
 /* The ascent direction on the scores of one step (n words, weights alpha,
  * the drawn word l, reward R, baseline b): out_j = λ_r (R - b)(onehot_l,j
- * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0). */
+ * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0).
+ * out must not be alpha. */
 void train_hard_score_grad(double *out, const double *alpha, int n, int l,
 			   double R, double b, double lambda_r,
 			   double lambda_e);
