@@ -177,6 +177,39 @@ void train_work_free(struct train_work *w)
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
+/* attn_argmax(x, n), the first index of the largest, found by two runs
+ * side by side, over the even and over the odd indices, so that their
+ * comparisons overlap: each run finds the first index of its own largest
+ * (no rounding in a comparison), and the first of the two on a tie is
+ * attn_argmax's.  A NaN at x[1] would stop the odd run where
+ * attn_argmax skips it, so then attn_argmax decides. */
+static int tr_argmax2(const double *x, int n)
+{
+	int be = 0, bo = 1;
+	double te = x[0], to;
+
+	if (n < 2 || x[1] != x[1])
+		return tr_argmax(x, n);
+	to = x[1];
+	for (int i = 2; i + 1 < n; i += 2) {
+		if (x[i] > te) {
+			te = x[i];
+			be = i;
+		}
+		if (x[i + 1] > to) {
+			to = x[i + 1];
+			bo = i + 1;
+		}
+	}
+	if (n % 2 && x[n - 1] > te) {
+		te = x[n - 1];
+		be = n - 1;
+	}
+	if (to > te || (to == te && bo < be))
+		return bo;
+	return be;
+}
+
 /* p (n) = softmax(x), computed stably: exp(x_k - max) in index order,
  * summed in index order, each then divided by the sum; p may be x.
  * Returns log Σ exp(x) if lse, else 0 (the attention weights' softmax
@@ -185,7 +218,7 @@ void train_work_free(struct train_work *w)
 static double tr_softmax_top(double *p, const double *x, int n, int lse,
 			     int *top)
 {
-	const int best = tr_argmax(x, n);
+	const int best = tr_argmax2(x, n);
 	const double max = x[best];
 	double sum = 0.0, d = max - max;
 	int k;
@@ -229,6 +262,11 @@ static double tr_softmax_top(double *p, const double *x, int n, int lse,
 		}
 	}
 	return lse ? max + log(sum) : 0.0;
+}
+
+double train_softmax(double *p, const double *x, int n, int *top)
+{
+	return tr_softmax_top(p, x, n, 1, top);
 }
 
 /* α (n) = softmax(e), as tr_softmax_top, without the log. */

@@ -352,6 +352,13 @@ int train_align_count(const struct model *m, const struct train_data *d,
 #define TRAIN_HARD_LAMBDA_E 0.002 /* λ_e */
 #define TRAIN_HARD_DECAY 0.9      /* b <- 0.9 b + 0.1 R */
 
+/* p (n) = softmax(x), the output softmax of training (p may be x): the
+ * same bits as exp(x_k - max) for each k, summed in index order, each
+ * divided by the sum, where max is the first largest x_k.  Returns
+ * max + log of the sum; stores in *top the index of the first largest
+ * p_k, as attn_argmax(p, n) would find it.  n >= 1. */
+double train_softmax(double *p, const double *x, int n, int *top);
+
 /* Turns on REINFORCE in w: hard = 1, the generator's state seed, every
  * baseline 0, λ_r and λ_e the values above. */
 void train_hard_start(struct train_work *w, uint64_t seed);
