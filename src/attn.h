@@ -91,21 +91,31 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 {
 	int k = 0;
 
-	for (int r = 0; r < rows; r++)
-		attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
-	if (!dx)
+	if (!dx) {
+		for (int r = 0; r < rows; r++)
+			attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
 		return;
-	/* dx[k] += dy[r] W[r][k] for r = 0, 1, .. in turn, as attn_axpy row
-	 * after row would, but with four of dx held in locals across the rows
-	 * rather than stored and reloaded at each: the same operations in the
-	 * same order, so the same bits, without a chain through memory. */
+	}
+	/* One pass over the rows for four columns at a time: G[r][k] +=
+	 * dy[r] x[k] (each element once, so in any order) and dx[k] +=
+	 * dy[r] W[r][k] for r = 0, 1, .. in turn, as attn_axpy row after row
+	 * would, with four of dx held in locals across the rows rather than
+	 * stored and reloaded at each: the same operations in the same
+	 * order, so the same bits, the updates of G overlapping the chain of
+	 * additions into dx. */
 	for (; k + 4 <= cols; k += 4) {
 		double a0 = dx[k], a1 = dx[k + 1], a2 = dx[k + 2], a3 = dx[k + 3];
+		const double x0 = x[k], x1 = x[k + 1], x2 = x[k + 2],
+			     x3 = x[k + 3];
 
 		for (int r = 0; r < rows; r++) {
 			const double *w = W + (size_t)r * ld + k;
-			double d = dy[r];
+			double *g = G + (size_t)r * ld + k, d = dy[r];
 
+			g[0] += d * x0;
+			g[1] += d * x1;
+			g[2] += d * x2;
+			g[3] += d * x3;
 			a0 += d * w[0];
 			a1 += d * w[1];
 			a2 += d * w[2];
@@ -119,8 +129,10 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 	for (; k < cols; k++) {
 		double a = dx[k];
 
-		for (int r = 0; r < rows; r++)
+		for (int r = 0; r < rows; r++) {
+			G[(size_t)r * ld + k] += dy[r] * x[k];
 			a += dy[r] * W[(size_t)r * ld + k];
+		}
 		dx[k] = a;
 	}
 }
