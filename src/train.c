@@ -798,6 +798,50 @@ static void tr_seq_ws(struct train_work *w, int n, int t)
 	w->sws.q = p + 2 * N * W + N * X;
 }
 
+/* The vectors of w that the backward pass of a step reads, while they
+ * point at the copies the forward pass kept: α_t, [c_t; s_t], h̃_t and
+ * dL/dlogits, reading them where they are instead of copying them back. */
+struct tr_kept {
+	double *alpha, *cs, *ht, *p;
+};
+
+/* Points w's α_t, [c_t; s_t], h̃_t and p at alpha and at o's [c_t; s_t],
+ * h̃_t and dL/dlogits (seq_out's layout); saves w's own in *k the first
+ * time (k->alpha NULL). */
+static void tr_keep_step(struct train_work *w, struct tr_kept *k,
+			 double *alpha, double *o)
+{
+	if (!k->alpha) {
+		k->alpha = w->alpha;
+		k->cs = w->cs;
+		k->ht = w->ht;
+		k->p = w->p;
+	}
+	w->alpha = alpha;
+	w->cs = o;
+	w->ht = o + 2 * w->H;
+	w->p = o + 3 * w->H;
+}
+
+/* Gives w its own vectors back after tr_keep_step. */
+static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
+{
+	if (!k->alpha)
+		return;
+	w->alpha = k->alpha;
+	w->cs = k->cs;
+	w->ht = k->ht;
+	w->p = k->p;
+}
+
+static void tr_swap(double **a, double **b)
+{
+	double *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 /* tr_pair_scorer for a scorer that reads α_{t-1}: every step forward,
  * keeping what the backward pass needs, then back from step T to 1,
  * carrying dL/dα_t from step t + 1 to step t. */
@@ -811,6 +855,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
 	struct score_in in;
+	struct tr_kept keep = { 0 };
 	double loss = 0.0;
 
 	tr_score_in(&in, m, sc, n, w);
@@ -840,15 +885,12 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	if (g) {
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
+			double *o = w->seq_out +
+				    (size_t)(t - 1) * (3 * H + V);
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
-			       sizeof *w->alpha * (size_t)n);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n,
+				     o);
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
 			w->sws.dprev = w->dprev_next;
@@ -856,9 +898,9 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 				       tr_align_links(pr, t, w),
 				       scale * w->align_weight, w);
 			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
+			tr_swap(&w->dprev, &w->dprev_next);
 		}
+		tr_keep_done(w, &keep);
 	}
 	w->sws.mid = mid;
 	w->sws.act = act;
@@ -904,6 +946,7 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q, *carry = w->dnext;
 	struct score_in in;
+	struct tr_kept keep = { 0 };
 	double loss = 0.0;
 
 	tr_score_in(&in, m, sc, n, w);
@@ -938,16 +981,13 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 		memset(carry, 0, sizeof *carry * (size_t)H);
 		w->dht_in = carry;
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
+			double *o = w->seq_out +
+				    (size_t)(t - 1) * (3 * H + V);
 			int word = tr_input(m, pr->tgt, t);
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
-			       sizeof *w->alpha * (size_t)n);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n,
+				     o);
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
 			w->sws.dprev = w->dprev_next;
@@ -955,8 +995,7 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 				       tr_align_links(pr, t, w),
 				       scale * w->align_weight, w);
 			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
+			tr_swap(&w->dprev, &w->dprev_next);
 			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}] */
 			memcpy(w->scy, m->tgt.emb + (size_t)word * E,
 			       sizeof *w->scy * (size_t)E);
@@ -975,6 +1014,7 @@ static double tr_pair_scorer_feed(struct model *g, const struct model *m,
 			memcpy(carry, w->dscy + E, sizeof *carry * (size_t)H);
 		}
 		w->dht_in = NULL;
+		tr_keep_done(w, &keep);
 		for (int k = 0; k < H; k++)
 			w->dh[(size_t)n * H + k] += w->ds[k];
 	}
