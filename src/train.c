@@ -342,6 +342,38 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
+ * 0.0 over i in order, four of c in locals across the rows. */
+static void tr_context(double *restrict c, const double *restrict alpha,
+		       const double *restrict hs, int n, int H)
+{
+	int k = 0;
+
+	for (; k + 4 <= H; k += 4) {
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int i = 0; i < n; i++) {
+			const double *h = hs + (size_t)i * H + k;
+
+			a0 += alpha[i] * h[0];
+			a1 += alpha[i] * h[1];
+			a2 += alpha[i] * h[2];
+			a3 += alpha[i] * h[3];
+		}
+		c[k] = a0;
+		c[k + 1] = a1;
+		c[k + 2] = a2;
+		c[k + 3] = a3;
+	}
+	for (; k < H; k++) {
+		double a = 0.0;
+
+		for (int i = 0; i < n; i++)
+			a += alpha[i] * hs[(size_t)i * H + k];
+		c[k] = a;
+	}
+}
+
 /* ------------------------------------------------ the local windows */
 
 /* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
@@ -440,10 +472,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	/* step 2: softmax, over the window if there is one */
 	tr_window(m, s, t, n, w);
 	/* step 3: the weighted sum c_t, and [c_t; s_t] */
-	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < H; k++)
-			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	tr_context(w->cs, w->alpha, w->h + H, n, H);
 	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
 	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
@@ -1073,10 +1102,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
 	tr_softmax_alpha(w->alpha, w->e, n);
-	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < H; k++)
-			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	tr_context(w->cs, w->alpha, w->h + H, n, H);
 	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
 	 * tr_dot, added in that order */
 	tr_matvec(wy, m->dec.Wx, y, H, E);
