@@ -12,7 +12,8 @@
  * PREFIX.FUNCTION, the kept arguments as raw doubles (pow's two a call).
  * LIBM_COUNT_STRIDE sets S (default 16).  Each wrapper returns what
  * libm's own function returns for the same arguments, so the program
- * computes the same bytes; only its speed changes. */
+ * computes the same bytes; only its speed changes.  The counts take no
+ * lock: for a program that calls libm from one thread, as train does. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 
 #include <dlfcn.h>
