@@ -32,11 +32,61 @@ static inline double attn_dot(const double *restrict a,
 	return acc;
 }
 
-/* out = W x, where W is (rows, cols) and x is (cols); out is (rows). */
-static inline void attn_matvec(double *out, const double *W, const double *x,
-			       int rows, int cols)
+/* out = W x, where W is (rows, cols) and x is (cols); out is (rows).
+ * Each out[r] is attn_dot(row r, x, cols): summed from 0.0 in index
+ * order.  Eight (then four) rows run side by side, each its own sum,
+ * so that the chains of additions overlap instead of waiting one for
+ * another: the same operations in the same order, so the same bits.  out
+ * must not overlap W or x. */
+static inline void attn_matvec(double *restrict out, const double *restrict W,
+			       const double *restrict x, int rows, int cols)
 {
-	for (int r = 0; r < rows; r++)
+	int r = 0;
+
+	for (; r + 8 <= rows; r += 8) {
+		const double *w0 = W + (size_t)r * cols, *w1 = w0 + cols;
+		const double *w2 = w1 + cols, *w3 = w2 + cols;
+		const double *w4 = w3 + cols, *w5 = w4 + cols;
+		const double *w6 = w5 + cols, *w7 = w6 + cols;
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+		double a4 = 0.0, a5 = 0.0, a6 = 0.0, a7 = 0.0;
+
+		for (int k = 0; k < cols; k++) {
+			a0 += w0[k] * x[k];
+			a1 += w1[k] * x[k];
+			a2 += w2[k] * x[k];
+			a3 += w3[k] * x[k];
+			a4 += w4[k] * x[k];
+			a5 += w5[k] * x[k];
+			a6 += w6[k] * x[k];
+			a7 += w7[k] * x[k];
+		}
+		out[r] = a0;
+		out[r + 1] = a1;
+		out[r + 2] = a2;
+		out[r + 3] = a3;
+		out[r + 4] = a4;
+		out[r + 5] = a5;
+		out[r + 6] = a6;
+		out[r + 7] = a7;
+	}
+	for (; r + 4 <= rows; r += 4) {
+		const double *w0 = W + (size_t)r * cols, *w1 = w0 + cols;
+		const double *w2 = w1 + cols, *w3 = w2 + cols;
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int k = 0; k < cols; k++) {
+			a0 += w0[k] * x[k];
+			a1 += w1[k] * x[k];
+			a2 += w2[k] * x[k];
+			a3 += w3[k] * x[k];
+		}
+		out[r] = a0;
+		out[r + 1] = a1;
+		out[r + 2] = a2;
+		out[r + 3] = a3;
+	}
+	for (; r < rows; r++)
 		out[r] = attn_dot(W + (size_t)r * cols, x, cols);
 }
 
@@ -68,21 +118,69 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 {
 	int k = 0;
 
-	for (int r = 0; r < rows; r++)
-		attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
-	if (!dx)
+	if (!dx) {
+		for (int r = 0; r < rows; r++)
+			attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
 		return;
-	/* dx[k] += dy[r] W[r][k] for r = 0, 1, .. in turn, as attn_axpy row
-	 * after row would, but with four of dx held in locals across the rows
-	 * rather than stored and reloaded at each: the same operations in the
-	 * same order, so the same bits, without a chain through memory. */
-	for (; k + 4 <= cols; k += 4) {
+	}
+	/* One pass over the rows for eight (then four) columns at a time:
+	 * G[r][k] += dy[r] x[k] (each element once, so in any order) and
+	 * dx[k] += dy[r] W[r][k] for r = 0, 1, .. in turn, as attn_axpy row
+	 * after row would, with those of dx held in locals across the rows
+	 * rather than stored and reloaded at each: the same operations in
+	 * the same order, so the same bits, the updates of G overlapping
+	 * the chains of additions into dx. */
+	for (; k + 8 <= cols; k += 8) { /* eight chains when there are 8 */
 		double a0 = dx[k], a1 = dx[k + 1], a2 = dx[k + 2], a3 = dx[k + 3];
+		double a4 = dx[k + 4], a5 = dx[k + 5], a6 = dx[k + 6],
+		       a7 = dx[k + 7];
+		const double x0 = x[k], x1 = x[k + 1], x2 = x[k + 2],
+			     x3 = x[k + 3], x4 = x[k + 4], x5 = x[k + 5],
+			     x6 = x[k + 6], x7 = x[k + 7];
 
 		for (int r = 0; r < rows; r++) {
 			const double *w = W + (size_t)r * ld + k;
-			double d = dy[r];
+			double *g = G + (size_t)r * ld + k, d = dy[r];
 
+			g[0] += d * x0;
+			g[1] += d * x1;
+			g[2] += d * x2;
+			g[3] += d * x3;
+			g[4] += d * x4;
+			g[5] += d * x5;
+			g[6] += d * x6;
+			g[7] += d * x7;
+			a0 += d * w[0];
+			a1 += d * w[1];
+			a2 += d * w[2];
+			a3 += d * w[3];
+			a4 += d * w[4];
+			a5 += d * w[5];
+			a6 += d * w[6];
+			a7 += d * w[7];
+		}
+		dx[k] = a0;
+		dx[k + 1] = a1;
+		dx[k + 2] = a2;
+		dx[k + 3] = a3;
+		dx[k + 4] = a4;
+		dx[k + 5] = a5;
+		dx[k + 6] = a6;
+		dx[k + 7] = a7;
+	}
+	for (; k + 4 <= cols; k += 4) {
+		double a0 = dx[k], a1 = dx[k + 1], a2 = dx[k + 2], a3 = dx[k + 3];
+		const double x0 = x[k], x1 = x[k + 1], x2 = x[k + 2],
+			     x3 = x[k + 3];
+
+		for (int r = 0; r < rows; r++) {
+			const double *w = W + (size_t)r * ld + k;
+			double *g = G + (size_t)r * ld + k, d = dy[r];
+
+			g[0] += d * x0;
+			g[1] += d * x1;
+			g[2] += d * x2;
+			g[3] += d * x3;
 			a0 += d * w[0];
 			a1 += d * w[1];
 			a2 += d * w[2];
@@ -96,8 +194,10 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 	for (; k < cols; k++) {
 		double a = dx[k];
 
-		for (int r = 0; r < rows; r++)
+		for (int r = 0; r < rows; r++) {
+			G[(size_t)r * ld + k] += dy[r] * x[k];
 			a += dy[r] * W[(size_t)r * ld + k];
+		}
 		dx[k] = a;
 	}
 }

@@ -185,29 +185,121 @@ void train_work_free(struct train_work *w)
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
-/* p (n) = softmax(x); returns log Σ exp(x), computed stably. */
-static double tr_softmax(double *p, const double *x, int n)
+/* attn_argmax(x, n), the first index of the largest, found by two runs
+ * side by side, over the even and over the odd indices, so that their
+ * comparisons overlap: each run finds the first index of its own largest
+ * (no rounding in a comparison), and the first of the two on a tie is
+ * attn_argmax's.  A NaN at x[1] would stop the odd run where
+ * attn_argmax skips it, so then attn_argmax decides. */
+static int tr_argmax2(const double *x, int n)
 {
-	double max = x[tr_argmax(x, n)], sum = 0.0;
+	int be = 0, bo = 1;
+	double te = x[0], to;
 
-	for (int k = 0; k < n; k++) {
+	if (n < 2 || x[1] != x[1])
+		return tr_argmax(x, n);
+	to = x[1];
+	for (int i = 2; i + 1 < n; i += 2) {
+		if (x[i] > te) {
+			te = x[i];
+			be = i;
+		}
+		if (x[i + 1] > to) {
+			to = x[i + 1];
+			bo = i + 1;
+		}
+	}
+	if (n % 2 && x[n - 1] > te) {
+		te = x[n - 1];
+		be = n - 1;
+	}
+	if (to > te || (to == te && bo < be))
+		return bo;
+	return be;
+}
+
+/* p (n) = softmax(x), computed stably: exp(x_k - max) in index order,
+ * summed in index order, each then divided by the sum; p may be x.
+ * Returns log Σ exp(x) if lse, else 0 (the attention weights' softmax
+ * needs no log).  With top, stores there what attn_argmax(p, n) would
+ * return, the index of the largest p_k, the first on ties. */
+static double tr_softmax_top(double *p, const double *x, int n, int lse,
+			     int *top)
+{
+	const int best = tr_argmax2(x, n);
+	const double max = x[best];
+	double sum = 0.0, d = max - max;
+	int k;
+
+	for (k = 0; k < best; k++) {
 		p[k] = exp(x[k] - max);
 		sum += p[k];
 	}
-	for (int k = 0; k < n; k++)
+	/* exp(+0) is exactly 1 (C11 F.10.3.1), so no call for the maximum;
+	 * d is +0 unless max is infinite or NaN */
+	p[best] = d == 0.0 ? 1.0 : exp(d);
+	sum += p[best];
+	for (k = best + 1; k < n; k++) {
+		p[k] = exp(x[k] - max);
+		sum += p[k];
+	}
+	/* four divisions at a time, each the same correctly rounded one */
+	for (k = 0; k + 4 <= n; k += 4) {
 		p[k] /= sum;
-	return max + log(sum);
+		p[k + 1] /= sum;
+		p[k + 2] /= sum;
+		p[k + 3] /= sum;
+	}
+	for (; k < n; k++)
+		p[k] /= sum;
+	if (top) {
+		/* exp(x_k - max) <= 1 = exp(x_best - max) (an exp within one
+		 * ulp cannot pass 1 from below), and dividing by the same sum
+		 * keeps the order, so p_best is the largest p and the first
+		 * largest is the first k with p_k = p_best: at or before best.
+		 * Unless the sum is not finite, where attn_argmax decides. */
+		if (!(sum - sum == 0.0)) {
+			*top = tr_argmax(p, n);
+		} else {
+			*top = best;
+			for (k = 0; k < best; k++)
+				if (p[k] == p[best]) {
+					*top = k;
+					break;
+				}
+		}
+	}
+	return lse ? max + log(sum) : 0.0;
 }
 
-/* h (H) = tanh(W_x x + W_h prev + b): one Elman step. */
+double train_softmax(double *p, const double *x, int n, int *top)
+{
+	return tr_softmax_top(p, x, n, 1, top);
+}
+
+/* p (n) = softmax(x); returns log Σ exp(x) (tr_softmax_top's). */
+static double tr_softmax(double *p, const double *x, int n)
+{
+	return tr_softmax_top(p, x, n, 1, NULL);
+}
+
+/* α (n) = softmax(e), as tr_softmax_top, without the log. */
+static void tr_softmax_alpha(double *alpha, const double *e, int n)
+{
+	tr_softmax_top(alpha, e, n, 0, NULL);
+}
+
+/* h (H) = tanh(W_x x + W_h prev + b): one Elman step; each sum as
+ * tr_dot(W_x row k, x) + tr_dot(W_h row k, prev) + b_k. */
 static inline void tr_rnn(double *h, const struct rnn *r, const double *x,
 		   const double *prev, int E, int H)
 {
-	for (int k = 0; k < H; k++) {
-		double acc = tr_dot(r->Wx + (size_t)k * E, x, E) +
-			     tr_dot(r->Wh + (size_t)k * H, prev, H) + r->b[k];
-		h[k] = tanh(acc);
-	}
+	double wx[MODEL_MAX_DIM], wh[MODEL_MAX_DIM];
+
+	tr_matvec(wx, r->Wx, x, H, E);
+	tr_matvec(wh, r->Wh, prev, H, H);
+	for (int k = 0; k < H; k++)
+		h[k] = tanh(wx[k] + wh[k] + r->b[k]);
 }
 
 /* The backward pass of tr_rnn, given dL/dh in dh (H), which it turns into
@@ -264,6 +356,38 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
+ * 0.0 over i in order, four of c in locals across the rows. */
+static void tr_context(double *restrict c, const double *restrict alpha,
+		       const double *restrict hs, int n, int H)
+{
+	int k = 0;
+
+	for (; k + 4 <= H; k += 4) {
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int i = 0; i < n; i++) {
+			const double *h = hs + (size_t)i * H + k;
+
+			a0 += alpha[i] * h[0];
+			a1 += alpha[i] * h[1];
+			a2 += alpha[i] * h[2];
+			a3 += alpha[i] * h[3];
+		}
+		c[k] = a0;
+		c[k + 1] = a1;
+		c[k + 2] = a2;
+		c[k + 3] = a3;
+	}
+	for (; k < H; k++) {
+		double a = 0.0;
+
+		for (int i = 0; i < n; i++)
+			a += alpha[i] * hs[(size_t)i * H + k];
+		c[k] = a;
+	}
+}
+
 /* ------------------------------------------------ the local windows */
 
 /* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
@@ -279,7 +403,7 @@ static void tr_window(const struct model *m, const double *s, int t, int n,
 	int centre;
 
 	if (w->window == WINDOW_global) {
-		tr_softmax(w->alpha, w->e, n);
+		tr_softmax_alpha(w->alpha, w->e, n);
 		return;
 	}
 	if (w->window == WINDOW_local_p) {
@@ -296,8 +420,8 @@ static void tr_window(const struct model *m, const double *s, int t, int n,
 	w->wlo = centre - D < 1 ? 1 : centre - D;
 	w->whi = centre + D > n ? n : centre + D;
 	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
-	tr_softmax(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
-		   w->whi - w->wlo + 1);
+	tr_softmax_alpha(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
+			 w->whi - w->wlo + 1);
 	if (w->window != WINDOW_local_p)
 		return;
 	memcpy(w->walign, w->alpha, sizeof *w->alpha * (size_t)n);
@@ -436,10 +560,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	/* step 2: softmax, over the window if there is one */
 	tr_window(m, s, t, n, w);
 	/* step 3: the weighted sum c_t, and [c_t; s_t] */
-	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < H; k++)
-			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	tr_context(w->cs, w->alpha, w->h + H, n, H);
 	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
 	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
@@ -448,7 +569,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
 	tr_matvec(w->p, m->Ws, w->ht, m->tgt.n, H);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
-	logit -= tr_softmax(w->p, w->p, m->tgt.n);
+	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
 }
 
@@ -625,7 +746,7 @@ static double tr_pair_scorer(struct model *g, const struct model *m,
 		const unsigned char *links = tr_align_links(pr, t, w);
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, m->tgt.n) == gold;
+		*right += w->ptop == gold;
 		if (!g)
 			continue;
 		/* dL/dlogits = scale (p - onehot(gold)) */
@@ -665,13 +786,17 @@ void train_hard_score_grad(double *out, const double *alpha, int n, int l,
 {
 	double H = 0.0;
 
+	/* each log α_j once, kept in out_j until out_j is made */
 	for (int j = 0; j < n; j++)
-		if (alpha[j] > 0.0)
-			H -= alpha[j] * log(alpha[j]);
+		if (alpha[j] > 0.0) {
+			out[j] = log(alpha[j]);
+			H -= alpha[j] * out[j];
+		}
 	for (int j = 0; j < n; j++) {
+		double lg = alpha[j] > 0.0 ? out[j] : 0.0;
 		out[j] = lambda_r * (R - b) * ((j == l) - alpha[j]);
 		if (alpha[j] > 0.0)
-			out[j] -= lambda_e * alpha[j] * (log(alpha[j]) + H);
+			out[j] -= lambda_e * alpha[j] * (lg + H);
 	}
 }
 
@@ -967,6 +1092,16 @@ static void tr_seq_ws(struct train_work *w, int n, int t)
 	w->sws.q = p + 2 * N * W + N * X;
 }
 
+/* Exchanges two of w's buffers: dL/dα_{t-1}, computed into dprev_next,
+ * becomes the dprev of the step before without a copy. */
+static void tr_swap(double **a, double **b)
+{
+	double *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
 /* tr_pair_scorer for what makes a step depend on the steps before: a
  * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
  * keeping what the backward pass needs (the scorer's working values, α_t,
@@ -1148,8 +1283,7 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
 				      g->sw[sc], ds, w->dh + H);
 			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
+			tr_swap(&w->dprev, &w->dprev_next);
 		}
 	}
 	w->sws.mid = mid;
@@ -1223,8 +1357,8 @@ static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
 		memset(carry, 0, sizeof *carry * (size_t)H);
 		w->dht_in = carry;
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
+			double *o = w->seq_out +
+				    (size_t)(t - 1) * (3 * H + V);
 			int word = tr_input(m, pr->tgt, t);
 			double *ds = w->ds + (size_t)t * H;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
@@ -1309,24 +1443,24 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	const double *q = w->s + (size_t)(t - 1) * H;
 	const double *y = m->tgt.emb + (size_t)word * E;
 	double *s = w->s + (size_t)t * H, logit;
+	double wy[MODEL_MAX_DIM], ws[MODEL_MAX_DIM], wc[MODEL_MAX_DIM];
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
 	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
-	memset(w->cs, 0, sizeof *w->cs * (size_t)H);
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < H; k++)
-			w->cs[k] += w->alpha[i] * w->h[(size_t)(i + 1) * H + k];
+	tr_context(w->cs, w->alpha, w->h + H, n, H);
+	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
+	 * tr_dot, added in that order */
+	tr_matvec(wy, m->dec.Wx, y, H, E);
+	tr_matvec(ws, m->dec.Wh, q, H, H);
+	tr_matvec(wc, m->Wcd, w->cs, H, H);
 	for (int k = 0; k < H; k++)
-		s[k] = tanh(tr_dot(m->dec.Wx + (size_t)k * E, y, E) +
-			    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
-			    tr_dot(m->Wcd + (size_t)k * H, w->cs, H) +
-			    m->dec.b[k]);
+		s[k] = tanh(wy[k] + ws[k] + wc[k] + m->dec.b[k]);
 	memcpy(w->scy, s, sizeof *s * (size_t)H);
 	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
 	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
 	tr_matvec(w->p, m->Wo, w->scy, V, O);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
-	logit -= tr_softmax(w->p, w->p, V);
+	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
 }
 
@@ -1360,7 +1494,7 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
 				     gold, w);
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
+		*right += w->ptop == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
 		tr_window_keep(w, n, t);
@@ -2056,7 +2190,7 @@ static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
 	for (t = 1; t <= max; t++) {
 		tr_bahd_step(m, &in, sc, t, n, word, -1, w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
+		word = out[t - 1] = w->ptop;
 		if (alpha)
 			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
 			       sizeof *alpha * (size_t)n);
@@ -2098,7 +2232,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 			tr_dec_step(m, word, t, w);
 		tr_attend(m, &in, sc, t, n, -1, w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = tr_argmax(w->p, m->tgt.n);
+		word = out[t - 1] = w->ptop;
 		if (alpha)
 			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
 			       sizeof *alpha * (size_t)n);

@@ -194,6 +194,9 @@ struct train_work {
 	 * drawn through from a whole number, where ⌊p_t⌋ (the window's
 	 * place) jumps; the test sets it (to 1) before the loss */
 	double hard_pnear;
+	/* the index of the largest p_t,k (the first on ties) of the last
+	 * output softmax: the predicted word, for the accuracy */
+	int ptop;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */
@@ -376,6 +379,13 @@ int train_align_count(const struct model *m, const struct train_data *d,
 #define TRAIN_HARD_LAMBDA_E 0.002 /* λ_e */
 #define TRAIN_HARD_DECAY 0.9      /* b <- 0.9 b + 0.1 R */
 
+/* p (n) = softmax(x), the output softmax of training (p may be x): the
+ * same bits as exp(x_k - max) for each k, summed in index order, each
+ * divided by the sum, where max is the first largest x_k.  Returns
+ * max + log of the sum; stores in *top the index of the first largest
+ * p_k, as attn_argmax(p, n) would find it.  n >= 1. */
+double train_softmax(double *p, const double *x, int n, int *top);
+
 /* Turns on REINFORCE in w: hard = 1, the generator's state seed, every
  * baseline 0, λ_r and λ_e the values above. */
 void train_hard_start(struct train_work *w, uint64_t seed);
@@ -387,7 +397,8 @@ int train_hard_supported(int arch, unsigned scorers);
 
 /* The ascent direction on the scores of one step (n words, weights alpha,
  * the drawn word l, reward R, baseline b): out_j = λ_r (R - b)(onehot_l,j
- * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0). */
+ * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0).
+ * out must not be alpha. */
 void train_hard_score_grad(double *out, const double *alpha, int n, int l,
 			   double R, double b, double lambda_r,
 			   double lambda_e);

@@ -25,6 +25,93 @@ START_TEST(test_matvec_rectangular)
 }
 END_TEST
 
+/* attn_matvec and attn_linear_back run rows and columns side by side;
+ * each number must still be the plain loops' bit for bit: out[r] summed
+ * from 0.0 over k in order; G[r][k] += dy[r] x[k]; dx[k] += dy[r]
+ * W[r][k] over r in order.  Every shape from 1 to 13 columns (so every
+ * remainder of four) and 1 to 27 rows, with a row stride above the
+ * columns, and the values of a fixed generator, unequal and of both
+ * signs, whose sums round differently in another order. */
+static double lb_next(unsigned long long *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return ((double)(*s >> 11) * 0x1.0p-53 - 0.5) *
+	       (1.0 + (double)(*s >> 60));
+}
+
+START_TEST(test_matvec_linear_back_bits)
+{
+	unsigned long long st = 7;
+	double W[27 * 15], G[27 * 15], Gw[27 * 15], x[13], dy[27];
+	double out[27], dx[13], dxw[13];
+
+	for (int rows = 1; rows <= 27; rows++)
+		for (int cols = 1; cols <= 13; cols++) {
+			const int ld = cols + 2;
+			for (int k = 0; k < 27 * 15; k++) {
+				W[k] = lb_next(&st);
+				G[k] = Gw[k] = lb_next(&st);
+			}
+			for (int k = 0; k < 13; k++) {
+				x[k] = lb_next(&st);
+				dx[k] = dxw[k] = lb_next(&st);
+			}
+			for (int r = 0; r < 27; r++)
+				dy[r] = lb_next(&st);
+			/* matvec (row stride cols) */
+			attn_matvec(out, W, x, rows, cols);
+			for (int r = 0; r < rows; r++) {
+				double a = 0.0;
+				for (int k = 0; k < cols; k++)
+					a += W[r * cols + k] * x[k];
+				ck_assert_msg(memcmp(&a, &out[r], sizeof a) == 0,
+					      "matvec %dx%d row %d: %.17g, "
+					      "expected %.17g", rows, cols, r,
+					      out[r], a);
+			}
+			/* the backward pass, with dx and without */
+			attn_linear_back(G, dx, W, ld, dy, x, rows, cols);
+			for (int r = 0; r < rows; r++)
+				for (int k = 0; k < cols; k++) {
+					Gw[r * ld + k] += dy[r] * x[k];
+					dxw[k] += dy[r] * W[r * ld + k];
+				}
+			ck_assert(memcmp(G, Gw, sizeof G) == 0);
+			ck_assert_msg(memcmp(dx, dxw, sizeof dx) == 0,
+				      "linear_back %dx%d: dx differs", rows,
+				      cols);
+			attn_linear_back(G, NULL, W, ld, dy, x, rows, cols);
+			for (int r = 0; r < rows; r++)
+				for (int k = 0; k < cols; k++)
+					Gw[r * ld + k] += dy[r] * x[k];
+			ck_assert(memcmp(G, Gw, sizeof G) == 0);
+		}
+}
+END_TEST
+
+/* The backward pass of y = W x by hand: W (2, 3), x (3), dy (2); G =
+ * dy ⊗ x, dx = Wᵀ dy, added to what G and dx held. */
+START_TEST(test_linear_back_by_hand)
+{
+	const double W[] = { 1, 2, 3, 4, 5, 6 }, x[] = { 1, -1, 2 };
+	const double dy[] = { 0.5, -2 };
+	double G[6] = { 0, 0, 0, 0, 0, 1 }, dx[3] = { 1, 0, 0 };
+
+	attn_linear_back(G, dx, W, 3, dy, x, 2, 3);
+	/* G = (0.5, -0.5, 1; -2, 2, -4 + 1) */
+	ck_assert_double_eq_tol(G[0], 0.5, TOL);
+	ck_assert_double_eq_tol(G[1], -0.5, TOL);
+	ck_assert_double_eq_tol(G[2], 1.0, TOL);
+	ck_assert_double_eq_tol(G[3], -2.0, TOL);
+	ck_assert_double_eq_tol(G[4], 2.0, TOL);
+	ck_assert_double_eq_tol(G[5], -3.0, TOL);
+	/* dx = 1 + (0.5*1 - 2*4, 0.5*2 - 2*5, 0.5*3 - 2*6) */
+	ck_assert_double_eq_tol(dx[0], -6.5, TOL);
+	ck_assert_double_eq_tol(dx[1], -9.0, TOL);
+	ck_assert_double_eq_tol(dx[2], -10.5, TOL);
+}
+END_TEST
+
 START_TEST(test_dot)
 {
 	const double a[] = { 1, 2, 3 }, b[] = { 4, -5, 6 };
@@ -375,6 +462,8 @@ static Suite *attn_suite(void)
 	TCase *tc = tcase_create("stages");
 	tcase_add_test(tc, test_matvec_rectangular);
 	tcase_add_test(tc, test_dot);
+	tcase_add_test(tc, test_matvec_linear_back_bits);
+	tcase_add_test(tc, test_linear_back_by_hand);
 	tcase_add_test(tc, test_rnn_step);
 	tcase_add_test(tc, test_rnn_step_rectangular);
 	tcase_add_test(tc, test_score_dot);

@@ -1510,6 +1510,75 @@ START_TEST(test_hard_same_seed_same_bytes)
 }
 END_TEST
 
+/* train_softmax against the formula written out here, bit for bit:
+ * exp(x_k - max) (max the first largest), summed in order, each divided
+ * by the sum, max + log(sum), and the first largest p_k.  The vectors
+ * are random, with repeated values, ±0 and ±inf, and near ties (logits
+ * an ulp or a few apart, whose p's may round to the same value so that
+ * the first largest p comes before the largest logit). */
+START_TEST(test_softmax_bits)
+{
+	uint64_t rng = 42;
+	int moved = 0;
+
+	for (int it = 0; it < 200000; it++) {
+		double x[9], p[9], q[9], sum = 0.0, lse, want_lse;
+		int n = 1 + (int)(train_rand_next(&rng) % 9), best = 0, top = -1;
+		int want_top = 0;
+		uint64_t kind = train_rand_next(&rng) % 3;
+		double base = train_rand_uniform(&rng, -40.0, 40.0);
+
+		for (int k = 0; k < n; k++) {
+			uint64_t r = train_rand_next(&rng);
+			if (kind == 0) { /* near ties */
+				x[k] = base;
+				for (uint64_t j = 0; j < r % 6; j++)
+					x[k] = nextafter(x[k], -INFINITY);
+			} else if (kind == 1) { /* repeats, zeros, -inf */
+				static const double v[] = { 0.0, -0.0, 1.5, -2.25,
+							    -INFINITY, 1.5 };
+				x[k] = v[r % 6];
+			} else {
+				x[k] = train_rand_uniform(&rng, -30.0, 30.0);
+			}
+		}
+		if (kind == 1 && train_rand_next(&rng) % 2 == 0)
+			x[0] = 1.5; /* a finite maximum */
+		for (int k = 1; k < n; k++)
+			if (x[k] > x[best])
+				best = k;
+		if (x[best] == -INFINITY)
+			continue; /* no finite maximum: not what training sees */
+		for (int k = 0; k < n; k++) {
+			q[k] = exp(x[k] - x[best]);
+			sum += q[k];
+		}
+		for (int k = 0; k < n; k++) {
+			q[k] /= sum;
+			if (q[k] > q[want_top])
+				want_top = k;
+		}
+		want_lse = x[best] + log(sum);
+		lse = train_softmax(p, x, n, &top);
+		for (int k = 0; k < n; k++)
+			ck_assert_msg(memcmp(&p[k], &q[k], sizeof p[k]) == 0,
+				      "case %d, p_%d = %.17g, expected %.17g",
+				      it, k, p[k], q[k]);
+		ck_assert_msg(memcmp(&lse, &want_lse, sizeof lse) == 0,
+			      "case %d, log-sum-exp %.17g, expected %.17g",
+			      it, lse, want_lse);
+		ck_assert_int_eq(top, want_top);
+		moved += want_top != best;
+		/* in place, as training calls it */
+		memcpy(q, x, sizeof x);
+		train_softmax(q, q, n, &top);
+		ck_assert(memcmp(q, p, sizeof *p * (size_t)n) == 0);
+	}
+	/* the case of a first largest p before the largest logit was met */
+	ck_assert_int_gt(moved, 0);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -1527,6 +1596,7 @@ static Suite *train_suite(void)
 			    (int)(sizeof hard_more / sizeof hard_more[0]));
 	tcase_add_loop_test(tc, test_hard_loss_matches_trace, 0, 9);
 	tcase_add_test(tc, test_hard_score_term_by_hand);
+	tcase_add_test(tc, test_softmax_bits);
 	tcase_add_test(tc, test_hard_same_seed_same_bytes);
 	tcase_add_test(tc, test_grad_all_other_shape);
 	tcase_add_loop_test(tc, test_grad_bahdanau_each_scorer, 0,
