@@ -10,6 +10,7 @@
 #include "diagram.h"
 #include "utf8.h"
 #include "view.h"
+#include "window.h"
 
 const char *const view_stage_titles[STAGE_COUNT] = {
 	"encoding", "decoder", "scoring", "softmax", "weighted sum",
@@ -856,7 +857,10 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 		return;
 	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
-	s->bars_title = xasprintf("attention weights α_%d (%s)", t,
+	/* local-p's bars are the final weights a_t = align_t × Gaussian */
+	s->bars_title = xasprintf("attention weights %s_%d (%s)",
+				  window_get(v->tr->cfg.window)->unnormalised
+				  ? "a" : "α", t,
 				  trace_scorer_name(v->tr->runs[v->run].scorer));
 }
 

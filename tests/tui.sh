@@ -362,6 +362,17 @@ keys hp g 5
 expect hp "π_1 = a_1 / Σ_j a_1,j" "--hard through local-p: the screen shows π"
 expect hp "so it draws from" "--hard through local-p: the story says why"
 expect hp "0.5686  < drawn" "--hard through local-p: the bars mark the drawn word"
+expect hp "attention weights a_1 (dot)" "local-p: the bars are the final weights a_t"
+expect hp "each h_i is multiplied by a_1,i" "local-p: the story names a_t"
 keys hp q
+# local-p (soft): the softmax page tells the window and align, not α
+start lp 100 40 "'$ATTN_TRACE' tui --model=localp4 --window=local-p zone économique européenne"
+expect lp "stage 1 of 7: encoding" "tui --window=local-p opens"
+keys lp g 4
+expect lp "The softmax runs over the window only, positions 1 to 3" "local-p: the softmax page names the window"
+expect lp "around p_1 = 2.8732" "local-p: and p_t (data/localp4.model: 2.8732, checked in check_shipped)"
+expect lp "gets the most, align_1,3 = 0.5872" "local-p: the largest is align, not α"
+expect lp "by a Gaussian" "local-p: the Gaussian's product is said"
+keys lp q
 
 finish
