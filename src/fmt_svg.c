@@ -15,6 +15,7 @@
 #include "fmt_svg.h"
 #include "num.h"
 #include "utf8.h"
+#include "window.h"
 
 /* font sizes, in px */
 #define SVG_FS_TITLE 18
@@ -184,6 +185,8 @@ struct svg_lay {
 	int cw;           /* a cell's width */
 	int rot;          /* 1: the source words are turned 45 degrees */
 	int drawn;        /* the one-hot of the drawn words, not α */
+	const char *sym;  /* the weights' symbol: α, or a for local-p's
+	                     a_t = align_t × the Gaussian */
 	int band;         /* the height of the source-word band */
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
@@ -259,9 +262,9 @@ static int svg_title(FILE *out, const struct svg_lay *L)
 }
 
 /* The subtitle and the legend's caption, with "t,i" as a subscript. */
-static const char svg_sub1a[] = "attention weights α";
+static const char svg_sub1a[] = "attention weights ";
 static const char svg_sub1b[] = " (rows: output words; columns: source words)";
-static const char svg_legend_cap[] = "weight α";
+static const char svg_legend_cap[] = "weight ";
 static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 	"font-size=\"75%\">t,i</tspan>";
 #define SVG_SUB1_COLS (19 + 3 + 44)
@@ -488,8 +491,9 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 	fputs("</text>\n", out);
 	y += SVG_LINE;
 	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
-		"font-size=\"%d\" fill=\"%s\">%s%s%s</text>\n", x, y, SVG_FS_SUB,
-		SVG_MUTED, svg_sub1a, svg_subscript, svg_sub1b);
+		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
+		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
+		svg_sub1b);
 	if (tr->ntgt) {
 		y += SVG_LINE;
 		fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
@@ -570,7 +574,7 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"2\">"
 		"<title>%s_%d,%d = %s: ", x, y, L->cw,
-		SVG_CELL_H, hex, L->drawn ? "drawn" : "α", t, i + 1, buf);
+		SVG_CELL_H, hex, L->drawn ? "drawn" : L->sym, t, i + 1, buf);
 	svg_esc(out, tr->m->tgt.words[tr->runs[run].pred[t - 1]]);
 	fputs(" ← ", out);
 	svg_esc(out, tr->m->src.words[tr->src[i]]);
@@ -685,8 +689,8 @@ static void svg_legend(FILE *out, const struct svg_lay *L)
 	int x = (L->width - cap - SVG_BAR_W) / 2, y = L->legend;
 	int bx = x + cap;
 	fprintf(out, "<g class=\"legend\" fill=\"%s\">\n", SVG_MUTED);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%s%s</text>\n",
-		x, y + SVG_BAR_H - 2, SVG_FS_LABEL, svg_legend_cap,
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%s%s%s</text>\n",
+		x, y + SVG_BAR_H - 2, SVG_FS_LABEL, svg_legend_cap, L->sym,
 		svg_subscript);
 	fprintf(out, "<rect class=\"legend-bar\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"url(#ramp)\" stroke=\"#999999\" "
@@ -710,6 +714,7 @@ static int svg_draw(FILE *out, const struct trace *const *trs, int ntrs,
 	struct svg_lay L;
 	svg_lay(&L, trs, ntrs, run, o->precision);
 	L.drawn = o->drawn;
+	L.sym = window_get(trs[0]->cfg.window)->unnormalised ? "a" : "α";
 	svg_open(out, &L);
 	svg_heading(out, &L);
 	for (int k = 0; k < L.count; k++)

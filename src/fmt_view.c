@@ -126,7 +126,9 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 		cw = prec + 4;
 	fprintf(out, "%s, %s scorer: a row for each output word, "
 		"a column for each source word\n", drawn
-		? "the drawn words l (hard attention)" : "alignment α",
+		? "the drawn words l (hard attention)"
+		: window_get(tr->cfg.window)->unnormalised
+		? "final weights a (align × the Gaussian)" : "alignment α",
 		trace_scorer_name(ru->scorer));
 	if (trace_find(tr, REC_WINDOW, run, 1, 0))
 		fprintf(out, "%s window, D = %d: | marks the window's edges, * "

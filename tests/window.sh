@@ -52,13 +52,21 @@ run_cmd heatmap --model="$localp" --window=local-p -o "$TMP/h.svg" "$S"
 expect_status 0 "heatmap --window=local-p"
 check "the SVG outlines each step's window and dots p_t" \
 	sh -c "grep -q '<g class=\"window\"' '$TMP/h.svg' && grep -q '<title>window 1 .. 3</title>' '$TMP/h.svg' && grep -q '<title>p_1 = 2.4171</title></circle>' '$TMP/h.svg'"
+check "local-p's SVG names its weights a_t (align × the Gaussian), not α" \
+	sh -c "grep -q '>attention weights a<tspan' '$TMP/h.svg' && grep -q '<title>a_1,1 = ' '$TMP/h.svg' && ! grep -q '<title>α_' '$TMP/h.svg'"
 run_cmd heatmap --window=local-m --window-size=0 -o - --target="i am a student" je suis étudiant
 check "the SVG of local-m has p_t's path" grep -q '<line x1=' "$TMP/out"
+check "local-m's weights are a softmax: α" \
+	sh -c "grep -q '>attention weights α<tspan' '$TMP/out' && grep -q '<title>α_1,1 = ' '$TMP/out'"
 # the text heatmap (as on a terminal: script gives it one)
 if command -v script >/dev/null 2>&1; then
 	LC_ALL=C.UTF-8 script -qc "'$ATTN_TRACE' heatmap --window=local-m --window-size=0 --target='i am a student' je suis étudiant" /dev/null >"$TMP/hm" 2>&1
 	check "the text heatmap marks the window and p_t" \
 		grep -q '^am  *0.0000|█\*1.0000|  0.0000 p_2 = 2.0000' "$TMP/hm"
+	check "local-m's text heatmap: the softmax's α" grep -q '^alignment α, dot scorer' "$TMP/hm"
+	LC_ALL=C.UTF-8 script -qc "'$ATTN_TRACE' heatmap --model=localp4 --window=local-p --target='european economic area' 'zone économique européenne'" /dev/null >"$TMP/hm" 2>&1
+	check "local-p's text heatmap: the final weights a" \
+		grep -q '^final weights a (align × the Gaussian), dot scorer' "$TMP/hm"
 fi
 run_cmd quiz --model="$localp" --window=local-m --answers --stage=softmax --count=2 --seed=1 "$S"
 expect_status 0 "quiz --window=local-m"
