@@ -312,8 +312,8 @@ static void jw_exact(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_json_num(w->b, r->ops[3].v[0]);
 	fmt_buf_puts(w->b, ", \"jensen_gap\": ");
 	fmt_buf_json_num(w->b, r->result[0]);
-	fmt_buf_puts(w->b, w->tr->arch == ARCH_luong ? ", \"given_past\": false}"
-						    : ", \"given_past\": true}");
+	fmt_buf_puts(w->b, trace_steps_chained(w->tr) ? ", \"given_past\": true}"
+						    : ", \"given_past\": false}");
 }
 
 static void jw_output(const struct jw *w, int run, int t)

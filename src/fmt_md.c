@@ -219,10 +219,12 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		const struct trace_operand *hpi = h ? trace_op_key(h, "pi")
 						    : NULL;
 		if (hpi) { /* local-p: the draw is from the weights normalised */
-			fprintf(out, "\nΣ_j a_%d,j = %s, below 1: l is drawn "
-				"from π_%d = a_%d / Σ_j a_%d,j = `", t,
+			fprintf(out, "\nΣ_j a_%d,j = %s, below 1: %s π_%d = "
+				"a_%d / Σ_j a_%d,j = `", t,
 				num_fixed(buf, trace_op_key(h, "sum")->v[0],
-					  o->precision), t, t, t);
+					  o->precision),
+				hu ? "l is drawn from" : "the argmax is that of",
+				t, t, t);
 			fmt_text_vec(out, hpi->v, hpi->len, o->precision);
 			fputs("`\n", out);
 		}
@@ -247,8 +249,8 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		if (x) { /* and its exact view (teacher-forced) */
 			const char *d = hpi ? "π" : "α";
 			fprintf(out, "\nexact view%s: log p(y_%d = ",
-				tr->arch == ARCH_luong ? ""
-				: " (given the sampled past)", t);
+				trace_steps_chained(tr)
+				? " (given the sampled past)" : "", t);
 			md_text(out, tr->m->tgt.words[x->word]);
 			fputs(" | l) = `", out);
 			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,

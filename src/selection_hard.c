@@ -190,17 +190,29 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 			double g0 = lp[l] * d, g1 = (lp[l] - b) * d;
 			mc[j] += g0;
 			mcb[j] += g1;
+		}
+	}
+	for (int j = 0; j < n; j++) {
+		mc[j] /= N;
+		mcb[j] /= N;
+	}
+	/* the variance of one sample's estimate, summed over the
+	 * coordinates: the mean squared distance from the estimate, in a
+	 * second pass over the draws (never below 0, as E[g²] - E[g]² can be
+	 * by rounding) */
+	for (int k = 0; k < N; k++) {
+		int l = (int)ls[k] - 1;
+		for (int j = 0; j < n; j++) {
+			double d = (j == l) - a[j];
+			double g0 = lp[l] * d - mc[j], g1 = (lp[l] - b) * d - mcb[j];
 			sq[j] += g0 * g0;
 			sqb[j] += g1 * g1;
 		}
 	}
 	*var = *varb = 0;
 	for (int j = 0; j < n; j++) {
-		mc[j] /= N;
-		mcb[j] /= N;
-		/* the variance of one sample's estimate, coordinate j */
-		*var += sq[j] / N - mc[j] * mc[j];
-		*varb += sqb[j] / N - mcb[j] * mcb[j];
+		*var += sq[j] / N;
+		*varb += sqb[j] / N;
 	}
 	struct trace_rec *r = trace_rec_new(tr, REC_SAMPLES, STAGE_WEIGHTED_SUM,
 					    run, t, 0);
@@ -274,8 +286,10 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 		     "log_marginal", lm, 1, 1);
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->word = y;
-	r->title = tr->arch == ARCH_luong
-		? "the Jensen gap"
+	r->title = !trace_steps_chained(tr) ? "the Jensen gap"
+		: tr->arch == ARCH_luong
+		? "the Jensen gap (given the sampled past: the fed h̃_{t-1} "
+		  "carries the earlier draws)"
 		: "the Jensen gap (given the sampled past: s_{t-1} carries "
 		  "the earlier draws)";
 	r->symbol = "gap_{t}";
@@ -335,8 +349,10 @@ static const double *hard_context(struct trace *tr, int run, int t,
 					    run, t, l + 1);
 	trace_rec_op(r, OP_INPUT, pi ? "a_{t}" : "α_{t}", NULL, a, n, 1);
 	if (pi) {
-		trace_rec_op(r, OP_MID, "Σ_j a_{t},j (below 1: l is drawn from "
-			     "π_{t})", "sum", sum, 1, 1);
+		trace_rec_op(r, OP_MID, sample
+			     ? "Σ_j a_{t},j (below 1: l is drawn from π_{t})"
+			     : "Σ_j a_{t},j (below 1: π_{t} rescales a_{t})",
+			     "sum", sum, 1, 1);
 		trace_rec_op(r, OP_MID, "π_{t} = a_{t} / Σ_j a_{t},j", "pi", d,
 			     n, 1);
 		r->ops[2].axis = AXIS_SOURCE;

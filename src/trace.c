@@ -333,6 +333,11 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 							 Hs);
 }
 
+int trace_steps_chained(const struct trace *tr)
+{
+	return tr->arch != ARCH_luong || tr->m->input_feeding;
+}
+
 const double *trace_weights(const struct trace *tr, int run, int t)
 {
 	const struct trace_rec *r = trace_find(tr, REC_GAUSS, run, t, 0);

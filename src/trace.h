@@ -372,6 +372,13 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 /* The weights step t of run made its context with: the REC_GAUSS
  * record's result if the window has one (local-p), else the softmax's. */
 const double *trace_weights(const struct trace *tr, int run, int t);
+
+/* 1 if a decoder step depends on the attention of the steps before it
+ * (Bahdanau's architecture: c_{t-1} made s_{t-1}; input feeding:
+ * h̃_{t-1} enters s_t), so that under hard attention teacher-forced steps
+ * are conditioned on the earlier draws; 0 in Luong's without input
+ * feeding. */
+int trace_steps_chained(const struct trace *tr);
 /* The word that entry k (from 0) of an axis stands for, or NULL for
  * AXIS_NONE (features). */
 const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k);
