@@ -149,6 +149,8 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dnext = xcalloc(H, sizeof *w->dnext);
 	w->dpre = xcalloc(H, sizeof *w->dpre);
 	w->dc = xcalloc(H, sizeof *w->dc);
+	w->outT = xcalloc((2 * H + (size_t)l->E) * (size_t)l->ntgt,
+			  sizeof *w->outT);
 	w->wth = xcalloc(H, sizeof *w->wth);
 	w->walign = xcalloc(n, sizeof *w->walign);
 	w->wgauss = xcalloc(n, sizeof *w->wgauss);
@@ -167,7 +169,7 @@ void train_work_free(struct train_work *w)
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
 			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
 			  w->dscy, w->dq, w->dnext, w->dpre, w->dc, w->wth,
-			  w->walign, w->wgauss, w->seq_win };
+			  w->walign, w->wgauss, w->seq_win, w->outT };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -182,6 +184,7 @@ void train_work_free(struct train_work *w)
 /* The shared algebra of attn.h, by its short names here. */
 #define tr_dot attn_dot
 #define tr_matvec attn_matvec
+#define tr_matvec_t attn_matvec_t
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
@@ -354,6 +357,19 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 			int n, const struct train_work *w)
 {
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
+}
+
+/* w->outT = the output layer's matrix of m transposed, which the forward
+ * passes (tr_attend, tr_hard_output, tr_bahd_step) multiply by through
+ * tr_matvec_t: each entry point (train_loss, train_greedy,
+ * train_align_count) makes it before the first of them, the weights then
+ * staying the same until it returns. */
+static void tr_out_transpose(const struct model *m, struct train_work *w)
+{
+	if (m->arch == ARCH_bahdanau)
+		attn_transpose(w->outT, m->Wo, m->tgt.n, 2 * m->H + m->E);
+	else
+		attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
 }
 
 /* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
@@ -567,7 +583,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
 	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
-	tr_matvec(w->p, m->Ws, w->ht, m->tgt.n, H);
+	tr_matvec_t(w->p, w->outT, w->ht, m->tgt.n, H);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -887,7 +903,7 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
-	tr_matvec(w->p, m->Ws, w->ht, V, H);
+	tr_matvec_t(w->p, w->outT, w->ht, V, H);
 	R = w->p[gold];
 	R -= tr_softmax(w->p, w->p, V);
 	return R;
@@ -1458,7 +1474,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	memcpy(w->scy, s, sizeof *s * (size_t)H);
 	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
 	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-	tr_matvec(w->p, m->Wo, w->scy, V, O);
+	tr_matvec_t(w->p, w->outT, w->scy, V, O);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -1637,7 +1653,7 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memcpy(w->scy, s, sizeof *s * (size_t)H);
 		memcpy(w->scy + H, c, sizeof *c * (size_t)H);
 		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-		tr_matvec(w->p, m->Wo, w->scy, V, O);
+		tr_matvec_t(w->p, w->outT, w->scy, V, O);
 		R = w->p[gold];
 		R -= tr_softmax(w->p, w->p, V);
 		loss -= R;
@@ -1841,6 +1857,7 @@ double train_loss(const struct train_layout *l, const double *theta,
 		memset(grad, 0, sizeof *grad * l->total);
 		train_view(&g, l, grad, d);
 	}
+	tr_out_transpose(&m, w);
 	for (int k = 0; k < d->n; k++)
 		(m.arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
 			grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
@@ -2215,6 +2232,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 		max = 2 * n + 2;
 	if (max > w->maxT)
 		max = w->maxT;
+	tr_out_transpose(m, w);
 	if (m->arch == ARCH_bahdanau)
 		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
 	tr_encode(m, src, n, w);
@@ -2308,6 +2326,7 @@ int train_align_count(const struct model *m, const struct train_data *d,
 	int hits = 0;
 
 	*total = 0;
+	tr_out_transpose(m, w);
 	for (int k = 0; k < d->n; k++)
 		if (d->pairs[k].gold && d->pairs[k].nsrc <= w->maxn &&
 		    d->pairs[k].ntgt <= w->maxT &&
