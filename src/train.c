@@ -188,37 +188,32 @@ void train_work_free(struct train_work *w)
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
-/* attn_argmax(x, n), the first index of the largest, found by two runs
- * side by side, over the even and over the odd indices, so that their
- * comparisons overlap: each run finds the first index of its own largest
- * (no rounding in a comparison), and the first of the two on a tie is
- * attn_argmax's.  A NaN at x[1] would stop the odd run where
- * attn_argmax skips it, so then attn_argmax decides. */
+/* attn_argmax(x, n), the first index of the largest.  attn_argmax's
+ * running largest only changes to a larger x_i, so its index is the
+ * first i with x_i equal to the largest value (every earlier x is smaller
+ * or NaN): found here as that value, by two runs of maxima side by side
+ * (over the even and the odd indices, without branches, NaNs skipped as
+ * attn_argmax skips them), then the first x_i equal to it.  A NaN at x[0]
+ * or x[1] would stop a run, so then attn_argmax decides. */
 static int tr_argmax2(const double *x, int n)
 {
-	int be = 0, bo = 1;
-	double te = x[0], to;
+	double te, to, top;
+	int i;
 
-	if (n < 2 || x[1] != x[1])
+	if (n < 2 || x[0] != x[0] || x[1] != x[1])
 		return tr_argmax(x, n);
+	te = x[0];
 	to = x[1];
-	for (int i = 2; i + 1 < n; i += 2) {
-		if (x[i] > te) {
-			te = x[i];
-			be = i;
-		}
-		if (x[i + 1] > to) {
-			to = x[i + 1];
-			bo = i + 1;
-		}
+	for (i = 2; i + 1 < n; i += 2) {
+		te = x[i] > te ? x[i] : te;
+		to = x[i + 1] > to ? x[i + 1] : to;
 	}
-	if (n % 2 && x[n - 1] > te) {
-		te = x[n - 1];
-		be = n - 1;
-	}
-	if (to > te || (to == te && bo < be))
-		return bo;
-	return be;
+	if (n % 2)
+		te = x[n - 1] > te ? x[n - 1] : te;
+	top = to > te ? to : te;
+	for (i = 0; x[i] != top; i++)
+		;
+	return i;
 }
 
 /* p (n) = softmax(x), computed stably: exp(x_k - max) in index order,
