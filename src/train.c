@@ -553,7 +553,8 @@ static void tr_window_recall(struct train_work *w, const double *alpha,
 	memcpy(w->wth, k + 4, sizeof *k * H);
 	memcpy(w->walign, k + 4 + H, sizeof *k * N);
 	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
-	memcpy(w->alpha, alpha, sizeof *alpha * N);
+	if (alpha != w->alpha) /* not when it points at the kept α_t */
+		memcpy(w->alpha, alpha, sizeof *alpha * N);
 }
 
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
@@ -1113,6 +1114,43 @@ static void tr_swap(double **a, double **b)
 	*b = t;
 }
 
+/* The vectors of w that the backward pass of a step reads, while they
+ * point at the copies the forward pass kept: α_t, [c_t; s_t], h̃_t and
+ * dL/dlogits, read where they are instead of copied back (nothing in the
+ * backward pass writes them). */
+struct tr_kept {
+	double *alpha, *cs, *ht, *p;
+};
+
+/* Points w's α_t, [c_t; s_t], h̃_t and p at alpha and at o's [c_t; s_t],
+ * h̃_t and dL/dlogits (seq_out's layout); saves w's own in *k the first
+ * time (k->alpha NULL). */
+static void tr_keep_step(struct train_work *w, struct tr_kept *k,
+			 double *alpha, double *o)
+{
+	if (!k->alpha) {
+		k->alpha = w->alpha;
+		k->cs = w->cs;
+		k->ht = w->ht;
+		k->p = w->p;
+	}
+	w->alpha = alpha;
+	w->cs = o;
+	w->ht = o + 2 * w->H;
+	w->p = o + 3 * w->H;
+}
+
+/* Gives w its own vectors back after tr_keep_step. */
+static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
+{
+	if (!k->alpha)
+		return;
+	w->alpha = k->alpha;
+	w->cs = k->cs;
+	w->ht = k->ht;
+	w->p = k->p;
+}
+
 /* tr_pair_scorer for what makes a step depend on the steps before: a
  * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
  * keeping what the backward pass needs (the scorer's working values, α_t,
@@ -1136,6 +1174,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
 	struct score_in in;
+	struct tr_kept keep = { 0 };
 	double loss = 0.0;
 
 	tr_score_in(&in, m, sc, n, w);
@@ -1174,14 +1213,10 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 		}
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out + (size_t)(t - 1) * O;
+			double *o = w->seq_out + (size_t)(t - 1) * O;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
-			       sizeof *w->alpha * (size_t)n);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
 			tr_window_recall(w, w->alpha, n, t);
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
@@ -1190,14 +1225,14 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 				       tr_align_links(pr, t, w),
 				       scale * w->align_weight, w);
 			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
+			tr_swap(&w->dprev, &w->dprev_next);
 			if (feed) /* the decoder's step t */
 				tr_dec_step_feed_back(g, m,
 						      tr_input(m, pr->tgt, t), t,
 						      t > 1 ? o - O + 2 * H
 							    : NULL, w);
 		}
+		tr_keep_done(w, &keep);
 		if (feed) {
 			w->dht_in = NULL;
 			for (int k = 0; k < H; k++)
