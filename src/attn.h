@@ -90,6 +90,76 @@ static inline void attn_matvec(double *restrict out, const double *restrict W,
 		out[r] = attn_dot(W + (size_t)r * cols, x, cols);
 }
 
+/* out = W x as attn_matvec computes it, given Wt = Wᵀ (cols, rows)
+ * instead of W: each out[r] summed from 0.0 over k = 0, 1, .. in order,
+ * so the same operations in the same order and the same bits, but a
+ * column of W (a row of Wt) is contiguous, so that neighbouring rows'
+ * sums run side by side in pairs (eight rows, then two, at a time).
+ * For a matrix that stays the same across many products (training's
+ * output layer within an epoch), transposed once.  out must not overlap
+ * Wt or x. */
+static inline void attn_matvec_t(double *restrict out,
+				 const double *restrict Wt,
+				 const double *restrict x, int rows, int cols)
+{
+	int r = 0;
+
+	for (; r + 8 <= rows; r += 8) {
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+		double a4 = 0.0, a5 = 0.0, a6 = 0.0, a7 = 0.0;
+
+		for (int k = 0; k < cols; k++) {
+			const double *w = Wt + (size_t)k * rows + r;
+			const double xk = x[k];
+
+			a0 += w[0] * xk;
+			a1 += w[1] * xk;
+			a2 += w[2] * xk;
+			a3 += w[3] * xk;
+			a4 += w[4] * xk;
+			a5 += w[5] * xk;
+			a6 += w[6] * xk;
+			a7 += w[7] * xk;
+		}
+		out[r] = a0;
+		out[r + 1] = a1;
+		out[r + 2] = a2;
+		out[r + 3] = a3;
+		out[r + 4] = a4;
+		out[r + 5] = a5;
+		out[r + 6] = a6;
+		out[r + 7] = a7;
+	}
+	for (; r + 2 <= rows; r += 2) {
+		double a0 = 0.0, a1 = 0.0;
+
+		for (int k = 0; k < cols; k++) {
+			const double *w = Wt + (size_t)k * rows + r;
+
+			a0 += w[0] * x[k];
+			a1 += w[1] * x[k];
+		}
+		out[r] = a0;
+		out[r + 1] = a1;
+	}
+	for (; r < rows; r++) {
+		double a = 0.0;
+
+		for (int k = 0; k < cols; k++)
+			a += Wt[(size_t)k * rows + r] * x[k];
+		out[r] = a;
+	}
+}
+
+/* Wt (cols, rows) = Wᵀ for W (rows, cols): attn_matvec_t's operand. */
+static inline void attn_transpose(double *restrict Wt,
+				  const double *restrict W, int rows, int cols)
+{
+	for (int r = 0; r < rows; r++)
+		for (int k = 0; k < cols; k++)
+			Wt[(size_t)k * rows + r] = W[(size_t)r * cols + k];
+}
+
 /* y (n) += d x (n). */
 static inline void attn_axpy(double *restrict y, double d,
 			     const double *restrict x, int n)

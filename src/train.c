@@ -149,6 +149,8 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->dnext = xcalloc(H, sizeof *w->dnext);
 	w->dpre = xcalloc(H, sizeof *w->dpre);
 	w->dc = xcalloc(H, sizeof *w->dc);
+	w->outT = xcalloc((2 * H + (size_t)l->E) * (size_t)l->ntgt,
+			  sizeof *w->outT);
 	w->wth = xcalloc(H, sizeof *w->wth);
 	w->walign = xcalloc(n, sizeof *w->walign);
 	w->wgauss = xcalloc(n, sizeof *w->wgauss);
@@ -167,7 +169,7 @@ void train_work_free(struct train_work *w)
 			  w->seq_ws, w->seq_alpha, w->seq_out, w->dprev,
 			  w->dprev_next, w->hf, w->hb, w->dhf, w->dhb, w->scy,
 			  w->dscy, w->dq, w->dnext, w->dpre, w->dc, w->wth,
-			  w->walign, w->wgauss, w->seq_win };
+			  w->walign, w->wgauss, w->seq_win, w->outT };
 
 	for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
 		free(all[k]);
@@ -182,40 +184,36 @@ void train_work_free(struct train_work *w)
 /* The shared algebra of attn.h, by its short names here. */
 #define tr_dot attn_dot
 #define tr_matvec attn_matvec
+#define tr_matvec_t attn_matvec_t
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
-/* attn_argmax(x, n), the first index of the largest, found by two runs
- * side by side, over the even and over the odd indices, so that their
- * comparisons overlap: each run finds the first index of its own largest
- * (no rounding in a comparison), and the first of the two on a tie is
- * attn_argmax's.  A NaN at x[1] would stop the odd run where
- * attn_argmax skips it, so then attn_argmax decides. */
+/* attn_argmax(x, n), the first index of the largest.  attn_argmax's
+ * running largest only changes to a larger x_i, so its index is the
+ * first i with x_i equal to the largest value (every earlier x is smaller
+ * or NaN): found here as that value, by two runs of maxima side by side
+ * (over the even and the odd indices, without branches, NaNs skipped as
+ * attn_argmax skips them), then the first x_i equal to it.  A NaN at x[0]
+ * or x[1] would stop a run, so then attn_argmax decides. */
 static int tr_argmax2(const double *x, int n)
 {
-	int be = 0, bo = 1;
-	double te = x[0], to;
+	double te, to, top;
+	int i;
 
-	if (n < 2 || x[1] != x[1])
+	if (n < 2 || x[0] != x[0] || x[1] != x[1])
 		return tr_argmax(x, n);
+	te = x[0];
 	to = x[1];
-	for (int i = 2; i + 1 < n; i += 2) {
-		if (x[i] > te) {
-			te = x[i];
-			be = i;
-		}
-		if (x[i + 1] > to) {
-			to = x[i + 1];
-			bo = i + 1;
-		}
+	for (i = 2; i + 1 < n; i += 2) {
+		te = x[i] > te ? x[i] : te;
+		to = x[i + 1] > to ? x[i + 1] : to;
 	}
-	if (n % 2 && x[n - 1] > te) {
-		te = x[n - 1];
-		be = n - 1;
-	}
-	if (to > te || (to == te && bo < be))
-		return bo;
-	return be;
+	if (n % 2)
+		te = x[n - 1] > te ? x[n - 1] : te;
+	top = to > te ? to : te;
+	for (i = 0; x[i] != top; i++)
+		;
+	return i;
 }
 
 /* p (n) = softmax(x), computed stably: exp(x_k - max) in index order,
@@ -354,6 +352,19 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 			int n, const struct train_work *w)
 {
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
+}
+
+/* w->outT = the output layer's matrix of m transposed, which the forward
+ * passes (tr_attend, tr_hard_output, tr_bahd_step) multiply by through
+ * tr_matvec_t: each entry point (train_loss, train_greedy,
+ * train_align_count) makes it before the first of them, the weights then
+ * staying the same until it returns. */
+static void tr_out_transpose(const struct model *m, struct train_work *w)
+{
+	if (m->arch == ARCH_bahdanau)
+		attn_transpose(w->outT, m->Wo, m->tgt.n, 2 * m->H + m->E);
+	else
+		attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
 }
 
 /* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
@@ -542,7 +553,8 @@ static void tr_window_recall(struct train_work *w, const double *alpha,
 	memcpy(w->wth, k + 4, sizeof *k * H);
 	memcpy(w->walign, k + 4 + H, sizeof *k * N);
 	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
-	memcpy(w->alpha, alpha, sizeof *alpha * N);
+	if (alpha != w->alpha) /* not when it points at the kept α_t */
+		memcpy(w->alpha, alpha, sizeof *alpha * N);
 }
 
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
@@ -567,7 +579,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
 	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
-	tr_matvec(w->p, m->Ws, w->ht, m->tgt.n, H);
+	tr_matvec_t(w->p, w->outT, w->ht, m->tgt.n, H);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -887,7 +899,7 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
-	tr_matvec(w->p, m->Ws, w->ht, V, H);
+	tr_matvec_t(w->p, w->outT, w->ht, V, H);
 	R = w->p[gold];
 	R -= tr_softmax(w->p, w->p, V);
 	return R;
@@ -1102,6 +1114,43 @@ static void tr_swap(double **a, double **b)
 	*b = t;
 }
 
+/* The vectors of w that the backward pass of a step reads, while they
+ * point at the copies the forward pass kept: α_t, [c_t; s_t], h̃_t and
+ * dL/dlogits, read where they are instead of copied back (nothing in the
+ * backward pass writes them). */
+struct tr_kept {
+	double *alpha, *cs, *ht, *p;
+};
+
+/* Points w's α_t, [c_t; s_t], h̃_t and p at alpha and at o's [c_t; s_t],
+ * h̃_t and dL/dlogits (seq_out's layout); saves w's own in *k the first
+ * time (k->alpha NULL). */
+static void tr_keep_step(struct train_work *w, struct tr_kept *k,
+			 double *alpha, double *o)
+{
+	if (!k->alpha) {
+		k->alpha = w->alpha;
+		k->cs = w->cs;
+		k->ht = w->ht;
+		k->p = w->p;
+	}
+	w->alpha = alpha;
+	w->cs = o;
+	w->ht = o + 2 * w->H;
+	w->p = o + 3 * w->H;
+}
+
+/* Gives w its own vectors back after tr_keep_step. */
+static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
+{
+	if (!k->alpha)
+		return;
+	w->alpha = k->alpha;
+	w->cs = k->cs;
+	w->ht = k->ht;
+	w->p = k->p;
+}
+
 /* tr_pair_scorer for what makes a step depend on the steps before: a
  * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
  * keeping what the backward pass needs (the scorer's working values, α_t,
@@ -1125,6 +1174,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
 	struct score_in in;
+	struct tr_kept keep = { 0 };
 	double loss = 0.0;
 
 	tr_score_in(&in, m, sc, n, w);
@@ -1163,14 +1213,10 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 		}
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out + (size_t)(t - 1) * O;
+			double *o = w->seq_out + (size_t)(t - 1) * O;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			memcpy(w->alpha, w->seq_alpha + (size_t)t * n,
-			       sizeof *w->alpha * (size_t)n);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
+			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
 			tr_window_recall(w, w->alpha, n, t);
 			memset(w->dprev_next, 0,
 			       sizeof *w->dprev_next * (size_t)n);
@@ -1179,14 +1225,14 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 				       tr_align_links(pr, t, w),
 				       scale * w->align_weight, w);
 			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
+			tr_swap(&w->dprev, &w->dprev_next);
 			if (feed) /* the decoder's step t */
 				tr_dec_step_feed_back(g, m,
 						      tr_input(m, pr->tgt, t), t,
 						      t > 1 ? o - O + 2 * H
 							    : NULL, w);
 		}
+		tr_keep_done(w, &keep);
 		if (feed) {
 			w->dht_in = NULL;
 			for (int k = 0; k < H; k++)
@@ -1458,7 +1504,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	memcpy(w->scy, s, sizeof *s * (size_t)H);
 	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
 	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-	tr_matvec(w->p, m->Wo, w->scy, V, O);
+	tr_matvec_t(w->p, w->outT, w->scy, V, O);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -1637,7 +1683,7 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memcpy(w->scy, s, sizeof *s * (size_t)H);
 		memcpy(w->scy + H, c, sizeof *c * (size_t)H);
 		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-		tr_matvec(w->p, m->Wo, w->scy, V, O);
+		tr_matvec_t(w->p, w->outT, w->scy, V, O);
 		R = w->p[gold];
 		R -= tr_softmax(w->p, w->p, V);
 		loss -= R;
@@ -1841,6 +1887,7 @@ double train_loss(const struct train_layout *l, const double *theta,
 		memset(grad, 0, sizeof *grad * l->total);
 		train_view(&g, l, grad, d);
 	}
+	tr_out_transpose(&m, w);
 	for (int k = 0; k < d->n; k++)
 		(m.arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
 			grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
@@ -2215,6 +2262,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 		max = 2 * n + 2;
 	if (max > w->maxT)
 		max = w->maxT;
+	tr_out_transpose(m, w);
 	if (m->arch == ARCH_bahdanau)
 		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
 	tr_encode(m, src, n, w);
@@ -2308,6 +2356,7 @@ int train_align_count(const struct model *m, const struct train_data *d,
 	int hits = 0;
 
 	*total = 0;
+	tr_out_transpose(m, w);
 	for (int k = 0; k < d->n; k++)
 		if (d->pairs[k].gold && d->pairs[k].nsrc <= w->maxn &&
 		    d->pairs[k].ntgt <= w->maxT &&

@@ -142,6 +142,10 @@ struct train_work {
 	double *hf, *hb, *dhf, *dhb;
 	double *scy, *dscy; /* (2H + E) [s_t; c_t; y_{t-1}] and its gradient */
 	double *dq, *dnext, *dpre, *dc; /* (H) each */
+	/* the output layer's matrix transposed, (2H + E, V) W_oᵀ in
+	 * Bahdanau's architecture, (H, V) W_sᵀ in Luong's: the weights stay
+	 * the same within train_loss, which makes it for attn_matvec_t */
+	double *outT;
 	double align_weight; /* λ of the guided-alignment term of the loss
 	                        (train --align-weight); 0 (as train_work_init
 	                        sets it): the cross-entropy alone */

@@ -43,7 +43,7 @@ START_TEST(test_matvec_linear_back_bits)
 {
 	unsigned long long st = 7;
 	double W[27 * 15], G[27 * 15], Gw[27 * 15], x[13], dy[27];
-	double out[27], dx[13], dxw[13];
+	double out[27], dx[13], dxw[13], Wt[27 * 13];
 
 	for (int rows = 1; rows <= 27; rows++)
 		for (int cols = 1; cols <= 13; cols++) {
@@ -69,6 +69,18 @@ START_TEST(test_matvec_linear_back_bits)
 					      "expected %.17g", rows, cols, r,
 					      out[r], a);
 			}
+			/* the same product through Wᵀ: the same bits */
+			attn_transpose(Wt, W, rows, cols);
+			attn_matvec_t(out, Wt, x, rows, cols);
+			for (int r = 0; r < rows; r++) {
+				double a = 0.0;
+				for (int k = 0; k < cols; k++)
+					a += W[r * cols + k] * x[k];
+				ck_assert_msg(memcmp(&a, &out[r], sizeof a) == 0,
+					      "matvec_t %dx%d row %d: %.17g, "
+					      "expected %.17g", rows, cols, r,
+					      out[r], a);
+			}
 			/* the backward pass, with dx and without */
 			attn_linear_back(G, dx, W, ld, dy, x, rows, cols);
 			for (int r = 0; r < rows; r++)
@@ -86,6 +98,28 @@ START_TEST(test_matvec_linear_back_bits)
 					Gw[r * ld + k] += dy[r] * x[k];
 			ck_assert(memcmp(G, Gw, sizeof G) == 0);
 		}
+}
+END_TEST
+
+/* attn_matvec_t by hand: W (2, 3) not symmetric, so a transposition the
+ * wrong way round fails; and -0.0 products sum to +0.0 from 0.0, as
+ * attn_matvec's do. */
+START_TEST(test_matvec_t_by_hand)
+{
+	const double W[] = { 1, 2, 3, 4, 5, 6 }, x[] = { 1, -1, 2 };
+	const double Z[] = { -0.0, -0.0, -0.0, -0.0 }, one[] = { 1, 1 };
+	double Wt[6], out[3];
+
+	attn_transpose(Wt, W, 2, 3);
+	ck_assert(Wt[0] == 1 && Wt[1] == 4 && Wt[2] == 2 && Wt[3] == 5 &&
+		  Wt[4] == 3 && Wt[5] == 6);
+	attn_matvec_t(out, Wt, x, 2, 3);
+	ck_assert_double_eq_tol(out[0], 1 - 2 + 6, TOL); /* 5 */
+	ck_assert_double_eq_tol(out[1], 4 - 5 + 12, TOL); /* 11 */
+	/* every product -0.0: from 0.0 the sums are +0.0 (from -0.0, -0.0) */
+	attn_matvec_t(out, Z, one, 2, 2);
+	ck_assert(out[0] == 0.0 && !signbit(out[0]));
+	ck_assert(out[1] == 0.0 && !signbit(out[1]));
 }
 END_TEST
 
@@ -464,6 +498,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_dot);
 	tcase_add_test(tc, test_matvec_linear_back_bits);
 	tcase_add_test(tc, test_linear_back_by_hand);
+	tcase_add_test(tc, test_matvec_t_by_hand);
 	tcase_add_test(tc, test_rnn_step);
 	tcase_add_test(tc, test_rnn_step_rectangular);
 	tcase_add_test(tc, test_score_dot);
