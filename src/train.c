@@ -1254,13 +1254,22 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
  * the backward pass needs (l_t and R_t - b in w->hard_l, w->hard_adv),
  * then back from step T to 1, carrying dL/dα_t from step t + 1 to step
  * t, as tr_pair_scorer_seq does; α_t reaches the loss only that way and
- * through its own terms, since c_t = h_l. */
+ * through its own terms, since c_t = h_l.
+ *
+ * With input feeding (any scorer) h̃_{t-1}, made with c_{t-1} =
+ * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step depend
+ * on the draws, R_t = log p(y_t | l_t, the sampled past), and the decoder
+ * runs inside both loops as in tr_pair_scorer_seq: each step's dL/dh̃_t is
+ * its output's plus what step t + 1's decoder input sent back, and
+ * REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t and the decoder
+ * before it. */
 static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 				      const struct train_pair *pr, int sc,
 				      double scale, struct train_work *w,
 				      int *right)
 {
 	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
+	const int feed = m->input_feeding;
 	const struct scorer_class *cls = scorer_get(sc);
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
@@ -1279,6 +1288,10 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		double R, b = w->hard_b[sc];
 		int l;
 
+		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
+			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+					 t > 1 ? o - (3 * H + V) + 2 * H : NULL,
+					 w);
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		cls->forward(&in, s, w->e, &w->sws);
@@ -1296,16 +1309,21 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
 		tr_window_keep(w, n, t); /* local-p: for the backward pass */
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
 		if (!g)
 			continue;
 		w->p[gold] -= 1.0;
 		for (int k = 0; k < V; k++)
 			w->p[k] *= scale;
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
 		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
 	}
 	if (g) {
+		if (feed) { /* the states are this scorer's own */
+			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+			w->dht_in = w->dnext;
+		}
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		for (int t = T; t >= 1; t--) {
 			const double *o = w->seq_out +
@@ -1330,112 +1348,19 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 				      g->sw[sc], ds, w->dh + H);
 			w->sws.dprev = NULL;
 			tr_swap(&w->dprev, &w->dprev_next);
+			if (feed) /* the decoder's step t; dL/dh̃_{t-1} into
+				   * w->dnext */
+				tr_dec_step_feed_back(g, m,
+						      tr_input(m, pr->tgt, t), t,
+						      t > 1 ? o - (3 * H + V) +
+							      2 * H
+							    : NULL, w);
 		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* tr_pair_scorer_feed for train --hard: h̃_{t-1}, made with c_{t-1} =
- * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step
- * depend on the draws, R_t = log p(y_t | l_t, the sampled past), and the
- * gradient runs back over time as in tr_pair_scorer_feed: each step's
- * dL/dh̃_t is its output's plus what step t + 1's decoder input sent
- * back, and REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t, the
- * decoder before it and, for location-aware, α_{t-1}. */
-static double tr_pair_scorer_feed_hard(struct model *g, const struct model *m,
-				       const struct train_pair *pr, int sc,
-				       double scale, struct train_work *w,
-				       int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q, *carry = w->dnext;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
-		const double *s = w->s + (size_t)t * H;
-		double R, b = w->hard_b[sc];
-
-		tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-				 t > 1 ? o - (3 * H + V) + 2 * H : NULL, w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over any window */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						tr_hard_dist(w->alpha, n, w), n);
-		R = tr_hard_output(m, s, l, gold, w);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
-		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  w->hard_adv[t]);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(carry, 0, sizeof *carry * (size_t)H);
-		w->dht_in = carry;
-		for (int t = T; t >= 1; t--) {
-			double *o = w->seq_out +
-				    (size_t)(t - 1) * (3 * H + V);
-			int word = tr_input(m, pr->tgt, t);
-			double *ds = w->ds + (size_t)t * H;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
-			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
-			tr_window_recall(w, w->seq_alpha + (size_t)t * n, n, t);
-			tr_hard_scores_back(g, m, w->s + (size_t)t * H, ds,
-					    w->seq_alpha + (size_t)t * n, n,
-					    w->hard_l[t], w->hard_adv[t],
-					    w->dprev, tr_align_links(pr, t, w),
-					    scale, w);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
-				      g->sw[sc], ds, w->dh + H);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-			/* the decoder's step t, which read [y_{t-1}; h̃_{t-1}];
-			 * dL/dh̃_{t-1} into w->dnext (carry) */
-			tr_dec_step_feed_back(g, m, word, t,
-					      t > 1 ? o - (3 * H + V) + 2 * H
-						    : NULL, w);
+		if (feed) {
+			w->dht_in = NULL;
+			for (int k = 0; k < H; k++)
+				w->dh[(size_t)n * H + k] += w->ds[k];
 		}
-		w->dht_in = NULL;
-		for (int k = 0; k < H; k++)
-			w->dh[(size_t)n * H + k] += w->ds[k];
 	}
 	w->sws.mid = mid;
 	w->sws.act = act;
@@ -1510,6 +1435,42 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	return gold >= 0 ? logit : 0.0;
 }
 
+/* The backward pass of step t of Bahdanau's decoder after attention:
+ * p_t = softmax(W_o [s_t; c_t; y_{t-1}]) and s_t = tanh(W_y y_{t-1} +
+ * W_s s_{t-1} + W_c c_t + b), given dL/dlogits (scaled) and dL/ds_t from
+ * step t + 1 (w->dnext), with c the context step t made (Σ α h, or h_l
+ * under hard attention).  Adds to the gradients of W_o, the decoder and
+ * y_{t-1}'s embedding, and leaves dL/dc_t in w->dc and the decoder's
+ * part of dL/ds_{t-1} in w->dq. */
+static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
+			      int word, const double *c, const double *dlogits,
+			      struct train_work *w)
+{
+	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
+	const double *y = m->tgt.emb + (size_t)word * E;
+	double *gy = g->tgt.emb + (size_t)word * E;
+	const double *qv = w->s + (size_t)(t - 1) * H;
+	const double *s = w->s + (size_t)t * H;
+
+	memcpy(w->scy, s, sizeof *s * (size_t)H);
+	memcpy(w->scy + H, c, sizeof *c * (size_t)H);
+	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
+	memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
+	tr_linear_back(g->Wo, w->dscy, m->Wo, O, dlogits, w->scy, V, O);
+	/* s_t also fed step t + 1 (w->dnext) */
+	for (int k = 0; k < H; k++) {
+		w->dpre[k] = (w->dscy[k] + w->dnext[k]) * (1.0 - s[k] * s[k]);
+		g->dec.b[k] += w->dpre[k];
+		w->dc[k] = w->dscy[H + k];
+	}
+	for (int k = 0; k < E; k++)
+		gy[k] += w->dscy[2 * H + k];
+	memset(w->dq, 0, sizeof *w->dq * (size_t)H);
+	tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y, H, E);
+	tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre, qv, H, H);
+	tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H, H);
+}
+
 /* One pair with scorer sc in Bahdanau's architecture, the encoder already
  * run: every step forward, keeping what the backward pass needs (the
  * decoder's states depend on attention, so each scorer has its own),
@@ -1519,8 +1480,8 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 			       const struct train_pair *pr, int sc,
 			       double scale, struct train_work *w, int *right)
 {
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, E = m->E;
-	const int V = m->tgt.n, O = 2 * H + E;
+	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H;
+	const int V = m->tgt.n;
 	const struct scorer_class *cls = scorer_get(sc);
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
@@ -1555,40 +1516,13 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 		for (int t = T; t >= 1; t--) {
 			const double *o = w->seq_out +
 					  (size_t)(t - 1) * (3 * H + V);
-			int word = tr_input(m, pr->tgt, t);
-			const double *y = m->tgt.emb + (size_t)word * E;
-			double *gy = g->tgt.emb + (size_t)word * E;
 			const double *qv = w->s + (size_t)(t - 1) * H;
-			const double *s = w->s + (size_t)t * H;
-			const double *c = o, *alpha = w->seq_alpha +
-							(size_t)t * n;
+			const double *alpha = w->seq_alpha + (size_t)t * n;
 			double dot = 0.0;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			/* p_t = softmax(W_o [s_t; c_t; y_{t-1}]) */
-			memcpy(w->scy, s, sizeof *s * (size_t)H);
-			memcpy(w->scy + H, c, sizeof *c * (size_t)H);
-			memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-			memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
-			tr_linear_back(g->Wo, w->dscy, m->Wo, O, o + 3 * H,
-				       w->scy, V, O);
-			/* s_t = tanh(W_y y + W_s s_{t-1} + W_c c_t + b); s_t
-			 * also fed step t + 1 (w->dnext) */
-			for (int k = 0; k < H; k++) {
-				w->dpre[k] = (w->dscy[k] + w->dnext[k]) *
-					     (1.0 - s[k] * s[k]);
-				g->dec.b[k] += w->dpre[k];
-				w->dc[k] = w->dscy[H + k];
-			}
-			for (int k = 0; k < E; k++)
-				gy[k] += w->dscy[2 * H + k];
-			memset(w->dq, 0, sizeof *w->dq * (size_t)H);
-			tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y,
-				       H, E);
-			tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre,
-				       qv, H, H);
-			tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H,
-				       H);
+			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
+					  o + 3 * H, w);
 			/* c_t = Σ α_t,i h_i, and α_t read by step t + 1 */
 			for (int i = 0; i < n; i++) {
 				const double *h = w->h + (size_t)(i + 1) * H;
@@ -1706,38 +1640,15 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		for (int t = T; t >= 1; t--) {
 			const double *o = w->seq_out +
 					  (size_t)(t - 1) * (3 * H + V);
-			int word = tr_input(m, pr->tgt, t), l = w->hard_l[t];
-			const double *y = m->tgt.emb + (size_t)word * E;
-			double *gy = g->tgt.emb + (size_t)word * E;
+			int l = w->hard_l[t];
 			const double *qv = w->s + (size_t)(t - 1) * H;
-			const double *s = w->s + (size_t)t * H;
-			const double *c = w->h + (size_t)(l + 1) * H;
 			double *dh = w->dh + (size_t)(l + 1) * H;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			/* p_t = softmax(W_o [s_t; h_l; y_{t-1}]) */
-			memcpy(w->scy, s, sizeof *s * (size_t)H);
-			memcpy(w->scy + H, c, sizeof *c * (size_t)H);
-			memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-			memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
-			tr_linear_back(g->Wo, w->dscy, m->Wo, O, o + 3 * H,
-				       w->scy, V, O);
-			/* s_t, which also fed step t + 1 (w->dnext) */
-			for (int k = 0; k < H; k++) {
-				w->dpre[k] = (w->dscy[k] + w->dnext[k]) *
-					     (1.0 - s[k] * s[k]);
-				g->dec.b[k] += w->dpre[k];
-				w->dc[k] = w->dscy[H + k];
-			}
-			for (int k = 0; k < E; k++)
-				gy[k] += w->dscy[2 * H + k];
-			memset(w->dq, 0, sizeof *w->dq * (size_t)H);
-			tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y,
-				       H, E);
-			tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre,
-				       qv, H, H);
-			tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H,
-				       H);
+			/* the context was h_l */
+			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t),
+					  w->h + (size_t)(l + 1) * H, o + 3 * H,
+					  w);
 			/* c_t = h_l: the backpropagated term reaches h_l */
 			for (int k = 0; k < H; k++)
 				dh[k] += w->dc[k];
@@ -1843,7 +1754,7 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += (w->hard ? tr_pair_scorer_feed_hard
+				loss[sc] += (w->hard ? tr_pair_scorer_hard_seq
 					     : tr_pair_scorer_seq)(g, m, pr, sc,
 						scale, w, &right[sc]);
 		if (g)
