@@ -275,12 +275,6 @@ double train_softmax(double *p, const double *x, int n, int *top)
 	return tr_softmax_top(p, x, n, 1, top);
 }
 
-/* p (n) = softmax(x); returns log Σ exp(x) (tr_softmax_top's). */
-static double tr_softmax(double *p, const double *x, int n)
-{
-	return tr_softmax_top(p, x, n, 1, NULL);
-}
-
 /* α (n) = softmax(e), as tr_softmax_top, without the log. */
 static void tr_softmax_alpha(double *alpha, const double *e, int n)
 {
@@ -901,7 +895,7 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 		w->ht[k] = tanh(w->ht[k]);
 	tr_matvec_t(w->p, w->outT, w->ht, V, H);
 	R = w->p[gold];
-	R -= tr_softmax(w->p, w->p, V);
+	R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return R;
 }
 
@@ -1022,7 +1016,7 @@ static double tr_pair_scorer_hard(struct model *g, const struct model *m,
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
+		*right += w->ptop == gold;
 		adv = tr_hard_adv(w, R, b);
 		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
 					  adv);
@@ -1192,7 +1186,7 @@ static double tr_pair_scorer_seq(struct model *g, const struct model *m,
 		tr_seq_ws(w, n, t);
 		loss -= tr_attend(m, &in, sc, t, n, gold, w);
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
+		*right += w->ptop == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
 		tr_window_keep(w, n, t);
@@ -1301,7 +1295,7 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 		R = tr_hard_output(m, s, l, gold, w);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
+		*right += w->ptop == gold;
 		w->hard_adv[t] = tr_hard_adv(w, R, b);
 		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
 					  w->hard_adv[t]);
@@ -1619,10 +1613,10 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
 		tr_matvec_t(w->p, w->outT, w->scy, V, O);
 		R = w->p[gold];
-		R -= tr_softmax(w->p, w->p, V);
+		R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 		loss -= R;
 		loss += tr_align_loss(pr, t, n, w);
-		*right += tr_argmax(w->p, V) == gold;
+		*right += w->ptop == gold;
 		w->hard_adv[t] = tr_hard_adv(w, R, b);
 		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
 					  w->hard_adv[t]);

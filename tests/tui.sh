@@ -371,6 +371,9 @@ expect lp "stage 1 of 7: encoding" "tui --window=local-p opens"
 keys lp g 4
 expect lp "The softmax runs over the window only, positions 1 to 3" "local-p: the softmax page names the window"
 expect lp "around p_1 = 2.8732" "local-p: and p_t (data/localp4.model: 2.8732, checked in check_shipped)"
+# align_1,3 by hand from the scores the page shows, e_1 = (0.2550, 0.1104,
+# 1.2309) over window 1..3: 1 / (e^(0.2550-1.2309) + e^(0.1104-1.2309) + 1)
+# = 1 / 1.7030 = 0.5872
 expect lp "gets the most, align_1,3 = 0.5872" "local-p: the largest is align, not α"
 expect lp "by a Gaussian" "local-p: the Gaussian's product is said"
 keys lp q
