@@ -15,7 +15,6 @@
 #include "fmt_svg.h"
 #include "num.h"
 #include "utf8.h"
-#include "window.h"
 
 /* font sizes, in px */
 #define SVG_FS_TITLE 18
@@ -714,7 +713,7 @@ static int svg_draw(FILE *out, const struct trace *const *trs, int ntrs,
 	struct svg_lay L;
 	svg_lay(&L, trs, ntrs, run, o->precision);
 	L.drawn = o->drawn;
-	L.sym = window_get(trs[0]->cfg.window)->unnormalised ? "a" : "α";
+	L.sym = trace_weight_symbol(trs[0]);
 	svg_open(out, &L);
 	svg_heading(out, &L);
 	for (int k = 0; k < L.count; k++)

@@ -333,6 +333,11 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 							 Hs);
 }
 
+const char *trace_weight_symbol(const struct trace *tr)
+{
+	return window_get(tr->cfg.window)->unnormalised ? "a" : "α";
+}
+
 int trace_steps_chained(const struct trace *tr)
 {
 	return tr->arch != ARCH_luong || tr->m->input_feeding;

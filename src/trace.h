@@ -379,6 +379,11 @@ const double *trace_weights(const struct trace *tr, int run, int t);
  * are conditioned on the earlier draws; 0 in Luong's without input
  * feeding. */
 int trace_steps_chained(const struct trace *tr);
+
+/* The symbol of the weights a step makes its context with, for the front
+ * ends to name them by: "α", or "a" for a window whose weights are not
+ * the softmax's (local-p's a_t = align_t × the Gaussian). */
+const char *trace_weight_symbol(const struct trace *tr);
 /* The word that entry k (from 0) of an axis stands for, or NULL for
  * AXIS_NONE (features). */
 const char *trace_axis_word(const struct trace *tr, enum op_axis axis, int k);

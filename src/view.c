@@ -10,7 +10,6 @@
 #include "diagram.h"
 #include "utf8.h"
 #include "view.h"
-#include "window.h"
 
 const char *const view_stage_titles[STAGE_COUNT] = {
 	"encoding", "decoder", "scoring", "softmax", "weighted sum",
@@ -481,11 +480,6 @@ static int top_weight(const struct view *v, int t, int weights, double *a)
 	return best;
 }
 
-static int top_source(const struct view *v, int t, double *a)
-{
-	return top_weight(v, t, 0, a);
-}
-
 static const char *src_word(const struct view *v, int i)
 {
 	return v->tr->m->src.words[v->tr->src[i]];
@@ -548,7 +542,7 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 	const struct trace_rec *r = trace_find(v->tr, REC_SOFTMAX, v->run, t, 0);
 	char b1[NUM_BUFSZ], b2[NUM_BUFSZ], b3[NUM_BUFSZ], b4[NUM_BUFSZ];
 	double a;
-	int best = top_source(v, t, &a);
+	int best = top_weight(v, t, 0, &a);
 	const struct trace_rec *win = trace_find(v->tr, REC_WINDOW, v->run,
 						 t, 0);
 	int gauss = trace_find(v->tr, REC_GAUSS, v->run, t, 0) != NULL;
@@ -589,8 +583,7 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	double a;
 	int best = top_weight(v, t, 1, &a);
 	/* local-p makes the context with a_t = align_t × the Gaussian */
-	const char *w = trace_find(v->tr, REC_GAUSS, v->run, t, 0) ? "a"
-								    : "α";
+	const char *w = trace_weight_symbol(v->tr);
 	fprintf(f, "The context vector c_%d is the encoder states averaged "
 		"with the attention weights: each h_i is multiplied by %s_%d,i "
 		"and the products are added. With %s_%d,%d = %s, c_%d is mostly "
@@ -859,8 +852,7 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
 	/* local-p's bars are the final weights a_t = align_t × Gaussian */
 	s->bars_title = xasprintf("attention weights %s_%d (%s)",
-				  window_get(v->tr->cfg.window)->unnormalised
-				  ? "a" : "α", t,
+				  trace_weight_symbol(v->tr), t,
 				  trace_scorer_name(v->tr->runs[v->run].scorer));
 }
 
