@@ -519,6 +519,8 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	}
 	if (!o->batch && cli_hard_check(&o->cfg, o->target))
 		return EXIT_USAGE;
+	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
 
@@ -593,6 +595,16 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
 	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
 				hint, names);
+}
+
+int cli_window_check(int window, int size)
+{
+	const struct window_class *w = window_get(window);
+	if (size >= w->min_size)
+		return 0;
+	return cli_usage_errorf("--window=%s needs a --window-size of at "
+				"least %d (%s), not %d", w->name, w->min_size,
+				w->min_size_why, size);
 }
 
 int cli_arch_one(int arch, const char *cmd)

@@ -42,7 +42,7 @@ expect_status 1 "diagram: an unknown word"
 # --- errors leave no file ---
 mkdir "$TMP/empty"
 run_cmd diagram --step=99 -o "$TMP/empty/s.svg"
-expect_status 1 "diagram: a step past the end"
+expect_status 2 "diagram: a step past the end, a bad option value as self's --row"
 expect_err "--step=99: this trace has 5 decoder steps" "diagram: says how many"
 check "diagram: no file from a step past the end" \
 	sh -c "[ -z \"\$(ls -A '$TMP/empty')\" ]"
