@@ -148,9 +148,25 @@ int cli_option_error(int c, char **argv, int optind_now,
 		return cli_usage_errorf("unknown option '%s'", arg);
 	size_t len = strcspn(arg + 2, "=");
 	char *name = xstrndup(arg + 2, len);
-	int n = 0;
+	int n = 0, match = -1, nmatch = 0;
 	while (longopts[n].name)
 		n++;
+	/* "--input-feeding=yes": an option that takes no value, given one
+	 * (named or abbreviated as getopt allows, so exact or a unique
+	 * prefix) */
+	for (int k = 0; k < n && nmatch >= 0; k++)
+		if (strcmp(longopts[k].name, name) == 0)
+			match = k, nmatch = -1;
+		else if (len && strncmp(longopts[k].name, name, len) == 0)
+			match = k, nmatch++;
+	if (arg[2 + len] == '=' && (nmatch < 0 || nmatch == 1) &&
+	    longopts[match].has_arg == no_argument) {
+		int rc = cli_usage_errorf("option '--%s' takes no value, but "
+					  "was given '%s'",
+					  longopts[match].name, arg);
+		free(name);
+		return rc;
+	}
 	const char **cands = xreallocarray(NULL, (size_t)n + 1,
 					   sizeof *cands);
 	for (int k = 0; k < n; k++)
