@@ -173,7 +173,18 @@ int cli_option_error(int c, char **argv, int optind_now,
 		cands[k] = longopts[k].name;
 	const char *near = suggest_closest(name, cands, n);
 	int rc;
-	if (near)
+	if (nmatch > 1) { /* "--w": the start of several options */
+		struct fmt_buf b = FMT_BUF_INIT;
+		for (int k = 0, seen = 0; k < n; k++)
+			if (strncmp(longopts[k].name, name, len) == 0)
+				fmt_buf_printf(&b, "%s'--%s'", seen++ == 0 ? ""
+					       : seen == nmatch ? " or " : ", ",
+					       longopts[k].name);
+		fmt_buf_putc(&b, '\0');
+		rc = cli_usage_errorf("option '%s' is ambiguous: it could be "
+				      "%s", arg, b.p);
+		fmt_buf_free(&b);
+	} else if (near)
 		rc = cli_usage_errorf("unknown option '%s'; did you mean "
 				      "'--%s'?", arg, near);
 	else
