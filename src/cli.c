@@ -148,16 +148,43 @@ int cli_option_error(int c, char **argv, int optind_now,
 		return cli_usage_errorf("unknown option '%s'", arg);
 	size_t len = strcspn(arg + 2, "=");
 	char *name = xstrndup(arg + 2, len);
-	int n = 0;
+	int n = 0, match = -1, nmatch = 0;
 	while (longopts[n].name)
 		n++;
+	/* "--input-feeding=yes": an option that takes no value, given one
+	 * (named or abbreviated as getopt allows, so exact or a unique
+	 * prefix) */
+	for (int k = 0; k < n && nmatch >= 0; k++)
+		if (strcmp(longopts[k].name, name) == 0)
+			match = k, nmatch = -1;
+		else if (len && strncmp(longopts[k].name, name, len) == 0)
+			match = k, nmatch++;
+	if (arg[2 + len] == '=' && (nmatch < 0 || nmatch == 1) &&
+	    longopts[match].has_arg == no_argument) {
+		int rc = cli_usage_errorf("option '--%s' takes no value, but "
+					  "was given '%s'",
+					  longopts[match].name, arg);
+		free(name);
+		return rc;
+	}
 	const char **cands = xreallocarray(NULL, (size_t)n + 1,
 					   sizeof *cands);
 	for (int k = 0; k < n; k++)
 		cands[k] = longopts[k].name;
 	const char *near = suggest_closest(name, cands, n);
 	int rc;
-	if (near)
+	if (nmatch > 1) { /* "--w": the start of several options */
+		struct fmt_buf b = FMT_BUF_INIT;
+		for (int k = 0, seen = 0; k < n; k++)
+			if (strncmp(longopts[k].name, name, len) == 0)
+				fmt_buf_printf(&b, "%s'--%s'", seen++ == 0 ? ""
+					       : seen == nmatch ? " or " : ", ",
+					       longopts[k].name);
+		fmt_buf_putc(&b, '\0');
+		rc = cli_usage_errorf("option '%s' is ambiguous: it could be "
+				      "%s", arg, b.p);
+		fmt_buf_free(&b);
+	} else if (near)
 		rc = cli_usage_errorf("unknown option '%s'; did you mean "
 				      "'--%s'?", arg, near);
 	else
@@ -519,6 +546,8 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	}
 	if (!o->batch && cli_hard_check(&o->cfg, o->target))
 		return EXIT_USAGE;
+	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
 
@@ -593,6 +622,16 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
 	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
 				hint, names);
+}
+
+int cli_window_check(int window, int size)
+{
+	const struct window_class *w = window_get(window);
+	if (size >= w->min_size)
+		return 0;
+	return cli_usage_errorf("--window=%s needs a --window-size of at "
+				"least %d (%s), not %d", w->name, w->min_size,
+				w->min_size_why, size);
 }
 
 int cli_arch_one(int arch, const char *cmd)

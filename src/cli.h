@@ -107,6 +107,10 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
 	{ "window", required_argument, NULL, CLI_OPT_WINDOW }, \
 	{ "window-size", required_argument, NULL, CLI_OPT_WINDOW_SIZE },
 void cli_help_window(void);
+/* Refuses a --window-size below what --window's window takes (window:
+ * an enum window; local-p's D is 1 or more): 0, or EXIT_USAGE after the
+ * message.  Every command that traces calls it after its options. */
+int cli_window_check(int window, int size);
 
 /* --input-feeding, for every command that traces (train has its own):
  * the option's code, its struct option entry and its --help lines (with

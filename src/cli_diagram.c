@@ -205,6 +205,8 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	if (o->all && o->text)
 		return cli_usage_errorf("--all-steps writes SVG files, not "
 					"--format=text");
+	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
 
@@ -296,23 +298,26 @@ int cli_diagram(int argc, char **argv)
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
 		cli_messagef("note: %s", note);
+	int status = EXIT_DATA;
 	if (rc == 0) {
 		int nsteps = tr.runs[0].nsteps;
 		if (o.all) {
 			rc = cli_diagram_all(&tr, o.output, &o, &err);
 		} else if (o.step > nsteps) {
-			err_set(&err, "--step=%d: this trace has %d decoder "
-				"step%s", o.step, nsteps, nsteps == 1 ? "" : "s");
-			rc = -1;
+			/* a bad option value, as self's --row past the words */
+			status = cli_usage_errorf("--step=%d: this trace has %d "
+						  "decoder step%s", o.step,
+						  nsteps, nsteps == 1 ? "" : "s");
+			rc = 1;
 		} else {
 			rc = cli_diagram_write(&tr, o.step, o.output, &o,
 					       &err);
 		}
 		trace_free(&tr);
 	}
-	if (rc != 0)
+	if (rc < 0)
 		cli_messagef("%s", err.msg);
 	free(sentence);
 	model_free(&m);
-	return rc == 0 ? EXIT_OK : EXIT_DATA;
+	return rc == 0 ? EXIT_OK : status;
 }

@@ -222,6 +222,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	if (!o->self && o->self_only)
 		return cli_usage_errorf("%s is an option of --self", o->self_only);
 	o->so.cross = o->self && o->target;
+	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
 

@@ -230,6 +230,8 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	o->cfg.seed = o->seed;
 	if (!o->stages)
 		o->stages = QUIZ_STAGES;
+	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
 

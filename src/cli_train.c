@@ -326,10 +326,8 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"go together: the gold words may lie "
 					"outside the window",
 					window_get(o->t.window)->name);
-	if (o->t.window == WINDOW_local_p && o->t.window_size < 1)
-		return cli_usage_errorf("--window=local-p needs a --window-size "
-					"of at least 1 (its Gaussian's σ is "
-					"D/2), not %d", o->t.window_size);
+	if (cli_window_check(o->t.window, o->t.window_size))
+		return EXIT_USAGE;
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "

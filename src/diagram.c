@@ -9,7 +9,7 @@
  *    └──────────┴─────────────┘
  *
  * then the context, the result and the output word, each with its
- * numbers.  A state's cell is its sign and a shade of its magnitude, so
+ * numbers (under input feeding, h̃_{t-1} and its arrow into s_t first).  A state's cell is its sign and a shade of its magnitude, so
  * that positive and negative read apart without colour. */
 #include "config.h"
 
@@ -91,6 +91,12 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	d->sampled = smp ? smp->i : 0;
 	/* c_t feeds the RNN when the step records its context first */
 	d->feeds_rnn = ctx < dec;
+	/* input feeding: the RNN's record carries h̃_{t-1} ("feed") */
+	const struct trace_operand *feed = trace_op_key(dec, "feed");
+	if (feed) {
+		d->feed = feed->v;
+		d->flen = feed->len;
+	}
 	if (att && !d->feeds_rnn) {
 		d->result = att->result;
 		d->rlen = att->len;
@@ -229,6 +235,46 @@ static void push(char ***lines, int *n, int *cap, struct fmt_buf *b, int cols)
 	}
 	(*lines)[(*n)++] = xstrndup(b->p, at);
 	b->len = 0;
+}
+
+/* Input feeding: the row of h̃_{t-1}, labelled lab columns wide, and
+ * under it the arrow that takes it into the RNN that makes s_t:
+ *
+ *    h̃_1  +█ +█ −░ +█  +0.9669 ...  step 1's attentional state
+ *     └──► s_2 = tanh(W_x·[y_1; h̃_1] + W_h·s_1 + b): input feeding
+ */
+static void put_feed(struct fmt_buf *b, const struct diagram *d, int lab,
+		     int width, int prec, int ascii, const struct glyphs *g,
+		     char ***lines, int *nl, int *cap, int cols)
+{
+	const int t = d->t, p = t - 1;
+	char name[24], what[64];
+	snprintf(name, sizeof name, ascii ? "h~_%d" : "h̃_%d", p);
+	if (p > 0)
+		snprintf(what, sizeof what, "fed back from step %d", p);
+	else
+		snprintf(what, sizeof what, "zero: no step before");
+	int w = fmt_buf_put_cols(b, name);
+	fmt_buf_spaces(b, lab - w);
+	fmt_buf_putc(b, ' ');
+	put_cells(b, d->feed, d->flen, g);
+	fmt_buf_puts(b, "  ");
+	int shown = d->flen, room = width - (lab + 1 + CELLS_COLS + 2);
+	if (shown * (4 + prec) > room)
+		shown = room / (4 + prec);
+	if (shown < 0)
+		shown = 0;
+	put_nums(b, d->feed, shown, prec);
+	if (shown < d->flen)
+		fmt_buf_printf(b, " %s", g->ell);
+	int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
+	if (width - used > (int)strlen(what) + 4)
+		fmt_buf_printf(b, "  %s", what);
+	push(lines, nl, cap, b, cols);
+	fmt_buf_printf(b, " %s%s%s s_%d = tanh(W_x%s[y_%d; %s] + W_h%ss_%d + b): "
+		       "input feeding", g->bl, g->h, ascii ? "->" : "─►", t,
+		       ascii ? "*" : "·", p, name, ascii ? "*" : "·", p);
+	push(lines, nl, cap, b, cols);
 }
 
 int diagram_render(const struct diagram *d, int width, int ascii,
@@ -400,6 +446,9 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		}
 	}
 	for (int k = 0; k < 3; k++) {
+		if (k == 0 && d->feed)
+			put_feed(&b, d, lab, width, prec, ascii, g, lines, &nl,
+				 &cap, cols);
 		int w = fmt_buf_put_cols(&b, rows[k].name);
 		fmt_buf_spaces(&b, lab - w);
 		fmt_buf_putc(&b, ' ');

@@ -49,6 +49,11 @@ struct diagram {
 	int has_pt;             /* p_t, the window's centre, is set */
 	double pt;
 	int sampled;            /* hard attention: the sampled position, from 1 */
+	/* Input feeding (Luong's): h̃_{t-1}, the last step's attentional
+	 * state (0 at step 1), which the decoder's RNN read with y_{t-1} to
+	 * make s_t; NULL without input feeding. */
+	const double *feed;
+	int flen;
 };
 
 /* Fills *d from step t (from 1) of run run of tr.  Returns 0, or -1 with

@@ -6,7 +6,8 @@
  * and a '+' or '−' in each, so that they read apart without colour), the
  * query on the right, a line from it to each box as thick and as dark as
  * its weight with α written by the box and the largest marked, then the
- * context and the step's result.  Each state, line and cell carries its
+ * context and the step's result; under input feeding, h̃_{t-1} above
+ * the query with an arrow into it.  Each state, line and cell carries its
  * exact numbers in data- attributes (the shortest form that reads back as
  * the same double), which tests/diagram_check.py compares with the JSON
  * trace. */
@@ -104,7 +105,9 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 {
 	char num[NUM_BUFSZ + 1], lab[64];
 	int prec = precision < 1 ? 1 : precision > 6 ? 6 : precision;
-	int n = d->n, top = 110;
+	/* input feeding: a row above the boxes for h̃_{t-1}, which the
+	 * decoder's RNN read to make s_t, the query */
+	int n = d->n, top = d->feed ? 230 : 110;
 	int rh = n <= 5 ? 96 : 480 / n < 50 ? 50 : 480 / n;
 	int bh = rh - 16, bw = 400, bx = 60;
 	int qx = 840, qw = 380, qy = top + (n * rh - bh) / 2 - 8;
@@ -190,6 +193,27 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	/* the query */
 	state_box(out, "query", d->qname, "the query", d->query, d->qlen, qx, qy, qw,
 		  bh > 80 ? 80 : bh, prec, 0);
+	if (d->feed) { /* h̃_{t-1} and its arrow into the RNN that made s_t */
+		int fy = 100, fh = 80, ax = qx + qw / 2;
+		snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
+		char sub[48];
+		if (d->t > 1)
+			snprintf(sub, sizeof sub, "from step %d", d->t - 1);
+		else
+			snprintf(sub, sizeof sub, "no step yet");
+		state_box(out, "feed", lab, sub, d->feed, d->flen, qx, fy, qw,
+			  fh, prec, 0);
+		fprintf(out, "<g class=\"feed-arrow\"><line x1=\"%d\" "
+			"y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a9641\" "
+			"stroke-width=\"4\"/><path d=\"M %d %d l -9 -14 l 18 0 "
+			"z\" fill=\"#1a9641\"/>\n", ax, fy + fh, ax, qy - 14,
+			ax, qy);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
+			"text-anchor=\"end\" fill=\"#1a9641\">input feeding: "
+			"s_%d = tanh(W_x·[y_%d; h̃_%d] + W_h·s_%d + b)</text>"
+			"</g>\n", qx - 16, fy + fh / 2 + 6, d->t, d->t - 1,
+			d->t - 1, d->t - 1);
+	}
 	/* the result: c_t, then what the step makes of it */
 	snprintf(lab, sizeof lab, "c_%d", d->t);
 	char drawn[32];

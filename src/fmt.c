@@ -128,6 +128,28 @@ void fmt_pad(FILE *out, const char *s, int width)
 
 /* Every number is formatted once, into num (n slots of NUM_BUFSZ), and its
  * width kept, then they are written right-aligned to the widest. */
+/* fmt_buf_text_vec() of whole numbers (prec < 0): "[ 3, 10,  1]", each
+ * right-aligned to the widest, with no column for a sign. */
+static void fmt_buf_whole_vec(struct fmt_buf *b, const double *v, int n)
+{
+	char num[NUM_BUFSZ];
+	int width = 1;
+	for (int k = 0; k < n; k++) {
+		int w = (int)strlen(num_fixed(num, v[k], 0));
+		if (w > width)
+			width = w;
+	}
+	fmt_buf_putc(b, '[');
+	for (int k = 0; k < n; k++) {
+		num_fixed(num, v[k], 0);
+		if (k)
+			fmt_buf_put(b, ", ", 2);
+		fmt_buf_spaces(b, width - (int)strlen(num));
+		fmt_buf_puts(b, num);
+	}
+	fmt_buf_putc(b, ']');
+}
+
 void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 {
 	char small[FMT_VEC_SMALL][NUM_BUFSZ];
@@ -136,6 +158,10 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 	unsigned char *len = small_len;
 	size_t width;
 
+	if (prec < 0) {
+		fmt_buf_whole_vec(b, v, n);
+		return;
+	}
 	if (n > FMT_VEC_SMALL) {
 		num = xcalloc((size_t)n, sizeof *num);
 		len = xcalloc((size_t)n, sizeof *len);
@@ -175,6 +201,13 @@ void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 		free(num);
 		free(len);
 	}
+}
+
+int fmt_op_prec(const struct trace_rec *r, int k, int prec)
+{
+	const char *key = r->ops[k].key;
+	return r->kind == REC_SAMPLES && key && strcmp(key, "l") == 0 ? -1
+								       : prec;
 }
 
 void fmt_text_vec(FILE *out, const double *v, int n, int prec)

@@ -170,6 +170,13 @@ void fmt_json_string(FILE *out, const char *s);
  * to the same width. */
 void fmt_text_vec(FILE *out, const double *v, int n, int prec);
 
+/* The digits to print operand k of record r with: -1 for whole numbers
+ * (--samples' drawn positions l, which the text, Markdown and the
+ * stepper write as 3, not 3.0000), else prec.  fmt_buf_text_vec() and
+ * fmt_text_vec() write a vector with prec -1 as whole numbers,
+ * "[3, 1, 3]". */
+int fmt_op_prec(const struct trace_rec *r, int k, int prec);
+
 /* The formula of scorer sc as the runs of tr use it: the class's
  * ("e_t,i = s_t·h_i") when the query is s_t, else with each s_t written
  * s_{t-1} (Bahdanau's), into buf (size bytes).  Returns the one to show. */

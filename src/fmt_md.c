@@ -270,12 +270,18 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 				continue;
 			fprintf(out, "\n%s (t=%d):\n\n", g->kind == REC_GRADIENT
 				? "learning signal" : "Monte Carlo", t);
-			for (int j = 1; j < g->nops; j++) {
+			for (int j = 0; j < g->nops; j++) {
 				const struct trace_operand *op = &g->ops[j];
-				if (g->kind == REC_SAMPLES && j < 2)
-					continue; /* the draws: in JSON, CSV */
+				if (!op->key)
+					continue; /* α_t: in the table */
 				fprintf(out, "- %s = `", op->key);
 				fmt_text_vec(out, op->v, op->len,
+					     fmt_op_prec(g, j, o->precision));
+				fputs("`\n", out);
+			}
+			if (g->kind == REC_GRADIENT) { /* as JSON's "scores" */
+				fputs("- scores = `", out);
+				fmt_text_vec(out, g->result, g->len,
 					     o->precision);
 				fputs("`\n", out);
 			}

@@ -446,7 +446,8 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		for (int k = 0; k < r->nops; k++)
 			if (!r->ops[k].input)
 				text_line(b, 0, nm.op[k], r->ops[k].v,
-					  r->ops[k].len, prec);
+					  r->ops[k].len,
+					  fmt_op_prec(r, k, prec));
 		text_line_titled(b, r, nm.symbol, nm.formula, prec);
 		break;
 	case REC_RNN:

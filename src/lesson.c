@@ -438,6 +438,7 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		break;
 	case KEY_SCORERS: {
 		char *list = xstrndup(v, n);
+		l->scorers_pos = pos;
 		l->scorers = scorer_parse(list);
 		free(list);
 		if (l->scorers)
@@ -463,6 +464,7 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		char *name = xstrndup(v, n);
 		int w = window_find(name);
 		free(name);
+		l->window_pos = pos;
 		if (w >= 0) {
 			l->cfg.window = w;
 			return 0;
@@ -482,6 +484,7 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		while (k < n && v[k] >= '0' && v[k] <= '9' &&
 		       d <= TRACE_MAX_TOKENS)
 			d = d * 10 + (v[k++] - '0');
+		l->window_size_pos = pos;
 		if (n > 0 && k == n && d <= TRACE_MAX_TOKENS) {
 			l->cfg.window_size = d;
 			return 0;
@@ -527,6 +530,7 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_SCORER:
+		l->scorer_pos = pos;
 		l->scorer = lp_scorer_find(v, n);
 		if (l->scorer >= 0)
 			return 0;
@@ -1348,6 +1352,21 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 		if (ntgt < 0 || prep_target(l, m, tgt, ntgt, err) != 0)
 			return -1;
 	}
+	/* what the model lacks for "scorers:" and "window:" is said at
+	 * their values; what trace_build() refuses besides, at the sentence */
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (l->scorers != SCORER_ALL && (l->scorers & (1u << sc)) &&
+		    model_check_scorer(m, sc, &e) != 0) {
+			err_set(err, "%s:%d:%d: %s", l->path,
+				l->scorers_pos.line, l->scorers_pos.col, e.msg);
+			return -1;
+		}
+	const struct window_class *w = window_get(l->cfg.window);
+	if (w->check && w->check(m, &l->cfg, &e) != 0) {
+		err_set(err, "%s:%d:%d: %s", l->path, l->window_pos.line,
+			l->window_pos.col, e.msg);
+		return -1;
+	}
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
 			&l->cfg, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
@@ -1385,11 +1404,20 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 	int run = lesson_show_run(l, sh, tr);
 	if (run < 0) {
 		int sc = sh->scorer >= 0 ? sh->scorer : l->scorer;
-		err_set(err, "%s:%d:1: expected a scorer of the lesson's trace, "
-			"found %s, which %s", l->path, sh->line,
-			trace_scorer_name(sc),
-			(l->scorers & (1u << sc)) ? "its model has no weights "
-			"for" : "the lesson's scorers: leave out");
+		const char *why = (l->scorers & (1u << sc))
+			? "its model has no weights for"
+			: "the lesson's scorers: leave out";
+		if (sh->scorer < 0 && l->scorer_pos.line > 0)
+			/* the directive names none: "scorer:" chose it */
+			err_set(err, "%s:%d:%d: expected a scorer of the "
+				"lesson's trace (the directive on line %d "
+				"uses it), found %s, which %s", l->path,
+				l->scorer_pos.line, l->scorer_pos.col,
+				sh->line, trace_scorer_name(sc), why);
+		else
+			err_set(err, "%s:%d:1: expected a scorer of the "
+				"lesson's trace, found %s, which %s", l->path,
+				sh->line, trace_scorer_name(sc), why);
 		return -1;
 	}
 	int steps = tr->runs[run].nsteps;
@@ -1454,6 +1482,15 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 			"decoder already reads the context c_{t-1}, and input "
 			"feeding is Luong's", l->path, l->feed_pos.line,
 			l->feed_pos.col);
+		return -1;
+	}
+	const struct window_class *w = window_get(l->cfg.window);
+	if (l->cfg.window_size < w->min_size) {
+		err_set(err, "%s:%d:%d: expected a window size of at least %d "
+			"with 'window: %s' (%s), found %d", l->path,
+			l->window_size_pos.line, l->window_size_pos.col,
+			w->min_size, w->name, w->min_size_why,
+			l->cfg.window_size);
 		return -1;
 	}
 	/* and "input-feeding: yes" the built-in feed4 */

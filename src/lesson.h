@@ -161,6 +161,9 @@ struct lesson {
 	                      have it, or not; yes without "model:" means
 	                      the built-in feed4); -1: not said */
 	struct lesson_pos feed_pos;
+	/* "scorer:", "scorers:", "window:" and "window-size:", so that a
+	 * clash with the model points at the key that asks for it */
+	struct lesson_pos scorer_pos, scorers_pos, window_pos, window_size_pos;
 	int npages;
 	struct lesson_page *pages;
 	int nalts;

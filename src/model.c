@@ -40,6 +40,9 @@ struct mparse {
 	const char *name;  /* for messages */
 	int quiet;         /* messages name the place, never the content */
 	struct errbuf *err;
+	const char *why;   /* NULL, or why a row of the section being read
+	                      has the width it has, told after a wrong count
+	                      of numbers ("; with input feeding ...") */
 };
 
 /* Fills err with "NAME:LINE:COL: " and the formatted text; returns -1. */
@@ -296,8 +299,8 @@ static int mp_numbers(struct mparse *p, size_t cur, double *out, int count)
 			for (extra = 1; mp_field(p, &cur, &f); extra++)
 				;
 			return mp_err(p, at, "expected %d number%s, "
-				      "found %d", count, count == 1 ? "" : "s",
-				      count + extra);
+				      "found %d%s", count, count == 1 ? "" : "s",
+				      count + extra, p->why ? p->why : "");
 		}
 		st = num_parse(p->line + f.off, &out[i], &end);
 		if (st == NUM_SYNTAX || end != p->line + f.off + f.n)
@@ -314,8 +317,8 @@ static int mp_numbers(struct mparse *p, size_t cur, double *out, int count)
 				      mp_quote(p, &f, q, sizeof q));
 	}
 	if (i < count)
-		return mp_err(p, cur, "expected %d number%s, found %d", count,
-			      count == 1 ? "" : "s", i);
+		return mp_err(p, cur, "expected %d number%s, found %d%s", count,
+			      count == 1 ? "" : "s", i, p->why ? p->why : "");
 	return 0;
 }
 
@@ -526,6 +529,26 @@ static int mp_body(struct mparse *p, struct model *m,
 			return -1;
 		return mp_specials(p, m);
 	case PARAM_MATRIX:
+		if (m->arch == ARCH_luong && e->slot == &m->dec.Wx) {
+			/* its width is the one that input feeding changes */
+			char why[192];
+			if (m->input_feeding)
+				snprintf(why, sizeof why, "; with input feeding "
+					 "the decoder's W_x rows read [y_{t-1}; "
+					 "h̃_{t-1}], and so have E + H = %d + %d "
+					 "numbers", m->E, m->H);
+			else
+				snprintf(why, sizeof why, "; without input "
+					 "feeding (no line \"input-feeding "
+					 "yes\") the decoder's W_x rows read "
+					 "y_{t-1}, and so have E = %d numbers",
+					 m->E);
+			p->why = why;
+			int rc = mp_matrix(p, e->section, e->slot, e->rows,
+					   e->cols);
+			p->why = NULL;
+			return rc;
+		}
 		return mp_matrix(p, e->section, e->slot, e->rows, e->cols);
 	case PARAM_WORD_ROWS:
 		return mp_ws(p, m, e);

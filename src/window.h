@@ -35,6 +35,10 @@ struct window_class {
 	 * (src/selection_hard.c); 0 (the default) if they are a
 	 * distribution already */
 	int unnormalised;
+	/* the least window size D it takes (0, the default: any), and why,
+	 * for the command line's usage error and check()'s */
+	int min_size;
+	const char *min_size_why;
 };
 
 extern const struct window_class *const window_registry[WINDOW_COUNT];

@@ -90,6 +90,8 @@ static const double *local_p_weights(struct trace *tr, int run, int t,
 	return a;
 }
 
+extern const struct window_class window_local_p;
+
 static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
 			 struct errbuf *err)
 {
@@ -99,10 +101,10 @@ static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
 			"have", m->name ? m->name : "the model");
 		return -1;
 	}
-	if (cfg->window_size < 1) {
+	if (cfg->window_size < window_local_p.min_size) {
 		err_set(err, "the local-p window needs a window size of at "
-			"least 1 (its Gaussian's σ is D/2), not %d",
-			cfg->window_size);
+			"least %d (%s), not %d", window_local_p.min_size,
+			window_local_p.min_size_why, cfg->window_size);
 		return -1;
 	}
 	return 0;
@@ -115,4 +117,6 @@ const struct window_class window_local_p = {
 	.weights = local_p_weights,
 	.check = local_p_check,
 	.unnormalised = 1,
+	.min_size = 1,
+	.min_size_why = "its Gaussian's σ is D/2",
 };

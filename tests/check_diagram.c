@@ -87,6 +87,8 @@ START_TEST(test_luong_values)
 	ck_assert_str_eq(D.qname, "s_1");
 	ck_assert_str_eq(D.rname, "h̃_1");
 	ck_assert_int_eq(D.feeds_rnn, 0);
+	ck_assert_ptr_null(D.feed); /* handset4 has no input feeding */
+	ck_assert_int_eq(D.flen, 0);
 	ck_assert_ptr_eq(D.alpha, sm->result);
 	ck_assert_ptr_eq(D.query, s1->result);
 	ck_assert_ptr_eq(D.result, at->result);
@@ -401,6 +403,125 @@ START_TEST(test_svg)
 }
 END_TEST
 
+/* Input feeding (feed4): the diagram of step t shows h̃_{t-1}, the
+ * attentional state of step t - 1 (0 at step 1), and the arrow that
+ * takes it into the RNN that made s_t.  That the vector is the one the
+ * RNN read is worked out here: tanh(W_x·[y_{t-1}; h̃_{t-1}] + W_h·s_{t-1}
+ * + b), summed in this file from the model's weights, is s_t. */
+static void setup_feed(void) { build("feed4", JE, 3); }
+
+START_TEST(test_feed)
+{
+	struct errbuf err;
+	const int E = M.E, H = M.H;
+	ck_assert_int_eq(M.input_feeding, 1);
+	ck_assert_int_ge(T.runs[0].nsteps, 3);
+	for (int t = 1; t <= T.runs[0].nsteps; t++) {
+		ck_assert_int_eq(diagram_build(&D, &T, 0, t, &err), 0);
+		ck_assert_ptr_nonnull(D.feed);
+		ck_assert_int_eq(D.flen, H);
+		const struct trace_rec *prev = trace_find(&T, REC_ATTENTIONAL,
+							  0, t - 1, 0);
+		const struct trace_rec *sp = t > 1
+			? trace_find(&T, REC_RNN, 0, t - 1, 0) : NULL;
+		int differs = 0;
+		for (int k = 0; k < H; k++) {
+			ck_assert(D.feed[k] == (t > 1 ? prev->result[k] : 0.0));
+			/* not s_{t-1}, the other state of the last step */
+			differs += sp && D.feed[k] != sp->result[k];
+		}
+		ck_assert(t == 1 || differs > 0);
+		/* s_t from the feed, the word read and s_{t-1} */
+		int y = t > 1 ? T.runs[0].pred[t - 2] : M.bos;
+		const double *s0 = sp ? sp->result
+			: trace_find(&T, REC_RNN, -1, 0, 3)->result;
+		for (int j = 0; j < H; j++) {
+			double a = M.dec.b[j];
+			for (int k = 0; k < E; k++)
+				a += M.dec.Wx[j * (E + H) + k] *
+				     M.tgt.emb[y * E + k];
+			for (int k = 0; k < H; k++)
+				a += M.dec.Wx[j * (E + H) + E + k] * D.feed[k];
+			for (int k = 0; k < H; k++)
+				a += M.dec.Wh[j * H + k] * s0[k];
+			ck_assert_double_eq_tol(tanh(a), D.query[j], 1e-12);
+		}
+	}
+	/* the text, at 80 columns: the row of h̃_1, the arrow into s_2, then
+	 * the query s_2 */
+	ck_assert_int_eq(diagram_build(&D, &T, 0, 2, &err), 0);
+	render(80, 0);
+	int at = -1;
+	for (int k = 0; k < NL; k++) {
+		ck_assert_int_le(utf8_width(L[k]), 80);
+		if (strncmp(L[k], "h̃_1  ", strlen("h̃_1  ")) == 0 && at < 0)
+			at = k;
+	}
+	ck_assert_int_ge(at, 0);
+	char num[NUM_BUFSZ];
+	for (int k = 0; k < H; k++) {
+		num_fixed(num, D.feed[k], 4);
+		ck_assert_ptr_nonnull(strstr(L[at], num));
+	}
+	ck_assert_ptr_nonnull(strstr(L[at], "fed back from step 1"));
+	ck_assert_str_eq(L[at + 1], " └──► s_2 = tanh(W_x·[y_1; h̃_1] + "
+			 "W_h·s_1 + b): input feeding");
+	ck_assert(strncmp(L[at + 2], "s_2 ", 4) == 0);
+	/* ASCII */
+	render(80, 1);
+	int ascii = 0;
+	for (int k = 0; k < NL; k++)
+		ascii += strcmp(L[k], " +--> s_2 = tanh(W_x*[y_1; h~_1] + "
+				"W_h*s_1 + b): input feeding") == 0
+			&& strncmp(L[k - 1], "h~_1 ", 5) == 0;
+	ck_assert_int_eq(ascii, 1);
+	/* step 1: h̃_0 = 0 */
+	ck_assert_int_eq(diagram_build(&D, &T, 0, 1, &err), 0);
+	render(80, 0);
+	int zero = 0;
+	for (int k = 0; k < NL; k++)
+		zero += strncmp(L[k], "h̃_0  +· +· +· +·  +0.0000 +0.0000 "
+				"+0.0000 +0.0000  zero: no step before",
+				strlen("h̃_0  +· +· +· +·  +0.0000 +0.0000 "
+				       "+0.0000 +0.0000  zero: no step before"))
+			== 0;
+	ck_assert_int_eq(zero, 1);
+	/* the SVG: the box of h̃_1 with its exact numbers, and the arrow */
+	ck_assert_int_eq(diagram_build(&D, &T, 0, 2, &err), 0);
+	char *buf = NULL, want[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(diagram_svg(f, &D, 4), 0);
+	fclose(f);
+	int n = snprintf(want, sizeof want, "<g class=\"feed\" data-values=\"");
+	for (int k = 0; k < H; k++)
+		n += snprintf(want + n, sizeof want - (size_t)n, "%s%s",
+			      k ? " " : "", num_shortest(num, D.feed[k]));
+	ck_assert_ptr_nonnull(strstr(buf, want));
+	ck_assert_ptr_nonnull(strstr(buf, "input feeding: s_2 = tanh(W_x·[y_1; "
+				     "h̃_1] + W_h·s_1 + b)"));
+	ck_assert_ptr_nonnull(strstr(buf, "class=\"feed-arrow\""));
+	free(buf);
+}
+END_TEST
+
+/* without input feeding nothing of it is drawn */
+START_TEST(test_no_feed_drawn)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	render(200, 0);
+	for (int k = 0; k < NL; k++)
+		ck_assert_ptr_null(strstr(L[k], "input feeding"));
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_int_eq(diagram_svg(f, &D, 4), 0);
+	fclose(f);
+	ck_assert_ptr_null(strstr(buf, "class=\"feed"));
+	ck_assert_ptr_null(strstr(buf, "input feeding"));
+	free(buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("diagram");
@@ -414,12 +535,18 @@ int main(void)
 	tcase_add_test(lu, test_ascii);
 	tcase_add_test(lu, test_variant_marks);
 	tcase_add_test(lu, test_svg);
+	tcase_add_test(lu, test_no_feed_drawn);
 	suite_add_tcase(s, lu);
 	TCase *ba = tcase_create("bahdanau");
 	tcase_add_checked_fixture(ba, setup_bahdanau, teardown);
 	tcase_add_test(ba, test_bahdanau_values);
 	tcase_add_test(ba, test_cells_signs);
+	tcase_add_test(ba, test_no_feed_drawn);
 	suite_add_tcase(s, ba);
+	TCase *fe = tcase_create("feeding");
+	tcase_add_checked_fixture(fe, setup_feed, teardown);
+	tcase_add_test(fe, test_feed);
+	suite_add_tcase(s, fe);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);

@@ -876,6 +876,46 @@ START_TEST(test_diagram_key)
 }
 END_TEST
 
+/* under input feeding the stepper's picture of step 2 shows h̃_1 and
+ * its arrow into s_2; step 1's, h̃_0 = 0 */
+START_TEST(test_diagram_feed)
+{
+	struct model m;
+	struct trace tr;
+	struct view v;
+	struct view_screen sc;
+	struct errbuf err;
+	int src[3];
+	ck_assert_int_eq(model_load_named(&m, "feed4", &err), 0);
+	src[0] = vocab_find(&m.src, "je");
+	src[1] = vocab_find(&m.src, "suis");
+	src[2] = vocab_find(&m.src, "étudiant");
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, NULL, 0,
+				     1u << SCORER_dot, NULL, &err), 0);
+	view_init(&v, &tr, NULL, 4, 78);
+	memset(&sc, 0, sizeof sc);
+	view_key(&v, 'd');
+	ck_assert_int_eq(v.mode, VIEW_DIAGRAM);
+	view_render(&v, &sc);
+	ck_assert(has(sc.body, sc.nbody, "h̃_0  +· +· +· +·  +0.0000"));
+	ck_assert(has(sc.body, sc.nbody, " └──► s_1 = tanh(W_x·[y_0; h̃_0] + "
+		      "W_h·s_0 + b): input feeding"));
+	view_key(&v, VIEW_KEY_RIGHT);
+	view_screen_free(&sc);
+	view_render(&v, &sc);
+	ck_assert_int_eq(view_step(&v), 2);
+	ck_assert(has(sc.body, sc.nbody, "fed back from step 1"));
+	ck_assert(has(sc.body, sc.nbody, " └──► s_2 = tanh(W_x·[y_1; h̃_1] + "
+		      "W_h·s_1 + b): input feeding"));
+	for (int k = 0; k < sc.nbody; k++)
+		ck_assert_int_le(utf8_width(sc.body[k]), 78);
+	view_screen_free(&sc);
+	view_free(&v);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 /* presentation mode: each decoder step opens with its picture */
 START_TEST(test_diagram_present)
 {
@@ -947,6 +987,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_quiz_box_backspace);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_diagram_key);
+	tcase_add_test(tc, test_diagram_feed);
 	tcase_add_test(tc, test_diagram_present);
 	suite_add_tcase(s, tc);
 	return s;

@@ -42,7 +42,7 @@ expect_status 1 "diagram: an unknown word"
 # --- errors leave no file ---
 mkdir "$TMP/empty"
 run_cmd diagram --step=99 -o "$TMP/empty/s.svg"
-expect_status 1 "diagram: a step past the end"
+expect_status 2 "diagram: a step past the end, a bad option value as self's --row"
 expect_err "--step=99: this trace has 5 decoder steps" "diagram: says how many"
 check "diagram: no file from a step past the end" \
 	sh -c "[ -z \"\$(ls -A '$TMP/empty')\" ]"
@@ -88,6 +88,31 @@ cp "$TMP/out" "$TMP/again"
 run_cmd diagram --step=1 je suis étudiant
 check "diagram: the same bytes twice" cmp -s "$TMP/out" "$TMP/again"
 
+# --- input feeding: h̃_{t-1} drawn entering s_t, every step, against the
+# JSON; in the text at 80 columns too ---
+"$ATTN_TRACE" trace --format=json --input-feeding je suis étudiant \
+	>"$TMP/feed.json"
+mkdir "$TMP/feed"
+run_cmd diagram --input-feeding --all-steps -o "$TMP/feed/" je suis étudiant
+expect_status 0 "diagram --input-feeding --all-steps"
+steps=$("$PYTHON3" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs'][0]['steps']))" "$TMP/feed.json")
+t=1
+while [ $t -le "$steps" ]; do
+	check "diagram --input-feeding, step $t: h̃_$((t - 1)) and the rest are the JSON's" \
+		"$PYTHON3" "$check_py" svg "$TMP/feed/step-$t.svg" "$TMP/feed.json" $t
+	t=$((t + 1))
+done
+check "diagram --input-feeding: the arrow into s_2 is labelled" \
+	grep -q 'input feeding: s_2 = tanh(W_x·\[y_1; h̃_1\] + W_h·s_1 + b)' "$TMP/feed/step-2.svg"
+LC_ALL=C.UTF-8 run_cmd diagram --input-feeding --format=text --step=2 je suis étudiant
+check "diagram --input-feeding --format=text: h̃_1 fed back, then its arrow into s_2" \
+	sh -c "grep -A1 '^h̃_1  .*fed back from step 1\$' '$TMP/out' | grep -qx ' └──► s_2 = tanh(W_x·\[y_1; h̃_1\] + W_h·s_1 + b): input feeding'"
+check "diagram --input-feeding --format=text: 80 columns" \
+	"$PYTHON3" -c "import sys, unicodedata as u; sys.exit(max(sum(not u.combining(c) for c in l.rstrip('\\n')) for l in open(sys.argv[1], encoding='utf-8')) > 80)" "$TMP/out"
+run_cmd diagram --format=text --step=2 je suis étudiant
+check "diagram without input feeding: no h̃_1 row" \
+	sh -c "! grep -q 'input feeding' '$TMP/out'"
+
 # --- doc/diagram.svg, the README's picture, is what the program draws ---
 run_cmd diagram
 if cmp -s "$TMP/out" "$srcdir/doc/diagram.svg"; then
@@ -125,6 +150,9 @@ else
 	sh "$shot" "$TMP/bahdanau/step-2.svg" "$TMP/b2.png" >/dev/null 2>&1
 	check "the Bahdanau screenshot too" \
 		"$PYTHON3" "$check_py" png "$TMP/b2.png" "$TMP/bahdanau/step-2.svg"
+	sh "$shot" "$TMP/feed/step-2.svg" "$TMP/f2.png" >/dev/null 2>&1
+	check "the input feeding screenshot too" \
+		"$PYTHON3" "$check_py" png "$TMP/f2.png" "$TMP/feed/step-2.svg"
 fi
 
 finish

@@ -95,6 +95,23 @@ def check_svg(svg_path, json_path, t):
         if ("largest" in e.text) != (i == big):
             fail("label %d %r: 'largest' belongs to position %d" %
                  (i + 1, e.text, big + 1))
+    # input feeding: h̃_{t-1} drawn where the JSON has it ("feed"), and it
+    # is step t-1's attentional state (0 at step 1); nowhere else
+    feed = groups(root, "feed")
+    if "feed" in step:
+        if len(feed) != 1:
+            fail("%d boxes of h̃_%d under input feeding" % (len(feed), t - 1))
+        same("h̃_%d" % (t - 1), nums(feed[0].get("data-values")),
+             step["feed"])
+        prev = (doc["runs"][0]["steps"][t - 2]["attentional"] if t > 1
+                else [0.0] * len(step["feed"]))
+        same("h̃_%d, step %d's" % (t - 1, t - 1), step["feed"], prev)
+        arrows = [g for g in root.iter(NS + "g")
+                  if g.get("class") == "feed-arrow"]
+        if len(arrows) != 1:
+            fail("%d arrows of input feeding" % len(arrows))
+    elif feed:
+        fail("a box of h̃_%d without input feeding" % (t - 1))
     word = step["output"]["token"]
     out = [e for e in root.iter(NS + "tspan") if e.text == word]
     if not out:

@@ -113,6 +113,43 @@ ub = [s['hard']['u'] for s in b['runs'][0]['steps']]
 assert ua == ub and 'samples' in a['runs'][0]['steps'][0]
 assert 'samples' not in b['runs'][0]['steps'][0]
 " "$TMP/g1" "$TMP/out"
+# Markdown lists every key that JSON has under "gradient" and "samples"
+# (scores, u and l included), each number the JSON's to the precision;
+# text, Markdown and the stepper's text write the drawn l as whole numbers
+for f in json markdown text; do
+	"$ATTN_TRACE" trace --hard --seed=4 --gradient --samples=12 -p 6 \
+		--target="i am a student" --format=$f >"$TMP/g.$f"
+done
+check "Markdown carries every key and number of JSON's gradient and samples" \
+	"$PYTHON3" -c "
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+md = open(sys.argv[2], encoding='utf-8').read()
+steps = doc['runs'][0]['steps']
+lists = re.findall(r'\n(learning signal|Monte Carlo) \(t=(\d+)\):\n\n((?:- .*\n)+)', md)
+assert len(lists) == 2 * len(steps), len(lists)
+for name, t, body in lists:
+    want = steps[int(t) - 1]['gradient' if name == 'learning signal' else 'samples']
+    got = dict(re.findall(r'- (\w+) = \x60\[(.*)\]\x60', body))
+    assert list(got) == list(want), (t, list(got), list(want))
+    for key, v in want.items():
+        v = v if isinstance(v, list) else [v]
+        nums = got[key].split(',')
+        assert len(nums) == len(v), (t, key)
+        for a, b in zip(nums, v):
+            if key == 'l':
+                assert a.strip() == str(b), (t, a, b)
+            else:
+                assert abs(float(a) - b) <= 5e-7, (t, key, a, b)
+" "$TMP/g.json" "$TMP/g.markdown"
+check "text writes the drawn l as whole numbers, the JSON's" \
+	"$PYTHON3" -c "
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+ls = re.findall(r'^l \(Monte Carlo\) +\(12\) +\[(.*)\]$', open(sys.argv[2], encoding='utf-8').read(), re.M)
+want = [s['samples']['l'] for s in doc['runs'][0]['steps']]
+assert [[int(x) for x in l.split(', ')] for l in ls] == want, (ls, want)
+" "$TMP/g.json" "$TMP/g.text"
 run_cmd trace --gradient --target="i am"
 expect_status 2 "--gradient without --hard"
 expect_err "--gradient needs --hard and --target" "--gradient error"

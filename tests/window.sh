@@ -23,9 +23,18 @@ run_cmd trace --window=local-p je suis
 expect_status 1 "local-p on a model without its weights"
 expect_err "the local-p window needs the model's sections [local-p.W_p] and [local-p.v_p]" \
 	"the missing sections are named"
-run_cmd trace --model="$localp" --window=local-p --window-size=0 un
-expect_status 1 "local-p with D = 0"
-expect_err "at least 1" "local-p's D = 0 is refused with the reason"
+# a local-p D below 1 is a bad option value, a usage error in every
+# command, as train has it, before any model is read
+for cmd in trace tui model heatmap quiz diagram; do
+	words=un
+	[ $cmd = model ] && words=
+	run_cmd $cmd --model="$localp" --window=local-p --window-size=0 $words
+	expect_status 2 "$cmd: local-p with D = 0"
+	expect_err "--window=local-p needs a --window-size of at least 1 (its Gaussian's σ is D/2), not 0" \
+		"$cmd: local-p's D = 0 is refused with the reason"
+done
+run_cmd trace --window=local-p --window-size=0 --batch=/dev/null
+expect_status 2 "a batch: local-p with D = 0 refused before any line"
 run_cmd trace --window=local-m --window-size=0 je suis étudiant
 expect_status 0 "local-m with D = 0"
 check "local-m, D = 0: one word in the window" \
