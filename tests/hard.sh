@@ -280,7 +280,7 @@ fi
 # does: hard4's header counts, recounted here pair by pair from
 # "trace --hard=argmax" (each pair's output must be its target, then </s>)
 argmax_count() { # SCORER: the training pairs that decode exactly
-	grep '|||' "$srcdir/data/toy.pairs" | while IFS= read -r line; do
+	grep -v '^#' "$srcdir/data/toy.pairs" | grep '|||' | while IFS= read -r line; do
 		src=$(printf '%s\n' "$line" | sed 's/ *|||.*//')
 		tgt=$(printf '%s\n' "$line" | awk -F' [|][|][|] ' '{ print $2 }')
 		out=$("$ATTN_TRACE" trace --model=hard4 --hard=argmax --scorer="$1" \
