@@ -20,6 +20,7 @@
 
 #include "attn.h"
 #include "train.h"
+#include "train_simd.h"
 #include "window.h"
 
 /* train_layout_init, with input feeding if feed. */
@@ -159,6 +160,7 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->hard_l = xcalloc((size_t)maxT + 1, sizeof *w->hard_l);
 	w->hard_adv = xcalloc((size_t)maxT + 1, sizeof *w->hard_adv);
 	w->hard_pi = xcalloc(n, sizeof *w->hard_pi);
+	w->simd = train_simd_avx2();
 }
 
 void train_work_free(struct train_work *w)
@@ -187,6 +189,31 @@ void train_work_free(struct train_work *w)
 #define tr_matvec_t attn_matvec_t
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
+
+/* The output layer's product, W x through Wt = Wᵀ (attn_matvec_t), and
+ * its backward pass (attn_linear_back): the largest of a step, (V, 2H +
+ * E) in Bahdanau's architecture, so built for AVX2 too (train_simd.h),
+ * which runs when w->simd says the processor can, with the same bits. */
+static void tr_out_matvec(const struct train_work *w, double *restrict out,
+			  const double *restrict Wt, const double *restrict x,
+			  int rows, int cols)
+{
+	if (w->simd)
+		train_simd_matvec_t(out, Wt, x, rows, cols);
+	else
+		tr_matvec_t(out, Wt, x, rows, cols);
+}
+
+static void tr_out_back(const struct train_work *w, double *restrict G,
+			double *restrict dx, const double *restrict W, int ld,
+			const double *restrict dy, const double *restrict x,
+			int rows, int cols)
+{
+	if (w->simd)
+		train_simd_linear_back(G, dx, W, ld, dy, x, rows, cols);
+	else
+		tr_linear_back(G, dx, W, ld, dy, x, rows, cols);
+}
 
 /* attn_argmax(x, n), the first index of the largest.  attn_argmax's
  * running largest only changes to a larger x_i, so its index is the
@@ -573,7 +600,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
 	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
-	tr_matvec_t(w->p, w->outT, w->ht, m->tgt.n, H);
+	tr_out_matvec(w, w->p, w->outT, w->ht, m->tgt.n, H);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -657,7 +684,7 @@ static void tr_attend_back(struct model *g, const struct model *m,
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
@@ -893,7 +920,7 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
-	tr_matvec_t(w->p, w->outT, w->ht, V, H);
+	tr_out_matvec(w, w->p, w->outT, w->ht, V, H);
 	R = w->p[gold];
 	R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return R;
@@ -908,7 +935,7 @@ static void tr_hard_output_back(struct model *g, const struct model *m,
 	const int H = m->H, V = m->tgt.n;
 
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
@@ -1423,7 +1450,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 	memcpy(w->scy, s, sizeof *s * (size_t)H);
 	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
 	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-	tr_matvec_t(w->p, w->outT, w->scy, V, O);
+	tr_out_matvec(w, w->p, w->outT, w->scy, V, O);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -1450,7 +1477,7 @@ static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
 	memcpy(w->scy + H, c, sizeof *c * (size_t)H);
 	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
 	memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
-	tr_linear_back(g->Wo, w->dscy, m->Wo, O, dlogits, w->scy, V, O);
+	tr_out_back(w, g->Wo, w->dscy, m->Wo, O, dlogits, w->scy, V, O);
 	/* s_t also fed step t + 1 (w->dnext) */
 	for (int k = 0; k < H; k++) {
 		w->dpre[k] = (w->dscy[k] + w->dnext[k]) * (1.0 - s[k] * s[k]);
@@ -1611,7 +1638,7 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memcpy(w->scy, s, sizeof *s * (size_t)H);
 		memcpy(w->scy + H, c, sizeof *c * (size_t)H);
 		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-		tr_matvec_t(w->p, w->outT, w->scy, V, O);
+		tr_out_matvec(w, w->p, w->outT, w->scy, V, O);
 		R = w->p[gold];
 		R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 		loss -= R;
