@@ -194,7 +194,15 @@ void train_work_free(struct train_work *w)
 /* The output layer's product, W x through Wt = Wᵀ (attn_matvec_t), and
  * its backward pass (attn_linear_back): the largest of a step, (V, 2H +
  * E) in Bahdanau's architecture, so built for AVX2 too (train_simd.h),
- * which runs when w->simd says the processor can, with the same bits. */
+ * which runs when w->simd says the processor can, with the same bits.
+ * Tried and dropped (Bahdanau's recipe, best of 7 CPU seconds, within
+ * 0.01 s unless said): deferring W_o's gradient to a register-blocked
+ * pass over a buffer of steps, each element getting the same additions
+ * (as fast as the store-bound updates it replaced, with or without AVX2);
+ * tr_softmax_top built for AVX2 (its divisions four at a time); one
+ * twelve-column AVX2 block for W_o's backward pass (1.56 -> 1.72 s);
+ * four running maxima in tr_argmax2; the decoder's 4 by 4 backward
+ * products in tr_bahd_step_back through the AVX2 build. */
 static void tr_out_matvec(const struct train_work *w, double *restrict out,
 			  const double *restrict Wt, const double *restrict x,
 			  int rows, int cols)
