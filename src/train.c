@@ -1550,7 +1550,8 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out + (size_t)(t - 1) * (O + V);
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (O + V);
 			const double *qv = w->s + (size_t)(t - 1) * H;
 			const double *alpha = w->seq_alpha + (size_t)t * n;
 			double dot = 0.0;
@@ -1672,7 +1673,8 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
 		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out + (size_t)(t - 1) * (O + V);
+			const double *o = w->seq_out +
+					  (size_t)(t - 1) * (O + V);
 			int l = w->hard_l[t];
 			const double *qv = w->s + (size_t)(t - 1) * H;
 			double *dh = w->dh + (size_t)(l + 1) * H;

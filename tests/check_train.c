@@ -1630,8 +1630,9 @@ START_TEST(test_simd_kernels_same_bits)
 				for (int r = 0; r < rows; r++) {
 					want[r] = 0.0;
 					for (int k = 0; k < cols; k++) {
-						Wt[k * rows + r] = W[r * cols + k];
-						want[r] += W[r * cols + k] * x[k];
+						double wrk = W[r * cols + k];
+						Wt[k * rows + r] = wrk;
+						want[r] += wrk * x[k];
 					}
 				}
 				train_simd_matvec_t(out, Wt, x, rows, cols);
