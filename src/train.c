@@ -20,6 +20,7 @@
 
 #include "attn.h"
 #include "train.h"
+#include "train_simd.h"
 #include "window.h"
 
 /* train_layout_init, with input feeding if feed. */
@@ -135,7 +136,8 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 			    n * (size_t)(16 + l->A) + 2 * W),
 			    sizeof *w->seq_ws);
 	w->seq_alpha = xcalloc(((size_t)maxT + 1) * n, sizeof *w->seq_alpha);
-	w->seq_out = xcalloc((size_t)maxT * (3 * H + (size_t)l->ntgt),
+	w->seq_out = xcalloc((size_t)maxT * (3 * H + (size_t)l->E +
+					     (size_t)l->ntgt),
 			     sizeof *w->seq_out);
 	w->dprev = xcalloc(n, sizeof *w->dprev);
 	w->dprev_next = xcalloc(n, sizeof *w->dprev_next);
@@ -159,6 +161,7 @@ void train_work_init(struct train_work *w, const struct train_layout *l,
 	w->hard_l = xcalloc((size_t)maxT + 1, sizeof *w->hard_l);
 	w->hard_adv = xcalloc((size_t)maxT + 1, sizeof *w->hard_adv);
 	w->hard_pi = xcalloc(n, sizeof *w->hard_pi);
+	w->simd = train_simd_avx2();
 }
 
 void train_work_free(struct train_work *w)
@@ -187,6 +190,39 @@ void train_work_free(struct train_work *w)
 #define tr_matvec_t attn_matvec_t
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
+
+/* The output layer's product, W x through Wt = Wᵀ (attn_matvec_t), and
+ * its backward pass (attn_linear_back): the largest of a step, (V, 2H +
+ * E) in Bahdanau's architecture, so built for AVX2 too (train_simd.h),
+ * which runs when w->simd says the processor can, with the same bits.
+ * Tried and dropped (Bahdanau's recipe, best of 7 CPU seconds, within
+ * 0.01 s unless said): deferring W_o's gradient to a register-blocked
+ * pass over a buffer of steps, each element getting the same additions
+ * (as fast as the store-bound updates it replaced, with or without AVX2);
+ * tr_softmax_top built for AVX2 (its divisions four at a time); one
+ * twelve-column AVX2 block for W_o's backward pass (1.56 -> 1.72 s);
+ * four running maxima in tr_argmax2; the decoder's 4 by 4 backward
+ * products in tr_bahd_step_back through the AVX2 build. */
+static void tr_out_matvec(const struct train_work *w, double *restrict out,
+			  const double *restrict Wt, const double *restrict x,
+			  int rows, int cols)
+{
+	if (w->simd)
+		train_simd_matvec_t(out, Wt, x, rows, cols);
+	else
+		tr_matvec_t(out, Wt, x, rows, cols);
+}
+
+static void tr_out_back(const struct train_work *w, double *restrict G,
+			double *restrict dx, const double *restrict W, int ld,
+			const double *restrict dy, const double *restrict x,
+			int rows, int cols)
+{
+	if (w->simd)
+		train_simd_linear_back(G, dx, W, ld, dy, x, rows, cols);
+	else
+		tr_linear_back(G, dx, W, ld, dy, x, rows, cols);
+}
 
 /* attn_argmax(x, n), the first index of the largest.  attn_argmax's
  * running largest only changes to a larger x_i, so its index is the
@@ -573,7 +609,7 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
 	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
-	tr_matvec_t(w->p, w->outT, w->ht, m->tgt.n, H);
+	tr_out_matvec(w, w->p, w->outT, w->ht, m->tgt.n, H);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -657,7 +693,7 @@ static void tr_attend_back(struct model *g, const struct model *m,
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
@@ -893,7 +929,7 @@ static double tr_hard_output(const struct model *m, const double *s, int l,
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		w->ht[k] = tanh(w->ht[k]);
-	tr_matvec_t(w->p, w->outT, w->ht, V, H);
+	tr_out_matvec(w, w->p, w->outT, w->ht, V, H);
 	R = w->p[gold];
 	R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return R;
@@ -908,7 +944,7 @@ static void tr_hard_output_back(struct model *g, const struct model *m,
 	const int H = m->H, V = m->tgt.n;
 
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_linear_back(g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
@@ -1365,6 +1401,16 @@ static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
 
 /* ------------------------------------------- Bahdanau's architecture */
 
+/* dy (V) = dL/dlogits = scale (p - onehot(gold)) from the softmax's p
+ * (V), whose p[gold] it lowers by 1 first. */
+static void tr_dlogits(double *restrict dy, double *restrict p, int V,
+		       int gold, double scale)
+{
+	p[gold] -= 1.0;
+	for (int k = 0; k < V; k++)
+		dy[k] = p[k] * scale;
+}
+
 /* The bidirectional encoder: w->hf rows 1..n the forward states (row 0 is
  * →h_0 = 0), w->hb rows 1..n the backward ones (row n + 1 is ←h_{n+1} =
  * 0), and w->h rows 1..n the annotations [→h_i; ←h_i]; then s_0 =
@@ -1397,12 +1443,13 @@ static void tr_encode_bidir(const struct model *m, const int *src, int n,
 
 /* Decoder step t of Bahdanau's, from s_{t-1} (w->s row t - 1) and the
  * word fed: the scores of s_{t-1} (in->prev_alpha set by the caller),
- * α_t (w->alpha, through the window of w with the query s_{t-1}), c_t
- * (w->cs), s_t (w->s row t), [s_t; c_t; y_{t-1}]
- * (w->scy) and p_t (w->p).  Returns log p_t[gold], or 0 if gold is -1. */
+ * α_t (w->alpha, through the window of w with the query s_{t-1}), s_t
+ * (w->s row t), [s_t; c_t; y_{t-1}] (scy, 2H + E: w->scy, or where the
+ * pass keeps it for the backward pass) and p_t (w->p).  Returns log
+ * p_t[gold], or 0 if gold is -1. */
 static double tr_bahd_step(const struct model *m, const struct score_in *in,
 			   int sc, int t, int n, int word, int gold,
-			   struct train_work *w)
+			   double *scy, struct train_work *w)
 {
 	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
 	const double *q = w->s + (size_t)(t - 1) * H;
@@ -1412,18 +1459,17 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
 	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
-	tr_context(w->cs, w->alpha, w->h + H, n, H);
+	tr_context(scy + H, w->alpha, w->h + H, n, H);
 	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
 	 * tr_dot, added in that order */
 	tr_matvec(wy, m->dec.Wx, y, H, E);
 	tr_matvec(ws, m->dec.Wh, q, H, H);
-	tr_matvec(wc, m->Wcd, w->cs, H, H);
+	tr_matvec(wc, m->Wcd, scy + H, H, H);
 	for (int k = 0; k < H; k++)
-		s[k] = tanh(wy[k] + ws[k] + wc[k] + m->dec.b[k]);
-	memcpy(w->scy, s, sizeof *s * (size_t)H);
-	memcpy(w->scy + H, w->cs, sizeof *s * (size_t)H);
-	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-	tr_matvec_t(w->p, w->outT, w->scy, V, O);
+		s[k] = scy[k] = tanh(wy[k] + ws[k] + wc[k] + m->dec.b[k]);
+	for (int k = 0; k < E; k++)
+		scy[2 * H + k] = y[k];
+	tr_out_matvec(w, w->p, w->outT, scy, V, O);
 	logit = gold >= 0 ? w->p[gold] : 0.0;
 	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 	return gold >= 0 ? logit : 0.0;
@@ -1431,26 +1477,24 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 
 /* The backward pass of step t of Bahdanau's decoder after attention:
  * p_t = softmax(W_o [s_t; c_t; y_{t-1}]) and s_t = tanh(W_y y_{t-1} +
- * W_s s_{t-1} + W_c c_t + b), given dL/dlogits (scaled) and dL/ds_t from
- * step t + 1 (w->dnext), with c the context step t made (Σ α h, or h_l
- * under hard attention).  Adds to the gradients of W_o, the decoder and
- * y_{t-1}'s embedding, and leaves dL/dc_t in w->dc and the decoder's
- * part of dL/ds_{t-1} in w->dq. */
+ * W_s s_{t-1} + W_c c_t + b), given [s_t; c_t; y_{t-1}] as the forward
+ * pass made it (scy, c_t the context step t made: Σ α h, or h_l under
+ * hard attention), dL/dlogits (scaled) and dL/ds_t from step t + 1
+ * (w->dnext).  Adds to the gradients of W_o, the decoder and y_{t-1}'s
+ * embedding, and leaves dL/dc_t in w->dc and the decoder's part of
+ * dL/ds_{t-1} in w->dq. */
 static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
-			      int word, const double *c, const double *dlogits,
-			      struct train_work *w)
+			      int word, const double *scy,
+			      const double *dlogits, struct train_work *w)
 {
 	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
 	const double *y = m->tgt.emb + (size_t)word * E;
 	double *gy = g->tgt.emb + (size_t)word * E;
 	const double *qv = w->s + (size_t)(t - 1) * H;
-	const double *s = w->s + (size_t)t * H;
+	const double *s = w->s + (size_t)t * H, *c = scy + H;
 
-	memcpy(w->scy, s, sizeof *s * (size_t)H);
-	memcpy(w->scy + H, c, sizeof *c * (size_t)H);
-	memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
 	memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
-	tr_linear_back(g->Wo, w->dscy, m->Wo, O, dlogits, w->scy, V, O);
+	tr_out_back(w, g->Wo, w->dscy, m->Wo, O, dlogits, scy, V, O);
 	/* s_t also fed step t + 1 (w->dnext) */
 	for (int k = 0; k < H; k++) {
 		w->dpre[k] = (w->dscy[k] + w->dnext[k]) * (1.0 - s[k] * s[k]);
@@ -1475,7 +1519,7 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 			       double scale, struct train_work *w, int *right)
 {
 	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H;
-	const int V = m->tgt.n;
+	const int V = m->tgt.n, O = 2 * H + m->E;
 	const struct scorer_class *cls = scorer_get(sc);
 	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
 	double *q = w->sws.q;
@@ -1489,34 +1533,32 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		/* [s_t; c_t; y_{t-1}] and dL/dlogits, kept */
+		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
 		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 		tr_seq_ws(w, n, t);
 		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
-				     gold, w);
+				     gold, o, w);
 		loss += tr_align_loss(pr, t, n, w);
 		*right += w->ptop == gold;
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
 		tr_window_keep(w, n, t);
-		memcpy(o, w->cs, sizeof *o * (size_t)H);
-		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
-		for (int k = 0; k < V; k++)
-			o[3 * H + k] = w->p[k] * scale;
+		tr_dlogits(o + O, w->p, V, gold, scale);
 	}
 	if (g) {
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
 		for (int t = T; t >= 1; t--) {
 			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
+					  (size_t)(t - 1) * (O + V);
 			const double *qv = w->s + (size_t)(t - 1) * H;
 			const double *alpha = w->seq_alpha + (size_t)t * n;
 			double dot = 0.0;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
 			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
-					  o + 3 * H, w);
+					  o + O, w);
 			/* c_t = Σ α_t,i h_i, and α_t read by step t + 1 */
 			for (int i = 0; i < n; i++) {
 				const double *h = w->h + (size_t)(i + 1) * H;
@@ -1588,7 +1630,8 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	for (int t = 1; t <= T; t++) {
 		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
+		/* [s_t; h_l; y_{t-1}] and dL/dlogits, kept */
+		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
 		const double *q = w->s + (size_t)(t - 1) * H;
 		const double *y = m->tgt.emb +
 				  (size_t)tr_input(m, pr->tgt, t) * E;
@@ -1608,10 +1651,10 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 				    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
 				    tr_dot(m->Wcd + (size_t)k * H, c, H) +
 				    m->dec.b[k]);
-		memcpy(w->scy, s, sizeof *s * (size_t)H);
-		memcpy(w->scy + H, c, sizeof *c * (size_t)H);
-		memcpy(w->scy + 2 * H, y, sizeof *y * (size_t)E);
-		tr_matvec_t(w->p, w->outT, w->scy, V, O);
+		memcpy(o, s, sizeof *s * (size_t)H);
+		memcpy(o + H, c, sizeof *c * (size_t)H);
+		memcpy(o + 2 * H, y, sizeof *y * (size_t)E);
+		tr_out_matvec(w, w->p, w->outT, o, V, O);
 		R = w->p[gold];
 		R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
 		loss -= R;
@@ -1624,25 +1667,22 @@ static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
 		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
 		       sizeof *w->alpha * (size_t)n);
 		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		w->p[gold] -= 1.0; /* dL/dlogits = scale (p - onehot) */
-		for (int k = 0; k < V; k++)
-			o[3 * H + k] = w->p[k] * scale;
+		tr_dlogits(o + O, w->p, V, gold, scale);
 	}
 	if (g) {
 		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
 		for (int t = T; t >= 1; t--) {
 			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
+					  (size_t)(t - 1) * (O + V);
 			int l = w->hard_l[t];
 			const double *qv = w->s + (size_t)(t - 1) * H;
 			double *dh = w->dh + (size_t)(l + 1) * H;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
-			/* the context was h_l */
-			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t),
-					  w->h + (size_t)(l + 1) * H, o + 3 * H,
-					  w);
+			/* the context was h_l, kept in o */
+			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
+					  o + O, w);
 			/* c_t = h_l: the backpropagated term reaches h_l */
 			for (int k = 0; k < H; k++)
 				dh[k] += w->dc[k];
@@ -2140,7 +2180,7 @@ static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
-		tr_bahd_step(m, &in, sc, t, n, word, -1, w);
+		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		word = out[t - 1] = w->ptop;
 		if (alpha)
@@ -2237,7 +2277,7 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
 		int linked = 0, word = tr_input(m, pr->tgt, t);
 		if (m->arch == ARCH_bahdanau) {
-			tr_bahd_step(m, &in, sc, t, n, word, -1, w);
+			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
 		} else if (m->input_feeding) { /* h̃_{t-1} is in w->ht */
 			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
 			tr_attend(m, &in, sc, t, n, -1, w);

@@ -201,6 +201,10 @@ struct train_work {
 	/* the index of the largest p_t,k (the first on ties) of the last
 	 * output softmax: the predicted word, for the accuracy */
 	int ptop;
+	/* 1: the output layer runs the AVX2 builds of its kernels
+	 * (train_simd.h), as train_work_init sets it when the processor
+	 * can; 0: the plain ones (the same bits either way) */
+	int simd;
 };
 /* Allocates *w for the sizes of l; the caller frees it with
  * train_work_free(). */

@@ -16,6 +16,7 @@
 #include "selection.h"
 #include "trace.h"
 #include "train.h"
+#include "train_simd.h"
 #include "window.h"
 
 /* A corpus for the gradient check: unequal lengths, a repeated word, and
@@ -1579,6 +1580,130 @@ START_TEST(test_softmax_bits)
 }
 END_TEST
 
+/* --------------------------------------------- the AVX2 kernels (simd) */
+
+/* The awkward values of the kernels' tests: signed zeros, equal values,
+ * a subnormal, powers of two and values that round differently in sums
+ * taken in another order (so that a reordered sum shows). */
+static double simd_value(uint64_t *state)
+{
+	static const double odd[] = { 0.0, -0.0, 1.0, -1.0, 0.1, 1e-310,
+				      -3.0e300, 1e16, 0.5, 0.5 };
+	uint64_t r = train_rand_next(state);
+
+	if (r % 4 == 0)
+		return odd[(r >> 8) % (sizeof odd / sizeof odd[0])];
+	return train_rand_uniform(state, -2.0, 2.0) *
+	       ldexp(1.0, (int)((r >> 16) % 41) - 20);
+}
+
+/* train_simd_matvec_t and train_simd_linear_back give the bits of the
+ * plain formula (each sum from 0.0, or from G and dx, in index order) over
+ * every shape up to 30 rows by 14 columns, a row stride longer than the
+ * columns, and dx NULL. */
+START_TEST(test_simd_kernels_same_bits)
+{
+	enum { R = 30, C = 14, LD = 17 };
+	static double W[R * LD], Wt[C * R], G1[R * LD], G2[R * LD];
+	double x[LD], dy[R], out[R], want[R], dx1[LD], dx2[LD];
+	uint64_t state = 99;
+	int cases = 0;
+
+	if (!train_simd_avx2()) {
+		printf("no AVX2: the kernels built for it are not run\n");
+		return;
+	}
+	for (int rows = 1; rows <= R; rows++)
+		for (int cols = 1; cols <= C; cols++)
+			for (int ld = cols; ld <= cols + 3; ld += 3) {
+				for (int k = 0; k < R * LD; k++) {
+					W[k] = simd_value(&state);
+					G1[k] = G2[k] = simd_value(&state);
+				}
+				for (int k = 0; k < LD; k++) {
+					x[k] = simd_value(&state);
+					dx1[k] = dx2[k] = simd_value(&state);
+				}
+				for (int r = 0; r < R; r++)
+					dy[r] = simd_value(&state);
+				/* W x through Wᵀ, W (rows, cols) packed */
+				for (int r = 0; r < rows; r++) {
+					want[r] = 0.0;
+					for (int k = 0; k < cols; k++) {
+						double wrk = W[r * cols + k];
+						Wt[k * rows + r] = wrk;
+						want[r] += wrk * x[k];
+					}
+				}
+				train_simd_matvec_t(out, Wt, x, rows, cols);
+				ck_assert_msg(memcmp(out, want, sizeof *out *
+						     (size_t)rows) == 0,
+					      "matvec_t %dx%d", rows, cols);
+				/* the backward pass, then without dx */
+				for (int k = 0; k < cols; k++)
+					for (int r = 0; r < rows; r++) {
+						G2[r * ld + k] += dy[r] * x[k];
+						dx2[k] += dy[r] * W[r * ld + k];
+					}
+				train_simd_linear_back(G1, dx1, W, ld, dy, x,
+						       rows, cols);
+				ck_assert_msg(memcmp(G1, G2, sizeof G1) == 0 &&
+					      memcmp(dx1, dx2, sizeof dx1) == 0,
+					      "linear_back %dx%d ld %d", rows,
+					      cols, ld);
+				for (int r = 0; r < rows; r++)
+					for (int k = 0; k < cols; k++)
+						G2[r * ld + k] += dy[r] * x[k];
+				train_simd_linear_back(G1, NULL, W, ld, dy, x,
+						       rows, cols);
+				ck_assert_msg(memcmp(G1, G2, sizeof G1) == 0,
+					      "linear_back %dx%d ld %d, no dx",
+					      rows, cols, ld);
+				cases++;
+			}
+	ck_assert_int_eq(cases, R * C * 2);
+}
+END_TEST
+
+/* The loss and every bit of its gradient are the same with the output
+ * layer's AVX2 kernels as with the plain ones, in both architectures. */
+START_TEST(test_simd_same_gradient)
+{
+	const int arch = _i ? ARCH_bahdanau : ARCH_luong;
+	struct train_data d;
+	struct trainer t;
+	uint64_t state = 4242;
+	double loss[2], *grad[2];
+
+	if (!train_simd_avx2()) {
+		printf("no AVX2: the kernels built for it are not run\n");
+		return;
+	}
+	parse_ok(&d, grad_aligned_pairs, NULL);
+	train_init_random_arch(&t, &d, arch, 3, 4, 5, 8, SCORER_ALL, 7);
+	t.work.align_weight = 0.3;
+	for (size_t k = 0; k < t.lay.total; k++)
+		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
+	for (int simd = 0; simd < 2; simd++) {
+		grad[simd] = calloc(t.lay.total, sizeof *grad[simd]);
+		ck_assert_ptr_nonnull(grad[simd]);
+		t.work.simd = simd;
+		loss[simd] = train_loss(&t.lay, t.theta, grad[simd], &d,
+					SCORER_ALL, &t.work, NULL);
+	}
+	ck_assert(memcmp(&loss[0], &loss[1], sizeof loss[0]) == 0);
+	for (size_t k = 0; k < t.lay.total; k++)
+		ck_assert_msg(memcmp(&grad[0][k], &grad[1][k],
+				     sizeof grad[0][k]) == 0,
+			      "gradient %zu: %.17g plain, %.17g AVX2", k,
+			      grad[0][k], grad[1][k]);
+	free(grad[0]);
+	free(grad[1]);
+	train_free(&t);
+	train_data_free(&d);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -1632,6 +1757,10 @@ static Suite *train_suite(void)
 	tcase_add_test(tc, test_pairs_gold);
 	tcase_add_test(tc, test_bad_alignment);
 	tcase_add_test(tc, test_align_count_handset);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("AVX2 kernels");
+	tcase_add_test(tc, test_simd_kernels_same_bits);
+	tcase_add_loop_test(tc, test_simd_same_gradient, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("model file");
 	tcase_add_test(tc, test_same_seed_same_bytes);
