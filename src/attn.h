@@ -251,21 +251,18 @@ static ATTN_INLINE void attn_linear_back44(double *restrict G,
  * dy ⊗ x to the gradient G of W and, unless dx is NULL, Wᵀ dy to dx (cols).
  * ld is the row stride of W and G (at least cols), so that a block of
  * columns can stand for the whole matrix. */
-static inline void attn_linear_back(double *restrict G, double *restrict dx,
-				    const double *restrict W, int ld,
-				    const double *restrict dy,
-				    const double *restrict x, int rows,
-				    int cols)
+static inline void attn_linear_back_any(double *restrict G,
+					double *restrict dx,
+					const double *restrict W, int ld,
+					const double *restrict dy,
+					const double *restrict x, int rows,
+					int cols)
 {
 	int k = 0;
 
 	if (!dx) {
 		for (int r = 0; r < rows; r++)
 			attn_axpy(G + (size_t)r * ld, dy[r], x, cols);
-		return;
-	}
-	if (rows == 4 && cols == 4) { /* the toy's size, fully unrolled */
-		attn_linear_back44(G, dx, W, ld, dy, x);
 		return;
 	}
 	/* One pass over the rows for eight (then four) columns at a time:
@@ -345,6 +342,21 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 		}
 		dx[k] = a;
 	}
+}
+
+/* attn_linear_back for any shape; 4 x 4 with dx, the toy's size, inline
+ * at the call (attn_linear_back44), the rest out of line. */
+static ATTN_INLINE void attn_linear_back(double *restrict G,
+					 double *restrict dx,
+					 const double *restrict W, int ld,
+					 const double *restrict dy,
+					 const double *restrict x, int rows,
+					 int cols)
+{
+	if (rows == 4 && cols == 4 && dx)
+		attn_linear_back44(G, dx, W, ld, dy, x);
+	else
+		attn_linear_back_any(G, dx, W, ld, dy, x, rows, cols);
 }
 
 /* Returns the index of the largest of x[0..n), the first on ties. */
