@@ -29,6 +29,13 @@ static inline double attn_dot(const double *restrict a,
 	double acc = 0.0;
 	int k = 0;
 
+	if (n == 4) { /* the toy's size: no loop */
+		acc += a[0] * b[0];
+		acc += a[1] * b[1];
+		acc += a[2] * b[2];
+		acc += a[3] * b[3];
+		return acc;
+	}
 	for (; k + 4 <= n; k += 4) {
 		acc += a[k] * b[k];
 		acc += a[k + 1] * b[k + 1];
