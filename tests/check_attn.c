@@ -419,7 +419,7 @@ static void sb_ref_forward(int sc, const struct sb_case *c, double *e,
 	for (int i = 0; i < n; i++) {
 		const double *h = c->Hs + i * H;
 		double acc = 0.0;
-		switch (sc) {
+		switch ((enum scorer)sc) { /* a new scorer: add it */
 		case SCORER_dot:
 			for (int k = 0; k < H; k++)
 				acc += c->s[k] * h[k];
@@ -448,7 +448,9 @@ static void sb_ref_forward(int sc, const struct sb_case *c, double *e,
 				acc += c->w[0][i * H + k] * c->s[k];
 			e[i] = acc;
 			break;
-		default: { /* concat, additive, location-aware */
+		case SCORER_concat:
+		case SCORER_additive:
+		case SCORER_location_aware: {
 			const int la = sc == SCORER_location_aware;
 			const double *Wq = c->w[0], *Wh = c->w[sc ==
 				SCORER_concat ? 0 : 1];
@@ -499,7 +501,10 @@ static void sb_ref_forward(int sc, const struct sb_case *c, double *e,
 				acc += v[a] * act[i * W + a];
 			}
 			e[i] = acc;
+			break;
 		}
+		case SCORER_COUNT: /* not a scorer */
+			break;
 		}
 	}
 }
@@ -524,7 +529,7 @@ static void sb_ref_backward(int sc, const struct sb_case *c,
 	for (int i = 0; i < n; i++) {
 		const double *h = c->Hs + i * H;
 		double *dh = dHs + i * H;
-		switch (sc) {
+		switch ((enum scorer)sc) { /* a new scorer: add it */
 		case SCORER_dot:
 		case SCORER_scaled: {
 			double g = sc == SCORER_dot ? de[i]
@@ -550,7 +555,9 @@ static void sb_ref_backward(int sc, const struct sb_case *c,
 				ds[k] += de[i] * c->w[0][i * H + k];
 			}
 			break;
-		default: { /* concat, additive, location-aware */
+		case SCORER_concat:
+		case SCORER_additive:
+		case SCORER_location_aware: {
 			const int la = sc == SCORER_location_aware;
 			const int iv = sc == SCORER_concat ? 1 : la ? 4 : 2;
 			const int ih = sc == SCORER_concat ? 0 : 1;
@@ -593,7 +600,10 @@ static void sb_ref_backward(int sc, const struct sb_case *c,
 				for (int k = 0; k < 2; k++)
 					dprev[j] += df[k] * c->w[5][k * 3 + m];
 			}
+			break;
 		}
+		case SCORER_COUNT: /* not a scorer */
+			break;
 		}
 	}
 }
