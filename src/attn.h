@@ -84,6 +84,38 @@ static inline void attn_matvec(double *restrict out, const double *restrict W,
 		out[3] = a3;
 		return;
 	}
+	if (rows == 4 && cols % 4 == 0) { /* W_c (4, 8): four columns a turn */
+		const double *w0 = W, *w1 = w0 + cols, *w2 = w1 + cols,
+			     *w3 = w2 + cols;
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int k = 0; k < cols; k += 4) {
+			const double x0 = x[k], x1 = x[k + 1], x2 = x[k + 2],
+				     x3 = x[k + 3];
+
+			a0 += w0[k] * x0;
+			a1 += w1[k] * x0;
+			a2 += w2[k] * x0;
+			a3 += w3[k] * x0;
+			a0 += w0[k + 1] * x1;
+			a1 += w1[k + 1] * x1;
+			a2 += w2[k + 1] * x1;
+			a3 += w3[k + 1] * x1;
+			a0 += w0[k + 2] * x2;
+			a1 += w1[k + 2] * x2;
+			a2 += w2[k + 2] * x2;
+			a3 += w3[k + 2] * x2;
+			a0 += w0[k + 3] * x3;
+			a1 += w1[k + 3] * x3;
+			a2 += w2[k + 3] * x3;
+			a3 += w3[k + 3] * x3;
+		}
+		out[0] = a0;
+		out[1] = a1;
+		out[2] = a2;
+		out[3] = a3;
+		return;
+	}
 	for (; r + 8 <= rows; r += 8) {
 		const double *w0 = W + (size_t)r * cols, *w1 = w0 + cols;
 		const double *w2 = w1 + cols, *w3 = w2 + cols;

@@ -11,6 +11,10 @@ static void dot_forward(const struct score_in *in, const double *s,
 			double *e, struct score_ws *ws)
 {
 	(void)ws;
+	if (in->H == 4) {
+		score_dots4(e, s, in->Hs, 4, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++)
 		e[i] = attn_dot(s, in->Hs + (size_t)i * in->H, in->H);
 }

@@ -25,6 +25,10 @@ static void general_forward(const struct score_in *in, const double *s,
 {
 	const int W = SCORE_WS_WIDTH(in->m);
 
+	if (in->H == 4) {
+		score_dots4(e, s, ws->key, W, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++)
 		e[i] = attn_dot(s, ws->key + (size_t)i * W, in->H);
 }

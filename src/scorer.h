@@ -113,6 +113,27 @@ double score_tanh_out(const double *v, const double *pre, double *act,
 void score_tanh_out_back(const double *v, const double *act, double de,
 			 double *gv, double *du, int A);
 
+/* e (n) = the dot products s·x_i for H = 4, x_i = x + i·stride, each
+ * summed from 0.0 in index order as attn_dot does, with s in locals. */
+static ATTN_INLINE void score_dots4(double *restrict e,
+				    const double *restrict s,
+				    const double *restrict x, int stride,
+				    int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = x + (size_t)i * stride;
+		double acc = 0.0;
+
+		acc += s0 * h[0];
+		acc += s1 * h[1];
+		acc += s2 * h[2];
+		acc += s3 * h[3];
+		e[i] = acc;
+	}
+}
+
 /* score_tanh_out for A = 4, inline: act (4) = tanh(pre), and v·act
  * summed from 0.0 in index order. */
 static ATTN_INLINE double score_tanh_out4(const double *restrict v,

@@ -101,6 +101,50 @@ START_TEST(test_matvec_linear_back_bits)
 }
 END_TEST
 
+/* The paths for four rows (attn_matvec's 4 x 4 and 4 x 4k, attn_dot's 4
+ * numbers, attn_linear_back44), many draws each, since one draw may
+ * round the same in another order: bit for bit the plain loops. */
+START_TEST(test_four_rows_bits)
+{
+	unsigned long long st = 5;
+	double W[4 * 18], G[4 * 18], Gw[4 * 18], x[16], dy[4], out[4];
+	double dx[16], dxw[16];
+
+	for (int cols = 4; cols <= 16; cols += 4)
+		for (int draw = 0; draw < 300; draw++) {
+			const int ld = cols + 2 * (draw % 2); /* 4 x 4: ld too */
+			for (int k = 0; k < 4 * 18; k++) {
+				W[k] = lb_next(&st);
+				G[k] = Gw[k] = lb_next(&st);
+			}
+			for (int k = 0; k < 16; k++) {
+				x[k] = lb_next(&st);
+				dx[k] = dxw[k] = lb_next(&st);
+			}
+			for (int r = 0; r < 4; r++)
+				dy[r] = lb_next(&st);
+			attn_matvec(out, W, x, 4, cols);
+			for (int r = 0; r < 4; r++) {
+				double a = 0.0, d = attn_dot(W + r * cols, x, cols);
+				for (int k = 0; k < cols; k++)
+					a += W[r * cols + k] * x[k];
+				ck_assert_msg(memcmp(&a, &out[r], sizeof a) == 0 &&
+					      memcmp(&a, &d, sizeof a) == 0,
+					      "matvec 4x%d row %d", cols, r);
+			}
+			attn_linear_back(G, dx, W, ld, dy, x, 4, cols);
+			for (int r = 0; r < 4; r++)
+				for (int k = 0; k < cols; k++) {
+					Gw[r * ld + k] += dy[r] * x[k];
+					dxw[k] += dy[r] * W[r * ld + k];
+				}
+			ck_assert_msg(memcmp(G, Gw, sizeof G) == 0 &&
+				      memcmp(dx, dxw, sizeof dx) == 0,
+				      "linear_back 4x%d, row stride %d", cols, ld);
+		}
+}
+END_TEST
+
 /* attn_matvec_t by hand: W (2, 3) not symmetric, so a transposition the
  * wrong way round fails; and -0.0 products sum to +0.0 from 0.0, as
  * attn_matvec's do. */
@@ -833,6 +877,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_matvec_rectangular);
 	tcase_add_test(tc, test_dot);
 	tcase_add_test(tc, test_matvec_linear_back_bits);
+	tcase_add_test(tc, test_four_rows_bits);
 	tcase_add_test(tc, test_linear_back_by_hand);
 	tcase_add_test(tc, test_matvec_t_by_hand);
 	tcase_add_test(tc, test_rnn_step);
