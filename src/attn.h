@@ -13,6 +13,14 @@
  * runs millions of times.  Sums run in index order, so the trace and
  * training get the same doubles. */
 
+/* The kernels for the toy's constant sizes, inlined wherever they are
+ * called, so that their locals stay in registers. */
+#if defined(__GNUC__)
+#define ATTN_INLINE inline __attribute__((always_inline))
+#else
+#define ATTN_INLINE inline
+#endif
+
 /* Returns a·b for vectors of length n, summed in index order (four terms
  * a round, still one after the other). */
 static inline double attn_dot(const double *restrict a,
@@ -21,6 +29,13 @@ static inline double attn_dot(const double *restrict a,
 	double acc = 0.0;
 	int k = 0;
 
+	if (n == 4) { /* the toy's size: no loop */
+		acc += a[0] * b[0];
+		acc += a[1] * b[1];
+		acc += a[2] * b[2];
+		acc += a[3] * b[3];
+		return acc;
+	}
 	for (; k + 4 <= n; k += 4) {
 		acc += a[k] * b[k];
 		acc += a[k + 1] * b[k + 1];
@@ -43,6 +58,64 @@ static inline void attn_matvec(double *restrict out, const double *restrict W,
 {
 	int r = 0;
 
+	if (rows == 4 && cols == 4) { /* the toy's size, fully unrolled */
+		const double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		a0 += W[0] * x0;
+		a1 += W[4] * x0;
+		a2 += W[8] * x0;
+		a3 += W[12] * x0;
+		a0 += W[1] * x1;
+		a1 += W[5] * x1;
+		a2 += W[9] * x1;
+		a3 += W[13] * x1;
+		a0 += W[2] * x2;
+		a1 += W[6] * x2;
+		a2 += W[10] * x2;
+		a3 += W[14] * x2;
+		a0 += W[3] * x3;
+		a1 += W[7] * x3;
+		a2 += W[11] * x3;
+		a3 += W[15] * x3;
+		out[0] = a0;
+		out[1] = a1;
+		out[2] = a2;
+		out[3] = a3;
+		return;
+	}
+	if (rows == 4 && cols % 4 == 0) { /* W_c (4, 8): four columns a turn */
+		const double *w0 = W, *w1 = w0 + cols, *w2 = w1 + cols,
+			     *w3 = w2 + cols;
+		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+
+		for (int k = 0; k < cols; k += 4) {
+			const double x0 = x[k], x1 = x[k + 1], x2 = x[k + 2],
+				     x3 = x[k + 3];
+
+			a0 += w0[k] * x0;
+			a1 += w1[k] * x0;
+			a2 += w2[k] * x0;
+			a3 += w3[k] * x0;
+			a0 += w0[k + 1] * x1;
+			a1 += w1[k + 1] * x1;
+			a2 += w2[k + 1] * x1;
+			a3 += w3[k + 1] * x1;
+			a0 += w0[k + 2] * x2;
+			a1 += w1[k + 2] * x2;
+			a2 += w2[k + 2] * x2;
+			a3 += w3[k + 2] * x2;
+			a0 += w0[k + 3] * x3;
+			a1 += w1[k + 3] * x3;
+			a2 += w2[k + 3] * x3;
+			a3 += w3[k + 3] * x3;
+		}
+		out[0] = a0;
+		out[1] = a1;
+		out[2] = a2;
+		out[3] = a3;
+		return;
+	}
 	for (; r + 8 <= rows; r += 8) {
 		const double *w0 = W + (size_t)r * cols, *w1 = w0 + cols;
 		const double *w2 = w1 + cols, *w3 = w2 + cols;
@@ -176,15 +249,53 @@ static inline void attn_axpy(double *restrict y, double d,
 		y[k] += d * x[k];
 }
 
+/* attn_linear_back for rows = cols = 4, with dx: the same operations in
+ * the same order (each dx[k] summed over r = 0 .. 3 in turn from what it
+ * held), unrolled, with x, dy and dx in locals. */
+static ATTN_INLINE void attn_linear_back44(double *restrict G,
+				      double *restrict dx,
+				      const double *restrict W, int ld,
+				      const double *restrict dy,
+				      const double *restrict x)
+{
+	const double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+	double a0 = dx[0], a1 = dx[1], a2 = dx[2], a3 = dx[3];
+
+#define ATTN_LB44_ROW(r)                                                      \
+	do {                                                                  \
+		const double *w = W + (size_t)(r) * ld;                       \
+		double *g = G + (size_t)(r) * ld;                             \
+		const double d = dy[r];                                       \
+		g[0] += d * x0;                                               \
+		g[1] += d * x1;                                               \
+		g[2] += d * x2;                                               \
+		g[3] += d * x3;                                               \
+		a0 += d * w[0];                                               \
+		a1 += d * w[1];                                               \
+		a2 += d * w[2];                                               \
+		a3 += d * w[3];                                               \
+	} while (0)
+	ATTN_LB44_ROW(0);
+	ATTN_LB44_ROW(1);
+	ATTN_LB44_ROW(2);
+	ATTN_LB44_ROW(3);
+#undef ATTN_LB44_ROW
+	dx[0] = a0;
+	dx[1] = a1;
+	dx[2] = a2;
+	dx[3] = a3;
+}
+
 /* The backward pass of y = W x, W (rows, cols), given dy (rows): adds
  * dy ⊗ x to the gradient G of W and, unless dx is NULL, Wᵀ dy to dx (cols).
  * ld is the row stride of W and G (at least cols), so that a block of
  * columns can stand for the whole matrix. */
-static inline void attn_linear_back(double *restrict G, double *restrict dx,
-				    const double *restrict W, int ld,
-				    const double *restrict dy,
-				    const double *restrict x, int rows,
-				    int cols)
+static inline void attn_linear_back_any(double *restrict G,
+					double *restrict dx,
+					const double *restrict W, int ld,
+					const double *restrict dy,
+					const double *restrict x, int rows,
+					int cols)
 {
 	int k = 0;
 
@@ -270,6 +381,21 @@ static inline void attn_linear_back(double *restrict G, double *restrict dx,
 		}
 		dx[k] = a;
 	}
+}
+
+/* attn_linear_back for any shape; 4 x 4 with dx, the toy's size, inline
+ * at the call (attn_linear_back44), the rest out of line. */
+static ATTN_INLINE void attn_linear_back(double *restrict G,
+					 double *restrict dx,
+					 const double *restrict W, int ld,
+					 const double *restrict dy,
+					 const double *restrict x, int rows,
+					 int cols)
+{
+	if (rows == 4 && cols == 4 && dx)
+		attn_linear_back44(G, dx, W, ld, dy, x);
+	else
+		attn_linear_back_any(G, dx, W, ld, dy, x, rows, cols);
 }
 
 /* Returns the index of the largest of x[0..n), the first on ties. */

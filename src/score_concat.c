@@ -32,12 +32,46 @@ static void concat_forward(const struct score_in *in, const double *s,
 
 	for (int a = 0; a < A; a++) /* the s half */
 		ws->q[a] = attn_dot(in->w[0] + (size_t)a * 2 * H, s, H);
+	if (H == 4 && A == 4) {
+		score_tanh_out44(in->w[1], ws->q, ws->key, ws->mid, ws->act, e,
+				 in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++) {
 		double *pre = ws->mid + (size_t)i * W;
 		double *act = ws->act + (size_t)i * W;
 		for (int a = 0; a < A; a++)
 			pre[a] = ws->q[a] + ws->key[(size_t)i * W + a];
 		e[i] = score_tanh_out(in->w[1], pre, act, A);
+	}
+}
+
+/* concat_backward for H = A = 4 (rows of act 4 apart): the same
+ * operations in the same order, dL/dv_a and ds held in locals across
+ * the n words and du in locals, nothing reloaded for fear of aliasing. */
+static void concat_backward44(double *restrict gW, double *restrict gv,
+			      double *restrict ds, double *restrict dHs,
+			      const double *restrict Wa,
+			      const double *restrict va,
+			      const double *restrict s,
+			      const double *restrict Hs,
+			      const double *restrict act,
+			      const double *restrict de, int n)
+{
+	double g[4] = { gv[0], gv[1], gv[2], gv[3] };
+	double dsl[4] = { ds[0], ds[1], ds[2], ds[3] };
+
+	for (int i = 0; i < n; i++) {
+		double du[4];
+
+		score_tanh_out_back4(va, act + 4 * i, de[i], g, du);
+		attn_linear_back44(gW, dsl, Wa, 8, du, s);
+		attn_linear_back44(gW + 4, dHs + 4 * i, Wa + 4, 8, du,
+				   Hs + 4 * i);
+	}
+	for (int k = 0; k < 4; k++) {
+		gv[k] = g[k];
+		ds[k] = dsl[k];
 	}
 }
 
@@ -51,6 +85,11 @@ static void concat_backward(const struct score_in *in, const double *s,
 	const double *Wa = in->w[0], *va = in->w[1];
 	double *du = ws->q + W; /* (A) */
 
+	if (H == 4 && A == 4) {
+		concat_backward44(gw[0], gw[1], ds, dHs, Wa, va, s, in->Hs,
+				  ws->act, de, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++) {
 		const double *act = ws->act + (size_t)i * W;
 		const double *h = in->Hs + (size_t)i * H;

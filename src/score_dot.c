@@ -11,8 +11,39 @@ static void dot_forward(const struct score_in *in, const double *s,
 			double *e, struct score_ws *ws)
 {
 	(void)ws;
+	if (in->H == 4) {
+		score_dots4(e, s, in->Hs, 4, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++)
 		e[i] = attn_dot(s, in->Hs + (size_t)i * in->H, in->H);
+}
+
+/* dot_backward for H = 4: ds and s in locals across the n words. */
+static void dot_backward4(double *restrict ds, double *restrict dHs,
+			  const double *restrict s, const double *restrict Hs,
+			  const double *restrict de, int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	double a0 = ds[0], a1 = ds[1], a2 = ds[2], a3 = ds[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = Hs + 4 * i, d = de[i];
+		double *dh = dHs + 4 * i;
+
+		a0 += d * h[0];
+		a1 += d * h[1];
+		a2 += d * h[2];
+		a3 += d * h[3];
+		dh[0] += d * s0;
+		dh[1] += d * s1;
+		dh[2] += d * s2;
+		dh[3] += d * s3;
+	}
+	ds[0] = a0;
+	ds[1] = a1;
+	ds[2] = a2;
+	ds[3] = a3;
 }
 
 /* de/ds = h_i, de/dh_i = s */
@@ -24,6 +55,10 @@ static void dot_backward(const struct score_in *in, const double *s,
 
 	(void)ws;
 	(void)gw;
+	if (H == 4) {
+		dot_backward4(ds, dHs, s, in->Hs, de, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++) {
 		const double *h = in->Hs + (size_t)i * H;
 		double *dh = dHs + (size_t)i * H;

@@ -46,6 +46,57 @@ static void locaware_prepare(const struct score_in *in, struct score_ws *ws)
 			    in->Hs + (size_t)i * H, A, H);
 }
 
+/* The scores after W·q for A = 4 (rows of mid and act 4 apart, of aux
+ * X apart): the window, the filters' products and sums, U·f_t,i, pre and
+ * act, as locaware_forward computes them, with the weights in locals. */
+static void locaware_forward4(const double *restrict const *w,
+			      const double *restrict q,
+			      const double *restrict key,
+			      const double *restrict al, double *restrict aux,
+			      double *restrict mid, double *restrict act,
+			      double *restrict e, int n, int X)
+{
+	const double *F = w[P_F], *U = w[P_U], *b = w[P_B], *lw = w[P_LW];
+	const double F0 = F[0], F1 = F[1], F2 = F[2], F3 = F[3], F4 = F[4],
+		     F5 = F[5];
+	const double qb[4] = { q[0], q[1], q[2], q[3] };
+
+	for (int i = 0; i < n; i++) {
+		double *x = aux + (size_t)i * X, *p = mid + 4 * i;
+		const double w0 = i > 0 ? al[i - 1] : 0.0, w1 = al[i];
+		const double w2 = i + 1 < n ? al[i + 1] : 0.0;
+		const double p0 = F0 * w0, p1 = F1 * w1, p2 = F2 * w2;
+		const double p3 = F3 * w0, p4 = F4 * w1, p5 = F5 * w2;
+		double f0 = 0.0, f1 = 0.0;
+
+		f0 += p0;
+		f0 += p1;
+		f0 += p2;
+		f1 += p3;
+		f1 += p4;
+		f1 += p5;
+		x[AUX_WIN] = w0;
+		x[AUX_WIN + 1] = w1;
+		x[AUX_WIN + 2] = w2;
+		x[AUX_PROD] = p0;
+		x[AUX_PROD + 1] = p1;
+		x[AUX_PROD + 2] = p2;
+		x[AUX_PROD + 3] = p3;
+		x[AUX_PROD + 4] = p4;
+		x[AUX_PROD + 5] = p5;
+		x[AUX_F] = f0;
+		x[AUX_F + 1] = f1;
+		for (int a = 0; a < 4; a++) { /* U·f, then pre */
+			double uf = 0.0;
+			uf += U[2 * a] * f0;
+			uf += U[2 * a + 1] * f1;
+			x[AUX_UF + a] = uf;
+			p[a] = qb[a] + key[4 * i + a] + uf + b[a];
+		}
+		e[i] = score_tanh_out4(lw, p, act + 4 * i);
+	}
+}
+
 static void locaware_forward(const struct score_in *in, const double *s,
 			     double *e, struct score_ws *ws)
 {
@@ -54,6 +105,11 @@ static void locaware_forward(const struct score_in *in, const double *s,
 	const double *F = in->w[P_F], *al = in->prev_alpha;
 
 	attn_matvec(ws->q, in->w[P_W], s, A, H);
+	if (A == 4 && W == 4) {
+		locaware_forward4(in->w, ws->q, ws->key, al, ws->aux, ws->mid,
+				  ws->act, e, n, X);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		double *aux = ws->aux + (size_t)i * X;
 		double *pre = ws->mid + (size_t)i * W;
@@ -79,6 +135,73 @@ static void locaware_forward(const struct score_in *in, const double *s,
 	}
 }
 
+/* locaware_backward for H = A = 4 (rows of act 4 apart, of aux X apart):
+ * the same operations in the same order, the gradients of w, b, U and F
+ * and ds held in locals across the n words. */
+static void locaware_backward44(const double *restrict const *w,
+				double *restrict const *gw,
+				double *restrict ds, double *restrict dHs,
+				double *restrict dprev,
+				const double *restrict s,
+				const double *restrict Hs,
+				const double *restrict act,
+				const double *restrict aux,
+				const double *restrict de, int n, int X)
+{
+	const double *U = w[P_U], *F = w[P_F];
+	double glw[4], gb[4], dsl[4], gU[8], gF[6];
+
+	for (int k = 0; k < 4; k++) {
+		glw[k] = gw[P_LW][k];
+		gb[k] = gw[P_B][k];
+		dsl[k] = ds[k];
+	}
+	for (int k = 0; k < 8; k++)
+		gU[k] = gw[P_U][k];
+	for (int k = 0; k < 6; k++)
+		gF[k] = gw[P_F][k];
+	for (int i = 0; i < n; i++) {
+		const double *x = aux + (size_t)i * X;
+		const double f0 = x[AUX_F], f1 = x[AUX_F + 1];
+		double du[4], df0 = 0.0, df1 = 0.0;
+
+		score_tanh_out_back4(w[P_LW], act + 4 * i, de[i], glw, du);
+		for (int a = 0; a < 4; a++)
+			gb[a] += du[a];
+		attn_linear_back44(gw[P_W], dsl, w[P_W], 4, du, s);
+		attn_linear_back44(gw[P_V], dHs + 4 * i, w[P_V], 4, du,
+				   Hs + 4 * i);
+		for (int r = 0; r < 4; r++) { /* U (4, 2) */
+			gU[2 * r] += du[r] * f0;
+			df0 += du[r] * U[2 * r];
+			gU[2 * r + 1] += du[r] * f1;
+			df1 += du[r] * U[2 * r + 1];
+		}
+		for (int m = 0; m < R; m++) {
+			gF[m] += df0 * x[AUX_WIN + m];
+			gF[R + m] += df1 * x[AUX_WIN + m];
+		}
+		if (!dprev)
+			continue;
+		for (int m = 0; m < R; m++) {
+			int j = i + m - 1;
+			if (j < 0 || j >= n)
+				continue; /* the padding */
+			dprev[j] += df0 * F[m];
+			dprev[j] += df1 * F[R + m];
+		}
+	}
+	for (int k = 0; k < 4; k++) {
+		gw[P_LW][k] = glw[k];
+		gw[P_B][k] = gb[k];
+		ds[k] = dsl[k];
+	}
+	for (int k = 0; k < 8; k++)
+		gw[P_U][k] = gU[k];
+	for (int k = 0; k < 6; k++)
+		gw[P_F][k] = gF[k];
+}
+
 /* The gradient to w, b, W (and s), V (and h_i), U and F, and through the
  * window to α_{t-1} (ws->dprev). */
 static void locaware_backward(const struct score_in *in, const double *s,
@@ -89,6 +212,11 @@ static void locaware_backward(const struct score_in *in, const double *s,
 	const int W = SCORE_WS_WIDTH(in->m), X = SCORE_WS_AUX(in->m);
 	double *du = ws->q + W; /* (A) */
 
+	if (H == 4 && A == 4) {
+		locaware_backward44(in->w, gw, ds, dHs, ws->dprev, s, in->Hs,
+				    ws->act, ws->aux, de, n, X);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		const double *act = ws->act + (size_t)i * W;
 		const double *aux = ws->aux + (size_t)i * X;

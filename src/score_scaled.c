@@ -11,6 +11,29 @@
 #include "scorer.h"
 #include "trace.h"
 
+/* scaled_forward for H = 4, whose √H is exactly 2 (sqrt is correctly
+ * rounded): dot_i = s·h_i into mid (rows W apart) and e_i = dot_i / 2,
+ * the same operations with s in locals and the divisor a constant. */
+static ATTN_INLINE void scaled_forward4(double *restrict e,
+					double *restrict mid, int W,
+					const double *restrict s,
+					const double *restrict Hs, int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = Hs + 4 * i;
+		double dot = 0.0;
+
+		dot += s0 * h[0];
+		dot += s1 * h[1];
+		dot += s2 * h[2];
+		dot += s3 * h[3];
+		mid[(size_t)i * W] = dot;
+		e[i] = dot / 2.0;
+	}
+}
+
 /* ws->mid row i: s·h_i before the scaling; ws->q[0]: √H */
 static void scaled_forward(const struct score_in *in, const double *s,
 			   double *e, struct score_ws *ws)
@@ -19,11 +42,45 @@ static void scaled_forward(const struct score_in *in, const double *s,
 	const double root = sqrt((double)H);
 
 	ws->q[0] = root;
+	if (H == 4) {
+		scaled_forward4(e, ws->mid, W, s, in->Hs, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++) {
 		double dot = attn_dot(s, in->Hs + (size_t)i * H, H);
 		ws->mid[(size_t)i * W] = dot;
 		e[i] = dot / root;
 	}
+}
+
+/* scaled_backward for H = 4: ds and s in locals across the n words. */
+static ATTN_INLINE void scaled_backward4(double *restrict ds,
+					 double *restrict dHs,
+					 const double *restrict s,
+					 const double *restrict Hs,
+					 const double *restrict de,
+					 double root, int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	double a0 = ds[0], a1 = ds[1], a2 = ds[2], a3 = ds[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = Hs + 4 * i, g = de[i] / root;
+		double *dh = dHs + 4 * i;
+
+		a0 += g * h[0];
+		a1 += g * h[1];
+		a2 += g * h[2];
+		a3 += g * h[3];
+		dh[0] += g * s0;
+		dh[1] += g * s1;
+		dh[2] += g * s2;
+		dh[3] += g * s3;
+	}
+	ds[0] = a0;
+	ds[1] = a1;
+	ds[2] = a2;
+	ds[3] = a3;
 }
 
 /* de/ds = h_i / √H, de/dh_i = s / √H */
@@ -36,6 +93,10 @@ static void scaled_backward(const struct score_in *in, const double *s,
 
 	(void)ws;
 	(void)gw;
+	if (H == 4) { /* √4 = 2 exactly: a constant divisor */
+		scaled_backward4(ds, dHs, s, in->Hs, de, 2.0, in->n);
+		return;
+	}
 	for (int i = 0; i < in->n; i++) {
 		const double *h = in->Hs + (size_t)i * H;
 		const double g = de[i] / root;

@@ -11,8 +11,10 @@
 #ifndef ATTN_SCORER_H
 #define ATTN_SCORER_H
 
+#include <math.h>
 #include <stddef.h>
 
+#include "attn.h"
 #include "model.h"
 #include "util.h"
 
@@ -110,6 +112,105 @@ double score_tanh_out(const double *v, const double *pre, double *act,
  * writes du (A) = dL/dpre = de·v·(1 - act²). */
 void score_tanh_out_back(const double *v, const double *act, double de,
 			 double *gv, double *du, int A);
+
+/* e (n) = the dot products s·x_i for H = 4, x_i = x + i·stride, each
+ * summed from 0.0 in index order as attn_dot does, with s in locals. */
+static ATTN_INLINE void score_dots4(double *restrict e,
+				    const double *restrict s,
+				    const double *restrict x, int stride,
+				    int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = x + (size_t)i * stride;
+		double acc = 0.0;
+
+		acc += s0 * h[0];
+		acc += s1 * h[1];
+		acc += s2 * h[2];
+		acc += s3 * h[3];
+		e[i] = acc;
+	}
+}
+
+/* score_tanh_out for A = 4, inline: act (4) = tanh(pre), and v·act
+ * summed from 0.0 in index order. */
+static ATTN_INLINE double score_tanh_out4(const double *restrict v,
+					  const double *restrict pre,
+					  double *restrict act)
+{
+	const double c0 = tanh(pre[0]), c1 = tanh(pre[1]);
+	const double c2 = tanh(pre[2]), c3 = tanh(pre[3]);
+	double e = 0.0;
+
+	act[0] = c0;
+	act[1] = c1;
+	act[2] = c2;
+	act[3] = c3;
+	e += v[0] * c0;
+	e += v[1] * c1;
+	e += v[2] * c2;
+	e += v[3] * c3;
+	return e;
+}
+
+/* The last steps of concat's and additive's forward pass for A = 4 (rows
+ * 4 apart): for each of the n words, pre (n, 4) = q + key row i, act (n,
+ * 4) = tanh(pre) and e (n) = v·act, as score_tanh_out computes them, with
+ * q and v in locals. */
+static ATTN_INLINE void score_tanh_out44(const double *restrict v,
+					 const double *restrict q,
+					 const double *restrict key,
+					 double *restrict pre,
+					 double *restrict act,
+					 double *restrict e, int n)
+{
+	const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+	const double v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *k = key + 4 * i;
+		double *p = pre + 4 * i, *c = act + 4 * i, ei = 0.0;
+		const double p0 = q0 + k[0], p1 = q1 + k[1];
+		const double p2 = q2 + k[2], p3 = q3 + k[3];
+		const double c0 = tanh(p0), c1 = tanh(p1);
+		const double c2 = tanh(p2), c3 = tanh(p3);
+
+		p[0] = p0;
+		p[1] = p1;
+		p[2] = p2;
+		p[3] = p3;
+		c[0] = c0;
+		c[1] = c1;
+		c[2] = c2;
+		c[3] = c3;
+		ei += v0 * c0;
+		ei += v1 * c1;
+		ei += v2 * c2;
+		ei += v3 * c3;
+		e[i] = ei;
+	}
+}
+
+/* score_tanh_out_back for A = 4, inline: adds de·act to gv (4) and
+ * writes du (4), each the same operations in the same order. */
+static ATTN_INLINE void score_tanh_out_back4(const double *restrict v,
+					     const double *restrict act,
+					     double de, double *restrict gv,
+					     double *restrict du)
+{
+	const double c0 = act[0], c1 = act[1], c2 = act[2], c3 = act[3];
+
+	gv[0] += de * c0;
+	gv[1] += de * c1;
+	gv[2] += de * c2;
+	gv[3] += de * c3;
+	du[0] = de * v[0] * (1.0 - c0 * c0);
+	du[1] = de * v[1] * (1.0 - c1 * c1);
+	du[2] = de * v[2] * (1.0 - c2 * c2);
+	du[3] = de * v[3] * (1.0 - c3 * c3);
+}
 
 extern const struct scorer_class *const scorer_registry[SCORER_COUNT];
 

@@ -669,13 +669,13 @@ static double tr_align_loss(const struct train_pair *pr, int t, int n,
 static void tr_align_back(double *e, const double *alpha,
 			  const unsigned char *gold, double lambda, int n)
 {
-	double a;
+	double in; /* 1 - 1/a: the factor of a gold word, 1 - 0 = 1 else */
 
 	if (!gold || lambda == 0.0)
 		return;
-	a = tr_gold_mass(alpha, gold, n);
+	in = 1.0 - 1.0 / tr_gold_mass(alpha, gold, n); /* once, not a word */
 	for (int i = 0; i < n; i++)
-		e[i] += lambda * alpha[i] * (1.0 - (gold[i] ? 1.0 / a : 0.0));
+		e[i] += lambda * alpha[i] * (gold[i] ? in : 1.0);
 }
 
 /* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
@@ -1122,7 +1122,7 @@ static void tr_dec_step_feed_back(struct model *g, const struct model *m,
 }
 
 /* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
-static void tr_seq_ws(struct train_work *w, int n, int t)
+static inline void tr_seq_ws(struct train_work *w, int n, int t)
 {
 	const size_t W = (size_t)(w->H > w->A ? w->H : w->A);
 	const size_t X = (size_t)(16 + w->A), N = (size_t)n;

@@ -101,6 +101,50 @@ START_TEST(test_matvec_linear_back_bits)
 }
 END_TEST
 
+/* The paths for four rows (attn_matvec's 4 x 4 and 4 x 4k, attn_dot's 4
+ * numbers, attn_linear_back44), many draws each, since one draw may
+ * round the same in another order: bit for bit the plain loops. */
+START_TEST(test_four_rows_bits)
+{
+	unsigned long long st = 5;
+	double W[4 * 18], G[4 * 18], Gw[4 * 18], x[16], dy[4], out[4];
+	double dx[16], dxw[16];
+
+	for (int cols = 4; cols <= 16; cols += 4)
+		for (int draw = 0; draw < 300; draw++) {
+			const int ld = cols + 2 * (draw % 2); /* 4 x 4: ld too */
+			for (int k = 0; k < 4 * 18; k++) {
+				W[k] = lb_next(&st);
+				G[k] = Gw[k] = lb_next(&st);
+			}
+			for (int k = 0; k < 16; k++) {
+				x[k] = lb_next(&st);
+				dx[k] = dxw[k] = lb_next(&st);
+			}
+			for (int r = 0; r < 4; r++)
+				dy[r] = lb_next(&st);
+			attn_matvec(out, W, x, 4, cols);
+			for (int r = 0; r < 4; r++) {
+				double a = 0.0, d = attn_dot(W + r * cols, x, cols);
+				for (int k = 0; k < cols; k++)
+					a += W[r * cols + k] * x[k];
+				ck_assert_msg(memcmp(&a, &out[r], sizeof a) == 0 &&
+					      memcmp(&a, &d, sizeof a) == 0,
+					      "matvec 4x%d row %d", cols, r);
+			}
+			attn_linear_back(G, dx, W, ld, dy, x, 4, cols);
+			for (int r = 0; r < 4; r++)
+				for (int k = 0; k < cols; k++) {
+					Gw[r * ld + k] += dy[r] * x[k];
+					dxw[k] += dy[r] * W[r * ld + k];
+				}
+			ck_assert_msg(memcmp(G, Gw, sizeof G) == 0 &&
+				      memcmp(dx, dxw, sizeof dx) == 0,
+				      "linear_back 4x%d, row stride %d", cols, ld);
+		}
+}
+END_TEST
+
 /* attn_matvec_t by hand: W (2, 3) not symmetric, so a transposition the
  * wrong way round fails; and -0.0 products sum to +0.0 from 0.0, as
  * attn_matvec's do. */
@@ -392,6 +436,342 @@ START_TEST(test_score_location_aware)
 }
 END_TEST
 
+/* Every scorer's forward() and backward() against the plain formula,
+ * bit for bit: the scorers take a path of their own for H = A = 4 (the
+ * toy's sizes) that keeps values in registers and unrolls, and it must
+ * give the very doubles of the loops below, which add in the order the
+ * general code does.  Sizes 4 and 4 and others around them, 1 to 9
+ * words, the values of lb_next with ±0 and repeated values among them,
+ * the weights' gradients, ds, dL/dh_i and dL/dα_{t-1} starting from
+ * values of their own. */
+#define SB_MAX 512
+struct sb_case {
+	int H, A, n;
+	double w[6][SB_MAX], Hs[SB_MAX], s[16], prev[16], de[16];
+};
+
+/* The plain forward pass of scorer sc: e (n), key, mid, act (rows of
+ * W = max(H, A)), q and aux (rows of X = 16 + A) as the scorer keeps
+ * them. */
+static void sb_ref_forward(int sc, const struct sb_case *c, double *e,
+			   double *key, double *mid, double *act, double *q,
+			   double *aux)
+{
+	const int H = c->H, A = c->A, n = c->n, W = H > A ? H : A;
+	const int X = 16 + A;
+
+	for (int i = 0; i < n; i++) {
+		const double *h = c->Hs + i * H;
+		double acc = 0.0;
+		switch ((enum scorer)sc) { /* a new scorer: add it */
+		case SCORER_dot:
+			for (int k = 0; k < H; k++)
+				acc += c->s[k] * h[k];
+			e[i] = acc;
+			break;
+		case SCORER_scaled:
+			for (int k = 0; k < H; k++)
+				acc += c->s[k] * h[k];
+			mid[i * W] = acc;
+			q[0] = sqrt((double)H);
+			e[i] = acc / q[0];
+			break;
+		case SCORER_general:
+			for (int r = 0; r < H; r++) {
+				double a = 0.0;
+				for (int k = 0; k < H; k++)
+					a += c->w[0][r * H + k] * h[k];
+				key[i * W + r] = a;
+			}
+			for (int k = 0; k < H; k++)
+				acc += c->s[k] * key[i * W + k];
+			e[i] = acc;
+			break;
+		case SCORER_location:
+			for (int k = 0; k < H; k++)
+				acc += c->w[0][i * H + k] * c->s[k];
+			e[i] = acc;
+			break;
+		case SCORER_concat:
+		case SCORER_additive:
+		case SCORER_location_aware: {
+			const int la = sc == SCORER_location_aware;
+			const double *Wq = c->w[0], *Wh = c->w[sc ==
+				SCORER_concat ? 0 : 1];
+			const double *v = c->w[sc == SCORER_concat ? 1
+					       : la ? 4 : 2];
+			const int ld = sc == SCORER_concat ? 2 * H : H;
+			const int off = sc == SCORER_concat ? H : 0;
+			double *x = aux + i * X;
+			for (int a = 0; a < A; a++) {
+				double kq = 0.0, kh = 0.0;
+				for (int k = 0; k < H; k++) {
+					kq += Wq[a * ld + k] * c->s[k];
+					kh += Wh[a * ld + off + k] * h[k];
+				}
+				q[a] = kq;
+				key[i * W + a] = kh;
+			}
+			if (la) {
+				double f[2];
+				for (int m = 0; m < 3; m++) {
+					int j = i + m - 1;
+					x[m] = j >= 0 && j < n ? c->prev[j]
+							       : 0.0;
+				}
+				for (int k = 0; k < 2; k++) {
+					f[k] = 0.0;
+					for (int m = 0; m < 3; m++) {
+						x[3 + 3 * k + m] =
+							c->w[5][3 * k + m] *
+							x[m];
+						f[k] += x[3 + 3 * k + m];
+					}
+					x[9 + k] = f[k];
+				}
+				for (int a = 0; a < A; a++) {
+					double uf = 0.0;
+					for (int k = 0; k < 2; k++)
+						uf += c->w[2][a * 2 + k] * f[k];
+					x[11 + a] = uf;
+				}
+			}
+			for (int a = 0; a < A; a++) {
+				double p = q[a] + key[i * W + a];
+				if (la)
+					p = p + x[11 + a] + c->w[3][a];
+				mid[i * W + a] = p;
+				act[i * W + a] = tanh(p);
+				acc += v[a] * act[i * W + a];
+			}
+			e[i] = acc;
+			break;
+		}
+		case SCORER_COUNT: /* not a scorer */
+			break;
+		}
+	}
+}
+
+/* The plain backward pass after sb_ref_forward: adds to the gradients
+ * gw, to ds (H), dHs (n, H) and dprev (n). */
+static void sb_ref_backward(int sc, const struct sb_case *c,
+			    const double *act, const double *key,
+			    const double *aux, double gw[6][SB_MAX],
+			    double *ds, double *dHs, double *dprev)
+{
+	const int H = c->H, A = c->A, n = c->n, W = H > A ? H : A;
+	const double *s = c->s, *de = c->de;
+	double wts[64];
+
+	if (sc == SCORER_general)
+		for (int k = 0; k < H; k++) {
+			wts[k] = 0.0;
+			for (int r = 0; r < H; r++)
+				wts[k] += c->w[0][r * H + k] * s[r];
+		}
+	for (int i = 0; i < n; i++) {
+		const double *h = c->Hs + i * H;
+		double *dh = dHs + i * H;
+		switch ((enum scorer)sc) { /* a new scorer: add it */
+		case SCORER_dot:
+		case SCORER_scaled: {
+			double g = sc == SCORER_dot ? de[i]
+				   : de[i] / sqrt((double)H);
+			for (int k = 0; k < H; k++) {
+				ds[k] += g * h[k];
+				dh[k] += g * s[k];
+			}
+			break;
+		}
+		case SCORER_general:
+			for (int k = 0; k < H; k++) {
+				ds[k] += de[i] * key[i * W + k];
+				dh[k] += de[i] * wts[k];
+			}
+			for (int r = 0; r < H; r++)
+				for (int k = 0; k < H; k++)
+					gw[0][r * H + k] += de[i] * s[r] * h[k];
+			break;
+		case SCORER_location:
+			for (int k = 0; k < H; k++) {
+				gw[0][i * H + k] += de[i] * s[k];
+				ds[k] += de[i] * c->w[0][i * H + k];
+			}
+			break;
+		case SCORER_concat:
+		case SCORER_additive:
+		case SCORER_location_aware: {
+			const int la = sc == SCORER_location_aware;
+			const int iv = sc == SCORER_concat ? 1 : la ? 4 : 2;
+			const int ih = sc == SCORER_concat ? 0 : 1;
+			const int ld = sc == SCORER_concat ? 2 * H : H;
+			const int off = sc == SCORER_concat ? H : 0;
+			const double *x = aux + i * (16 + A);
+			double du[64], df[2] = { 0.0, 0.0 };
+			for (int a = 0; a < A; a++) {
+				const double t = act[i * W + a];
+				gw[iv][a] += de[i] * t;
+				du[a] = de[i] * c->w[iv][a] * (1.0 - t * t);
+				if (la)
+					gw[3][a] += du[a];
+			}
+			for (int r = 0; r < A; r++)
+				for (int k = 0; k < H; k++) {
+					gw[0][r * ld + k] += du[r] * s[k];
+					ds[k] += du[r] * c->w[0][r * ld + k];
+				}
+			for (int r = 0; r < A; r++)
+				for (int k = 0; k < H; k++) {
+					gw[ih][r * ld + off + k] += du[r] * h[k];
+					dh[k] += du[r] *
+						 c->w[ih][r * ld + off + k];
+				}
+			if (!la)
+				break;
+			for (int r = 0; r < A; r++)
+				for (int k = 0; k < 2; k++) {
+					gw[2][r * 2 + k] += du[r] * x[9 + k];
+					df[k] += du[r] * c->w[2][r * 2 + k];
+				}
+			for (int k = 0; k < 2; k++)
+				for (int m = 0; m < 3; m++)
+					gw[5][k * 3 + m] += df[k] * x[m];
+			for (int m = 0; m < 3 && dprev; m++) {
+				int j = i + m - 1;
+				if (j < 0 || j >= n)
+					continue;
+				for (int k = 0; k < 2; k++)
+					dprev[j] += df[k] * c->w[5][k * 3 + m];
+			}
+			break;
+		}
+		case SCORER_COUNT: /* not a scorer */
+			break;
+		}
+	}
+}
+
+/* a value of lb_next, or now and then ±0 or the value before it */
+static double sb_value(unsigned long long *st, double *last)
+{
+	double v = lb_next(st);
+	unsigned long long pick = *st >> 58;
+
+	if (pick == 0)
+		v = 0.0;
+	else if (pick == 1)
+		v = -0.0;
+	else if (pick == 2)
+		v = *last;
+	*last = v;
+	return v;
+}
+
+static int sb_same(const double *a, const double *b, int n)
+{
+	return memcmp(a, b, sizeof *a * (size_t)n) == 0;
+}
+
+static struct sb_case sb_c;
+static double sb_gw[6][SB_MAX], sb_gr[6][SB_MAX];
+static double sb_key[SB_MAX], sb_mid[SB_MAX], sb_act[SB_MAX], sb_q[64];
+static double sb_aux[SB_MAX], sb_rkey[SB_MAX], sb_rmid[SB_MAX];
+static double sb_ract[SB_MAX], sb_rq[64], sb_raux[SB_MAX];
+static double sb_dHs[SB_MAX], sb_rdHs[SB_MAX];
+
+/* Draws a case of scorer sc with sizes H, A and n words from *st, runs
+ * the scorer and the plain loops, and compares every number they make;
+ * withprev: with dL/dα_{t-1} (location-aware's ws->dprev). */
+static void sb_run(int sc, int H, int A, int n, int withprev,
+		   unsigned long long *st)
+{
+	const struct scorer_class *cls = scorer_get(sc);
+	const int W = H > A ? H : A;
+	struct sb_case *c = &sb_c;
+	double e[16], re[16], ds[16], rds[16], dprev[16], rdprev[16];
+	double last = 1.0, *gp[6];
+	struct model m;
+	struct score_in in;
+	struct score_ws ws = { sb_key, sb_mid, sb_act, sb_q, sb_aux,
+			       withprev ? dprev : NULL };
+
+	c->H = H;
+	c->A = A;
+	c->n = n;
+	for (int k = 0; k < SB_MAX; k++) {
+		for (int p = 0; p < 6; p++) {
+			c->w[p][k] = sb_value(st, &last);
+			sb_gw[p][k] = sb_gr[p][k] = sb_value(st, &last);
+		}
+		c->Hs[k] = sb_value(st, &last);
+		sb_dHs[k] = sb_rdHs[k] = sb_value(st, &last);
+		sb_key[k] = sb_mid[k] = sb_act[k] = sb_aux[k] = 7.0;
+		sb_rkey[k] = sb_rmid[k] = sb_ract[k] = sb_raux[k] = 7.0;
+	}
+	for (int k = 0; k < 16; k++) {
+		c->s[k] = sb_value(st, &last);
+		c->prev[k] = sb_value(st, &last);
+		c->de[k] = sb_value(st, &last);
+		ds[k] = rds[k] = sb_value(st, &last);
+		dprev[k] = rdprev[k] = sb_value(st, &last);
+	}
+	memset(&m, 0, sizeof m);
+	m.H = H;
+	m.A = A;
+	m.L = n;
+	for (int p = 0; p < 6; p++) {
+		m.sw[sc][p] = c->w[p];
+		gp[p] = sb_gw[p];
+	}
+	scorer_input(&in, &m, sc, c->Hs, n);
+	in.prev_alpha = c->prev;
+	if (cls->prepare)
+		cls->prepare(&in, &ws);
+	cls->forward(&in, c->s, e, &ws);
+	sb_ref_forward(sc, c, re, sb_rkey, sb_rmid, sb_ract, sb_rq, sb_raux);
+	ck_assert_msg(sb_same(e, re, n), "%s H=%d A=%d n=%d: e differs",
+		      cls->name, H, A, n);
+	ck_assert_msg(sb_same(sb_mid, sb_rmid, n * W) &&
+		      sb_same(sb_act, sb_ract, n * W) &&
+		      sb_same(sb_aux, sb_raux, n * (16 + A)),
+		      "%s H=%d A=%d n=%d: the kept values differ", cls->name,
+		      H, A, n);
+	ck_assert_msg(sb_same(sb_key, sb_rkey, n * W) &&
+		      sb_same(sb_q, sb_rq, sc == SCORER_scaled ? 1
+				: sc == SCORER_dot || sc == SCORER_general ||
+				  sc == SCORER_location ? 0 : A),
+		      "%s H=%d A=%d n=%d: key or q differs", cls->name, H, A,
+		      n);
+	cls->backward(&in, c->s, c->de, &ws, gp, ds, sb_dHs);
+	sb_ref_backward(sc, c, sb_act, sb_key, sb_aux, sb_gr, rds, sb_rdHs,
+			withprev ? rdprev : NULL);
+	ck_assert_msg(sb_same(ds, rds, 16) && sb_same(sb_dHs, sb_rdHs, SB_MAX),
+		      "%s H=%d A=%d n=%d: ds or dh differs", cls->name, H, A,
+		      n);
+	ck_assert_msg(sb_same(dprev, rdprev, 16),
+		      "%s H=%d A=%d n=%d: dprev differs", cls->name, H, A, n);
+	for (int p = 0; p < 6; p++)
+		ck_assert_msg(sb_same(sb_gw[p], sb_gr[p], SB_MAX),
+			      "%s H=%d A=%d n=%d: gradient %d differs",
+			      cls->name, H, A, n, p);
+}
+
+START_TEST(test_scorers_bits)
+{
+	static const int sizes[][2] = { { 4, 4 }, { 4, 2 }, { 2, 4 },
+					{ 4, 6 }, { 6, 4 }, { 3, 5 } };
+	unsigned long long st = 11;
+
+	for (int z = 0; z < 6; z++)
+		for (int n = 1; n <= 9; n++)
+			for (int sc = 0; sc < SCORER_COUNT; sc++) {
+				sb_run(sc, sizes[z][0], sizes[z][1], n, 0, &st);
+				sb_run(sc, sizes[z][0], sizes[z][1], n, 1, &st);
+			}
+}
+END_TEST
+
 START_TEST(test_softmax_small)
 {
 	/* e = (1, 2, 3): max 3, shifts (-2, -1, 0) */
@@ -497,6 +877,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_matvec_rectangular);
 	tcase_add_test(tc, test_dot);
 	tcase_add_test(tc, test_matvec_linear_back_bits);
+	tcase_add_test(tc, test_four_rows_bits);
 	tcase_add_test(tc, test_linear_back_by_hand);
 	tcase_add_test(tc, test_matvec_t_by_hand);
 	tcase_add_test(tc, test_rnn_step);
@@ -509,6 +890,7 @@ static Suite *attn_suite(void)
 	tcase_add_test(tc, test_score_concat_attention_width);
 	tcase_add_test(tc, test_score_additive);
 	tcase_add_test(tc, test_score_location_aware);
+	tcase_add_test(tc, test_scorers_bits);
 	tcase_add_test(tc, test_softmax_small);
 	tcase_add_test(tc, test_softmax_huge_scores);
 	tcase_add_test(tc, test_softmax_all_negative_huge);
