@@ -46,35 +46,6 @@ static void concat_forward(const struct score_in *in, const double *s,
 	}
 }
 
-/* concat_backward for H = A = 4 (rows of act 4 apart): the same
- * operations in the same order, dL/dv_a and ds held in locals across
- * the n words and du in locals, nothing reloaded for fear of aliasing. */
-static void concat_backward44(double *restrict gW, double *restrict gv,
-			      double *restrict ds, double *restrict dHs,
-			      const double *restrict Wa,
-			      const double *restrict va,
-			      const double *restrict s,
-			      const double *restrict Hs,
-			      const double *restrict act,
-			      const double *restrict de, int n)
-{
-	double g[4] = { gv[0], gv[1], gv[2], gv[3] };
-	double dsl[4] = { ds[0], ds[1], ds[2], ds[3] };
-
-	for (int i = 0; i < n; i++) {
-		double du[4];
-
-		score_tanh_out_back4(va, act + 4 * i, de[i], g, du);
-		attn_linear_back44(gW, dsl, Wa, 8, du, s);
-		attn_linear_back44(gW + 4, dHs + 4 * i, Wa + 4, 8, du,
-				   Hs + 4 * i);
-	}
-	for (int k = 0; k < 4; k++) {
-		gv[k] = g[k];
-		ds[k] = dsl[k];
-	}
-}
-
 /* de/dv_a = tanh(..); through tanh, du = de·v_a·(1 - tanh²); then W_a
  * reads [s; h_i], so du goes to both halves */
 static void concat_backward(const struct score_in *in, const double *s,
@@ -86,8 +57,8 @@ static void concat_backward(const struct score_in *in, const double *s,
 	double *du = ws->q + W; /* (A) */
 
 	if (H == 4 && A == 4) {
-		concat_backward44(gw[0], gw[1], ds, dHs, Wa, va, s, in->Hs,
-				  ws->act, de, in->n);
+		score_tanh_back44(gw[0], gw[0] + 4, 8, gw[1], ds, dHs, Wa,
+				  Wa + 4, va, s, in->Hs, ws->act, de, in->n);
 		return;
 	}
 	for (int i = 0; i < in->n; i++) {

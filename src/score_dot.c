@@ -19,33 +19,6 @@ static void dot_forward(const struct score_in *in, const double *s,
 		e[i] = attn_dot(s, in->Hs + (size_t)i * in->H, in->H);
 }
 
-/* dot_backward for H = 4: ds and s in locals across the n words. */
-static void dot_backward4(double *restrict ds, double *restrict dHs,
-			  const double *restrict s, const double *restrict Hs,
-			  const double *restrict de, int n)
-{
-	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-	double a0 = ds[0], a1 = ds[1], a2 = ds[2], a3 = ds[3];
-
-	for (int i = 0; i < n; i++) {
-		const double *h = Hs + 4 * i, d = de[i];
-		double *dh = dHs + 4 * i;
-
-		a0 += d * h[0];
-		a1 += d * h[1];
-		a2 += d * h[2];
-		a3 += d * h[3];
-		dh[0] += d * s0;
-		dh[1] += d * s1;
-		dh[2] += d * s2;
-		dh[3] += d * s3;
-	}
-	ds[0] = a0;
-	ds[1] = a1;
-	ds[2] = a2;
-	ds[3] = a3;
-}
-
 /* de/ds = h_i, de/dh_i = s */
 static void dot_backward(const struct score_in *in, const double *s,
 			 const double *de, struct score_ws *ws,
@@ -56,7 +29,7 @@ static void dot_backward(const struct score_in *in, const double *s,
 	(void)ws;
 	(void)gw;
 	if (H == 4) {
-		dot_backward4(ds, dHs, s, in->Hs, de, in->n);
+		score_dot_back4(ds, dHs, s, in->Hs, de, 1.0, in->n);
 		return;
 	}
 	for (int i = 0; i < in->n; i++) {

@@ -53,36 +53,6 @@ static void scaled_forward(const struct score_in *in, const double *s,
 	}
 }
 
-/* scaled_backward for H = 4: ds and s in locals across the n words. */
-static ATTN_INLINE void scaled_backward4(double *restrict ds,
-					 double *restrict dHs,
-					 const double *restrict s,
-					 const double *restrict Hs,
-					 const double *restrict de,
-					 double root, int n)
-{
-	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-	double a0 = ds[0], a1 = ds[1], a2 = ds[2], a3 = ds[3];
-
-	for (int i = 0; i < n; i++) {
-		const double *h = Hs + 4 * i, g = de[i] / root;
-		double *dh = dHs + 4 * i;
-
-		a0 += g * h[0];
-		a1 += g * h[1];
-		a2 += g * h[2];
-		a3 += g * h[3];
-		dh[0] += g * s0;
-		dh[1] += g * s1;
-		dh[2] += g * s2;
-		dh[3] += g * s3;
-	}
-	ds[0] = a0;
-	ds[1] = a1;
-	ds[2] = a2;
-	ds[3] = a3;
-}
-
 /* de/ds = h_i / √H, de/dh_i = s / √H */
 static void scaled_backward(const struct score_in *in, const double *s,
 			    const double *de, struct score_ws *ws,
@@ -94,7 +64,7 @@ static void scaled_backward(const struct score_in *in, const double *s,
 	(void)ws;
 	(void)gw;
 	if (H == 4) { /* √4 = 2 exactly: a constant divisor */
-		scaled_backward4(ds, dHs, s, in->Hs, de, 2.0, in->n);
+		score_dot_back4(ds, dHs, s, in->Hs, de, 2.0, in->n);
 		return;
 	}
 	for (int i = 0; i < in->n; i++) {

@@ -212,6 +212,74 @@ static ATTN_INLINE void score_tanh_out_back4(const double *restrict v,
 	du[3] = de * v[3] * (1.0 - c3 * c3);
 }
 
+/* The backward pass of e_i = (s·h_i) / root for H = 4 (dot's, root 1,
+ * and scaled's, root √4 = 2): adds g_i h_i to ds and g_i s to dL/dh_i
+ * (dHs, rows 4 apart), g_i = de_i / root (de_i itself when root is 1:
+ * x / 1 is x), with ds and s in locals across the n words. */
+static ATTN_INLINE void score_dot_back4(double *restrict ds,
+					double *restrict dHs,
+					const double *restrict s,
+					const double *restrict Hs,
+					const double *restrict de,
+					double root, int n)
+{
+	const double s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+	double a0 = ds[0], a1 = ds[1], a2 = ds[2], a3 = ds[3];
+
+	for (int i = 0; i < n; i++) {
+		const double *h = Hs + 4 * i, g = de[i] / root;
+		double *dh = dHs + 4 * i;
+
+		a0 += g * h[0];
+		a1 += g * h[1];
+		a2 += g * h[2];
+		a3 += g * h[3];
+		dh[0] += g * s0;
+		dh[1] += g * s1;
+		dh[2] += g * s2;
+		dh[3] += g * s3;
+	}
+	ds[0] = a0;
+	ds[1] = a1;
+	ds[2] = a2;
+	ds[3] = a3;
+}
+
+/* The backward pass of e_i = v·tanh(W·s + U·h_i) for H = A = 4, rows of
+ * act 4 apart, W's and U's rows (and their gradients') ld apart:
+ * concat's W_a = [W U] is one matrix (ld 8, U at W + 4), additive's W_a
+ * and U_a are two (ld 4).  Adds to the gradients of v, W and U, to ds
+ * and to dL/dh_i (dHs), the same operations in the same order as the
+ * general loop, with dL/dv and ds in locals across the n words. */
+static ATTN_INLINE void score_tanh_back44(double *restrict gW,
+					  double *restrict gU, int ld,
+					  double *restrict gv,
+					  double *restrict ds,
+					  double *restrict dHs,
+					  const double *restrict W,
+					  const double *restrict U,
+					  const double *restrict v,
+					  const double *restrict s,
+					  const double *restrict Hs,
+					  const double *restrict act,
+					  const double *restrict de, int n)
+{
+	double g[4] = { gv[0], gv[1], gv[2], gv[3] };
+	double dsl[4] = { ds[0], ds[1], ds[2], ds[3] };
+
+	for (int i = 0; i < n; i++) {
+		double du[4];
+
+		score_tanh_out_back4(v, act + 4 * i, de[i], g, du);
+		attn_linear_back44(gW, dsl, W, ld, du, s);
+		attn_linear_back44(gU, dHs + 4 * i, U, ld, du, Hs + 4 * i);
+	}
+	for (int k = 0; k < 4; k++) {
+		gv[k] = g[k];
+		ds[k] = dsl[k];
+	}
+}
+
 extern const struct scorer_class *const scorer_registry[SCORER_COUNT];
 
 /* The class of scorer sc (0 <= sc < SCORER_COUNT). */
