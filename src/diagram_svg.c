@@ -137,18 +137,25 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		: "the query is the decoder's new state; c_t then makes the "
 		  "attentional state");
 
-	/* a local window: a dashed frame round its boxes, and p_t */
+	/* a local window: a dashed frame round its boxes, and p_t.  The
+	 * left margin has two columns: p_t's marker (x 26..42) by the frame
+	 * and, left of it, the word "window" turned upright (its baseline at
+	 * x 20, its glyphs within x 5..24), so that the word never runs into
+	 * the marker, whichever box p_t points at and however short the
+	 * frame.  The frame ends 8 px right of the boxes, clear of the α
+	 * labels at bx + bw + 16. */
 	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= n) {
 		int y0 = top + (d->win_lo - 1) * rh - 6;
 		int y1 = top + (d->win_hi - 1) * rh + bh + 6;
+		int lx = bx - 40;
 		fprintf(out, "<g class=\"window\" data-lo=\"%d\" data-hi=\"%d\">"
 			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"fill=\"none\" stroke=\"#7b3294\" stroke-width=\"3\" "
 			"stroke-dasharray=\"10 6\"/><text x=\"%d\" y=\"%d\" "
 			"font-size=\"16\" fill=\"#7b3294\" transform=\"rotate(-90 %d %d)\" "
 			"text-anchor=\"middle\">window</text></g>\n",
-			d->win_lo, d->win_hi, bx - 14, y0, bw + 28, y1 - y0,
-			bx - 22, (y0 + y1) / 2, bx - 22, (y0 + y1) / 2);
+			d->win_lo, d->win_hi, bx - 14, y0, bw + 22, y1 - y0,
+			lx, (y0 + y1) / 2, lx, (y0 + y1) / 2);
 	}
 	if (d->has_pt) {
 		double py = top + (d->pt - 1) * rh + bh / 2.0;

@@ -182,6 +182,7 @@ struct svg_lay {
 	const struct trace *ptr[SVG_MAX_PANELS]; /* each panel's trace */
 	int prun[SVG_MAX_PANELS];                /* and run in it */
 	int cw;           /* a cell's width */
+	int vw;           /* the widest value's estimated width, in it */
 	int rot;          /* 1: the source words are turned 45 degrees */
 	int drawn;        /* the one-hot of the drawn words, not α */
 	const char *sym;  /* the weights' symbol: α, or a for local-p's
@@ -311,6 +312,7 @@ static void svg_lay_columns(struct svg_lay *L)
 	int vw = svg_num_width((int)strlen(num_fixed(buf, 0.5, L->prec)),
 			       SVG_FS_CELL);
 	L->cw = vw + SVG_CELL_PAD > SVG_CELL_W ? vw + SVG_CELL_PAD : SVG_CELL_W;
+	L->vw = vw;
 	int widest = 0;
 	for (int i = 0; i < tr->n; i++) {
 		int w = svg_width(svg_cols(tr->m->src.words[tr->src[i]]),
@@ -584,8 +586,34 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 		i == best ? " font-weight=\"bold\"" : "", buf);
 }
 
-/* A local window's marks on the grid of panel k: each step's window outlined,
- * and p_t as a dot on its row joined to the next, the path of p_t. */
+/* Where p_t's dot sits in its row: in the band between the value, whose
+ * digits end at its baseline (y + 22) and its font's box at y + 24, and
+ * the window's outline (y + 32 .. y + 34); the dot, y + 25 .. y + 31 with
+ * its stroke, meets neither, and neither it nor its path ever crosses a
+ * number. */
+#define SVG_PT_DY 28
+
+/* The x of the path's way down from row t to row t + 1, which crosses row
+ * t + 1's values: straight above p_{t+1} (at x) when that misses the
+ * value of the cell under it, else at the nearer edge of that cell, in the
+ * gap between two values. */
+static double svg_pt_leg(const struct svg_lay *L, int gx, int n, double x)
+{
+	int j = (int)floor((x - gx) / L->cw);
+	if (j < 0)
+		j = 0;
+	if (j > n - 1)
+		j = n - 1;
+	double mid = gx + (2 * j + 1) * L->cw / 2.0;
+	if (fabs(x - mid) > L->vw / 2.0 + 3)
+		return x;
+	return x < mid ? gx + j * L->cw : gx + (j + 1) * L->cw;
+}
+
+/* A local window's marks on the grid of panel k: each step's window
+ * outlined, and p_t as a dot on its row, under the value, joined to the
+ * next: the path of p_t, which runs along the rows under their values and
+ * goes down between two values (svg_pt_leg). */
 static void svg_windows(FILE *out, const struct svg_lay *L, int k, int gx,
 			int gy)
 {
@@ -606,21 +634,21 @@ static void svg_windows(FILE *out, const struct svg_lay *L, int k, int gx,
 			"<title>window %d .. %d</title></rect>\n",
 			gx + (lo - 1) * L->cw + 1, y + 1, (hi - lo + 1) * L->cw - 2,
 			SVG_CELL_H - 2, lo, hi);
-		if (any)
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
-				"y2=\"%d\"/>\n", px, y, px, y + SVG_CELL_H / 2);
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%d\" r=\"3\" "
-			"fill=\"#d62728\"><title>p_%d = %.4f</title></circle>\n",
-			px, y + SVG_CELL_H / 2, t, w->ops[0].v[0]);
+		fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" "
+			"r=\"2.5\" stroke-width=\"1\" fill=\"#d62728\"><title>p_%d = %.4f</title>"
+			"</circle>\n", px, y + SVG_PT_DY, t, w->ops[0].v[0]);
 		if (t < tr->runs[run].nsteps) {
 			const struct trace_rec *nx = trace_find(tr, REC_WINDOW,
 								run, t + 1, 0);
-			if (nx)
-				fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" "
-					"x2=\"%.1f\" y2=\"%d\"/>\n", px,
-					y + SVG_CELL_H / 2,
-					gx + (nx->ops[0].v[0] - 0.5) * L->cw,
-					y + SVG_CELL_H + SVG_CELL_H / 2);
+			if (nx) {
+				double qx = gx + (nx->ops[0].v[0] - 0.5) * L->cw;
+				double lx = svg_pt_leg(L, gx, tr->n, qx);
+				int y1 = y + SVG_PT_DY, y2 = y1 + SVG_CELL_H;
+				fprintf(out, "<polyline class=\"pt-path\" "
+					"points=\"%.1f,%d %.1f,%d %.1f,%d "
+					"%.1f,%d\"/>\n", px, y1, lx, y1, lx, y2,
+					qx, y2);
+			}
 		}
 		any = 1;
 	}

@@ -138,6 +138,35 @@ expect_status 2 "diagram --all-steps --format=text"
 run_cmd diagram --width=20 --format=text
 expect_status 2 "diagram --width=20"
 
+# --- a local window: the word "window", p_t's marker and the frame keep
+# clear of each other and of every label, for 1, 3, 5 and 8 words, every
+# step (p_t at the first and the last word, windows clipped at either
+# edge), local-m and local-p, both architectures (diagram_check.py marks
+# works out the boxes from the coordinates and font sizes) ---
+bl="$srcdir/tests/data/localp-bahdanau.model"
+k=0
+for case in "--model=localp4 --window=local-p --window-size=1|je" \
+	"--model=localp4 --window=local-p --window-size=1|je suis étudiant" \
+	"--model=localp4 --window=local-p --window-size=2|zone économique européenne sociale agricole" \
+	"--model=localp4 --window=local-p --window-size=1|il est artiste elle devient médecin je reste" \
+	"--model=localp4 --window=local-p --window-size=3|il est artiste elle devient médecin je reste" \
+	"--window=local-m --window-size=0|il est artiste elle devient médecin je reste" \
+	"--window=local-m --window-size=1|je suis étudiant" \
+	"--arch=bahdanau --window=local-m --window-size=1|zone économique européenne sociale agricole" \
+	"--model=$bl --arch=bahdanau --window=local-p --window-size=1|un deux trois deux un" \
+	"--model=$bl --arch=bahdanau --window=local-p --window-size=2|trois deux un un deux trois deux un"; do
+	opt=${case%%|*}
+	w=${case#*|}
+	k=$((k + 1))
+	mkdir "$TMP/marks-$k"
+	# shellcheck disable=SC2086
+	"$ATTN_TRACE" diagram $opt --all-steps -o "$TMP/marks-$k/" $w
+	for f in "$TMP/marks-$k"/step-*.svg; do
+		check "diagram $opt, $w, $(basename "$f" .svg): the window's label and p_t's marker keep clear" \
+			"$PYTHON3" "$check_py" marks "$f"
+	done
+done
+
 # --- the picture, drawn by Chromium ---
 sh "$shot" "$TMP/luong/step-1.svg" "$TMP/l1.png" >"$TMP/shot.err" 2>&1
 rc=$?

@@ -16,6 +16,13 @@
         a white border, and each cell of a state in its colour: orange for
         a positive number, blue for a negative one.
 
+    diagram_check.py marks SVG
+        In a diagram with a local window, the word "window" (turned
+        upright), p_t's marker and the window's frame keep clear: the word
+        and the marker meet no other text and not each other, and the
+        frame's right edge meets no α label (boxes as svg_check.py's
+        marks).
+
 Prints what is wrong and exits 1, or exits 0 silently.
 """
 import json
@@ -24,7 +31,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from svg_check import png_read, pixel  # noqa: E402
+from svg_check import png_read, pixel, parents, text_box, meet  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 TOL = 1e-12
@@ -152,13 +159,57 @@ def check_png(png_path, svg_path):
         fail("no cell was strong enough to check")
 
 
+def check_marks(svg_path):
+    root = ET.parse(svg_path).getroot()
+    up = parents(root)
+    win = groups(root, "window")
+    pt = groups(root, "pt")
+    if len(win) != 1 or len(pt) != 1:
+        fail("%d windows and %d markers of p_t, not one each" %
+             (len(win), len(pt)))
+    label = [e for e in win[0].iter(NS + "text")]
+    if len(label) != 1 or label[0].text != "window":
+        fail("the window's frame is not labelled 'window'")
+    label = label[0]
+    # the marker: "M X Y l -16 -10 l 0 20 z", a triangle pointing right
+    d = pt[0].find(NS + "path").get("d").split()
+    if d[0] != "M" or d[3:] != ["l", "-16", "-10", "l", "0", "20", "z"]:
+        fail("p_t's marker is drawn as %r, which the check does not know" %
+             " ".join(d))
+    mx, my = float(d[1]), float(d[2])
+    marks = [(text_box(label, up), "the label 'window'"),
+             ((mx - 16, my - 10, mx, my + 10), "p_t's marker")]
+    if meet(marks[0][0], marks[1][0]):
+        fail("the label 'window' %r meets p_t's marker %r" %
+             (marks[0][0], marks[1][0]))
+    for e in root.iter(NS + "text"):
+        if e is label:
+            continue
+        b = text_box(e, up)
+        for m, what in marks:
+            if meet(m, b):
+                fail("%s %r meets the text %r at %r" %
+                     (what, m, "".join(e.itertext()), b))
+    frame = win[0].find(NS + "rect")
+    half = float(frame.get("stroke-width")) / 2
+    right = float(frame.get("x")) + float(frame.get("width"))
+    edge = (right - half, float(frame.get("y")), right + half,
+            float(frame.get("y")) + float(frame.get("height")))
+    for e in root.iter(NS + "text"):
+        if e.get("class") == "alpha" and meet(edge, text_box(e, up)):
+            fail("the frame's right edge %r meets %r" % (edge, e.text))
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "svg":
         check_svg(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 3 and argv[1] == "marks":
+        check_marks(argv[2])
     elif len(argv) == 4 and argv[1] == "png":
         check_png(argv[2], argv[3])
     else:
-        fail("usage: diagram_check.py svg SVG JSON STEP | png PNG SVG")
+        fail("usage: diagram_check.py svg SVG JSON STEP | png PNG SVG | "
+             "marks SVG")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,35 @@ check "words with & < > \" ' are escaped" svg_same esc --model="$TMP/esc.model" 
 	--scorer=all --target="one x'y&z" 'a&b<"c">' deux trois
 check "no raw & or < from a word" sh -c "! grep -qF 'a&b<' '$TMP/esc.svg'"
 
+# --- a local window's marks: p_t's dots and their path keep off every
+# value, for 1, 3, 5 and 8 words, p_t at the first and the last word,
+# windows clipped at either edge, local-m and local-p, both architectures
+# (svg_check.py marks works out the boxes from the coordinates) ---
+bl="$srcdir/tests/data/localp-bahdanau.model"
+for w in "je" "je suis étudiant" \
+	"zone économique européenne sociale agricole" \
+	"il est artiste elle devient médecin je reste"; do
+	for opt in "--model=localp4 --window=local-p --window-size=1" \
+		"--model=localp4 --window=local-p --window-size=3" \
+		"--window=local-m --window-size=0" \
+		"--window=local-m --window-size=2" \
+		"--arch=bahdanau --window=local-m --window-size=1"; do
+		# shellcheck disable=SC2086
+		"$ATTN_TRACE" heatmap $opt -o "$TMP/marks.svg" $w
+		check "heatmap $opt, $w: p_t's marks cross no number" \
+			"$PYTHON3" "$check_py" marks "$TMP/marks.svg"
+	done
+done
+for w in "deux" "un deux trois" "un deux trois deux un" \
+	"trois deux un un deux trois deux un"; do
+	for d in 1 2; do
+		"$ATTN_TRACE" heatmap --model="$bl" --arch=bahdanau --window=local-p \
+			--window-size=$d -o "$TMP/marks.svg" $w
+		check "heatmap, Bahdanau's local-p, D = $d, $w: p_t's marks cross no number" \
+			"$PYTHON3" "$check_py" marks "$TMP/marks.svg"
+	done
+done
+
 # --- the picture, drawn by Chromium ---
 if ! command -v "${CHROMIUM:-chromium}" >/dev/null 2>&1 &&
    ! command -v chromium-browser >/dev/null 2>&1 &&

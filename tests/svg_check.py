@@ -16,6 +16,15 @@
         cut off at the edges), and shows each cell in its own colour where
         the SVG puts it.
 
+    svg_check.py marks SVG
+        In a heatmap with a local window, p_t's dots and the path that joins
+        them (class "pt", "pt-path") cross no value and no word: each
+        text's box is worked out from its x, y, anchor and font size (0.62
+        em a character, 0.70 in bold, generously; from 0.76 em above the
+        baseline to 0.24 em below it when a letter hangs below), each dot's
+        from its centre, radius and stroke, each path segment's from its
+        ends and the 2 px stroke.
+
 Prints what is wrong and exits 1, or exits 0 silently.
 """
 import struct
@@ -219,9 +228,90 @@ def check_png(png_path, svg_path, scale):
                  (x - 5, y - 5, got, want))
 
 
+# --- boxes of text and marks, for the checks that nothing overlaps ---
+
+DESCENDERS = set("gjpqyQ,;()[]_|{}")
+
+
+def parents(root):
+    return {c: p for p in root.iter() for c in p}
+
+
+def inherited(el, up, attr, default=None):
+    while el is not None:
+        if el.get(attr) is not None:
+            return el.get(attr)
+        el = up.get(el)
+    return default
+
+
+def text_box(el, up):
+    """(x0, y0, x1, y1) of a text element: its estimated ink, turned by a
+    transform="rotate(-90 X Y)" about its own x, y when it has one."""
+    s = "".join(el.itertext())
+    fs = float(inherited(el, up, "font-size"))
+    bold = inherited(el, up, "font-weight") == "bold"
+    w = len(s) * fs * (0.70 if bold else 0.62)
+    anchor = inherited(el, up, "text-anchor", "start")
+    a = {"start": 0, "middle": -w / 2, "end": -w}[anchor]
+    asc = 0.76 * fs
+    desc = 0.24 * fs if DESCENDERS & set(s) else 0
+    x, y = float(el.get("x")), float(el.get("y"))
+    tf = el.get("transform")
+    if tf is None:
+        return (x + a, y - asc, x + a + w, y + desc)
+    if tf != "rotate(-90 %s %s)" % (el.get("x"), el.get("y")):
+        fail("a transform the check does not know: %r" % tf)
+    # rotate(-90) takes (dx, dy) to (dy, -dx)
+    return (x - asc, y - (a + w), x + desc, y - a)
+
+
+def meet(p, q):
+    return p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]
+
+
+def seg_box(x1, y1, x2, y2, half):
+    """A horizontal or vertical segment's box, half its stroke each side."""
+    return (min(x1, x2) - half, min(y1, y2) - half,
+            max(x1, x2) + half, max(y1, y2) + half)
+
+
+def check_marks(svg_path):
+    root = ET.parse(svg_path).getroot()
+    up = parents(root)
+    texts = [e for e in root.iter(NS + "text") if e.get("transform") is None]
+    boxes = [(text_box(e, up), "".join(e.itertext())) for e in texts]
+    marks = []
+    for c in root.iter(NS + "circle"):
+        if cls(c) != "pt":
+            continue
+        r = float(c.get("r")) + float(inherited(c, up, "stroke-width", 0)) / 2
+        x, y = float(c.get("cx")), float(c.get("cy"))
+        marks.append(((x - r, y - r, x + r, y + r), "the dot at %g,%g" % (x, y)))
+    for pl in root.iter(NS + "polyline"):
+        if cls(pl) != "pt-path":
+            continue
+        pts = [tuple(map(float, q.split(","))) for q in pl.get("points").split()]
+        half = float(inherited(pl, up, "stroke-width")) / 2
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+            if x1 != x2 and y1 != y2:
+                fail("p_t's path goes aslant from %g,%g to %g,%g" %
+                     (x1, y1, x2, y2))
+            marks.append((seg_box(x1, y1, x2, y2, half),
+                          "the path from %g,%g to %g,%g" % (x1, y1, x2, y2)))
+    if not marks:
+        fail("no mark of p_t")
+    for m, what in marks:
+        for b, s in boxes:
+            if meet(m, b):
+                fail("%s %r crosses the text %r at %r" % (what, m, s, b))
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "svg":
         check_svg(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 3 and argv[1] == "marks":
+        check_marks(argv[2])
     elif len(argv) == 5 and argv[1] == "png":
         check_png(argv[2], argv[3], int(argv[4]))
     else:

@@ -64,7 +64,8 @@ check "the SVG outlines each step's window and dots p_t" \
 check "local-p's SVG names its weights a_t (align × the Gaussian), not α" \
 	sh -c "grep -q '>attention weights a<tspan' '$TMP/h.svg' && grep -q '<title>a_1,1 = ' '$TMP/h.svg' && ! grep -q '<title>α_' '$TMP/h.svg'"
 run_cmd heatmap --window=local-m --window-size=0 -o - --target="i am a student" je suis étudiant
-check "the SVG of local-m has p_t's path" grep -q '<line x1=' "$TMP/out"
+check "the SVG of local-m has p_t's path: a dot a step, a polyline between two" \
+	sh -c "[ \$(grep -c '<circle class=\"pt\"' '$TMP/out') -eq 5 ] && [ \$(grep -c '<polyline class=\"pt-path\"' '$TMP/out') -eq 4 ]"
 check "local-m's weights are a softmax: α" \
 	sh -c "grep -q '>attention weights α<tspan' '$TMP/out' && grep -q '<title>α_1,1 = ' '$TMP/out'"
 # the text heatmap (as on a terminal: script gives it one)
