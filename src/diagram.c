@@ -424,12 +424,17 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		int len;
 	} rows[3] = {
 		{ d->qname, "the query", d->query, d->qlen },
-		{ NULL, "Σ α·h_i, the context", d->context, d->clen },
+		{ NULL, NULL, d->context, d->clen },
 		{ d->rname, d->feeds_rnn ? "the new state"
 		  : "the attentional state",
 		  d->result, d->rlen },
 	};
-	char cname[24], rname[24], hl[48];
+	char cname[24], rname[24], hl[48], cw[48];
+
+	/* α_t, or local-p's a_t (align × the Gaussian), makes the context */
+	snprintf(cw, sizeof cw, "Σ %s·h_i, the context",
+		 trace_weight_symbol(d->tr));
+	rows[1].what = cw;
 	snprintf(cname, sizeof cname, "c_%d", d->t);
 	rows[1].name = cname;
 	if (d->sampled > 0) { /* hard attention: c_t is the drawn state */

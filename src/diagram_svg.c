@@ -179,9 +179,9 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
 			qx, qy + bh / 2, bx + bw, y, 1.5 + 22 * a, 0.2 + 0.8 * a);
 		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
-			"font-size=\"22\"%s>α_%d,%d = %s%s</text>\n",
+			"font-size=\"22\"%s>%s_%d,%d = %s%s</text>\n",
 			bx + bw + 16, y - 17, i == d->amax ? " font-weight=\"bold\"" : "",
-			d->t, i + 1, num_fixed(num, a, prec),
+			trace_weight_symbol(d->tr), d->t, i + 1, num_fixed(num, a, prec),
 			i == d->amax ? "  ◀ largest" : "");
 		if (d->sampled == i + 1) /* below the line, where it has room */
 			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
@@ -251,8 +251,8 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 			d->win_lo, d->win_hi);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" fill=\"#555555\">"
 		"cells: orange +, blue −, as strong as the number; a line as "
-		"thick and dark as its weight α</text>\n", bx,
-		bottom + (d->has_pt ? 192 : 180));
+		"thick and dark as its weight %s</text>\n", bx,
+		bottom + (d->has_pt ? 192 : 180), trace_weight_symbol(d->tr));
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }
