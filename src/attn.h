@@ -58,33 +58,8 @@ static inline void attn_matvec(double *restrict out, const double *restrict W,
 {
 	int r = 0;
 
-	if (rows == 4 && cols == 4) { /* the toy's size, fully unrolled */
-		const double x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
-		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-
-		a0 += W[0] * x0;
-		a1 += W[4] * x0;
-		a2 += W[8] * x0;
-		a3 += W[12] * x0;
-		a0 += W[1] * x1;
-		a1 += W[5] * x1;
-		a2 += W[9] * x1;
-		a3 += W[13] * x1;
-		a0 += W[2] * x2;
-		a1 += W[6] * x2;
-		a2 += W[10] * x2;
-		a3 += W[14] * x2;
-		a0 += W[3] * x3;
-		a1 += W[7] * x3;
-		a2 += W[11] * x3;
-		a3 += W[15] * x3;
-		out[0] = a0;
-		out[1] = a1;
-		out[2] = a2;
-		out[3] = a3;
-		return;
-	}
-	if (rows == 4 && cols % 4 == 0) { /* W_c (4, 8): four columns a turn */
+	/* the toy's sizes, 4 x 4 and W_c's 4 x 8: four columns a turn */
+	if (rows == 4 && cols % 4 == 0) {
 		const double *w0 = W, *w1 = w0 + cols, *w2 = w1 + cols,
 			     *w3 = w2 + cols;
 		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;

@@ -789,31 +789,26 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	for (int sc = 0; rc == 0 && sc < SCORER_COUNT; sc++) {
 		if (!(o->t.scorers & (1u << sc)) || !scorer_uses_positions(sc))
 			continue;
-		for (int k = 0; k < d->n; k++) {
-			if (d->pairs[k].nsrc <= t->lay.L)
-				continue;
-			if (o->init)
-				cli_messagef("%s:%d:1: this source side has %d "
-					     "words, and the %s scorer of %s "
-					     "knows %d source positions; a "
-					     "model keeps the positions it was "
-					     "made with", o->pairs,
-					     d->pairs[k].line,
-					     d->pairs[k].nsrc,
-					     scorer_get(sc)->name, o->init,
-					     t->lay.L);
-			else
-				cli_messagef("%s:%d:1: this source side has %d "
-					     "words, more than the %d source "
-					     "positions of --positions=%d; "
-					     "give --positions=%d or more, or "
-					     "leave it out", o->pairs,
-					     d->pairs[k].line,
-					     d->pairs[k].nsrc, t->lay.L,
-					     t->lay.L, d->max_src);
-			rc = EXIT_DATA;
-			break;
-		}
+		int k = 0;
+		while (k < d->n && d->pairs[k].nsrc <= t->lay.L)
+			k++;
+		if (k == d->n)
+			break; /* every scorer of the kind has the same L */
+		if (o->init)
+			cli_messagef("%s:%d:1: this source side has %d words, "
+				     "and the %s scorer of %s knows %d source "
+				     "positions; a model keeps the positions "
+				     "it was made with", o->pairs,
+				     d->pairs[k].line, d->pairs[k].nsrc,
+				     scorer_get(sc)->name, o->init, t->lay.L);
+		else
+			cli_messagef("%s:%d:1: this source side has %d words, "
+				     "more than the %d source positions of "
+				     "--positions=%d; give --positions=%d or "
+				     "more, or leave it out", o->pairs,
+				     d->pairs[k].line, d->pairs[k].nsrc,
+				     t->lay.L, t->lay.L, d->max_src);
+		rc = EXIT_DATA;
 	}
 	if (rc == 0 && o->t.hard &&
 	    !train_hard_supported(t->lay.arch, o->t.scorers)) {

@@ -9,8 +9,9 @@
  *    └──────────┴─────────────┘
  *
  * then the context, the result and the output word, each with its
- * numbers (under input feeding, h̃_{t-1} and its arrow into s_t first).  A state's cell is its sign and a shade of its magnitude, so
- * that positive and negative read apart without colour. */
+ * numbers (under input feeding, h̃_{t-1} and its arrow into s_t first).
+ * A state's cell is its sign and a shade of its magnitude, so that
+ * positive and negative read apart without colour. */
 #include "config.h"
 
 #include <math.h>

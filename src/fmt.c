@@ -126,8 +126,6 @@ void fmt_pad(FILE *out, const char *s, int width)
 #define FMT_VEC_SMALL 32 /* numbers of a vector kept on the stack */
 #define FMT_VEC_COPY 24  /* bytes of a number copied at once (< NUM_BUFSZ) */
 
-/* Every number is formatted once, into num (n slots of NUM_BUFSZ), and its
- * width kept, then they are written right-aligned to the widest. */
 /* fmt_buf_text_vec() of whole numbers (prec < 0): "[ 3, 10,  1]", each
  * right-aligned to the widest, with no column for a sign. */
 static void fmt_buf_whole_vec(struct fmt_buf *b, const double *v, int n)
@@ -150,6 +148,8 @@ static void fmt_buf_whole_vec(struct fmt_buf *b, const double *v, int n)
 	fmt_buf_putc(b, ']');
 }
 
+/* Every number is formatted once, into num (n slots of NUM_BUFSZ), and its
+ * width kept, then they are written right-aligned to the widest. */
 void fmt_buf_text_vec(struct fmt_buf *b, const double *v, int n, int prec)
 {
 	char small[FMT_VEC_SMALL][NUM_BUFSZ];
