@@ -13,20 +13,22 @@
 # The stepper wraps what --plain leaves long and squeezes padding, so lines
 # are compared without their blanks: a line of --plain must be a part of
 # the page's text as seen, its screens' lines joined in the order seen.
-# Screens are awaited by polling what tmux shows, never by a fixed wait.
+# Screens are awaited by polling what tmux shows, never by a fixed wait;
+# the polls' caps only guard against a hang.
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui-lib.sh"
 
 # snap NAME FILE: the screen into FILE
 snap() { screen "$1" >"$2"; }
 
-# next_screen NAME OLD NEW: sends nothing; waits (about 10 s at most)
+# next_screen NAME OLD NEW: sends nothing; waits (60 s at most: a hang
+# guard, as tui-lib.sh's, not a measure of speed)
 # until the screen differs from OLD and then holds still for two polls
 # (tmux may show a screen half drawn, or the flash of a refused key), and
 # puts it in NEW.  Returns 1 if it never settled on another screen.
 next_screen() {
 	i=0
-	while [ $i -lt 500 ]; do
+	while [ $i -lt 3000 ]; do
 		snap "$1" "$3"
 		if ! cmp -s "$2" "$3"; then
 			steady "$1" "$3" && ! cmp -s "$2" "$3" && return 0
@@ -37,11 +39,11 @@ next_screen() {
 	return 1
 }
 
-# steady NAME FILE: polls (about 10 s at most) until two screens in a row,
+# steady NAME FILE: polls (60 s at most) until two screens in a row,
 # 20 ms apart, are the same and hold the key bar; leaves it in FILE
 steady() {
 	i=0
-	while [ $i -lt 300 ]; do
+	while [ $i -lt 3000 ]; do
 		sleep 0.02
 		snap "$1" "$2.again"
 		if cmp -s "$2" "$2.again" && grep -q 'q quit' "$2"; then
@@ -53,10 +55,10 @@ steady() {
 	return 1
 }
 
-# first_screen NAME FILE: waits (10 s at most) for page 1 to be drawn
+# first_screen NAME FILE: waits (60 s at most) for page 1 to be drawn
 first_screen() {
 	i=0
-	while [ $i -lt 1000 ]; do
+	while [ $i -lt 6000 ]; do
 		snap "$1" "$2"
 		grep -q 'page 1 of' "$2" && grep -q 'q quit' "$2" &&
 			steady "$1" "$2" && return 0
