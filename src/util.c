@@ -270,3 +270,29 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 			strerror(saved ? saved : EIO));
 	return buf;
 }
+
+enum util_line util_read_line(FILE *in, char *buf, size_t max, size_t *len)
+{
+	size_t n = 0;
+	int c, too_long = 0;
+
+	*len = 0;
+	buf[0] = '\0';
+	while ((c = getc(in)) != EOF && c != '\n') {
+		if (n < max)
+			buf[n++] = (char)c;
+		else
+			too_long = 1; /* the rest is read, not kept */
+	}
+	if (c == EOF && ferror(in))
+		return UTIL_ERROR;
+	if (too_long) {
+		buf[0] = '\0';
+		return UTIL_LONG;
+	}
+	if (c == EOF && n == 0)
+		return UTIL_END;
+	buf[n] = '\0';
+	*len = n;
+	return UTIL_LINE;
+}
