@@ -846,7 +846,7 @@ static int batch_jobs_default(void)
 }
 
 /* Traces every pair of the batch file with the threads of --jobs; returns
- * how many lines failed, or -1 if the file cannot be read. */
+ * how many lines failed, or -1 if the file cannot be read to its end. */
 static int batch_run(struct outfile *of, const struct model *m,
 		     const struct cli_opts *o)
 {
@@ -874,7 +874,9 @@ static int batch_run(struct outfile *of, const struct model *m,
 	}
 	if (!std)
 		fclose(in);
-	return b.failed;
+	/* an input not read to its end (a closed stdin, a directory, EIO)
+	 * leaves no output file: what it would hold is not the batch */
+	return b.read_failed ? -1 : b.failed;
 }
 
 /* Traces the sentence of the command line; returns 0 or -1. */
