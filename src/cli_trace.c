@@ -718,8 +718,12 @@ static int jobs_main(struct jobs *j, struct jobs_in *in)
 			size_t direct;
 			int got = jobs_fill(j, c, in, lines, &lineno,
 					    j->filled == j->emitted, &direct);
-			if (got == 3)
-				stop = jobs_direct(j, c->text, direct, lineno);
+			if (got == 3 && !(stop = jobs_direct(j, c->text, direct,
+							      lineno)) &&
+			    !memchr(in->buf + in->start, '\n',
+				    in->end - in->start) &&
+			    !jobs_readable(in->fd))
+				fflush(j->b->out); /* answered before waiting */
 			if (c->n > 0) {
 				pthread_mutex_lock(&j->lock);
 				c->done = 0;

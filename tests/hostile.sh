@@ -334,6 +334,28 @@ gen_big() {
 		print "[output.W_s]"; targets(D)
 	}'
 }
+# the first line, whose cost is unknown, is traced by the main thread: a
+# batch fed line by line is still answered line by line (the answer to
+# the first line comes before the second is sent; 20 s is a hang guard)
+if mkfifo "$TMP/in.fifo" "$TMP/out.fifo" 2>/dev/null; then
+	"$ATTN_TRACE" trace --batch=- --jobs=2 --format=jsonl \
+		<"$TMP/in.fifo" >"$TMP/out.fifo" 2>/dev/null &
+	exec 3>"$TMP/in.fifo" 4<"$TMP/out.fifo"
+	echo "je suis étudiant" >&3
+	timeout 20 head -n 1 <&4 >"$TMP/first"
+	first_rc=$?
+	echo "je suis étudiant" >&3
+	exec 3>&-
+	cat <&4 >"$TMP/rest"
+	exec 4<&-
+	wait
+	check "--jobs=2 fed line by line: the first line is answered before the second is sent" \
+		test "$first_rc" -eq 0
+	check "--jobs=2 fed line by line: the first answer is line 1's" \
+		grep -q '"line": 1,' "$TMP/first"
+	check "--jobs=2 fed line by line: then the second" \
+		grep -q '"line": 2,' "$TMP/rest"
+fi
 if [ -x /usr/bin/time ] && [ "${HOSTILE_SKIP_MEMORY:-}" != yes ]; then
 	gen_big >"$TMP/big.model"
 	awk 'BEGIN { for (l = 0; l < 4; l++) { s = ""
