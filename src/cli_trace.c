@@ -498,6 +498,20 @@ static int jobs_fill(struct jobs *j, struct job_chunk *c, struct jobs_in *in,
 	return 0;
 }
 
+/* After a line that took cost bytes, gives freed memory back to the
+ * system if that was much: each worker has its own malloc arena, which
+ * would keep a huge trace's memory after it is freed, and with n workers
+ * n traces' worth, however few are in flight. */
+static void jobs_give_back(size_t cost)
+{
+#ifdef __GLIBC__
+	if (cost > JOBS_TRIM)
+		malloc_trim(0);
+#else
+	(void)cost;
+#endif
+}
+
 /* A worker's part: traces every line of c into c->out.  A strict batch
  * stops at the first bad line, since nothing after it is written.
  *
@@ -544,13 +558,7 @@ static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
 		off_t end = ftello(ms);
 		l->cost = trace_mem_bytes(&tr) + (size_t)(end - at);
 		trace_free(&tr);
-#ifdef __GLIBC__
-		/* each worker has its own malloc arena, which would keep a
-		 * huge trace's memory after it is freed: with n workers, n
-		 * traces' worth, however few are in flight */
-		if (l->cost > JOBS_TRIM)
-			malloc_trim(0);
-#endif
+		jobs_give_back(l->cost);
 		if (at < 0 || end < at)
 			util_out_of_memory(); /* a memory stream fails for want of memory */
 		l->out = (size_t)at;
