@@ -20,6 +20,7 @@
 #include "quiz.h"
 #include "tok.h"
 #include "trace.h"
+#include "util.h"
 
 #define CLI_QUIZ_SENTENCE DEFAULT_SENTENCE
 #define CLI_QUIZ_COUNT 3
@@ -301,7 +302,7 @@ static int cli_quiz_read(struct cli_quiz_run *qr)
 		if (r == QUIZ_READ_END)
 			return 0;
 		cli_messagef("cannot read the answers: %s",
-			strerror(errno ? errno : EIO));
+			util_stdin_error(errno));
 		return -1;
 	}
 	if (r == QUIZ_READ_LONG)

@@ -876,7 +876,8 @@ static int batch_run(struct outfile *of, const struct model *m,
 	else
 		batch_serial(&b, in);
 	if (b.read_failed) {
-		cli_messagef("%s: %s", b.name,
+		cli_messagef("%s: %s", b.name, std ?
+			util_stdin_error(b.read_errno) :
 			strerror(b.read_errno));
 		b.failed++;
 	}

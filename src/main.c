@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 
 /* Makes sure descriptors 0, 1 and 2 are open, before anything is opened:
  * else the next file opened (a model written, a batch's temporary file)
@@ -28,6 +29,7 @@ static void main_std_fds(void)
 		int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
 		if (got != fd)
 			_exit(EXIT_DATA); /* nothing can be said: 2 is closed */
+		util_note_closed(fd);
 	}
 }
 

@@ -25,6 +25,27 @@
 /* The first read of a stream of unknown size asks for this many bytes. */
 #define UTIL_READ_CHUNK ((size_t)64 << 10)
 
+/* The standard descriptors closed at the start: bit fd. */
+static unsigned util_closed;
+
+void util_note_closed(int fd)
+{
+	if (fd >= 0 && fd <= 2)
+		util_closed |= 1u << fd;
+}
+
+int util_was_closed(int fd)
+{
+	return fd >= 0 && fd <= 2 && (util_closed >> fd & 1u);
+}
+
+const char *util_stdin_error(int e)
+{
+	if (e == EBADF && util_was_closed(0))
+		return "expected input, found standard input closed";
+	return strerror(e ? e : EIO);
+}
+
 /* What to run before aborting; see util_set_fatal_hook(). */
 static void (*util_fatal_hook)(void);
 
@@ -266,8 +287,8 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		err_set(err, "%s: file is larger than %zu bytes", shown,
 			max_bytes);
 	else if (buf == NULL)
-		err_set(err, "%s: %s", shown,
-			strerror(saved ? saved : EIO));
+		err_set(err, "%s: %s", shown, is_stdin ?
+			util_stdin_error(saved) : strerror(saved ? saved : EIO));
 	return buf;
 }
 

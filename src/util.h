@@ -54,6 +54,17 @@ void err_set(struct errbuf *err, const char *fmt, ...)
 char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		     struct errbuf *err);
 
+/* Notes that descriptor fd (0, 1 or 2) was closed when the program
+ * started (main.c opens /dev/null on it), and tells whether it was, so
+ * that a read of a closed standard input can say so.  0 to 2 only. */
+void util_note_closed(int fd);
+int util_was_closed(int fd);
+
+/* The message for a read of "-" that failed with errno e: "standard input
+ * is closed" when it was closed at the start (util_note_closed()), else
+ * strerror(e). */
+const char *util_stdin_error(int e);
+
 /* What util_read_line() read. */
 enum util_line {
 	UTIL_LINE,   /* a line */

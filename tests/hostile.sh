@@ -38,16 +38,20 @@ for j in 1 2; do
 		<&- 2>"$TMP/err"
 	status=$?
 	expect_status 1 "--batch=- <&- --jobs=$j is an error, not an empty input"
-	expect_err "stdin: Bad file descriptor" "--batch=- <&- --jobs=$j: says why"
+	expect_err "stdin: expected input, found standard input closed" \
+		"--batch=- <&- --jobs=$j: says why"
 	check "--batch=- <&- --jobs=$j: no output file" test ! -e "$TMP/fd1.jsonl"
 done
 "$ATTN_TRACE" model --model=- <&- >"$TMP/out" 2>"$TMP/err"
 status=$?
 expect_status 1 "model --model=- <&-"
-expect_err "standard input: Bad file descriptor" "model --model=- <&-: says why"
+expect_err "standard input: expected input, found standard input closed" \
+	"model --model=- <&-: says why"
 "$ATTN_TRACE" quiz --count=1 <&- >"$TMP/out" 2>"$TMP/err"
 status=$?
 expect_status 1 "quiz <&-: an error, not the end of the answers"
+expect_err "cannot read the answers: expected input, found standard input closed" \
+	"quiz <&-: says why"
 "$ATTN_TRACE" trace >&- 2>"$TMP/err"
 status=$?
 expect_status 1 "trace >&-: a write error"
