@@ -22,6 +22,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "gz.h"
 #include "num.h"
 #include "outfile.h"
 #include "pairs.h"
@@ -307,7 +308,8 @@ struct jobs {
  * starts at JOBS_READ_SIZE bytes and grows to hold the longest line, which
  * is at most PAIRS_MAX_LINE: a longer one is skipped, not held. */
 struct jobs_in {
-	int fd;
+	int fd;                  /* -1: read fp (a gzip file: gz.h) */
+	FILE *fp;
 	char *buf;
 	size_t start, end, cap;  /* buf[start .. end) is read, not yet used */
 	size_t scan;             /* no '\n' in buf[start .. scan) */
@@ -317,14 +319,27 @@ struct jobs_in {
 };
 
 /* 1 if reading fd would not wait (there are bytes, the end, or an error
- * to read, or poll(2) cannot tell). */
+ * to read, or poll(2) cannot tell; or fd is -1, a stream that decompresses
+ * a file, which never waits long). */
 static int jobs_readable(int fd)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
 	int r;
+	if (fd < 0)
+		return 1;
 	while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
 		;
 	return r != 0;
+}
+
+/* read(2) from a stream: the bytes read, 0 at the end, -1 with errno. */
+static ssize_t jobs_fread(FILE *fp, char *buf, size_t size)
+{
+	errno = 0;
+	size_t got = fread(buf, 1, size, fp);
+	if (got == 0 && ferror(fp))
+		return -1;
+	return (ssize_t)got;
 }
 
 /* Reads more of the input into in->buf, keeping buf[start .. end);
@@ -344,7 +359,9 @@ static int jobs_read(struct jobs_in *in, int may_wait)
 		in->cap *= 2;
 		in->buf = xrealloc(in->buf, in->cap);
 	}
-	ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
+	ssize_t got = in->fd >= 0
+		? read(in->fd, in->buf + in->end, in->cap - in->end)
+		: jobs_fread(in->fp, in->buf + in->end, in->cap - in->end);
 	if (got > 0)
 		in->end += (size_t)got;
 	else if (got == 0)
@@ -815,7 +832,8 @@ static void batch_parallel(struct batch *b, FILE *in, int n)
 	}
 	j.nring = 2 * (unsigned long)started;
 	j.ring = xcalloc(j.nring, sizeof *j.ring);
-	struct jobs_in rd = { .fd = fileno(in), .cap = JOBS_READ_SIZE };
+	struct jobs_in rd = { .fd = fileno(in), .fp = in,
+			      .cap = JOBS_READ_SIZE };
 	rd.buf = xmalloc(rd.cap);
 
 	int stopped = jobs_main(&j, &rd);
@@ -865,7 +883,8 @@ static int batch_run(struct outfile *of, const struct model *m,
 	int std = strcmp(o->batch, "-") == 0;
 	struct batch b = { of->fp, of, m, o, std ? "stdin" : o->batch, 1, 0,
 			   0, 0 };
-	FILE *in = std ? stdin : fopen(o->batch, "r");
+	FILE *in = std ? stdin : gz_name(o->batch) ? gz_reader(o->batch)
+						   : fopen(o->batch, "r");
 	if (!in) {
 		cli_messagef("%s: %s", b.name, strerror(errno));
 		return -1;
@@ -878,7 +897,7 @@ static int batch_run(struct outfile *of, const struct model *m,
 	if (b.read_failed) {
 		cli_messagef("%s: %s", b.name, std ?
 			util_stdin_error(b.read_errno) :
-			strerror(b.read_errno));
+			gz_strerror(b.read_errno));
 		b.failed++;
 	}
 	if (o->format == FORMAT_JSON) {
