@@ -518,7 +518,7 @@ int cli_hard_check(const struct trace_cfg *cfg, const char *target)
 		return 0;
 	if (cfg->selection != SELECTION_hard || !target)
 		return cli_usage_errorf("%s needs --hard and --target: the "
-					"reward is log p of the target word",
+					"reward is log P of the target word",
 					opt);
 	return 0;
 }

@@ -18,7 +18,7 @@
 #define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"
 /* the traces of self-attention's program (trace.prog TRACE_SELF) */
 #define FMT_SELF_TEXT_VERSION "attn-trace-self-text/2"
-#define FMT_SELF_JSON_VERSION "attn-trace-self/2"
+#define FMT_SELF_JSON_VERSION "attn-trace-self/3"
 
 struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
