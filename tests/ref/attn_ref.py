@@ -29,7 +29,7 @@ import math
 import re
 import sys
 
-FORMAT = "attn-trace-trace/1"
+FORMAT = "attn-trace-trace/2"
 # The scorers, in the order "all" runs them (the order of the program's
 # registry), and the sections each needs: a model "supports" a scorer when
 # it has every one of them, so dot and scaled work with any model.
