@@ -24,6 +24,8 @@
 #include "quiz.h"
 #include "self.h"
 #include "trace.h"
+#include "view.h"
+#include "view_key.h"
 #include "window.h"
 #include "selection.h"
 
@@ -566,6 +568,52 @@ START_TEST(test_glossary)
 }
 END_TEST
 
+static int body_has(const struct view_screen *s, const char *start)
+{
+	for (int k = 0; k < s->nbody; k++)
+		if (strncmp(s->body[k], start, strlen(start)) == 0)
+			return 1;
+	return 0;
+}
+
+/* The stepper's key x: the screen's symbols and their meanings below it,
+ * and x again hides them. */
+START_TEST(test_glossary_key)
+{
+	struct model m;
+	struct errbuf err;
+	struct trace tr;
+	struct view v;
+	struct view_screen s;
+	int src[3];
+	ck_assert_int_eq(model_load_named(&m, "toy4", &err), 0);
+	words(&m.src, SRC, 3, src);
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, NULL, 0, 1, NULL,
+				     &err), 0);
+	view_init(&v, &tr, NULL, 4, 80);
+	view_render(&v, &s);
+	ck_assert(!body_has(&s, "Symbols on this screen"));
+	view_screen_free(&s);
+	ck_assert_int_eq(view_key(&v, 'x'), VIEW_KEY_REDRAW);
+	view_render(&v, &s);
+	/* the encoder's first screen: x_1 = emb(je), h_1 = tanh(W_x·x_1 +
+	 * W_h·h_0 + b) */
+	ck_assert(body_has(&s, "Symbols on this screen (x hides them):"));
+	ck_assert(body_has(&s, "x_i  "));
+	ck_assert(body_has(&s, "h_i  "));
+	ck_assert(body_has(&s, "W_x  "));
+	ck_assert(!body_has(&s, "α_t,i"));
+	view_screen_free(&s);
+	view_key(&v, 'x');
+	view_render(&v, &s);
+	ck_assert(!body_has(&s, "Symbols on this screen"));
+	view_screen_free(&s);
+	view_free(&v);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 /* doc/notation.md holds, between its two marker lines, exactly what
  * notation_write_md() writes. */
 START_TEST(test_doc_is_the_table)
@@ -616,6 +664,7 @@ static Suite *notation_suite(void)
 	tcase_add_test(tc, test_find);
 	tcase_add_test(tc, test_scan);
 	tcase_add_test(tc, test_glossary);
+	tcase_add_test(tc, test_glossary_key);
 	tcase_add_test(tc, test_doc_is_the_table);
 	tcase_add_test(tc, test_formatters_use_only_the_table);
 	suite_add_tcase(s, tc);
