@@ -199,8 +199,8 @@ static void cli_help(void)
 	fputs(
 "Usage: attn-trace [COMMAND] [OPTION]... [SENTENCE]\n"
 "Trace the arithmetic of attention in a tiny sequence-to-sequence model,\n"
-"step by step: encoding, scoring, softmax, weighted sum, concatenation and\n"
-"the output word.\n"
+"stage by stage: encoding, decoder, scoring, softmax, weighted sum,\n"
+"concatenation and output.\n"
 "\n"
 "Commands:\n"
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
