@@ -281,7 +281,7 @@ static void cli_help(void)
 "  attn-trace tui --present --autoplay=8\n"
 "\n"
 "New to attention?  'attn-trace lessons' lists lessons that explain each\n"
-"step; 'attn-trace lesson 1' starts the first.\n"
+"stage; 'attn-trace lesson 1' starts the first.\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"

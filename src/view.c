@@ -682,8 +682,8 @@ static void narrate_state_bahdanau(FILE *f, const struct view *v, int t)
 {
 	const struct trace_run *ru = &v->tr->runs[v->run];
 	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
-		"context c_%d, s_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
-		"b). The term W_c·c_%d is how what attention found enters the "
+		"context c_%d, s_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
+		"b). The term C·c_%d is how what attention found enters the "
 		"decoder, and through s_%d every later step. (The paper's GRU, "
 		"with both gates fixed open.)", v->tr->m->tgt.words[
 		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);

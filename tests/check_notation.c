@@ -308,6 +308,36 @@ static void unescape_md(char *s)
 	*w = 0;
 }
 
+/* every screen of the stepper, for each run: its narrative and body,
+ * the terms shown, and the compare and diagram screens of each step */
+static void scan_stepper(const struct trace *tr)
+{
+	struct view v;
+	view_init(&v, tr, NULL, 4, 100);
+	v.terms = 1;
+	for (int run = 0; run < tr->nruns; run++) {
+		for (int pos = 0; pos < view_count(&v); pos++) {
+			struct view_screen s;
+			view_goto(&v, pos);
+			for (int mode = 0; mode < 2; mode++) {
+				v.mode = mode ? VIEW_COMPARE : VIEW_STEP;
+				view_render(&v, &s);
+				scan_text(s.title, NOTATION_PROSE);
+				for (int k = 0; k < s.nnarr; k++)
+					scan_text(s.narr[k], NOTATION_PROSE);
+				for (int k = 0; k < s.nbody; k++)
+					scan_text(s.body[k], NOTATION_PROSE);
+				if (s.bars_title)
+					scan_text(s.bars_title, NOTATION_PROSE);
+				view_screen_free(&s);
+			}
+			v.mode = VIEW_STEP;
+		}
+		view_next_scorer(&v);
+	}
+	view_free(&v);
+}
+
 static void scan_trace(const struct trace *tr)
 {
 	char *s = run_fmt(fmt_text_trace, tr);
@@ -324,6 +354,7 @@ static void scan_trace(const struct trace *tr)
 	if (tr->prog == TRACE_TRANSLATE) {
 		scan_diagrams(tr);
 		scan_quiz(tr);
+		scan_stepper(tr);
 	}
 }
 
