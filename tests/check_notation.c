@@ -352,6 +352,18 @@ static void scan_trace(const struct trace *tr)
 	free(s);
 	scan_records(tr);
 	if (tr->prog == TRACE_TRANSLATE) {
+		/* the heatmap, as SVG and as text */
+		char *buf = NULL;
+		size_t len = 0;
+		struct fmt_svg_opts so;
+		fmt_svg_opts_default(&so);
+		FILE *f = open_memstream(&buf, &len);
+		fmt_svg_heatmap(f, tr, FMT_SVG_ALL_RUNS, &so);
+		for (int run = 0; run < tr->nruns; run++)
+			fmt_text_heatmap(f, tr, run, 4, 0);
+		fclose(f);
+		scan_svg(buf);
+		free(buf);
 		scan_diagrams(tr);
 		scan_quiz(tr);
 		scan_stepper(tr);
