@@ -95,6 +95,9 @@ const struct notation_entry notation_table[] = {
 	{ "v_a", "v_a", 0, S, "scorer vector",
 	  "the concat, additive and location-aware scorers' last vector" },
 	{ "b_a", "b_a", 0, S, "scorer bias", "the location-aware scorer's bias" },
+	{ "d_a", "d_a", 0, S, "attention size",
+	  "the width of a scorer's layer, the rows of its W_a (a model's "
+	  "'attention' size)" },
 	{ "W_loc", "W_loc", 0, S, "position scores",
 	  "the location scorer's matrix: row i scores position i" },
 	{ "d", "d", 0, S, "state size",
