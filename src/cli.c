@@ -249,7 +249,7 @@ static void cli_help(void)
 "                        default) or their argmax (argmax)\n"
 "      --seed=N          seed of --hard's draws (default 0)\n"
 "      --gradient        with --hard and --target: REINFORCE's learning\n"
-"                        signal at each step (R, b, R - b, the score-function,\n"
+"                        signal at each step (R, R̄, R - R̄, the score-function,\n"
 "                        entropy and backpropagated terms)\n"
 "      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
 "                        the score gradient from N draws, beside the exact one\n"

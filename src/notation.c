@@ -33,6 +33,8 @@ const struct notation_entry notation_table[] = {
 	  "the backward encoder RNN's state at word i (Bahdanau's)" },
 	{ "s_t", "s", 1, S, "decoder state",
 	  "the decoder's state after step t; s_0 is its first" },
+	{ "E", "E", 0, S, "embedding size",
+	  "the number of entries of x_i and y_t" },
 	{ "H", "H", 0, S, "hidden size",
 	  "the number of entries of h_i and s_t" },
 	{ "W_x", "W_x", 0, S, "input matrix",
