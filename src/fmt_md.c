@@ -289,10 +289,10 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
-		fprintf(out, "\nThe context enters the RNN: W_c·c_%d = ", t);
+		fprintf(out, "\nThe context enters the RNN: C·c_%d = ", t);
 		fputs("`", out);
 		fmt_text_vec(out, r->ops[2].v, r->ops[2].len, o->precision);
-		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
+		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
 			"b) = ", t, t - 1, t - 1, t);
 		md_vec(out, r, o->precision);
 		fputs("\n", out);

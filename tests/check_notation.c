@@ -72,6 +72,63 @@ static void note_token(const char *tok, size_t len, void *ctx)
 			 q, where);
 }
 
+/* What each matrix multiplies, by the base of the symbol right after
+ * its "·" ("[" for a concatenation): W_s·s_1 (Luong's output layer on
+ * the decoder state, when it is Bahdanau's U that is) fails here. */
+static const struct {
+	const char *m, *of;
+} PRODUCTS[] = {
+	{ "W_s", "|h̃|" }, { "W_c", "|[|" }, { "U", "|s|" }, { "C", "|c|" },
+	{ "W_y", "|y|" }, { "W_x", "|x|y|[|" }, { "W_h", "|h|s|" },
+	{ "W_a", "|h|s|q|[|" }, { "U_a", "|h|" }, { "U_f", "|f|" },
+	{ "W_p", "|s|q|" }, { "W_init", "|←h|" }, { "W_o", "|[|" },
+	{ "W_Q", "|x|y|" }, { "W_K", "|x|" }, { "W_V", "|x|" },
+	{ "W_O", "|z|" }, { "W_x^f", "|x|" }, { "W_x^b", "|x|" },
+	{ "W_h^f", "|→h|" }, { "W_h^b", "|←h|" },
+};
+
+static int first_tok;
+
+static void first_token(const char *tok, size_t len, void *ctx)
+{
+	(void)ctx;
+	if (first_tok == -2)
+		first_tok = notation_find(tok, len);
+}
+
+static void check_products(const char *line)
+{
+	static const char dot[] = "\xc2\xb7"; /* · */
+	for (size_t p = 0; p < sizeof PRODUCTS / sizeof PRODUCTS[0]; p++) {
+		const char *m = PRODUCTS[p].m;
+		size_t n = strlen(m);
+		for (const char *at = strstr(line, m); at;
+		     at = strstr(at + 1, m)) {
+			char before = at > line ? at[-1] : ' ';
+			if (strchr("_^", before) || (before >= 'A' &&
+			    before <= 'Z') || (before >= 'a' && before <= 'z') ||
+			    strncmp(at + n, dot, 2) != 0)
+				continue; /* part of another name, or no product */
+			const char *x = at + n + 2;
+			char base[40] = "|[|";
+			if (*x != '[') {
+				first_tok = -2;
+				notation_scan(x, NOTATION_MATH, first_token, NULL);
+				snprintf(base, sizeof base, "|%s|", first_tok >= 0
+					 ? notation_table[first_tok].base : "?");
+			}
+			if (strstr(PRODUCTS[p].of, base) || strstr(unknown, line))
+				continue;
+			nunknown++;
+			size_t used = strlen(unknown);
+			if (used + strlen(line) + 80 < 3000)
+				snprintf(unknown + used, sizeof unknown - used,
+					 "  %s·%s: %s multiplies %s, in \"%s\"\n",
+					 m, base, m, PRODUCTS[p].of, line);
+		}
+	}
+}
+
 static void scan_text(const char *text, enum notation_mode mode)
 {
 	const char *p = text;
@@ -80,6 +137,7 @@ static void scan_text(const char *text, enum notation_mode mode)
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = strndup(p, n);
 		notation_scan(line, mode, note_token, NULL);
+		check_products(line);
 		free(line);
 		p += n + (nl != NULL);
 	}
@@ -456,7 +514,7 @@ static void scan_self(const struct model *m, int cross, int causal)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
-		self_fmt_text_stage(f, &t, st, 0, 4);
+		self_fmt_text_stage(f, &t, st, 0, 4, 1);
 		self_fmt_svg(f, &t, 3, 4);
 		for (int kind = 0; kind < 3; kind++) {
 			struct quiz_question q;
