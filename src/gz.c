@@ -78,18 +78,17 @@ static int gz_close(void *cookie)
 	return EOF;
 }
 
-FILE *gz_writer(int fd)
+/* z (NULL: zlib could not start, fd already closed by the caller) behind
+ * a stdio stream of mode with io; NULL with errno set, z closed, if the
+ * stream cannot be made. */
+static FILE *gz_wrap(gzFile z, const char *mode, cookie_io_functions_t io)
 {
-	gzFile z = gzdopen(fd, "wb6");
 	if (!z) {
-		int e = errno ? errno : ENOMEM;
-		close(fd);
-		errno = e;
+		errno = ENOMEM;
 		return NULL;
 	}
 	gzbuffer(z, 128 * 1024);
-	cookie_io_functions_t io = { NULL, gz_write, NULL, gz_close };
-	FILE *fp = fopencookie(z, "w", io);
+	FILE *fp = fopencookie(z, mode, io);
 	if (!fp) {
 		int e = errno;
 		gzclose(z);
@@ -98,26 +97,25 @@ FILE *gz_writer(int fd)
 	return fp;
 }
 
+FILE *gz_writer(int fd)
+{
+	gzFile z = gzdopen(fd, "wb6");
+	if (!z)
+		close(fd);
+	cookie_io_functions_t io = { NULL, gz_write, NULL, gz_close };
+	return gz_wrap(z, "w", io);
+}
+
 FILE *gz_reader(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	gzFile z = gzdopen(fd, "rb");
-	if (!z) {
+	if (!z)
 		close(fd);
-		errno = ENOMEM;
-		return NULL;
-	}
-	gzbuffer(z, 128 * 1024);
 	cookie_io_functions_t io = { gz_read, NULL, NULL, gz_close };
-	FILE *fp = fopencookie(z, "r", io);
-	if (!fp) {
-		int e = errno;
-		gzclose(z);
-		errno = e;
-	}
-	return fp;
+	return gz_wrap(z, "r", io);
 }
 
 const char *gz_strerror(int e)

@@ -31,6 +31,14 @@ int progress_due(const struct progress *p)
 			 progress_clock() - p->last >= PROGRESS_EVERY);
 }
 
+/* Moves *used past the w bytes that snprintf said it wrote into buf
+ * (size bytes), or to the end of what fits. */
+static void progress_add(size_t size, size_t *used, int w)
+{
+	if (w > 0)
+		*used += (size_t)w < size - *used ? (size_t)w : size - *used - 1;
+}
+
 /* Appends ", M:SS left" (or H:MM:SS) for secs into buf at *used. */
 static void progress_left(char *buf, size_t size, size_t *used, double secs)
 {
@@ -41,8 +49,7 @@ static void progress_left(char *buf, size_t size, size_t *used, double secs)
 			   s / 3600, s / 60 % 60, s % 60)
 		: snprintf(buf + *used, size - *used, ", %lu:%02lu left",
 			   s / 60, s % 60);
-	if (w > 0)
-		*used += (size_t)w < size - *used ? (size_t)w : size - *used - 1;
+	progress_add(size, used, w);
 }
 
 /* Appends ", N UNIT written" into buf at *used. */
@@ -56,8 +63,7 @@ static void progress_bytes(char *buf, size_t size, size_t *used,
 		bytes /= 1024.0, k++;
 	int w = snprintf(buf + *used, size - *used, ", %s %s written",
 			 num_fixed(num, bytes, k ? 1 : 0), unit[k]);
-	if (w > 0)
-		*used += (size_t)w < size - *used ? (size_t)w : size - *used - 1;
+	progress_add(size, used, w);
 }
 
 void progress_tail(char *buf, size_t size, double done, const char *units,
@@ -70,15 +76,12 @@ void progress_tail(char *buf, size_t size, double done, const char *units,
 	if (elapsed > 0) {
 		w = snprintf(buf, size, ", %s %s/s",
 			     num_fixed(b, done / elapsed, 0), units);
-		if (w > 0)
-			used = (size_t)w < size ? (size_t)w : size - 1;
+		progress_add(size, &used, w);
 	}
 	if (frac > 0 && frac < 1 && used < size - 1) {
 		w = snprintf(buf + used, size - used, ", %d%%",
 			     (int)(100.0 * frac));
-		if (w > 0)
-			used += (size_t)w < size - used ? (size_t)w
-							: size - used - 1;
+		progress_add(size, &used, w);
 		if (elapsed > 0 && used < size - 1)
 			progress_left(buf, size, &used,
 				      elapsed * (1.0 - frac) / frac);
