@@ -1820,11 +1820,22 @@ static void tr_pair(struct model *g, const struct model *m,
 
 /* ------------------------------------------------ the loss over the pairs */
 
-/* One train_loss, shared by its threads (train.h, TRAIN_CHUNK): each takes
- * the next chunk of pairs, sums it from zero into its own buffer, waits
- * for the chunks before it to be added, and adds it.  Chunk 0 runs
- * straight into grad, loss and right, so that a corpus of one chunk is
- * one running sum over its pairs, from grad's zeros. */
+/* One train_loss, shared by its threads (train.h, TRAIN_CHUNK).  Each
+ * thread takes the next chunk of pairs and sums it from zero into the
+ * chunk's slot, one of a ring: chunk c goes to slot c mod nslots.  The
+ * finished chunks are added into the results in chunk order, as soon as
+ * every chunk before them is, by whichever thread finds them so (one at
+ * a time), so that a thread never waits for a slower one until the ring
+ * is full.  Chunk 0 runs straight into grad, loss and right, so that a
+ * corpus of one chunk is one running sum over its pairs, from grad's
+ * zeros. */
+struct tr_slot {
+	double *buf;             /* (l->total) the chunk's gradient */
+	double loss[SCORER_COUNT];
+	int right[SCORER_COUNT];
+	int done;                /* summed, not yet added; under lock */
+};
+
 struct tr_job {
 	const struct train_layout *l;
 	const struct model *m;   /* the weights, a view of theta */
@@ -1836,19 +1847,27 @@ struct tr_job {
 	int threads;             /* 1: no lock, no thread but the caller */
 	double loss[SCORER_COUNT]; /* the sums of the chunks added so far */
 	int right[SCORER_COUNT];
-	int taken;               /* chunks taken so far, under lock */
-	int added;               /* chunks added so far, under lock */
+	struct tr_slot *slot;    /* (nslots) */
+	int nslots;
+	/* under lock: */
+	int taken;               /* chunks taken */
+	int added;               /* chunks added */
+	int adding;              /* a thread is adding chunks */
 	pthread_mutex_t lock;
-	pthread_cond_t turn;     /* added has grown */
+	pthread_cond_t room;     /* added has grown: a slot is free */
 };
 
-/* One thread of a job: its scratch, and its chunk's gradient. */
+/* One thread of a job: its scratch. */
 struct tr_hand {
 	struct tr_job *job;
 	struct train_work *w;
-	double *buf;             /* (l->total); NULL: no gradient, or one
-	                            chunk (which runs into grad) */
 };
+
+/* The slots of a job on n threads: room for each thread to run ahead. */
+static int tr_slots(int n)
+{
+	return n > 1 ? 4 * n : 1;
+}
 
 static void tr_job_lock(struct tr_job *j)
 {
@@ -1862,13 +1881,16 @@ static void tr_job_unlock(struct tr_job *j)
 		pthread_mutex_unlock(&j->lock);
 }
 
-/* Adds pairs [from, to) of the job with work w: the gradient into acc (if
- * not NULL), each scorer's loss and right predictions into loss, right. */
-static void tr_pairs(const struct tr_job *j, int from, int to, double *acc,
-		     struct train_work *w, double loss[SCORER_COUNT],
-		     int right[SCORER_COUNT])
+/* Adds chunk c's pairs with work w: the gradient into acc (if not NULL),
+ * each scorer's loss and right predictions into loss, right. */
+static void tr_chunk_sum(const struct tr_job *j, int c, double *acc,
+			 struct train_work *w, double loss[SCORER_COUNT],
+			 int right[SCORER_COUNT])
 {
 	const struct model *m = j->m;
+	const int from = c * TRAIN_CHUNK;
+	const int to = from + TRAIN_CHUNK < j->d->n ? from + TRAIN_CHUNK
+						     : j->d->n;
 	struct model g;
 
 	if (acc)
@@ -1879,61 +1901,83 @@ static void tr_pairs(const struct tr_job *j, int from, int to, double *acc,
 			j->scale, w, loss, right);
 }
 
-/* Sums chunk c with h's work and adds it to the job's results once every
- * chunk before it is added (the caller holds no lock). */
-static void tr_chunk(struct tr_hand *h, int c)
+/* Sums chunk c with work w: chunk 0 into the job's results, another
+ * into its slot from zero. */
+static void tr_chunk(struct tr_job *j, int c, struct train_work *w)
 {
-	struct tr_job *j = h->job;
-	const int from = c * TRAIN_CHUNK;
-	const int to = from + TRAIN_CHUNK < j->d->n ? from + TRAIN_CHUNK
-						     : j->d->n;
-	double loss[SCORER_COUNT] = { 0 };
-	int right[SCORER_COUNT] = { 0 };
+	struct tr_slot *s = &j->slot[c % j->nslots];
 
-	if (c == 0) { /* no chunk is added before it */
-		tr_pairs(j, from, to, j->grad, h->w, j->loss, j->right);
-	} else {
-		if (j->grad)
-			memset(h->buf, 0, sizeof *h->buf * j->l->total);
-		tr_pairs(j, from, to, j->grad ? h->buf : NULL, h->w, loss,
-			 right);
+	if (c == 0) {
+		tr_chunk_sum(j, 0, j->grad, w, j->loss, j->right);
+		return;
 	}
-	tr_job_lock(j);
-	while (j->added != c)
-		pthread_cond_wait(&j->turn, &j->lock);
-	tr_job_unlock(j);
-	if (c > 0) {
-		double *restrict grad = j->grad;
-		const double *restrict buf = h->buf;
-		for (size_t k = 0; grad && k < j->l->total; k++)
-			grad[k] += buf[k];
-		for (int sc = 0; sc < SCORER_COUNT; sc++) {
-			j->loss[sc] += loss[sc];
-			j->right[sc] += right[sc];
-		}
-	}
-	tr_job_lock(j);
-	j->added++;
-	if (j->threads > 1)
-		pthread_cond_broadcast(&j->turn);
-	tr_job_unlock(j);
+	memset(s->loss, 0, sizeof s->loss);
+	memset(s->right, 0, sizeof s->right);
+	if (j->grad)
+		memset(s->buf, 0, sizeof *s->buf * j->l->total);
+	tr_chunk_sum(j, c, j->grad ? s->buf : NULL, w, s->loss, s->right);
 }
 
-/* A thread's loop: the next chunk until none is left. */
+/* Adds slot s (a chunk after the first) into the job's results. */
+static void tr_slot_add(struct tr_job *j, const struct tr_slot *s)
+{
+	double *restrict grad = j->grad;
+	const double *restrict buf = s->buf;
+
+	for (size_t k = 0; grad && k < j->l->total; k++)
+		grad[k] += buf[k];
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		j->loss[sc] += s->loss[sc];
+		j->right[sc] += s->right[sc];
+	}
+}
+
+/* With the lock held: unless another thread is at it, adds every
+ * finished chunk that follows the chunks added, in order. */
+static void tr_job_drain(struct tr_job *j)
+{
+	if (j->adding)
+		return;
+	j->adding = 1;
+	while (j->added < j->nchunks && j->slot[j->added % j->nslots].done) {
+		struct tr_slot *s = &j->slot[j->added % j->nslots];
+		int c = j->added;
+		tr_job_unlock(j);
+		if (c > 0) /* chunk 0 is in the results already */
+			tr_slot_add(j, s);
+		tr_job_lock(j);
+		s->done = 0;
+		j->added++;
+		if (j->threads > 1)
+			pthread_cond_broadcast(&j->room);
+	}
+	j->adding = 0;
+}
+
+/* A thread's loop: the next chunk, once its slot is free, until none is
+ * left. */
 static void *tr_hand_run(void *arg)
 {
 	struct tr_hand *h = arg;
 	struct tr_job *j = h->job;
 
 	tr_out_transpose(j->m, h->w);
-	for (;;) {
-		tr_job_lock(j);
-		int c = j->taken < j->nchunks ? j->taken++ : -1;
+	tr_job_lock(j);
+	while (j->taken < j->nchunks) {
+		int c = j->taken;
+		if (c >= j->added + j->nslots) { /* its slot is not free */
+			pthread_cond_wait(&j->room, &j->lock);
+			continue;
+		}
+		j->taken++;
 		tr_job_unlock(j);
-		if (c < 0)
-			return NULL;
-		tr_chunk(h, c);
+		tr_chunk(j, c, h->w);
+		tr_job_lock(j);
+		j->slot[c % j->nslots].done = 1;
+		tr_job_drain(j);
 	}
+	tr_job_unlock(j);
+	return NULL;
 }
 
 /* Runs the job on hands[0 .. j->threads): hands[0] in the calling thread,
@@ -1947,7 +1991,7 @@ static void tr_job_run(struct tr_job *j, struct tr_hand *hands)
 	memset(tid, 0, sizeof tid); /* joined only if started */
 	if (j->threads > 1) {
 		pthread_mutex_init(&j->lock, NULL);
-		pthread_cond_init(&j->turn, NULL);
+		pthread_cond_init(&j->room, NULL);
 	}
 	for (int i = 1; i < j->threads; i++)
 		started[i] = pthread_create(&tid[i], NULL, tr_hand_run,
@@ -1957,7 +2001,7 @@ static void tr_job_run(struct tr_job *j, struct tr_hand *hands)
 		if (started[i])
 			pthread_join(tid[i], NULL);
 	if (j->threads > 1) {
-		pthread_cond_destroy(&j->turn);
+		pthread_cond_destroy(&j->room);
 		pthread_mutex_destroy(&j->lock);
 	}
 }
@@ -1988,8 +2032,8 @@ static double tr_loss_stats(struct tr_job *j, struct train_stats *st)
 	return total;
 }
 
-/* train_loss on works[0 .. threads) (their settings the same), each
- * thread with its chunk buffer bufs + i * l->total (bufs may be NULL
+/* train_loss on works[0 .. threads) (their settings the same), with the
+ * slots' buffers bufs (tr_slots(threads), each l->total; may be NULL
  * without grad or with one chunk). */
 static double tr_loss(const struct train_layout *l, const double *theta,
 		      double *grad, const struct train_data *d,
@@ -1999,6 +2043,7 @@ static double tr_loss(const struct train_layout *l, const double *theta,
 	struct model m;
 	struct tr_job j;
 	struct tr_hand hands[TRAIN_MAX_THREADS];
+	struct tr_slot slot[4 * TRAIN_MAX_THREADS];
 
 	train_view(&m, l, (double *)theta, d);
 	memset(&j, 0, sizeof j);
@@ -2014,10 +2059,15 @@ static double tr_loss(const struct train_layout *l, const double *theta,
 		j.threads = 1;
 	if (grad)
 		memset(grad, 0, sizeof *grad * l->total);
+	j.slot = slot;
+	j.nslots = tr_slots(j.threads);
+	for (int i = 0; i < j.nslots; i++) {
+		slot[i].buf = bufs ? bufs + (size_t)i * l->total : NULL;
+		slot[i].done = 0;
+	}
 	for (int i = 0; i < j.threads; i++) {
 		hands[i].job = &j;
 		hands[i].w = works[i];
-		hands[i].buf = bufs ? bufs + (size_t)i * l->total : NULL;
 	}
 	tr_job_run(&j, hands);
 	return tr_loss_stats(&j, st);
@@ -2299,8 +2349,8 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 					t->lay.off[b] + t->lay.len[b]);
 }
 
-/* Gives t the scratch of n threads (n > t->nthreads) and each thread a
- * chunk buffer. */
+/* Gives t the scratch of n threads (n >= t->nthreads) and the slots'
+ * buffers of a job on n threads (tr_slots). */
 static void tr_crew_grow(struct trainer *t, int n)
 {
 	int had = t->nthreads > 1 ? t->nthreads : 1;
@@ -2310,7 +2360,8 @@ static void tr_crew_grow(struct trainer *t, int n)
 		train_work_init(&t->peer[i], &t->lay, t->work.maxn,
 				t->work.maxT);
 	free(t->chunk);
-	t->chunk = xcalloc((size_t)n * t->lay.total, sizeof *t->chunk);
+	t->chunk = xcalloc((size_t)tr_slots(n) * t->lay.total,
+			   sizeof *t->chunk);
 	t->nthreads = n;
 }
 

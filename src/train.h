@@ -304,11 +304,13 @@ struct trainer {
 	double *mha[MHA_GROUPS][MHA_NW];
 	/* train_epoch's threads beyond the calling one (which uses work),
 	 * allocated by the first epoch that runs them: each one's scratch,
-	 * and each thread's gradient of the chunk it sums */
+	 * and the gradients of the chunks summed and not yet added */
 	int nthreads;            /* threads allocated for, from 1 */
 	struct train_work *peer; /* (nthreads - 1) */
-	double *chunk;           /* (nthreads, lay.total); NULL until a
-	                            chunk after the first needs it */
+	double *chunk;           /* (1 or 4 nthreads, lay.total): one with
+	                            one thread, four a thread with more;
+	                            NULL until a chunk after the first
+	                            needs it */
 };
 
 /* Sets up *t for data d with sizes E, H, A and an "attention first" start
