@@ -289,6 +289,8 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 static int cli_train_check(const struct cli_train_opts *o, int argc,
 			   char **argv)
 {
+	struct errbuf err;
+
 	if (optind < argc)
 		return cli_usage_errorf("'train' takes no sentence, but "
 					     "was given '%s'", argv[optind]);
@@ -328,6 +330,8 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					window_get(o->t.window)->name);
 	if (cli_window_check(o->t.window, o->t.window_size))
 		return EXIT_USAGE;
+	if (train_window_check(window_get(o->t.window), &err))
+		return cli_usage_errorf("%s", err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "

@@ -311,8 +311,7 @@ double train_softmax(double *p, const double *x, int n, int *top)
 	return tr_softmax_top(p, x, n, 1, top);
 }
 
-/* α (n) = softmax(e), as tr_softmax_top, without the log. */
-static void tr_softmax_alpha(double *alpha, const double *e, int n)
+void train_softmax_weights(double *alpha, const double *e, int n)
 {
 	tr_softmax_top(alpha, e, n, 0, NULL);
 }
@@ -429,162 +428,53 @@ static void tr_context(double *restrict c, const double *restrict alpha,
 	}
 }
 
-/* ------------------------------------------------ the local windows */
+/* ------------------------------------------------------- the window */
 
-/* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
- * as the window of w says (src/window_local*.c does the same for the
- * trace): global, the softmax over all n; local-m, the softmax over
- * min(t, n) - D .. min(t, n) + D and 0 elsewhere; local-p, align_t, the
- * softmax over ⌊p_t⌋ - D .. ⌊p_t⌋ + D with p_t = 1 + (n - 1)·σ(v_p·
- * tanh(W_p s_t)), times the Gaussian exp(-(j - p_t)²/(2σ²)), σ = D/2. */
-static void tr_window(const struct model *m, const double *s, int t, int n,
+/* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
+ * with the query q, by the training part of the window class of w
+ * (src/window_*.c): train_window_check has let it through. */
+static void tr_window(const struct model *m, const double *q, int t, int n,
 		      struct train_work *w)
 {
-	const int H = m->H, D = w->window_size;
-	int centre;
-
-	if (w->window == WINDOW_global) {
-		tr_softmax_alpha(w->alpha, w->e, n);
-		return;
-	}
-	if (w->window == WINDOW_local_p) {
-		tr_matvec(w->wth, m->Wp, s, H, H);
-		for (int k = 0; k < H; k++)
-			w->wth[k] = tanh(w->wth[k]);
-		w->wsig = 1.0 / (1.0 + exp(-tr_dot(m->vp, w->wth, H)));
-		w->wpos = 1.0 + (n - 1) * w->wsig;
-		centre = (int)floor(w->wpos);
-	} else {
-		centre = t < n ? t : n;
-		w->wpos = centre;
-	}
-	w->wlo = centre - D < 1 ? 1 : centre - D;
-	w->whi = centre + D > n ? n : centre + D;
-	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
-	tr_softmax_alpha(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
-			 w->whi - w->wlo + 1);
-	if (w->window != WINDOW_local_p)
-		return;
-	memcpy(w->walign, w->alpha, sizeof *w->alpha * (size_t)n);
-	for (int j = w->wlo; j <= w->whi; j++) {
-		double d = j - w->wpos, sg = D / 2.0;
-		w->wgauss[j - 1] = exp(-(d * d) / (2.0 * sg * sg));
-		w->alpha[j - 1] = w->walign[j - 1] * w->wgauss[j - 1];
-	}
+	window_get(w->window)->train_weights(m, q, t, n, w);
 }
 
-/* local-p's p_t = 1 + (n - 1)·σ(v), v = v_p·tanh(W_p s), backwards:
- * given dL/dp_t (dp), adds to the gradients of W_p and v_p (g) and to ds
- * (H), dL/ds for the query s. */
-static void tr_window_p_back(struct model *g, const struct model *m,
-			     const double *s, double *ds, int n, double dp,
-			     const struct train_work *w)
-{
-	const int H = m->H;
-	double dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
-
-	for (int k = 0; k < H; k++) {
-		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
-		g->vp[k] += dv * w->wth[k];
-		for (int i = 0; i < H; i++) {
-			g->Wp[(size_t)k * H + i] += dpre * s[i];
-			ds[i] += dpre * m->Wp[(size_t)k * H + i];
-		}
-	}
-}
-
-/* The backward pass of tr_window for local-p, given dL/da_t in dalpha
- * (n): adds dL/dp_t's share to the gradients of W_p and v_p (g) and to
- * ds (H), dL/ds_t; then turns dalpha into dL/dalign_t, which the softmax
- * backward pass takes with align_t (returned) in place of α_t.  p_t
- * reaches the loss through the Gaussian only: ⌊p_t⌋, the window's place,
- * is piecewise constant, so its derivative is 0 wherever it exists.
- * For global and local-m, returns α_t unchanged. */
-static const double *tr_window_back(struct model *g, const struct model *m,
-				    const double *s, double *ds, int n,
-				    struct train_work *w)
-{
-	const double sg = w->window_size / 2.0;
-	double dp = 0.0;
-
-	if (w->window != WINDOW_local_p)
-		return w->alpha;
-	/* a_j = align_j g_j, dg_j/dp = g_j (j - p)/σ² */
-	for (int j = w->wlo; j <= w->whi; j++) {
-		dp += w->dalpha[j - 1] * w->alpha[j - 1] * (j - w->wpos) /
-		      (sg * sg);
-		w->dalpha[j - 1] *= w->wgauss[j - 1];
-	}
-	for (int j = 1; j <= n; j++)
-		if (j < w->wlo || j > w->whi)
-			w->dalpha[j - 1] = 0.0;
-	tr_window_p_back(g, m, s, ds, n, dp, w);
-	return w->walign;
-}
-
-/* dL/de_t (w->e) from dL/da_t (w->dalpha) through local-p: back through
- * the Gaussian (tr_window_back, which adds p_t's share to the gradients
- * of W_p and v_p and to dq, dL/dq for the query q), then through the
- * softmax over the window, with align_t. */
-static void tr_window_softmax_back(struct model *g, const struct model *m,
-				   const double *q, double *dq, int n,
-				   struct train_work *w)
-{
-	const double *al = tr_window_back(g, m, q, dq, n, w);
-	double dot = 0.0;
-
-	for (int i = 0; i < n; i++)
-		dot += al[i] * w->dalpha[i];
-	for (int i = 0; i < n; i++)
-		w->e[i] = al[i] * (w->dalpha[i] - dot);
-}
-
-/* Step t's slice of w->seq_win, for n source words. */
-static double *tr_window_slot(const struct train_work *w, int n, int t)
-{
-	return w->seq_win + (size_t)(t - 1) * (4 + (size_t)w->H +
-					       2 * (size_t)n);
-}
-
-/* Keeps step t's local-p window (its place, p_t, σ, tanh(W_p q), align_t
- * and the Gaussian) for a backward pass that runs after the forward pass
- * of every step.  Nothing for global and local-m, whose backward pass
- * reads α_t alone. */
+/* Keeps step t's window state for a backward pass that runs after every
+ * step's forward pass, if the window keeps any. */
 static void tr_window_keep(struct train_work *w, int n, int t)
 {
-	const size_t H = (size_t)w->H, N = (size_t)n;
-	double *k = tr_window_slot(w, n, t);
+	const struct window_class *wc = window_get(w->window);
 
-	if (w->window != WINDOW_local_p)
-		return;
-	k[0] = w->wlo;
-	k[1] = w->whi;
-	k[2] = w->wpos;
-	k[3] = w->wsig;
-	memcpy(k + 4, w->wth, sizeof *k * H);
-	memcpy(k + 4 + H, w->walign, sizeof *k * N);
-	memcpy(k + 4 + H + N, w->wgauss, sizeof *k * N);
+	if (wc->train_keep)
+		wc->train_keep(w, n, t);
 }
 
-/* Puts back what tr_window_keep kept of step t, with α_t (alpha, n): the
- * state tr_window_back reads. */
+/* Puts back what tr_window_keep kept of step t, α_t being alpha (n). */
 static void tr_window_recall(struct train_work *w, const double *alpha,
 			     int n, int t)
 {
-	const size_t H = (size_t)w->H, N = (size_t)n;
-	const double *k = tr_window_slot(w, n, t);
+	const struct window_class *wc = window_get(w->window);
 
-	if (w->window != WINDOW_local_p)
-		return;
-	w->wlo = (int)k[0];
-	w->whi = (int)k[1];
-	w->wpos = k[2];
-	w->wsig = k[3];
-	memcpy(w->wth, k + 4, sizeof *k * H);
-	memcpy(w->walign, k + 4 + H, sizeof *k * N);
-	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
-	if (alpha != w->alpha) /* not when it points at the kept α_t */
-		memcpy(w->alpha, alpha, sizeof *alpha * N);
+	if (wc->train_recall)
+		wc->train_recall(w, alpha, n, t);
+}
+
+/* dL/de_t (w->e) from dL/dα_t (w->dalpha) through the window, which adds
+ * to the gradients of its own weights and to dq, dL/dq for the query q. */
+static void tr_window_back(struct model *g, const struct model *m,
+			   const double *q, double *dq, const double *alpha,
+			   int n, struct train_work *w)
+{
+	window_get(w->window)->train_back(g, m, q, dq, alpha, n, w);
+}
+
+int train_window_check(const struct window_class *wc, struct errbuf *err)
+{
+	if (wc->train_weights && wc->train_back)
+		return 0;
+	err_set(err, "the window %s cannot be trained: it has no training "
+		"part (train_weights and train_back, src/window.h)", wc->name);
+	return -1;
 }
 
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
@@ -689,7 +579,7 @@ static void tr_attend_back(struct model *g, const struct model *m,
 			   double lambda, struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
-	double *ds = w->ds + (size_t)t * H, dot = 0.0;
+	double *ds = w->ds + (size_t)t * H;
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
@@ -711,19 +601,11 @@ static void tr_attend_back(struct model *g, const struct model *m,
 		w->dalpha[i] = tr_dot(w->dcs, h, H);
 		if (dalpha_in)
 			w->dalpha[i] += dalpha_in[i];
-		dot += w->alpha[i] * w->dalpha[i];
 		for (int k = 0; k < H; k++)
 			dh[k] += w->alpha[i] * w->dcs[k];
 	}
-	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j)
-	 * (0 outside a local window, where α_t,i = 0); local-p first goes
-	 * back through the Gaussian to align_t, W_p and v_p */
-	if (w->window == WINDOW_local_p) {
-		tr_window_softmax_back(g, m, w->s + (size_t)t * H, ds, n, w);
-	} else {
-		for (int i = 0; i < n; i++)
-			w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
-	}
+	/* step 2: back through the window's weights, to the scores */
+	tr_window_back(g, m, w->s + (size_t)t * H, ds, w->alpha, n, w);
 	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
 	tr_align_back(w->e, w->alpha, gold, lambda, n);
 	/* step 1: the scorer's own gradient */
@@ -871,11 +753,8 @@ static const double *tr_hard_dist(const double *alpha, int n,
 {
 	double sum = 0.0;
 
-	if (w->window != WINDOW_local_p)
+	if (!window_get(w->window)->unnormalised)
 		return alpha;
-	if (w->hard_fix && n > 1) /* the test hook: near a jump of ⌊p_t⌋? */
-		w->hard_pnear = fmin(w->hard_pnear,
-				     fabs(w->wpos - floor(w->wpos + 0.5)));
 	for (int j = 0; j < n; j++)
 		sum += alpha[j];
 	for (int j = 0; j < n; j++)
@@ -980,27 +859,26 @@ static void tr_hard_scores_back(struct model *g, const struct model *m,
 {
 	double dot = 0.0;
 
-	if (w->window == WINDOW_local_p) {
-		const double sg = w->window_size / 2.0;
+	const struct window_class *wc = window_get(w->window);
+
+	if (wc->unnormalised) {
 		const double *pi;
-		double dp = 0.0;
 
 		if (dalpha_in) {
 			memcpy(w->dalpha, dalpha_in,
 			       sizeof *w->dalpha * (size_t)n);
-			tr_window_softmax_back(g, m, q, dq, n, w);
+			tr_window_back(g, m, q, dq, alpha, n, w);
 		} else {
 			memset(w->e, 0, sizeof *w->e * (size_t)n);
 		}
 		pi = tr_hard_dist(alpha, n, w);
 		train_hard_score_grad(w->dalpha, pi, n, l, adv, 0.0,
 				      w->hard_lambda_r, w->hard_lambda_e);
-		for (int j = 0; j < n; j++) {
+		for (int j = 0; j < n; j++)
 			w->e[j] -= scale * w->dalpha[j];
-			dp -= scale * w->dalpha[j] * (j + 1 - w->wpos) /
-			      (sg * sg);
-		}
-		tr_window_p_back(g, m, q, dq, n, dp, w);
+		if (wc->train_draw_back)
+			wc->train_draw_back(g, m, q, dq, w->dalpha, scale, n,
+					    w);
 		tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
 		return;
 	}
@@ -1554,7 +1432,6 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 					  (size_t)(t - 1) * (O + V);
 			const double *qv = w->s + (size_t)(t - 1) * H;
 			const double *alpha = w->seq_alpha + (size_t)t * n;
-			double dot = 0.0;
 			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
 			tr_seq_ws(w, n, t);
 			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
@@ -1565,19 +1442,12 @@ static double tr_pair_bahdanau(struct model *g, const struct model *m,
 				double *dh = w->dh + (size_t)(i + 1) * H;
 				w->dalpha[i] = tr_dot(w->dc, h, H) +
 					       w->dprev[i];
-				dot += alpha[i] * w->dalpha[i];
 				for (int k = 0; k < H; k++)
 					dh[k] += alpha[i] * w->dc[k];
 			}
-			if (w->window == WINDOW_local_p) {
-				/* p_t reads s_{t-1} too */
-				tr_window_recall(w, alpha, n, t);
-				tr_window_softmax_back(g, m, qv, w->dq, n, w);
-			} else {
-				for (int i = 0; i < n; i++)
-					w->e[i] = alpha[i] * (w->dalpha[i] -
-							      dot);
-			}
+			/* the window (local-p's p_t reads s_{t-1} too) */
+			tr_window_recall(w, alpha, n, t);
+			tr_window_back(g, m, qv, w->dq, alpha, n, w);
 			tr_align_back(w->e, alpha, tr_align_links(pr, t, w),
 				      scale * w->align_weight, n);
 			/* the scores of the query s_{t-1} */

@@ -381,6 +381,18 @@ int train_count_exact(const struct model *m, const struct train_data *d,
 int train_align_count(const struct model *m, const struct train_data *d,
 		      int sc, struct train_work *w, int *total);
 
+/* α (n) = softmax(e), as train_softmax computes it, without the log; the
+ * windows' training parts (src/window_*.c) make their weights with it. */
+void train_softmax_weights(double *alpha, const double *e, int n);
+
+struct window_class;
+
+/* Whether training can use the window class wc (src/window.h): 0 if it
+ * has a training part; else -1 with err set to "the window NAME cannot
+ * be trained: ...".  train refuses such a window by name, and never
+ * trains another in its place. */
+int train_window_check(const struct window_class *wc, struct errbuf *err);
+
 /* ------------------------------------------------ hard attention */
 
 #define TRAIN_HARD_LAMBDA_R 0.1   /* λ_r, as selection_hard.c */
