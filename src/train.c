@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "attn.h"
+#include "selection.h"
 #include "train.h"
 #include "train_simd.h"
 #include "window.h"
@@ -396,38 +397,6 @@ static void tr_out_transpose(const struct model *m, struct train_work *w)
 		attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
 }
 
-/* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
- * 0.0 over i in order, four of c in locals across the rows. */
-static void tr_context(double *restrict c, const double *restrict alpha,
-		       const double *restrict hs, int n, int H)
-{
-	int k = 0;
-
-	for (; k + 4 <= H; k += 4) {
-		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-
-		for (int i = 0; i < n; i++) {
-			const double *h = hs + (size_t)i * H + k;
-
-			a0 += alpha[i] * h[0];
-			a1 += alpha[i] * h[1];
-			a2 += alpha[i] * h[2];
-			a3 += alpha[i] * h[3];
-		}
-		c[k] = a0;
-		c[k + 1] = a1;
-		c[k + 2] = a2;
-		c[k + 3] = a3;
-	}
-	for (; k < H; k++) {
-		double a = 0.0;
-
-		for (int i = 0; i < n; i++)
-			a += alpha[i] * hs[(size_t)i * H + k];
-		c[k] = a;
-	}
-}
-
 /* ------------------------------------------------------- the window */
 
 /* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
@@ -459,13 +428,11 @@ static void tr_window_recall(struct train_work *w, const double *alpha,
 		wc->train_recall(w, alpha, n, t);
 }
 
-/* dL/de_t (w->e) from dL/dα_t (w->dalpha) through the window, which adds
- * to the gradients of its own weights and to dq, dL/dq for the query q. */
-static void tr_window_back(struct model *g, const struct model *m,
-			   const double *q, double *dq, const double *alpha,
-			   int n, struct train_work *w)
+int train_hard_supported(int arch, unsigned scorers)
 {
-	window_get(w->window)->train_back(g, m, q, dq, alpha, n, w);
+	/* Luong's and Bahdanau's, every scorer */
+	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
+	       (scorers & SCORER_ALL) != 0;
 }
 
 int train_window_check(const struct window_class *wc, struct errbuf *err)
@@ -477,11 +444,26 @@ int train_window_check(const struct window_class *wc, struct errbuf *err)
 	return -1;
 }
 
+/* The selection that w trains (src/selection_*.c): train_hard_start
+ * sets hard's. */
+static const struct selection_class *tr_sel(const struct train_work *w)
+{
+	return selection_get(w->selection);
+}
+
+/* Greedy decoding and the alignment count weigh with the registry's
+ * first selection, the documented default (soft: the weighted sum). */
+static const struct selection_class *tr_sel_default(void)
+{
+	return selection_get(0);
+}
+
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
- * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
- * gold is -1. */
+ * weights, the context c_t by the selection sel, h̃_t and p_t (w->p).
+ * Returns log p_t[gold], or 0 if gold is -1. */
 static double tr_attend(const struct model *m, const struct score_in *in,
-			int sc, int t, int n, int gold, struct train_work *w)
+			int sc, int t, int n, int gold,
+			const struct selection_class *sel, struct train_work *w)
 {
 	const int H = m->H;
 	const double *s = w->s + (size_t)t * H;
@@ -489,10 +471,10 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 	/* step 1: the scores, by the scorer's own forward function */
 	scorer_get(sc)->forward(in, s, w->e, &w->sws);
-	/* step 2: softmax, over the window if there is one */
+	/* step 2: the weights, by the window */
 	tr_window(m, s, t, n, w);
-	/* step 3: the weighted sum c_t, and [c_t; s_t] */
-	tr_context(w->cs, w->alpha, w->h + H, n, H);
+	/* step 3: the context c_t, by the selection, and [c_t; s_t] */
+	sel->train_context(w->cs, w->alpha, n, t, w);
 	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
 	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
@@ -568,18 +550,82 @@ static void tr_align_back(double *e, const double *alpha,
 		e[i] += lambda * alpha[i] * (gold[i] ? in : 1.0);
 }
 
-/* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
- * adds to the gradients g, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
- * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
- * that reads α_{t-1}).  With gold (the word's gold links), the
- * guided-alignment term with weight lambda too. */
-static void tr_attend_back(struct model *g, const struct model *m,
-			   const struct score_in *in, int sc, int t, int n,
-			   const double *dalpha_in, const unsigned char *gold,
-			   double lambda, struct train_work *w)
+/* One pass of scorer sc over a pair: what each of its steps reads. */
+struct tr_pass {
+	struct model *g;             /* the gradients to add to, or NULL */
+	const struct model *m;
+	const struct train_pair *pr;
+	int sc, n, T;
+	double scale;                /* the loss's, 1 / predictions */
+	const struct selection_class *sel;
+	struct score_in in;          /* the scorer's view */
+	struct score_ws ws;          /* w->sws as it was, put back at the end */
+	double loss;                 /* the summed cross-entropy, and the
+	                                selection's share */
+	int *right;                  /* right predictions, counted */
+};
+
+/* Starts a pass: the scorer's view and its prepare(), and α_0, one-hot
+ * on the first source word, for a scorer that reads α_{t-1}. */
+static void tr_pass_begin(struct tr_pass *p, struct model *g,
+			  const struct model *m, const struct train_pair *pr,
+			  int sc, double scale, struct train_work *w,
+			  int *right)
+{
+	const struct scorer_class *cls = scorer_get(sc);
+
+	p->g = g;
+	p->m = m;
+	p->pr = pr;
+	p->sc = sc;
+	p->n = pr->nsrc;
+	p->T = pr->ntgt + 1;
+	p->scale = scale;
+	p->sel = tr_sel(w);
+	p->ws = w->sws;
+	p->loss = 0.0;
+	p->right = right;
+	tr_score_in(&p->in, m, sc, p->n, w);
+	if (cls->prepare)
+		cls->prepare(&p->in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)p->n);
+	w->seq_alpha[0] = 1.0;
+}
+
+/* Ends a pass, giving w its scorer's memory back; returns the loss. */
+static double tr_pass_end(struct tr_pass *p, struct train_work *w)
+{
+	w->sws = p->ws;
+	return p->loss;
+}
+
+/* The word step t must predict: target word t, or </s>. */
+static int tr_gold(const struct tr_pass *p, int t)
+{
+	return t <= p->pr->ntgt ? p->pr->tgt[t - 1] : p->m->eos;
+}
+
+/* The loss of step t, whose output made R = log p_t[gold]: -R, the
+ * guided-alignment term, and the selection's share (train_reward),
+ * added in that order; counts a right prediction. */
+static void tr_step_loss(struct tr_pass *p, int t, int gold, double R,
+			 struct train_work *w)
+{
+	p->loss -= R;
+	p->loss += tr_align_loss(p->pr, t, p->n, w);
+	*p->right += w->ptop == gold;
+	if (p->sel->train_reward)
+		p->loss += p->sel->train_reward(w, w->alpha, p->n, t, p->sc,
+						R);
+}
+
+/* Back through steps 5 and 4 of tr_attend, given dL/dlogits in w->p
+ * (and, with input feeding, w->dht_in): W_s, tanh and W_c, into
+ * dL/d[c_t; s_t] (w->dcs), adding dL/ds_t's share to ds (H). */
+static void tr_output_back(struct model *g, const struct model *m,
+			   double *ds, struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
-	double *ds = w->ds + (size_t)t * H;
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
@@ -594,23 +640,44 @@ static void tr_attend_back(struct model *g, const struct model *m,
 	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		ds[k] += w->dcs[H + k];
-	/* step 3: the weighted sum: dL/dα_t,i and the direct part of dL/dh_i */
-	for (int i = 0; i < n; i++) {
-		const double *h = w->h + (size_t)(i + 1) * H;
-		double *dh = w->dh + (size_t)(i + 1) * H;
-		w->dalpha[i] = tr_dot(w->dcs, h, H);
-		if (dalpha_in)
-			w->dalpha[i] += dalpha_in[i];
-		for (int k = 0; k < H; k++)
-			dh[k] += w->alpha[i] * w->dcs[k];
-	}
-	/* step 2: back through the window's weights, to the scores */
-	tr_window_back(g, m, w->s + (size_t)t * H, ds, w->alpha, n, w);
+}
+
+/* Back from dL/dc_t (dc, H) to the scores of step t and the scorer, in
+ * either architecture: the selection's context (to dL/dh_i and dL/dα_t,
+ * with dalpha_in, what later steps sent back to α_t, or NULL), the window
+ * and the selection's own terms (to dL/de_t), the guided-alignment term,
+ * and the scorer's gradient for the query q (H), adding to dq (H).  α_t
+ * is alpha (n); the step's window state must be in w. */
+static void tr_weights_back(struct tr_pass *p, int t, const double *q,
+			    double *dq, const double *alpha,
+			    const double *dalpha_in, const double *dc,
+			    struct train_work *w)
+{
+	const int n = p->n;
+
+	p->sel->train_context_back(dc, alpha, dalpha_in, n, t, w);
+	p->sel->train_scores_back(p->g, p->m, q, dq, alpha, dalpha_in, n, t,
+				  p->scale, w);
 	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
-	tr_align_back(w->e, w->alpha, gold, lambda, n);
-	/* step 1: the scorer's own gradient */
-	scorer_get(sc)->backward(in, w->s + (size_t)t * H, w->e, &w->sws,
-				 g->sw[sc], ds, w->dh + H);
+	tr_align_back(w->e, alpha, tr_align_links(p->pr, t, w),
+		      p->scale * w->align_weight, n);
+	scorer_get(p->sc)->backward(&p->in, q, w->e, &w->sws,
+				    p->g->sw[p->sc], dq, w->dh + p->m->H);
+}
+
+/* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
+ * adds to the gradients, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
+ * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
+ * that reads α_{t-1}). */
+static void tr_attend_back(struct tr_pass *p, int t,
+			   const double *dalpha_in, struct train_work *w)
+{
+	const int H = p->m->H;
+	double *ds = w->ds + (size_t)t * H;
+
+	tr_output_back(p->g, p->m, ds, w);
+	tr_weights_back(p, t, w->s + (size_t)t * H, ds, w->alpha, dalpha_in,
+			w->dcs, w);
 }
 
 /* Back through time in the decoder (steps T..1), then into h_n = s_0. */
@@ -650,305 +717,38 @@ static void tr_encoder_back(struct model *g, const struct model *m,
 
 /* ------------------------------------------------------- the loss */
 
+/* dL/dlogits = scale (p - onehot(gold)), in p (V) itself. */
+static void tr_dlogits_here(double *p, int V, int gold, double scale)
+{
+	p[gold] -= 1.0;
+	for (int k = 0; k < V; k++)
+		p[k] *= scale;
+}
+
 /* The summed cross-entropy of every prediction of scorer sc for one pair
- * whose states are in w, counting right predictions in *right.  With g,
- * adds scale times the gradient to g and to dL/ds_t and dL/dh_i. */
-static double tr_pair_scorer(struct model *g, const struct model *m,
-			     const struct train_pair *pr, int sc,
-			     double scale, struct train_work *w, int *right)
+ * whose states are in w, when no step depends on the steps before, so
+ * that each is back-propagated as soon as it is made; counts right
+ * predictions in *right.  With g, adds scale times the gradient to g and
+ * to dL/ds_t and dL/dh_i.  The selection of w makes each context (hard:
+ * from a draw, its loss -log p(y_t | l) and REINFORCE's terms on the
+ * scores besides, src/selection_hard.c). */
+static double tr_pair_luong(struct model *g, const struct model *m,
+			    const struct train_pair *pr, int sc,
+			    double scale, struct train_work *w, int *right)
 {
-	const int T = pr->ntgt + 1, n = pr->nsrc;
-	const struct scorer_class *cls = scorer_get(sc);
-	struct score_in in;
-	double loss = 0.0;
+	struct tr_pass p;
 
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		const unsigned char *links = tr_align_links(pr, t, w);
-		loss -= tr_attend(m, &in, sc, t, n, gold, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
+		double R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
 		if (!g)
 			continue;
-		/* dL/dlogits = scale (p - onehot(gold)) */
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < m->tgt.n; k++)
-			w->p[k] *= scale;
-		tr_attend_back(g, m, &in, sc, t, n, NULL, links,
-			       scale * w->align_weight, w);
+		tr_dlogits_here(w->p, m->tgt.n, gold, scale);
+		tr_attend_back(&p, t, NULL, w);
 	}
-	return loss;
-}
-
-
-/* ------------------------------------------- hard attention (REINFORCE) */
-
-void train_hard_start(struct train_work *w, uint64_t seed)
-{
-	w->hard = 1;
-	w->hard_rng = seed;
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		w->hard_b[sc] = 0.0;
-	w->hard_lambda_r = TRAIN_HARD_LAMBDA_R;
-	w->hard_lambda_e = TRAIN_HARD_LAMBDA_E;
-}
-
-int train_hard_supported(int arch, unsigned scorers)
-{
-	/* Luong's (a scorer that reads α_{t-1}: tr_pair_scorer_hard_seq)
-	 * and Bahdanau's (tr_pair_bahdanau_hard), every scorer */
-	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
-	       (scorers & SCORER_ALL) != 0;
-}
-
-void train_hard_score_grad(double *out, const double *alpha, int n, int l,
-			   double R, double b, double lambda_r,
-			   double lambda_e)
-{
-	double H = 0.0;
-
-	/* each log α_j once, kept in out_j until out_j is made */
-	for (int j = 0; j < n; j++)
-		if (alpha[j] > 0.0) {
-			out[j] = log(alpha[j]);
-			H -= alpha[j] * out[j];
-		}
-	for (int j = 0; j < n; j++) {
-		double lg = alpha[j] > 0.0 ? out[j] : 0.0;
-		out[j] = lambda_r * (R - b) * ((j == l) - alpha[j]);
-		if (alpha[j] > 0.0)
-			out[j] -= lambda_e * alpha[j] * (lg + H);
-	}
-}
-
-/* The drawn word: u = (x >> 11) 2^-53 from the next number of *rng, and
- * the first j with u < α_1 + .. + α_j (summed in index order), or, if
- * rounding leaves the sum at or below u, the last word with a weight: the
- * rule of selection_hard.c. */
-static int tr_hard_draw(uint64_t *rng, const double *alpha, int n)
-{
-	double u = (double)(train_rand_next(rng) >> 11) * 0x1.0p-53;
-	double cum = 0.0;
-	int l;
-
-	for (l = 0; l < n; l++) {
-		cum += alpha[l];
-		if (u < cum)
-			return l;
-	}
-	for (l = n - 1; l > 0 && alpha[l] <= 0.0; l--)
-		;
-	return l;
-}
-
-/* The distribution a hard step draws from, after tr_window: the weights
- * w->alpha, or, through local-p, whose weights a_t sum to less than 1,
- * π_t = a_t / Σ_j a_t,j (into w->hard_pi), summed and divided in index
- * order as selection_hard.c does. */
-static const double *tr_hard_dist(const double *alpha, int n,
-				  struct train_work *w)
-{
-	double sum = 0.0;
-
-	if (!window_get(w->window)->unnormalised)
-		return alpha;
-	for (int j = 0; j < n; j++)
-		sum += alpha[j];
-	for (int j = 0; j < n; j++)
-		w->hard_pi[j] = alpha[j] / sum;
-	return w->hard_pi;
-}
-
-/* A = R - b of a draw; with the test hook w->hard_fix, recorded there,
- * or replayed from it (train.h). */
-static double tr_hard_adv(struct train_work *w, double R, double b)
-{
-	double adv = R - b;
-
-	if (w->hard_fix && w->hard_nfix < w->hard_fix_cap) {
-		if (w->hard_fix_replay)
-			adv = w->hard_fix[w->hard_nfix];
-		else
-			w->hard_fix[w->hard_nfix] = adv;
-		w->hard_nfix++;
-	}
-	return adv;
-}
-
-/* The test hook's share of the loss of one step: the surrogate
- * -(λ_r A log α_l + λ_e H(α)), whose gradient on the scores is minus
- * train_hard_score_grad's; 0 without w->hard_fix. */
-static double tr_hard_surrogate(const struct train_work *w,
-				const double *alpha, int n, int l, double adv)
-{
-	double H = 0.0;
-
-	if (!w->hard_fix)
-		return 0.0;
-	for (int j = 0; j < n; j++)
-		if (alpha[j] > 0.0)
-			H -= alpha[j] * log(alpha[j]);
-	return -(w->hard_lambda_r * adv * log(alpha[l]) +
-		 w->hard_lambda_e * H);
-}
-
-/* Luong's output with c_t = h_l: [h_l; s_t] (w->cs), h̃_t (w->ht) and
- * p_t (w->p); returns R = log p_t[gold]. */
-static double tr_hard_output(const struct model *m, const double *s, int l,
-			     int gold, struct train_work *w)
-{
-	const int H = m->H, V = m->tgt.n;
-	double R;
-
-	memcpy(w->cs, w->h + (size_t)(l + 1) * H, sizeof *w->cs * (size_t)H);
-	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
-	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
-	for (int k = 0; k < H; k++)
-		w->ht[k] = tanh(w->ht[k]);
-	tr_out_matvec(w, w->p, w->outT, w->ht, V, H);
-	R = w->p[gold];
-	R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
-	return R;
-}
-
-/* The backward pass of tr_hard_output, given dL/dlogits in w->p (and,
- * with input feeding, w->dht_in): W_s, tanh, W_c; adds to ds (dL/ds_t)
- * and, c_t being h_l, to dL/dh_l alone. */
-static void tr_hard_output_back(struct model *g, const struct model *m,
-				double *ds, int l, struct train_work *w)
-{
-	const int H = m->H, V = m->tgt.n;
-
-	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
-	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
-		for (int k = 0; k < H; k++)
-			w->dht[k] += w->dht_in[k];
-	for (int k = 0; k < H; k++)
-		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
-	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
-	for (int k = 0; k < H; k++) {
-		ds[k] += w->dcs[H + k];
-		w->dh[(size_t)(l + 1) * H + k] += w->dcs[k];
-	}
-}
-
-/* dL/de_t of a hard step into w->e (n), from α_t (alpha), the draw l and
- * its A = R - b: minus scale times the score-function and entropy terms
- * (train_hard_score_grad: an ascent direction), plus, if dalpha_in is
- * not NULL, dL/dα_t that the next step's scorer sent back through the
- * softmax, plus the guided-alignment term if it is on.
- *
- * Through local-p (alpha is a_t, and the step's window state must be in
- * w: tr_window, or tr_window_recall) the draw was from π_t = a_t / Σ a =
- * softmax over the window of z_j = e_j - (j - p_t)²/(2σ²), so the terms
- * are on z, with π_t for α_t: dL/de_j = dL/dz_j, and dL/dp_t = Σ_j dL/dz_j
- * (j - p_t)/σ² goes on to W_p, v_p (g) and dq, dL/dq for the query q
- * (tr_window_p_back); dalpha_in, dL/da_t, goes back through the window as
- * in the soft pass (tr_window_softmax_back). */
-static void tr_hard_scores_back(struct model *g, const struct model *m,
-				const double *q, double *dq,
-				const double *alpha, int n, int l,
-				double adv, const double *dalpha_in,
-				const unsigned char *links, double scale,
-				struct train_work *w)
-{
-	double dot = 0.0;
-
-	const struct window_class *wc = window_get(w->window);
-
-	if (wc->unnormalised) {
-		const double *pi;
-
-		if (dalpha_in) {
-			memcpy(w->dalpha, dalpha_in,
-			       sizeof *w->dalpha * (size_t)n);
-			tr_window_back(g, m, q, dq, alpha, n, w);
-		} else {
-			memset(w->e, 0, sizeof *w->e * (size_t)n);
-		}
-		pi = tr_hard_dist(alpha, n, w);
-		train_hard_score_grad(w->dalpha, pi, n, l, adv, 0.0,
-				      w->hard_lambda_r, w->hard_lambda_e);
-		for (int j = 0; j < n; j++)
-			w->e[j] -= scale * w->dalpha[j];
-		if (wc->train_draw_back)
-			wc->train_draw_back(g, m, q, dq, w->dalpha, scale, n,
-					    w);
-		tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
-		return;
-	}
-	train_hard_score_grad(w->dalpha, alpha, n, l, adv, 0.0,
-			      w->hard_lambda_r, w->hard_lambda_e);
-	if (dalpha_in) {
-		for (int j = 0; j < n; j++)
-			dot += alpha[j] * dalpha_in[j];
-		for (int j = 0; j < n; j++)
-			w->e[j] = alpha[j] * (dalpha_in[j] - dot) -
-				  scale * w->dalpha[j];
-	} else {
-		for (int j = 0; j < n; j++)
-			w->e[j] = -scale * w->dalpha[j];
-	}
-	tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
-}
-
-/* tr_pair_scorer for train --hard: at each step l is drawn from α_t, the
- * context is h_l, the loss is -R = -log p(y_t | l), and with g the
- * gradient is the ordinary one through h_l (to the output weights, s_t
- * and h_l) plus, on the scores, minus scale times the score-function and
- * entropy terms (tr_hard_scores_back).  The baseline is updated after
- * each step, with or without g, so that a pass that only measures draws
- * the same way. */
-static double tr_pair_scorer_hard(struct model *g, const struct model *m,
-				  const struct train_pair *pr, int sc,
-				  double scale, struct train_work *w,
-				  int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const struct scorer_class *cls = scorer_get(sc);
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		const unsigned char *links = tr_align_links(pr, t, w);
-		const double *s = w->s + (size_t)t * H;
-		double *ds = w->ds + (size_t)t * H, R, adv, b = w->hard_b[sc];
-		int l;
-
-		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over any window */
-		l = tr_hard_draw(&w->hard_rng, tr_hard_dist(w->alpha, n, w), n);
-		R = tr_hard_output(m, s, l, gold, w);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		adv = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  adv);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		if (!g)
-			continue;
-		/* dL/dlogits = scale (p - onehot(gold)), then back to h_l */
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		tr_hard_output_back(g, m, ds, l, w);
-		/* the scores: REINFORCE's terms (no gradient flows through
-		 * the draw), and the guided-alignment term if it is on */
-		tr_hard_scores_back(g, m, s, ds, w->alpha, n, l, adv, NULL,
-				    links, scale, w);
-		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
-	}
-	return loss;
+	return tr_pass_end(&p, w);
 }
 
 /* ------------------------------------------------- input feeding */
@@ -1059,226 +859,6 @@ static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
 	w->p = k->p;
 }
 
-/* tr_pair_scorer for what makes a step depend on the steps before: a
- * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
- * keeping what the backward pass needs (the scorer's working values, α_t,
- * [c_t; s_t], h̃_t, dL/dlogits and a local-p window), then back from
- * step T to 1, carrying dL/dα_t from step t + 1 to step t.
- *
- * With input feeding the decoder states depend on the attention of the
- * steps before (h̃_{t-1} enters step t), so each scorer has its own and
- * the decoder runs inside the forward loop; each step's dL/dh̃_t is its
- * output's plus what step t + 1's decoder input sent back, and the
- * decoder's backward pass through time runs inside the backward loop,
- * into dL/ds_0 = dL/dh_n. */
-static double tr_pair_scorer_seq(struct model *g, const struct model *m,
-				 const struct train_pair *pr, int sc,
-				 double scale, struct train_work *w,
-				 int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const int feed = m->input_feeding, O = 3 * H + V;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	struct tr_kept keep = { 0 };
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * O;
-		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
-			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-					 t > 1 ? o - O + 2 * H : NULL, w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		loss -= tr_attend(m, &in, sc, t, n, gold, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t);
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		if (feed) { /* the states are this scorer's own */
-			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-			w->dht_in = w->dnext;
-		}
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		for (int t = T; t >= 1; t--) {
-			double *o = w->seq_out + (size_t)(t - 1) * O;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
-			tr_window_recall(w, w->alpha, n, t);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			tr_attend_back(g, m, &in, sc, t, n, w->dprev,
-				       tr_align_links(pr, t, w),
-				       scale * w->align_weight, w);
-			w->sws.dprev = NULL;
-			tr_swap(&w->dprev, &w->dprev_next);
-			if (feed) /* the decoder's step t */
-				tr_dec_step_feed_back(g, m,
-						      tr_input(m, pr->tgt, t), t,
-						      t > 1 ? o - O + 2 * H
-							    : NULL, w);
-		}
-		tr_keep_done(w, &keep);
-		if (feed) {
-			w->dht_in = NULL;
-			for (int k = 0; k < H; k++)
-				w->dh[(size_t)n * H + k] += w->ds[k];
-		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* tr_pair_scorer_hard for a scorer that reads α_{t-1} (location-aware):
- * it reads the weights, not the draw (trace_decode passes the window's
- * α_{t-1} under --hard too), so step t's scores depend on step t - 1's,
- * and dL/de_t (REINFORCE's terms, the guided-alignment term) reaches
- * α_{t-1} and step t - 1's scores too.  Every step forward, keeping what
- * the backward pass needs (l_t and R_t - b in w->hard_l, w->hard_adv),
- * then back from step T to 1, carrying dL/dα_t from step t + 1 to step
- * t, as tr_pair_scorer_seq does; α_t reaches the loss only that way and
- * through its own terms, since c_t = h_l.
- *
- * With input feeding (any scorer) h̃_{t-1}, made with c_{t-1} =
- * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step depend
- * on the draws, R_t = log p(y_t | l_t, the sampled past), and the decoder
- * runs inside both loops as in tr_pair_scorer_seq: each step's dL/dh̃_t is
- * its output's plus what step t + 1's decoder input sent back, and
- * REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t and the decoder
- * before it. */
-static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
-				      const struct train_pair *pr, int sc,
-				      double scale, struct train_work *w,
-				      int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const int feed = m->input_feeding;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
-		const double *s = w->s + (size_t)t * H;
-		double R, b = w->hard_b[sc];
-		int l;
-
-		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
-			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-					 t > 1 ? o - (3 * H + V) + 2 * H : NULL,
-					 w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over any window */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						tr_hard_dist(w->alpha, n, w), n);
-		R = tr_hard_output(m, s, l, gold, w);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  w->hard_adv[t]);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		if (feed) { /* the states are this scorer's own */
-			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-			w->dht_in = w->dnext;
-		}
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
-			const double *alpha = w->seq_alpha + (size_t)t * n;
-			double *ds = w->ds + (size_t)t * H;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
-			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
-			tr_window_recall(w, alpha, n, t);
-			tr_hard_scores_back(g, m, w->s + (size_t)t * H, ds,
-					    alpha, n, w->hard_l[t],
-					    w->hard_adv[t], w->dprev,
-					    tr_align_links(pr, t, w), scale, w);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
-				      g->sw[sc], ds, w->dh + H);
-			w->sws.dprev = NULL;
-			tr_swap(&w->dprev, &w->dprev_next);
-			if (feed) /* the decoder's step t; dL/dh̃_{t-1} into
-				   * w->dnext */
-				tr_dec_step_feed_back(g, m,
-						      tr_input(m, pr->tgt, t), t,
-						      t > 1 ? o - (3 * H + V) +
-							      2 * H
-							    : NULL, w);
-		}
-		if (feed) {
-			w->dht_in = NULL;
-			for (int k = 0; k < H; k++)
-				w->dh[(size_t)n * H + k] += w->ds[k];
-		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* ------------------------------------------- Bahdanau's architecture */
-
 /* dy (V) = dL/dlogits = scale (p - onehot(gold)) from the softmax's p
  * (V), whose p[gold] it lowers by 1 first. */
 static void tr_dlogits(double *restrict dy, double *restrict p, int V,
@@ -1288,6 +868,105 @@ static void tr_dlogits(double *restrict dy, double *restrict p, int V,
 	for (int k = 0; k < V; k++)
 		dy[k] = p[k] * scale;
 }
+
+/* Step t of a pass that keeps every step for a backward pass in
+ * reverse: the scorer reads α_{t-1}, and keeps its working values in
+ * step t's slice of w->seq_ws. */
+static void tr_seq_step(struct tr_pass *p, int t, struct train_work *w)
+{
+	p->in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * p->n;
+	tr_seq_ws(w, p->n, t);
+}
+
+/* Keeps α_t and the window's state of step t for the backward pass. */
+static void tr_seq_keep(const struct tr_pass *p, int t, struct train_work *w)
+{
+	memcpy(w->seq_alpha + (size_t)t * p->n, w->alpha,
+	       sizeof *w->alpha * (size_t)p->n);
+	tr_window_keep(w, p->n, t);
+}
+
+/* The backward pass of tr_pair_luong_seq, from step T to 1: each step
+ * reads what its forward pass kept (tr_keep_step), the scorer adds
+ * dL/dα_{t-1} to w->dprev_next, and with input feeding the decoder's
+ * step runs back too, into dL/ds_0 = dL/dh_n. */
+static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
+{
+	const struct model *m = p->m;
+	const int H = m->H, n = p->n, O = 3 * H + m->tgt.n;
+	const int feed = m->input_feeding;
+	struct tr_kept keep = { 0 };
+
+	if (feed) { /* the states are this scorer's own */
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(p->T + 1) * H);
+		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+		w->dht_in = w->dnext;
+	}
+	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+	for (int t = p->T; t >= 1; t--) {
+		double *o = w->seq_out + (size_t)(t - 1) * O;
+		tr_seq_step(p, t, w);
+		tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
+		tr_window_recall(w, w->alpha, n, t);
+		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
+		w->sws.dprev = w->dprev_next;
+		tr_attend_back(p, t, w->dprev, w);
+		w->sws.dprev = NULL;
+		tr_swap(&w->dprev, &w->dprev_next);
+		if (feed) /* the decoder's step t; dL/dh̃_{t-1} into w->dnext */
+			tr_dec_step_feed_back(p->g, m, tr_input(m, p->pr->tgt, t),
+					      t, t > 1 ? o - O + 2 * H : NULL, w);
+	}
+	tr_keep_done(w, &keep);
+	if (feed) {
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
+	}
+}
+
+/* tr_pair_luong for what makes a step depend on the steps before: a
+ * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
+ * keeping what the backward pass needs (the scorer's working values, α_t,
+ * [c_t; s_t], h̃_t, dL/dlogits, the window's and the selection's state),
+ * then back from step T to 1, carrying dL/dα_t from step t + 1 to step t
+ * (tr_luong_seq_back).
+ *
+ * With input feeding the decoder states depend on the attention of the
+ * steps before (h̃_{t-1} enters step t; under hard attention, made with
+ * c_{t-1} = h_{l_{t-1}}, so every later step depends on the draws), so
+ * each scorer has its own and the decoder runs inside the forward loop;
+ * each step's dL/dh̃_t is its output's plus what step t + 1's decoder
+ * input sent back. */
+static double tr_pair_luong_seq(struct model *g, const struct model *m,
+				const struct train_pair *pr, int sc,
+				double scale, struct train_work *w, int *right)
+{
+	const int H = m->H, V = m->tgt.n, O = 3 * H + V;
+	struct tr_pass p;
+
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
+		double *o = w->seq_out + (size_t)(t - 1) * O, R;
+		if (m->input_feeding) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
+			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+					 t > 1 ? o - O + 2 * H : NULL, w);
+		tr_seq_step(&p, t, w);
+		R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
+		tr_seq_keep(&p, t, w);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (g)
+			tr_dlogits(o + 3 * H, w->p, V, gold, scale);
+	}
+	if (g)
+		tr_luong_seq_back(&p, w);
+	return tr_pass_end(&p, w);
+}
+
+/* ------------------------------------------- Bahdanau's architecture */
 
 /* The bidirectional encoder: w->hf rows 1..n the forward states (row 0 is
  * →h_0 = 0), w->hb rows 1..n the backward ones (row n + 1 is ←h_{n+1} =
@@ -1327,7 +1006,8 @@ static void tr_encode_bidir(const struct model *m, const int *src, int n,
  * p_t[gold], or 0 if gold is -1. */
 static double tr_bahd_step(const struct model *m, const struct score_in *in,
 			   int sc, int t, int n, int word, int gold,
-			   double *scy, struct train_work *w)
+			   double *scy, const struct selection_class *sel,
+			   struct train_work *w)
 {
 	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
 	const double *q = w->s + (size_t)(t - 1) * H;
@@ -1337,7 +1017,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
 	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
-	tr_context(scy + H, w->alpha, w->h + H, n, H);
+	sel->train_context(scy + H, w->alpha, n, t, w); /* c_t */
 	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
 	 * tr_dot, added in that order */
 	tr_matvec(wy, m->dec.Wx, y, H, E);
@@ -1387,199 +1067,65 @@ static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
 	tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H, H);
 }
 
+/* The backward pass of tr_pair_bahdanau, from step T to 1: the output
+ * and the decoder's step (tr_bahd_step_back), then the context, the
+ * window and the scores of the query s_{t-1} (tr_weights_back), carrying
+ * dL/ds_t (w->dnext) and dL/dα_t (w->dprev) to the step before. */
+static void tr_bahdanau_back(struct tr_pass *p, struct train_work *w)
+{
+	const struct model *m = p->m;
+	const int H = m->H, n = p->n, O = 2 * H + m->E, V = m->tgt.n;
+
+	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+	memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+	for (int t = p->T; t >= 1; t--) {
+		const double *o = w->seq_out + (size_t)(t - 1) * (O + V);
+		const double *qv = w->s + (size_t)(t - 1) * H;
+		const double *alpha = w->seq_alpha + (size_t)t * n;
+		tr_seq_step(p, t, w);
+		tr_bahd_step_back(p->g, m, t, tr_input(m, p->pr->tgt, t), o,
+				  o + O, w);
+		tr_window_recall(w, alpha, n, t); /* p_t reads s_{t-1} too */
+		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
+		w->sws.dprev = w->dprev_next;
+		tr_weights_back(p, t, qv, w->dq, alpha, w->dprev, w->dc, w);
+		w->sws.dprev = NULL;
+		tr_swap(&w->dprev, &w->dprev_next);
+		memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
+	}
+	for (int k = 0; k < H; k++)
+		w->ds[k] += w->dnext[k];
+}
+
 /* One pair with scorer sc in Bahdanau's architecture, the encoder already
  * run: every step forward, keeping what the backward pass needs (the
- * decoder's states depend on attention, so each scorer has its own),
- * then back from step T to 1, carrying dL/ds_t and dL/dα_t to the step
- * before.  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row 0). */
+ * decoder's states depend on attention, so each scorer has its own;
+ * under hard attention c_t = h_l feeds the decoder RNN and the output,
+ * and s_{t-1} carries the earlier draws), then back from step T to 1
+ * (tr_bahdanau_back).  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row
+ * 0). */
 static double tr_pair_bahdanau(struct model *g, const struct model *m,
 			       const struct train_pair *pr, int sc,
 			       double scale, struct train_work *w, int *right)
 {
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H;
-	const int V = m->tgt.n, O = 2 * H + m->E;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
+	const int O = 2 * m->H + m->E, V = m->tgt.n;
+	struct tr_pass p;
 
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
 		/* [s_t; c_t; y_{t-1}] and dL/dlogits, kept */
-		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
-				     gold, o, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t);
+		double *o = w->seq_out + (size_t)(t - 1) * (O + V), R;
+		tr_seq_step(&p, t, w);
+		R = tr_bahd_step(m, &p.in, sc, t, p.n, tr_input(m, pr->tgt, t),
+				 gold, o, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
+		tr_seq_keep(&p, t, w);
 		tr_dlogits(o + O, w->p, V, gold, scale);
 	}
-	if (g) {
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (O + V);
-			const double *qv = w->s + (size_t)(t - 1) * H;
-			const double *alpha = w->seq_alpha + (size_t)t * n;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
-					  o + O, w);
-			/* c_t = Σ α_t,i h_i, and α_t read by step t + 1 */
-			for (int i = 0; i < n; i++) {
-				const double *h = w->h + (size_t)(i + 1) * H;
-				double *dh = w->dh + (size_t)(i + 1) * H;
-				w->dalpha[i] = tr_dot(w->dc, h, H) +
-					       w->dprev[i];
-				for (int k = 0; k < H; k++)
-					dh[k] += alpha[i] * w->dc[k];
-			}
-			/* the window (local-p's p_t reads s_{t-1} too) */
-			tr_window_recall(w, alpha, n, t);
-			tr_window_back(g, m, qv, w->dq, alpha, n, w);
-			tr_align_back(w->e, alpha, tr_align_links(pr, t, w),
-				      scale * w->align_weight, n);
-			/* the scores of the query s_{t-1} */
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
-				      w->dh + H);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
-		}
-		for (int k = 0; k < H; k++)
-			w->ds[k] += w->dnext[k];
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* tr_pair_bahdanau for train --hard: at each step l is drawn from α_t
- * (the scores of s_{t-1}), c_t = h_l feeds the decoder RNN and the
- * output, and the loss is -R = -log p(y_t | l, the past draws), s_{t-1}
- * carrying the earlier draws.  With g, the backpropagated gradient goes
- * through the output, the RNN over time and h_l; the scores get minus
- * scale times REINFORCE's terms (tr_hard_scores_back), which reach
- * s_{t-1} (the query) and, for location-aware, α_{t-1}.  The draws and
- * the baseline are those of tr_pair_scorer_hard: one u a step, b updated
- * after each. */
-static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
-				    const struct train_pair *pr, int sc,
-				    double scale, struct train_work *w,
-				    int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, E = m->E;
-	const int V = m->tgt.n, O = 2 * H + E;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *qw = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
-		/* [s_t; h_l; y_{t-1}] and dL/dlogits, kept */
-		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
-		const double *q = w->s + (size_t)(t - 1) * H;
-		const double *y = m->tgt.emb +
-				  (size_t)tr_input(m, pr->tgt, t) * E;
-		double *s = w->s + (size_t)t * H, R, b = w->hard_b[sc];
-		const double *c;
-
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		cls->forward(&in, q, w->e, &w->sws);
-		tr_window(m, q, t, n, w); /* the softmax, over any window */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						tr_hard_dist(w->alpha, n, w), n);
-		c = w->h + (size_t)(l + 1) * H;
-		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */
-		for (int k = 0; k < H; k++)
-			s[k] = tanh(tr_dot(m->dec.Wx + (size_t)k * E, y, E) +
-				    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
-				    tr_dot(m->Wcd + (size_t)k * H, c, H) +
-				    m->dec.b[k]);
-		memcpy(o, s, sizeof *s * (size_t)H);
-		memcpy(o + H, c, sizeof *c * (size_t)H);
-		memcpy(o + 2 * H, y, sizeof *y * (size_t)E);
-		tr_out_matvec(w, w->p, w->outT, o, V, O);
-		R = w->p[gold];
-		R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  w->hard_adv[t]);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		tr_dlogits(o + O, w->p, V, gold, scale);
-	}
-	if (g) {
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (O + V);
-			int l = w->hard_l[t];
-			const double *qv = w->s + (size_t)(t - 1) * H;
-			double *dh = w->dh + (size_t)(l + 1) * H;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			/* the context was h_l, kept in o */
-			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
-					  o + O, w);
-			/* c_t = h_l: the backpropagated term reaches h_l */
-			for (int k = 0; k < H; k++)
-				dh[k] += w->dc[k];
-			/* the scores of the query s_{t-1} */
-			tr_window_recall(w, w->seq_alpha + (size_t)t * n, n, t);
-			tr_hard_scores_back(g, m, qv, w->dq,
-					    w->seq_alpha + (size_t)t * n, n, l,
-					    w->hard_adv[t], w->dprev,
-					    tr_align_links(pr, t, w), scale, w);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
-				      w->dh + H);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
-		}
-		for (int k = 0; k < H; k++)
-			w->ds[k] += w->dnext[k];
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = qw;
-	return loss;
+	if (g)
+		tr_bahdanau_back(&p, w);
+	return tr_pass_end(&p, w);
 }
 
 /* Back through s_0 = tanh(W_init ←h_1) and the two encoder RNNs, given
@@ -1634,9 +1180,8 @@ static void tr_pair_bidir(struct model *g, const struct model *m,
 	}
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (w->hard ? tr_pair_bahdanau_hard
-				     : tr_pair_bahdanau)(g, m, pr, sc, scale,
-							 w, &right[sc]);
+			loss[sc] += tr_pair_bahdanau(g, m, pr, sc, scale, w,
+						     &right[sc]);
 	if (g)
 		tr_bidir_back(g, m, pr->src, n, w);
 }
@@ -1658,9 +1203,9 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += (w->hard ? tr_pair_scorer_hard_seq
-					     : tr_pair_scorer_seq)(g, m, pr, sc,
-						scale, w, &right[sc]);
+				loss[sc] += tr_pair_luong_seq(g, m, pr, sc,
+							      scale, w,
+							      &right[sc]);
 		if (g)
 			tr_encoder_back(g, m, pr->src, n, w);
 		return;
@@ -1674,11 +1219,8 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 3: attention and output, forward and back, for each scorer */
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (w->hard ? (scorer_get(sc)->uses_prev_alpha
-						? tr_pair_scorer_hard_seq
-						: tr_pair_scorer_hard)
-				     : scorer_get(sc)->uses_prev_alpha
-				     ? tr_pair_scorer_seq : tr_pair_scorer)(
+			loss[sc] += (scorer_get(sc)->uses_prev_alpha
+				     ? tr_pair_luong_seq : tr_pair_luong)(
 					g, m, pr, sc, scale, w, &right[sc]);
 	if (!g)
 		return;
@@ -2050,7 +1592,8 @@ static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
 	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
-		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
+		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
+			     tr_sel_default(), w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		word = out[t - 1] = w->ptop;
 		if (alpha)
@@ -2093,7 +1636,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
 		else
 			tr_dec_step(m, word, t, w);
-		tr_attend(m, &in, sc, t, n, -1, w);
+		tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		word = out[t - 1] = w->ptop;
 		if (alpha)
@@ -2147,13 +1690,14 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
 		int linked = 0, word = tr_input(m, pr->tgt, t);
 		if (m->arch == ARCH_bahdanau) {
-			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
+			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
+			     tr_sel_default(), w);
 		} else if (m->input_feeding) { /* h̃_{t-1} is in w->ht */
 			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
-			tr_attend(m, &in, sc, t, n, -1, w);
+			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
 		} else {
 			tr_dec_step(m, word, t, w);
-			tr_attend(m, &in, sc, t, n, -1, w);
+			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
 		}
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		for (int i = 0; i < n; i++)

@@ -165,24 +165,30 @@ struct train_work {
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
 	 * which tr_attend_back adds to its own; NULL: none */
 	const double *dht_in;
-	/* train --hard (REINFORCE, doc/model.md "Learning it"): when hard is
-	 * 1, each teacher-forced step draws l with u from hard_rng
-	 * (SplitMix64, one number a step, in the order pairs, scorers,
-	 * steps), uses c_t = h_l, and the scores get the score-function and
-	 * entropy terms with hard_b[sc], the baseline of scorer sc, updated
-	 * after every step.  Both persist across pairs and epochs: the
-	 * trainer sets them once (train_hard_start). */
+	/* the selection trained, an enum selection: each step's context,
+	 * and its own terms of the loss and gradient, come from its class's
+	 * training part (src/selection_*.c).  0 (as train_work_init sets
+	 * it): the registry's first, soft. */
+	int selection;
+	/* train --hard (REINFORCE, doc/model.md "Learning it",
+	 * src/selection_hard.c): hard is 1 once train_hard_start has set
+	 * selection to hard; each teacher-forced step draws l with u from
+	 * hard_rng (SplitMix64, one number a step, in the order pairs,
+	 * scorers, steps), uses c_t = h_l, and the scores get the
+	 * score-function and entropy terms with hard_b[sc], the baseline of
+	 * scorer sc, updated after every step.  Both persist across pairs
+	 * and epochs: the trainer sets them once (train_hard_start). */
 	int hard;
 	uint64_t hard_rng;
 	double hard_b[SCORER_COUNT];
 	double hard_lambda_r, hard_lambda_e;
-	/* the draws of a pair's steps kept for the backward pass (a scorer
-	 * that reads α_{t-1}, Bahdanau's architecture): l_t (from 0) and
-	 * R_t - b, (maxT + 1) each */
+	/* the draws of a pair's steps kept for the backward pass: l_t (from
+	 * 0) and R_t - b, (maxT + 1) each */
 	int *hard_l;
 	double *hard_adv;
-	/* (maxn) local-p's π_t = a_t / Σ_j a_t,j, the distribution a step
-	 * draws from when the window's weights do not sum to 1 */
+	/* (maxn) an unnormalised window's (local-p's) π_t = a_t / Σ_j a_t,j,
+	 * the distribution a step draws from when the window's weights do
+	 * not sum to 1 */
 	double *hard_pi;
 	/* A test hook (tests/check_train.c), NULL otherwise: with hard_fix,
 	 * the loss includes the surrogate whose gradient the scores get,
