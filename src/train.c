@@ -385,7 +385,7 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 }
 
 /* w->outT = the output layer's matrix of m transposed, which the forward
- * passes (tr_attend, tr_hard_output, tr_bahd_step) multiply by through
+ * passes (tr_attend, tr_bahd_step) multiply by through
  * tr_matvec_t: each entry point (train_loss, train_greedy,
  * train_align_count) makes it before the first of them, the weights then
  * staying the same until it returns. */

@@ -266,9 +266,8 @@ struct train_opts {
 	int window, window_size; /* train --window: an enum window, and D */
 	int hard;               /* 1: train hard attention by REINFORCE
 	                           (train --hard); either architecture, every
-	                           scorer, input feeding, the global and
-	                           local-m windows (not local-p); the draws'
-	                           SplitMix64 state starts at seed */
+	                           scorer, input feeding, every window; the
+	                           draws' SplitMix64 state starts at seed */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -412,19 +411,19 @@ int train_window_check(const struct window_class *wc, struct errbuf *err);
  * p_k, as attn_argmax(p, n) would find it.  n >= 1. */
 double train_softmax(double *p, const double *x, int n, int *top);
 
-/* Turns on REINFORCE in w: hard = 1, the generator's state seed, every
- * baseline 0, λ_r and λ_e the values above. */
+/* Turns on REINFORCE in w (src/selection_hard.c): selection = hard,
+ * hard = 1, the generator's state seed, every baseline 0, λ_r and λ_e
+ * the values above. */
 void train_hard_start(struct train_work *w, uint64_t seed);
 
 /* Whether train --hard can train the scorers with architecture arch
- * (every scorer, in both architectures; local-p, which it cannot train,
- * is the caller's to refuse). */
+ * (every scorer, in both architectures, through every window). */
 int train_hard_supported(int arch, unsigned scorers);
 
-/* The ascent direction on the scores of one step (n words, weights alpha,
- * the drawn word l, reward R, baseline b): out_j = λ_r (R - b)(onehot_l,j
- * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0).
- * out must not be alpha. */
+/* The ascent direction on the scores of one step (src/selection_hard.c;
+ * n words, weights alpha, the drawn word l, reward R, baseline b): out_j
+ * = λ_r (R - b)(onehot_l,j - α_j) - λ_e α_j (log α_j + H), H = -Σ α log
+ * α (0 log 0 = 0).  out must not be alpha. */
 void train_hard_score_grad(double *out, const double *alpha, int n, int l,
 			   double R, double b, double lambda_r,
 			   double lambda_e);
