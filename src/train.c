@@ -418,14 +418,13 @@ static void tr_window_keep(struct train_work *w, int n, int t)
 		wc->train_keep(w, n, t);
 }
 
-/* Puts back what tr_window_keep kept of step t, α_t being alpha (n). */
-static void tr_window_recall(struct train_work *w, const double *alpha,
-			     int n, int t)
+/* Puts back what tr_window_keep kept of step t. */
+static void tr_window_recall(struct train_work *w, int n, int t)
 {
 	const struct window_class *wc = window_get(w->window);
 
 	if (wc->train_recall)
-		wc->train_recall(w, alpha, n, t);
+		wc->train_recall(w, n, t);
 }
 
 int train_hard_supported(int arch, unsigned scorers)
@@ -565,6 +564,17 @@ struct tr_pass {
 	int *right;                  /* right predictions, counted */
 };
 
+/* What the backward pass of step t reads of its forward pass, an entry of
+ * the pass's tape: w's own vectors in a pass that goes back at once, the
+ * slices the forward pass kept (w->seq_alpha, w->seq_out) in one that
+ * goes back after every step. */
+struct tr_step {
+	const double *alpha; /* (n) α_t */
+	const double *cs;    /* (2H) [c_t; s_t] */
+	const double *ht;    /* (H) h̃_t */
+	const double *dy;    /* (V) dL/dlogits, scaled */
+};
+
 /* Starts a pass: the scorer's view and its prepare(), and α_0, one-hot
  * on the first source word, for a scorer that reads α_{t-1}. */
 static void tr_pass_begin(struct tr_pass *p, struct model *g,
@@ -619,25 +629,26 @@ static void tr_step_loss(struct tr_pass *p, int t, int gold, double R,
 						R);
 }
 
-/* Back through steps 5 and 4 of tr_attend, given dL/dlogits in w->p
- * (and, with input feeding, w->dht_in): W_s, tanh and W_c, into
- * dL/d[c_t; s_t] (w->dcs), adding dL/ds_t's share to ds (H). */
+/* Back through steps 5 and 4 of tr_attend, given its step st (and, with
+ * input feeding, w->dht_in): W_s, tanh and W_c, into dL/d[c_t; s_t]
+ * (w->dcs), adding dL/ds_t's share to ds (H). */
 static void tr_output_back(struct model *g, const struct model *m,
-			   double *ds, struct train_work *w)
+			   double *ds, const struct tr_step *st,
+			   struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, st->dy, st->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
 	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
 	for (int k = 0; k < H; k++)
-		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
+		w->dht[k] *= 1.0 - st->ht[k] * st->ht[k];
 	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
+	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, st->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		ds[k] += w->dcs[H + k];
 }
@@ -665,18 +676,18 @@ static void tr_weights_back(struct tr_pass *p, int t, const double *q,
 				    p->g->sw[p->sc], dq, w->dh + p->m->H);
 }
 
-/* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
+/* Back through decoder step t after tr_attend, from what it kept in st:
  * adds to the gradients, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
  * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
  * that reads α_{t-1}). */
-static void tr_attend_back(struct tr_pass *p, int t,
+static void tr_attend_back(struct tr_pass *p, int t, const struct tr_step *st,
 			   const double *dalpha_in, struct train_work *w)
 {
 	const int H = p->m->H;
 	double *ds = w->ds + (size_t)t * H;
 
-	tr_output_back(p->g, p->m, ds, w);
-	tr_weights_back(p, t, w->s + (size_t)t * H, ds, w->alpha, dalpha_in,
+	tr_output_back(p->g, p->m, ds, st, w);
+	tr_weights_back(p, t, w->s + (size_t)t * H, ds, st->alpha, dalpha_in,
 			w->dcs, w);
 }
 
@@ -736,6 +747,7 @@ static double tr_pair_luong(struct model *g, const struct model *m,
 			    const struct train_pair *pr, int sc,
 			    double scale, struct train_work *w, int *right)
 {
+	const struct tr_step st = { w->alpha, w->cs, w->ht, w->p };
 	struct tr_pass p;
 
 	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
@@ -746,7 +758,7 @@ static double tr_pair_luong(struct model *g, const struct model *m,
 		if (!g)
 			continue;
 		tr_dlogits_here(w->p, m->tgt.n, gold, scale);
-		tr_attend_back(&p, t, NULL, w);
+		tr_attend_back(&p, t, &st, NULL, w);
 	}
 	return tr_pass_end(&p, w);
 }
@@ -822,43 +834,6 @@ static void tr_swap(double **a, double **b)
 	*b = t;
 }
 
-/* The vectors of w that the backward pass of a step reads, while they
- * point at the copies the forward pass kept: α_t, [c_t; s_t], h̃_t and
- * dL/dlogits, read where they are instead of copied back (nothing in the
- * backward pass writes them). */
-struct tr_kept {
-	double *alpha, *cs, *ht, *p;
-};
-
-/* Points w's α_t, [c_t; s_t], h̃_t and p at alpha and at o's [c_t; s_t],
- * h̃_t and dL/dlogits (seq_out's layout); saves w's own in *k the first
- * time (k->alpha NULL). */
-static void tr_keep_step(struct train_work *w, struct tr_kept *k,
-			 double *alpha, double *o)
-{
-	if (!k->alpha) {
-		k->alpha = w->alpha;
-		k->cs = w->cs;
-		k->ht = w->ht;
-		k->p = w->p;
-	}
-	w->alpha = alpha;
-	w->cs = o;
-	w->ht = o + 2 * w->H;
-	w->p = o + 3 * w->H;
-}
-
-/* Gives w its own vectors back after tr_keep_step. */
-static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
-{
-	if (!k->alpha)
-		return;
-	w->alpha = k->alpha;
-	w->cs = k->cs;
-	w->ht = k->ht;
-	w->p = k->p;
-}
-
 /* dy (V) = dL/dlogits = scale (p - onehot(gold)) from the softmax's p
  * (V), whose p[gold] it lowers by 1 first. */
 static void tr_dlogits(double *restrict dy, double *restrict p, int V,
@@ -887,7 +862,7 @@ static void tr_seq_keep(const struct tr_pass *p, int t, struct train_work *w)
 }
 
 /* The backward pass of tr_pair_luong_seq, from step T to 1: each step
- * reads what its forward pass kept (tr_keep_step), the scorer adds
+ * reads what its forward pass kept (its struct tr_step), the scorer adds
  * dL/dα_{t-1} to w->dprev_next, and with input feeding the decoder's
  * step runs back too, into dL/ds_0 = dL/dh_n. */
 static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
@@ -895,7 +870,6 @@ static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
 	const struct model *m = p->m;
 	const int H = m->H, n = p->n, O = 3 * H + m->tgt.n;
 	const int feed = m->input_feeding;
-	struct tr_kept keep = { 0 };
 
 	if (feed) { /* the states are this scorer's own */
 		memset(w->ds, 0, sizeof *w->ds * (size_t)(p->T + 1) * H);
@@ -904,20 +878,20 @@ static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
 	}
 	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
 	for (int t = p->T; t >= 1; t--) {
-		double *o = w->seq_out + (size_t)(t - 1) * O;
+		const double *o = w->seq_out + (size_t)(t - 1) * O;
+		const struct tr_step st = { w->seq_alpha + (size_t)t * n, o,
+					    o + 2 * H, o + 3 * H };
 		tr_seq_step(p, t, w);
-		tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
-		tr_window_recall(w, w->alpha, n, t);
+		tr_window_recall(w, n, t);
 		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
 		w->sws.dprev = w->dprev_next;
-		tr_attend_back(p, t, w->dprev, w);
+		tr_attend_back(p, t, &st, w->dprev, w);
 		w->sws.dprev = NULL;
 		tr_swap(&w->dprev, &w->dprev_next);
 		if (feed) /* the decoder's step t; dL/dh̃_{t-1} into w->dnext */
 			tr_dec_step_feed_back(p->g, m, tr_input(m, p->pr->tgt, t),
 					      t, t > 1 ? o - O + 2 * H : NULL, w);
 	}
-	tr_keep_done(w, &keep);
 	if (feed) {
 		w->dht_in = NULL;
 		for (int k = 0; k < H; k++)
@@ -1085,7 +1059,7 @@ static void tr_bahdanau_back(struct tr_pass *p, struct train_work *w)
 		tr_seq_step(p, t, w);
 		tr_bahd_step_back(p->g, m, t, tr_input(m, p->pr->tgt, t), o,
 				  o + O, w);
-		tr_window_recall(w, alpha, n, t); /* p_t reads s_{t-1} too */
+		tr_window_recall(w, n, t); /* p_t reads s_{t-1} too */
 		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
 		w->sws.dprev = w->dprev_next;
 		tr_weights_back(p, t, qv, w->dq, alpha, w->dprev, w->dc, w);

@@ -61,13 +61,12 @@ struct window_class {
 	void (*train_back)(struct model *g, const struct model *m,
 			   const double *q, double *dq, const double *alpha,
 			   int n, struct train_work *w);
-	/* Keeps what train_back reads of step t, for a backward pass that
-	 * runs after every step's forward pass, and puts it back
-	 * (train_recall, α_t being alpha, n).  NULL, both: the window
-	 * needs nothing beyond α_t. */
+	/* Keeps what train_back reads of step t beyond α_t, for a backward
+	 * pass that runs after every step's forward pass, and puts it back
+	 * (train_recall).  NULL, both: the window needs nothing beyond
+	 * α_t, which train_back is given. */
 	void (*train_keep)(struct train_work *w, int n, int t);
-	void (*train_recall)(struct train_work *w, const double *alpha,
-			     int n, int t);
+	void (*train_recall)(struct train_work *w, int n, int t);
 	/* An unnormalised window under hard attention, which draws from
 	 * π = a / Σ a: its weights are the softmax of the scores over the
 	 * window times factors that do not depend on the scores, so π is

@@ -213,10 +213,8 @@ static void local_p_train_keep(struct train_work *w, int n, int t)
 	memcpy(k + 4 + H + N, w->wgauss, sizeof *k * N);
 }
 
-/* Puts back what local_p_train_keep kept of step t, with a_t (alpha, n)
- * in w->alpha. */
-static void local_p_train_recall(struct train_work *w, const double *alpha,
-				 int n, int t)
+/* Puts back what local_p_train_keep kept of step t. */
+static void local_p_train_recall(struct train_work *w, int n, int t)
 {
 	const size_t H = (size_t)w->H, N = (size_t)n;
 	const double *k = local_p_slot(w, n, t);
@@ -228,8 +226,6 @@ static void local_p_train_recall(struct train_work *w, const double *alpha,
 	memcpy(w->wth, k + 4, sizeof *k * H);
 	memcpy(w->walign, k + 4 + H, sizeof *k * N);
 	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
-	if (alpha != w->alpha) /* not when it points at the kept a_t */
-		memcpy(w->alpha, alpha, sizeof *alpha * N);
 }
 
 static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
