@@ -384,6 +384,21 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* Starts scorer sc on a sentence of n words whose states are in w: its
+ * view (*in) and its prepare(), and α_0, one-hot on the first source
+ * word, in w->seq_alpha's first row, for a scorer that reads α_{t-1}. */
+static void tr_scorer_start(struct score_in *in, const struct model *m,
+			    int sc, int n, struct train_work *w)
+{
+	const struct scorer_class *cls = scorer_get(sc);
+
+	tr_score_in(in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0;
+}
+
 /* w->outT = the output layer's matrix of m transposed, which the forward
  * passes (tr_attend, tr_bahd_step) multiply by through
  * tr_matvec_t: each entry point (train_loss, train_greedy,
@@ -427,13 +442,6 @@ static void tr_window_recall(struct train_work *w, int n, int t)
 		wc->train_recall(w, n, t);
 }
 
-int train_hard_supported(int arch, unsigned scorers)
-{
-	/* Luong's and Bahdanau's, every scorer */
-	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
-	       (scorers & SCORER_ALL) != 0;
-}
-
 int train_window_check(const struct window_class *wc, struct errbuf *err)
 {
 	if (wc->train_weights && wc->train_back)
@@ -441,6 +449,15 @@ int train_window_check(const struct window_class *wc, struct errbuf *err)
 	err_set(err, "the window %s cannot be trained: it has no training "
 		"part (train_weights and train_back, src/window.h)", wc->name);
 	return -1;
+}
+
+/* ----------------------------------------------------- the selection */
+
+int train_hard_supported(int arch, unsigned scorers)
+{
+	/* Luong's and Bahdanau's, every scorer */
+	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
+	       (scorers & SCORER_ALL) != 0;
 }
 
 /* The selection that w trains (src/selection_*.c): train_hard_start
@@ -575,15 +592,12 @@ struct tr_step {
 	const double *dy;    /* (V) dL/dlogits, scaled */
 };
 
-/* Starts a pass: the scorer's view and its prepare(), and α_0, one-hot
- * on the first source word, for a scorer that reads α_{t-1}. */
+/* Starts a pass (tr_scorer_start). */
 static void tr_pass_begin(struct tr_pass *p, struct model *g,
 			  const struct model *m, const struct train_pair *pr,
 			  int sc, double scale, struct train_work *w,
 			  int *right)
 {
-	const struct scorer_class *cls = scorer_get(sc);
-
 	p->g = g;
 	p->m = m;
 	p->pr = pr;
@@ -595,11 +609,7 @@ static void tr_pass_begin(struct tr_pass *p, struct model *g,
 	p->ws = w->sws;
 	p->loss = 0.0;
 	p->right = right;
-	tr_score_in(&p->in, m, sc, p->n, w);
-	if (cls->prepare)
-		cls->prepare(&p->in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)p->n);
-	w->seq_alpha[0] = 1.0;
+	tr_scorer_start(&p->in, m, sc, p->n, w);
 }
 
 /* Ends a pass, giving w its scorer's memory back; returns the loss. */
@@ -1549,30 +1559,34 @@ int train_run(struct trainer *t, const struct train_data *d,
 
 /* ------------------------------------------------------- the results */
 
+/* After step t of greedy decoding: α_t becomes the α_{t-1} of the next
+ * step (w->seq_alpha), and row t - 1 of alpha (if not NULL); the
+ * predicted word goes to out[t - 1], and is returned. */
+static int tr_greedy_word(int t, int n, int *out, double *alpha,
+			  struct train_work *w)
+{
+	memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
+	if (alpha)
+		memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
+		       sizeof *alpha * (size_t)n);
+	return out[t - 1] = w->ptop;
+}
+
 /* train_greedy in Bahdanau's architecture. */
 static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
 			      int sc, int *out, int max, double *alpha,
 			      struct train_work *w)
 {
-	const struct scorer_class *cls = scorer_get(sc);
 	struct score_in in;
 	int word = m->bos, t;
 
 	tr_encode_bidir(m, src, n, w);
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
 		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
 			     tr_sel_default(), w);
-		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = w->ptop;
-		if (alpha)
-			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
-			       sizeof *alpha * (size_t)n);
+		word = tr_greedy_word(t, n, out, alpha, w);
 		if (word == m->eos)
 			return t;
 	}
@@ -1584,7 +1598,6 @@ int train_greedy(const struct model *m, const int *src, int n,
 		 struct train_work *w)
 {
 	const int H = m->H;
-	const struct scorer_class *cls = scorer_get(sc);
 	struct score_in in;
 	int word = m->bos, t;
 
@@ -1599,11 +1612,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
 	tr_encode(m, src, n, w);
 	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
 		if (m->input_feeding) /* h̃_{t-1} is still in w->ht */
@@ -1611,11 +1620,7 @@ int train_greedy(const struct model *m, const int *src, int n,
 		else
 			tr_dec_step(m, word, t, w);
 		tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
-		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = w->ptop;
-		if (alpha)
-			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
-			       sizeof *alpha * (size_t)n);
+		word = tr_greedy_word(t, n, out, alpha, w);
 		if (word == m->eos)
 			return t;
 	}
@@ -1654,11 +1659,7 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 		memcpy(w->s, w->h + (size_t)n * m->H,
 		       sizeof *w->s * (size_t)m->H);
 	}
-	tr_score_in(&in, m, sc, n, w);
-	if (scorer_get(sc)->prepare)
-		scorer_get(sc)->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (int t = 1; t <= pr->ntgt; t++) {
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;

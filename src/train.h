@@ -123,7 +123,8 @@ struct train_work {
 	struct score_ws sws; /* the scorer's working memory (scorer.h) */
 	double *e;      /* (maxn) scores e_t,i, later dL/de_t,i */
 	double *alpha;  /* (maxn) attention weights α_t,i */
-	double *dalpha; /* (maxn) dL/dα_t,i */
+	double *dalpha; /* (maxn) dL/dα_t,i; in a forward pass, hard
+	                   attention's cumulative sums (selection_hard.c) */
 	double *cs;     /* (2H) [c_t; s_t] */
 	double *dcs;    /* (2H) dL/d[c_t; s_t] */
 	double *ht;     /* (H) h̃_t */
