@@ -41,6 +41,10 @@ struct window_class {
 	 * for the command line's usage error and check()'s */
 	int min_size;
 	const char *min_size_why;
+	/* the model's sections the window owns, as bits of
+	 * model_param_table's mask (local-p: LOCALP_PARAM_BIT): training
+	 * through the window trains them too; 0, the default: none */
+	unsigned params;
 
 	/* ---- training (src/train.c), which calls these and knows no
 	 * window by name.  A window without train_weights or train_back

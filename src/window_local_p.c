@@ -255,6 +255,7 @@ const struct window_class window_local_p = {
 	.unnormalised = 1,
 	.min_size = 1,
 	.min_size_why = "its Gaussian's σ is D/2",
+	.params = LOCALP_PARAM_BIT,
 	.train_weights = local_p_train_weights,
 	.train_back = local_p_train_back,
 	.train_keep = local_p_train_keep,
