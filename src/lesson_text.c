@@ -291,6 +291,21 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	return ferror(out) ? -1 : 0;
 }
 
+/* A paragraph, wrapped, or a verbatim block, with its references
+ * filled in from *ref on. */
+static void lt_prose(FILE *out, const struct lesson *l,
+		     const struct lesson_page *pg, int *ref,
+		     const struct lesson_block *bl, const struct trace *tr,
+		     const struct fmt_opts *o, int width)
+{
+	char *text = lesson_ref_fill(l, pg, ref, bl->text, tr, o->precision);
+	if (bl->verbatim)
+		fprintf(out, "%s\n", text);
+	else
+		lesson_wrap(out, text, width);
+	free(text);
+}
+
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width)
@@ -298,16 +313,15 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 	if (p < 0 || p >= l->npages)
 		return 0;
 	const struct lesson_page *pg = &l->pages[p];
+	int ref = 0;
 	lt_underlined(out, pg->title, '-');
 	for (int b = 0; b < pg->nblocks; b++) {
 		const struct lesson_block *bl = &pg->blocks[b];
 		putc('\n', out);
 		if (!bl->text)
 			lesson_show_text(out, l, &bl->show, tr, o, -1, width);
-		else if (bl->verbatim)
-			fprintf(out, "%s\n", bl->text);
 		else
-			lesson_wrap(out, bl->text, width);
+			lt_prose(out, l, pg, &ref, bl, tr, o, width);
 	}
 	if (p == l->npages - 1 && l->next) { /* where to go from here */
 		putc('\n', out);

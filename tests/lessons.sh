@@ -301,32 +301,73 @@ page: p
 page: q
 x" "3:1: expected narrative or a 'show' line"
 
-# numbers in the narrative: each must be one the page shows, at the
-# decimals written (handset4: h_1 = [tanh 2.5, 0, 0, tanh 0.2], worked out
-# by hand in lesson 2: 0.9866 and 0.1974), or be marked with a backslash
+# numbers in the narrative are references the trace fills; a typed
+# decimal is an error unless marked with a backslash (handset4: h_1 =
+# [tanh 2.5, 0, 0, tanh 0.2], worked out by hand in lesson 2: 0.9866 and
+# 0.1974)
 h4='title: T
 model: handset4
 sentence: je suis étudiant'
-printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866, about 0.99, and 0.1974;' \
-	'e^2.5 is \12.18, by hand.' 'show encoder i=1' >"$TMP/right.lesson"
+printf '%s\n' "$h4" 'page: p' 'h_1 holds {h_1[1]}, about {h_1[1]:2}, and {h_1,4};' \
+	'e^\2.5 is \12.18, by hand; y_{t-1} and \{ are text.' \
+	'    {α_1[je]}' 'show encoder i=1' >"$TMP/right.lesson"
 run_cmd lesson --check "$TMP/right.lesson"
-expect_status 0 "a lesson whose prose numbers are the trace's"
+expect_status 0 "a lesson whose prose numbers are references"
 check "it says ok" grep -qxF "$TMP/right.lesson: ok" "$TMP/out"
 run_cmd lesson --plain "$TMP/right.lesson"
 check "a number marked \\ is shown without the backslash" \
 	grep -q 'e^2.5 is 12.18, by hand' "$TMP/out"
+check "the references are filled at the page's precision" \
+	grep -q 'h_1 holds 0.9866, about 0.99, and 0.1974;' "$TMP/out"
+check "a brace after _ and one after a backslash are text" \
+	sh -c "tr '\\n' ' ' <'$TMP/out' | grep -qF 'y_{t-1} and { are text.'"
+check "a reference in a verbatim line is filled" \
+	grep -qx '    0.5704' "$TMP/out"
+run_cmd lesson --plain --precision=2 "$TMP/right.lesson"
+check "--precision changes what the references show" \
+	grep -q 'h_1 holds 0.99, about 0.99, and 0.20;' "$TMP/out"
 printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866 and 0.1975,' \
 	'    and 0.9867' 'show encoder i=1' >"$TMP/drift.lesson"
 run_cmd lesson --check "$TMP/drift.lesson"
-expect_status 1 "a prose number the trace does not have"
-expect_err "$TMP/drift.lesson:5:22: expected a number the page shows, at 4 decimals (the nearest is 0.1974, " \
-	"the drifting number is named at its line and column"
-expect_err "found '0.1975'" "with what was found"
-expect_err "$TMP/drift.lesson:6:9: expected a number the page shows, at 4 decimals (the nearest is 0.9866, h_1[1]; write \\0.9867 for a number that is not the trace's), found '0.9867'" \
-	"every drifting number is reported, in a verbatim line too"
+expect_status 1 "a typed number in the prose"
+expect_err "$TMP/drift.lesson:5:11: expected a reference to a value of the trace, such as {h_1[1]} (0.9866), or \\0.9866 for a number that is not the trace's, found '0.9866'" \
+	"even a right one is named at its line and column, with its reference"
+expect_err "$TMP/drift.lesson:5:22: expected a reference to a value of the trace, such as {h_1[4]} (0.1974), " \
+	"a drifted one gets the nearest value's reference"
+expect_err "$TMP/drift.lesson:6:9: expected a reference to a value of the trace, such as {h_1[1]} (0.9866), or \\0.9867 for a number that is not the trace's, found '0.9867'" \
+	"every typed number is reported, in a verbatim line too"
 check "no ok for it" test ! -s "$TMP/out"
 run_cmd lesson --plain "$TMP/drift.lesson"
 expect_status 0 "the stepper and --plain still show it"
+
+# mutations of a shipped lesson: a number typed back in, a reference past
+# the last step, a claim made false; each must make --check fail
+cp -R "$dir/models" "$TMP/" # lesson 13 reads them beside it
+mutate() { # NAME SED-SCRIPT WHAT FRAGMENT
+	sed "$2" "$dir/$1" >"$TMP/mut.lesson"
+	if cmp -s "$dir/$1" "$TMP/mut.lesson"; then
+		not_ok "$3: the mutation changed nothing"
+		return
+	fi
+	run_cmd lesson --check "$TMP/mut.lesson"
+	expect_status 1 "$3"
+	expect_err "$4" "$3: the error says so"
+}
+mutate 06-softmax.lesson 's/{α_1,1}/0.5704/' "lesson 6 with 0.5704 typed" \
+	"found '0.5704'"
+mutate 06-softmax.lesson 's/{α_1,1}/{α_9,1}/' "lesson 6 citing step 9" \
+	"expected a value of the trace, found '{α_9,1}' (the dot scorer's run has α_1 to α_5)"
+mutate 13-learning.lesson 's/{α_1,3}/0.37/' "lesson 13 with 0.9931 replaced by 0.37" \
+	"found '0.37'"
+mutate 11-compare.lesson 's/^claim argmax(α_3) = étudiant$/claim argmax(α_3) = je/' \
+	"lesson 11 with its claim made false" \
+	"expected a claim that holds in the dot scorer's run"
+mutate 09-general.lesson 's/{α_1,1 scorer=general}/{α_1,1 scorer=location}/' \
+	"lesson 9 citing a scorer its trace lacks" \
+	"expected a scorer of the lesson's trace, found location"
+mutate 03-bottleneck.lesson 's/{h_3\[4\]}/{h_3[5]}/' \
+	"lesson 3 citing an entry past the state" \
+	"expected an entry of h_3 from 1 to 4"
 
 # --check goes on after a bad file and reports each good one
 run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"
