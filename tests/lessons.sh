@@ -369,6 +369,100 @@ mutate 03-bottleneck.lesson 's/{h_3\[4\]}/{h_3[5]}/' \
 	"lesson 3 citing an entry past the state" \
 	"expected an entry of h_3 from 1 to 4"
 
+# --- statements of the lessons, each held by the program's own output ---
+plain_joined() { # N: lesson N as text, its lines joined with blanks
+	"$ATTN_TRACE" lesson --plain "$1" 2>&1 | tr '\n' ' ' | tr -s ' '
+}
+# lesson 14 names no count of scorers but the true one, and its compare
+# page shows every scorer `attn-trace scorers` lists
+"$ATTN_TRACE" scorers | awk '/^[a-z]/ { print $1 }' >"$TMP/scorers"
+nsc=$(wc -l <"$TMP/scorers")
+"$ATTN_TRACE" lesson --plain 14 >"$TMP/l14" 2>&1
+for sc in $(cat "$TMP/scorers"); do
+	check "lesson 14's compare page shows the $sc scorer" \
+		grep -qE "^ +([a-z-]+ +)*$sc( |$)" "$TMP/l14"
+done
+words="zero one two three four five six seven eight nine ten eleven twelve"
+said=$(tr '\n' ' ' <"$TMP/l14" | grep -oiE "(all|the) ($(echo $words | tr ' ' '|')) (scorers|columns)|lists all ($(echo $words | tr ' ' '|'))" || true)
+true_word=$(echo $words | cut -d' ' -f$((nsc + 1)))
+check "lesson 14 states no count of scorers but $nsc (said: ${said:-none})" \
+	sh -c "! printf '%s\n' '$said' | grep -v -i -e '^\$' -e '$true_word' | grep -q ."
+# lesson 13 points at the unguided model's page by its title, and that
+# page shows the unguided model
+plain_joined 13 >"$TMP/l13"
+ptitle=$(grep -oE 'the page "[^"]+" shows what happens then' "$TMP/l13" |
+	sed 's/the page "\([^"]*\)".*/\1/')
+check "lesson 13 names a page for what happens without the guide" test -n "$ptitle"
+"$ATTN_TRACE" lesson --plain 13 | awk -v t="$ptitle" '
+	/^\[page / { on = 0 } $0 == t { on = 1 } on' >"$TMP/l13page"
+check "lesson 13's page \"$ptitle\" shows the unguided model" \
+	grep -qF '(the model models/unguided.model)' "$TMP/l13page"
+# lesson 15's page on the context entering the RNN shows the line W_c·c_1
+# it promises (every show of every lesson renders a line: --check above)
+"$ATTN_TRACE" lesson --plain 15 | awk '
+	/^\[page / { on = 0 } /^The context enters the RNN$/ { on = 1 } on' \
+	>"$TMP/l15page"
+check "lesson 15 shows the line W_c·c_1 it names" \
+	grep -qE '^ +W_c·c_1 ' "$TMP/l15page"
+check "lesson 15's prose names the line" grep -qF 'W_c·c_1 is the context' \
+	"$TMP/l15page"
+# lesson 20: the seed the prose gives and the command it prints draw the
+# u_2 the page quotes
+plain_joined 20 >"$TMP/l20"
+seed=$(grep -oE '`--seed=[0-9]+` gives' "$TMP/l20" | grep -oE '[0-9]+')
+u2=$(grep -oE 'Here u_2 = [0-9]+\.[0-9]+' "$TMP/l20" | grep -oE '[0-9.]+$')
+cmd=$(grep -oE '`attn-trace trace --hard --seed=[0-9]+ --gradient --target="i am a student" je suis étudiant`' "$TMP/l20" | tr -d '`')
+check "lesson 20 gives its seed ($seed) and a command with it" \
+	sh -c "test -n '$seed' && test -n '$cmd' && echo '$cmd' | grep -q -- '--seed=$seed '"
+"$ATTN_TRACE" trace --hard --seed="$seed" --gradient \
+	--target="i am a student" je suis étudiant >"$TMP/hard" 2>&1
+check "lesson 20's command draws the u_2 it quotes ($u2)" \
+	grep -qE "^u_2 .*\[ $u2\]" "$TMP/hard"
+# lesson 3: the fourth unit of h_3 keeps a trace of je; the number for
+# "suis étudiant" alone is that sentence's h_2[4]
+plain_joined 3 >"$TMP/l3"
+with=$("$ATTN_TRACE" trace --model=handset4 je suis étudiant |
+	awk '/^  h_3 = tanh\(sum\)/ { gsub(/[],]/, ""); print $NF }')
+without=$("$ATTN_TRACE" trace --model=handset4 suis étudiant |
+	awk '/^  h_2 = tanh\(sum\)/ { gsub(/[],]/, ""); print $NF }')
+check "lesson 3 quotes unit 4 of h_3 with je ($with) and without ($without)" \
+	grep -qF "$with here, where \"suis étudiant\" alone gives $without" "$TMP/l3"
+check "and they differ: something of je is left" test "$with" != "$without"
+# lessons 12 and 18: the shade the prose names for the most attention is
+# the one the page draws beside the largest weight
+"$ATTN_TRACE" lesson --plain 12 | awk '
+	/^\[page / { on = 0 } /^The heatmap$/ { on = 1 } on' >"$TMP/l12page"
+check "lesson 12 says █ is for the most" \
+	sh -c "tr '\\n' ' ' <'$TMP/l12page' | grep -qF '█ for the most'"
+check "lesson 12's heatmap draws █ beside its large weights" \
+	grep -qE '█ 0\.8' "$TMP/l12page"
+check "lesson 12 never calls the cells darker" \
+	sh -c "! grep -qi 'dark' '$TMP/l12page'"
+"$ATTN_TRACE" lesson --plain 18 >"$TMP/l18"
+check "lesson 18 says the fuller the block, the larger the weight" \
+	grep -qF 'the fuller the block' "$TMP/l18"
+check "lesson 18's heatmap draws █ beside its largest weight" \
+	grep -qE '█ +0\.99' "$TMP/l18"
+# lessons/README.md: the model it says each lesson uses is the one the
+# lesson's --plain names
+tr '\n' ' ' <"$srcdir/lessons/README.md" | tr -s ' ' |
+	grep -oE '[Ll]essons? [0-9]+( (and|to) [0-9]+)? uses? [^.;`]*`[a-z0-9]+`' \
+	>"$TMP/readme-models"
+check "lessons/README.md names the models of lessons 1 to 20" \
+	test "$(wc -l <"$TMP/readme-models")" -ge 7
+while read -r line; do
+	model=$(echo "$line" | grep -oE '`[a-z0-9]+`$' | tr -d '`')
+	first=$(echo "$line" | awk '{ print $2 }')
+	last=$(echo "$line" | awk '$3 == "and" || $3 == "to" { print $4; next } { print $2 }')
+	n=$first
+	while [ "$n" -le "$last" ]; do
+		case "$line" in *" and "*) [ "$n" = "$first" ] || [ "$n" = "$last" ] || { n=$((n + 1)); continue; } ;; esac
+		check "README: lesson $n uses $model" \
+			sh -c "'$ATTN_TRACE' lesson --plain $n | grep -qxF 'Model: <built-in $model.model>'"
+		n=$((n + 1))
+	done
+done <"$TMP/readme-models"
+
 # --check goes on after a bad file and reports each good one
 run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"
 expect_status 1 "--check with one bad file of two"
