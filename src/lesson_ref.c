@@ -701,6 +701,17 @@ int lesson_refs_prepare(const struct lesson *l, const struct trace *tr,
 	return 0;
 }
 
+/* A side of a claim for a message: a position for argmax, else a
+ * number at 4 decimals. */
+static const char *lr_num(char *buf, double v, const struct lesson_claim *c)
+{
+	if (c->a.fn == LFN_ARGMAX || c->a.fn == LFN_ARGMIN) {
+		snprintf(buf, NUM_BUFSZ, "position %d", (int)v);
+		return buf;
+	}
+	return num_fixed(buf, v, 4);
+}
+
 int lesson_check_claims(const struct lesson *l, const struct trace *tr,
 			void (*report)(void *ctx, const char *msg),
 			void *ctx)
@@ -731,8 +742,7 @@ int lesson_check_claims(const struct lesson *l, const struct trace *tr,
 						 "that names no scorer= holds "
 						 "in every run the stepper's s "
 						 "key shows)", c->text,
-						 num_fixed(x, a, 4),
-						 num_fixed(y, b, 4));
+						 lr_num(x, a, c), lr_num(y, b, c));
 					report(ctx, msg);
 					bad++;
 					break;
