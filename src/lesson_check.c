@@ -1,7 +1,9 @@
-/* lesson_check.c: the numbers of a lesson's narrative, checked against
- * the trace, so that a retrained model or an edited lesson cannot make the
- * prose say a number the screen below it does not show (doc/lessons.md,
- * "Numbers in the narrative"). */
+/* lesson_check.c: what lesson --check adds to every lesson command's
+ * checks: no number typed in the prose (each proposed as the reference
+ * that names it), and no directive that shows nothing, so that a
+ * retrained model or an edited lesson cannot make the prose say a number
+ * the screen below it does not show (doc/lessons.md,
+ * "References", "Numbers typed by hand" and "Claims"). */
 #include "config.h"
 
 #include <stdio.h>
