@@ -93,6 +93,42 @@ static size_t lr_indices(struct lesson_ref *r, const char *s, size_t n)
 
 #define LR_ERR(at, ...) (snprintf(why, size, __VA_ARGS__), *bad = (at), -1)
 
+/* Cuts the options scorer=NAME and model=PATH from the end of s[b..*n),
+ * into r and the model's span.  Returns 0, or -1 with why and *bad. */
+static int lr_options(struct lesson_ref *r, const char *s, size_t b,
+		      size_t *n, size_t *model_off, size_t *model_len,
+		      char *why, size_t size, size_t *bad)
+{
+	for (;;) {
+		size_t w = *n;
+		while (w > b && !lr_blank(s[w - 1]))
+			w--;
+		if (w == b)
+			return 0;
+		if (*n - w > 7 && memcmp(s + w, "scorer=", 7) == 0) {
+			char name[32];
+			snprintf(name, sizeof name, "%.*s", (int)(*n - w - 7),
+				 s + w + 7);
+			if (r->scorer >= 0 || (r->scorer = scorer_find(name)) < 0)
+				return LR_ERR(w, "expected one scorer=NAME, "
+					      "a scorer of 'attn-trace "
+					      "scorers', found '%.*s'",
+					      (int)(*n - w), s + w);
+		} else if (*n - w > 6 && memcmp(s + w, "model=", 6) == 0) {
+			if (*model_len)
+				return LR_ERR(w, "expected model=PATH once, "
+					      "found it again");
+			*model_off = w + 6;
+			*model_len = *n - w - 6;
+		} else {
+			return 0;
+		}
+		*n = w;
+		while (*n > b && lr_blank(s[*n - 1]))
+			(*n)--;
+	}
+}
+
 int lesson_ref_parse(struct lesson_ref *r, const char *s, size_t n,
 		     size_t *model_off, size_t *model_len, char *why,
 		     size_t size, size_t *bad)
@@ -107,35 +143,9 @@ int lesson_ref_parse(struct lesson_ref *r, const char *s, size_t n,
 		b++;
 	while (n > b && lr_blank(s[n - 1]))
 		n--;
-	/* options from the end: scorer=NAME, model=PATH */
-	for (;;) {
-		size_t w = n;
-		while (w > b && !lr_blank(s[w - 1]))
-			w--;
-		if (w == b)
-			break;
-		if (n - w > 7 && memcmp(s + w, "scorer=", 7) == 0) {
-			char name[32];
-			snprintf(name, sizeof name, "%.*s", (int)(n - w - 7),
-				 s + w + 7);
-			if (r->scorer >= 0 || (r->scorer = scorer_find(name)) < 0)
-				return LR_ERR(w, "expected one scorer=NAME, "
-					      "a scorer of 'attn-trace "
-					      "scorers', found '%.*s'",
-					      (int)(n - w), s + w);
-		} else if (n - w > 6 && memcmp(s + w, "model=", 6) == 0) {
-			if (*model_len)
-				return LR_ERR(w, "expected model=PATH once, "
-					      "found it again");
-			*model_off = w + 6;
-			*model_len = n - w - 6;
-		} else {
-			break;
-		}
-		n = w;
-		while (n > b && lr_blank(s[n - 1]))
-			n--;
-	}
+	if (lr_options(r, s, b, &n, model_off, model_len, why, size,
+		       bad) != 0)
+		return -1;
 	/* ":N", fewer decimals */
 	size_t c = n;
 	while (c > b && s[c - 1] >= '0' && s[c - 1] <= '9')

@@ -443,6 +443,13 @@ check "lesson 18 says the fuller the block, the larger the weight" \
 	grep -qF 'the fuller the block' "$TMP/l18"
 check "lesson 18's heatmap draws █ beside its largest weight" \
 	grep -qE '█ +0\.99' "$TMP/l18"
+# lesson 12's last page: the command it gives traces as many scorers as
+# it says ("all three")
+cmd12=$("$ATTN_TRACE" lesson --plain 12 | grep -E '^ +attn-trace trace ' | sed 's/^ *attn-trace //')
+said12=$(plain_joined 12 | grep -oE 'To see all [a-z]+ scorers in one long trace' | awk '{ print $4 }')
+n12=$(eval "\"\$ATTN_TRACE\" $cmd12" | awk '/^scorers:/ { print NF - 1 }')
+check "lesson 12's command traces $said12 scorers ($n12)" \
+	test "$(echo $words | cut -d' ' -f$((n12 + 1)))" = "$said12"
 # lessons/README.md: the model it says each lesson uses is the one the
 # lesson's --plain names
 tr '\n' ' ' <"$srcdir/lessons/README.md" | tr -s ' ' |
