@@ -103,7 +103,7 @@ mkfifo "$TMP/fifos/98-fifo.lesson" "$TMP/fifos/fifo.model"
 printf 'title: A FIFO as a model\nsentence: je suis étudiant\n\npage: P\nshow heatmap model=fifo.model\n' >"$TMP/fifos/97-heat.lesson"
 printf 'title: A FIFO as a model\nmodel: fifo.model\nsentence: je\n\npage: P\nText.\n' >"$TMP/fifos/96-own.lesson"
 fifo_run() {
-	ATTN_TRACE_LESSONS="$TMP/fifos" timeout 10 "$ATTN_TRACE" "$@" \
+	ATTN_TRACE_LESSONS="$TMP/fifos" timeout 300 "$ATTN_TRACE" "$@" \
 		>"$TMP/out" 2>"$TMP/err"
 	status=$?
 }

@@ -137,7 +137,7 @@ check "train --init=- --pairs=- creates nothing" test ! -e "$TMP/x.model"
 pairs="$srcdir/data/toy.pairs"
 cat "$srcdir/data/toy4.model" >"$TMP/good.model"
 cp "$TMP/good.model" "$TMP/good.orig"
-timeout 10 "$ATTN_TRACE" train --pairs="$pairs" -o "$TMP/no/such/x.model" \
+timeout 300 "$ATTN_TRACE" train --pairs="$pairs" -o "$TMP/no/such/x.model" \
 	--epochs=10000000 -q >"$TMP/out" 2>"$TMP/err"
 status=$?
 expect_status 1 "train -o into a missing directory fails before training"

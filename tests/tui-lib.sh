@@ -22,10 +22,11 @@ start() {
 
 screen() { tm capture-pane -p -t "$1"; }
 
-# wait_for NAME TEXT: waits up to 5 s for TEXT on the screen
+# wait_for NAME TEXT: waits for TEXT on the screen, polling every 0.1 s;
+# after 60 s (a hang guard for loaded machines, not a speed limit) it fails
 wait_for() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 600 ]; do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.1
 		i=$((i + 1))
@@ -45,7 +46,7 @@ expect_not() {
 # wait_exit NAME CODE WHAT: the program ended with CODE
 wait_exit() {
 	i=0
-	while [ ! -s "$TMP/$1.exit" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s "$TMP/$1.exit" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 	got=$(cat "$TMP/$1.exit" 2>/dev/null)
 	if [ "$got" = "$2" ]; then ok "$3 (exit $2)"; else not_ok "$3: exit '$got', wanted $2"; fi
 }

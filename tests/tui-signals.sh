@@ -50,7 +50,7 @@ expect k "stage 1 of 7: encoding" "a stepper whose terminal will close"
 kpid=$(pid_of k)
 tm kill-session -t k
 i=0
-while [ -n "$kpid" ] && kill -0 "$kpid" 2>/dev/null && [ $i -lt 30 ]; do
+while [ -n "$kpid" ] && kill -0 "$kpid" 2>/dev/null && [ $i -lt 600 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done

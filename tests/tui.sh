@@ -228,7 +228,7 @@ start g 80 24 "'$ATTN_TRACE' tui --present --autoplay=0.5"
 expect g " / 33" "--present shows a step counter"
 # the counter reaches 3 (a loaded machine may show it late, never less)
 i=0
-while [ $i -lt 50 ]; do
+while [ $i -lt 600 ]; do
 	n=$(screen g | sed -n 's/.*autoplay  \([0-9]*\) \/ 33.*/\1/p' | head -n 1)
 	[ -n "$n" ] && [ "$n" -ge 3 ] && break
 	sleep 0.1
