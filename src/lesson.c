@@ -1093,6 +1093,30 @@ static int lp_claim(struct lparse *p)
 	return 0; /* never shown: a paragraph goes on past it */
 }
 
+/* "pin REASON": the page keeps the lesson's scorer, and says why. */
+static int lp_pin(struct lparse *p)
+{
+	size_t b = 3, n = p->n;
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'pin' line before the first "
+			      "page");
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	while (lp_blank(p->line[b]))
+		b++;
+	while (n > b && lp_blank(p->line[n - 1]))
+		n--;
+	if (n == b)
+		return lp_err(p, 3, "expected why the page keeps its scorer "
+			      "after 'pin' (it is shown when s chooses "
+			      "another), found the end of the line");
+	if (pg->pin)
+		return lp_err(p, 0, "expected one 'pin' line on a page, found "
+			      "another");
+	pg->pin = xstrndup(p->line + b, n - b);
+	return 0;
+}
+
 /* --- lines and files ------------------------------------------------- */
 
 static int lp_line(struct lparse *p)
@@ -1119,6 +1143,8 @@ static int lp_line(struct lparse *p)
 		return lp_show(p, s[0] == 'q');
 	if (strncmp(s, "claim", 5) == 0 && (s[5] == '\0' || lp_blank(s[5])))
 		return lp_claim(p);
+	if (strncmp(s, "pin", 3) == 0 && (s[3] == '\0' || lp_blank(s[3])))
+		return lp_pin(p);
 	if (p->l->npages == 0)
 		return lp_header(p);
 	k = lp_key_len(s);
@@ -1169,6 +1195,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 		rc = lp_line(&p);
 	if (rc == 0)
 		rc = lp_finish(&p);
+	l->own_scorer = l->scorer;
 	free(p.line);
 	return rc;
 }
@@ -1212,6 +1239,7 @@ void lesson_free(struct lesson *l)
 		free(pg->nums);
 		free(pg->refs);
 		free(pg->claims);
+		free(pg->pin);
 		free(pg->title);
 	}
 	free(l->pages);

@@ -155,6 +155,9 @@ struct lesson_page {
 	                            the order of the marks in the blocks */
 	int nclaims;
 	struct lesson_claim *claims; /* (nclaims) */
+	char *pin;               /* "pin REASON": the page stays with the
+	                            lesson's scorer when the stepper's s
+	                            chooses another, and says REASON; NULL */
 };
 
 /* Where a header value starts (line and byte column, from 1), so that
@@ -192,7 +195,11 @@ struct lesson {
 	                     lesson's directory */
 	char *sentence;
 	char *target;     /* NULL: greedy decoding */
-	int scorer;       /* enum scorer; dot unless the lesson says */
+	int scorer;       /* enum scorer; dot unless the lesson says; a
+	                     stepper that switches scorers shows a copy of
+	                     the lesson with this changed */
+	int own_scorer;   /* the scorer the lesson says, which a page with
+	                     "pin" keeps whatever scorer shows */
 	unsigned scorers; /* the scorers traced ("scorers:"); SCORER_ALL:
 	                     every one the model has the weights of */
 	int arch;         /* "arch:", an enum arch the model must be of

@@ -731,7 +731,8 @@ int lesson_check_claims(const struct lesson *l, const struct trace *tr,
 		const struct lesson_page *pg = &l->pages[p];
 		for (int k = 0; k < pg->nclaims; k++) {
 			const struct lesson_claim *c = &pg->claims[k];
-			int pin = lr_pinned(c);
+			/* a pinned page shows the lesson's scorer alone */
+			int pin = pg->pin ? l->own_scorer : lr_pinned(c);
 			int own = trace_run_of(tr, pin >= 0 ? pin : l->scorer);
 			for (int j = 0; j < tr->nruns; j++) {
 				int run = pin >= 0 ? own : j;

@@ -1442,6 +1442,60 @@ START_TEST(test_ref_render)
 }
 END_TEST
 
+/* A pinned page keeps the lesson's scorer when another is shown, and
+ * says why; its claims are evaluated in the lesson's run alone. */
+START_TEST(test_pin)
+{
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	struct fmt_opts o;
+	struct reports r;
+	char *text = NULL;
+	size_t len = 0;
+	parse_ok(&l, HEAD_H4 "scorers: dot,general\npage: p\n"
+		 "pin the dot product\nthe score is {e_1,1}.\n"
+		 "claim max(e_1) < 1\nshow score t=1 i=1\n");
+	ck_assert_str_eq(l.pages[0].pin, "the dot product");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+	ck_assert_int_eq(lesson_check_claims(&l, &t, collect, &r), 0);
+	fmt_opts_default(&o);
+	FILE *f = open_memstream(&text, &len);
+	l.scorer = SCORER_general; /* the scorer key */
+	lesson_page_text(f, &l, 0, &t, &o, 76);
+	fclose(f);
+	ck_assert_str_eq(text, "p\n-\n\n(This page stays with the dot scorer: "
+			 "the dot product)\n\nthe score is 0.9765.\n\n"
+			 "e_1,1 = s_1·h_1 = 0.9765\n");
+	free(text);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	/* without pin, the same claim must hold in general's run too */
+	parse_ok(&l, HEAD_H4 "scorers: dot,general\npage: p\nx\n"
+		 "claim max(e_1) < 1\n");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+	memset(&r, 0, sizeof r);
+	ck_assert_int_eq(lesson_check_claims(&l, &t, collect, &r), 1);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	const char *bad = HEAD "page: p\nx\npin\n";
+	ck_assert_int_eq(lesson_parse(&l, bad, strlen(bad), "t.lesson", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.lesson:5:4: expected why the "
+				     "page keeps its scorer"));
+	lesson_free(&l);
+	bad = HEAD "page: p\npin a\npin b\n";
+	ck_assert_int_eq(lesson_parse(&l, bad, strlen(bad), "t.lesson", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.lesson:5:1: expected one "
+				     "'pin' line on a page"));
+	lesson_free(&l);
+}
+END_TEST
+
 /* A directive that renders nothing on the lesson's architecture. */
 START_TEST(test_show_nothing)
 {
@@ -1867,6 +1921,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_ref_render);
 	tcase_add_test(tc, test_show_nothing);
+	tcase_add_test(tc, test_pin);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("find");
