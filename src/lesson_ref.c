@@ -7,6 +7,7 @@
  * only the lesson's text changed. */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,16 @@ static int lr_digits(const char *s, size_t n)
 		if (s[k] < '0' || s[k] > '9')
 			return 0;
 	return 1;
+}
+
+/* The position the digits s say, from 1; 0 for one past INT_MAX / 2. */
+static int lr_pos(const char *s)
+{
+	long v = 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if ((v = v * 10 + (*s - '0')) > INT_MAX / 2)
+			return 0;
+	return (int)v;
 }
 
 /* Whether s[0..n) can be an entry's index: digits, or a word without
@@ -332,7 +343,7 @@ static int lr_visit(void *ctx, const struct trace_rec *r, int op,
 	if (strcmp(nm->symbol, f->sym) != 0)
 		return 0;
 	if (!f->op[0]) {
-		if (op != -1)
+		if (op != -1 || !v)
 			return 0;
 		f->v = v;
 		f->len = len;
@@ -397,7 +408,7 @@ static int lr_entry(const struct trace *tr, const struct lesson_ref *r,
 		return -1;
 	}
 	if (lr_digits(idx, strlen(idx)))
-		k = atoi(idx) - 1;
+		k = lr_pos(idx) - 1;
 	else if ((k = lr_word(tr, axis, idx)) < 0) {
 		snprintf(why, size, "expected an entry of %s, from 1 to %d%s, "
 			 "found '[%s]' in '{%s}'", what, len,
@@ -429,7 +440,8 @@ static int lr_weight(const struct trace *tr, const struct lesson_ref *r,
 		if (tab[p].kind == PARAM_SRC_VOCAB ||
 		    tab[p].kind == PARAM_TGT_VOCAB)
 			continue;
-		int i = atoi(r->idx[0]), j = r->idx[1][0] ? atoi(r->idx[1]) : 1;
+		int i = lr_pos(r->idx[0]), j = r->idx[1][0] ? lr_pos(r->idx[1])
+							    : 1;
 		if (rows == 1 && !r->idx[1][0])
 			j = i, i = 1;
 		if (!lr_digits(r->idx[0], strlen(r->idx[0])) || i < 1 ||
