@@ -349,8 +349,9 @@ const struct trace *lesson_show_trace(const struct lesson *l,
 /* Writes page p (0-based) as plain text: its title, its paragraphs
  * wrapped at width columns, and each directive rendered with the
  * formatters (fmt.h); a quiz directive shows its question, not its answer.
- * This is exactly what the stepper shows for the page.  Returns 0 or -1 on
- * a write error. */
+ * This is exactly what the stepper shows for the page; with o->terms 0,
+ * without the term-by-term arithmetic (a page the stepper folds).
+ * Returns 0 or -1 on a write error. */
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width);

@@ -260,7 +260,7 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		lesson_self_text(out, l, sh, o, width);
 		return ferror(out) ? -1 : 0;
 	}
-	fo.terms = sh->arithmetic;
+	fo.terms = sh->arithmetic && o->terms; /* o->terms 0: folded */
 	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
 		run = lesson_show_run(l, sh, tr);

@@ -97,9 +97,10 @@ enum self_stage { SELF_STAGE_X, SELF_STAGE_QKV, SELF_STAGE_SCORES,
 
 /* The records of stage st as the text trace shows them (fmt_text_rec);
  * head (0-based) for the per-head stages, whose records exist for the
- * heads self_build() was asked for. */
+ * heads self_build() was asked for; terms: each product term by term
+ * (else only its result, as a folded lesson page shows it). */
 void self_fmt_text_stage(FILE *out, const struct self_trace *t,
-			 enum self_stage st, int head, int prec);
+			 enum self_stage st, int head, int prec, int terms);
 
 /* The weights A of each head shown as a heatmap picture (SVG 1.1), a panel
  * a head side by side: rows the query words, columns the source words,

@@ -47,11 +47,12 @@ static int stage_has(enum self_stage st, const struct trace_rec *r, int head)
 }
 
 void self_fmt_text_stage(FILE *out, const struct self_trace *t,
-			 enum self_stage st, int head, int prec)
+			 enum self_stage st, int head, int prec, int terms)
 {
 	struct fmt_opts o;
 	fmt_opts_default(&o);
 	o.precision = prec;
+	o.terms = terms;
 	for (int k = 0; k < t->tr.nrecs; k++)
 		if (stage_has(st, &t->tr.recs[k], head))
 			fmt_text_rec(out, &t->tr, &t->tr.recs[k], &o);

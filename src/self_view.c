@@ -393,7 +393,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		f = open_memstream(&text, &len);
 		if (per_head)
 			fprintf(f, "head %d:\n", h + 1);
-		self_fmt_text_stage(f, t, (enum self_stage)v->stage, h, v->prec);
+		self_fmt_text_stage(f, t, (enum self_stage)v->stage, h, v->prec,
+				    1);
 		fclose(f);
 		view_wrap(&body.v, &body.n, &body.cap, text,
 			  v->width < VIEW_TEXT_COLS ? v->width : VIEW_TEXT_COLS,

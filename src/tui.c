@@ -273,6 +273,8 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		     int bottom)
 {
 	int rows = bottom - y, *scroll = ui->sc ? ui->sc->scroll : &ui->v.scroll;
+	ui->v.rows = rows; /* what Space and Backspace scroll by */
+	ui->v.nbody = s->nbody;
 	if (*scroll > s->nbody - rows)
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
 	for (int k = 0; k < rows && *scroll + k < s->nbody; k++)
@@ -280,8 +282,11 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 	if (*scroll + rows < s->nbody) {
 		attron(A_BOLD);
 		mvhline(bottom - 1, 0, ' ', COLS);
-		tui_put(bottom - 1, 1, ui->utf8 ? "↓ more below: down or PgDn"
-				       : "v more below: down or PgDn", COLS - 2);
+		/* in a lesson page, Space scrolls before it turns the page */
+		int page = !ui->sc && ui->v.lesson && ui->v.mode == VIEW_STEP;
+		tui_put(bottom - 1, 1, ui->utf8 ? "↓" : "v", 1);
+		tui_put(bottom - 1, 3, page ? "more below: space, down or PgDn"
+			: "more below: down or PgDn", COLS - 4);
 		attroff(A_BOLD);
 	}
 }
@@ -321,11 +326,12 @@ static void tui_draw(struct tui *ui)
 		ui->sc->render(ui->sc->ctx, COLS - 2, &s);
 	} else {
 		ui->v.width = COLS - 2;
+		ui->v.lines = LINES;
 		view_render(&ui->v, &s);
 	}
 	erase();
 	tui_band(0, s.title, tui_attr(ui, PAIR_TITLE, A_REVERSE));
-	if (!ui->sc)
+	if (!ui->sc && !ui->v.self) /* self-attention has not these stages */
 		tui_strip(ui, &ui->v, 1, s.stage);
 	attron(tui_attr(ui, PAIR_HEAD, A_BOLD));
 	tui_put(2, 1, s.where, COLS - 2);

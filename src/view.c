@@ -25,15 +25,20 @@ static const char *const stage_short[STAGE_COUNT] = {
 const char *const view_help[] = {
 	"Keys",
 	"",
-	"  right, space, n     next screen",
-	"  left, backspace, p  previous screen",
+	"  right, space        next screen; on a lesson page, scroll down first",
+	"  left, backspace     previous screen; on a lesson page, scroll up first",
+	"  n, p                next, previous screen at once",
 	"  Home, End           first and last screen",
-	"  g then 1-%d          jump to a stage at this step (in a lesson: to a page)",
+	"  g then 1-%d          a stage at this step; in a lesson, a page (Enter",
+	"                      ends a number that could go on)",
 	"  s                   next scorer: %s",
 	"  c                   compare the scorers at this step (left, right: a step)",
 	"  a                   the other architecture (tui --arch=all)",
 	"  m                   the alignment heatmap of this scorer",
-	"  t                   show or hide the term-by-term arithmetic",
+	"  t                   show or hide the term-by-term arithmetic (a lesson",
+	"                      page folds it if it is longer than the screen)",
+	"  c, m, d             in a self-attention lesson: its stages, weights,",
+	"                      line diagram (r row, h head, Esc the page)",
 	"  d                   the picture of this step (left, right: a step)",
 	"  z                   a quiz: compute a value of this step by hand",
 	"  up, down, PgUp, PgDn scroll a long screen",
@@ -309,6 +314,7 @@ void view_init(struct view *v, const struct trace *tr,
 	v->tr = tr;
 	v->lesson = l;
 	v->terms = 1;
+	v->fold = VIEW_FOLD_AUTO;
 	v->width = width;
 	fmt_opts_default(&v->fmt);
 	v->fmt.precision = precision;
@@ -318,12 +324,14 @@ void view_init(struct view *v, const struct trace *tr,
 			if ((int)tr->runs[k].scorer == l->scorer)
 				v->run = k;
 	frames_build(v);
+	view_self_init(v);
 }
 
 void view_free(struct view *v)
 {
 	free(v->quiz_feedback);
 	free(v->frames);
+	view_self_free(v);
 	memset(v, 0, sizeof *v);
 }
 
@@ -365,6 +373,8 @@ int view_step(const struct view *v)
 {
 	if (v->lesson) {
 		const struct lesson_show *sh = page_show(v, v->pos);
+		if (v->lesson_t > 0 && v->mode != VIEW_STEP)
+			return v->lesson_t; /* compare and the picture moved */
 		return sh ? sh->t : 0;
 	}
 	return v->frames[v->pos].t;
@@ -429,8 +439,10 @@ void view_set_run(struct view *v, int run)
 
 void view_move_step(struct view *v, int delta)
 {
-	if (v->lesson) {
-		view_move(v, delta);
+	if (v->lesson) { /* compare and the picture: a step, not a page */
+		int n = v->tr->runs[v->run].nsteps, t = view_step(v);
+		t = (t > 0 ? t : 1) + delta;
+		v->lesson_t = t < 1 ? 1 : t > n ? n : t;
 		return;
 	}
 	const struct view_frame *f = &v->frames[v->pos];
@@ -886,20 +898,69 @@ static void render_step(const struct view *v, struct view_screen *s,
 		render_bars(v, s, fr->t);
 }
 
+/* The rows of a lesson page that are not its body: the title, the strip,
+ * the page line, a blank, "more below" and the keys. */
+#define VIEW_LESSON_FRAME_ROWS 6
+
+/* Appends page v->pos to body as the stepper wraps it, with the
+ * term-by-term arithmetic (terms) or without. */
+static void lesson_lines(const struct view *v, int terms, struct strlist *body)
+{
+	struct lesson l = *v->lesson; /* the scorer key switches the runs */
+	struct fmt_opts fo = v->fmt;
+	char *text = NULL;
+	int w = view_cols(v, VIEW_TEXT_COLS);
+	l.scorer = (int)v->tr->runs[v->run].scorer;
+	fo.terms = terms;
+	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &fo, w));
+	wrap_text(body, text, w, 6, WRAP_ARITH);
+	free(text);
+}
+
+static void sl_free(struct strlist *l)
+{
+	for (int k = 0; k < l->n; k++)
+		free(l->v[k]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+/* The lines that folding page v->pos takes away: those of its
+ * term-by-term arithmetic. */
+static int fold_lines(const struct view *v)
+{
+	struct strlist all = { 0 }, folded = { 0 };
+	lesson_lines(v, 1, &all);
+	lesson_lines(v, 0, &folded);
+	int n = all.n - folded.n;
+	sl_free(&all);
+	sl_free(&folded);
+	return n;
+}
+
+int view_folded(const struct view *v)
+{
+	if (!v->lesson)
+		return 0;
+	if (v->fold != VIEW_FOLD_AUTO)
+		return v->fold;
+	return v->lines > 0 &&
+	       fold_lines(v) > v->lines - VIEW_LESSON_FRAME_ROWS;
+}
+
 static void render_lesson(const struct view *v, struct view_screen *s,
 			  struct strlist *body)
 {
-	struct lesson l = *v->lesson; /* the scorer key switches the runs */
 	const struct lesson_show *sh = page_show(v, v->pos);
-	char *text = NULL;
-	l.scorer = (int)v->tr->runs[v->run].scorer;
+	int folded = view_folded(v), fold = fold_lines(v);
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
-	s->where = xasprintf("page %d of %d   [%s scorer]", v->pos + 1,
-			     l.npages, trace_scorer_name(l.scorer));
-	int w = view_cols(v, VIEW_TEXT_COLS);
-	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &v->fmt, w));
-	wrap_text(body, text, w, 6, WRAP_ARITH);
-	free(text);
+	s->where = xasprintf("page %d of %d   [%s%s]%s", v->pos + 1,
+			     v->lesson->npages, v->self ? "self-attention"
+			     : trace_scorer_name(v->tr->runs[v->run].scorer),
+			     v->self ? "" : " scorer",
+			     folded ? "   arithmetic folded: t shows it"
+			     : fold > 0 ? "   t folds the arithmetic" : "");
+	lesson_lines(v, !folded, body);
 	if (sh)
 		render_bars(v, s, sh->t);
 }
@@ -908,12 +969,22 @@ static void render_lesson(const struct view *v, struct view_screen *s,
  * the width, and always "? help" and "q quit" at the end. */
 static char *step_keys(const struct view *v)
 {
-	static const char *const hints[] = {
+	static const char *const trace_hints[] = {
 		"<-/-> step", "g stage", "s scorer", "c compare", "m heatmap",
 		"z quiz", "t terms", "d picture"
 	};
+	static const char *const lesson_hints[] = {
+		"space/<-/-> page", "g page", "s scorer", "c compare",
+		"m heatmap", "t fold", "d picture", "z quiz"
+	};
+	static const char *const self_hints[] = {
+		"space/<-/-> page", "g page", "c stages", "m weights",
+		"d diagram", "t fold", "z quiz"
+	};
+	const char *const *hints = v->self ? self_hints : v->lesson
+				   ? lesson_hints : trace_hints;
 	const char *tail = "? help  q quit";
-	int n = (int)(sizeof hints / sizeof hints[0]), cols;
+	int n = v->self ? 7 : 8, cols;
 	for (;; n--) {
 		cols = (int)strlen(tail);
 		for (int k = 0; k < n; k++)
@@ -932,13 +1003,16 @@ static char *step_keys(const struct view *v)
  * after 'g' what it waits for. */
 static char *render_keys(const struct view *v)
 {
-	if (v->pending_g)
-		return xasprintf(v->lesson ? "g: type a page number, 1 to %d "
-				 "(any other key cancels)" : "g: type a stage "
-				 "number, 1 to %d (any other key cancels)",
-				 v->lesson ? (v->lesson->npages < 9
-					      ? v->lesson->npages : 9)
-					   : v->nstages);
+	if (v->pending_g) {
+		int max = v->lesson ? v->lesson->npages : v->nstages;
+		char typed[16] = "";
+		if (v->g_num)
+			snprintf(typed, sizeof typed, "%d", v->g_num);
+		return xasprintf("g: type a %s number, 1 to %d%s (any other "
+				 "key cancels): %s_", v->lesson ? "page"
+				 : "stage", max, max >= 10 ? ", then Enter"
+				 : "", typed);
+	}
 	switch (v->mode) {
 	case VIEW_STEP: return step_keys(v);
 	case VIEW_COMPARE:
@@ -946,7 +1020,9 @@ static char *render_keys(const struct view *v)
 	case VIEW_HEATMAP:
 		return xstrdup("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
 			       "q quit");
-	case VIEW_HELP: return xstrdup("any key: back  q quit");
+	case VIEW_HELP:
+		return xstrdup("up, down, space scroll  any other key: back  "
+			       "q quit");
 	case VIEW_DIAGRAM:
 		return xstrdup(v->present ? "<-/-> step  d arithmetic  q quit"
 			       : "<-/-> step  s scorer  d arithmetic  Esc back  "
@@ -954,6 +1030,8 @@ static char *render_keys(const struct view *v)
 	case VIEW_QUIZ:
 		return xstrdup(v->quiz_answered ? "any key: back to the trace"
 			       : "type a number, Enter answers, Esc leaves");
+	case VIEW_SELF: /* view_self_render() sets its own */
+		break;
 	}
 	return xstrdup("");
 }
@@ -998,6 +1076,10 @@ void view_render(const struct view *v, struct view_screen *s)
 	struct strlist narr = { 0 }, body = { 0 };
 	char *text = NULL;
 	int t = view_step(v);
+	if (v->mode == VIEW_SELF) {
+		view_self_render(v, s);
+		return;
+	}
 	memset(s, 0, sizeof *s);
 	render_title(v, s);
 	if (v->mode == VIEW_HELP) {
@@ -1019,7 +1101,8 @@ void view_render(const struct view *v, struct view_screen *s)
 						     ", ")));
 			} else if (strstr(view_help[k], "%d")) {
 				sl_push(&body, xasprintf(view_help[k],
-							 v->nstages));
+					v->lesson ? v->lesson->npages
+						  : v->nstages));
 			} else if (st) {
 				CAPTURE(text, help_stages(f, v, view_help[k],
 							  st));

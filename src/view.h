@@ -19,7 +19,16 @@
 #define VIEW_TEXT_COLS 100
 
 enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ,
-	VIEW_DIAGRAM /* the picture of a step (diagram.h), key 'd' */ };
+	VIEW_DIAGRAM, /* the picture of a step (diagram.h), key 'd' */
+	VIEW_SELF     /* a self-attention lesson's own stepper (self_view.h),
+	                 keys c, m and d */
+};
+
+/* A scroll past any body's end: the TUI clamps it to show the bottom. */
+#define VIEW_SCROLL_END (1 << 28)
+
+/* view.fold before 't' is pressed on a page: the page's default. */
+#define VIEW_FOLD_AUTO (-1)
 
 /* One screen of the trace stepper: a stage at a position. */
 struct view_frame {
@@ -52,7 +61,27 @@ struct view {
 	int page_rows;              /* rows that PgUp and PgDn scroll */
 	int hscroll;                /* the heatmap's first source column
 	                               shown; the TUI clamps it */
-	int pending_g;              /* 'g' was pressed; a digit follows */
+	int pending_g;              /* 'g' was pressed; a number follows */
+	int g_num;                  /* after 'g': the number typed so far,
+	                               0 before its first digit */
+	int rows;                   /* the body rows the TUI showed at its
+	                               last draw (0 before the first): what
+	                               Space and Backspace scroll by */
+	int nbody;                  /* the body lines of that screen */
+	int lines;                  /* the terminal's rows, which the TUI
+	                               sets before it draws (0: unknown):
+	                               what decides a page's fold */
+	int lesson_t;               /* in a lesson, the decoder step that
+	                               compare and the picture show (from
+	                               1); 0: the page's own */
+	int fold;                   /* in a lesson: VIEW_FOLD_AUTO (the
+	                               page's default, view_folded()), or 1
+	                               folded, 0 unfolded by 't' */
+	void *self;                 /* in a self-attention lesson (one
+	                               with "show self=" pages): its stepper
+	                               (struct self_view, view_self.c),
+	                               which c, m and d open; else NULL */
+	int self_key;               /* the key that opened it */
 	int present;                /* presentation mode: the help lists
 	                               its keys (b, space) too, and each
 	                               decoder step opens with its picture */
@@ -135,6 +164,29 @@ void view_next_scorer(struct view *v);
  * encoder, to the scores.  In a lesson, delta pages on. */
 void view_move_step(struct view *v, int delta);
 void view_set_run(struct view *v, int run);
+
+/* view_self.c: a self-attention lesson's own stepper.  view_self_init
+ * gives v->self a stepper if v's lesson has self-attention pages (else
+ * NULL), view_self_free frees it.  view_self_open ('c': the stage of the
+ * page's directive, 'm': the weights, 'd': the line diagram of its head
+ * and row) opens it in VIEW_SELF on the trace of this page's directive
+ * (else the nearest one's); it beeps in a lesson without one.
+ * view_self_key handles a key there (Esc or the opening key: back to
+ * the page), view_self_render fills its screen.  All return or take
+ * what view_key and view_render do. */
+void view_self_init(struct view *v);
+void view_self_free(struct view *v);
+int view_self_open(struct view *v, int key);
+int view_self_key(struct view *v, int key);
+void view_self_render(const struct view *v, struct view_screen *s);
+
+/* In a lesson: 1 if page v->pos is shown with its term-by-term arithmetic
+ * folded.  Pressing 't' decides it (v->fold); else a page starts folded
+ * when its arithmetic alone takes more lines than a lesson page has rows
+ * on the terminal (v->lines less the 6 rows of the title, the strip,
+ * the page line, a blank, "more below" and the keys; with v->lines 0,
+ * unknown, it starts unfolded). */
+int view_folded(const struct view *v);
 
 /* How many frames or pages there are. */
 int view_count(const struct view *v);

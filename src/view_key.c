@@ -18,8 +18,45 @@ static int step_first(const struct view *v)
 	       (v->pos == 0 || v->frames[v->pos - 1].t != v->frames[v->pos].t);
 }
 
+int view_scroll_first(int *scroll, int rows, int nbody, int dir)
+{
+	int step = rows - 1; /* the last row says "more below" */
+	if (rows < 2 || nbody <= rows)
+		return 0;
+	if (dir > 0) {
+		if (*scroll + rows >= nbody)
+			return 0;
+		*scroll += step;
+		return 1;
+	}
+	if (*scroll <= 0)
+		return 0;
+	*scroll = *scroll > step ? *scroll - step : 0;
+	return 1;
+}
+
+/* A lesson page turned by delta: the new page opens at its top (forward)
+ * or its bottom (back), with its own fold. */
+static int lesson_turn(struct view *v, int delta)
+{
+	int pos = v->pos;
+	if (view_scroll_first(&v->scroll, v->rows, v->nbody, delta))
+		return VIEW_KEY_REDRAW;
+	view_move(v, delta);
+	if (v->pos == pos)
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP; /* the first or last */
+	v->scroll = delta > 0 ? 0 : VIEW_SCROLL_END;
+	v->fold = VIEW_FOLD_AUTO;
+	v->nbody = v->rows = 0; /* unknown until the page is drawn */
+	return VIEW_KEY_REDRAW;
+}
+
 static int key_next(struct view *v)
 {
+	if (v->mode == VIEW_STEP && v->lesson)
+		return lesson_turn(v, 1);
+	if (v->mode != VIEW_HEATMAP)
+		v->scroll = 0;
 	if (v->mode == VIEW_HEATMAP)
 		v->hscroll++;
 	else if (v->mode == VIEW_COMPARE)
@@ -39,6 +76,10 @@ static int key_next(struct view *v)
 
 static int key_prev(struct view *v)
 {
+	if (v->mode == VIEW_STEP && v->lesson)
+		return lesson_turn(v, -1);
+	if (v->mode != VIEW_HEATMAP)
+		v->scroll = 0;
 	if (v->mode == VIEW_HEATMAP)
 		v->hscroll -= v->hscroll > 0;
 	else if (v->mode == VIEW_COMPARE)
@@ -54,6 +95,20 @@ static int key_prev(struct view *v)
 		view_move(v, -1);
 	return VIEW_KEY_REDRAW;
 }
+
+/* n and p: the next and previous screen or page at once, unscrolled. */
+static int key_page(struct view *v, int delta)
+{
+	if (v->mode != VIEW_STEP || !v->lesson)
+		return delta > 0 ? key_next(v) : key_prev(v);
+	v->rows = v->nbody = 0; /* no scrolling first */
+	int r = lesson_turn(v, delta);
+	v->scroll = 0;
+	return r;
+}
+static int key_n(struct view *v) { return key_page(v, 1); }
+static int key_p(struct view *v) { return key_page(v, -1); }
+
 /* Home and End: the first and last screen, or the heatmap's first and
  * last columns (the TUI clamps hscroll to what fits). */
 static int key_home(struct view *v)
@@ -65,8 +120,20 @@ static int key_home(struct view *v)
 	return VIEW_KEY_REDRAW;
 }
 static int key_quit(struct view *v) { (void)v; return VIEW_KEY_QUIT; }
-static int key_scorer(struct view *v) { view_next_scorer(v); return VIEW_KEY_REDRAW; }
-static int key_goto(struct view *v) { v->pending_g = 1; return VIEW_KEY_REDRAW; }
+/* s: the next scorer; a self-attention lesson has none to switch. */
+static int key_scorer(struct view *v)
+{
+	if (v->self)
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	view_next_scorer(v);
+	return VIEW_KEY_REDRAW;
+}
+static int key_goto(struct view *v)
+{
+	v->pending_g = 1;
+	v->g_num = 0;
+	return VIEW_KEY_REDRAW;
+}
 
 static int key_end(struct view *v)
 {
@@ -77,9 +144,14 @@ static int key_end(struct view *v)
 	return VIEW_KEY_REDRAW;
 }
 
+/* t: the term-by-term arithmetic, shown or hidden; in a lesson, the
+ * page's fold. */
 static int key_terms(struct view *v)
 {
-	v->terms = !v->terms;
+	if (v->lesson && v->mode == VIEW_STEP)
+		v->fold = !view_folded(v);
+	else
+		v->terms = !v->terms;
 	return VIEW_KEY_REDRAW;
 }
 
@@ -90,7 +162,15 @@ static int key_mode(struct view *v, enum view_mode m)
 	return VIEW_KEY_REDRAW;
 }
 
-static int key_compare(struct view *v) { return key_mode(v, VIEW_COMPARE); }
+/* c, m and d in a self-attention lesson: its own stepper; in another
+ * lesson, compare and the picture start at the page's step. */
+static int key_compare(struct view *v)
+{
+	if (v->self)
+		return view_self_open(v, 'c');
+	v->lesson_t = 0;
+	return key_mode(v, VIEW_COMPARE);
+}
 static int key_arch(struct view *v)
 {
 	if (view_swap_arch(v) != 0)
@@ -99,6 +179,8 @@ static int key_arch(struct view *v)
 }
 static int key_heatmap(struct view *v)
 {
+	if (v->self)
+		return view_self_open(v, 'm');
 	v->hscroll = 0;
 	return key_mode(v, VIEW_HEATMAP);
 }
@@ -106,6 +188,9 @@ static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
 /* The picture of this step; from the encoder, of step 1. */
 static int key_diagram(struct view *v)
 {
+	if (v->self)
+		return view_self_open(v, 'd');
+	v->lesson_t = 0;
 	for (int k = 0; v->mode != VIEW_DIAGRAM && !v->lesson &&
 	     view_step(v) < 1 && k < v->nframes; k++)
 		if (v->frames[k].t == 1) {
@@ -146,6 +231,8 @@ static int key_pgup(struct view *v)
 static int key_quiz(struct view *v)
 {
 	struct errbuf err;
+	if (v->self && !lesson_page_quiz(v->lesson, v->pos))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP; /* no Luong trace */
 	v->quizzes++;
 	if (view_quiz_start(v, v->quizzes * 7919u + (unsigned)v->pos, &err))
 		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
@@ -157,9 +244,9 @@ static const struct {
 	int (*fn)(struct view *v);
 	int keep_scroll; /* 1: the key scrolls; 0: a new screen starts at top */
 } view_keys[] = {
-	{ VIEW_KEY_RIGHT, key_next, 0 }, { ' ', key_next, 0 }, { 'n', key_next, 0 },
-	{ VIEW_KEY_LEFT, key_prev, 0 }, { VIEW_KEY_BACKSPACE, key_prev, 0 },
-	{ 127, key_prev, 0 }, { '\b', key_prev, 0 }, { 'p', key_prev, 0 },
+	{ VIEW_KEY_RIGHT, key_next, 1 }, { ' ', key_next, 1 }, { 'n', key_n, 1 },
+	{ VIEW_KEY_LEFT, key_prev, 1 }, { VIEW_KEY_BACKSPACE, key_prev, 1 },
+	{ 127, key_prev, 1 }, { '\b', key_prev, 1 }, { 'p', key_p, 1 },
 	{ VIEW_KEY_HOME, key_home, 0 }, { VIEW_KEY_END, key_end, 0 },
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
 	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 },
@@ -189,23 +276,78 @@ static int view_quiz_key(struct view *v, int key)
 	return VIEW_KEY_REDRAW;
 }
 
+/* The help: the keys that scroll scroll it (Space first, as on a
+ * page), and any other key leaves it. */
+static int view_help_key(struct view *v, int key)
+{
+	if (key == VIEW_KEY_DOWN || key == 'j')
+		return key_down(v);
+	if (key == VIEW_KEY_UP || key == 'k')
+		return key_up(v);
+	if (key == VIEW_KEY_NPAGE)
+		return key_pgdn(v);
+	if (key == VIEW_KEY_PPAGE)
+		return key_pgup(v);
+	if (key == VIEW_KEY_RESIZE ||
+	    (key == ' ' && view_scroll_first(&v->scroll, v->rows, v->nbody, 1)))
+		return VIEW_KEY_REDRAW;
+	v->scroll = 0;
+	return key_back(v);
+}
+
+/* Goes to the number typed after 'g' and ends the prompt. */
+static int goto_typed(struct view *v)
+{
+	int n = v->g_num;
+	v->pending_g = 0;
+	v->g_num = 0;
+	if (view_goto_number(v, n) != 0)
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	v->mode = VIEW_STEP;
+	v->scroll = 0;
+	v->fold = VIEW_FOLD_AUTO;
+	v->rows = v->nbody = 0;
+	return VIEW_KEY_REDRAW;
+}
+
+/* The keys after 'g': digits make the number, and it is gone to at once
+ * when no further digit could make another (g 4 of 7 stages, g 12 of 14
+ * pages), else at Enter; Backspace takes a digit back, a digit that would
+ * make too large a number beeps, a resize keeps the prompt, and any other
+ * key cancels it. */
+static int view_goto_key(struct view *v, int key)
+{
+	int max = v->lesson ? v->lesson->npages : v->nstages;
+	if (key >= '0' && key <= '9') {
+		int n = v->g_num * 10 + (key - '0');
+		if (n < 1 || n > max)
+			return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+		v->g_num = n;
+		return n * 10 > max ? goto_typed(v) : VIEW_KEY_REDRAW;
+	}
+	if (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER)
+		return v->g_num ? goto_typed(v) : VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
+	if (key == VIEW_KEY_BACKSPACE || key == 127 || key == '\b') {
+		v->g_num /= 10;
+		return VIEW_KEY_REDRAW;
+	}
+	if (key != VIEW_KEY_RESIZE) { /* the prompt said: it cancels */
+		v->pending_g = 0;
+		v->g_num = 0;
+	}
+	return VIEW_KEY_REDRAW;
+}
+
 int view_key(struct view *v, int key)
 {
 	if (v->mode == VIEW_QUIZ)
 		return view_quiz_key(v, key);
-	if (v->pending_g) {
-		v->pending_g = 0;
-		if (key >= '1' && key <= '9') {
-			v->mode = VIEW_STEP;
-			view_goto_number(v, key - '0');
-			v->scroll = 0;
-			return VIEW_KEY_REDRAW;
-		}
-		if (key != VIEW_KEY_RESIZE) /* the prompt said: it cancels */
-			return VIEW_KEY_REDRAW;
-	}
+	if (v->pending_g)
+		return view_goto_key(v, key);
+	if (v->mode == VIEW_SELF)
+		return view_self_key(v, key);
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
-		return key_back(v);
+		return view_help_key(v, key);
 	/* on a lesson page with a quiz, a number typed starts the answer */
 	if (v->mode == VIEW_STEP && v->lesson && key >= 0 && key <= 0xff &&
 	    strchr("0123456789-.", key) && key &&

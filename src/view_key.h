@@ -33,4 +33,12 @@ enum {
  * resets the scroll when it opens a new screen.  Returns VIEW_KEY_* flags. */
 int view_key(struct view *v, int key);
 
+/* What Space and → (dir 1), ← and Backspace (dir -1) do first on a
+ * lesson page taller than the screen, as less does: scroll *scroll, the
+ * first of nbody lines shown in rows rows (the last of which says "more
+ * below" while there is), by the rows of text shown.  Returns 1 if it
+ * scrolled, 0 at the bottom (forward) or top (back), when the caller
+ * turns the page. */
+int view_scroll_first(int *scroll, int rows, int nbody, int dir);
+
 #endif

@@ -577,6 +577,256 @@ START_TEST(test_lesson_quiz_typing)
 }
 END_TEST
 
+/* A shipped lesson, loaded and prepared, and a view on it (78 columns). */
+static struct lesson L;
+static struct model LM;
+static struct trace LT;
+static struct view LV;
+
+static void lesson_open(const char *file)
+{
+	const char *dir = getenv("srcdir");
+	char path[4096];
+	struct errbuf err;
+	snprintf(path, sizeof path, "%s/lessons/%s", dir ? dir : ".", file);
+	ck_assert_msg(lesson_load(&L, path, &err) == 0, "%s", err.msg);
+	ck_assert_msg(lesson_prepare(&L, &LM, &LT, &err) == 0, "%s", err.msg);
+	view_init(&LV, &LT, &L, 4, 78);
+}
+
+static void lesson_close(void)
+{
+	view_free(&LV);
+	trace_free(&LT);
+	model_free(&LM);
+	lesson_free(&L);
+}
+
+/* view_scroll_first, by hand: 10 rows show 9 lines and "more below", so
+ * a body of 25 lines is read at scrolls 0, 9 and 18 (the TUI then clamps
+ * 18 to 15, the last 10 lines); back, 9 at a time to 0. */
+START_TEST(test_scroll_first)
+{
+	int sc = 0;
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, 1), 1);
+	ck_assert_int_eq(sc, 9);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, 1), 1);
+	ck_assert_int_eq(sc, 18);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, 1), 0); /* 18 + 10 */
+	sc = 15; /* as the TUI clamps it */
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, 1), 0);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, -1), 1);
+	ck_assert_int_eq(sc, 6);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, -1), 1);
+	ck_assert_int_eq(sc, 0);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 25, -1), 0);
+	ck_assert_int_eq(view_scroll_first(&sc, 10, 10, 1), 0); /* it fits */
+	ck_assert_int_eq(view_scroll_first(&sc, 0, 25, 1), 0);  /* unknown */
+}
+END_TEST
+
+/* In a lesson, Space scrolls a page taller than the screen before it
+ * turns it, Backspace scrolls back and then turns to the bottom of the
+ * page before, and n turns at once. */
+START_TEST(test_lesson_space_scrolls)
+{
+	lesson_open("06-softmax.lesson");
+	LV.rows = 10;
+	LV.nbody = 25;
+	ck_assert_int_eq(view_key(&LV, ' '), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(LV.pos, 0);
+	ck_assert_int_eq(LV.scroll, 9);
+	view_key(&LV, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(LV.scroll, 18);
+	ck_assert_int_eq(LV.pos, 0);
+	view_key(&LV, ' '); /* the bottom: the next page, at its top */
+	ck_assert_int_eq(LV.pos, 1);
+	ck_assert_int_eq(LV.scroll, 0);
+	LV.rows = 10;
+	LV.nbody = 12;
+	view_key(&LV, ' ');
+	ck_assert_int_eq(LV.pos, 1);
+	ck_assert_int_eq(LV.scroll, 9);
+	view_key(&LV, VIEW_KEY_BACKSPACE);
+	ck_assert_int_eq(LV.pos, 1);
+	ck_assert_int_eq(LV.scroll, 0);
+	view_key(&LV, VIEW_KEY_LEFT); /* the top: the page before, its end */
+	ck_assert_int_eq(LV.pos, 0);
+	ck_assert_int_eq(LV.scroll, VIEW_SCROLL_END);
+	LV.rows = 10;
+	LV.nbody = 25;
+	LV.scroll = 5;
+	view_key(&LV, 'n');
+	ck_assert_int_eq(LV.pos, 1);
+	ck_assert_int_eq(LV.scroll, 0);
+	lesson_close();
+}
+END_TEST
+
+/* g reaches every page: a number no further digit could extend goes at
+ * once, another at Enter; a digit making too large a number beeps. */
+START_TEST(test_lesson_goto_any_page)
+{
+	lesson_open("15-bahdanau.lesson");
+	ck_assert_int_eq(L.npages, 10);
+	view_key(&LV, 'g');
+	view_key(&LV, '1');
+	ck_assert_int_eq(LV.pending_g, 1); /* 1 or 10 */
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.keys, "1 to 10, then Enter"));
+	view_key(&LV, '0');
+	ck_assert_int_eq(LV.pending_g, 0);
+	ck_assert_int_eq(LV.pos, 9);
+	view_key(&LV, 'g');
+	view_key(&LV, '1');
+	ck_assert_int_eq(view_key(&LV, '1'), VIEW_KEY_REDRAW | VIEW_KEY_BEEP);
+	ck_assert_int_eq(LV.pending_g, 1);
+	view_key(&LV, VIEW_KEY_ENTER);
+	ck_assert_int_eq(LV.pos, 0);
+	view_key(&LV, 'g');
+	view_key(&LV, '4'); /* 40 > 10: at once */
+	ck_assert_int_eq(LV.pos, 3);
+	ck_assert_int_eq(LV.pending_g, 0);
+	view_key(&LV, 'g');
+	view_key(&LV, '1');
+	view_key(&LV, VIEW_KEY_BACKSPACE);
+	view_key(&LV, 'x'); /* cancels */
+	ck_assert_int_eq(LV.pending_g, 0);
+	ck_assert_int_eq(LV.pos, 3);
+	lesson_close();
+}
+END_TEST
+
+/* In a lesson, the arrows move compare and the picture by a decoder
+ * step, as their help says, and leave the page where it is. */
+START_TEST(test_lesson_compare_and_picture_step)
+{
+	lesson_open("06-softmax.lesson");
+	int p = 0;
+	while (p < L.npages && (view_goto(&LV, p), view_step(&LV) != 1))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	view_key(&LV, 'd');
+	ck_assert_int_eq(LV.mode, VIEW_DIAGRAM);
+	view_key(&LV, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(LV.pos, p);
+	ck_assert_int_eq(view_step(&LV), 2);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "step t=2 of"));
+	view_key(&LV, VIEW_KEY_LEFT);
+	view_key(&LV, VIEW_KEY_LEFT); /* clamped at step 1 */
+	ck_assert_int_eq(view_step(&LV), 1);
+	view_key(&LV, 27);
+	ck_assert_int_eq(view_step(&LV), 1); /* the page's own step again */
+	view_key(&LV, 'c');
+	ck_assert_int_eq(LV.mode, VIEW_COMPARE);
+	view_key(&LV, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(LV.pos, p);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "at step t=2"));
+	lesson_close();
+}
+END_TEST
+
+/* A self-attention lesson's c, m and d open the self-attention stepper
+ * on the page's trace (causal on a causal page), not a Luong trace of
+ * self4; s has no scorer to switch; another lesson has no such stepper. */
+START_TEST(test_self_lesson_keys)
+{
+	lesson_open("18-heads.lesson");
+	ck_assert_ptr_nonnull(LV.self);
+	int p = 0;
+	while (p < L.npages && !strstr(L.pages[p].title, "causal"))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	view_goto(&LV, p);
+	ck_assert_int_eq(view_key(&LV, 'm'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(LV.mode, VIEW_SELF);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "softmax of each row"));
+	ck_assert_ptr_nonnull(strstr(S.title, "causal"));
+	ck_assert_ptr_nonnull(strstr(S.bars_title, "α of row 1"));
+	view_key(&LV, 'r');
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.bars_title, "α of row 2"));
+	view_key(&LV, VIEW_KEY_LEFT); /* a stage back: the scores */
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "scores, scaling and mask"));
+	view_key(&LV, 'd');
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "line diagram of head"));
+	view_key(&LV, 27);
+	ck_assert_int_eq(LV.mode, VIEW_STEP);
+	ck_assert_int_eq(LV.pos, p);
+	view_key(&LV, 'c');
+	ck_assert_int_eq(LV.mode, VIEW_SELF);
+	view_key(&LV, 'c');
+	ck_assert_int_eq(LV.mode, VIEW_STEP);
+	ck_assert_int_eq(view_key(&LV, 's'), VIEW_KEY_REDRAW | VIEW_KEY_BEEP);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_nonnull(strstr(S.where, "[self-attention]"));
+	ck_assert_ptr_null(strstr(S.keys, "scorer"));
+	lesson_close();
+	lesson_open("06-softmax.lesson");
+	ck_assert_ptr_null(LV.self);
+	lesson_close();
+}
+END_TEST
+
+/* t folds a lesson page's term-by-term arithmetic; a page starts folded
+ * when that arithmetic alone is longer than the screen's body.  Lesson
+ * 17's Q, K and V: 9 vectors of 4 numbers, each number a line (two at 78
+ * columns) of its 4 terms. */
+START_TEST(test_lesson_fold)
+{
+	lesson_open("17-qkv.lesson");
+	int p = 0;
+	while (p < L.npages && !strstr(L.pages[p].title, "Q, K and V"))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	view_goto(&LV, p);
+	ck_assert_int_eq(view_folded(&LV), 0); /* the screen is unknown */
+	LV.lines = 24;
+	ck_assert_int_eq(view_folded(&LV), 1);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	int folded = S.nbody;
+	ck_assert(has(S.body, S.nbody, "q_1 = W_Q·x_1"));
+	ck_assert(!has(S.body, S.nbody, "q_1[1] = "));
+	ck_assert_ptr_nonnull(strstr(S.where, "arithmetic folded: t shows it"));
+	view_key(&LV, 't');
+	ck_assert_int_eq(view_folded(&LV), 0);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "q_1[1] = "));
+	ck_assert_int_eq(S.nbody - folded, 9 * 4 * 2);
+	ck_assert_ptr_nonnull(strstr(S.where, "t folds the arithmetic"));
+	LV.rows = LV.nbody = 0;
+	view_key(&LV, ' ');
+	view_key(&LV, VIEW_KEY_LEFT); /* back on the page: folded again */
+	ck_assert_int_eq(LV.pos, p);
+	ck_assert_int_eq(view_folded(&LV), 1);
+	LV.lines = 200; /* a screen that holds it all */
+	ck_assert_int_eq(view_folded(&LV), 0);
+	lesson_close();
+	lesson_open("06-softmax.lesson"); /* a few lines: never folded */
+	LV.lines = 24;
+	for (int k = 0; k < L.npages; k++) {
+		view_goto(&LV, k);
+		ck_assert_int_eq(view_folded(&LV), 0);
+	}
+	lesson_close();
+}
+END_TEST
+
 /* Opens a quiz on the softmax screen of step 1, and types the bytes of
  * keys, a byte a key (as the terminal delivers them).  Returns how many
  * were refused. */
@@ -982,6 +1232,12 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_moves_clamp);
 	tcase_add_test(tc, test_lesson_pages);
 	tcase_add_test(tc, test_lesson_quiz_typing);
+	tcase_add_test(tc, test_scroll_first);
+	tcase_add_test(tc, test_lesson_space_scrolls);
+	tcase_add_test(tc, test_lesson_goto_any_page);
+	tcase_add_test(tc, test_lesson_compare_and_picture_step);
+	tcase_add_test(tc, test_self_lesson_keys);
+	tcase_add_test(tc, test_lesson_fold);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);

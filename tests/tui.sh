@@ -378,4 +378,37 @@ expect lp "gets the most, align_1,3 = 0.5872" "local-p: the largest is align, no
 expect lp "by a Gaussian" "local-p: the Gaussian's product is said"
 keys lp q
 
+# --- lessons (issue 25): g reaches every page; in a lesson, d steps and
+# does not turn the page; lessons on self4 get the self-attention stepper ---
+start lg 80 24 "'$ATTN_TRACE' lesson 15"
+expect lg "page 1 of 10" "lesson 15 opens on page 1"
+keys lg g 1
+expect lg "1 to 10, then Enter (any other key cancels): 1_" "g 1: the prompt shows the 1 and waits"
+keys lg 0
+expect lg "page 10 of 10" "g 1 0 goes to page 10"
+keys lg g 4
+expect lg "page 4 of 10" "g 4 goes at once"
+keys lg d
+expect lg "the picture of step t=1 of" "d: the picture of the page's step"
+keys lg Right
+expect lg "the picture of step t=2 of" "right in the picture: the next step, not the next page"
+keys lg Escape
+expect lg "page 4 of 10" "Esc: back on the same page"
+keys lg q
+wait_exit lg 0 "q quits the lesson"
+check "the terminal modes are restored after the lesson" same_modes lg
+start ls 80 24 "'$ATTN_TRACE' lesson 18"
+expect ls "page 1 of 7   [self-attention]" "a lesson on self4 says self-attention, not a scorer"
+keys ls c
+expect ls "stage 4 of 6: softmax of each row" "c: the self-attention stepper at the stage of the page (its heatmap: the weights)"
+keys ls m
+expect ls "head 2: A (heatmap)" "m: the weights of both heads"
+expect ls "α of row 1 (zone), head 1" "with the bars of a row of a head"
+keys ls h r
+expect ls "α of row 2 (économique), head 2" "h and r: another head and row"
+keys ls Escape
+expect ls "page 1 of 7   [self-attention]" "Esc: back to the page"
+keys ls q
+wait_exit ls 0 "q quits the self-attention lesson"
+
 finish
