@@ -299,6 +299,8 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 static int cli_train_check(const struct cli_train_opts *o, int argc,
 			   char **argv)
 {
+	struct errbuf err;
+
 	if (optind < argc)
 		return cli_usage_errorf("'train' takes no sentence, but "
 					     "was given '%s'", argv[optind]);
@@ -338,6 +340,8 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					window_get(o->t.window)->name);
 	if (cli_window_check(o->t.window, o->t.window_size))
 		return EXIT_USAGE;
+	if (train_window_check(window_get(o->t.window), &err))
+		return cli_usage_errorf("%s", err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -755,9 +759,9 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	struct model init;
 	struct errbuf err;
 	int rc = 0;
-	/* local-p's W_p and v_p join the weights trained */
-	const unsigned localp = o->t.window == WINDOW_local_p
-				? LOCALP_PARAM_BIT : 0u;
+	/* the window's own weights (local-p's W_p and v_p) join the
+	 * weights trained */
+	const unsigned own = window_get(o->t.window)->params;
 
 	memset(&init, 0, sizeof init);
 	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
@@ -783,22 +787,22 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 			model_free(&init);
 			return EXIT_DATA;
 		}
-		train_init_model(t, d, &init, o->t.scorers | localp,
+		train_init_model(t, d, &init, o->t.scorers | own,
 				 o->L ? o->L : d->max_src, o->t.seed,
 				 o->t.freeze_shared);
 		if (o->t.freeze_shared)
-			train_freeze_shared(t, o->t.scorers | localp);
+			train_freeze_shared(t, o->t.scorers | own);
 	} else if (o->feed) {
 		train_init_random_feed(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
 				       o->L ? o->L : d->max_src,
-				       o->t.scorers | localp, o->t.seed);
+				       o->t.scorers | own, o->t.seed);
 	} else {
 		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
 				       o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
 				       o->L ? o->L : d->max_src,
-				       o->t.scorers | localp, o->t.seed);
+				       o->t.scorers | own, o->t.seed);
 	}
 	t->work.window = o->t.window;
 	t->work.window_size = o->t.window_size;

@@ -1064,6 +1064,35 @@ START_TEST(test_grad_window_cases)
 END_TEST
 
 
+/* A window whose class has no training part is refused by name, never
+ * trained as another (issue 32): a throw-away class, as a new
+ * window_NAME.c that fills only the trace's part would define it; every
+ * registered window has its training part. */
+START_TEST(test_window_without_training_refused)
+{
+	const struct window_class scratch = {
+		.name = "scratch-causal",
+		.summary = "a throw-away window that only traces",
+		.weights = window_get(WINDOW_global)->weights,
+	};
+	struct window_class half = *window_get(WINDOW_local_m);
+	struct errbuf err;
+
+	err.msg[0] = '\0';
+	ck_assert_int_eq(train_window_check(&scratch, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the window scratch-causal cannot be "
+			     "trained: ") == err.msg, "%s", err.msg);
+	half.name = "half";
+	half.train_back = NULL; /* weights without their backward pass */
+	ck_assert_int_eq(train_window_check(&half, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the window half cannot be trained")
+		      != NULL, "%s", err.msg);
+	for (int k = 0; k < WINDOW_COUNT; k++)
+		ck_assert_msg(train_window_check(window_get(k), &err) == 0,
+			      "%s", window_get(k)->name);
+}
+END_TEST
+
 /* ---------------------------------------------- hard attention (REINFORCE) */
 
 /* train --hard's loss with the draws fixed: the generator and the
@@ -1869,6 +1898,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_window_cases, 0,
 			    (int)(sizeof window_cases / sizeof window_cases[0]));
 	tcase_add_test(tc, test_init_keeps_local_p);
+	tcase_add_test(tc, test_window_without_training_refused);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
