@@ -104,6 +104,10 @@ static void cli_train_help(void)
 "                        weights normalised, a / Σa, and W_p, v_p learn)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
+"  -j, --jobs=N          share each epoch's pairs among N threads, in\n"
+"                        chunks of 64 (default: one a processor, at\n"
+"                        most 16); the model is the same whatever N;\n"
+"                        --hard trains on one\n"
 "      --every=N         without a terminal, print progress every N\n"
 "                        epochs (default 100)\n"
 "  -q, --quiet           print no progress\n"
@@ -144,6 +148,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	CLI_WINDOW_LONG_OPTS
@@ -231,6 +236,11 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 		return cli_usage_errorf("--every expects a whole number "
 					     "from 1 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
+	case 'j':
+		if (cli_int(arg, 1, JOBS_MAX, &o->t.threads) == 0)
+			return 0;
+		return cli_usage_errorf("--jobs expects a whole number from 1 "
+					"to %d, not '%s'", JOBS_MAX, arg);
 	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
 	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
 	case OPT_POSITIONS: return cli_train_size("positions", arg, &o->L);
@@ -347,6 +357,14 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 	return 0;
 }
 
+/* The threads of a training without --jobs: one a processor it may run
+ * on, at most JOBS_DEFAULT_MAX (as trace --jobs). */
+static int cli_train_jobs_default(void)
+{
+	int n = util_processors();
+	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
+}
+
 /* Parses argv into *o.  Returns 0, -1 after --help, or EXIT_USAGE. */
 static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 {
@@ -357,9 +375,10 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	o->every = 100;
 	o->arch = -1;
 	o->t.window_size = 1;
+	o->t.threads = cli_train_jobs_default();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
+	while ((c = getopt_long(argc, argv, ":o:s:j:qh", cli_train_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return cli_option_error(c, argv, optind,

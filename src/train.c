@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1213,44 +1214,271 @@ static void tr_pair(struct model *g, const struct model *m,
 	tr_encoder_back(g, m, pr->src, n, w);
 }
 
+/* ------------------------------------------------ the loss over the pairs */
+
+/* One train_loss, shared by its threads (train.h, TRAIN_CHUNK).  Each
+ * thread takes the next chunk of pairs and sums it from zero into the
+ * chunk's slot, one of a ring: chunk c goes to slot c mod nslots.  The
+ * finished chunks are added into the results in chunk order, as soon as
+ * every chunk before them is, by whichever thread finds them so (one at
+ * a time), so that a thread never waits for a slower one until the ring
+ * is full.  Chunk 0 runs straight into grad, loss and right, so that a
+ * corpus of one chunk is one running sum over its pairs, from grad's
+ * zeros. */
+struct tr_slot {
+	double *buf;             /* (l->total) the chunk's gradient */
+	double loss[SCORER_COUNT];
+	int right[SCORER_COUNT];
+	int done;                /* summed, not yet added; under lock */
+};
+
+struct tr_job {
+	const struct train_layout *l;
+	const struct model *m;   /* the weights, a view of theta */
+	double *grad;            /* (l->total) zeroed; NULL: the loss alone */
+	const struct train_data *d;
+	unsigned scorers;
+	double scale;            /* 1 / d->ntokens */
+	int nchunks;
+	int threads;             /* 1: no lock, no thread but the caller */
+	double loss[SCORER_COUNT]; /* the sums of the chunks added so far */
+	int right[SCORER_COUNT];
+	struct tr_slot *slot;    /* (nslots) */
+	int nslots;
+	/* under lock: */
+	int taken;               /* chunks taken */
+	int added;               /* chunks added */
+	int adding;              /* a thread is adding chunks */
+	pthread_mutex_t lock;
+	pthread_cond_t room;     /* added has grown: a slot is free */
+};
+
+/* One thread of a job: its scratch. */
+struct tr_hand {
+	struct tr_job *job;
+	struct train_work *w;
+};
+
+/* The slots of a job on n threads: room for each thread to run ahead. */
+static int tr_slots(int n)
+{
+	return n > 1 ? 4 * n : 1;
+}
+
+static void tr_job_lock(struct tr_job *j)
+{
+	if (j->threads > 1)
+		pthread_mutex_lock(&j->lock);
+}
+
+static void tr_job_unlock(struct tr_job *j)
+{
+	if (j->threads > 1)
+		pthread_mutex_unlock(&j->lock);
+}
+
+/* Adds chunk c's pairs with work w: the gradient into acc (if not NULL),
+ * each scorer's loss and right predictions into loss, right. */
+static void tr_chunk_sum(const struct tr_job *j, int c, double *acc,
+			 struct train_work *w, double loss[SCORER_COUNT],
+			 int right[SCORER_COUNT])
+{
+	const struct model *m = j->m;
+	const int from = c * TRAIN_CHUNK;
+	const int to = from + TRAIN_CHUNK < j->d->n ? from + TRAIN_CHUNK
+						     : j->d->n;
+	struct model g;
+
+	if (acc)
+		train_view(&g, j->l, acc, j->d);
+	for (int k = from; k < to; k++)
+		(m->arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
+			acc ? &g : NULL, m, &j->d->pairs[k], j->scorers,
+			j->scale, w, loss, right);
+}
+
+/* Sums chunk c with work w: chunk 0 into the job's results, another
+ * into its slot from zero. */
+static void tr_chunk(struct tr_job *j, int c, struct train_work *w)
+{
+	struct tr_slot *s = &j->slot[c % j->nslots];
+
+	if (c == 0) {
+		tr_chunk_sum(j, 0, j->grad, w, j->loss, j->right);
+		return;
+	}
+	memset(s->loss, 0, sizeof s->loss);
+	memset(s->right, 0, sizeof s->right);
+	if (j->grad)
+		memset(s->buf, 0, sizeof *s->buf * j->l->total);
+	tr_chunk_sum(j, c, j->grad ? s->buf : NULL, w, s->loss, s->right);
+}
+
+/* Adds slot s (a chunk after the first) into the job's results. */
+static void tr_slot_add(struct tr_job *j, const struct tr_slot *s)
+{
+	double *restrict grad = j->grad;
+	const double *restrict buf = s->buf;
+
+	for (size_t k = 0; grad && k < j->l->total; k++)
+		grad[k] += buf[k];
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		j->loss[sc] += s->loss[sc];
+		j->right[sc] += s->right[sc];
+	}
+}
+
+/* With the lock held: unless another thread is at it, adds every
+ * finished chunk that follows the chunks added, in order. */
+static void tr_job_drain(struct tr_job *j)
+{
+	if (j->adding)
+		return;
+	j->adding = 1;
+	while (j->added < j->nchunks && j->slot[j->added % j->nslots].done) {
+		struct tr_slot *s = &j->slot[j->added % j->nslots];
+		int c = j->added;
+		tr_job_unlock(j);
+		if (c > 0) /* chunk 0 is in the results already */
+			tr_slot_add(j, s);
+		tr_job_lock(j);
+		s->done = 0;
+		j->added++;
+		if (j->threads > 1)
+			pthread_cond_broadcast(&j->room);
+	}
+	j->adding = 0;
+}
+
+/* A thread's loop: the next chunk, once its slot is free, until none is
+ * left. */
+static void *tr_hand_run(void *arg)
+{
+	struct tr_hand *h = arg;
+	struct tr_job *j = h->job;
+
+	tr_out_transpose(j->m, h->w);
+	tr_job_lock(j);
+	while (j->taken < j->nchunks) {
+		int c = j->taken;
+		if (c >= j->added + j->nslots) { /* its slot is not free */
+			pthread_cond_wait(&j->room, &j->lock);
+			continue;
+		}
+		j->taken++;
+		tr_job_unlock(j);
+		tr_chunk(j, c, h->w);
+		tr_job_lock(j);
+		j->slot[c % j->nslots].done = 1;
+		tr_job_drain(j);
+	}
+	tr_job_unlock(j);
+	return NULL;
+}
+
+/* Runs the job on hands[0 .. j->threads): hands[0] in the calling thread,
+ * the others in threads of their own.  A thread that cannot be started
+ * leaves its chunks to the others. */
+static void tr_job_run(struct tr_job *j, struct tr_hand *hands)
+{
+	pthread_t tid[TRAIN_MAX_THREADS];
+	int started[TRAIN_MAX_THREADS] = { 0 };
+
+	memset(tid, 0, sizeof tid); /* joined only if started */
+	if (j->threads > 1) {
+		pthread_mutex_init(&j->lock, NULL);
+		pthread_cond_init(&j->room, NULL);
+	}
+	for (int i = 1; i < j->threads; i++)
+		started[i] = pthread_create(&tid[i], NULL, tr_hand_run,
+					    &hands[i]) == 0;
+	tr_hand_run(&hands[0]);
+	for (int i = 1; i < j->threads; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+	if (j->threads > 1) {
+		pthread_cond_destroy(&j->room);
+		pthread_mutex_destroy(&j->lock);
+	}
+}
+
+/* The job's sums as train_loss returns them, into *st if not NULL. */
+static double tr_loss_stats(struct tr_job *j, struct train_stats *st)
+{
+	double total = 0.0;
+	int count = 0, nright = 0;
+
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		j->loss[sc] *= j->scale;
+		total += j->loss[sc];
+		if (st) {
+			st->loss_of[sc] = j->loss[sc];
+			st->acc_of[sc] = (double)j->right[sc] * j->scale;
+		}
+		if (j->scorers & (1u << sc)) {
+			count++;
+			nright += j->right[sc];
+		}
+	}
+	if (st) {
+		st->scorers = j->scorers;
+		st->loss = count ? total / count : 0.0;
+		st->accuracy = count ? (double)nright * j->scale / count : 0.0;
+	}
+	return total;
+}
+
+/* train_loss on works[0 .. threads) (their settings the same), with the
+ * slots' buffers bufs (tr_slots(threads), each l->total; may be NULL
+ * without grad or with one chunk). */
+static double tr_loss(const struct train_layout *l, const double *theta,
+		      double *grad, const struct train_data *d,
+		      unsigned scorers, struct train_work *const *works,
+		      int threads, double *bufs, struct train_stats *st)
+{
+	struct model m;
+	struct tr_job j;
+	struct tr_hand hands[TRAIN_MAX_THREADS];
+	struct tr_slot slot[4 * TRAIN_MAX_THREADS];
+
+	train_view(&m, l, (double *)theta, d);
+	memset(&j, 0, sizeof j);
+	j.l = l;
+	j.m = &m;
+	j.grad = grad;
+	j.d = d;
+	j.scorers = scorers & model_scorers(&m); /* those it has weights of */
+	j.scale = 1.0 / d->ntokens;
+	j.nchunks = (d->n + TRAIN_CHUNK - 1) / TRAIN_CHUNK;
+	j.threads = threads < j.nchunks ? threads : j.nchunks;
+	if (j.threads < 1)
+		j.threads = 1;
+	if (grad)
+		memset(grad, 0, sizeof *grad * l->total);
+	j.slot = slot;
+	j.nslots = tr_slots(j.threads);
+	for (int i = 0; i < j.nslots; i++) {
+		slot[i].buf = bufs ? bufs + (size_t)i * l->total : NULL;
+		slot[i].done = 0;
+	}
+	for (int i = 0; i < j.threads; i++) {
+		hands[i].job = &j;
+		hands[i].w = works[i];
+	}
+	tr_job_run(&j, hands);
+	return tr_loss_stats(&j, st);
+}
+
 double train_loss(const struct train_layout *l, const double *theta,
 		  double *grad, const struct train_data *d, unsigned scorers,
 		  struct train_work *w, struct train_stats *st)
 {
-	struct model m, g;
-	double loss[SCORER_COUNT] = { 0 }, total = 0.0;
-	int right[SCORER_COUNT] = { 0 }, count = 0, nright = 0;
-	const double scale = 1.0 / d->ntokens;
+	double *buf = grad && d->n > TRAIN_CHUNK
+		      ? xcalloc(l->total, sizeof *buf) : NULL;
+	double loss = tr_loss(l, theta, grad, d, scorers, &w, 1, buf, st);
 
-	train_view(&m, l, (double *)theta, d);
-	scorers &= model_scorers(&m); /* only those the layout has weights of */
-	if (grad) {
-		memset(grad, 0, sizeof *grad * l->total);
-		train_view(&g, l, grad, d);
-	}
-	tr_out_transpose(&m, w);
-	for (int k = 0; k < d->n; k++)
-		(m.arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
-			grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
-			loss, right);
-	for (int sc = 0; sc < SCORER_COUNT; sc++) {
-		loss[sc] *= scale;
-		total += loss[sc];
-		if (st) {
-			st->loss_of[sc] = loss[sc];
-			st->acc_of[sc] = (double)right[sc] * scale;
-		}
-		if (scorers & (1u << sc)) {
-			count++;
-			nright += right[sc];
-		}
-	}
-	if (st) {
-		st->scorers = scorers;
-		st->loss = count ? total / count : 0.0;
-		st->accuracy = count ? (double)nright * scale / count : 0.0;
-	}
-	return total;
+	free(buf);
+	return loss;
 }
 
 /* --------------------------------------------------------- the PRNG */
@@ -1319,6 +1547,7 @@ static void tr_alloc(struct trainer *t, const struct train_data *d,
 	if (2 * d->max_src + 2 > maxT)
 		maxT = 2 * d->max_src + 2;
 	train_work_init(&t->work, &t->lay, d->max_src, maxT);
+	t->nthreads = 1;
 }
 
 /* The range r of the uniform [-r, r] start of block b: 1 for the
@@ -1453,6 +1682,10 @@ void train_free(struct trainer *t)
 		for (int w = 0; w < MHA_NW; w++)
 			free(t->mha[g][w]);
 	train_work_free(&t->work);
+	for (int i = 0; i + 1 < t->nthreads; i++)
+		train_work_free(&t->peer[i]);
+	free(t->peer);
+	free(t->chunk);
 	memset(t, 0, sizeof *t);
 }
 
@@ -1512,15 +1745,64 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 					t->lay.off[b] + t->lay.len[b]);
 }
 
-void train_epoch(struct trainer *t, const struct train_data *d,
-		 const struct train_opts *o, struct train_stats *st)
+/* Gives t the scratch of n threads (n >= t->nthreads) and the slots'
+ * buffers of a job on n threads (tr_slots). */
+static void tr_crew_grow(struct trainer *t, int n)
 {
+	int had = t->nthreads > 1 ? t->nthreads : 1;
+
+	t->peer = xreallocarray(t->peer, (size_t)n - 1, sizeof *t->peer);
+	for (int i = had - 1; i < n - 1; i++)
+		train_work_init(&t->peer[i], &t->lay, t->work.maxn,
+				t->work.maxT);
+	free(t->chunk);
+	t->chunk = xcalloc((size_t)tr_slots(n) * t->lay.total,
+			   sizeof *t->chunk);
+	t->nthreads = n;
+}
+
+/* Sets t's scratch for a pass over d with the settings of o, and returns
+ * how many threads run it: o->threads, but no more than d has chunks, and
+ * one with hard attention (its draws and baselines run on from pair to
+ * pair).  works gets their scratch, t->work first. */
+static int tr_crew(struct trainer *t, const struct train_data *d,
+		   const struct train_opts *o, struct train_work **works)
+{
+	const int nchunks = (d->n + TRAIN_CHUNK - 1) / TRAIN_CHUNK;
+	int n = o->threads < TRAIN_MAX_THREADS ? o->threads
+					       : TRAIN_MAX_THREADS;
+
+	if (n > nchunks)
+		n = nchunks;
+	if (n < 1 || t->work.hard)
+		n = 1;
+	if (n > t->nthreads || (nchunks > 1 && !t->chunk))
+		tr_crew_grow(t, n > t->nthreads ? n : t->nthreads);
+	works[0] = &t->work;
 	t->work.align_weight = o->align_weight;
 	t->work.window = o->window;
 	t->work.window_size = o->window_size;
+	for (int i = 1; i < n; i++) { /* the settings of t->work */
+		works[i] = &t->peer[i - 1];
+		works[i]->align_weight = t->work.align_weight;
+		works[i]->window = t->work.window;
+		works[i]->window_size = t->work.window_size;
+		works[i]->simd = t->work.simd;
+	}
+	return n;
+}
+
+void train_epoch(struct trainer *t, const struct train_data *d,
+		 const struct train_opts *o, struct train_stats *st)
+{
+	struct train_work *works[TRAIN_MAX_THREADS];
+	int n;
+
 	if (o->hard && !t->work.hard)
 		train_hard_start(&t->work, o->seed);
-	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
+	n = tr_crew(t, d, o, works);
+	tr_loss(&t->lay, t->theta, t->grad, d, o->scorers, works, n, t->chunk,
+		st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
 			memset(t->grad + t->lay.off[b], 0,
@@ -1533,8 +1815,9 @@ int train_run(struct trainer *t, const struct train_data *d,
 	      const struct train_opts *o, train_progress_fn progress,
 	      void *ctx, struct train_stats *last)
 {
+	struct train_work *works[TRAIN_MAX_THREADS];
 	struct train_stats st;
-	int e;
+	int e, n;
 
 	memset(&st, 0, sizeof st);
 	for (e = 1; e <= o->epochs; e++) {
@@ -1547,10 +1830,8 @@ int train_run(struct trainer *t, const struct train_data *d,
 		}
 	}
 	memset(last, 0, sizeof *last);
-	t->work.align_weight = o->align_weight;
-	t->work.window = o->window;
-	t->work.window_size = o->window_size;
-	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
+	n = tr_crew(t, d, o, works);
+	tr_loss(&t->lay, t->theta, NULL, d, o->scorers, works, n, NULL, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;
 	last->grad_norm = st.grad_norm;

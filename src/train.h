@@ -27,6 +27,7 @@
 
 #define TRAIN_MAX_WORDS 64     /* words on one side of a pair */
 #define TRAIN_MAX_PAIRS 100000 /* pairs in one file */
+#define TRAIN_MAX_THREADS 64   /* threads of one training */
 
 /* ---------------------------------------------------------------- pairs */
 
@@ -233,13 +234,24 @@ struct train_stats {
 	double grad_norm;              /* global norm before clipping */
 };
 
+/* The pairs whose gradient, loss and counts one running sum collects:
+ * train_loss sums each chunk of TRAIN_CHUNK consecutive pairs (the first
+ * chunk, pairs 0 .. TRAIN_CHUNK - 1, then the next) from zero, pair after
+ * pair, and adds the chunks' sums in chunk order.  The chunks are the
+ * threads' units of work (train_opts.threads), and their size is fixed, so
+ * the sums, and the model, are the same bits whatever the number of
+ * threads; up to TRAIN_CHUNK pairs make one chunk, one running sum. */
+#define TRAIN_CHUNK 64
+
 /* The objective L = sum over the scorers of the mean cross-entropy per
  * prediction, over every pair of d, plus, when w->align_weight λ is not 0,
  * for each target word t of a pair with a gold alignment that links it to
  * the source words G_t, λ times -log Σ_{i in G_t} α_t,i, divided by the same
  * count of predictions (guided alignment).  Writes dL/dtheta into grad (l->total)
  * unless grad is NULL, fills *st if not NULL (all but epoch, epochs and
- * grad_norm), and returns L.  theta is not changed. */
+ * grad_norm), and returns L.  theta is not changed.  Runs in the calling
+ * thread alone, summing by chunks (TRAIN_CHUNK) as the trainer's threads
+ * do: the same bits as train_epoch with any train_opts.threads. */
 double train_loss(const struct train_layout *l, const double *theta,
 		  double *grad, const struct train_data *d, unsigned scorers,
 		  struct train_work *w, struct train_stats *st);
@@ -269,6 +281,13 @@ struct train_opts {
 	                           (train --hard); either architecture, every
 	                           scorer, input feeding, every window; the
 	                           draws' SplitMix64 state starts at seed */
+	int threads;            /* the most threads that train_epoch and
+	                           train_run share the pairs among, a chunk
+	                           (TRAIN_CHUNK) each at a time; 0 or 1: the
+	                           calling thread alone.  The model is the
+	                           same bits whatever it is.  With hard, one
+	                           thread: REINFORCE's draws and baselines
+	                           run on from pair to pair in order */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -289,6 +308,15 @@ struct trainer {
 	 * or NULL): the translation loss does not use them, so they are kept
 	 * as they were and written into the trained model (train_view) */
 	double *mha[MHA_GROUPS][MHA_NW];
+	/* train_epoch's threads beyond the calling one (which uses work),
+	 * allocated by the first epoch that runs them: each one's scratch,
+	 * and the gradients of the chunks summed and not yet added */
+	int nthreads;            /* threads allocated for, from 1 */
+	struct train_work *peer; /* (nthreads - 1) */
+	double *chunk;           /* (1 or 4 nthreads, lay.total): one with
+	                            one thread, four a thread with more;
+	                            NULL until a chunk after the first
+	                            needs it */
 };
 
 /* Sets up *t for data d with sizes E, H, A and an "attention first" start
@@ -347,7 +375,9 @@ int train_weights_ok(const struct trainer *t);
 /* Called after each epoch with its statistics; return non-zero to stop. */
 typedef int (*train_progress_fn)(const struct train_stats *st, void *ctx);
 
-/* One epoch: the loss and gradient over all of d, the gradient clipped to
+/* One epoch: the loss and gradient over all of d, on up to o->threads
+ * threads (t->work's settings set from o; the other threads' scratch
+ * allocated at the first epoch that needs them), the gradient clipped to
  * o->clip, and one update.  Fills *st. */
 void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st);
