@@ -159,9 +159,11 @@ static void cli_lesson_report(void *ctx, const char *msg)
 	cli_messagef("%s", msg);
 }
 
-/* --check FILE...: "FILE: ok" for each good file; for each number of the
- * narrative that no number of the trace rounds to, an error. */
-static int cli_lesson_check(int argc, char **argv)
+/* --check FILE...: "FILE: ok" for each good file; an error for each
+ * number typed in the prose without the literal mark, each claim that is
+ * false and each directive that shows nothing. */
+static int cli_lesson_check(const struct cli_lesson_opts *o, int argc,
+			    char **argv)
 {
 	int rc = EXIT_OK;
 	if (optind >= argc)
@@ -175,7 +177,11 @@ static int cli_lesson_check(int argc, char **argv)
 			rc = EXIT_DATA;
 			continue;
 		}
-		if (lesson_check_numbers(&l, &tr, cli_lesson_report, NULL)) {
+		int nbad = lesson_check_numbers(&l, &tr, cli_lesson_report, NULL);
+		nbad += lesson_check_claims(&l, &tr, cli_lesson_report, NULL);
+		nbad += lesson_check_shows(&l, &tr, &o->fmt, cli_lesson_report,
+					   NULL);
+		if (nbad) {
 			rc = EXIT_DATA;
 		} else {
 			char *safe = utf8_safe(argv[k]);
@@ -233,7 +239,7 @@ int cli_lesson(int argc, char **argv)
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
 	if (o.check)
-		return cli_lesson_check(argc, argv);
+		return cli_lesson_check(&o, argc, argv);
 	if (optind >= argc)
 		return cli_usage_errorf("%s", "'lesson' needs the number "
 					      "or name of a lesson; 'attn-trace "

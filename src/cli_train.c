@@ -105,6 +105,10 @@ static void cli_train_help(void)
 "                        weights normalised, a / Σa, and W_p, v_p learn)\n"
 "      --heldout=FILE    after training, report the alignment accuracy on\n"
 "                        the pairs of FILE too, pairs not trained on\n"
+"  -j, --jobs=N          share each epoch's pairs among N threads, in\n"
+"                        chunks of 64 (default: one a processor, at\n"
+"                        most 16); the model is the same whatever N;\n"
+"                        --hard trains on one\n"
 "      --every=N         without a terminal, print progress every N\n"
 "                        epochs (default 100)\n"
 "  -q, --quiet           print no progress\n"
@@ -145,6 +149,7 @@ static const struct option cli_train_long_opts[] = {
 	{ "heldout", required_argument, NULL, OPT_HELDOUT },
 	{ "arch", required_argument, NULL, OPT_ARCH },
 	{ "every", required_argument, NULL, OPT_EVERY },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	CLI_WINDOW_LONG_OPTS
@@ -232,6 +237,11 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 		return cli_usage_errorf("--every expects a whole number "
 					     "from 1 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
+	case 'j':
+		if (cli_int(arg, 1, JOBS_MAX, &o->t.threads) == 0)
+			return 0;
+		return cli_usage_errorf("--jobs expects a whole number from 1 "
+					"to %d, not '%s'", JOBS_MAX, arg);
 	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
 	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
 	case OPT_POSITIONS: return cli_train_size("positions", arg, &o->L);
@@ -290,6 +300,8 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 static int cli_train_check(const struct cli_train_opts *o, int argc,
 			   char **argv)
 {
+	struct errbuf err;
+
 	if (optind < argc)
 		return cli_usage_errorf("'train' takes no sentence, but "
 					     "was given '%s'", argv[optind]);
@@ -329,6 +341,8 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					window_get(o->t.window)->name);
 	if (cli_window_check(o->t.window, o->t.window_size))
 		return EXIT_USAGE;
+	if (train_window_check(window_get(o->t.window), &err))
+		return cli_usage_errorf("%s", err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -344,6 +358,14 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 	return 0;
 }
 
+/* The threads of a training without --jobs: one a processor it may run
+ * on, at most JOBS_DEFAULT_MAX (as trace --jobs). */
+static int cli_train_jobs_default(void)
+{
+	int n = util_processors();
+	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
+}
+
 /* Parses argv into *o.  Returns 0, -1 after --help, or EXIT_USAGE. */
 static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 {
@@ -354,9 +376,10 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	o->every = 100;
 	o->arch = -1;
 	o->t.window_size = 1;
+	o->t.threads = cli_train_jobs_default();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:qh", cli_train_long_opts,
+	while ((c = getopt_long(argc, argv, ":o:s:j:qh", cli_train_long_opts,
 				NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return cli_option_error(c, argv, optind,
@@ -745,9 +768,9 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	struct model init;
 	struct errbuf err;
 	int rc = 0;
-	/* local-p's W_p and v_p join the weights trained */
-	const unsigned localp = o->t.window == WINDOW_local_p
-				? LOCALP_PARAM_BIT : 0u;
+	/* the window's own weights (local-p's W_p and v_p) join the
+	 * weights trained */
+	const unsigned own = window_get(o->t.window)->params;
 
 	memset(&init, 0, sizeof init);
 	if (o->init && model_load_arg(&init, o->init, &err) != 0) {
@@ -773,22 +796,22 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 			model_free(&init);
 			return EXIT_DATA;
 		}
-		train_init_model(t, d, &init, o->t.scorers | localp,
+		train_init_model(t, d, &init, o->t.scorers | own,
 				 o->L ? o->L : d->max_src, o->t.seed,
 				 o->t.freeze_shared);
 		if (o->t.freeze_shared)
-			train_freeze_shared(t, o->t.scorers | localp);
+			train_freeze_shared(t, o->t.scorers | own);
 	} else if (o->feed) {
 		train_init_random_feed(t, d, o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
 				       o->L ? o->L : d->max_src,
-				       o->t.scorers | localp, o->t.seed);
+				       o->t.scorers | own, o->t.seed);
 	} else {
 		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
 				       o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
 				       o->L ? o->L : d->max_src,
-				       o->t.scorers | localp, o->t.seed);
+				       o->t.scorers | own, o->t.seed);
 	}
 	t->work.window = o->t.window;
 	t->work.window_size = o->t.window_size;

@@ -238,11 +238,38 @@ static int lp_num_boundary(char c)
 		 (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
-/* Finds the numbers of the narrative line p->line[first..*end): records
- * each one with a decimal point on the page (struct lesson_num), and
- * drops the backslash in front of a number written "\2.66", which is not
- * recorded.  *end and p->n shrink by the backslashes dropped. */
-static void lp_numbers(struct lparse *p, size_t first, size_t *end)
+static int lp_alt(struct lparse *p, size_t off, size_t n);
+
+/* The reference written between the braces at s[at] and s[close] of
+ * the current line: parsed into the page's refs, its model= added to the
+ * lesson's models.  Returns 0 or -1 with the error set. */
+static int lp_ref(struct lparse *p, size_t at, size_t close)
+{
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	struct lesson_ref r;
+	size_t moff, mlen, bad;
+	char why[512];
+	if (lesson_ref_parse(&r, p->line + at + 1, close - at - 1, &moff, &mlen,
+			     why, sizeof why, &bad) != 0)
+		return lp_err(p, at + 1 + bad, "%s", why);
+	r.line = p->lineno;
+	r.col = (int)at + 1;
+	if (mlen)
+		r.alt = lp_alt(p, at + 1 + moff, mlen);
+	pg->refs = xreallocarray(pg->refs, (size_t)pg->nrefs + 1,
+				 sizeof *pg->refs);
+	pg->refs[pg->nrefs++] = r;
+	return 0;
+}
+
+/* Finds the numbers and references of the narrative line
+ * p->line[first..*end): records each number with a decimal point on the
+ * page (struct lesson_num), and drops the backslash in front of a number
+ * written "\2.66", which is not recorded; replaces each reference "{...}"
+ * by LESSON_REF_MARK (a brace after '_', as in y_{t-1}, or written
+ * "\{", is text).  *end and p->n shrink by what was dropped.  Returns 0,
+ * or -1 with the error set (a brace that is not closed, a bad reference). */
+static int lp_numbers(struct lparse *p, size_t first, size_t *end)
 {
 	char *s = p->line;
 	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
@@ -251,6 +278,25 @@ static void lp_numbers(struct lparse *p, size_t first, size_t *end)
 	while (k < *end) {
 		int esc = s[k] == '\\', decimals = 0;
 		size_t at = k + (size_t)esc, n = 0;
+		if (at < *end && s[at] == '{' && (esc || prev == '_')) {
+			prev = s[out++] = '{'; /* "\{" and y_{t-1}: text */
+			k = at + 1;
+			continue;
+		}
+		if (s[k] == '{') {
+			char *close = memchr(s + k, '}', *end - k);
+			if (!close)
+				return lp_err(p, k, "expected '}' closing the "
+					      "reference (write '\\{' for a "
+					      "brace), found the end of the "
+					      "line");
+			if (lp_ref(p, k, (size_t)(close - s)) != 0)
+				return -1;
+			s[out++] = LESSON_REF_MARK;
+			prev = '}';
+			k = (size_t)(close - s) + 1;
+			continue;
+		}
 		if (at < *end && lp_num_boundary(prev) &&
 		    !(s[at] == '-' && (prev == ')' || prev == ']')))
 			n = lp_num_len(s + at, &decimals);
@@ -282,6 +328,7 @@ static void lp_numbers(struct lparse *p, size_t first, size_t *end)
 	memmove(s + out, s + *end, p->n - *end + 1);
 	p->n -= *end - out;
 	*end = out;
+	return 0;
 }
 
 /* A line of text on a page: narrative (joined into the open paragraph) or,
@@ -297,7 +344,8 @@ static int lp_text(struct lparse *p, size_t first)
 			      "or 'page:', found text before the first page");
 	while (end > first && lp_blank(s[end - 1]))
 		end--;
-	lp_numbers(p, first, &end);
+	if (lp_numbers(p, first, &end) != 0)
+		return -1;
 	if (s[first] == '\\') {
 		if (verbatim) {
 			memmove(p->line + first, p->line + first + 1,
@@ -1014,6 +1062,61 @@ static int lp_show(struct lparse *p, int quiz)
 	return 0;
 }
 
+/* "claim A OP B": a claim about the trace, which --check evaluates. */
+static int lp_claim(struct lparse *p)
+{
+	struct lesson_claim c;
+	size_t moff[2], mlen[2], bad, n = p->n;
+	char why[512];
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'claim' line before the first "
+			      "page");
+	while (n > 6 && lp_blank(p->line[n - 1]))
+		n--;
+	if (n <= 6)
+		return lp_err(p, 5, "expected a claim such as 'claim "
+			      "argmax(α_1) = je' after 'claim', found the end "
+			      "of the line");
+	if (lesson_claim_parse(&c, p->line + 6, n - 6, moff, mlen, why,
+			       sizeof why, &bad) != 0)
+		return lp_err(p, 6 + bad, "%s", why);
+	c.line = p->lineno;
+	if (mlen[0])
+		c.a.ref.alt = lp_alt(p, 6 + moff[0], mlen[0]);
+	if (mlen[1])
+		c.b.ref.alt = lp_alt(p, 6 + moff[1], mlen[1]);
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	pg->claims = xreallocarray(pg->claims, (size_t)pg->nclaims + 1,
+				   sizeof *pg->claims);
+	pg->claims[pg->nclaims++] = c;
+	return 0; /* never shown: a paragraph goes on past it */
+}
+
+/* "pin REASON": the page keeps the lesson's scorer, and says why. */
+static int lp_pin(struct lparse *p)
+{
+	size_t b = 3, n = p->n;
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'pin' line before the first "
+			      "page");
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	while (lp_blank(p->line[b]))
+		b++;
+	while (n > b && lp_blank(p->line[n - 1]))
+		n--;
+	if (n == b)
+		return lp_err(p, 3, "expected why the page keeps its scorer "
+			      "after 'pin' (it is shown when s chooses "
+			      "another), found the end of the line");
+	if (pg->pin)
+		return lp_err(p, 0, "expected one 'pin' line on a page, found "
+			      "another");
+	pg->pin = xstrndup(p->line + b, n - b);
+	return 0;
+}
+
 /* --- lines and files ------------------------------------------------- */
 
 static int lp_line(struct lparse *p)
@@ -1038,6 +1141,10 @@ static int lp_line(struct lparse *p)
 	if ((strncmp(s, "show", 4) == 0 || strncmp(s, "quiz", 4) == 0) &&
 	    (s[4] == '\0' || lp_blank(s[4])))
 		return lp_show(p, s[0] == 'q');
+	if (strncmp(s, "claim", 5) == 0 && (s[5] == '\0' || lp_blank(s[5])))
+		return lp_claim(p);
+	if (strncmp(s, "pin", 3) == 0 && (s[3] == '\0' || lp_blank(s[3])))
+		return lp_pin(p);
 	if (p->l->npages == 0)
 		return lp_header(p);
 	k = lp_key_len(s);
@@ -1088,6 +1195,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 		rc = lp_line(&p);
 	if (rc == 0)
 		rc = lp_finish(&p);
+	l->own_scorer = l->scorer;
 	free(p.line);
 	return rc;
 }
@@ -1129,6 +1237,9 @@ void lesson_free(struct lesson *l)
 			free(pg->blocks[b].text);
 		free(pg->blocks);
 		free(pg->nums);
+		free(pg->refs);
+		free(pg->claims);
+		free(pg->pin);
 		free(pg->title);
 	}
 	free(l->pages);
@@ -1525,6 +1636,7 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		return -1;
 	}
 	if (prep_alts(l, &files, err) != 0 || prep_shows(l, tr, err) != 0 ||
+	    lesson_refs_prepare(l, tr, err) != 0 ||
 	    lesson_self_prepare(l, m, err) != 0) {
 		lesson_self_free(l);
 		lesson_alts_unload(l);

@@ -106,12 +106,58 @@ struct lesson_num {
 	char text[32];  /* as written, cut short to fit */
 };
 
+/* A reference in prose to one value of the trace, written in braces:
+ * "{α_1,3}", "{h_3[4]}", "{sum of α_1}", "{e_1,1:2}", "{α_1[je]
+ * scorer=general}", "{encoder.W_x[1][1]}" (doc/lessons.md, "References").
+ * The parser leaves LESSON_REF_MARK in the block's text where it stood;
+ * the renderer fills in the value.  Also a term of a claim. */
+#define LESSON_REF_MARK '\x01'
+struct lesson_ref {
+	int line, col;     /* where it is written (the '{', or the term) */
+	char text[128];    /* as written between the braces, for messages */
+	char sym[64];      /* the record's symbol, "α_1", or a weight's
+	                      section, "encoder.W_x" */
+	char op[64];       /* an operand's name, "sum" of "sum of α_1"; "" */
+	char idx[2][48];   /* the entry: "3", a word "je", or "" for none;
+	                      idx[1] a weight's column */
+	int scorer;        /* an enum scorer, or -1: the run shown */
+	int alt;           /* model=PATH: 1 + an index into lesson.alts; 0 */
+	int decimals;      /* ":N", or -1: the page's precision */
+};
+
+/* A claim about the trace ("claim argmax(α_1) = je"), never shown;
+ * lesson_check_claims evaluates it.  A term is a number, a word, a
+ * reference or a function of one. */
+enum lesson_fn { LFN_NUMBER, LFN_WORD, LFN_VALUE, LFN_ARGMAX, LFN_ARGMIN,
+		 LFN_MAX, LFN_MIN, LFN_SUM };
+enum lesson_cmp { LCMP_LT, LCMP_LE, LCMP_GT, LCMP_GE, LCMP_EQ, LCMP_NE };
+struct lesson_term {
+	enum lesson_fn fn;
+	double num;           /* LFN_NUMBER */
+	char word[48];        /* LFN_WORD */
+	struct lesson_ref ref; /* the others */
+};
+struct lesson_claim {
+	int line;
+	char text[160];       /* as written after "claim ", for messages */
+	enum lesson_cmp cmp;
+	struct lesson_term a, b;
+};
+
 struct lesson_page {
 	char *title;
 	int nblocks;
 	struct lesson_block *blocks;
 	int nnums;
 	struct lesson_num *nums; /* (nnums) in the order written */
+	int nrefs;
+	struct lesson_ref *refs; /* (nrefs) in the order written, which is
+	                            the order of the marks in the blocks */
+	int nclaims;
+	struct lesson_claim *claims; /* (nclaims) */
+	char *pin;               /* "pin REASON": the page stays with the
+	                            lesson's scorer when the stepper's s
+	                            chooses another, and says REASON; NULL */
 };
 
 /* Where a header value starts (line and byte column, from 1), so that
@@ -149,7 +195,11 @@ struct lesson {
 	                     lesson's directory */
 	char *sentence;
 	char *target;     /* NULL: greedy decoding */
-	int scorer;       /* enum scorer; dot unless the lesson says */
+	int scorer;       /* enum scorer; dot unless the lesson says; a
+	                     stepper that switches scorers shows a copy of
+	                     the lesson with this changed */
+	int own_scorer;   /* the scorer the lesson says, which a page with
+	                     "pin" keeps whatever scorer shows */
 	unsigned scorers; /* the scorers traced ("scorers:"); SCORER_ALL:
 	                     every one the model has the weights of */
 	int arch;         /* "arch:", an enum arch the model must be of
@@ -212,19 +262,83 @@ void lesson_free(struct lesson *l);
 int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		   struct errbuf *err);
 
-/* Checks each number of each page's narrative (struct lesson_num) against
- * the numbers the page can show: every value of tr (every scorer, step and
- * record: results, operands and the terms of the scores) and every weight
- * of its model, and the same of the model= models the page's directives
- * name.  A number passes when one of them rounds to it at the decimals it
- * is written with (0.98 passes for 0.9765).  For each that does not,
- * calls report(ctx, "PATH:LINE:COL: expected a number of the trace ...,
- * found '0.9079'"), the message naming the nearest number there is and
- * where it is.  Needs lesson_prepare to have succeeded.  Returns how many
- * failed. */
+/* Reports each number written with a decimal point in a page's prose
+ * (struct lesson_num) that is not marked as a literal ("\\2.66"): a
+ * trace's number is a reference, never typed.  The message proposes the
+ * reference: the value the page can show (every value of tr and of the
+ * models of the page's model= directives, and their weights) that rounds
+ * to it at the decimals written, the lesson's own run first, else the
+ * nearest:  report(ctx, "PATH:LINE:COL: expected a reference ...
+ * {α_1[3]} ..., found '0.9079'").  Needs lesson_prepare to have
+ * succeeded.  Returns how many there are. */
 int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
 			 void (*report)(void *ctx, const char *msg),
 			 void *ctx);
+
+/* lesson_ref.c.  lesson_ref_parse reads the reference s[0..n) (what is
+ * between the braces) into *r, and the span of its model=PATH into
+ * *model_off, *model_len (0 when none); returns 0, or -1 with why set to
+ * "expected ..., found ..." and *bad to the offset in s it is about. */
+int lesson_ref_parse(struct lesson_ref *r, const char *s, size_t n,
+		     size_t *model_off, size_t *model_len, char *why,
+		     size_t size, size_t *bad);
+
+/* Reads the claim s[0..n) (after "claim ") into *c, as lesson_ref_parse
+ * does; the model spans of its two terms go to model_off[2] and
+ * model_len[2]. */
+int lesson_claim_parse(struct lesson_claim *c, const char *s, size_t n,
+		       size_t model_off[2], size_t model_len[2], char *why,
+		       size_t size, size_t *bad);
+
+/* The value reference r names in tr (or in its model='s trace), with
+ * run instead of the lesson's scorer when r names none and run >= 0.
+ * Returns 0 with *v set, or -1 with why set ("expected ..., found ...
+ * (hint)"). */
+int lesson_ref_value(const struct lesson *l, const struct lesson_ref *r,
+		     const struct trace *tr, int run, double *v, char *why,
+		     size_t size);
+
+/* Text with each LESSON_REF_MARK replaced by the value of the next
+ * reference of pg, from *next on (which it advances), at precision
+ * decimals (or the reference's own); a value that does not resolve in
+ * this run is shown as "?".  Newly allocated. */
+char *lesson_ref_fill(const struct lesson *l, const struct lesson_page *pg,
+		      int *next, const char *text, const struct trace *tr,
+		      int precision);
+
+/* Checks that every reference and every claim's terms resolve in the
+ * lesson's own run ("PATH:LINE:COL: expected ..."): every lesson command
+ * does, through lesson_prepare.  Returns 0 or -1 with err set. */
+int lesson_refs_prepare(const struct lesson *l, const struct trace *tr,
+			struct errbuf *err);
+
+/* Evaluates every claim of every page in each run of the trace in which
+ * its terms resolve (every run the stepper's scorer key can show; one
+ * run when a term names scorer=), and calls report(ctx, "PATH:LINE:1:
+ * expected ..., found ...") for each that is false.  Returns how many
+ * were false. */
+int lesson_check_claims(const struct lesson *l, const struct trace *tr,
+			void (*report)(void *ctx, const char *msg),
+			void *ctx);
+
+/* Visits every number of tr's records: run -1 the encoder's, else those
+ * of the encoder and of that run; -2 every run.  visit(ctx, rec, op,
+ * v, len, names) gets each record's result (op -1) and each operand
+ * (op >= 0), with names filled when want_names is set.  A non-zero
+ * return stops the walk and is returned. */
+int lesson_walk(const struct trace *tr, int run, int want_names,
+		int (*visit)(void *ctx, const struct trace_rec *r, int op,
+			     const double *v, int len,
+			     const struct trace_names *nm),
+		void *ctx);
+
+/* Reports each directive that shows nothing on tr (a stage its
+ * architecture does not have: "PATH:LINE:1: expected a directive that
+ * shows something ..."), rendering each as lesson_page_text does.
+ * Returns how many. */
+int lesson_check_shows(const struct lesson *l, const struct trace *tr,
+		       const struct fmt_opts *o,
+		       void (*report)(void *ctx, const char *msg), void *ctx);
 
 /* The trace that directive sh shows: that of its model= model, or tr, the
  * lesson's own.  Needs lesson_prepare to have succeeded. */

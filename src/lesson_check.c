@@ -1,13 +1,16 @@
-/* lesson_check.c: the numbers of a lesson's narrative, checked against
- * the trace, so that a retrained model or an edited lesson cannot make the
- * prose say a number the screen below it does not show (doc/lessons.md,
- * "Numbers in the narrative"). */
+/* lesson_check.c: what lesson --check adds to every lesson command's
+ * checks: no number typed in the prose (each proposed as the reference
+ * that names it), and no directive that shows nothing, so that a
+ * retrained model or an edited lesson cannot make the prose say a number
+ * the screen below it does not show (doc/lessons.md,
+ * "References", "Numbers typed by hand" and "Claims"). */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "lesson.h"
 #include "num.h"
 
@@ -48,17 +51,25 @@ static void cs_vec(struct cset *c, const struct trace *tr,
 		cs_add(c, (struct cvalue){ v[k], tr, r, op, k, NULL, 0, 0 });
 }
 
-/* Every number of tr's records. */
+struct cs_ctx {
+	struct cset *c;
+	const struct trace *tr;
+};
+
+static int cs_visit(void *ctx, const struct trace_rec *r, int op,
+		    const double *v, int len, const struct trace_names *nm)
+{
+	struct cs_ctx *x = ctx;
+	(void)nm;
+	cs_vec(x->c, x->tr, r, op, v, len);
+	return 0;
+}
+
+/* Every number of tr's records, walked as references resolve them. */
 static void cs_trace(struct cset *c, const struct trace *tr)
 {
-	for (int k = 0; k < tr->nrecs; k++) {
-		const struct trace_rec *r = &tr->recs[k];
-		cs_vec(c, tr, r, -1, r->result, r->len);
-		for (int o = 0; o < r->nops; o++)
-			cs_vec(c, tr, r, o, r->ops[o].v, r->ops[o].len);
-		cs_vec(c, tr, r, -2, r->terms, 2 * r->nterms);
-		cs_vec(c, tr, r, -3, r->divisor, r->divisor ? 1 : 0);
-	}
+	struct cs_ctx x = { c, tr };
+	lesson_walk(tr, -2, 0, cs_visit, &x);
 }
 
 /* Every weight of tr's model; the table names them. */
@@ -132,36 +143,91 @@ static int cs_lower(const struct cset *c, double x)
 	return lo;
 }
 
-/* Names value v for a message: "α_1[3] (general scorer)", "sum[2] of
- * h_2", "a term of e_1,2 (dot scorer)", "decoder.W_h[2][1]", each with
- * "of the model NAME" when it is not the lesson's model. */
+/* Names value v as a reference that finds it: "{α_1,3 scorer=general}",
+ * "{sum[2] of h_2}", "{encoder.W_x[1][1]}", with "model=NAME" when it is
+ * not the lesson's model. */
 static void cv_name(char *buf, size_t size, const struct cvalue *v,
-		    const struct trace *own)
+		    const struct lesson *l, const struct trace *own, int d)
 {
-	char where[256] = "";
-	if (v->tr != own)
-		snprintf(where, sizeof where, " of the model %s", v->tr->m->name);
+	char where[300] = "", scorer[64] = "", idx[40] = "", dec[8] = "";
+	if (d < 4)
+		snprintf(dec, sizeof dec, ":%d", d % 10);
+	for (int k = 0; v->tr != own && k < l->nalts; k++) {
+		struct lesson_show sh;
+		memset(&sh, 0, sizeof sh);
+		sh.alt = k + 1;
+		if (lesson_show_trace(l, &sh, own) == v->tr) {
+			snprintf(where, sizeof where, " model=%s",
+				 l->alts[k].name);
+			break;
+		}
+	}
 	if (!v->r) {
-		snprintf(buf, size, "the weight %s[%d][%d]%s", v->section,
-			 v->idx / v->cols + 1, v->idx % v->cols + 1, where);
+		snprintf(buf, size, "{%s[%d][%d]%s%s}", v->section,
+			 v->idx / v->cols + 1, v->idx % v->cols + 1,
+			 dec, where);
 		return;
 	}
 	struct trace_names nm;
-	char scorer[64] = "";
 	trace_names(v->tr, v->r, &nm);
-	if (v->r->run >= 0)
-		snprintf(scorer, sizeof scorer, " (%s scorer)",
+	if (v->r->run >= 0 && v->tr->runs[v->r->run].scorer != l->scorer)
+		snprintf(scorer, sizeof scorer, " scorer=%s",
 			 trace_scorer_name(v->tr->runs[v->r->run].scorer));
+	int len = v->op == -1 ? v->r->len : v->r->ops[v->op].len;
+	if (len > 1)
+		snprintf(idx, sizeof idx, v->op == -1 && v->r->result_axis ==
+			 AXIS_SOURCE ? ",%d" : "[%d]", v->idx + 1);
 	if (v->op == -1)
-		snprintf(buf, size, "%s[%d]%s%s", nm.symbol, v->idx + 1, scorer,
+		snprintf(buf, size, "{%s%s%s%s%s}", nm.symbol, idx, dec, scorer,
 			 where);
-	else if (v->op >= 0)
-		snprintf(buf, size, "%s[%d] of %s%s%s", nm.op[v->op][0]
-			 ? nm.op[v->op] : "an operand", v->idx + 1, nm.symbol,
-			 scorer, where);
 	else
-		snprintf(buf, size, "a %s of %s%s%s", v->op == -2 ? "term"
-			 : "divisor", nm.symbol, scorer, where);
+		snprintf(buf, size, "{%s%s of %s%s%s%s}", nm.op[v->op], idx,
+			 nm.symbol, dec, scorer, where);
+}
+
+/* How well value v fits as the reference a typed number meant: lower is
+ * better.  The lesson's own model and run first, then results before
+ * operands before weights. */
+static int cv_rank(const struct cvalue *v, const struct lesson *l,
+		   const struct trace *own)
+{
+	int rank = v->tr != own ? 100 : 0;
+	if (v->r && v->r->run >= 0 &&
+	    v->tr->runs[v->r->run].scorer != l->scorer)
+		rank += 10;
+	rank += !v->r ? 2 : v->op == -1 ? 0 : 1;
+	return rank;
+}
+
+/* The value of c the number u meant: the best ranked of those that round
+ * to it, else the nearest; NULL when c is empty. */
+static const struct cvalue *cs_pick(const struct cset *c,
+				    const struct lesson_num *u,
+				    const struct lesson *l,
+				    const struct trace *own)
+{
+	int d = u->decimals < NUM_MAX_PREC ? u->decimals : NUM_MAX_PREC;
+	double half = 0.5;
+	for (int j = 0; j < d; j++)
+		half /= 10;
+	half *= 1 + 1e-9; /* a value just at the half rounds either way */
+	int at = cs_lower(c, u->value - half);
+	const struct cvalue *best = NULL;
+	for (int k = at; k < c->n && c->v[k].v <= u->value + half; k++)
+		if (!best || cv_rank(&c->v[k], l, own) < cv_rank(best, l, own))
+			best = &c->v[k];
+	if (best)
+		return best;
+	if (at < c->n)
+		best = &c->v[at];
+	if (at > 0 && (!best || u->value - c->v[at - 1].v <
+			       best->v - u->value)) {
+		int b = at - 1; /* the first of its equals */
+		while (b > 0 && c->v[b - 1].v == c->v[b].v)
+			b--;
+		best = &c->v[b];
+	}
+	return best;
 }
 
 int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
@@ -178,45 +244,69 @@ int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
 		cs_page(&c, l, p, tr, tab);
 		for (int k = 0; k < pg->nnums; k++) {
 			const struct lesson_num *u = &pg->nums[k];
+			const struct cvalue *v = cs_pick(&c, u, l, tr);
+			char msg[1024], name[512] = "", num[NUM_BUFSZ];
 			int d = u->decimals < NUM_MAX_PREC ? u->decimals
 							   : NUM_MAX_PREC;
-			double half = 0.5;
-			for (int j = 0; j < d; j++)
-				half /= 10;
-			half *= 1 + 1e-9; /* a value just at the half rounds either way */
-			int at = cs_lower(&c, u->value - half);
-			if (at < c.n && c.v[at].v <= u->value + half)
-				continue;
-			/* none: name the nearest, below or above */
-			const struct cvalue *near = NULL;
-			if (at < c.n)
-				near = &c.v[at];
-			if (at > 0 && (!near || u->value - c.v[at - 1].v <
-					       near->v - u->value)) {
-				int b = at - 1; /* the first of its equals */
-				while (b > 0 && c.v[b - 1].v == c.v[b].v)
-					b--;
-				near = &c.v[b];
+			if (v) {
+				cv_name(name, sizeof name, v, l, tr, d);
 			}
-			char msg[1024], name[512], num[NUM_BUFSZ];
-			if (near) {
-				cv_name(name, sizeof name, near, tr);
-				snprintf(msg, sizeof msg, "%s:%d:%d: expected a "
-					 "number the page shows, at %d decimals "
-					 "(the nearest is %s, %s; write \\%s "
-					 "for a number that is not the trace's), "
-					 "found '%s'", l->path, u->line, u->col,
-					 u->decimals, num_fixed(num, near->v, d),
-					 name, u->text, u->text);
-			} else {
-				snprintf(msg, sizeof msg, "%s:%d:%d: expected a "
-					 "number the page shows, found '%s'",
-					 l->path, u->line, u->col, u->text);
-			}
+			char hint[600] = "";
+			if (v)
+				snprintf(hint, sizeof hint, ", such as %s (%s)",
+					 name, num_fixed(num, v->v, 4));
+			snprintf(msg, sizeof msg, "%s:%d:%d: expected a "
+				 "reference to a value of the trace%s, or "
+				 "\\%s for a number that is not the "
+				 "trace's, found '%s'", l->path, u->line,
+				 u->col, hint, u->text, u->text);
 			report(ctx, msg);
 			bad++;
 		}
 	}
 	free(c.v);
+	return bad;
+}
+
+int lesson_check_shows(const struct lesson *l, const struct trace *tr,
+		       const struct fmt_opts *o,
+		       void (*report)(void *ctx, const char *msg), void *ctx)
+{
+	int bad = 0;
+	for (int p = 0; p < l->npages; p++) {
+		const struct lesson_page *pg = &l->pages[p];
+		for (int b = 0; b < pg->nblocks; b++) {
+			const struct lesson_block *bl = &pg->blocks[b];
+			char *text = NULL;
+			size_t len = 0;
+			if (bl->text)
+				continue;
+			FILE *f = open_memstream(&text, &len);
+			if (!f)
+				continue;
+			lesson_show_text(f, l, &bl->show, tr, o, -1, 80);
+			fclose(f);
+			/* a header line alone, "(general scorer)", shows nothing */
+			const char *nl = text ? strchr(text, '\n') : NULL;
+			int lines = 0;
+			for (size_t k = 0; k < len; k++)
+				lines += text[k] == '\n';
+			if (len == 0 || (lines == 1 && nl && text[0] == '(' &&
+					 nl[-1] == ')')) {
+				char msg[512];
+				snprintf(msg, sizeof msg, "%s:%d:1: expected a "
+					 "directive that shows something, found "
+					 "one that shows nothing on this trace "
+					 "(the %s architecture has no such "
+					 "records); `attn-trace trace` lists the "
+					 "stages it has", l->path,
+					 bl->show.line,
+					 arch_get(tr->arch)->name);
+				report(ctx, msg);
+				bad++;
+			}
+			free(text);
+		}
+	}
 	return bad;
 }

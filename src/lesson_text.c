@@ -210,10 +210,25 @@ static int lt_run(const struct lesson *l, const struct lesson_show *sh,
 	return run < 0 ? 0 : run >= tr->nruns ? tr->nruns - 1 : run;
 }
 
+/* Whether directive sh is on a pinned page. */
+static int lt_show_pinned(const struct lesson *l, const struct lesson_show *sh)
+{
+	for (int p = 0; p < l->npages; p++)
+		for (int b = 0; b < l->pages[p].nblocks; b++)
+			if (&l->pages[p].blocks[b].show == sh)
+				return l->pages[p].pin != NULL;
+	return 0;
+}
+
 int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     int run, int precision, struct errbuf *err)
 {
+	if (lt_show_pinned(l, sh)) { /* the page shows its own scorer's */
+		run = trace_run_of(tr, l->own_scorer);
+		if (run < 0)
+			run = -1;
+	}
 	if (sh->what == SHOW_SELF)
 		return lesson_self_quiz_make(q, l, sh, precision, err);
 	return quiz_make_at(q, tr, lt_run(l, sh, tr, run),
@@ -291,6 +306,42 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	return ferror(out) ? -1 : 0;
 }
 
+/* A paragraph, wrapped, or a verbatim block, with its references
+ * filled in from *ref on. */
+static void lt_prose(FILE *out, const struct lesson *l,
+		     const struct lesson_page *pg, int *ref,
+		     const struct lesson_block *bl, const struct trace *tr,
+		     const struct fmt_opts *o, int width)
+{
+	char *text = lesson_ref_fill(l, pg, ref, bl->text, tr, o->precision);
+	if (bl->verbatim)
+		fprintf(out, "%s\n", text);
+	else
+		lesson_wrap(out, text, width);
+	free(text);
+}
+
+/* The lesson that page pg is rendered with: l, or, when the page is
+ * pinned and the scorer key chose another scorer, a copy in *own with the
+ * lesson's own scorer, after a note that says why. */
+static const struct lesson *lt_pinned(FILE *out, const struct lesson *l,
+				      const struct lesson_page *pg,
+				      struct lesson *own, int width)
+{
+	if (!pg->pin || l->scorer == l->own_scorer)
+		return l;
+	*own = *l;
+	own->scorer = l->own_scorer;
+	size_t size = strlen(pg->pin) + 64;
+	char *note = xmalloc(size);
+	snprintf(note, size, "(This page stays with the %s scorer: %s)",
+		 trace_scorer_name(own->scorer), pg->pin);
+	putc('\n', out);
+	lesson_wrap(out, note, width);
+	free(note);
+	return own;
+}
+
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width)
@@ -298,16 +349,17 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 	if (p < 0 || p >= l->npages)
 		return 0;
 	const struct lesson_page *pg = &l->pages[p];
+	struct lesson own;
+	int ref = 0;
 	lt_underlined(out, pg->title, '-');
+	l = lt_pinned(out, l, pg, &own, width);
 	for (int b = 0; b < pg->nblocks; b++) {
 		const struct lesson_block *bl = &pg->blocks[b];
 		putc('\n', out);
 		if (!bl->text)
 			lesson_show_text(out, l, &bl->show, tr, o, -1, width);
-		else if (bl->verbatim)
-			fprintf(out, "%s\n", bl->text);
 		else
-			lesson_wrap(out, bl->text, width);
+			lt_prose(out, l, pg, &ref, bl, tr, o, width);
 	}
 	if (p == l->npages - 1 && l->next) { /* where to go from here */
 		putc('\n', out);

@@ -27,10 +27,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "arch.h"
 #include "attn.h"
 #include "selection.h"
+#include "train.h"
 #include "window.h"
 
 /* One step of SplitMix64 (Steele, Lea and Flood 2014): advances *s and
@@ -385,9 +387,179 @@ static const double *hard_context(struct trace *tr, int run, int t,
 	return c;
 }
 
+/* ---------------------------------------------- training (REINFORCE) */
+
+/* train --hard (doc/model.md "Learning it"): at each teacher-forced step
+ * l is drawn from α_t (π_t under an unnormalised window) with one u of
+ * w->hard_rng, the context is h_l, the loss is -R = -log p(y_t | l), and
+ * the scores get minus scale times the score-function and entropy terms
+ * (train_hard_score_grad) with the baseline w->hard_b[sc], updated after
+ * each step, with or without a gradient, so that a pass that only
+ * measures draws the same way. */
+
+void train_hard_start(struct train_work *w, uint64_t seed)
+{
+	w->hard = 1;
+	w->selection = SELECTION_hard;
+	w->hard_rng = seed;
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		w->hard_b[sc] = 0.0;
+	w->hard_lambda_r = TRAIN_HARD_LAMBDA_R;
+	w->hard_lambda_e = TRAIN_HARD_LAMBDA_E;
+}
+
+void train_hard_score_grad(double *out, const double *alpha, int n, int l,
+			   double R, double b, double lambda_r,
+			   double lambda_e)
+{
+	double H = 0.0;
+
+	/* each log α_j once, kept in out_j until out_j is made */
+	for (int j = 0; j < n; j++)
+		if (alpha[j] > 0.0) {
+			out[j] = log(alpha[j]);
+			H -= alpha[j] * out[j];
+		}
+	for (int j = 0; j < n; j++) {
+		double lg = alpha[j] > 0.0 ? out[j] : 0.0;
+		out[j] = lambda_r * (R - b) * ((j == l) - alpha[j]);
+		if (alpha[j] > 0.0)
+			out[j] -= lambda_e * alpha[j] * (lg + H);
+	}
+}
+
+/* The distribution a step draws from: the weights alpha (n), or, under
+ * a window whose weights do not sum to 1, π_t = a_t / Σ_j a_t,j (into
+ * w->hard_pi), summed and divided in index order as hard_context does. */
+static const double *hard_train_dist(const double *alpha, int n,
+				     struct train_work *w)
+{
+	double sum = 0.0;
+
+	if (!window_get(w->window)->unnormalised)
+		return alpha;
+	for (int j = 0; j < n; j++)
+		sum += alpha[j];
+	for (int j = 0; j < n; j++)
+		w->hard_pi[j] = alpha[j] / sum;
+	return w->hard_pi;
+}
+
+/* c = h_l, l drawn from the distribution of α_t by hard_context's rule,
+ * with the next u of w->hard_rng; l is kept in w->hard_l[t].  The
+ * cumulative sums go through w->dalpha, free in a forward pass. */
+static void hard_train_context(double *c, const double *alpha, int n,
+			       int t, struct train_work *w)
+{
+	const double *d = hard_train_dist(alpha, n, w);
+	double *cum = w->dalpha, acc = 0.0;
+	int l;
+
+	for (int j = 0; j < n; j++)
+		cum[j] = acc += d[j];
+	l = hard_pick(hard_unit(train_rand_next(&w->hard_rng)), cum, d, n);
+	w->hard_l[t] = l;
+	memcpy(c, w->h + (size_t)(l + 1) * w->H, sizeof *c * (size_t)w->H);
+}
+
+/* A = R - b of a draw; with the test hook w->hard_fix, recorded there,
+ * or replayed from it (train.h). */
+static double hard_train_adv(struct train_work *w, double R, double b)
+{
+	double adv = R - b;
+
+	if (w->hard_fix && w->hard_nfix < w->hard_fix_cap) {
+		if (w->hard_fix_replay)
+			adv = w->hard_fix[w->hard_nfix];
+		else
+			w->hard_fix[w->hard_nfix] = adv;
+		w->hard_nfix++;
+	}
+	return adv;
+}
+
+/* The test hook's share of the loss of one step: the surrogate
+ * -(λ_r A log π_l + λ_e H(π)), whose gradient on the scores is minus
+ * train_hard_score_grad's; 0 without w->hard_fix. */
+static double hard_train_surrogate(const struct train_work *w,
+				   const double *pi, int n, int l,
+				   double adv)
+{
+	double H = 0.0;
+
+	if (!w->hard_fix)
+		return 0.0;
+	for (int j = 0; j < n; j++)
+		if (pi[j] > 0.0)
+			H -= pi[j] * log(pi[j]);
+	return -(w->hard_lambda_r * adv * log(pi[l]) +
+		 w->hard_lambda_e * H);
+}
+
+/* A_t = R - b kept in w->hard_adv[t], then b <- 0.9 b + 0.1 R. */
+static double hard_train_reward(struct train_work *w, const double *alpha,
+				int n, int t, int sc, double R)
+{
+	const double b = w->hard_b[sc];
+	double loss;
+
+	w->hard_adv[t] = hard_train_adv(w, R, b);
+	loss = hard_train_surrogate(w, hard_train_dist(alpha, n, w), n,
+				    w->hard_l[t], w->hard_adv[t]);
+	w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
+	return loss;
+}
+
+/* c_t = h_l: dL/dh_l += dc, and nothing reaches α_t this way. */
+static void hard_train_context_back(const double *dc, const double *alpha,
+				    const double *dalpha_in, int n, int t,
+				    struct train_work *w)
+{
+	double *dh = w->dh + (size_t)(w->hard_l[t] + 1) * w->H;
+
+	(void)alpha;
+	(void)dalpha_in;
+	(void)n;
+	for (int k = 0; k < w->H; k++)
+		dh[k] += dc[k];
+}
+
+/* dL/de_t: dalpha_in (dL/dα_t that the next step's scorer sent back; NULL:
+ * none) back through the window, minus scale times the score-function and
+ * entropy terms (an ascent direction).  Under an unnormalised window (alpha
+ * is a_t, the step's window state in w) the draw was from π_t = softmax
+ * over the window of z, so the terms are on z, with π_t for α_t, and the
+ * window sends them on to its own weights (window_class.train_draw_back). */
+static void hard_train_scores_back(struct model *g, const struct model *m,
+				   const double *q, double *dq,
+				   const double *alpha,
+				   const double *dalpha_in, int n, int t,
+				   double scale, struct train_work *w)
+{
+	const struct window_class *wc = window_get(w->window);
+
+	if (dalpha_in) {
+		memcpy(w->dalpha, dalpha_in, sizeof *w->dalpha * (size_t)n);
+		wc->train_back(g, m, q, dq, alpha, n, w);
+	} else {
+		memset(w->e, 0, sizeof *w->e * (size_t)n);
+	}
+	train_hard_score_grad(w->dalpha, hard_train_dist(alpha, n, w), n,
+			      w->hard_l[t], w->hard_adv[t], 0.0,
+			      w->hard_lambda_r, w->hard_lambda_e);
+	for (int j = 0; j < n; j++)
+		w->e[j] -= scale * w->dalpha[j];
+	if (wc->train_draw_back)
+		wc->train_draw_back(g, m, q, dq, w->dalpha, scale, n, w);
+}
+
 const struct selection_class selection_hard = {
 	.name = "hard",
 	.summary = "the context is the state of one source word, sampled "
 		   "from the weights (or their argmax)",
 	.context = hard_context,
+	.train_context = hard_train_context,
+	.train_reward = hard_train_reward,
+	.train_context_back = hard_train_context_back,
+	.train_scores_back = hard_train_scores_back,
 };

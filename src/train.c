@@ -15,10 +15,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attn.h"
+#include "selection.h"
 #include "train.h"
 #include "train_simd.h"
 #include "window.h"
@@ -311,8 +313,7 @@ double train_softmax(double *p, const double *x, int n, int *top)
 	return tr_softmax_top(p, x, n, 1, top);
 }
 
-/* α (n) = softmax(e), as tr_softmax_top, without the log. */
-static void tr_softmax_alpha(double *alpha, const double *e, int n)
+void train_softmax_weights(double *alpha, const double *e, int n)
 {
 	tr_softmax_top(alpha, e, n, 0, NULL);
 }
@@ -384,8 +385,23 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 	scorer_input(in, m, sc, w->h + m->H, n); /* h_1 .. h_n */
 }
 
+/* Starts scorer sc on a sentence of n words whose states are in w: its
+ * view (*in) and its prepare(), and α_0, one-hot on the first source
+ * word, in w->seq_alpha's first row, for a scorer that reads α_{t-1}. */
+static void tr_scorer_start(struct score_in *in, const struct model *m,
+			    int sc, int n, struct train_work *w)
+{
+	const struct scorer_class *cls = scorer_get(sc);
+
+	tr_score_in(in, m, sc, n, w);
+	if (cls->prepare)
+		cls->prepare(in, &w->sws);
+	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
+	w->seq_alpha[0] = 1.0;
+}
+
 /* w->outT = the output layer's matrix of m transposed, which the forward
- * passes (tr_attend, tr_hard_output, tr_bahd_step) multiply by through
+ * passes (tr_attend, tr_bahd_step) multiply by through
  * tr_matvec_t: each entry point (train_loss, train_greedy,
  * train_align_count) makes it before the first of them, the weights then
  * staying the same until it returns. */
@@ -397,201 +413,74 @@ static void tr_out_transpose(const struct model *m, struct train_work *w)
 		attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
 }
 
-/* c (H) = Σ_i α_i h_i over the rows of hs (n, H): each c_k summed from
- * 0.0 over i in order, four of c in locals across the rows. */
-static void tr_context(double *restrict c, const double *restrict alpha,
-		       const double *restrict hs, int n, int H)
-{
-	int k = 0;
+/* ------------------------------------------------------- the window */
 
-	for (; k + 4 <= H; k += 4) {
-		double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
-
-		for (int i = 0; i < n; i++) {
-			const double *h = hs + (size_t)i * H + k;
-
-			a0 += alpha[i] * h[0];
-			a1 += alpha[i] * h[1];
-			a2 += alpha[i] * h[2];
-			a3 += alpha[i] * h[3];
-		}
-		c[k] = a0;
-		c[k + 1] = a1;
-		c[k + 2] = a2;
-		c[k + 3] = a3;
-	}
-	for (; k < H; k++) {
-		double a = 0.0;
-
-		for (int i = 0; i < n; i++)
-			a += alpha[i] * hs[(size_t)i * H + k];
-		c[k] = a;
-	}
-}
-
-/* ------------------------------------------------ the local windows */
-
-/* Step 2 of tr_attend, the weights α_t (w->alpha) from the scores w->e,
- * as the window of w says (src/window_local*.c does the same for the
- * trace): global, the softmax over all n; local-m, the softmax over
- * min(t, n) - D .. min(t, n) + D and 0 elsewhere; local-p, align_t, the
- * softmax over ⌊p_t⌋ - D .. ⌊p_t⌋ + D with p_t = 1 + (n - 1)·σ(v_p·
- * tanh(W_p s_t)), times the Gaussian exp(-(j - p_t)²/(2σ²)), σ = D/2. */
-static void tr_window(const struct model *m, const double *s, int t, int n,
+/* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
+ * with the query q, by the training part of the window class of w
+ * (src/window_*.c): train_window_check has let it through. */
+static void tr_window(const struct model *m, const double *q, int t, int n,
 		      struct train_work *w)
 {
-	const int H = m->H, D = w->window_size;
-	int centre;
-
-	if (w->window == WINDOW_global) {
-		tr_softmax_alpha(w->alpha, w->e, n);
-		return;
-	}
-	if (w->window == WINDOW_local_p) {
-		tr_matvec(w->wth, m->Wp, s, H, H);
-		for (int k = 0; k < H; k++)
-			w->wth[k] = tanh(w->wth[k]);
-		w->wsig = 1.0 / (1.0 + exp(-tr_dot(m->vp, w->wth, H)));
-		w->wpos = 1.0 + (n - 1) * w->wsig;
-		centre = (int)floor(w->wpos);
-	} else {
-		centre = t < n ? t : n;
-		w->wpos = centre;
-	}
-	w->wlo = centre - D < 1 ? 1 : centre - D;
-	w->whi = centre + D > n ? n : centre + D;
-	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
-	tr_softmax_alpha(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
-			 w->whi - w->wlo + 1);
-	if (w->window != WINDOW_local_p)
-		return;
-	memcpy(w->walign, w->alpha, sizeof *w->alpha * (size_t)n);
-	for (int j = w->wlo; j <= w->whi; j++) {
-		double d = j - w->wpos, sg = D / 2.0;
-		w->wgauss[j - 1] = exp(-(d * d) / (2.0 * sg * sg));
-		w->alpha[j - 1] = w->walign[j - 1] * w->wgauss[j - 1];
-	}
+	window_get(w->window)->train_weights(m, q, t, n, w);
 }
 
-/* local-p's p_t = 1 + (n - 1)·σ(v), v = v_p·tanh(W_p s), backwards:
- * given dL/dp_t (dp), adds to the gradients of W_p and v_p (g) and to ds
- * (H), dL/ds for the query s. */
-static void tr_window_p_back(struct model *g, const struct model *m,
-			     const double *s, double *ds, int n, double dp,
-			     const struct train_work *w)
-{
-	const int H = m->H;
-	double dv = dp * (n - 1) * w->wsig * (1.0 - w->wsig);
-
-	for (int k = 0; k < H; k++) {
-		double dpre = dv * m->vp[k] * (1.0 - w->wth[k] * w->wth[k]);
-		g->vp[k] += dv * w->wth[k];
-		for (int i = 0; i < H; i++) {
-			g->Wp[(size_t)k * H + i] += dpre * s[i];
-			ds[i] += dpre * m->Wp[(size_t)k * H + i];
-		}
-	}
-}
-
-/* The backward pass of tr_window for local-p, given dL/da_t in dalpha
- * (n): adds dL/dp_t's share to the gradients of W_p and v_p (g) and to
- * ds (H), dL/ds_t; then turns dalpha into dL/dalign_t, which the softmax
- * backward pass takes with align_t (returned) in place of α_t.  p_t
- * reaches the loss through the Gaussian only: ⌊p_t⌋, the window's place,
- * is piecewise constant, so its derivative is 0 wherever it exists.
- * For global and local-m, returns α_t unchanged. */
-static const double *tr_window_back(struct model *g, const struct model *m,
-				    const double *s, double *ds, int n,
-				    struct train_work *w)
-{
-	const double sg = w->window_size / 2.0;
-	double dp = 0.0;
-
-	if (w->window != WINDOW_local_p)
-		return w->alpha;
-	/* a_j = align_j g_j, dg_j/dp = g_j (j - p)/σ² */
-	for (int j = w->wlo; j <= w->whi; j++) {
-		dp += w->dalpha[j - 1] * w->alpha[j - 1] * (j - w->wpos) /
-		      (sg * sg);
-		w->dalpha[j - 1] *= w->wgauss[j - 1];
-	}
-	for (int j = 1; j <= n; j++)
-		if (j < w->wlo || j > w->whi)
-			w->dalpha[j - 1] = 0.0;
-	tr_window_p_back(g, m, s, ds, n, dp, w);
-	return w->walign;
-}
-
-/* dL/de_t (w->e) from dL/da_t (w->dalpha) through local-p: back through
- * the Gaussian (tr_window_back, which adds p_t's share to the gradients
- * of W_p and v_p and to dq, dL/dq for the query q), then through the
- * softmax over the window, with align_t. */
-static void tr_window_softmax_back(struct model *g, const struct model *m,
-				   const double *q, double *dq, int n,
-				   struct train_work *w)
-{
-	const double *al = tr_window_back(g, m, q, dq, n, w);
-	double dot = 0.0;
-
-	for (int i = 0; i < n; i++)
-		dot += al[i] * w->dalpha[i];
-	for (int i = 0; i < n; i++)
-		w->e[i] = al[i] * (w->dalpha[i] - dot);
-}
-
-/* Step t's slice of w->seq_win, for n source words. */
-static double *tr_window_slot(const struct train_work *w, int n, int t)
-{
-	return w->seq_win + (size_t)(t - 1) * (4 + (size_t)w->H +
-					       2 * (size_t)n);
-}
-
-/* Keeps step t's local-p window (its place, p_t, σ, tanh(W_p q), align_t
- * and the Gaussian) for a backward pass that runs after the forward pass
- * of every step.  Nothing for global and local-m, whose backward pass
- * reads α_t alone. */
+/* Keeps step t's window state for a backward pass that runs after every
+ * step's forward pass, if the window keeps any. */
 static void tr_window_keep(struct train_work *w, int n, int t)
 {
-	const size_t H = (size_t)w->H, N = (size_t)n;
-	double *k = tr_window_slot(w, n, t);
+	const struct window_class *wc = window_get(w->window);
 
-	if (w->window != WINDOW_local_p)
-		return;
-	k[0] = w->wlo;
-	k[1] = w->whi;
-	k[2] = w->wpos;
-	k[3] = w->wsig;
-	memcpy(k + 4, w->wth, sizeof *k * H);
-	memcpy(k + 4 + H, w->walign, sizeof *k * N);
-	memcpy(k + 4 + H + N, w->wgauss, sizeof *k * N);
+	if (wc->train_keep)
+		wc->train_keep(w, n, t);
 }
 
-/* Puts back what tr_window_keep kept of step t, with α_t (alpha, n): the
- * state tr_window_back reads. */
-static void tr_window_recall(struct train_work *w, const double *alpha,
-			     int n, int t)
+/* Puts back what tr_window_keep kept of step t. */
+static void tr_window_recall(struct train_work *w, int n, int t)
 {
-	const size_t H = (size_t)w->H, N = (size_t)n;
-	const double *k = tr_window_slot(w, n, t);
+	const struct window_class *wc = window_get(w->window);
 
-	if (w->window != WINDOW_local_p)
-		return;
-	w->wlo = (int)k[0];
-	w->whi = (int)k[1];
-	w->wpos = k[2];
-	w->wsig = k[3];
-	memcpy(w->wth, k + 4, sizeof *k * H);
-	memcpy(w->walign, k + 4 + H, sizeof *k * N);
-	memcpy(w->wgauss, k + 4 + H + N, sizeof *k * N);
-	if (alpha != w->alpha) /* not when it points at the kept α_t */
-		memcpy(w->alpha, alpha, sizeof *alpha * N);
+	if (wc->train_recall)
+		wc->train_recall(w, n, t);
+}
+
+int train_window_check(const struct window_class *wc, struct errbuf *err)
+{
+	if (wc->train_weights && wc->train_back)
+		return 0;
+	err_set(err, "the window %s cannot be trained: it has no training "
+		"part (train_weights and train_back, src/window.h)", wc->name);
+	return -1;
+}
+
+/* ----------------------------------------------------- the selection */
+
+int train_hard_supported(int arch, unsigned scorers)
+{
+	/* Luong's and Bahdanau's, every scorer */
+	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
+	       (scorers & SCORER_ALL) != 0;
+}
+
+/* The selection that w trains (src/selection_*.c): train_hard_start
+ * sets hard's. */
+static const struct selection_class *tr_sel(const struct train_work *w)
+{
+	return selection_get(w->selection);
+}
+
+/* Greedy decoding and the alignment count weigh with the registry's
+ * first selection, the documented default (soft: the weighted sum). */
+static const struct selection_class *tr_sel_default(void)
+{
+	return selection_get(0);
 }
 
 /* The forward pass of decoder step t with scorer sc, from s_t on: scores,
- * softmax, context, h̃_t and p_t (w->p).  Returns log p_t[gold], or 0 if
- * gold is -1. */
+ * weights, the context c_t by the selection sel, h̃_t and p_t (w->p).
+ * Returns log p_t[gold], or 0 if gold is -1. */
 static double tr_attend(const struct model *m, const struct score_in *in,
-			int sc, int t, int n, int gold, struct train_work *w)
+			int sc, int t, int n, int gold,
+			const struct selection_class *sel, struct train_work *w)
 {
 	const int H = m->H;
 	const double *s = w->s + (size_t)t * H;
@@ -599,10 +488,10 @@ static double tr_attend(const struct model *m, const struct score_in *in,
 
 	/* step 1: the scores, by the scorer's own forward function */
 	scorer_get(sc)->forward(in, s, w->e, &w->sws);
-	/* step 2: softmax, over the window if there is one */
+	/* step 2: the weights, by the window */
 	tr_window(m, s, t, n, w);
-	/* step 3: the weighted sum c_t, and [c_t; s_t] */
-	tr_context(w->cs, w->alpha, w->h + H, n, H);
+	/* step 3: the context c_t, by the selection, and [c_t; s_t] */
+	sel->train_context(w->cs, w->alpha, n, t, w);
 	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
 	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
 	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
@@ -678,57 +567,139 @@ static void tr_align_back(double *e, const double *alpha,
 		e[i] += lambda * alpha[i] * (gold[i] ? in : 1.0);
 }
 
-/* Back through decoder step t after tr_attend, with dL/dlogits in w->p:
- * adds to the gradients g, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
- * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
- * that reads α_{t-1}).  With gold (the word's gold links), the
- * guided-alignment term with weight lambda too. */
-static void tr_attend_back(struct model *g, const struct model *m,
-			   const struct score_in *in, int sc, int t, int n,
-			   const double *dalpha_in, const unsigned char *gold,
-			   double lambda, struct train_work *w)
+/* One pass of scorer sc over a pair: what each of its steps reads. */
+struct tr_pass {
+	struct model *g;             /* the gradients to add to, or NULL */
+	const struct model *m;
+	const struct train_pair *pr;
+	int sc, n, T;
+	double scale;                /* the loss's, 1 / predictions */
+	const struct selection_class *sel;
+	struct score_in in;          /* the scorer's view */
+	struct score_ws ws;          /* w->sws as it was, put back at the end */
+	double loss;                 /* the summed cross-entropy, and the
+	                                selection's share */
+	int *right;                  /* right predictions, counted */
+};
+
+/* What the backward pass of step t reads of its forward pass, an entry of
+ * the pass's tape: w's own vectors in a pass that goes back at once, the
+ * slices the forward pass kept (w->seq_alpha, w->seq_out) in one that
+ * goes back after every step. */
+struct tr_step {
+	const double *alpha; /* (n) α_t */
+	const double *cs;    /* (2H) [c_t; s_t] */
+	const double *ht;    /* (H) h̃_t */
+	const double *dy;    /* (V) dL/dlogits, scaled */
+};
+
+/* Starts a pass (tr_scorer_start). */
+static void tr_pass_begin(struct tr_pass *p, struct model *g,
+			  const struct model *m, const struct train_pair *pr,
+			  int sc, double scale, struct train_work *w,
+			  int *right)
+{
+	p->g = g;
+	p->m = m;
+	p->pr = pr;
+	p->sc = sc;
+	p->n = pr->nsrc;
+	p->T = pr->ntgt + 1;
+	p->scale = scale;
+	p->sel = tr_sel(w);
+	p->ws = w->sws;
+	p->loss = 0.0;
+	p->right = right;
+	tr_scorer_start(&p->in, m, sc, p->n, w);
+}
+
+/* Ends a pass, giving w its scorer's memory back; returns the loss. */
+static double tr_pass_end(struct tr_pass *p, struct train_work *w)
+{
+	w->sws = p->ws;
+	return p->loss;
+}
+
+/* The word step t must predict: target word t, or </s>. */
+static int tr_gold(const struct tr_pass *p, int t)
+{
+	return t <= p->pr->ntgt ? p->pr->tgt[t - 1] : p->m->eos;
+}
+
+/* The loss of step t, whose output made R = log p_t[gold]: -R, the
+ * guided-alignment term, and the selection's share (train_reward),
+ * added in that order; counts a right prediction. */
+static void tr_step_loss(struct tr_pass *p, int t, int gold, double R,
+			 struct train_work *w)
+{
+	p->loss -= R;
+	p->loss += tr_align_loss(p->pr, t, p->n, w);
+	*p->right += w->ptop == gold;
+	if (p->sel->train_reward)
+		p->loss += p->sel->train_reward(w, w->alpha, p->n, t, p->sc,
+						R);
+}
+
+/* Back through steps 5 and 4 of tr_attend, given its step st (and, with
+ * input feeding, w->dht_in): W_s, tanh and W_c, into dL/d[c_t; s_t]
+ * (w->dcs), adding dL/ds_t's share to ds (H). */
+static void tr_output_back(struct model *g, const struct model *m,
+			   double *ds, const struct tr_step *st,
+			   struct train_work *w)
 {
 	const int H = m->H, V = m->tgt.n;
-	double *ds = w->ds + (size_t)t * H, dot = 0.0;
 
 	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
 	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
+	tr_out_back(w, g->Ws, w->dht, m->Ws, H, st->dy, st->ht, V, H);
 	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
 		for (int k = 0; k < H; k++)
 			w->dht[k] += w->dht_in[k];
 	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
 	for (int k = 0; k < H; k++)
-		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
+		w->dht[k] *= 1.0 - st->ht[k] * st->ht[k];
 	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
+	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, st->cs, H, 2 * H);
 	for (int k = 0; k < H; k++)
 		ds[k] += w->dcs[H + k];
-	/* step 3: the weighted sum: dL/dα_t,i and the direct part of dL/dh_i */
-	for (int i = 0; i < n; i++) {
-		const double *h = w->h + (size_t)(i + 1) * H;
-		double *dh = w->dh + (size_t)(i + 1) * H;
-		w->dalpha[i] = tr_dot(w->dcs, h, H);
-		if (dalpha_in)
-			w->dalpha[i] += dalpha_in[i];
-		dot += w->alpha[i] * w->dalpha[i];
-		for (int k = 0; k < H; k++)
-			dh[k] += w->alpha[i] * w->dcs[k];
-	}
-	/* step 2: softmax: dL/de_t,i = α_t,i (dL/dα_t,i - Σ_j α_t,j dL/dα_t,j)
-	 * (0 outside a local window, where α_t,i = 0); local-p first goes
-	 * back through the Gaussian to align_t, W_p and v_p */
-	if (w->window == WINDOW_local_p) {
-		tr_window_softmax_back(g, m, w->s + (size_t)t * H, ds, n, w);
-	} else {
-		for (int i = 0; i < n; i++)
-			w->e[i] = w->alpha[i] * (w->dalpha[i] - dot);
-	}
+}
+
+/* Back from dL/dc_t (dc, H) to the scores of step t and the scorer, in
+ * either architecture: the selection's context (to dL/dh_i and dL/dα_t,
+ * with dalpha_in, what later steps sent back to α_t, or NULL), the window
+ * and the selection's own terms (to dL/de_t), the guided-alignment term,
+ * and the scorer's gradient for the query q (H), adding to dq (H).  α_t
+ * is alpha (n); the step's window state must be in w. */
+static void tr_weights_back(struct tr_pass *p, int t, const double *q,
+			    double *dq, const double *alpha,
+			    const double *dalpha_in, const double *dc,
+			    struct train_work *w)
+{
+	const int n = p->n;
+
+	p->sel->train_context_back(dc, alpha, dalpha_in, n, t, w);
+	p->sel->train_scores_back(p->g, p->m, q, dq, alpha, dalpha_in, n, t,
+				  p->scale, w);
 	/* the guided-alignment term -λ' log a, a = Σ_{i in G} α_t,i */
-	tr_align_back(w->e, w->alpha, gold, lambda, n);
-	/* step 1: the scorer's own gradient */
-	scorer_get(sc)->backward(in, w->s + (size_t)t * H, w->e, &w->sws,
-				 g->sw[sc], ds, w->dh + H);
+	tr_align_back(w->e, alpha, tr_align_links(p->pr, t, w),
+		      p->scale * w->align_weight, n);
+	scorer_get(p->sc)->backward(&p->in, q, w->e, &w->sws,
+				    p->g->sw[p->sc], dq, w->dh + p->m->H);
+}
+
+/* Back through decoder step t after tr_attend, from what it kept in st:
+ * adds to the gradients, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
+ * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
+ * that reads α_{t-1}). */
+static void tr_attend_back(struct tr_pass *p, int t, const struct tr_step *st,
+			   const double *dalpha_in, struct train_work *w)
+{
+	const int H = p->m->H;
+	double *ds = w->ds + (size_t)t * H;
+
+	tr_output_back(p->g, p->m, ds, st, w);
+	tr_weights_back(p, t, w->s + (size_t)t * H, ds, st->alpha, dalpha_in,
+			w->dcs, w);
 }
 
 /* Back through time in the decoder (steps T..1), then into h_n = s_0. */
@@ -768,309 +739,39 @@ static void tr_encoder_back(struct model *g, const struct model *m,
 
 /* ------------------------------------------------------- the loss */
 
+/* dL/dlogits = scale (p - onehot(gold)), in p (V) itself. */
+static void tr_dlogits_here(double *p, int V, int gold, double scale)
+{
+	p[gold] -= 1.0;
+	for (int k = 0; k < V; k++)
+		p[k] *= scale;
+}
+
 /* The summed cross-entropy of every prediction of scorer sc for one pair
- * whose states are in w, counting right predictions in *right.  With g,
- * adds scale times the gradient to g and to dL/ds_t and dL/dh_i. */
-static double tr_pair_scorer(struct model *g, const struct model *m,
-			     const struct train_pair *pr, int sc,
-			     double scale, struct train_work *w, int *right)
+ * whose states are in w, when no step depends on the steps before, so
+ * that each is back-propagated as soon as it is made; counts right
+ * predictions in *right.  With g, adds scale times the gradient to g and
+ * to dL/ds_t and dL/dh_i.  The selection of w makes each context (hard:
+ * from a draw, its loss -log p(y_t | l) and REINFORCE's terms on the
+ * scores besides, src/selection_hard.c). */
+static double tr_pair_luong(struct model *g, const struct model *m,
+			    const struct train_pair *pr, int sc,
+			    double scale, struct train_work *w, int *right)
 {
-	const int T = pr->ntgt + 1, n = pr->nsrc;
-	const struct scorer_class *cls = scorer_get(sc);
-	struct score_in in;
-	double loss = 0.0;
+	const struct tr_step st = { w->alpha, w->cs, w->ht, w->p };
+	struct tr_pass p;
 
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		const unsigned char *links = tr_align_links(pr, t, w);
-		loss -= tr_attend(m, &in, sc, t, n, gold, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
+		double R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
 		if (!g)
 			continue;
-		/* dL/dlogits = scale (p - onehot(gold)) */
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < m->tgt.n; k++)
-			w->p[k] *= scale;
-		tr_attend_back(g, m, &in, sc, t, n, NULL, links,
-			       scale * w->align_weight, w);
+		tr_dlogits_here(w->p, m->tgt.n, gold, scale);
+		tr_attend_back(&p, t, &st, NULL, w);
 	}
-	return loss;
-}
-
-
-/* ------------------------------------------- hard attention (REINFORCE) */
-
-void train_hard_start(struct train_work *w, uint64_t seed)
-{
-	w->hard = 1;
-	w->hard_rng = seed;
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		w->hard_b[sc] = 0.0;
-	w->hard_lambda_r = TRAIN_HARD_LAMBDA_R;
-	w->hard_lambda_e = TRAIN_HARD_LAMBDA_E;
-}
-
-int train_hard_supported(int arch, unsigned scorers)
-{
-	/* Luong's (a scorer that reads α_{t-1}: tr_pair_scorer_hard_seq)
-	 * and Bahdanau's (tr_pair_bahdanau_hard), every scorer */
-	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
-	       (scorers & SCORER_ALL) != 0;
-}
-
-void train_hard_score_grad(double *out, const double *alpha, int n, int l,
-			   double R, double b, double lambda_r,
-			   double lambda_e)
-{
-	double H = 0.0;
-
-	/* each log α_j once, kept in out_j until out_j is made */
-	for (int j = 0; j < n; j++)
-		if (alpha[j] > 0.0) {
-			out[j] = log(alpha[j]);
-			H -= alpha[j] * out[j];
-		}
-	for (int j = 0; j < n; j++) {
-		double lg = alpha[j] > 0.0 ? out[j] : 0.0;
-		out[j] = lambda_r * (R - b) * ((j == l) - alpha[j]);
-		if (alpha[j] > 0.0)
-			out[j] -= lambda_e * alpha[j] * (lg + H);
-	}
-}
-
-/* The drawn word: u = (x >> 11) 2^-53 from the next number of *rng, and
- * the first j with u < α_1 + .. + α_j (summed in index order), or, if
- * rounding leaves the sum at or below u, the last word with a weight: the
- * rule of selection_hard.c. */
-static int tr_hard_draw(uint64_t *rng, const double *alpha, int n)
-{
-	double u = (double)(train_rand_next(rng) >> 11) * 0x1.0p-53;
-	double cum = 0.0;
-	int l;
-
-	for (l = 0; l < n; l++) {
-		cum += alpha[l];
-		if (u < cum)
-			return l;
-	}
-	for (l = n - 1; l > 0 && alpha[l] <= 0.0; l--)
-		;
-	return l;
-}
-
-/* The distribution a hard step draws from, after tr_window: the weights
- * w->alpha, or, through local-p, whose weights a_t sum to less than 1,
- * π_t = a_t / Σ_j a_t,j (into w->hard_pi), summed and divided in index
- * order as selection_hard.c does. */
-static const double *tr_hard_dist(const double *alpha, int n,
-				  struct train_work *w)
-{
-	double sum = 0.0;
-
-	if (w->window != WINDOW_local_p)
-		return alpha;
-	if (w->hard_fix && n > 1) /* the test hook: near a jump of ⌊p_t⌋? */
-		w->hard_pnear = fmin(w->hard_pnear,
-				     fabs(w->wpos - floor(w->wpos + 0.5)));
-	for (int j = 0; j < n; j++)
-		sum += alpha[j];
-	for (int j = 0; j < n; j++)
-		w->hard_pi[j] = alpha[j] / sum;
-	return w->hard_pi;
-}
-
-/* A = R - b of a draw; with the test hook w->hard_fix, recorded there,
- * or replayed from it (train.h). */
-static double tr_hard_adv(struct train_work *w, double R, double b)
-{
-	double adv = R - b;
-
-	if (w->hard_fix && w->hard_nfix < w->hard_fix_cap) {
-		if (w->hard_fix_replay)
-			adv = w->hard_fix[w->hard_nfix];
-		else
-			w->hard_fix[w->hard_nfix] = adv;
-		w->hard_nfix++;
-	}
-	return adv;
-}
-
-/* The test hook's share of the loss of one step: the surrogate
- * -(λ_r A log α_l + λ_e H(α)), whose gradient on the scores is minus
- * train_hard_score_grad's; 0 without w->hard_fix. */
-static double tr_hard_surrogate(const struct train_work *w,
-				const double *alpha, int n, int l, double adv)
-{
-	double H = 0.0;
-
-	if (!w->hard_fix)
-		return 0.0;
-	for (int j = 0; j < n; j++)
-		if (alpha[j] > 0.0)
-			H -= alpha[j] * log(alpha[j]);
-	return -(w->hard_lambda_r * adv * log(alpha[l]) +
-		 w->hard_lambda_e * H);
-}
-
-/* Luong's output with c_t = h_l: [h_l; s_t] (w->cs), h̃_t (w->ht) and
- * p_t (w->p); returns R = log p_t[gold]. */
-static double tr_hard_output(const struct model *m, const double *s, int l,
-			     int gold, struct train_work *w)
-{
-	const int H = m->H, V = m->tgt.n;
-	double R;
-
-	memcpy(w->cs, w->h + (size_t)(l + 1) * H, sizeof *w->cs * (size_t)H);
-	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
-	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
-	for (int k = 0; k < H; k++)
-		w->ht[k] = tanh(w->ht[k]);
-	tr_out_matvec(w, w->p, w->outT, w->ht, V, H);
-	R = w->p[gold];
-	R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
-	return R;
-}
-
-/* The backward pass of tr_hard_output, given dL/dlogits in w->p (and,
- * with input feeding, w->dht_in): W_s, tanh, W_c; adds to ds (dL/ds_t)
- * and, c_t being h_l, to dL/dh_l alone. */
-static void tr_hard_output_back(struct model *g, const struct model *m,
-				double *ds, int l, struct train_work *w)
-{
-	const int H = m->H, V = m->tgt.n;
-
-	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_out_back(w, g->Ws, w->dht, m->Ws, H, w->p, w->ht, V, H);
-	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
-		for (int k = 0; k < H; k++)
-			w->dht[k] += w->dht_in[k];
-	for (int k = 0; k < H; k++)
-		w->dht[k] *= 1.0 - w->ht[k] * w->ht[k];
-	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, w->cs, H, 2 * H);
-	for (int k = 0; k < H; k++) {
-		ds[k] += w->dcs[H + k];
-		w->dh[(size_t)(l + 1) * H + k] += w->dcs[k];
-	}
-}
-
-/* dL/de_t of a hard step into w->e (n), from α_t (alpha), the draw l and
- * its A = R - b: minus scale times the score-function and entropy terms
- * (train_hard_score_grad: an ascent direction), plus, if dalpha_in is
- * not NULL, dL/dα_t that the next step's scorer sent back through the
- * softmax, plus the guided-alignment term if it is on.
- *
- * Through local-p (alpha is a_t, and the step's window state must be in
- * w: tr_window, or tr_window_recall) the draw was from π_t = a_t / Σ a =
- * softmax over the window of z_j = e_j - (j - p_t)²/(2σ²), so the terms
- * are on z, with π_t for α_t: dL/de_j = dL/dz_j, and dL/dp_t = Σ_j dL/dz_j
- * (j - p_t)/σ² goes on to W_p, v_p (g) and dq, dL/dq for the query q
- * (tr_window_p_back); dalpha_in, dL/da_t, goes back through the window as
- * in the soft pass (tr_window_softmax_back). */
-static void tr_hard_scores_back(struct model *g, const struct model *m,
-				const double *q, double *dq,
-				const double *alpha, int n, int l,
-				double adv, const double *dalpha_in,
-				const unsigned char *links, double scale,
-				struct train_work *w)
-{
-	double dot = 0.0;
-
-	if (w->window == WINDOW_local_p) {
-		const double sg = w->window_size / 2.0;
-		const double *pi;
-		double dp = 0.0;
-
-		if (dalpha_in) {
-			memcpy(w->dalpha, dalpha_in,
-			       sizeof *w->dalpha * (size_t)n);
-			tr_window_softmax_back(g, m, q, dq, n, w);
-		} else {
-			memset(w->e, 0, sizeof *w->e * (size_t)n);
-		}
-		pi = tr_hard_dist(alpha, n, w);
-		train_hard_score_grad(w->dalpha, pi, n, l, adv, 0.0,
-				      w->hard_lambda_r, w->hard_lambda_e);
-		for (int j = 0; j < n; j++) {
-			w->e[j] -= scale * w->dalpha[j];
-			dp -= scale * w->dalpha[j] * (j + 1 - w->wpos) /
-			      (sg * sg);
-		}
-		tr_window_p_back(g, m, q, dq, n, dp, w);
-		tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
-		return;
-	}
-	train_hard_score_grad(w->dalpha, alpha, n, l, adv, 0.0,
-			      w->hard_lambda_r, w->hard_lambda_e);
-	if (dalpha_in) {
-		for (int j = 0; j < n; j++)
-			dot += alpha[j] * dalpha_in[j];
-		for (int j = 0; j < n; j++)
-			w->e[j] = alpha[j] * (dalpha_in[j] - dot) -
-				  scale * w->dalpha[j];
-	} else {
-		for (int j = 0; j < n; j++)
-			w->e[j] = -scale * w->dalpha[j];
-	}
-	tr_align_back(w->e, alpha, links, scale * w->align_weight, n);
-}
-
-/* tr_pair_scorer for train --hard: at each step l is drawn from α_t, the
- * context is h_l, the loss is -R = -log p(y_t | l), and with g the
- * gradient is the ordinary one through h_l (to the output weights, s_t
- * and h_l) plus, on the scores, minus scale times the score-function and
- * entropy terms (tr_hard_scores_back).  The baseline is updated after
- * each step, with or without g, so that a pass that only measures draws
- * the same way. */
-static double tr_pair_scorer_hard(struct model *g, const struct model *m,
-				  const struct train_pair *pr, int sc,
-				  double scale, struct train_work *w,
-				  int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const struct scorer_class *cls = scorer_get(sc);
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		const unsigned char *links = tr_align_links(pr, t, w);
-		const double *s = w->s + (size_t)t * H;
-		double *ds = w->ds + (size_t)t * H, R, adv, b = w->hard_b[sc];
-		int l;
-
-		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over any window */
-		l = tr_hard_draw(&w->hard_rng, tr_hard_dist(w->alpha, n, w), n);
-		R = tr_hard_output(m, s, l, gold, w);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		adv = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  adv);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		if (!g)
-			continue;
-		/* dL/dlogits = scale (p - onehot(gold)), then back to h_l */
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		tr_hard_output_back(g, m, ds, l, w);
-		/* the scores: REINFORCE's terms (no gradient flows through
-		 * the draw), and the guided-alignment term if it is on */
-		tr_hard_scores_back(g, m, s, ds, w->alpha, n, l, adv, NULL,
-				    links, scale, w);
-		cls->backward(&in, s, w->e, &w->sws, g->sw[sc], ds, w->dh + H);
-	}
-	return loss;
+	return tr_pass_end(&p, w);
 }
 
 /* ------------------------------------------------- input feeding */
@@ -1144,263 +845,6 @@ static void tr_swap(double **a, double **b)
 	*b = t;
 }
 
-/* The vectors of w that the backward pass of a step reads, while they
- * point at the copies the forward pass kept: α_t, [c_t; s_t], h̃_t and
- * dL/dlogits, read where they are instead of copied back (nothing in the
- * backward pass writes them). */
-struct tr_kept {
-	double *alpha, *cs, *ht, *p;
-};
-
-/* Points w's α_t, [c_t; s_t], h̃_t and p at alpha and at o's [c_t; s_t],
- * h̃_t and dL/dlogits (seq_out's layout); saves w's own in *k the first
- * time (k->alpha NULL). */
-static void tr_keep_step(struct train_work *w, struct tr_kept *k,
-			 double *alpha, double *o)
-{
-	if (!k->alpha) {
-		k->alpha = w->alpha;
-		k->cs = w->cs;
-		k->ht = w->ht;
-		k->p = w->p;
-	}
-	w->alpha = alpha;
-	w->cs = o;
-	w->ht = o + 2 * w->H;
-	w->p = o + 3 * w->H;
-}
-
-/* Gives w its own vectors back after tr_keep_step. */
-static void tr_keep_done(struct train_work *w, const struct tr_kept *k)
-{
-	if (!k->alpha)
-		return;
-	w->alpha = k->alpha;
-	w->cs = k->cs;
-	w->ht = k->ht;
-	w->p = k->p;
-}
-
-/* tr_pair_scorer for what makes a step depend on the steps before: a
- * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
- * keeping what the backward pass needs (the scorer's working values, α_t,
- * [c_t; s_t], h̃_t, dL/dlogits and a local-p window), then back from
- * step T to 1, carrying dL/dα_t from step t + 1 to step t.
- *
- * With input feeding the decoder states depend on the attention of the
- * steps before (h̃_{t-1} enters step t), so each scorer has its own and
- * the decoder runs inside the forward loop; each step's dL/dh̃_t is its
- * output's plus what step t + 1's decoder input sent back, and the
- * decoder's backward pass through time runs inside the backward loop,
- * into dL/ds_0 = dL/dh_n. */
-static double tr_pair_scorer_seq(struct model *g, const struct model *m,
-				 const struct train_pair *pr, int sc,
-				 double scale, struct train_work *w,
-				 int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const int feed = m->input_feeding, O = 3 * H + V;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	struct tr_kept keep = { 0 };
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * O;
-		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
-			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-					 t > 1 ? o - O + 2 * H : NULL, w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		loss -= tr_attend(m, &in, sc, t, n, gold, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t);
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		if (feed) { /* the states are this scorer's own */
-			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-			w->dht_in = w->dnext;
-		}
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		for (int t = T; t >= 1; t--) {
-			double *o = w->seq_out + (size_t)(t - 1) * O;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			tr_keep_step(w, &keep, w->seq_alpha + (size_t)t * n, o);
-			tr_window_recall(w, w->alpha, n, t);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			tr_attend_back(g, m, &in, sc, t, n, w->dprev,
-				       tr_align_links(pr, t, w),
-				       scale * w->align_weight, w);
-			w->sws.dprev = NULL;
-			tr_swap(&w->dprev, &w->dprev_next);
-			if (feed) /* the decoder's step t */
-				tr_dec_step_feed_back(g, m,
-						      tr_input(m, pr->tgt, t), t,
-						      t > 1 ? o - O + 2 * H
-							    : NULL, w);
-		}
-		tr_keep_done(w, &keep);
-		if (feed) {
-			w->dht_in = NULL;
-			for (int k = 0; k < H; k++)
-				w->dh[(size_t)n * H + k] += w->ds[k];
-		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* tr_pair_scorer_hard for a scorer that reads α_{t-1} (location-aware):
- * it reads the weights, not the draw (trace_decode passes the window's
- * α_{t-1} under --hard too), so step t's scores depend on step t - 1's,
- * and dL/de_t (REINFORCE's terms, the guided-alignment term) reaches
- * α_{t-1} and step t - 1's scores too.  Every step forward, keeping what
- * the backward pass needs (l_t and R_t - b in w->hard_l, w->hard_adv),
- * then back from step T to 1, carrying dL/dα_t from step t + 1 to step
- * t, as tr_pair_scorer_seq does; α_t reaches the loss only that way and
- * through its own terms, since c_t = h_l.
- *
- * With input feeding (any scorer) h̃_{t-1}, made with c_{t-1} =
- * h_{l_{t-1}}, enters step t's decoder, so s_t and every later step depend
- * on the draws, R_t = log p(y_t | l_t, the sampled past), and the decoder
- * runs inside both loops as in tr_pair_scorer_seq: each step's dL/dh̃_t is
- * its output's plus what step t + 1's decoder input sent back, and
- * REINFORCE's terms on e_t (tr_hard_scores_back) reach s_t and the decoder
- * before it. */
-static double tr_pair_scorer_hard_seq(struct model *g, const struct model *m,
-				      const struct train_pair *pr, int sc,
-				      double scale, struct train_work *w,
-				      int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, V = m->tgt.n;
-	const int feed = m->input_feeding;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
-		double *o = w->seq_out + (size_t)(t - 1) * (3 * H + V);
-		const double *s = w->s + (size_t)t * H;
-		double R, b = w->hard_b[sc];
-		int l;
-
-		if (feed) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
-			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-					 t > 1 ? o - (3 * H + V) + 2 * H : NULL,
-					 w);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		cls->forward(&in, s, w->e, &w->sws);
-		tr_window(m, s, t, n, w); /* the softmax, over any window */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						tr_hard_dist(w->alpha, n, w), n);
-		R = tr_hard_output(m, s, l, gold, w);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  w->hard_adv[t]);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (!g)
-			continue;
-		w->p[gold] -= 1.0;
-		for (int k = 0; k < V; k++)
-			w->p[k] *= scale;
-		memcpy(o + 3 * H, w->p, sizeof *o * (size_t)V);
-	}
-	if (g) {
-		if (feed) { /* the states are this scorer's own */
-			memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-			memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-			w->dht_in = w->dnext;
-		}
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (3 * H + V);
-			const double *alpha = w->seq_alpha + (size_t)t * n;
-			double *ds = w->ds + (size_t)t * H;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			memcpy(w->cs, o, sizeof *o * 2 * (size_t)H);
-			memcpy(w->ht, o + 2 * H, sizeof *o * (size_t)H);
-			memcpy(w->p, o + 3 * H, sizeof *o * (size_t)V);
-			tr_hard_output_back(g, m, ds, w->hard_l[t], w);
-			tr_window_recall(w, alpha, n, t);
-			tr_hard_scores_back(g, m, w->s + (size_t)t * H, ds,
-					    alpha, n, w->hard_l[t],
-					    w->hard_adv[t], w->dprev,
-					    tr_align_links(pr, t, w), scale, w);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, w->s + (size_t)t * H, w->e, &w->sws,
-				      g->sw[sc], ds, w->dh + H);
-			w->sws.dprev = NULL;
-			tr_swap(&w->dprev, &w->dprev_next);
-			if (feed) /* the decoder's step t; dL/dh̃_{t-1} into
-				   * w->dnext */
-				tr_dec_step_feed_back(g, m,
-						      tr_input(m, pr->tgt, t), t,
-						      t > 1 ? o - (3 * H + V) +
-							      2 * H
-							    : NULL, w);
-		}
-		if (feed) {
-			w->dht_in = NULL;
-			for (int k = 0; k < H; k++)
-				w->dh[(size_t)n * H + k] += w->ds[k];
-		}
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* ------------------------------------------- Bahdanau's architecture */
-
 /* dy (V) = dL/dlogits = scale (p - onehot(gold)) from the softmax's p
  * (V), whose p[gold] it lowers by 1 first. */
 static void tr_dlogits(double *restrict dy, double *restrict p, int V,
@@ -1410,6 +854,104 @@ static void tr_dlogits(double *restrict dy, double *restrict p, int V,
 	for (int k = 0; k < V; k++)
 		dy[k] = p[k] * scale;
 }
+
+/* Step t of a pass that keeps every step for a backward pass in
+ * reverse: the scorer reads α_{t-1}, and keeps its working values in
+ * step t's slice of w->seq_ws. */
+static void tr_seq_step(struct tr_pass *p, int t, struct train_work *w)
+{
+	p->in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * p->n;
+	tr_seq_ws(w, p->n, t);
+}
+
+/* Keeps α_t and the window's state of step t for the backward pass. */
+static void tr_seq_keep(const struct tr_pass *p, int t, struct train_work *w)
+{
+	memcpy(w->seq_alpha + (size_t)t * p->n, w->alpha,
+	       sizeof *w->alpha * (size_t)p->n);
+	tr_window_keep(w, p->n, t);
+}
+
+/* The backward pass of tr_pair_luong_seq, from step T to 1: each step
+ * reads what its forward pass kept (its struct tr_step), the scorer adds
+ * dL/dα_{t-1} to w->dprev_next, and with input feeding the decoder's
+ * step runs back too, into dL/ds_0 = dL/dh_n. */
+static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
+{
+	const struct model *m = p->m;
+	const int H = m->H, n = p->n, O = 3 * H + m->tgt.n;
+	const int feed = m->input_feeding;
+
+	if (feed) { /* the states are this scorer's own */
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(p->T + 1) * H);
+		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+		w->dht_in = w->dnext;
+	}
+	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+	for (int t = p->T; t >= 1; t--) {
+		const double *o = w->seq_out + (size_t)(t - 1) * O;
+		const struct tr_step st = { w->seq_alpha + (size_t)t * n, o,
+					    o + 2 * H, o + 3 * H };
+		tr_seq_step(p, t, w);
+		tr_window_recall(w, n, t);
+		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
+		w->sws.dprev = w->dprev_next;
+		tr_attend_back(p, t, &st, w->dprev, w);
+		w->sws.dprev = NULL;
+		tr_swap(&w->dprev, &w->dprev_next);
+		if (feed) /* the decoder's step t; dL/dh̃_{t-1} into w->dnext */
+			tr_dec_step_feed_back(p->g, m, tr_input(m, p->pr->tgt, t),
+					      t, t > 1 ? o - O + 2 * H : NULL, w);
+	}
+	if (feed) {
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
+	}
+}
+
+/* tr_pair_luong for what makes a step depend on the steps before: a
+ * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
+ * keeping what the backward pass needs (the scorer's working values, α_t,
+ * [c_t; s_t], h̃_t, dL/dlogits, the window's and the selection's state),
+ * then back from step T to 1, carrying dL/dα_t from step t + 1 to step t
+ * (tr_luong_seq_back).
+ *
+ * With input feeding the decoder states depend on the attention of the
+ * steps before (h̃_{t-1} enters step t; under hard attention, made with
+ * c_{t-1} = h_{l_{t-1}}, so every later step depends on the draws), so
+ * each scorer has its own and the decoder runs inside the forward loop;
+ * each step's dL/dh̃_t is its output's plus what step t + 1's decoder
+ * input sent back. */
+static double tr_pair_luong_seq(struct model *g, const struct model *m,
+				const struct train_pair *pr, int sc,
+				double scale, struct train_work *w, int *right)
+{
+	const int H = m->H, V = m->tgt.n, O = 3 * H + V;
+	struct tr_pass p;
+
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
+		double *o = w->seq_out + (size_t)(t - 1) * O, R;
+		if (m->input_feeding) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
+			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
+					 t > 1 ? o - O + 2 * H : NULL, w);
+		tr_seq_step(&p, t, w);
+		R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
+		tr_seq_keep(&p, t, w);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (g)
+			tr_dlogits(o + 3 * H, w->p, V, gold, scale);
+	}
+	if (g)
+		tr_luong_seq_back(&p, w);
+	return tr_pass_end(&p, w);
+}
+
+/* ------------------------------------------- Bahdanau's architecture */
 
 /* The bidirectional encoder: w->hf rows 1..n the forward states (row 0 is
  * →h_0 = 0), w->hb rows 1..n the backward ones (row n + 1 is ←h_{n+1} =
@@ -1449,7 +991,8 @@ static void tr_encode_bidir(const struct model *m, const int *src, int n,
  * p_t[gold], or 0 if gold is -1. */
 static double tr_bahd_step(const struct model *m, const struct score_in *in,
 			   int sc, int t, int n, int word, int gold,
-			   double *scy, struct train_work *w)
+			   double *scy, const struct selection_class *sel,
+			   struct train_work *w)
 {
 	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
 	const double *q = w->s + (size_t)(t - 1) * H;
@@ -1459,7 +1002,7 @@ static double tr_bahd_step(const struct model *m, const struct score_in *in,
 
 	scorer_get(sc)->forward(in, q, w->e, &w->sws);
 	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
-	tr_context(scy + H, w->alpha, w->h + H, n, H);
+	sel->train_context(scy + H, w->alpha, n, t, w); /* c_t */
 	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
 	 * tr_dot, added in that order */
 	tr_matvec(wy, m->dec.Wx, y, H, E);
@@ -1509,207 +1052,65 @@ static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
 	tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H, H);
 }
 
+/* The backward pass of tr_pair_bahdanau, from step T to 1: the output
+ * and the decoder's step (tr_bahd_step_back), then the context, the
+ * window and the scores of the query s_{t-1} (tr_weights_back), carrying
+ * dL/ds_t (w->dnext) and dL/dα_t (w->dprev) to the step before. */
+static void tr_bahdanau_back(struct tr_pass *p, struct train_work *w)
+{
+	const struct model *m = p->m;
+	const int H = m->H, n = p->n, O = 2 * H + m->E, V = m->tgt.n;
+
+	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+	memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+	for (int t = p->T; t >= 1; t--) {
+		const double *o = w->seq_out + (size_t)(t - 1) * (O + V);
+		const double *qv = w->s + (size_t)(t - 1) * H;
+		const double *alpha = w->seq_alpha + (size_t)t * n;
+		tr_seq_step(p, t, w);
+		tr_bahd_step_back(p->g, m, t, tr_input(m, p->pr->tgt, t), o,
+				  o + O, w);
+		tr_window_recall(w, n, t); /* p_t reads s_{t-1} too */
+		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
+		w->sws.dprev = w->dprev_next;
+		tr_weights_back(p, t, qv, w->dq, alpha, w->dprev, w->dc, w);
+		w->sws.dprev = NULL;
+		tr_swap(&w->dprev, &w->dprev_next);
+		memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
+	}
+	for (int k = 0; k < H; k++)
+		w->ds[k] += w->dnext[k];
+}
+
 /* One pair with scorer sc in Bahdanau's architecture, the encoder already
  * run: every step forward, keeping what the backward pass needs (the
- * decoder's states depend on attention, so each scorer has its own),
- * then back from step T to 1, carrying dL/ds_t and dL/dα_t to the step
- * before.  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row 0). */
+ * decoder's states depend on attention, so each scorer has its own;
+ * under hard attention c_t = h_l feeds the decoder RNN and the output,
+ * and s_{t-1} carries the earlier draws), then back from step T to 1
+ * (tr_bahdanau_back).  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row
+ * 0). */
 static double tr_pair_bahdanau(struct model *g, const struct model *m,
 			       const struct train_pair *pr, int sc,
 			       double scale, struct train_work *w, int *right)
 {
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H;
-	const int V = m->tgt.n, O = 2 * H + m->E;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *q = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
+	const int O = 2 * m->H + m->E, V = m->tgt.n;
+	struct tr_pass p;
 
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos;
+	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = tr_gold(&p, t);
 		/* [s_t; c_t; y_{t-1}] and dL/dlogits, kept */
-		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		loss -= tr_bahd_step(m, &in, sc, t, n, tr_input(m, pr->tgt, t),
-				     gold, o, w);
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t);
+		double *o = w->seq_out + (size_t)(t - 1) * (O + V), R;
+		tr_seq_step(&p, t, w);
+		R = tr_bahd_step(m, &p.in, sc, t, p.n, tr_input(m, pr->tgt, t),
+				 gold, o, p.sel, w);
+		tr_step_loss(&p, t, gold, R, w);
+		tr_seq_keep(&p, t, w);
 		tr_dlogits(o + O, w->p, V, gold, scale);
 	}
-	if (g) {
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (O + V);
-			const double *qv = w->s + (size_t)(t - 1) * H;
-			const double *alpha = w->seq_alpha + (size_t)t * n;
-			double dot = 0.0;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
-					  o + O, w);
-			/* c_t = Σ α_t,i h_i, and α_t read by step t + 1 */
-			for (int i = 0; i < n; i++) {
-				const double *h = w->h + (size_t)(i + 1) * H;
-				double *dh = w->dh + (size_t)(i + 1) * H;
-				w->dalpha[i] = tr_dot(w->dc, h, H) +
-					       w->dprev[i];
-				dot += alpha[i] * w->dalpha[i];
-				for (int k = 0; k < H; k++)
-					dh[k] += alpha[i] * w->dc[k];
-			}
-			if (w->window == WINDOW_local_p) {
-				/* p_t reads s_{t-1} too */
-				tr_window_recall(w, alpha, n, t);
-				tr_window_softmax_back(g, m, qv, w->dq, n, w);
-			} else {
-				for (int i = 0; i < n; i++)
-					w->e[i] = alpha[i] * (w->dalpha[i] -
-							      dot);
-			}
-			tr_align_back(w->e, alpha, tr_align_links(pr, t, w),
-				      scale * w->align_weight, n);
-			/* the scores of the query s_{t-1} */
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
-				      w->dh + H);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
-		}
-		for (int k = 0; k < H; k++)
-			w->ds[k] += w->dnext[k];
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = q;
-	return loss;
-}
-
-/* tr_pair_bahdanau for train --hard: at each step l is drawn from α_t
- * (the scores of s_{t-1}), c_t = h_l feeds the decoder RNN and the
- * output, and the loss is -R = -log p(y_t | l, the past draws), s_{t-1}
- * carrying the earlier draws.  With g, the backpropagated gradient goes
- * through the output, the RNN over time and h_l; the scores get minus
- * scale times REINFORCE's terms (tr_hard_scores_back), which reach
- * s_{t-1} (the query) and, for location-aware, α_{t-1}.  The draws and
- * the baseline are those of tr_pair_scorer_hard: one u a step, b updated
- * after each. */
-static double tr_pair_bahdanau_hard(struct model *g, const struct model *m,
-				    const struct train_pair *pr, int sc,
-				    double scale, struct train_work *w,
-				    int *right)
-{
-	const int T = pr->ntgt + 1, n = pr->nsrc, H = m->H, E = m->E;
-	const int V = m->tgt.n, O = 2 * H + E;
-	const struct scorer_class *cls = scorer_get(sc);
-	double *mid = w->sws.mid, *act = w->sws.act, *aux = w->sws.aux;
-	double *qw = w->sws.q;
-	struct score_in in;
-	double loss = 0.0;
-
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
-	for (int t = 1; t <= T; t++) {
-		int gold = t <= pr->ntgt ? pr->tgt[t - 1] : m->eos, l;
-		/* [s_t; h_l; y_{t-1}] and dL/dlogits, kept */
-		double *o = w->seq_out + (size_t)(t - 1) * (O + V);
-		const double *q = w->s + (size_t)(t - 1) * H;
-		const double *y = m->tgt.emb +
-				  (size_t)tr_input(m, pr->tgt, t) * E;
-		double *s = w->s + (size_t)t * H, R, b = w->hard_b[sc];
-		const double *c;
-
-		in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-		tr_seq_ws(w, n, t);
-		cls->forward(&in, q, w->e, &w->sws);
-		tr_window(m, q, t, n, w); /* the softmax, over any window */
-		l = w->hard_l[t] = tr_hard_draw(&w->hard_rng,
-						tr_hard_dist(w->alpha, n, w), n);
-		c = w->h + (size_t)(l + 1) * H;
-		/* s_t = tanh(W_y y + W_s s_{t-1} + W_c h_l + b), then p_t */
-		for (int k = 0; k < H; k++)
-			s[k] = tanh(tr_dot(m->dec.Wx + (size_t)k * E, y, E) +
-				    tr_dot(m->dec.Wh + (size_t)k * H, q, H) +
-				    tr_dot(m->Wcd + (size_t)k * H, c, H) +
-				    m->dec.b[k]);
-		memcpy(o, s, sizeof *s * (size_t)H);
-		memcpy(o + H, c, sizeof *c * (size_t)H);
-		memcpy(o + 2 * H, y, sizeof *y * (size_t)E);
-		tr_out_matvec(w, w->p, w->outT, o, V, O);
-		R = w->p[gold];
-		R -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
-		loss -= R;
-		loss += tr_align_loss(pr, t, n, w);
-		*right += w->ptop == gold;
-		w->hard_adv[t] = tr_hard_adv(w, R, b);
-		loss += tr_hard_surrogate(w, tr_hard_dist(w->alpha, n, w), n, l,
-					  w->hard_adv[t]);
-		w->hard_b[sc] = TRAIN_HARD_DECAY * b + (1.0 - TRAIN_HARD_DECAY) * R;
-		memcpy(w->seq_alpha + (size_t)t * n, w->alpha,
-		       sizeof *w->alpha * (size_t)n);
-		tr_window_keep(w, n, t); /* local-p: for the backward pass */
-		tr_dlogits(o + O, w->p, V, gold, scale);
-	}
-	if (g) {
-		memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-		for (int t = T; t >= 1; t--) {
-			const double *o = w->seq_out +
-					  (size_t)(t - 1) * (O + V);
-			int l = w->hard_l[t];
-			const double *qv = w->s + (size_t)(t - 1) * H;
-			double *dh = w->dh + (size_t)(l + 1) * H;
-			in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * n;
-			tr_seq_ws(w, n, t);
-			/* the context was h_l, kept in o */
-			tr_bahd_step_back(g, m, t, tr_input(m, pr->tgt, t), o,
-					  o + O, w);
-			/* c_t = h_l: the backpropagated term reaches h_l */
-			for (int k = 0; k < H; k++)
-				dh[k] += w->dc[k];
-			/* the scores of the query s_{t-1} */
-			tr_window_recall(w, w->seq_alpha + (size_t)t * n, n, t);
-			tr_hard_scores_back(g, m, qv, w->dq,
-					    w->seq_alpha + (size_t)t * n, n, l,
-					    w->hard_adv[t], w->dprev,
-					    tr_align_links(pr, t, w), scale, w);
-			memset(w->dprev_next, 0,
-			       sizeof *w->dprev_next * (size_t)n);
-			w->sws.dprev = w->dprev_next;
-			cls->backward(&in, qv, w->e, &w->sws, g->sw[sc], w->dq,
-				      w->dh + H);
-			w->sws.dprev = NULL;
-			memcpy(w->dprev, w->dprev_next,
-			       sizeof *w->dprev * (size_t)n);
-			memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
-		}
-		for (int k = 0; k < H; k++)
-			w->ds[k] += w->dnext[k];
-	}
-	w->sws.mid = mid;
-	w->sws.act = act;
-	w->sws.aux = aux;
-	w->sws.q = qw;
-	return loss;
+	if (g)
+		tr_bahdanau_back(&p, w);
+	return tr_pass_end(&p, w);
 }
 
 /* Back through s_0 = tanh(W_init ←h_1) and the two encoder RNNs, given
@@ -1764,9 +1165,8 @@ static void tr_pair_bidir(struct model *g, const struct model *m,
 	}
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (w->hard ? tr_pair_bahdanau_hard
-				     : tr_pair_bahdanau)(g, m, pr, sc, scale,
-							 w, &right[sc]);
+			loss[sc] += tr_pair_bahdanau(g, m, pr, sc, scale, w,
+						     &right[sc]);
 	if (g)
 		tr_bidir_back(g, m, pr->src, n, w);
 }
@@ -1788,9 +1188,9 @@ static void tr_pair(struct model *g, const struct model *m,
 			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		for (int sc = 0; sc < SCORER_COUNT; sc++)
 			if (scorers & (1u << sc))
-				loss[sc] += (w->hard ? tr_pair_scorer_hard_seq
-					     : tr_pair_scorer_seq)(g, m, pr, sc,
-						scale, w, &right[sc]);
+				loss[sc] += tr_pair_luong_seq(g, m, pr, sc,
+							      scale, w,
+							      &right[sc]);
 		if (g)
 			tr_encoder_back(g, m, pr->src, n, w);
 		return;
@@ -1804,11 +1204,8 @@ static void tr_pair(struct model *g, const struct model *m,
 	/* step 3: attention and output, forward and back, for each scorer */
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
-			loss[sc] += (w->hard ? (scorer_get(sc)->uses_prev_alpha
-						? tr_pair_scorer_hard_seq
-						: tr_pair_scorer_hard)
-				     : scorer_get(sc)->uses_prev_alpha
-				     ? tr_pair_scorer_seq : tr_pair_scorer)(
+			loss[sc] += (scorer_get(sc)->uses_prev_alpha
+				     ? tr_pair_luong_seq : tr_pair_luong)(
 					g, m, pr, sc, scale, w, &right[sc]);
 	if (!g)
 		return;
@@ -1817,44 +1214,271 @@ static void tr_pair(struct model *g, const struct model *m,
 	tr_encoder_back(g, m, pr->src, n, w);
 }
 
+/* ------------------------------------------------ the loss over the pairs */
+
+/* One train_loss, shared by its threads (train.h, TRAIN_CHUNK).  Each
+ * thread takes the next chunk of pairs and sums it from zero into the
+ * chunk's slot, one of a ring: chunk c goes to slot c mod nslots.  The
+ * finished chunks are added into the results in chunk order, as soon as
+ * every chunk before them is, by whichever thread finds them so (one at
+ * a time), so that a thread never waits for a slower one until the ring
+ * is full.  Chunk 0 runs straight into grad, loss and right, so that a
+ * corpus of one chunk is one running sum over its pairs, from grad's
+ * zeros. */
+struct tr_slot {
+	double *buf;             /* (l->total) the chunk's gradient */
+	double loss[SCORER_COUNT];
+	int right[SCORER_COUNT];
+	int done;                /* summed, not yet added; under lock */
+};
+
+struct tr_job {
+	const struct train_layout *l;
+	const struct model *m;   /* the weights, a view of theta */
+	double *grad;            /* (l->total) zeroed; NULL: the loss alone */
+	const struct train_data *d;
+	unsigned scorers;
+	double scale;            /* 1 / d->ntokens */
+	int nchunks;
+	int threads;             /* 1: no lock, no thread but the caller */
+	double loss[SCORER_COUNT]; /* the sums of the chunks added so far */
+	int right[SCORER_COUNT];
+	struct tr_slot *slot;    /* (nslots) */
+	int nslots;
+	/* under lock: */
+	int taken;               /* chunks taken */
+	int added;               /* chunks added */
+	int adding;              /* a thread is adding chunks */
+	pthread_mutex_t lock;
+	pthread_cond_t room;     /* added has grown: a slot is free */
+};
+
+/* One thread of a job: its scratch. */
+struct tr_hand {
+	struct tr_job *job;
+	struct train_work *w;
+};
+
+/* The slots of a job on n threads: room for each thread to run ahead. */
+static int tr_slots(int n)
+{
+	return n > 1 ? 4 * n : 1;
+}
+
+static void tr_job_lock(struct tr_job *j)
+{
+	if (j->threads > 1)
+		pthread_mutex_lock(&j->lock);
+}
+
+static void tr_job_unlock(struct tr_job *j)
+{
+	if (j->threads > 1)
+		pthread_mutex_unlock(&j->lock);
+}
+
+/* Adds chunk c's pairs with work w: the gradient into acc (if not NULL),
+ * each scorer's loss and right predictions into loss, right. */
+static void tr_chunk_sum(const struct tr_job *j, int c, double *acc,
+			 struct train_work *w, double loss[SCORER_COUNT],
+			 int right[SCORER_COUNT])
+{
+	const struct model *m = j->m;
+	const int from = c * TRAIN_CHUNK;
+	const int to = from + TRAIN_CHUNK < j->d->n ? from + TRAIN_CHUNK
+						     : j->d->n;
+	struct model g;
+
+	if (acc)
+		train_view(&g, j->l, acc, j->d);
+	for (int k = from; k < to; k++)
+		(m->arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
+			acc ? &g : NULL, m, &j->d->pairs[k], j->scorers,
+			j->scale, w, loss, right);
+}
+
+/* Sums chunk c with work w: chunk 0 into the job's results, another
+ * into its slot from zero. */
+static void tr_chunk(struct tr_job *j, int c, struct train_work *w)
+{
+	struct tr_slot *s = &j->slot[c % j->nslots];
+
+	if (c == 0) {
+		tr_chunk_sum(j, 0, j->grad, w, j->loss, j->right);
+		return;
+	}
+	memset(s->loss, 0, sizeof s->loss);
+	memset(s->right, 0, sizeof s->right);
+	if (j->grad)
+		memset(s->buf, 0, sizeof *s->buf * j->l->total);
+	tr_chunk_sum(j, c, j->grad ? s->buf : NULL, w, s->loss, s->right);
+}
+
+/* Adds slot s (a chunk after the first) into the job's results. */
+static void tr_slot_add(struct tr_job *j, const struct tr_slot *s)
+{
+	double *restrict grad = j->grad;
+	const double *restrict buf = s->buf;
+
+	for (size_t k = 0; grad && k < j->l->total; k++)
+		grad[k] += buf[k];
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		j->loss[sc] += s->loss[sc];
+		j->right[sc] += s->right[sc];
+	}
+}
+
+/* With the lock held: unless another thread is at it, adds every
+ * finished chunk that follows the chunks added, in order. */
+static void tr_job_drain(struct tr_job *j)
+{
+	if (j->adding)
+		return;
+	j->adding = 1;
+	while (j->added < j->nchunks && j->slot[j->added % j->nslots].done) {
+		struct tr_slot *s = &j->slot[j->added % j->nslots];
+		int c = j->added;
+		tr_job_unlock(j);
+		if (c > 0) /* chunk 0 is in the results already */
+			tr_slot_add(j, s);
+		tr_job_lock(j);
+		s->done = 0;
+		j->added++;
+		if (j->threads > 1)
+			pthread_cond_broadcast(&j->room);
+	}
+	j->adding = 0;
+}
+
+/* A thread's loop: the next chunk, once its slot is free, until none is
+ * left. */
+static void *tr_hand_run(void *arg)
+{
+	struct tr_hand *h = arg;
+	struct tr_job *j = h->job;
+
+	tr_out_transpose(j->m, h->w);
+	tr_job_lock(j);
+	while (j->taken < j->nchunks) {
+		int c = j->taken;
+		if (c >= j->added + j->nslots) { /* its slot is not free */
+			pthread_cond_wait(&j->room, &j->lock);
+			continue;
+		}
+		j->taken++;
+		tr_job_unlock(j);
+		tr_chunk(j, c, h->w);
+		tr_job_lock(j);
+		j->slot[c % j->nslots].done = 1;
+		tr_job_drain(j);
+	}
+	tr_job_unlock(j);
+	return NULL;
+}
+
+/* Runs the job on hands[0 .. j->threads): hands[0] in the calling thread,
+ * the others in threads of their own.  A thread that cannot be started
+ * leaves its chunks to the others. */
+static void tr_job_run(struct tr_job *j, struct tr_hand *hands)
+{
+	pthread_t tid[TRAIN_MAX_THREADS];
+	int started[TRAIN_MAX_THREADS] = { 0 };
+
+	memset(tid, 0, sizeof tid); /* joined only if started */
+	if (j->threads > 1) {
+		pthread_mutex_init(&j->lock, NULL);
+		pthread_cond_init(&j->room, NULL);
+	}
+	for (int i = 1; i < j->threads; i++)
+		started[i] = pthread_create(&tid[i], NULL, tr_hand_run,
+					    &hands[i]) == 0;
+	tr_hand_run(&hands[0]);
+	for (int i = 1; i < j->threads; i++)
+		if (started[i])
+			pthread_join(tid[i], NULL);
+	if (j->threads > 1) {
+		pthread_cond_destroy(&j->room);
+		pthread_mutex_destroy(&j->lock);
+	}
+}
+
+/* The job's sums as train_loss returns them, into *st if not NULL. */
+static double tr_loss_stats(struct tr_job *j, struct train_stats *st)
+{
+	double total = 0.0;
+	int count = 0, nright = 0;
+
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		j->loss[sc] *= j->scale;
+		total += j->loss[sc];
+		if (st) {
+			st->loss_of[sc] = j->loss[sc];
+			st->acc_of[sc] = (double)j->right[sc] * j->scale;
+		}
+		if (j->scorers & (1u << sc)) {
+			count++;
+			nright += j->right[sc];
+		}
+	}
+	if (st) {
+		st->scorers = j->scorers;
+		st->loss = count ? total / count : 0.0;
+		st->accuracy = count ? (double)nright * j->scale / count : 0.0;
+	}
+	return total;
+}
+
+/* train_loss on works[0 .. threads) (their settings the same), with the
+ * slots' buffers bufs (tr_slots(threads), each l->total; may be NULL
+ * without grad or with one chunk). */
+static double tr_loss(const struct train_layout *l, const double *theta,
+		      double *grad, const struct train_data *d,
+		      unsigned scorers, struct train_work *const *works,
+		      int threads, double *bufs, struct train_stats *st)
+{
+	struct model m;
+	struct tr_job j;
+	struct tr_hand hands[TRAIN_MAX_THREADS];
+	struct tr_slot slot[4 * TRAIN_MAX_THREADS];
+
+	train_view(&m, l, (double *)theta, d);
+	memset(&j, 0, sizeof j);
+	j.l = l;
+	j.m = &m;
+	j.grad = grad;
+	j.d = d;
+	j.scorers = scorers & model_scorers(&m); /* those it has weights of */
+	j.scale = 1.0 / d->ntokens;
+	j.nchunks = (d->n + TRAIN_CHUNK - 1) / TRAIN_CHUNK;
+	j.threads = threads < j.nchunks ? threads : j.nchunks;
+	if (j.threads < 1)
+		j.threads = 1;
+	if (grad)
+		memset(grad, 0, sizeof *grad * l->total);
+	j.slot = slot;
+	j.nslots = tr_slots(j.threads);
+	for (int i = 0; i < j.nslots; i++) {
+		slot[i].buf = bufs ? bufs + (size_t)i * l->total : NULL;
+		slot[i].done = 0;
+	}
+	for (int i = 0; i < j.threads; i++) {
+		hands[i].job = &j;
+		hands[i].w = works[i];
+	}
+	tr_job_run(&j, hands);
+	return tr_loss_stats(&j, st);
+}
+
 double train_loss(const struct train_layout *l, const double *theta,
 		  double *grad, const struct train_data *d, unsigned scorers,
 		  struct train_work *w, struct train_stats *st)
 {
-	struct model m, g;
-	double loss[SCORER_COUNT] = { 0 }, total = 0.0;
-	int right[SCORER_COUNT] = { 0 }, count = 0, nright = 0;
-	const double scale = 1.0 / d->ntokens;
+	double *buf = grad && d->n > TRAIN_CHUNK
+		      ? xcalloc(l->total, sizeof *buf) : NULL;
+	double loss = tr_loss(l, theta, grad, d, scorers, &w, 1, buf, st);
 
-	train_view(&m, l, (double *)theta, d);
-	scorers &= model_scorers(&m); /* only those the layout has weights of */
-	if (grad) {
-		memset(grad, 0, sizeof *grad * l->total);
-		train_view(&g, l, grad, d);
-	}
-	tr_out_transpose(&m, w);
-	for (int k = 0; k < d->n; k++)
-		(m.arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
-			grad ? &g : NULL, &m, &d->pairs[k], scorers, scale, w,
-			loss, right);
-	for (int sc = 0; sc < SCORER_COUNT; sc++) {
-		loss[sc] *= scale;
-		total += loss[sc];
-		if (st) {
-			st->loss_of[sc] = loss[sc];
-			st->acc_of[sc] = (double)right[sc] * scale;
-		}
-		if (scorers & (1u << sc)) {
-			count++;
-			nright += right[sc];
-		}
-	}
-	if (st) {
-		st->scorers = scorers;
-		st->loss = count ? total / count : 0.0;
-		st->accuracy = count ? (double)nright * scale / count : 0.0;
-	}
-	return total;
+	free(buf);
+	return loss;
 }
 
 /* --------------------------------------------------------- the PRNG */
@@ -1923,6 +1547,7 @@ static void tr_alloc(struct trainer *t, const struct train_data *d,
 	if (2 * d->max_src + 2 > maxT)
 		maxT = 2 * d->max_src + 2;
 	train_work_init(&t->work, &t->lay, d->max_src, maxT);
+	t->nthreads = 1;
 }
 
 /* The range r of the uniform [-r, r] start of block b: 1 for the
@@ -2057,6 +1682,10 @@ void train_free(struct trainer *t)
 		for (int w = 0; w < MHA_NW; w++)
 			free(t->mha[g][w]);
 	train_work_free(&t->work);
+	for (int i = 0; i + 1 < t->nthreads; i++)
+		train_work_free(&t->peer[i]);
+	free(t->peer);
+	free(t->chunk);
 	memset(t, 0, sizeof *t);
 }
 
@@ -2116,15 +1745,64 @@ static void tr_update(struct trainer *t, const struct train_opts *o)
 					t->lay.off[b] + t->lay.len[b]);
 }
 
-void train_epoch(struct trainer *t, const struct train_data *d,
-		 const struct train_opts *o, struct train_stats *st)
+/* Gives t the scratch of n threads (n >= t->nthreads) and the slots'
+ * buffers of a job on n threads (tr_slots). */
+static void tr_crew_grow(struct trainer *t, int n)
 {
+	int had = t->nthreads > 1 ? t->nthreads : 1;
+
+	t->peer = xreallocarray(t->peer, (size_t)n - 1, sizeof *t->peer);
+	for (int i = had - 1; i < n - 1; i++)
+		train_work_init(&t->peer[i], &t->lay, t->work.maxn,
+				t->work.maxT);
+	free(t->chunk);
+	t->chunk = xcalloc((size_t)tr_slots(n) * t->lay.total,
+			   sizeof *t->chunk);
+	t->nthreads = n;
+}
+
+/* Sets t's scratch for a pass over d with the settings of o, and returns
+ * how many threads run it: o->threads, but no more than d has chunks, and
+ * one with hard attention (its draws and baselines run on from pair to
+ * pair).  works gets their scratch, t->work first. */
+static int tr_crew(struct trainer *t, const struct train_data *d,
+		   const struct train_opts *o, struct train_work **works)
+{
+	const int nchunks = (d->n + TRAIN_CHUNK - 1) / TRAIN_CHUNK;
+	int n = o->threads < TRAIN_MAX_THREADS ? o->threads
+					       : TRAIN_MAX_THREADS;
+
+	if (n > nchunks)
+		n = nchunks;
+	if (n < 1 || t->work.hard)
+		n = 1;
+	if (n > t->nthreads || (nchunks > 1 && !t->chunk))
+		tr_crew_grow(t, n > t->nthreads ? n : t->nthreads);
+	works[0] = &t->work;
 	t->work.align_weight = o->align_weight;
 	t->work.window = o->window;
 	t->work.window_size = o->window_size;
+	for (int i = 1; i < n; i++) { /* the settings of t->work */
+		works[i] = &t->peer[i - 1];
+		works[i]->align_weight = t->work.align_weight;
+		works[i]->window = t->work.window;
+		works[i]->window_size = t->work.window_size;
+		works[i]->simd = t->work.simd;
+	}
+	return n;
+}
+
+void train_epoch(struct trainer *t, const struct train_data *d,
+		 const struct train_opts *o, struct train_stats *st)
+{
+	struct train_work *works[TRAIN_MAX_THREADS];
+	int n;
+
 	if (o->hard && !t->work.hard)
 		train_hard_start(&t->work, o->seed);
-	train_loss(&t->lay, t->theta, t->grad, d, o->scorers, &t->work, st);
+	n = tr_crew(t, d, o, works);
+	tr_loss(&t->lay, t->theta, t->grad, d, o->scorers, works, n, t->chunk,
+		st);
 	for (int b = 0; b < t->lay.nblocks; b++) /* no part in the clip */
 		if (t->frozen[b])
 			memset(t->grad + t->lay.off[b], 0,
@@ -2137,8 +1815,9 @@ int train_run(struct trainer *t, const struct train_data *d,
 	      const struct train_opts *o, train_progress_fn progress,
 	      void *ctx, struct train_stats *last)
 {
+	struct train_work *works[TRAIN_MAX_THREADS];
 	struct train_stats st;
-	int e;
+	int e, n;
 
 	memset(&st, 0, sizeof st);
 	for (e = 1; e <= o->epochs; e++) {
@@ -2151,10 +1830,8 @@ int train_run(struct trainer *t, const struct train_data *d,
 		}
 	}
 	memset(last, 0, sizeof *last);
-	t->work.align_weight = o->align_weight;
-	t->work.window = o->window;
-	t->work.window_size = o->window_size;
-	train_loss(&t->lay, t->theta, NULL, d, o->scorers, &t->work, last);
+	n = tr_crew(t, d, o, works);
+	tr_loss(&t->lay, t->theta, NULL, d, o->scorers, works, n, NULL, last);
 	last->epoch = e - 1;
 	last->epochs = o->epochs;
 	last->grad_norm = st.grad_norm;
@@ -2163,29 +1840,34 @@ int train_run(struct trainer *t, const struct train_data *d,
 
 /* ------------------------------------------------------- the results */
 
+/* After step t of greedy decoding: α_t becomes the α_{t-1} of the next
+ * step (w->seq_alpha), and row t - 1 of alpha (if not NULL); the
+ * predicted word goes to out[t - 1], and is returned. */
+static int tr_greedy_word(int t, int n, int *out, double *alpha,
+			  struct train_work *w)
+{
+	memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
+	if (alpha)
+		memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
+		       sizeof *alpha * (size_t)n);
+	return out[t - 1] = w->ptop;
+}
+
 /* train_greedy in Bahdanau's architecture. */
 static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
 			      int sc, int *out, int max, double *alpha,
 			      struct train_work *w)
 {
-	const struct scorer_class *cls = scorer_get(sc);
 	struct score_in in;
 	int word = m->bos, t;
 
 	tr_encode_bidir(m, src, n, w);
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
-		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
-		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = w->ptop;
-		if (alpha)
-			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
-			       sizeof *alpha * (size_t)n);
+		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
+			     tr_sel_default(), w);
+		word = tr_greedy_word(t, n, out, alpha, w);
 		if (word == m->eos)
 			return t;
 	}
@@ -2197,7 +1879,6 @@ int train_greedy(const struct model *m, const int *src, int n,
 		 struct train_work *w)
 {
 	const int H = m->H;
-	const struct scorer_class *cls = scorer_get(sc);
 	struct score_in in;
 	int word = m->bos, t;
 
@@ -2212,23 +1893,15 @@ int train_greedy(const struct model *m, const int *src, int n,
 		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
 	tr_encode(m, src, n, w);
 	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
-	tr_score_in(&in, m, sc, n, w);
-	if (cls->prepare)
-		cls->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
 		if (m->input_feeding) /* h̃_{t-1} is still in w->ht */
 			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
 		else
 			tr_dec_step(m, word, t, w);
-		tr_attend(m, &in, sc, t, n, -1, w);
-		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
-		word = out[t - 1] = w->ptop;
-		if (alpha)
-			memcpy(alpha + (size_t)(t - 1) * n, w->alpha,
-			       sizeof *alpha * (size_t)n);
+		tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
+		word = tr_greedy_word(t, n, out, alpha, w);
 		if (word == m->eos)
 			return t;
 	}
@@ -2267,23 +1940,20 @@ static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 		memcpy(w->s, w->h + (size_t)n * m->H,
 		       sizeof *w->s * (size_t)m->H);
 	}
-	tr_score_in(&in, m, sc, n, w);
-	if (scorer_get(sc)->prepare)
-		scorer_get(sc)->prepare(&in, &w->sws);
-	memset(w->seq_alpha, 0, sizeof *w->seq_alpha * (size_t)n);
-	w->seq_alpha[0] = 1.0; /* α_0: one-hot on the first source word */
+	tr_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (int t = 1; t <= pr->ntgt; t++) {
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
 		int linked = 0, word = tr_input(m, pr->tgt, t);
 		if (m->arch == ARCH_bahdanau) {
-			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy, w);
+			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
+			     tr_sel_default(), w);
 		} else if (m->input_feeding) { /* h̃_{t-1} is in w->ht */
 			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
-			tr_attend(m, &in, sc, t, n, -1, w);
+			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
 		} else {
 			tr_dec_step(m, word, t, w);
-			tr_attend(m, &in, sc, t, n, -1, w);
+			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
 		}
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		for (int i = 0; i < n; i++)

@@ -27,6 +27,7 @@
 
 #define TRAIN_MAX_WORDS 64     /* words on one side of a pair */
 #define TRAIN_MAX_PAIRS 100000 /* pairs in one file */
+#define TRAIN_MAX_THREADS 64   /* threads of one training */
 
 /* ---------------------------------------------------------------- pairs */
 
@@ -123,7 +124,8 @@ struct train_work {
 	struct score_ws sws; /* the scorer's working memory (scorer.h) */
 	double *e;      /* (maxn) scores e_t,i, later dL/de_t,i */
 	double *alpha;  /* (maxn) attention weights α_t,i */
-	double *dalpha; /* (maxn) dL/dα_t,i */
+	double *dalpha; /* (maxn) dL/dα_t,i; in a forward pass, hard
+	                   attention's cumulative sums (selection_hard.c) */
 	double *cs;     /* (2H) [c_t; s_t] */
 	double *dcs;    /* (2H) dL/d[c_t; s_t] */
 	double *ht;     /* (H) h̃_t */
@@ -165,24 +167,30 @@ struct train_work {
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
 	 * which tr_attend_back adds to its own; NULL: none */
 	const double *dht_in;
-	/* train --hard (REINFORCE, doc/model.md "Learning it"): when hard is
-	 * 1, each teacher-forced step draws l with u from hard_rng
-	 * (SplitMix64, one number a step, in the order pairs, scorers,
-	 * steps), uses c_t = h_l, and the scores get the score-function and
-	 * entropy terms with hard_b[sc], the baseline of scorer sc, updated
-	 * after every step.  Both persist across pairs and epochs: the
-	 * trainer sets them once (train_hard_start). */
+	/* the selection trained, an enum selection: each step's context,
+	 * and its own terms of the loss and gradient, come from its class's
+	 * training part (src/selection_*.c).  0 (as train_work_init sets
+	 * it): the registry's first, soft. */
+	int selection;
+	/* train --hard (REINFORCE, doc/model.md "Learning it",
+	 * src/selection_hard.c): hard is 1 once train_hard_start has set
+	 * selection to hard; each teacher-forced step draws l with u from
+	 * hard_rng (SplitMix64, one number a step, in the order pairs,
+	 * scorers, steps), uses c_t = h_l, and the scores get the
+	 * score-function and entropy terms with hard_b[sc], the baseline of
+	 * scorer sc, updated after every step.  Both persist across pairs
+	 * and epochs: the trainer sets them once (train_hard_start). */
 	int hard;
 	uint64_t hard_rng;
 	double hard_b[SCORER_COUNT];
 	double hard_lambda_r, hard_lambda_e;
-	/* the draws of a pair's steps kept for the backward pass (a scorer
-	 * that reads α_{t-1}, Bahdanau's architecture): l_t (from 0) and
-	 * R_t - b, (maxT + 1) each */
+	/* the draws of a pair's steps kept for the backward pass: l_t (from
+	 * 0) and R_t - b, (maxT + 1) each */
 	int *hard_l;
 	double *hard_adv;
-	/* (maxn) local-p's π_t = a_t / Σ_j a_t,j, the distribution a step
-	 * draws from when the window's weights do not sum to 1 */
+	/* (maxn) an unnormalised window's (local-p's) π_t = a_t / Σ_j a_t,j,
+	 * the distribution a step draws from when the window's weights do
+	 * not sum to 1 */
 	double *hard_pi;
 	/* A test hook (tests/check_train.c), NULL otherwise: with hard_fix,
 	 * the loss includes the surrogate whose gradient the scores get,
@@ -226,13 +234,24 @@ struct train_stats {
 	double grad_norm;              /* global norm before clipping */
 };
 
+/* The pairs whose gradient, loss and counts one running sum collects:
+ * train_loss sums each chunk of TRAIN_CHUNK consecutive pairs (the first
+ * chunk, pairs 0 .. TRAIN_CHUNK - 1, then the next) from zero, pair after
+ * pair, and adds the chunks' sums in chunk order.  The chunks are the
+ * threads' units of work (train_opts.threads), and their size is fixed, so
+ * the sums, and the model, are the same bits whatever the number of
+ * threads; up to TRAIN_CHUNK pairs make one chunk, one running sum. */
+#define TRAIN_CHUNK 64
+
 /* The objective L = sum over the scorers of the mean cross-entropy per
  * prediction, over every pair of d, plus, when w->align_weight λ is not 0,
  * for each target word t of a pair with a gold alignment that links it to
  * the source words G_t, λ times -log Σ_{i in G_t} α_t,i, divided by the same
  * count of predictions (guided alignment).  Writes dL/dtheta into grad (l->total)
  * unless grad is NULL, fills *st if not NULL (all but epoch, epochs and
- * grad_norm), and returns L.  theta is not changed. */
+ * grad_norm), and returns L.  theta is not changed.  Runs in the calling
+ * thread alone, summing by chunks (TRAIN_CHUNK) as the trainer's threads
+ * do: the same bits as train_epoch with any train_opts.threads. */
 double train_loss(const struct train_layout *l, const double *theta,
 		  double *grad, const struct train_data *d, unsigned scorers,
 		  struct train_work *w, struct train_stats *st);
@@ -260,9 +279,15 @@ struct train_opts {
 	int window, window_size; /* train --window: an enum window, and D */
 	int hard;               /* 1: train hard attention by REINFORCE
 	                           (train --hard); either architecture, every
-	                           scorer, input feeding, the global and
-	                           local-m windows (not local-p); the draws'
-	                           SplitMix64 state starts at seed */
+	                           scorer, input feeding, every window; the
+	                           draws' SplitMix64 state starts at seed */
+	int threads;            /* the most threads that train_epoch and
+	                           train_run share the pairs among, a chunk
+	                           (TRAIN_CHUNK) each at a time; 0 or 1: the
+	                           calling thread alone.  The model is the
+	                           same bits whatever it is.  With hard, one
+	                           thread: REINFORCE's draws and baselines
+	                           run on from pair to pair in order */
 };
 
 /* The defaults, the recipe of data/toy4.model: all scorers, 3000
@@ -283,6 +308,15 @@ struct trainer {
 	 * or NULL): the translation loss does not use them, so they are kept
 	 * as they were and written into the trained model (train_view) */
 	double *mha[MHA_GROUPS][MHA_NW];
+	/* train_epoch's threads beyond the calling one (which uses work),
+	 * allocated by the first epoch that runs them: each one's scratch,
+	 * and the gradients of the chunks summed and not yet added */
+	int nthreads;            /* threads allocated for, from 1 */
+	struct train_work *peer; /* (nthreads - 1) */
+	double *chunk;           /* (1 or 4 nthreads, lay.total): one with
+	                            one thread, four a thread with more;
+	                            NULL until a chunk after the first
+	                            needs it */
 };
 
 /* Sets up *t for data d with sizes E, H, A and an "attention first" start
@@ -341,7 +375,9 @@ int train_weights_ok(const struct trainer *t);
 /* Called after each epoch with its statistics; return non-zero to stop. */
 typedef int (*train_progress_fn)(const struct train_stats *st, void *ctx);
 
-/* One epoch: the loss and gradient over all of d, the gradient clipped to
+/* One epoch: the loss and gradient over all of d, on up to o->threads
+ * threads (t->work's settings set from o; the other threads' scratch
+ * allocated at the first epoch that needs them), the gradient clipped to
  * o->clip, and one update.  Fills *st. */
 void train_epoch(struct trainer *t, const struct train_data *d,
 		 const struct train_opts *o, struct train_stats *st);
@@ -381,6 +417,18 @@ int train_count_exact(const struct model *m, const struct train_data *d,
 int train_align_count(const struct model *m, const struct train_data *d,
 		      int sc, struct train_work *w, int *total);
 
+/* α (n) = softmax(e), as train_softmax computes it, without the log; the
+ * windows' training parts (src/window_*.c) make their weights with it. */
+void train_softmax_weights(double *alpha, const double *e, int n);
+
+struct window_class;
+
+/* Whether training can use the window class wc (src/window.h): 0 if it
+ * has a training part; else -1 with err set to "the window NAME cannot
+ * be trained: ...".  train refuses such a window by name, and never
+ * trains another in its place. */
+int train_window_check(const struct window_class *wc, struct errbuf *err);
+
 /* ------------------------------------------------ hard attention */
 
 #define TRAIN_HARD_LAMBDA_R 0.1   /* λ_r, as selection_hard.c */
@@ -394,19 +442,19 @@ int train_align_count(const struct model *m, const struct train_data *d,
  * p_k, as attn_argmax(p, n) would find it.  n >= 1. */
 double train_softmax(double *p, const double *x, int n, int *top);
 
-/* Turns on REINFORCE in w: hard = 1, the generator's state seed, every
- * baseline 0, λ_r and λ_e the values above. */
+/* Turns on REINFORCE in w (src/selection_hard.c): selection = hard,
+ * hard = 1, the generator's state seed, every baseline 0, λ_r and λ_e
+ * the values above. */
 void train_hard_start(struct train_work *w, uint64_t seed);
 
 /* Whether train --hard can train the scorers with architecture arch
- * (every scorer, in both architectures; local-p, which it cannot train,
- * is the caller's to refuse). */
+ * (every scorer, in both architectures, through every window). */
 int train_hard_supported(int arch, unsigned scorers);
 
-/* The ascent direction on the scores of one step (n words, weights alpha,
- * the drawn word l, reward R, baseline b): out_j = λ_r (R - b)(onehot_l,j
- * - α_j) - λ_e α_j (log α_j + H), H = -Σ α log α (0 log 0 = 0).
- * out must not be alpha. */
+/* The ascent direction on the scores of one step (src/selection_hard.c;
+ * n words, weights alpha, the drawn word l, reward R, baseline b): out_j
+ * = λ_r (R - b)(onehot_l,j - α_j) - λ_e α_j (log α_j + H), H = -Σ α log
+ * α (0 log 0 = 0).  out must not be alpha. */
 void train_hard_score_grad(double *out, const double *alpha, int n, int l,
 			   double R, double b, double lambda_r,
 			   double lambda_e);

@@ -11,6 +11,8 @@
 
 #include "trace.h"
 
+struct train_work;
+
 enum window {
 #define WINDOW(name) WINDOW_##name,
 #include "window_list.h"
@@ -39,6 +41,47 @@ struct window_class {
 	 * for the command line's usage error and check()'s */
 	int min_size;
 	const char *min_size_why;
+	/* the model's sections the window owns, as bits of
+	 * model_param_table's mask (local-p: LOCALP_PARAM_BIT): training
+	 * through the window trains them too; 0, the default: none */
+	unsigned params;
+
+	/* ---- training (src/train.c), which calls these and knows no
+	 * window by name.  A window without train_weights or train_back
+	 * cannot be trained: train refuses it by name
+	 * (train_window_check, src/train.h). */
+
+	/* Step 2 of a training step: the weights α_t into w->alpha (n) from
+	 * the scores w->e (n) of step t, with the query q (H) (s_t in
+	 * Luong's architecture, s_{t-1} in Bahdanau's); keeps in w what
+	 * train_back reads. */
+	void (*train_weights)(const struct model *m, const double *q, int t,
+			      int n, struct train_work *w);
+	/* The backward pass of train_weights: dL/de_t into w->e (n) from
+	 * dL/dα_t in w->dalpha (n, which it may change), α_t being alpha
+	 * (n) and the rest of the step's state in w; adds to the gradients
+	 * of the window's own weights in g (local-p: W_p, v_p) and to dq
+	 * (H), dL/dq. */
+	void (*train_back)(struct model *g, const struct model *m,
+			   const double *q, double *dq, const double *alpha,
+			   int n, struct train_work *w);
+	/* Keeps what train_back reads of step t beyond α_t, for a backward
+	 * pass that runs after every step's forward pass, and puts it back
+	 * (train_recall).  NULL, both: the window needs nothing beyond
+	 * α_t, which train_back is given. */
+	void (*train_keep)(struct train_work *w, int n, int t);
+	void (*train_recall)(struct train_work *w, int n, int t);
+	/* An unnormalised window under hard attention, which draws from
+	 * π = a / Σ a: its weights are the softmax of the scores over the
+	 * window times factors that do not depend on the scores, so π is
+	 * the softmax of z = e + log(factors), and REINFORCE's terms dz
+	 * (n, an ascent direction, scaled by -scale) on z are the terms on
+	 * e too.  Adds what they send to the window's own weights (g) and
+	 * to dq (H).  NULL: a normalised window, or one with no weights. */
+	void (*train_draw_back)(struct model *g, const struct model *m,
+				const double *q, double *dq,
+				const double *dz, double scale, int n,
+				struct train_work *w);
 };
 
 extern const struct window_class *const window_registry[WINDOW_COUNT];
@@ -50,6 +93,20 @@ static inline const struct window_class *window_get(int w)
 
 /* The window called name (exactly), or -1. */
 int window_find(const char *name);
+
+/* ---- shared by the windows' training parts */
+
+/* Training's step 2 for a window that is the softmax over all n
+ * (global): α_t = softmax(w->e) into w->alpha. */
+void window_train_softmax(const struct model *m, const double *q, int t,
+			  int n, struct train_work *w);
+
+/* The backward pass of a softmax over the window (global, local-m):
+ * w->e_i = α_i (w->dalpha_i - Σ_j α_j w->dalpha_j), 0 where α_i is. */
+void window_train_softmax_back(struct model *g, const struct model *m,
+			       const double *q, double *dq,
+			       const double *alpha, int n,
+			       struct train_work *w);
 
 /* ---- shared by the local windows (src/window_local.c) */
 
@@ -64,5 +121,10 @@ void window_local_record(struct trace *tr, int run, int t, const double *p,
 const double *window_local_softmax(struct trace *tr, int run, int t,
 				   const double *e, int lo, int hi,
 				   const char *symbol);
+
+/* Training's window around centre: w->wlo .. w->whi (from 1, clipped to
+ * 1 .. n, half-width w->window_size), and w->alpha (n) the softmax of
+ * w->e over it, 0 elsewhere. */
+void window_local_train(int centre, int n, struct train_work *w);
 
 #endif

@@ -3,7 +3,10 @@
  * sentence, and the softmax of the scores over it alone. */
 #include "config.h"
 
+#include <string.h>
+
 #include "attn.h"
+#include "train.h"
 #include "window.h"
 
 void window_local_record(struct trace *tr, int run, int t, const double *p,
@@ -60,4 +63,15 @@ const double *window_local_softmax(struct trace *tr, int run, int t,
 	r->len = n;
 	r->result_axis = AXIS_SOURCE;
 	return alpha;
+}
+
+void window_local_train(int centre, int n, struct train_work *w)
+{
+	const int D = w->window_size;
+
+	w->wlo = centre - D < 1 ? 1 : centre - D;
+	w->whi = centre + D > n ? n : centre + D;
+	memset(w->alpha, 0, sizeof *w->alpha * (size_t)n);
+	train_softmax_weights(w->alpha + w->wlo - 1, w->e + w->wlo - 1,
+			      w->whi - w->wlo + 1);
 }

@@ -6,6 +6,7 @@
  * and gives the positions outside the window 0.  There is no Gaussian. */
 #include "config.h"
 
+#include "train.h"
 #include "window.h"
 
 static const double *local_m_weights(struct trace *tr, int run, int t,
@@ -19,9 +20,20 @@ static const double *local_m_weights(struct trace *tr, int run, int t,
 	return window_local_softmax(tr, run, t, e, lo, hi, "α_{t}");
 }
 
+/* Training's weights: the softmax over min(t, n) - D .. min(t, n) + D. */
+static void local_m_train_weights(const struct model *m, const double *q,
+				  int t, int n, struct train_work *w)
+{
+	(void)m;
+	(void)q;
+	window_local_train(t < n ? t : n, n, w);
+}
+
 const struct window_class window_local_m = {
 	.name = "local-m",
 	.summary = "the softmax over the 2D+1 words around p_t = min(t, n)",
 	.weights = local_m_weights,
 	.check = NULL,
+	.train_weights = local_m_train_weights,
+	.train_back = window_train_softmax_back,
 };

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1130,58 +1131,63 @@ static int check_text(const char *text, struct reports *r)
 	return bad;
 }
 
-START_TEST(test_numbers_right)
+/* Every decimal typed in the prose is reported, right or wrong, and
+ * the message proposes the reference; a number marked with a backslash is
+ * not reported. */
+START_TEST(test_numbers_typed)
 {
 	struct reports r;
-	/* results, rounded ones, an intermediate sum, a weight (W_x's 2.5),
-	 * a negative one, and one that is not the trace's, marked */
 	ck_assert_int_eq(check_text(HEAD_H4 "page: p\n"
-		"h_1 holds 0.9866 in slot 1 and 0.1974 in slot 4, about 0.99\n"
-		"and 0.2; the sum in slot 2 of h_2 is 2.6973, since W_x copies\n"
-		"each slot 2.5 times louder. 0.0 is there too, e^2.5 is \\12.18.\n"
-		"\n    0.9866 × 1 = 0.9866\n"
-		"show encoder i=1\n", &r), 0);
+		"h_1 holds 0.9866 in slot 1, about 0.99; e^2.5 is \\12.18.\n"
+		"\n    0.1974\n"
+		"show encoder i=1\n", &r), 4);
+	/* tanh 2.5 = 0.98661 is h_1[1]; at 2 decimals it is {h_1[1]:2} */
+	ck_assert_str_eq(r.msg[0], "t.lesson:5:11: expected a reference to "
+			 "a value of the trace, such as {h_1[1]} (0.9866), or "
+			 "\\0.9866 for a number that is not the trace's, "
+			 "found '0.9866'");
+	ck_assert_ptr_nonnull(strstr(r.msg[1], "t.lesson:5:35: expected a "
+				     "reference to a value of the trace, such "
+				     "as {h_1[1]:2} (0.9866)"));
+	ck_assert_ptr_nonnull(strstr(r.msg[2], ":5:43: "));  /* e^2.5 */
+	ck_assert_ptr_nonnull(strstr(r.msg[3], "t.lesson:7:5: expected a "
+				     "reference to a value of the trace, such "
+				     "as {h_1[4]} (0.1974)"));
+	/* references and marked numbers pass */
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\n"
+		"{h_1[1]} and \\0.5 and {e_1,1:2}\n", &r), 0);
 }
 END_TEST
 
 START_TEST(test_numbers_wrong)
 {
 	struct reports r;
+	/* a drifted number gets the nearest value's reference */
 	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nshow encoder i=1\n"
 		"page: q\n"
 		"h_1 holds 0.9867 in slot 1,\n"
 		"    and 0.1975\n", &r), 2);
-	ck_assert_str_eq(r.msg[0], "t.lesson:7:11: expected a number the "
-			 "page shows, at 4 decimals (the nearest is 0.9866, "
-			 "h_1[1]; write \\0.9867 for a number that is not the "
-			 "trace's), found '0.9867'");
+	ck_assert_str_eq(r.msg[0], "t.lesson:7:11: expected a reference to "
+			 "a value of the trace, such as {h_1[1]} (0.9866), or "
+			 "\\0.9867 for a number that is not the trace's, "
+			 "found '0.9867'");
 	ck_assert_ptr_nonnull(strstr(r.msg[1], "t.lesson:8:9: expected a "
-				     "number the page shows, at 4 decimals "
-				     "(the nearest is 0.1974, "));
-	ck_assert_ptr_nonnull(strstr(r.msg[1], "found '0.1975'"));
-	/* at the precision written: tanh 2.5 = 0.986614 is 0.987 and
-	 * 0.98661, but not 0.98662 */
-	ck_assert_int_eq(check_text(HEAD_H4 "page: p\n0.987 0.98661\n", &r),
-			 0);
-	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nabout 0.98662\n", &r),
+				     "reference to a value of the trace, such "
+				     "as {h_1[4]} (0.1974)"));
+	/* a number of another scorer's run is named with its scorer */
+	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nabout 2.4413\n", &r),
 			 1);
-	ck_assert_ptr_nonnull(strstr(r.msg[0], "at 5 decimals (the nearest "
-				     "is 0.98661, h_1[1]; "));
-	ck_assert_ptr_nonnull(strstr(r.msg[0], "found '0.98662'"));
-	/* the sign counts: the sum in slot 2 of h_2 is 2.6973 */
-	ck_assert_int_eq(check_text(HEAD_H4 "page: p\nh_2 is -2.6973\n", &r),
-			 1);
+	ck_assert_ptr_nonnull(strstr(r.msg[0], "{e_1,1 scorer=general}"));
 }
 END_TEST
 
-/* A number of a model= model's trace passes on the page that shows it,
- * and only there. */
+/* A number of a model= model's trace is proposed with its model=. */
 START_TEST(test_numbers_other_model)
 {
 	struct errbuf err;
 	struct model toy;
 	struct trace t;
-	int src[3], tried = 0, shown = 0;
+	int src[3], shown = 0;
 	ck_assert_int_eq(model_load_named(&toy, "toy4", &err), 0);
 	src[0] = vocab_find(&toy.src, "je");
 	src[1] = vocab_find(&toy.src, "suis");
@@ -1191,22 +1197,336 @@ START_TEST(test_numbers_other_model)
 	/* a weight of toy4's first step that handset4's trace lacks */
 	const struct trace_rec *a = trace_find(&t, REC_SOFTMAX, 0, 1, 0);
 	for (int i = 0; i < a->len && !shown; i++) {
-		char num[NUM_BUFSZ], text[512];
+		char num[NUM_BUFSZ], text[512], want[64];
 		struct reports r;
 		num_fixed(num, a->result[i], 4);
-		snprintf(text, sizeof text, HEAD_H4 "page: p\nso %s\n"
-			 "show weights t=1\npage: q\nso %s\n"
-			 "show heatmap model=toy4\n", num, num);
-		if (check_text(text, &r) != 1)
-			continue; /* handset4 has it too: try another */
-		tried++;
-		ck_assert_ptr_nonnull(strstr(r.msg[0], "t.lesson:5:4: "));
-		shown = 1;
+		snprintf(text, sizeof text, HEAD_H4 "page: q\nso %s\n"
+			 "show heatmap model=toy4\n", num);
+		check_text(text, &r);
+		snprintf(want, sizeof want, "{α_1,%d model=toy4}", i + 1);
+		if (strstr(r.msg[0], "model=toy4"))
+			shown = strstr(r.msg[0], want) != NULL;
 	}
 	ck_assert_int_eq(shown, 1);
-	ck_assert_int_eq(tried, 1);
 	trace_free(&t);
 	model_free(&toy);
+}
+END_TEST
+
+/* --- references and claims (lesson_ref.c) ----------------------------- */
+
+START_TEST(test_ref_parse)
+{
+	struct lesson_ref r;
+	size_t mo, ml, bad;
+	char why[256];
+	const char *t = "sum[2] of h_2:2 scorer=general model=x.model";
+	ck_assert_int_eq(lesson_ref_parse(&r, t, strlen(t), &mo, &ml, why,
+					  sizeof why, &bad), 0);
+	ck_assert_str_eq(r.op, "sum");
+	ck_assert_str_eq(r.idx[0], "2");
+	ck_assert_str_eq(r.sym, "h_2");
+	ck_assert_int_eq(r.decimals, 2);
+	ck_assert_int_eq(r.scorer, SCORER_general);
+	ck_assert_int_eq((int)ml, 7);
+	ck_assert_int_eq(memcmp(t + mo, "x.model", 7), 0);
+	t = "W_c·[c_1; s_1][3] of h̃_1";
+	ck_assert_int_eq(lesson_ref_parse(&r, t, strlen(t), &mo, &ml, why,
+					  sizeof why, &bad), 0);
+	ck_assert_str_eq(r.op, "W_c·[c_1; s_1]");
+	ck_assert_str_eq(r.idx[0], "3");
+	t = "encoder.W_x[4][1]";
+	ck_assert_int_eq(lesson_ref_parse(&r, t, strlen(t), &mo, &ml, why,
+					  sizeof why, &bad), 0);
+	ck_assert_str_eq(r.sym, "encoder.W_x");
+	ck_assert_str_eq(r.idx[0], "4");
+	ck_assert_str_eq(r.idx[1], "1");
+	t = "α_1 scorer=cosine";
+	ck_assert_int_eq(lesson_ref_parse(&r, t, strlen(t), &mo, &ml, why,
+					  sizeof why, &bad), -1);
+	ck_assert_int_eq((int)bad, 5);
+	ck_assert_int_eq(lesson_ref_parse(&r, " ", 1, &mo, &ml, why,
+					  sizeof why, &bad), -1);
+}
+END_TEST
+
+/* The value of the one reference on a page of a handset4 lesson. */
+static double ref_value(const char *ref, int scorer)
+{
+	char text[512];
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	double v = -999;
+	char why[512];
+	snprintf(text, sizeof text, HEAD_H4 "page: p\n{%s}\n", ref);
+	parse_ok(&l, text);
+	if (lesson_prepare(&l, &m, &t, &err) != 0)
+		ck_abort_msg("unexpected error: %s", err.msg);
+	ck_assert_int_eq(l.pages[0].nrefs, 1);
+	int run = scorer < 0 ? -1 : trace_run_of(&t, scorer);
+	if (lesson_ref_value(&l, &l.pages[0].refs[0], &t, run, &v, why,
+			     sizeof why) != 0)
+		ck_abort_msg("%s: %s", ref, why);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	return v;
+}
+
+/* References resolve to the values worked out here from handset4's
+ * weights (doc/model.md), independently of the trace. */
+START_TEST(test_ref_values)
+{
+	double h1[4] = { tanh(2.5), 0, 0, tanh(0.2) };
+	double h2_2 = tanh(2.5 + 0.2 * h1[0]);
+	double h2_4 = tanh(0.2 + 0.3 * h1[3]);
+	double h3_3 = tanh(2.5 + 0.2 * h2_2), h3_4 = tanh(0.2 + 0.3 * h2_4);
+	double s1 = tanh(2.5 + 0.5 * h3_4);   /* s_0 = h_3, y_0 = <s> */
+	double e11 = s1 * h1[0];              /* dot: only slot 1 */
+	double a11 = 1 / (1 + 2 * exp(-e11)); /* e_1,2 = e_1,3 = 0 */
+	double g1 = s1 * 2.5 * h1[0], g2 = s1 * 0.5 * h2_2; /* general */
+	double ga11 = exp(g1) / (exp(g1) + exp(g2) + 1);
+	const double tol = 1e-12;
+	ck_assert_double_eq_tol(ref_value("h_1[1]", -1), h1[0], tol);
+	ck_assert_double_eq_tol(ref_value("h_1,4", -1), h1[3], tol);
+	ck_assert_double_eq_tol(ref_value("h_3[3]", -1), h3_3, tol);
+	ck_assert_double_eq_tol(ref_value("sum[2] of h_2", -1),
+				2.5 + 0.2 * h1[0], tol);
+	ck_assert_double_eq_tol(ref_value("s_1[1]", -1), s1, tol);
+	ck_assert_double_eq_tol(ref_value("e_1,1", -1), e11, tol);
+	ck_assert_double_eq_tol(ref_value("α_1,1", -1), a11, tol);
+	ck_assert_double_eq_tol(ref_value("α_1[je]", -1), a11, tol);
+	ck_assert_double_eq_tol(ref_value("sum of α_1", -1),
+				1 + 2 * exp(-e11), tol);
+	ck_assert_double_eq_tol(ref_value("e_1,2 scorer=general", -1), g2,
+				tol);
+	ck_assert_double_eq_tol(ref_value("α_1,1 scorer=general", -1), ga11,
+				tol);
+	/* without scorer=, the run shown: the stepper's scorer key */
+	ck_assert_double_eq_tol(ref_value("α_1,1", SCORER_general), ga11, tol);
+	ck_assert_double_eq_tol(ref_value("α_1,1 scorer=dot",
+					  SCORER_general), a11, tol);
+	ck_assert_double_eq_tol(ref_value("encoder.W_x[4][1]", -1), 0.2, 1e-15);
+	ck_assert_double_eq_tol(ref_value("general.W[1][2]", -1), 0.5, 1e-15);
+}
+END_TEST
+
+/* prepare's error for the reference text on a handset4 page */
+static void ref_bad(const char *line, const char *want)
+{
+	char text[512];
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	snprintf(text, sizeof text, HEAD_H4 "scorers: dot,general\npage: p\n"
+		 "x\n%s\n", line);
+	parse_ok(&l, text);
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), -1);
+	if (!strstr(err.msg, want))
+		ck_abort_msg("%s: got %s, want %s", line, err.msg, want);
+	lesson_free(&l);
+}
+
+START_TEST(test_ref_errors)
+{
+	ref_bad("so {α_9,1}", "t.lesson:7:4: expected a value of the trace, "
+		"found '{α_9,1}' (the dot scorer's run has α_1 to α_5)");
+	ref_bad("so {h_4[1]}", "t.lesson:7:4: expected a value of the trace, "
+		"found '{h_4[1]}' (the dot scorer's run has h_1 to h_3)");
+	ref_bad("so {α_1,4}", "expected an entry of α_1 from 1 to 3, found "
+		"'[4]' in '{α_1,4}'");
+	ref_bad("so {α_1[chat]}", "found '[chat]' in '{α_1[chat]}'");
+	ref_bad("so {α_1,1 scorer=concat}", "t.lesson:7:4: expected a scorer "
+		"of the lesson's trace, found concat");
+	ref_bad("so {q_1}", "expected a value of the trace (a symbol the "
+		"trace prints");
+	ref_bad("so {bogus of α_1}", "expected an operand of α_1 (");
+	ref_bad("so {α_1}", "expected one entry of α_1, which has 3");
+	ref_bad("claim argmax(α_9) = je", "t.lesson:7:7: expected a value");
+}
+END_TEST
+
+START_TEST(test_ref_parse_errors)
+{
+	struct errbuf err;
+	struct lesson l;
+	ck_assert_int_eq(lesson_parse(&l, HEAD "page: p\nso {α_1,1\n",
+				      strlen(HEAD) + 20, "t.lesson", &err), -1);
+	ck_assert_str_eq(err.msg, "t.lesson:4:4: expected '}' closing the "
+			 "reference (write '\\{' for a brace), found the end "
+			 "of the line");
+	lesson_free(&l);
+	const char *c = HEAD "page: p\nclaim α_1,1 0.5\n";
+	ck_assert_int_eq(lesson_parse(&l, c, strlen(c), "t.lesson", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.lesson:4:7: expected a claim "
+				     "'A OP B'"));
+	lesson_free(&l);
+}
+END_TEST
+
+/* Claims: true ones pass; a false one is reported; one that names no
+ * scorer must hold in every run. */
+START_TEST(test_claims)
+{
+	static const struct { const char *claim; int bad; } cases[] = {
+		{ "claim argmax(α_1) = je", 0 },
+		{ "claim argmax(α_1) = 1", 0 },
+		{ "claim argmax(α_1) = suis", 1 },
+		{ "claim α_1,1 > α_1,2", 0 },
+		{ "claim α_1,1 < α_1,2", 1 },
+		{ "claim sum(α_1) = 1", 0 },
+		{ "claim max(e_1) < 1", 1 },          /* general's is 2.44 */
+		{ "claim max(e_1 scorer=dot) < 1", 0 },
+		{ "claim α_1,1 scorer=general > α_1,1 scorer=dot", 0 },
+		{ "claim e_1,1 = 0.9765", 1 },        /* not in general's run */
+		{ "claim e_1,1 scorer=dot = 0.9765", 0 },
+		{ "claim e_1,1 scorer=dot != 0.9765", 1 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char text[512];
+		struct errbuf err;
+		struct lesson l;
+		struct model m;
+		struct trace t;
+		struct reports r;
+		memset(&r, 0, sizeof r);
+		snprintf(text, sizeof text, HEAD_H4 "scorers: dot,general\n"
+			 "page: p\nx\n%s\n", cases[k].claim);
+		parse_ok(&l, text);
+		if (lesson_prepare(&l, &m, &t, &err) != 0)
+			ck_abort_msg("%s: %s", cases[k].claim, err.msg);
+		int bad = lesson_check_claims(&l, &t, collect, &r);
+		if (bad != cases[k].bad)
+			ck_abort_msg("%s: %d false, want %d (%s)",
+				     cases[k].claim, bad, cases[k].bad,
+				     r.msg[0]);
+		if (bad)
+			ck_assert_ptr_nonnull(strstr(r.msg[0], "t.lesson:7:7: "
+						     "expected a claim that "
+						     "holds"));
+		trace_free(&t);
+		model_free(&m);
+		lesson_free(&l);
+	}
+}
+END_TEST
+
+/* The page fills its references, for the run it is shown with. */
+START_TEST(test_ref_render)
+{
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	struct fmt_opts o;
+	char *text = NULL;
+	size_t len = 0;
+	parse_ok(&l, HEAD_H4 "page: p\nje gets {α_1,1}, {α_1,1:2} and\n"
+		 "{α_1,1 scorer=dot} of y_{t-1}.\n    {e_1,2}|\n");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+	fmt_opts_default(&o);
+	FILE *f = open_memstream(&text, &len);
+	l.scorer = SCORER_general; /* as the stepper's scorer key does */
+	lesson_page_text(f, &l, 0, &t, &o, 76);
+	fclose(f);
+	ck_assert_str_eq(text, "p\n-\n\nje gets 0.8135, 0.81 and 0.5704 of "
+			 "y_{t-1}.\n\n    0.4904|\n");
+	free(text);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+}
+END_TEST
+
+/* A pinned page keeps the lesson's scorer when another is shown, and
+ * says why; its claims are evaluated in the lesson's run alone. */
+START_TEST(test_pin)
+{
+	struct errbuf err;
+	struct lesson l;
+	struct model m;
+	struct trace t;
+	struct fmt_opts o;
+	struct reports r;
+	char *text = NULL;
+	size_t len = 0;
+	parse_ok(&l, HEAD_H4 "scorers: dot,general\npage: p\n"
+		 "pin the dot product\nthe score is {e_1,1}.\n"
+		 "claim max(e_1) < 1\nshow score t=1 i=1\n");
+	ck_assert_str_eq(l.pages[0].pin, "the dot product");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+	ck_assert_int_eq(lesson_check_claims(&l, &t, collect, &r), 0);
+	fmt_opts_default(&o);
+	FILE *f = open_memstream(&text, &len);
+	l.scorer = SCORER_general; /* the scorer key */
+	lesson_page_text(f, &l, 0, &t, &o, 76);
+	fclose(f);
+	ck_assert_str_eq(text, "p\n-\n\n(This page stays with the dot scorer: "
+			 "the dot product)\n\nthe score is 0.9765.\n\n"
+			 "e_1,1 = s_1·h_1 = 0.9765\n");
+	free(text);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	/* without pin, the same claim must hold in general's run too */
+	parse_ok(&l, HEAD_H4 "scorers: dot,general\npage: p\nx\n"
+		 "claim max(e_1) < 1\n");
+	ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+	memset(&r, 0, sizeof r);
+	ck_assert_int_eq(lesson_check_claims(&l, &t, collect, &r), 1);
+	trace_free(&t);
+	model_free(&m);
+	lesson_free(&l);
+	const char *bad = HEAD "page: p\nx\npin\n";
+	ck_assert_int_eq(lesson_parse(&l, bad, strlen(bad), "t.lesson", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.lesson:5:4: expected why the "
+				     "page keeps its scorer"));
+	lesson_free(&l);
+	bad = HEAD "page: p\npin a\npin b\n";
+	ck_assert_int_eq(lesson_parse(&l, bad, strlen(bad), "t.lesson", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "t.lesson:5:1: expected one "
+				     "'pin' line on a page"));
+	lesson_free(&l);
+}
+END_TEST
+
+/* A directive that renders nothing on the lesson's architecture. */
+START_TEST(test_show_nothing)
+{
+	static const struct { const char *show; int bad; } cases[] = {
+		{ "show stage=concat t=1", 1 },  /* Bahdanau has none */
+		{ "show stage=decoder t=1", 0 },
+		{ "show weights t=1", 0 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		char text[256];
+		struct errbuf err;
+		struct lesson l;
+		struct model m;
+		struct trace t;
+		struct reports r;
+		struct fmt_opts o;
+		memset(&r, 0, sizeof r);
+		fmt_opts_default(&o);
+		snprintf(text, sizeof text, HEAD "arch: bahdanau\npage: p\n%s\n",
+			 cases[k].show);
+		parse_ok(&l, text);
+		ck_assert_int_eq(lesson_prepare(&l, &m, &t, &err), 0);
+		ck_assert_int_eq(lesson_check_shows(&l, &t, &o, collect, &r),
+				 cases[k].bad);
+		if (cases[k].bad)
+			ck_assert_ptr_nonnull(strstr(r.msg[0], "t.lesson:5:1: "
+				"expected a directive that shows something"));
+		trace_free(&t);
+		model_free(&m);
+		lesson_free(&l);
+	}
 }
 END_TEST
 
@@ -1591,9 +1911,17 @@ static Suite *lesson_suite(void)
 	tc = tcase_create("numbers");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_numbers_recorded);
-	tcase_add_test(tc, test_numbers_right);
+	tcase_add_test(tc, test_numbers_typed);
 	tcase_add_test(tc, test_numbers_wrong);
 	tcase_add_test(tc, test_numbers_other_model);
+	tcase_add_test(tc, test_ref_parse);
+	tcase_add_test(tc, test_ref_values);
+	tcase_add_test(tc, test_ref_errors);
+	tcase_add_test(tc, test_ref_parse_errors);
+	tcase_add_test(tc, test_claims);
+	tcase_add_test(tc, test_ref_render);
+	tcase_add_test(tc, test_show_nothing);
+	tcase_add_test(tc, test_pin);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("find");

@@ -1064,6 +1064,35 @@ START_TEST(test_grad_window_cases)
 END_TEST
 
 
+/* A window whose class has no training part is refused by name, never
+ * trained as another (issue 32): a throw-away class, as a new
+ * window_NAME.c that fills only the trace's part would define it; every
+ * registered window has its training part. */
+START_TEST(test_window_without_training_refused)
+{
+	const struct window_class scratch = {
+		.name = "scratch-causal",
+		.summary = "a throw-away window that only traces",
+		.weights = window_get(WINDOW_global)->weights,
+	};
+	struct window_class half = *window_get(WINDOW_local_m);
+	struct errbuf err;
+
+	err.msg[0] = '\0';
+	ck_assert_int_eq(train_window_check(&scratch, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the window scratch-causal cannot be "
+			     "trained: ") == err.msg, "%s", err.msg);
+	half.name = "half";
+	half.train_back = NULL; /* weights without their backward pass */
+	ck_assert_int_eq(train_window_check(&half, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the window half cannot be trained")
+		      != NULL, "%s", err.msg);
+	for (int k = 0; k < WINDOW_COUNT; k++)
+		ck_assert_msg(train_window_check(window_get(k), &err) == 0,
+			      "%s", window_get(k)->name);
+}
+END_TEST
+
 /* ---------------------------------------------- hard attention (REINFORCE) */
 
 /* train --hard's loss with the draws fixed: the generator and the
@@ -1704,6 +1733,161 @@ START_TEST(test_simd_same_gradient)
 }
 END_TEST
 
+/* ------------------------------------------------------------- threads */
+
+/* A corpus of four chunks (3 TRAIN_CHUNK + 7 pairs): the pairs of
+ * grad_aligned_pairs and two more, in an order that varies from chunk to
+ * chunk, so that no two chunks' sums are alike. */
+static char *chunks_text(void)
+{
+	static const char *const lines[] = {
+		"a b c ||| x y ||| 1-1 3-1 2-2\n",
+		"b a ||| y z x ||| 1-1 2-3\n",
+		"c ||| z\n",
+		"c c a b ||| x ||| 4-1\n",
+		"b c ||| x x ||| 2-1 1-2\n",
+		"a ||| y z ||| 1-1\n",
+	};
+	const int n = 3 * TRAIN_CHUNK + 7;
+	char *text = malloc((size_t)n * 32), *at = text;
+	ck_assert_ptr_nonnull(text);
+	for (int k = 0; k < n; k++)
+		at = stpcpy(at, lines[(k * k + k / 5) % 6]);
+	return text;
+}
+
+/* The trainings whose bits the thread count must not change: each
+ * architecture, input feeding, both local windows, and hard attention
+ * (which trains on one thread whatever it is given). */
+static const struct {
+	int arch, feed, window, hard;
+	double align_weight;
+	const char *label;
+} thread_cases[] = {
+	{ ARCH_luong, 0, WINDOW_global, 0, 0.3, "luong, guided" },
+	{ ARCH_bahdanau, 0, WINDOW_global, 0, 0.3, "bahdanau, guided" },
+	{ ARCH_luong, 1, WINDOW_local_p, 0, 0.0, "input feeding, local-p" },
+	{ ARCH_bahdanau, 0, WINDOW_local_m, 0, 0.0, "bahdanau, local-m" },
+	{ ARCH_luong, 0, WINDOW_global, 1, 0.0, "luong, hard" },
+};
+
+/* Sets up *t for case k of thread_cases, and *o to train it. */
+static void thread_case(struct trainer *t, struct train_opts *o,
+			const struct train_data *d, int k)
+{
+	const unsigned layout = SCORER_ALL |
+		(thread_cases[k].window == WINDOW_local_p ? LOCALP_PARAM_BIT
+							  : 0u);
+	train_opts_default(o);
+	o->epochs = 3;
+	o->align_weight = thread_cases[k].align_weight;
+	o->window = thread_cases[k].window;
+	o->window_size = 1;
+	o->hard = thread_cases[k].hard;
+	if (thread_cases[k].feed)
+		train_init_random_feed(t, d, 3, 4, 5, 4, layout, 7);
+	else
+		train_init_random_arch(t, d, thread_cases[k].arch, 3, 4, 5, 4,
+				       layout, 7);
+}
+
+/* Training on 1, 2 and 3 threads (and more than there are chunks) gives
+ * the same weights and the same final measures, bit for bit. */
+START_TEST(test_threads_same_bits)
+{
+	char *text = chunks_text();
+	struct train_data d;
+	struct trainer t[4];
+	struct train_stats last[4];
+	const int threads[4] = { 1, 2, 3, 9 };
+
+	parse_ok(&d, text, NULL);
+	ck_assert_int_eq(d.n, 3 * TRAIN_CHUNK + 7);
+	for (int i = 0; i < 4; i++) {
+		struct train_opts o;
+		thread_case(&t[i], &o, &d, _i);
+		o.threads = threads[i];
+		train_run(&t[i], &d, &o, NULL, NULL, &last[i]);
+	}
+	for (int i = 1; i < 4; i++) {
+		ck_assert_msg(memcmp(t[0].theta, t[i].theta, sizeof *t[0].theta
+				     * t[0].lay.total) == 0,
+			      "%s: %d threads train other weights than one",
+			      thread_cases[_i].label, threads[i]);
+		ck_assert(memcmp(&last[0].loss, &last[i].loss,
+				 sizeof last[0].loss) == 0);
+		ck_assert(memcmp(&last[0].grad_norm, &last[i].grad_norm,
+				 sizeof last[0].grad_norm) == 0);
+		ck_assert(memcmp(last[0].acc_of, last[i].acc_of,
+				 sizeof last[0].acc_of) == 0);
+	}
+	for (int i = 0; i < 4; i++)
+		train_free(&t[i]);
+	train_data_free(&d);
+	free(text);
+}
+END_TEST
+
+/* Puts w's REINFORCE state (generator and baselines) back to start's. */
+static void hard_restart(struct train_work *w, const struct train_work *start)
+{
+	w->hard_rng = start->hard_rng;
+	memcpy(w->hard_b, start->hard_b, sizeof w->hard_b);
+}
+
+/* The sum that train_loss and the threads make, built here from its
+ * definition (train.h, TRAIN_CHUNK): each chunk's gradient alone (a
+ * corpus of one chunk: one running sum), then the chunks added in their
+ * order.  train_loss and an epoch on 3 threads give it bit for bit.  With
+ * hard attention the draws and baselines run on from chunk to chunk as
+ * from pair to pair, so each sum starts from the same state. */
+START_TEST(test_threads_chunk_sum)
+{
+	char *text = chunks_text();
+	struct train_data d;
+	struct trainer t;
+	struct train_opts o;
+	struct train_stats st;
+
+	parse_ok(&d, text, NULL);
+	thread_case(&t, &o, &d, _i);
+	o.clip = 0.0; /* t.grad stays the gradient */
+	o.threads = 3;
+	t.work.align_weight = o.align_weight;
+	t.work.window = o.window;
+	t.work.window_size = o.window_size;
+	if (o.hard)
+		train_hard_start(&t.work, o.seed);
+	const struct train_work start = t.work; /* its REINFORCE state */
+	double *want = calloc(t.lay.total, sizeof *want);
+	double *part = calloc(t.lay.total, sizeof *part);
+	double *got = calloc(t.lay.total, sizeof *got);
+	ck_assert(want && part && got);
+	for (int c = 0; c * TRAIN_CHUNK < d.n; c++) {
+		struct train_data one = d; /* the same count of predictions */
+		one.pairs = d.pairs + c * TRAIN_CHUNK;
+		one.n = d.n - c * TRAIN_CHUNK < TRAIN_CHUNK
+			? d.n - c * TRAIN_CHUNK : TRAIN_CHUNK;
+		train_loss(&t.lay, t.theta, part, &one, SCORER_ALL, &t.work,
+			   NULL);
+		for (size_t k = 0; k < t.lay.total; k++)
+			want[k] = c ? want[k] + part[k] : part[k];
+	}
+	hard_restart(&t.work, &start);
+	train_loss(&t.lay, t.theta, got, &d, SCORER_ALL, &t.work, NULL);
+	ck_assert(memcmp(got, want, sizeof *got * t.lay.total) == 0);
+	hard_restart(&t.work, &start);
+	train_epoch(&t, &d, &o, &st);
+	ck_assert(memcmp(t.grad, want, sizeof *got * t.lay.total) == 0);
+	free(want);
+	free(part);
+	free(got);
+	train_free(&t);
+	train_data_free(&d);
+	free(text);
+}
+END_TEST
+
 static Suite *train_suite(void)
 {
 	Suite *s = suite_create("train");
@@ -1714,6 +1898,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_window_cases, 0,
 			    (int)(sizeof window_cases / sizeof window_cases[0]));
 	tcase_add_test(tc, test_init_keeps_local_p);
+	tcase_add_test(tc, test_window_without_training_refused);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,
@@ -1761,6 +1946,13 @@ static Suite *train_suite(void)
 	tc = tcase_create("AVX2 kernels");
 	tcase_add_test(tc, test_simd_kernels_same_bits);
 	tcase_add_loop_test(tc, test_simd_same_gradient, 0, 2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("threads");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_threads_same_bits, 0,
+			    (int)(sizeof thread_cases / sizeof thread_cases[0]));
+	tcase_add_loop_test(tc, test_threads_chunk_sum, 0,
+			    (int)(sizeof thread_cases / sizeof thread_cases[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("model file");
 	tcase_add_test(tc, test_same_seed_same_bytes);

@@ -301,32 +301,174 @@ page: p
 page: q
 x" "3:1: expected narrative or a 'show' line"
 
-# numbers in the narrative: each must be one the page shows, at the
-# decimals written (handset4: h_1 = [tanh 2.5, 0, 0, tanh 0.2], worked out
-# by hand in lesson 2: 0.9866 and 0.1974), or be marked with a backslash
+# numbers in the narrative are references the trace fills; a typed
+# decimal is an error unless marked with a backslash (handset4: h_1 =
+# [tanh 2.5, 0, 0, tanh 0.2], worked out by hand in lesson 2: 0.9866 and
+# 0.1974)
 h4='title: T
 model: handset4
 sentence: je suis étudiant'
-printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866, about 0.99, and 0.1974;' \
-	'e^2.5 is \12.18, by hand.' 'show encoder i=1' >"$TMP/right.lesson"
+printf '%s\n' "$h4" 'page: p' 'h_1 holds {h_1[1]}, about {h_1[1]:2}, and {h_1,4};' \
+	'e^\2.5 is \12.18, by hand; y_{t-1} and \{ are text.' \
+	'    {α_1[je]}' 'show encoder i=1' >"$TMP/right.lesson"
 run_cmd lesson --check "$TMP/right.lesson"
-expect_status 0 "a lesson whose prose numbers are the trace's"
+expect_status 0 "a lesson whose prose numbers are references"
 check "it says ok" grep -qxF "$TMP/right.lesson: ok" "$TMP/out"
 run_cmd lesson --plain "$TMP/right.lesson"
 check "a number marked \\ is shown without the backslash" \
 	grep -q 'e^2.5 is 12.18, by hand' "$TMP/out"
+check "the references are filled at the page's precision" \
+	grep -q 'h_1 holds 0.9866, about 0.99, and 0.1974;' "$TMP/out"
+check "a brace after _ and one after a backslash are text" \
+	sh -c "tr '\\n' ' ' <'$TMP/out' | grep -qF 'y_{t-1} and { are text.'"
+check "a reference in a verbatim line is filled" \
+	grep -qx '    0.5704' "$TMP/out"
+run_cmd lesson --plain --precision=2 "$TMP/right.lesson"
+check "--precision changes what the references show" \
+	grep -q 'h_1 holds 0.99, about 0.99, and 0.20;' "$TMP/out"
 printf '%s\n' "$h4" 'page: p' 'h_1 holds 0.9866 and 0.1975,' \
 	'    and 0.9867' 'show encoder i=1' >"$TMP/drift.lesson"
 run_cmd lesson --check "$TMP/drift.lesson"
-expect_status 1 "a prose number the trace does not have"
-expect_err "$TMP/drift.lesson:5:22: expected a number the page shows, at 4 decimals (the nearest is 0.1974, " \
-	"the drifting number is named at its line and column"
-expect_err "found '0.1975'" "with what was found"
-expect_err "$TMP/drift.lesson:6:9: expected a number the page shows, at 4 decimals (the nearest is 0.9866, h_1[1]; write \\0.9867 for a number that is not the trace's), found '0.9867'" \
-	"every drifting number is reported, in a verbatim line too"
+expect_status 1 "a typed number in the prose"
+expect_err "$TMP/drift.lesson:5:11: expected a reference to a value of the trace, such as {h_1[1]} (0.9866), or \\0.9866 for a number that is not the trace's, found '0.9866'" \
+	"even a right one is named at its line and column, with its reference"
+expect_err "$TMP/drift.lesson:5:22: expected a reference to a value of the trace, such as {h_1[4]} (0.1974), " \
+	"a drifted one gets the nearest value's reference"
+expect_err "$TMP/drift.lesson:6:9: expected a reference to a value of the trace, such as {h_1[1]} (0.9866), or \\0.9867 for a number that is not the trace's, found '0.9867'" \
+	"every typed number is reported, in a verbatim line too"
 check "no ok for it" test ! -s "$TMP/out"
 run_cmd lesson --plain "$TMP/drift.lesson"
 expect_status 0 "the stepper and --plain still show it"
+
+# mutations of a shipped lesson: a number typed back in, a reference past
+# the last step, a claim made false; each must make --check fail
+cp -R "$dir/models" "$TMP/" # lesson 13 reads them beside it
+mutate() { # NAME SED-SCRIPT WHAT FRAGMENT
+	sed "$2" "$dir/$1" >"$TMP/mut.lesson"
+	if cmp -s "$dir/$1" "$TMP/mut.lesson"; then
+		not_ok "$3: the mutation changed nothing"
+		return
+	fi
+	run_cmd lesson --check "$TMP/mut.lesson"
+	expect_status 1 "$3"
+	expect_err "$4" "$3: the error says so"
+}
+mutate 06-softmax.lesson 's/{α_1,1}/0.5704/' "lesson 6 with 0.5704 typed" \
+	"found '0.5704'"
+mutate 06-softmax.lesson 's/{α_1,1}/{α_9,1}/' "lesson 6 citing step 9" \
+	"expected a value of the trace, found '{α_9,1}' (the dot scorer's run has α_1 to α_5)"
+mutate 13-learning.lesson 's/{α_1,3}/0.37/' "lesson 13 with 0.9931 replaced by 0.37" \
+	"found '0.37'"
+mutate 11-compare.lesson 's/^claim argmax(α_3) = étudiant$/claim argmax(α_3) = je/' \
+	"lesson 11 with its claim made false" \
+	"expected a claim that holds in the dot scorer's run"
+mutate 09-general.lesson 's/{α_1,1 scorer=general}/{α_1,1 scorer=location}/' \
+	"lesson 9 citing a scorer its trace lacks" \
+	"expected a scorer of the lesson's trace, found location"
+mutate 03-bottleneck.lesson 's/{h_3\[4\]}/{h_3[5]}/' \
+	"lesson 3 citing an entry past the state" \
+	"expected an entry of h_3 from 1 to 4"
+
+# --- statements of the lessons, each held by the program's own output ---
+plain_joined() { # N: lesson N as text, its lines joined with blanks
+	"$ATTN_TRACE" lesson --plain "$1" 2>&1 | tr '\n' ' ' | tr -s ' '
+}
+# lesson 14 names no count of scorers but the true one, and its compare
+# page shows every scorer `attn-trace scorers` lists
+"$ATTN_TRACE" scorers | awk '/^[a-z]/ { print $1 }' >"$TMP/scorers"
+nsc=$(wc -l <"$TMP/scorers")
+"$ATTN_TRACE" lesson --plain 14 >"$TMP/l14" 2>&1
+for sc in $(cat "$TMP/scorers"); do
+	check "lesson 14's compare page shows the $sc scorer" \
+		grep -qE "^ +([a-z-]+ +)*$sc( |$)" "$TMP/l14"
+done
+words="zero one two three four five six seven eight nine ten eleven twelve"
+said=$(tr '\n' ' ' <"$TMP/l14" | grep -oiE "(all|the) ($(echo $words | tr ' ' '|')) (scorers|columns)|lists all ($(echo $words | tr ' ' '|'))" || true)
+true_word=$(echo $words | cut -d' ' -f$((nsc + 1)))
+check "lesson 14 states no count of scorers but $nsc (said: ${said:-none})" \
+	sh -c "! printf '%s\n' '$said' | grep -v -i -e '^\$' -e '$true_word' | grep -q ."
+# lesson 13 points at the unguided model's page by its title, and that
+# page shows the unguided model
+plain_joined 13 >"$TMP/l13"
+ptitle=$(grep -oE 'the page "[^"]+" shows what happens then' "$TMP/l13" |
+	sed 's/the page "\([^"]*\)".*/\1/')
+check "lesson 13 names a page for what happens without the guide" test -n "$ptitle"
+"$ATTN_TRACE" lesson --plain 13 | awk -v t="$ptitle" '
+	/^\[page / { on = 0 } $0 == t { on = 1 } on' >"$TMP/l13page"
+check "lesson 13's page \"$ptitle\" shows the unguided model" \
+	grep -qF '(the model models/unguided.model)' "$TMP/l13page"
+# lesson 15's page on the context entering the RNN shows the line W_c·c_1
+# it promises (every show of every lesson renders a line: --check above)
+"$ATTN_TRACE" lesson --plain 15 | awk '
+	/^\[page / { on = 0 } /^The context enters the RNN$/ { on = 1 } on' \
+	>"$TMP/l15page"
+line15=$(tr '\n' ' ' <"$TMP/l15page" | grep -oE 'The line [^ ]+ is the context' | awk '{ print $3 }')
+check "lesson 15's prose names the context's line ($line15)" test -n "$line15"
+check "lesson 15 shows the line $line15 it names" \
+	grep -qE "^ +$line15 " "$TMP/l15page"
+# lesson 20: the seed the prose gives and the command it prints draw the
+# u_2 the page quotes
+plain_joined 20 >"$TMP/l20"
+seed=$(grep -oE '`--seed=[0-9]+` gives' "$TMP/l20" | grep -oE '[0-9]+')
+u2=$(grep -oE 'Here u_2 = [0-9]+\.[0-9]+' "$TMP/l20" | grep -oE '[0-9.]+$')
+cmd=$(grep -oE '`attn-trace trace --hard --seed=[0-9]+ --gradient --target="i am a student" je suis étudiant`' "$TMP/l20" | tr -d '`')
+check "lesson 20 gives its seed ($seed) and a command with it" \
+	sh -c "test -n '$seed' && test -n '$cmd' && echo '$cmd' | grep -q -- '--seed=$seed '"
+"$ATTN_TRACE" trace --hard --seed="$seed" --gradient \
+	--target="i am a student" je suis étudiant >"$TMP/hard" 2>&1
+check "lesson 20's command draws the u_2 it quotes ($u2)" \
+	grep -qE "^u_2 .*\[ $u2\]" "$TMP/hard"
+# lesson 3: the fourth unit of h_3 keeps a trace of je; the number for
+# "suis étudiant" alone is that sentence's h_2[4]
+plain_joined 3 >"$TMP/l3"
+with=$("$ATTN_TRACE" trace --model=handset4 je suis étudiant |
+	awk '/^  h_3 = tanh\(sum\)/ { gsub(/[],]/, ""); print $NF }')
+without=$("$ATTN_TRACE" trace --model=handset4 suis étudiant |
+	awk '/^  h_2 = tanh\(sum\)/ { gsub(/[],]/, ""); print $NF }')
+check "lesson 3 quotes unit 4 of h_3 with je ($with) and without ($without)" \
+	grep -qF "$with here, where \"suis étudiant\" alone gives $without" "$TMP/l3"
+check "and they differ: something of je is left" test "$with" != "$without"
+# lessons 12 and 18: the shade the prose names for the most attention is
+# the one the page draws beside the largest weight
+"$ATTN_TRACE" lesson --plain 12 | awk '
+	/^\[page / { on = 0 } /^The heatmap$/ { on = 1 } on' >"$TMP/l12page"
+check "lesson 12 says █ is for the most" \
+	sh -c "tr '\\n' ' ' <'$TMP/l12page' | grep -qF '█ for the most'"
+check "lesson 12's heatmap draws █ beside its large weights" \
+	grep -qE '█ 0\.8' "$TMP/l12page"
+check "lesson 12 never calls the cells darker" \
+	sh -c "! grep -qi 'dark' '$TMP/l12page'"
+"$ATTN_TRACE" lesson --plain 18 >"$TMP/l18"
+check "lesson 18 says the fuller the block, the larger the weight" \
+	grep -qF 'the fuller the block' "$TMP/l18"
+check "lesson 18's heatmap draws █ beside its largest weight" \
+	grep -qE '█ +0\.99' "$TMP/l18"
+# lesson 12's last page: the command it gives traces as many scorers as
+# it says ("all three")
+cmd12=$("$ATTN_TRACE" lesson --plain 12 | grep -E '^ +attn-trace trace ' | sed 's/^ *attn-trace //')
+said12=$(plain_joined 12 | grep -oE 'To see all [a-z]+ scorers in one long trace' | awk '{ print $4 }')
+n12=$(eval "\"\$ATTN_TRACE\" $cmd12" | awk '/^scorers:/ { print NF - 1 }')
+check "lesson 12's command traces $said12 scorers ($n12)" \
+	test "$(echo $words | cut -d' ' -f$((n12 + 1)))" = "$said12"
+# lessons/README.md: the model it says each lesson uses is the one the
+# lesson's --plain names
+tr '\n' ' ' <"$srcdir/lessons/README.md" | tr -s ' ' |
+	grep -oE '[Ll]essons? [0-9]+( (and|to) [0-9]+)? uses? [^.;`]*`[a-z0-9]+`' \
+	>"$TMP/readme-models"
+check "lessons/README.md names the models of lessons 1 to 20" \
+	test "$(wc -l <"$TMP/readme-models")" -ge 7
+while read -r line; do
+	model=$(echo "$line" | grep -oE '`[a-z0-9]+`$' | tr -d '`')
+	first=$(echo "$line" | awk '{ print $2 }')
+	last=$(echo "$line" | awk '$3 == "and" || $3 == "to" { print $4; next } { print $2 }')
+	n=$first
+	while [ "$n" -le "$last" ]; do
+		case "$line" in *" and "*) [ "$n" = "$first" ] || [ "$n" = "$last" ] || { n=$((n + 1)); continue; } ;; esac
+		check "README: lesson $n uses $model" \
+			sh -c "'$ATTN_TRACE' lesson --plain $n | grep -qxF 'Model: <built-in $model.model>'"
+		n=$((n + 1))
+	done
+done <"$TMP/readme-models"
 
 # --check goes on after a bad file and reports each good one
 run_cmd lesson --check "$TMP/missing-t.lesson" "$dir/01-tokens.lesson"

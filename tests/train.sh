@@ -87,6 +87,28 @@ expect_status 0 "-o - writes to stdout"
 check "another seed writes another model" sh -c "! cmp -s '$TMP/out' '$TMP/a.model'"
 check "the model file says how it was trained" grep -q '^#   attn-trace train --pairs=two.pairs --scorer=dot,general,concat --epochs=800' "$TMP/out"
 
+# --- threads (--jobs): the pairs of toy.pairs four times over, 152 pairs,
+# three chunks of 64 (train.h, TRAIN_CHUNK); each number of threads
+# writes the same bytes, and hard attention trains on one ---
+for k in 1 2 3 4; do grep -v '^#' "$pairs"; done >"$TMP/four.pairs"
+for j in 1 2 3; do
+	mkdir "$TMP/j$j"
+	# shellcheck disable=SC2086
+	run_cmd train --pairs="$TMP/four.pairs" -o "$TMP/j$j/four.model" -q --epochs=4 --jobs=$j --align-weight=0.3 $sc3
+	expect_status 0 "training 152 pairs on $j threads"
+	run_cmd train --pairs="$TMP/four.pairs" -o "$TMP/j$j/four-hard.model" -q --epochs=4 -j $j --hard --arch=bahdanau --scorer=dot
+	expect_status 0 "training 152 pairs on $j threads, --hard"
+done
+for j in 2 3; do
+	check "--jobs=$j writes the bytes that --jobs=1 writes" cmp -s "$TMP/j1/four.model" "$TMP/j$j/four.model"
+	check "--jobs=$j --hard writes the bytes that --jobs=1 writes" cmp -s "$TMP/j1/four-hard.model" "$TMP/j$j/four-hard.model"
+done
+check "the model does not record the threads" sh -c "! grep -q -e '--jobs\|-j' '$TMP/j2/four.model'"
+run_cmd train --pairs="$pairs" -o "$TMP/x.model" --jobs=0
+expect_status 2 "--jobs=0"
+expect_err "--jobs expects a whole number from 1 to 64, not '0'" "the range of --jobs is given"
+check "no model is written after a bad --jobs" test ! -e "$TMP/x.model"
+
 # --- the built-in toy model and lesson 13's snapshots of its training,
 # rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_MORE_FLAGS,
 # TOY_EPOCHS and TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
