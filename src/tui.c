@@ -471,11 +471,12 @@ static int tui_tick(struct tui *ui, int ms)
 	if (ui->elapsed_ms < ui->autoplay_ms)
 		return 0;
 	ui->elapsed_ms = 0;
-	if (ui->v.pos + 1 >= view_count(&ui->v)) {
+	int total;
+	if (view_screen_number(&ui->v, &total) + 1 >= total) {
 		ui->paused = 1; /* the end: stop, and say so */
 		return 1;
 	}
-	view_key(&ui->v, VIEW_KEY_RIGHT); /* a step's picture, then its screens */
+	view_key(&ui->v, VIEW_KEY_RIGHT); /* a step's screens, then its picture */
 	ui->v.scroll = 0;
 	return 1;
 }
