@@ -78,13 +78,14 @@ static int big_text(const struct tui *ui, int y, const char *text, int scale)
 
 /* One column of text: lines[scroll ..] from row y, rows rows, at column
  * x, cut to cols columns; the first nbold lines in bold. */
-static void present_column(char *const *lines, int n, int nbold, int scroll,
-			   int y, int rows, int x, int cols)
+static void present_column(const struct tui *ui, char *const *lines, int n,
+			   int nbold, int scroll, int y, int rows, int x,
+			   int cols)
 {
 	for (int k = 0; k < rows && scroll + k < n; k++) {
 		attr_t a = scroll + k < nbold ? A_BOLD : A_NORMAL;
 		attron(a);
-		tui_put(y + k, x, lines[scroll + k], cols);
+		tui_put_cut(ui, y + k, x, lines[scroll + k], cols);
 		attroff(a);
 	}
 }
@@ -141,10 +142,10 @@ static void present_text(struct tui *ui, const struct view_screen *s, int y,
 	if (*scroll > n - rows)
 		*scroll = n - rows > 0 ? n - rows : 0;
 	if (l->two) {
-		present_column(s->narr, s->nnarr, s->nnarr, *scroll, y, rows,
+		present_column(ui, s->narr, s->nnarr, s->nnarr, *scroll, y, rows,
 			       l->x, l->cols);
-		present_column(s->body, s->nbody, 0, *scroll, y, rows, l->rx,
-			       COLS - l->rx - 1);
+		present_column(ui, s->body, s->nbody, 0, *scroll, y, rows, l->rx,
+			       COLS - l->rx - 2);
 	} else {
 		char **all = xcalloc((size_t)n + 1, sizeof *all);
 		int k = 0;
@@ -154,8 +155,8 @@ static void present_text(struct tui *ui, const struct view_screen *s, int y,
 			all[k++] = "";
 		for (int j = 0; j < s->nbody; j++)
 			all[k++] = s->body[j];
-		present_column(all, n, s->nnarr, *scroll, y, rows, l->x,
-			       COLS - l->x - 1);
+		present_column(ui, all, n, s->nnarr, *scroll, y, rows, l->x,
+			       COLS - l->x - 2);
 		free(all);
 	}
 	present_marks(ui, *scroll > 0, *scroll + rows < n, y, bottom, l->x);
