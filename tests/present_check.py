@@ -13,8 +13,8 @@ with N its place, and show its main numbers (h_i, s_t, e_t, alpha_t, c_t,
 the attentional state, the output word; the picture its alpha_t) without
 "more below", except on the output screen, which must show its output word
 first.  Going left must give the same screens back.  At COLS >= 140 the
-text must use the width: some line of each screen with a narrative
-reaches past column 100.  Exits 1 with the first failure."""
+text must use the width: the text of each screen with a narrative
+spans more than 100 columns.  Exits 1 with the first failure."""
 import json
 import os
 import re
@@ -53,6 +53,22 @@ def expected(tr):
     return out
 
 
+def span(scr):
+    """The columns from the leftmost start to the rightmost end of the
+    text: the lines below the "screen N of" line and above the weight bars
+    or the keys."""
+    lines = scr.splitlines()
+    at = next(k for k, l in enumerate(lines) if re.search(r"screen \d+ of", l))
+    text = []
+    for l in lines[at + 1:-1]:
+        if l.lstrip().startswith("attention weights"):
+            break
+        if l.strip():
+            text.append(l.rstrip())
+    left = min(len(l) - len(l.lstrip()) for l in text)
+    return max(len(l) for l in text) - left
+
+
 def main():
     tr = json.load(open(sys.argv[1], encoding="utf-8"))
     cols, d = int(sys.argv[2]), sys.argv[3]
@@ -82,14 +98,16 @@ def main():
         if extra and extra not in scr:
             fail("screen %d (%s): %r is not on screen:\n%s"
                  % (n, what, extra, scr))
+        if "output" in what and not re.search(r"output word: .*\n(.*\n)*.*"
+                                              r"softmax\(W_s", scr):
+            fail("screen %d (%s) does not lead with its output word:\n%s"
+                 % (n, what, scr))
         if "more below" in scr and "output" not in what:
             fail("screen %d (%s) hides its end (\"more below\"):\n%s"
                  % (n, what, scr))
-        if cols >= 140 and "picture" not in what:
-            widest = max(len(l.rstrip()) for l in scr.splitlines()[1:])
-            if widest <= 100:
-                fail("screen %d (%s) at %d columns keeps to %d of them"
-                     % (n, what, cols, widest))
+        if cols >= 140 and "picture" not in what and span(scr) <= 100:
+            fail("screen %d (%s): its text spans %d of %d columns"
+                 % (n, what, span(scr), cols))
     for n in range(total, 0, -1):
         p = os.path.join(d, "b%d.txt" % n)
         if not os.path.exists(p):

@@ -21,7 +21,7 @@ walk() {
 	start "$name" "$cols" "$rows" "env NO_COLOR=1 '$ATTN_TRACE' tui --present $*"
 	n=1
 	while [ $n -le "$total" ]; do
-		wait_for "$name" "screen $n of $total" >/dev/null || return 1
+		wait_for "$name" "screen $n of $total" || return 1
 		sleep 0.1 # the rest of the frame
 		screen "$name" >"$TMP/$name/f$n.txt"
 		[ $n -lt "$total" ] && keys "$name" Right
@@ -29,7 +29,7 @@ walk() {
 	done
 	n=$total
 	while [ $n -ge 1 ]; do
-		wait_for "$name" "screen $n of $total" >/dev/null || return 1
+		wait_for "$name" "screen $n of $total" || return 1
 		sleep 0.1
 		screen "$name" >"$TMP/$name/b$n.txt"
 		keys "$name" Left
