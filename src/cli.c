@@ -724,6 +724,11 @@ int cli_load(struct model *m, const struct cli_opts *o)
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
 {
+	/* every message would go into the input (2>>BATCH: without end);
+	 * refused before anything is read, and without a word, which would
+	 * change the input too */
+	if (outfile_same_fd(STDERR_FILENO, in))
+		return EXIT_USAGE;
 	if (!outfile_same_file(out, in))
 		return 0;
 	if (!out || strcmp(out, "-") == 0)

@@ -148,7 +148,8 @@ int cli_load(struct model *m, const struct cli_opts *o);
 /* Refuses an output (-o out; NULL or "-": standard output) that would
  * overwrite the input that option opt reads (in; "-": standard input, NULL:
  * none), however either is spelled.  Returns 0, or EXIT_USAGE after the
- * message. */
+ * message; or EXIT_USAGE with no message when standard error is that
+ * input, which the message would change (2>>BATCH). */
 int cli_check_overwrite(const char *out, const char *opt, const char *in);
 
 /* Refuses two options that both read standard input ("-"): returns 0, or

@@ -3,6 +3,7 @@
  * written whole or not at all. */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ static void cli_diagram_help(void)
 "                        output); FILE is replaced whole, or not at all\n"
 "      --step=T          the decoder step to draw, from 1 (default 1)\n"
 "      --all-steps       one picture a step, DIR/step-T.svg, into the\n"
-"                        existing directory given by -o DIR\n"
+"                        directory given by -o DIR (made if missing)\n"
 "  -s, --scorer=NAME     the scorer (default dot)\n", stdout);
 	cli_help_scorers();
 	fputs(
@@ -210,64 +211,112 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	return cli_feed_arch(o->arch, o->feed);
 }
 
+/* Opens of on path and writes step t of tr into it, for the caller to
+ * commit.  Returns 0, or -1 with err set and nothing left open. */
+static int cli_diagram_put(const struct trace *tr, int t, const char *path,
+			   const struct cli_diagram_opts *o, struct outfile *of,
+			   struct errbuf *err)
+{
+	struct diagram d;
+	if (diagram_build(&d, tr, 0, t, err) != 0)
+		return -1;
+	if (outfile_open(of, path, err) != 0)
+		return -1;
+	if (o->text) {
+		char **lines;
+		int n = diagram_render(&d, o->width, o->ascii, o->precision,
+				       &lines);
+		for (int k = 0; k < n; k++)
+			fprintf(of->fp, "%s\n", lines[k]);
+		diagram_lines_free(lines, n);
+	} else {
+		/* a write error is in the stream's flag: commit reports it */
+		(void)diagram_svg(of->fp, &d, o->precision);
+	}
+	outfile_wrote(of);
+	return 0;
+}
+
 /* Writes step t of tr to path, whole or not at all.  Returns 0, or -1
  * with err set. */
 static int cli_diagram_write(const struct trace *tr, int t, const char *path,
 			     const struct cli_diagram_opts *o,
 			     struct errbuf *err)
 {
-	struct diagram d;
 	struct outfile of;
-	if (diagram_build(&d, tr, 0, t, err) != 0)
+	if (cli_diagram_put(tr, t, path, o, &of, err) != 0)
 		return -1;
-	if (outfile_open(&of, path, err) != 0)
-		return -1;
-	int rc = 0;
-	if (o->text) {
-		char **lines;
-		int n = diagram_render(&d, o->width, o->ascii, o->precision,
-				       &lines);
-		for (int k = 0; k < n; k++)
-			fprintf(of.fp, "%s\n", lines[k]);
-		diagram_lines_free(lines, n);
-	} else {
-		rc = diagram_svg(of.fp, &d, o->precision);
-	}
-	outfile_wrote(&of);
-	(void)rc; /* a write error is in the stream's flag: commit reports it */
 	return outfile_commit(&of, err);
 }
 
-/* Every step into directory dir: DIR/step-T.svg.  On an error the files
- * this run wrote are removed again, so none is left from a run that
- * failed.  Returns 0, or -1 with err set. */
+/* The directory of --all-steps: dir, made (as mkdir does, not its
+ * parents) if it does not exist; *made is set if this run made it.
+ * Returns 0, or -1 with err set. */
+static int cli_diagram_dir(const char *dir, int *made, struct errbuf *err)
+{
+	struct stat st;
+	*made = 0;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+	} else if (errno == ENOENT && mkdir(dir, 0777) == 0) {
+		*made = 1;
+		return 0;
+	}
+	err_set(err, "%s: %s (--all-steps writes DIR/step-T.svg into a "
+		"directory)", dir, strerror(errno));
+	return -1;
+}
+
+/* DIR/step-T.svg for step t; the caller frees it. */
+static char *cli_diagram_path(const char *dir, int t)
+{
+	size_t len = strlen(dir) + 32;
+	char *path = xmalloc(len);
+	snprintf(path, len, "%s%sstep-%d.svg", dir,
+		 dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", t);
+	return path;
+}
+
+/* Every step of tr into directory dir (made if missing): DIR/step-T.svg,
+ * all written to temporary files first and then put in place together
+ * (outfile_commit_all()), so that on an error the files that were there
+ * keep their content and nothing of this run is left.  A --model that is
+ * one of the files is refused first.  Returns 0, -1 with err set, or
+ * EXIT_USAGE after the message. */
 static int cli_diagram_all(const struct trace *tr, const char *dir,
 			   const struct cli_diagram_opts *o, struct errbuf *err)
 {
-	struct stat st;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		err_set(err, "%s: not a directory (--all-steps writes "
-			"DIR/step-T.svg into an existing directory)", dir);
-		return -1;
-	}
-	int nsteps = tr->runs[0].nsteps;
-	size_t len = strlen(dir) + 32;
-	char *path = xmalloc(len);
-	int t;
-	for (t = 1; t <= nsteps; t++) {
-		snprintf(path, len, "%s%sstep-%d.svg", dir,
-			 dir[strlen(dir) - 1] == '/' ? "" : "/", t);
-		if (cli_diagram_write(tr, t, path, o, err) != 0)
-			break;
-	}
-	if (t <= nsteps)
-		for (int k = 1; k < t; k++) {
-			snprintf(path, len, "%s%sstep-%d.svg", dir,
-				 dir[strlen(dir) - 1] == '/' ? "" : "/", k);
-			unlink(path);
-		}
-	free(path);
-	return t <= nsteps ? -1 : 0;
+	int n = tr->runs[0].nsteps, made, opened = 0, rc = 0;
+	char *paths[TRACE_MAX_STEPS];
+	struct outfile of[TRACE_MAX_STEPS];
+	_Static_assert(TRACE_MAX_STEPS <= OUTFILE_SLOTS,
+		       "the signal guard covers every step's file");
+	for (int t = 0; t < n; t++)
+		paths[t] = cli_diagram_path(dir, t + 1);
+	for (int t = 0; t < n && rc == 0; t++)
+		if (o->model_path && !model_builtin_name(o->model_path))
+			rc = cli_check_overwrite(paths[t], "--model",
+						 o->model_path);
+	if (rc == 0 && cli_diagram_dir(dir, &made, err) != 0)
+		rc = -1;
+	while (rc == 0 && opened < n)
+		if (cli_diagram_put(tr, opened + 1, paths[opened], o,
+				    &of[opened], err) == 0)
+			opened++;
+		else
+			rc = -1;
+	if (rc == 0)
+		rc = outfile_commit_all(of, n, err);
+	else
+		for (int k = 0; k < opened; k++)
+			outfile_abort(&of[k]);
+	if (rc == -1 && made)
+		rmdir(dir); /* this run made it: it goes, if empty */
+	for (int t = 0; t < n; t++)
+		free(paths[t]);
+	return rc;
 }
 
 int cli_diagram(int argc, char **argv)
@@ -303,6 +352,8 @@ int cli_diagram(int argc, char **argv)
 		int nsteps = tr.runs[0].nsteps;
 		if (o.all) {
 			rc = cli_diagram_all(&tr, o.output, &o, &err);
+			if (rc > 0)
+				status = rc;
 		} else if (o.step > nsteps) {
 			/* a bad option value, as self's --row past the words */
 			status = cli_usage_errorf("--step=%d: this trace has %d "

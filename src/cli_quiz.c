@@ -20,6 +20,7 @@
 #include "quiz.h"
 #include "tok.h"
 #include "trace.h"
+#include "util.h"
 
 #define CLI_QUIZ_SENTENCE DEFAULT_SENTENCE
 #define CLI_QUIZ_COUNT 3
@@ -51,8 +52,7 @@ struct cli_quiz_run {
 	const struct trace *trs[ARCH_COUNT]; /* question j asks about
 	                                        trs[j % ntr] */
 	int ntr;
-	char *line;             /* (cap) the last line read */
-	size_t cap;
+	char line[QUIZ_MAX_ANSWER + 1]; /* the last line read */
 	int echo;               /* 1: stdin is not a terminal, so write each
 	                           answer after the prompt */
 	int asked;              /* questions answered */
@@ -316,35 +316,32 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
 		     "input ends the quiz.");
 }
 
-/* Reads one answer line into qr->line.  Returns 1, 0 at the end of the
- * input (or q), or -1 after a read error (printed). */
+/* Reads one answer line into qr->line (quiz_read_answer()).  Returns 1,
+ * 0 at the end of the input (or q), or -1 after a read error (printed),
+ * which is never taken for the end. */
 static int cli_quiz_read(struct cli_quiz_run *qr)
 {
 	fputs("answer> ", stdout);
 	if (cli_flush() != EXIT_OK)
 		return -1;
 	errno = 0;
-	ssize_t n = getline(&qr->line, &qr->cap, stdin);
-	if (n < 0) {
+	enum quiz_read r = quiz_read_answer(stdin, qr->line);
+	if (r == QUIZ_READ_END || r == QUIZ_READ_ERROR) {
 		putchar('\n');
-		if (!ferror(stdin))
+		if (r == QUIZ_READ_END)
 			return 0;
 		cli_messagef("cannot read the answers: %s",
-			strerror(errno ? errno : EIO));
+			util_stdin_error(errno));
 		return -1;
 	}
-	if (n > 0 && qr->line[n - 1] == '\n')
-		qr->line[--n] = '\0';
-	if (n > 0 && qr->line[n - 1] == '\r')
-		qr->line[--n] = '\0'; /* a CRLF line end */
-	if (qr->echo) { /* the answer is bytes from a pipe: shown safe */
+	if (r == QUIZ_READ_LONG)
+		printf("(an answer longer than %d bytes, not read)\n",
+		       QUIZ_MAX_ANSWER);
+	else if (qr->echo) { /* the answer is bytes from a pipe: shown safe */
 		cli_put_safe(stdout, qr->line);
 		putchar('\n');
 	}
-	char *s = qr->line + strspn(qr->line, " \t");
-	size_t len = strcspn(s, " \t\r");
-	return (len == 1 && s[0] == 'q') ||
-	       (len == 4 && strncmp(s, "quit", 4) == 0) ? 0 : 1;
+	return r == QUIZ_READ_QUIT ? 0 : 1;
 }
 
 /* Asks question q until it gets a number.  Returns 1 after an answer, 0
@@ -499,7 +496,6 @@ int cli_quiz(int argc, char **argv)
 			     : cli_quiz_loop(&qr, sentence);
 	else
 		qr.ntr--; /* the last one failed and freed its model */
-	free(qr.line);
 	for (int k = 0; k < qr.ntr; k++) {
 		trace_free(&tr[k]);
 		model_free(&m[k]);

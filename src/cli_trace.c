@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -150,8 +153,9 @@ static int batch_skip(const char *line, size_t len, int lineno)
 }
 
 /* Traces and writes one batch line; returns 0, or -1 after reporting
- * it. */
-static int batch_line(struct batch *b, int lineno, char *line, size_t len)
+ * it.  *mem (if mem is not NULL) gets the bytes its trace took. */
+static int batch_line(struct batch *b, int lineno, char *line, size_t len,
+		      size_t *mem)
 {
 	struct errbuf err;
 	struct trace tr;
@@ -165,6 +169,8 @@ static int batch_line(struct batch *b, int lineno, char *line, size_t len)
 	trace_write(b->out, &tr, b->o, &fo, b->first);
 	outfile_wrote(b->of);
 	b->first = 0;
+	if (mem)
+		*mem = trace_mem_bytes(&tr);
 	trace_free(&tr);
 	return 0;
 }
@@ -197,7 +203,7 @@ static void batch_serial(struct batch *b, FILE *in)
 		else if (batch_skip(line, len, lineno))
 			continue;
 		else
-			bad = batch_line(b, lineno, line, len);
+			bad = batch_line(b, lineno, line, len, NULL);
 		if (bad != 0) {
 			b->failed++;
 			if (b->o->strict)
@@ -229,6 +235,16 @@ static void batch_serial(struct batch *b, FILE *in)
  * written out before waiting for more, so that a batch fed line by line
  * is answered line by line.
  *
+ * The memory of the lines in flight, their traces and their output, is
+ * bounded by JOBS_MEM whatever the number of workers: each line's cost is
+ * estimated from its length and the costs of the lines traced before it
+ * (jobs_cost()), and a line is handed out only when it fits into what is
+ * left.  A line larger than JOBS_MEM, or of a cost still unknown (the
+ * first), is traced by the main thread once nothing is in flight,
+ * straight into the output as batch_serial() does (jobs_direct()).  So a
+ * batch of huge traces (a model at the size limits, --scorer=all) holds
+ * what --jobs=1 holds, one trace, with any number of workers.
+ *
  * The workers share the model and the options, which nothing changes
  * while they run, and num.c's tables, filled by num_init() before they
  * start; every other function they reach keeps its state on the stack or
@@ -240,6 +256,8 @@ static void batch_serial(struct batch *b, FILE *in)
 #define JOBS_CHUNK_IN ((size_t)256 << 10) /* input bytes that end a chunk */
 #define JOBS_READ_SIZE ((size_t)64 << 10) /* the input's buffer, at first */
 #define JOBS_STACK ((size_t)256 << 10)    /* a worker's stack */
+#define JOBS_MEM ((size_t)256 << 20)      /* traces and output in flight */
+#define JOBS_TRIM ((size_t)16 << 20)      /* a line this large is given back */
 
 /* One line of a chunk. */
 struct job_line {
@@ -248,6 +266,7 @@ struct job_line {
 	size_t out, outlen;  /* its trace: out[out .. out + outlen) */
 	char *msg;           /* NULL if traced; else why the line failed */
 	size_t col;          /* ... and where, or 0 (batch_report) */
+	size_t cost;         /* bytes its trace and output took */
 };
 
 /* Lines to trace, and, once traced, their output. */
@@ -260,6 +279,7 @@ struct job_chunk {
 	char *out;           /* ... and kept here: open_memstream() */
 	size_t outsize;      /* (open_memstream's, unused) */
 	size_t outlen;       /* the bytes of the traces in out */
+	size_t est;          /* the bytes its lines are expected to take */
 	int done;            /* under the lock: the workers are done with it */
 };
 
@@ -277,6 +297,9 @@ struct jobs {
 	unsigned long nring;     /* twice the workers */
 	unsigned long filled, taken, emitted;
 	int stop;                /* the workers are to exit */
+	/* the largest cost of a line traced, per byte of the line plus one
+	 * and per its square (0 before any): jobs_cost() */
+	double per_byte, per_byte2;
 };
 
 /* The input, read with read(2) rather than stdio so that the main thread
@@ -392,14 +415,47 @@ static void jobs_add_long(struct job_chunk *c, int lineno)
 	l->msg = xstrdup(err.msg);
 }
 
+/* The bytes a line of len bytes is expected to take, traced and
+ * formatted: the larger of the costs seen so far scaled linearly and
+ * quadratically by the line's length (a trace grows with the source
+ * words times the decoder steps), so that it errs on the large side;
+ * SIZE_MAX before any line has been traced. */
+static size_t jobs_cost(const struct jobs *j, size_t len)
+{
+	if (j->per_byte <= 0.0)
+		return SIZE_MAX;
+	double n = (double)len + 1.0, lin = j->per_byte * n,
+	       quad = j->per_byte2 * n * n, e = lin > quad ? lin : quad;
+	return e >= (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)e + 1;
+}
+
+/* The bytes the chunks in flight are expected to take (saturating). */
+static size_t jobs_in_flight(const struct jobs *j)
+{
+	size_t sum = 0;
+	for (unsigned long k = j->emitted; k < j->filled; k++) {
+		size_t e = j->ring[k % j->nring].est;
+		sum = e > SIZE_MAX - sum ? SIZE_MAX : sum + e;
+	}
+	return sum;
+}
+
 /* Reads lines into the empty chunk c, numbering them from *lineno and
  * leaving out those batch_serial() skips, until it holds max lines or
- * JOBS_CHUNK_IN bytes or the input ends.  Waits for input only for the
- * first line and only if may_wait is set; returns 1 if it stopped because
- * the next line would be waited for. */
-static int jobs_fill(struct job_chunk *c, struct jobs_in *in, int max,
-		     int *lineno, int may_wait)
+ * JOBS_CHUNK_IN bytes or the input ends, or the next line's cost would
+ * not fit into JOBS_MEM with the chunks in flight (a line whose cost is
+ * unknown or larger than JOBS_MEM is left to jobs_direct()).  Waits for
+ * input only for the first line and only if may_wait is set.  Returns 1
+ * if it stopped because the next line would be waited for; 2 if it added
+ * nothing because the first line does not fit until a chunk in flight is
+ * written out; 3 if it added nothing because nothing is in flight and the
+ * first line is for jobs_direct(): it is at c->text, *direct bytes with a
+ * NUL after them, numbered *lineno; else 0. */
+static int jobs_fill(struct jobs *j, struct job_chunk *c, struct jobs_in *in,
+		     int max, int *lineno, int may_wait, size_t *direct)
 {
+	size_t used = jobs_in_flight(j), busy = j->filled > j->emitted;
+	c->est = 0;
 	while (c->n < max && c->textlen < JOBS_CHUNK_IN) {
 		char *line;
 		size_t len;
@@ -421,12 +477,39 @@ static int jobs_fill(struct job_chunk *c, struct jobs_in *in, int max,
 		copy[len] = '\0';
 		if (batch_skip(copy, len, *lineno))
 			continue;
+		size_t e = jobs_cost(j, len);
+		if (e > JOBS_MEM && c->n == 0 && !busy) {
+			*direct = len; /* copied at c->text, not added */
+			return 3;
+		}
+		if ((c->n > 0 || busy) && (e > JOBS_MEM - c->est ||
+		     used > JOBS_MEM - c->est - e)) {
+			/* it waits for room: read again next time */
+			in->start = in->scan = (size_t)(line - in->buf);
+			--*lineno;
+			return c->n == 0 ? 2 : 0;
+		}
 		struct job_line *l = jobs_add(c, *lineno);
 		l->in = c->textlen;
 		l->len = len;
 		c->textlen += len + 1;
+		c->est += e; /* each at most JOBS_MEM */
 	}
 	return 0;
+}
+
+/* After a line that took cost bytes, gives freed memory back to the
+ * system if that was much: each worker has its own malloc arena, which
+ * would keep a huge trace's memory after it is freed, and with n workers
+ * n traces' worth, however few are in flight. */
+static void jobs_give_back(size_t cost)
+{
+#ifdef __GLIBC__
+	if (cost > JOBS_TRIM)
+		malloc_trim(0);
+#else
+	(void)cost;
+#endif
 }
 
 /* A worker's part: traces every line of c into c->out.  A strict batch
@@ -473,7 +556,9 @@ static void jobs_trace_chunk(const struct batch *b, struct job_chunk *c)
 		off_t at = ftello(ms);
 		trace_body(ms, &tr, b->o, &fo);
 		off_t end = ftello(ms);
+		l->cost = trace_mem_bytes(&tr) + (size_t)(end - at);
 		trace_free(&tr);
+		jobs_give_back(l->cost);
 		if (at < 0 || end < at)
 			util_out_of_memory(); /* a memory stream fails for want of memory */
 		l->out = (size_t)at;
@@ -542,6 +627,16 @@ static int jobs_write(struct batch *b, const struct job_chunk *c)
 	return 0;
 }
 
+/* Learns from a line of len bytes that took cost bytes (jobs_cost()). */
+static void jobs_learn(struct jobs *j, size_t len, size_t cost)
+{
+	double n = (double)len + 1.0, c = (double)cost;
+	if (c / n > j->per_byte)
+		j->per_byte = c / n;
+	if (c / (n * n) > j->per_byte2)
+		j->per_byte2 = c / (n * n);
+}
+
 /* Waits for the oldest chunk in flight, writes it out and frees its slot;
  * returns jobs_write()'s answer.  *per_line gets the output bytes of its
  * traces, a line on average, when it has some. */
@@ -554,8 +649,11 @@ static int jobs_emit(struct jobs *j, size_t *per_line)
 	pthread_mutex_unlock(&j->lock);
 	int stop = jobs_write(j->b, c);
 	int traced = 0;
-	for (int k = 0; k < c->n; k++)
+	for (int k = 0; k < c->n; k++) {
 		traced += !c->lines[k].msg;
+		if (!c->lines[k].msg)
+			jobs_learn(j, c->lines[k].len, c->lines[k].cost);
+	}
 	if (traced)
 		*per_line = c->outlen / (size_t)traced + 1;
 	if (c->outlen > 2 * JOBS_CHUNK_OUT && c->ms) {
@@ -595,6 +693,25 @@ static unsigned long jobs_plan(const struct jobs *j, size_t per_line,
 	     : fit;
 }
 
+/* Traces line lineno, text[0..len) with a NUL after it, in the main
+ * thread, straight into the output as batch_serial() does, while nothing
+ * is in flight; its cost, had it been formatted into memory, is taken as
+ * twice its trace's.  Returns 1 to stop (a strict batch at a bad line, or
+ * a write error), else 0. */
+static int jobs_direct(struct jobs *j, char *text, size_t len, int lineno)
+{
+	struct batch *b = j->b;
+	size_t mem = 0;
+	if (ferror(b->out))
+		return 1;
+	if (batch_line(b, lineno, text, len, &mem) != 0) {
+		b->failed++;
+		return b->o->strict;
+	}
+	jobs_learn(j, len, 2 * mem);
+	return 0;
+}
+
 /* The main thread's part: reads, hands out and writes chunks until the
  * input ends or the batch stops; returns 1 if it stopped early. */
 static int jobs_main(struct jobs *j, struct jobs_in *in)
@@ -606,8 +723,15 @@ static int jobs_main(struct jobs *j, struct jobs_in *in)
 		unsigned long room = jobs_plan(j, per_line, &lines);
 		if (!in->over && j->filled - j->emitted < room) {
 			struct job_chunk *c = &j->ring[j->filled % j->nring];
-			int waits = jobs_fill(c, in, lines, &lineno,
-					      j->filled == j->emitted);
+			size_t direct;
+			int got = jobs_fill(j, c, in, lines, &lineno,
+					    j->filled == j->emitted, &direct);
+			if (got == 3 && !(stop = jobs_direct(j, c->text, direct,
+							      lineno)) &&
+			    !memchr(in->buf + in->start, '\n',
+				    in->end - in->start) &&
+			    !jobs_readable(in->fd))
+				fflush(j->b->out); /* answered before waiting */
 			if (c->n > 0) {
 				pthread_mutex_lock(&j->lock);
 				c->done = 0;
@@ -615,7 +739,9 @@ static int jobs_main(struct jobs *j, struct jobs_in *in)
 				pthread_cond_signal(&j->ready);
 				pthread_mutex_unlock(&j->lock);
 			}
-			if (!waits)
+			if (got == 2) /* no room: write out the oldest */
+				stop = jobs_emit(j, &per_line);
+			if (got != 1)
 				continue;
 			/* the next line is not there yet: write out all
 			 * that has come before waiting for it */
@@ -732,7 +858,7 @@ static int batch_jobs_default(void)
 }
 
 /* Traces every pair of the batch file with the threads of --jobs; returns
- * how many lines failed, or -1 if the file cannot be read. */
+ * how many lines failed, or -1 if the file cannot be read to its end. */
 static int batch_run(struct outfile *of, const struct model *m,
 		     const struct cli_opts *o)
 {
@@ -750,7 +876,8 @@ static int batch_run(struct outfile *of, const struct model *m,
 	else
 		batch_serial(&b, in);
 	if (b.read_failed) {
-		cli_messagef("%s: %s", b.name,
+		cli_messagef("%s: %s", b.name, std ?
+			util_stdin_error(b.read_errno) :
 			strerror(b.read_errno));
 		b.failed++;
 	}
@@ -760,7 +887,9 @@ static int batch_run(struct outfile *of, const struct model *m,
 	}
 	if (!std)
 		fclose(in);
-	return b.failed;
+	/* an input not read to its end (a closed stdin, a directory, EIO)
+	 * leaves no output file: what it would hold is not the batch */
+	return b.read_failed ? -1 : b.failed;
 }
 
 /* Traces the sentence of the command line; returns 0 or -1. */

@@ -933,7 +933,13 @@ int cli_train(int argc, char **argv)
 		each[k].feed = o.feed && k == ARCH_luong;
 	}
 	struct stat sb;
-	if (n > 1 && (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+	/* no model file of the directory may be an input */
+	for (int k = 0; n > 1 && rc == EXIT_OK && k < n; k++)
+		if (cli_check_overwrite(each[k].out, "--pairs", o.pairs) ||
+		    cli_check_overwrite(each[k].out, "--heldout", o.heldout))
+			rc = EXIT_USAGE;
+	if (rc == EXIT_OK && n > 1 &&
+	    (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
 		cli_messagef("%s: expected a directory for the model of each "
 			     "architecture (--arch=all)", o.out);
 		rc = EXIT_DATA;
@@ -952,14 +958,13 @@ int cli_train(int argc, char **argv)
 				k ? "\n" : "", arch_get(k)->name, each[k].out);
 		rc = cli_train_one(&each[k], &of[k]);
 	}
-	/* every model is written, or none */
-	for (int k = 0; k < opened; k++) {
-		if (rc != EXIT_OK) {
+	/* every model is written, or none: the old ones are kept */
+	if (rc != EXIT_OK) {
+		for (int k = 0; k < opened; k++)
 			outfile_abort(&of[k]);
-		} else if (outfile_commit(&of[k], &err) != 0) {
-			cli_messagef("%s", err.msg);
-			rc = EXIT_DATA;
-		}
+	} else if (outfile_commit_all(of, n, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		rc = EXIT_DATA;
 	}
 	for (int k = 0; k < n; k++)
 		free(paths[k]);

@@ -8,14 +8,51 @@
 #include "fmt.h"
 #include "num.h"
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
+/* Whether s is a decimal number (a sign, digits, a fraction, an
+ * exponent), which a spreadsheet reads as that number: never a formula. */
+static int csv_number(const char *s)
+{
+	static const char digits[] = "0123456789";
+	const char *p = s + (*s == '-' || *s == '+');
+	size_t n = strspn(p, digits);
+	if (!n)
+		return 0;
+	p += n;
+	if (*p == '.') {
+		if (!(n = strspn(++p, digits)))
+			return 0;
+		p += n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p += 1 + (p[1] == '-' || p[1] == '+');
+		if (!(n = strspn(p, digits)))
+			return 0;
+		p += n;
+	}
+	return *p == '\0';
+}
+
+/* Whether the text cell s (a word) would run as a formula in a
+ * spreadsheet: it starts with =, +, -, @, a tab or a carriage return and
+ * is not a number.  Such a cell is written the way OWASP's "CSV
+ * Injection" advises: a single quote before it, and the whole quoted. */
+static int csv_formula(const char *s)
+{
+	return *s && strchr("=+-@\t\r", *s) && !csv_number(s);
+}
+
+/* A CSV field, quoted when it holds a comma, a quote or a line break,
+ * and neutralised when it could run as a formula (csv_formula()). */
 static void csv_field(FILE *out, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	int formula = csv_formula(s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	putc('"', out);
+	if (formula)
+		putc('\'', out);
 	for (; *s; s++) {
 		if (*s == '"')
 			putc('"', out);
@@ -24,16 +61,20 @@ static void csv_field(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* Copies s to p, quoted as csv_field() quotes it, and returns the byte
- * after it (no NUL); p has room for 2·strlen(s) + 2 bytes. */
+/* Copies s to p, quoted and neutralised as csv_field() writes it, and
+ * returns the byte after it (no NUL); p has room for 2·strlen(s) + 3
+ * bytes. */
 static char *csv_field_put(char *p, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	int formula = csv_formula(s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		size_t n = strlen(s);
 		memcpy(p, s, n);
 		return p + n;
 	}
 	*p++ = '"';
+	if (formula)
+		*p++ = '\'';
 	for (; *s; s++) {
 		if (*s == '"')
 			*p++ = '"';

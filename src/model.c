@@ -93,8 +93,9 @@ static const char *mp_show(const struct mparse *p, const struct mfield *f,
 
 #define mp_quote(p, f, buf, size) mp_show((p), (f), (buf), (size), 1)
 
-/* Checks that the line holds valid UTF-8 without NUL bytes or control
- * characters other than tab.  Returns 0 or -1 with err filled. */
+/* Checks that the line holds valid UTF-8 without NUL bytes, control
+ * characters other than tab, or bidirectional controls (utf8_bidi_len()),
+ * which would let a word show as another.  Returns 0 or -1 with err filled. */
 static int mp_check_line(struct mparse *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p->line;
@@ -107,6 +108,10 @@ static int mp_check_line(struct mparse *p, size_t n)
 			cp = s[i];
 			if ((cp & 0xC0) == 0x80)
 				continue; /* inside a character */
+			if (utf8_bidi_len(p->line + i, ok))
+				return mp_err(p, i, "expected text, found the "
+					      "bidirectional control U+%04lX",
+					      utf8_bidi_code(p->line + i));
 			if (cp == 0xC2 && s[i + 1] < 0xA0)
 				cp = s[i + 1]; /* U+0080 .. U+009F */
 			if (cp == 0)

@@ -32,10 +32,12 @@
 #define OUTFILE_NSIG 65
 #endif
 
-/* The one slot: the temporary path the handler removes while armed, and
- * the handlers that were there before ours, by signal number. */
-static char outfile_slot[OUTFILE_PATH_MAX];
-static volatile sig_atomic_t outfile_armed;
+/* The slots: the temporary paths the handler removes (each points at an
+ * open outfile's tmp, NULL when free), the handlers that were there
+ * before ours, by signal number, and how many slots are taken (changed
+ * only with the signals blocked). */
+static const char *volatile outfile_slot[OUTFILE_SLOTS];
+static int outfile_taken;
 static struct sigaction outfile_old[OUTFILE_NSIG];
 static volatile sig_atomic_t outfile_ours[OUTFILE_NSIG]; /* 1: ours is in */
 
@@ -65,9 +67,12 @@ static int outfile_fatal(int sig)
 static void outfile_on_signal(int sig)
 {
 	int saved = errno;
-	if (outfile_armed) {
-		unlink(outfile_slot);
-		outfile_armed = 0;
+	for (int k = 0; k < OUTFILE_SLOTS; k++) {
+		const char *tmp = outfile_slot[k];
+		if (tmp) {
+			unlink(tmp);
+			outfile_slot[k] = NULL;
+		}
 	}
 	if (sig > 0 && sig < OUTFILE_NSIG && outfile_ours[sig]) {
 		sigaction(sig, &outfile_old[sig], NULL);
@@ -107,32 +112,34 @@ static void outfile_catch(void)
 	}
 }
 
-/* Puts tmp in the slot and installs the handlers, unless the slot is
- * taken or tmp does not fit.  Called with the signals blocked. */
+/* Puts tmp in a free slot, and installs the handlers with the first;
+ * unless every slot is taken.  Called with the signals blocked. */
 static void outfile_guard(struct outfile *of)
 {
-	size_t len = strlen(of->tmp);
-	if (outfile_armed || len >= sizeof outfile_slot)
-		return;
-	memcpy(outfile_slot, of->tmp, len + 1);
-	outfile_armed = 1;
-	of->guarded = 1;
-	outfile_catch();
+	for (int k = 0; k < OUTFILE_SLOTS; k++)
+		if (!outfile_slot[k]) {
+			outfile_slot[k] = of->tmp;
+			of->guarded = k + 1;
+			if (outfile_taken++ == 0)
+				outfile_catch();
+			return;
+		}
 }
 
-/* Empties the slot and puts the earlier handlers back. */
+/* Empties of's slot, and puts the earlier handlers back with the last. */
 static void outfile_unguard(struct outfile *of)
 {
 	if (!of->guarded)
 		return;
 	sigset_t old;
 	outfile_block(&old);
-	outfile_armed = 0;
-	for (int sig = 1; sig < OUTFILE_NSIG; sig++)
-		if (outfile_ours[sig]) {
-			sigaction(sig, &outfile_old[sig], NULL);
-			outfile_ours[sig] = 0;
-		}
+	outfile_slot[of->guarded - 1] = NULL;
+	if (--outfile_taken == 0)
+		for (int sig = 1; sig < OUTFILE_NSIG; sig++)
+			if (outfile_ours[sig]) {
+				sigaction(sig, &outfile_old[sig], NULL);
+				outfile_ours[sig] = 0;
+			}
 	of->guarded = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -239,17 +246,39 @@ static int outfile_descriptor(const char *path, const struct stat *lst)
 	return (int)n;
 }
 
+/* Whether following the link cur (lst: its lstat) is refused, as the
+ * kernel's fs.protected_symlinks refuses it: the link is in a sticky,
+ * world-writable directory (/tmp), and neither this process's effective
+ * user nor the directory's owner owns it.  attn-trace follows the links
+ * itself, so the kernel's own check never sees them.  Returns the owner
+ * of the directory in *dir_uid. */
+static int outfile_protected(const char *cur, const struct stat *lst,
+			     uid_t *dir_uid)
+{
+	struct stat d;
+	memset(&d, 0, sizeof d);
+	char *dir = outfile_join(cur, ".");
+	int r = stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) &&
+		(d.st_mode & S_IWOTH) && lst->st_uid != geteuid() &&
+		lst->st_uid != d.st_uid;
+	free(dir);
+	*dir_uid = d.st_uid;
+	return r;
+}
+
 /* Follows the symbolic links that path ends in (not those of its
  * directories) to the name that writing to path writes to, which need
  * not exist yet: a dangling link gives the name it points to, so that the
- * link is kept.  *fd gets the descriptor of this process that the chain
- * reaches (outfile_descriptor()), or -1.  Returns the name, which the
- * caller frees, or NULL with errno set (ELOOP, or why the name cannot
- * be looked up: ENAMETOOLONG, EACCES ...). */
-static char *outfile_follow(const char *path, int *fd)
+ * link is kept.  A link that outfile_protected() refuses is not followed.
+ * *fd gets the descriptor of this process that the chain reaches
+ * (outfile_descriptor()), or -1.  Returns the name, which the caller
+ * frees, or NULL with err set to "PATH: REASON" (ELOOP, a link refused,
+ * or why the name cannot be looked up: ENAMETOOLONG, EACCES ...). */
+static char *outfile_follow(const char *path, int *fd, struct errbuf *err)
 {
 	char *cur = xstrdup(path);
 	struct stat lst;
+	uid_t owner;
 	*fd = -1;
 	for (int k = 0; k <= OUTFILE_MAX_LINKS; k++) {
 		if (lstat(cur, &lst) != 0) {
@@ -260,6 +289,15 @@ static char *outfile_follow(const char *path, int *fd)
 		if (!S_ISLNK(lst.st_mode) ||
 		    (*fd = outfile_descriptor(cur, &lst)) >= 0)
 			return cur;
+		if (outfile_protected(cur, &lst, &owner)) {
+			err_set(err, "%s: expected a link of user %ld or of "
+				"the directory's owner %ld in a sticky, "
+				"world-writable directory, found one of user "
+				"%ld: not followed", path, (long)geteuid(),
+				(long)owner, (long)lst.st_uid);
+			free(cur);
+			return NULL;
+		}
 		char *to = outfile_readlink(cur);
 		if (!to)
 			break;
@@ -269,9 +307,8 @@ static char *outfile_follow(const char *path, int *fd)
 		cur = next;
 		errno = ELOOP;
 	}
-	int e = errno;
+	err_set(err, "%s: %s", path, strerror(errno));
 	free(cur);
-	errno = e;
 	return NULL;
 }
 
@@ -311,14 +348,36 @@ static int outfile_dir_fail(struct outfile *of, int e, struct errbuf *err)
 	return -1;
 }
 
-/* The mode the new file gets: the old file's, or 0666 less the umask. */
-static mode_t outfile_mode(const struct stat *old)
+/* Gives the temporary file fd the owner, group and mode of the file it
+ * replaces (old), as far as this process may (root may give any owner,
+ * another user only a group of theirs), as sed -i does; or for a new
+ * file, 0666 less the umask.  A set-user-ID or set-group-ID bit is kept
+ * only with the owner or group it goes with, so a file that was another
+ * user's never becomes a set-ID file of this one.  Returns 0, or -1 with
+ * errno set. */
+static int outfile_owner_mode(int fd, const struct stat *old)
 {
-	if (old)
-		return old->st_mode & 07777;
-	mode_t mask = umask(0);
-	umask(mask);
-	return 0666 & ~mask;
+	if (!old) {
+		mode_t mask = umask(0);
+		umask(mask);
+		return fchmod(fd, 0666 & ~mask);
+	}
+	mode_t mode = old->st_mode & 07777;
+	struct stat now;
+	if (fstat(fd, &now) != 0)
+		return -1;
+	if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+	    fchown(fd, old->st_uid, old->st_gid) != 0 &&
+	    fchown(fd, (uid_t)-1, old->st_gid) != 0) {
+		/* neither: the file stays ours, and the bits go below */
+	}
+	if (fstat(fd, &now) != 0)
+		return -1;
+	if (now.st_uid != old->st_uid)
+		mode &= ~(mode_t)S_ISUID;
+	if (now.st_gid != old->st_gid)
+		mode &= ~(mode_t)S_ISGID;
+	return fchmod(fd, mode);
 }
 
 /* Creates the temporary file beside of->target, with the signals blocked
@@ -332,7 +391,7 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	int fd = mkstemp(of->tmp), e = errno, created = fd >= 0;
 	if (fd >= 0) {
 		outfile_guard(of);
-		if (fchmod(fd, outfile_mode(old)) != 0 ||
+		if (outfile_owner_mode(fd, old) != 0 ||
 		    !(of->fp = fdopen(fd, "w"))) {
 			e = errno;
 			close(fd);
@@ -359,14 +418,27 @@ static int outfile_stat(const char *path, int fd, struct stat *st)
 	return stat(path, st);
 }
 
+/* Whether in is the regular file that o (a stat) is. */
+static int outfile_same_stat(const struct stat *o, const char *in)
+{
+	struct stat i;
+	if (!in || outfile_stat(in, STDIN_FILENO, &i) != 0)
+		return 0;
+	return S_ISREG(i.st_mode) && i.st_dev == o->st_dev &&
+	       i.st_ino == o->st_ino;
+}
+
 int outfile_same_file(const char *out, const char *in)
 {
-	struct stat o, i;
-	if (!in || outfile_stat(in, STDIN_FILENO, &i) != 0 ||
-	    outfile_stat(out, STDOUT_FILENO, &o) != 0)
-		return 0;
-	return S_ISREG(i.st_mode) && i.st_dev == o.st_dev &&
-	       i.st_ino == o.st_ino;
+	struct stat o;
+	return outfile_stat(out, STDOUT_FILENO, &o) == 0 &&
+	       outfile_same_stat(&o, in);
+}
+
+int outfile_same_fd(int fd, const char *in)
+{
+	struct stat o;
+	return fstat(fd, &o) == 0 && outfile_same_stat(&o, in);
 }
 
 int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
@@ -379,9 +451,10 @@ int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 	}
 	of->path = xstrdup(path);
 	int fd = -1;
-	char *target = *path ? outfile_follow(path, &fd) : NULL;
+	char *target = *path ? outfile_follow(path, &fd, err) : NULL;
 	if (!target) {
-		outfile_fail(of, *path ? errno : ENOENT, err);
+		if (!*path)
+			outfile_fail(of, ENOENT, err);
 		outfile_release(of);
 		return -1;
 	}
@@ -419,7 +492,11 @@ void outfile_wrote(struct outfile *of)
 		of->err = errno ? errno : EIO;
 }
 
-int outfile_commit(struct outfile *of, struct errbuf *err)
+/* Step 1 of a commit: flushes of's stream, checks it for write errors,
+ * syncs a temporary file and closes it (not stdout).  Returns 0, or -1
+ * with err set; either way of->fp is gone, and the temporary file is
+ * still there. */
+static int outfile_finish(struct outfile *of, struct errbuf *err)
 {
 	if (of->is_stdout)
 		return outfile_commit_stdout(of, err);
@@ -436,15 +513,30 @@ int outfile_commit(struct outfile *of, struct errbuf *err)
 	if (fclose(of->fp) != 0 && !bad)
 		bad = 1, e = errno;
 	of->fp = NULL;
-	if (!bad && of->tmp && rename(of->tmp, of->target) != 0)
-		bad = 1, e = errno;
-	if (bad) {
-		outfile_fail(of, e, err);
-		if (of->tmp)
-			unlink(of->tmp);
-	}
-	outfile_release(of);
+	return bad ? outfile_fail(of, e, err) : 0;
+}
+
+int outfile_commit_all(struct outfile *of, int n, struct errbuf *err)
+{
+	int bad = 0, k;
+	/* step 1: every file whole, or none renamed */
+	for (k = 0; k < n && !bad; k++)
+		bad = outfile_finish(&of[k], err) != 0;
+	/* step 2: the renames, one after the other */
+	for (k = 0; k < n && !bad; k++)
+		if (of[k].tmp && rename(of[k].tmp, of[k].target) != 0)
+			bad = outfile_fail(&of[k], errno, err) != 0;
+		else
+			outfile_release(&of[k]);
+	/* step 3: the temporary files left, and nothing else, go */
+	for (k = 0; k < n; k++)
+		outfile_abort(&of[k]);
 	return bad ? -1 : 0;
+}
+
+int outfile_commit(struct outfile *of, struct errbuf *err)
+{
+	return outfile_commit_all(of, 1, err);
 }
 
 void outfile_abort(struct outfile *of)

@@ -13,23 +13,35 @@
  * (/dev/null, a FIFO, a terminal) is written in place, since renaming
  * over it would replace it.
  *
+ * Symbolic links in a sticky, world-writable directory (/tmp) are
+ * followed only when they belong to this process's user or to the
+ * directory's owner, as the kernel's fs.protected_symlinks does.  A file
+ * replaced keeps its mode, and its owner and group where this process may
+ * give them (root may; sed -i does the same); a set-user-ID or
+ * set-group-ID bit is dropped when its owner or group cannot be kept.
+ * Other names of the file (hard links) keep the old content.
+ *
  * While a temporary file exists, every signal that would end the process
  * removes it (all but SIGKILL, which cannot be caught, and those that are
- * ignored or stop the process by default): the handler unlink()s the one
- * temporary path it knows (async-signal-safe), puts back the handler that
+ * ignored or stop the process by default): the handler unlink()s the
+ * temporary paths it knows (async-signal-safe), puts back the handler that
  * was there before and raises the signal again, so the program still dies
  * of the signal (or the earlier handler runs).  Signals that were ignored
  * stay ignored, but SIGABRT, since abort() ends the process anyway: so
  * running out of memory (util_out_of_memory() aborts) removes it too.
- * There is one such slot: a second outfile open at the same time is not
- * covered.  The slot is the only global state here, and no function
- * prints. */
+ * There are OUTFILE_SLOTS such slots, one an outfile open at the same
+ * time: more are not covered.  The slots are the only global state here,
+ * and no function prints. */
 #ifndef ATTN_OUTFILE_H
 #define ATTN_OUTFILE_H
 
 #include <stdio.h>
 
 #include "util.h"
+
+/* The outfiles open at the same time that the signal handler covers:
+ * more than the steps of a trace (diagram --all-steps). */
+#define OUTFILE_SLOTS 128
 
 struct outfile {
 	FILE *fp;      /* write here until commit or abort */
@@ -50,6 +62,11 @@ struct outfile {
  * does not exist. */
 int outfile_same_file(const char *out, const char *in);
 
+/* Whether descriptor fd (standard error, say) writes into the regular
+ * file that the input in ("-": standard input) is, as
+ * outfile_same_file(). */
+int outfile_same_fd(int fd, const char *in);
+
 /* Opens path for writing ("-" or NULL: stdout) and sets of->fp.  Returns
  * 0, or -1 with err set to "PATH: REASON" (the temporary file cannot be
  * created, the directory does not exist ...); then nothing was created and
@@ -68,6 +85,16 @@ void outfile_wrote(struct outfile *of);
  * for stdout); on error the temporary file is removed and an earlier file
  * of that name is left as it was.  Either way *of is finished with. */
 int outfile_commit(struct outfile *of, struct errbuf *err);
+
+/* Finishes n files together, so that every one is replaced or none:
+ * each is flushed, checked and closed first, and only when all are whole
+ * are the temporary files renamed over their targets, one after the
+ * other.  Returns 0, or -1 with err set for the first that failed; then
+ * every temporary file is removed, and the files that were there keep
+ * their content (unless a rename itself fails after another has been
+ * made, which within one directory takes a failing disk).  Either way
+ * of[0 .. n) are finished with. */
+int outfile_commit_all(struct outfile *of, int n, struct errbuf *err);
 
 /* Gives up: closes the stream (not stdout) and removes the temporary file,
  * leaving an earlier file of that name as it was.  Harmless on an outfile

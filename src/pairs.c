@@ -36,8 +36,9 @@ void pairs_long_error(size_t *col, struct errbuf *err)
 		  "bytes, found a longer one", PAIRS_MAX_LINE);
 }
 
-/* Checks s[0..n) for valid UTF-8, NUL bytes and control characters other
- * than tab (C0, DEL and the C1 controls U+0080 .. U+009F). */
+/* Checks s[0..n) for valid UTF-8, NUL bytes, control characters other
+ * than tab (C0, DEL and the C1 controls U+0080 .. U+009F) and the
+ * bidirectional controls (utf8_bidi_len()). */
 static int pairs_check_text(const char *s, size_t n, size_t *col,
 			    struct errbuf *err)
 {
@@ -51,6 +52,11 @@ static int pairs_check_text(const char *s, size_t n, size_t *col,
 			size_t at = i;
 			/* the C1 controls are 0xC2 0x80..0x9F; any other
 			 * byte from 0x80 up is part of a character */
+			if (utf8_bidi_len(s + i, ok - i))
+				return pairs_err(col, at, err, "expected text, "
+						 "found the bidirectional "
+						 "control U+%04lX",
+						 utf8_bidi_code(s + i));
 			if (c == 0xC2 && i + 1 < ok && u[i + 1] < 0xA0)
 				c = u[++i];
 			else if (c >= 0x80)
@@ -291,23 +297,11 @@ int pairs_split(const char *line, size_t len, int lineno, int need_target,
 
 enum pairs_read pairs_getline(FILE *in, char *buf, size_t *len)
 {
-	size_t n = 0;
-	int c, too_long = 0;
-
-	*len = 0;
-	while ((c = getc(in)) != EOF && c != '\n') {
-		if (n < PAIRS_MAX_LINE)
-			buf[n++] = (char)c;
-		else
-			too_long = 1; /* the rest is read, not kept */
+	switch (util_read_line(in, buf, PAIRS_MAX_LINE, len)) {
+	case UTIL_LINE: return PAIRS_LINE;
+	case UTIL_LONG: return PAIRS_LONG;
+	case UTIL_END: return PAIRS_END;
+	case UTIL_ERROR: break;
 	}
-	if (c == EOF && ferror(in))
-		return PAIRS_ERROR;
-	if (too_long)
-		return PAIRS_LONG;
-	if (c == EOF && n == 0)
-		return PAIRS_END;
-	buf[n] = '\0';
-	*len = n;
-	return PAIRS_LINE;
+	return PAIRS_ERROR;
 }

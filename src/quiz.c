@@ -277,3 +277,22 @@ enum quiz_result quiz_check(const struct quiz_question *q, const char *text,
 		? QUIZ_RIGHT : QUIZ_WRONG;
 	return a->result;
 }
+
+enum quiz_read quiz_read_answer(FILE *in, char *buf)
+{
+	size_t n;
+	switch (util_read_line(in, buf, QUIZ_MAX_ANSWER, &n)) {
+	case UTIL_LINE: break;
+	case UTIL_LONG: return QUIZ_READ_LONG;
+	case UTIL_END: return QUIZ_READ_END;
+	case UTIL_ERROR: return QUIZ_READ_ERROR;
+	}
+	if (n > 0 && buf[n - 1] == '\r')
+		buf[--n] = '\0'; /* a CRLF line end */
+	const char *s = buf + strspn(buf, " \t");
+	size_t len = strcspn(s, " \t\r");
+	if ((len == 1 && s[0] == 'q') ||
+	    (len == 4 && strncmp(s, "quit", 4) == 0))
+		return QUIZ_READ_QUIT;
+	return QUIZ_READ_ANSWER;
+}

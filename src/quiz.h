@@ -169,4 +169,24 @@ int quiz_sheet_item(FILE *out, enum quiz_sheet_format f, int key, int num,
 /* The end of the sheet: HTML's closing tags. */
 int quiz_sheet_end(FILE *out, enum quiz_sheet_format f);
 
+/* The longest answer line the quiz reads, in bytes: a longer one is read
+ * to its end but not kept, so that no answer, however long, is held. */
+#define QUIZ_MAX_ANSWER 1024
+
+/* What quiz_read_answer() read. */
+enum quiz_read {
+	QUIZ_READ_ANSWER, /* a line to check with quiz_check */
+	QUIZ_READ_QUIT,   /* "q" or "quit", between blanks */
+	QUIZ_READ_LONG,   /* a line longer than QUIZ_MAX_ANSWER, not kept */
+	QUIZ_READ_END,    /* the end of the input */
+	QUIZ_READ_ERROR   /* a read error (errno says which); never taken for
+	                     the end */
+};
+
+/* Reads the learner's next answer line from in into buf, which holds
+ * QUIZ_MAX_ANSWER + 1 bytes: without its line end (LF or CRLF), with a
+ * NUL after it (buf is "" for QUIZ_READ_LONG and after the end or an
+ * error).  Allocates nothing. */
+enum quiz_read quiz_read_answer(FILE *in, char *buf);
+
 #endif

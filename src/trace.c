@@ -28,10 +28,18 @@ double *trace_alloc(struct trace *tr, size_t n)
 		tr->blocks[tr->nblocks++] = xcalloc(size, sizeof(double));
 		tr->last_size = size;
 		tr->last_used = 0;
+		tr->arena_size += size;
 	}
 	double *p = tr->blocks[tr->nblocks - 1] + tr->last_used;
 	tr->last_used += n;
 	return p;
+}
+
+size_t trace_mem_bytes(const struct trace *tr)
+{
+	return tr->arena_size * sizeof(double) +
+	       (size_t)tr->cap_recs * sizeof *tr->recs +
+	       (size_t)tr->cap_blocks * sizeof *tr->blocks;
 }
 
 struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,

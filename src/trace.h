@@ -331,6 +331,7 @@ struct trace {
 	int cap_blocks;
 	size_t last_used;   /* doubles handed out from the last block */
 	size_t last_size;   /* doubles in the last block */
+	size_t arena_size;  /* doubles in all the blocks */
 	/* which program made the records: trace_build()'s translation, or
 	 * self-attention's (self_build(): n source words src, and for
 	 * cross-attention ntgt target words tgt as the queries; no runs) */
@@ -432,6 +433,10 @@ size_t trace_expand(char *buf, size_t size, const char *tpl,
 		    const struct trace *tr, const struct trace_rec *r);
 
 /* ---- for the step programs and the scorers (src/arch_*.c, score_*.c) */
+
+/* The bytes of memory tr holds, its records and its storage blocks, for
+ * a batch that bounds the memory of the traces in flight. */
+size_t trace_mem_bytes(const struct trace *tr);
 
 /* Returns n zeroed doubles that live as long as the trace. */
 double *trace_alloc(struct trace *tr, size_t n);

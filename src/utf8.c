@@ -284,13 +284,38 @@ size_t utf8_len(const char *s)
 
 /* The length of the character at s (n bytes left) that may be copied as
  * it is, or 0 if its first byte is to be written as \xNN. */
+unsigned long utf8_bidi_code(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	if (s[0] < 0xE0)
+		return ((s[0] & 0x1Ful) << 6) | (s[1] & 0x3Ful);
+	return ((s[0] & 0x0Ful) << 12) | ((s[1] & 0x3Ful) << 6) |
+	       (s[2] & 0x3Ful);
+}
+
+size_t utf8_bidi_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	if (n >= 2 && s[0] == 0xD8 && s[1] == 0x9C)
+		return 2;                                 /* U+061C */
+	if (n < 3 || s[0] != 0xE2)
+		return 0;
+	if (s[1] == 0x80 && (s[2] == 0x8E || s[2] == 0x8F ||
+			     (s[2] >= 0xAA && s[2] <= 0xAE)))
+		return 3;           /* U+200E, U+200F, U+202A .. U+202E */
+	if (s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9)
+		return 3;                         /* U+2066 .. U+2069 */
+	return 0;
+}
+
 static size_t utf8_safe_char(const unsigned char *s, size_t n)
 {
 	size_t len;
 	if (*s < 0x80)
 		return (*s < 0x20 && *s != '\t') || *s == 0x7F ? 0 : 1;
 	len = *s >= 0xF0 ? 4 : *s >= 0xE0 ? 3 : 2;
-	if (len > n || utf8_valid_prefix((const char *)s, len) != len)
+	if (len > n || utf8_valid_prefix((const char *)s, len) != len ||
+	    utf8_bidi_len((const char *)s, len))
 		return 0;
 	return s[0] == 0xC2 && s[1] < 0xA0 ? 0 : len;
 }

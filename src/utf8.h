@@ -28,11 +28,24 @@ int utf8_width(const char *s);
 /* Returns the number of code points in the NUL-terminated string s. */
 size_t utf8_len(const char *s);
 
+/* Returns the length in bytes (2 or 3) of the bidirectional formatting
+ * character that s[0..n) starts with, or 0 if it starts with none: the
+ * embeddings and overrides U+202A .. U+202E, the isolates U+2066 ..
+ * U+2069 and the marks U+200E, U+200F and U+061C.  Such a character
+ * changes the order in which a terminal shows the text around it, so
+ * that what a reader sees is not what is there. */
+size_t utf8_bidi_len(const char *s, size_t n);
+
+/* The code point of the bidirectional formatting character at s, which
+ * utf8_bidi_len() found there: U+202E is 0x202E. */
+unsigned long utf8_bidi_code(const char *s);
+
 /* Returns a newly allocated copy of the NUL-terminated s in which every
  * byte that could drive a terminal or is not UTF-8 is written as the four
  * characters \xNN: the C0 controls but the tab, DEL, the C1 controls
- * (U+0080 .. U+009F) and every byte that is not part of a valid UTF-8
- * character.  The copy is valid UTF-8 with no control but tab, so it can
+ * (U+0080 .. U+009F), the bidirectional formatting characters
+ * (utf8_bidi_len(), each of their bytes) and every byte that is not part
+ * of a valid UTF-8 character.  The copy is valid UTF-8 with no control but tab, so it can
  * be printed, put into JSON or into a model file's comment, and read
  * back.  This is how attn-trace shows every name it did not make: file
  * names above all.  The caller frees it. */

@@ -25,6 +25,27 @@
 /* The first read of a stream of unknown size asks for this many bytes. */
 #define UTIL_READ_CHUNK ((size_t)64 << 10)
 
+/* The standard descriptors closed at the start: bit fd. */
+static unsigned util_closed;
+
+void util_note_closed(int fd)
+{
+	if (fd >= 0 && fd <= 2)
+		util_closed |= 1u << fd;
+}
+
+int util_was_closed(int fd)
+{
+	return fd >= 0 && fd <= 2 && (util_closed >> fd & 1u);
+}
+
+const char *util_stdin_error(int e)
+{
+	if (e == EBADF && util_was_closed(0))
+		return "expected input, found standard input closed";
+	return strerror(e ? e : EIO);
+}
+
 /* What to run before aborting; see util_set_fatal_hook(). */
 static void (*util_fatal_hook)(void);
 
@@ -266,7 +287,33 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		err_set(err, "%s: file is larger than %zu bytes", shown,
 			max_bytes);
 	else if (buf == NULL)
-		err_set(err, "%s: %s", shown,
-			strerror(saved ? saved : EIO));
+		err_set(err, "%s: %s", shown, is_stdin ?
+			util_stdin_error(saved) : strerror(saved ? saved : EIO));
 	return buf;
+}
+
+enum util_line util_read_line(FILE *in, char *buf, size_t max, size_t *len)
+{
+	size_t n = 0;
+	int c, too_long = 0;
+
+	*len = 0;
+	buf[0] = '\0';
+	while ((c = getc(in)) != EOF && c != '\n') {
+		if (n < max)
+			buf[n++] = (char)c;
+		else
+			too_long = 1; /* the rest is read, not kept */
+	}
+	if (c == EOF && ferror(in))
+		return UTIL_ERROR;
+	if (too_long) {
+		buf[0] = '\0';
+		return UTIL_LONG;
+	}
+	if (c == EOF && n == 0)
+		return UTIL_END;
+	buf[n] = '\0';
+	*len = n;
+	return UTIL_LINE;
 }

@@ -4,6 +4,7 @@
 #define ATTN_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The x* allocators print "attn-trace: out of memory" and abort when the
  * system has no memory left; they never return NULL.  The caller owns the
@@ -52,5 +53,32 @@ void err_set(struct errbuf *err, const char *fmt, ...)
  * Returns NULL and fills err on failure. */
 char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		     struct errbuf *err);
+
+/* Notes that descriptor fd (0, 1 or 2) was closed when the program
+ * started (main.c opens /dev/null on it), and tells whether it was, so
+ * that a read of a closed standard input can say so.  0 to 2 only. */
+void util_note_closed(int fd);
+int util_was_closed(int fd);
+
+/* The message for a read of "-" that failed with errno e: "standard input
+ * is closed" when it was closed at the start (util_note_closed()), else
+ * strerror(e). */
+const char *util_stdin_error(int e);
+
+/* What util_read_line() read. */
+enum util_line {
+	UTIL_LINE,   /* a line */
+	UTIL_LONG,   /* a line longer than the cap, read to its end, not kept */
+	UTIL_END,    /* the end of the input */
+	UTIL_ERROR   /* a read error, errno says which */
+};
+
+/* Reads the next line of in into buf, which holds max + 1 bytes:
+ * buf[0..*len) without its '\n', and a NUL after it.  A line longer than
+ * max bytes is read to its end but not kept (UTIL_LONG, *len 0 and buf
+ * ""), so that no line, however long, is held whole and nothing is
+ * allocated.  The end of the input and a read error are told apart with
+ * feof and ferror, never from the return value alone. */
+enum util_line util_read_line(FILE *in, char *buf, size_t max, size_t *len);
 
 #endif

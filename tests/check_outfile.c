@@ -6,6 +6,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,22 +438,26 @@ START_TEST(test_symlink_loop)
 }
 END_TEST
 
-/* SIGTERM while the file is being written: the process still dies of it,
- * and the temporary file is gone. */
-START_TEST(test_signal_removes_temp)
+/* In a child: opens n files dir/f0 ... (as diagram --all-steps does),
+ * writes part of each, and raises SIGTERM: the child must die of it, and
+ * every temporary file must be gone. */
+static void sigterm_writing(int n)
 {
 	char path[4352];
-	at(path, "align.svg");
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		struct outfile of;
-		signal(SIGTERM, SIG_DFL); /* not Check's handler */
+		struct outfile of[8];
 		struct errbuf err;
-		if (outfile_open(&of, path, &err) != 0)
-			_exit(3);
-		fputs("half", of.fp);
-		fflush(of.fp);
+		signal(SIGTERM, SIG_DFL); /* not Check's handler */
+		for (int k = 0; k < n && k < 8; k++) {
+			char name[32];
+			snprintf(name, sizeof name, "f%d", k);
+			if (outfile_open(&of[k], at(path, name), &err) != 0)
+				_exit(3);
+			fputs("half", of[k].fp);
+			fflush(of[k].fp);
+		}
 		raise(SIGTERM);
 		_exit(4); /* not reached */
 	}
@@ -461,6 +466,13 @@ START_TEST(test_signal_removes_temp)
 	ck_assert(WIFSIGNALED(status));
 	ck_assert_int_eq(WTERMSIG(status), SIGTERM);
 	ck_assert_int_eq(entries(), 0);
+}
+
+/* SIGTERM while the file is being written: the process still dies of it,
+ * and the temporary file is gone. */
+START_TEST(test_signal_removes_temp)
+{
+	sigterm_writing(1);
 }
 END_TEST
 
@@ -559,6 +571,96 @@ START_TEST(test_handlers_restored)
 }
 END_TEST
 
+/* outfile_commit_all: one file that cannot be finished (a write error
+ * kept by outfile_wrote) means none is renamed, and the old ones keep
+ * their content; with all whole, all are replaced. */
+START_TEST(test_commit_all_or_none)
+{
+	char path[3][4352];
+	struct outfile of[3];
+	struct errbuf err;
+	for (int k = 0; k < 3; k++) {
+		char name[32];
+		snprintf(name, sizeof name, "step-%d.svg", k + 1);
+		put(at(path[k], name), "old\n");
+	}
+	for (int k = 0; k < 3; k++) {
+		ck_assert_int_eq(outfile_open(&of[k], path[k], &err), 0);
+		fputs("new\n", of[k].fp);
+	}
+	/* the last one cannot be written: its descriptor is made read-only,
+	 * so that the flush fails, as a full disk would */
+	int ro = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(ro, 0);
+	ck_assert_int_ge(dup2(ro, fileno(of[2].fp)), 0);
+	close(ro);
+	ck_assert_int_ne(outfile_commit_all(of, 3, &err), 0);
+	ck_assert_ptr_nonnull(strstr(err.msg, "step-3.svg: "));
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(content(path[k]), "old\n");
+	ck_assert_int_eq(entries(), 3); /* no temporary file */
+	for (int k = 0; k < 3; k++) {
+		ck_assert_int_eq(outfile_open(&of[k], path[k], &err), 0);
+		fputs("new\n", of[k].fp);
+	}
+	ck_assert_int_eq(outfile_commit_all(of, 3, &err), 0);
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(content(path[k]), "new\n");
+	ck_assert_int_eq(entries(), 3);
+}
+END_TEST
+
+/* A signal while several outfiles are open removes every temporary
+ * file, not only the first one's. */
+START_TEST(test_signal_removes_every_temp)
+{
+	sigterm_writing(8);
+}
+END_TEST
+
+/* Slots are given back: after a commit and an abort, a new outfile is
+ * guarded again, and the handlers are the earlier ones when none is
+ * open. */
+START_TEST(test_slots_reused)
+{
+	char a[4352], b[4352];
+	struct outfile of[2];
+	struct errbuf err;
+	struct sigaction before, now;
+	sigaction(SIGTERM, NULL, &before);
+	ck_assert_int_eq(outfile_open(&of[0], at(a, "a"), &err), 0);
+	ck_assert_int_eq(outfile_open(&of[1], at(b, "b"), &err), 0);
+	ck_assert_int_ne(of[0].guarded, 0);
+	ck_assert_int_ne(of[1].guarded, 0);
+	ck_assert_int_ne(of[0].guarded, of[1].guarded);
+	ck_assert_int_eq(outfile_commit(&of[0], &err), 0);
+	sigaction(SIGTERM, NULL, &now);
+	ck_assert(now.sa_handler != before.sa_handler); /* b is guarded */
+	outfile_abort(&of[1]);
+	sigaction(SIGTERM, NULL, &now);
+	ck_assert(now.sa_handler == before.sa_handler);
+	ck_assert_int_eq(entries(), 1); /* a */
+}
+END_TEST
+
+/* outfile_same_fd: a descriptor open on the input is the input. */
+START_TEST(test_same_fd)
+{
+	char path[4352], other[4352];
+	put(at(path, "in.pairs"), "je\n");
+	put(at(other, "other"), "x\n");
+	int fd = open(path, O_WRONLY | O_APPEND);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(outfile_same_fd(fd, path), 1);
+	ck_assert_int_eq(outfile_same_fd(fd, other), 0);
+	ck_assert_int_eq(outfile_same_fd(fd, NULL), 0);
+	close(fd);
+	fd = open("/dev/null", O_WRONLY);
+	ck_assert_int_eq(outfile_same_fd(fd, "/dev/null"), 0);
+	close(fd);
+}
+END_TEST
+
 static Suite *outfile_suite(void)
 {
 	Suite *s = suite_create("outfile");
@@ -584,6 +686,10 @@ static Suite *outfile_suite(void)
 	tcase_add_test(tc, test_handlers_restored);
 	tcase_add_test(tc, test_fatal_signals_remove_temp);
 	tcase_add_test(tc, test_out_of_memory_removes_temp);
+	tcase_add_test(tc, test_commit_all_or_none);
+	tcase_add_test(tc, test_signal_removes_every_temp);
+	tcase_add_test(tc, test_slots_reused);
+	tcase_add_test(tc, test_same_fd);
 	suite_add_tcase(s, tc);
 	return s;
 }

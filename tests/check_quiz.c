@@ -757,6 +757,48 @@ START_TEST(test_hard_draw)
 }
 END_TEST
 
+/* quiz_read_answer: lines without their LF or CRLF, q and quit between
+ * blanks, a line past QUIZ_MAX_ANSWER skipped whole (and the next line
+ * read), the end; nothing is allocated, so no line is ever held whole. */
+START_TEST(test_read_answer)
+{
+	size_t big = 3 * QUIZ_MAX_ANSWER + 5, n = 0;
+	char *text = malloc(big + 64), line[QUIZ_MAX_ANSWER + 1];
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)sprintf(text + n, "0.5\r\n  q \n");
+	memset(text + n, '1', big);
+	n += big;
+	n += (size_t)sprintf(text + n, "\n-1.25\n quit\nlast");
+	FILE *in = fmemopen(text, n, "r");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_ANSWER);
+	ck_assert_str_eq(line, "0.5");
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_QUIT);
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_LONG);
+	ck_assert_str_eq(line, "");
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_ANSWER);
+	ck_assert_str_eq(line, "-1.25");
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_QUIT);
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_ANSWER);
+	ck_assert_str_eq(line, "last");
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_END);
+	fclose(in);
+	/* a line of exactly QUIZ_MAX_ANSWER bytes is kept */
+	memset(text, '2', QUIZ_MAX_ANSWER);
+	text[QUIZ_MAX_ANSWER] = '\n';
+	in = fmemopen(text, QUIZ_MAX_ANSWER + 1, "r");
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_ANSWER);
+	ck_assert_uint_eq(strlen(line), QUIZ_MAX_ANSWER);
+	fclose(in);
+	/* a stream that cannot be read is an error, not the end */
+	in = fopen("/dev/null", "w");
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(quiz_read_answer(in, line), QUIZ_READ_ERROR);
+	fclose(in);
+	free(text);
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
 	Suite *s = suite_create("quiz");
@@ -802,6 +844,7 @@ static Suite *quiz_suite(void)
 	tcase_add_test(tc, test_lesson_directive);
 	tcase_add_test(tc, test_lesson_errors);
 	tcase_add_test(tc, test_lesson_before_page);
+	tcase_add_test(tc, test_read_answer);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -183,6 +183,40 @@ START_TEST(test_safe)
 }
 END_TEST
 
+/* The bidirectional controls, each of its bytes escaped by utf8_safe;
+ * their neighbours (U+200D, U+202F, U+2065, U+206A, U+061B) are text. */
+START_TEST(test_bidi)
+{
+	static const char *const bidi[] = {
+		"\xe2\x80\xaa", "\xe2\x80\xab", "\xe2\x80\xac",
+		"\xe2\x80\xad", "\xe2\x80\xae",         /* U+202A..E */
+		"\xe2\x81\xa6", "\xe2\x81\xa7", "\xe2\x81\xa8",
+		"\xe2\x81\xa9",                          /* U+2066..9 */
+		"\xe2\x80\x8e", "\xe2\x80\x8f", "\xd8\x9c" }; /* LRM RLM ALM */
+	static const unsigned long code[] = {
+		0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067,
+		0x2068, 0x2069, 0x200E, 0x200F, 0x061C };
+	static const char *const text[] = {
+		"\xe2\x80\x8d", "\xe2\x80\xaf", "\xe2\x81\xa5",
+		"\xe2\x81\xaa", "\xd8\x9b" };
+	for (size_t k = 0; k < sizeof bidi / sizeof *bidi; k++) {
+		size_t n = strlen(bidi[k]);
+		ck_assert_uint_eq(utf8_bidi_len(bidi[k], n), n);
+		ck_assert_uint_eq(utf8_bidi_len(bidi[k], n - 1), 0);
+		ck_assert_uint_eq(utf8_bidi_code(bidi[k]), code[k]);
+		char *got = utf8_safe(bidi[k]);
+		ck_assert_uint_eq(strlen(got), 4 * n);
+		ck_assert(got[0] == '\\' && got[1] == 'x');
+		free(got);
+	}
+	for (size_t k = 0; k < sizeof text / sizeof *text; k++) {
+		ck_assert_uint_eq(utf8_bidi_len(text[k], strlen(text[k])), 0);
+		safe_is(text[k], text[k]);
+	}
+	safe_is("a\xe2\x80\xae" "b", "a\\xe2\\x80\\xae" "b");
+}
+END_TEST
+
 static Suite *utf8_suite(void)
 {
 	Suite *s = suite_create("utf8");
@@ -196,6 +230,7 @@ static Suite *utf8_suite(void)
 	tcase_add_test(tc, test_width);
 	tcase_add_test(tc, test_len);
 	tcase_add_test(tc, test_safe);
+	tcase_add_test(tc, test_bidi);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -48,9 +48,13 @@ check "diagram: no file from a step past the end" \
 	sh -c "[ -z \"\$(ls -A '$TMP/empty')\" ]"
 run_cmd diagram -o "$TMP/nodir/s.svg"
 expect_status 1 "diagram: a directory that does not exist"
-run_cmd diagram --all-steps -o "$TMP/nodir/"
-expect_status 1 "diagram --all-steps: a directory that does not exist"
-expect_err "not a directory" "diagram --all-steps: says so"
+run_cmd diagram --all-steps -o "$TMP/nodir/deeper/"
+expect_status 1 "diagram --all-steps: a directory whose parent does not exist"
+expect_err "No such file or directory" "diagram --all-steps: says so"
+run_cmd diagram --all-steps -o "$TMP/newdir/"
+expect_status 0 "diagram --all-steps: a directory that does not exist is made"
+check "diagram --all-steps: the new directory holds the steps" \
+	test "$(ls "$TMP/newdir" | wc -l)" -eq 5
 echo old >"$TMP/keep.svg"
 run_cmd diagram --step=99 -o "$TMP/keep.svg"
 check "diagram: a failed run leaves the old file" grep -qx old "$TMP/keep.svg"
