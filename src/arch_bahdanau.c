@@ -10,8 +10,8 @@
  *
  *   e_t,i = score(s_{t-1}, h_i)
  *   α_t = softmax(e_t),  c_t = Σ_i α_t,i·h_i
- *   s_t = tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c_t + b)
- *   p_t = softmax(W_o·[s_t; c_t; y_{t-1}])
+ *   s_t = tanh(W_y·y_{t-1} + U·s_{t-1} + C·c_t + b)
+ *   ŷ_t = softmax(W_o·[s_t; c_t; y_{t-1}])
  *
  * The decoder cell is the paper's GRU with both gates fixed open, and the
  * readout is linear where the paper's is a maxout layer.  The step
@@ -47,7 +47,7 @@ static const double *bahdanau_start(struct trace *tr, const double *Hs)
 	return s0;
 }
 
-/* step 4: s_t = tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c_t + b) into s */
+/* step 4: s_t = tanh(W_y·y_{t-1} + U·s_{t-1} + C·c_t + b) into s */
 static void bahdanau_rnn(struct trace *tr, int run, int t, const double *y,
 			 const double *prev, const double *c, double *s)
 {
@@ -68,21 +68,21 @@ static void bahdanau_rnn(struct trace *tr, int run, int t, const double *y,
 	struct trace_rec *r = trace_rec_new(tr, REC_RNN, STAGE_DECODER, run,
 					    t, 0);
 	trace_rec_op(r, OP_MID, "W_y·y_{t-1}", "W_y_y", wy, H, 1);
-	trace_rec_op(r, OP_MID, "W_s·s_{t-1}", "W_s_s", ws, H, 1);
-	trace_rec_op(r, OP_MID, "W_c·c_{t}", "W_c_c", wc, H, 1);
+	trace_rec_op(r, OP_MID, "U·s_{t-1}", "U_s", ws, H, 1);
+	trace_rec_op(r, OP_MID, "C·c_{t}", "C_c", wc, H, 1);
 	trace_rec_op(r, OP_WEIGHT, "b", NULL, m->dec.b, H, 1);
 	trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
 	trace_rec_op(r, OP_INPUT, "s_{t-1}", NULL, prev, H, 1);
 	trace_rec_op(r, OP_INPUT, "c_{t}", NULL, c, H, 1);
 	r->symbol = "s_{t}";
-	r->formula = "tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c_{t} + b)";
+	r->formula = "tanh(W_y·y_{t-1} + U·s_{t-1} + C·c_{t} + b)";
 	r->note = "the context c_{t} enters the RNN";
 	r->note_op = 6;
 	r->result = s;
 	r->len = H;
 }
 
-/* step 5: [s_t; c_t; y_{t-1}] and p_t.  Returns the predicted word. */
+/* step 5: [s_t; c_t; y_{t-1}] and ŷ_t.  Returns the predicted word. */
 static int bahdanau_output(struct trace *tr, int run, int t,
 			   const double *s, const double *c, const double *y)
 {
@@ -113,7 +113,7 @@ static int bahdanau_output(struct trace *tr, int run, int t,
 	r = trace_rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
 	trace_rec_op(r, OP_MID, "W_o·[s_{t}; c_{t}; y_{t-1}]", NULL, logits,
 		     V, 1);
-	r->symbol = "p_{t}";
+	r->symbol = "ŷ_{t}";
 	r->formula = "softmax(W_o·[s_{t}; c_{t}; y_{t-1}])";
 	r->result = p;
 	r->len = V;
@@ -146,7 +146,7 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 }
 
 /* log p(y | c) = log softmax(W_o·[s; c; y_{t-1}])[y], where
- * s = tanh(W_y·y_{t-1} + W_s·s_{t-1} + W_c·c + b): the context enters
+ * s = tanh(W_y·y_{t-1} + U·s_{t-1} + C·c + b): the context enters
  * the RNN too */
 static double bahdanau_log_prob(const struct model *m, const double *c,
 				const double *prev, int word, int y,
@@ -171,7 +171,7 @@ static double bahdanau_log_prob(const struct model *m, const double *c,
 	double lp = arch_log_softmax_at(logits, V, y);
 	if (dc) {
 		/* ∂/∂logits = onehot_y - p, back through W_o to c directly
-		 * and to s, and from s through tanh and W_c to c */
+		 * and to s, and from s through tanh and C to c */
 		double *dl = wc + H, *dpre = pre;
 		for (int k = 0; k < V; k++)
 			dl[k] = (k == y) - exp(arch_log_softmax_at(logits, V,

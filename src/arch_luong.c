@@ -4,7 +4,7 @@
  *   e_t,i = score(s_t, h_i)                        then attention, with
  *   α_t = softmax(e_t),  c_t = Σ_i α_t,i·h_i       the new state as query
  *   h̃_t = tanh(W_c·[c_t; s_t])
- *   p_t = softmax(W_s·h̃_t)
+ *   ŷ_t = softmax(W_s·h̃_t)
  *
  * With input feeding (the model's line "input-feeding yes", §3.3) the
  * RNN reads [y_{t-1}; h̃_{t-1}] instead of y_{t-1}, h̃_0 = 0, and its W_x
@@ -57,7 +57,7 @@ static void luong_feed_rnn(struct trace *tr, int run, int t, const double *y,
 	trace_rec_op(r, OP_INPUT, "h̃_{t-1}", "feed", feed, H, 1);
 }
 
-/* step 5: [c_t; s_t], h̃_t and p_t.  Returns the predicted word. */
+/* step 5: [c_t; s_t], h̃_t and ŷ_t.  Returns the predicted word. */
 static int luong_output(struct trace *tr, int run, int t, const double *c,
 			const double *s)
 {
@@ -94,7 +94,7 @@ static int luong_output(struct trace *tr, int run, int t, const double *c,
 	attn_softmax(p, shifted, ex, &sum, logits, V);
 	r = trace_rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
 	trace_rec_op(r, OP_MID, "W_s·h̃_{t}", NULL, logits, V, 1);
-	r->symbol = "p_{t}";
+	r->symbol = "ŷ_{t}";
 	r->formula = "softmax(W_s·h̃_{t})";
 	r->result = p;
 	r->len = V;
@@ -148,7 +148,7 @@ static double luong_log_prob(const struct model *m, const double *c,
 	attn_matvec(logits, m->Ws, ht, V, H);
 	double lp = arch_log_softmax_at(logits, V, y);
 	if (dc) {
-		/* ∂/∂logits = onehot_y - p; back through W_s, tanh, W_c's
+		/* ∂/∂logits = onehot_y - ŷ; back through W_s, tanh, W_c's
 		 * first H columns */
 		double *dpre = cs, *dl = logits + V; /* cs is done with */
 		for (int k = 0; k < V; k++)

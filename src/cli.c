@@ -199,8 +199,8 @@ static void cli_help(void)
 	fputs(
 "Usage: attn-trace [COMMAND] [OPTION]... [SENTENCE]\n"
 "Trace the arithmetic of attention in a tiny sequence-to-sequence model,\n"
-"step by step: encoding, scoring, softmax, weighted sum, concatenation and\n"
-"the output word.\n"
+"stage by stage: encoding, decoder, scoring, softmax, weighted sum,\n"
+"concatenation and output.\n"
 "\n"
 "Commands:\n"
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
@@ -249,7 +249,7 @@ static void cli_help(void)
 "                        default) or their argmax (argmax)\n"
 "      --seed=N          seed of --hard's draws (default 0)\n"
 "      --gradient        with --hard and --target: REINFORCE's learning\n"
-"                        signal at each step (R, b, R - b, the score-function,\n"
+"                        signal at each step (R, R̄, R - R̄, the score-function,\n"
 "                        entropy and backpropagated terms)\n"
 "      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
 "                        the score gradient from N draws, beside the exact one\n"
@@ -281,7 +281,7 @@ static void cli_help(void)
 "  attn-trace tui --present --autoplay=8\n"
 "\n"
 "New to attention?  'attn-trace lessons' lists lessons that explain each\n"
-"step; 'attn-trace lesson 1' starts the first.\n"
+"stage; 'attn-trace lesson 1' starts the first.\n"
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
@@ -518,7 +518,7 @@ int cli_hard_check(const struct trace_cfg *cfg, const char *target)
 		return 0;
 	if (cfg->selection != SELECTION_hard || !target)
 		return cli_usage_errorf("%s needs --hard and --target: the "
-					"reward is log p of the target word",
+					"reward is log P of the target word",
 					opt);
 	return 0;
 }

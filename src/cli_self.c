@@ -55,7 +55,7 @@ static void cli_self_help(void)
 "                        of self-attention\n"
 "  -t, --target=SENTENCE cross-attention: queries from these target words,\n"
 "                        keys and values from the source words\n"
-"      --causal          mask every score s_i,j with j > i (-inf): a word\n"
+"      --causal          mask every score e_i,j with j > i (-inf): a word\n"
 "                        sees no later word\n"
 "      --no-position     add no positional encoding to the embeddings\n"
 "      --heads=LIST      the heads whose stages to show: 1, 2, or 1,2\n"

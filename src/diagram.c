@@ -481,7 +481,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	else
 		fmt_buf_printf(&b, "%s = tanh(W_c%s[c_%d; s_%d])", rows[2].name,
 			       ascii ? "*" : "·", d->t, d->t);
-	fmt_buf_printf(&b, " %s output \"%s\"  p = %s", g->to, d->out, num);
+	fmt_buf_printf(&b, " %s output \"%s\"  P = %s", g->to, d->out, num);
 	push(lines, &nl, &cap, &b, cols);
 	fmt_buf_free(&b);
 	return nl;

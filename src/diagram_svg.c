@@ -242,7 +242,7 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		fprintf(out, "%s = tanh(W_c·[c_%d; s_%d])", d->rname, d->t, d->t);
 	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
 	esc(out, d->out);
-	fprintf(out, "</tspan>\"  p = %s</text>\n", num_fixed(num, d->out_p, prec));
+	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
 	if (d->has_pt)
 		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
 			"font-size=\"17\" fill=\"#7b3294\">▶ p_%d = %s: the "

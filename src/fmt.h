@@ -13,12 +13,12 @@
 #include "trace.h"
 
 #define FMT_TEXT_VERSION "attn-trace-text/2"
-#define FMT_JSON_VERSION "attn-trace-trace/1"
+#define FMT_JSON_VERSION "attn-trace-trace/2"
 #define FMT_MODEL_JSON_VERSION "attn-trace-model/1"
 #define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"
 /* the traces of self-attention's program (trace.prog TRACE_SELF) */
 #define FMT_SELF_TEXT_VERSION "attn-trace-self-text/2"
-#define FMT_SELF_JSON_VERSION "attn-trace-self/2"
+#define FMT_SELF_JSON_VERSION "attn-trace-self/3"
 
 struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */

@@ -121,8 +121,8 @@ static void md_window(FILE *out, const struct trace *tr,
 						 win->t, 0);
 	int lo = (int)win->ops[1].v[0], hi = (int)win->ops[1].v[1];
 	if (pos) {
-		fprintf(out, "p_%d = 1 + (%d - 1)·σ(v_p·tanh(W_p·q)) = 1 + "
-			"(%d - 1)·σ(", win->t, tr->n, tr->n);
+		fprintf(out, "p_%d = 1 + (%d - 1)·sigmoid(v_p·tanh(W_p·q)) = 1 + "
+			"(%d - 1)·sigmoid(", win->t, tr->n, tr->n);
 		fprintf(out, "%s) = ", num_fixed(buf, pos->ops[5].v[0], prec));
 		fprintf(out, "%s\n\n", num_fixed(buf, pos->result[0], prec));
 	} else {
@@ -248,16 +248,16 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 						       0);
 		if (x) { /* and its exact view (teacher-forced) */
 			const char *d = hpi ? "π" : "α";
-			fprintf(out, "\nexact view%s: log p(y_%d = ",
+			fprintf(out, "\nexact view%s: log P(y_%d = ",
 				trace_steps_chained(tr)
 				? " (given the sampled past)" : "", t);
 			md_text(out, tr->m->tgt.words[x->word]);
 			fputs(" | l) = `", out);
 			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,
 				     o->precision);
-			fprintf(out, "`, E_%s[log p] = %s, ", d,
+			fprintf(out, "`, E_%s[log P] = %s, ", d,
 				num_fixed(buf, x->ops[2].v[0], o->precision));
-			fprintf(out, "log Σ_l %s_l·p = %s, ", d,
+			fprintf(out, "log Σ_l %s_l·P = %s, ", d,
 				num_fixed(buf, x->ops[3].v[0], o->precision));
 			fprintf(out, "Jensen gap = %s\n",
 				num_fixed(buf, x->result[0], o->precision));
@@ -289,10 +289,10 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	}
 	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
-		fprintf(out, "\nThe context enters the RNN: W_c·c_%d = ", t);
+		fprintf(out, "\nThe context enters the RNN: C·c_%d = ", t);
 		fputs("`", out);
 		fmt_text_vec(out, r->ops[2].v, r->ops[2].len, o->precision);
-		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
+		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
 			"b) = ", t, t - 1, t - 1, t);
 		md_vec(out, r, o->precision);
 		fputs("\n", out);
@@ -309,7 +309,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			num_fixed(buf, r->result[r->word], o->precision));
 		/* p_t with a word for each number, so none has to be found
 		 * by counting */
-		fprintf(out, "\np_%d by word:", t);
+		fprintf(out, "\nŷ_%d by word:", t);
 		for (int k = 0; k < r->len; k++) {
 			fputs(k ? ", " : " ", out);
 			md_text(out, tv->words[k]);

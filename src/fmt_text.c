@@ -915,7 +915,7 @@ static void mat_header(struct fmt_buf *b, const struct trace *tr,
 			       tr->ntgt == 1 ? "" : "s");
 	}
 	fmt_buf_printf(b, "mask: %s\npositions: %s\nheads shown:",
-		       s->causal ? "causal (s_i,j = -inf where j > i)" : "none",
+		       s->causal ? "causal (e_i,j = -inf where j > i)" : "none",
 		       s->position ? "sin/cos added, from position 0"
 				   : "none (--no-position)");
 	for (int h = 0; h < s->heads; h++)

@@ -1144,9 +1144,9 @@ static int tab_bahdanau(struct model *m, unsigned scorers,
 		PARAM_MATRIX, -1, H, D, &m->Winit);
 	tab_add(&tab[n++], "decoder.W_y", "decoder W_y, applied to y_{t-1}",
 		PARAM_MATRIX, -1, H, E, &m->dec.Wx);
-	tab_add(&tab[n++], "decoder.W_s", "decoder W_s, applied to s_{t-1}",
+	tab_add(&tab[n++], "decoder.W_s", "decoder U, applied to s_{t-1}",
 		PARAM_MATRIX, -1, H, H, &m->dec.Wh);
-	tab_add(&tab[n++], "decoder.W_c", "decoder W_c, applied to c_t",
+	tab_add(&tab[n++], "decoder.W_c", "decoder C, applied to c_t",
 		PARAM_MATRIX, -1, H, H, &m->Wcd);
 	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
 		&m->dec.b);

@@ -1,5 +1,8 @@
 /* score_location_aware.c: the location-aware scorer of Chorowski et al.
- * (2015, §2.2), e_t,i = w·tanh(W·q + V·h_i + U·f_t,i + b), q the query.
+ * (2015, §2.2), e_t,i = v_a·tanh(W_a·q + U_a·h_i + U_f·f_t,i + b_a), q the
+ * query.  (Chorowski et al. write w, W, V, U and b; here they are named
+ * as the additive scorer's, which this one extends, so that U, V and W
+ * keep the one meaning doc/notation.md gives them.)
  *
  * f_t = F ∗ α_{t-1}: k = 2 filters of width r = 3 slid over the last
  * step's attention weights, a cross-correlation with one zero of padding
@@ -21,22 +24,22 @@
 enum { P_W, P_V, P_U, P_B, P_LW, P_F };
 
 static const struct param_spec locaware_params[] = {
-	{ "W", "W, applied to the query", DIM_A, DIM_H },
-	{ "V", "V, applied to h_i", DIM_A, DIM_H },
-	{ "U", "U, applied to f_t,i", DIM_A, DIM_K },
-	{ "b", "b", DIM_ONE, DIM_A },
-	{ "w", "w", DIM_ONE, DIM_A },
+	{ "W", "W_a, applied to the query", DIM_A, DIM_H },
+	{ "V", "U_a, applied to h_i", DIM_A, DIM_H },
+	{ "U", "U_f, applied to f_t,i", DIM_A, DIM_K },
+	{ "b", "b_a", DIM_ONE, DIM_A },
+	{ "w", "v_a", DIM_ONE, DIM_A },
 	{ "F", "F, the 2 filters of width 3 over α_{t-1}", DIM_K, DIM_R },
 };
 
 /* the layout of a row of ws->aux: the window of α_{t-1} around i, each
- * filter's three products, f_t,i, and U·f_t,i */
+ * filter's three products, f_t,i, and U_f·f_t,i */
 #define AUX_WIN 0
 #define AUX_PROD (AUX_WIN + R)
 #define AUX_F (AUX_PROD + K * R)
 #define AUX_UF (AUX_F + K)
 
-/* V·h_i depends on h_i alone: once a sentence, into ws->key (n, A) */
+/* U_a·h_i depends on h_i alone: once a sentence, into ws->key (n, A) */
 static void locaware_prepare(const struct score_in *in, struct score_ws *ws)
 {
 	const int H = in->H, A = in->A, W = SCORE_WS_WIDTH(in->m);
@@ -46,8 +49,8 @@ static void locaware_prepare(const struct score_in *in, struct score_ws *ws)
 			    in->Hs + (size_t)i * H, A, H);
 }
 
-/* The scores after W·q for A = 4 (rows of mid and act 4 apart, of aux
- * X apart): the window, the filters' products and sums, U·f_t,i, pre and
+/* The scores after W_a·q for A = 4 (rows of mid and act 4 apart, of aux
+ * X apart): the window, the filters' products and sums, U_f·f_t,i, pre and
  * act, as locaware_forward computes them, with the weights in locals. */
 static void locaware_forward4(const double *restrict const *w,
 			      const double *restrict q,
@@ -86,7 +89,7 @@ static void locaware_forward4(const double *restrict const *w,
 		x[AUX_PROD + 5] = p5;
 		x[AUX_F] = f0;
 		x[AUX_F + 1] = f1;
-		for (int a = 0; a < 4; a++) { /* U·f, then pre */
+		for (int a = 0; a < 4; a++) { /* U_f·f, then pre */
 			double uf = 0.0;
 			uf += U[2 * a] * f0;
 			uf += U[2 * a + 1] * f1;
@@ -257,29 +260,31 @@ static void locaware_record(const struct score_view *v)
 		     "F2_terms", aux + AUX_PROD + R, R, 1);
 	trace_rec_op(v->r, OP_MID, "f_{t},{i}: the two sums", "f",
 		     aux + AUX_F, K, 1);
-	trace_rec_op(v->r, OP_MID, "U·f_{t},{i}", "U_f", aux + AUX_UF, A, 1);
-	trace_rec_op(v->r, OP_MID, "W·{q}", "W_q", v->ws->q, A, 1);
-	trace_rec_op(v->r, OP_MID, "V·h_{i}", "V_h",
+	trace_rec_op(v->r, OP_MID, "U_f·f_{t},{i}", "U_f", aux + AUX_UF, A, 1);
+	trace_rec_op(v->r, OP_MID, "W_a·{q}", "W_a_q", v->ws->q, A, 1);
+	trace_rec_op(v->r, OP_MID, "U_a·h_{i}", "U_a_h",
 		     v->ws->key + (size_t)v->i * W, A, 1);
-	trace_rec_op(v->r, OP_MID, "W·{q} + V·h_{i} + U·f_{t},{i} + b", "pre",
+	trace_rec_op(v->r, OP_MID, "W_a·{q} + U_a·h_{i} + U_f·f_{t},{i} + b_a",
+		     "pre",
 		     v->ws->mid + (size_t)v->i * W, A, 1);
-	trace_rec_op(v->r, OP_MID, "tanh(W·{q} + V·h_{i} + U·f_{t},{i} + b)",
+	trace_rec_op(v->r, OP_MID, "tanh(W_a·{q} + U_a·h_{i} + U_f·f_{t},{i} + b_a)",
 		     "act", act, A, 1);
-	trace_rec_op(v->r, OP_WEIGHT, "w", NULL, v->in->w[P_LW], A, 1);
-	v->r->formula = "w·tanh(W·{q} + V·h_{i} + U·f_{t},{i} + b)";
+	trace_rec_op(v->r, OP_WEIGHT, "v_a", NULL, v->in->w[P_LW], A, 1);
+	v->r->formula = "v_a·tanh(W_a·{q} + U_a·h_{i} + U_f·f_{t},{i} + b_a)";
 	trace_rec_terms(v->tr, v->r, v->in->w[P_LW], 9, act, 8, A);
 }
 
 const struct scorer_class scorer_location_aware = {
 	.name = "location-aware",
-	.formula = "e_t,i = w·tanh(W·s_t + V·h_i + U·f_t,i + b), "
+	.formula = "e_t,i = v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a), "
 		   "f_t = F ∗ α_{t-1}",
-	.prose = "w·tanh(W·s_t + V·h_i + U·f_t,i + b), where f_t,i is what "
+	.prose = "v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a), where f_t,i is "
+		 "what "
 		 "two small filters see of the last step's weights around i",
-	.summary = "w·tanh(W·s_t + V·h_i + U·f_t,i + b): content and where it "
+	.summary = "v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a): content and where it "
 		   "looked last (f_t = F ∗ α_{t-1})",
-	.quiz = "The location-aware scorer's w, and tanh(W·{q} + V·h_{i} + "
-		"U·f_{t},{i} + b) for the encoder state h_{i} ({x}):",
+	.quiz = "The location-aware scorer's v_a, and tanh(W_a·{q} + U_a·h_{i} + "
+		"U_f·f_{t},{i} + b_a) for the encoder state h_{i} ({x}):",
 	.nparams = 6,
 	.params = locaware_params,
 	.uses_prev_alpha = 1,

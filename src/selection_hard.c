@@ -83,11 +83,11 @@ static const struct trace_rec *hard_gauss(const struct trace *tr, int run,
 	return NULL;
 }
 
-/* --gradient: R = log p(y_t | l), b (b0, before this step's update),
- * R - b, the score-function term, the entropy term and the backpropagated
+/* --gradient: R = log p(y_t | l), the baseline R̄ (before this step's
+ * update), R - R̄, the score-function term, the entropy term and the backpropagated
  * ∂R/∂c_t.  a is the distribution l was drawn from: α_t, or π_t when pi
  * is set; then, if the step has local-p's Gaussian (REC_GAUSS, p_t and
- * σ), the two terms' parts on p_t as well: ∂log π_l/∂p_t = (l - Σ_k π_k·k)
+ * σ), the two terms' parts on p_t as well: ∂log π_l/∂p_t = (l - Σ_j π_t,j·j)
  * / σ² and ∂H/∂p_t = Σ_j ∂H/∂z_j·(j - p_t)/σ². */
 static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 			  const double *a, const double *Hs, int l,
@@ -133,21 +133,21 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 	struct trace_rec *r = trace_rec_new(tr, REC_GRADIENT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
 	trace_rec_op(r, OP_INPUT, pi ? "π_{t}" : "α_{t}", NULL, a, n, 1);
-	trace_rec_op(r, OP_MID, "R = log p(y_{t} | l)", "R", R, 1, 1);
-	trace_rec_op(r, OP_MID, "b", "b", b, 1, 1);
-	trace_rec_op(r, OP_MID, "R - b", "advantage", adv, 1, 1);
-	trace_rec_op(r, OP_MID, pi ? "λ_r·(R - b)·(onehot_l - π_{t})"
-				   : "λ_r·(R - b)·(onehot_l - α_{t})",
+	trace_rec_op(r, OP_MID, "R = log P(y_{t} | l)", "R", R, 1, 1);
+	trace_rec_op(r, OP_MID, "R̄", "baseline", b, 1, 1);
+	trace_rec_op(r, OP_MID, "R - R̄", "advantage", adv, 1, 1);
+	trace_rec_op(r, OP_MID, pi ? "λ_r·(R - R̄)·(onehot_l - π_{t})"
+				   : "λ_r·(R - R̄)·(onehot_l - α_{t})",
 		     "score_function", sf, n, 1);
-	trace_rec_op(r, OP_MID, pi ? "H(π_{t})" : "H(α_{t})", "entropy", ent,
+	trace_rec_op(r, OP_MID, pi ? "entropy(π_{t})" : "entropy(α_{t})", "entropy", ent,
 		     1, 1);
-	trace_rec_op(r, OP_MID, "λ_e·∂H/∂e_{t}", "entropy_term", de, n, 1);
+	trace_rec_op(r, OP_MID, "λ_e·∂entropy/∂e_{t}", "entropy_term", de, n, 1);
 	trace_rec_op(r, OP_MID, "∂R/∂c_{t} (backpropagated into h_l)",
 		     "backprop", dc, H, 1);
 	if (gs) {
-		trace_rec_op(r, OP_MID, "λ_r·(R - b)·(l - Σ_k π_k·k)/σ²",
+		trace_rec_op(r, OP_MID, "λ_r·(R - R̄)·(l - Σ_j π_{t},j·j)/σ²",
 			     "score_function_p", sfp, 1, 1);
-		trace_rec_op(r, OP_MID, "λ_e·∂H/∂p_{t}", "entropy_term_p", dep,
+		trace_rec_op(r, OP_MID, "λ_e·∂entropy/∂p_{t}", "entropy_term_p", dep,
 			     1, 1);
 	}
 	r->ops[0].axis = r->ops[4].axis = r->ops[6].axis = AXIS_SOURCE;
@@ -161,7 +161,7 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 }
 
 /* --samples=N: N draws from the run's Monte Carlo stream, the estimates
- * of ∂E_α[log p(y_t | l)]/∂e from them with and without the baseline b
+ * of ∂E_α[log p(y_t | l)]/∂e from them with and without the baseline R̄
  * of this step, and the exact gradient α_j·(log p_j - E_α[log p]); α_t
  * is π_t when pi is set. */
 static void hard_samples(struct trace *tr, int run, int t, const double *a,
@@ -218,22 +218,22 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 					    run, t, 0);
 	trace_rec_op(r, OP_MID, "u (Monte Carlo)", "u", us, N, 1);
 	trace_rec_op(r, OP_MID, "l (Monte Carlo)", "l", ls, N, 1);
-	trace_rec_op(r, OP_MID, pi ? "exact ∂E_π[log p]/∂e_{t}"
-				   : "exact ∂E_α[log p]/∂e_{t}", "exact", ex, n,
+	trace_rec_op(r, OP_MID, pi ? "exact ∂E_π[log P]/∂e_{t}"
+				   : "exact ∂E_α[log P]/∂e_{t}", "exact", ex, n,
 		     1);
 	trace_rec_op(r, OP_MID, "estimate, no baseline", "estimate", mc, n,
 		     1);
-	trace_rec_op(r, OP_MID, "estimate, with b", "estimate_baseline", mcb,
+	trace_rec_op(r, OP_MID, "estimate, with R̄", "estimate_baseline", mcb,
 		     n, 1);
 	trace_rec_op(r, OP_MID, "variance, no baseline", "variance", var, 1,
 		     1);
-	trace_rec_op(r, OP_MID, "variance, with b", "variance_baseline",
+	trace_rec_op(r, OP_MID, "variance, with R̄", "variance_baseline",
 		     varb, 1, 1);
 	r->ops[2].axis = r->ops[3].axis = r->ops[4].axis = AXIS_SOURCE;
 	r->title = "Monte Carlo";
 	r->symbol = "ĝ_{t}";
-	r->formula = pi ? "(1/N) Σ_k (R_k - b)·(onehot_l_k - π_{t})"
-			: "(1/N) Σ_k (R_k - b)·(onehot_l_k - α_{t})";
+	r->formula = pi ? "(1/N) Σ_m (R_m - R̄)·(onehot_l_m - π_{t})"
+			: "(1/N) Σ_m (R_m - R̄)·(onehot_l_m - α_{t})";
 	r->result = mcb;
 	r->len = n;
 	r->result_axis = AXIS_SOURCE;
@@ -277,12 +277,12 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 	struct trace_rec *r = trace_rec_new(tr, REC_EXACT, STAGE_WEIGHTED_SUM,
 					    run, t, 0);
 	trace_rec_op(r, OP_INPUT, pi ? "π_{t}" : "α_{t}", NULL, a, n, 1);
-	trace_rec_op(r, OP_MID, "log p(y_{t} | l)", "log_p", lp, n, 1);
-	trace_rec_op(r, OP_MID, pi ? "E_π[log p(y_{t} | l)]"
-				   : "E_α[log p(y_{t} | l)]", "expected", ex, 1,
+	trace_rec_op(r, OP_MID, "log P(y_{t} | l)", "log_p", lp, n, 1);
+	trace_rec_op(r, OP_MID, pi ? "E_π[log P(y_{t} | l)]"
+				   : "E_α[log P(y_{t} | l)]", "expected", ex, 1,
 		     1);
-	trace_rec_op(r, OP_MID, pi ? "log Σ_l π_{t},l·p(y_{t} | l)"
-				   : "log Σ_l α_{t},l·p(y_{t} | l)",
+	trace_rec_op(r, OP_MID, pi ? "log Σ_l π_{t},l·P(y_{t} | l)"
+				   : "log Σ_l α_{t},l·P(y_{t} | l)",
 		     "log_marginal", lm, 1, 1);
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->word = y;
@@ -293,8 +293,8 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 		: "the Jensen gap (given the sampled past: s_{t-1} carries "
 		  "the earlier draws)";
 	r->symbol = "gap_{t}";
-	r->formula = pi ? "log Σ_l π·p - E_π[log p]"
-			: "log Σ_l α·p - E_α[log p]";
+	r->formula = pi ? "log Σ_l π·P - E_π[log P]"
+			: "log Σ_l α·P - E_α[log P]";
 	r->result = gap;
 	r->len = 1;
 	return lp;
@@ -372,7 +372,7 @@ static const double *hard_context(struct trace *tr, int run, int t,
 	if (tr->ntgt) {
 		const double *lp = hard_exact(tr, run, t, q, d, Hs, pi);
 		/* the baseline: 0 before the run's first step, then
-		 * b ← 0.9·b + 0.1·R after each */
+		 * R̄ ← 0.9·R̄ + 0.1·R after each */
 		if (t == 1)
 			ru->baseline = 0;
 		double b = ru->baseline;

@@ -103,7 +103,7 @@ static double *self_inputs(struct trace *tr, const struct vocab *v,
 	if (tr->self.cross)
 		r->title = query ? "queries (target words):"
 				 : "keys and values (source words):";
-	self_op(r, OP_INPUT, "emb({w})", query ? "E_q" : "E", E, n, d, axis,
+	self_op(r, OP_INPUT, "emb({w})", query ? "emb_q" : "emb", E, n, d, axis,
 		AXIS_NONE);
 	if (position)
 		self_op(r, OP_MID, "PE({i-1})", query ? "PE_q" : "PE", PE, n,
@@ -200,10 +200,10 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 	}
 	if (!shown)
 		return;
-	r = self_rec(tr, REC_HEAD_SCORES, STAGE_SCORING, h + 1, "S",
-		     "s_{i},{t}", "q_{i}[h{h}]·k_{t}[h{h}] / √d_k", t->S[h], nq,
+	r = self_rec(tr, REC_HEAD_SCORES, STAGE_SCORING, h + 1, "scores",
+		     "e_{i},{t}", "q_{i}[h{h}]·k_{t}[h{h}] / √d_k", t->S[h], nq,
 		     n, qa, AXIS_SOURCE);
-	r->title = "scores: s_i,j = (q_i[h{h}]·k_j[h{h}]) / √d_k";
+	r->title = "scores: e_i,j = (q_i[h{h}]·k_j[h{h}]) / √d_k";
 	self_op(r, OP_MID, "q_{i}[h{h}]", "Q_h", Qh, nq, dk, qa, AXIS_NONE);
 	self_op(r, OP_MID, "k_{i}[h{h}]", "K_h", Kh, n, dk, AXIS_SOURCE,
 		AXIS_NONE);
@@ -215,21 +215,21 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 	r->term_ops[1] = 1;
 	r->divisor = scale;
 	if (t->o.causal) {
-		r = self_rec(tr, REC_MASK, STAGE_SCORING, h + 1, "S_masked",
-			     "s_{i},{t}", "", t->M[h], nq, n, qa, AXIS_SOURCE);
+		r = self_rec(tr, REC_MASK, STAGE_SCORING, h + 1,
+			     "scores_masked", "e_{i},{t}", "", t->M[h], nq, n, qa, AXIS_SOURCE);
 		r->title = "causal mask: a query sees no later word";
-		self_op(r, OP_INPUT, "s_{i},{t}", NULL, t->S[h], nq, n, qa,
+		self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->S[h], nq, n, qa,
 			AXIS_SOURCE);
 	}
 	r = self_rec(tr, REC_ROW_SOFTMAX, STAGE_SOFTMAX, h + 1, "A",
 		     "α_{i}[h{h}]", "", t->A[h], nq, n, qa, AXIS_SOURCE);
 	r->title = "softmax of each row:";
-	self_op(r, OP_INPUT, "s_{i},{t}", NULL, t->M[h], nq, n, qa,
+	self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->M[h], nq, n, qa,
 		AXIS_SOURCE);
 	self_op(r, OP_MID, "max", "max", max, nq, 1, qa, AXIS_NONE);
-	self_op(r, OP_MID, "s_{i},{t} - max", "shifted", shift, nq, n, qa,
+	self_op(r, OP_MID, "e_{i},{t} - max", "shifted", shift, nq, n, qa,
 		AXIS_SOURCE);
-	self_op(r, OP_MID, "exp(s_{i},{t} - max)", "exp", ex, nq, n, qa,
+	self_op(r, OP_MID, "exp(e_{i},{t} - max)", "exp", ex, nq, n, qa,
 		AXIS_SOURCE);
 	self_op(r, OP_MID, "sum", "sum", sum, nq, 1, qa, AXIS_NONE);
 	r = self_rec(tr, REC_HEAD_Z, STAGE_WEIGHTED_SUM, h + 1, "Z",
@@ -314,15 +314,15 @@ int self_build(struct self_trace *t, const struct model *m,
 			       t->Z[h] + (size_t)i * t->dk,
 			       (size_t)t->dk * sizeof *t->C);
 	struct trace_rec *r = self_rec(tr, REC_HEADS_CONCAT, STAGE_CONCAT, 0,
-				       "concat", "c_{i}",
+				       "concat", "z_{i}",
 				       "[z_{i}[h1]; z_{i}[h2]]", t->C, nq, d,
 				       qa, AXIS_NONE);
 	self_op(r, OP_INPUT, "z_{i}[h1]", NULL, t->Z[0], nq, t->dk, qa,
 		AXIS_NONE);
 	self_op(r, OP_INPUT, "z_{i}[h2]", NULL, t->Z[1], nq, t->dk, qa,
 		AXIS_NONE);
-	t->Y = self_project(tr, STAGE_OUTPUT, "output", "o_{i}", "W_O·c_{i}",
-			    "c_{i}", t->C, nq, d, "W_O", t->W[MHA_O], qa);
+	t->Y = self_project(tr, STAGE_OUTPUT, "output", "o_{i}", "W_O·z_{i}",
+			    "z_{i}", t->C, nq, d, "W_O", t->W[MHA_O], qa);
 	return 0;
 }
 

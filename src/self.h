@@ -109,7 +109,7 @@ void self_fmt_text_stage(FILE *out, const struct self_trace *t,
 int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		 int prec);
 
-/* Quiz questions on a self-attention trace (quiz.h): a score s_i,j of a
+/* Quiz questions on a self-attention trace (quiz.h): a score e_i,j of a
  * head, a weight α_i,j (of a masked row, with --causal), or coordinate k
  * of z_i of a head. */
 enum self_quiz_kind { SELF_QUIZ_SCORE, SELF_QUIZ_WEIGHT, SELF_QUIZ_Z };

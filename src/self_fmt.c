@@ -200,7 +200,7 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	switch (kind) {
 	case SELF_QUIZ_SCORE:
 		q->stage = STAGE_SCORING;
-		snprintf(q->symbol, sizeof q->symbol, "s_%d,%d[h%d]", i, j, head);
+		snprintf(q->symbol, sizeof q->symbol, "e_%d,%d[h%d]", i, j, head);
 		q->expected = r->result[(i - 1) * t->n + j - 1];
 		break;
 	case SELF_QUIZ_WEIGHT:
@@ -259,10 +259,10 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "The scores of row %d (%s) in head %d%s:\n", q->i,
 			t->qwords[i], q->head, t->o.causal
 			? ", after the causal mask" : "");
-		snprintf(label, sizeof label, "s_%d[h%d]", q->i, q->head);
+		snprintf(label, sizeof label, "e_%d[h%d]", q->i, q->head);
 		quiz_row(out, label, A->ops[0].v + (size_t)i * t->n, t->n, p);
-		fprintf(out, "What is the weight of %s, %s = exp(s_%d,%d - max) "
-			"/ Σ_j exp(s_%d,j - max)?\n", t->kwords[q->j - 1],
+		fprintf(out, "What is the weight of %s, %s = exp(e_%d,%d - max) "
+			"/ Σ_j exp(e_%d,j - max)?\n", t->kwords[q->j - 1],
 			q->symbol, q->i, q->j, q->i);
 		break;
 	default:
@@ -315,15 +315,15 @@ int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "max = %s\n", fmt_num(a, A->ops[1].v[i], p));
 		for (int j = 0; j < t->n; j++) {
 			if (isinf(sh[j]))
-				fprintf(out, "exp(s_%d,%d - max) = exp(-inf) = 0\n",
+				fprintf(out, "exp(e_%d,%d - max) = exp(-inf) = 0\n",
 					q->i, j + 1);
 			else
-				fprintf(out, "exp(s_%d,%d - max) = exp(%s) = %s\n",
+				fprintf(out, "exp(e_%d,%d - max) = exp(%s) = %s\n",
 					q->i, j + 1, fmt_num(a, sh[j], p),
 					fmt_num(b, ex[j], p));
 		}
 		fprintf(out, "sum = %s\n", fmt_num(a, A->ops[4].v[i], p));
-		fprintf(out, "%s = exp(s_%d,%d - max) / sum = %s\n", q->symbol,
+		fprintf(out, "%s = exp(e_%d,%d - max) / sum = %s\n", q->symbol,
 			q->i, q->j, fmt_num(b, q->expected, p));
 		break;
 	}

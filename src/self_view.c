@@ -221,7 +221,7 @@ static void heads_table(struct lines *body, const struct self_trace *t,
 		switch (stage) {
 		case SELF_STAGE_SCORES:
 			block(&blk[nblk++], t, prec, h, t->o.causal
-			      ? "S, masked" : "S = QKᵀ/√d_k",
+			      ? "e, masked" : "e = QKᵀ/√d_k",
 			      rec_value(t, t->o.causal ? REC_MASK
 						       : REC_HEAD_SCORES, h),
 			      t->nq, t->n, t->n, 0, ascii);
@@ -296,10 +296,10 @@ static const char *stage_story(const struct self_trace *t, int stage)
 	case SELF_STAGE_SCORES:
 		return t->o.causal
 			? "Each head compares queries with keys on its own "
-			  "features: s_i,j = q_i·k_j / √d_k.  The causal mask "
+			  "features: e_i,j = q_i·k_j / √d_k.  The causal mask "
 			  "sets every score of a later word (j > i) to -inf."
 			: "Each head compares queries with keys on its own "
-			  "features: s_i,j = q_i·k_j / √d_k, Luong's dot score "
+			  "features: e_i,j = q_i·k_j / √d_k, Luong's dot score "
 			  "with projections and scaling.";
 	case SELF_STAGE_SOFTMAX:
 		return "A softmax over each row turns the scores into weights "

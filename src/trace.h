@@ -54,7 +54,7 @@ enum trace_kind {
 	REC_INIT,        /* s_0 = tanh(W_init·←h_1) */
 	REC_QUERY,       /* the query of step t, s_{t-1} */
 	/* the records of the local windows (src/window_local*.c) */
-	REC_POSITION,    /* local-p's p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)) */
+	REC_POSITION,    /* local-p's p_t = 1 + (n-1)·sigmoid(v_p·tanh(W_p·q)) */
 	REC_WINDOW,      /* p_t, and the positions of the window around it */
 	REC_GAUSS,       /* local-p: a_t,j = align_j·exp(-(j-p_t)²/(2σ²)) */
 	REC_SAMPLE,      /* hard attention's choice l and c_t = h_l
@@ -103,14 +103,14 @@ enum trace_kind {
  *   REC_ANNOTATION   0 →h_i  1 ←h_i
  *   REC_INIT         0 W_init·←h_1  1 ←h_1
  *   REC_QUERY        none; its result is s_{t-1}
- *   REC_RNN          0 W_y·y_{t-1}  1 W_s·s_{t-1}  2 W_c·c_t  3 b  4 sum
+ *   REC_RNN          0 W_y·y_{t-1}  1 U·s_{t-1}  2 C·c_t  3 b  4 sum
  *                    5 s_{t-1}  6 c_t
  *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
  *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
  *
  * The local windows' (src/window_local.c), in the softmax stage:
  *   REC_POSITION     0 the query  1 W_p (H, H)  2 v_p  3 W_p·q  4 tanh(W_p·q)
- *                    5 v_p·tanh(W_p·q) (1)  6 σ(..) (1); result p_t (1);
+ *                    5 v_p·tanh(W_p·q) (1)  6 sigmoid(..) (1); result p_t (1);
  *                    terms: v_p and tanh(W_p·q)
  *   REC_WINDOW       0 p_t (1)  1 the first and last position (2)
  *                    2 D (1); result the window's positions (len)
@@ -166,7 +166,8 @@ enum trace_kind {
  *                    conditioned on the sampled past (its title says so)
  *   REC_GRADIENT     0 α_t  1 R = log p(y_t | l)  2 b  3 R - b  4 the
  *                    score-function term λ_r·(R - b)·(onehot_l - α) (n)
- *                    5 H(α) (len 1)  6 the entropy term λ_e·∂H/∂e (n)
+ *                    5 entropy(α) (len 1)  6 the entropy term
+ *                    λ_e·∂entropy/∂e (n)
  *                    7 the backpropagated term ∂R/∂c_t (H); result the
  *                    gradient on the scores, 4 + 6 (n)
  *   REC_SAMPLES      0 the N u's  1 the N l's (from 1)  2 the exact

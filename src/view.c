@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "num.h"
 #include "diagram.h"
+#include "notation.h"
 #include "utf8.h"
 #include "view.h"
 
@@ -41,6 +42,8 @@ const char *const view_help[] = {
 	"                      line diagram (r row, h head, Esc the page)",
 	"  d                   the picture of this step (left, right: a step)",
 	"  z                   a quiz: compute a value of this step by hand",
+	"  x                   show or hide the symbols of this screen and "
+	"what they mean",
 	"  up, down, PgUp, PgDn scroll a long screen",
 	"  ? or h              this help",
 	"  q                   quit (Esc leaves help, compare and heatmap)",
@@ -702,8 +705,8 @@ static void narrate_state_bahdanau(FILE *f, const struct view *v, int t)
 {
 	const struct trace_run *ru = &v->tr->runs[v->run];
 	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
-		"context c_%d, s_%d = tanh(W_y·y_%d + W_s·s_%d + W_c·c_%d + "
-		"b). The term W_c·c_%d is how what attention found enters the "
+		"context c_%d, s_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
+		"b). The term C·c_%d is how what attention found enters the "
 		"decoder, and through s_%d every later step. (The paper's GRU, "
 		"with both gates fixed open.)", v->tr->m->tgt.words[
 		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);
@@ -1108,6 +1111,34 @@ static void render_diagram(const struct view *v, struct view_screen *s,
 	free(lines);
 }
 
+/* Key x: below the screen, each symbol it shows with its meaning, from
+ * the one table (src/notation.c). */
+static void render_glossary(const struct view *v, struct view_screen *s,
+			    struct strlist *body)
+{
+	int n = 1 + s->nnarr + body->n, k = 0, idx[128], width = 0;
+	const char **lines = xmalloc((size_t)n * sizeof *lines);
+	lines[k++] = s->title;
+	for (int j = 0; j < s->nnarr; j++)
+		lines[k++] = s->narr[j];
+	for (int j = 0; j < body->n; j++)
+		lines[k++] = body->v[j];
+	int m = notation_glossary(lines, k, idx, 128);
+	free(lines);
+	for (int j = 0; j < m; j++) {
+		int w = utf8_width(notation_table[idx[j]].symbol);
+		width = w > width ? w : width;
+	}
+	sl_push(body, xstrdup(""));
+	sl_push(body, xstrdup(m ? "Symbols on this screen (x hides them):"
+			      : "No symbols on this screen (x hides this)."));
+	for (int j = 0; j < m; j++) {
+		char line[512];
+		wrap_text(body, notation_line(line, sizeof line, idx[j], width),
+			  view_cols(v, VIEW_PROSE_COLS), width + 2, WRAP_PROSE);
+	}
+}
+
 void view_render(const struct view *v, struct view_screen *s)
 {
 	struct strlist narr = { 0 }, body = { 0 };
@@ -1191,6 +1222,8 @@ void view_render(const struct view *v, struct view_screen *s)
 	free(text);
 	s->nnarr = narr.n;
 	s->narr = narr.v;
+	if (v->glossary && v->mode != VIEW_HELP)
+		render_glossary(v, s, &body);
 	s->nbody = body.n;
 	s->body = body.v;
 	s->keys = render_keys(v);

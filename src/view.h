@@ -54,6 +54,8 @@ struct view {
 	                               runs them (trace_stages()) */
 	enum view_mode mode;
 	int terms;                  /* show term-by-term arithmetic */
+	int glossary;               /* key x: the symbols of the screen and
+	                               their meanings (src/notation.h) */
 	int width;                  /* columns to wrap text to */
 	/* what the keys (view_key.h) keep between two keys */
 	int scroll;                 /* the first body line shown; the TUI

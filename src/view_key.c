@@ -148,6 +148,13 @@ static int key_end(struct view *v)
 	return VIEW_KEY_REDRAW;
 }
 
+/* x: the symbols of the screen and their meanings, shown or hidden */
+static int key_glossary(struct view *v)
+{
+	v->glossary = !v->glossary;
+	return VIEW_KEY_REDRAW;
+}
+
 /* t: the term-by-term arithmetic, shown or hidden; in a lesson, the
  * page's fold. */
 static int key_terms(struct view *v)
@@ -255,7 +262,7 @@ static const struct {
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
 	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
-	{ 'd', key_diagram, 0 },
+	{ 'd', key_diagram, 0 }, { 'x', key_glossary, 1 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
 	{ 27, key_back, 0 }, { VIEW_KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
 	{ VIEW_KEY_UP, key_up, 1 }, { 'k', key_up, 1 },

@@ -2,7 +2,7 @@
  * 2015, §3.2, as the authors' released code computes it).  With the
  * query q (s_t in Luong's architecture, s_{t-1} in Bahdanau's):
  *
- *   p_t    = 1 + (n - 1)·σ(v_p·tanh(W_p·q))
+ *   p_t    = 1 + (n - 1)·sigmoid(v_p·tanh(W_p·q))
  *   window = ⌊p_t⌋ - D .. ⌊p_t⌋ + D, within 1 .. n
  *   align  = softmax(e_t) over the window
  *   a_t,j  = align_j·exp(-(j - p_t)² / (2σ²)),  σ = D/2
@@ -40,11 +40,11 @@ static const double *local_p_position(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_MID, "W_p·{q}", "W_p_q", wq, H, 1);
 	trace_rec_op(r, OP_MID, "tanh(W_p·{q})", "tanh_W_p_q", th, H, 1);
 	trace_rec_op(r, OP_MID, "v_p·tanh(W_p·{q})", "v_p_tanh", v, 1, 1);
-	trace_rec_op(r, OP_MID, "σ(v_p·tanh(W_p·{q}))", "sigmoid", sig, 1, 1);
+	trace_rec_op(r, OP_MID, "sigmoid(v_p·tanh(W_p·{q}))", "sigmoid", sig, 1, 1);
 	trace_rec_terms(tr, r, m->vp, 2, th, 4, H);
 	r->title = "the predicted position";
 	r->symbol = "p_{t}";
-	r->formula = "1 + ({n} - 1)·σ(v_p·tanh(W_p·{q}))";
+	r->formula = "1 + ({n} - 1)·sigmoid(v_p·tanh(W_p·{q}))";
 	r->result = p;
 	r->len = 1;
 	return p;

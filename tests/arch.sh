@@ -47,7 +47,7 @@ check "luong's on toy4, then bahdanau's on bahdanau4" \
 run_cmd trace --arch=all --format=json
 expect_status 0 "trace --arch=all --format=json"
 check "a JSON array of two traces, bahdanau's second" \
-	sh -c "tr -d '\n' <'$TMP/out' | grep -q '^\[{\"format\".*}, *{\"format\": \"attn-trace-trace/1\",.*\"architecture\": \"bahdanau\".*}\]$'"
+	sh -c "tr -d '\n' <'$TMP/out' | grep -q '^\[{\"format\".*}, *{\"format\": \"attn-trace-trace/2\",.*\"architecture\": \"bahdanau\".*}\]$'"
 run_cmd trace --arch=all --format=jsonl
 check "JSON Lines: a line each" test "$(wc -l <"$TMP/out")" -eq 2
 run_cmd trace --arch=all --format=csv
@@ -143,9 +143,9 @@ check "step 2's query is s_1" grep -q '^the query s_1 = the state that step 1 ma
 check "the scores use s_{t-1}" grep -q '^e_2,1 = s_1·h_1 = ' "$out"
 check "the heading says s_{t-1}" grep -q '^==== dot scorer (1 of 1): e_t,i = s_{t-1}·h_i ====$' "$out"
 check "the context enters the RNN" grep -q '^the context c_1 enters the RNN ' "$out"
-check "the term W_c·c_t" grep -q '^  W_c·c_2 ' "$out"
+check "the term C·c_t" grep -q '^  C·c_2 ' "$out"
 check "the decoder stage" grep -q '^--- decoder ---$' "$out"
-check "the readout" grep -q '^p_1 = softmax(W_o·\[s_1; c_1; y_0\])' "$out"
+check "the readout" grep -q '^ŷ_1 = softmax(W_o·\[s_1; c_1; y_0\])' "$out"
 # the order of a step: query, scoring, softmax, weighted sum, state, output
 sed -n '/^=== dot, t=1/,/^=== dot, t=2/p' "$out" | grep -E '^(--- |the query)' \
 	>"$TMP/order"
@@ -162,12 +162,12 @@ done
 run_cmd trace --model="$bahd" --format=json un deux
 check "JSON names the architecture" grep -q '"architecture": "bahdanau"' "$TMP/out"
 check "JSON has the backward states" grep -q '"backward": \[' "$TMP/out"
-check "JSON has W_c·c_t" grep -q '"W_c_c": \[' "$TMP/out"
+check "JSON has C·c_t" grep -q '"C_c": \[' "$TMP/out"
 run_cmd trace --format=json
 check "a luong trace names no architecture" sh -c "! grep -q architecture '$TMP/out'"
 run_cmd trace --model="$bahd" --format=csv un deux
 check "CSV has ←h_1" grep -q '^,0,encoding,←h_1,1,' "$TMP/out"
-check "CSV has W_c·c_1" grep -q '^dot,1,decoder,W_c·c_1,1,' "$TMP/out"
+check "CSV has C·c_1" grep -q '^dot,1,decoder,C·c_1,1,' "$TMP/out"
 run_cmd trace --model="$bahd" --format=markdown un deux
 check "Markdown has both directions" grep -q '| i | word | x_i | →h_i | ←h_i |' "$TMP/out"
 check "Markdown has the query" grep -q '^The query is the state before this step, s_0 = ' "$TMP/out"

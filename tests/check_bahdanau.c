@@ -162,13 +162,13 @@ START_TEST(test_step_by_hand)
 	for (int k = 0; k < 4; k++)
 		c[k] = a[0] * h[0][k] + a[1] * h[1][k];
 	expect_vec(need(&tr, REC_CONTEXT, 0, 1, 0)->result, c, 4, "c_1");
-	/* s_1 = tanh(W_y·y_0 + W_s·s_0 + W_c·c_1 + b) */
+	/* s_1 = tanh(W_y·y_0 + U·s_0 + C·c_1 + b) */
 	const struct trace_rec *r = need(&tr, REC_RNN, 0, 1, 0);
 	for (int k = 0; k < 4; k++) {
 		double wc = 0;
 		for (int j = 0; j < 4; j++)
 			wc += WC[k][j] * c[j];
-		ck_assert_msg(fabs(r->ops[2].v[k] - wc) < TOL, "W_c·c_1[%d]", k);
+		ck_assert_msg(fabs(r->ops[2].v[k] - wc) < TOL, "C·c_1[%d]", k);
 		pre[k] = WY[k][0] * Y_BOS[0] + WY[k][1] * Y_BOS[1] +
 			 WY[k][2] * Y_BOS[2] + BD[k] + wc;
 		for (int j = 0; j < 4; j++)
@@ -198,7 +198,7 @@ START_TEST(test_step_by_hand)
 		p[w] = exp(logit[w] - top) / sum;
 	r = need(&tr, REC_OUTPUT, 0, 1, 0);
 	expect_vec(r->ops[0].v, logit, 5, "logits");
-	expect_vec(r->result, p, 5, "p_1");
+	expect_vec(r->result, p, 5, "ŷ_1");
 	trace_free(&tr);
 }
 END_TEST
@@ -221,8 +221,8 @@ START_TEST(test_query_and_names)
 	ck_assert_str_eq(nm.symbol, "s_1");
 	trace_names(&tr, s1, &nm);
 	ck_assert_str_eq(nm.formula,
-			 "tanh(W_y·y_0 + W_s·s_0 + W_c·c_1 + b)");
-	ck_assert_str_eq(nm.op[2], "W_c·c_1");
+			 "tanh(W_y·y_0 + U·s_0 + C·c_1 + b)");
+	ck_assert_str_eq(nm.op[2], "C·c_1");
 	trace_names(&tr, need(&tr, REC_BACKWARD, -1, 0, 1), &nm);
 	ck_assert_str_eq(nm.formula, "tanh(W_x^b·x_1 + W_h^b·←h_2 + b^b)");
 	trace_names(&tr, need(&tr, REC_CONCAT, 0, 2, 0), &nm);

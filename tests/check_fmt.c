@@ -226,7 +226,7 @@ START_TEST(test_text_output_by_word)
 	mem_open();
 	fmt_text_rec(mem, &tr, r, &o);
 	const char *text = mem_text();
-	snprintf(want, sizeof want, "\np_2 by word: <s> %s, </s> %s, one %s, ",
+	snprintf(want, sizeof want, "\nŷ_2 by word: <s> %s, </s> %s, one %s, ",
 		 num_fixed(a, r->result[0], 4), num_fixed(b2, r->result[1], 4),
 		 num_fixed(c, r->result[2], 4));
 	ck_assert_msg(strstr(text, want) != NULL, "%s", text);
@@ -362,14 +362,14 @@ START_TEST(test_csv_rows)
 	snprintf(want, sizeof want, "\n7,,0,encoding,h_1,2,%s,,un,\n",
 		 num_shortest(num, trace_find(&tr, REC_RNN, -1, 0, 1)->result[1]));
 	ck_assert_ptr_nonnull(strstr(text, want));
-	/* α_1 runs over the source words, p_1 over the target vocabulary
+	/* α_1 runs over the source words, ŷ_1 over the target vocabulary
 	 * (tiny.model: <s> </s> one two three) */
 	r = trace_find(&tr, REC_SOFTMAX, 0, 1, 0);
 	snprintf(want, sizeof want, "\n7,dot,1,softmax,α_1,3,%s,trois,,%s\n",
 		 num_shortest(num, r->result[2]), pred);
 	ck_assert_ptr_nonnull(strstr(text, want));
 	r = trace_find(&tr, REC_OUTPUT, 0, 1, 0);
-	snprintf(want, sizeof want, "\n7,dot,1,output,p_1,3,%s,one,,%s\n",
+	snprintf(want, sizeof want, "\n7,dot,1,output,ŷ_1,3,%s,one,,%s\n",
 		 num_shortest(num, r->result[2]), pred);
 	ck_assert_ptr_nonnull(strstr(text, want));
 	for (const char *p = strchr(text, '\n') + 1; *p; p = strchr(p, '\n') + 1)

@@ -209,17 +209,17 @@ START_TEST(test_records)
 		  AXIS_NONE },
 		{ REC_PROJECT, STAGE_PROJECTION, "V", 0, 2, 4, AXIS_SOURCE,
 		  AXIS_NONE },
-		{ REC_HEAD_SCORES, STAGE_SCORING, "S", 1, 1, 2, AXIS_TARGET,
+		{ REC_HEAD_SCORES, STAGE_SCORING, "scores", 1, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
-		{ REC_MASK, STAGE_SCORING, "S_masked", 1, 1, 2, AXIS_TARGET,
+		{ REC_MASK, STAGE_SCORING, "scores_masked", 1, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
 		{ REC_ROW_SOFTMAX, STAGE_SOFTMAX, "A", 1, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
 		{ REC_HEAD_Z, STAGE_WEIGHTED_SUM, "Z", 1, 1, 2, AXIS_TARGET,
 		  AXIS_NONE },
-		{ REC_HEAD_SCORES, STAGE_SCORING, "S", 2, 1, 2, AXIS_TARGET,
+		{ REC_HEAD_SCORES, STAGE_SCORING, "scores", 2, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
-		{ REC_MASK, STAGE_SCORING, "S_masked", 2, 1, 2, AXIS_TARGET,
+		{ REC_MASK, STAGE_SCORING, "scores_masked", 2, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
 		{ REC_ROW_SOFTMAX, STAGE_SOFTMAX, "A", 2, 1, 2, AXIS_TARGET,
 		  AXIS_SOURCE },
@@ -248,12 +248,12 @@ START_TEST(test_records)
 	const struct trace_rec *q = &tr->recs[2];
 	ck_assert_ptr_eq(q->ops[1].v, m.mha[MHA_CROSS][MHA_Q]);
 	ck_assert_double_eq_tol(q->result[3], 6 * tr->recs[0].result[0], TOL);
-	/* the names of entry (1, 2) of head 2's scores: s_1,2 */
+	/* the names of entry (1, 2) of head 2's scores: e_1,2 */
 	struct trace_rec cell;
 	struct trace_names nm;
 	trace_cell(tr, &tr->recs[9], 0, 1, &cell);
 	trace_names(tr, &cell, &nm);
-	ck_assert_str_eq(nm.symbol, "s_1,2");
+	ck_assert_str_eq(nm.symbol, "e_1,2");
 	ck_assert_str_eq(nm.op[2], "q_1[h2]·k_2[h2]");
 	trace_cell(tr, &tr->recs[9], 1, 0, &cell); /* row 2 of K_h */
 	trace_names(tr, &cell, &nm);
@@ -388,9 +388,9 @@ START_TEST(test_view_screens)
 	self_view_render(&v, &s);
 	ck_assert_str_eq(s.where, "stage 3 of 6: scores, scaling and mask");
 	/* both heads on one line, head 1 first */
-	const char *line = body_find(&s, "head 1: S, masked");
+	const char *line = body_find(&s, "head 1: e, masked");
 	ck_assert_ptr_nonnull(line);
-	ck_assert_ptr_nonnull(strstr(line, "head 2: S, masked"));
+	ck_assert_ptr_nonnull(strstr(line, "head 2: e, masked"));
 	ck_assert(strstr(line, "head 1") < strstr(line, "head 2"));
 	/* row a of both heads: a's own score, then b masked */
 	line = body_find(&s, "1 a ");
@@ -589,10 +589,10 @@ START_TEST(test_quiz_by_hand)
 	const double p = 1 / (1 + exp(-1 / sqrt(2.0)));
 	load(&m);
 	build(&t, &m, 0, 1, 0); /* causal */
-	/* s_2,2 of head 1: q_b.k_b / √2 = 2 / √2 */
+	/* e_2,2 of head 1: q_b.k_b / √2 = 2 / √2 */
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_SCORE, 1, 2, 2, 0, 4,
 					&err), 0);
-	ck_assert_str_eq(q.symbol, "s_2,2[h1]");
+	ck_assert_str_eq(q.symbol, "e_2,2[h1]");
 	ck_assert_double_eq_tol(q.expected, sqrt(2.0), TOL);
 	ck_assert_int_eq(quiz_check(&q, "1.4142", &a), QUIZ_RIGHT);
 	ck_assert_int_eq(quiz_check(&q, "0.7071", &a), QUIZ_WRONG);
@@ -600,8 +600,8 @@ START_TEST(test_quiz_by_hand)
 	quiz_prompt_text(f, &q);
 	quiz_worked_text(f, &q);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(text, "What is the score s_2,2[h1]"));
-	ck_assert_ptr_nonnull(strstr(text, "s_2,2[h1] = (2.0000×1.0000 + "
+	ck_assert_ptr_nonnull(strstr(text, "What is the score e_2,2[h1]"));
+	ck_assert_ptr_nonnull(strstr(text, "e_2,2[h1] = (2.0000×1.0000 + "
 				     "1.0000×0.0000) / 1.4142 = 2.0000 / 1.4142"
 				     " = 1.4142"));
 	free(text);
@@ -625,10 +625,10 @@ START_TEST(test_quiz_by_hand)
 	quiz_worked_text(f, &q);
 	fclose(f);
 	ck_assert_str_eq(text, "max = 1.4142\n"
-			 "exp(s_2,1 - max) = exp(-0.7071) = 0.4931\n"
-			 "exp(s_2,2 - max) = exp(0.0000) = 1.0000\n"
+			 "exp(e_2,1 - max) = exp(-0.7071) = 0.4931\n"
+			 "exp(e_2,2 - max) = exp(0.0000) = 1.0000\n"
 			 "sum = 1.4931\n"
-			 "α_2,2[h1] = exp(s_2,2 - max) / sum = 0.6698\n");
+			 "α_2,2[h1] = exp(e_2,2 - max) / sum = 0.6698\n");
 	free(text);
 	/* z_2[h1][1] = 1 + 3p; z_1[h2][1] = v_a[h2][1] = 2 (row a sees a) */
 	ck_assert_int_eq(self_quiz_make(&q, &t, SELF_QUIZ_Z, 1, 2, 0, 1, 4,

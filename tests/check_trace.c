@@ -406,7 +406,7 @@ START_TEST(test_symbols)
 	ck_assert_str_eq(SYM(REC_CONTEXT, 3), "c_3");
 	ck_assert_str_eq(SYM(REC_CONCAT, 1), "[c_1; s_1]");
 	ck_assert_str_eq(SYM(REC_ATTENTIONAL, 1), "h̃_1");
-	ck_assert_str_eq(SYM(REC_OUTPUT, 4), "p_4");
+	ck_assert_str_eq(SYM(REC_OUTPUT, 4), "ŷ_4");
 	ck_assert_int_eq(need(&tr, REC_SCORE, 0, 1, 1)->stage, STAGE_SCORING);
 	ck_assert_int_eq(need(&tr, REC_WEIGHTED, 0, 1, 1)->stage,
 			 STAGE_WEIGHTED_SUM);

@@ -1045,14 +1045,14 @@ START_TEST(test_bahdanau_screens)
 	ck_assert_int_eq(sc.stage, STAGE_DECODER);
 	ck_assert_ptr_nonnull(strstr(sc.where, "stage 5 of 6: decoder"));
 	ck_assert(has(sc.body, sc.nbody, "the context c_1 enters the RNN"));
-	ck_assert(has(sc.body, sc.nbody, "  W_c·c_1 "));
+	ck_assert(has(sc.body, sc.nbody, "  C·c_1 "));
 	ck_assert(has(sc.body, sc.nbody,
-		      "s_1 = tanh(W_y·y_0 + W_s·s_0 + W_c·c_1 + b)"));
+		      "s_1 = tanh(W_y·y_0 + U·s_0 + C·c_1 + b)"));
 	ck_assert(has(sc.narr, sc.nnarr, "both gates fixed open"));
 	view_goto(&v, 7);
 	view_screen_free(&sc);
 	view_render(&v, &sc);
-	ck_assert(has(sc.body, sc.nbody, "p_1 = softmax(W_o·[s_1; c_1; y_0])"));
+	ck_assert(has(sc.body, sc.nbody, "ŷ_1 = softmax(W_o·[s_1; c_1; y_0])"));
 	ck_assert(has(sc.narr, sc.nnarr, "maxout"));
 	/* step 2's query is the state step 1 made */
 	view_goto(&v, 8);

@@ -107,7 +107,7 @@ def learning(torch, e, lp_of, l, state, gstep, dist=None):
     ent = LAMBDA_E * dH
     # teacher-forced cases always ask for both (main), so both must be there
     if True:
-        out["gradient"] = {"R": R, "b": b, "advantage": R - b,
+        out["gradient"] = {"R": R, "baseline": b, "advantage": R - b,
                            "score_function": sf.tolist(),
                            "entropy": H.item(),
                            "entropy_term": ent.tolist(),

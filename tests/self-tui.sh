@@ -11,8 +11,8 @@ expect s "stage 1 of 6: X = embeddings + positional encoding" "opens on stage 1"
 expect s "x_2 = emb(économique) + PE(1)" "shows X"
 keys s Right Right
 expect s "stage 3 of 6: scores, scaling and mask" "right moves on to the scores"
-expect s "head 1: S = QKᵀ/√d_k" "head 1's scores"
-expect s "head 2: S = QKᵀ/√d_k" "head 2's scores, beside them"
+expect s "head 1: e = QKᵀ/√d_k" "head 1's scores"
+expect s "head 2: e = QKᵀ/√d_k" "head 2's scores, beside them"
 expect s "α of row 1 (zone), head 1" "the bars of row 1, head 1"
 keys s r h
 expect s "α of row 2 (économique), head 2" "r and h pick row 2 of head 2"

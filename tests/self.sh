@@ -17,7 +17,7 @@ expect_status 0 "--heads=2"
 check "--heads=2 shows head 2 alone" sh -c "! grep -q 'head 1' '$TMP/out' && grep -q '^--- 3. head 2' '$TMP/out'"
 
 run_cmd self --causal je suis étudiant
-check "--causal shows the masked scores" grep -q '^s_1,3 = .* -> -inf$' "$TMP/out"
+check "--causal shows the masked scores" grep -q '^e_1,3 = .* -> -inf$' "$TMP/out"
 
 # fewer queries than keys: the rows of k_j and v_j run past the queries
 run_cmd self --target=i je suis étudiant
@@ -48,7 +48,7 @@ import json, sys
 t = json.load(open(sys.argv[1]))
 assert t["heads_shown"] == [1]
 assert {r.get("head", 0) for r in t["records"]} == {0, 1}
-m, = [r for r in t["records"] if r["name"] == "S_masked"]
+m, = [r for r in t["records"] if r["name"] == "scores_masked"]
 a, = [r for r in t["records"] if r["name"] == "A"]
 assert m["stage"] == "scoring" and m["rows"] == m["columns"] == "source"
 assert m["value"][0][1] is None and a["value"][0][1] == 0
@@ -58,7 +58,7 @@ assert a["exp"][0][1] == 0 and a["shifted"][0][1] is None
 	check "JSON: no mask record without --causal" "$PYTHON3" -c '
 import json, sys
 t = json.load(open(sys.argv[1]))
-assert not [r for r in t["records"] if r["name"] == "S_masked"]
+assert not [r for r in t["records"] if r["name"] == "scores_masked"]
 ' "$TMP/out"
 fi
 
@@ -131,7 +131,7 @@ expect_err "splits the embedding into 2 heads, so it needs an even embedding siz
 # -o: whole or not at all
 run_cmd self -o "$TMP/self.json" --format=json
 expect_status 0 "-o FILE"
-check "-o FILE holds the trace" grep -q '"attn-trace-self/2"' "$TMP/self.json"
+check "-o FILE holds the trace" grep -q '"attn-trace-self/3"' "$TMP/self.json"
 run_cmd self -o "$TMP/none.txt" chat
 check "no file after an error" test ! -e "$TMP/none.txt"
 finish

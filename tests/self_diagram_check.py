@@ -65,7 +65,7 @@ def check_svg(svg_path, json_path):
         A = [r for r in doc["records"]
              if r["name"] == "A" and r["head"] == h][0]["value"]
         Sm = [r for r in doc["records"]
-              if r["name"] == "S_masked" and r["head"] == h]
+              if r["name"] == "scores_masked" and r["head"] == h]
         masked = [[Sm and Sm[0]["value"][i][j] is None
                    for j in range(len(A[0]))] for i in range(len(A))]
         lines = lines_of(g)
@@ -166,7 +166,7 @@ def check_heatmap(svg_path, json_path):
         A = [r for r in doc["records"]
              if r["name"] == "A" and r["head"] == h][0]["value"]
         Sm = [r for r in doc["records"]
-              if r["name"] == "S_masked" and r["head"] == h]
+              if r["name"] == "scores_masked" and r["head"] == h]
         want = ["−∞" if Sm and Sm[0]["value"][i][j] is None
                 else "%.4f" % A[i][j]
                 for i in range(len(A)) for j in range(len(A[0]))]

@@ -83,13 +83,19 @@ def run(binary, model, args):
     return by_name(json.loads(out.stdout))
 
 
+ALIAS = {"scores": "S", "scores_masked": "S_masked", "emb": "E",
+         "emb_q": "E_q"}
+
+
 def by_name(tr):
-    """An attn-trace-self/2 JSON trace, whose records are a list
+    """An attn-trace-self/3 JSON trace, whose records are a list
     (doc/trace-format.md), with its matrices under one name each: X_q and X_kv (the
     record X is both for self-attention), Q, K, V, concat, output, and
     heads[h] for head h + 1 with S, S_masked (S itself without --causal,
-    which records no mask), A, Z and each record's intermediates."""
-    assert tr["format"] == "attn-trace-self/2", tr["format"]
+    which records no mask), A, Z and each record's intermediates.  The
+    trace's names "scores", "scores_masked", "emb" and "emb_q" are S,
+    S_masked, E and E_q here, the names of the arithmetic below."""
+    assert tr["format"] == "attn-trace-self/3", tr["format"]
     out = {k: v for k, v in tr.items() if k != "records"}
     out["heads"] = [{} for _ in tr["heads_shown"]]
     for r in tr["records"]:
@@ -98,8 +104,9 @@ def by_name(tr):
         for key, v in r.items():
             if key not in ("stage", "name", "head", "rows", "columns",
                            "value"):
-                dst[key] = v
+                dst[ALIAS.get(key, key)] = v
         name = {"X": "X_kv"}.get(r["name"], r["name"])
+        name = ALIAS.get(name, name)
         dst[name] = r["value"]
         if r["name"] == "X" and "X_q" not in out:
             out["X_q"] = r["value"]

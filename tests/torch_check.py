@@ -331,7 +331,7 @@ class TorchModel:
             return act @ self.la_w, {
                 "window": window, "F1_terms": terms[0],
                 "F2_terms": terms[1], "f": f, "U_f": u_f,
-                "W_q": w_q.expand(n, self.A), "V_h": v_h, "pre": pre,
+                "W_a_q": w_q.expand(n, self.A), "U_a_h": v_h, "pre": pre,
                 "act": act}
         if scorer == "dot":
             return Hs @ s, {}
@@ -498,7 +498,7 @@ class BahdanauTorch(TorchModel):
         self.decoder.weight_hh.copy_(t(dec["W_s"]))
         self.decoder.bias_ih.copy_(t(dec["b"]).reshape(H))
         self.decoder.bias_hh.zero_()
-        # the three terms, each alone, for the trace's W_y_y, W_s_s, W_c_c
+        # the three terms, each alone, for the trace's W_y_y, U_s, C_c
         self.W_y = self.linear(dec["W_y"], E, H)
         self.W_s = self.linear(dec["W_s"], H, H)
         self.W_c = self.linear(dec["W_c"], H, H)
@@ -573,8 +573,8 @@ class BahdanauTorch(TorchModel):
                     "weighted": weighted.tolist(),
                     "context": c.tolist(),
                     "state": s_new.tolist(),
-                    "W_y_y": wy.tolist(), "W_s_s": ws.tolist(),
-                    "W_c_c": wc.tolist(),
+                    "W_y_y": wy.tolist(), "U_s": ws.tolist(),
+                    "C_c": wc.tolist(),
                     "pre": (wy + ws + wc + self.decoder.bias_ih).tolist(),
                     "concat": joined.tolist(),
                     "output": {"token": self.vocab[best],
@@ -610,7 +610,7 @@ def check_trace(got, want):
         if key not in want and key in got:
             raise Mismatch("$.%s: program has %s, expected none"
                            % (key, show(got[key])))
-    if got.get("format") != "attn-trace-trace/1":
+    if got.get("format") != "attn-trace-trace/2":
         raise Mismatch("$.format: program %s" % show(got.get("format")))
     runs = want["runs"]
     if not isinstance(got.get("runs"), list):

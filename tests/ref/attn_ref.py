@@ -29,7 +29,7 @@ import math
 import re
 import sys
 
-FORMAT = "attn-trace-trace/1"
+FORMAT = "attn-trace-trace/2"
 # The scorers, in the order "all" runs them (the order of the program's
 # registry), and the sections each needs: a model "supports" a scorer when
 # it has every one of them, so dot and scaled work with any model.
@@ -438,7 +438,7 @@ def score(m, scorer, s, h, i, prev=None):
         act = [math.tanh(u) for u in pre]
         return dot(m.location_aware_w[0], act), {
             "window": window, "F1_terms": terms[0], "F2_terms": terms[1],
-            "f": f, "U_f": u_f, "W_q": w_q, "V_h": v_h, "pre": pre,
+            "f": f, "U_f": u_f, "W_a_q": w_q, "U_a_h": v_h, "pre": pre,
             "act": act}
     if scorer == "dot":
         return dot(s, h), {}
@@ -621,7 +621,7 @@ def decode_bahdanau(m, scorer, states, s0, tgt_ids):
             "weights": weights,
             "weighted": weighted,
             "context": context,
-            "W_y_y": wy, "W_s_s": ws, "W_c_c": wc, "pre": pre,
+            "W_y_y": wy, "U_s": ws, "C_c": wc, "pre": pre,
             "state": s,
             "concat": joined,
             "output": {"token": m.tgt.words[best], "probs": probs},
