@@ -23,6 +23,7 @@ struct cli_lesson_opts {
 	int plain;             /* 1: print the text, even on a terminal */
 	int no_answers;        /* 1: plain text without the quizzes' answers */
 	int check;             /* 1: check lesson files */
+	int present;           /* 1: the stepper in presentation mode */
 	int width;             /* columns for plain text */
 	enum tui_color color;
 	struct fmt_opts fmt;
@@ -40,10 +41,12 @@ static void cli_lesson_help(void)
 "\n"
 "Options:\n"
 "      --plain          print the whole lesson as text instead of stepping\n"
-"      --no-answers     with --plain: leave out the quizzes' answers (by\n"
-"                        default they are collected at the end)\n"
 "                       through it (the default when stdout is not a\n"
 "                       terminal)\n"
+"      --no-answers     with --plain: leave out the quizzes' answers (by\n"
+"                       default they are collected at the end)\n"
+"      --present        step through it in presentation mode, for a\n"
+"                       projector: large titles, high contrast\n"
 "      --width=N        wrap the text at N columns, 20 to 1000 (default 76)\n"
 "  -p, --precision=N    digits after the point, 0 to 17 (default 4)\n"
 "      --color=WHEN     auto, always or never (default auto)\n"
@@ -61,11 +64,13 @@ static void cli_lesson_help(void)
 	      stdout);
 }
 
-enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK, OPT_NO_ANSWERS };
+enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK, OPT_NO_ANSWERS,
+	OPT_PRESENT };
 
 static const struct option cli_lesson_long_opts[] = {
 	{ "plain", no_argument, NULL, OPT_PLAIN },
 	{ "no-answers", no_argument, NULL, OPT_NO_ANSWERS },
+	{ "present", no_argument, NULL, OPT_PRESENT },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "color", required_argument, NULL, OPT_COLOR },
@@ -83,6 +88,7 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 	case OPT_PLAIN: o->plain = 1; return 0;
 	case OPT_NO_ANSWERS: o->no_answers = 1; return 0;
 	case OPT_CHECK: o->check = 1; return 0;
+	case OPT_PRESENT: o->present = 1; return 0;
 	case OPT_WIDTH:
 		if (cli_int(arg, 20, 1000, &o->width) == 0)
 			return 0;
@@ -221,7 +227,8 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	if (tty) {
 		struct tui_opts to = { .color = o->color,
 				       .precision = o->fmt.precision,
-				       .start_scorer = l.scorer };
+				       .start_scorer = l.scorer,
+				       .present = o->present };
 		rc = tui_run_lesson(&l, &tr, &to);
 	} else {
 		lesson_plain(stdout, &l, &tr, &o->fmt, o->width,
@@ -240,6 +247,10 @@ int cli_lesson(int argc, char **argv)
 		return rc < 0 ? cli_flush() : rc;
 	if (o.check)
 		return cli_lesson_check(&o, argc, argv);
+	if (o.present && o.plain)
+		return cli_usage_error("--present steps through a lesson on "
+				       "the terminal; --plain prints it: "
+				       "give one of them");
 	if (optind >= argc)
 		return cli_usage_errorf("%s", "'lesson' needs the number "
 					      "or name of a lesson; 'attn-trace "

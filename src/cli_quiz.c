@@ -39,6 +39,9 @@ struct cli_quiz_opts {
 	int count;
 	int precision;
 	int answers;            /* 1: print the answers, read nothing */
+	int sheet;              /* 1: --worksheet, 2: --key; 0: neither */
+	enum quiz_sheet_format format; /* of --worksheet and --key */
+	int format_set;         /* --format was given */
 	struct trace_cfg cfg;   /* --window, --window-size, --hard; its draws
 				   are seeded by --seed */
 };
@@ -78,6 +81,13 @@ static void cli_quiz_help(void)
 "      --count=N         ask N questions, 1 to 100 (default 3)\n"
 "      --answers         print the questions with their answers and the\n"
 "                        worked arithmetic, and read nothing (for teachers)\n"
+"      --worksheet       print the questions as a worksheet to hand out,\n"
+"                        with a blank for each answer, and read nothing\n"
+"      --key             print the worksheet's key: each answer with its\n"
+"                        worked arithmetic (the same options and --seed\n"
+"                        give the worksheet's questions)\n"
+"      --format=FORMAT   of --worksheet and --key: text (the default),\n"
+"                        markdown or html (one page, nothing external)\n"
 "  -s, --scorer=NAME     the scorer of the questions (default dot)\n", stdout);
 	cli_help_scorers();
 	cli_help_window();
@@ -119,13 +129,17 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS, OPT_HARD };
+enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS, OPT_HARD,
+	OPT_WORKSHEET, OPT_KEY, OPT_FORMAT };
 
 static const struct option cli_quiz_long_opts[] = {
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "count", required_argument, NULL, OPT_COUNT },
 	{ "answers", no_argument, NULL, OPT_ANSWERS },
+	{ "worksheet", no_argument, NULL, OPT_WORKSHEET },
+	{ "key", no_argument, NULL, OPT_KEY },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "hard", optional_argument, NULL, OPT_HARD },
 	{ "scorer", required_argument, NULL, 's' },
 	{ "model", required_argument, NULL, 'm' },
@@ -164,6 +178,12 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 			return 0;
 		return cli_usage_errorf("--count expects a whole number "
 					    "from 1 to 100, not '%s'", arg);
+	case OPT_FORMAT:
+		o->format_set = 1;
+		if (quiz_sheet_parse(arg, &o->format) == 0)
+			return 0;
+		return cli_usage_errorf("unknown --format '%s'; expected "
+					"text, markdown or html", arg);
 	case 'p':
 		if (cli_int(arg, QUIZ_MIN_PREC, QUIZ_MAX_PREC,
 				 &o->precision) == 0)
@@ -195,9 +215,12 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_INPUT_FEEDING: o->feed = 1; return 0;
 	case 't': o->target = arg; return 0;
 	case OPT_ANSWERS: o->answers = 1; return 0;
+	case OPT_WORKSHEET: o->sheet |= 1; return 0;
+	case OPT_KEY: o->sheet |= 2; return 0;
 	case OPT_HARD: return cli_hard(&o->cfg, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case OPT_STAGE: case OPT_SEED: case OPT_COUNT: case 'p': case 's':
+	case OPT_FORMAT:
 		return cli_quiz_value(o, c, arg);
 	default: return EXIT_USAGE;
 	}
@@ -232,6 +255,12 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 		o->stages = QUIZ_STAGES;
 	if (cli_window_check(o->cfg.window, o->cfg.window_size))
 		return EXIT_USAGE;
+	if (o->sheet == 3 || (o->sheet && o->answers))
+		return cli_usage_error("--worksheet, --key and --answers each "
+				       "print the quiz another way: give one");
+	if (o->format_set && !o->sheet)
+		return cli_usage_error("--format sets the format of "
+				       "--worksheet and --key; give one");
 	return cli_feed_arch(o->arch, o->feed);
 }
 
@@ -334,26 +363,42 @@ static int cli_quiz_ask(struct cli_quiz_run *qr, const struct quiz_question *q)
 	return 1;
 }
 
+/* Makes question j (from 0) into *q, the next pick from *state, and
+ * writes what it is about into heading ("scoring at step t=2", and the
+ * architecture under --arch=all).  Returns 0, or -1 after an error
+ * (printed). */
+static int cli_quiz_make(const struct cli_quiz_run *qr, uint64_t *state,
+			 int j, struct quiz_question *q, char *heading,
+			 size_t size)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	struct errbuf err;
+	enum trace_stage st = cli_quiz_stage(o->stages, j);
+	const struct trace *tr = qr->trs[j % qr->ntr];
+	if (quiz_make(q, tr, 0, st, quiz_rand(state), o->precision,
+		      &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return -1;
+	}
+	int n = snprintf(heading, size, "%s at step t=%d",
+			 quiz_stage_name(st), q->t);
+	if (qr->ntr > 1 && n > 0 && (size_t)n < size)
+		snprintf(heading + n, size - (size_t)n,
+			 ", %s architecture (%s)", arch_get(tr->arch)->name,
+			 cli_builtin_model(tr->arch, o->feed));
+	return 0;
+}
+
 /* Question j (from 0): makes it, prints it, and asks it (or prints its
  * answer).  Returns as cli_quiz_ask. */
 static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 {
 	const struct cli_quiz_opts *o = qr->o;
 	struct quiz_question q;
-	struct errbuf err;
-	enum trace_stage st = cli_quiz_stage(o->stages, j);
-	const struct trace *tr = qr->trs[j % qr->ntr];
-	if (quiz_make(&q, tr, 0, st, quiz_rand(state), o->precision,
-		      &err) != 0) {
-		cli_messagef("%s", err.msg);
+	char heading[160];
+	if (cli_quiz_make(qr, state, j, &q, heading, sizeof heading) != 0)
 		return -1;
-	}
-	printf("\nquestion %d of %d: %s at step t=%d", j + 1, o->count,
-	       quiz_stage_name(st), q.t);
-	if (qr->ntr > 1)
-		printf(", %s architecture (%s)", arch_get(tr->arch)->name,
-		       cli_builtin_model(tr->arch, o->feed));
-	putchar('\n');
+	printf("\nquestion %d of %d: %s\n", j + 1, o->count, heading);
 	quiz_prompt_text(stdout, &q);
 	if (!o->answers)
 		return cli_quiz_ask(qr, &q);
@@ -361,6 +406,48 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	printf("(answer: %s = %s)\n", q.symbol, quiz_value(buf, &q, q.expected));
 	quiz_worked_text(stdout, &q);
 	return 1;
+}
+
+/* --worksheet or --key: the questions (or their answers) set as a sheet
+ * in o->format, from the same picks as the quiz.  Returns the exit
+ * status. */
+static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	uint64_t state = o->seed;
+	int key = o->sheet == 2;
+	char *title = NULL, *sub = NULL, heading[160];
+	size_t tlen = 0, slen = 0;
+	FILE *t = open_memstream(&title, &tlen), *s = open_memstream(&sub, &slen);
+	if (!t || !s) /* open_memstream fails only when memory runs out */
+		abort();
+	fprintf(t, "%d question%s on \"%s\", %s scorer%s", o->count,
+		o->count == 1 ? "" : "s", sentence,
+		trace_scorer_name(o->scorer),
+		qr->ntr > 1 ? ", each architecture in turn" : "");
+	fprintf(s, "seed %" PRIu64 " (attn-trace quiz --%s and the same "
+		"options give the %s)", o->seed, key ? "worksheet" : "key",
+		key ? "questions" : "answers");
+	fclose(t);
+	fclose(s);
+	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);
+	for (int j = 0; j < o->count && rc == 0; j++) {
+		struct quiz_question q;
+		if (cli_quiz_make(qr, &state, j, &q, heading,
+				  sizeof heading) != 0) {
+			rc = -1;
+			break;
+		}
+		rc = quiz_sheet_item(stdout, o->format, key, j + 1, heading, &q);
+	}
+	if (rc == 0)
+		rc = quiz_sheet_end(stdout, o->format);
+	free(title);
+	free(sub);
+	if (rc == 0)
+		return cli_flush();
+	cli_flush(); /* says what failed to be written, if that was it */
+	return EXIT_DATA;
 }
 
 /* The questions in turn, then the score.  Returns the exit status. */
@@ -405,7 +492,8 @@ int cli_quiz(int argc, char **argv)
 		qr.trs[qr.ntr] = &tr[qr.ntr];
 	}
 	if (rc == EXIT_OK)
-		rc = cli_quiz_loop(&qr, sentence);
+		rc = o.sheet ? cli_quiz_sheet(&qr, sentence)
+			     : cli_quiz_loop(&qr, sentence);
 	else
 		qr.ntr--; /* the last one failed and freed its model */
 	for (int k = 0; k < qr.ntr; k++) {

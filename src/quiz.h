@@ -142,6 +142,33 @@ int quiz_worked_text(FILE *out, const struct quiz_question *q);
 int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		       const struct quiz_answer *a);
 
+/* Worksheets (quiz_sheet.c): questions to print, with a blank for each
+ * answer, or their key, the answers with the worked arithmetic.  Each
+ * function writes to out and returns 0, or -1 on a write error. */
+enum quiz_sheet_format { QUIZ_SHEET_TEXT, QUIZ_SHEET_MARKDOWN,
+	QUIZ_SHEET_HTML };
+
+/* Parses "text", "markdown" or "html"; returns 0, or -1 if it is none. */
+int quiz_sheet_parse(const char *name, enum quiz_sheet_format *out);
+
+/* The start of a sheet (key 0) or of its key (key 1): "Worksheet: " or
+ * "Answer key: " and title, then subtitle (the seed), and on a
+ * worksheet a line for the learner's name.  HTML is a whole page, its
+ * style inline: it needs no other file.  Every word is escaped for the
+ * format (HTML: & < > " ' as references, a control or a byte that is not
+ * UTF-8 as U+FFFD; Markdown: its markup characters behind '\'). */
+int quiz_sheet_begin(FILE *out, enum quiz_sheet_format f, int key,
+		     const char *title, const char *subtitle);
+
+/* Question num (from 1) under heading ("scoring at step t=2"): its
+ * prompt (quiz_prompt_text) and a blank for the answer, or on a key its
+ * answer and worked arithmetic (quiz_answer_text, quiz_worked_text). */
+int quiz_sheet_item(FILE *out, enum quiz_sheet_format f, int key, int num,
+		    const char *heading, const struct quiz_question *q);
+
+/* The end of the sheet: HTML's closing tags. */
+int quiz_sheet_end(FILE *out, enum quiz_sheet_format f);
+
 /* The longest answer line the quiz reads, in bytes: a longer one is read
  * to its end but not kept, so that no answer, however long, is held. */
 #define QUIZ_MAX_ANSWER 1024

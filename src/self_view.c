@@ -145,16 +145,30 @@ static void block(struct lines *out, const struct self_trace *t, int prec,
 }
 
 /* The blocks of the heads shown, side by side; each block is padded to
- * its widest line. */
-static void side_by_side(struct lines *body, struct lines *blk, int nblk)
+ * its widest line.  When width is above 0 and they would take more
+ * columns than that, each block goes below the one before instead, so
+ * that no head is cut off at the screen's edge. */
+static void side_by_side(struct lines *body, struct lines *blk, int nblk,
+			 int width)
 {
-	int rows = 0, w[SELF_HEADS] = { 0 };
+	int rows = 0, w[SELF_HEADS] = { 0 }, total = 0;
 	for (int b = 0; b < nblk; b++) {
 		if (blk[b].n > rows)
 			rows = blk[b].n;
 		for (int k = 0; k < blk[b].n; k++)
 			if (utf8_width(blk[b].v[k]) > w[b])
 				w[b] = utf8_width(blk[b].v[k]);
+		total += w[b] + (b + 1 < nblk ? 4 : 0);
+	}
+	if (width > 0 && total > width && nblk > 1) {
+		for (int b = 0; b < nblk; b++) {
+			if (b)
+				push(body, xstrdup(""));
+			for (int k = 0; k < blk[b].n; k++)
+				push(body, blk[b].v[k]);
+			free(blk[b].v);
+		}
+		return;
 	}
 	for (int k = 0; k < rows; k++) {
 		char *line = NULL;
@@ -195,7 +209,8 @@ static const double *rec_value(const struct self_trace *t,
 }
 
 static void heads_table(struct lines *body, const struct self_trace *t,
-			int stage, unsigned heads, int prec, int ascii)
+			int stage, unsigned heads, int prec, int ascii,
+			int width)
 {
 	struct lines blk[SELF_HEADS];
 	int nblk = 0;
@@ -225,7 +240,7 @@ static void heads_table(struct lines *body, const struct self_trace *t,
 			break;
 		}
 	}
-	side_by_side(body, blk, nblk);
+	side_by_side(body, blk, nblk, width);
 	if (stage != SELF_STAGE_Z) {
 		char *line = NULL;
 		size_t len = 0;
@@ -243,7 +258,7 @@ void self_view_heatmap(FILE *out, const struct self_trace *t,
 		       unsigned heads, int prec, int ascii)
 {
 	struct lines l = { 0 };
-	heads_table(&l, t, SELF_STAGE_SOFTMAX, heads, prec, ascii);
+	heads_table(&l, t, SELF_STAGE_SOFTMAX, heads, prec, ascii, 0);
 	for (int k = 0; k < l.n; k++) {
 		fprintf(out, "%s\n", l.v[k]);
 		free(l.v[k]);
@@ -255,7 +270,7 @@ void self_view_tables(FILE *out, const struct self_trace *t,
 		      enum self_stage stage, unsigned heads, int prec)
 {
 	struct lines l = { 0 };
-	heads_table(&l, t, stage, heads, prec, 0);
+	heads_table(&l, t, stage, heads, prec, 0, 0);
 	for (int k = 0; k < l.n; k++) {
 		fprintf(out, "%s\n", l.v[k]);
 		free(l.v[k]);
@@ -383,7 +398,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	if (v->stage >= SELF_STAGE_SCORES && v->stage <= SELF_STAGE_Z)
-		heads_table(&body, t, v->stage, v->heads, v->prec, 0);
+		heads_table(&body, t, v->stage, v->heads, v->prec, 0,
+			    v->width);
 	for (int h = 0; h < SELF_HEADS; h++) {
 		int per_head = v->stage >= SELF_STAGE_SCORES &&
 			       v->stage <= SELF_STAGE_Z;

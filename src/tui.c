@@ -109,6 +109,18 @@ int tui_put(int y, int x, const char *s, int maxcols)
 	return cols;
 }
 
+int tui_put_cut(const struct tui *ui, int y, int x, const char *s,
+		int maxcols)
+{
+	int cols = tui_put(y, x, s, maxcols);
+	if (utf8_width(s) > cols && x + maxcols < COLS) {
+		attron(A_BOLD | A_REVERSE);
+		tui_put(y, x + maxcols, ui->utf8 ? "›" : ">", 1);
+		attroff(A_BOLD | A_REVERSE);
+	}
+	return cols;
+}
+
 /* A full-width line in attribute a. */
 void tui_band(int y, const char *s, attr_t a)
 {
@@ -278,7 +290,7 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 	if (*scroll > s->nbody - rows)
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
 	for (int k = 0; k < rows && *scroll + k < s->nbody; k++)
-		tui_put(y + k, 1, s->body[*scroll + k], COLS - 2);
+		tui_put_cut(ui, y + k, 1, s->body[*scroll + k], COLS - 2);
 	if (*scroll + rows < s->nbody) {
 		attron(A_BOLD);
 		mvhline(bottom - 1, 0, ' ', COLS);
@@ -471,11 +483,12 @@ static int tui_tick(struct tui *ui, int ms)
 	if (ui->elapsed_ms < ui->autoplay_ms)
 		return 0;
 	ui->elapsed_ms = 0;
-	if (ui->v.pos + 1 >= view_count(&ui->v)) {
+	int total;
+	if (view_screen_number(&ui->v, &total) + 1 >= total) {
 		ui->paused = 1; /* the end: stop, and say so */
 		return 1;
 	}
-	view_key(&ui->v, VIEW_KEY_RIGHT); /* a step's picture, then its screens */
+	view_key(&ui->v, VIEW_KEY_RIGHT); /* a step's screens, then its picture */
 	ui->v.scroll = 0;
 	return 1;
 }

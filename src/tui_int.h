@@ -38,6 +38,11 @@ attr_t tui_attr(const struct tui *ui, int pair, attr_t mono);
  * used. */
 int tui_put(int y, int x, const char *s, int maxcols);
 
+/* As tui_put, and when s is cut, a mark (a bold "›") in the column after
+ * the maxcols, if the screen has it: text runs on past the edge. */
+int tui_put_cut(const struct tui *ui, int y, int x, const char *s,
+		int maxcols);
+
 /* A full-width line of s in attribute a. */
 void tui_band(int y, const char *s, attr_t a);
 

@@ -4,10 +4,20 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui_int.h"
 #include "utf8.h"
+#include "util.h"
+
+/* From this many columns on, a screen's narrative and arithmetic stand
+ * side by side. */
+#define PRESENT_TWO_COLS 140
+
+/* The rows around the text: the band, a blank, the "where" line and a
+ * blank above it; a blank and the keys below. */
+#define PRESENT_CHROME 6
 
 /* A 3x5 block font: '#' is ink.  Letters, digits and a space. */
 static const char *const font_rows[37][5] = {
@@ -66,44 +76,90 @@ static int big_text(const struct tui *ui, int y, const char *text, int scale)
 	return 5 * scale;
 }
 
-/* The narrative (bold), a blank line and the arithmetic of s, scrolled
- * by v.scroll, in a column of width cols centred from row y to row bottom
- * (exclusive).  Lines that do not fit are marked: "more above" in the top
- * row, "more below" in the last. */
-static void present_text(struct tui *ui, const struct view_screen *s, int y,
-			 int bottom, int cols)
+/* One column of text: lines[scroll ..] from row y, rows rows, at column
+ * x, cut to cols columns; the first nbold lines in bold. */
+static void present_column(const struct tui *ui, char *const *lines, int n,
+			   int nbold, int scroll, int y, int rows, int x,
+			   int cols)
 {
-	int n = s->nnarr + (s->nnarr && s->nbody ? 1 : 0) + s->nbody;
-	int rows = bottom - y, *scroll = &ui->v.scroll;
-	int x = (COLS - cols) / 2 > 1 ? (COLS - cols) / 2 : 1;
-	if (rows < 1)
-		return;
-	if (*scroll > n - rows)
-		*scroll = n - rows > 0 ? n - rows : 0;
-	for (int k = 0; k < rows && *scroll + k < n; k++) {
-		int at = *scroll + k;
-		int body = at - s->nnarr - (s->nnarr ? 1 : 0);
-		const char *line = at < s->nnarr ? s->narr[at]
-				 : body < 0 ? "" : s->body[body];
-		attr_t a = at < s->nnarr ? A_BOLD : A_NORMAL;
+	for (int k = 0; k < rows && scroll + k < n; k++) {
+		attr_t a = scroll + k < nbold ? A_BOLD : A_NORMAL;
 		attron(a);
-		tui_put(y + k, x, line, COLS - x - 1);
+		tui_put_cut(ui, y + k, x, lines[scroll + k], cols);
 		attroff(a);
 	}
+}
+
+/* The marks of text cut off: "more above" in row y, "more below" in row
+ * bottom - 1, from column x. */
+static void present_marks(const struct tui *ui, int above, int below, int y,
+			  int bottom, int x)
+{
 	attron(A_BOLD | A_REVERSE);
-	if (*scroll > 0) {
+	if (above) {
 		move(y, x);
 		clrtoeol();
 		tui_put(y, x, ui->utf8 ? " ↑ more above: up or PgUp "
 				       : " ^ more above: up or PgUp ", COLS - x - 1);
 	}
-	if (*scroll + rows < n) {
+	if (below) {
 		move(bottom - 1, x);
 		clrtoeol();
 		tui_put(bottom - 1, x, ui->utf8 ? " ↓ more below: down or PgDn "
 				     : " v more below: down or PgDn ", COLS - x - 1);
 	}
 	attroff(A_BOLD | A_REVERSE);
+}
+
+/* The layout of the text: one column, centred, cols wide; or, when
+ * two, the narrative in a column cols wide from the left margin and the
+ * arithmetic beside it, rcols wide. */
+struct present_lay {
+	int two;
+	int cols, rcols;
+	int x, rx;
+};
+
+/* The rows the text of s takes in layout l. */
+static int present_rows(const struct view_screen *s,
+			const struct present_lay *l)
+{
+	if (l->two)
+		return s->nnarr > s->nbody ? s->nnarr : s->nbody;
+	return s->nnarr + (s->nnarr && s->nbody ? 1 : 0) + s->nbody;
+}
+
+/* The narrative (bold), a blank line and the arithmetic of s, scrolled
+ * by v.scroll, from row y to row bottom (exclusive), laid out as l says.
+ * Lines that do not fit are marked: "more above" in the top row, "more
+ * below" in the last. */
+static void present_text(struct tui *ui, const struct view_screen *s, int y,
+			 int bottom, const struct present_lay *l)
+{
+	int n = present_rows(s, l), rows = bottom - y, *scroll = &ui->v.scroll;
+	if (rows < 1)
+		return;
+	if (*scroll > n - rows)
+		*scroll = n - rows > 0 ? n - rows : 0;
+	if (l->two) {
+		present_column(ui, s->narr, s->nnarr, s->nnarr, *scroll, y, rows,
+			       l->x, l->cols);
+		present_column(ui, s->body, s->nbody, 0, *scroll, y, rows, l->rx,
+			       COLS - l->rx - 2);
+	} else {
+		char **all = xcalloc((size_t)n + 1, sizeof *all);
+		int k = 0;
+		for (int j = 0; j < s->nnarr; j++)
+			all[k++] = s->narr[j];
+		if (s->nnarr && s->nbody)
+			all[k++] = "";
+		for (int j = 0; j < s->nbody; j++)
+			all[k++] = s->body[j];
+		present_column(ui, all, n, s->nnarr, *scroll, y, rows, l->x,
+			       COLS - l->x - 2);
+		free(all);
+	}
+	present_marks(ui, *scroll > 0, *scroll + rows < n, y, bottom, l->x);
 }
 
 /* The big title of the screen: the stage, or the lesson page. */
@@ -125,10 +181,11 @@ static void present_title(const struct tui *ui, const struct view_screen *s,
 static void present_band(const struct tui *ui, const struct view_screen *s)
 {
 	char right[96];
+	int total, num = view_screen_number(&ui->v, &total) + 1;
 	snprintf(right, sizeof right, "%s  %d / %d ",
 		 !ui->autoplay_ms ? "" : ui->paused ? "paused"
 		 : ui->utf8 ? "▶ autoplay" : "> autoplay",
-		 ui->v.pos + 1, view_count(&ui->v));
+		 num, total);
 	attr_t a = tui_attr(ui, PAIR_TITLE, A_REVERSE);
 	int w = utf8_width(right);
 	tui_band(0, "", a);
@@ -154,31 +211,88 @@ static void present_keys(const struct tui *ui, int scrolls)
 	attroff(A_DIM);
 }
 
+/* Renders the screen into *s for layout l: in two columns, the
+ * narrative wrapped to its column and the arithmetic to the other. */
+static void present_render(struct tui *ui, struct view_screen *s,
+			   const struct present_lay *l)
+{
+	ui->v.width = l->two ? l->rcols : l->cols;
+	view_render(&ui->v, s);
+	if (!l->two)
+		return;
+	struct view_screen left;
+	ui->v.width = l->cols;
+	view_render(&ui->v, &left);
+	char **narr = s->narr;
+	int nnarr = s->nnarr;
+	s->narr = left.narr;
+	s->nnarr = left.nnarr;
+	left.narr = narr;
+	left.nnarr = nnarr;
+	view_screen_free(&left);
+}
+
+/* Chooses the layout: two columns from PRESENT_TWO_COLS on, for a screen
+ * with both narrative and arithmetic; else one column up to
+ * VIEW_TEXT_COLS wide.  Fills *s. */
+static void present_layout(struct tui *ui, struct view_screen *s,
+			   struct present_lay *l)
+{
+	memset(l, 0, sizeof *l);
+	l->cols = COLS - 8 < VIEW_TEXT_COLS ? COLS - 8 : VIEW_TEXT_COLS;
+	l->x = (COLS - l->cols) / 2 > 1 ? (COLS - l->cols) / 2 : 1;
+	present_render(ui, s, l);
+	if (COLS < PRESENT_TWO_COLS || !s->nnarr || !s->nbody)
+		return;
+	view_screen_free(s);
+	l->two = 1;
+	l->x = 3;
+	l->cols = (COLS - 10) * 2 / 5;
+	if (l->cols > VIEW_PROSE_COLS)
+		l->cols = VIEW_PROSE_COLS;
+	l->rx = l->x + l->cols + 4;
+	l->rcols = COLS - l->rx - 2;
+	present_render(ui, s, l);
+}
+
+/* The scale of the block letters of title: the largest (up to 3) at
+ * which they fit beside text rows of text, or 0 when even the smallest
+ * would leave the text short of room: then the letters yield to it. */
+static int present_scale(const char *title, int text)
+{
+	int len = (int)strlen(title);
+	for (int scale = 3; scale >= 1; scale--)
+		if (len * 4 * scale <= COLS - 4 &&
+		    PRESENT_CHROME + 5 * scale + 1 + text <= LINES &&
+		    (scale == 1 || 10 * scale + 12 <= LINES))
+			return scale;
+	return 0;
+}
+
 void tui_draw_present(struct tui *ui)
 {
 	struct view_screen s;
+	struct present_lay l;
 	char title[64];
-	int width = COLS - 8 < 90 ? COLS - 8 : 90;
-	ui->v.width = width;
-	view_render(&ui->v, &s);
+	present_layout(ui, &s, &l);
 	erase();
 	present_band(ui, &s);
 	present_title(ui, &s, title, sizeof title);
-	int len = (int)strlen(title), scale = 1;
-	while (scale < 3 && len * 4 * (scale + 1) <= COLS - 4 &&
-	       10 * (scale + 1) + 12 <= LINES)
-		scale++;
-	int y = 2 + big_text(ui, 2, title, scale) + 1;
+	int bars = s.nbars ? s.nbars + 2 : 0, rows = present_rows(&s, &l);
+	int scale = present_scale(title, rows + bars);
+	if (!scale && rows + bars > LINES - PRESENT_CHROME + 1)
+		s.nbars = bars = 0; /* the bars repeat α: they yield next */
+	int y = scale ? 2 + big_text(ui, 2, title, scale) + 1 : 1;
 	int ww = utf8_width(s.where);
 	attron(A_BOLD);
 	tui_put(y, (COLS - ww) / 2 > 0 ? (COLS - ww) / 2 : 0, s.where, COLS);
 	attroff(A_BOLD);
 	y += 2;
-	int bottom = LINES - 2 - (s.nbars ? s.nbars + 2 : 0);
-	present_text(ui, &s, y, bottom, width);
+	int bottom = LINES - 2 - bars;
+	present_text(ui, &s, y, bottom, &l);
 	if (s.nbars)
 		tui_bars(ui, bottom + 1, &s);
-	present_keys(ui, s.nnarr + s.nbody + 1 > bottom - y);
+	present_keys(ui, present_rows(&s, &l) > bottom - y);
 	refresh();
 	view_screen_free(&s);
 }

@@ -343,6 +343,17 @@ int view_count(const struct view *v)
 	return v->lesson ? v->lesson->npages : v->nframes;
 }
 
+int view_screen_number(const struct view *v, int *total)
+{
+	*total = view_count(v);
+	if (!v->present || v->lesson)
+		return v->pos;
+	int t = v->frames[v->pos].t;
+	*total += v->tr->runs[v->run].nsteps; /* a picture a step */
+	return v->pos + (t > 1 ? t - 1 : 0) +
+	       (v->mode == VIEW_DIAGRAM && t >= 1);
+}
+
 void view_goto(struct view *v, int pos)
 {
 	int n = view_count(v);
@@ -871,30 +882,50 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 				  trace_scorer_name(v->tr->runs[v->run].scorer));
 }
 
+/* Presentation mode's output screen leads with its outcome: the lines
+ * "top K: ..." and "output word: ..." move to the top of body, before
+ * the logits and probabilities of every target word. */
+static void lead_outcome(struct strlist *body)
+{
+	int k = 0;
+	for (int j = 0; j < body->n; j++) {
+		if (strncmp(body->v[j], "top ", 4) != 0 &&
+		    strncmp(body->v[j], "output word:", 12) != 0)
+			continue;
+		char *line = body->v[j];
+		memmove(body->v + k + 1, body->v + k,
+			(size_t)(j - k) * sizeof *body->v);
+		body->v[k++] = line;
+	}
+}
+
 static void render_step(const struct view *v, struct view_screen *s,
 			struct strlist *narr, struct strlist *body)
 {
 	const struct view_frame *fr = &v->frames[v->pos];
 	const struct trace_run *ru = &v->tr->runs[v->run];
 	char *text = NULL;
-	int at = view_stage_index(v, fr->stage);
+	int at = view_stage_index(v, fr->stage), total;
+	int num = view_screen_number(v, &total) + 1;
 	s->stage = (int)fr->stage;
 	if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf("stage %d of %d: %s   word %d of %d   "
 				     "screen %d of %d", at + 1, v->nstages,
 				     view_stage_titles[fr->stage], fr->i,
-				     v->tr->n, v->pos + 1, v->nframes);
+				     v->tr->n, num, total);
 	else
 		s->where = xasprintf("stage %d of %d: %s   step t=%d of %d   "
 				     "screen %d of %d", at + 1, v->nstages,
 				     view_stage_titles[fr->stage],
-				     fr->t, ru->nsteps, v->pos + 1, v->nframes);
+				     fr->t, ru->nsteps, num, total);
 	CAPTURE(text, narrate(f, v, fr));
 	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
 	free(text);
 	CAPTURE(text, frame_body(f, v, fr));
 	wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	free(text);
+	if (v->present && fr->stage == STAGE_OUTPUT)
+		lead_outcome(body);
 	/* the weights, once the step has them */
 	if (fr->stage != STAGE_ENCODING &&
 	    at >= view_stage_index(v, STAGE_SOFTMAX))
@@ -1058,12 +1089,18 @@ static void render_diagram(const struct view *v, struct view_screen *s,
 	struct diagram d;
 	struct errbuf err;
 	char **lines;
-	int t = view_step(v);
+	int t = view_step(v), total;
 	if (t < 1)
 		t = 1;
 	s->stage = -1;
-	s->where = xasprintf("the picture of step t=%d of %d", t,
-			     v->tr->runs[v->run].nsteps);
+	if (v->present && !v->lesson) {
+		int num = view_screen_number(v, &total) + 1;
+		s->where = xasprintf("the picture of step t=%d of %d   "
+				     "screen %d of %d", t,
+				     v->tr->runs[v->run].nsteps, num, total);
+	} else
+		s->where = xasprintf("the picture of step t=%d of %d", t,
+				     v->tr->runs[v->run].nsteps);
 	if (diagram_build(&d, v->tr, v->run, t, &err) != 0) {
 		sl_push(body, xstrdup(err.msg));
 		return;

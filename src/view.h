@@ -193,6 +193,12 @@ int view_folded(const struct view *v);
 /* How many frames or pages there are. */
 int view_count(const struct view *v);
 
+/* The number of the screen shown, from 0, and in *total how many there
+ * are: the frame or lesson page, except that presentation mode adds the
+ * picture of each decoder step after the step's last screen, so that
+ * every screen has a number of its own. */
+int view_screen_number(const struct view *v, int *total);
+
 /* The current decoder step (from 1), or 0 in the encoder. */
 int view_step(const struct view *v);
 

@@ -10,12 +10,14 @@
 /* Handlers: each returns VIEW_KEY_* flags. */
 /* Next and previous: a screen, in the comparison a decoder step, and in
  * the heatmap a source column. */
-/* 1 if the screen shown is the first of a decoder step, the one that in
- * presentation mode the step's picture comes before. */
-static int step_first(const struct view *v)
+/* 1 if the screen shown is the last of a decoder step, the one that in
+ * presentation mode the step's picture follows: the picture sums up the
+ * arithmetic of its step, so it comes after it. */
+static int step_last(const struct view *v)
 {
 	return !v->lesson && v->frames[v->pos].t >= 1 &&
-	       (v->pos == 0 || v->frames[v->pos - 1].t != v->frames[v->pos].t);
+	       (v->pos == v->nframes - 1 ||
+		v->frames[v->pos + 1].t != v->frames[v->pos].t);
 }
 
 int view_scroll_first(int *scroll, int rows, int nbody, int dir)
@@ -61,16 +63,17 @@ static int key_next(struct view *v)
 		v->hscroll++;
 	else if (v->mode == VIEW_COMPARE)
 		view_move_step(v, 1);
-	else if (v->mode == VIEW_DIAGRAM && v->present)
-		v->mode = VIEW_STEP; /* from the picture to its arithmetic */
-	else if (v->mode == VIEW_DIAGRAM)
-		view_move_step(v, 1);
-	else {
-		int pos = v->pos;
+	else if (v->mode == VIEW_DIAGRAM && v->present) {
+		if (v->pos == v->nframes - 1)
+			return VIEW_KEY_REDRAW | VIEW_KEY_BEEP; /* the end */
+		v->mode = VIEW_STEP; /* from the picture to the next step */
 		view_move(v, 1);
-		if (v->present && v->pos != pos && step_first(v))
-			v->mode = VIEW_DIAGRAM;
-	}
+	} else if (v->mode == VIEW_DIAGRAM)
+		view_move_step(v, 1);
+	else if (v->present && step_last(v))
+		v->mode = VIEW_DIAGRAM; /* the step's picture, after it */
+	else
+		view_move(v, 1);
 	return VIEW_KEY_REDRAW;
 }
 
@@ -84,15 +87,16 @@ static int key_prev(struct view *v)
 		v->hscroll -= v->hscroll > 0;
 	else if (v->mode == VIEW_COMPARE)
 		view_move_step(v, -1);
-	else if (v->mode == VIEW_DIAGRAM && v->present) {
-		v->mode = VIEW_STEP;
-		view_move(v, -1);
-	} else if (v->mode == VIEW_DIAGRAM)
+	else if (v->mode == VIEW_DIAGRAM && v->present)
+		v->mode = VIEW_STEP; /* back to the step's last screen */
+	else if (v->mode == VIEW_DIAGRAM)
 		view_move_step(v, -1);
-	else if (v->present && step_first(v))
-		v->mode = VIEW_DIAGRAM;
-	else
+	else {
+		int pos = v->pos;
 		view_move(v, -1);
+		if (v->present && v->pos != pos && step_last(v))
+			v->mode = VIEW_DIAGRAM; /* the previous step's picture */
+	}
 	return VIEW_KEY_REDRAW;
 }
 

@@ -69,6 +69,39 @@ static int has(char **lines, int n, const char *s)
 	return 0;
 }
 
+/* Presentation mode: each decoder step ends with its picture, after its
+ * output screen, and every screen has a number of its own, counted
+ * 3 + 7 a step (the 6 screens of a step and its picture); Left walks
+ * the same screens back. */
+START_TEST(test_present_order)
+{
+	int total, steps = T.runs[0].nsteps, n = 3 + 7 * steps;
+	V.present = 1;
+	for (int k = 0; k < n; k++) {
+		ck_assert_int_eq(view_screen_number(&V, &total), k);
+		ck_assert_int_eq(total, n);
+		int pic = k >= 3 && (k - 3) % 7 == 6;
+		ck_assert_int_eq(V.mode == VIEW_DIAGRAM, pic);
+		if (!pic && k >= 3)
+			ck_assert_int_eq(V.frames[V.pos].stage,
+					 V.stages[1 + (k - 3) % 7]);
+		if (pic) /* the picture of the step whose output came before */
+			ck_assert_int_eq(V.frames[V.pos].stage, STAGE_OUTPUT);
+		if (k + 1 < n)
+			view_key(&V, VIEW_KEY_RIGHT);
+	}
+	view_key(&V, VIEW_KEY_RIGHT); /* the last: it stays */
+	ck_assert_int_eq(view_screen_number(&V, &total), n - 1);
+	for (int k = n - 1; k > 0; k--) {
+		view_key(&V, VIEW_KEY_LEFT);
+		ck_assert_int_eq(view_screen_number(&V, &total), k - 1);
+	}
+	V.present = 0;
+	ck_assert_int_eq(view_screen_number(&V, &total), 0);
+	ck_assert_int_eq(total, 3 + 6 * steps);
+}
+END_TEST
+
 START_TEST(test_frames)
 {
 	/* 3 encoder words, then 6 screens a decoder step, one a stage in
@@ -1166,34 +1199,41 @@ START_TEST(test_diagram_feed)
 }
 END_TEST
 
-/* presentation mode: each decoder step opens with its picture */
+/* presentation mode: each decoder step ends with its picture */
 START_TEST(test_diagram_present)
 {
 	V.present = 1;
 	view_key(&V, VIEW_KEY_RIGHT); /* je, suis, étudiant: the encoder */
 	view_key(&V, VIEW_KEY_RIGHT);
 	ck_assert_int_eq(V.mode, VIEW_STEP);
-	view_key(&V, VIEW_KEY_RIGHT); /* step 1: its picture first */
-	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
-	ck_assert_int_eq(V.pos, 3);
-	view_key(&V, VIEW_KEY_RIGHT); /* then its first stage */
+	view_key(&V, VIEW_KEY_RIGHT); /* step 1's first stage, no picture */
 	ck_assert_int_eq(V.mode, VIEW_STEP);
 	ck_assert_int_eq(V.pos, 3);
 	for (int k = 0; k < 5; k++) {
 		view_key(&V, VIEW_KEY_RIGHT);
 		ck_assert_int_eq(V.mode, VIEW_STEP);
 	}
-	view_key(&V, VIEW_KEY_RIGHT); /* step 2's picture */
+	ck_assert_int_eq(V.pos, 8); /* step 1's output */
+	view_key(&V, VIEW_KEY_RIGHT); /* then step 1's picture */
 	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
-	ck_assert_int_eq(view_step(&V), 2);
+	ck_assert_int_eq(view_step(&V), 1);
+	view_key(&V, VIEW_KEY_RIGHT); /* then step 2's first stage */
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(V.pos, 9);
+	view_key(&V, VIEW_KEY_LEFT); /* back: step 1's picture */
+	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
+	ck_assert_int_eq(view_step(&V), 1);
 	view_key(&V, VIEW_KEY_LEFT); /* back: step 1's last screen */
 	ck_assert_int_eq(V.mode, VIEW_STEP);
-	ck_assert_int_eq(view_step(&V), 1);
 	ck_assert_int_eq(V.pos, 8);
 	view_goto(&V, 3);
-	view_key(&V, VIEW_KEY_LEFT); /* from step 1's first screen: its picture */
+	view_key(&V, VIEW_KEY_LEFT); /* from step 1's first screen: the
+	                                encoder, there is no picture before */
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(V.pos, 2);
+	view_goto(&V, 8);
+	view_key(&V, VIEW_KEY_RIGHT);
 	ck_assert_int_eq(V.mode, VIEW_DIAGRAM);
-	ck_assert_int_eq(V.pos, 3);
 	render();
 	ck_assert_str_eq(S.keys, "<-/-> step  d arithmetic  q quit");
 	/* stepping the trace (not presenting), right never opens it */
@@ -1212,6 +1252,7 @@ static Suite *view_suite(void)
 	TCase *tc = tcase_create("screens");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_present_order);
 	tcase_add_test(tc, test_bahdanau_screens);
 	tcase_add_test(tc, test_arch_swap_and_compare);
 	tcase_add_test(tc, test_decoder_stage);

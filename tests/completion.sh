@@ -53,6 +53,11 @@ offers "the built-in models" handset4 attn-trace trace --model h
 offers "the built-in models for --init" toy4 attn-trace train --init t
 offers "lesson numbers" 06 attn-trace lesson 06
 offers "tui options" --present attn-trace tui --pr
+offers "lesson --present" --present attn-trace lesson --pr
+offers "quiz --worksheet" --worksheet attn-trace quiz --wo
+offers "quiz --key" --key attn-trace quiz --ke
+offers "quiz --answers" --answers attn-trace quiz --an
+offers "quiz's sheet formats" html attn-trace quiz --worksheet --format h
 offers "the help command" help attn-trace he
 offers "commands after help" heatmap attn-trace help hea
 offers "the self command" self attn-trace se

@@ -74,14 +74,17 @@ else
 fi
 
 start p 80 24 "env NO_COLOR=1 '$ATTN_TRACE' tui --present je suis étudiant"
-expect p "1 / 33" "presentation: it opens"
-keys p Right Right Right
-expect p "the picture of step t=1 of 5" "presentation: a step opens with its picture"
+expect p "1 / 38" "presentation: it opens"
+keys p Right Right Right Right Right Right Right Right Right
+expect p "the picture of step t=1 of 5" "presentation: a step ends with its picture"
+expect p "10 / 38" "presentation: the picture has its own number"
 expect p "┼── s_1" "presentation: the picture fits 80x24"
 keys p Right
-expect p "stage 2 of 7: decoder" "presentation: then the step's first screen"
+expect p "stage 2 of 7: decoder   step t=2" "presentation: then the next step"
 keys p Left
 expect p "the picture of step t=1 of 5" "presentation: left goes back to it"
+keys p Left
+expect p "stage 7 of 7: output   step t=1" "presentation: before it, the step's output"
 keys p q
 wait_exit p 0 "presentation: q quits"
 

@@ -225,11 +225,11 @@ wait_exit f 0 "q after --color=always"
 
 # --- presentation mode ---
 start g 80 24 "'$ATTN_TRACE' tui --present --autoplay=0.5"
-expect g " / 33" "--present shows a step counter"
+expect g " / 38" "--present shows a step counter"
 # the counter reaches 3 (a loaded machine may show it late, never less)
 i=0
 while [ $i -lt 600 ]; do
-	n=$(screen g | sed -n 's/.*autoplay  \([0-9]*\) \/ 33.*/\1/p' | head -n 1)
+	n=$(screen g | sed -n 's/.*autoplay  \([0-9]*\) \/ 38.*/\1/p' | head -n 1)
 	[ -n "$n" ] && [ "$n" -ge 3 ] && break
 	sleep 0.1
 	i=$((i + 1))
@@ -239,35 +239,35 @@ else not_ok "--autoplay advances on its own (at '$n')"; fi
 keys g Space
 expect g "paused" "space pauses the autoplay"
 # the step it paused at: 3, or 4 if the timer won the race with the key
-at=$(screen g | sed -n 's/.*paused  \([0-9]*\) \/ 33.*/\1/p' | head -n 1)
+at=$(screen g | sed -n 's/.*paused  \([0-9]*\) \/ 38.*/\1/p' | head -n 1)
 sleep 1
-expect g "paused  $at / 33" "a paused show stays put"
-# from a step's picture, right shows the step's first screen: the same
-# counter
+expect g "paused  $at / 38" "a paused show stays put"
+# every screen has its own number, the steps' pictures too
 want=$((at + 1))
-screen g | grep -qF "the picture of step" && want=$at
 keys g Right
-expect g "$want / 33" "the arrows still step when paused"
+expect g "$want / 38" "the arrows still step when paused"
 keys g b
 sleep 0.3
 if [ "$(screen g | grep -c .)" -eq 0 ]; then ok "b blanks the screen"; else not_ok "b blanks the screen"; fi
 keys g x
-expect g "$want / 33" "any key brings the screen back"
+expect g "$want / 38" "any key brings the screen back"
 keys g q
 wait_exit g 0 "q ends the presentation"
 # at 80x24 a screen too long for the projector scrolls, and says so
 start P 80 24 "'$ATTN_TRACE' tui --present je suis étudiant"
-expect P "1 / 33" "a presentation at 80x24"
+expect P "1 / 38" "a presentation at 80x24"
 keys P Right Right Right
-expect P "4 / 33" "80x24: the decoder's first step"
-expect P "the picture of step t=1 of 5" "80x24: a step opens with its picture"
-keys P Right
-expect P "stage 2 of 7: decoder" "80x24: then the decoder's first screen"
+expect P "4 / 38" "80x24: the decoder's first step"
+expect P "stage 2 of 7: decoder" "80x24: the decoder's first screen"
+expect_not P "more below" "80x24: the decoder's screen fits whole"
+keys P Right Right Right Right Right
+expect P "9 / 38" "80x24: the output screen"
+expect P "output word: i" "80x24: it leads with the output word"
 expect P "more below: down or PgDn" "80x24: hidden lines are marked below"
 expect P "up/down scroll" "80x24: the key bar says how to scroll"
-expect_not P "s_1 = tanh(sum)" "80x24: the last line is hidden at first"
-keys P Down Down Down Down Down Down Down Down
-expect P "s_1 = tanh(sum)" "80x24: down scrolls to the last line"
+expect_not P "bank 0.0000" "80x24: the last line is hidden at first"
+keys P Down Down Down Down Down Down Down Down Down Down Down Down Down Down
+expect P "bank 0.0000" "80x24: down scrolls to the last line"
 expect P "more above: up or PgUp" "80x24: scrolled-off lines are marked above"
 check "80x24: the narrative does not end a line with '='" \
 	sh -c "! tmux -L '$sock' -f /dev/null capture-pane -p -t P | grep -q ' =\$'"
@@ -283,9 +283,9 @@ expect p "space resume" "paused: the key bar offers to resume"
 keys p q
 wait_exit p 0 "q ends the paused presentation"
 start h 200 60 "'$ATTN_TRACE' tui --present"
-expect h "1 / 33" "a presentation at 200x60 starts"
-keys h Right Right Right Right Right Right
-expect h "6 / 33" "a presentation at 200x60"
+expect h "1 / 38" "a presentation at 200x60 starts"
+keys h Right Right Right Right Right
+expect h "6 / 38" "a presentation at 200x60"
 expect h "The softmax turns the scores into weights" "the narrative is shown"
 # the first exp line of the softmax, as the text trace prints it, whole
 line=$("$ATTN_TRACE" trace --stage=softmax | grep -m 1 '^exp(e_1,1 - max) = ')
