@@ -258,6 +258,8 @@ static void cli_help(void)
 "      --batch=FILE      trace each line 'source ||| target' of FILE\n"
 "                        (- for stdin); bad lines are reported as FILE:LINE\n"
 "      --strict          stop a batch at its first bad line\n"
+"      --quiet           no progress line on a terminal's standard error\n"
+"                        while a batch runs\n"
 "  -j, --jobs=N          trace a batch with N threads (default: one a\n"
 "                        processor, at most 16); the output is the same\n"
 "                        whatever N\n"
@@ -312,7 +314,7 @@ int cli_int(const char *s, int lo, int hi, int *out)
 
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
        OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
-       OPT_GRADIENT, OPT_SAMPLES };
+       OPT_GRADIENT, OPT_SAMPLES, OPT_QUIET };
 
 static const struct option cli_long_opts[] = {
 	{ "scorer", required_argument, NULL, 's' },
@@ -324,6 +326,7 @@ static const struct option cli_long_opts[] = {
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "stage", required_argument, NULL, OPT_STAGE },
@@ -418,6 +421,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_usage_error(msg);
 	case OPT_BATCH: o->batch = arg; return 0;
 	case OPT_STRICT: o->strict = 1; return 0;
+	case OPT_QUIET: o->quiet = 1; return 0;
 	case 'j':
 		if (cli_int(arg, 1, JOBS_MAX, &o->jobs) == 0)
 			return 0;
@@ -816,7 +820,8 @@ static int cli_tui_run(const struct model *m, const struct cli_opts *o,
 static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 {
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
-			: o->jobs ? "--jobs" : o->stages_set ? "--stage" : NULL;
+			: o->jobs ? "--jobs" : o->stages_set ? "--stage"
+			: o->quiet ? "--quiet" : NULL;
 	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
 		opt = o->cfg.selection ? "--hard" : "--seed";
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)

@@ -37,6 +37,7 @@ struct cli_opts {
 	const char *batch;      /* --batch FILE, "-" for stdin */
 	const char *output;     /* -o FILE; NULL or "-" for stdout */
 	int strict;             /* --strict: stop a batch at its first error */
+	int quiet;              /* --quiet: no progress line for a batch */
 	int jobs;               /* --jobs: threads of a batch; 0: the default */
 	int stages_set;         /* --stage was given */
 	int present;            /* tui --present */

@@ -18,12 +18,15 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "cli.h"
+#include "gz.h"
 #include "num.h"
 #include "outfile.h"
+#include "progress.h"
 #include "pairs.h"
 #include "tok.h"
 #include "util.h"
@@ -103,6 +106,11 @@ struct batch {
 	int failed;        /* the lines that failed */
 	int read_failed;   /* 1 if reading the batch failed, with ... */
 	int read_errno;    /* ... this errno */
+	struct progress pg; /* the progress line (progress.h) */
+	double done;       /* lines traced or reported, for pg */
+	double used;       /* ... and their bytes, with their '\n's */
+	double total;      /* the input's size, when it is a regular file
+	                      read as it is; else 0 */
 };
 
 /* Traces one batch line, line[0..len) without its '\n' and with a NUL
@@ -131,11 +139,36 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 			 b->o->scorers, &b->o->cfg, err);
 }
 
+/* Counts a line of len bytes done, and draws the progress line if it
+ * is due (or force is 1: the input is about to be waited for): lines,
+ * their rate, the part of the input done and the time left when its size
+ * is known, and the bytes written so far when the output can tell
+ * (compressed bytes for a .gz). */
+static void batch_progress(struct batch *b, size_t len, int force)
+{
+	if (!b->pg.fp)
+		return;
+	if (len) {
+		b->done++;
+		b->used += (double)len;
+	}
+	if (!force && !progress_due(&b->pg))
+		return;
+	off_t at = ftello(b->of->raw ? b->of->raw : b->of->fp);
+	char line[200];
+	progress_format(line, sizeof line, b->done, "lines",
+			progress_clock() - b->pg.start,
+			b->total > 0 ? b->used / b->total : -1.0,
+			at >= 0 ? (double)at : -1.0);
+	progress_show(&b->pg, line, 1);
+}
+
 /* Reports a bad line as NAME:LINE:COL: message, or NAME:LINE: message
- * when col is 0. */
-static void batch_report(const struct batch *b, int lineno, size_t col,
+ * when col is 0, after clearing the progress line. */
+static void batch_report(struct batch *b, int lineno, size_t col,
 			 const char *msg)
 {
+	progress_clear(&b->pg);
 	if (col > 0)
 		cli_messagef("%s:%d:%zu: %s", b->name, lineno, col, msg);
 	else
@@ -185,6 +218,15 @@ static int batch_long(struct batch *b, int lineno)
 	return -1;
 }
 
+static int jobs_readable(int fd);
+
+/* 1 if reading in would not wait, or there is no progress line (the
+ * question is only asked to draw it before waiting). */
+static int batch_readable(const struct batch *b, FILE *in)
+{
+	return !b->pg.fp || jobs_readable(fileno(in));
+}
+
 /* Traces the batch one line after the other (--jobs=1).  Lines are read
  * by pairs_getline(), into one buffer of the longest line allowed, so that
  * a read error is never taken for the end of the input, and a line too
@@ -195,8 +237,10 @@ static void batch_serial(struct batch *b, FILE *in)
 	enum pairs_read r = PAIRS_END;
 	int lineno = 0, bad;
 	size_t len;
-	while (!ferror(b->out) && (r = pairs_getline(in, line, &len)) !=
-	       PAIRS_END && r != PAIRS_ERROR) {
+	while (!ferror(b->out) &&
+	       (batch_progress(b, 0, !batch_readable(b, in)),
+		r = pairs_getline(in, line, &len)) != PAIRS_END &&
+	       r != PAIRS_ERROR) {
 		lineno++;
 		if (r == PAIRS_LONG)
 			bad = batch_long(b, lineno);
@@ -204,6 +248,7 @@ static void batch_serial(struct batch *b, FILE *in)
 			continue;
 		else
 			bad = batch_line(b, lineno, line, len, NULL);
+		batch_progress(b, len + 1, 0);
 		if (bad != 0) {
 			b->failed++;
 			if (b->o->strict)
@@ -307,7 +352,8 @@ struct jobs {
  * starts at JOBS_READ_SIZE bytes and grows to hold the longest line, which
  * is at most PAIRS_MAX_LINE: a longer one is skipped, not held. */
 struct jobs_in {
-	int fd;
+	int fd;                  /* -1: read fp (a gzip file: gz.h) */
+	FILE *fp;
 	char *buf;
 	size_t start, end, cap;  /* buf[start .. end) is read, not yet used */
 	size_t scan;             /* no '\n' in buf[start .. scan) */
@@ -317,14 +363,27 @@ struct jobs_in {
 };
 
 /* 1 if reading fd would not wait (there are bytes, the end, or an error
- * to read, or poll(2) cannot tell). */
+ * to read, or poll(2) cannot tell; or fd is -1, a stream that decompresses
+ * a file, which never waits long). */
 static int jobs_readable(int fd)
 {
 	struct pollfd p = { fd, POLLIN, 0 };
 	int r;
+	if (fd < 0)
+		return 1;
 	while ((r = poll(&p, 1, 0)) < 0 && errno == EINTR)
 		;
 	return r != 0;
+}
+
+/* read(2) from a stream: the bytes read, 0 at the end, -1 with errno. */
+static ssize_t jobs_fread(FILE *fp, char *buf, size_t size)
+{
+	errno = 0;
+	size_t got = fread(buf, 1, size, fp);
+	if (got == 0 && ferror(fp))
+		return -1;
+	return (ssize_t)got;
 }
 
 /* Reads more of the input into in->buf, keeping buf[start .. end);
@@ -344,7 +403,9 @@ static int jobs_read(struct jobs_in *in, int may_wait)
 		in->cap *= 2;
 		in->buf = xrealloc(in->buf, in->cap);
 	}
-	ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
+	ssize_t got = in->fd >= 0
+		? read(in->fd, in->buf + in->end, in->cap - in->end)
+		: jobs_fread(in->fp, in->buf + in->end, in->cap - in->end);
 	if (got > 0)
 		in->end += (size_t)got;
 	else if (got == 0)
@@ -613,6 +674,7 @@ static int jobs_write(struct batch *b, const struct job_chunk *c)
 		if (l->msg) {
 			batch_report(b, l->lineno, l->col, l->msg);
 			b->failed++;
+			batch_progress(b, l->len + 1, 0);
 			if (b->o->strict)
 				return 1;
 			continue;
@@ -623,6 +685,7 @@ static int jobs_write(struct batch *b, const struct job_chunk *c)
 		fwrite(c->out + l->out, 1, l->outlen, b->out);
 		outfile_wrote(b->of);
 		b->first = 0;
+		batch_progress(b, l->len + 1, 0);
 	}
 	return 0;
 }
@@ -704,7 +767,9 @@ static int jobs_direct(struct jobs *j, char *text, size_t len, int lineno)
 	size_t mem = 0;
 	if (ferror(b->out))
 		return 1;
-	if (batch_line(b, lineno, text, len, &mem) != 0) {
+	int bad = batch_line(b, lineno, text, len, &mem);
+	batch_progress(b, len + 1, 0);
+	if (bad != 0) {
 		b->failed++;
 		return b->o->strict;
 	}
@@ -730,8 +795,10 @@ static int jobs_main(struct jobs *j, struct jobs_in *in)
 							      lineno)) &&
 			    !memchr(in->buf + in->start, '\n',
 				    in->end - in->start) &&
-			    !jobs_readable(in->fd))
+			    !jobs_readable(in->fd)) {
 				fflush(j->b->out); /* answered before waiting */
+				batch_progress(j->b, 0, 1);
+			}
 			if (c->n > 0) {
 				pthread_mutex_lock(&j->lock);
 				c->done = 0;
@@ -748,6 +815,7 @@ static int jobs_main(struct jobs *j, struct jobs_in *in)
 			while (!stop && j->emitted < j->filled)
 				stop = jobs_emit(j, &per_line);
 			fflush(j->b->out);
+			batch_progress(j->b, 0, 1);
 			continue;
 		}
 		if (j->emitted == j->filled)
@@ -815,7 +883,8 @@ static void batch_parallel(struct batch *b, FILE *in, int n)
 	}
 	j.nring = 2 * (unsigned long)started;
 	j.ring = xcalloc(j.nring, sizeof *j.ring);
-	struct jobs_in rd = { .fd = fileno(in), .cap = JOBS_READ_SIZE };
+	struct jobs_in rd = { .fd = fileno(in), .fp = in,
+			      .cap = JOBS_READ_SIZE };
 	rd.buf = xmalloc(rd.cap);
 
 	int stopped = jobs_main(&j, &rd);
@@ -857,28 +926,44 @@ static int batch_jobs_default(void)
 	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
+/* Starts b's progress line: on standard error when it is a terminal,
+ * unless --quiet, or the output goes to a terminal too.  The input's size
+ * gives the part done when it is a regular file not decompressed. */
+static void batch_progress_start(struct batch *b, FILE *in)
+{
+	int out_tty = b->of->is_stdout && isatty(STDOUT_FILENO);
+	progress_start(&b->pg, stderr, !b->o->quiet && !out_tty);
+	struct stat st;
+	if (fileno(in) >= 0 && fstat(fileno(in), &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		b->total = (double)st.st_size;
+}
+
 /* Traces every pair of the batch file with the threads of --jobs; returns
  * how many lines failed, or -1 if the file cannot be read to its end. */
 static int batch_run(struct outfile *of, const struct model *m,
 		     const struct cli_opts *o)
 {
 	int std = strcmp(o->batch, "-") == 0;
-	struct batch b = { of->fp, of, m, o, std ? "stdin" : o->batch, 1, 0,
-			   0, 0 };
-	FILE *in = std ? stdin : fopen(o->batch, "r");
+	struct batch b = { .out = of->fp, .of = of, .m = m, .o = o,
+			   .name = std ? "stdin" : o->batch, .first = 1 };
+	FILE *in = std ? stdin : gz_name(o->batch) ? gz_reader(o->batch)
+						   : fopen(o->batch, "r");
 	if (!in) {
 		cli_messagef("%s: %s", b.name, strerror(errno));
 		return -1;
 	}
+	batch_progress_start(&b, in);
 	int jobs = o->jobs ? o->jobs : batch_jobs_default();
 	if (jobs > 1)
 		batch_parallel(&b, in, jobs);
 	else
 		batch_serial(&b, in);
+	progress_clear(&b.pg);
 	if (b.read_failed) {
 		cli_messagef("%s: %s", b.name, std ?
 			util_stdin_error(b.read_errno) :
-			strerror(b.read_errno));
+			gz_strerror(b.read_errno));
 		b.failed++;
 	}
 	if (o->format == FORMAT_JSON) {

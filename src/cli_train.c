@@ -18,6 +18,7 @@
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "progress.h"
 #include "selection.h"
 #include "trace.h"
 #include "train.h"
@@ -395,6 +396,7 @@ struct cli_train_progress {
 	int tty;    /* stderr is a terminal: one line, rewritten */
 	int every;  /* otherwise a line every this many epochs */
 	int quiet;
+	struct progress pg; /* the line on a terminal (progress.h) */
 };
 
 /* Writes "epoch E/N  loss L  accuracy A%" for st into buf. */
@@ -411,18 +413,25 @@ static const char *cli_train_status(char *buf, size_t size,
 
 static int cli_train_report(const struct train_stats *st, void *ctx)
 {
-	const struct cli_train_progress *pr = ctx;
+	struct cli_train_progress *pr = ctx;
 	int last = st->epoch == st->epochs;
-	char line[160];
+	char line[256];
 
 	if (pr->quiet)
 		return 0;
 	cli_train_status(line, sizeof line, st);
 	if (pr->tty) {
-		/* rewriting the line costs more than an epoch: every 10th;
-		 * spaces, not escape codes, clear what a longer line left */
-		if (st->epoch % 10 == 0 || last || st->epoch == 1)
-			fprintf(stderr, "\r%-60s%s", line, last ? "\n" : "");
+		/* rewriting the line costs more than an epoch: every
+		 * PROGRESS_EVERY s, with the rate and the time left */
+		if (!last && st->epoch != 1 && !progress_due(&pr->pg))
+			return 0;
+		size_t n = strlen(line);
+		progress_tail(line + n, sizeof line - n, st->epoch, "epochs",
+			      progress_clock() - pr->pg.start,
+			      (double)st->epoch / st->epochs, -1.0);
+		progress_show(&pr->pg, line, 1);
+		if (last)
+			progress_keep(&pr->pg);
 	} else if (st->epoch % pr->every == 0 || last || st->epoch == 1) {
 		fprintf(stderr, "%s\n", line);
 	}
@@ -882,7 +891,8 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 			 const struct train_data *h)
 {
 	struct cli_train_progress pr = { isatty(STDERR_FILENO), o->every,
-					 o->quiet };
+					 o->quiet, { 0 } };
+	progress_start(&pr.pg, stderr, !o->quiet);
 	struct train_stats st;
 	char exact[256], secs[NUM_BUFSZ], loss[NUM_BUFSZ], acc[NUM_BUFSZ];
 	double start = cli_train_clock();

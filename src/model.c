@@ -408,7 +408,7 @@ static int mp_vocab_line(struct mparse *p, struct vocab *v, int E,
 		free(folded);
 		return -1;
 	}
-	v->words[v->n] = xstrndup(p->line + f.off, f.n);
+	v->words[v->n] = utf8_nfc(p->line + f.off, f.n);
 	v->folded[v->n] = folded;
 	v->n++;
 	return 0;

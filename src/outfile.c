@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gz.h"
 #include "outfile.h"
 
 /* The longest symbolic link read, and the most links followed from the
@@ -161,12 +162,34 @@ static int outfile_fail(struct outfile *of, int e, struct errbuf *err)
 	return -1;
 }
 
+/* For a NAME.gz, puts a gzip stream over of->fp (which becomes of->raw)
+ * writing through a duplicate of its descriptor, so that the trailer can
+ * be written (and checked) before the file is synced and closed.  Returns
+ * 0, or -1 with errno set and of->fp as it was. */
+static int outfile_gz(struct outfile *of)
+{
+	if (!gz_name(of->path))
+		return 0;
+	int copy = fcntl(fileno(of->fp), F_DUPFD_CLOEXEC, 0);
+	FILE *z = copy >= 0 ? gz_writer(copy) : NULL;
+	if (!z)
+		return -1;
+	of->raw = of->fp;
+	of->fp = z;
+	return 0;
+}
+
 /* Writes in place: path names something that is not a regular file. */
 static int outfile_open_direct(struct outfile *of, struct errbuf *err)
 {
 	of->fp = fopen(of->path, "w");
-	if (of->fp)
+	if (of->fp && outfile_gz(of) == 0)
 		return 0;
+	if (of->fp) {
+		int e = errno;
+		fclose(of->fp);
+		errno = e;
+	}
 	outfile_fail(of, errno, err);
 	outfile_release(of);
 	return -1;
@@ -392,9 +415,13 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	if (fd >= 0) {
 		outfile_guard(of);
 		if (outfile_owner_mode(fd, old) != 0 ||
-		    !(of->fp = fdopen(fd, "w"))) {
+		    !(of->fp = fdopen(fd, "w")) || outfile_gz(of) != 0) {
 			e = errno;
-			close(fd);
+			if (of->fp)
+				fclose(of->fp); /* and fd */
+			else
+				close(fd);
+			of->fp = NULL;
 			unlink(of->tmp);
 			fd = -1;
 		}
@@ -508,6 +535,12 @@ static int outfile_finish(struct outfile *of, struct errbuf *err)
 	errno = 0;
 	int bad = fflush(of->fp) != 0 || ferror(of->fp);
 	int e = of->err ? of->err : errno;
+	if (of->raw) { /* the gzip trailer, into the file's own stream */
+		if (fclose(of->fp) != 0 && !bad)
+			bad = 1, e = errno;
+		of->fp = of->raw;
+		of->raw = NULL;
+	}
 	if (!bad && of->tmp && fsync(fileno(of->fp)) != 0)
 		bad = 1, e = errno;
 	if (fclose(of->fp) != 0 && !bad)
@@ -541,6 +574,11 @@ int outfile_commit(struct outfile *of, struct errbuf *err)
 
 void outfile_abort(struct outfile *of)
 {
+	if (of->raw) {
+		fclose(of->fp);
+		of->fp = of->raw;
+		of->raw = NULL;
+	}
 	if (of->fp && !of->is_stdout)
 		fclose(of->fp);
 	else if (of->is_stdout)

@@ -29,6 +29,10 @@
  * of the signal (or the earlier handler runs).  Signals that were ignored
  * stay ignored, but SIGABRT, since abort() ends the process anyway: so
  * running out of memory (util_out_of_memory() aborts) removes it too.
+ * A path that ends in ".gz" (not "-", nor a descriptor's name) is
+ * written compressed, as gzip (zlib): of->fp takes the uncompressed bytes,
+ * and the commit writes the gzip trailer before it renames.
+ *
  * There are OUTFILE_SLOTS such slots, one an outfile open at the same
  * time: more are not covered.  The slots are the only global state here,
  * and no function prints. */
@@ -45,6 +49,8 @@
 
 struct outfile {
 	FILE *fp;      /* write here until commit or abort */
+	FILE *raw;     /* NAME.gz: the file's own stream, which fp (gz.h)
+	                  compresses into; else NULL */
 	char *path;    /* the name given, for messages; NULL for stdout */
 	char *target;  /* the file that the temporary replaces; NULL when
 	                  writing in place */

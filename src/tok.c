@@ -63,12 +63,16 @@ int tok_split(struct tok_list *out, const char *s, int max, const char *what,
 		const char *w = p;
 		while (*p && !tok_is_space((unsigned char)*p))
 			p++;
-		size_t len = (size_t)(p - w);
-		if (tok_check_word(w, len, what, err) != 0)
+		/* the word as typed, in NFC: "e" + U+0301 is "é" */
+		char *nfc = utf8_nfc(w, (size_t)(p - w));
+		if (tok_check_word(nfc, strlen(nfc), what, err) != 0) {
+			free(nfc);
 			goto fail;
+		}
 		if (out->n == max) {
 			err_set(err, "the %s sentence has more than %d words",
 				what, max);
+			free(nfc);
 			goto fail;
 		}
 		if (out->n == cap) {
@@ -76,7 +80,7 @@ int tok_split(struct tok_list *out, const char *s, int max, const char *what,
 			out->words = xreallocarray(out->words, (size_t)cap,
 						   sizeof *out->words);
 		}
-		out->words[out->n++] = xstrndup(w, len);
+		out->words[out->n++] = nfc;
 	}
 fail:
 	tok_free(out);

@@ -8,11 +8,13 @@
 
 struct tok_list {
 	int n;
-	char **words; /* (n) NUL-terminated, as typed */
+	char **words; /* (n) NUL-terminated, as typed but in NFC (utf8_nfc) */
 };
 
 /* Splits the NUL-terminated sentence s on white space (space, tab, CR, LF,
- * VT, FF) into *out.  Refuses invalid UTF-8, control characters, words of
+ * VT, FF) into *out, each word put into NFC (utf8_nfc()), so that a
+ * decomposed "é" is the word a composed one is.  Refuses invalid UTF-8,
+ * control characters, words of
  * more than MODEL_MAX_WORD bytes and more than max words, filling err with
  * a message that names the word (what is "source" or "target").  Returns 0
  * or -1; on success the caller frees *out with tok_free(). */

@@ -73,7 +73,7 @@ static int tp_add(struct tp_parse *p, enum tp_side side, const char *w,
 		v->folded = xreallocarray(v->folded, (size_t)*cap,
 					  sizeof *v->folded);
 	}
-	v->words[v->n] = xstrndup(w, len);
+	v->words[v->n] = utf8_nfc(w, len);
 	v->folded[v->n] = folded;
 	return v->n++;
 }

@@ -6,46 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include <utf8proc.h>
+
 #include "utf8.h"
 #include "util.h"
-
-/* A closed range of code points. */
-struct utf8_range {
-	unsigned long lo, hi;
-};
-
-/* East Asian wide and fullwidth characters: two columns. */
-static const struct utf8_range utf8_wide[] = {
-	{ 0x1100, 0x115F },   /* Hangul Jamo initials */
-	{ 0x2E80, 0x303E },   /* CJK radicals .. CJK symbols */
-	{ 0x3041, 0xA4CF },   /* kana .. Yi */
-	{ 0xAC00, 0xD7A3 },   /* Hangul syllables */
-	{ 0xF900, 0xFAFF },   /* CJK compatibility ideographs */
-	{ 0xFE30, 0xFE4F },   /* CJK compatibility forms */
-	{ 0xFF00, 0xFF60 },   /* fullwidth forms */
-	{ 0xFFE0, 0xFFE6 },   /* fullwidth signs */
-	{ 0x1F300, 0x1F64F }, /* pictographs and emoticons */
-	{ 0x1F900, 0x1F9FF }, /* supplemental pictographs */
-	{ 0x20000, 0x3FFFD }, /* CJK extensions B and beyond */
-};
-
-/* Combining marks and other zero-width characters: no column. */
-static const struct utf8_range utf8_zero[] = {
-	{ 0x0300, 0x036F }, /* combining diacritical marks */
-	{ 0x0483, 0x0489 }, /* Cyrillic combining marks */
-	{ 0x0591, 0x05BD }, /* Hebrew points */
-	{ 0x0610, 0x061A }, /* Arabic marks */
-	{ 0x064B, 0x065F }, /* Arabic vowel marks */
-	{ 0x0E31, 0x0E31 }, /* Thai */
-	{ 0x0E34, 0x0E3A },
-	{ 0x0E47, 0x0E4E },
-	{ 0x1AB0, 0x1AFF }, /* combining diacritical marks extended */
-	{ 0x1DC0, 0x1DFF }, /* combining diacritical marks supplement */
-	{ 0x200B, 0x200F }, /* zero width space, joiners, marks */
-	{ 0x20D0, 0x20FF }, /* combining marks for symbols */
-	{ 0xFE00, 0xFE0F }, /* variation selectors */
-	{ 0xFE20, 0xFE2F }, /* combining half marks */
-};
 
 /* Decodes the code point at s[0..n), n >= 1.  Returns its length in bytes
  * (1 to 4), or 0 if s does not start with a valid UTF-8 sequence. */
@@ -129,122 +95,66 @@ size_t utf8_char_len(const char *s)
 	return len ? len : 1;
 }
 
-/* In blocks where capitals and small letters alternate, returns the small
- * letter of cp; caps_odd says whether the capitals sit at odd code points. */
-static unsigned long utf8_pair(unsigned long cp, int caps_odd)
-{
-	return (int)(cp & 1) == caps_odd ? cp + 1 : cp;
-}
-
-/* Latin Extended-A, U+0100..U+017F. */
-static unsigned long utf8_fold_latin_a(unsigned long cp)
-{
-	if (cp == 0x0130 || cp == 0x0131 || cp == 0x0138 || cp == 0x0149 ||
-	    cp == 0x017F)
-		return cp; /* dotted I, dotless i, kra, 'n, long s */
-	if (cp == 0x0178)
-		return 0x00FF; /* Y with diaeresis */
-	if (cp <= 0x0137 || (cp >= 0x014A && cp <= 0x0177))
-		return utf8_pair(cp, 0);
-	return utf8_pair(cp, 1); /* 0139..0148 and 0179..017E */
-}
-
-/* Greek, U+0370..U+03FF. */
-static unsigned long utf8_fold_greek(unsigned long cp)
-{
-	if (cp >= 0x0391 && cp <= 0x03AB && cp != 0x03A2)
-		return cp + 0x20;
-	if (cp == 0x0386)
-		return 0x03AC;
-	if (cp >= 0x0388 && cp <= 0x038A)
-		return cp + 0x25;
-	if (cp == 0x038C)
-		return 0x03CC;
-	if (cp == 0x038E || cp == 0x038F)
-		return cp + 0x3F;
-	if (cp == 0x0370 || cp == 0x0372 || cp == 0x0376 ||
-	    (cp >= 0x03D8 && cp <= 0x03EF))
-		return utf8_pair(cp, 0);
-	if (cp == 0x037F)
-		return 0x03F3;
-	if (cp == 0x03CF)
-		return 0x03D7;
-	return cp;
-}
-
-/* Cyrillic, U+0400..U+052F. */
-static unsigned long utf8_fold_cyrillic(unsigned long cp)
-{
-	if (cp <= 0x040F)
-		return cp + 0x50;
-	if (cp <= 0x042F)
-		return cp + 0x20;
-	if ((cp >= 0x0460 && cp <= 0x0481) || (cp >= 0x048A && cp <= 0x04BF) ||
-	    cp >= 0x04D0)
-		return utf8_pair(cp, 0);
-	if (cp == 0x04C0)
-		return 0x04CF;
-	if (cp >= 0x04C1 && cp <= 0x04CE)
-		return utf8_pair(cp, 1);
-	return cp;
-}
-
-/* Returns the small letter of a capital cp, or cp itself. */
+/* The small letter of cp by Unicode's simple lower-case mapping
+ * (utf8proc_tolower), or cp itself. */
 static unsigned long utf8_fold_cp(unsigned long cp)
 {
-	if (cp >= 'A' && cp <= 'Z')
-		return cp + 0x20;
-	if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7)
-		return cp + 0x20;
-	if (cp >= 0x0100 && cp <= 0x017F)
-		return utf8_fold_latin_a(cp);
-	if (cp >= 0x0370 && cp <= 0x03FF)
-		return utf8_fold_greek(cp);
-	if (cp >= 0x0400 && cp <= 0x052F)
-		return utf8_fold_cyrillic(cp);
-	return cp;
+	return (unsigned long)utf8proc_tolower((utf8proc_int32_t)cp);
 }
 
-/* Every mapping above stays within its UTF-8 length (1 or 2 bytes), so the
- * result is exactly as long as s.  Invalid bytes are copied unchanged. */
-char *utf8_fold(const char *s, size_t n)
+/* Folds s[0..n) code point by code point into out (room for 4n bytes),
+ * copying invalid bytes unchanged; returns the bytes written. */
+static size_t utf8_fold_raw(const char *s, size_t n, char *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	char *out = xmalloc(n + 1);
-	char enc[4];
-	size_t i = 0, len;
+	size_t i = 0, o = 0, len;
 	unsigned long cp;
 
 	while (i < n) {
 		len = utf8_decode(u + i, n - i, &cp);
 		if (len == 0) {
-			out[i] = s[i];
-			i++;
+			out[o++] = s[i++];
 			continue;
 		}
-		if (utf8_encode(utf8_fold_cp(cp), enc) == len)
-			memcpy(out + i, enc, len);
-		else
-			memcpy(out + i, s + i, len);
+		o += utf8_encode(utf8_fold_cp(cp), out + o);
 		i += len;
 	}
-	out[n] = '\0';
+	return o;
+}
+
+/* Folding may change a character's length (U+0130 is 2 bytes, its small
+ * letter 'i' one), so the result is sized afresh; it is then put into
+ * NFC, which the folding of a decomposed word may have left. */
+char *utf8_fold(const char *s, size_t n)
+{
+	char *raw = xmalloc(4 * n + 1);
+	size_t len = utf8_fold_raw(s, n, raw);
+	char *out = utf8_nfc(raw, len);
+
+	free(raw);
 	return out;
 }
 
-static int utf8_in(const struct utf8_range *r, size_t n, unsigned long cp)
+char *utf8_nfc(const char *s, size_t n)
 {
-	size_t i;
+	utf8proc_uint8_t *dst = NULL;
+	utf8proc_ssize_t len;
 
-	for (i = 0; i < n; i++)
-		if (cp >= r[i].lo && cp <= r[i].hi)
-			return 1;
-	return 0;
+	if (utf8_valid_prefix(s, n) < n || memchr(s, '\0', n))
+		return xstrndup(s, n); /* not text utf8proc takes: as is */
+	len = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n,
+			   &dst, UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	if (len == UTF8PROC_ERROR_NOMEM)
+		util_out_of_memory();
+	if (len < 0)
+		return xstrndup(s, n);
+	char *out = xstrndup((const char *)dst, (size_t)len);
+	free(dst);
+	return out;
 }
 
-#define UTF8_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Invalid bytes take one column each. */
+/* Invalid bytes and the C0 and C1 controls take one column each (they
+ * are shown escaped); every other character takes what utf8proc says. */
 int utf8_width(const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -260,9 +170,10 @@ int utf8_width(const char *s)
 			continue;
 		}
 		i += len;
-		if (utf8_in(utf8_zero, UTF8_COUNT(utf8_zero), cp))
-			continue;
-		w += utf8_in(utf8_wide, UTF8_COUNT(utf8_wide), cp) ? 2 : 1;
+		if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+			w++;
+		else
+			w += utf8proc_charwidth((utf8proc_int32_t)cp);
 	}
 	return w;
 }

@@ -15,14 +15,27 @@ size_t utf8_valid_prefix(const char *s, size_t n);
  * stops there, whatever the bytes. */
 size_t utf8_char_len(const char *s);
 
-/* Returns a newly allocated, case-folded copy of the valid UTF-8 string
- * s[0..n): ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic capitals
- * become small letters; everything else is copied unchanged.  The caller
- * frees it. */
+/* Returns a newly allocated, case-folded copy of the UTF-8 string
+ * s[0..n), in Unicode Normalization Form C: every capital becomes its
+ * small letter by Unicode's simple lower-case mapping (utf8proc), code
+ * point by code point, so that "ÉTUDIANT" and "étudiant" fold alike; ß
+ * and other letters without a one-letter small form are kept.  Invalid
+ * bytes are copied unchanged (and the copy is then not normalised).
+ * This is how every word is matched: the model's, the sentence's, the
+ * pairs file's.  The caller frees it. */
 char *utf8_fold(const char *s, size_t n);
 
+/* Returns a newly allocated copy of s[0..n) in Unicode Normalization Form
+ * C (utf8proc), so that "e" followed by U+0301 becomes the one character
+ * "é" a keyboard may also have typed.  A string that is not valid UTF-8,
+ * or holds a NUL, is copied as it is, for the caller to refuse.  The
+ * result may be shorter or (rarely) longer than n.  The caller frees
+ * it. */
+char *utf8_nfc(const char *s, size_t n);
+
 /* Returns the number of terminal columns s (valid UTF-8, NUL-terminated)
- * takes, counting East Asian wide characters as 2 and combining marks as 0. */
+ * takes, by utf8proc's widths (East Asian wide characters 2, combining
+ * marks 0); controls and invalid bytes count 1 each. */
 int utf8_width(const char *s);
 
 /* Returns the number of code points in the NUL-terminated string s. */

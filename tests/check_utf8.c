@@ -124,6 +124,42 @@ START_TEST(test_fold)
 	check_fold("\xd1\xa0\xd3\x81", "\xd1\xa1\xd3\x82");    /* Ѡ Ӂ */
 	check_fold("\xe4\xb8\xad <s>", "\xe4\xb8\xad <s>");    /* unchanged */
 	check_fold("A\xffZ", "a\xffz");                        /* bad byte kept */
+	/* beyond the old hand-written tables: Armenian, Latin Extended-B */
+	check_fold("\xd4\xb1\xc7\x8d", "\xd5\xa1\xc7\x8e");    /* Ա Ǎ */
+	/* a capital İ (2 bytes) folds to i (1 byte): lengths may change */
+	check_fold("\xc4\xb0X", "ix");
+	/* decomposed (E + U+0301) folds to the composed small letter */
+	check_fold("E\xcc\x81T\xc3\x89", "\xc3\xa9t\xc3\xa9");
+}
+END_TEST
+
+/* Puts s into NFC and compares it with want. */
+static void check_nfc(const char *s, const char *want)
+{
+	char *got = utf8_nfc(s, strlen(s));
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* The expected forms are Unicode's (UnicodeData.txt decompositions),
+ * worked out by hand, not taken from utf8proc. */
+START_TEST(test_nfc)
+{
+	check_nfc("", "");
+	check_nfc("je suis", "je suis");
+	check_nfc("e\xcc\x81tudiant", "\xc3\xa9tudiant");  /* e + U+0301 */
+	check_nfc("E\xcc\x81", "\xc3\x89");                /* É */
+	check_nfc("\xc3\xa9", "\xc3\xa9");                  /* already NFC */
+	/* a + U+0323 + U+0302 and a + U+0302 + U+0323: both ậ, U+1EAD */
+	check_nfc("a\xcc\xa3\xcc\x82", "\xe1\xba\xad");
+	check_nfc("a\xcc\x82\xcc\xa3", "\xe1\xba\xad");
+	check_nfc("\xe2\x84\xa6", "\xce\xa9");             /* OHM SIGN: Ω */
+	check_nfc("\xef\xac\x81", "\xef\xac\x81");        /* ﬁ: NFC keeps it */
+	check_nfc("e\xcc\x81\xff", "e\xcc\x81\xff");      /* invalid: as is */
+	char *got = utf8_nfc("e\xcc\x81X", 3);              /* a prefix */
+	ck_assert_str_eq(got, "\xc3\xa9");
+	free(got);
 }
 END_TEST
 
@@ -147,6 +183,10 @@ START_TEST(test_width)
 	ck_assert_int_eq(utf8_width("\xf0\x9f\x98\x80"), 2);          /* U+1F600 */
 	ck_assert_int_eq(utf8_width("\xef\xbc\xa1"), 2);              /* U+FF21 */
 	ck_assert_int_eq(utf8_width("a\xff\xfe"), 3);                 /* invalid */
+	/* beyond the old hand-written tables */
+	ck_assert_int_eq(utf8_width("\xe0\xa4\x95\xe0\xa4\x81"), 1); /* क + U+0901 */
+	ck_assert_int_eq(utf8_width("\xf0\x9f\x9a\x80"), 2);          /* U+1F680 */
+	ck_assert_int_eq(utf8_width("a\x01"), 2);                    /* control: 1 */
 }
 END_TEST
 
@@ -227,6 +267,7 @@ static Suite *utf8_suite(void)
 	tcase_add_test(tc, test_char_len);
 	tcase_add_test(tc, test_fold);
 	tcase_add_test(tc, test_fold_length);
+	tcase_add_test(tc, test_nfc);
 	tcase_add_test(tc, test_width);
 	tcase_add_test(tc, test_len);
 	tcase_add_test(tc, test_safe);

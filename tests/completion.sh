@@ -1,6 +1,6 @@
 #!/bin/bash
-# completion.sh: the bash completion offers commands, options, scorers and
-# lesson names.
+# completion.sh: the bash completion offers commands, options, scorers,
+# lesson names, each item of a comma list, and the model's words.
 . "$srcdir/tests/lib.sh"
 bc=/usr/share/bash-completion/bash_completion
 [ -r "$bc" ] || { echo "bash-completion is not installed"; exit 77; }
@@ -18,6 +18,8 @@ complete_words() {
 	COMP_WORDS=("$@")
 	COMP_CWORD=$(($# - 1))
 	COMP_LINE="$*"
+	# bash splits --opt=val into three words, with no space in the line
+	COMP_LINE=${COMP_LINE// = /=}
 	COMP_POINT=${#COMP_LINE}
 	COMPREPLY=()
 	_attn_trace
@@ -71,4 +73,41 @@ offers "vocab options" --source attn-trace vocab --so
 for c in trace tui quiz heatmap diagram model; do
 	offers "$c --input-feeding" --input-feeding attn-trace $c --inp
 done
+
+# gives WHAT WANT WORDS...: the completions are exactly WANT (sorted,
+# space-separated)
+gives() {
+	what=$1 want=$2
+	shift 2
+	got=$(complete_words "$@" | sort | tr '\n' ' ' | sed 's/ $//')
+	if [ "$got" = "$want" ]; then ok "$what"; else
+		not_ok "$what: wanted '$want', got '$got'"; fi
+}
+
+# comma lists: the items before the last are kept, the last completed
+gives "--scorer=dot,g completes the last item" "dot,general" \
+	attn-trace trace --scorer = dot,g
+gives "--scorer dot,g (a space)" "dot,general" attn-trace trace --scorer dot,g
+gives "--scorer=dot,general,lo: every scorer from lo" \
+	"dot,general,location dot,general,location-aware" \
+	attn-trace trace --scorer = dot,general,lo
+gives "--stage=encoding,s" "encoding,scoring encoding,softmax" \
+	attn-trace trace --stage = encoding,s
+gives "quiz --stage=scoring,h" "scoring,hard-draw" \
+	attn-trace quiz --stage = scoring,h
+gives "train --scorer=concat,sc" "concat,scaled" \
+	attn-trace train --scorer = concat,sc
+
+# the words of the sentence come from the model (data/toy4.model: the
+# source words that start with "é" and "s"; data/handset4.model's)
+gives "the sentence's words: e" "elle est européenne" attn-trace trace e
+gives "the sentence's second word" "suis" attn-trace trace je su
+gives "tui's sentence" "suis" attn-trace tui je su
+gives "the target's words" "student" attn-trace trace je --target stu
+gives "words of --model handset4" \
+	"$(grep -A100 '^\[source\]' "$srcdir/data/handset4.model" |
+	   sed -n '2,$p' | sed '/^\[/,$d' | awk '$1 ~ /^s/ {print $1}' |
+	   sort | tr '\n' ' ' | sed 's/ $//')" \
+	attn-trace trace --model handset4 s
+gives "an option is still an option" "--scorer=" attn-trace trace --scor
 finish
