@@ -1130,12 +1130,17 @@ static void render_glossary(const struct view *v, struct view_screen *s,
 		width = w > width ? w : width;
 	}
 	sl_push(body, xstrdup(""));
-	sl_push(body, xstrdup(m ? "Symbols on this screen (x hides them):"
-			      : "No symbols on this screen (x hides this)."));
+	wrap_text(body, m ? "Symbols on this screen (x hides them):"
+			  : "No symbols on this screen (x hides this).",
+		  view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
+	int cols = view_cols(v, VIEW_PROSE_COLS);
+	/* the meanings hang under each other, unless the screen is too
+	 * narrow for that: then under the continuation indent of 6 */
+	int ind = width + 2 + 8 <= cols ? width + 2 : 6;
 	for (int j = 0; j < m; j++) {
 		char line[512];
 		wrap_text(body, notation_line(line, sizeof line, idx[j], width),
-			  view_cols(v, VIEW_PROSE_COLS), width + 2, WRAP_PROSE);
+			  cols, ind, WRAP_PROSE);
 	}
 }
 
