@@ -312,6 +312,20 @@ int cli_int(const char *s, int lo, int hi, int *out)
 	return 0;
 }
 
+int cli_jobs(const char *arg, int *n)
+{
+	if (cli_int(arg, 1, JOBS_MAX, n) == 0)
+		return 0;
+	return cli_usage_errorf("--jobs expects a whole number from 1 to %d, "
+				"not '%s'", JOBS_MAX, arg);
+}
+
+int cli_jobs_default(void)
+{
+	int n = util_processors();
+	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
+}
+
 enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
        OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
        OPT_GRADIENT, OPT_SAMPLES, OPT_QUIET };
@@ -422,11 +436,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case OPT_BATCH: o->batch = arg; return 0;
 	case OPT_STRICT: o->strict = 1; return 0;
 	case OPT_QUIET: o->quiet = 1; return 0;
-	case 'j':
-		if (cli_int(arg, 1, JOBS_MAX, &o->jobs) == 0)
-			return 0;
-		return cli_usage_errorf("--jobs expects a whole number from 1 "
-					"to %d, not '%s'", JOBS_MAX, arg);
+	case 'j': return cli_jobs(arg, &o->jobs);
 	case 'o': o->output = arg; return 0;
 	case OPT_STAGE:
 		return cli_stages(o, arg);

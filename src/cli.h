@@ -85,6 +85,14 @@ int cli_usage_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* Parses a whole number in [lo, hi] into *out; returns 0 or -1. */
 int cli_int(const char *s, int lo, int hi, int *out);
 
+/* Parses --jobs' value arg into *n; returns 0, or EXIT_USAGE after the
+ * usage error. */
+int cli_jobs(const char *arg, int *n);
+
+/* The threads of a batch or a training without --jobs: one a processor
+ * it may run on, at most JOBS_DEFAULT_MAX. */
+int cli_jobs_default(void);
+
 /* Joins argv[first..argc) with spaces, or copies dflt if there is none.
  * The caller frees the result. */
 char *cli_join(int argc, char **argv, int first, const char *dflt);

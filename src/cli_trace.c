@@ -918,14 +918,6 @@ static void batch_parallel(struct batch *b, FILE *in, int n)
 	pthread_mutex_destroy(&j.lock);
 }
 
-/* The threads of a batch without --jobs: one a processor it may run on,
- * at most JOBS_DEFAULT_MAX. */
-static int batch_jobs_default(void)
-{
-	int n = util_processors();
-	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
-}
-
 /* Starts b's progress line: on standard error when it is a terminal,
  * unless --quiet, or the output goes to a terminal too.  The input's size
  * gives the part done when it is a regular file not decompressed. */
@@ -954,7 +946,7 @@ static int batch_run(struct outfile *of, const struct model *m,
 		return -1;
 	}
 	batch_progress_start(&b, in);
-	int jobs = o->jobs ? o->jobs : batch_jobs_default();
+	int jobs = o->jobs ? o->jobs : cli_jobs_default();
 	if (jobs > 1)
 		batch_parallel(&b, in, jobs);
 	else

@@ -237,11 +237,7 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 		return cli_usage_errorf("--every expects a whole number "
 					     "from 1 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
-	case 'j':
-		if (cli_int(arg, 1, JOBS_MAX, &o->t.threads) == 0)
-			return 0;
-		return cli_usage_errorf("--jobs expects a whole number from 1 "
-					"to %d, not '%s'", JOBS_MAX, arg);
+	case 'j': return cli_jobs(arg, &o->t.threads);
 	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
 	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
 	case OPT_POSITIONS: return cli_train_size("positions", arg, &o->L);
@@ -358,14 +354,6 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 	return 0;
 }
 
-/* The threads of a training without --jobs: one a processor it may run
- * on, at most JOBS_DEFAULT_MAX (as trace --jobs). */
-static int cli_train_jobs_default(void)
-{
-	int n = util_processors();
-	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
-}
-
 /* Parses argv into *o.  Returns 0, -1 after --help, or EXIT_USAGE. */
 static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 {
@@ -376,7 +364,7 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	o->every = 100;
 	o->arch = -1;
 	o->t.window_size = 1;
-	o->t.threads = cli_train_jobs_default();
+	o->t.threads = cli_jobs_default();
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:s:j:qh", cli_train_long_opts,
@@ -851,15 +839,6 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 	return rc;
 }
 
-/* Seconds since some fixed moment. */
-static double cli_train_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Prints the alignment accuracy of the training pairs d and of the
  * held-out pairs h, where they have gold alignments. */
 static void cli_train_print_align(const struct cli_train_opts *o,
@@ -895,10 +874,10 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 	progress_start(&pr.pg, stderr, !o->quiet);
 	struct train_stats st;
 	char exact[256], secs[NUM_BUFSZ], loss[NUM_BUFSZ], acc[NUM_BUFSZ];
-	double start = cli_train_clock();
+	double start = progress_clock();
 
 	train_run(t, d, &o->t, cli_train_report, &pr, &st);
-	num_fixed(secs, cli_train_clock() - start, 3);
+	num_fixed(secs, progress_clock() - start, 3);
 	if (!train_weights_ok(t)) {
 		cli_messagef("the training diverged: a weight became NaN or "
 			     "larger than %s; try a smaller --lr",

@@ -224,11 +224,8 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     int run, int precision, struct errbuf *err)
 {
-	if (lt_show_pinned(l, sh)) { /* the page shows its own scorer's */
+	if (lt_show_pinned(l, sh)) /* the page shows its own scorer's */
 		run = trace_run_of(tr, l->own_scorer);
-		if (run < 0)
-			run = -1;
-	}
 	if (sh->what == SHOW_SELF)
 		return lesson_self_quiz_make(q, l, sh, precision, err);
 	return quiz_make_at(q, tr, lt_run(l, sh, tr, run),

@@ -63,6 +63,11 @@ struct selection_class {
 				  const double *alpha, const double *dalpha_in,
 				  int n, int t, double scale,
 				  struct train_work *w);
+	/* 1 if its training state carries from pair to pair (hard: the
+	 * draws' random stream and the baselines), so that the trainer
+	 * takes the pairs in order on one thread; 0 (the default): the
+	 * pairs are independent, and train --jobs shares them out. */
+	int train_serial;
 };
 
 extern const struct selection_class *const selection_registry[SELECTION_COUNT];

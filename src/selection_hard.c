@@ -399,7 +399,6 @@ static const double *hard_context(struct trace *tr, int run, int t,
 
 void train_hard_start(struct train_work *w, uint64_t seed)
 {
-	w->hard = 1;
 	w->selection = SELECTION_hard;
 	w->hard_rng = seed;
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
@@ -562,4 +561,5 @@ const struct selection_class selection_hard = {
 	.train_reward = hard_train_reward,
 	.train_context_back = hard_train_context_back,
 	.train_scores_back = hard_train_scores_back,
+	.train_serial = 1,
 };

@@ -1774,7 +1774,7 @@ static int tr_crew(struct trainer *t, const struct train_data *d,
 
 	if (n > nchunks)
 		n = nchunks;
-	if (n < 1 || t->work.hard)
+	if (n < 1 || selection_get(t->work.selection)->train_serial)
 		n = 1;
 	if (n > t->nthreads || (nchunks > 1 && !t->chunk))
 		tr_crew_grow(t, n > t->nthreads ? n : t->nthreads);
@@ -1798,7 +1798,7 @@ void train_epoch(struct trainer *t, const struct train_data *d,
 	struct train_work *works[TRAIN_MAX_THREADS];
 	int n;
 
-	if (o->hard && !t->work.hard)
+	if (o->hard && t->work.selection != SELECTION_hard)
 		train_hard_start(&t->work, o->seed);
 	n = tr_crew(t, d, o, works);
 	tr_loss(&t->lay, t->theta, t->grad, d, o->scorers, works, n, t->chunk,

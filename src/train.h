@@ -173,14 +173,13 @@ struct train_work {
 	 * it): the registry's first, soft. */
 	int selection;
 	/* train --hard (REINFORCE, doc/model.md "Learning it",
-	 * src/selection_hard.c): hard is 1 once train_hard_start has set
-	 * selection to hard; each teacher-forced step draws l with u from
+	 * src/selection_hard.c), once train_hard_start has set selection
+	 * to hard: each teacher-forced step draws l with u from
 	 * hard_rng (SplitMix64, one number a step, in the order pairs,
 	 * scorers, steps), uses c_t = h_l, and the scores get the
 	 * score-function and entropy terms with hard_b[sc], the baseline of
 	 * scorer sc, updated after every step.  Both persist across pairs
 	 * and epochs: the trainer sets them once (train_hard_start). */
-	int hard;
 	uint64_t hard_rng;
 	double hard_b[SCORER_COUNT];
 	double hard_lambda_r, hard_lambda_e;

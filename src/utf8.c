@@ -193,8 +193,6 @@ size_t utf8_len(const char *s)
 	return count;
 }
 
-/* The length of the character at s (n bytes left) that may be copied as
- * it is, or 0 if its first byte is to be written as \xNN. */
 unsigned long utf8_bidi_code(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -219,6 +217,8 @@ size_t utf8_bidi_len(const char *str, size_t n)
 	return 0;
 }
 
+/* The length of the character at s (n bytes left) that may be copied as
+ * it is, or 0 if its first byte is to be written as \xNN. */
 static size_t utf8_safe_char(const unsigned char *s, size_t n)
 {
 	size_t len;

@@ -972,21 +972,33 @@ static int fold_lines(const struct view *v)
 	return n;
 }
 
+/* Whether page v->pos shows folded, when folding takes fold lines away:
+ * as the learner chose with t, or, until then, when its arithmetic alone
+ * is longer than the room for the page. */
+static int fold_now(const struct view *v, int fold)
+{
+	if (v->fold != VIEW_FOLD_AUTO)
+		return v->fold;
+	return v->lines > 0 && fold > v->lines - VIEW_LESSON_FRAME_ROWS;
+}
+
 int view_folded(const struct view *v)
 {
 	if (!v->lesson)
 		return 0;
-	if (v->fold != VIEW_FOLD_AUTO)
-		return v->fold;
-	return v->lines > 0 &&
-	       fold_lines(v) > v->lines - VIEW_LESSON_FRAME_ROWS;
+	return fold_now(v, v->fold != VIEW_FOLD_AUTO ? 0 : fold_lines(v));
 }
 
 static void render_lesson(const struct view *v, struct view_screen *s,
 			  struct strlist *body)
 {
 	const struct lesson_show *sh = page_show(v, v->pos);
-	int folded = view_folded(v), fold = fold_lines(v);
+	struct strlist all = { 0 }, part = { 0 }; /* with and without terms */
+	lesson_lines(v, 1, &all);
+	lesson_lines(v, 0, &part);
+	int fold = all.n - part.n, folded = fold_now(v, fold);
+	struct strlist *keep = folded ? &part : &all;
+
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
 	s->where = xasprintf("page %d of %d   [%s%s]%s", v->pos + 1,
 			     v->lesson->npages, v->self ? "self-attention"
@@ -994,7 +1006,11 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 			     v->self ? "" : " scorer",
 			     folded ? "   arithmetic folded: t shows it"
 			     : fold > 0 ? "   t folds the arithmetic" : "");
-	lesson_lines(v, !folded, body);
+	for (int k = 0; k < keep->n; k++) /* the lines move to body */
+		sl_push(body, keep->v[k]);
+	keep->n = 0;
+	sl_free(&all);
+	sl_free(&part);
 	if (sh)
 		render_bars(v, s, sh->t);
 }
@@ -1018,7 +1034,9 @@ static char *step_keys(const struct view *v)
 	const char *const *hints = v->self ? self_hints : v->lesson
 				   ? lesson_hints : trace_hints;
 	const char *tail = "? help  q quit";
-	int n = v->self ? 7 : 8, cols;
+	int n = v->self ? (int)(sizeof self_hints / sizeof *self_hints)
+		: v->lesson ? (int)(sizeof lesson_hints / sizeof *lesson_hints)
+		: (int)(sizeof trace_hints / sizeof *trace_hints), cols;
 	for (;; n--) {
 		cols = (int)strlen(tail);
 		for (int k = 0; k < n; k++)

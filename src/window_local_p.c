@@ -156,8 +156,7 @@ static void local_p_train_back(struct model *g, const struct model *m,
 			       struct train_work *w)
 {
 	const double sg = w->window_size / 2.0;
-	const double *al = w->walign;
-	double dp = 0.0, dot = 0.0;
+	double dp = 0.0;
 
 	for (int j = w->wlo; j <= w->whi; j++) {
 		dp += w->dalpha[j - 1] * alpha[j - 1] * (j - w->wpos) /
@@ -168,10 +167,8 @@ static void local_p_train_back(struct model *g, const struct model *m,
 		if (j < w->wlo || j > w->whi)
 			w->dalpha[j - 1] = 0.0;
 	local_p_position_back(g, m, q, dq, n, dp, w);
-	for (int i = 0; i < n; i++)
-		dot += al[i] * w->dalpha[i];
-	for (int i = 0; i < n; i++)
-		w->e[i] = al[i] * (w->dalpha[i] - dot);
+	/* then through the softmax over the window, with align_t */
+	window_train_softmax_back(g, m, q, dq, w->walign, n, w);
 }
 
 /* Hard attention draws from π = a / Σ a = softmax of z_j = e_j - (j -
