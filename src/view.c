@@ -984,9 +984,13 @@ static int fold_now(const struct view *v, int fold)
 
 int view_folded(const struct view *v)
 {
-	if (!v->lesson)
-		return 0;
-	return fold_now(v, v->fold != VIEW_FOLD_AUTO ? 0 : fold_lines(v));
+	int fold = v->lesson ? fold_lines(v) : 0;
+	return fold > 0 && fold_now(v, fold);
+}
+
+int view_foldable(const struct view *v)
+{
+	return v->lesson && fold_lines(v) > 0;
 }
 
 static void render_lesson(const struct view *v, struct view_screen *s,
@@ -996,7 +1000,7 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 	struct strlist all = { 0 }, part = { 0 }; /* with and without terms */
 	lesson_lines(v, 1, &all);
 	lesson_lines(v, 0, &part);
-	int fold = all.n - part.n, folded = fold_now(v, fold);
+	int fold = all.n - part.n, folded = fold > 0 && fold_now(v, fold);
 	struct strlist *keep = folded ? &part : &all;
 
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;

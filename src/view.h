@@ -187,8 +187,13 @@ void view_self_render(const struct view *v, struct view_screen *s);
  * when its arithmetic alone takes more lines than a lesson page has rows
  * on the terminal (v->lines less the 6 rows of the title, the strip,
  * the page line, a blank, "more below" and the keys; with v->lines 0,
- * unknown, it starts unfolded). */
+ * unknown, it starts unfolded).  A page without such arithmetic is never
+ * folded. */
 int view_folded(const struct view *v);
+
+/* In a lesson: 1 if page v->pos has term-by-term arithmetic that 't'
+ * can fold. */
+int view_foldable(const struct view *v);
 
 /* How many frames or pages there are. */
 int view_count(const struct view *v);

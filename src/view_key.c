@@ -159,9 +159,11 @@ static int key_glossary(struct view *v)
  * page's fold. */
 static int key_terms(struct view *v)
 {
-	if (v->lesson && v->mode == VIEW_STEP)
+	if (v->lesson && v->mode == VIEW_STEP) {
+		if (!view_foldable(v))
+			return VIEW_KEY_BEEP; /* nothing on the page to fold */
 		v->fold = !view_folded(v);
-	else
+	} else
 		v->terms = !v->terms;
 	return VIEW_KEY_REDRAW;
 }

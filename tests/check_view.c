@@ -856,6 +856,15 @@ START_TEST(test_lesson_fold)
 		view_goto(&LV, k);
 		ck_assert_int_eq(view_folded(&LV), 0);
 	}
+	/* page 2 shows the softmax worked out, which has no terms to fold:
+	 * t is refused, and the page never says it is folded */
+	view_goto(&LV, 1);
+	ck_assert_int_eq(view_foldable(&LV), 0);
+	ck_assert_int_eq(view_key(&LV, 't'), VIEW_KEY_BEEP);
+	ck_assert_int_eq(view_folded(&LV), 0);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert_ptr_null(strstr(S.where, "folded"));
 	lesson_close();
 }
 END_TEST
