@@ -193,6 +193,17 @@ if any(p.endswith("lessons/README.md") for p in files):
                 fail("lessons/README.md", "%r, but lesson %d uses %s" %
                      (m.group(0), n, got))
 
+# README.md's table "Every file of `src/`" names every source file
+text = read(os.path.join(srcdir, "README.md"))
+table = text[text.find("Every file of `src/`"):]
+table = table[:table.find("\n\n", table.find("| path |"))]
+named = set(re.findall(r"`src/([A-Za-z0-9_]+\.[ch])`", table))
+made = {"model_builtin.c", "paths.h"}   # written by make
+for f in sorted(os.listdir(os.path.join(srcdir, "src"))):
+    if re.fullmatch(r"[A-Za-z0-9_]+\.[ch]", f) and f not in made \
+            and f not in named:
+        fail("README.md", "the table of src/ does not name src/%s" % f)
+
 if bad:
     print("\n".join(bad))
 PY
