@@ -1166,6 +1166,15 @@ static void render_glossary(const struct view *v, struct view_screen *s,
 	}
 }
 
+/* Appends a line of the help to body, wrapped at the screen's width
+ * under the column of the keys' meanings, so that no line is cut. */
+static void help_push(const struct view *v, struct strlist *body,
+		      const char *line)
+{
+	wrap_push(body, line, v->width > 0 ? v->width : 80, 22, WRAP_PROSE,
+		  0);
+}
+
 void view_render(const struct view *v, struct view_screen *s)
 {
 	struct strlist narr = { 0 }, body = { 0 };
@@ -1190,10 +1199,13 @@ void view_render(const struct view *v, struct view_screen *s)
 			const char *at = strstr(view_help[k], "%s");
 			const char *st = strstr(view_help[k], "%t");
 			if (at) {
-				sl_push(&body, xasprintf("%.*s%s",
+				text = xasprintf("%.*s%s",
 					(int)(at - view_help[k]), view_help[k],
 					scorer_names(names, sizeof names, ", ",
-						     ", ")));
+						     ", "));
+				help_push(v, &body, text);
+				free(text);
+				text = NULL;
 			} else if (strstr(view_help[k], "%d")) {
 				sl_push(&body, xasprintf(view_help[k],
 					v->lesson ? v->lesson->npages
@@ -1207,7 +1219,7 @@ void view_render(const struct view *v, struct view_screen *s)
 				free(text);
 				text = NULL;
 			} else {
-				sl_push(&body, xstrdup(view_help[k]));
+				help_push(v, &body, view_help[k]);
 			}
 		}
 	} else if (v->mode == VIEW_COMPARE) {

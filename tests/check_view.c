@@ -430,6 +430,13 @@ START_TEST(test_compare_and_help)
 	ck_assert(has(S.body, S.nbody, "blank the screen"));
 	ck_assert(has(S.body, S.nbody, "pause or resume the autoplay"));
 	V.present = 0;
+	V.width = 80; /* at 80 columns no line of the help is cut */
+	render();
+	for (int k = 0; k < S.nbody; k++)
+		ck_assert_msg(utf8_width(S.body[k]) <= 80, "help line %d is %d "
+			      "columns: %s", k, utf8_width(S.body[k]),
+			      S.body[k]);
+	ck_assert(has(S.body, S.nbody, "location-aware"));
 	V.mode = VIEW_HEATMAP;
 	render();
 	ck_assert_ptr_nonnull(strstr(S.where, "heatmap of the dot scorer"));
