@@ -389,6 +389,36 @@ static int cli_quiz_make(const struct cli_quiz_run *qr, uint64_t *state,
 	return 0;
 }
 
+/* Where a worksheet's question stands: its trace and its step. */
+struct cli_sheet_step {
+	const struct trace *tr;
+	int t;
+};
+
+/* Question j of a worksheet, as cli_quiz_make, drawn again (up to 64
+ * times) while it stands at the step of an earlier question on the same
+ * trace: a softmax question shows e_t, which holds a scoring question's
+ * answer, and a weighted-sum question α_t, a softmax question's.  A
+ * sheet with more questions than steps keeps the 64th draw.  at (j + 1)
+ * gets where question j stands. */
+static int cli_sheet_make(const struct cli_quiz_run *qr, uint64_t *state,
+			  int j, struct quiz_question *q, char *heading,
+			  size_t size, struct cli_sheet_step *at)
+{
+	for (int tries = 1;; tries++) {
+		int clash = 0;
+		if (cli_quiz_make(qr, state, j, q, heading, size) != 0)
+			return -1;
+		for (int k = 0; k < j && !q->st; k++)
+			clash |= at[k].tr == q->tr && at[k].t == q->t;
+		if (!clash || tries == 64)
+			break;
+	}
+	at[j].tr = q->st ? NULL : q->tr;
+	at[j].t = q->t;
+	return 0;
+}
+
 /* Question j (from 0): makes it, prints it, and asks it (or prints its
  * answer).  Returns as cli_quiz_ask. */
 static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
@@ -425,16 +455,18 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 		o->count == 1 ? "" : "s", sentence,
 		trace_scorer_name(o->scorer),
 		qr->ntr > 1 ? ", each architecture in turn" : "");
-	fprintf(s, "seed %" PRIu64 " (attn-trace quiz --%s and the same "
-		"options give the %s)", o->seed, key ? "worksheet" : "key",
+	fprintf(s, "seed %" PRIu64 " (attn-trace quiz --%s --seed=%" PRIu64
+		" and the same options give the %s)", o->seed,
+		key ? "worksheet" : "key", o->seed,
 		key ? "questions" : "answers");
 	fclose(t);
 	fclose(s);
 	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);
+	struct cli_sheet_step at[CLI_QUIZ_MAX_COUNT];
 	for (int j = 0; j < o->count && rc == 0; j++) {
 		struct quiz_question q;
-		if (cli_quiz_make(qr, &state, j, &q, heading,
-				  sizeof heading) != 0) {
+		if (cli_sheet_make(qr, &state, j, &q, heading, sizeof heading,
+				   at) != 0) {
 			rc = -1;
 			break;
 		}

@@ -123,4 +123,16 @@ expect_status 2 "--format=pdf"
 expect_err "expected text, markdown or html" "--format names the formats"
 run_cmd quiz --worksheet --seed=1 --count=2 </dev/null
 expect_status 0 "--worksheet reads nothing"
+
+# no two questions at one step: a softmax question shows e_t, the answer
+# of a scoring question at t, and a weighted-sum one α_t (the greedy
+# decoding of "je suis étudiant" has 5 steps, so 3 questions fit)
+same=""
+for seed in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	"$ATTN_TRACE" quiz --worksheet --seed=$seed --count=3 |
+		grep -o 'at step t=[0-9]*' | sort | uniq -d >"$TMP/dup"
+	[ -s "$TMP/dup" ] && same="$same $seed"
+done
+check "no worksheet of seeds 1-20 asks twice at one step (seeds:$same)" \
+	test -z "$same"
 finish
