@@ -142,10 +142,10 @@ void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
 					    run < 0 ? STAGE_ENCODING
 						    : STAGE_DECODER,
 					    run, t, i);
-	trace_rec_op(r, OP_MID, NULL, NULL, wx, out, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, wh, out, 1);
-	trace_rec_op(r, OP_WEIGHT, NULL, NULL, w->b, out, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, pre, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "W_x_x", wx, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "W_h_h", wh, out, 1);
+	trace_rec_op(r, OP_WEIGHT, NULL, "b", w->b, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "pre", pre, out, 1);
 	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, out, 1);
 	rec_name(r, nm);
 	r->result = h;

@@ -101,10 +101,12 @@ run_cmd trace --stage=decoder --format=json
 check "--stage=decoder in JSON: the state, no scores" "$PYTHON3" -c '
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state"}
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "embedding", "state",
+                                         "W_x_x", "W_h_h", "b", "pre"}
 ' "$TMP/out"
 # a list written before the decoder had a stage prints what it did:
-# scoring still holds the update, and the CSV's rows still say scoring
+# scoring still holds the update; the CSV's rows say its stage, decoder,
+# as the text and the JSON do
 for f in json csv markdown; do
 	"$ATTN_TRACE" trace --format=$f --stage=scoring >"$TMP/old.$f"
 	"$ATTN_TRACE" trace --format=$f --stage=decoder,scoring >"$TMP/new.$f"
@@ -113,10 +115,13 @@ done
 check "--stage=scoring in JSON has the state and the scores" "$PYTHON3" -c '
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state", "scores"}
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "embedding", "state",
+                                         "W_x_x", "W_h_h", "b", "pre",
+                                         "scores"}
 ' "$TMP/old.json"
-check "CSV: the rows of s_1 say scoring, as before" \
-	grep -q '^dot,1,scoring,s_1,1,' "$TMP/old.csv"
+check "CSV: the rows of s_1 say decoder, the stage the text heads them" \
+	sh -c "grep -q '^dot,1,decoder,s_1,1,' '$TMP/old.csv' &&
+	       ! grep -q '^[^,]*,[0-9]*,scoring,s_1,' '$TMP/old.csv'"
 
 # -o: the file appears whole, or not at all
 run_cmd trace -o "$TMP/trace.txt"

@@ -19,7 +19,7 @@ def need(obj, *names):
             sys.exit("missing key %r" % n)
 if kind == "trace":
     need(doc, "format", "source", "encoder", "runs")
-    assert doc["format"] == "attn-trace-trace/2"
+    assert doc["format"] == "attn-trace-trace/3"
     for enc in doc["encoder"]:
         need(enc, "token", "embedding", "state")
     for run in doc["runs"]:

@@ -610,7 +610,7 @@ def check_trace(got, want):
         if key not in want and key in got:
             raise Mismatch("$.%s: program has %s, expected none"
                            % (key, show(got[key])))
-    if got.get("format") != "attn-trace-trace/2":
+    if got.get("format") != "attn-trace-trace/3":
         raise Mismatch("$.format: program %s" % show(got.get("format")))
     runs = want["runs"]
     if not isinstance(got.get("runs"), list):
