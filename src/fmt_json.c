@@ -168,7 +168,7 @@ static void jw_parts(const struct jw *w, int run, int t)
 		for (int i = 1; i <= tr->n; i++) {
 			const struct trace_rec *r = first + (i - 1);
 			fmt_buf_puts(w->b, i > 1 ? ", " : "");
-			if (r->ops[k].len == 1) {
+			if (r->ops[k].scalar) {
 				fmt_buf_json_num(w->b, r->ops[k].v[0]);
 			} else {
 				fmt_buf_json_vec(w->b, r->ops[k].v,
@@ -311,8 +311,9 @@ static void jw_sample(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "}");
 }
 
-/* A record as "name": {each operand with a key: a number when it has
- * one entry and no axis, else a list; then its result as "total"}. */
+/* A record as "name": {each operand with a key: a number when it is one
+ * by definition (trace_operand.scalar), else a list; then its result as
+ * "total"}. */
 static void jw_keyed(const struct jw *w, const char *name,
 		     const struct trace_rec *r, const char *total)
 {
@@ -327,8 +328,7 @@ static void jw_keyed(const struct jw *w, const char *name,
 		if (!op->key)
 			continue;
 		fmt_buf_printf(w->b, "%s\"%s\": ", any++ ? ", " : "", op->key);
-		if (op->len == 1 && op->axis == AXIS_NONE &&
-		    strcmp(op->key, "u") && strcmp(op->key, "l"))
+		if (op->scalar)
 			fmt_buf_json_num(w->b, op->v[0]);
 		else
 			fmt_buf_json_vec(w->b, op->v, op->len);

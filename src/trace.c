@@ -76,8 +76,9 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	return r;
 }
 
-void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
-		  const char *key, const double *v, int len, int rows)
+struct trace_operand *trace_rec_op(struct trace_rec *r, enum op_role role,
+				   const char *name, const char *key,
+				   const double *v, int len, int rows)
 {
 	struct trace_operand *op = &r->ops[r->nops++];
 	op->v = v;
@@ -89,6 +90,8 @@ void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
 	op->input = role != OP_MID;
 	op->name = name;
 	op->key = key;
+	op->scalar = 0;
+	return op;
 }
 
 void trace_rec_terms(struct trace *tr, struct trace_rec *r, const double *a,
