@@ -21,8 +21,9 @@ import re
 import subprocess
 import sys
 
-PROG, SRC = sys.argv[1], sys.argv[2]
+PROG, SRC = (sys.argv[1], sys.argv[2]) if len(sys.argv) > 2 else ("", ".")
 TGT = "--target=i am a student"
+# the variants: tests/schema.py validates these traces too
 VARIANTS = [
     ["--scorer=all"],
     ["--scorer=all", TGT],
@@ -41,6 +42,10 @@ VARIANTS = [
     ["--hard", "--arch=bahdanau", "--gradient", "--samples=2", TGT],
     ["--model=%s/tests/data/tiny.model" % SRC, "--scorer=all", "un deux trois"],
 ]
+SELF_VARIANTS = [[], ["--causal"], ["--target=european economic area",
+                                     "zone économique européenne"]]
+BATCH = ["--batch=%s/data/heldout.pairs" % SRC, "--scorer=dot,concat",
+         "--jobs=2"]
 
 N = r"(\d+)"
 
@@ -288,9 +293,7 @@ def check_self(args):
 
 
 def main():
-    total = check_self([]) + check_self(["--causal"])
-    total += check_self(["--target=european economic area",
-                         "zone économique européenne"])
+    total = sum(check_self(args) for args in SELF_VARIANTS)
     for args in VARIANTS:
         what = "trace " + " ".join(args)
         rows = list(csv.DictReader(run(args + ["--format=csv"]).splitlines()))
@@ -301,8 +304,7 @@ def main():
         print("ok - %s: %d CSV numbers found in the JSON" % (what, n))
         total += n
     # a batch: the CSV's pair column is the JSON line's "line"
-    batch = ["--batch=%s/data/heldout.pairs" % SRC, "--scorer=dot,concat",
-             "--jobs=2"]
+    batch = BATCH
     rows = list(csv.DictReader(run(batch + ["--format=csv"]).splitlines()))
     docs = {d["line"]: d for d in
             map(json.loads, run(batch + ["--format=jsonl"]).splitlines())}
@@ -319,4 +321,5 @@ def main():
     print("%d numbers in all" % (total + n))
 
 
-main()
+if __name__ == "__main__":
+    main()
