@@ -82,7 +82,7 @@ static int pr_judge(const struct predict_q *q, const char *s, size_t n)
 		char buf[QUIZ_MAX_ANSWER + 1];
 		memset(&qq, 0, sizeof qq);
 		qq.expected = q->expected;
-		qq.tolerance = pow(10, -q->decimals) * (1 + 1e-9);
+		qq.tolerance = 0.5 * pow(10, -q->decimals) * (1 + 1e-9);
 		snprintf(buf, sizeof buf, "%.*s", (int)n, s);
 		enum quiz_result r = quiz_check(&qq, buf, &a);
 		return r == QUIZ_UNPARSEABLE ? -1 : r == QUIZ_RIGHT;
@@ -140,9 +140,13 @@ int predict_prompt_text(FILE *out, const struct predict_q *q)
 		fputs("Predict: type y (yes) or n (no), then Enter.\n", out);
 		break;
 	case PREDICT_NUMBER:
-		fprintf(out, "Predict: type a number with %d decimal%s, "
-			"then Enter.\n", q->decimals,
-			q->decimals == 1 ? "" : "s");
+		if (q->decimals == 0)
+			fputs("Predict: type a whole number, then Enter.\n",
+			      out);
+		else
+			fprintf(out, "Predict: type a number with %d "
+				"decimal%s, then Enter.\n", q->decimals,
+				q->decimals == 1 ? "" : "s");
 		break;
 	}
 	return ferror(out) ? -1 : 0;

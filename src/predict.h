@@ -31,7 +31,8 @@ struct predict_q {
 	double expected;     /* WORD: the position, from 1; YESNO: 1 (yes)
 	                        or 0 (no); NUMBER: the trace's value */
 	int decimals;        /* NUMBER: the digits asked for; an answer
-	                        counts within one unit of the last of them */
+	                        counts within half a unit of the last of
+	                        them (it is the value rounded to them) */
 	/* WORD: the words the answer may name, names[ids[k]] for k from 0
 	 * to nwords - 1 (ids NULL: names[k]); borrowed from the model and
 	 * the trace */

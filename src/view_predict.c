@@ -99,6 +99,7 @@ static int vp_answer(struct view *v)
 	if (v->predict.done) {
 		v->revealed[v->pos] = 1;
 		v->predict_open = 0;
+		v->scroll = 0; /* the page from its top, the numbers below */
 	}
 	return VIEW_KEY_REDRAW;
 }
