@@ -42,6 +42,8 @@ const char *const view_help[] = {
 	"                      line diagram (r row, h head, Esc the page)",
 	"  d                   the picture of this step (left, right: a step)",
 	"  z                   a quiz: compute a value of this step by hand",
+	"  z or Enter          on a lesson page that asks for a prediction:",
+	"                      type it, then Enter; the numbers follow",
 	"  x                   show or hide the symbols of this screen and "
 	"what they mean",
 	"  up, down, PgUp, PgDn scroll a long screen",
