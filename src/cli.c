@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "selection.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
@@ -326,41 +327,23 @@ int cli_jobs_default(void)
 	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
-enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
-       OPT_GRADIENT, OPT_SAMPLES, OPT_QUIET };
 
-static const struct option cli_long_opts[] = {
-	{ "scorer", required_argument, NULL, 's' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "target", required_argument, NULL, 't' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "stage", required_argument, NULL, OPT_STAGE },
-	{ "present", no_argument, NULL, OPT_PRESENT },
-	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	CLI_WINDOW_LONG_OPTS
-	CLI_FEED_LONG_OPTS
-	{ "hard", optional_argument, NULL, OPT_HARD },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "gradient", no_argument, NULL, OPT_GRADIENT },
-	{ "samples", required_argument, NULL, OPT_SAMPLES },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
 
-static const char *const cli_formats[5] = {
+static const char *const cli_formats[FORMAT_COUNT] = {
 	"text", "json", "jsonl", "csv", "markdown"
 };
+
+const char *cli_format_name(int k)
+{
+	return cli_formats[k];
+}
+
+static const char *const cli_hard_rules[] = { "sample", "argmax" };
+
+const char *cli_hard_rule_name(int k)
+{
+	return k >= 0 && k < 2 ? cli_hard_rules[k] : NULL;
+}
 
 /* Adds the comma-separated stage names of arg to o's stages. */
 static int cli_stages(struct cli_opts *o, const char *arg)
@@ -425,7 +408,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case 'm': o->model_path = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'f':
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < FORMAT_COUNT; k++)
 			if (strcmp(arg, cli_formats[k]) == 0) {
 				o->format = (enum format)k;
 				return 0;
@@ -433,35 +416,35 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		snprintf(msg, sizeof msg, "unknown format '%s'; expected text, "
 			 "json, jsonl, csv or markdown", arg);
 		return cli_usage_error(msg);
-	case OPT_BATCH: o->batch = arg; return 0;
-	case OPT_STRICT: o->strict = 1; return 0;
-	case OPT_QUIET: o->quiet = 1; return 0;
+	case CLI_OPT_batch: o->batch = arg; return 0;
+	case CLI_OPT_strict: o->strict = 1; return 0;
+	case CLI_OPT_quiet: o->quiet = 1; return 0;
 	case 'j': return cli_jobs(arg, &o->jobs);
 	case 'o': o->output = arg; return 0;
-	case OPT_STAGE:
+	case CLI_OPT_stage:
 		return cli_stages(o, arg);
-	case OPT_PRESENT: o->present = 1; return 0;
-	case OPT_AUTOPLAY:
+	case CLI_OPT_present: o->present = 1; return 0;
+	case CLI_OPT_autoplay:
 		return cli_autoplay(o, arg);
-	case OPT_ARCH:
+	case CLI_OPT_arch:
 		return cli_arch(&o->arch, arg);
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE:
+	case CLI_OPT_window:
+	case CLI_OPT_window_size:
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_INPUT_FEEDING:
+	case CLI_OPT_input_feeding:
 		o->feed = 1;
 		return 0;
-	case OPT_HARD:
+	case CLI_OPT_hard:
 		o->cfg_set = 1;
 		return cli_hard(&o->cfg, arg);
-	case OPT_SEED:
+	case CLI_OPT_seed:
 		o->cfg_set = 1;
 		return cli_seed(&o->cfg, arg);
-	case OPT_GRADIENT:
+	case CLI_OPT_gradient:
 		o->cfg_set = 1;
 		o->cfg.hard_gradient = 1;
 		return 0;
-	case OPT_SAMPLES:
+	case CLI_OPT_samples:
 		o->cfg_set = 1;
 		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
 			return 0;
@@ -474,13 +457,13 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		snprintf(msg, sizeof msg, "--precision expects a whole number "
 			 "from 0 to %d, not '%s'", NUM_MAX_PREC, arg);
 		return cli_usage_error(msg);
-	case OPT_TOP:
+	case CLI_OPT_top:
 		if (cli_int(arg, 0, MODEL_MAX_VOCAB, &o->fmt.top) == 0)
 			return 0;
 		snprintf(msg, sizeof msg, "--top expects a whole number from 0 "
 			 "to %d, not '%s'", MODEL_MAX_VOCAB, arg);
 		return cli_usage_error(msg);
-	case OPT_COLOR:
+	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
 		snprintf(msg, sizeof msg, "unknown --color '%s'; expected auto, "
@@ -500,8 +483,7 @@ int cli_hard(struct trace_cfg *cfg, const char *arg)
 	else if (strcmp(arg, "argmax") == 0)
 		cfg->hard_rule = 1;
 	else {
-		static const char *const rules[] = { "sample", "argmax" };
-		const char *near = suggest_closest(arg, rules, 2);
+		const char *near = suggest_closest(arg, cli_hard_rules, 2);
 		char hint[64] = "";
 		if (near)
 			snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
@@ -549,11 +531,9 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:j:hV", cli_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_long_opts);
+	while ((c = cli_getopt(CLI_CMDS_COMMON, argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -615,7 +595,7 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
 	const char *cands[WINDOW_COUNT];
 	char hint[64] = "", names[128] = "";
-	if (opt == CLI_OPT_WINDOW_SIZE) {
+	if (opt == CLI_OPT_window_size) {
 		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
 			return 0;
 		return cli_usage_errorf("--window-size expects a whole number "
@@ -1024,6 +1004,7 @@ static const struct {
 	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },
 	{ "self", NULL, cli_self },
+	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };
 
@@ -1062,12 +1043,18 @@ static int cli_command_error(const char *word)
 }
 
 /* attn-trace help [COMMAND]: the help of the program, or of a command
- * (as COMMAND --help gives it). */
+ * (as COMMAND --help gives it); help --commands: the commands' names. */
 static int cli_help_cmd(int argc, char **argv)
 {
 	if (argc > 2)
 		return cli_usage_errorf("'help' takes one command, but was "
 					"also given '%s'", argv[2]);
+	if (argc == 2 && strcmp(argv[1], "--commands") == 0) {
+		/* the commands, a line each, for completion */
+		for (size_t k = 0; k < CLI_NCOMMANDS; k++)
+			puts(cli_commands[k].name);
+		return EXIT_OK;
+	}
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
 		cli_help();
