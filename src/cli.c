@@ -139,6 +139,31 @@ int cli_scorer_error(const char *arg, int all)
 	return rc;
 }
 
+int cli_value_error(const char *what, const char *arg,
+		    const char *const *names, int n)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	const char *near = suggest_closest(arg, names, n);
+	if (near)
+		fmt_buf_printf(&b, "did you mean '%s'? ", near);
+	fmt_buf_printf(&b, "expected ");
+	for (int k = 0; k < n; k++)
+		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? ", "
+			       : " or ", names[k]);
+	fmt_buf_putc(&b, '\0');
+	int rc = cli_usage_errorf("unknown %s '%s'; %s", what, arg, b.p);
+	fmt_buf_free(&b);
+	return rc;
+}
+
+int cli_color_error(const char *arg)
+{
+	const char *names[3];
+	for (int k = 0; k < 3; k++)
+		names[k] = tui_color_name(k);
+	return cli_value_error("--color", arg, names, 3);
+}
+
 int cli_option_error(int c, char **argv, int optind_now,
 		     const struct option *longopts)
 {
@@ -327,8 +352,6 @@ int cli_jobs_default(void)
 	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
-
-
 static const char *const cli_formats[FORMAT_COUNT] = {
 	"text", "json", "jsonl", "csv", "markdown"
 };
@@ -357,12 +380,12 @@ static int cli_stages(struct cli_opts *o, const char *arg)
 		while (k < STAGE_COUNT && strcmp(w, trace_stage_name((enum trace_stage)k)))
 			k++;
 		if (k == STAGE_COUNT) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "unknown stage '%s'; expected "
-				 "encoding, decoder, scoring, softmax, "
-				 "weighted-sum, concat or output", w);
+			const char *names[STAGE_COUNT];
+			for (int j = 0; j < STAGE_COUNT; j++)
+				names[j] = trace_stage_name((enum trace_stage)j);
+			int rc = cli_value_error("stage", w, names, STAGE_COUNT);
 			free(list);
-			return cli_usage_error(msg);
+			return rc;
 		}
 		o->fmt.stages |= 1u << k;
 		/* scoring keeps the decoder's update it held before that had
@@ -413,9 +436,8 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 				o->format = (enum format)k;
 				return 0;
 			}
-		snprintf(msg, sizeof msg, "unknown format '%s'; expected text, "
-			 "json, jsonl, csv or markdown", arg);
-		return cli_usage_error(msg);
+		return cli_value_error("format", arg, cli_formats,
+				       FORMAT_COUNT);
 	case CLI_OPT_batch: o->batch = arg; return 0;
 	case CLI_OPT_strict: o->strict = 1; return 0;
 	case CLI_OPT_quiet: o->quiet = 1; return 0;
@@ -466,9 +488,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		snprintf(msg, sizeof msg, "unknown --color '%s'; expected auto, "
-			 "always or never", arg);
-		return cli_usage_error(msg);
+		return cli_color_error(arg);
 	case 'h': cli_help(); return -1;
 	case 'V': cli_version(); return -1;
 	default: return EXIT_USAGE; /* getopt has said what was wrong */
@@ -483,12 +503,7 @@ int cli_hard(struct trace_cfg *cfg, const char *arg)
 	else if (strcmp(arg, "argmax") == 0)
 		cfg->hard_rule = 1;
 	else {
-		const char *near = suggest_closest(arg, cli_hard_rules, 2);
-		char hint[64] = "";
-		if (near)
-			snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-		return cli_usage_errorf("unknown --hard rule '%s'; %sexpected "
-					"sample or argmax", arg, hint);
+		return cli_value_error("--hard rule", arg, cli_hard_rules, 2);
 	}
 	return 0;
 }
@@ -562,7 +577,6 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 
 int cli_arch(int *arch, const char *arg)
 {
-	char names[128], hint[128] = "";
 	const char *cands[ARCH_COUNT + 1];
 	*arch = strcmp(arg, "all") == 0 ? ARCH_ALL : arch_find(arg);
 	if (*arch >= 0)
@@ -570,12 +584,7 @@ int cli_arch(int *arch, const char *arg)
 	for (int k = 0; k < ARCH_COUNT; k++)
 		cands[k] = arch_get(k)->name;
 	cands[ARCH_COUNT] = "all";
-	const char *near = suggest_closest(arg, cands, ARCH_COUNT + 1);
-	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-	return cli_usage_errorf("unknown architecture '%s'; %sexpected %s or "
-				"all", arg, hint,
-				arch_names(names, sizeof names, ", ", ", "));
+	return cli_value_error("architecture", arg, cands, ARCH_COUNT + 1);
 }
 
 void cli_help_window(void)
@@ -594,7 +603,6 @@ void cli_help_window(void)
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
 	const char *cands[WINDOW_COUNT];
-	char hint[64] = "", names[128] = "";
 	if (opt == CLI_OPT_window_size) {
 		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
 			return 0;
@@ -605,17 +613,9 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 	cfg->window = window_find(arg);
 	if (cfg->window >= 0)
 		return 0;
-	for (int k = 0; k < WINDOW_COUNT; k++) {
+	for (int k = 0; k < WINDOW_COUNT; k++)
 		cands[k] = window_get(k)->name;
-		snprintf(names + strlen(names), sizeof names - strlen(names),
-			 "%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", "
-			 : " or ", cands[k]);
-	}
-	const char *near = suggest_closest(arg, cands, WINDOW_COUNT);
-	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
-				hint, names);
+	return cli_value_error("window", arg, cands, WINDOW_COUNT);
 }
 
 int cli_window_check(int window, int size)

@@ -105,6 +105,16 @@ int cli_jobs_default(void);
  * The caller frees the result. */
 char *cli_join(int argc, char **argv, int first, const char *dflt);
 
+/* The usage error of an unknown value arg of an option, what naming it
+ * ("format", "--stage"): "unknown WHAT 'ARG'; did you mean 'NAME'?
+ * expected A, B or C", names[0..n) being the values it takes, from
+ * their registry.  Returns EXIT_USAGE. */
+int cli_value_error(const char *what, const char *arg,
+		    const char *const *names, int n);
+
+/* cli_value_error of --color=arg. */
+int cli_color_error(const char *arg);
+
 /* Parses --arch=arg into *arch (an enum arch, or ARCH_ALL for "all"): 0,
  * or EXIT_USAGE after the message. */
 int cli_arch(int *arch, const char *arg);

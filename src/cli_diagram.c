@@ -87,7 +87,13 @@ static void cli_diagram_help(void)
 "  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
 }
 
+/* diagram --format's values: a picture in SVG, or in text */
+static const char *const cli_diagram_formats[] = { "svg", "text" };
 
+const char *cli_diagram_format_name(int k)
+{
+	return k >= 0 && k < 2 ? cli_diagram_formats[k] : NULL;
+}
 
 static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 			      const char *arg)
@@ -99,12 +105,12 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case CLI_OPT_all_steps: o->all = 1; return 0;
 	case CLI_OPT_ascii: o->ascii = 1; return 0;
 	case 'f':
-		if (strcmp(arg, "svg") == 0 || strcmp(arg, "text") == 0) {
+		if (strcmp(arg, cli_diagram_formats[0]) == 0 ||
+		    strcmp(arg, cli_diagram_formats[1]) == 0) {
 			o->text = arg[0] == 't';
 			return 0;
 		}
-		return cli_usage_errorf("--format expects svg or text, not "
-					"'%s'", arg);
+		return cli_value_error("--format", arg, cli_diagram_formats, 2);
 	case CLI_OPT_width:
 		if (cli_int(arg, 40, 400, &o->width) == 0)
 			return 0;

@@ -103,7 +103,6 @@ static void cli_heatmap_help(void)
 
 /* the long options without a letter (CLI_OPT_window is 400) */
 
-
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
  * --help. */
 static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,

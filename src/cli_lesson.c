@@ -65,8 +65,6 @@ static void cli_lesson_help(void)
 	      stdout);
 }
 
-
-
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
  * --help. */
 static int cli_lesson_option(struct cli_lesson_opts *o, int c,
@@ -92,8 +90,7 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --color '%s'; expected "
-					      "auto, always or never", arg);
+		return cli_color_error(arg);
 	case 'h':
 		cli_lesson_help();
 		return -1;

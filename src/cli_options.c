@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_diagram.h"
 #include "cli_options.h"
 #include "cli_self.h"
 #include "model.h"
@@ -144,6 +145,14 @@ static void cli_values_print(const struct cli_option *o)
 		for (int k = 0; k <= STAGE_COUNT; k++)
 			if (k == STAGE_COUNT || (QUIZ_STAGES >> k & 1))
 				puts(quiz_stage_name((enum trace_stage)k));
+		break;
+	case CLI_V_QUIZ_FORMATS:
+		for (int k = 0; (name = quiz_sheet_name(k)); k++)
+			puts(name);
+		break;
+	case CLI_V_DIAGRAM_FORMATS:
+		for (int k = 0; (name = cli_diagram_format_name(k)); k++)
+			puts(name);
 		break;
 	case CLI_V_COLORS:
 		for (int k = 0; (name = tui_color_name(k)); k++)

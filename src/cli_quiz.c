@@ -130,7 +130,26 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The usage errors of an unknown --stage and --format, naming the
+ * values from their registries. */
+static int cli_quiz_stage_error(const char *arg)
+{
+	const char *names[STAGE_COUNT + 1];
+	int n = 0;
+	for (int k = 0; k <= STAGE_COUNT; k++)
+		if (k == STAGE_COUNT || (QUIZ_STAGES >> k & 1))
+			names[n++] = quiz_stage_name((enum trace_stage)k);
+	return cli_value_error("--stage", arg, names, n);
+}
 
+static int cli_quiz_format_error(const char *arg)
+{
+	const char *names[8];
+	int n = 0;
+	while (n < 8 && (names[n] = quiz_sheet_name(n)))
+		n++;
+	return cli_value_error("--format", arg, names, n);
+}
 
 /* The options that take a value and check it. */
 static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
@@ -140,10 +159,7 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 	switch (c) {
 	case CLI_OPT_quiz_stage:
 		if (quiz_stage_parse(arg, &st) != 0)
-			return cli_usage_errorf("unknown --stage '%s'; "
-				"expected scoring, softmax, weighted-sum or "
-				"hard-draw",
-				arg);
+			return cli_quiz_stage_error(arg);
 		o->stages |= 1u << st;
 		return 0;
 	case CLI_OPT_seed:
@@ -162,8 +178,7 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 		o->format_set = 1;
 		if (quiz_sheet_parse(arg, &o->format) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --format '%s'; expected "
-					"text, markdown or html", arg);
+		return cli_quiz_format_error(arg);
 	case 'p':
 		if (cli_int(arg, QUIZ_MIN_PREC, QUIZ_MAX_PREC,
 				 &o->precision) == 0)

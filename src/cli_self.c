@@ -95,7 +95,6 @@ static void cli_self_help(void)
 enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,
        SELF_DIAGRAM_SVG, SELF_NFORMATS };
 
-
 static const char *const cli_self_formats[SELF_NFORMATS] = {
 	"text", "json", "jsonl", "csv", "markdown", "svg", "diagram-svg"
 };
@@ -142,9 +141,8 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 				o->format_set = 1;
 				return 0;
 			}
-		return cli_usage_errorf("unknown format '%s'; expected text, "
-					"json, jsonl, csv, markdown, svg or "
-					"diagram-svg", arg);
+		return cli_value_error("format", arg, cli_self_formats,
+				       SELF_NFORMATS);
 	case CLI_OPT_row:
 		if (cli_int(arg, 1, SELF_MAX_WORDS, &o->row) == 0)
 			return 0;
@@ -153,8 +151,7 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --color '%s'; expected auto, "
-					"always or never", arg);
+		return cli_color_error(arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->precision) == 0)
 			return 0;

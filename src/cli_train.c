@@ -121,8 +121,6 @@ static void cli_train_help(void)
 "européenne\n", stdout);
 }
 
-
-
 /* Parses a decimal number (num_parse: '.' whatever the locale) in
  * [lo, hi]; returns 0 or -1. */
 static int cli_train_real(const char *s, double lo, double hi, double *out)

@@ -30,7 +30,6 @@ static void cli_vocab_help(void)
 "  -h, --help            display this help and exit\n", stdout);
 }
 
-
 /* The words of v, a line each, indented by indent columns. */
 static void cli_vocab_words(const struct vocab *v, int indent)
 {
