@@ -220,6 +220,45 @@ int cli_option_error(int c, char **argv, int optind_now,
 	return rc;
 }
 
+/* --format's values: enum format's names */
+static const char *const cli_formats[FORMAT_COUNT] = {
+	"text", "json", "jsonl", "csv", "markdown"
+};
+
+/* Prints names[0..n), separated by ", " and last before the last, then
+ * tail and a newline, wrapped at 80 columns under column 24, the cursor
+ * being at column col. */
+static void cli_help_list(int col, const char *const *names, int n,
+			  const char *last, const char *tail)
+{
+	for (int k = 0; k <= n; k++) {
+		char word[96];
+		if (k == n)
+			snprintf(word, sizeof word, "%s", tail);
+		else
+			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
+				 k + 1 == n && last ? last : " ", names[k],
+				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
+		int len = (int)strlen(word);
+		if (col > 24 && col + len > 80 && word[0] == ' ') {
+			fputs("\n                       ", stdout);
+			col = 23;
+		}
+		fputs(word, stdout);
+		col += len;
+	}
+	putchar('\n');
+}
+
+/* --stage's list, from the registry of stages. */
+static void cli_help_stages(void)
+{
+	const char *names[STAGE_COUNT];
+	for (int k = 0; k < STAGE_COUNT; k++)
+		names[k] = trace_stage_name((enum trace_stage)k);
+	cli_help_list(49, names, STAGE_COUNT, NULL, "");
+}
+
 static void cli_help(void)
 {
 	fputs(
@@ -268,7 +307,9 @@ static void cli_help(void)
 "                        built-in hand-set model of the lessons\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
-"  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
+"  -f, --format=FORMAT   ", stdout);
+	cli_help_list(24, cli_formats, FORMAT_COUNT, " or ", " (default text)");
+	fputs(
 "  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
 "      --hard[=RULE]     hard attention: the context of a step is one source\n"
 "                        word's state, drawn from the weights (sample, the\n"
@@ -290,8 +331,9 @@ static void cli_help(void)
 "                        processor, at most 16); the output is the same\n"
 "                        whatever N\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: encoding, decoder, scoring,\n"
-"                        softmax, weighted-sum, concat, output\n"
+"      --stage=LIST      print only these stages: ", stdout);
+	cli_help_stages();
+	fputs(
 "                        (comma-separated; scoring includes decoder)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "                        (default auto; NO_COLOR turns auto off)\n"
@@ -352,9 +394,6 @@ int cli_jobs_default(void)
 	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
-static const char *const cli_formats[FORMAT_COUNT] = {
-	"text", "json", "jsonl", "csv", "markdown"
-};
 
 const char *cli_format_name(int k)
 {
