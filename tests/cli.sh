@@ -18,7 +18,7 @@ expect_err "unknown command 'frobnicate'" "unknown command is named"
 run_cmd trace --frob
 expect_status 2 "unknown option"
 expect_err "unknown option '--frob'" "unknown option is named"
-run_cmd trace --scorer=cosine
+run_cmd trace --scorer=no-such-scorer
 expect_status 2 "unknown scorer"
 # the registry's list, as 'attn-trace scorers --names' gives it
 names=$("$ATTN_TRACE" scorers --names | paste -sd, - | sed 's/,/, /g')
