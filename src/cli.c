@@ -397,7 +397,7 @@ int cli_jobs_default(void)
 
 const char *cli_format_name(int k)
 {
-	return cli_formats[k];
+	return k >= 0 && k < FORMAT_COUNT ? cli_formats[k] : NULL;
 }
 
 static const char *const cli_hard_rules[] = { "sample", "argmax" };

@@ -25,7 +25,8 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
 	      FORMAT_MARKDOWN };
 #define FORMAT_COUNT (FORMAT_MARKDOWN + 1)
 
-/* The name of format k (an enum format): --format's values. */
+/* The name of format k (an enum format), or NULL past the last:
+ * --format's values. */
 const char *cli_format_name(int k);
 
 /* The name of --hard's rule k (0: sample, 1: argmax), or NULL past the

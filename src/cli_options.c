@@ -92,84 +92,92 @@ static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"train", "vocab", "self"
 };
 
-/* Prints the values of option o from their registry, a line each. */
+/* Value k (from 0) of each registry, or NULL past the last: adapters
+ * for those whose listing is not already of this shape. */
+static const char *cli_scorer_nth(int k)
+{
+	return k < SCORER_COUNT ? scorer_get(k)->name
+	       : k == SCORER_COUNT ? "all" : NULL;
+}
+
+static const char *cli_arch_nth(int k)
+{
+	return k < ARCH_COUNT ? arch_get(k)->name : k == ARCH_COUNT ? "all"
+						    : NULL;
+}
+
+static const char *cli_window_nth(int k)
+{
+	return k < WINDOW_COUNT ? window_get(k)->name : NULL;
+}
+
+static const char *cli_model_nth(int k)
+{
+	return model_builtin_nth((size_t)k, NULL);
+}
+
+static const char *cli_stage_nth(int k)
+{
+	return k < STAGE_COUNT ? trace_stage_name((enum trace_stage)k) : NULL;
+}
+
+/* QUIZ_STAGES, then hard-draw (QUIZ_HARD_DRAW) */
+static const char *cli_quiz_stage_nth(int k)
+{
+	for (int st = 0; st <= STAGE_COUNT; st++)
+		if ((st == STAGE_COUNT || (QUIZ_STAGES >> st & 1)) && k-- == 0)
+			return quiz_stage_name((enum trace_stage)st);
+	return NULL;
+}
+
+static const char *cli_heads_nth(int k)
+{
+	static const char *const digits[] = { "1", "2", "3", "4", "5", "6",
+					      "7", "8", "9" };
+	return k < SELF_HEADS && k < 9 ? digits[k] : NULL;
+}
+
+static const char *(*const cli_registry_nth[])(int) = {
+	[CLI_V_SCORERS] = cli_scorer_nth,
+	[CLI_V_ARCHS] = cli_arch_nth,
+	[CLI_V_WINDOWS] = cli_window_nth,
+	[CLI_V_MODELS] = cli_model_nth,
+	[CLI_V_FORMATS] = cli_format_name,
+	[CLI_V_SELF_FORMATS] = cli_self_format_name,
+	[CLI_V_STAGES] = cli_stage_nth,
+	[CLI_V_QUIZ_STAGES] = cli_quiz_stage_nth,
+	[CLI_V_QUIZ_FORMATS] = quiz_sheet_name,
+	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
+	[CLI_V_HEADS] = cli_heads_nth,
+	[CLI_V_COLORS] = tui_color_name,
+	[CLI_V_HARD_RULES] = cli_hard_rule_name,
+};
+
+/* Prints the values of option o from their registry, a line each, after
+ * the marker that completion reads (see cli_options_cmd). */
 static void cli_values_print(const struct cli_option *o)
 {
-	const char *name, *what;
+	const char *name;
 	if (o->vals == CLI_V_SCORERS || o->vals == CLI_V_STAGES ||
 	    o->vals == CLI_V_QUIZ_STAGES || o->vals == CLI_V_HEADS)
 		puts("@list");
-	switch (o->vals) {
-	case CLI_V_NONE:
-		if (o->has_arg != no_argument)
-			puts("@any");
-		break;
-	case CLI_V_HEADS:
-		for (int k = 1; k <= SELF_HEADS; k++)
-			printf("%d\n", k);
-		break;
-	case CLI_V_FILE: puts("@file"); break;
-	case CLI_V_TARGET_WORDS: puts("@target-words"); break;
-	case CLI_V_SCORERS:
-		for (int k = 0; k < SCORER_COUNT; k++)
-			puts(scorer_get(k)->name);
-		puts("all");
-		break;
-	case CLI_V_ARCHS:
-		for (int k = 0; k < ARCH_COUNT; k++)
-			puts(arch_get(k)->name);
-		puts("all");
-		break;
-	case CLI_V_WINDOWS:
-		for (int k = 0; k < WINDOW_COUNT; k++)
-			puts(window_get(k)->name);
-		break;
-	case CLI_V_MODELS:
+	if (o->vals == CLI_V_FILE || o->vals == CLI_V_MODELS)
 		puts("@file");
-		for (size_t k = 0; (name = model_builtin_nth(k, &what)); k++)
-			puts(name);
-		break;
-	case CLI_V_FORMATS:
-		for (int k = 0; k < FORMAT_COUNT; k++)
-			puts(cli_format_name(k));
-		break;
-	case CLI_V_SELF_FORMATS:
-		for (int k = 0; (name = cli_self_format_name(k)); k++)
-			puts(name);
-		break;
-	case CLI_V_STAGES:
-		for (int k = 0; k < STAGE_COUNT; k++)
-			puts(trace_stage_name((enum trace_stage)k));
-		break;
-	case CLI_V_QUIZ_STAGES:
-		for (int k = 0; k <= STAGE_COUNT; k++)
-			if (k == STAGE_COUNT || (QUIZ_STAGES >> k & 1))
-				puts(quiz_stage_name((enum trace_stage)k));
-		break;
-	case CLI_V_QUIZ_FORMATS:
-		for (int k = 0; (name = quiz_sheet_name(k)); k++)
-			puts(name);
-		break;
-	case CLI_V_DIAGRAM_FORMATS:
-		for (int k = 0; (name = cli_diagram_format_name(k)); k++)
-			puts(name);
-		break;
-	case CLI_V_COLORS:
-		for (int k = 0; (name = tui_color_name(k)); k++)
-			puts(name);
-		break;
-	case CLI_V_HARD_RULES:
-		for (int k = 0; (name = cli_hard_rule_name(k)); k++)
-			puts(name);
-		break;
-	case CLI_V_LIST:
+	if (o->vals == CLI_V_TARGET_WORDS)
+		puts("@target-words");
+	if (o->vals == CLI_V_NONE && o->has_arg != no_argument)
+		puts("@any");
+	if (o->vals == CLI_V_LIST) {
 		for (const char *p = o->list; *p; p += strspn(p, " ")) {
 			size_t n = strcspn(p, " ");
 			printf("%.*s\n", (int)n, p);
 			p += n;
 		}
-		break;
 	}
+	if ((size_t)o->vals < sizeof cli_registry_nth / sizeof *cli_registry_nth
+	    && cli_registry_nth[o->vals])
+		for (int k = 0; (name = cli_registry_nth[o->vals](k)); k++)
+			puts(name);
 }
 
 /* The index of the command called name, or -1. */

@@ -32,7 +32,7 @@ if [ "$src" != "$build" ]; then
 	# a build elsewhere (make distcheck): configure the copy in place as
 	# this build was configured
 	rm -f "$tree/config.status"
-	args=$("$build/config.status" --config)
+	args=$("$build/config.status" --config | sed "s/'--srcdir=[^']*'//")
 	(cd "$tree" && eval "./configure -q $args") >"$TMP/configure.log" 2>&1 ||
 		{ not_ok "configure the copy: $(tail -5 "$TMP/configure.log")"; finish; }
 fi
