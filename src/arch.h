@@ -14,6 +14,10 @@
 
 #include "trace.h"
 
+struct selection_class;
+struct train_pair;
+struct train_work;
+
 struct arch_class {
 	const char *name;    /* "luong": --arch, the model file, JSON */
 	const char *summary; /* one line for listings */
@@ -41,6 +45,33 @@ struct arch_class {
 	double (*log_prob)(const struct model *m, const double *c,
 			   const double *q, int word, int y, double *work,
 			   double *dc);
+
+	/* ---- its training part, which src/train.c drives through
+	 * train_part.h's blocks; all four NULL if it cannot be trained */
+	/* Before the first step with the weights m, which stay the same
+	 * until the trainer's entry point returns: the output layer's
+	 * matrix transposed into w->outT. */
+	void (*train_begin)(const struct model *m, struct train_work *w);
+	/* Encodes src (n) into w->h rows 1..n, and s_0 into w->s row 0. */
+	void (*train_encode)(const struct model *m, const int *src, int n,
+			     struct train_work *w);
+	/* Decoder step t after train_encode, with no gold word (greedy
+	 * decoding, the alignment count): reads the word fed and s_{t-1}
+	 * (w->s row t - 1), writes s_t there (row t), α_t (w->alpha) by the
+	 * window of w and the selection sel, p_t (w->p) and its largest
+	 * (w->ptop).  in is the scorer's view, train_scorer_start's. */
+	void (*train_step)(const struct model *m, const struct score_in *in,
+			   int sc, int t, int n, int word,
+			   const struct selection_class *sel,
+			   struct train_work *w);
+	/* One pair with every scorer of scorers: the forward pass, adding
+	 * each scorer's summed cross-entropy to loss[sc] and its right
+	 * predictions to right[sc]; with g, the backward pass adding scale
+	 * times the gradient to g. */
+	void (*train_pair)(struct model *g, const struct model *m,
+			   const struct train_pair *pr, unsigned scorers,
+			   double scale, struct train_work *w,
+			   double loss[SCORER_COUNT], int right[SCORER_COUNT]);
 };
 
 /* The work space of arch_class.log_prob. */

@@ -57,6 +57,10 @@ enum arch {
 	ARCH_COUNT
 };
 
+/* The documented default architecture (--arch, a model file with no
+ * "architecture" line): the registry's first, Luong's. */
+#define ARCH_DEFAULT 0
+
 #define SCORER_MAX 16         /* registered scorers, at most */
 #define SCORER_MAX_PARAMS 6   /* weights one scorer owns, at most */
 

@@ -165,7 +165,7 @@ struct train_work {
 	 * pass (a scorer that reads α_{t-1}, input feeding, Bahdanau's) */
 	double *seq_win;
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
-	 * which tr_attend_back adds to its own; NULL: none */
+	 * which Luong's step adds to its own (src/arch_luong.c); NULL: none */
 	const double *dht_in;
 	/* the selection trained, an enum selection: each step's context,
 	 * and its own terms of the loss and gradient, come from its class's
