@@ -22,6 +22,23 @@ struct arch_class {
 	const char *name;    /* "luong": --arch, the model file, JSON */
 	const char *summary; /* one line for listings */
 	int query_off;       /* step t scores with s_{t + query_off} */
+	const char *model;   /* its built-in model: "toy4" */
+	/* its input-feeding variant (Luong et al. 2015, §3.3: the model
+	 * line "input-feeding yes"): the built-in model of that variant,
+	 * "feed4", or NULL if the architecture has none; then no_feed says
+	 * why, completing "its decoder ...": "already reads the context
+	 * c_{t-1}" */
+	const char *feed_model, *no_feed;
+	/* "Luong's": the architecture's name in prose */
+	const char *owner;
+	/* 1: the hidden size must be even (a bidirectional encoder, H/2
+	 * units a direction) */
+	int even_hidden;
+	/* Fills tab (MODEL_MAX_PARAMS) with m's parameter sections in the
+	 * model file's order and returns how many (model_param_table):
+	 * its own, and model.h's blocks for the scorers in scorers. */
+	int (*params)(struct model *m, unsigned scorers,
+		      struct model_param *tab);
 	/* Records the encoder and returns the states (annotations) h_1..h_n
 	 * that attention reads, (n, H) row-major. */
 	const double *(*encode)(struct trace *tr);
@@ -94,8 +111,13 @@ static inline const struct arch_class *arch_get(int a)
 /* --arch=all: every architecture, each on its built-in model */
 #define ARCH_ALL ARCH_COUNT
 
-/* The name of the built-in model of architecture a: "toy4", "bahdanau4". */
+/* The name of the built-in model of architecture a: "toy4", "bahdanau4";
+ * for an a out of range (none asked for), the documented default's. */
 const char *arch_builtin_model(int a);
+
+/* The architecture that has an input-feeding variant's name in prose
+ * ("Luong's"), the registry's first with feed_model. */
+const char *arch_feed_owner(void);
 
 /* The architecture called name (exactly), or -1. */
 int arch_find(const char *name);

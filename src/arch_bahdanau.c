@@ -196,6 +196,50 @@ static double bahdanau_log_prob(const struct model *m, const double *c,
 	return lp;
 }
 
+/* The parameter sections of Bahdanau's, in the model file's order
+ * (struct arch_class's params): a bidirectional encoder of H/2 units a
+ * direction, s_0 from ←h_1, a decoder fed [y_{t-1}; c_t], and the output
+ * read from [s_t; c_t; y_{t-1}]. */
+static int bahdanau_params(struct model *m, unsigned scorers,
+			   struct model_param *tab)
+{
+	const int E = m->E, H = m->H, D = m->H / 2;
+	int n = 0;
+
+	model_param_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
+		E, &m->src.emb);
+	model_param_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
+		E, &m->tgt.emb);
+	model_param_add(&tab[n++], "forward.W_x", "forward encoder W_x", PARAM_MATRIX,
+		-1, D, E, &m->enc.Wx);
+	model_param_add(&tab[n++], "forward.W_h", "forward encoder W_h", PARAM_MATRIX,
+		-1, D, D, &m->enc.Wh);
+	model_param_add(&tab[n++], "forward.b", "forward encoder b", PARAM_MATRIX, -1,
+		1, D, &m->enc.b);
+	model_param_add(&tab[n++], "backward.W_x", "backward encoder W_x",
+		PARAM_MATRIX, -1, D, E, &m->enc_bwd.Wx);
+	model_param_add(&tab[n++], "backward.W_h", "backward encoder W_h",
+		PARAM_MATRIX, -1, D, D, &m->enc_bwd.Wh);
+	model_param_add(&tab[n++], "backward.b", "backward encoder b", PARAM_MATRIX,
+		-1, 1, D, &m->enc_bwd.b);
+	model_param_add(&tab[n++], "decoder.W_init", "decoder W_init, applied to ←h_1",
+		PARAM_MATRIX, -1, H, D, &m->Winit);
+	model_param_add(&tab[n++], "decoder.W_y", "decoder W_y, applied to y_{t-1}",
+		PARAM_MATRIX, -1, H, E, &m->dec.Wx);
+	model_param_add(&tab[n++], "decoder.W_s", "decoder U, applied to s_{t-1}",
+		PARAM_MATRIX, -1, H, H, &m->dec.Wh);
+	model_param_add(&tab[n++], "decoder.W_c", "decoder C, applied to c_t",
+		PARAM_MATRIX, -1, H, H, &m->Wcd);
+	model_param_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+		&m->dec.b);
+	n += model_param_scorers(m, scorers, tab + n);
+	n += model_param_localp(m, scorers, tab + n);
+	model_param_add(&tab[n++], "output.W_o",
+		"output W_o, applied to [s_t; c_t; y_{t-1}]", PARAM_WORD_ROWS,
+		-1, m->tgt.n, 2 * H + E, &m->Wo);
+	return n;
+}
+
 /* ---------------------------------------------- the training part
  *
  * Bahdanau's architecture in training (src/train_part.h): the forward
@@ -440,10 +484,15 @@ const struct arch_class arch_bahdanau = {
 	.summary = "attention first with s_{t-1} as the query, then the RNN "
 		   "reads [y_{t-1}; c_t]; a bidirectional encoder",
 	.query_off = -1,
+	.model = "bahdanau4",
+	.no_feed = "already reads the context c_{t-1}",
+	.owner = "Bahdanau's",
+	.even_hidden = 1,
 	.encode = trace_encode_bidir,
 	.start = bahdanau_start,
 	.step = bahdanau_step,
 	.log_prob = bahdanau_log_prob,
+	.params = bahdanau_params,
 	.train_begin = bahdanau_train_begin,
 	.train_encode = bahdanau_train_encode,
 	.train_step = bahdanau_train_step,

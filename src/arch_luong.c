@@ -171,6 +171,41 @@ static double luong_log_prob(const struct model *m, const double *c,
 	return lp;
 }
 
+/* The parameter sections of Luong's, in the model file's order (struct
+ * arch_class's params): the decoder's W_x reads [y_{t-1}; h̃_{t-1}] with
+ * input feeding, so it is E + H wide. */
+static int luong_params(struct model *m, unsigned scorers,
+			struct model_param *tab)
+{
+	const int E = m->E, H = m->H;
+	int n = 0;
+
+	model_param_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
+		E, &m->src.emb);
+	model_param_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
+		E, &m->tgt.emb);
+	model_param_add(&tab[n++], "encoder.W_x", "encoder W_x", PARAM_MATRIX, -1, H,
+		E, &m->enc.Wx);
+	model_param_add(&tab[n++], "encoder.W_h", "encoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->enc.Wh);
+	model_param_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, 1, H,
+		&m->enc.b);
+	model_param_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
+		E + (m->input_feeding ? H : 0), &m->dec.Wx);
+	model_param_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->dec.Wh);
+	model_param_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+		&m->dec.b);
+	n += model_param_scorers(m, scorers, tab + n);
+	n += model_param_mha(m, scorers, tab + n);
+	n += model_param_localp(m, scorers, tab + n);
+	model_param_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
+		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
+	model_param_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
+		m->tgt.n, H, &m->Ws);
+	return n;
+}
+
 /* ---------------------------------------------- the training part
  *
  * Luong's architecture in training (src/train_part.h), the forward pass
@@ -545,10 +580,14 @@ const struct arch_class arch_luong = {
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
 	.query_off = 0,
+	.model = "toy4",
+	.feed_model = "feed4",
+	.owner = "Luong's",
 	.encode = trace_encode_rnn,
 	.start = luong_start,
 	.step = luong_step,
 	.log_prob = luong_log_prob,
+	.params = luong_params,
 	.train_begin = luong_train_begin,
 	.train_encode = luong_train_encode,
 	.train_step = luong_train_step,

@@ -156,6 +156,20 @@ struct model_param {
 int model_param_table(struct model *m, unsigned scorers,
 		      struct model_param *tab);
 
+/* The blocks of an architecture's table (struct arch_class's params, in
+ * src/arch_*.c): model_param_add fills entry e (section copied); the
+ * others add the sections of the scorers in the bitmask scorers, of the
+ * multi-head groups (MHA_PARAM_BIT) and of local-p (LOCALP_PARAM_BIT) at
+ * tab, and return how many. */
+void model_param_add(struct model_param *e, const char *section,
+		     const char *label, enum param_kind kind, int scorer,
+		     int rows, int cols, double **slot);
+int model_param_scorers(struct model *m, unsigned scorers,
+			struct model_param *tab);
+int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab);
+int model_param_localp(struct model *m, unsigned mask,
+		       struct model_param *tab);
+
 /* The bitmask of the scorers whose weights m holds (every scorer without
  * weights, such as dot, is always in it). */
 unsigned model_scorers(const struct model *m);
