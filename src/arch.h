@@ -31,9 +31,19 @@ struct arch_class {
 	const char *feed_model, *no_feed;
 	/* "Luong's": the architecture's name in prose */
 	const char *owner;
-	/* 1: the hidden size must be even (a bidirectional encoder, H/2
-	 * units a direction) */
-	int even_hidden;
+	/* 1: its encoder is bidirectional, H/2 units a direction, so the
+	 * hidden size must be even, and the formatters print both
+	 * directions' states */
+	int bidir;
+	/* 1: its decoder's state depends on the attention of the steps
+	 * before even without input feeding (trace_steps_chained); then
+	 * carries names what carries it, "s_{t-1}" (for Luong's with input
+	 * feeding, "the fed h̃_{t-1}") */
+	int chained;
+	const char *carries;
+	/* 1: CSV labels its decoder update "scoring", the stage it had in
+	 * CSV's first layout (Luong's) */
+	int csv_rnn_scoring;
 	/* Fills tab (MODEL_MAX_PARAMS) with m's parameter sections in the
 	 * model file's order and returns how many (model_param_table):
 	 * its own, and model.h's blocks for the scorers in scorers. */

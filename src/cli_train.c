@@ -321,7 +321,7 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 					"directory, not standard output");
 	for (int k = 0; k < ARCH_COUNT && o->H % 2 != 0; k++)
 		if ((o->arch == k || o->arch == ARCH_ALL) &&
-		    arch_get(k)->even_hidden)
+		    arch_get(k)->bidir)
 			return cli_usage_errorf("--arch=%s splits the hidden "
 						"size between the encoder's two "
 						"directions; expected an even "

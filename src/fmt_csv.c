@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "num.h"
 
@@ -130,10 +131,11 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	size_t nhead;
 	const char *scorer = r->run < 0 ? ""
 			   : trace_scorer_name(tr->runs[r->run].scorer);
-	/* Luong's decoder update keeps the stage it had in the first CSV
-	 * layout, so that scripts reading the column still find it */
+	/* a decoder update before attention keeps the stage it had in the
+	 * first CSV layout (arch_class.csv_rnn_scoring), so that scripts
+	 * reading the column still find it */
 	const char *stage = trace_stage_name(r->stage == STAGE_DECODER &&
-					     tr->arch == ARCH_luong
+					     arch_get(tr->arch)->csv_rnn_scoring
 					     ? STAGE_SCORING : r->stage);
 	if (2 * strlen(symbol) + strlen(scorer) + strlen(stage) + 40 >
 	    sizeof head) { /* never, with the trace's symbols and labels */

@@ -682,7 +682,7 @@ static int mp_arch(struct mparse *p, struct model *m)
 	if (a < 0)
 		return mp_err(p, f.off, "expected an architecture (%s), found "
 			      "%s", names, mp_quote(p, &f, q, sizeof q));
-	if (arch_get(a)->even_hidden && m->H % 2 != 0)
+	if (arch_get(a)->bidir && m->H % 2 != 0)
 		return mp_err(p, f.off, "expected an even hidden size for the "
 			      "%s architecture (each encoder direction has "
 			      "half of it), found hidden %d",
