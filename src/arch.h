@@ -12,6 +12,8 @@
 #ifndef ATTN_ARCH_H
 #define ATTN_ARCH_H
 
+#include <stdio.h>
+
 #include "trace.h"
 
 struct selection_class;
@@ -49,6 +51,12 @@ struct arch_class {
 	 * its own, and model.h's blocks for the scorers in scorers. */
 	int (*params)(struct model *m, unsigned scorers,
 		      struct model_param *tab);
+	/* The stepper's narration (view.c) of stage at step t (word i of
+	 * the encoder) of run, numbers with prec digits: returns 1 if it
+	 * said all of it, 0 if the shared narration of the stage (the
+	 * scores, the weights, the context) follows what it wrote. */
+	int (*narrate)(FILE *f, const struct trace *tr, int run,
+		       enum trace_stage stage, int t, int i, int prec);
 	/* Records the encoder and returns the states (annotations) h_1..h_n
 	 * that attention reads, (n, H) row-major. */
 	const double *(*encode)(struct trace *tr);

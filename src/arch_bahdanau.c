@@ -19,9 +19,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "arch.h"
 #include "attn.h"
+#include "fmt.h"
+#include "num.h"
 #include "train_part.h"
 
 /* s_0 = tanh(W_init·←h_1): ←h_1 is the second half of h_1, the backward
@@ -238,6 +241,81 @@ static int bahdanau_params(struct model *m, unsigned scorers,
 		"output W_o, applied to [s_t; c_t; y_{t-1}]", PARAM_WORD_ROWS,
 		-1, m->tgt.n, 2 * H + E, &m->Wo);
 	return n;
+}
+
+/* ---------------------------------------------- the narration
+ *
+ * What the stepper says of each of Bahdanau's stages (view.c). */
+
+static void bahdanau_narrate_encoding(FILE *f, const struct trace *tr,
+				      int i)
+{
+	int n = tr->n;
+	fprintf(f, "The encoder reads the source twice, with two small RNNs: "
+		"forwards, so →h_%d has read words 1 to %d, and backwards, so "
+		"←h_%d has read words %d to %d. Word %d of %d is \"%s\"; its "
+		"annotation h_%d = [→h_%d; ←h_%d] knows the word and both of "
+		"its sides.", i, i, i, n, i, i, n, tr->m->src.words[tr->src[i - 1]], i, i, i);
+	if (i == n)
+		fputs(" The decoder starts from s_0 = tanh(W_init·←h_1): the "
+		      "backward RNN's last state, which has read the whole "
+		      "sentence.", f);
+}
+
+static void bahdanau_narrate_query(FILE *f, int t)
+{
+	fprintf(f, "Step t=%d starts with attention, before the decoder "
+		"moves: the query is s_%d, the state %s. Bahdanau's decoder "
+		"attends first and steps afterwards; Luong's steps first and "
+		"attends with the new state.", t, t - 1,
+		t == 1 ? "that W_init made from ←h_1"
+		       : "the previous step ended with");
+}
+
+static void bahdanau_narrate_state(FILE *f, const struct trace *tr, int run,
+				   int t)
+{
+	const struct trace_run *ru = &tr->runs[run];
+	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
+		"context c_%d, s_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
+		"b). The term C·c_%d is how what attention found enters the "
+		"decoder, and through s_%d every later step. (The paper's GRU, "
+		"with both gates fixed open.)", tr->m->tgt.words[
+		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);
+}
+
+static void bahdanau_narrate_output(FILE *f, const struct trace *tr, int run,
+				    int prec, int t)
+{
+	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
+	char buf[NUM_BUFSZ];
+	fprintf(f, "W_o reads the new state, the context and the word fed, "
+		"[s_%d; c_%d; y_%d], and gives each of the %d target words a "
+		"score; a softmax makes them probabilities (a linear readout "
+		"where the paper has maxout). The most likely word, \"%s\" "
+		"(%s), is the output of step %d.", t, t, t - 1, tr->m->tgt.n,
+		tr->m->tgt.words[r->word], fmt_num(buf, r->result[r->word],
+						   prec), t);
+}
+
+/* arch_class.narrate: the encoder, the query before the scores (then
+ * the shared narration of the scores follows), the decoder's step and
+ * the output */
+static int bahdanau_narrate(FILE *f, const struct trace *tr, int run,
+			    enum trace_stage stage, int t, int i, int prec)
+{
+	switch (stage) {
+	case STAGE_ENCODING: bahdanau_narrate_encoding(f, tr, i); return 1;
+	case STAGE_SCORING:
+		bahdanau_narrate_query(f, t);
+		fputc(' ', f);
+		return 0;
+	case STAGE_DECODER: bahdanau_narrate_state(f, tr, run, t); return 1;
+	case STAGE_OUTPUT:
+		bahdanau_narrate_output(f, tr, run, prec, t);
+		return 1;
+	default: return 0;
+	}
 }
 
 /* ---------------------------------------------- the training part
@@ -495,6 +573,7 @@ const struct arch_class arch_bahdanau = {
 	.step = bahdanau_step,
 	.log_prob = bahdanau_log_prob,
 	.params = bahdanau_params,
+	.narrate = bahdanau_narrate,
 	.train_begin = bahdanau_train_begin,
 	.train_encode = bahdanau_train_encode,
 	.train_step = bahdanau_train_step,

@@ -16,9 +16,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "arch.h"
 #include "attn.h"
+#include "fmt.h"
+#include "num.h"
 #include "train_part.h"
 
 #include <string.h>
@@ -204,6 +207,90 @@ static int luong_params(struct model *m, unsigned scorers,
 	model_param_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
 		m->tgt.n, H, &m->Ws);
 	return n;
+}
+
+/* ---------------------------------------------- the narration
+ *
+ * What the stepper says of each of Luong's stages (view.c). */
+
+static void luong_narrate_encoding(FILE *f, const struct trace *tr, int i)
+{
+	fprintf(f, "The encoder reads the source one word at a time. Word %d "
+		"of %d is \"%s\": its embedding x_%d is looked up, then mixed "
+		"with the previous state h_%d%s by the RNN step. Every h_i is "
+		"something attention can look at later.", i, tr->n,
+		tr->m->src.words[tr->src[i - 1]], i, i - 1, i == 1 ? " (zero before the "
+		"first word)" : "");
+}
+
+static void luong_narrate_state(FILE *f, const struct trace *tr, int run,
+				int t)
+{
+	const struct trace_run *ru = &tr->runs[run];
+	if (tr->m->input_feeding) { /* Luong's input feeding */
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"h̃_%d, the attentional state of the step before%s, "
+			"and updates its state, s_%d = tanh(W_x·[y_%d; h̃_%d] "
+			"+ W_h·s_%d + b). This is input feeding: the state "
+			"remembers where the steps before looked.", t,
+			tr->m->tgt.words[ru->input[t - 1]], t - 1, t - 1,
+			t == 1 ? " (zero before the first step)" : "", t,
+			t - 1, t - 1, t - 1);
+	} else {
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"updates its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + "
+			"b).", t, tr->m->tgt.words[ru->input[t - 1]], t - 1,
+			t, t - 1, t - 1);
+	}
+	if (t == 1)
+		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
+			"state, so it knows the whole sentence in summary.",
+			tr->n);
+}
+
+static void luong_narrate_concat(FILE *f, const struct trace *tr, int t)
+{
+	fprintf(f, "The context c_%d and the decoder state s_%d are stacked "
+		"into one vector [c_%d; s_%d] of %d numbers, context first. "
+		"W_c mixes them and tanh squashes the result into the "
+		"attentional state h̃_%d: what the decoder wanted, together "
+		"with what it found.", t, t, t, t, 2 * tr->m->H, t);
+}
+
+static void luong_narrate_output(FILE *f, const struct trace *tr, int run,
+				 int prec, int t)
+{
+	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
+	const char *w = tr->m->tgt.words[r->word];
+	char buf[NUM_BUFSZ];
+	fprintf(f, "W_s gives each of the %d target words a score from "
+		"h̃_%d, and a softmax makes the scores probabilities. The most "
+		"likely word, \"%s\" (%s), is the output of step %d.",
+		tr->m->tgt.n, t, w, fmt_num(buf, r->result[r->word],
+					   prec), t);
+	if (tr->ntgt) {
+		int want = t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
+		fprintf(f, " The target is \"%s\", so the model is %s.",
+			tr->m->tgt.words[want], want == r->word ? "right" : "wrong");
+	} else if (r->word == tr->m->eos) {
+		fputs(" </s> ends the translation.", f);
+	} else {
+		fputs(" Decoding is greedy, so it is the next step's input.", f);
+	}
+}
+
+/* arch_class.narrate: every stage but the scores, the weights and the
+ * context */
+static int luong_narrate(FILE *f, const struct trace *tr, int run,
+			 enum trace_stage stage, int t, int i, int prec)
+{
+	switch (stage) {
+	case STAGE_ENCODING: luong_narrate_encoding(f, tr, i); return 1;
+	case STAGE_DECODER: luong_narrate_state(f, tr, run, t); return 1;
+	case STAGE_CONCAT: luong_narrate_concat(f, tr, t); return 1;
+	case STAGE_OUTPUT: luong_narrate_output(f, tr, run, prec, t); return 1;
+	default: return 0;
+	}
 }
 
 /* ---------------------------------------------- the training part
@@ -590,6 +677,7 @@ const struct arch_class arch_luong = {
 	.step = luong_step,
 	.log_prob = luong_log_prob,
 	.params = luong_params,
+	.narrate = luong_narrate,
 	.train_begin = luong_train_begin,
 	.train_encode = luong_train_encode,
 	.train_step = luong_train_step,
