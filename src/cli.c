@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "selection.h"
 #include "utf8.h"
+#include "window.h"
 #include "cli_heatmap.h"
 #include "cli_diagram.h"
 #include "cli_lesson.h"
@@ -740,9 +741,36 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 	return -1;
 }
 
+/* The built-in model of window's class (window_class.model), when no
+ * path or feed asks for another and arch, if given, is its
+ * architecture: 0 with it in *m, or -1 with nothing loaded. */
+static int cli_load_own(struct model *m, const char *path, int arch,
+			int feed, int window)
+{
+	const char *own = window_get(window)->model;
+	struct errbuf err;
+
+	if (path || feed || !own || model_load_arg(m, own, &err) != 0)
+		return -1;
+	if (arch >= 0 && m->arch != arch) {
+		model_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_load_window(struct model *m, const char *path, int arch, int feed,
+		    int window)
+{
+	if (cli_load_own(m, path, arch, feed, window) == 0)
+		return 0;
+	return cli_load_feed(m, path, arch, feed);
+}
+
 int cli_load(struct model *m, const struct cli_opts *o)
 {
-	return cli_load_feed(m, o->model_path, o->arch, o->feed);
+	return cli_load_window(m, o->model_path, o->arch, o->feed,
+			       o->cfg.window);
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
