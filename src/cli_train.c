@@ -332,7 +332,7 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
-	if (o->t.window != WINDOW_global && o->t.align_weight > 0.0)
+	if (o->t.window != WINDOW_DEFAULT && o->t.align_weight > 0.0)
 		return cli_usage_errorf("--align-weight and --window=%s do not "
 					"go together: the gold words may lie "
 					"outside the window",
@@ -475,7 +475,7 @@ static void cli_train_command(char *buf, size_t size,
 						     : "",
 			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
-	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global ||
+	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_DEFAULT ||
 	    o->t.hard) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
@@ -486,7 +486,7 @@ static void cli_train_command(char *buf, size_t size,
 			used += (size_t)snprintf(pos + used, sizeof pos - used,
 				 " --align-weight=%s",
 				 num_shortest(aw, o->t.align_weight));
-		if (o->t.window != WINDOW_global)
+		if (o->t.window != WINDOW_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
 				 " --window=%s --window-size=%d",
 				 window_get(o->t.window)->name,

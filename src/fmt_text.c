@@ -531,7 +531,7 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
 			       arch_get(tr->arch)->summary);
-	if (tr->cfg.window != WINDOW_global)
+	if (tr->cfg.window != WINDOW_DEFAULT)
 		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
 			       window_get(tr->cfg.window)->name,
 			       tr->cfg.window_size,

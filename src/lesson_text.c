@@ -424,7 +424,7 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_field(out, "Target", l->target ? l->target
 		 : "none (the model decodes greedily)", width);
 	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
-	if (l->cfg.window != WINDOW_global) {
+	if (l->cfg.window != WINDOW_DEFAULT) {
 		char win[64];
 		snprintf(win, sizeof win, "%s, D = %d",
 			 window_get(l->cfg.window)->name, l->cfg.window_size);

@@ -20,6 +20,10 @@ enum window {
 	WINDOW_COUNT
 };
 
+/* The documented default window (--window, a lesson with no 'window:'):
+ * the registry's first, global. */
+#define WINDOW_DEFAULT 0
+
 struct window_class {
 	const char *name;    /* "global": --window, the lesson format, JSON */
 	const char *summary; /* one line for listings and --help */
