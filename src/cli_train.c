@@ -341,6 +341,11 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return EXIT_USAGE;
 	if (train_window_check(window_get(o->t.window), &err))
 		return cli_usage_errorf("%s", err.msg);
+	for (int k = 0; k < ARCH_COUNT; k++)
+		if ((o->arch == k || o->arch == ARCH_ALL ||
+		     (o->arch < 0 && !o->init && k == ARCH_DEFAULT)) &&
+		    train_arch_check(arch_get(k), &err))
+			return cli_usage_errorf("%s", err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -772,6 +777,11 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		cli_messagef("%s is a model of the %s architecture, and --arch "
 			     "asks for %s", init.name, arch_get(init.arch)->name,
 			     arch_get(o->arch)->name);
+		model_free(&init);
+		return EXIT_DATA;
+	}
+	if (o->init && train_arch_check(arch_get(init.arch), &err)) {
+		cli_messagef("%s", err.msg);
 		model_free(&init);
 		return EXIT_DATA;
 	}

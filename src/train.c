@@ -350,6 +350,17 @@ int train_window_check(const struct window_class *wc, struct errbuf *err)
 	return -1;
 }
 
+int train_arch_check(const struct arch_class *a, struct errbuf *err)
+{
+	if (a->train_begin && a->train_encode && a->train_step &&
+	    a->train_pair)
+		return 0;
+	err_set(err, "the architecture %s cannot be trained: it has no "
+		"training part (train_begin, train_encode, train_step and "
+		"train_pair, src/arch.h)", a->name);
+	return -1;
+}
+
 /* ----------------------------------------------------- the selection */
 
 int train_hard_supported(int arch, unsigned scorers)
