@@ -313,15 +313,6 @@ void train_scorer_start(struct score_in *in, const struct model *m,
 
 /* ------------------------------------------------------- the window */
 
-/* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
- * with the query q, by the training part of the window class of w
- * (src/window_*.c): train_window_check has let it through. */
-void train_window(const struct model *m, const double *q, int t, int n,
-		      struct train_work *w)
-{
-	window_get(w->window)->train_weights(m, q, t, n, w);
-}
-
 /* Keeps step t's window state for a backward pass that runs after every
  * step's forward pass, if the window keeps any. */
 static void tr_window_keep(struct train_work *w, int n, int t)
@@ -330,15 +321,6 @@ static void tr_window_keep(struct train_work *w, int n, int t)
 
 	if (wc->train_keep)
 		wc->train_keep(w, n, t);
-}
-
-/* Puts back what tr_window_keep kept of step t. */
-void train_window_recall(struct train_work *w, int n, int t)
-{
-	const struct window_class *wc = window_get(w->window);
-
-	if (wc->train_recall)
-		wc->train_recall(w, n, t);
 }
 
 int train_window_check(const struct window_class *wc, struct errbuf *err)

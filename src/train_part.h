@@ -20,6 +20,7 @@
 #include "selection.h"
 #include "train.h"
 #include "train_simd.h"
+#include "window.h"
 
 /* One pass of scorer sc over a pair: what each of its steps reads. */
 struct train_pass {
@@ -151,12 +152,23 @@ void train_pass_begin(struct train_pass *p, struct model *g,
 double train_pass_end(struct train_pass *p, struct train_work *w);
 
 /* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
- * with the query q, by the window class of w. */
-void train_window(const struct model *m, const double *q, int t, int n,
-		  struct train_work *w);
+ * with the query q, by the window class of w (train_window_check has
+ * let it through). */
+static inline void train_window(const struct model *m, const double *q,
+				int t, int n, struct train_work *w)
+{
+	window_get(w->window)->train_weights(m, q, t, n, w);
+}
 
-/* Puts back what train_seq_keep kept of step t's window. */
-void train_window_recall(struct train_work *w, int n, int t);
+/* Puts back what train_seq_keep kept of step t's window, if it keeps
+ * any. */
+static inline void train_window_recall(struct train_work *w, int n, int t)
+{
+	const struct window_class *wc = window_get(w->window);
+
+	if (wc->train_recall)
+		wc->train_recall(w, n, t);
+}
 
 /* The loss of step t, whose output made R = log p_t[gold]: -R, the
  * guided-alignment term, and the selection's share, added in that
