@@ -19,7 +19,15 @@ const struct arch_class *const arch_registry[ARCH_COUNT] = {
 
 const char *arch_builtin_model(int a)
 {
-	return a == ARCH_bahdanau ? "bahdanau4" : "toy4";
+	return arch_registry[a >= 0 && a < ARCH_COUNT ? a : ARCH_DEFAULT]->model;
+}
+
+const char *arch_feed_owner(void)
+{
+	for (int k = 0; k < ARCH_COUNT; k++)
+		if (arch_registry[k]->feed_model)
+			return arch_registry[k]->owner;
+	return "no architecture's";
 }
 
 int arch_find(const char *name)

@@ -12,12 +12,48 @@
 #ifndef ATTN_ARCH_H
 #define ATTN_ARCH_H
 
+#include <stdio.h>
+
 #include "trace.h"
+
+struct selection_class;
+struct train_pair;
+struct train_work;
 
 struct arch_class {
 	const char *name;    /* "luong": --arch, the model file, JSON */
 	const char *summary; /* one line for listings */
 	int query_off;       /* step t scores with s_{t + query_off} */
+	const char *model;   /* its built-in model: "toy4" */
+	/* its input-feeding variant (Luong et al. 2015, §3.3: the model
+	 * line "input-feeding yes"): the built-in model of that variant,
+	 * "feed4", or NULL if the architecture has none; then no_feed says
+	 * why, completing "its decoder ...": "already reads the context
+	 * c_{t-1}" */
+	const char *feed_model, *no_feed;
+	/* "Luong's": the architecture's name in prose */
+	const char *owner;
+	/* 1: its encoder is bidirectional, H/2 units a direction, so the
+	 * hidden size must be even, and the formatters print both
+	 * directions' states */
+	int bidir;
+	/* 1: its decoder's state depends on the attention of the steps
+	 * before even without input feeding (trace_steps_chained); then
+	 * carries names what carries it, "s_{t-1}" (for Luong's with input
+	 * feeding, "the fed h̃_{t-1}") */
+	int chained;
+	const char *carries;
+	/* Fills tab (MODEL_MAX_PARAMS) with m's parameter sections in the
+	 * model file's order and returns how many (model_param_table):
+	 * its own, and model.h's blocks for the scorers in scorers. */
+	int (*params)(struct model *m, unsigned scorers,
+		      struct model_param *tab);
+	/* The stepper's narration (view.c) of stage at step t (word i of
+	 * the encoder) of run, numbers with prec digits: returns 1 if it
+	 * said all of it, 0 if the shared narration of the stage (the
+	 * scores, the weights, the context) follows what it wrote. */
+	int (*narrate)(FILE *f, const struct trace *tr, int run,
+		       enum trace_stage stage, int t, int i, int prec);
 	/* Records the encoder and returns the states (annotations) h_1..h_n
 	 * that attention reads, (n, H) row-major. */
 	const double *(*encode)(struct trace *tr);
@@ -41,6 +77,33 @@ struct arch_class {
 	double (*log_prob)(const struct model *m, const double *c,
 			   const double *q, int word, int y, double *work,
 			   double *dc);
+
+	/* ---- its training part, which src/train.c drives through
+	 * train_part.h's blocks; all four NULL if it cannot be trained */
+	/* Before the first step with the weights m, which stay the same
+	 * until the trainer's entry point returns: the output layer's
+	 * matrix transposed into w->outT. */
+	void (*train_begin)(const struct model *m, struct train_work *w);
+	/* Encodes src (n) into w->h rows 1..n, and s_0 into w->s row 0. */
+	void (*train_encode)(const struct model *m, const int *src, int n,
+			     struct train_work *w);
+	/* Decoder step t after train_encode, with no gold word (greedy
+	 * decoding, the alignment count): reads the word fed and s_{t-1}
+	 * (w->s row t - 1), writes s_t there (row t), α_t (w->alpha) by the
+	 * window of w and the selection sel, p_t (w->p) and its largest
+	 * (w->ptop).  in is the scorer's view, train_scorer_start's. */
+	void (*train_step)(const struct model *m, const struct score_in *in,
+			   int sc, int t, int n, int word,
+			   const struct selection_class *sel,
+			   struct train_work *w);
+	/* One pair with every scorer of scorers: the forward pass, adding
+	 * each scorer's summed cross-entropy to loss[sc] and its right
+	 * predictions to right[sc]; with g, the backward pass adding scale
+	 * times the gradient to g. */
+	void (*train_pair)(struct model *g, const struct model *m,
+			   const struct train_pair *pr, unsigned scorers,
+			   double scale, struct train_work *w,
+			   double loss[SCORER_COUNT], int right[SCORER_COUNT]);
 };
 
 /* The work space of arch_class.log_prob. */
@@ -63,8 +126,13 @@ static inline const struct arch_class *arch_get(int a)
 /* --arch=all: every architecture, each on its built-in model */
 #define ARCH_ALL ARCH_COUNT
 
-/* The name of the built-in model of architecture a: "toy4", "bahdanau4". */
+/* The name of the built-in model of architecture a: "toy4", "bahdanau4";
+ * for an a out of range (none asked for), the documented default's. */
 const char *arch_builtin_model(int a);
+
+/* The architecture that has an input-feeding variant's name in prose
+ * ("Luong's"), the registry's first with feed_model. */
+const char *arch_feed_owner(void);
 
 /* The architecture called name (exactly), or -1. */
 int arch_find(const char *name);

@@ -16,9 +16,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #include "arch.h"
 #include "attn.h"
+#include "fmt.h"
+#include "num.h"
+#include "train_part.h"
 
 #include <string.h>
 
@@ -171,12 +175,511 @@ static double luong_log_prob(const struct model *m, const double *c,
 	return lp;
 }
 
+/* The parameter sections of Luong's, in the model file's order (struct
+ * arch_class's params): the decoder's W_x reads [y_{t-1}; h̃_{t-1}] with
+ * input feeding, so it is E + H wide. */
+static int luong_params(struct model *m, unsigned scorers,
+			struct model_param *tab)
+{
+	const int E = m->E, H = m->H;
+	int n = 0;
+
+	model_param_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
+		E, &m->src.emb);
+	model_param_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
+		E, &m->tgt.emb);
+	model_param_add(&tab[n++], "encoder.W_x", "encoder W_x", PARAM_MATRIX, -1, H,
+		E, &m->enc.Wx);
+	model_param_add(&tab[n++], "encoder.W_h", "encoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->enc.Wh);
+	model_param_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, MODEL_PARAM_VEC, H,
+		&m->enc.b);
+	model_param_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
+		E + (m->input_feeding ? H : 0), &m->dec.Wx);
+	model_param_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
+		H, &m->dec.Wh);
+	model_param_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, MODEL_PARAM_VEC, H,
+		&m->dec.b);
+	n += model_param_scorers(m, scorers, tab + n);
+	n += model_param_mha(m, scorers, tab + n);
+	n += model_param_localp(m, scorers, tab + n);
+	model_param_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
+		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
+	model_param_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
+		m->tgt.n, H, &m->Ws);
+	return n;
+}
+
+/* ---------------------------------------------- the narration
+ *
+ * What the stepper says of each of Luong's stages (view.c). */
+
+static void luong_narrate_encoding(FILE *f, const struct trace *tr, int i)
+{
+	fprintf(f, "The encoder reads the source one word at a time. Word %d "
+		"of %d is \"%s\": its embedding x_%d is looked up, then mixed "
+		"with the previous state h_%d%s by the RNN step. Every h_i is "
+		"something attention can look at later.", i, tr->n,
+		tr->m->src.words[tr->src[i - 1]], i, i - 1, i == 1 ? " (zero before the "
+		"first word)" : "");
+}
+
+static void luong_narrate_state(FILE *f, const struct trace *tr, int run,
+				int t)
+{
+	const struct trace_run *ru = &tr->runs[run];
+	if (tr->m->input_feeding) { /* Luong's input feeding */
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"h̃_%d, the attentional state of the step before%s, "
+			"and updates its state, s_%d = tanh(W_x·[y_%d; h̃_%d] "
+			"+ W_h·s_%d + b). This is input feeding: the state "
+			"remembers where the steps before looked.", t,
+			tr->m->tgt.words[ru->input[t - 1]], t - 1, t - 1,
+			t == 1 ? " (zero before the first step)" : "", t,
+			t - 1, t - 1, t - 1);
+	} else {
+		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
+			"updates its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + "
+			"b).", t, tr->m->tgt.words[ru->input[t - 1]], t - 1,
+			t, t - 1, t - 1);
+	}
+	if (t == 1)
+		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
+			"state, so it knows the whole sentence in summary.",
+			tr->n);
+}
+
+static void luong_narrate_concat(FILE *f, const struct trace *tr, int t)
+{
+	fprintf(f, "The context c_%d and the decoder state s_%d are stacked "
+		"into one vector [c_%d; s_%d] of %d numbers, context first. "
+		"W_c mixes them and tanh squashes the result into the "
+		"attentional state h̃_%d: what the decoder wanted, together "
+		"with what it found.", t, t, t, t, 2 * tr->m->H, t);
+}
+
+static void luong_narrate_output(FILE *f, const struct trace *tr, int run,
+				 int prec, int t)
+{
+	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
+	const char *w = tr->m->tgt.words[r->word];
+	char buf[NUM_BUFSZ];
+	fprintf(f, "W_s gives each of the %d target words a score from "
+		"h̃_%d, and a softmax makes the scores probabilities. The most "
+		"likely word, \"%s\" (%s), is the output of step %d.",
+		tr->m->tgt.n, t, w, fmt_num(buf, r->result[r->word],
+					   prec), t);
+	if (tr->ntgt) {
+		int want = t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
+		fprintf(f, " The target is \"%s\", so the model is %s.",
+			tr->m->tgt.words[want], want == r->word ? "right" : "wrong");
+	} else if (r->word == tr->m->eos) {
+		fputs(" </s> ends the translation.", f);
+	} else {
+		fputs(" Decoding is greedy, so it is the next step's input.", f);
+	}
+}
+
+/* arch_class.narrate: every stage but the scores, the weights and the
+ * context */
+static int luong_narrate(FILE *f, const struct trace *tr, int run,
+			 enum trace_stage stage, int t, int i, int prec)
+{
+	switch (stage) {
+	case STAGE_ENCODING: luong_narrate_encoding(f, tr, i); return 1;
+	case STAGE_DECODER: luong_narrate_state(f, tr, run, t); return 1;
+	case STAGE_CONCAT: luong_narrate_concat(f, tr, t); return 1;
+	case STAGE_OUTPUT: luong_narrate_output(f, tr, run, prec, t); return 1;
+	default: return 0;
+	}
+}
+
+/* ---------------------------------------------- the training part
+ *
+ * Luong's architecture in training (src/train_part.h), the forward pass
+ * of doc/model.md and its backward pass through time.  With no input
+ * feeding the decoder's states s_t depend only on the teacher-forced
+ * words, not on attention, so for each pair the encoder and decoder
+ * states are computed once; then for each scorer and each step the
+ * attention and the output are computed and immediately back-propagated,
+ * which adds to dL/ds_t and dL/dh_i; last come the two backward passes
+ * through time.  A scorer that reads α_{t-1}, and input feeding, make a
+ * step depend on the steps before: then every step runs forward first
+ * (luong_tr_pass_seq). */
+
+/* Encodes src (n) into w->h rows 1..n (row 0 is h_0 = 0). */
+static void luong_tr_encode(const struct model *m, const int *src, int n,
+		      struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	memset(w->h, 0, sizeof *w->h * (size_t)H);
+	for (int i = 1; i <= n; i++)
+		train_rnn(w->h + (size_t)i * H, &m->enc,
+		       m->src.emb + (size_t)src[i - 1] * E,
+		       w->h + (size_t)(i - 1) * H, E, H);
+}
+
+/* s_t (w->s row t) from s_{t-1} and the word fed at step t. */
+static void luong_tr_dec_step(const struct model *m, int word, int t,
+			struct train_work *w)
+{
+	const int H = m->H;
+
+	train_rnn(w->s + (size_t)t * H, &m->dec,
+	       m->tgt.emb + (size_t)word * m->E,
+	       w->s + (size_t)(t - 1) * H, m->E, H);
+}
+
+/* The forward pass of decoder step t with scorer sc, from s_t on: scores,
+ * weights, the context c_t by the selection sel, h̃_t and p_t (w->p).
+ * Returns log p_t[gold], or 0 if gold is -1. */
+static double luong_tr_attend(const struct model *m, const struct score_in *in,
+			int sc, int t, int n, int gold,
+			const struct selection_class *sel, struct train_work *w)
+{
+	const int H = m->H;
+	const double *s = w->s + (size_t)t * H;
+	double logit;
+
+	/* step 1: the scores, by the scorer's own forward function */
+	scorer_get(sc)->forward(in, s, w->e, &w->sws);
+	/* step 2: the weights, by the window */
+	train_window(m, s, t, n, w);
+	/* step 3: the context c_t, by the selection, and [c_t; s_t] */
+	sel->train_context(w->cs, w->alpha, n, t, w);
+	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
+	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
+	attn_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
+	for (int k = 0; k < H; k++)
+		w->ht[k] = tanh(w->ht[k]);
+	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
+	train_out_matvec(w, w->p, w->outT, w->ht, m->tgt.n, H);
+	logit = gold >= 0 ? w->p[gold] : 0.0;
+	logit -= train_softmax(w->p, w->p, m->tgt.n, &w->ptop);
+	return gold >= 0 ? logit : 0.0;
+}
+
+/* Back through steps 5 and 4 of luong_tr_attend, given its step st (and, with
+ * input feeding, w->dht_in): W_s, tanh and W_c, into dL/d[c_t; s_t]
+ * (w->dcs), adding dL/ds_t's share to ds (H). */
+static void luong_tr_output_back(struct model *g, const struct model *m,
+			   double *ds, const struct train_step *st,
+			   struct train_work *w)
+{
+	const int H = m->H, V = m->tgt.n;
+
+	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
+	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
+	train_out_back(w, g->Ws, w->dht, m->Ws, H, st->dy, st->ht, V, H);
+	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
+		for (int k = 0; k < H; k++)
+			w->dht[k] += w->dht_in[k];
+	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
+	for (int k = 0; k < H; k++)
+		w->dht[k] *= 1.0 - st->ht[k] * st->ht[k];
+	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
+	attn_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, st->cs, H, 2 * H);
+	for (int k = 0; k < H; k++)
+		ds[k] += w->dcs[H + k];
+}
+
+/* Back through decoder step t after luong_tr_attend, from what it kept in st:
+ * adds to the gradients, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
+ * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
+ * that reads α_{t-1}). */
+static void luong_tr_attend_back(struct train_pass *p, int t, const struct train_step *st,
+			   const double *dalpha_in, struct train_work *w)
+{
+	const int H = p->m->H;
+	double *ds = w->ds + (size_t)t * H;
+
+	luong_tr_output_back(p->g, p->m, ds, st, w);
+	train_weights_back(p, t, w->s + (size_t)t * H, ds, st->alpha, dalpha_in,
+			w->dcs, w);
+}
+
+/* Back through time in the decoder (steps T..1), then into h_n = s_0. */
+static void luong_tr_decoder_back(struct model *g, const struct model *m,
+			    const struct train_pair *pr, int T,
+			    struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	for (int t = T; t >= 1; t--) {
+		int word = train_input(m, pr->tgt, t);
+		train_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
+			    w->s + (size_t)t * H,
+			    m->tgt.emb + (size_t)word * E,
+			    w->s + (size_t)(t - 1) * H,
+			    g->tgt.emb + (size_t)word * E,
+			    w->ds + (size_t)(t - 1) * H, E, H);
+	}
+	for (int k = 0; k < H; k++)
+		w->dh[(size_t)pr->nsrc * H + k] += w->ds[k];
+}
+
+/* Back through time in the encoder (positions n..1). */
+static void luong_tr_encoder_back(struct model *g, const struct model *m,
+			    const int *src, int n, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	for (int i = n; i >= 1; i--)
+		train_rnn_back(&g->enc, &m->enc, w->dh + (size_t)i * H,
+			    w->h + (size_t)i * H,
+			    m->src.emb + (size_t)src[i - 1] * E,
+			    w->h + (size_t)(i - 1) * H,
+			    g->src.emb + (size_t)src[i - 1] * E,
+			    w->dh + (size_t)(i - 1) * H, E, H);
+}
+
+/* dL/dlogits = scale (p - onehot(gold)), in p (V) itself. */
+static void luong_tr_dlogits_here(double *p, int V, int gold, double scale)
+{
+	p[gold] -= 1.0;
+	for (int k = 0; k < V; k++)
+		p[k] *= scale;
+}
+
+/* The summed cross-entropy of every prediction of scorer sc for one pair
+ * whose states are in w, when no step depends on the steps before, so
+ * that each is back-propagated as soon as it is made; counts right
+ * predictions in *right.  With g, adds scale times the gradient to g and
+ * to dL/ds_t and dL/dh_i.  The selection of w makes each context (hard:
+ * from a draw, its loss -log p(y_t | l) and REINFORCE's terms on the
+ * scores besides, src/selection_hard.c). */
+static double luong_tr_pass(struct model *g, const struct model *m,
+			    const struct train_pair *pr, int sc,
+			    double scale, struct train_work *w, int *right)
+{
+	const struct train_step st = { w->alpha, w->cs, w->ht, w->p };
+	struct train_pass p;
+
+	train_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = train_gold(&p, t);
+		double R = luong_tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		train_step_loss(&p, t, gold, R, w);
+		if (!g)
+			continue;
+		luong_tr_dlogits_here(w->p, m->tgt.n, gold, scale);
+		luong_tr_attend_back(&p, t, &st, NULL, w);
+	}
+	return train_pass_end(&p, w);
+}
+
+/* The decoder's input with input feeding, x = [y_{t-1}; h̃_{t-1}], into
+ * w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
+static void luong_tr_feed_input(const struct model *m, int word, const double *feed,
+			  struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
+	if (feed)
+		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
+	else
+		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
+}
+
+/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
+ * h̃_{t-1}] (luong_tr_feed_input). */
+static void luong_tr_dec_step_feed(const struct model *m, int word, int t,
+			     const double *feed, struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	luong_tr_feed_input(m, word, feed, w);
+	train_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
+	       E + H, H);
+}
+
+/* The backward pass of luong_tr_dec_step_feed at step t (feed: h̃_{t-1}, NULL
+ * for h̃_0 = 0), given dL/ds_t in w->ds row t: adds to the decoder's
+ * gradients, to the fed word's embedding and to dL/ds_{t-1}, and leaves
+ * dL/dh̃_{t-1} in w->dnext, for step t - 1's luong_tr_attend_back (w->dht_in). */
+static void luong_tr_dec_step_feed_back(struct model *g, const struct model *m,
+				  int word, int t, const double *feed,
+				  struct train_work *w)
+{
+	const int E = m->E, H = m->H;
+
+	luong_tr_feed_input(m, word, feed, w);
+	memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
+	train_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
+		    w->s + (size_t)t * H, w->scy, w->s + (size_t)(t - 1) * H,
+		    w->dscy, w->ds + (size_t)(t - 1) * H, E + H, H);
+	for (int k = 0; k < E; k++)
+		g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
+	memcpy(w->dnext, w->dscy + E, sizeof *w->dnext * (size_t)H);
+}
+
+/* The backward pass of luong_tr_pass_seq, from step T to 1: each step
+ * reads what its forward pass kept (its struct train_step), the scorer adds
+ * dL/dα_{t-1} to w->dprev_next, and with input feeding the decoder's
+ * step runs back too, into dL/ds_0 = dL/dh_n. */
+static void luong_tr_seq_back(struct train_pass *p, struct train_work *w)
+{
+	const struct model *m = p->m;
+	const int H = m->H, n = p->n, O = 3 * H + m->tgt.n;
+	const int feed = m->input_feeding;
+
+	if (feed) { /* the states are this scorer's own */
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(p->T + 1) * H);
+		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
+		w->dht_in = w->dnext;
+	}
+	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
+	for (int t = p->T; t >= 1; t--) {
+		const double *o = w->seq_out + (size_t)(t - 1) * O;
+		const struct train_step st = { w->seq_alpha + (size_t)t * n, o,
+					    o + 2 * H, o + 3 * H };
+		train_seq_step(p, t, w);
+		train_window_recall(w, n, t);
+		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
+		w->sws.dprev = w->dprev_next;
+		luong_tr_attend_back(p, t, &st, w->dprev, w);
+		w->sws.dprev = NULL;
+		train_swap(&w->dprev, &w->dprev_next);
+		if (feed) /* the decoder's step t; dL/dh̃_{t-1} into w->dnext */
+			luong_tr_dec_step_feed_back(p->g, m, train_input(m, p->pr->tgt, t),
+					      t, t > 1 ? o - O + 2 * H : NULL, w);
+	}
+	if (feed) {
+		w->dht_in = NULL;
+		for (int k = 0; k < H; k++)
+			w->dh[(size_t)n * H + k] += w->ds[k];
+	}
+}
+
+/* luong_tr_pass for what makes a step depend on the steps before: a
+ * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
+ * keeping what the backward pass needs (the scorer's working values, α_t,
+ * [c_t; s_t], h̃_t, dL/dlogits, the window's and the selection's state),
+ * then back from step T to 1, carrying dL/dα_t from step t + 1 to step t
+ * (luong_tr_seq_back).
+ *
+ * With input feeding the decoder states depend on the attention of the
+ * steps before (h̃_{t-1} enters step t; under hard attention, made with
+ * c_{t-1} = h_{l_{t-1}}, so every later step depends on the draws), so
+ * each scorer has its own and the decoder runs inside the forward loop;
+ * each step's dL/dh̃_t is its output's plus what step t + 1's decoder
+ * input sent back. */
+static double luong_tr_pass_seq(struct model *g, const struct model *m,
+				const struct train_pair *pr, int sc,
+				double scale, struct train_work *w, int *right)
+{
+	const int H = m->H, V = m->tgt.n, O = 3 * H + V;
+	struct train_pass p;
+
+	train_pass_begin(&p, g, m, pr, sc, scale, w, right);
+	for (int t = 1; t <= p.T; t++) {
+		int gold = train_gold(&p, t);
+		double *o = w->seq_out + (size_t)(t - 1) * O, R;
+		if (m->input_feeding) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
+			luong_tr_dec_step_feed(m, train_input(m, pr->tgt, t), t,
+					 t > 1 ? o - O + 2 * H : NULL, w);
+		train_seq_step(&p, t, w);
+		R = luong_tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
+		train_step_loss(&p, t, gold, R, w);
+		train_seq_keep(&p, t, w);
+		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
+		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
+		if (g)
+			train_dlogits(o + 3 * H, w->p, V, gold, scale);
+	}
+	if (g)
+		luong_tr_seq_back(&p, w);
+	return train_pass_end(&p, w);
+}
+
+/* One pair with every scorer of scorers: the forward pass, and with g the
+ * backward pass adding scale times the gradient. */
+static void luong_train_pair(struct model *g, const struct model *m,
+		    const struct train_pair *pr, unsigned scorers,
+		    double scale, struct train_work *w,
+		    double loss[SCORER_COUNT], int right[SCORER_COUNT])
+{
+	const int H = m->H, n = pr->nsrc, T = pr->ntgt + 1;
+
+	/* step 1: encode; step 2: the teacher-forced decoder states */
+	luong_tr_encode(m, pr->src, n, w);
+	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
+	if (m->input_feeding) { /* the states depend on the scorer */
+		if (g)
+			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
+		for (int sc = 0; sc < SCORER_COUNT; sc++)
+			if (scorers & (1u << sc))
+				loss[sc] += luong_tr_pass_seq(g, m, pr, sc,
+							      scale, w,
+							      &right[sc]);
+		if (g)
+			luong_tr_encoder_back(g, m, pr->src, n, w);
+		return;
+	}
+	for (int t = 1; t <= T; t++)
+		luong_tr_dec_step(m, train_input(m, pr->tgt, t), t, w);
+	if (g) {
+		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
+		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
+	}
+	/* step 3: attention and output, forward and back, for each scorer */
+	for (int sc = 0; sc < SCORER_COUNT; sc++)
+		if (scorers & (1u << sc))
+			loss[sc] += (scorer_get(sc)->uses_prev_alpha
+				     ? luong_tr_pass_seq : luong_tr_pass)(
+					g, m, pr, sc, scale, w, &right[sc]);
+	if (!g)
+		return;
+	/* step 4: back through the decoder; step 5: through the encoder */
+	luong_tr_decoder_back(g, m, pr, T, w);
+	luong_tr_encoder_back(g, m, pr->src, n, w);
+}
+
+/* The training part's hooks (struct arch_class) */
+
+static void luong_train_begin(const struct model *m, struct train_work *w)
+{
+	attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
+}
+
+/* h_1..h_n, and s_0 = h_n */
+static void luong_train_encode(const struct model *m, const int *src, int n,
+			       struct train_work *w)
+{
+	luong_tr_encode(m, src, n, w);
+	memcpy(w->s, w->h + (size_t)n * m->H, sizeof *w->s * (size_t)m->H);
+}
+
+static void luong_train_step(const struct model *m, const struct score_in *in,
+			     int sc, int t, int n, int word,
+			     const struct selection_class *sel,
+			     struct train_work *w)
+{
+	if (m->input_feeding) /* h̃_{t-1} is still in w->ht */
+		luong_tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
+	else
+		luong_tr_dec_step(m, word, t, w);
+	luong_tr_attend(m, in, sc, t, n, -1, sel, w);
+}
+
 const struct arch_class arch_luong = {
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
 	.query_off = 0,
+	.model = "toy4",
+	.feed_model = "feed4",
+	.owner = "Luong's",
+	.carries = "the fed h̃_{t-1}",
 	.encode = trace_encode_rnn,
 	.start = luong_start,
 	.step = luong_step,
 	.log_prob = luong_log_prob,
+	.params = luong_params,
+	.narrate = luong_narrate,
+	.train_begin = luong_train_begin,
+	.train_encode = luong_train_encode,
+	.train_step = luong_train_step,
+	.train_pair = luong_train_pair,
 };

@@ -14,6 +14,7 @@
 #include "cli_options.h"
 #include "selection.h"
 #include "utf8.h"
+#include "window.h"
 #include "cli_heatmap.h"
 #include "cli_diagram.h"
 #include "cli_lesson.h"
@@ -708,25 +709,34 @@ void cli_help_feed(int arch_all)
 
 const char *cli_builtin_model(int arch, int feed)
 {
-	return feed && arch != ARCH_bahdanau ? "feed4"
-					     : arch_builtin_model(arch);
+	const struct arch_class *c = arch_get(arch >= 0 && arch < ARCH_COUNT
+					      ? arch : ARCH_DEFAULT);
+
+	return feed && c->feed_model ? c->feed_model : c->model;
 }
 
 int cli_feed_arch(int arch, int feed)
 {
-	if (!feed || arch != ARCH_bahdanau)
+	const struct arch_class *c;
+
+	if (!feed || arch < 0 || arch >= ARCH_COUNT)
 		return 0;
-	return cli_usage_errorf("--input-feeding is Luong's: Bahdanau's "
-				"decoder already reads the context c_{t-1}; "
-				"drop --arch=bahdanau or --input-feeding");
+	c = arch_get(arch);
+	if (c->feed_model)
+		return 0;
+	return cli_usage_errorf("--input-feeding is %s: %s decoder %s; drop "
+				"--arch=%s or --input-feeding",
+				arch_feed_owner(), c->owner, c->no_feed,
+				c->name);
 }
 
 int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 {
 	/* without a model, the architecture's own with input feeding; for
-	 * Bahdanau's (--arch=all) that is bahdanau4, as it is */
+	 * one with no input-feeding variant (--arch=all) its own, as it is */
 	if (!path && feed) {
-		if (arch == ARCH_bahdanau)
+		if (arch >= 0 && arch < ARCH_COUNT &&
+		    !arch_get(arch)->feed_model)
 			return cli_load_arch(m, NULL, arch);
 		path = cli_builtin_model(arch, 1);
 	}
@@ -734,13 +744,13 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 		return -1;
 	if (!feed || m->input_feeding)
 		return 0;
-	if (m->arch == ARCH_bahdanau)
-		cli_messagef("%s is a model of the bahdanau architecture, whose "
-			     "decoder already reads the context c_{t-1}: "
-			     "input feeding is Luong's; drop --input-feeding, "
-			     "or give a model trained with 'train "
-			     "--input-feeding' (the built-in feed4 is one)",
-			     m->name);
+	if (!arch_get(m->arch)->feed_model)
+		cli_messagef("%s is a model of the %s architecture, whose "
+			     "decoder %s: input feeding is %s; drop "
+			     "--input-feeding, or give a model trained with "
+			     "'train --input-feeding' (the built-in feed4 is "
+			     "one)", m->name, arch_get(m->arch)->name,
+			     arch_get(m->arch)->no_feed, arch_feed_owner());
 	else
 		cli_messagef("%s has no input feeding, and --input-feeding "
 			     "asks for it; drop --input-feeding, or give a "
@@ -750,9 +760,36 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 	return -1;
 }
 
+/* The built-in model of window's class (window_class.model), when no
+ * path or feed asks for another and arch, if given, is its
+ * architecture: 0 with it in *m, or -1 with nothing loaded. */
+static int cli_load_own(struct model *m, const char *path, int arch,
+			int feed, int window)
+{
+	const char *own = window_get(window)->model;
+	struct errbuf err;
+
+	if (path || feed || !own || model_load_arg(m, own, &err) != 0)
+		return -1;
+	if (arch >= 0 && m->arch != arch) {
+		model_free(m);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_load_window(struct model *m, const char *path, int arch, int feed,
+		    int window)
+{
+	if (cli_load_own(m, path, arch, feed, window) == 0)
+		return 0;
+	return cli_load_feed(m, path, arch, feed);
+}
+
 int cli_load(struct model *m, const struct cli_opts *o)
 {
-	return cli_load_feed(m, o->model_path, o->arch, o->feed);
+	return cli_load_window(m, o->model_path, o->arch, o->feed,
+			       o->cfg.window);
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
@@ -879,17 +916,18 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
-	/* --arch=all: both architectures, each on its built-in model; 'a'
-	 * switches between them */
+	/* --arch=all: the registry's first two architectures, each on its
+	 * built-in model (with --input-feeding, its input-feeding variant's
+	 * where it has one); 'a' switches between them */
 	struct model m, m2;
 	if (o->arch == ARCH_ALL && o->model_path)
 		return cli_usage_error("--arch=all steps through the built-in "
 				       "model of each architecture; drop "
 				       "--model");
 	if (o->arch == ARCH_ALL) {
-		if (cli_load_feed(&m, NULL, ARCH_luong, o->feed) != 0)
+		if (cli_load_feed(&m, NULL, 0, o->feed) != 0)
 			return EXIT_DATA;
-		if (cli_load_arch(&m2, NULL, ARCH_bahdanau) != 0) {
+		if (cli_load_feed(&m2, NULL, 1, o->feed) != 0) {
 			model_free(&m);
 			return EXIT_DATA;
 		}

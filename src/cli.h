@@ -161,6 +161,13 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed);
  * printing the error. */
 int cli_load_arch(struct model *m, const char *path, int arch);
 
+/* cli_load_feed, but without path or feed the built-in model of the
+ * window's class (window: an enum window) where it names one and arch
+ * (if not -1) is its architecture: --window=local-p alone is localp4.
+ * 0, or -1 after the message. */
+int cli_load_window(struct model *m, const char *path, int arch, int feed,
+		    int window);
+
 /* Loads the model of the options (the built-in one by default) into *m;
  * returns 0, or -1 after printing the error. */
 int cli_load(struct model *m, const struct cli_opts *o);

@@ -322,7 +322,8 @@ int cli_diagram(int argc, char **argv)
 	    cli_check_overwrite(o.output, "--model", o.model_path))
 		return EXIT_USAGE;
 	struct model m;
-	if (cli_load_feed(&m, o.model_path, o.arch, o.feed) != 0)
+	if (cli_load_window(&m, o.model_path, o.arch, o.feed,
+			    o.cfg.window) != 0)
 		return EXIT_DATA;
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	struct trace tr;

@@ -331,8 +331,9 @@ int cli_heatmap(int argc, char **argv)
 	rc = 0;
 	for (; built < ntr; built++) {
 		char note[320];
-		if (cli_load_feed(&m[built], o.model_path,
-				  ntr > 1 ? built : o.arch, o.feed) != 0) {
+		if (cli_load_window(&m[built], o.model_path,
+				    ntr > 1 ? built : o.arch, o.feed,
+				    o.cfg.window) != 0) {
 			rc = 1;
 			break;
 		}

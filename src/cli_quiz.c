@@ -266,7 +266,8 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 {
 	struct errbuf err;
 	char note[320];
-	if (cli_load_feed(m, o->model_path, arch, o->feed) != 0)
+	if (cli_load_window(m, o->model_path, arch, o->feed,
+			    o->cfg.window) != 0)
 		return EXIT_DATA; /* the message is printed */
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
 				note, sizeof note, &o->cfg, &err);

@@ -285,18 +285,20 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return cli_usage_errorf("--arch=all writes a model file for "
 					"each architecture; -o must name a "
 					"directory, not standard output");
-	if ((o->arch == ARCH_bahdanau || o->arch == ARCH_ALL) &&
-	    o->H % 2 != 0)
-		return cli_usage_errorf("--arch=bahdanau splits the hidden "
-					"size between the encoder's two "
-					"directions; expected an even --hidden, "
-					"not %d", o->H);
-	if (o->feed && o->arch == ARCH_bahdanau)
-		return cli_usage_errorf("--input-feeding is Luong's: Bahdanau's "
-					"decoder already reads the context "
-					"c_{t-1}; drop --arch=bahdanau or "
-					"--input-feeding");
-	if (o->t.window != WINDOW_global && o->t.align_weight > 0.0)
+	for (int k = 0; k < ARCH_COUNT && o->H % 2 != 0; k++)
+		if ((o->arch == k || o->arch == ARCH_ALL) &&
+		    arch_get(k)->bidir)
+			return cli_usage_errorf("--arch=%s splits the hidden "
+						"size between the encoder's two "
+						"directions; expected an even "
+						"--hidden, not %d",
+						arch_get(k)->name, o->H);
+	if (o->arch >= 0 && o->arch < ARCH_COUNT) {
+		int rc = cli_feed_arch(o->arch, o->feed);
+		if (rc != 0)
+			return rc;
+	}
+	if (o->t.window != WINDOW_DEFAULT && o->t.align_weight > 0.0)
 		return cli_usage_errorf("--align-weight and --window=%s do not "
 					"go together: the gold words may lie "
 					"outside the window",
@@ -305,6 +307,11 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 		return EXIT_USAGE;
 	if (train_window_check(window_get(o->t.window), &err))
 		return cli_usage_errorf("%s", err.msg);
+	for (int k = 0; k < ARCH_COUNT; k++)
+		if ((o->arch == k || o->arch == ARCH_ALL ||
+		     (o->arch < 0 && !o->init && k == ARCH_DEFAULT)) &&
+		    train_arch_check(arch_get(k), &err))
+			return cli_usage_errorf("%s", err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "
@@ -430,13 +437,14 @@ static void cli_train_command(char *buf, size_t size,
 			 o->t.freeze_shared ? " --freeze-shared" : "");
 	else
 		snprintf(start, sizeof start, "--seed=%llu --embedding=%d "
-			 "--hidden=%d --attention=%d%s%s",
+			 "--hidden=%d --attention=%d%s%s%s",
 			 (unsigned long long)o->t.seed, t->lay.E, t->lay.H,
-			 t->lay.A, t->lay.arch == ARCH_bahdanau
-			 ? " --arch=bahdanau" : "",
+			 t->lay.A, t->lay.arch != ARCH_DEFAULT ? " --arch=" : "",
+			 t->lay.arch != ARCH_DEFAULT ? arch_get(t->lay.arch)->name
+						     : "",
 			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
-	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_global ||
+	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_DEFAULT ||
 	    o->t.hard) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
@@ -447,7 +455,7 @@ static void cli_train_command(char *buf, size_t size,
 			used += (size_t)snprintf(pos + used, sizeof pos - used,
 				 " --align-weight=%s",
 				 num_shortest(aw, o->t.align_weight));
-		if (o->t.window != WINDOW_global)
+		if (o->t.window != WINDOW_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
 				 " --window=%s --window-size=%d",
 				 window_get(o->t.window)->name,
@@ -736,6 +744,11 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		model_free(&init);
 		return EXIT_DATA;
 	}
+	if (o->init && train_arch_check(arch_get(init.arch), &err)) {
+		cli_messagef("%s", err.msg);
+		model_free(&init);
+		return EXIT_DATA;
+	}
 	if (train_pairs_load(d, o->pairs, o->init ? &init : NULL, &err) != 0) {
 		cli_messagef("%s", err.msg);
 		rc = EXIT_DATA;
@@ -759,7 +772,7 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 				       o->L ? o->L : d->max_src,
 				       o->t.scorers | own, o->t.seed);
 	} else {
-		train_init_random_arch(t, d, o->arch < 0 ? ARCH_luong : o->arch,
+		train_init_random_arch(t, d, o->arch < 0 ? ARCH_DEFAULT : o->arch,
 				       o->E ? o->E : 4, o->H ? o->H : 4,
 				       o->A ? o->A : 4,
 				       o->L ? o->L : d->max_src,
@@ -905,8 +918,8 @@ int cli_train(int argc, char **argv)
 			len && o.out[len - 1] == '/' ? "" : "/", name);
 		each[k].out = paths[k];
 		each[k].arch = k;
-		/* input feeding is Luong's: Bahdanau's decoder reads c_t */
-		each[k].feed = o.feed && k == ARCH_luong;
+		/* input feeding where the architecture has it */
+		each[k].feed = o.feed && arch_get(k)->feed_model != NULL;
 	}
 	struct stat sb;
 	/* no model file of the directory may be an input */

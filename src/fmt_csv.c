@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch.h"
 #include "fmt.h"
 #include "num.h"
 

@@ -126,7 +126,7 @@ static void jw_encoder(const struct jw *w)
 	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"encoder\": [");
-	if (tr->arch == ARCH_bahdanau) {
+	if (arch_get(tr->arch)->bidir) {
 		jw_encoder_bidir(w);
 		return;
 	}
@@ -485,7 +485,7 @@ static void jw_header(const struct jw *w)
 	jw_nl(w, 1);
 	fmt_buf_printf(w->b, "\"embedding_dim\": %d, \"hidden_dim\": %d, "
 		"\"attention_dim\": %d,", m->E, m->H, m->A);
-	if (tr->arch != ARCH_luong)
+	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
 			       arch_get(tr->arch)->name);
 	if (tr->cfg.selection == SELECTION_hard)

@@ -59,7 +59,7 @@ static void md_header(FILE *out, const struct trace *tr,
 	md_text(out, m->name);
 	fprintf(out, " (embedding %d, hidden %d, attention %d); %d digits",
 		m->E, m->H, m->A, o->precision);
-	if (tr->arch != ARCH_luong)
+	if (tr->arch != ARCH_DEFAULT)
 		fprintf(out, "; architecture %s", arch_get(tr->arch)->name);
 	if (o->pair)
 		fprintf(out, "; pair on line %d", o->pair);
@@ -91,7 +91,7 @@ static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
 
 static void md_encoder(FILE *out, const struct trace *tr, int prec)
 {
-	if (tr->arch == ARCH_bahdanau) {
+	if (arch_get(tr->arch)->bidir) {
 		md_encoder_bidir(out, tr, prec);
 		return;
 	}
@@ -165,13 +165,14 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	fprintf(out, "\n### t=%d: the decoder reads ", t);
 	md_text(out, tv->words[tr->runs[run].input[t - 1]]);
 	fputs("\n\n", out);
-	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_SCORING))) {
+	/* the query is s_{t-1} (query_off -1): attention comes first, and
+	 * its context enters the RNN; else s_t, the RNN's new state */
+	if (tr->query_off != 0 && (st & (1u << STAGE_SCORING))) {
 		fprintf(out, "The query is the state before this step, "
 			"s_%d = ", t - 1);
 		md_vec(out, trace_find(tr, REC_QUERY, run, t, 0), o->precision);
 		fputs("\n\n", out);
-	} else if (tr->arch != ARCH_bahdanau &&
-		   (st & (1u << STAGE_DECODER))) {
+	} else if (tr->query_off == 0 && (st & (1u << STAGE_DECODER))) {
 		fprintf(out, "s_%d = ", t);
 		md_vec(out, trace_find(tr, REC_RNN, run, t, 0), o->precision);
 		fputs("\n\n", out);
@@ -287,7 +288,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			}
 		}
 	}
-	if (tr->arch == ARCH_bahdanau && (st & (1u << STAGE_DECODER))) {
+	if (tr->query_off != 0 && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
 		fprintf(out, "\nThe context enters the RNN: C·c_%d = ", t);
 		fputs("`", out);

@@ -48,7 +48,7 @@ int fmt_text_model(FILE *out, const struct model *m,
 		FMT_MODEL_TEXT_VERSION, m->name, m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, ", positions %d", m->L);
-	if (m->arch != ARCH_luong)
+	if (m->arch != ARCH_DEFAULT)
 		fprintf(out, ", architecture %s", arch_get(m->arch)->name);
 	if (m->input_feeding)
 		fputs(", input feeding", out);
@@ -66,8 +66,7 @@ int fmt_text_model(FILE *out, const struct model *m,
 		case PARAM_WORD_ROWS:
 			snprintf(label, sizeof label, "%s rows: target",
 				 e->label);
-			text_vocab(out, m->arch == ARCH_luong
-				   ? "output W_s rows: target" : label,
+			text_vocab(out, label,
 				   &(struct vocab){ .n = m->tgt.n,
 				   .words = m->tgt.words, .emb = *e->slot },
 				   e->cols, p);
@@ -153,7 +152,7 @@ int fmt_json_model(FILE *out, const struct model *m)
 		"\"attention_dim\": %d", m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, ", \"positions\": %d", m->L);
-	if (m->arch != ARCH_luong)
+	if (m->arch != ARCH_DEFAULT)
 		fprintf(out, ", \"architecture\": \"%s\"",
 			arch_get(m->arch)->name);
 	if (m->input_feeding)

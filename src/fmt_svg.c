@@ -225,7 +225,7 @@ static int svg_title(FILE *out, const struct svg_lay *L)
 	const struct trace *tr = L->tr;
 	const char *names[SVG_MAX_PANELS];
 	int cols = 0, n = 0;
-	if (L->ntrs > 1 || tr->arch != ARCH_luong) {
+	if (L->ntrs > 1 || tr->arch != ARCH_DEFAULT) {
 		for (int k = 0; k < L->count; k++)
 			if (k == 0 || L->ptr[k] != L->ptr[k - 1])
 				names[n++] = arch_get(L->ptr[k]->arch)->name;

@@ -527,11 +527,11 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "pair: line %d\n", o->pair);
 	fmt_buf_printf(b, "model: %s (embedding %d, hidden %d, attention %d)\n",
 		m->name, m->E, m->H, m->A);
-	if (tr->arch != ARCH_luong)
+	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
 			       arch_get(tr->arch)->summary);
-	if (tr->cfg.window != WINDOW_global)
+	if (tr->cfg.window != WINDOW_DEFAULT)
 		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
 			       window_get(tr->cfg.window)->name,
 			       tr->cfg.window_size,

@@ -1671,16 +1671,18 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	struct prep_files files = { 0 };
 	int same = -2;
 	memset(tr, 0, sizeof *tr);
-	/* without "model:", "arch: bahdanau" means the built-in bahdanau4 */
+	/* without "model:", "arch: NAME" means that architecture's built-in
+	 * model (bahdanau4) */
 	const char *model = l->model;
-	if (!model && l->arch == ARCH_bahdanau)
-		model = "bahdanau4";
-	if (l->input_feeding == 1 && l->arch == ARCH_bahdanau) {
+	const struct arch_class *ac = l->arch >= 0 ? arch_get(l->arch) : NULL;
+	if (!model && ac && l->arch != ARCH_DEFAULT)
+		model = ac->model;
+	if (l->input_feeding == 1 && ac && !ac->feed_model) {
 		err_set(err, "%s:%d:%d: expected no input feeding with 'arch: "
-			"bahdanau', found 'input-feeding: yes'; Bahdanau's "
-			"decoder already reads the context c_{t-1}, and input "
-			"feeding is Luong's", l->path, l->feed_pos.line,
-			l->feed_pos.col);
+			"%s', found 'input-feeding: yes'; %s decoder %s, and "
+			"input feeding is %s", l->path, l->feed_pos.line,
+			l->feed_pos.col, ac->name, ac->owner, ac->no_feed,
+			arch_feed_owner());
 		return -1;
 	}
 	const struct window_class *w = window_get(l->cfg.window);
@@ -1694,7 +1696,7 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	}
 	/* and "input-feeding: yes" the built-in feed4 */
 	if (!model && l->input_feeding == 1)
-		model = "feed4";
+		model = arch_get(ARCH_DEFAULT)->feed_model;
 	if (prep_model(l, model, l->model_pos, -1, &files, m, &same,
 		       err) != 0)
 		return -1;
@@ -1708,14 +1710,23 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		return -1;
 	}
 	if (l->input_feeding >= 0 && m->input_feeding != l->input_feeding) {
+		/* why not: its decoder reads the context already, or its
+		 * variant with input feeding is another built-in model */
+		const struct arch_class *c = arch_get(m->arch);
+		char why[160] = "";
+		if (!m->input_feeding && c->feed_model)
+			snprintf(why, sizeof why, " (%s is built in with it)",
+				 c->feed_model);
+		else if (!m->input_feeding)
+			snprintf(why, sizeof why, " (%s decoder %s)", c->owner,
+				 c->no_feed);
 		err_set(err, "%s:%d:%d: expected a model %s input feeding, as "
-			"'input-feeding: %s' says, found %s, which has %s",
+			"'input-feeding: %s' says, found %s, which has %s%s",
 			l->path, l->feed_pos.line, l->feed_pos.col,
 			l->input_feeding ? "with" : "without",
-			l->input_feeding ? "yes" : "no", model ? model : "toy4",
-			m->input_feeding ? "it" : m->arch == ARCH_bahdanau
-			? "none (Bahdanau's decoder reads c_{t-1} instead)"
-			: "none (feed4 is built in with it)");
+			l->input_feeding ? "yes" : "no",
+			model ? model : arch_get(ARCH_DEFAULT)->model,
+			m->input_feeding ? "it" : "none", why);
 		model_free(m);
 		return -1;
 	}

@@ -125,7 +125,7 @@ static void lt_records(FILE *out, const struct trace *tr,
 		lt_rec(out, tr, REC_EMBED, i ? -1 : run, i ? 0 : t, i, o);
 		break;
 	case SHOW_ENCODER:
-		if (tr->arch == ARCH_bahdanau) { /* both directions, h_i */
+		if (arch_get(tr->arch)->bidir) { /* both directions, h_i */
 			if (lt_rec(out, tr, REC_FORWARD, -1, 0, i, o) &&
 			    lt_rec(out, tr, REC_BACKWARD, -1, 0, i, o))
 				lt_rec(out, tr, REC_ANNOTATION, -1, 0, i, o);
@@ -159,9 +159,10 @@ static void lt_records(FILE *out, const struct trace *tr,
 			lt_rec(out, tr, REC_EXACT, run, t, 0, o);
 		break;
 	case SHOW_CONCAT:
-		/* Bahdanau's has no h̃: its [s_t; c_t; y_{t-1}] alone */
+		/* then h̃_t where the architecture makes one (Bahdanau's
+		 * has its [s_t; c_t; y_{t-1}] alone) */
 		if (lt_rec(out, tr, REC_CONCAT, run, t, 0, o) &&
-		    tr->arch == ARCH_luong)
+		    trace_find(tr, REC_ATTENTIONAL, run, t, 0))
 			lt_rec(out, tr, REC_ATTENTIONAL, run, t, 0, o);
 		break;
 	case SHOW_OUTPUT: lt_rec(out, tr, REC_OUTPUT, run, t, 0, o); break;
@@ -471,7 +472,7 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_field(out, "Target", l->target ? l->target
 		 : "none (the model decodes greedily)", width);
 	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
-	if (l->cfg.window != WINDOW_global) {
+	if (l->cfg.window != WINDOW_DEFAULT) {
 		char win[64];
 		snprintf(win, sizeof win, "%s, D = %d",
 			 window_get(l->cfg.window)->name, l->cfg.window_size);

@@ -535,7 +535,7 @@ static int mp_body(struct mparse *p, struct model *m,
 			return -1;
 		return mp_specials(p, m);
 	case PARAM_MATRIX:
-		if (m->arch == ARCH_luong && e->slot == &m->dec.Wx) {
+		if (arch_get(m->arch)->feed_model && e->slot == &m->dec.Wx) {
 			/* its width is the one that input feeding changes */
 			char why[192];
 			if (m->input_feeding)
@@ -653,8 +653,9 @@ static int mp_positions(struct mparse *p, struct model *m)
 }
 
 /* Reads the optional line "architecture NAME" (model.h); without it the
- * model is Luong's.  Bahdanau's encoder splits the hidden size between
- * its two directions, so it must be even. */
+ * model is of the documented default, ARCH_DEFAULT.  An architecture
+ * with a bidirectional encoder splits the hidden size between its two
+ * directions, so it must be even (arch_class.even_hidden). */
 static int mp_arch(struct mparse *p, struct model *m)
 {
 	struct mfield f;
@@ -662,7 +663,7 @@ static int mp_arch(struct mparse *p, struct model *m)
 	char q[64], names[128];
 	int r = mp_next(p), a;
 
-	m->arch = ARCH_luong;
+	m->arch = ARCH_DEFAULT;
 	if (r <= 0)
 		return r;
 	mp_field(p, &cur, &f);
@@ -682,10 +683,11 @@ static int mp_arch(struct mparse *p, struct model *m)
 	if (a < 0)
 		return mp_err(p, f.off, "expected an architecture (%s), found "
 			      "%s", names, mp_quote(p, &f, q, sizeof q));
-	if (a == ARCH_bahdanau && m->H % 2 != 0)
+	if (arch_get(a)->bidir && m->H % 2 != 0)
 		return mp_err(p, f.off, "expected an even hidden size for the "
-			      "bahdanau architecture (each encoder direction "
-			      "has half of it), found hidden %d", m->H);
+			      "%s architecture (each encoder direction has "
+			      "half of it), found hidden %d",
+			      arch_get(a)->name, m->H);
 	m->arch = a;
 	return mp_end_of_line(p, cur);
 }
@@ -716,11 +718,11 @@ static int mp_feeding(struct mparse *p, struct model *m)
 		return mp_err(p, f.off, "expected yes or no after "
 			      "input-feeding, found %s",
 			      mp_quote(p, &f, q, sizeof q));
-	if (m->input_feeding && m->arch != ARCH_luong)
+	if (m->input_feeding && !arch_get(m->arch)->feed_model)
 		return mp_err(p, f.off, "expected no input feeding in the %s "
-			      "architecture, whose decoder already reads "
-			      "c_{t-1}; input feeding is Luong's",
-			      arch_get(m->arch)->name);
+			      "architecture, whose decoder %s; input feeding "
+			      "is %s", arch_get(m->arch)->name,
+			      arch_get(m->arch)->no_feed, arch_feed_owner());
 	return mp_end_of_line(p, cur);
 }
 
@@ -1091,11 +1093,7 @@ static int model_dim_size(const struct model *m, enum model_dim d)
 	return 0;
 }
 
-/* rows TAB_VEC: one row that is a vector by its definition (a bias, v_a),
- * as against a matrix that has one row when a dimension is 1 */
-#define TAB_VEC (-1)
-
-static void tab_add(struct model_param *e, const char *section,
+void model_param_add(struct model_param *e, const char *section,
 		    const char *label, enum param_kind kind, int scorer,
 		    int rows, int cols, double **slot)
 {
@@ -1103,15 +1101,15 @@ static void tab_add(struct model_param *e, const char *section,
 	e->label = label;
 	e->kind = kind;
 	e->scorer = scorer;
-	e->vector = rows == TAB_VEC;
-	e->rows = rows == TAB_VEC ? 1 : rows;
+	e->vector = rows == MODEL_PARAM_VEC;
+	e->rows = rows == MODEL_PARAM_VEC ? 1 : rows;
 	e->cols = cols;
 	e->slot = slot;
 }
 
 /* The weights of the scorers in the bitmask scorers, from their classes;
  * returns how many were added at tab. */
-static int tab_scorers(struct model *m, unsigned scorers,
+int model_param_scorers(struct model *m, unsigned scorers,
 		       struct model_param *tab)
 {
 	int n = 0;
@@ -1124,8 +1122,8 @@ static int tab_scorers(struct model *m, unsigned scorers,
 			char name[48];
 			const struct param_spec *ps = &c->params[k];
 			snprintf(name, sizeof name, "%s.%s", c->name, ps->key);
-			tab_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
-				ps->rows == DIM_ONE ? TAB_VEC
+			model_param_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
+				ps->rows == DIM_ONE ? MODEL_PARAM_VEC
 						    : model_dim_size(m, ps->rows),
 				model_dim_size(m, ps->cols), &m->sw[sc][k]);
 		}
@@ -1134,85 +1132,24 @@ static int tab_scorers(struct model *m, unsigned scorers,
 }
 
 /* The local-p window's two sections, if LOCALP_PARAM_BIT is in mask. */
-static int tab_localp(struct model *m, unsigned mask, struct model_param *tab)
+int model_param_localp(struct model *m, unsigned mask, struct model_param *tab)
 {
 	if (!(mask & LOCALP_PARAM_BIT))
 		return 0;
-	tab_add(&tab[0], "local-p.W_p", "local-p W_p, applied to the query",
+	model_param_add(&tab[0], "local-p.W_p", "local-p W_p, applied to the query",
 		PARAM_MATRIX, LOCALP_PARAM_OWNER, m->H, m->H, &m->Wp);
-	tab_add(&tab[1], "local-p.v_p", "local-p v_p", PARAM_MATRIX,
-		LOCALP_PARAM_OWNER, TAB_VEC, m->H, &m->vp);
+	model_param_add(&tab[1], "local-p.v_p", "local-p v_p", PARAM_MATRIX,
+		LOCALP_PARAM_OWNER, MODEL_PARAM_VEC, m->H, &m->vp);
 	return 2;
 }
 
-/* Bahdanau's: a bidirectional encoder of H/2 units a direction, s_0 from
- * ←h_1, a decoder fed [y_{t-1}; c_t], and the output read from
- * [s_t; c_t; y_{t-1}]. */
-static int tab_bahdanau(struct model *m, unsigned scorers,
-			struct model_param *tab)
+/* The multi-head scorers' groups in the bitmask scorers, W_Q, W_K, W_V
+ * and W_O each (MHA_PARAM_BIT); returns how many were added at tab. */
+int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab)
 {
-	const int E = m->E, H = m->H, D = m->H / 2;
+	const int E = m->E;
 	int n = 0;
 
-	tab_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
-		E, &m->src.emb);
-	tab_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
-		E, &m->tgt.emb);
-	tab_add(&tab[n++], "forward.W_x", "forward encoder W_x", PARAM_MATRIX,
-		-1, D, E, &m->enc.Wx);
-	tab_add(&tab[n++], "forward.W_h", "forward encoder W_h", PARAM_MATRIX,
-		-1, D, D, &m->enc.Wh);
-	tab_add(&tab[n++], "forward.b", "forward encoder b", PARAM_MATRIX, -1,
-		TAB_VEC, D, &m->enc.b);
-	tab_add(&tab[n++], "backward.W_x", "backward encoder W_x",
-		PARAM_MATRIX, -1, D, E, &m->enc_bwd.Wx);
-	tab_add(&tab[n++], "backward.W_h", "backward encoder W_h",
-		PARAM_MATRIX, -1, D, D, &m->enc_bwd.Wh);
-	tab_add(&tab[n++], "backward.b", "backward encoder b", PARAM_MATRIX,
-		-1, TAB_VEC, D, &m->enc_bwd.b);
-	tab_add(&tab[n++], "decoder.W_init", "decoder W_init, applied to ←h_1",
-		PARAM_MATRIX, -1, H, D, &m->Winit);
-	tab_add(&tab[n++], "decoder.W_y", "decoder W_y, applied to y_{t-1}",
-		PARAM_MATRIX, -1, H, E, &m->dec.Wx);
-	tab_add(&tab[n++], "decoder.W_s", "decoder U, applied to s_{t-1}",
-		PARAM_MATRIX, -1, H, H, &m->dec.Wh);
-	tab_add(&tab[n++], "decoder.W_c", "decoder C, applied to c_t",
-		PARAM_MATRIX, -1, H, H, &m->Wcd);
-	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, TAB_VEC, H,
-		&m->dec.b);
-	n += tab_scorers(m, scorers, tab + n);
-	n += tab_localp(m, scorers, tab + n);
-	tab_add(&tab[n++], "output.W_o",
-		"output W_o, applied to [s_t; c_t; y_{t-1}]", PARAM_WORD_ROWS,
-		-1, m->tgt.n, 2 * H + E, &m->Wo);
-	return n;
-}
-
-int model_param_table(struct model *m, unsigned scorers,
-		      struct model_param *tab)
-{
-	const int E = m->E, H = m->H;
-	int n = 0;
-
-	if (m->arch == ARCH_bahdanau)
-		return tab_bahdanau(m, scorers, tab);
-	tab_add(&tab[n++], "source", "source", PARAM_SRC_VOCAB, -1, m->src.n,
-		E, &m->src.emb);
-	tab_add(&tab[n++], "target", "target", PARAM_TGT_VOCAB, -1, m->tgt.n,
-		E, &m->tgt.emb);
-	tab_add(&tab[n++], "encoder.W_x", "encoder W_x", PARAM_MATRIX, -1, H,
-		E, &m->enc.Wx);
-	tab_add(&tab[n++], "encoder.W_h", "encoder W_h", PARAM_MATRIX, -1, H,
-		H, &m->enc.Wh);
-	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, TAB_VEC, H,
-		&m->enc.b);
-	tab_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
-		E + (m->input_feeding ? H : 0), &m->dec.Wx);
-	tab_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
-		H, &m->dec.Wh);
-	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, TAB_VEC, H,
-		&m->dec.b);
-	n += tab_scorers(m, scorers, tab + n);
 	for (int g = 0; g < MHA_GROUPS; g++) {
 		static const char *const group[MHA_GROUPS] = { "self", "cross" };
 		static const char *const key[MHA_NW] = { "W_Q", "W_K", "W_V",
@@ -1227,16 +1164,18 @@ int model_param_table(struct model *m, unsigned scorers,
 		for (int k = 0; k < MHA_NW; k++) {
 			char name[48];
 			snprintf(name, sizeof name, "%s.%s", group[g], key[k]);
-			tab_add(&tab[n++], name, label[g][k], PARAM_MATRIX,
-				MHA_PARAM_OWNER(g), E, E, &m->mha[g][k]);
+			model_param_add(&tab[n++], name, label[g][k],
+					PARAM_MATRIX, MHA_PARAM_OWNER(g), E, E,
+					&m->mha[g][k]);
 		}
 	}
-	n += tab_localp(m, scorers, tab + n);
-	tab_add(&tab[n++], "output.W_c", "output W_c, applied to [c_t; s_t]",
-		PARAM_MATRIX, -1, H, 2 * H, &m->Wc);
-	tab_add(&tab[n++], "output.W_s", "output W_s", PARAM_WORD_ROWS, -1,
-		m->tgt.n, H, &m->Ws);
 	return n;
+}
+
+int model_param_table(struct model *m, unsigned scorers,
+		      struct model_param *tab)
+{
+	return arch_get(m->arch)->params(m, scorers, tab);
 }
 
 /* 1 if m holds every weight of scorer sc. */

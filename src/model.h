@@ -57,6 +57,10 @@ enum arch {
 	ARCH_COUNT
 };
 
+/* The documented default architecture (--arch, a model file with no
+ * "architecture" line): the registry's first, Luong's. */
+#define ARCH_DEFAULT 0
+
 #define SCORER_MAX 16         /* registered scorers, at most */
 #define SCORER_MAX_PARAMS 6   /* weights one scorer owns, at most */
 
@@ -154,6 +158,23 @@ struct model_param {
  * vocabularies' lengths). */
 int model_param_table(struct model *m, unsigned scorers,
 		      struct model_param *tab);
+
+/* The blocks of an architecture's table (struct arch_class's params, in
+ * src/arch_*.c): model_param_add fills entry e (section copied); the
+ * others add the sections of the scorers in the bitmask scorers, of the
+ * multi-head groups (MHA_PARAM_BIT) and of local-p (LOCALP_PARAM_BIT) at
+ * tab, and return how many.  rows MODEL_PARAM_VEC marks a section that
+ * is a vector by its definition (a bias, v_a), one row that the model
+ * JSON writes flat, as against a matrix with one row when a size is 1. */
+#define MODEL_PARAM_VEC (-1)
+void model_param_add(struct model_param *e, const char *section,
+		     const char *label, enum param_kind kind, int scorer,
+		     int rows, int cols, double **slot);
+int model_param_scorers(struct model *m, unsigned scorers,
+			struct model_param *tab);
+int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab);
+int model_param_localp(struct model *m, unsigned mask,
+		       struct model_param *tab);
 
 /* The bitmask of the scorers whose weights m holds (every scorer without
  * weights, such as dot, is always in it). */

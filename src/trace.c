@@ -351,7 +351,7 @@ const char *trace_weight_symbol(const struct trace *tr)
 
 int trace_steps_chained(const struct trace *tr)
 {
-	return tr->arch != ARCH_luong || tr->m->input_feeding;
+	return arch_get(tr->arch)->chained || tr->m->input_feeding;
 }
 
 const double *trace_weights(const struct trace *tr, int run, int t)

@@ -269,7 +269,7 @@ struct trace_names {
  * (src/selection.h) how the weights make the context.  A NULL cfg is
  * TRACE_CFG_DEFAULT: global and soft, Luong's (2015) global attention. */
 struct trace_cfg {
-	int window;        /* an enum window: WINDOW_global, ... */
+	int window;        /* an enum window; WINDOW_DEFAULT (global) is 0 */
 	int window_size;   /* D, a local window's half-width */
 	int selection;     /* an enum selection: SELECTION_soft, ... */
 	unsigned long long seed; /* a sampling selection's generator */

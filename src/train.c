@@ -5,13 +5,13 @@
  * and its work space, allocated by the init functions), nothing prints,
  * and there is no global state; the random numbers come from a seed.
  *
- * The forward pass is that of doc/model.md.  In Luong's architecture
- * (Bahdanau's is further down) the decoder has no input feeding, so its
- * states s_t depend only on the teacher-forced words,
- * not on attention, so for each pair the encoder and decoder states are
- * computed once; then for each scorer and each step the attention and the
- * output are computed and immediately back-propagated, which adds to
- * dL/ds_t and dL/dh_i; last come the two backward passes through time. */
+ * The forward pass is that of doc/model.md.  This file is the driver:
+ * pairs in chunks over threads, the loss, the optimiser, greedy decoding
+ * and the alignment count, and the blocks every architecture shares
+ * (train_part.h).  Each architecture's own forward and backward pass
+ * are in its class (struct arch_class's train_* hooks, src/arch_*.c),
+ * each window's in its class (src/window_*.c) and each selection's in
+ * its class (src/selection_*.c): nothing here asks which it trains. */
 #include "config.h"
 
 #include <math.h>
@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "attn.h"
 #include "selection.h"
 #include "train.h"
+#include "train_part.h"
 #include "train_simd.h"
 #include "window.h"
 
@@ -193,39 +195,6 @@ void train_work_free(struct train_work *w)
 #define tr_argmax attn_argmax
 #define tr_linear_back attn_linear_back
 
-/* The output layer's product, W x through Wt = Wᵀ (attn_matvec_t), and
- * its backward pass (attn_linear_back): the largest of a step, (V, 2H +
- * E) in Bahdanau's architecture, so built for AVX2 too (train_simd.h),
- * which runs when w->simd says the processor can, with the same bits.
- * Tried and dropped (Bahdanau's recipe, best of 7 CPU seconds, within
- * 0.01 s unless said): deferring W_o's gradient to a register-blocked
- * pass over a buffer of steps, each element getting the same additions
- * (as fast as the store-bound updates it replaced, with or without AVX2);
- * tr_softmax_top built for AVX2 (its divisions four at a time); one
- * twelve-column AVX2 block for W_o's backward pass (1.56 -> 1.72 s);
- * four running maxima in tr_argmax2; the decoder's 4 by 4 backward
- * products in tr_bahd_step_back through the AVX2 build. */
-static void tr_out_matvec(const struct train_work *w, double *restrict out,
-			  const double *restrict Wt, const double *restrict x,
-			  int rows, int cols)
-{
-	if (w->simd)
-		train_simd_matvec_t(out, Wt, x, rows, cols);
-	else
-		tr_matvec_t(out, Wt, x, rows, cols);
-}
-
-static void tr_out_back(const struct train_work *w, double *restrict G,
-			double *restrict dx, const double *restrict W, int ld,
-			const double *restrict dy, const double *restrict x,
-			int rows, int cols)
-{
-	if (w->simd)
-		train_simd_linear_back(G, dx, W, ld, dy, x, rows, cols);
-	else
-		tr_linear_back(G, dx, W, ld, dy, x, rows, cols);
-}
-
 /* attn_argmax(x, n), the first index of the largest.  attn_argmax's
  * running largest only changes to a larger x_i, so its index is the
  * first i with x_i equal to the largest value (every earlier x is smaller
@@ -318,65 +287,7 @@ void train_softmax_weights(double *alpha, const double *e, int n)
 	tr_softmax_top(alpha, e, n, 0, NULL);
 }
 
-/* h (H) = tanh(W_x x + W_h prev + b): one Elman step; each sum as
- * tr_dot(W_x row k, x) + tr_dot(W_h row k, prev) + b_k. */
-static inline void tr_rnn(double *h, const struct rnn *r, const double *x,
-		   const double *prev, int E, int H)
-{
-	double wx[MODEL_MAX_DIM], wh[MODEL_MAX_DIM];
-
-	tr_matvec(wx, r->Wx, x, H, E);
-	tr_matvec(wh, r->Wh, prev, H, H);
-	for (int k = 0; k < H; k++)
-		h[k] = tanh(wx[k] + wh[k] + r->b[k]);
-}
-
-/* The backward pass of tr_rnn, given dL/dh in dh (H), which it turns into
- * dL/dpre.  Adds to the gradients of the weights (g), to dx (E) and to
- * dprev (H); dx may be NULL. */
-static inline void tr_rnn_back(struct rnn *g, const struct rnn *r, double *dh,
-			const double *h, const double *x, const double *prev,
-			double *dx, double *dprev, int E, int H)
-{
-	for (int k = 0; k < H; k++) {
-		dh[k] *= 1.0 - h[k] * h[k];
-		g->b[k] += dh[k];
-	}
-	tr_linear_back(g->Wx, dx, r->Wx, E, dh, x, H, E);
-	tr_linear_back(g->Wh, dprev, r->Wh, H, dh, prev, H, H);
-}
-
 /* ------------------------------------------------- the forward pass */
-
-/* Encodes src (n) into w->h rows 1..n (row 0 is h_0 = 0). */
-static void tr_encode(const struct model *m, const int *src, int n,
-		      struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	memset(w->h, 0, sizeof *w->h * (size_t)H);
-	for (int i = 1; i <= n; i++)
-		tr_rnn(w->h + (size_t)i * H, &m->enc,
-		       m->src.emb + (size_t)src[i - 1] * E,
-		       w->h + (size_t)(i - 1) * H, E, H);
-}
-
-/* The word fed to the decoder at step t (from 1): <s>, then tgt. */
-static int tr_input(const struct model *m, const int *tgt, int t)
-{
-	return t == 1 ? m->bos : tgt[t - 2];
-}
-
-/* s_t (w->s row t) from s_{t-1} and the word fed at step t. */
-static void tr_dec_step(const struct model *m, int word, int t,
-			struct train_work *w)
-{
-	const int H = m->H;
-
-	tr_rnn(w->s + (size_t)t * H, &m->dec,
-	       m->tgt.emb + (size_t)word * m->E,
-	       w->s + (size_t)(t - 1) * H, m->E, H);
-}
 
 /* The scorer sc's view of the model and the encoder states in w. */
 static void tr_score_in(struct score_in *in, const struct model *m, int sc,
@@ -388,7 +299,7 @@ static void tr_score_in(struct score_in *in, const struct model *m, int sc,
 /* Starts scorer sc on a sentence of n words whose states are in w: its
  * view (*in) and its prepare(), and α_0, one-hot on the first source
  * word, in w->seq_alpha's first row, for a scorer that reads α_{t-1}. */
-static void tr_scorer_start(struct score_in *in, const struct model *m,
+void train_scorer_start(struct score_in *in, const struct model *m,
 			    int sc, int n, struct train_work *w)
 {
 	const struct scorer_class *cls = scorer_get(sc);
@@ -400,29 +311,7 @@ static void tr_scorer_start(struct score_in *in, const struct model *m,
 	w->seq_alpha[0] = 1.0;
 }
 
-/* w->outT = the output layer's matrix of m transposed, which the forward
- * passes (tr_attend, tr_bahd_step) multiply by through
- * tr_matvec_t: each entry point (train_loss, train_greedy,
- * train_align_count) makes it before the first of them, the weights then
- * staying the same until it returns. */
-static void tr_out_transpose(const struct model *m, struct train_work *w)
-{
-	if (m->arch == ARCH_bahdanau)
-		attn_transpose(w->outT, m->Wo, m->tgt.n, 2 * m->H + m->E);
-	else
-		attn_transpose(w->outT, m->Ws, m->tgt.n, m->H);
-}
-
 /* ------------------------------------------------------- the window */
-
-/* Step 2 of a step, the weights α_t (w->alpha) from the scores w->e
- * with the query q, by the training part of the window class of w
- * (src/window_*.c): train_window_check has let it through. */
-static void tr_window(const struct model *m, const double *q, int t, int n,
-		      struct train_work *w)
-{
-	window_get(w->window)->train_weights(m, q, t, n, w);
-}
 
 /* Keeps step t's window state for a backward pass that runs after every
  * step's forward pass, if the window keeps any. */
@@ -434,15 +323,6 @@ static void tr_window_keep(struct train_work *w, int n, int t)
 		wc->train_keep(w, n, t);
 }
 
-/* Puts back what tr_window_keep kept of step t. */
-static void tr_window_recall(struct train_work *w, int n, int t)
-{
-	const struct window_class *wc = window_get(w->window);
-
-	if (wc->train_recall)
-		wc->train_recall(w, n, t);
-}
-
 int train_window_check(const struct window_class *wc, struct errbuf *err)
 {
 	if (wc->train_weights && wc->train_back)
@@ -452,13 +332,23 @@ int train_window_check(const struct window_class *wc, struct errbuf *err)
 	return -1;
 }
 
+int train_arch_check(const struct arch_class *a, struct errbuf *err)
+{
+	if (a->train_begin && a->train_encode && a->train_step &&
+	    a->train_pair)
+		return 0;
+	err_set(err, "the architecture %s cannot be trained: it has no "
+		"training part (train_begin, train_encode, train_step and "
+		"train_pair, src/arch.h)", a->name);
+	return -1;
+}
+
 /* ----------------------------------------------------- the selection */
 
 int train_hard_supported(int arch, unsigned scorers)
 {
-	/* Luong's and Bahdanau's, every scorer */
-	return (arch == ARCH_luong || arch == ARCH_bahdanau) &&
-	       (scorers & SCORER_ALL) != 0;
+	/* an architecture with a training part, every scorer */
+	return arch_get(arch)->train_pair && (scorers & SCORER_ALL) != 0;
 }
 
 /* The selection that w trains (src/selection_*.c): train_hard_start
@@ -473,35 +363,6 @@ static const struct selection_class *tr_sel(const struct train_work *w)
 static const struct selection_class *tr_sel_default(void)
 {
 	return selection_get(0);
-}
-
-/* The forward pass of decoder step t with scorer sc, from s_t on: scores,
- * weights, the context c_t by the selection sel, h̃_t and p_t (w->p).
- * Returns log p_t[gold], or 0 if gold is -1. */
-static double tr_attend(const struct model *m, const struct score_in *in,
-			int sc, int t, int n, int gold,
-			const struct selection_class *sel, struct train_work *w)
-{
-	const int H = m->H;
-	const double *s = w->s + (size_t)t * H;
-	double logit;
-
-	/* step 1: the scores, by the scorer's own forward function */
-	scorer_get(sc)->forward(in, s, w->e, &w->sws);
-	/* step 2: the weights, by the window */
-	tr_window(m, s, t, n, w);
-	/* step 3: the context c_t, by the selection, and [c_t; s_t] */
-	sel->train_context(w->cs, w->alpha, n, t, w);
-	memcpy(w->cs + H, s, sizeof *s * (size_t)H);
-	/* step 4: h̃_t = tanh(W_c [c_t; s_t]) */
-	tr_matvec(w->ht, m->Wc, w->cs, H, 2 * H);
-	for (int k = 0; k < H; k++)
-		w->ht[k] = tanh(w->ht[k]);
-	/* step 5: p_t = softmax(W_s h̃_t); log p[gold] = logit - log Σ exp */
-	tr_out_matvec(w, w->p, w->outT, w->ht, m->tgt.n, H);
-	logit = gold >= 0 ? w->p[gold] : 0.0;
-	logit -= tr_softmax_top(w->p, w->p, m->tgt.n, 1, &w->ptop);
-	return gold >= 0 ? logit : 0.0;
 }
 
 /* ------------------------------------------------- the backward pass */
@@ -567,34 +428,8 @@ static void tr_align_back(double *e, const double *alpha,
 		e[i] += lambda * alpha[i] * (gold[i] ? in : 1.0);
 }
 
-/* One pass of scorer sc over a pair: what each of its steps reads. */
-struct tr_pass {
-	struct model *g;             /* the gradients to add to, or NULL */
-	const struct model *m;
-	const struct train_pair *pr;
-	int sc, n, T;
-	double scale;                /* the loss's, 1 / predictions */
-	const struct selection_class *sel;
-	struct score_in in;          /* the scorer's view */
-	struct score_ws ws;          /* w->sws as it was, put back at the end */
-	double loss;                 /* the summed cross-entropy, and the
-	                                selection's share */
-	int *right;                  /* right predictions, counted */
-};
-
-/* What the backward pass of step t reads of its forward pass, an entry of
- * the pass's tape: w's own vectors in a pass that goes back at once, the
- * slices the forward pass kept (w->seq_alpha, w->seq_out) in one that
- * goes back after every step. */
-struct tr_step {
-	const double *alpha; /* (n) α_t */
-	const double *cs;    /* (2H) [c_t; s_t] */
-	const double *ht;    /* (H) h̃_t */
-	const double *dy;    /* (V) dL/dlogits, scaled */
-};
-
-/* Starts a pass (tr_scorer_start). */
-static void tr_pass_begin(struct tr_pass *p, struct model *g,
+/* Starts a pass (train_scorer_start). */
+void train_pass_begin(struct train_pass *p, struct model *g,
 			  const struct model *m, const struct train_pair *pr,
 			  int sc, double scale, struct train_work *w,
 			  int *right)
@@ -610,26 +445,20 @@ static void tr_pass_begin(struct tr_pass *p, struct model *g,
 	p->ws = w->sws;
 	p->loss = 0.0;
 	p->right = right;
-	tr_scorer_start(&p->in, m, sc, p->n, w);
+	train_scorer_start(&p->in, m, sc, p->n, w);
 }
 
 /* Ends a pass, giving w its scorer's memory back; returns the loss. */
-static double tr_pass_end(struct tr_pass *p, struct train_work *w)
+double train_pass_end(struct train_pass *p, struct train_work *w)
 {
 	w->sws = p->ws;
 	return p->loss;
 }
 
-/* The word step t must predict: target word t, or </s>. */
-static int tr_gold(const struct tr_pass *p, int t)
-{
-	return t <= p->pr->ntgt ? p->pr->tgt[t - 1] : p->m->eos;
-}
-
 /* The loss of step t, whose output made R = log p_t[gold]: -R, the
  * guided-alignment term, and the selection's share (train_reward),
  * added in that order; counts a right prediction. */
-static void tr_step_loss(struct tr_pass *p, int t, int gold, double R,
+void train_step_loss(struct train_pass *p, int t, int gold, double R,
 			 struct train_work *w)
 {
 	p->loss -= R;
@@ -640,37 +469,13 @@ static void tr_step_loss(struct tr_pass *p, int t, int gold, double R,
 						R);
 }
 
-/* Back through steps 5 and 4 of tr_attend, given its step st (and, with
- * input feeding, w->dht_in): W_s, tanh and W_c, into dL/d[c_t; s_t]
- * (w->dcs), adding dL/ds_t's share to ds (H). */
-static void tr_output_back(struct model *g, const struct model *m,
-			   double *ds, const struct tr_step *st,
-			   struct train_work *w)
-{
-	const int H = m->H, V = m->tgt.n;
-
-	/* step 5: W_s, and dL/dh̃_t = W_sᵀ dL/dlogits */
-	memset(w->dht, 0, sizeof *w->dht * (size_t)H);
-	tr_out_back(w, g->Ws, w->dht, m->Ws, H, st->dy, st->ht, V, H);
-	if (w->dht_in) /* input feeding: what step t + 1 read of h̃_t */
-		for (int k = 0; k < H; k++)
-			w->dht[k] += w->dht_in[k];
-	/* step 4: through tanh, then W_c: dL/d[c_t; s_t] */
-	for (int k = 0; k < H; k++)
-		w->dht[k] *= 1.0 - st->ht[k] * st->ht[k];
-	memset(w->dcs, 0, sizeof *w->dcs * 2 * (size_t)H);
-	tr_linear_back(g->Wc, w->dcs, m->Wc, 2 * H, w->dht, st->cs, H, 2 * H);
-	for (int k = 0; k < H; k++)
-		ds[k] += w->dcs[H + k];
-}
-
 /* Back from dL/dc_t (dc, H) to the scores of step t and the scorer, in
  * either architecture: the selection's context (to dL/dh_i and dL/dα_t,
  * with dalpha_in, what later steps sent back to α_t, or NULL), the window
  * and the selection's own terms (to dL/de_t), the guided-alignment term,
  * and the scorer's gradient for the query q (H), adding to dq (H).  α_t
  * is alpha (n); the step's window state must be in w. */
-static void tr_weights_back(struct tr_pass *p, int t, const double *q,
+void train_weights_back(struct train_pass *p, int t, const double *q,
 			    double *dq, const double *alpha,
 			    const double *dalpha_in, const double *dc,
 			    struct train_work *w)
@@ -687,141 +492,6 @@ static void tr_weights_back(struct tr_pass *p, int t, const double *q,
 				    p->g->sw[p->sc], dq, w->dh + p->m->H);
 }
 
-/* Back through decoder step t after tr_attend, from what it kept in st:
- * adds to the gradients, to dL/ds_t and to dL/dh_i.  dalpha_in (n), if
- * not NULL, is the part of dL/dα_t that later steps sent back (a scorer
- * that reads α_{t-1}). */
-static void tr_attend_back(struct tr_pass *p, int t, const struct tr_step *st,
-			   const double *dalpha_in, struct train_work *w)
-{
-	const int H = p->m->H;
-	double *ds = w->ds + (size_t)t * H;
-
-	tr_output_back(p->g, p->m, ds, st, w);
-	tr_weights_back(p, t, w->s + (size_t)t * H, ds, st->alpha, dalpha_in,
-			w->dcs, w);
-}
-
-/* Back through time in the decoder (steps T..1), then into h_n = s_0. */
-static void tr_decoder_back(struct model *g, const struct model *m,
-			    const struct train_pair *pr, int T,
-			    struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	for (int t = T; t >= 1; t--) {
-		int word = tr_input(m, pr->tgt, t);
-		tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
-			    w->s + (size_t)t * H,
-			    m->tgt.emb + (size_t)word * E,
-			    w->s + (size_t)(t - 1) * H,
-			    g->tgt.emb + (size_t)word * E,
-			    w->ds + (size_t)(t - 1) * H, E, H);
-	}
-	for (int k = 0; k < H; k++)
-		w->dh[(size_t)pr->nsrc * H + k] += w->ds[k];
-}
-
-/* Back through time in the encoder (positions n..1). */
-static void tr_encoder_back(struct model *g, const struct model *m,
-			    const int *src, int n, struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	for (int i = n; i >= 1; i--)
-		tr_rnn_back(&g->enc, &m->enc, w->dh + (size_t)i * H,
-			    w->h + (size_t)i * H,
-			    m->src.emb + (size_t)src[i - 1] * E,
-			    w->h + (size_t)(i - 1) * H,
-			    g->src.emb + (size_t)src[i - 1] * E,
-			    w->dh + (size_t)(i - 1) * H, E, H);
-}
-
-/* ------------------------------------------------------- the loss */
-
-/* dL/dlogits = scale (p - onehot(gold)), in p (V) itself. */
-static void tr_dlogits_here(double *p, int V, int gold, double scale)
-{
-	p[gold] -= 1.0;
-	for (int k = 0; k < V; k++)
-		p[k] *= scale;
-}
-
-/* The summed cross-entropy of every prediction of scorer sc for one pair
- * whose states are in w, when no step depends on the steps before, so
- * that each is back-propagated as soon as it is made; counts right
- * predictions in *right.  With g, adds scale times the gradient to g and
- * to dL/ds_t and dL/dh_i.  The selection of w makes each context (hard:
- * from a draw, its loss -log p(y_t | l) and REINFORCE's terms on the
- * scores besides, src/selection_hard.c). */
-static double tr_pair_luong(struct model *g, const struct model *m,
-			    const struct train_pair *pr, int sc,
-			    double scale, struct train_work *w, int *right)
-{
-	const struct tr_step st = { w->alpha, w->cs, w->ht, w->p };
-	struct tr_pass p;
-
-	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
-	for (int t = 1; t <= p.T; t++) {
-		int gold = tr_gold(&p, t);
-		double R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
-		tr_step_loss(&p, t, gold, R, w);
-		if (!g)
-			continue;
-		tr_dlogits_here(w->p, m->tgt.n, gold, scale);
-		tr_attend_back(&p, t, &st, NULL, w);
-	}
-	return tr_pass_end(&p, w);
-}
-
-/* ------------------------------------------------- input feeding */
-
-/* The decoder's input with input feeding, x = [y_{t-1}; h̃_{t-1}], into
- * w->scy (feed: h̃_{t-1}, H numbers; NULL: h̃_0 = 0). */
-static void tr_feed_input(const struct model *m, int word, const double *feed,
-			  struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	memcpy(w->scy, m->tgt.emb + (size_t)word * E, sizeof *w->scy * (size_t)E);
-	if (feed)
-		memcpy(w->scy + E, feed, sizeof *w->scy * (size_t)H);
-	else
-		memset(w->scy + E, 0, sizeof *w->scy * (size_t)H);
-}
-
-/* s_t (w->s row t) with input feeding: the decoder reads x = [y_{t-1};
- * h̃_{t-1}] (tr_feed_input). */
-static void tr_dec_step_feed(const struct model *m, int word, int t,
-			     const double *feed, struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	tr_feed_input(m, word, feed, w);
-	tr_rnn(w->s + (size_t)t * H, &m->dec, w->scy, w->s + (size_t)(t - 1) * H,
-	       E + H, H);
-}
-
-/* The backward pass of tr_dec_step_feed at step t (feed: h̃_{t-1}, NULL
- * for h̃_0 = 0), given dL/ds_t in w->ds row t: adds to the decoder's
- * gradients, to the fed word's embedding and to dL/ds_{t-1}, and leaves
- * dL/dh̃_{t-1} in w->dnext, for step t - 1's tr_attend_back (w->dht_in). */
-static void tr_dec_step_feed_back(struct model *g, const struct model *m,
-				  int word, int t, const double *feed,
-				  struct train_work *w)
-{
-	const int E = m->E, H = m->H;
-
-	tr_feed_input(m, word, feed, w);
-	memset(w->dscy, 0, sizeof *w->dscy * (size_t)(E + H));
-	tr_rnn_back(&g->dec, &m->dec, w->ds + (size_t)t * H,
-		    w->s + (size_t)t * H, w->scy, w->s + (size_t)(t - 1) * H,
-		    w->dscy, w->ds + (size_t)(t - 1) * H, E + H, H);
-	for (int k = 0; k < E; k++)
-		g->tgt.emb[(size_t)word * E + k] += w->dscy[k];
-	memcpy(w->dnext, w->dscy + E, sizeof *w->dnext * (size_t)H);
-}
-
 /* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */
 static inline void tr_seq_ws(struct train_work *w, int n, int t)
 {
@@ -835,383 +505,21 @@ static inline void tr_seq_ws(struct train_work *w, int n, int t)
 	w->sws.q = p + 2 * N * W + N * X;
 }
 
-/* Exchanges two of w's buffers: dL/dα_{t-1}, computed into dprev_next,
- * becomes the dprev of the step before without a copy. */
-static void tr_swap(double **a, double **b)
-{
-	double *t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* dy (V) = dL/dlogits = scale (p - onehot(gold)) from the softmax's p
- * (V), whose p[gold] it lowers by 1 first. */
-static void tr_dlogits(double *restrict dy, double *restrict p, int V,
-		       int gold, double scale)
-{
-	p[gold] -= 1.0;
-	for (int k = 0; k < V; k++)
-		dy[k] = p[k] * scale;
-}
-
 /* Step t of a pass that keeps every step for a backward pass in
  * reverse: the scorer reads α_{t-1}, and keeps its working values in
  * step t's slice of w->seq_ws. */
-static void tr_seq_step(struct tr_pass *p, int t, struct train_work *w)
+void train_seq_step(struct train_pass *p, int t, struct train_work *w)
 {
 	p->in.prev_alpha = w->seq_alpha + (size_t)(t - 1) * p->n;
 	tr_seq_ws(w, p->n, t);
 }
 
 /* Keeps α_t and the window's state of step t for the backward pass. */
-static void tr_seq_keep(const struct tr_pass *p, int t, struct train_work *w)
+void train_seq_keep(const struct train_pass *p, int t, struct train_work *w)
 {
 	memcpy(w->seq_alpha + (size_t)t * p->n, w->alpha,
 	       sizeof *w->alpha * (size_t)p->n);
 	tr_window_keep(w, p->n, t);
-}
-
-/* The backward pass of tr_pair_luong_seq, from step T to 1: each step
- * reads what its forward pass kept (its struct tr_step), the scorer adds
- * dL/dα_{t-1} to w->dprev_next, and with input feeding the decoder's
- * step runs back too, into dL/ds_0 = dL/dh_n. */
-static void tr_luong_seq_back(struct tr_pass *p, struct train_work *w)
-{
-	const struct model *m = p->m;
-	const int H = m->H, n = p->n, O = 3 * H + m->tgt.n;
-	const int feed = m->input_feeding;
-
-	if (feed) { /* the states are this scorer's own */
-		memset(w->ds, 0, sizeof *w->ds * (size_t)(p->T + 1) * H);
-		memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-		w->dht_in = w->dnext;
-	}
-	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-	for (int t = p->T; t >= 1; t--) {
-		const double *o = w->seq_out + (size_t)(t - 1) * O;
-		const struct tr_step st = { w->seq_alpha + (size_t)t * n, o,
-					    o + 2 * H, o + 3 * H };
-		tr_seq_step(p, t, w);
-		tr_window_recall(w, n, t);
-		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
-		w->sws.dprev = w->dprev_next;
-		tr_attend_back(p, t, &st, w->dprev, w);
-		w->sws.dprev = NULL;
-		tr_swap(&w->dprev, &w->dprev_next);
-		if (feed) /* the decoder's step t; dL/dh̃_{t-1} into w->dnext */
-			tr_dec_step_feed_back(p->g, m, tr_input(m, p->pr->tgt, t),
-					      t, t > 1 ? o - O + 2 * H : NULL, w);
-	}
-	if (feed) {
-		w->dht_in = NULL;
-		for (int k = 0; k < H; k++)
-			w->dh[(size_t)n * H + k] += w->ds[k];
-	}
-}
-
-/* tr_pair_luong for what makes a step depend on the steps before: a
- * scorer that reads α_{t-1}, and input feeding.  Every step runs forward,
- * keeping what the backward pass needs (the scorer's working values, α_t,
- * [c_t; s_t], h̃_t, dL/dlogits, the window's and the selection's state),
- * then back from step T to 1, carrying dL/dα_t from step t + 1 to step t
- * (tr_luong_seq_back).
- *
- * With input feeding the decoder states depend on the attention of the
- * steps before (h̃_{t-1} enters step t; under hard attention, made with
- * c_{t-1} = h_{l_{t-1}}, so every later step depends on the draws), so
- * each scorer has its own and the decoder runs inside the forward loop;
- * each step's dL/dh̃_t is its output's plus what step t + 1's decoder
- * input sent back. */
-static double tr_pair_luong_seq(struct model *g, const struct model *m,
-				const struct train_pair *pr, int sc,
-				double scale, struct train_work *w, int *right)
-{
-	const int H = m->H, V = m->tgt.n, O = 3 * H + V;
-	struct tr_pass p;
-
-	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
-	for (int t = 1; t <= p.T; t++) {
-		int gold = tr_gold(&p, t);
-		double *o = w->seq_out + (size_t)(t - 1) * O, R;
-		if (m->input_feeding) /* the decoder reads [y_{t-1}; h̃_{t-1}] */
-			tr_dec_step_feed(m, tr_input(m, pr->tgt, t), t,
-					 t > 1 ? o - O + 2 * H : NULL, w);
-		tr_seq_step(&p, t, w);
-		R = tr_attend(m, &p.in, sc, t, p.n, gold, p.sel, w);
-		tr_step_loss(&p, t, gold, R, w);
-		tr_seq_keep(&p, t, w);
-		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
-		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
-		if (g)
-			tr_dlogits(o + 3 * H, w->p, V, gold, scale);
-	}
-	if (g)
-		tr_luong_seq_back(&p, w);
-	return tr_pass_end(&p, w);
-}
-
-/* ------------------------------------------- Bahdanau's architecture */
-
-/* The bidirectional encoder: w->hf rows 1..n the forward states (row 0 is
- * →h_0 = 0), w->hb rows 1..n the backward ones (row n + 1 is ←h_{n+1} =
- * 0), and w->h rows 1..n the annotations [→h_i; ←h_i]; then s_0 =
- * tanh(W_init ←h_1) into w->s row 0. */
-static void tr_encode_bidir(const struct model *m, const int *src, int n,
-			    struct train_work *w)
-{
-	const int E = m->E, H = m->H, D = m->H / 2;
-
-	memset(w->hf, 0, sizeof *w->hf * (size_t)D);
-	memset(w->hb + (size_t)(n + 1) * D, 0, sizeof *w->hb * (size_t)D);
-	for (int i = 1; i <= n; i++)
-		tr_rnn(w->hf + (size_t)i * D, &m->enc,
-		       m->src.emb + (size_t)src[i - 1] * E,
-		       w->hf + (size_t)(i - 1) * D, E, D);
-	for (int i = n; i >= 1; i--)
-		tr_rnn(w->hb + (size_t)i * D, &m->enc_bwd,
-		       m->src.emb + (size_t)src[i - 1] * E,
-		       w->hb + (size_t)(i + 1) * D, E, D);
-	for (int i = 1; i <= n; i++) {
-		memcpy(w->h + (size_t)i * H, w->hf + (size_t)i * D,
-		       sizeof *w->h * (size_t)D);
-		memcpy(w->h + (size_t)i * H + D, w->hb + (size_t)i * D,
-		       sizeof *w->h * (size_t)D);
-	}
-	tr_matvec(w->s, m->Winit, w->hb + D, H, D);
-	for (int k = 0; k < H; k++)
-		w->s[k] = tanh(w->s[k]);
-}
-
-/* Decoder step t of Bahdanau's, from s_{t-1} (w->s row t - 1) and the
- * word fed: the scores of s_{t-1} (in->prev_alpha set by the caller),
- * α_t (w->alpha, through the window of w with the query s_{t-1}), s_t
- * (w->s row t), [s_t; c_t; y_{t-1}] (scy, 2H + E: w->scy, or where the
- * pass keeps it for the backward pass) and p_t (w->p).  Returns log
- * p_t[gold], or 0 if gold is -1. */
-static double tr_bahd_step(const struct model *m, const struct score_in *in,
-			   int sc, int t, int n, int word, int gold,
-			   double *scy, const struct selection_class *sel,
-			   struct train_work *w)
-{
-	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
-	const double *q = w->s + (size_t)(t - 1) * H;
-	const double *y = m->tgt.emb + (size_t)word * E;
-	double *s = w->s + (size_t)t * H, logit;
-	double wy[MODEL_MAX_DIM], ws[MODEL_MAX_DIM], wc[MODEL_MAX_DIM];
-
-	scorer_get(sc)->forward(in, q, w->e, &w->sws);
-	tr_window(m, q, t, n, w); /* the softmax, over the window if any */
-	sel->train_context(scy + H, w->alpha, n, t, w); /* c_t */
-	/* s_k = tanh(W_y y + W_s s_{t-1} + W_c c_t + b), each product a
-	 * tr_dot, added in that order */
-	tr_matvec(wy, m->dec.Wx, y, H, E);
-	tr_matvec(ws, m->dec.Wh, q, H, H);
-	tr_matvec(wc, m->Wcd, scy + H, H, H);
-	for (int k = 0; k < H; k++)
-		s[k] = scy[k] = tanh(wy[k] + ws[k] + wc[k] + m->dec.b[k]);
-	for (int k = 0; k < E; k++)
-		scy[2 * H + k] = y[k];
-	tr_out_matvec(w, w->p, w->outT, scy, V, O);
-	logit = gold >= 0 ? w->p[gold] : 0.0;
-	logit -= tr_softmax_top(w->p, w->p, V, 1, &w->ptop);
-	return gold >= 0 ? logit : 0.0;
-}
-
-/* The backward pass of step t of Bahdanau's decoder after attention:
- * p_t = softmax(W_o [s_t; c_t; y_{t-1}]) and s_t = tanh(W_y y_{t-1} +
- * W_s s_{t-1} + W_c c_t + b), given [s_t; c_t; y_{t-1}] as the forward
- * pass made it (scy, c_t the context step t made: Σ α h, or h_l under
- * hard attention), dL/dlogits (scaled) and dL/ds_t from step t + 1
- * (w->dnext).  Adds to the gradients of W_o, the decoder and y_{t-1}'s
- * embedding, and leaves dL/dc_t in w->dc and the decoder's part of
- * dL/ds_{t-1} in w->dq. */
-static void tr_bahd_step_back(struct model *g, const struct model *m, int t,
-			      int word, const double *scy,
-			      const double *dlogits, struct train_work *w)
-{
-	const int E = m->E, H = m->H, V = m->tgt.n, O = 2 * H + E;
-	const double *y = m->tgt.emb + (size_t)word * E;
-	double *gy = g->tgt.emb + (size_t)word * E;
-	const double *qv = w->s + (size_t)(t - 1) * H;
-	const double *s = w->s + (size_t)t * H, *c = scy + H;
-
-	memset(w->dscy, 0, sizeof *w->dscy * (size_t)O);
-	tr_out_back(w, g->Wo, w->dscy, m->Wo, O, dlogits, scy, V, O);
-	/* s_t also fed step t + 1 (w->dnext) */
-	for (int k = 0; k < H; k++) {
-		w->dpre[k] = (w->dscy[k] + w->dnext[k]) * (1.0 - s[k] * s[k]);
-		g->dec.b[k] += w->dpre[k];
-		w->dc[k] = w->dscy[H + k];
-	}
-	for (int k = 0; k < E; k++)
-		gy[k] += w->dscy[2 * H + k];
-	memset(w->dq, 0, sizeof *w->dq * (size_t)H);
-	tr_linear_back(g->dec.Wx, gy, m->dec.Wx, E, w->dpre, y, H, E);
-	tr_linear_back(g->dec.Wh, w->dq, m->dec.Wh, H, w->dpre, qv, H, H);
-	tr_linear_back(g->Wcd, w->dc, m->Wcd, H, w->dpre, c, H, H);
-}
-
-/* The backward pass of tr_pair_bahdanau, from step T to 1: the output
- * and the decoder's step (tr_bahd_step_back), then the context, the
- * window and the scores of the query s_{t-1} (tr_weights_back), carrying
- * dL/ds_t (w->dnext) and dL/dα_t (w->dprev) to the step before. */
-static void tr_bahdanau_back(struct tr_pass *p, struct train_work *w)
-{
-	const struct model *m = p->m;
-	const int H = m->H, n = p->n, O = 2 * H + m->E, V = m->tgt.n;
-
-	memset(w->dprev, 0, sizeof *w->dprev * (size_t)n);
-	memset(w->dnext, 0, sizeof *w->dnext * (size_t)H);
-	for (int t = p->T; t >= 1; t--) {
-		const double *o = w->seq_out + (size_t)(t - 1) * (O + V);
-		const double *qv = w->s + (size_t)(t - 1) * H;
-		const double *alpha = w->seq_alpha + (size_t)t * n;
-		tr_seq_step(p, t, w);
-		tr_bahd_step_back(p->g, m, t, tr_input(m, p->pr->tgt, t), o,
-				  o + O, w);
-		tr_window_recall(w, n, t); /* p_t reads s_{t-1} too */
-		memset(w->dprev_next, 0, sizeof *w->dprev_next * (size_t)n);
-		w->sws.dprev = w->dprev_next;
-		tr_weights_back(p, t, qv, w->dq, alpha, w->dprev, w->dc, w);
-		w->sws.dprev = NULL;
-		tr_swap(&w->dprev, &w->dprev_next);
-		memcpy(w->dnext, w->dq, sizeof *w->dq * (size_t)H);
-	}
-	for (int k = 0; k < H; k++)
-		w->ds[k] += w->dnext[k];
-}
-
-/* One pair with scorer sc in Bahdanau's architecture, the encoder already
- * run: every step forward, keeping what the backward pass needs (the
- * decoder's states depend on attention, so each scorer has its own;
- * under hard attention c_t = h_l feeds the decoder RNN and the output,
- * and s_{t-1} carries the earlier draws), then back from step T to 1
- * (tr_bahdanau_back).  Adds to dL/dh_i (w->dh) and dL/ds_0 (w->ds row
- * 0). */
-static double tr_pair_bahdanau(struct model *g, const struct model *m,
-			       const struct train_pair *pr, int sc,
-			       double scale, struct train_work *w, int *right)
-{
-	const int O = 2 * m->H + m->E, V = m->tgt.n;
-	struct tr_pass p;
-
-	tr_pass_begin(&p, g, m, pr, sc, scale, w, right);
-	for (int t = 1; t <= p.T; t++) {
-		int gold = tr_gold(&p, t);
-		/* [s_t; c_t; y_{t-1}] and dL/dlogits, kept */
-		double *o = w->seq_out + (size_t)(t - 1) * (O + V), R;
-		tr_seq_step(&p, t, w);
-		R = tr_bahd_step(m, &p.in, sc, t, p.n, tr_input(m, pr->tgt, t),
-				 gold, o, p.sel, w);
-		tr_step_loss(&p, t, gold, R, w);
-		tr_seq_keep(&p, t, w);
-		tr_dlogits(o + O, w->p, V, gold, scale);
-	}
-	if (g)
-		tr_bahdanau_back(&p, w);
-	return tr_pass_end(&p, w);
-}
-
-/* Back through s_0 = tanh(W_init ←h_1) and the two encoder RNNs, given
- * dL/ds_0 (w->ds row 0) and dL/dh_i (w->dh rows 1..n). */
-static void tr_bidir_back(struct model *g, const struct model *m,
-			  const int *src, int n, struct train_work *w)
-{
-	const int E = m->E, H = m->H, D = m->H / 2;
-
-	memset(w->dhf, 0, sizeof *w->dhf * (size_t)(n + 2) * D);
-	memset(w->dhb, 0, sizeof *w->dhb * (size_t)(n + 2) * D);
-	for (int i = 1; i <= n; i++)
-		for (int k = 0; k < D; k++) {
-			w->dhf[(size_t)i * D + k] = w->dh[(size_t)i * H + k];
-			w->dhb[(size_t)i * D + k] =
-				w->dh[(size_t)i * H + D + k];
-		}
-	for (int k = 0; k < H; k++)
-		w->dpre[k] = w->ds[k] * (1.0 - w->s[k] * w->s[k]);
-	tr_linear_back(g->Winit, w->dhb + D, m->Winit, D, w->dpre, w->hb + D,
-		       H, D);
-	/* the forward RNN read x_1 .. x_n: back from n; the backward one
-	 * read x_n .. x_1: back from 1 */
-	for (int i = n; i >= 1; i--)
-		tr_rnn_back(&g->enc, &m->enc, w->dhf + (size_t)i * D,
-			    w->hf + (size_t)i * D,
-			    m->src.emb + (size_t)src[i - 1] * E,
-			    w->hf + (size_t)(i - 1) * D,
-			    g->src.emb + (size_t)src[i - 1] * E,
-			    w->dhf + (size_t)(i - 1) * D, E, D);
-	for (int i = 1; i <= n; i++)
-		tr_rnn_back(&g->enc_bwd, &m->enc_bwd, w->dhb + (size_t)i * D,
-			    w->hb + (size_t)i * D,
-			    m->src.emb + (size_t)src[i - 1] * E,
-			    w->hb + (size_t)(i + 1) * D,
-			    g->src.emb + (size_t)src[i - 1] * E,
-			    w->dhb + (size_t)(i + 1) * D, E, D);
-}
-
-/* tr_pair for a model of Bahdanau's architecture. */
-static void tr_pair_bidir(struct model *g, const struct model *m,
-			  const struct train_pair *pr, unsigned scorers,
-			  double scale, struct train_work *w,
-			  double loss[SCORER_COUNT], int right[SCORER_COUNT])
-{
-	const int H = m->H, n = pr->nsrc;
-
-	tr_encode_bidir(m, pr->src, n, w);
-	if (g) {
-		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
-		memset(w->ds, 0, sizeof *w->ds * (size_t)H);
-	}
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		if (scorers & (1u << sc))
-			loss[sc] += tr_pair_bahdanau(g, m, pr, sc, scale, w,
-						     &right[sc]);
-	if (g)
-		tr_bidir_back(g, m, pr->src, n, w);
-}
-
-/* One pair with every scorer of scorers: the forward pass, and with g the
- * backward pass adding scale times the gradient. */
-static void tr_pair(struct model *g, const struct model *m,
-		    const struct train_pair *pr, unsigned scorers,
-		    double scale, struct train_work *w,
-		    double loss[SCORER_COUNT], int right[SCORER_COUNT])
-{
-	const int H = m->H, n = pr->nsrc, T = pr->ntgt + 1;
-
-	/* step 1: encode; step 2: the teacher-forced decoder states */
-	tr_encode(m, pr->src, n, w);
-	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
-	if (m->input_feeding) { /* the states depend on the scorer */
-		if (g)
-			memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
-		for (int sc = 0; sc < SCORER_COUNT; sc++)
-			if (scorers & (1u << sc))
-				loss[sc] += tr_pair_luong_seq(g, m, pr, sc,
-							      scale, w,
-							      &right[sc]);
-		if (g)
-			tr_encoder_back(g, m, pr->src, n, w);
-		return;
-	}
-	for (int t = 1; t <= T; t++)
-		tr_dec_step(m, tr_input(m, pr->tgt, t), t, w);
-	if (g) {
-		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
-		memset(w->ds, 0, sizeof *w->ds * (size_t)(T + 1) * H);
-	}
-	/* step 3: attention and output, forward and back, for each scorer */
-	for (int sc = 0; sc < SCORER_COUNT; sc++)
-		if (scorers & (1u << sc))
-			loss[sc] += (scorer_get(sc)->uses_prev_alpha
-				     ? tr_pair_luong_seq : tr_pair_luong)(
-					g, m, pr, sc, scale, w, &right[sc]);
-	if (!g)
-		return;
-	/* step 4: back through the decoder; step 5: through the encoder */
-	tr_decoder_back(g, m, pr, T, w);
-	tr_encoder_back(g, m, pr->src, n, w);
 }
 
 /* ------------------------------------------------ the loss over the pairs */
@@ -1292,9 +600,9 @@ static void tr_chunk_sum(const struct tr_job *j, int c, double *acc,
 	if (acc)
 		train_view(&g, j->l, acc, j->d);
 	for (int k = from; k < to; k++)
-		(m->arch == ARCH_bahdanau ? tr_pair_bidir : tr_pair)(
-			acc ? &g : NULL, m, &j->d->pairs[k], j->scorers,
-			j->scale, w, loss, right);
+		arch_get(m->arch)->train_pair(acc ? &g : NULL, m,
+					      &j->d->pairs[k], j->scorers,
+					      j->scale, w, loss, right);
 }
 
 /* Sums chunk c with work w: chunk 0 into the job's results, another
@@ -1357,7 +665,7 @@ static void *tr_hand_run(void *arg)
 	struct tr_hand *h = arg;
 	struct tr_job *j = h->job;
 
-	tr_out_transpose(j->m, h->w);
+	arch_get(j->m->arch)->train_begin(j->m, h->w);
 	tr_job_lock(j);
 	while (j->taken < j->nchunks) {
 		int c = j->taken;
@@ -1598,7 +906,7 @@ void train_init_random(struct trainer *t, const struct train_data *d,
 		       int E, int H, int A, int L, unsigned scorers,
 		       uint64_t seed)
 {
-	train_init_random_arch(t, d, ARCH_luong, E, H, A, L, scorers, seed);
+	train_init_random_arch(t, d, ARCH_DEFAULT, E, H, A, L, scorers, seed);
 }
 
 void train_init_random_arch(struct trainer *t, const struct train_data *d,
@@ -1618,7 +926,7 @@ void train_init_random_feed(struct trainer *t, const struct train_data *d,
 {
 	uint64_t state = seed;
 
-	tr_alloc(t, d, ARCH_luong, 1, E, H, A, L, scorers);
+	tr_alloc(t, d, ARCH_DEFAULT, 1, E, H, A, L, scorers);
 	for (int b = 0; b < t->lay.nblocks; b++)
 		tr_init_block(t, b, &state);
 }
@@ -1853,32 +1161,11 @@ static int tr_greedy_word(int t, int n, int *out, double *alpha,
 	return out[t - 1] = w->ptop;
 }
 
-/* train_greedy in Bahdanau's architecture. */
-static int tr_greedy_bahdanau(const struct model *m, const int *src, int n,
-			      int sc, int *out, int max, double *alpha,
-			      struct train_work *w)
-{
-	struct score_in in;
-	int word = m->bos, t;
-
-	tr_encode_bidir(m, src, n, w);
-	tr_scorer_start(&in, m, sc, n, w);
-	in.prev_alpha = w->seq_alpha;
-	for (t = 1; t <= max; t++) {
-		tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
-			     tr_sel_default(), w);
-		word = tr_greedy_word(t, n, out, alpha, w);
-		if (word == m->eos)
-			return t;
-	}
-	return t - 1;
-}
-
 int train_greedy(const struct model *m, const int *src, int n,
 		 int sc, int *out, int max, double *alpha,
 		 struct train_work *w)
 {
-	const int H = m->H;
+	const struct arch_class *cls = arch_get(m->arch);
 	struct score_in in;
 	int word = m->bos, t;
 
@@ -1888,19 +1175,12 @@ int train_greedy(const struct model *m, const int *src, int n,
 		max = 2 * n + 2;
 	if (max > w->maxT)
 		max = w->maxT;
-	tr_out_transpose(m, w);
-	if (m->arch == ARCH_bahdanau)
-		return tr_greedy_bahdanau(m, src, n, sc, out, max, alpha, w);
-	tr_encode(m, src, n, w);
-	memcpy(w->s, w->h + (size_t)n * H, sizeof *w->s * (size_t)H);
-	tr_scorer_start(&in, m, sc, n, w);
+	cls->train_begin(m, w);
+	cls->train_encode(m, src, n, w);
+	train_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (t = 1; t <= max; t++) {
-		if (m->input_feeding) /* h̃_{t-1} is still in w->ht */
-			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
-		else
-			tr_dec_step(m, word, t, w);
-		tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
+		cls->train_step(m, &in, sc, t, n, word, tr_sel_default(), w);
 		word = tr_greedy_word(t, n, out, alpha, w);
 		if (word == m->eos)
 			return t;
@@ -1930,31 +1210,17 @@ int train_count_exact(const struct model *m, const struct train_data *d,
 static void tr_align_pair(const struct model *m, const struct train_pair *pr,
 			  int sc, struct train_work *w, int *hits, int *total)
 {
+	const struct arch_class *cls = arch_get(m->arch);
 	const int n = pr->nsrc;
 	struct score_in in;
 
-	if (m->arch == ARCH_bahdanau) {
-		tr_encode_bidir(m, pr->src, n, w);
-	} else {
-		tr_encode(m, pr->src, n, w);
-		memcpy(w->s, w->h + (size_t)n * m->H,
-		       sizeof *w->s * (size_t)m->H);
-	}
-	tr_scorer_start(&in, m, sc, n, w);
+	cls->train_encode(m, pr->src, n, w);
+	train_scorer_start(&in, m, sc, n, w);
 	in.prev_alpha = w->seq_alpha;
 	for (int t = 1; t <= pr->ntgt; t++) {
 		const unsigned char *gold = pr->gold + (size_t)(t - 1) * n;
-		int linked = 0, word = tr_input(m, pr->tgt, t);
-		if (m->arch == ARCH_bahdanau) {
-			tr_bahd_step(m, &in, sc, t, n, word, -1, w->scy,
-			     tr_sel_default(), w);
-		} else if (m->input_feeding) { /* h̃_{t-1} is in w->ht */
-			tr_dec_step_feed(m, word, t, t > 1 ? w->ht : NULL, w);
-			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
-		} else {
-			tr_dec_step(m, word, t, w);
-			tr_attend(m, &in, sc, t, n, -1, tr_sel_default(), w);
-		}
+		int linked = 0, word = train_input(m, pr->tgt, t);
+		cls->train_step(m, &in, sc, t, n, word, tr_sel_default(), w);
 		memcpy(w->seq_alpha, w->alpha, sizeof *w->alpha * (size_t)n);
 		for (int i = 0; i < n; i++)
 			linked |= gold[i];
@@ -1971,7 +1237,7 @@ int train_align_count(const struct model *m, const struct train_data *d,
 	int hits = 0;
 
 	*total = 0;
-	tr_out_transpose(m, w);
+	arch_get(m->arch)->train_begin(m, w);
 	for (int k = 0; k < d->n; k++)
 		if (d->pairs[k].gold && d->pairs[k].nsrc <= w->maxn &&
 		    d->pairs[k].ntgt <= w->maxT &&

@@ -151,7 +151,7 @@ struct train_work {
 	double align_weight; /* λ of the guided-alignment term of the loss
 	                        (train --align-weight); 0 (as train_work_init
 	                        sets it): the cross-entropy alone */
-	/* a local window (train --window): an enum window (WINDOW_global =
+	/* a local window (train --window): an enum window (WINDOW_DEFAULT =
 	 * 0, as train_work_init sets it) and its half-width D; then the
 	 * step's window lo .. hi (from 1), and for local-p p_t, σ(v_p·
 	 * tanh(W_p q)), tanh(W_p q) (H), align_t and the Gaussian (maxn
@@ -165,7 +165,7 @@ struct train_work {
 	 * pass (a scorer that reads α_{t-1}, input feeding, Bahdanau's) */
 	double *seq_win;
 	/* input feeding: dL/dh̃_t that step t + 1's decoder input sent back,
-	 * which tr_attend_back adds to its own; NULL: none */
+	 * which Luong's step adds to its own (src/arch_luong.c); NULL: none */
 	const double *dht_in;
 	/* the selection trained, an enum selection: each step's context,
 	 * and its own terms of the loss and gradient, come from its class's
@@ -427,6 +427,12 @@ struct window_class;
  * be trained: ...".  train refuses such a window by name, and never
  * trains another in its place. */
 int train_window_check(const struct window_class *wc, struct errbuf *err);
+
+/* 0 if the architecture class a (src/arch.h) has a training part (its
+ * train_* hooks); else -1 with err set to "the architecture NAME cannot
+ * be trained: ...": one training cannot handle is refused by name. */
+struct arch_class;
+int train_arch_check(const struct arch_class *a, struct errbuf *err);
 
 /* ------------------------------------------------ hard attention */
 

@@ -88,7 +88,7 @@ int train_write_model(FILE *out, const struct model *m, const char *comment)
 		"attention %d\n", m->E, m->H, m->A);
 	if (m->L)
 		fprintf(out, "positions %d\n", m->L);
-	if (m->arch != ARCH_luong)
+	if (m->arch != ARCH_DEFAULT)
 		fprintf(out, "architecture %s\n", arch_get(m->arch)->name);
 	if (m->input_feeding)
 		fputs("input-feeding yes\n", out);

@@ -519,40 +519,6 @@ static const char *src_word(const struct view *v, int i)
 	return v->tr->m->src.words[v->tr->src[i]];
 }
 
-static void narrate_encoding(FILE *f, const struct view *v, int i)
-{
-	fprintf(f, "The encoder reads the source one word at a time. Word %d "
-		"of %d is \"%s\": its embedding x_%d is looked up, then mixed "
-		"with the previous state h_%d%s by the RNN step. Every h_i is "
-		"something attention can look at later.", i, v->tr->n,
-		src_word(v, i - 1), i, i - 1, i == 1 ? " (zero before the "
-		"first word)" : "");
-}
-
-static void narrate_state(FILE *f, const struct view *v, int t)
-{
-	const struct trace_run *ru = &v->tr->runs[v->run];
-	if (v->tr->m->input_feeding) { /* Luong's input feeding */
-		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
-			"h̃_%d, the attentional state of the step before%s, "
-			"and updates its state, s_%d = tanh(W_x·[y_%d; h̃_%d] "
-			"+ W_h·s_%d + b). This is input feeding: the state "
-			"remembers where the steps before looked.", t,
-			v->tr->m->tgt.words[ru->input[t - 1]], t - 1, t - 1,
-			t == 1 ? " (zero before the first step)" : "", t,
-			t - 1, t - 1, t - 1);
-	} else {
-		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
-			"updates its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + "
-			"b).", t, v->tr->m->tgt.words[ru->input[t - 1]], t - 1,
-			t, t - 1, t - 1);
-	}
-	if (t == 1)
-		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
-			"state, so it knows the whole sentence in summary.",
-			v->tr->n);
-}
-
 static void narrate_scores(FILE *f, const struct view *v, int t)
 {
 	const double *e = trace_find(v->tr, REC_SCORES, v->run, t, 0)->result;
@@ -652,117 +618,23 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	}
 }
 
-static void narrate_concat(FILE *f, const struct view *v, int t)
-{
-	fprintf(f, "The context c_%d and the decoder state s_%d are stacked "
-		"into one vector [c_%d; s_%d] of %d numbers, context first. "
-		"W_c mixes them and tanh squashes the result into the "
-		"attentional state h̃_%d: what the decoder wanted, together "
-		"with what it found.", t, t, t, t, 2 * v->tr->m->H, t);
-}
-
-static void narrate_output(FILE *f, const struct view *v, int t)
-{
-	const struct trace *tr = v->tr;
-	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, v->run, t, 0);
-	const char *w = tr->m->tgt.words[r->word];
-	char buf[NUM_BUFSZ];
-	fprintf(f, "W_s gives each of the %d target words a score from "
-		"h̃_%d, and a softmax makes the scores probabilities. The most "
-		"likely word, \"%s\" (%s), is the output of step %d.",
-		tr->m->tgt.n, t, w, fmt_num(buf, r->result[r->word],
-					   v->fmt.precision), t);
-	if (tr->ntgt) {
-		int want = t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
-		fprintf(f, " The target is \"%s\", so the model is %s.",
-			tr->m->tgt.words[want], want == r->word ? "right" : "wrong");
-	} else if (r->word == tr->m->eos) {
-		fputs(" </s> ends the translation.", f);
-	} else {
-		fputs(" Decoding is greedy, so it is the next step's input.", f);
-	}
-}
-
-/* ---- Bahdanau's architecture: attention first, with s_{t-1} */
-
-static void narrate_encoding_bidir(FILE *f, const struct view *v, int i)
-{
-	int n = v->tr->n;
-	fprintf(f, "The encoder reads the source twice, with two small RNNs: "
-		"forwards, so →h_%d has read words 1 to %d, and backwards, so "
-		"←h_%d has read words %d to %d. Word %d of %d is \"%s\"; its "
-		"annotation h_%d = [→h_%d; ←h_%d] knows the word and both of "
-		"its sides.", i, i, i, n, i, i, n, src_word(v, i - 1), i, i, i);
-	if (i == n)
-		fputs(" The decoder starts from s_0 = tanh(W_init·←h_1): the "
-		      "backward RNN's last state, which has read the whole "
-		      "sentence.", f);
-}
-
-static void narrate_query(FILE *f, int t)
-{
-	fprintf(f, "Step t=%d starts with attention, before the decoder "
-		"moves: the query is s_%d, the state %s. Bahdanau's decoder "
-		"attends first and steps afterwards; Luong's steps first and "
-		"attends with the new state.", t, t - 1,
-		t == 1 ? "that W_init made from ←h_1"
-		       : "the previous step ended with");
-}
-
-static void narrate_state_bahdanau(FILE *f, const struct view *v, int t)
-{
-	const struct trace_run *ru = &v->tr->runs[v->run];
-	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
-		"context c_%d, s_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
-		"b). The term C·c_%d is how what attention found enters the "
-		"decoder, and through s_%d every later step. (The paper's GRU, "
-		"with both gates fixed open.)", v->tr->m->tgt.words[
-		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);
-}
-
-static void narrate_output_bahdanau(FILE *f, const struct view *v, int t)
-{
-	const struct trace *tr = v->tr;
-	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, v->run, t, 0);
-	char buf[NUM_BUFSZ];
-	fprintf(f, "W_o reads the new state, the context and the word fed, "
-		"[s_%d; c_%d; y_%d], and gives each of the %d target words a "
-		"score; a softmax makes them probabilities (a linear readout "
-		"where the paper has maxout). The most likely word, \"%s\" "
-		"(%s), is the output of step %d.", t, t, t - 1, tr->m->tgt.n,
-		tr->m->tgt.words[r->word], fmt_num(buf, r->result[r->word],
-						   v->fmt.precision), t);
-}
-
+/* The architecture narrates its own stages (arch_class.narrate); the
+ * scores, the weights and the context are every architecture's. */
 static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 {
-	if (v->tr->arch == ARCH_bahdanau) {
-		switch (fr->stage) {
-		case STAGE_ENCODING:
-			narrate_encoding_bidir(f, v, fr->i);
-			return;
-		case STAGE_SCORING:
-			narrate_query(f, fr->t);
-			fputc(' ', f);
-			break;
-		case STAGE_DECODER:
-			narrate_state_bahdanau(f, v, fr->t);
-			return;
-		case STAGE_OUTPUT:
-			narrate_output_bahdanau(f, v, fr->t);
-			return;
-		default:
-			break;
-		}
-	}
+	const struct arch_class *a = arch_get(v->tr->arch);
+
+	if (a->narrate(f, v->tr, v->run, fr->stage, fr->t, fr->i,
+		       v->fmt.precision))
+		return;
 	switch (fr->stage) {
-	case STAGE_ENCODING: narrate_encoding(f, v, fr->i); break;
-	case STAGE_DECODER: narrate_state(f, v, fr->t); break;
 	case STAGE_SCORING: narrate_scores(f, v, fr->t); break;
 	case STAGE_SOFTMAX: narrate_softmax(f, v, fr->t); break;
 	case STAGE_WEIGHTED_SUM: narrate_weighted(f, v, fr->t); break;
-	case STAGE_CONCAT: narrate_concat(f, v, fr->t); break;
-	case STAGE_OUTPUT: narrate_output(f, v, fr->t); break;
+	case STAGE_ENCODING: /* the architecture's */
+	case STAGE_DECODER:
+	case STAGE_CONCAT:
+	case STAGE_OUTPUT:
 	case STAGE_COUNT: /* and STAGE_INPUT: self-attention's */
 	case STAGE_PROJECTION:
 	case STAGE_ALL_COUNT:
@@ -786,7 +658,7 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
 	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
-	if (tr->arch != ARCH_luong) {
+	if (tr->arch != ARCH_DEFAULT) {
 		/* the records of this stage, in the order the step program
 		 * made them; the encoder's of word i, and s_0 after the
 		 * last word's */
@@ -870,9 +742,9 @@ static void render_title(const struct view *v, struct view_screen *s)
 	else
 		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer%s%s]",
 				     src, tgt ? tgt : "(greedy)", sc,
-				     tr->arch != ARCH_luong || v->other
+				     tr->arch != ARCH_DEFAULT || v->other
 				     ? ", " : "",
-				     tr->arch != ARCH_luong || v->other
+				     tr->arch != ARCH_DEFAULT || v->other
 				     ? arch_get(tr->arch)->name : "");
 	free(src);
 	free(tgt);

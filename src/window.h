@@ -20,9 +20,17 @@ enum window {
 	WINDOW_COUNT
 };
 
+/* The documented default window (--window, a lesson with no 'window:'):
+ * the registry's first, global. */
+#define WINDOW_DEFAULT 0
+
 struct window_class {
 	const char *name;    /* "global": --window, the lesson format, JSON */
 	const char *summary; /* one line for listings and --help */
+	/* the built-in model that has its weights ("localp4"), which a
+	 * command loads when no --model, --input-feeding or other --arch
+	 * asks for another; NULL: it needs none */
+	const char *model;
 	/* Records the weights of step t of run from its scores e (n) and
 	 * its query q (H), and returns them (n): the weights the context is
 	 * made with. */

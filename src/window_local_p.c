@@ -247,6 +247,7 @@ const struct window_class window_local_p = {
 	.name = "local-p",
 	.summary = "the 2D+1 words around a learnt p_t, each weighted by a "
 		   "Gaussian",
+	.model = "localp4",
 	.weights = local_p_weights,
 	.check = local_p_check,
 	.unnormalised = 1,

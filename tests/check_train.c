@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "model.h"
 #include "selection.h"
 #include "trace.h"
@@ -1110,6 +1111,35 @@ START_TEST(test_window_without_training_refused)
 }
 END_TEST
 
+/* The same for an architecture: a class with the trace's part alone is
+ * refused by name, one with a hook missing too; every registered
+ * architecture has its training part. */
+START_TEST(test_arch_without_training_refused)
+{
+	struct arch_class scratch = *arch_get(ARCH_DEFAULT);
+	struct errbuf err;
+
+	scratch.name = "scratch-arch";
+	scratch.train_begin = NULL;
+	scratch.train_encode = NULL;
+	scratch.train_step = NULL;
+	scratch.train_pair = NULL;
+	err.msg[0] = '\0';
+	ck_assert_int_eq(train_arch_check(&scratch, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the architecture scratch-arch cannot "
+			     "be trained: ") == err.msg, "%s", err.msg);
+	scratch = *arch_get(ARCH_DEFAULT);
+	scratch.name = "half";
+	scratch.train_step = NULL; /* no greedy decoding */
+	ck_assert_int_eq(train_arch_check(&scratch, &err), -1);
+	ck_assert_msg(strstr(err.msg, "the architecture half cannot be "
+			     "trained") != NULL, "%s", err.msg);
+	for (int k = 0; k < ARCH_COUNT; k++)
+		ck_assert_msg(train_arch_check(arch_get(k), &err) == 0, "%s",
+			      arch_get(k)->name);
+}
+END_TEST
+
 /* ---------------------------------------------- hard attention (REINFORCE) */
 
 /* train --hard's loss with the draws fixed: the generator and the
@@ -1916,6 +1946,7 @@ static Suite *train_suite(void)
 			    NWINDOW_CASES + WINDOW_COUNT);
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_test(tc, test_window_without_training_refused);
+	tcase_add_test(tc, test_arch_without_training_refused);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);
 	tcase_add_loop_test(tc, test_hard_grad_fixed_draws, 0, SCORER_COUNT);
 	tcase_add_loop_test(tc, test_hard_grad_surrogate, 0,

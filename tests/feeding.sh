@@ -225,7 +225,7 @@ lesson_bad feedno "$TMP/feedno.lesson:3:16: expected a model without input feedi
 	"input-feeding: no" "model: feed.model"
 lesson_bad bahdanau "$TMP/bahdanau.lesson:4:16: expected no input feeding with 'arch: bahdanau', found 'input-feeding: yes'; Bahdanau's decoder already reads the context c_{t-1}, and input feeding is Luong's" \
 	"arch: bahdanau" "input-feeding: yes"
-lesson_bad bmodel "$TMP/bmodel.lesson:4:16: expected a model with input feeding, as 'input-feeding: yes' says, found bahdanau4, which has none (Bahdanau's decoder reads c_{t-1} instead)" \
+lesson_bad bmodel "$TMP/bmodel.lesson:4:16: expected a model with input feeding, as 'input-feeding: yes' says, found bahdanau4, which has none (Bahdanau's decoder already reads the context c_{t-1})" \
 	"model: bahdanau4" "input-feeding: yes"
 lesson bno "arch: bahdanau" "input-feeding: no"
 run_cmd lesson --check "$TMP/bno.lesson"

@@ -19,10 +19,32 @@ for cmd in trace tui heatmap quiz; do
 	run_cmd $cmd --window-size=1.5
 	expect_status 2 "$cmd: a window size that is not whole"
 done
-run_cmd trace --window=local-p je suis
+run_cmd trace --model=toy4 --window=local-p je suis
 expect_status 1 "local-p on a model without its weights"
 expect_err "the local-p window needs the model's sections [local-p.W_p] and [local-p.v_p]" \
 	"the missing sections are named"
+# a window that needs weights names its built-in model (window_class.model):
+# without --model, --window=local-p is localp4, as --input-feeding is feed4
+for cmd in "trace" "diagram --format=text --step=2" \
+	   "quiz --stage=softmax --answers"; do
+	"$ATTN_TRACE" $cmd --model=localp4 --window=local-p je suis \
+		>"$TMP/own" 2>&1
+	run_cmd $cmd --window=local-p je suis
+	expect_status 0 "${cmd%% *} --window=local-p alone"
+	check "${cmd%% *} --window=local-p alone is localp4's" \
+		cmp -s "$TMP/out" "$TMP/own"
+done
+run_cmd trace --window=local-p je suis
+check "the trace names localp4" grep -qF "model: <built-in localp4.model>" \
+	"$TMP/out"
+# another architecture or input feeding asks for another model, which
+# has no local-p weights: refused, naming it
+run_cmd trace --arch=bahdanau --window=local-p je suis
+expect_err "which <built-in bahdanau4.model> does not have" \
+	"--arch=bahdanau --window=local-p is bahdanau4's, refused"
+run_cmd trace --input-feeding --window=local-p je suis
+expect_err "which <built-in feed4.model> does not have" \
+	"--input-feeding --window=local-p is feed4's, refused"
 # a local-p D below 1 is a bad option value, a usage error in every
 # command, as train has it, before any model is read
 for cmd in trace tui model heatmap quiz diagram; do
