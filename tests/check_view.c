@@ -821,6 +821,31 @@ START_TEST(test_self_lesson_keys)
 }
 END_TEST
 
+/* At 80 columns (78 for the bar) a lesson's key bar keeps the keys a page
+ * asks for, t, z and d, beside "? help" and "q quit" (issue 25). */
+START_TEST(test_lesson_key_hints)
+{
+	static const char *const want[2][4] = {
+		{ "t fold", "z quiz", "d picture", "space/<-/-> page" },
+		{ "t fold", "z quiz", "d diagram", "space/<-/-> page" },
+	};
+	static const char *const file[2] = { "06-softmax.lesson",
+					     "19-qkv.lesson" };
+	for (int k = 0; k < 2; k++) {
+		lesson_open(file[k]);
+		view_screen_free(&S);
+		view_render(&LV, &S);
+		ck_assert_int_le(utf8_width(S.keys), 78);
+		for (int j = 0; j < 4; j++)
+			ck_assert_msg(strstr(S.keys, want[k][j]) != NULL,
+				      "%s: '%s' not in '%s'", file[k],
+				      want[k][j], S.keys);
+		ck_assert_ptr_nonnull(strstr(S.keys, "? help  q quit"));
+		lesson_close();
+	}
+}
+END_TEST
+
 /* t folds a lesson page's term-by-term arithmetic; a page starts folded
  * when that arithmetic alone is longer than the screen's body.  Lesson
  * 17's Q, K and V: 9 vectors of 4 numbers, each number a line (two at 78
@@ -1295,6 +1320,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_lesson_compare_and_picture_step);
 	tcase_add_test(tc, test_self_lesson_keys);
 	tcase_add_test(tc, test_lesson_fold);
+	tcase_add_test(tc, test_lesson_key_hints);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);
