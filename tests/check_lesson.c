@@ -346,9 +346,11 @@ END_TEST
 
 START_TEST(test_err_unknown_key)
 {
+	/* all 13 keys of doc/lessons.md's header table, in its order */
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
-		  "header key (title, goal, model, sentence, target or "
-		  "scorer) or 'page:', found 'author:'");
+		  "header key (title, goal, model, sentence, target, scorer, "
+		  "scorers, arch, window, window-size, hard, seed or "
+		  "input-feeding) or 'page:', found 'author:'");
 }
 END_TEST
 
