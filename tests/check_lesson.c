@@ -1467,7 +1467,8 @@ START_TEST(test_pin)
 	l.scorer = SCORER_general; /* the scorer key */
 	lesson_page_text(f, &l, 0, &t, &o, 76);
 	fclose(f);
-	ck_assert_str_eq(text, "p\n-\n\n(This page stays with the dot scorer: "
+	ck_assert_str_eq(text, "p\n-\nOn this page: the score e_1,1.\n\n"
+			 "(This page stays with the dot scorer: "
 			 "the dot product)\n\nthe score is 0.9765.\n\n"
 			 "e_1,1 = s_1·h_1 = 0.9765\n");
 	free(text);
@@ -1590,13 +1591,33 @@ static void holds(const char *hay, char *needle)
 	free(needle);
 }
 
+/* The opener: one line that says what the page shows, from its
+ * directives in their order, each once; a page of text alone has none. */
+START_TEST(test_text_opener)
+{
+	text_prepare(HEAD "page: P\nx\nshow softmax t=2\nshow weights t=2\n"
+		     "show softmax t=2\npage: Q\njust words\n"
+		     "page: R\nshow embedding t=1\nshow heatmap\n");
+	const char *s = page_text(0, 76);
+	ck_assert_int_eq(strncmp(s, "P\n-\nOn this page: the softmax of step "
+				 "2; the weights α_2 as bars.\n\n", 68), 0);
+	s = page_text(1, 76);
+	ck_assert_ptr_null(strstr(s, "On this page"));
+	s = page_text(2, 76);
+	ck_assert_ptr_nonnull(strstr(s, "\nOn this page: the word step 1 "
+				     "reads, y_0; the alignment heatmap.\n"));
+}
+END_TEST
+
 START_TEST(test_text_title_and_score)
 {
 	text_prepare(HEAD "page: A título\nshow score t=1 i=2 arithmetic\n"
 		     "show score t=1 i=2\n");
 	const char *s = page_text(0, 76);
-	/* the underline is as wide as the title in columns, not bytes */
-	ck_assert_int_eq(strncmp(s, "A título\n--------\n\n", 20), 0);
+	/* the underline is as wide as the title in columns, not bytes; the
+	 * opener names what the directives show, each once (issue 25) */
+	ck_assert_int_eq(strncmp(s, "A título\n--------\nOn this page: the "
+				 "score e_1,2.\n\n", 51), 0);
 	ck_assert_ptr_nonnull(strstr(s, "e_1,2 = s_1·h_2 = "));
 	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 1));
 	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 0));
@@ -1940,6 +1961,7 @@ static Suite *lesson_suite(void)
 	tc = tcase_create("text");
 	tcase_add_checked_fixture(tc, NULL, text_teardown);
 	tcase_add_test(tc, test_text_title_and_score);
+	tcase_add_test(tc, test_text_opener);
 	tcase_add_test(tc, test_text_directives_use_formatters);
 	tcase_add_test(tc, test_text_stage);
 	tcase_add_test(tc, test_text_stage_decoder);
