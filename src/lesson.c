@@ -1130,6 +1130,21 @@ static int lp_pin(struct lparse *p)
 	return 0;
 }
 
+/* "fold": the page opens folded in the stepper. */
+static int lp_fold(struct lparse *p)
+{
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'fold' line before the first "
+			      "page");
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->fold)
+		return lp_err(p, 0, "expected one 'fold' line on a page, "
+			      "found another");
+	pg->fold = 1;
+	return 0;
+}
+
 /* --- lines and files ------------------------------------------------- */
 
 static int lp_line(struct lparse *p)
@@ -1158,6 +1173,8 @@ static int lp_line(struct lparse *p)
 		return lp_claim(p);
 	if (strncmp(s, "pin", 3) == 0 && (s[3] == '\0' || lp_blank(s[3])))
 		return lp_pin(p);
+	if (strcmp(s, "fold") == 0)
+		return lp_fold(p);
 	if (p->l->npages == 0)
 		return lp_header(p);
 	k = lp_key_len(s);

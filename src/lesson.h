@@ -155,6 +155,8 @@ struct lesson_page {
 	                            the order of the marks in the blocks */
 	int nclaims;
 	struct lesson_claim *claims; /* (nclaims) */
+	int fold;                /* "fold": the stepper opens the page with
+	                            its arithmetic folded (t unfolds it) */
 	char *pin;               /* "pin REASON": the page stays with the
 	                            lesson's scorer when the stepper's s
 	                            chooses another, and says REASON; NULL */

@@ -260,6 +260,7 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		return ferror(out) ? -1 : 0;
 	}
 	fo.terms = sh->arithmetic && o->terms; /* o->terms 0: folded */
+	fo.no_by_word = !o->terms; /* folded: the output's lists by word too */
 	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
 		run = lesson_show_run(l, sh, tr);

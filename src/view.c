@@ -973,12 +973,14 @@ static int fold_lines(const struct view *v)
 }
 
 /* Whether page v->pos shows folded, when folding takes fold lines away:
- * as the learner chose with t, or, until then, when its arithmetic alone
- * is longer than the room for the page. */
+ * as the learner chose with t, or, until then, when the page has a 'fold'
+ * line or its arithmetic alone is longer than the room for the page. */
 static int fold_now(const struct view *v, int fold)
 {
 	if (v->fold != VIEW_FOLD_AUTO)
 		return v->fold;
+	if (v->lesson->pages[v->pos].fold) /* the page says so */
+		return 1;
 	return v->lines > 0 && fold > v->lines - VIEW_LESSON_FRAME_ROWS;
 }
 

@@ -354,6 +354,22 @@ START_TEST(test_err_unknown_key)
 }
 END_TEST
 
+/* "fold" belongs to a page, once (issue 25: dense pages start folded). */
+START_TEST(test_fold_line)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nfold\nx\npage: q\ny\n");
+	ck_assert_int_eq(l.pages[0].fold, 1);
+	ck_assert_int_eq(l.pages[1].fold, 0);
+	lesson_free(&l);
+	parse_err(HEAD "page: p\nfold\nfold\nx\n", "t.lesson:5:1: expected "
+		  "one 'fold' line on a page, found another");
+	parse_err("title: T\nfold\n", "t.lesson:2:1: expected a header line "
+		  "'KEY: value' or 'page:', found a 'fold' line before the "
+		  "first page");
+}
+END_TEST
+
 START_TEST(test_err_duplicate_key)
 {
 	parse_err("title: A\nsentence: je\n\ntitle: B\npage: p\nx\n",
@@ -1888,6 +1904,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_nul_byte);
 	tcase_add_test(tc, test_err_unknown_key);
 	tcase_add_test(tc, test_err_duplicate_key);
+	tcase_add_test(tc, test_fold_line);
 	tcase_add_test(tc, test_err_empty_value);
 	tcase_add_test(tc, test_err_bad_header_scorer);
 	tcase_add_test(tc, test_err_text_before_page);

@@ -821,6 +821,36 @@ START_TEST(test_self_lesson_keys)
 }
 END_TEST
 
+/* A page with a 'fold' line starts folded on any screen (issue 25: the
+ * dense output pages); folded, an output leaves out its lists by word,
+ * and t brings them back. */
+START_TEST(test_lesson_fold_line)
+{
+	lesson_open("08-output.lesson");
+	int p = 0;
+	while (p < L.npages && !strstr(L.pages[p].title, "every word"))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	ck_assert_int_eq(L.pages[p].fold, 1);
+	view_goto(&LV, p);
+	LV.lines = 200; /* room for all of it: folded all the same */
+	ck_assert_int_eq(view_folded(&LV), 1);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "top 3: i "));
+	ck_assert(!has(S.body, S.nbody, "logits by word:"));
+	view_key(&LV, 't');
+	ck_assert_int_eq(view_folded(&LV), 0);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "logits by word:"));
+	view_goto(&LV, 0); /* a page without the line: as before */
+	ck_assert_int_eq(L.pages[0].fold, 0);
+	ck_assert_int_eq(view_folded(&LV), 0);
+	lesson_close();
+}
+END_TEST
+
 /* At 80 columns (78 for the bar) a lesson's key bar keeps the keys a page
  * asks for, t, z and d, beside "? help" and "q quit" (issue 25). */
 START_TEST(test_lesson_key_hints)
@@ -857,6 +887,8 @@ START_TEST(test_lesson_fold)
 	while (p < L.npages && !strstr(L.pages[p].title, "Q, K and V"))
 		p++;
 	ck_assert_int_lt(p, L.npages);
+	ck_assert_int_eq(L.pages[p].fold, 1); /* the page says so, and */
+	L.pages[p].fold = 0; /* without its 'fold' line, by the size alone: */
 	view_goto(&LV, p);
 	ck_assert_int_eq(view_folded(&LV), 0); /* the screen is unknown */
 	LV.lines = 24;
@@ -1321,6 +1353,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_self_lesson_keys);
 	tcase_add_test(tc, test_lesson_fold);
 	tcase_add_test(tc, test_lesson_key_hints);
+	tcase_add_test(tc, test_lesson_fold_line);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);
