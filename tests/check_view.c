@@ -642,6 +642,17 @@ static void lesson_close(void)
 	lesson_free(&L);
 }
 
+/* The index of the open lesson's first page whose title holds part; the
+ * test fails if there is none. */
+static int lesson_page_titled(const char *part)
+{
+	int p = 0;
+	while (p < L.npages && !strstr(L.pages[p].title, part))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	return p;
+}
+
 /* view_scroll_first, by hand: 10 rows show 9 lines and "more below", so
  * a body of 25 lines is read at scrolls 0, 9 and 18 (the TUI then clamps
  * 18 to 15, the last 10 lines); back, 9 at a time to 0. */
@@ -827,10 +838,7 @@ END_TEST
 START_TEST(test_lesson_fold_line)
 {
 	lesson_open("08-output.lesson");
-	int p = 0;
-	while (p < L.npages && !strstr(L.pages[p].title, "every word"))
-		p++;
-	ck_assert_int_lt(p, L.npages);
+	int p = lesson_page_titled("every word");
 	ck_assert_int_eq(L.pages[p].fold, 1);
 	view_goto(&LV, p);
 	LV.lines = 200; /* room for all of it: folded all the same */
@@ -883,10 +891,7 @@ END_TEST
 START_TEST(test_lesson_fold)
 {
 	lesson_open("19-qkv.lesson");
-	int p = 0;
-	while (p < L.npages && !strstr(L.pages[p].title, "Q, K and V"))
-		p++;
-	ck_assert_int_lt(p, L.npages);
+	int p = lesson_page_titled("Q, K and V");
 	ck_assert_int_eq(L.pages[p].fold, 1); /* the page says so, and */
 	L.pages[p].fold = 0; /* without its 'fold' line, by the size alone: */
 	view_goto(&LV, p);
