@@ -185,6 +185,8 @@ static int cli_lesson_check(const struct cli_lesson_opts *o, int argc,
 		}
 		int nbad = lesson_check_numbers(&l, &tr, cli_lesson_report, NULL);
 		nbad += lesson_check_claims(&l, &tr, cli_lesson_report, NULL);
+		nbad += lesson_check_predicts(&l, &tr, &o->fmt,
+					      cli_lesson_report, NULL);
 		nbad += lesson_check_shows(&l, &tr, &o->fmt, cli_lesson_report,
 					   NULL);
 		if (nbad) {
