@@ -43,7 +43,7 @@ import sys
 
 import numpy as np
 
-FORMAT = "attn-trace-trace/2"
+FORMAT = "attn-trace-trace/3"
 SCORERS = ("dot", "general", "concat")
 
 

@@ -70,7 +70,7 @@ static void bahdanau_rnn(struct trace *tr, int run, int t, const double *y,
 	trace_rec_op(r, OP_MID, "W_y·y_{t-1}", "W_y_y", wy, H, 1);
 	trace_rec_op(r, OP_MID, "U·s_{t-1}", "U_s", ws, H, 1);
 	trace_rec_op(r, OP_MID, "C·c_{t}", "C_c", wc, H, 1);
-	trace_rec_op(r, OP_WEIGHT, "b", NULL, m->dec.b, H, 1);
+	trace_rec_op(r, OP_WEIGHT, "b", "b", m->dec.b, H, 1);
 	trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
 	trace_rec_op(r, OP_INPUT, "s_{t-1}", NULL, prev, H, 1);
 	trace_rec_op(r, OP_INPUT, "c_{t}", NULL, c, H, 1);

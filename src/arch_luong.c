@@ -79,7 +79,8 @@ static int luong_output(struct trace *tr, int run, int t, const double *c,
 	attn_matvec(pre, m->Wc, cs, H, 2 * H);
 	attn_tanh(ht, pre, H);
 	r = trace_rec_new(tr, REC_ATTENTIONAL, STAGE_CONCAT, run, t, 0);
-	trace_rec_op(r, OP_MID, "W_c·[c_{t}; s_{t}]", NULL, pre, H, 1);
+	trace_rec_op(r, OP_MID, "W_c·[c_{t}; s_{t}]", "W_c_concat", pre, H,
+		     1);
 	r->symbol = "h̃_{t}";
 	r->formula = "tanh(W_c·[c_{t}; s_{t}])";
 	r->result = ht;

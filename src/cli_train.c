@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "cli_train.h"
+#include "gz.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -585,7 +586,7 @@ static void cli_train_init_story(char *buf, size_t size, const char *init)
 	buf[0] = '\0';
 	if (!init || model_builtin_name(init) || strcmp(init, "-") == 0)
 		return;
-	FILE *fp = fopen(init, "r");
+	FILE *fp = gz_name(init) ? gz_reader(init) : fopen(init, "r");
 	if (!fp)
 		return;
 	while (fgets(line, sizeof line, fp) && line[0] == '#') {

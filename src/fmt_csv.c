@@ -130,11 +130,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 	size_t nhead;
 	const char *scorer = r->run < 0 ? ""
 			   : trace_scorer_name(tr->runs[r->run].scorer);
-	/* Luong's decoder update keeps the stage it had in the first CSV
-	 * layout, so that scripts reading the column still find it */
-	const char *stage = trace_stage_name(r->stage == STAGE_DECODER &&
-					     tr->arch == ARCH_luong
-					     ? STAGE_SCORING : r->stage);
+	const char *stage = trace_stage_name(r->stage);
 	if (2 * strlen(symbol) + strlen(scorer) + strlen(stage) + 40 >
 	    sizeof head) { /* never, with the trace's symbols and labels */
 		for (int k = 0; k < len; k++) {

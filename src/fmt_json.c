@@ -71,6 +71,25 @@ static void jw_op_keys(const struct jw *w, const struct trace_rec *r,
 	}
 }
 
+/* ,"name": {"key": [..], ..}: the operands of r that have a plain name,
+ * as an object (a bidirectional encoder's two RNN steps of a word). */
+static void jw_parts_of(const struct jw *w, const char *name,
+			const struct trace_rec *r, int indent)
+{
+	int any = 0;
+	fmt_buf_putc(w->b, ',');
+	jw_nl(w, indent);
+	fmt_buf_printf(w->b, "\"%s\": {", name);
+	for (int k = 0; k < r->nops; k++) {
+		if (!r->ops[k].key)
+			continue;
+		fmt_buf_printf(w->b, "%s\"%s\": ", any++ ? ", " : "",
+			       r->ops[k].key);
+		fmt_buf_json_vec(w->b, r->ops[k].v, r->ops[k].len);
+	}
+	fmt_buf_putc(w->b, '}');
+}
+
 /* Bahdanau's encoder: each word's forward and backward states and its
  * annotation, then the decoder's first state with W_init·←h_1. */
 static void jw_encoder_bidir(const struct jw *w)
@@ -83,7 +102,11 @@ static void jw_encoder_bidir(const struct jw *w)
 		fmt_buf_json_string(w->b, tr->m->src.words[tr->src[i - 1]]);
 		jw_rec(w, "embedding", REC_EMBED, -1, 0, i, 3);
 		jw_rec(w, "forward", REC_FORWARD, -1, 0, i, 3);
+		jw_parts_of(w, "forward_parts",
+			    trace_find(tr, REC_FORWARD, -1, 0, i), 3);
 		jw_rec(w, "backward", REC_BACKWARD, -1, 0, i, 3);
+		jw_parts_of(w, "backward_parts",
+			    trace_find(tr, REC_BACKWARD, -1, 0, i), 3);
 		jw_rec(w, "annotation", REC_ANNOTATION, -1, 0, i, 3);
 		fmt_buf_putc(w->b, '}');
 	}
@@ -114,6 +137,7 @@ static void jw_encoder(const struct jw *w)
 		fmt_buf_json_string(w->b, tr->m->src.words[tr->src[i - 1]]);
 		jw_rec(w, "embedding", REC_EMBED, -1, 0, i, 3);
 		jw_rec(w, "state", REC_RNN, -1, 0, i, 3);
+		jw_op_keys(w, trace_find(tr, REC_RNN, -1, 0, i), 3);
 		fmt_buf_putc(w->b, '}');
 	}
 	fmt_buf_puts(w->b, "]");
@@ -144,7 +168,7 @@ static void jw_parts(const struct jw *w, int run, int t)
 		for (int i = 1; i <= tr->n; i++) {
 			const struct trace_rec *r = first + (i - 1);
 			fmt_buf_puts(w->b, i > 1 ? ", " : "");
-			if (r->ops[k].len == 1) {
+			if (r->ops[k].scalar) {
 				fmt_buf_json_num(w->b, r->ops[k].v[0]);
 			} else {
 				fmt_buf_json_vec(w->b, r->ops[k].v,
@@ -155,6 +179,22 @@ static void jw_parts(const struct jw *w, int run, int t)
 	}
 	if (any)
 		fmt_buf_putc(w->b, '}');
+}
+
+/* v (n) as a list, null outside the softmax sm's window (win_lo ..
+ * win_hi from 1; 0, 0: every entry), where nothing was computed. */
+static void jw_window_vec(const struct jw *w, const struct trace_rec *sm,
+			  const double *v, int n)
+{
+	fmt_buf_putc(w->b, '[');
+	for (int k = 1; k <= n; k++) {
+		fmt_buf_puts(w->b, k > 1 ? ", " : "");
+		if (sm->win_lo && (k < sm->win_lo || k > sm->win_hi))
+			fmt_buf_puts(w->b, "null");
+		else
+			fmt_buf_json_num(w->b, v[k - 1]);
+	}
+	fmt_buf_putc(w->b, ']');
 }
 
 static void jw_softmax(const struct jw *w, int run, int t)
@@ -168,6 +208,10 @@ static void jw_softmax(const struct jw *w, int run, int t)
 	fmt_buf_json_vec(w->b, sm->ops[1].v, 1);
 	fmt_buf_puts(w->b, ", \"sum\": ");
 	fmt_buf_json_vec(w->b, sm->ops[4].v, 1);
+	fmt_buf_puts(w->b, ", \"shifted\": ");
+	jw_window_vec(w, sm, sm->ops[2].v, sm->ops[2].len);
+	fmt_buf_puts(w->b, ", \"exp\": ");
+	jw_window_vec(w, sm, sm->ops[3].v, sm->ops[3].len);
 	fmt_buf_puts(w->b, "}");
 	/* local-p's softmax is align; its weights come with the Gaussian */
 	jw_rec(w, trace_find(w->tr, REC_GAUSS, run, t, 0) ? "align" : "weights",
@@ -199,6 +243,8 @@ static void jw_local(const struct jw *w, const struct trace_rec *r)
 			       (int)r->ops[1].v[0], (int)r->ops[1].v[1]);
 		jw_words(w, &w->tr->m->src, w->tr->src + (int)r->ops[1].v[0] - 1,
 			 r->len);
+		fmt_buf_puts(w->b, ", \"positions\": ");
+		fmt_buf_json_vec(w->b, r->result, r->len);
 		fmt_buf_puts(w->b, "}");
 		break;
 	default: /* REC_GAUSS */
@@ -265,8 +311,9 @@ static void jw_sample(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "}");
 }
 
-/* A record as "name": {each operand with a key: a number when it has
- * one entry and no axis, else a list; then its result as "total"}. */
+/* A record as "name": {each operand with a key: a number when it is one
+ * by definition (trace_operand.scalar), else a list; then its result as
+ * "total"}. */
 static void jw_keyed(const struct jw *w, const char *name,
 		     const struct trace_rec *r, const char *total)
 {
@@ -281,8 +328,7 @@ static void jw_keyed(const struct jw *w, const char *name,
 		if (!op->key)
 			continue;
 		fmt_buf_printf(w->b, "%s\"%s\": ", any++ ? ", " : "", op->key);
-		if (op->len == 1 && op->axis == AXIS_NONE &&
-		    strcmp(op->key, "u") && strcmp(op->key, "l"))
+		if (op->scalar)
 			fmt_buf_json_num(w->b, op->v[0]);
 		else
 			fmt_buf_json_vec(w->b, op->v, op->len);
@@ -358,6 +404,8 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_CONCAT: jw_rec(w, "concat", REC_CONCAT, run, t, 0, 5); break;
 	case REC_ATTENTIONAL:
 		jw_rec(w, "attentional", REC_ATTENTIONAL, run, t, 0, 5);
+		if (jw_stage(w, r->stage))
+			jw_op_keys(w, r, 5);
 		break;
 	case REC_OUTPUT: jw_output(w, run, t); break;
 	case REC_POSITION:
@@ -367,7 +415,9 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_EXACT: jw_exact(w, r); break;
 	case REC_GRADIENT: jw_keyed(w, "gradient", r, "scores"); break;
 	case REC_SAMPLES: jw_keyed(w, "samples", r, NULL); break;
-	case REC_EMBED:   /* the input word is the step's "input" */
+	case REC_EMBED: /* y_{t-1}, the embedding of the step's "input" */
+		jw_rec(w, "embedding", REC_EMBED, run, t, 0, 5);
+		break;
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */
 	case REC_BACKWARD:

@@ -98,10 +98,11 @@ static void json_vocab(FILE *out, const char *key, const struct vocab *v,
 	fputs("}", out);
 }
 
-/* The JSON of the matrix section e: a vector for one row. */
+/* The JSON of the matrix section e: a list for a vector (a bias, v_a), a
+ * list of rows for a matrix, even of one row. */
 static void json_param(FILE *out, const struct model_param *e)
 {
-	if (e->rows == 1)
+	if (e->vector)
 		fmt_json_vec(out, *e->slot, e->cols);
 	else
 		fmt_json_mat(out, *e->slot, e->rows, e->cols);
@@ -129,7 +130,7 @@ static void json_params(FILE *out, const struct model *m,
 		} else {
 			/* the first group's layout: a line a matrix, but the
 			 * vectors of a scorer follow on the same line */
-			fputs(e->scorer >= 0 && e->rows == 1 ? ", " : ",\n   ",
+			fputs(e->scorer >= 0 && e->vector ? ", " : ",\n   ",
 			      out);
 		}
 		fprintf(out, "\"%s\": ", dot + 1);

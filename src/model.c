@@ -1091,6 +1091,10 @@ static int model_dim_size(const struct model *m, enum model_dim d)
 	return 0;
 }
 
+/* rows TAB_VEC: one row that is a vector by its definition (a bias, v_a),
+ * as against a matrix that has one row when a dimension is 1 */
+#define TAB_VEC (-1)
+
 static void tab_add(struct model_param *e, const char *section,
 		    const char *label, enum param_kind kind, int scorer,
 		    int rows, int cols, double **slot)
@@ -1099,7 +1103,8 @@ static void tab_add(struct model_param *e, const char *section,
 	e->label = label;
 	e->kind = kind;
 	e->scorer = scorer;
-	e->rows = rows;
+	e->vector = rows == TAB_VEC;
+	e->rows = rows == TAB_VEC ? 1 : rows;
 	e->cols = cols;
 	e->slot = slot;
 }
@@ -1120,7 +1125,8 @@ static int tab_scorers(struct model *m, unsigned scorers,
 			const struct param_spec *ps = &c->params[k];
 			snprintf(name, sizeof name, "%s.%s", c->name, ps->key);
 			tab_add(&tab[n++], name, ps->label, PARAM_MATRIX, sc,
-				model_dim_size(m, ps->rows),
+				ps->rows == DIM_ONE ? TAB_VEC
+						    : model_dim_size(m, ps->rows),
 				model_dim_size(m, ps->cols), &m->sw[sc][k]);
 		}
 	}
@@ -1135,7 +1141,7 @@ static int tab_localp(struct model *m, unsigned mask, struct model_param *tab)
 	tab_add(&tab[0], "local-p.W_p", "local-p W_p, applied to the query",
 		PARAM_MATRIX, LOCALP_PARAM_OWNER, m->H, m->H, &m->Wp);
 	tab_add(&tab[1], "local-p.v_p", "local-p v_p", PARAM_MATRIX,
-		LOCALP_PARAM_OWNER, 1, m->H, &m->vp);
+		LOCALP_PARAM_OWNER, TAB_VEC, m->H, &m->vp);
 	return 2;
 }
 
@@ -1157,13 +1163,13 @@ static int tab_bahdanau(struct model *m, unsigned scorers,
 	tab_add(&tab[n++], "forward.W_h", "forward encoder W_h", PARAM_MATRIX,
 		-1, D, D, &m->enc.Wh);
 	tab_add(&tab[n++], "forward.b", "forward encoder b", PARAM_MATRIX, -1,
-		1, D, &m->enc.b);
+		TAB_VEC, D, &m->enc.b);
 	tab_add(&tab[n++], "backward.W_x", "backward encoder W_x",
 		PARAM_MATRIX, -1, D, E, &m->enc_bwd.Wx);
 	tab_add(&tab[n++], "backward.W_h", "backward encoder W_h",
 		PARAM_MATRIX, -1, D, D, &m->enc_bwd.Wh);
 	tab_add(&tab[n++], "backward.b", "backward encoder b", PARAM_MATRIX,
-		-1, 1, D, &m->enc_bwd.b);
+		-1, TAB_VEC, D, &m->enc_bwd.b);
 	tab_add(&tab[n++], "decoder.W_init", "decoder W_init, applied to ←h_1",
 		PARAM_MATRIX, -1, H, D, &m->Winit);
 	tab_add(&tab[n++], "decoder.W_y", "decoder W_y, applied to y_{t-1}",
@@ -1172,7 +1178,7 @@ static int tab_bahdanau(struct model *m, unsigned scorers,
 		PARAM_MATRIX, -1, H, H, &m->dec.Wh);
 	tab_add(&tab[n++], "decoder.W_c", "decoder C, applied to c_t",
 		PARAM_MATRIX, -1, H, H, &m->Wcd);
-	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, TAB_VEC, H,
 		&m->dec.b);
 	n += tab_scorers(m, scorers, tab + n);
 	n += tab_localp(m, scorers, tab + n);
@@ -1198,13 +1204,13 @@ int model_param_table(struct model *m, unsigned scorers,
 		E, &m->enc.Wx);
 	tab_add(&tab[n++], "encoder.W_h", "encoder W_h", PARAM_MATRIX, -1, H,
 		H, &m->enc.Wh);
-	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, 1, H,
+	tab_add(&tab[n++], "encoder.b", "encoder b", PARAM_MATRIX, -1, TAB_VEC, H,
 		&m->enc.b);
 	tab_add(&tab[n++], "decoder.W_x", "decoder W_x", PARAM_MATRIX, -1, H,
 		E + (m->input_feeding ? H : 0), &m->dec.Wx);
 	tab_add(&tab[n++], "decoder.W_h", "decoder W_h", PARAM_MATRIX, -1, H,
 		H, &m->dec.Wh);
-	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, 1, H,
+	tab_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, TAB_VEC, H,
 		&m->dec.b);
 	n += tab_scorers(m, scorers, tab + n);
 	for (int g = 0; g < MHA_GROUPS; g++) {

@@ -138,6 +138,9 @@ struct model_param {
 	int scorer;         /* the scorer that owns it, -1 for a shared one,
 			       MHA_PARAM_OWNER(g) for self/cross-attention */
 	int rows, cols;     /* the shape; rows of a vocabulary: its words */
+	int vector;         /* 1: one row by definition (a bias, v_a), which
+			       JSON writes as a list; 0: a matrix, a list
+			       of rows even when it has one (A = 1, H = 1) */
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
 #define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,14 +102,45 @@ void progress_format(char *buf, size_t size, double done, const char *units,
 			      frac, bytes);
 }
 
+/* The columns of the terminal p draws on, or 80 when it does not say. */
+static int progress_cols(const struct progress *p)
+{
+	struct winsize ws;
+	if (ioctl(fileno(p->fp), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Cuts buf, a whole line of UTF-8, to at most max columns, at a
+ * character's start; returns its width. */
+static int progress_fit(char *buf, int max)
+{
+	size_t len = strlen(buf);
+	int w = utf8_width(buf);
+	while (w > max && len > 0) {
+		do
+			len--;
+		while (len > 0 && ((unsigned char)buf[len] & 0xC0) == 0x80);
+		buf[len] = '\0';
+		w = utf8_width(buf);
+	}
+	return w;
+}
+
 void progress_show(struct progress *p, const char *line, int force)
 {
+	char buf[512];
 	if (!p->fp || (!force && !progress_due(p)))
 		return;
-	int w = utf8_width(line);
-	fprintf(p->fp, "\r%s%*s", line, p->width > w ? p->width - w : 0, "");
-	if (p->width > w) /* back over the padding */
-		fprintf(p->fp, "\r%s", line);
+	/* never as wide as the terminal: a line that wrapped would leave its
+	 * first rows behind at each redraw ("\r" goes back one row only) */
+	const int max = progress_cols(p) - 1;
+	snprintf(buf, sizeof buf, "%s", line);
+	int w = progress_fit(buf, max > 0 ? max : 1);
+	int pad = (p->width < max ? p->width : max) - w;
+	fprintf(p->fp, "\r%s%*s", buf, pad > 0 ? pad : 0, "");
+	if (pad > 0) /* back over the padding */
+		fprintf(p->fp, "\r%s", buf);
 	fflush(p->fp);
 	p->width = w;
 	p->last = progress_clock();
@@ -124,7 +156,8 @@ void progress_keep(struct progress *p)
 void progress_clear(struct progress *p)
 {
 	if (p->fp && p->width > 0) {
-		fprintf(p->fp, "\r%*s\r", p->width, "");
+		const int max = progress_cols(p) - 1;
+		fprintf(p->fp, "\r%*s\r", p->width < max ? p->width : max, "");
 		fflush(p->fp);
 	}
 	p->width = 0;

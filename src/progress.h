@@ -43,7 +43,9 @@ void progress_format(char *buf, size_t size, double done, const char *units,
 void progress_tail(char *buf, size_t size, double done, const char *units,
 		   double elapsed, double frac, double bytes);
 
-/* Draws line, if p draws and force is 1 or a line is due. */
+/* Draws line, if p draws and force is 1 or a line is due, cut to one
+ * column less than the terminal's width (TIOCGWINSZ; 80 if it does not
+ * say), so that it never wraps. */
 void progress_show(struct progress *p, const char *line, int force);
 
 /* Ends the line on the screen with a newline, so that it stays. */

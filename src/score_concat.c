@@ -78,7 +78,7 @@ static void concat_record(const struct score_view *v)
 	double *sh = trace_alloc(v->tr, 2 * (size_t)H);
 
 	attn_concat(sh, v->s, H, v->in->Hs + (size_t)v->i * H, H);
-	trace_rec_op(v->r, OP_MID, "[{q}; h_{i}]", NULL, sh, 2 * H, 1);
+	trace_rec_op(v->r, OP_MID, "[{q}; h_{i}]", "concat", sh, 2 * H, 1);
 	trace_rec_op(v->r, OP_MID, "W_a·[{q}; h_{i}]", "pre",
 		     v->ws->mid + (size_t)v->i * W, A, 1);
 	trace_rec_op(v->r, OP_MID, "tanh(W_a·[{q}; h_{i}])", "act", act, A, 1);

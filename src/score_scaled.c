@@ -86,7 +86,7 @@ static void scaled_record(const struct score_view *v)
 	trace_rec_op(v->r, OP_INPUT, "{q}", NULL, v->s, H, 1);
 	trace_rec_op(v->r, OP_INPUT, "h_{i}", NULL, h, H, 1);
 	trace_rec_op(v->r, OP_MID, "{q}·h_{i}", "dot",
-		     v->ws->mid + (size_t)v->i * W, 1, 1);
+		     v->ws->mid + (size_t)v->i * W, 1, 1)->scalar = 1;
 	trace_rec_op(v->r, OP_WEIGHT, "√{H}", NULL, v->ws->q, 1, 1);
 	v->r->formula = "({q}·h_{i}) / √{H}";
 	trace_rec_terms(v->tr, v->r, v->s, 0, h, 1, H);

@@ -135,22 +135,22 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 	struct trace_rec *r = trace_rec_new(tr, REC_GRADIENT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
 	trace_rec_op(r, OP_INPUT, pi ? "π_{t}" : "α_{t}", NULL, a, n, 1);
-	trace_rec_op(r, OP_MID, "R = log P(y_{t} | l)", "R", R, 1, 1);
-	trace_rec_op(r, OP_MID, "R̄", "baseline", b, 1, 1);
-	trace_rec_op(r, OP_MID, "R - R̄", "advantage", adv, 1, 1);
+	trace_rec_op(r, OP_MID, "R = log P(y_{t} | l)", "R", R, 1, 1)->scalar = 1;
+	trace_rec_op(r, OP_MID, "R̄", "baseline", b, 1, 1)->scalar = 1;
+	trace_rec_op(r, OP_MID, "R - R̄", "advantage", adv, 1, 1)->scalar = 1;
 	trace_rec_op(r, OP_MID, pi ? "λ_r·(R - R̄)·(onehot_l - π_{t})"
 				   : "λ_r·(R - R̄)·(onehot_l - α_{t})",
 		     "score_function", sf, n, 1);
 	trace_rec_op(r, OP_MID, pi ? "entropy(π_{t})" : "entropy(α_{t})", "entropy", ent,
-		     1, 1);
+		     1, 1)->scalar = 1;
 	trace_rec_op(r, OP_MID, "λ_e·∂entropy/∂e_{t}", "entropy_term", de, n, 1);
 	trace_rec_op(r, OP_MID, "∂R/∂c_{t} (backpropagated into h_l)",
 		     "backprop", dc, H, 1);
 	if (gs) {
 		trace_rec_op(r, OP_MID, "λ_r·(R - R̄)·(l - Σ_j π_{t},j·j)/σ²",
-			     "score_function_p", sfp, 1, 1);
+			     "score_function_p", sfp, 1, 1)->scalar = 1;
 		trace_rec_op(r, OP_MID, "λ_e·∂entropy/∂p_{t}", "entropy_term_p", dep,
-			     1, 1);
+			     1, 1)->scalar = 1;
 	}
 	r->ops[0].axis = r->ops[4].axis = r->ops[6].axis = AXIS_SOURCE;
 	r->word = y;
@@ -228,9 +228,9 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 	trace_rec_op(r, OP_MID, "estimate, with R̄", "estimate_baseline", mcb,
 		     n, 1);
 	trace_rec_op(r, OP_MID, "variance, no baseline", "variance", var, 1,
-		     1);
+		     1)->scalar = 1;
 	trace_rec_op(r, OP_MID, "variance, with R̄", "variance_baseline",
-		     varb, 1, 1);
+		     varb, 1, 1)->scalar = 1;
 	r->ops[2].axis = r->ops[3].axis = r->ops[4].axis = AXIS_SOURCE;
 	r->title = "Monte Carlo";
 	r->symbol = "ĝ_{t}";

@@ -76,8 +76,9 @@ struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 	return r;
 }
 
-void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
-		  const char *key, const double *v, int len, int rows)
+struct trace_operand *trace_rec_op(struct trace_rec *r, enum op_role role,
+				   const char *name, const char *key,
+				   const double *v, int len, int rows)
 {
 	struct trace_operand *op = &r->ops[r->nops++];
 	op->v = v;
@@ -89,6 +90,8 @@ void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
 	op->input = role != OP_MID;
 	op->name = name;
 	op->key = key;
+	op->scalar = 0;
+	return op;
 }
 
 void trace_rec_terms(struct trace *tr, struct trace_rec *r, const double *a,
@@ -142,10 +145,10 @@ void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
 					    run < 0 ? STAGE_ENCODING
 						    : STAGE_DECODER,
 					    run, t, i);
-	trace_rec_op(r, OP_MID, NULL, NULL, wx, out, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, wh, out, 1);
-	trace_rec_op(r, OP_WEIGHT, NULL, NULL, w->b, out, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, pre, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "W_x_x", wx, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "W_h_h", wh, out, 1);
+	trace_rec_op(r, OP_WEIGHT, NULL, "b", w->b, out, 1);
+	trace_rec_op(r, OP_MID, NULL, "pre", pre, out, 1);
 	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, out, 1);
 	rec_name(r, nm);
 	r->result = h;

@@ -205,6 +205,9 @@ struct trace_operand {
 	const char *name; /* template: "W_a·h_{i}" */
 	const char *key;  /* the plain name of an intermediate in JSON
 	                     ("W_a_h"), or NULL */
+	int scalar;       /* 1: one number by its definition (R, a variance),
+	                     which JSON writes as a number; 0: a list, even
+	                     of one number (a vector when H = 1) */
 };
 
 /* A record holds numbers, where they belong, and the templates of its
@@ -447,8 +450,9 @@ double *trace_alloc(struct trace *tr, size_t n);
 struct trace_rec *trace_rec_new(struct trace *tr, enum trace_kind kind,
 				enum trace_stage stage, int run, int t, int i);
 
-/* Adds an operand (len numbers in rows rows) to r. */
-void trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
+/* Adds an operand (len numbers in rows rows) to r and returns it (its
+ * scalar flag 0, for the caller to set). */
+struct trace_operand *trace_rec_op(struct trace_rec *r, enum op_role role, const char *name,
 		  const char *key, const double *v, int len, int rows);
 
 /* Sets r's terms to the pairs a_k, b_k (len of them) whose products sum

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gz.h"
 #include "util.h"
 
 /* The first read of a stream of unknown size asks for this many bytes. */
@@ -270,13 +271,21 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 	int is_stdin = strcmp(path, "-") == 0;
 	const char *shown = is_stdin ? "standard input" : path;
 	FILE *f = is_stdin ? stdin : util_open_regular(path, err);
+	int gz = !is_stdin && gz_name(path);
 	char *buf = NULL;
 	int too_big = 0, saved;
 
 	if (f == NULL)
 		return NULL;
+	if (gz) { /* a regular file: read it uncompressed */
+		fclose(f);
+		if ((f = gz_reader(path)) == NULL) {
+			err_set(err, "%s: %s", path, strerror(errno));
+			return NULL;
+		}
+	}
 	errno = 0;
-	if (util_check_size(f, max_bytes))
+	if (!gz && util_check_size(f, max_bytes))
 		too_big = 1;
 	else
 		buf = util_read_stream(f, max_bytes, len, &too_big);
@@ -288,7 +297,7 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 			max_bytes);
 	else if (buf == NULL)
 		err_set(err, "%s: %s", shown, is_stdin ?
-			util_stdin_error(saved) : strerror(saved ? saved : EIO));
+			util_stdin_error(saved) : gz_strerror(saved ? saved : EIO));
 	return buf;
 }
 

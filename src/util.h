@@ -50,6 +50,8 @@ void err_set(struct errbuf *err, const char *fmt, ...)
  * Refuses files larger than max_bytes, and a PATH that is not a regular
  * file ("PATH: expected a regular file, found a FIFO"): a FIFO, a device
  * or a directory, which it never opens for a read that could wait.
+ * A PATH ending in ".gz" is read uncompressed (gz_reader(); max_bytes
+ * then bounds the uncompressed bytes, and corrupt gzip data is an error).
  * Returns NULL and fills err on failure. */
 char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 		     struct errbuf *err);

@@ -47,7 +47,7 @@ check "luong's on toy4, then bahdanau's on bahdanau4" \
 run_cmd trace --arch=all --format=json
 expect_status 0 "trace --arch=all --format=json"
 check "a JSON array of two traces, bahdanau's second" \
-	sh -c "tr -d '\n' <'$TMP/out' | grep -q '^\[{\"format\".*}, *{\"format\": \"attn-trace-trace/2\",.*\"architecture\": \"bahdanau\".*}\]$'"
+	sh -c "tr -d '\n' <'$TMP/out' | grep -q '^\[{\"format\".*}, *{\"format\": \"attn-trace-trace/3\",.*\"architecture\": \"bahdanau\".*}\]$'"
 run_cmd trace --arch=all --format=jsonl
 check "JSON Lines: a line each" test "$(wc -l <"$TMP/out")" -eq 2
 run_cmd trace --arch=all --format=csv

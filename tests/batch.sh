@@ -101,10 +101,12 @@ run_cmd trace --stage=decoder --format=json
 check "--stage=decoder in JSON: the state, no scores" "$PYTHON3" -c '
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state"}
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "embedding", "state",
+                                         "W_x_x", "W_h_h", "b", "pre"}
 ' "$TMP/out"
 # a list written before the decoder had a stage prints what it did:
-# scoring still holds the update, and the CSV's rows still say scoring
+# scoring still holds the update; the CSV's rows say its stage, decoder,
+# as the text and the JSON do
 for f in json csv markdown; do
 	"$ATTN_TRACE" trace --format=$f --stage=scoring >"$TMP/old.$f"
 	"$ATTN_TRACE" trace --format=$f --stage=decoder,scoring >"$TMP/new.$f"
@@ -113,10 +115,35 @@ done
 check "--stage=scoring in JSON has the state and the scores" "$PYTHON3" -c '
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-assert set(d["runs"][0]["steps"][0]) == {"t", "input", "state", "scores"}
+assert set(d["runs"][0]["steps"][0]) == {"t", "input", "embedding", "state",
+                                         "W_x_x", "W_h_h", "b", "pre",
+                                         "scores"}
 ' "$TMP/old.json"
-check "CSV: the rows of s_1 say scoring, as before" \
-	grep -q '^dot,1,scoring,s_1,1,' "$TMP/old.csv"
+check "CSV: the rows of s_1 say decoder, the stage the text heads them" \
+	sh -c "grep -q '^dot,1,decoder,s_1,1,' '$TMP/old.csv' &&
+	       ! grep -q '^[^,]*,[0-9]*,scoring,s_1,' '$TMP/old.csv'"
+
+# the README's R recipe, in Python: the weights of the first pair of a
+# file whose first pair is not on line 1 (data/heldout.pairs: line 9)
+"$ATTN_TRACE" trace --batch="$srcdir/data/heldout.pairs" --scorer=all \
+	--format=csv -o "$TMP/held.csv"
+check "README's R recipe: min(pair) finds the first pair's weights" \
+	"$PYTHON3" -c '
+import csv, re, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], encoding="utf-8"))
+        if r["stage"] == "softmax" and re.match(r"^α_[0-9]+$", r["symbol"])]
+first = min(int(r["pair"]) for r in rows)
+tab = {}
+for r in rows:
+    if int(r["pair"]) == first and r["scorer"] == "dot":
+        tab[(int(r["t"]), int(r["index"]))] = float(r["value"])
+assert first == 9, first  # the first line that is not a comment
+assert not [r for r in rows if r["pair"] == "1"]  # what pair == 1 found
+# je suis médecin -> i am a doctor: 5 steps of 3 weights, each summing to 1
+assert sorted(tab) == [(t, i) for t in range(1, 6) for i in range(1, 4)], sorted(tab)
+for t in range(1, 6):
+    assert abs(sum(tab[(t, i)] for i in range(1, 4)) - 1) < 1e-12
+' "$TMP/held.csv"
 
 # -o: the file appears whole, or not at all
 run_cmd trace -o "$TMP/trace.txt"

@@ -93,6 +93,63 @@ expect_status 1 "an unknown word with -o none.txt.gz"
 check "no none.txt.gz is left" test ! -e "$TMP/o/none.txt.gz"
 no_strays "a failed trace -o FILE.gz"
 
+# --model=FILE.gz and --pairs=FILE.gz (and --init) read gzip, compressed
+# here by Python's gzip module
+gzip_py() {
+	"$PYTHON3" -c 'import gzip, shutil, sys
+with open(sys.argv[1], "rb") as i, gzip.open(sys.argv[2], "wb") as o:
+    shutil.copyfileobj(i, o)' "$1" "$2"
+}
+model="$srcdir/data/localp4.model"
+gzip_py "$model" "$TMP/m.model.gz"
+check "Python wrote gzip" is_gzip "$TMP/m.model.gz"
+for f in text json csv; do
+	"$ATTN_TRACE" trace --model="$model" --window=local-p --format=$f \
+		>"$TMP/m.plain" 2>&1
+	"$ATTN_TRACE" trace --model="$TMP/m.model.gz" --window=local-p \
+		--format=$f >"$TMP/m.gz.out" 2>&1
+	check "--model=FILE.gz traces as the plain model ($f, but its name)" \
+		sh -c "sed 's#$TMP/m.model.gz#MODEL#' '$TMP/m.gz.out' >'$TMP/a' &&
+		       sed 's#$model#MODEL#' '$TMP/m.plain' >'$TMP/b' &&
+		       cmp -s '$TMP/a' '$TMP/b'"
+done
+"$ATTN_TRACE" model --format=json --model="$model" | sed 1,2d >"$TMP/mj.plain"
+"$ATTN_TRACE" model --format=json --model="$TMP/m.model.gz" | sed 1,2d \
+	>"$TMP/mj.gz"
+check "model --model=FILE.gz prints the same weights" \
+	cmp -s "$TMP/mj.plain" "$TMP/mj.gz"
+pairs="$srcdir/data/toy.pairs"
+gzip_py "$pairs" "$TMP/p.pairs.gz"
+run_cmd train --pairs="$pairs" --epochs=3 --quiet -o "$TMP/o/a.model"
+run_cmd train --pairs="$TMP/p.pairs.gz" --epochs=3 --quiet -o "$TMP/o/b.model"
+expect_status 0 "train --pairs=FILE.gz"
+check "--pairs=FILE.gz trains the same model (but the file's name)" \
+	sh -c "grep -v 'toy.pairs\|p.pairs.gz\|a.model\|b.model' '$TMP/o/a.model' >'$TMP/a' &&
+	       grep -v 'toy.pairs\|p.pairs.gz\|a.model\|b.model' '$TMP/o/b.model' >'$TMP/b' &&
+	       cmp -s '$TMP/a' '$TMP/b' && [ -s '$TMP/a' ]"
+gzip_py "$TMP/o/a.model" "$TMP/a.model.gz"
+run_cmd train --pairs="$pairs" --init="$TMP/a.model.gz" --epochs=0 --quiet \
+	-o "$TMP/o/c.model"
+expect_status 0 "train --init=FILE.gz"
+check "--init=FILE.gz starts from its weights" \
+	sh -c "sed -n '/^attn-trace-model/,\$p' '$TMP/o/a.model' >'$TMP/a' &&
+	       sed -n '/^attn-trace-model/,\$p' '$TMP/o/c.model' >'$TMP/b' &&
+	       cmp -s '$TMP/a' '$TMP/b'"
+check "--init=FILE.gz: the new header tells the old one's story" \
+	grep -q "says of itself:" "$TMP/o/c.model"
+head -c 200 "$TMP/m.model.gz" >"$TMP/cut.model.gz"
+run_cmd trace --model="$TMP/cut.model.gz"
+expect_status 1 "a cut-off --model=FILE.gz fails"
+expect_err "cut.model.gz: expected gzip data, found a corrupt or cut-off file" \
+	"the cut-off model is named"
+printf 'je suis ||| i am\n' >"$TMP/bad.pairs"
+gzip_py "$TMP/bad.pairs" "$TMP/bad.pairs.gz"
+printf 'je suis ||| i am ||| 9-9\n' >"$TMP/bad.pairs"
+gzip_py "$TMP/bad.pairs" "$TMP/bad.pairs.gz"
+run_cmd train --pairs="$TMP/bad.pairs.gz" --epochs=1 -o "$TMP/o/d.model"
+expect_status 1 "a bad line in --pairs=FILE.gz"
+expect_err "bad.pairs.gz:1:" "its error names the file, its line and column"
+
 # only a name ending in .gz is compressed
 run_cmd trace -o "$TMP/o/t.txt"
 check "-o t.txt is plain text" cmp -s "$TMP/o/t.txt" "$TMP/plain.txt"

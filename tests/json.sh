@@ -19,7 +19,7 @@ def need(obj, *names):
             sys.exit("missing key %r" % n)
 if kind == "trace":
     need(doc, "format", "source", "encoder", "runs")
-    assert doc["format"] == "attn-trace-trace/2"
+    assert doc["format"] == "attn-trace-trace/3"
     for enc in doc["encoder"]:
         need(enc, "token", "embedding", "state")
     for run in doc["runs"]:
@@ -58,6 +58,24 @@ check "UTF-8 words are written as UTF-8" grep -q '"économique"' "$TMP/b.json"
 check "tiny model trace is valid JSON" keys "$TMP/c.json" trace
 "$ATTN_TRACE" model --format=json >"$TMP/m.json"
 check "model JSON is valid" keys "$TMP/m.json" model
+# a matrix with one row (H = 1) is still a list of rows, as
+# doc/model.md gives its shape; a bias or v_a is a list
+"$ATTN_TRACE" train --pairs="$srcdir/data/toy.pairs" --hidden=1 --epochs=0 \
+	--scorer=all -o "$TMP/h1.model" 2>/dev/null
+"$ATTN_TRACE" model --format=json --model="$TMP/h1.model" >"$TMP/h1.json"
+check "H = 1: one-row matrices are lists of one row, vectors lists" \
+	"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["hidden_dim"] == 1
+for g, k in [("encoder", "W_x"), ("encoder", "W_h"), ("decoder", "W_x"),
+             ("general", "W"), ("output", "W_c")]:
+    m = d[g][k]
+    assert len(m) == 1 and isinstance(m[0], list), (g, k, m)
+assert all(isinstance(r, list) and len(r) == 1 for r in d["additive"]["U"])
+for g, k in [("encoder", "b"), ("decoder", "b"), ("concat", "v")]:
+    assert all(isinstance(x, float) or isinstance(x, int) for x in d[g][k])
+' "$TMP/h1.json"
 check "json.tool accepts the trace" "$PYTHON3" -m json.tool "$TMP/b.json" /dev/null
 if command -v jq >/dev/null 2>&1; then
 	# --scorer=all: a run for every scorer the model has the weights of

@@ -68,6 +68,15 @@ start t 120 12 "'$ATTN_TRACE' train --pairs='$TMP/p.pairs' --epochs=50 -o '$TMP/
 expect t "epoch 50/50  loss " "train: the last epoch's line stays"
 expect t " epochs/s" "train: with the rate"
 wait_exit t 0 "train ends"
+# 40 columns: the line is cut to 39, so that it never wraps and no
+# redraw leaves a row behind
+start n 40 30 "'$ATTN_TRACE' train --pairs='$TMP/p.pairs' --scorer=dot --epochs=2000 -o '$TMP/n.model'"
+expect n "trained 2000 epochs" "40 columns: train ends"
+screen n >"$TMP/n.screen"
+check "40 columns: one progress row, the last epoch's, cut to 39 columns" \
+	sh -c 'test "$(grep -c "^epoch " "$1")" -eq 1 &&
+	       grep "^epoch " "$1" | grep -q "^epoch 2000/2000  loss" &&
+	       test "$(grep "^epoch " "$1" | wc -m)" -le 40' sh "$TMP/n.screen"
 "$ATTN_TRACE" train --pairs="$TMP/p.pairs" --epochs=50 -o "$TMP/t2.model" \
 	2>"$TMP/t.err"
 check "train piped: no rate on standard error" \

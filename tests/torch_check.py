@@ -26,7 +26,8 @@ encoder states, n the number of source words:
 
     dot       e_i = s.h_i
     general   e_i = s.(W_a h_i)               parts: W_a_h (n x H)
-    concat    e_i = v_a.tanh(W_a [s; h_i])    parts: pre, act (n x A)
+    concat    e_i = v_a.tanh(W_a [s; h_i])    parts: concat (n x 2H),
+                                              pre, act (n x A)
     scaled    e_i = s.h_i / sqrt(H)           parts: dot (n)
     location  e_i = W_loc[i].s, i = 1..n      no parts
 
@@ -336,7 +337,8 @@ class TorchModel:
             pairs = torch.cat([s.expand(n, self.H), Hs], dim=1)  # n x 2H
             pre = self.concat_W(pairs)                      # n x A
             act = torch.tanh(pre)
-            return act @ self.concat_v, {"pre": pre, "act": act}
+            return act @ self.concat_v, {"concat": pairs, "pre": pre,
+                                         "act": act}
         if scorer == "scaled":
             d = Hs @ s
             return d / math.sqrt(self.H), {"dot": d}
@@ -604,7 +606,7 @@ def check_trace(got, want):
         if key not in want and key in got:
             raise Mismatch("$.%s: program has %s, expected none"
                            % (key, show(got[key])))
-    if got.get("format") != "attn-trace-trace/2":
+    if got.get("format") != "attn-trace-trace/3":
         raise Mismatch("$.format: program %s" % show(got.get("format")))
     runs = want["runs"]
     if not isinstance(got.get("runs"), list):

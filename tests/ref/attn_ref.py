@@ -29,7 +29,7 @@ import math
 import re
 import sys
 
-FORMAT = "attn-trace-trace/2"
+FORMAT = "attn-trace-trace/3"
 # The scorers, in the order "all" runs them (the order of the program's
 # registry), and the sections each needs: a model "supports" a scorer when
 # it has every one of them, so dot and scaled work with any model.
@@ -457,7 +457,8 @@ def score(m, scorer, s, h, i, prev=None):
                 u += row[m.H + k] * h[k]
             pre.append(u)
         act = [math.tanh(u) for u in pre]
-        return dot(m.concat_v[0], act), {"pre": pre, "act": act}
+        return dot(m.concat_v[0], act), {"concat": list(s) + list(h),
+                                         "pre": pre, "act": act}
     if scorer == "scaled":
         d = dot(s, h)
         return d / math.sqrt(m.H), {"dot": d}
