@@ -26,6 +26,9 @@ struct fmt_opts {
 	unsigned stages; /* bitmask of (1u << STAGE_x) to print */
 	int terms;       /* 1: expand scores and RNN steps term by term;
 	                    0: only the results */
+	int no_by_word;  /* fmt_text_rec: 1 leaves out the output record's
+	                    lists by word (a folded lesson page); 0, as
+	                    zeroed, keeps them */
 	int compact;     /* JSON: 1 for one line (JSON Lines) */
 	int pair;        /* batch: the line of the pair, written into JSON,
 	                    CSV and Markdown; 0 outside a batch */

@@ -625,7 +625,7 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 {
 	struct fmt_buf b = FMT_BUF_INIT;
 	text_rec(&b, tr, r, o);
-	if (r->kind == REC_OUTPUT) { /* a word for each logit and p */
+	if (r->kind == REC_OUTPUT && !o->no_by_word) { /* a word each */
 		struct trace_names nm;
 		trace_names(tr, r, &nm);
 		text_by_word(&b, tr, "logits", r->ops[0].axis, r->ops[0].v,

@@ -600,19 +600,32 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 	return 0;
 }
 
+/* Every header key, from the key table: "title, goal, ... or
+ * input-feeding", into buf (size bytes, cut if it must be). */
+static const char *lp_key_list(char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < KEY_COUNT && at < size; k++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s",
+				       k == 0 ? "" : k + 1 == KEY_COUNT ?
+				       " or " : ", ", lesson_key_names[k]);
+	return buf;
+}
+
 /* "KEY: value" before the first page. */
 static int lp_header(struct lparse *p)
 {
 	const char *s = p->line;
-	char buf[64];
+	char buf[64], keys[256];
 	size_t k = lp_key_len(s);
 	if (k == 0)
 		return lp_text(p, 0);
 	int key = lp_key_find(s, k);
 	if (key < 0)
-		return lp_err(p, 0, "expected a header key (title, goal, "
-			      "model, sentence, target or scorer) or 'page:', "
-			      "found %s", lp_quote(buf, sizeof buf, s, k + 1));
+		return lp_err(p, 0, "expected a header key (%s) or 'page:', "
+			      "found %s", lp_key_list(keys, sizeof keys),
+			      lp_quote(buf, sizeof buf, s, k + 1));
 	if (p->key_line[key])
 		return lp_err(p, 0, "expected each header key once, found "
 			      "a second '%s:' (the first is on line %d)",
@@ -1127,6 +1140,21 @@ static int lp_pin(struct lparse *p)
 	return 0;
 }
 
+/* "fold": the page opens folded in the stepper. */
+static int lp_fold(struct lparse *p)
+{
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'fold' line before the first "
+			      "page");
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->fold)
+		return lp_err(p, 0, "expected one 'fold' line on a page, "
+			      "found another");
+	pg->fold = 1;
+	return 0;
+}
+
 /* "predict TERM" or "predict A OP B": the blocks after it wait for the
  * learner's prediction. */
 static int lp_predict(struct lparse *p)
@@ -1226,6 +1254,8 @@ static int lp_line(struct lparse *p)
 		return lp_claim(p);
 	if (strncmp(s, "pin", 3) == 0 && (s[3] == '\0' || lp_blank(s[3])))
 		return lp_pin(p);
+	if (strcmp(s, "fold") == 0)
+		return lp_fold(p);
 	if (strncmp(s, "predict", 7) == 0 && (s[7] == '\0' || lp_blank(s[7])))
 		return lp_predict(p);
 	if (strncmp(s, "hint", 4) == 0 && (s[4] == '\0' || lp_blank(s[4])))

@@ -171,6 +171,8 @@ struct lesson_page {
 	                            the order of the marks in the blocks */
 	int nclaims;
 	struct lesson_claim *claims; /* (nclaims) */
+	int fold;                /* "fold": the stepper opens the page with
+	                            its arithmetic folded (t unfolds it) */
 	struct lesson_predict *predict; /* NULL, or the page's prediction */
 	char *pin;               /* "pin REASON": the page stays with the
 	                            lesson's scorer when the stepper's s

@@ -11,6 +11,8 @@
 #include "lesson.h"
 #include "window.h"
 #include "num.h"
+#include "self.h"
+#include "trace.h"
 #include "utf8.h"
 
 #define LESSON_MIN_WIDTH 10 /* narrower widths are taken as this */
@@ -259,6 +261,7 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		return ferror(out) ? -1 : 0;
 	}
 	fo.terms = sh->arithmetic && o->terms; /* o->terms 0: folded */
+	fo.no_by_word = !o->terms; /* folded: the output's lists by word too */
 	tr = lesson_show_trace(l, sh, tr);
 	if (run < 0 || sh->scorer >= 0)
 		run = lesson_show_run(l, sh, tr);
@@ -340,6 +343,115 @@ static const struct lesson *lt_pinned(FILE *out, const struct lesson *l,
 	return own;
 }
 
+/* What one directive shows, in a few words, into buf: "the softmax of
+ * step 1".  The words name the trace's own symbols (doc/notation.md). */
+static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
+			 const struct trace *tr)
+{
+	static const char *const self_what[SELF_STAGE_COUNT + 1] = {
+		"self-attention's inputs X", "the queries, keys and values",
+		"the scores and the mask", "the softmax of each row",
+		"each head's output Z = A V", "the heads joined and W_O",
+		"both heads' weights as heatmaps"
+	};
+	int t = sh->t, i = sh->i;
+	switch (sh->what) {
+	case SHOW_EMBEDDING:
+		if (i > 0)
+			snprintf(buf, size, "the embedding x_%d", i);
+		else
+			snprintf(buf, size, "the word step %d reads, y_%d", t,
+				 t - 1);
+		return;
+	case SHOW_ENCODER:
+		snprintf(buf, size, "the encoder step that makes h_%d", i);
+		return;
+	case SHOW_STATE:
+		snprintf(buf, size, "the decoder step that makes s_%d", t);
+		return;
+	case SHOW_SCORE:
+		snprintf(buf, size, "the score e_%d,%d", t, i);
+		return;
+	case SHOW_SCORES:
+		snprintf(buf, size, "the scores of step %d", t);
+		return;
+	case SHOW_SOFTMAX:
+		snprintf(buf, size, "the softmax of step %d", t);
+		return;
+	case SHOW_WEIGHTS:
+		snprintf(buf, size, "the weights %s_%d as bars",
+			 trace_weight_symbol(tr), t);
+		return;
+	case SHOW_WEIGHTED:
+		if (i > 0)
+			snprintf(buf, size, "word %d's share of c_%d", i, t);
+		else
+			snprintf(buf, size, "each word's share of c_%d", t);
+		return;
+	case SHOW_CONTEXT:
+		snprintf(buf, size, "the context c_%d", t);
+		return;
+	case SHOW_CONCAT:
+		snprintf(buf, size, "the concatenation of step %d", t);
+		return;
+	case SHOW_OUTPUT:
+		snprintf(buf, size, "the output of step %d", t);
+		return;
+	case SHOW_STAGE:
+		if (t > 0)
+			snprintf(buf, size, "the %s stage of step %d",
+				 trace_stage_name(sh->stage), t);
+		else
+			snprintf(buf, size, "the %s stage",
+				 trace_stage_name(sh->stage));
+		return;
+	case SHOW_HEATMAP:
+		snprintf(buf, size, "%s heatmap", sh->alt ? "another model's"
+			 : "the alignment");
+		return;
+	case SHOW_COMPARE:
+		snprintf(buf, size, "the scorers side by side at step %d", t);
+		return;
+	case SHOW_QUIZ:
+		snprintf(buf, size, "a question for you");
+		return;
+	case SHOW_SELF:
+		snprintf(buf, size, "%s", sh->self_quiz ? "a question for you"
+			 : self_what[sh->self_stage]);
+		return;
+	case SHOW_DIAGRAM:
+		snprintf(buf, size, "the picture of step %d", t);
+		return;
+	case SHOW_COUNT:
+		break;
+	}
+	snprintf(buf, size, "?");
+}
+
+/* The page's opener, one line that says what the page shows: "On this
+ * page: the score e_1,1; the weights α_1 as bars.", each directive's words
+ * once, in their order.  A page without a directive has none. */
+static void lt_opener(FILE *out, const struct lesson_page *pg,
+		      const struct trace *tr, int width)
+{
+	char line[1024] = "On this page: ", what[160];
+	size_t at = strlen(line);
+	int n = 0;
+	for (int b = 0; b < pg->nblocks; b++) {
+		if (pg->blocks[b].text)
+			continue;
+		lt_show_what(what, sizeof what, &pg->blocks[b].show, tr);
+		if (strstr(line, what) || at + strlen(what) + 3 >= sizeof line)
+			continue; /* each once */
+		at += (size_t)snprintf(line + at, sizeof line - at, "%s%s",
+				       n++ ? "; " : "", what);
+	}
+	if (n == 0)
+		return;
+	strcat(line, ".");
+	lesson_wrap(out, line, width);
+}
+
 /* Prediction pr's line of what to type, and insert after it. */
 static void lt_predict(FILE *out, const struct lesson *l,
 		       const struct lesson_predict *pr,
@@ -369,6 +481,7 @@ int lesson_page_text_predict(FILE *out, const struct lesson *l, int p,
 	struct lesson own;
 	int ref = 0;
 	lt_underlined(out, pg->title, '-');
+	lt_opener(out, pg, tr, width);
 	l = lt_pinned(out, l, pg, &own, width);
 	for (int b = 0; b < pg->nblocks; b++) {
 		const struct lesson_block *bl = &pg->blocks[b];

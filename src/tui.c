@@ -309,6 +309,18 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 	}
 }
 
+/* 1 if the weight bars would push a lesson page's own lines below the fold
+ * while, without them, fewer are: the page's text comes first, and its
+ * shows print the weights it speaks of (issue 25: at 80x24 what the prose
+ * points at is on the screen). */
+static int tui_bars_crowd(const struct tui *ui, const struct view_screen *s,
+			 int y, int bottom)
+{
+	if (ui->sc || !ui->v.lesson || ui->v.mode != VIEW_STEP)
+		return 0;
+	return s->nbody > bottom - s->nbars - 2 - y;
+}
+
 static void tui_too_small(void)
 {
 	char msg[128];
@@ -359,7 +371,8 @@ static void tui_draw(struct tui *ui)
 		tui_put(y++, 1, s.narr[k], COLS - 2);
 	if (s.nnarr)
 		y++;
-	if (s.nbars && bottom - s.nbars - 1 - y >= 4)
+	if (s.nbars && bottom - s.nbars - 1 - y >= 4 &&
+	    !tui_bars_crowd(ui, &s, y, bottom))
 		bottom -= s.nbars + 2;
 	else
 		s.nbars = 0;

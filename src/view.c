@@ -857,12 +857,14 @@ static int fold_lines(const struct view *v)
 }
 
 /* Whether page v->pos shows folded, when folding takes fold lines away:
- * as the learner chose with t, or, until then, when its arithmetic alone
- * is longer than the room for the page. */
+ * as the learner chose with t, or, until then, when the page has a 'fold'
+ * line or its arithmetic alone is longer than the room for the page. */
 static int fold_now(const struct view *v, int fold)
 {
 	if (v->fold != VIEW_FOLD_AUTO)
 		return v->fold;
+	if (v->lesson->pages[v->pos].fold) /* the page says so */
+		return 1;
 	return v->lines > 0 && fold > v->lines - VIEW_LESSON_FRAME_ROWS;
 }
 
@@ -904,7 +906,10 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 }
 
 /* The key hints of a stepping screen, most useful first: as many as fit
- * the width, and always "? help" and "q quit" at the end. */
+ * the width, and always "? help" and "q quit" at the end.  In a lesson
+ * the keys a page asks for (t to fold its arithmetic, z for its quiz, d
+ * for its picture) come before the views of the trace, so that at 80
+ * columns they stay on the bar; "? help" lists every key. */
 static char *step_keys(const struct view *v)
 {
 	static const char *const trace_hints[] = {
@@ -912,12 +917,12 @@ static char *step_keys(const struct view *v)
 		"z quiz", "t terms", "d picture"
 	};
 	static const char *const lesson_hints[] = {
-		"space/<-/-> page", "g page", "s scorer", "c compare",
-		"m heatmap", "t fold", "d picture", "z quiz"
+		"space/<-/-> page", "g page", "t fold", "z quiz", "d picture",
+		"s scorer", "c compare", "m heatmap"
 	};
 	static const char *const self_hints[] = {
-		"space/<-/-> page", "g page", "c stages", "m weights",
-		"d diagram", "t fold", "z quiz"
+		"space/<-/-> page", "g page", "t fold", "z quiz", "d diagram",
+		"m weights", "c stages"
 	};
 	const char *const *hints = v->self ? self_hints : v->lesson
 				   ? lesson_hints : trace_hints;

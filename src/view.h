@@ -190,7 +190,8 @@ int view_self_key(struct view *v, int key);
 void view_self_render(const struct view *v, struct view_screen *s);
 
 /* In a lesson: 1 if page v->pos is shown with its term-by-term arithmetic
- * folded.  Pressing 't' decides it (v->fold); else a page starts folded
+ * folded.  Pressing 't' decides it (v->fold); else a page with a 'fold'
+ * line starts folded, and so does a page
  * when its arithmetic alone takes more lines than a lesson page has rows
  * on the terminal (v->lines less the 6 rows of the title, the strip,
  * the page line, a blank, "more below" and the keys; with v->lines 0,

@@ -346,9 +346,27 @@ END_TEST
 
 START_TEST(test_err_unknown_key)
 {
+	/* all 13 keys of doc/lessons.md's header table, in its order */
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
-		  "header key (title, goal, model, sentence, target or "
-		  "scorer) or 'page:', found 'author:'");
+		  "header key (title, goal, model, sentence, target, scorer, "
+		  "scorers, arch, window, window-size, hard, seed or "
+		  "input-feeding) or 'page:', found 'author:'");
+}
+END_TEST
+
+/* "fold" belongs to a page, once (issue 25: dense pages start folded). */
+START_TEST(test_fold_line)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nfold\nx\npage: q\ny\n");
+	ck_assert_int_eq(l.pages[0].fold, 1);
+	ck_assert_int_eq(l.pages[1].fold, 0);
+	lesson_free(&l);
+	parse_err(HEAD "page: p\nfold\nfold\nx\n", "t.lesson:5:1: expected "
+		  "one 'fold' line on a page, found another");
+	parse_err("title: T\nfold\n", "t.lesson:2:1: expected a header line "
+		  "'KEY: value' or 'page:', found a 'fold' line before the "
+		  "first page");
 }
 END_TEST
 
@@ -1465,7 +1483,8 @@ START_TEST(test_pin)
 	l.scorer = SCORER_general; /* the scorer key */
 	lesson_page_text(f, &l, 0, &t, &o, 76);
 	fclose(f);
-	ck_assert_str_eq(text, "p\n-\n\n(This page stays with the dot scorer: "
+	ck_assert_str_eq(text, "p\n-\nOn this page: the score e_1,1.\n\n"
+			 "(This page stays with the dot scorer: "
 			 "the dot product)\n\nthe score is 0.9765.\n\n"
 			 "e_1,1 = s_1·h_1 = 0.9765\n");
 	free(text);
@@ -1588,13 +1607,33 @@ static void holds(const char *hay, char *needle)
 	free(needle);
 }
 
+/* The opener: one line that says what the page shows, from its
+ * directives in their order, each once; a page of text alone has none. */
+START_TEST(test_text_opener)
+{
+	text_prepare(HEAD "page: P\nx\nshow softmax t=2\nshow weights t=2\n"
+		     "show softmax t=2\npage: Q\njust words\n"
+		     "page: R\nshow embedding t=1\nshow heatmap\n");
+	const char *s = page_text(0, 76);
+	ck_assert_int_eq(strncmp(s, "P\n-\nOn this page: the softmax of step "
+				 "2; the weights α_2 as bars.\n\n", 68), 0);
+	s = page_text(1, 76);
+	ck_assert_ptr_null(strstr(s, "On this page"));
+	s = page_text(2, 76);
+	ck_assert_ptr_nonnull(strstr(s, "\nOn this page: the word step 1 "
+				     "reads, y_0; the alignment heatmap.\n"));
+}
+END_TEST
+
 START_TEST(test_text_title_and_score)
 {
 	text_prepare(HEAD "page: A título\nshow score t=1 i=2 arithmetic\n"
 		     "show score t=1 i=2\n");
 	const char *s = page_text(0, 76);
-	/* the underline is as wide as the title in columns, not bytes */
-	ck_assert_int_eq(strncmp(s, "A título\n--------\n\n", 20), 0);
+	/* the underline is as wide as the title in columns, not bytes; the
+	 * opener names what the directives show, each once (issue 25) */
+	ck_assert_int_eq(strncmp(s, "A título\n--------\nOn this page: the "
+				 "score e_1,2.\n\n", 51), 0);
 	ck_assert_ptr_nonnull(strstr(s, "e_1,2 = s_1·h_2 = "));
 	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 1));
 	holds(s, rec_text(REC_SCORE, SCORER_dot, 1, 2, 0));
@@ -1865,6 +1904,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_nul_byte);
 	tcase_add_test(tc, test_err_unknown_key);
 	tcase_add_test(tc, test_err_duplicate_key);
+	tcase_add_test(tc, test_fold_line);
 	tcase_add_test(tc, test_err_empty_value);
 	tcase_add_test(tc, test_err_bad_header_scorer);
 	tcase_add_test(tc, test_err_text_before_page);
@@ -1938,6 +1978,7 @@ static Suite *lesson_suite(void)
 	tc = tcase_create("text");
 	tcase_add_checked_fixture(tc, NULL, text_teardown);
 	tcase_add_test(tc, test_text_title_and_score);
+	tcase_add_test(tc, test_text_opener);
 	tcase_add_test(tc, test_text_directives_use_formatters);
 	tcase_add_test(tc, test_text_stage);
 	tcase_add_test(tc, test_text_stage_decoder);

@@ -642,6 +642,17 @@ static void lesson_close(void)
 	lesson_free(&L);
 }
 
+/* The index of the open lesson's first page whose title holds part; the
+ * test fails if there is none. */
+static int lesson_page_titled(const char *part)
+{
+	int p = 0;
+	while (p < L.npages && !strstr(L.pages[p].title, part))
+		p++;
+	ck_assert_int_lt(p, L.npages);
+	return p;
+}
+
 /* view_scroll_first, by hand: 10 rows show 9 lines and "more below", so
  * a body of 25 lines is read at scrolls 0, 9 and 18 (the TUI then clamps
  * 18 to 15, the last 10 lines); back, 9 at a time to 0. */
@@ -821,6 +832,58 @@ START_TEST(test_self_lesson_keys)
 }
 END_TEST
 
+/* A page with a 'fold' line starts folded on any screen (issue 25: the
+ * dense output pages); folded, an output leaves out its lists by word,
+ * and t brings them back. */
+START_TEST(test_lesson_fold_line)
+{
+	lesson_open("08-output.lesson");
+	int p = lesson_page_titled("every word");
+	ck_assert_int_eq(L.pages[p].fold, 1);
+	view_goto(&LV, p);
+	LV.lines = 200; /* room for all of it: folded all the same */
+	ck_assert_int_eq(view_folded(&LV), 1);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "top 3: i "));
+	ck_assert(!has(S.body, S.nbody, "logits by word:"));
+	view_key(&LV, 't');
+	ck_assert_int_eq(view_folded(&LV), 0);
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "logits by word:"));
+	view_goto(&LV, 0); /* a page without the line: as before */
+	ck_assert_int_eq(L.pages[0].fold, 0);
+	ck_assert_int_eq(view_folded(&LV), 0);
+	lesson_close();
+}
+END_TEST
+
+/* At 80 columns (78 for the bar) a lesson's key bar keeps the keys a page
+ * asks for, t, z and d, beside "? help" and "q quit" (issue 25). */
+START_TEST(test_lesson_key_hints)
+{
+	static const char *const want[2][4] = {
+		{ "t fold", "z quiz", "d picture", "space/<-/-> page" },
+		{ "t fold", "z quiz", "d diagram", "space/<-/-> page" },
+	};
+	static const char *const file[2] = { "06-softmax.lesson",
+					     "19-qkv.lesson" };
+	for (int k = 0; k < 2; k++) {
+		lesson_open(file[k]);
+		view_screen_free(&S);
+		view_render(&LV, &S);
+		ck_assert_int_le(utf8_width(S.keys), 78);
+		for (int j = 0; j < 4; j++)
+			ck_assert_msg(strstr(S.keys, want[k][j]) != NULL,
+				      "%s: '%s' not in '%s'", file[k],
+				      want[k][j], S.keys);
+		ck_assert_ptr_nonnull(strstr(S.keys, "? help  q quit"));
+		lesson_close();
+	}
+}
+END_TEST
+
 /* t folds a lesson page's term-by-term arithmetic; a page starts folded
  * when that arithmetic alone is longer than the screen's body.  Lesson
  * 17's Q, K and V: 9 vectors of 4 numbers, each number a line (two at 78
@@ -828,10 +891,9 @@ END_TEST
 START_TEST(test_lesson_fold)
 {
 	lesson_open("19-qkv.lesson");
-	int p = 0;
-	while (p < L.npages && !strstr(L.pages[p].title, "Q, K and V"))
-		p++;
-	ck_assert_int_lt(p, L.npages);
+	int p = lesson_page_titled("Q, K and V");
+	ck_assert_int_eq(L.pages[p].fold, 1); /* the page says so, and */
+	L.pages[p].fold = 0; /* without its 'fold' line, by the size alone: */
 	view_goto(&LV, p);
 	ck_assert_int_eq(view_folded(&LV), 0); /* the screen is unknown */
 	LV.lines = 24;
@@ -1295,6 +1357,8 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_lesson_compare_and_picture_step);
 	tcase_add_test(tc, test_self_lesson_keys);
 	tcase_add_test(tc, test_lesson_fold);
+	tcase_add_test(tc, test_lesson_key_hints);
+	tcase_add_test(tc, test_lesson_fold_line);
 	tcase_add_test(tc, test_quiz_box_refuses_invalid_utf8);
 	tcase_add_test(tc, test_quiz_box_full_keeps_whole_characters);
 	tcase_add_test(tc, test_quiz_box_backspace);

@@ -146,6 +146,14 @@ for n in ${ATTN_TEST_LESSONS:-$("$ATTN_TRACE" lessons | awk '{ print $1 + 0 }')}
 			keys "$s" g "$p" s a x
 		fi
 		settle "$s" "$p" "$TMP/scr" 1 || { bad="$bad p$p:hang"; break; }
+		# a page the lesson marks dense ('fold') opens folded on any
+		# screen: t unfolds it, as --plain shows everything
+		if grep -q 'arithmetic folded: t shows it' "$TMP/scr"; then
+			keys "$s" t x
+			settle "$s" "$p" "$TMP/scr" 0 || { bad="$bad p$p:t"; break; }
+			keys "$s" x
+			settle "$s" "$p" "$TMP/scr" 1 || { bad="$bad p$p:t"; break; }
+		fi
 		sc=$(sed -n '3s/.*\[\([a-z-]*\) scorer\].*/\1/p' "$TMP/scr")
 		for round in sa h; do
 			if [ "$round" = h ]; then

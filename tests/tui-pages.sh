@@ -192,4 +192,29 @@ for size in "80 24" "100 30"; do
 		fi
 	done
 done
+# At 80x24 what a page's prose points at is on its first screen, without
+# scrolling (issue 25, part 3): a lesson page too long for the weight bars
+# gives their rows to its own lines, and the pages that were still too
+# long were split.  Each check waits for the line the prose cites.
+fold_page() { # NAME LESSON PAGE TEXT WHAT
+	start "$1" 80 24 "'$ATTN_TRACE' lesson $2 --color=never"
+	wait_for "$1" "page 1 of" >/dev/null
+	[ "$3" = 1 ] || keys "$1" g $(echo "$3" | sed 's/./& /g') Enter
+	expect "$1" "page $3 of" "$5: page $3 opens"
+	expect "$1" "$4" "$5"
+	keys "$1" q
+}
+# 1 / (1 + 2 exp(-0.9765)) = 1 / 1.75328 = 0.5704, worked by hand
+fold_page f6 softmax 2 "α_1,1 = 1.0000 / 1.7532 = 0.5704" \
+	"lesson 6 p2 at 80x24: the division the prose cites, unscrolled"
+fold_page f5 dot 2 "attention weights α_1 (dot)" \
+	"lesson 5 p2 at 80x24: a page that fits keeps its weight bars"
+fold_page f13 alignment 6 "h_3 = tanh(W_x·x_3 + W_h·h_2 + b)" \
+	"the alignment lesson's h_3, which its prose cites, unscrolled"
+fold_page f17 local 4 "p_2 = 1.9111" \
+	"the local lesson's p_2, which 'Walking backwards' cites, unscrolled"
+fold_page f18 hard 2 "u_2     (1)   [ 0.7491]" \
+	"the hard lesson's u_2, which 'Drawing the word' cites, unscrolled"
+fold_page f18b hard 7 "the Jensen gap gap_2" \
+	"the hard lesson's gap_2, which 'The Jensen gap' cites, unscrolled"
 finish
