@@ -265,6 +265,8 @@ static int svg_title(FILE *out, const struct svg_lay *L)
 static const char svg_sub1a[] = "attention weights ";
 static const char svg_sub1b[] = " (rows: output words; columns: source words)";
 static const char svg_legend_cap[] = "weight ";
+static const char svg_sub_open[] = "<tspan baseline-shift=\"sub\" "
+	"font-size=\"75%\">";
 static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 	"font-size=\"75%\">t,i</tspan>";
 #define SVG_SUB1_COLS (19 + 3 + 44)
@@ -775,4 +777,50 @@ int fmt_svg_heatmaps(FILE *out, const struct trace *const *trs, int ntrs,
 void fmt_svg_text(FILE *out, const char *s)
 {
 	svg_esc(out, s);
+}
+
+/* The length of the subscript after a '_' at s: a {braced} group, or a
+ * run of letters, digits, commas and '-'.  0 when there is none. */
+static size_t svg_sub_len(const char *s)
+{
+	if (*s == '{') {
+		const char *e = strchr(s, '}');
+		return e ? (size_t)(e - s) + 1 : 0;
+	}
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789,-");
+}
+
+/* Writes the n bytes at s as fmt_svg_text() does. */
+static void svg_esc_n(FILE *out, const char *s, size_t n)
+{
+	char buf[64];
+	while (n > 0) {
+		size_t m = n < sizeof buf - 1 ? n : sizeof buf - 1;
+		memcpy(buf, s, m);
+		buf[m] = '\0';
+		svg_esc(out, buf);
+		s += m;
+		n -= m;
+	}
+}
+
+void fmt_svg_math(FILE *out, const char *s)
+{
+	while (*s) {
+		const char *u = strchr(s, '_');
+		size_t k = u ? svg_sub_len(u + 1) : 0;
+		if (!u || k == 0) {
+			size_t m = u ? (size_t)(u - s) + 1 : strlen(s);
+			svg_esc_n(out, s, m);
+			s += m;
+			continue;
+		}
+		int brace = u[1] == '{';
+		svg_esc_n(out, s, (size_t)(u - s));
+		fputs(svg_sub_open, out);
+		svg_esc_n(out, u + 1 + brace, k - 2 * (size_t)brace);
+		fputs("</tspan>", out);
+		s = u + 1 + k;
+	}
 }
