@@ -6,7 +6,8 @@
 # 1, 3, 8 and 12 source words, the first and the last step, and every
 # variant: global, local-m, local-p, hard, input feeding, Bahdanau.  The
 # measure is worked out from the SVG's viewBox and font sizes by
-# tests/svg_fontsize.py, with no browser.
+# tests/svg_fontsize.py, with no browser.  Self-attention's heatmap and
+# line diagram are held to the size (their column labels turn 45 degrees).
 . "$srcdir/tests/lib.sh"
 if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
 	echo "python3 is needed to parse the SVG"; exit 77
@@ -34,6 +35,19 @@ for n in 1 3 8 12; do
 				"$PYTHON3" -c "import re,sys; w=[float(x) for x in re.findall(r'class=\"weight\"[^>]*stroke-width=\"([0-9.]+)\"', open(sys.argv[1]).read())]; sys.exit(not w or min(w) < 3)" "$f"
 		done
 	done
+done
+# self-attention's pictures: 20 px at 1920 wide, and the line diagram of
+# a short sentence nearer 16:9 than a strip (its heads one above the other)
+for s in "je" "je suis étudiant"; do
+	for opt in "--format=svg" "--format=svg --causal" \
+		"--format=diagram-svg" "--format=diagram-svg --causal"; do
+		# shellcheck disable=SC2086
+		"$ATTN_TRACE" self $opt -o "$TMP/self.svg" $s
+		check "self $opt, $s: 20 px at 1920 wide" \
+			"$PYTHON3" "$py" "$TMP/self.svg"
+	done
+	check "self --format=diagram-svg, $s: between 4:3 and 2:1, not a strip" \
+		"$PYTHON3" -c "import re,sys; w,h=map(float,re.search(r'viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\"', open(sys.argv[1]).read()).groups()); sys.exit(not 4/3 <= w/h <= 2)" "$TMP/self.svg"
 done
 # the floor is the rule: a picture whose smallest text is 13 px at 1280
 # wide (19.5 px shown 1920 wide) fails
