@@ -181,8 +181,12 @@ static int ld_same_folded(const char *a, const char *b)
 
 /* 1 if file is the lesson that want names: "3" or "03" matches "03-x.lesson"
  * and "softmax" (in any case) matches "NN-softmax.lesson" (or
- * "softmax.lesson"). */
-static int ld_match(const char *file, const char *want, int number)
+ * "softmax.lesson"), as "06-softmax" matches "06-softmax.lesson".  With
+ * renamed set, a full name matches by its name alone, whatever its number:
+ * "19-local", the name local had before the lessons were renumbered,
+ * matches "17-local.lesson". */
+static int ld_match(const char *file, const char *want, int number,
+		    int renamed)
 {
 	size_t d = strspn(file, "0123456789");
 	if (number >= 0)
@@ -190,7 +194,11 @@ static int ld_match(const char *file, const char *want, int number)
 		       atoi(file) == number;
 	size_t n = strlen(file) - strlen(LESSON_EXT);
 	char *whole = xstrndup(file, n), *name = ld_name(file);
-	int yes = ld_same_folded(whole, want) || ld_same_folded(name, want);
+	size_t wd = strspn(want, "0123456789");
+	int yes = renamed ? wd > 0 && want[wd] == '-' &&
+			    ld_same_folded(name, want + wd + 1)
+			  : ld_same_folded(whole, want) ||
+			    ld_same_folded(name, want);
 	free(whole);
 	free(name);
 	return yes;
@@ -236,9 +244,11 @@ char *lesson_find(const char *name, struct errbuf *err)
 	if (n < 0)
 		return NULL;
 	char *found = NULL, hint[160] = "";
-	for (int k = 0; k < n && !found; k++)
-		if (ld_match(names[k], name, number))
-			found = ld_join(dir, names[k]);
+	/* an exact name first, then an old full name by its name alone */
+	for (int pass = 0; pass < 2 && !found; pass++)
+		for (int k = 0; k < n && !found; k++)
+			if (ld_match(names[k], name, number, pass))
+				found = ld_join(dir, names[k]);
 	if (!found && number < 0)
 		ld_suggest(hint, sizeof hint, names, n, name);
 	ld_free_names(names, n);

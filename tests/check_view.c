@@ -544,7 +544,7 @@ START_TEST(test_lesson_pages)
 	struct trace lt;
 	struct view lv;
 	struct errbuf err;
-	snprintf(path, sizeof path, "%s/lessons/12-alignment.lesson",
+	snprintf(path, sizeof path, "%s/lessons/13-alignment.lesson",
 		 dir ? dir : ".");
 	ck_assert_msg(lesson_load(&l, path, &err) == 0, "%s", err.msg);
 	ck_assert_msg(lesson_prepare(&l, &lm, &lt, &err) == 0, "%s", err.msg);
@@ -776,7 +776,7 @@ END_TEST
  * self4; s has no scorer to switch; another lesson has no such stepper. */
 START_TEST(test_self_lesson_keys)
 {
-	lesson_open("18-heads.lesson");
+	lesson_open("20-heads.lesson");
 	ck_assert_ptr_nonnull(LV.self);
 	int p = 0;
 	while (p < L.npages && !strstr(L.pages[p].title, "causal"))
@@ -827,7 +827,7 @@ END_TEST
  * columns) of its 4 terms. */
 START_TEST(test_lesson_fold)
 {
-	lesson_open("17-qkv.lesson");
+	lesson_open("19-qkv.lesson");
 	int p = 0;
 	while (p < L.npages && !strstr(L.pages[p].title, "Q, K and V"))
 		p++;

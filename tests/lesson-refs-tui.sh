@@ -31,11 +31,11 @@ keys pin q
 keys pin q   # (one q may only leave the answered quiz)
 wait_exit pin 0 "q leaves lesson 5"
 
-# lesson 13, page 5: "european looks at européenne ({α_1,3})" names no
+# lesson 14, page 5: "european looks at européenne ({α_1,3})" names no
 # scorer, so after s the prose quotes the run the heatmap shows; the
 # value is recomputed here with attn-trace trace, not read off the page
-start follow 100 40 "'$ATTN_TRACE' lesson 13"
-expect follow "page 1 of" "lesson 13 opens"
+start follow 100 40 "'$ATTN_TRACE' lesson 14"
+expect follow "page 1 of" "lesson 14 opens"
 keys follow g 5
 expect follow "After 3000 epochs" "g 5 goes to page 5"
 keys follow s
@@ -48,5 +48,5 @@ check "s chose another scorer ($sc)" test -n "$sc" -a "$sc" != general
 expect follow "($want), economic at" \
 	"the prose quotes the $sc scorer's α_1,3 ($want)"
 keys follow q
-wait_exit follow 0 "q leaves lesson 13"
+wait_exit follow 0 "q leaves lesson 14"
 finish

@@ -71,28 +71,28 @@ check "--width=40 wraps the narrative" sh -c \
 run_cmd lesson --plain --precision=2 softmax
 check "--precision=2" grep -q '^α_1,1 = 1.00 / 1.75 = 0.57$' "$TMP/out"
 
-# lesson 13: the built-in model and two snapshots of its training, found
+# lesson 14: the built-in model and two snapshots of its training, found
 # beside the lesson, each heatmap of a snapshot headed by its name
 run_cmd lesson --plain learning
 expect_status 0 "the lesson on training"
-check "lesson 13 runs on the built-in trained model" \
+check "lesson 14 runs on the built-in trained model" \
 	grep -qxF 'Model: <built-in toy4.model>' "$TMP/out"
 for e in epoch0 epoch200 unguided; do
-	check "lesson 13 shows the model $e" \
+	check "lesson 14 shows the model $e" \
 		grep -qxF "(the model models/$e.model)" "$TMP/out"
 done
-check "lesson 13: four general heatmaps, and a dot and a concat one" sh -c \
+check "lesson 14: four general heatmaps, and a dot and a concat one" sh -c \
 	"test \$(grep -c '^alignment α, general scorer' '$TMP/out') -eq 4 &&
 	 grep -q '^alignment α, dot scorer' '$TMP/out' &&
 	 grep -q '^alignment α, concat scorer' '$TMP/out'"
 # the same from a copy of the lessons elsewhere, as when installed
 mkdir "$TMP/copy"
-cp "$dir/13-learning.lesson" "$dir"/14-*.lesson "$TMP/copy/"
+cp "$dir/14-learning.lesson" "$dir"/15-*.lesson "$TMP/copy/"
 cp -R "$dir/models" "$TMP/copy/models"
 cp "$TMP/out" "$TMP/lesson13"
-ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 13 \
+ATTN_TRACE_LESSONS="$TMP/copy" "$ATTN_TRACE" lesson --plain 14 \
 	>"$TMP/out" 2>"$TMP/err"
-check "lesson 13 finds its snapshots relative to itself" \
+check "lesson 14 finds its snapshots relative to itself" \
 	cmp -s "$TMP/out" "$TMP/lesson13"
 
 # a FIFO in the lessons directory, or named by a lesson as its model, is
@@ -342,7 +342,7 @@ expect_status 0 "the stepper and --plain still show it"
 
 # mutations of a shipped lesson: a number typed back in, a reference past
 # the last step, a claim made false; each must make --check fail
-cp -R "$dir/models" "$TMP/" # lesson 13 reads them beside it
+cp -R "$dir/models" "$TMP/" # lesson 14 reads them beside it
 mutate() { # NAME SED-SCRIPT WHAT FRAGMENT
 	sed "$2" "$dir/$1" >"$TMP/mut.lesson"
 	if cmp -s "$dir/$1" "$TMP/mut.lesson"; then
@@ -357,7 +357,7 @@ mutate 06-softmax.lesson 's/{α_1,1}/0.5704/' "lesson 6 with 0.5704 typed" \
 	"found '0.5704'"
 mutate 06-softmax.lesson 's/{α_1,1}/{α_9,1}/' "lesson 6 citing step 9" \
 	"expected a value of the trace, found '{α_9,1}' (the dot scorer's run has α_1 to α_5)"
-mutate 13-learning.lesson 's/{α_1,3}/0.37/' "lesson 13 with 0.9931 replaced by 0.37" \
+mutate 14-learning.lesson 's/{α_1,3}/0.37/' "lesson 14 with 0.9931 replaced by 0.37" \
 	"found '0.37'"
 mutate 11-compare.lesson 's/^claim argmax(α_3) = étudiant$/claim argmax(α_3) = je/' \
 	"lesson 11 with its claim made false" \
@@ -373,50 +373,50 @@ mutate 03-bottleneck.lesson 's/{h_3\[4\]}/{h_3[5]}/' \
 plain_joined() { # N: lesson N as text, its lines joined with blanks
 	"$ATTN_TRACE" lesson --plain "$1" 2>&1 | tr '\n' ' ' | tr -s ' '
 }
-# lesson 14 names no count of scorers but the true one, and its compare
+# lesson 12 names no count of scorers but the true one, and its compare
 # page shows every scorer `attn-trace scorers` lists
 "$ATTN_TRACE" scorers | awk '/^[a-z]/ { print $1 }' >"$TMP/scorers"
 nsc=$(wc -l <"$TMP/scorers")
-"$ATTN_TRACE" lesson --plain 14 >"$TMP/l14" 2>&1
+"$ATTN_TRACE" lesson --plain scorers >"$TMP/l14" 2>&1
 for sc in $(cat "$TMP/scorers"); do
-	check "lesson 14's compare page shows the $sc scorer" \
+	check "lesson 12's compare page shows the $sc scorer" \
 		grep -qE "^ +([a-z-]+ +)*$sc( |$)" "$TMP/l14"
 done
 words="zero one two three four five six seven eight nine ten eleven twelve"
 said=$(tr '\n' ' ' <"$TMP/l14" | grep -oiE "(all|the) ($(echo $words | tr ' ' '|')) (scorers|columns)|lists all ($(echo $words | tr ' ' '|'))" || true)
 true_word=$(echo $words | cut -d' ' -f$((nsc + 1)))
-check "lesson 14 states no count of scorers but $nsc (said: ${said:-none})" \
+check "lesson 12 states no count of scorers but $nsc (said: ${said:-none})" \
 	sh -c "! printf '%s\n' '$said' | grep -v -i -e '^\$' -e '$true_word' | grep -q ."
-# lesson 13 points at the unguided model's page by its title, and that
+# lesson 14 points at the unguided model's page by its title, and that
 # page shows the unguided model
-plain_joined 13 >"$TMP/l13"
+plain_joined learning >"$TMP/l13"
 ptitle=$(grep -oE 'the page "[^"]+" shows what happens then' "$TMP/l13" |
 	sed 's/the page "\([^"]*\)".*/\1/')
-check "lesson 13 names a page for what happens without the guide" test -n "$ptitle"
-"$ATTN_TRACE" lesson --plain 13 | awk -v t="$ptitle" '
+check "lesson 14 names a page for what happens without the guide" test -n "$ptitle"
+"$ATTN_TRACE" lesson --plain learning | awk -v t="$ptitle" '
 	/^\[page / { on = 0 } $0 == t { on = 1 } on' >"$TMP/l13page"
-check "lesson 13's page \"$ptitle\" shows the unguided model" \
+check "lesson 14's page \"$ptitle\" shows the unguided model" \
 	grep -qF '(the model models/unguided.model)' "$TMP/l13page"
 # lesson 15's page on the context entering the RNN shows the line W_c·c_1
 # it promises (every show of every lesson renders a line: --check above)
-"$ATTN_TRACE" lesson --plain 15 | awk '
+"$ATTN_TRACE" lesson --plain bahdanau | awk '
 	/^\[page / { on = 0 } /^The context enters the RNN$/ { on = 1 } on' \
 	>"$TMP/l15page"
 line15=$(tr '\n' ' ' <"$TMP/l15page" | grep -oE 'The line [^ ]+ is the context' | awk '{ print $3 }')
 check "lesson 15's prose names the context's line ($line15)" test -n "$line15"
 check "lesson 15 shows the line $line15 it names" \
 	grep -qE "^ +$line15 " "$TMP/l15page"
-# lesson 20: the seed the prose gives and the command it prints draw the
+# lesson 18: the seed the prose gives and the command it prints draw the
 # u_2 the page quotes
-plain_joined 20 >"$TMP/l20"
+plain_joined hard >"$TMP/l20"
 seed=$(grep -oE '`--seed=[0-9]+` gives' "$TMP/l20" | grep -oE '[0-9]+')
 u2=$(grep -oE 'Here u_2 = [0-9]+\.[0-9]+' "$TMP/l20" | grep -oE '[0-9.]+$')
 cmd=$(grep -oE '`attn-trace trace --hard --seed=[0-9]+ --gradient --target="i am a student" je suis étudiant`' "$TMP/l20" | tr -d '`')
-check "lesson 20 gives its seed ($seed) and a command with it" \
+check "lesson 18 gives its seed ($seed) and a command with it" \
 	sh -c "test -n '$seed' && test -n '$cmd' && echo '$cmd' | grep -q -- '--seed=$seed '"
 "$ATTN_TRACE" trace --hard --seed="$seed" --gradient \
 	--target="i am a student" je suis étudiant >"$TMP/hard" 2>&1
-check "lesson 20's command draws the u_2 it quotes ($u2)" \
+check "lesson 18's command draws the u_2 it quotes ($u2)" \
 	grep -qE "^u_2 .*\[ $u2\]" "$TMP/hard"
 # lesson 3: the fourth unit of h_3 keeps a trace of je; the number for
 # "suis étudiant" alone is that sentence's h_2[4]
@@ -428,27 +428,27 @@ without=$("$ATTN_TRACE" trace --model=handset4 suis étudiant |
 check "lesson 3 quotes unit 4 of h_3 with je ($with) and without ($without)" \
 	grep -qF "$with here, where \"suis étudiant\" alone gives $without" "$TMP/l3"
 check "and they differ: something of je is left" test "$with" != "$without"
-# lessons 12 and 18: the shade the prose names for the most attention is
+# lessons 13 and 20: the shade the prose names for the most attention is
 # the one the page draws beside the largest weight
-"$ATTN_TRACE" lesson --plain 12 | awk '
+"$ATTN_TRACE" lesson --plain alignment | awk '
 	/^\[page / { on = 0 } /^The heatmap$/ { on = 1 } on' >"$TMP/l12page"
-check "lesson 12 says █ is for the most" \
+check "lesson 13 says █ is for the most" \
 	sh -c "tr '\\n' ' ' <'$TMP/l12page' | grep -qF '█ for the most'"
-check "lesson 12's heatmap draws █ beside its large weights" \
+check "lesson 13's heatmap draws █ beside its large weights" \
 	grep -qE '█ 0\.8' "$TMP/l12page"
-check "lesson 12 never calls the cells darker" \
+check "lesson 13 never calls the cells darker" \
 	sh -c "! grep -qi 'dark' '$TMP/l12page'"
-"$ATTN_TRACE" lesson --plain 18 >"$TMP/l18"
-check "lesson 18 says the fuller the block, the larger the weight" \
+"$ATTN_TRACE" lesson --plain heads >"$TMP/l18"
+check "lesson 20 says the fuller the block, the larger the weight" \
 	grep -qF 'the fuller the block' "$TMP/l18"
-check "lesson 18's heatmap draws █ beside its largest weight" \
+check "lesson 20's heatmap draws █ beside its largest weight" \
 	grep -qE '█ +0\.99' "$TMP/l18"
-# lesson 12's last page: the command it gives traces as many scorers as
+# lesson 13's last page: the command it gives traces as many scorers as
 # it says ("all three")
-cmd12=$("$ATTN_TRACE" lesson --plain 12 | grep -E '^ +attn-trace trace ' | sed 's/^ *attn-trace //')
-said12=$(plain_joined 12 | grep -oE 'To see all [a-z]+ scorers in one long trace' | awk '{ print $4 }')
+cmd12=$("$ATTN_TRACE" lesson --plain alignment | grep -E '^ +attn-trace trace ' | sed 's/^ *attn-trace //')
+said12=$(plain_joined alignment | grep -oE 'To see all [a-z]+ scorers in one long trace' | awk '{ print $4 }')
 n12=$(eval "\"\$ATTN_TRACE\" $cmd12" | awk '/^scorers:/ { print NF - 1 }')
-check "lesson 12's command traces $said12 scorers ($n12)" \
+check "lesson 13's command traces $said12 scorers ($n12)" \
 	test "$(echo $words | cut -d' ' -f$((n12 + 1)))" = "$said12"
 # lessons/README.md: the model it says each lesson uses is the one the
 # lesson's --plain names
@@ -501,6 +501,25 @@ expect_status 1 "a lesson name far from all"
 check "no suggestion for a name far from all" \
 	bash -c "! grep -q 'did you mean' '$TMP/err'"
 
+# A number is a lesson's place in today's order; a full name from before
+# the lessons were renumbered (issue 25's path) still finds its lesson by
+# the name after its number, and the title is the renamed file's own.
+for old in 12-alignment:13-alignment 13-learning:14-learning \
+	14-scorers:12-scorers 17-qkv:19-qkv 18-heads:20-heads \
+	19-local:17-local 20-hard:18-hard; do
+	was=${old%%:*} now=${old#*:}
+	title=$(sed -n 's/^title: //p' "$srcdir/lessons/$now.lesson")
+	run_cmd lesson --plain --no-answers "$was"
+	expect_status 0 "the old name $was"
+	check "the old name $was opens $now (\"$title\")" \
+		sh -c "head -n 1 '$TMP/out' | grep -qxF '$title'"
+	"$ATTN_TRACE" lesson --plain --no-answers "${now%%-*}" >"$TMP/bynum" 2>&1
+	check "lesson ${now%%-*} is $now, the same text as $was" \
+		cmp -s "$TMP/out" "$TMP/bynum"
+done
+run_cmd lesson --plain 19-locl
+expect_status 1 "an old full name with a misspelt name"
+
 # The last page points to the next lesson; the last lesson says it is.
 # (The title is the next file's own title: line 2 of lessons/06-*.)
 title6=$(sed -n 's/^title: //p' "$srcdir"/lessons/06-*.lesson)
@@ -527,9 +546,9 @@ expect_status 0 "a copy of lesson 5 elsewhere"
 check "a lesson from elsewhere points nowhere" \
 	sh -c "! grep -q '^Next: lesson' '$TMP/out'"
 
-# Lessons 1 to 12 run on handset4 and call it that, never "the toy model"
+# Lessons 1 to 11 and 13 run on handset4 and call it that, never "the toy model"
 # (which elsewhere is toy4); coordinates of a state are h[j], not h_j,
-# which names the states; lesson 12's page shows the h_3 it cites.
+# which names the states; lesson 13's page shows the h_3 it cites.
 # (a word "toy" alone, "the toy's", "the toy model"; toy4 and toy.pairs
 # are other names)
 check "the hand-set lessons do not call handset4 the toy model" \
@@ -537,8 +556,8 @@ check "the hand-set lessons do not call handset4 the toy model" \
 check "lesson 10 writes coordinates as h[j]" \
 	sh -c "! grep -q 'h_1 + h_2 + h_3' '$srcdir'/lessons/10-*.lesson &&
 	       grep -q 'h\[1\] + h\[2\] + h\[3\]' '$srcdir'/lessons/10-*.lesson"
-"$ATTN_TRACE" lesson --plain 12 >"$TMP/l12" 2>&1
-check "lesson 12 shows the h_3 it cites" sh -c \
+"$ATTN_TRACE" lesson --plain alignment >"$TMP/l12" 2>&1
+check "lesson 13 shows the h_3 it cites" sh -c \
 	"grep -q 'slot 3 of h_3 (0.1948)' '$TMP/l12' &&
 	 grep -q '^h_3 = .*0\.1948' '$TMP/l12'"
 

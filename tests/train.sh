@@ -109,7 +109,7 @@ expect_status 2 "--jobs=0"
 expect_err "--jobs expects a whole number from 1 to 64, not '0'" "the range of --jobs is given"
 check "no model is written after a bad --jobs" test ! -e "$TMP/x.model"
 
-# --- the built-in toy model and lesson 13's snapshots of its training,
+# --- the built-in toy model and lesson 14's snapshots of its training,
 # rebuilt as make toy-model builds them (TOY_TRAIN_FLAGS, TOY_MORE_FLAGS,
 # TOY_EPOCHS and TOY_SNAPSHOT_EPOCHS in Makefile.am) ---
 toy_flags="--scorer=dot,general,concat,scaled,location --positions=8 --align-weight=0.3 --seed=1 --optimizer=adam --lr=0.01 --weight-decay=0.2 --clip=5 --embedding=4 --hidden=4 --attention=4"

@@ -62,15 +62,15 @@ check "160x45: the block letters stand above the text" \
 	grep -q '███' "$TMP/p160/f4.txt"
 
 # a lesson in presentation mode
-start L 80 24 "env NO_COLOR=1 '$ATTN_TRACE' lesson 12 --present"
-expect L "page 1 of 6" "lesson 12 --present opens"
-expect L "1 / 6" "lesson 12 --present: the counter"
-expect L "b blank" "lesson 12 --present: presentation mode's keys"
+start L 80 24 "env NO_COLOR=1 '$ATTN_TRACE' lesson 13 --present"
+expect L "page 1 of 6" "lesson 13 --present opens"
+expect L "1 / 6" "lesson 13 --present: the counter"
+expect L "b blank" "lesson 13 --present: presentation mode's keys"
 keys L n
-expect L "2 / 6" "lesson 12 --present: n turns the page"
+expect L "2 / 6" "lesson 13 --present: n turns the page"
 keys L q
-wait_exit L 0 "lesson 12 --present: q quits"
-run_cmd lesson 12 --present --plain
+wait_exit L 0 "lesson 13 --present: q quits"
+run_cmd lesson 13 --present --plain
 expect_status 2 "lesson --present --plain"
 
 # the self-attention stepper at 80 columns: head 2's table is not cut off

@@ -397,7 +397,7 @@ expect lg "page 4 of 10" "Esc: back on the same page"
 keys lg q
 wait_exit lg 0 "q quits the lesson"
 check "the terminal modes are restored after the lesson" same_modes lg
-start ls 80 24 "'$ATTN_TRACE' lesson 18"
+start ls 80 24 "'$ATTN_TRACE' lesson 20"
 expect ls "page 1 of 7   [self-attention]" "a lesson on self4 says self-attention, not a scorer"
 keys ls c
 expect ls "stage 4 of 6: softmax of each row" "c: the self-attention stepper at the stage of the page (its heatmap: the weights)"
