@@ -17,6 +17,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->top = 3;
 	o->stages = (1u << STAGE_COUNT) - 1;
 	o->terms = 1;
+	o->handout = 0;
 	o->compact = 0;
 	o->pair = 0;
 	o->arch = NULL;
