@@ -789,8 +789,11 @@ static size_t svg_sub_len(const char *s)
 		const char *e = strchr(s, '}');
 		return e ? (size_t)(e - s) + 1 : 0;
 	}
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789,-");
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789,-");
+	while (n > 0 && s[n - 1] == ',') /* "h_2, drawn": the comma is prose */
+		n--;
+	return n;
 }
 
 /* Writes the n bytes at s as fmt_svg_text() does. */
