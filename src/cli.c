@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "selection.h"
 #include "utf8.h"
 #include "cli_heatmap.h"
@@ -138,6 +139,31 @@ int cli_scorer_error(const char *arg, int all)
 	return rc;
 }
 
+int cli_value_error(const char *what, const char *arg,
+		    const char *const *names, int n)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	const char *near = suggest_closest(arg, names, n);
+	if (near)
+		fmt_buf_printf(&b, "did you mean '%s'? ", near);
+	fmt_buf_printf(&b, "expected ");
+	for (int k = 0; k < n; k++)
+		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? ", "
+			       : " or ", names[k]);
+	fmt_buf_putc(&b, '\0');
+	int rc = cli_usage_errorf("unknown %s '%s'; %s", what, arg, b.p);
+	fmt_buf_free(&b);
+	return rc;
+}
+
+int cli_color_error(const char *arg)
+{
+	const char *names[3];
+	for (int k = 0; k < 3; k++)
+		names[k] = tui_color_name(k);
+	return cli_value_error("--color", arg, names, 3);
+}
+
 int cli_option_error(int c, char **argv, int optind_now,
 		     const struct option *longopts)
 {
@@ -194,6 +220,45 @@ int cli_option_error(int c, char **argv, int optind_now,
 	return rc;
 }
 
+/* --format's values: enum format's names */
+static const char *const cli_formats[FORMAT_COUNT] = {
+	"text", "json", "jsonl", "csv", "markdown"
+};
+
+/* Prints names[0..n), separated by ", " and last before the last, then
+ * tail and a newline, wrapped at 80 columns under column 24, the cursor
+ * being at column col. */
+static void cli_help_list(int col, const char *const *names, int n,
+			  const char *last, const char *tail)
+{
+	for (int k = 0; k <= n; k++) {
+		char word[96];
+		if (k == n)
+			snprintf(word, sizeof word, "%s", tail);
+		else
+			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
+				 k + 1 == n && last ? last : " ", names[k],
+				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
+		int len = (int)strlen(word);
+		if (col > 24 && col + len > 80 && word[0] == ' ') {
+			fputs("\n                       ", stdout);
+			col = 23;
+		}
+		fputs(word, stdout);
+		col += len;
+	}
+	putchar('\n');
+}
+
+/* --stage's list, from the registry of stages. */
+static void cli_help_stages(void)
+{
+	const char *names[STAGE_COUNT];
+	for (int k = 0; k < STAGE_COUNT; k++)
+		names[k] = trace_stage_name((enum trace_stage)k);
+	cli_help_list(49, names, STAGE_COUNT, NULL, "");
+}
+
 static void cli_help(void)
 {
 	fputs(
@@ -242,7 +307,9 @@ static void cli_help(void)
 "                        built-in hand-set model of the lessons\n"
 "  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
 "                        instead of decoding greedily\n"
-"  -f, --format=FORMAT   text, json, jsonl, csv or markdown (default text)\n"
+"  -f, --format=FORMAT   ", stdout);
+	cli_help_list(24, cli_formats, FORMAT_COUNT, " or ", " (default text)");
+	fputs(
 "  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
 "      --hard[=RULE]     hard attention: the context of a step is one source\n"
 "                        word's state, drawn from the weights (sample, the\n"
@@ -266,8 +333,9 @@ static void cli_help(void)
 "                        processor, at most 16); the output is the same\n"
 "                        whatever N\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: encoding, decoder, scoring,\n"
-"                        softmax, weighted-sum, concat, output\n"
+"      --stage=LIST      print only these stages: ", stdout);
+	cli_help_stages();
+	fputs(
 "                        (comma-separated; scoring includes decoder)\n"
 "      --color=WHEN      colours in the stepper: auto, always or never\n"
 "                        (default auto; NO_COLOR turns auto off)\n"
@@ -328,42 +396,18 @@ int cli_jobs_default(void)
 	return n > JOBS_DEFAULT_MAX ? JOBS_DEFAULT_MAX : n;
 }
 
-enum { OPT_TOP = 256, OPT_COLOR, OPT_BATCH, OPT_STRICT, OPT_STAGE,
-       OPT_PRESENT, OPT_AUTOPLAY, OPT_ARCH, OPT_HARD, OPT_SEED,
-       OPT_GRADIENT, OPT_SAMPLES, OPT_QUIET, OPT_HANDOUT };
 
-static const struct option cli_long_opts[] = {
-	{ "scorer", required_argument, NULL, 's' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "target", required_argument, NULL, 't' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "handout", no_argument, NULL, OPT_HANDOUT },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "stage", required_argument, NULL, OPT_STAGE },
-	{ "present", no_argument, NULL, OPT_PRESENT },
-	{ "autoplay", required_argument, NULL, OPT_AUTOPLAY },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	CLI_WINDOW_LONG_OPTS
-	CLI_FEED_LONG_OPTS
-	{ "hard", optional_argument, NULL, OPT_HARD },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "gradient", no_argument, NULL, OPT_GRADIENT },
-	{ "samples", required_argument, NULL, OPT_SAMPLES },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
+const char *cli_format_name(int k)
+{
+	return k >= 0 && k < FORMAT_COUNT ? cli_formats[k] : NULL;
+}
 
-static const char *const cli_formats[5] = {
-	"text", "json", "jsonl", "csv", "markdown"
-};
+static const char *const cli_hard_rules[] = { "sample", "argmax" };
+
+const char *cli_hard_rule_name(int k)
+{
+	return k >= 0 && k < 2 ? cli_hard_rules[k] : NULL;
+}
 
 /* Adds the comma-separated stage names of arg to o's stages. */
 static int cli_stages(struct cli_opts *o, const char *arg)
@@ -377,12 +421,12 @@ static int cli_stages(struct cli_opts *o, const char *arg)
 		while (k < STAGE_COUNT && strcmp(w, trace_stage_name((enum trace_stage)k)))
 			k++;
 		if (k == STAGE_COUNT) {
-			char msg[256];
-			snprintf(msg, sizeof msg, "unknown stage '%s'; expected "
-				 "encoding, decoder, scoring, softmax, "
-				 "weighted-sum, concat or output", w);
+			const char *names[STAGE_COUNT];
+			for (int j = 0; j < STAGE_COUNT; j++)
+				names[j] = trace_stage_name((enum trace_stage)j);
+			int rc = cli_value_error("stage", w, names, STAGE_COUNT);
 			free(list);
-			return cli_usage_error(msg);
+			return rc;
 		}
 		o->fmt.stages |= 1u << k;
 		/* scoring keeps the decoder's update it held before that had
@@ -428,43 +472,42 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case 'm': o->model_path = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'f':
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < FORMAT_COUNT; k++)
 			if (strcmp(arg, cli_formats[k]) == 0) {
 				o->format = (enum format)k;
 				return 0;
 			}
-		snprintf(msg, sizeof msg, "unknown format '%s'; expected text, "
-			 "json, jsonl, csv or markdown", arg);
-		return cli_usage_error(msg);
-	case OPT_BATCH: o->batch = arg; return 0;
-	case OPT_STRICT: o->strict = 1; return 0;
-	case OPT_QUIET: o->quiet = 1; return 0;
+		return cli_value_error("format", arg, cli_formats,
+				       FORMAT_COUNT);
+	case CLI_OPT_batch: o->batch = arg; return 0;
+	case CLI_OPT_strict: o->strict = 1; return 0;
+	case CLI_OPT_quiet: o->quiet = 1; return 0;
 	case 'j': return cli_jobs(arg, &o->jobs);
 	case 'o': o->output = arg; return 0;
-	case OPT_STAGE:
+	case CLI_OPT_stage:
 		return cli_stages(o, arg);
-	case OPT_PRESENT: o->present = 1; return 0;
-	case OPT_AUTOPLAY:
+	case CLI_OPT_present: o->present = 1; return 0;
+	case CLI_OPT_autoplay:
 		return cli_autoplay(o, arg);
-	case OPT_ARCH:
+	case CLI_OPT_arch:
 		return cli_arch(&o->arch, arg);
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE:
+	case CLI_OPT_window:
+	case CLI_OPT_window_size:
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_INPUT_FEEDING:
+	case CLI_OPT_input_feeding:
 		o->feed = 1;
 		return 0;
-	case OPT_HARD:
+	case CLI_OPT_hard:
 		o->cfg_set = 1;
 		return cli_hard(&o->cfg, arg);
-	case OPT_SEED:
+	case CLI_OPT_seed:
 		o->cfg_set = 1;
 		return cli_seed(&o->cfg, arg);
-	case OPT_GRADIENT:
+	case CLI_OPT_gradient:
 		o->cfg_set = 1;
 		o->cfg.hard_gradient = 1;
 		return 0;
-	case OPT_SAMPLES:
+	case CLI_OPT_samples:
 		o->cfg_set = 1;
 		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
 			return 0;
@@ -477,21 +520,19 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		snprintf(msg, sizeof msg, "--precision expects a whole number "
 			 "from 0 to %d, not '%s'", NUM_MAX_PREC, arg);
 		return cli_usage_error(msg);
-	case OPT_HANDOUT:
+	case CLI_OPT_handout:
 		o->fmt.handout = 1;
 		return 0;
-	case OPT_TOP:
+	case CLI_OPT_top:
 		if (cli_int(arg, 0, MODEL_MAX_VOCAB, &o->fmt.top) == 0)
 			return 0;
 		snprintf(msg, sizeof msg, "--top expects a whole number from 0 "
 			 "to %d, not '%s'", MODEL_MAX_VOCAB, arg);
 		return cli_usage_error(msg);
-	case OPT_COLOR:
+	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		snprintf(msg, sizeof msg, "unknown --color '%s'; expected auto, "
-			 "always or never", arg);
-		return cli_usage_error(msg);
+		return cli_color_error(arg);
 	case 'h': cli_help(); return -1;
 	case 'V': cli_version(); return -1;
 	default: return EXIT_USAGE; /* getopt has said what was wrong */
@@ -506,13 +547,7 @@ int cli_hard(struct trace_cfg *cfg, const char *arg)
 	else if (strcmp(arg, "argmax") == 0)
 		cfg->hard_rule = 1;
 	else {
-		static const char *const rules[] = { "sample", "argmax" };
-		const char *near = suggest_closest(arg, rules, 2);
-		char hint[64] = "";
-		if (near)
-			snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-		return cli_usage_errorf("unknown --hard rule '%s'; %sexpected "
-					"sample or argmax", arg, hint);
+		return cli_value_error("--hard rule", arg, cli_hard_rules, 2);
 	}
 	return 0;
 }
@@ -555,11 +590,9 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":s:m:t:f:p:o:j:hV", cli_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_long_opts);
+	while ((c = cli_getopt(CLI_CMDS_COMMON, argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -591,7 +624,6 @@ char *cli_join(int argc, char **argv, int first, const char *dflt)
 
 int cli_arch(int *arch, const char *arg)
 {
-	char names[128], hint[128] = "";
 	const char *cands[ARCH_COUNT + 1];
 	*arch = strcmp(arg, "all") == 0 ? ARCH_ALL : arch_find(arg);
 	if (*arch >= 0)
@@ -599,12 +631,7 @@ int cli_arch(int *arch, const char *arg)
 	for (int k = 0; k < ARCH_COUNT; k++)
 		cands[k] = arch_get(k)->name;
 	cands[ARCH_COUNT] = "all";
-	const char *near = suggest_closest(arg, cands, ARCH_COUNT + 1);
-	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-	return cli_usage_errorf("unknown architecture '%s'; %sexpected %s or "
-				"all", arg, hint,
-				arch_names(names, sizeof names, ", ", ", "));
+	return cli_value_error("architecture", arg, cands, ARCH_COUNT + 1);
 }
 
 void cli_help_window(void)
@@ -623,8 +650,7 @@ void cli_help_window(void)
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
 	const char *cands[WINDOW_COUNT];
-	char hint[64] = "", names[128] = "";
-	if (opt == CLI_OPT_WINDOW_SIZE) {
+	if (opt == CLI_OPT_window_size) {
 		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
 			return 0;
 		return cli_usage_errorf("--window-size expects a whole number "
@@ -634,17 +660,9 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 	cfg->window = window_find(arg);
 	if (cfg->window >= 0)
 		return 0;
-	for (int k = 0; k < WINDOW_COUNT; k++) {
+	for (int k = 0; k < WINDOW_COUNT; k++)
 		cands[k] = window_get(k)->name;
-		snprintf(names + strlen(names), sizeof names - strlen(names),
-			 "%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", "
-			 : " or ", cands[k]);
-	}
-	const char *near = suggest_closest(arg, cands, WINDOW_COUNT);
-	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
-	return cli_usage_errorf("unknown window '%s'; %sexpected %s", arg,
-				hint, names);
+	return cli_value_error("window", arg, cands, WINDOW_COUNT);
 }
 
 int cli_window_check(int window, int size)
@@ -1033,6 +1051,7 @@ static const struct {
 	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },
 	{ "self", NULL, cli_self },
+	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };
 
@@ -1071,12 +1090,18 @@ static int cli_command_error(const char *word)
 }
 
 /* attn-trace help [COMMAND]: the help of the program, or of a command
- * (as COMMAND --help gives it). */
+ * (as COMMAND --help gives it); help --commands: the commands' names. */
 static int cli_help_cmd(int argc, char **argv)
 {
 	if (argc > 2)
 		return cli_usage_errorf("'help' takes one command, but was "
 					"also given '%s'", argv[2]);
+	if (argc == 2 && strcmp(argv[1], "--commands") == 0) {
+		/* the commands, a line each, for completion */
+		for (size_t k = 0; k < CLI_NCOMMANDS; k++)
+			puts(cli_commands[k].name);
+		return EXIT_OK;
+	}
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
 		cli_help();

@@ -23,6 +23,15 @@
 
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
 	      FORMAT_MARKDOWN };
+#define FORMAT_COUNT (FORMAT_MARKDOWN + 1)
+
+/* The name of format k (an enum format), or NULL past the last:
+ * --format's values. */
+const char *cli_format_name(int k);
+
+/* The name of --hard's rule k (0: sample, 1: argmax), or NULL past the
+ * last. */
+const char *cli_hard_rule_name(int k);
 
 /* Everything the common options can set. */
 struct cli_opts {
@@ -97,6 +106,16 @@ int cli_jobs_default(void);
  * The caller frees the result. */
 char *cli_join(int argc, char **argv, int first, const char *dflt);
 
+/* The usage error of an unknown value arg of an option, what naming it
+ * ("format", "--stage"): "unknown WHAT 'ARG'; did you mean 'NAME'?
+ * expected A, B or C", names[0..n) being the values it takes, from
+ * their registry.  Returns EXIT_USAGE. */
+int cli_value_error(const char *what, const char *arg,
+		    const char *const *names, int n);
+
+/* cli_value_error of --color=arg. */
+int cli_color_error(const char *arg);
+
 /* Parses --arch=arg into *arch (an enum arch, or ARCH_ALL for "all"): 0,
  * or EXIT_USAGE after the message. */
 int cli_arch(int *arch, const char *arg);
@@ -105,28 +124,20 @@ int cli_arch(int *arch, const char *arg);
  * architecture: 0, or EXIT_USAGE after the message. */
 int cli_arch_one(int arch, const char *cmd);
 
-/* The one parser of --window=NAME (opt CLI_OPT_WINDOW: a name of the
- * registry, with "did you mean") and --window-size=D (CLI_OPT_WINDOW_SIZE:
- * a whole number from 0) into *cfg, for every command that traces.
- * Returns 0, or EXIT_USAGE after the message. */
-enum { CLI_OPT_WINDOW = 400, CLI_OPT_WINDOW_SIZE };
+/* The one parser of --window=NAME (opt CLI_OPT_window: a name of the
+ * registry, with "did you mean") and --window-size=D (CLI_OPT_window_size,
+ * src/cli_options.h: a whole number from 0) into *cfg, for every command
+ * that traces.  Returns 0, or EXIT_USAGE after the message. */
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
-/* The two entries of struct option for them, and their --help lines. */
-#define CLI_WINDOW_LONG_OPTS \
-	{ "window", required_argument, NULL, CLI_OPT_WINDOW }, \
-	{ "window-size", required_argument, NULL, CLI_OPT_WINDOW_SIZE },
+/* Their --help lines. */
 void cli_help_window(void);
 /* Refuses a --window-size below what --window's window takes (window:
  * an enum window; local-p's D is 1 or more): 0, or EXIT_USAGE after the
  * message.  Every command that traces calls it after its options. */
 int cli_window_check(int window, int size);
 
-/* --input-feeding, for every command that traces (train has its own):
- * the option's code, its struct option entry and its --help lines (with
- * what --arch=all does when arch_all is 1). */
-enum { CLI_OPT_INPUT_FEEDING = 410 };
-#define CLI_FEED_LONG_OPTS \
-	{ "input-feeding", no_argument, NULL, CLI_OPT_INPUT_FEEDING },
+/* --input-feeding's --help lines, for every command that traces (train
+ * has its own), with what --arch=all does when arch_all is 1. */
 void cli_help_feed(int arch_all);
 
 /* The built-in model of architecture arch (an enum arch), with input

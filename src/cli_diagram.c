@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_diagram.h"
 #include "diagram.h"
 #include "fmt.h"
@@ -86,28 +87,13 @@ static void cli_diagram_help(void)
 "  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
 }
 
-enum { OPT_STEP = 256, OPT_ALL, OPT_ARCH, OPT_ASCII, OPT_WIDTH, OPT_HARD,
-       OPT_SEED };
+/* diagram --format's values: a picture in SVG, or in text */
+static const char *const cli_diagram_formats[] = { "svg", "text" };
 
-static const struct option cli_diagram_long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "step", required_argument, NULL, OPT_STEP },
-	{ "all-steps", no_argument, NULL, OPT_ALL },
-	{ "scorer", required_argument, NULL, 's' },
-	{ "target", required_argument, NULL, 't' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "format", required_argument, NULL, 'f' },
-	{ "ascii", no_argument, NULL, OPT_ASCII },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	CLI_WINDOW_LONG_OPTS
-	CLI_FEED_LONG_OPTS
-	{ "hard", optional_argument, NULL, OPT_HARD },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+const char *cli_diagram_format_name(int k)
+{
+	return k >= 0 && k < 2 ? cli_diagram_formats[k] : NULL;
+}
 
 static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 			      const char *arg)
@@ -116,26 +102,26 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
-	case OPT_ALL: o->all = 1; return 0;
-	case OPT_ASCII: o->ascii = 1; return 0;
+	case CLI_OPT_all_steps: o->all = 1; return 0;
+	case CLI_OPT_ascii: o->ascii = 1; return 0;
 	case 'f':
-		if (strcmp(arg, "svg") == 0 || strcmp(arg, "text") == 0) {
+		if (strcmp(arg, cli_diagram_formats[0]) == 0 ||
+		    strcmp(arg, cli_diagram_formats[1]) == 0) {
 			o->text = arg[0] == 't';
 			return 0;
 		}
-		return cli_usage_errorf("--format expects svg or text, not "
-					"'%s'", arg);
-	case OPT_WIDTH:
+		return cli_value_error("--format", arg, cli_diagram_formats, 2);
+	case CLI_OPT_width:
 		if (cli_int(arg, 40, 400, &o->width) == 0)
 			return 0;
 		return cli_usage_errorf("--width expects a whole number from "
 					"40 to 400, not '%s'", arg);
-	case OPT_STEP:
+	case CLI_OPT_step:
 		if (cli_int(arg, 1, TRACE_MAX_STEPS, &o->step) == 0)
 			return 0;
 		return cli_usage_errorf("--step expects a decoder step from 1 "
 					"to %d, not '%s'", TRACE_MAX_STEPS, arg);
-	case OPT_ARCH:
+	case CLI_OPT_arch:
 		if (cli_arch(&o->arch, arg) != 0)
 			return EXIT_USAGE;
 		return cli_arch_one(o->arch, "diagram");
@@ -152,15 +138,15 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 			return 0;
 		return cli_usage_errorf("--precision expects a whole number "
 					"from 1 to 6, not '%s'", arg);
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE:
+	case CLI_OPT_window:
+	case CLI_OPT_window_size:
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_INPUT_FEEDING:
+	case CLI_OPT_input_feeding:
 		o->feed = 1;
 		return 0;
-	case OPT_HARD:
+	case CLI_OPT_hard:
 		return cli_hard(&o->cfg, arg);
-	case OPT_SEED:
+	case CLI_OPT_seed:
 		return cli_seed(&o->cfg, arg);
 	case 'h':
 		cli_diagram_help();
@@ -183,11 +169,9 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:f:h",
-				cli_diagram_long_opts, NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_diagram_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(diagram), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_diagram_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

@@ -10,4 +10,8 @@
  * of this run's is left), EXIT_USAGE after a bad command line. */
 int cli_diagram(int argc, char **argv);
 
+/* The name of diagram --format's value k (from 0), or NULL past the
+ * last. */
+const char *cli_diagram_format_name(int k);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "selection.h"
 #include "cli_heatmap.h"
 #include "cli_self.h"
@@ -100,28 +101,7 @@ static void cli_heatmap_help(void)
 	      stdout);
 }
 
-/* the long options without a letter (CLI_OPT_WINDOW is 400) */
-enum { OPT_SELF = 300, OPT_CAUSAL, OPT_NO_POSITION, OPT_HEADS };
-
-static const struct option cli_heatmap_long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "scorer", required_argument, NULL, 's' },
-	{ "target", required_argument, NULL, 't' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "arch", required_argument, NULL, 'A' },
-	CLI_WINDOW_LONG_OPTS
-	CLI_FEED_LONG_OPTS
-	{ "hard", optional_argument, NULL, 'H' },
-	{ "seed", required_argument, NULL, 'S' },
-	{ "show", required_argument, NULL, 'W' },
-	{ "self", no_argument, NULL, OPT_SELF },
-	{ "causal", no_argument, NULL, OPT_CAUSAL },
-	{ "no-position", no_argument, NULL, OPT_NO_POSITION },
-	{ "heads", required_argument, NULL, OPT_HEADS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+/* the long options without a letter (CLI_OPT_window is 400) */
 
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
  * --help. */
@@ -132,26 +112,26 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
 	case 'm': o->model_path = arg; return 0;
-	case OPT_SELF: o->self = 1; return 0;
-	case OPT_CAUSAL:
+	case CLI_OPT_self: o->self = 1; return 0;
+	case CLI_OPT_causal:
 		o->so.causal = 1;
 		o->self_only = "--causal";
 		return 0;
-	case OPT_NO_POSITION:
+	case CLI_OPT_no_position:
 		o->so.position = 0;
 		o->self_only = "--no-position";
 		return 0;
-	case OPT_HEADS:
+	case CLI_OPT_heads:
 		o->self_only = "--heads";
 		return cli_self_heads(arg, &o->heads);
-	case 'A':
+	case CLI_OPT_arch:
 		o->not_self = "--arch";
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE:
-		o->not_self = c == CLI_OPT_WINDOW ? "--window" : "--window-size";
+	case CLI_OPT_window:
+	case CLI_OPT_window_size:
+		o->not_self = c == CLI_OPT_window ? "--window" : "--window-size";
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_INPUT_FEEDING:
+	case CLI_OPT_input_feeding:
 		o->not_self = "--input-feeding";
 		o->feed = 1;
 		return 0;
@@ -168,13 +148,13 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		return cli_usage_errorf("--precision expects a whole "
 					       "number from 0 to 17, not '%s'",
 					       arg);
-	case 'H':
+	case CLI_OPT_hard:
 		o->not_self = "--hard";
 		return cli_hard(&o->cfg, arg);
-	case 'S':
+	case CLI_OPT_seed:
 		o->not_self = "--seed";
 		return cli_seed(&o->cfg, arg);
-	case 'W':
+	case CLI_OPT_show:
 		o->not_self = "--show";
 		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
 			o->svg.drawn = arg[0] == 'd';
@@ -205,11 +185,9 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:s:t:m:p:h",
-				cli_heatmap_long_opts, NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_heatmap_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(heatmap), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_heatmap_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

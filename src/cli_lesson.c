@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_lesson.h"
 #include "cli_term.h"
 #include "fmt.h"
@@ -64,32 +65,17 @@ static void cli_lesson_help(void)
 	      stdout);
 }
 
-enum { OPT_PLAIN = 256, OPT_WIDTH, OPT_COLOR, OPT_CHECK, OPT_NO_ANSWERS,
-	OPT_PRESENT };
-
-static const struct option cli_lesson_long_opts[] = {
-	{ "plain", no_argument, NULL, OPT_PLAIN },
-	{ "no-answers", no_argument, NULL, OPT_NO_ANSWERS },
-	{ "present", no_argument, NULL, OPT_PRESENT },
-	{ "width", required_argument, NULL, OPT_WIDTH },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "check", no_argument, NULL, OPT_CHECK },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
  * --help. */
 static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 			     const char *arg)
 {
 	switch (c) {
-	case OPT_PLAIN: o->plain = 1; return 0;
-	case OPT_NO_ANSWERS: o->no_answers = 1; return 0;
-	case OPT_CHECK: o->check = 1; return 0;
-	case OPT_PRESENT: o->present = 1; return 0;
-	case OPT_WIDTH:
+	case CLI_OPT_plain: o->plain = 1; return 0;
+	case CLI_OPT_no_answers: o->no_answers = 1; return 0;
+	case CLI_OPT_check: o->check = 1; return 0;
+	case CLI_OPT_present: o->present = 1; return 0;
+	case CLI_OPT_width:
 		if (cli_int(arg, 20, 1000, &o->width) == 0)
 			return 0;
 		return cli_usage_errorf("--width expects a whole number "
@@ -101,11 +87,10 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 		return cli_usage_errorf("--precision expects a whole "
 					      "number from 0 to 17, not '%s'",
 					      arg);
-	case OPT_COLOR:
+	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --color '%s'; expected "
-					      "auto, always or never", arg);
+		return cli_color_error(arg);
 	case 'h':
 		cli_lesson_help();
 		return -1;
@@ -125,11 +110,9 @@ static int cli_lesson_parse(struct cli_lesson_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":p:h", cli_lesson_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_lesson_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(lesson), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_lesson_option(o, c, optarg);
 		if (rc != 0)
 			return rc;
@@ -185,6 +168,8 @@ static int cli_lesson_check(const struct cli_lesson_opts *o, int argc,
 		}
 		int nbad = lesson_check_numbers(&l, &tr, cli_lesson_report, NULL);
 		nbad += lesson_check_claims(&l, &tr, cli_lesson_report, NULL);
+		nbad += lesson_check_predicts(&l, &tr, &o->fmt,
+					      cli_lesson_report, NULL);
 		nbad += lesson_check_shows(&l, &tr, &o->fmt, cli_lesson_report,
 					   NULL);
 		if (nbad) {

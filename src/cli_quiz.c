@@ -13,6 +13,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_quiz.h"
 #include "fmt.h"
 #include "model.h"
@@ -129,28 +130,26 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
-enum { OPT_STAGE = 256, OPT_SEED, OPT_COUNT, OPT_ANSWERS, OPT_HARD,
-	OPT_WORKSHEET, OPT_KEY, OPT_FORMAT };
+/* The usage errors of an unknown --stage and --format, naming the
+ * values from their registries. */
+static int cli_quiz_stage_error(const char *arg)
+{
+	const char *names[STAGE_COUNT + 1];
+	int n = 0;
+	for (int k = 0; k <= STAGE_COUNT; k++)
+		if (k == STAGE_COUNT || (QUIZ_STAGES >> k & 1))
+			names[n++] = quiz_stage_name((enum trace_stage)k);
+	return cli_value_error("--stage", arg, names, n);
+}
 
-static const struct option cli_quiz_long_opts[] = {
-	{ "stage", required_argument, NULL, OPT_STAGE },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "count", required_argument, NULL, OPT_COUNT },
-	{ "answers", no_argument, NULL, OPT_ANSWERS },
-	{ "worksheet", no_argument, NULL, OPT_WORKSHEET },
-	{ "key", no_argument, NULL, OPT_KEY },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "hard", optional_argument, NULL, OPT_HARD },
-	{ "scorer", required_argument, NULL, 's' },
-	{ "model", required_argument, NULL, 'm' },
-	{ "arch", required_argument, NULL, 'A' },
-	CLI_WINDOW_LONG_OPTS
-	CLI_FEED_LONG_OPTS
-	{ "target", required_argument, NULL, 't' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
+static int cli_quiz_format_error(const char *arg)
+{
+	const char *names[8];
+	int n = 0;
+	while (n < 8 && (names[n] = quiz_sheet_name(n)))
+		n++;
+	return cli_value_error("--format", arg, names, n);
+}
 
 /* The options that take a value and check it. */
 static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
@@ -158,32 +157,28 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 	enum trace_stage st;
 	unsigned sc;
 	switch (c) {
-	case OPT_STAGE:
+	case CLI_OPT_quiz_stage:
 		if (quiz_stage_parse(arg, &st) != 0)
-			return cli_usage_errorf("unknown --stage '%s'; "
-				"expected scoring, softmax, weighted-sum or "
-				"hard-draw",
-				arg);
+			return cli_quiz_stage_error(arg);
 		o->stages |= 1u << st;
 		return 0;
-	case OPT_SEED:
+	case CLI_OPT_seed:
 		if (cli_quiz_seed(arg, &o->seed) == 0) {
 			o->have_seed = 1;
 			return 0;
 		}
 		return cli_usage_errorf("--seed expects a whole number "
 			"from 0 to 18446744073709551615, not '%s'", arg);
-	case OPT_COUNT:
+	case CLI_OPT_count:
 		if (cli_int(arg, 1, CLI_QUIZ_MAX_COUNT, &o->count) == 0)
 			return 0;
 		return cli_usage_errorf("--count expects a whole number "
 					    "from 1 to 100, not '%s'", arg);
-	case OPT_FORMAT:
+	case CLI_OPT_quiz_format:
 		o->format_set = 1;
 		if (quiz_sheet_parse(arg, &o->format) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --format '%s'; expected "
-					"text, markdown or html", arg);
+		return cli_quiz_format_error(arg);
 	case 'p':
 		if (cli_int(arg, QUIZ_MIN_PREC, QUIZ_MAX_PREC,
 				 &o->precision) == 0)
@@ -207,20 +202,20 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'm': o->model_path = arg; return 0;
-	case 'A':
+	case CLI_OPT_arch:
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE:
+	case CLI_OPT_window:
+	case CLI_OPT_window_size:
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_INPUT_FEEDING: o->feed = 1; return 0;
+	case CLI_OPT_input_feeding: o->feed = 1; return 0;
 	case 't': o->target = arg; return 0;
-	case OPT_ANSWERS: o->answers = 1; return 0;
-	case OPT_WORKSHEET: o->sheet |= 1; return 0;
-	case OPT_KEY: o->sheet |= 2; return 0;
-	case OPT_HARD: return cli_hard(&o->cfg, arg);
+	case CLI_OPT_answers: o->answers = 1; return 0;
+	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
+	case CLI_OPT_key: o->sheet |= 2; return 0;
+	case CLI_OPT_hard: return cli_hard(&o->cfg, arg);
 	case 'h': cli_quiz_help(); return -1;
-	case OPT_STAGE: case OPT_SEED: case OPT_COUNT: case 'p': case 's':
-	case OPT_FORMAT:
+	case CLI_OPT_quiz_stage: case CLI_OPT_seed: case CLI_OPT_count: case 'p': case 's':
+	case CLI_OPT_quiz_format:
 		return cli_quiz_value(o, c, arg);
 	default: return EXIT_USAGE;
 	}
@@ -239,11 +234,9 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":s:m:t:p:h", cli_quiz_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_quiz_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(quiz), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_quiz_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

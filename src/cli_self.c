@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_self.h"
 #include "cli_term.h"
 #include "fmt.h"
@@ -91,28 +92,17 @@ static void cli_self_help(void)
 "doc/trace-format.md the names of every matrix.\n", stdout);
 }
 
-enum { OPT_CAUSAL = 256, OPT_NO_POSITION, OPT_HEADS, OPT_COLOR, OPT_ROW };
 enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,
        SELF_DIAGRAM_SVG, SELF_NFORMATS };
-
-static const struct option cli_self_long_opts[] = {
-	{ "model", required_argument, NULL, 'm' },
-	{ "target", required_argument, NULL, 't' },
-	{ "causal", no_argument, NULL, OPT_CAUSAL },
-	{ "no-position", no_argument, NULL, OPT_NO_POSITION },
-	{ "heads", required_argument, NULL, OPT_HEADS },
-	{ "format", required_argument, NULL, 'f' },
-	{ "precision", required_argument, NULL, 'p' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "row", required_argument, NULL, OPT_ROW },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static const char *const cli_self_formats[SELF_NFORMATS] = {
 	"text", "json", "jsonl", "csv", "markdown", "svg", "diagram-svg"
 };
+
+const char *cli_self_format_name(int k)
+{
+	return k >= 0 && k < SELF_NFORMATS ? cli_self_formats[k] : NULL;
+}
 
 /* --heads=LIST: head numbers from 1 to SELF_HEADS, separated by commas. */
 int cli_self_heads(const char *arg, unsigned *heads)
@@ -141,9 +131,9 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case 'm': o->model_path = arg; return 0;
 	case 't': o->target = arg; o->so.cross = 1; return 0;
 	case 'o': o->output = arg; return 0;
-	case OPT_CAUSAL: o->so.causal = 1; return 0;
-	case OPT_NO_POSITION: o->so.position = 0; return 0;
-	case OPT_HEADS: return cli_self_heads(arg, &o->heads);
+	case CLI_OPT_causal: o->so.causal = 1; return 0;
+	case CLI_OPT_no_position: o->so.position = 0; return 0;
+	case CLI_OPT_heads: return cli_self_heads(arg, &o->heads);
 	case 'f':
 		for (int k = 0; k < SELF_NFORMATS; k++)
 			if (strcmp(arg, cli_self_formats[k]) == 0) {
@@ -151,19 +141,17 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 				o->format_set = 1;
 				return 0;
 			}
-		return cli_usage_errorf("unknown format '%s'; expected text, "
-					"json, jsonl, csv, markdown, svg or "
-					"diagram-svg", arg);
-	case OPT_ROW:
+		return cli_value_error("format", arg, cli_self_formats,
+				       SELF_NFORMATS);
+	case CLI_OPT_row:
 		if (cli_int(arg, 1, SELF_MAX_WORDS, &o->row) == 0)
 			return 0;
 		return cli_usage_errorf("--row expects a query row from 1 to "
 					"%d, not '%s'", SELF_MAX_WORDS, arg);
-	case OPT_COLOR:
+	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
 			return 0;
-		return cli_usage_errorf("unknown --color '%s'; expected auto, "
-					"always or never", arg);
+		return cli_color_error(arg);
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->precision) == 0)
 			return 0;
@@ -187,11 +175,9 @@ static int cli_self_parse(struct cli_self_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":m:t:f:p:o:h", cli_self_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_self_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(self), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		int rc = cli_self_option(o, c, optarg);
 		if (rc != 0)
 			return rc;

@@ -24,4 +24,8 @@ int cli_self_trace(struct self_trace *t, struct model *m,
  * after a message. */
 int cli_self_heads(const char *arg, unsigned *heads);
 
+/* The name of self's format k (from 0), or NULL past the last: the
+ * values of self --format. */
+const char *cli_self_format_name(int k);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_train.h"
 #include "model.h"
 #include "num.h"
@@ -120,42 +121,6 @@ static void cli_train_help(void)
 "européenne\n", stdout);
 }
 
-enum {
-	OPT_PAIRS = 256, OPT_EPOCHS, OPT_LR, OPT_OPTIM, OPT_CLIP, OPT_SEED,
-	OPT_EMBEDDING, OPT_HIDDEN, OPT_ATTENTION, OPT_INIT, OPT_EVERY, OPT_DECAY,
-	OPT_POSITIONS, OPT_FREEZE, OPT_HELDOUT, OPT_ARCH, OPT_ALIGN_WEIGHT, OPT_FEED,
-	OPT_HARD
-};
-
-static const struct option cli_train_long_opts[] = {
-	{ "pairs", required_argument, NULL, OPT_PAIRS },
-	{ "output", required_argument, NULL, 'o' },
-	{ "scorer", required_argument, NULL, 's' },
-	{ "epochs", required_argument, NULL, OPT_EPOCHS },
-	{ "lr", required_argument, NULL, OPT_LR },
-	{ "weight-decay", required_argument, NULL, OPT_DECAY },
-	{ "optimizer", required_argument, NULL, OPT_OPTIM },
-	{ "clip", required_argument, NULL, OPT_CLIP },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "embedding", required_argument, NULL, OPT_EMBEDDING },
-	{ "hidden", required_argument, NULL, OPT_HIDDEN },
-	{ "attention", required_argument, NULL, OPT_ATTENTION },
-	{ "init", required_argument, NULL, OPT_INIT },
-	{ "positions", required_argument, NULL, OPT_POSITIONS },
-	{ "align-weight", required_argument, NULL, OPT_ALIGN_WEIGHT },
-	{ "freeze-shared", no_argument, NULL, OPT_FREEZE },
-	{ "input-feeding", no_argument, NULL, OPT_FEED },
-	{ "hard", optional_argument, NULL, OPT_HARD },
-	{ "heldout", required_argument, NULL, OPT_HELDOUT },
-	{ "arch", required_argument, NULL, OPT_ARCH },
-	{ "every", required_argument, NULL, OPT_EVERY },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	CLI_WINDOW_LONG_OPTS
-	{ NULL, 0, NULL, 0 },
-};
-
 /* Parses a decimal number (num_parse: '.' whatever the locale) in
  * [lo, hi]; returns 0 or -1. */
 static int cli_train_real(const char *s, double lo, double hi, double *out)
@@ -198,49 +163,49 @@ static int cli_train_size(const char *name, const char *arg, int *out)
 static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case OPT_EPOCHS:
+	case CLI_OPT_epochs:
 		if (cli_int(arg, 0, CLI_TRAIN_MAX_EPOCHS,
 				  &o->t.epochs) == 0)
 			return 0;
 		return cli_usage_errorf("--epochs expects a whole number "
 					     "from 0 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
-	case OPT_LR:
+	case CLI_OPT_lr:
 		if (cli_train_real(arg, 1e-12, 1e3, &o->t.lr) == 0)
 			return 0;
 		return cli_usage_errorf("--lr expects a number from 1e-12 "
 					     "to 1000, not '%s'", arg);
-	case OPT_DECAY:
+	case CLI_OPT_weight_decay:
 		if (cli_train_real(arg, 0.0, 1e3, &o->t.weight_decay) == 0)
 			return 0;
 		return cli_usage_errorf("--weight-decay expects a number "
 					     "from 0 to 1000, not '%s'", arg);
-	case OPT_ALIGN_WEIGHT:
+	case CLI_OPT_align_weight:
 		if (cli_train_real(arg, 0.0, 1e3, &o->t.align_weight) == 0)
 			return 0;
 		return cli_usage_errorf("--align-weight expects a number "
 					     "from 0 to 1000, not '%s'", arg);
-	case OPT_CLIP:
+	case CLI_OPT_clip:
 		if (cli_train_real(arg, 0.0, 1e12, &o->t.clip) == 0)
 			return 0;
 		return cli_usage_errorf("--clip expects a number from 0 "
 					     "to 1e12, not '%s'", arg);
-	case OPT_SEED:
+	case CLI_OPT_seed:
 		if (cli_train_seed(arg, &o->t.seed) == 0)
 			return 0;
 		return cli_usage_errorf("--seed expects a whole number "
 					     "from 0 to 18446744073709551615, "
 					     "not '%s'", arg);
-	case OPT_EVERY:
+	case CLI_OPT_every:
 		if (cli_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
 			return 0;
 		return cli_usage_errorf("--every expects a whole number "
 					     "from 1 to %d, not '%s'",
 					     CLI_TRAIN_MAX_EPOCHS, arg);
 	case 'j': return cli_jobs(arg, &o->t.threads);
-	case OPT_EMBEDDING: return cli_train_size("embedding", arg, &o->E);
-	case OPT_HIDDEN: return cli_train_size("hidden", arg, &o->H);
-	case OPT_POSITIONS: return cli_train_size("positions", arg, &o->L);
+	case CLI_OPT_embedding: return cli_train_size("embedding", arg, &o->E);
+	case CLI_OPT_hidden: return cli_train_size("hidden", arg, &o->H);
+	case CLI_OPT_positions: return cli_train_size("positions", arg, &o->L);
 	default: return cli_train_size("attention", arg, &o->A);
 	}
 }
@@ -250,16 +215,16 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case OPT_PAIRS: o->pairs = arg; return 0;
+	case CLI_OPT_pairs: o->pairs = arg; return 0;
 	case 'o': o->out = arg; return 0;
-	case OPT_INIT: o->init = arg; return 0;
-	case OPT_HELDOUT: o->heldout = arg; return 0;
-	case OPT_ARCH:
+	case CLI_OPT_init: o->init = arg; return 0;
+	case CLI_OPT_heldout: o->heldout = arg; return 0;
+	case CLI_OPT_arch:
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
-	case OPT_FREEZE: o->t.freeze_shared = 1; return 0;
-	case OPT_FEED: o->feed = 1; return 0;
-	case CLI_OPT_WINDOW:
-	case CLI_OPT_WINDOW_SIZE: {
+	case CLI_OPT_freeze_shared: o->t.freeze_shared = 1; return 0;
+	case CLI_OPT_input_feeding: o->feed = 1; return 0;
+	case CLI_OPT_window:
+	case CLI_OPT_window_size: {
 		struct trace_cfg cfg = { .window = o->t.window,
 					 .window_size = o->t.window_size };
 		int rc = cli_window(&cfg, c, arg);
@@ -267,7 +232,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 		o->t.window_size = cfg.window_size;
 		return rc;
 	}
-	case OPT_HARD:
+	case CLI_OPT_hard:
 		if (!arg || strcmp(arg, "sample") == 0) {
 			o->t.hard = 1; /* the draws' stream starts at --seed */
 			return 0;
@@ -281,7 +246,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 		if ((o->t.scorers = trace_scorer_parse(arg)) != 0)
 			return 0;
 		return cli_scorer_error(arg, 1);
-	case OPT_OPTIM:
+	case CLI_OPT_optimizer:
 		if (strcmp(arg, "adam") == 0 || strcmp(arg, "sgd") == 0) {
 			o->t.optim = arg[0] == 'a' ? TRAIN_ADAM : TRAIN_SGD;
 			return 0;
@@ -367,11 +332,9 @@ static int cli_train_parse(struct cli_train_opts *o, int argc, char **argv)
 	o->t.threads = cli_jobs_default();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:s:j:qh", cli_train_long_opts,
-				NULL)) != -1) {
-		if (c == '?' || c == ':')
-			return cli_option_error(c, argv, optind,
-						cli_train_long_opts);
+	while ((c = cli_getopt(CLI_CMD_BIT(train), argc, argv)) != -1) {
+		if (c == '?')
+			return EXIT_USAGE;
 		if ((rc = cli_train_option(o, c, optarg)) != 0)
 			return rc;
 	}

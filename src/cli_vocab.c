@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_options.h"
 #include "cli_vocab.h"
 #include "model.h"
 
@@ -29,14 +30,6 @@ static void cli_vocab_help(void)
 "  -h, --help            display this help and exit\n", stdout);
 }
 
-static const struct option cli_vocab_long_opts[] = {
-	{ "model", required_argument, NULL, 'm' },
-	{ "source", no_argument, NULL, 'S' },
-	{ "target", no_argument, NULL, 'T' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* The words of v, a line each, indented by indent columns. */
 static void cli_vocab_words(const struct vocab *v, int indent)
 {
@@ -55,16 +48,14 @@ int cli_vocab(int argc, char **argv)
 	o.arch = -1; /* any */
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:h", cli_vocab_long_opts,
-				NULL)) != -1) {
+	while ((c = cli_getopt(CLI_CMD_BIT(vocab), argc, argv)) != -1) {
 		switch (c) {
 		case 'm': o.model_path = optarg; break;
-		case 'S': which = VOCAB_SOURCE; break;
-		case 'T': which = VOCAB_TARGET; break;
+		case CLI_OPT_vocab_source: which = VOCAB_SOURCE; break;
+		case CLI_OPT_vocab_target: which = VOCAB_TARGET; break;
 		case 'h': cli_vocab_help(); return EXIT_OK;
-		default:
-			return cli_option_error(c, argv, optind,
-						cli_vocab_long_opts);
+		default: /* '?': cli_getopt has said what was wrong */
+			return EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -399,10 +399,20 @@ static int lp_header_done(struct lparse *p, int line, const char *found)
 static int lp_page_done(struct lparse *p, const char *found)
 {
 	const struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
-	if (pg->nblocks > 0)
-		return 0;
-	return lp_errat(p, p->page_line, 1, "expected narrative or a 'show' "
-			"line on the page \"%s\", found %s", pg->title, found);
+	const struct lesson_predict *pr = pg->predict;
+	if (pg->nblocks == 0)
+		return lp_errat(p, p->page_line, 1, "expected narrative or a "
+				"'show' line on the page \"%s\", found %s",
+				pg->title, found);
+	if (pr && !pr->hint)
+		return lp_errat(p, pr->line, 1, "expected a 'hint' line after "
+				"'predict' (a wrong prediction gets it before "
+				"a second try), found %s", found);
+	if (pr && pr->block == pg->nblocks)
+		return lp_errat(p, pr->line, 1, "expected the numbers that "
+				"answer the prediction after 'predict' (a "
+				"'show' line, or narrative), found %s", found);
+	return 0;
 }
 
 /* "page: TITLE" */
@@ -1117,6 +1127,77 @@ static int lp_pin(struct lparse *p)
 	return 0;
 }
 
+/* "predict TERM" or "predict A OP B": the blocks after it wait for the
+ * learner's prediction. */
+static int lp_predict(struct lparse *p)
+{
+	size_t moff[2], mlen[2], bad, n = p->n;
+	char why[512];
+	if (p->l->npages == 0)
+		return lp_err(p, 0, "expected a header line 'KEY: value' or "
+			      "'page:', found a 'predict' line before the "
+			      "first page");
+	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	if (pg->predict)
+		return lp_err(p, 0, "expected one 'predict' line on a page, "
+			      "found another (the first is on line %d)",
+			      pg->predict->line);
+	while (n > 8 && lp_blank(p->line[n - 1]))
+		n--;
+	if (n <= 8)
+		return lp_err(p, 7, "expected what to predict, such as "
+			      "'predict argmax(α_1)', after 'predict', found "
+			      "the end of the line");
+	struct lesson_predict *pr = xcalloc(1, sizeof *pr);
+	pg->predict = pr;
+	if (lesson_predict_parse(pr, p->line + 8, n - 8, moff, mlen, why,
+				 sizeof why, &bad) != 0)
+		return lp_err(p, 8 + bad, "%s", why);
+	pr->line = pr->c.line = p->lineno;
+	pr->col = 9;
+	pr->block = pg->nblocks;
+	if (mlen[0])
+		pr->c.a.ref.alt = lp_alt(p, 8 + moff[0], mlen[0]);
+	if (mlen[1])
+		pr->c.b.ref.alt = lp_alt(p, 8 + moff[1], mlen[1]);
+	p->open = OPEN_NONE; /* what follows is hidden until the answer */
+	return 0;
+}
+
+/* "hint TEXT": what a wrong prediction is told before its second try;
+ * plain words, with no reference (it must not give the answer away). */
+static int lp_hint(struct lparse *p)
+{
+	size_t b = 4, end = p->n;
+	struct lesson_page *pg = p->l->npages ? &p->l->pages[p->l->npages - 1]
+					      : NULL;
+	if (!pg || !pg->predict)
+		return lp_err(p, 0, "expected a 'predict' line on the page "
+			      "before its 'hint', found 'hint' alone");
+	if (pg->predict->hint)
+		return lp_err(p, 0, "expected one 'hint' line after 'predict', "
+			      "found another (the first is on line %d)",
+			      pg->predict->hint_line);
+	while (lp_blank(p->line[b]))
+		b++;
+	while (end > b && lp_blank(p->line[end - 1]))
+		end--;
+	if (end == b)
+		return lp_err(p, 4, "expected the hint a wrong prediction gets "
+			      "after 'hint', found the end of the line");
+	int nrefs = pg->nrefs;
+	if (lp_numbers(p, b, &end) != 0)
+		return -1;
+	if (pg->nrefs != nrefs)
+		return lp_errat(p, p->lineno, (size_t)pg->refs[nrefs].col,
+				"expected a hint in words (a reference would "
+				"give the numbers away), found '{%s}'",
+				pg->refs[nrefs].text);
+	pg->predict->hint = xstrndup(p->line + b, end - b);
+	pg->predict->hint_line = p->lineno;
+	return 0;
+}
+
 /* --- lines and files ------------------------------------------------- */
 
 static int lp_line(struct lparse *p)
@@ -1145,6 +1226,10 @@ static int lp_line(struct lparse *p)
 		return lp_claim(p);
 	if (strncmp(s, "pin", 3) == 0 && (s[3] == '\0' || lp_blank(s[3])))
 		return lp_pin(p);
+	if (strncmp(s, "predict", 7) == 0 && (s[7] == '\0' || lp_blank(s[7])))
+		return lp_predict(p);
+	if (strncmp(s, "hint", 4) == 0 && (s[4] == '\0' || lp_blank(s[4])))
+		return lp_hint(p);
 	if (p->l->npages == 0)
 		return lp_header(p);
 	k = lp_key_len(s);
@@ -1240,6 +1325,9 @@ void lesson_free(struct lesson *l)
 		free(pg->refs);
 		free(pg->claims);
 		free(pg->pin);
+		if (pg->predict)
+			free(pg->predict->hint);
+		free(pg->predict);
 		free(pg->title);
 	}
 	free(l->pages);

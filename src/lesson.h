@@ -11,6 +11,7 @@
 
 #include "fmt.h"
 #include "model.h"
+#include "predict.h"
 #include "quiz.h"
 #include "trace.h"
 #include "util.h"
@@ -144,6 +145,21 @@ struct lesson_claim {
 	struct lesson_term a, b;
 };
 
+/* "predict TERM" or "predict A OP B", and its "hint TEXT": the page
+ * asks the learner to predict a value of the trace before it shows the
+ * blocks from block on (doc/lessons.md, "Predicting first").  The answer
+ * is the term's value (argmax: a word; a reference: a number at its :N
+ * decimals, or the page's precision), or whether the claim holds. */
+struct lesson_predict {
+	int line, col;           /* where the term starts */
+	int block;               /* the blocks [0, block) are shown before
+	                            the answer, the rest after it */
+	enum predict_kind kind;
+	struct lesson_claim c;   /* YESNO: the claim; else c.a is the term */
+	char *hint;              /* NULL until the "hint" line */
+	int hint_line;
+};
+
 struct lesson_page {
 	char *title;
 	int nblocks;
@@ -155,6 +171,7 @@ struct lesson_page {
 	                            the order of the marks in the blocks */
 	int nclaims;
 	struct lesson_claim *claims; /* (nclaims) */
+	struct lesson_predict *predict; /* NULL, or the page's prediction */
 	char *pin;               /* "pin REASON": the page stays with the
 	                            lesson's scorer when the stepper's s
 	                            chooses another, and says REASON; NULL */
@@ -290,6 +307,24 @@ int lesson_claim_parse(struct lesson_claim *c, const char *s, size_t n,
 		       size_t model_off[2], size_t model_len[2], char *why,
 		       size_t size, size_t *bad);
 
+/* Reads what "predict" asks, s[0..n) (after "predict "), into pr->kind
+ * and pr->c: a claim 'A OP B' (y or n), argmax(...) or argmin(...) (a
+ * word), or another term (a number).  As lesson_claim_parse. */
+int lesson_predict_parse(struct lesson_predict *pr, const char *s, size_t n,
+			 size_t model_off[2], size_t model_len[2], char *why,
+			 size_t size, size_t *bad);
+
+/* Makes the question of prediction pr in the run of l->scorer (a
+ * stepper that switched scorers passes a copy of l with it changed): the
+ * answer from the trace, numbers at pr's ":N" decimals or else at
+ * precision.  Returns 0, or -1 with why set ("expected ..., found ...")
+ * when a term does not resolve in that run or an argmax has no one
+ * answer (two entries tie at 4 decimals).  *q borrows from l and tr. */
+int lesson_predict_make(struct predict_q *q, const struct lesson *l,
+			const struct lesson_predict *pr,
+			const struct trace *tr, int precision, char *why,
+			size_t size);
+
 /* The value reference r names in tr (or in its model='s trace), with
  * run instead of the lesson's scorer when r names none and run >= 0.
  * Returns 0 with *v set, or -1 with why set ("expected ..., found ...
@@ -340,6 +375,19 @@ int lesson_check_shows(const struct lesson *l, const struct trace *tr,
 		       const struct fmt_opts *o,
 		       void (*report)(void *ctx, const char *msg), void *ctx);
 
+/* Reports each prediction ("predict") that lesson --check refuses:
+ * one whose question cannot be made in a run the stepper's s can show
+ * (the pinned run alone on a pinned page): a term that does not resolve,
+ * an argmax tied at 4 decimals; and one whose answer the page shows
+ * before it, in a reference to its symbol or a directive whose text
+ * names it ("PATH:LINE:1: expected the numbers that answer 'predict
+ * argmax(α_1)' (line 9) after it, found a directive before it that shows
+ * α_1").  Returns how many. */
+int lesson_check_predicts(const struct lesson *l, const struct trace *tr,
+			  const struct fmt_opts *o,
+			  void (*report)(void *ctx, const char *msg),
+			  void *ctx);
+
 /* The trace that directive sh shows: that of its model= model, or tr, the
  * lesson's own.  Needs lesson_prepare to have succeeded. */
 const struct trace *lesson_show_trace(const struct lesson *l,
@@ -355,6 +403,14 @@ const struct trace *lesson_show_trace(const struct lesson *l,
 int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		     const struct trace *tr, const struct fmt_opts *o,
 		     int width);
+
+/* As lesson_page_text, with the page's prediction (if it has one): its
+ * line of what to type, then insert (NULL: nothing; the stepper's answer
+ * line and verdict), and, with hide set, nothing after them: the blocks
+ * that answer the prediction wait until the learner has answered. */
+int lesson_page_text_predict(FILE *out, const struct lesson *l, int p,
+			     const struct trace *tr, const struct fmt_opts *o,
+			     int width, int hide, const char *insert);
 
 /* The run (an index into tr->runs, which lesson_prepare fills with the
  * lesson's scorers in registry order) that directive sh shows: its own
@@ -381,8 +437,9 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 		     const struct lesson_show *sh, const struct trace *tr,
 		     int run, int precision, struct errbuf *err);
 
-/* Writes the answers to the quiz directives of page p, one line each,
- * "(answer: e_1,1 = 0.9765)", or nothing when it has none.  lesson_plain
+/* Writes the answers to the prediction and the quiz directives of page
+ * p, one line each, "(prediction: argmax(α_1): je)", "(answer: e_1,1 =
+ * 0.9765)", or nothing when it has none.  lesson_plain
  * writes them at the end of each page.  Returns 0 or -1. */
 int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 			const struct trace *tr, const struct fmt_opts *o);

@@ -310,3 +310,121 @@ int lesson_check_shows(const struct lesson *l, const struct trace *tr,
 	}
 	return bad;
 }
+
+/* 1 if text holds sym as a name of its own: not followed by a digit
+ * ("α_1" is not in "α_10") nor preceded by a letter, digit or '_'. */
+static int lc_names(const char *text, const char *sym)
+{
+	size_t n = strlen(sym);
+	for (const char *s = text; n && (s = strstr(s, sym)); s++) {
+		char before = s == text ? ' ' : s[-1], after = s[n];
+		if (!(after >= '0' && after <= '9') && !(before == '_' ||
+		    (before >= '0' && before <= '9') ||
+		    (before >= 'a' && before <= 'z') ||
+		    (before >= 'A' && before <= 'Z')))
+			return 1;
+	}
+	return 0;
+}
+
+/* The symbols prediction pr asks about (the vectors or values of its
+ * terms), into syms[0..2); returns how many. */
+static int lc_predict_syms(const struct lesson_predict *pr,
+			   const char *syms[2])
+{
+	const struct lesson_term *t[2] = { &pr->c.a, &pr->c.b };
+	int n = 0;
+	for (int k = 0; k < (pr->kind == PREDICT_YESNO ? 2 : 1); k++)
+		if (t[k]->fn != LFN_NUMBER && t[k]->fn != LFN_WORD &&
+		    !strchr(t[k]->ref.sym, '.'))
+			syms[n++] = t[k]->ref.sym;
+	return n;
+}
+
+/* What shows the answer of page pg's prediction before it is asked: a
+ * reference to its symbol in the prose before it, or a directive before
+ * it whose text names the symbol.  Reports each; returns how many. */
+static int lc_predict_early(const struct lesson *l,
+			    const struct lesson_page *pg,
+			    const struct trace *tr, const struct fmt_opts *o,
+			    void (*report)(void *ctx, const char *msg),
+			    void *ctx)
+{
+	const struct lesson_predict *pr = pg->predict;
+	const char *syms[2];
+	int nsyms = lc_predict_syms(pr, syms), bad = 0, ref = 0;
+	char msg[768];
+	for (int b = 0; b < pr->block; b++) {
+		const struct lesson_block *bl = &pg->blocks[b];
+		char *text = NULL;
+		size_t len = 0;
+		int line = bl->show.line, shown = -1;
+		if (bl->text) {
+			for (const char *s = bl->text; *s; s++)
+				if (*s == LESSON_REF_MARK && ref < pg->nrefs) {
+					const struct lesson_ref *r =
+						&pg->refs[ref++];
+					for (int k = 0; k < nsyms; k++)
+						if (lc_names(r->sym, syms[k]))
+							shown = k, line = r->line;
+				}
+		} else {
+			FILE *f = open_memstream(&text, &len);
+			if (!f)
+				continue;
+			lesson_show_text(f, l, &bl->show, tr, o, -1, 80);
+			fclose(f);
+			for (int k = 0; text && k < nsyms; k++)
+				if (lc_names(text, syms[k]))
+					shown = k;
+			free(text);
+		}
+		if (shown < 0)
+			continue;
+		snprintf(msg, sizeof msg, "%s:%d:1: expected the numbers that "
+			 "answer 'predict %s' (line %d) after it, found %s "
+			 "before it that shows %s", l->path, line, pr->c.text,
+			 pr->line, bl->text ? "a reference" : "a directive",
+			 syms[shown]);
+		report(ctx, msg);
+		bad++;
+	}
+	return bad;
+}
+
+int lesson_check_predicts(const struct lesson *l, const struct trace *tr,
+			  const struct fmt_opts *o,
+			  void (*report)(void *ctx, const char *msg),
+			  void *ctx)
+{
+	int bad = 0;
+	for (int p = 0; p < l->npages; p++) {
+		const struct lesson_page *pg = &l->pages[p];
+		if (!pg->predict)
+			continue;
+		bad += lc_predict_early(l, pg, tr, o, report, ctx);
+		/* every run the stepper's s shows, or the pinned one */
+		for (int run = 0; run < tr->nruns; run++) {
+			struct lesson own = *l;
+			struct predict_q q;
+			char why[512], msg[1024];
+			own.scorer = pg->pin ? l->own_scorer
+					     : (int)tr->runs[run].scorer;
+			if (pg->pin && run > 0)
+				break;
+			if (lesson_predict_make(&q, &own, pg->predict, tr,
+						o->precision, why,
+						sizeof why) == 0)
+				continue;
+			snprintf(msg, sizeof msg, "%s:%d:%d: %s (in the %s "
+				 "scorer's run%s)", l->path, pg->predict->line,
+				 pg->predict->col, why,
+				 trace_scorer_name(own.scorer), pg->pin ? ""
+				 : ", which the stepper's s shows");
+			report(ctx, msg);
+			bad++;
+			break;
+		}
+	}
+	return bad;
+}

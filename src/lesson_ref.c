@@ -681,6 +681,19 @@ static int lr_claim(const struct lesson *l, const struct lesson_claim *c,
 	return lr_holds(c->cmp, x, y);
 }
 
+/* 0 if the terms of c (the left one alone, unless both) resolve in
+ * run, else -1 with why. */
+static int lr_claim_terms(const struct lesson *l,
+			  const struct lesson_claim *c, int both,
+			  const struct trace *tr, int run, char *why,
+			  size_t size)
+{
+	double a, b;
+	if (both)
+		return lr_claim(l, c, tr, run, &a, &b, why, size) < 0 ? -1 : 0;
+	return lr_term_value(l, &c->a, tr, run, &a, why, size);
+}
+
 /* The scorer a claim names with scorer=, or -1 when it names none and
  * must hold in every run. */
 static int lr_pinned(const struct lesson_claim *c)
@@ -709,6 +722,13 @@ int lesson_refs_prepare(const struct lesson *l, const struct trace *tr,
 					r->col, why);
 				return -1;
 			}
+		}
+		if (pg->predict && lr_claim_terms(l, &pg->predict->c,
+		    pg->predict->kind == PREDICT_YESNO, tr, own, why,
+		    sizeof why) != 0) {
+			err_set(err, "%s:%d:%d: %s", l->path, pg->predict->line,
+				pg->predict->col, why);
+			return -1;
 		}
 		for (int k = 0; k < pg->nclaims; k++) {
 			const struct lesson_claim *c = &pg->claims[k];
@@ -776,4 +796,169 @@ int lesson_check_claims(const struct lesson *l, const struct trace *tr,
 		}
 	}
 	return bad;
+}
+
+/* --- predictions ------------------------------------------------------ */
+
+/* Where s[0..n) holds a comparison between blanks, as a claim does:
+ * the offset of the blank before it, or -1. */
+static int lr_cmp_at(const char *s, size_t n)
+{
+	for (size_t k = 0; k + 2 < n; k++)
+		for (size_t j = 0; lr_blank(s[k]) &&
+		     j < sizeof lr_cmps / sizeof lr_cmps[0]; j++) {
+			size_t cl = strlen(lr_cmps[j].s);
+			if (k + 1 + cl < n && memcmp(s + k + 1, lr_cmps[j].s,
+						     cl) == 0 &&
+			    lr_blank(s[k + 1 + cl]))
+				return (int)k;
+		}
+	return -1;
+}
+
+/* s[0..n) as a name to show: without braces and ":N" decimals. */
+static char *lr_shown(char *buf, size_t size, const char *s, size_t n)
+{
+	size_t o = 0;
+	for (size_t k = 0; k < n && o + 1 < size; k++) {
+		if (s[k] == '{' || s[k] == '}')
+			continue;
+		if (s[k] == ':' && k + 1 < n && s[k + 1] >= '0' &&
+		    s[k + 1] <= '9') {
+			while (k + 1 < n && s[k + 1] >= '0' && s[k + 1] <= '9')
+				k++;
+			continue;
+		}
+		buf[o++] = s[k];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+int lesson_predict_parse(struct lesson_predict *pr, const char *s, size_t n,
+			 size_t model_off[2], size_t model_len[2], char *why,
+			 size_t size, size_t *bad)
+{
+	struct lesson_claim *c = &pr->c;
+	model_off[1] = model_len[1] = 0;
+	if (lr_cmp_at(s, n) >= 0) {
+		pr->kind = PREDICT_YESNO;
+		return lesson_claim_parse(c, s, n, model_off, model_len, why,
+					  size, bad);
+	}
+	memset(c, 0, sizeof *c);
+	snprintf(c->text, sizeof c->text, "%.*s", (int)n, s);
+	if (lr_term(&c->a, s, n, 0, &model_off[0], &model_len[0], why, size,
+		    bad) != 0)
+		return -1;
+	if (c->a.fn == LFN_NUMBER)
+		return LR_ERR(0, "expected a value of the trace to predict "
+			      "(argmax(α_1), {e_1,1:1}) or a claim 'A OP B', "
+			      "found the number '%s'", c->text);
+	pr->kind = c->a.fn == LFN_ARGMAX || c->a.fn == LFN_ARGMIN
+		   ? PREDICT_WORD : PREDICT_NUMBER;
+	return 0;
+}
+
+/* q's words: those of the axis of the vector that argmax term a reads. */
+static int lr_predict_words(struct predict_q *q, const struct lesson *l,
+			    const struct lesson_term *a,
+			    const struct trace *tr, int run, char *why,
+			    size_t size)
+{
+	const struct trace *tt = lr_trace(l, &a->ref, tr);
+	int rr = a->ref.scorer >= 0 ? trace_run_of(tt, a->ref.scorer)
+		 : tt == tr ? run : trace_run_of(tt, tr->runs[run].scorer);
+	struct lr_found f;
+	if (rr < 0 || lr_find(tt, &a->ref, rr, &f, why, size) != 0)
+		return -1;
+	const struct model *m = tt->m;
+	switch (f.axis) {
+	case AXIS_SOURCE:
+		q->names = (const char *const *)m->src.words;
+		q->ids = tt->src;
+		q->nwords = tt->n;
+		break;
+	case AXIS_TARGET:
+		q->names = (const char *const *)m->tgt.words;
+		q->ids = tt->tgt;
+		q->nwords = tt->ntgt;
+		break;
+	case AXIS_VOCAB:
+		q->names = (const char *const *)m->tgt.words;
+		q->ids = NULL;
+		q->nwords = m->tgt.n;
+		break;
+	case AXIS_NONE:
+		snprintf(why, size, "expected a vector over words to predict "
+			 "the argmax of, found '%s', whose entries are not "
+			 "words", a->ref.text);
+		return -1;
+	}
+	/* one right answer: no other entry ties with it as shown */
+	char x[NUM_BUFSZ], y[NUM_BUFSZ];
+	num_fixed(x, f.v[(int)q->expected - 1], 4);
+	for (int k = 0; k < f.len; k++)
+		if (k != (int)q->expected - 1 &&
+		    strcmp(num_fixed(y, f.v[k], 4), x) == 0) {
+			snprintf(why, size, "expected a prediction with one "
+				 "right answer, found '%s' tied between "
+				 "positions %d and %d (%s)", a->ref.text,
+				 (int)q->expected, k + 1, x);
+			return -1;
+		}
+	return 0;
+}
+
+int lesson_predict_make(struct predict_q *q, const struct lesson *l,
+			const struct lesson_predict *pr,
+			const struct trace *tr, int precision, char *why,
+			size_t size)
+{
+	const struct lesson_claim *c = &pr->c;
+	int run = trace_run_of(tr, l->scorer);
+	double a, b;
+	char x[NUM_BUFSZ], name[160];
+	memset(q, 0, sizeof *q);
+	q->kind = pr->kind;
+	q->hint = pr->hint;
+	lr_shown(q->symbol, sizeof q->symbol, c->text, strlen(c->text));
+	if (run < 0) {
+		snprintf(why, size, "expected a run of the %s scorer",
+			 trace_scorer_name(l->scorer));
+		return -1;
+	}
+	if (pr->kind == PREDICT_YESNO) {
+		int rc = lr_claim(l, c, tr, run, &a, &b, why, size);
+		if (rc < 0)
+			return -1;
+		q->expected = rc;
+		snprintf(q->answer, sizeof q->answer, "%s", rc ? "yes" : "no");
+		lr_shown(name, sizeof name, c->text,
+			 (size_t)lr_cmp_at(c->text, strlen(c->text)));
+		snprintf(q->worked, sizeof q->worked, "%s is %s, so '%s' %s",
+			 name, lr_num(x, a, c), lr_shown(name + 80, 80,
+			 c->text, strlen(c->text)), rc ? "holds"
+			 : "does not hold");
+		return 0;
+	}
+	if (lr_term_value(l, &c->a, tr, run, &a, why, size) != 0)
+		return -1;
+	q->expected = a;
+	if (pr->kind == PREDICT_WORD) {
+		if (lr_predict_words(q, l, &c->a, tr, run, why, size) != 0)
+			return -1;
+		snprintf(q->answer, sizeof q->answer, "%s",
+			 predict_word(q, (int)a - 1));
+		snprintf(q->worked, sizeof q->worked, "%s = %d (%s)", c->text,
+			 (int)a, q->answer);
+		return 0;
+	}
+	q->decimals = c->a.ref.decimals >= 0 ? c->a.ref.decimals : precision;
+	num_fixed(q->answer, a, q->decimals);
+	snprintf(q->worked, sizeof q->worked, "%s = %s",
+		 lr_shown(name, sizeof name, c->text, strlen(c->text)),
+		 num_fixed(x, a, precision > q->decimals ? precision
+						       : q->decimals));
+	return 0;
 }

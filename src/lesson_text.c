@@ -339,19 +339,44 @@ static const struct lesson *lt_pinned(FILE *out, const struct lesson *l,
 	return own;
 }
 
-int lesson_page_text(FILE *out, const struct lesson *l, int p,
-		     const struct trace *tr, const struct fmt_opts *o,
-		     int width)
+/* Prediction pr's line of what to type, and insert after it. */
+static void lt_predict(FILE *out, const struct lesson *l,
+		       const struct lesson_predict *pr,
+		       const struct trace *tr, const struct fmt_opts *o,
+		       const char *insert)
+{
+	struct predict_q q;
+	char why[512];
+	if (lesson_predict_make(&q, l, pr, tr, o->precision, why,
+				sizeof why) != 0)
+		fprintf(out, "(no prediction in the %s scorer's run: %s)\n",
+			trace_scorer_name(l->scorer), why);
+	else
+		predict_prompt_text(out, &q);
+	if (insert)
+		fputs(insert, out);
+}
+
+int lesson_page_text_predict(FILE *out, const struct lesson *l, int p,
+			     const struct trace *tr, const struct fmt_opts *o,
+			     int width, int hide, const char *insert)
 {
 	if (p < 0 || p >= l->npages)
 		return 0;
 	const struct lesson_page *pg = &l->pages[p];
+	const struct lesson_predict *pr = pg->predict;
 	struct lesson own;
 	int ref = 0;
 	lt_underlined(out, pg->title, '-');
 	l = lt_pinned(out, l, pg, &own, width);
 	for (int b = 0; b < pg->nblocks; b++) {
 		const struct lesson_block *bl = &pg->blocks[b];
+		if (pr && b == pr->block) {
+			putc('\n', out);
+			lt_predict(out, l, pr, tr, o, insert);
+			if (hide)
+				return ferror(out) ? -1 : 0;
+		}
 		putc('\n', out);
 		if (!bl->text)
 			lesson_show_text(out, l, &bl->show, tr, o, -1, width);
@@ -363,6 +388,19 @@ int lesson_page_text(FILE *out, const struct lesson *l, int p,
 		lesson_wrap(out, l->next, width);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+int lesson_page_text(FILE *out, const struct lesson *l, int p,
+		     const struct trace *tr, const struct fmt_opts *o,
+		     int width)
+{
+	return lesson_page_text_predict(out, l, p, tr, o, width, 0, NULL);
+}
+
+/* 1 if page p has answers for [answers]: a quiz or a prediction. */
+static int lt_has_answers(const struct lesson *l, int p)
+{
+	return lesson_page_quiz(l, p) || l->pages[p].predict;
 }
 
 const struct lesson_show *lesson_page_quiz(const struct lesson *l, int p)
@@ -381,10 +419,20 @@ const struct lesson_show *lesson_page_quiz(const struct lesson *l, int p)
 int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 			const struct trace *tr, const struct fmt_opts *o)
 {
-	if (!lesson_page_quiz(l, p))
+	if (p < 0 || p >= l->npages || !lt_has_answers(l, p))
 		return 0;
 	const struct lesson_page *pg = &l->pages[p];
 	putc('\n', out);
+	if (pg->predict) {
+		struct predict_q q;
+		char why[512];
+		if (lesson_predict_make(&q, l, pg->predict, tr, o->precision,
+					why, sizeof why) == 0)
+			fprintf(out, q.kind == PREDICT_YESNO ?
+				"(prediction: %s? %s)\n" :
+				"(prediction: %s = %s)\n", q.symbol,
+				q.answer);
+	}
 	for (int b = 0; b < pg->nblocks; b++) {
 		const struct lesson_show *sh = &pg->blocks[b].show;
 		struct quiz_question q;
@@ -434,13 +482,13 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	for (int p = 0; p < l->npages; p++) {
 		fprintf(out, "\n\n[page %d of %d]\n", p + 1, l->npages);
 		lesson_page_text(out, l, p, tr, o, width);
-		quizzes += lesson_page_quiz(l, p) != NULL;
+		quizzes += lt_has_answers(l, p);
 	}
 	if (!answers || !quizzes)
 		return ferror(out) ? -1 : 0;
 	fputs("\n\n[answers]\n", out);
 	for (int p = 0; p < l->npages; p++) {
-		if (!lesson_page_quiz(l, p))
+		if (!lt_has_answers(l, p))
 			continue;
 		fprintf(out, "\npage %d:", p + 1);
 		lesson_page_answers(out, l, p, tr, o);

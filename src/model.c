@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "model.h"
@@ -937,11 +938,34 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 	return -1;
 }
 
+/* Adds to err, for a name arg that is neither a file nor a built-in
+ * model ("toy5"), the built-in model it most likely meant and their
+ * list. */
+static void model_arg_hint(const char *arg, struct errbuf *err)
+{
+	const char *names[MODEL_NBUILTINS];
+	char hint[96] = "";
+	if (!err || strchr(arg, '/') || access(arg, F_OK) == 0)
+		return;
+	for (size_t k = 0; k < MODEL_NBUILTINS; k++)
+		names[k] = model_builtins[k].name;
+	const char *near = suggest_closest(arg, names, (int)MODEL_NBUILTINS);
+	if (near)
+		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+	size_t len = strlen(err->msg);
+	snprintf(err->msg + len, sizeof err->msg - len, "; %sexpected a "
+		 "model file or a built-in model (%s)", hint,
+		 model_builtin_list());
+}
+
 int model_load_arg(struct model *m, const char *arg, struct errbuf *err)
 {
 	if (!arg || model_builtin_name(arg))
 		return model_load_named(m, arg ? arg : "toy4", err);
-	return model_load_file(m, arg, err);
+	int rc = model_load_file(m, arg, err);
+	if (rc != 0)
+		model_arg_hint(arg, err);
+	return rc;
 }
 
 static void vocab_free(struct vocab *v)
@@ -1029,11 +1053,11 @@ int vocab_closest(const struct vocab *v, const char *word, int *out, int max)
 	}
 	na = suggest_code_points(folded, &a);
 	hits = xreallocarray(NULL, (size_t)v->n, sizeof *hits);
-	row = xreallocarray(NULL, MODEL_MAX_WORD + 1, sizeof *row);
+	row = xreallocarray(NULL, 3 * (MODEL_MAX_WORD + 1), sizeof *row);
 	for (i = 0; i < v->n; i++) {
 		nb = suggest_code_points(v->folded[i], &b);
 		if (nb > MODEL_MAX_WORD)
-			row = xreallocarray(row, nb + 1, sizeof *row);
+			row = xreallocarray(row, 3 * (nb + 1), sizeof *row);
 		hits[i].dist = suggest_edit_distance(a, na, b, nb, row);
 		hits[i].index = i;
 		free(b);

@@ -150,6 +150,9 @@ enum quiz_sheet_format { QUIZ_SHEET_TEXT, QUIZ_SHEET_MARKDOWN,
 
 /* Parses "text", "markdown" or "html"; returns 0, or -1 if it is none. */
 int quiz_sheet_parse(const char *name, enum quiz_sheet_format *out);
+/* The name of sheet format k (an enum quiz_sheet_format), or NULL past
+ * the last: quiz --format's values. */
+const char *quiz_sheet_name(int k);
 
 /* The start of a sheet (key 0) or of its key (key 1): "Worksheet: " or
  * "Answer key: " and title, then subtitle (the seed), and on a

@@ -11,11 +11,17 @@
 #include "quiz.h"
 #include "utf8.h"
 
+static const char *const quiz_sheet_names[] = { "text", "markdown", "html" };
+
+const char *quiz_sheet_name(int k)
+{
+	return k >= 0 && k < 3 ? quiz_sheet_names[k] : NULL;
+}
+
 int quiz_sheet_parse(const char *name, enum quiz_sheet_format *out)
 {
-	static const char *const names[] = { "text", "markdown", "html" };
 	for (int k = 0; k < 3; k++)
-		if (strcmp(name, names[k]) == 0) {
+		if (strcmp(name, quiz_sheet_names[k]) == 0) {
 			*out = (enum quiz_sheet_format)k;
 			return 0;
 		}

@@ -38,25 +38,29 @@ size_t suggest_code_points(const char *s, unsigned long **out)
 size_t suggest_edit_distance(const unsigned long *a, size_t na,
 			     const unsigned long *b, size_t nb, size_t *row)
 {
-	size_t i, j, diag, up, best;
+	/* three rows of the table: i - 2, i - 1 and i, turned round */
+	size_t *r2 = row, *r1 = row + nb + 1, *r = row + 2 * (nb + 1), *t;
+	size_t i, j, best;
 
 	for (j = 0; j <= nb; j++)
-		row[j] = j;
+		r[j] = j;
 	for (i = 1; i <= na; i++) {
-		diag = row[0];
-		row[0] = i;
+		t = r2, r2 = r1, r1 = r, r = t;
+		r[0] = i;
 		for (j = 1; j <= nb; j++) {
-			up = row[j];
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			best = r1[j - 1] + (a[i - 1] != b[j - 1]);
+			if (r1[j] + 1 < best)
+				best = r1[j] + 1;
+			if (r[j - 1] + 1 < best)
+				best = r[j - 1] + 1;
+			/* two neighbours swapped: one edit */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && r2[j - 2] + 1 < best)
+				best = r2[j - 2] + 1;
+			r[j] = best;
 		}
 	}
-	return row[nb];
+	return r[nb];
 }
 
 size_t suggest_distance(const char *a, const char *b)
@@ -65,7 +69,7 @@ size_t suggest_distance(const char *a, const char *b)
 	unsigned long *ca, *cb;
 	size_t na = suggest_code_points(fa, &ca);
 	size_t nb = suggest_code_points(fb, &cb);
-	size_t *row = xreallocarray(NULL, nb + 1, sizeof *row);
+	size_t *row = xreallocarray(NULL, 3 * (nb + 1), sizeof *row);
 	size_t d = suggest_edit_distance(ca, na, cb, nb, row);
 	free(row);
 	free(ca);

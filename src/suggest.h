@@ -11,12 +11,14 @@
  * count; the caller frees *out (count + 1 elements). */
 size_t suggest_code_points(const char *s, unsigned long **out);
 
-/* The edit distance (insertions, deletions, substitutions) between
- * a[0..na) and b[0..nb); row is scratch space for nb + 1 numbers. */
+/* The edit distance (insertions, deletions, substitutions, and swaps of
+ * two neighbours, each one edit: the optimal string alignment distance)
+ * between a[0..na) and b[0..nb); row is scratch space for 3 (nb + 1)
+ * numbers. */
 size_t suggest_edit_distance(const unsigned long *a, size_t na,
 			     const unsigned long *b, size_t nb, size_t *row);
 
-/* The edit distance between two NUL-terminated strings, in code points,
+/* suggest_edit_distance between two NUL-terminated strings, in code points,
  * compared case-folded (utf8_fold), so "Trace" is 0 from "trace". */
 size_t suggest_distance(const char *a, const char *b);
 

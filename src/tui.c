@@ -28,11 +28,17 @@ static void tui_on_signal(int sig)
 	tui_signal = sig;
 }
 
+static const char *const tui_color_names[] = { "auto", "always", "never" };
+
+const char *tui_color_name(int k)
+{
+	return k >= 0 && k < 3 ? tui_color_names[k] : NULL;
+}
+
 int tui_color_parse(const char *s, enum tui_color *out)
 {
-	static const char *const names[] = { "auto", "always", "never" };
 	for (int k = 0; k < 3; k++)
-		if (strcmp(s, names[k]) == 0) {
+		if (strcmp(s, tui_color_names[k]) == 0) {
 			*out = (enum tui_color)k;
 			return 0;
 		}

@@ -51,5 +51,8 @@ int tui_run_screens(const struct tui_screens *sc, const struct tui_opts *o);
 
 /* Parses "auto", "always" or "never"; returns 0, or -1 if it is none. */
 int tui_color_parse(const char *s, enum tui_color *out);
+/* The name of colour choice k (an enum tui_color), or NULL past the
+ * last: the values --color takes. */
+const char *tui_color_name(int k);
 
 #endif

@@ -42,6 +42,8 @@ const char *const view_help[] = {
 	"                      line diagram (r row, h head, Esc the page)",
 	"  d                   the picture of this step (left, right: a step)",
 	"  z                   a quiz: compute a value of this step by hand",
+	"  z or Enter          on a lesson page that asks for a prediction:",
+	"                      type it, then Enter; the numbers follow",
 	"  x                   show or hide the symbols of this screen and "
 	"what they mean",
 	"  up, down, PgUp, PgDn scroll a long screen",
@@ -328,11 +330,15 @@ void view_init(struct view *v, const struct trace *tr,
 				v->run = k;
 	frames_build(v);
 	view_self_init(v);
+	if (l)
+		v->revealed = xcalloc((size_t)l->npages + 1, 1);
 }
 
 void view_free(struct view *v)
 {
 	free(v->quiz_feedback);
+	free(v->predict_feedback);
+	free(v->revealed);
 	free(v->frames);
 	view_self_free(v);
 	memset(v, 0, sizeof *v);
@@ -356,8 +362,10 @@ int view_screen_number(const struct view *v, int *total)
 
 void view_goto(struct view *v, int pos)
 {
-	int n = view_count(v);
+	int n = view_count(v), old = v->pos;
 	v->pos = pos < 0 ? 0 : pos >= n ? n - 1 : pos;
+	if (v->lesson && v->pos != old)
+		view_predict_leave(v);
 }
 
 void view_move(struct view *v, int delta)
@@ -946,7 +954,11 @@ static void lesson_lines(const struct view *v, int terms, struct strlist *body)
 	int w = view_cols(v, VIEW_TEXT_COLS);
 	l.scorer = (int)v->tr->runs[v->run].scorer;
 	fo.terms = terms;
-	CAPTURE(text, lesson_page_text(f, &l, v->pos, v->tr, &fo, w));
+	char *insert = view_predict_insert(v);
+	CAPTURE(text, lesson_page_text_predict(f, &l, v->pos, v->tr, &fo, w,
+					       view_predict_hidden(v),
+					       insert));
+	free(insert);
 	wrap_text(body, text, w, 6, WRAP_ARITH);
 	free(text);
 }
@@ -1015,7 +1027,7 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 	keep->n = 0;
 	sl_free(&all);
 	sl_free(&part);
-	if (sh)
+	if (sh && !view_predict_hidden(v)) /* the bars would answer it */
 		render_bars(v, s, sh->t);
 }
 

@@ -100,6 +100,13 @@ struct view {
 	unsigned char quiz_part[4]; /* the bytes of a character being typed */
 	int quiz_npart;             /* how many bytes of it have come */
 	char *quiz_feedback;        /* the verdict, or a hint; NULL at first */
+	/* predict, then reveal (view_predict.c), on a lesson page with a
+	 * "predict" line; the answer is typed into quiz_input */
+	unsigned char *revealed;    /* (lesson->npages) 1: answered */
+	int predict_open;           /* 1: the answer line takes the keys */
+	struct predict_try predict; /* this page's tries */
+	char *predict_feedback;     /* the verdict, the hint or why the text
+	                               is not an answer; NULL at first */
 };
 
 struct view_screen {
@@ -231,6 +238,20 @@ int view_quiz_answer(struct view *v);
 
 /* Leaves the quiz and frees its text. */
 void view_quiz_end(struct view *v);
+
+/* view_predict.c.  view_predict_hidden: 1 if page v->pos has a
+ * prediction not yet answered, whose blocks after it are hidden.
+ * view_predict_insert: what the page shows under its line of what to
+ * type (the answer line, "press z or Enter", the verdict), newly
+ * allocated, or NULL.  view_predict_key: a key while the prediction is
+ * hidden (z, Enter or a digit opens the answer line; there, bytes type,
+ * Enter answers, Esc closes); returns VIEW_KEY_* flags, or -1 for a key
+ * it leaves to the stepper.  view_predict_leave: forgets the page's
+ * tries and verdict (another page is shown). */
+int view_predict_hidden(const struct view *v);
+char *view_predict_insert(const struct view *v);
+int view_predict_key(struct view *v, int key);
+void view_predict_leave(struct view *v);
 
 /* Fills *s with the current screen.  Free it with view_screen_free. */
 void view_render(const struct view *v, struct view_screen *s);

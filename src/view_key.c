@@ -361,6 +361,11 @@ int view_key(struct view *v, int key)
 		return view_self_key(v, key);
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
 		return view_help_key(v, key);
+	if (v->mode == VIEW_STEP && v->lesson) { /* predict, then reveal */
+		int r = view_predict_key(v, key);
+		if (r >= 0)
+			return r;
+	}
 	/* on a lesson page with a quiz, a number typed starts the answer */
 	if (v->mode == VIEW_STEP && v->lesson && key >= 0 && key <= 0xff &&
 	    strchr("0123456789-.", key) && key &&

@@ -623,8 +623,8 @@ START_TEST(test_err_unknown_scorer)
 	char want[256], names[200];
 	scorer_names(names, sizeof names, ", ", " or ");
 	snprintf(want, sizeof want, "t.lesson:4:25: expected %s after "
-		 "'scorer=', found 'cosine'", names);
-	parse_err(HEAD "page: p\nshow softmax t=1 scorer=cosine\n", want);
+		 "'scorer=', found 'no-such-scorer'", names);
+	parse_err(HEAD "page: p\nshow softmax t=1 scorer=no-such-scorer\n", want);
 	snprintf(want, sizeof want, "t.lesson:4:25: expected %s after "
 		 "'scorer=', found 'all'", names);
 	parse_err(HEAD "page: p\nshow softmax t=1 scorer=all\n", want);
@@ -1241,7 +1241,7 @@ START_TEST(test_ref_parse)
 	ck_assert_str_eq(r.sym, "encoder.W_x");
 	ck_assert_str_eq(r.idx[0], "4");
 	ck_assert_str_eq(r.idx[1], "1");
-	t = "α_1 scorer=cosine";
+	t = "α_1 scorer=no-such-scorer";
 	ck_assert_int_eq(lesson_ref_parse(&r, t, strlen(t), &mo, &ml, why,
 					  sizeof why, &bad), -1);
 	ck_assert_int_eq((int)bad, 5);

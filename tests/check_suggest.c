@@ -9,8 +9,15 @@
 START_TEST(test_distance)
 {
 	ck_assert_uint_eq(suggest_distance("trace", "trace"), 0);
-	/* a swap of two letters is two edits */
-	ck_assert_uint_eq(suggest_distance("tarce", "trace"), 2);
+	/* a swap of two neighbours is one edit (Damerau) */
+	ck_assert_uint_eq(suggest_distance("tarce", "trace"), 1);
+	ck_assert_uint_eq(suggest_distance("dto", "dot"), 1);
+	ck_assert_uint_eq(suggest_distance("ab", "ba"), 1);
+	/* each letter is edited once at most: "ca" to "abc" is 3, not 2
+	 * (the optimal string alignment distance) */
+	ck_assert_uint_eq(suggest_distance("ca", "abc"), 3);
+	/* a swap and a substitution */
+	ck_assert_uint_eq(suggest_distance("lcoal", "local-"), 2);
 	ck_assert_uint_eq(suggest_distance("lesons", "lessons"), 1);
 	ck_assert_uint_eq(suggest_distance("", "dot"), 3);
 	/* case-folded, UTF-8 counted in characters, not bytes */
@@ -28,6 +35,8 @@ START_TEST(test_closest)
 	ck_assert_str_eq(suggest_closest("tarce", commands, 8), "trace");
 	ck_assert_str_eq(suggest_closest("Lesson", commands, 8), "lesson");
 	ck_assert_str_eq(suggest_closest("heatmpa", commands, 8), "heatmap");
+	/* three letters allow one edit: a swap is one */
+	ck_assert_str_eq(suggest_closest("tiu", commands, 8), "tui");
 	/* a tie goes to the first: "lessos" is 1 from both */
 	ck_assert_str_eq(suggest_closest("lessos", commands, 8), "lessons");
 	/* the only name that starts with it */

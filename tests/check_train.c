@@ -938,12 +938,15 @@ static double trace_loss_cfg(const struct model *m,
  * Bahdanau's architecture (its query, and so local-p's p_t, is s_{t-1}),
  * input feeding, and the location-aware scorer, which reads the window's
  * final weights of the step before (a_{t-1} under local-p, which need not
- * sum to 1). */
-static const struct {
+ * sum to 1).  After these, every window of the registry in Luong's
+ * architecture with D = 1 and every scorer (window_case), so that a new
+ * window is checked without an edit here. */
+struct window_case {
 	int arch, feed, window, D, H;
 	unsigned scorers;
 	const char *label;
-} window_cases[] = {
+};
+static const struct window_case window_cases[] = {
 	{ ARCH_luong, 0, WINDOW_local_m, 1, 3, SCORER_ALL, "local-m D=1" },
 	{ ARCH_luong, 0, WINDOW_local_m, 2, 3, SCORER_ALL, "local-m D=2" },
 	{ ARCH_luong, 0, WINDOW_local_p, 1, 3, SCORER_ALL, "local-p D=1" },
@@ -963,6 +966,19 @@ static const struct {
 	{ ARCH_luong, 0, WINDOW_local_p, 2, 4, 1u << SCORER_location_aware,
 	  "location-aware local-p D=2" },
 };
+
+#define NWINDOW_CASES ((int)(sizeof window_cases / sizeof window_cases[0]))
+
+/* Case k of test_grad_window_cases: window_cases[k], then window
+ * k - NWINDOW_CASES of the registry. */
+static struct window_case window_case(int k)
+{
+	if (k < NWINDOW_CASES)
+		return window_cases[k];
+	const int w = k - NWINDOW_CASES;
+	return (struct window_case){ ARCH_luong, 0, w, 1, 3, SCORER_ALL,
+				     window_get(w)->name };
+}
 
 /* train_greedy (which the trainer's summary counts with) decodes the
  * pair as the greedy trace through cfg does: the same words and the same
@@ -998,9 +1014,10 @@ static void greedy_matches_trace_cfg(const struct model *v,
 
 START_TEST(test_grad_window_cases)
 {
-	const int window = window_cases[_i].window, D = window_cases[_i].D;
-	const unsigned scorers = window_cases[_i].scorers;
-	const char *label = window_cases[_i].label;
+	const struct window_case wc = window_case(_i);
+	const int window = wc.window, D = wc.D;
+	const unsigned scorers = wc.scorers;
+	const char *label = wc.label;
 	const struct trace_cfg cfg = { .window = window, .window_size = D };
 	struct train_data d;
 	struct trainer t;
@@ -1010,12 +1027,12 @@ START_TEST(test_grad_window_cases)
 	double nearest = 1.0, sum = 0.0;
 
 	parse_ok(&d, grad_pairs, NULL);
-	if (window_cases[_i].feed)
-		train_init_random_feed(&t, &d, 3, window_cases[_i].H, 2, 8,
+	if (wc.feed)
+		train_init_random_feed(&t, &d, 3, wc.H, 2, 8,
 				       SCORER_ALL | LOCALP_PARAM_BIT, 5);
 	else
-		train_init_random_arch(&t, &d, window_cases[_i].arch, 3,
-				       window_cases[_i].H, 2, 8,
+		train_init_random_arch(&t, &d, wc.arch, 3,
+				       wc.H, 2, 8,
 				       SCORER_ALL | LOCALP_PARAM_BIT, 7);
 	ck_assert_int_ge(train_block_find(&t.lay, "local-p.W_p"), 0);
 	ck_assert_int_ge(train_block_find(&t.lay, "local-p.v_p"), 0);
@@ -1024,8 +1041,8 @@ START_TEST(test_grad_window_cases)
 	for (size_t k = 0; k < t.lay.total; k++)
 		t.theta[k] = train_rand_uniform(&state, -1.0, 1.0);
 	train_view(&v, &t.lay, t.theta, &d);
-	ck_assert_int_eq(v.arch, window_cases[_i].arch);
-	ck_assert_int_eq(v.input_feeding, window_cases[_i].feed);
+	ck_assert_int_eq(v.arch, wc.arch);
+	ck_assert_int_eq(v.input_feeding, wc.feed);
 	double all = train_loss(&t.lay, t.theta, t.grad, &d, scorers,
 				&t.work, &st);
 	for (int sc = 0; sc < SCORER_COUNT; sc++) {
@@ -1054,8 +1071,8 @@ START_TEST(test_grad_window_cases)
 		ck_assert_msg(err < 1e-5, "%s, block %s: relative error %g",
 			      label, train_block_name(&t.lay, b), err);
 		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
-			ck_assert(window == WINDOW_local_p ? norm > 1e-6
-							   : norm == 0.0);
+			ck_assert(window_get(window)->params & LOCALP_PARAM_BIT
+				  ? norm > 1e-6 : norm == 0.0);
 	}
 	putchar('\n');
 	train_free(&t);
@@ -1896,7 +1913,7 @@ static Suite *train_suite(void)
 	tcase_add_loop_test(tc, test_grad_each_scorer, 0, SCORER_COUNT);
 	tcase_add_test(tc, test_grad_all);
 	tcase_add_loop_test(tc, test_grad_window_cases, 0,
-			    (int)(sizeof window_cases / sizeof window_cases[0]));
+			    NWINDOW_CASES + WINDOW_COUNT);
 	tcase_add_test(tc, test_init_keeps_local_p);
 	tcase_add_test(tc, test_window_without_training_refused);
 	tcase_add_loop_test(tc, test_grad_input_feeding, 0, SCORER_COUNT + 2);

@@ -18,7 +18,7 @@ expect_err "unknown command 'frobnicate'" "unknown command is named"
 run_cmd trace --frob
 expect_status 2 "unknown option"
 expect_err "unknown option '--frob'" "unknown option is named"
-run_cmd trace --scorer=cosine
+run_cmd trace --scorer=no-such-scorer
 expect_status 2 "unknown scorer"
 # the registry's list, as 'attn-trace scorers --names' gives it
 names=$("$ATTN_TRACE" scorers --names | paste -sd, - | sed 's/,/, /g')
@@ -180,6 +180,33 @@ expect_err "did you mean '--pairs'?" "a misspelt train option is corrected"
 run_cmd trace --scorer=genral
 expect_status 2 "a misspelt scorer"
 expect_err "unknown scorer 'genral'; did you mean 'general'?" "a misspelt scorer is corrected"
+# two neighbours swapped are one edit (Damerau), so a 3-letter name is
+# still corrected
+run_cmd trace --scorer=dto
+expect_err "unknown scorer 'dto'; did you mean 'dot'?" "a swapped scorer is corrected"
+run_cmd tiu
+expect_err "did you mean 'tui'?" "a swapped command is corrected"
+# every value of a registry gets its suggestion and the list
+run_cmd trace --format=jsn
+expect_status 2 "a misspelt format"
+expect_err "unknown format 'jsn'; did you mean 'json'? expected text, json, jsonl, csv or markdown" \
+	"a misspelt format is corrected"
+run_cmd trace --stage=scorin
+expect_err "unknown stage 'scorin'; did you mean 'scoring'? expected encoding, decoder, scoring, softmax, weighted-sum, concat or output" \
+	"a misspelt stage is corrected"
+run_cmd quiz --stage=sofmax
+expect_err "unknown --stage 'sofmax'; did you mean 'softmax'?" "a misspelt quiz stage is corrected"
+run_cmd self --format=cvs
+expect_err "unknown format 'cvs'; did you mean 'csv'?" "a misspelt self format is corrected"
+run_cmd diagram --format=sgv
+expect_err "unknown --format 'sgv'; did you mean 'svg'? expected svg or text" "a misspelt diagram format is corrected"
+run_cmd tui --color=nevr
+expect_err "unknown --color 'nevr'; did you mean 'never'?" "a misspelt colour is corrected"
+# a model that is neither a file nor built in: the built-in ones
+run_cmd trace --model=toy5
+expect_status 1 "a model that is not there"
+expect_err "toy5: No such file or directory; did you mean 'toy4'? expected a model file or a built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4 or hard4)" \
+	"--model=toy5 lists the built-in models"
 run_cmd trace --scorer=dot,consat
 expect_err "unknown scorer 'consat' in 'dot,consat'; did you mean 'concat'?" \
 	"the misspelt scorer of a list is named and corrected"

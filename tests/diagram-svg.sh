@@ -19,7 +19,7 @@ check "attn-trace --help lists diagram" \
 	sh -c "'$ATTN_TRACE' --help | grep -q '^  diagram \[SENTENCE\]'"
 run_cmd diagram --scorer=dto
 expect_status 2 "diagram: unknown scorer"
-expect_err "unknown scorer 'dto'; expected dot" "diagram: names the scorers"
+expect_err "unknown scorer 'dto'; did you mean 'dot'? expected dot" "diagram: names the scorers, and the one it meant"
 run_cmd diagram --scorer=dot,general
 expect_status 2 "diagram: one scorer"
 expect_err "the diagram draws one scorer's step" "diagram: says why"

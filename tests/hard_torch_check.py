@@ -326,6 +326,7 @@ def main(argv):
         print("skip: torch cannot be imported: %s" % exc)
         return 77
     torch.set_grad_enabled(False)
+    tc.read_registry(binary)
     doc = tc.run_json([binary, "model", "--format=json",
                        "--model=" + model_path])
     bahdanau = doc.get("architecture") == "bahdanau"

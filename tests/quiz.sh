@@ -229,7 +229,7 @@ check "no escape codes on a pipe" \
 # --- bad command lines and bad input ------------------------------------------
 for bad in --stage=output --stage= --seed=abc --seed=-1 --seed=1x \
 	--seed=18446744073709551616 --count=0 --count=101 --precision=1 \
-	--precision=9 --scorer=all --scorer=cosine --frob --seed; do
+	--precision=9 --scorer=all --scorer=no-such-scorer --frob --seed; do
 	quiz $bad </dev/null
 	expect_status 2 "quiz $bad"
 	expect_err "Try 'attn-trace --help'" "quiz $bad: the usage hint"

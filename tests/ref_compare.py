@@ -56,8 +56,9 @@ TOY_INPUTS = [
     ("JE Suis ÉTUDIANT", "I AM a Student"),
     ("Zone ÉCONOMIQUE Européenne", "European ECONOMIC area"),
 ]
-SCORERS = ["dot", "general", "concat", "scaled", "location", "additive",
-           "location-aware", "all"]
+# The scorers to try: the program's registry ('attn-trace scorers',
+# tests/registry.py) and "all", set by main().
+SCORERS = []
 
 
 def mixed_case(words):
@@ -310,12 +311,23 @@ def main(argv):
         print("skip: %s does not exist" % binary)
         return 77
     sys.stdout.reconfigure(encoding="utf-8")
+    global SCORERS
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    sys.path.insert(0, os.path.join(HERE, "ref"))
+    import attn_ref
+    import registry
+    SCORERS = [name for name, _ in registry.scorers(binary)] + ["all"]
+    failures = 0
+    for sc in SCORERS[:-1]:
+        if sc not in attn_ref.SCORERS:
+            failures += 1
+            print("FAIL scorer %s: the program's registry has it, and "
+                  "tests/ref/attn_ref.py has no reference for it" % sc)
     try:
         cases = cases_for(model)
     except Exception as exc:  # the reference cannot read the model
         print("FAIL reading %s with the reference: %s" % (model, exc))
         return 1
-    failures = 0
     for sentence, target, scorer, refused in cases:
         name = case_name(sentence, target, scorer)
         prog = [binary, "trace", "--model=" + model, "--format=json",
@@ -342,7 +354,8 @@ def main(argv):
             print("FAIL %s: %s" % (name, exc))
             continue
         print("ok %s" % name)
-    print("%d passed, %d failed" % (len(cases) - failures, failures))
+    print("%d passed, %d failed" % (len(cases) + len(SCORERS) - 1 - failures,
+                                    failures))
     return 1 if failures else 0
 
 

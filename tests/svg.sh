@@ -19,7 +19,7 @@ shot="$srcdir/tests/svg-screenshot.sh"
 expect_status 0 "heatmap --help"
 check "heatmap --help shows the usage" \
 	grep -q '^Usage: attn-trace heatmap' "$TMP/out"
-run_cmd heatmap --scorer=cosine
+run_cmd heatmap --scorer=no-such-scorer
 expect_status 2 "heatmap: unknown scorer"
 expect_err "Try 'attn-trace --help'" "heatmap: the usage hint"
 run_cmd heatmap --precision=18

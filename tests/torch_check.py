@@ -57,18 +57,14 @@ REL_TOL = 1e-12
 TIMEOUT = 60
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# The scorers in the order of the program's registry, which --scorer=all
-# follows, and the key of the model JSON holding each one's weights (None:
-# it has none).
-SCORERS = (
-    ("dot", None),
-    ("general", "general"),
-    ("concat", "concat"),
-    ("scaled", None),
-    ("location", "location"),
-    ("additive", "additive"),
-    ("location-aware", "location-aware"),
-)
+# The scorers, in the order of the program's registry (which --scorer=all
+# follows), with the sections of the model JSON that hold each one's
+# weights: set by main() from 'attn-trace scorers' (tests/registry.py).
+SCORERS = ()
+# The scorers that TorchModel.score computes: a scorer of the registry
+# that is not one of them fails the check, which needs a reference.
+TORCH_SCORERS = ("dot", "general", "concat", "scaled", "location",
+                 "additive", "location-aware")
 
 # Sentences for the toy models, used when the model knows all their words.
 TOY_INPUTS = [
@@ -213,10 +209,8 @@ class TorchModel:
         t = self.tensor
         H, A = self.H, self.A
         self.supported = []
-        for name, key in SCORERS:
-            if key is None:
-                self.supported.append(name)
-            elif key in doc:
+        for name, sections in SCORERS:
+            if all(sec in doc for sec in sections):
                 self.supported.append(name)
         if "general" in doc:
             self.general_W = self.linear(doc["general"]["W"], H, H)
@@ -749,6 +743,14 @@ def check_model_file(doc, path):
     expect(doc, want, "$", "the file")
 
 
+def read_registry(binary):
+    """Sets SCORERS from the registry of the program binary."""
+    global SCORERS
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    import registry
+    SCORERS = tuple(registry.scorers(binary))
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         sys.stderr.write("usage: torch_check.py BINARY MODEL [WINDOW:D,..]\n")
@@ -770,6 +772,7 @@ def main(argv):
         return 77
     torch.set_grad_enabled(False)
     passed = failed = 0
+    read_registry(binary)
 
     def report(name, exc):
         nonlocal passed, failed
@@ -796,13 +799,17 @@ def main(argv):
         print("%d passed, %d failed" % (passed, failed))
         return 1
     report(name, None)
+    for sc, _ in SCORERS:
+        if sc not in TORCH_SCORERS:
+            report("scorer %s" % sc, "the program's registry has it, and "
+                   "tests/torch_check.py has no reference for it")
 
     cases = cases_for(model)
     if "location" in model.supported:
         cases.append((long_sentence(model), None))
     for words, target in cases:
-        runnable = [sc for sc in model.supported
-                    if sc != "location" or len(words) <= model.L]
+        runnable = [sc for sc in model.supported if sc in TORCH_SCORERS
+                    and (sc != "location" or len(words) <= model.L)]
         # --scorer=all runs every supported scorer that can take the
         # sentence
         tries = [(sc, [sc]) for sc in runnable] + [("all", runnable)]

@@ -25,7 +25,7 @@ expect_err "needs --pairs=FILE" "the missing --pairs is named"
 expect_err "Try 'attn-trace --help'" "the usage hint follows"
 run_cmd train --pairs="$TMP/two.pairs"
 expect_status 2 "train without -o"
-run_cmd train --pairs="$TMP/two.pairs" -o "$TMP/x.model" --scorer=cosine
+run_cmd train --pairs="$TMP/two.pairs" -o "$TMP/x.model" --scorer=no-such-scorer
 expect_status 2 "an unknown scorer"
 run_cmd train --pairs="$TMP/two.pairs" -o "$TMP/x.model" --epochs=-1
 expect_status 2 "negative epochs"

@@ -6,6 +6,10 @@
 # 'attn-trace lesson N --plain --width=W' (W = the columns less 2, the
 # stepper's text width) must be among them.
 #
+# A page with a prediction (doc/lessons.md, "Predicting first") hides its
+# numbers until it is answered: the answer --plain lists under [answers]
+# is typed, once, when it opens ("Press z or Enter to answer").
+#
 # A page whose term-by-term arithmetic starts folded (the page line says
 # "arithmetic folded: t shows it") is unfolded with t, once, when it opens:
 # the fold is the learner's choice, and --plain shows everything.
@@ -68,6 +72,31 @@ first_screen() {
 	return 1
 }
 
+# answer_of K: the answer to page K's prediction, from --plain's
+# [answers] ("(prediction: argmax(e_2) = suis)", "(prediction: max(α_5) >
+# 0.5? no)"): what follows its last "= " or "? "
+answer_of() {
+	awk -v k="$1" '
+		/^\[answers\]$/ { a = 1; next }
+		a && $0 == "page " k ":" { p = 1; next }
+		a && /^page [0-9]+:$/ { p = 0 }
+		p && /^\(prediction: / { s = $0; sub(/\)$/, "", s)
+			n = split(s, w, / = |\? /); print w[n]; exit }' "$TMP/plain"
+}
+
+# next_shown NAME TEXT FILE: waits (60 s at most) until the screen holds
+# TEXT and holds still; leaves it in FILE
+next_shown() {
+	i=0
+	while [ $i -lt 3000 ]; do
+		snap "$1" "$3"
+		grep -qF -- "$2" "$3" && steady "$1" "$3" && return 0
+		sleep 0.02
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # page_of FILE: "k M" of the line "page k of M"
 page_of() {
 	sed -n '3s/.*page \([0-9]*\) of \([0-9]*\).*/\1 \2/p' "$1"
@@ -99,6 +128,13 @@ page_through() {
 			cp "$TMP/cur" "$TMP/old"
 			keys "$name" t
 			next_screen "$name" "$TMP/old" "$TMP/cur" || return 1
+		fi
+		if grep -q 'Press z or Enter to answer' "$TMP/cur"; then
+			cp "$TMP/cur" "$TMP/old"
+			keys "$name" z
+			keys "$name" -l -- "$(answer_of "$4")"
+			keys "$name" Enter
+			next_shown "$name" "Right: " "$TMP/cur" || return 1
 		fi
 		body "$TMP/cur" "$3" "$4" >>"$TMP/seen"
 		if [ "$4" = "$5" ] && ! grep -q 'more below' "$TMP/cur"; then

@@ -1,0 +1,227 @@
+/* cli_options.c: the one table of options, every command's getopt
+ * arrays built from it, and 'attn-trace options', its listing for
+ * completion. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch.h"
+#include "cli.h"
+#include "cli_diagram.h"
+#include "cli_options.h"
+#include "cli_self.h"
+#include "model.h"
+#include "quiz.h"
+#include "scorer.h"
+#include "self.h"
+#include "suggest.h"
+#include "trace.h"
+#include "tui.h"
+#include "window.h"
+
+struct cli_option {
+	const char *name;      /* --NAME */
+	int code;              /* what cli_getopt returns for it */
+	char letter;           /* -LETTER, or 0 */
+	int has_arg;           /* no_argument, required_argument, ... */
+	unsigned cmds;         /* bits CLI_CMD_BIT of the commands */
+	enum cli_values vals;  /* completion's values */
+	const char *list;      /* CLI_V_LIST's, separated by spaces */
+};
+
+#define NO no_argument
+#define REQ required_argument
+#define OPTARG optional_argument
+#define C(x) CLI_CMD_BIT(x)
+#define C_ALL ((1u << CLI_CMD_COUNT) - 1)
+#define V(x) CLI_V_##x, NULL
+#define L(s) CLI_V_LIST, s
+#define OPT(id, nm, sh, arg, cmds_, vals_) \
+	{ nm, sh ? sh : CLI_OPT_##id, sh, arg, cmds_, \
+	  vals_ },
+static const struct cli_option cli_options[] = {
+#include "cli_option_list.h"
+};
+#undef OPT
+#define CLI_NOPTIONS (sizeof cli_options / sizeof cli_options[0])
+
+/* The getopt_long arrays of the commands cmds, built once a set. */
+static unsigned cli_built = 0;
+static struct option cli_long[CLI_NOPTIONS + 1];
+static char cli_short[2 * CLI_NOPTIONS + 2];
+
+static void cli_options_build(unsigned cmds)
+{
+	size_t n = 0;
+	char *s = cli_short;
+	*s++ = ':'; /* a missing value is ':', not '?' */
+	for (size_t k = 0; k < CLI_NOPTIONS; k++) {
+		const struct cli_option *o = &cli_options[k];
+		if (!(o->cmds & cmds))
+			continue;
+		cli_long[n++] = (struct option){ o->name, o->has_arg, NULL,
+						 o->code };
+		if (o->letter) {
+			*s++ = o->letter;
+			if (o->has_arg == required_argument)
+				*s++ = ':';
+		}
+	}
+	cli_long[n] = (struct option){ NULL, 0, NULL, 0 };
+	*s = '\0';
+	cli_built = cmds;
+}
+
+int cli_getopt(unsigned cmds, int argc, char **argv)
+{
+	if (cli_built != cmds)
+		cli_options_build(cmds);
+	opterr = 0;
+	int c = getopt_long(argc, argv, cli_short, cli_long, NULL);
+	if (c == '?' || c == ':') {
+		cli_option_error(c, argv, optind, cli_long);
+		return '?';
+	}
+	return c;
+}
+
+static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
+	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
+	"train", "vocab", "self"
+};
+
+/* Value k (from 0) of each registry, or NULL past the last: adapters
+ * for those whose listing is not already of this shape. */
+static const char *cli_scorer_nth(int k)
+{
+	return k < SCORER_COUNT ? scorer_get(k)->name
+	       : k == SCORER_COUNT ? "all" : NULL;
+}
+
+static const char *cli_arch_nth(int k)
+{
+	return k < ARCH_COUNT ? arch_get(k)->name : k == ARCH_COUNT ? "all"
+						    : NULL;
+}
+
+static const char *cli_window_nth(int k)
+{
+	return k < WINDOW_COUNT ? window_get(k)->name : NULL;
+}
+
+static const char *cli_model_nth(int k)
+{
+	return model_builtin_nth((size_t)k, NULL);
+}
+
+static const char *cli_stage_nth(int k)
+{
+	return k < STAGE_COUNT ? trace_stage_name((enum trace_stage)k) : NULL;
+}
+
+/* QUIZ_STAGES, then hard-draw (QUIZ_HARD_DRAW) */
+static const char *cli_quiz_stage_nth(int k)
+{
+	for (int st = 0; st <= STAGE_COUNT; st++)
+		if ((st == STAGE_COUNT || (QUIZ_STAGES >> st & 1)) && k-- == 0)
+			return quiz_stage_name((enum trace_stage)st);
+	return NULL;
+}
+
+static const char *cli_heads_nth(int k)
+{
+	static const char *const digits[] = { "1", "2", "3", "4", "5", "6",
+					      "7", "8", "9" };
+	return k < SELF_HEADS && k < 9 ? digits[k] : NULL;
+}
+
+static const char *(*const cli_registry_nth[])(int) = {
+	[CLI_V_SCORERS] = cli_scorer_nth,
+	[CLI_V_ARCHS] = cli_arch_nth,
+	[CLI_V_WINDOWS] = cli_window_nth,
+	[CLI_V_MODELS] = cli_model_nth,
+	[CLI_V_FORMATS] = cli_format_name,
+	[CLI_V_SELF_FORMATS] = cli_self_format_name,
+	[CLI_V_STAGES] = cli_stage_nth,
+	[CLI_V_QUIZ_STAGES] = cli_quiz_stage_nth,
+	[CLI_V_QUIZ_FORMATS] = quiz_sheet_name,
+	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
+	[CLI_V_HEADS] = cli_heads_nth,
+	[CLI_V_COLORS] = tui_color_name,
+	[CLI_V_HARD_RULES] = cli_hard_rule_name,
+};
+
+/* Prints the values of option o from their registry, a line each, after
+ * the marker that completion reads (see cli_options_cmd). */
+static void cli_values_print(const struct cli_option *o)
+{
+	const char *name;
+	if (o->vals == CLI_V_SCORERS || o->vals == CLI_V_STAGES ||
+	    o->vals == CLI_V_QUIZ_STAGES || o->vals == CLI_V_HEADS)
+		puts("@list");
+	if (o->vals == CLI_V_FILE || o->vals == CLI_V_MODELS)
+		puts("@file");
+	if (o->vals == CLI_V_TARGET_WORDS)
+		puts("@target-words");
+	if (o->vals == CLI_V_NONE && o->has_arg != no_argument)
+		puts("@any");
+	if (o->vals == CLI_V_LIST) {
+		for (const char *p = o->list; *p; p += strspn(p, " ")) {
+			size_t n = strcspn(p, " ");
+			printf("%.*s\n", (int)n, p);
+			p += n;
+		}
+	}
+	if ((size_t)o->vals < sizeof cli_registry_nth / sizeof *cli_registry_nth
+	    && cli_registry_nth[o->vals])
+		for (int k = 0; (name = cli_registry_nth[o->vals](k)); k++)
+			puts(name);
+}
+
+/* The index of the command called name, or -1. */
+static int cli_cmd_find(const char *name)
+{
+	for (int k = 0; k < CLI_CMD_COUNT; k++)
+		if (strcmp(name, cli_cmd_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* Whether o is the option that word names: "--NAME" or "-LETTER". */
+static int cli_option_is(const struct cli_option *o, const char *word)
+{
+	if (word[0] == '-' && word[1] == '-')
+		return strcmp(word + 2, o->name) == 0;
+	return word[0] == '-' && o->letter && word[1] == o->letter &&
+	       !word[2];
+}
+
+int cli_options_cmd(int argc, char **argv)
+{
+	const char *values = NULL;
+	int cmd = -1, k = 1;
+	if (k < argc && strncmp(argv[k], "--values=", 9) == 0)
+		values = argv[k++] + 9;
+	if (k < argc && (cmd = cli_cmd_find(argv[k++])) < 0)
+		return cli_usage_errorf("'options' expects a command that "
+					"takes options, not '%s'", argv[k - 1]);
+	if (k < argc)
+		return cli_usage_errorf("usage: attn-trace options "
+					"[--values=OPTION] [COMMAND]");
+	/* without a command: those of a bare attn-trace, the common ones */
+	unsigned cmds = cmd < 0 ? CLI_CMDS_COMMON : 1u << cmd;
+	for (size_t j = 0; j < CLI_NOPTIONS; j++) {
+		const struct cli_option *o = &cli_options[j];
+		if (!(o->cmds & cmds))
+			continue;
+		if (!values && o->has_arg != required_argument)
+			printf("--%s\n", o->name);
+		if (!values && o->has_arg != no_argument)
+			printf("--%s=\n", o->name);
+		if (values && cli_option_is(o, values))
+			cli_values_print(o);
+	}
+	return cli_flush();
+}

@@ -1,0 +1,72 @@
+#!/bin/bash
+# options.sh: the one table of options (src/cli_option_list.h) is what
+# every command parses, its --help describes and completion offers
+# ('attn-trace options'); the values come from the registries.
+. "$srcdir/tests/lib.sh"
+AT=$ATTN_TRACE
+
+# the options a --help describes: the long names at the start of its
+# option lines ("  -s, --scorer=NAME", "      --strict")
+help_options() {
+	"$AT" "$@" --help | grep -oE '^  (-[a-zA-Z], | +)--[a-z][a-z-]*' |
+		grep -oE -- '--[a-z-]+' | sort -u
+}
+# the options of the table for the commands given
+table_options() {
+	for c in "$@"; do "$AT" options "$c"; done | sed 's/=$//' | sort -u
+}
+
+# trace, tui and model share the main --help and one parser
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self; do
+	first=${c%% *}
+	# shellcheck disable=SC2086
+	if diff <(help_options "$first") <(table_options $c) >"$TMP/diff"
+	then ok "$first --help describes the options of the table, no more"
+	else not_ok "$first --help and the table differ: $(cat "$TMP/diff")"; fi
+	# every option of the table parses: an unknown one would be refused
+	# with "unknown option" before the command looks at anything else
+	for o in $(table_options $c); do
+		case $o in --help | --version) continue ;; esac
+		"$AT" "$first" "$o" >/dev/null 2>"$TMP/err" </dev/null
+		if grep -q "unknown option" "$TMP/err"; then
+			not_ok "$first takes $o"; fi
+	done
+	ok "$first parses every option of the table"
+done
+
+# an option that is not the command's is refused, with a suggestion
+run_cmd vocab --scorer=dot
+expect_status 2 "vocab refuses --scorer"
+expect_err "unknown option '--scorer=dot'" "vocab names the option it refuses"
+
+# values from the registries, not from a list of their own
+values() { "$AT" options "--values=$1" "$2" | grep -v '^@' | tr '\n' ' '; }
+check "the windows of --window are the registry's" \
+	test "$(values --window trace)" = "$("$AT" options --values=--window train | tr '\n' ' ')"
+for w in global local-m local-p; do
+	case " $(values --window trace)" in *" $w "*) ok "--window offers $w" ;;
+	*) not_ok "--window offers $w: $(values --window trace)" ;; esac
+done
+check "the scorers of --scorer are 'attn-trace scorers --names' and all" \
+	test "$(values --scorer trace)" = "$("$AT" scorers --names | tr '\n' ' ')all "
+check "the models of --model are 'attn-trace models --names'" \
+	test "$(values -m trace)" = "$("$AT" models --names | tr '\n' ' ')"
+check "the stages of trace --stage" test "$(values --stage trace)" = \
+	"encoding decoder scoring softmax weighted-sum concat output "
+check "the stages of quiz --stage" test "$(values --stage quiz)" = \
+	"scoring softmax weighted-sum hard-draw "
+check "the formats of trace --format" test "$(values -f trace)" = \
+	"text json jsonl csv markdown "
+check "the formats of diagram --format" test "$(values -f diagram)" = \
+	"svg text "
+check "a comma list is marked" test "$("$AT" options --values=--scorer trace | head -1)" = "@list"
+check "a value with nothing to offer is @any" \
+	test "$("$AT" options --values=--precision trace)" = "@any"
+check "an option without a value has no values" \
+	test -z "$("$AT" options --values=--strict trace)"
+run_cmd options nosuch
+expect_status 2 "options refuses an unknown command"
+check "help --commands lists the commands" \
+	test "$("$AT" help --commands | tr '\n' ' ')" = \
+	"trace tui model lessons lesson quiz heatmap diagram train scorers models vocab self options help "
+finish

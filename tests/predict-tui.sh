@@ -1,0 +1,61 @@
+#!/bin/sh
+# predict-tui.sh: predict, then reveal, in the real stepper (tmux).  On the
+# dot lesson's "Predict first: step 2" page the scores stay hidden; a
+# wrong answer gets the hint and a second try, and the right one (worked
+# out here: the argmax of the trace's e_2) shows them.  On the in-head
+# page two wrong answers get the worked answer and the arithmetic.
+. "$srcdir/tests/lib.sh"
+. "$srcdir/tests/tui-lib.sh"
+
+plain=$(LC_ALL=C.UTF-8 "$ATTN_TRACE" lesson dot --plain)
+# page_no TITLE: the number of the page with that title in --plain
+page_no() {
+	printf '%s\n' "$plain" | awk -v t="$1" '
+		/^\[page [0-9]+ of/ { p = $2; next }
+		$0 == t { print p; exit }'
+}
+p2=$(page_no "Predict first: step 2")
+p3=$(page_no "In your head: e_3,3")
+check "the dot lesson has its two prediction pages ($p2, $p3)" \
+	test -n "$p2" -a -n "$p3"
+words="je suis étudiant"
+e2=$(LC_ALL=C.UTF-8 "$ATTN_TRACE" trace --model=handset4 --scorer=dot \
+	je suis étudiant | awk '$1 == "e_2" && /\[/ { s = $0
+	sub(/.*\[/, "", s); sub(/\].*/, "", s); gsub(/,/, " ", s); print s; exit }')
+right=$(echo "$e2" | awk -v w="$words" '{ split(w, ws, " "); b = 1
+	for (k = 2; k <= NF; k++) if ($k > $b) b = k; print ws[b] }')
+wrong=$(echo "$words" | awk -v r="$right" '{ print ($1 == r) ? $2 : $1 }')
+
+start pr 100 30 "'$ATTN_TRACE' lesson dot --color=never"
+expect pr "page 1 of" "the dot lesson opens"
+keys pr g "$p2"
+expect pr "Predict first: step 2" "g $p2 goes to the prediction page"
+expect pr "Press z or Enter to answer" "the page says how to answer"
+expect_not pr "e_2,1 = s_2·h_1" "the scores of step 2 are hidden"
+keys pr z
+expect pr "answer> _" "z opens the answer line"
+keys pr -l "$wrong"
+keys pr Enter
+expect pr "Not $wrong. Hint:" "a wrong answer ($wrong) gets the hint"
+expect_not pr "e_2,1 = s_2·h_1" "and the scores stay hidden"
+keys pr -l "$right"
+keys pr Enter
+expect pr "Right: $right." "the second try ($right) is right"
+expect pr "e_2,1 = s_2·h_1" "and the scores of step 2 show"
+
+# the in-head page: two wrong answers, then the worked answer
+keys pr g "$p3"
+expect pr "In your head: e_3,3" "g $p3 goes to the in-head page"
+expect_not pr "s_3·h_3 = 0.0000×" "its arithmetic is hidden"
+keys pr Enter
+expect pr "answer> _" "Enter opens the answer line"
+keys pr -l -- "9.9"
+keys pr Enter
+expect pr "Not 9.9. Hint:" "a wrong number gets the hint"
+keys pr -l -- "-9.9"
+keys pr Enter
+expect pr "Not -9.9 either. The answer is" "a second wrong one gets the worked answer"
+expect pr "s_3·h_3 = 0.0000×" "and the arithmetic shows"
+keys pr q
+wait_exit pr 0 "q leaves the lesson"
+finish
