@@ -323,6 +323,8 @@ static void cli_help(void)
 "                        the score gradient from N draws, beside the exact one\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
+"      --handout         with --format=markdown: a handout, each vector kept\n"
+"                        on one line and only the --top=N outputs listed\n"
 "      --batch=FILE      trace each line 'source ||| target' of FILE\n"
 "                        (- for stdin); bad lines are reported as FILE:LINE\n"
 "      --strict          stop a batch at its first bad line\n"
@@ -519,6 +521,9 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		snprintf(msg, sizeof msg, "--precision expects a whole number "
 			 "from 0 to %d, not '%s'", NUM_MAX_PREC, arg);
 		return cli_usage_error(msg);
+	case CLI_OPT_handout:
+		o->fmt.handout = 1;
+		return 0;
 	case CLI_OPT_top:
 		if (cli_int(arg, 0, MODEL_MAX_VOCAB, &o->fmt.top) == 0)
 			return 0;
@@ -595,6 +600,9 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	}
 	if (!o->batch && cli_hard_check(&o->cfg, o->target))
 		return EXIT_USAGE;
+	if (o->fmt.handout && o->format != FORMAT_MARKDOWN)
+		return cli_usage_error("--handout needs --format=markdown: it "
+				       "is a Markdown handout");
 	if (cli_window_check(o->cfg.window, o->cfg.window_size))
 		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);

@@ -32,6 +32,7 @@ OPT(quiz_format, "format", 0, REQ, C(quiz), V(QUIZ_FORMATS))
 OPT(precision, "precision", 'p', REQ,
     C_TRACING | C(model) | C(lesson) | C(self), V(NONE))
 OPT(top, "top", 0, REQ, C(trace), V(NONE))
+OPT(handout, "handout", 0, NO, C(trace), V(NONE))
 OPT(color, "color", 0, REQ, C(tui) | C(lesson) | C(self), V(COLORS))
 OPT(batch, "batch", 0, REQ, C(trace), V(FILE))
 OPT(strict, "strict", 0, NO, C(trace), V(NONE))

@@ -29,6 +29,12 @@ static void esc(FILE *out, const char *s)
 	fmt_svg_text(out, s);
 }
 
+/* Writes s with its subscripts set as subscripts ("h_1", "α_1,2"). */
+static void math(FILE *out, const char *s)
+{
+	fmt_svg_math(out, s);
+}
+
 /* data-values="v1 v2 ...": exact */
 static void data_values(FILE *out, const char *attr, const double *v, int n)
 {
@@ -47,6 +53,15 @@ static const char *signed_fixed(char *buf, double x, int prec)
 	snprintf(buf, NUM_BUFSZ + 1, "%s%s", num[0] == '-' ? "" : "+", num);
 	return buf;
 }
+
+/* The legibility floor (doc/heatmap.md): at 1280 wide, shown 1920 wide,
+ * a size in the picture is 1.5 times as large on the slide.  No text is
+ * set under MIN_FS (21 px on the slide); the cells' signs are two thirds
+ * of a cell, so no cell is under MIN_CELL. */
+#define MIN_FS 14
+#define MIN_CELL 22
+#define NUM_FS 15      /* a state's numbers, monospace */
+#define BIG_BOX 88     /* the query, the context, the result, h̃_{t-1} */
 
 /* The cells of v at (x, y), size px each. */
 static void cells(FILE *out, const double *v, int len, int x, int y, int size)
@@ -68,54 +83,260 @@ static void cells(FILE *out, const double *v, int len, int x, int y, int size)
 	}
 }
 
-/* One labelled box of a state: class, the label, its cells and, when
- * nums, its numbers under them. */
+/* One labelled box of a state: class, the label and, under it, sub (both
+ * with subscripts set), its cells at the top right and its numbers along
+ * the bottom.  h is 56 or more: the label, its sub, the cells and the
+ * numbers then keep inside the box and clear of each other (sub may be
+ * long only when h is 80 or more). */
 static void state_box(FILE *out, const char *cls, const char *label,
 		      const char *sub, const double *v, int len, int x, int y,
 		      int w, int h, int prec, int strong)
 {
 	char num[NUM_BUFSZ + 1];
+	int ly = y + (h >= 80 ? 30 : 25), sy = y + (h >= 80 ? 54 : 45);
 	fprintf(out, "<g class=\"%s\"", cls);
 	data_values(out, "data-values", v, len);
 	fprintf(out, ">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"rx=\"8\" fill=\"#f7f7f7\" stroke=\"#222222\" stroke-width=\"%d\"/>\n",
 		x, y, w, h, strong ? 5 : 2);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\" "
-		"font-weight=\"bold\">", x + 14, y + h / 2 - (sub ? 2 : -8));
-	esc(out, label);
+		"font-weight=\"bold\">", x + 14, sub ? ly : y + h / 2 + 8);
+	math(out, label);
 	fputs("</text>\n", out);
 	if (sub) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"16\" "
-			"fill=\"#444444\">", x + 14, y + h / 2 + 20);
-		esc(out, sub);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
+			"fill=\"#444444\">", x + 14, sy);
+		math(out, sub);
 		fputs("</text>\n", out);
 	}
-	int size = h - 34 < 34 ? (h - 34 > 14 ? h - 34 : 14) : 34;
+	int size = h - 34 < MIN_CELL ? MIN_CELL : h - 34 > 34 ? 34 : h - 34;
 	cells(out, v, len, x + w - 4 * (size + 8) - 6, y + 8, size);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"13\" "
-		"text-anchor=\"end\" fill=\"#333333\" "
+	fprintf(out, "<text class=\"numbers\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" text-anchor=\"end\" fill=\"#333333\" "
 		"font-family=\"'DejaVu Sans Mono', monospace\">",
-		x + w - 8, y + size + 24);
+		x + w - 8, y + h - 10, NUM_FS);
 	for (int k = 0; k < len && k < DIAGRAM_CELLS; k++)
 		fprintf(out, "%s%s", k ? " " : "", signed_fixed(num, v[k], prec));
 	fputs("</text>\n</g>\n", out);
 }
 
-int diagram_svg(FILE *out, const struct diagram *d, int precision)
+/* A downward arrow from (x, y0) to its head at (x, y1), in colour. */
+static void arrow_down(FILE *out, const char *cls, int x, int y0, int y1,
+		       const char *colour)
 {
-	char num[NUM_BUFSZ + 1], lab[64];
-	int prec = precision < 1 ? 1 : precision > 6 ? 6 : precision;
-	/* input feeding: a row above the boxes for h̃_{t-1}, which the
-	 * decoder's RNN read to make s_t, the query */
-	int n = d->n, top = d->feed ? 230 : 110;
-	int rh = n <= 5 ? 96 : 480 / n < 50 ? 50 : 480 / n;
-	int bh = rh - 16, bw = 400, bx = 60;
-	int qx = 840, qw = 380, qy = top + (n * rh - bh) / 2 - 8;
-	int bottom = top + n * rh + 20;
-	int height = bottom + 230;
-	int hlen = d->hlen;
+	fprintf(out, "<g class=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" stroke=\"%s\" stroke-width=\"4\"/><path d=\"M %d %d "
+		"l -9 -14 l 18 0 z\" fill=\"%s\"/></g>\n", cls, x, y0, x,
+		y1 - 12, colour, x, y1, colour);
+}
 
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+/* The layout of a picture: rows of rh, boxes bh high, the encoder's
+ * column at bx (bw wide), the query at qx, qy (qw by BIG_BOX) and the
+ * bottom row of results at bottom. */
+struct lay {
+	int n, top, rh, bh, bx, bw, qx, qy, qw, bottom;
+};
+
+static void lay_out(struct lay *L, const struct diagram *d)
+{
+	L->n = d->n;
+	L->top = d->feed ? 240 : 110;
+	L->rh = d->n <= 5 ? 96 : 480 / d->n < 72 ? 72 : 480 / d->n;
+	L->bh = L->rh - 16;
+	L->bw = 400;
+	L->bx = 60;
+	L->qx = 840;
+	L->qw = 380;
+	L->qy = L->top + (d->n * L->rh - 16 - BIG_BOX) / 2;
+	if (L->qy < L->top)
+		L->qy = L->top;
+	L->bottom = L->top + d->n * L->rh + 50;
+}
+
+/* A local window: a dashed frame round its boxes (its words are said
+ * under the picture, by window_caption()) and p_t's marker in the left
+ * margin. */
+static void window_marks(FILE *out, const struct diagram *d,
+			 const struct lay *L, int prec)
+{
+	char num[NUM_BUFSZ];
+	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n) {
+		int y0 = L->top + (d->win_lo - 1) * L->rh - 6;
+		int y1 = L->top + (d->win_hi - 1) * L->rh + L->bh + 6;
+		fprintf(out, "<rect class=\"window-frame\" data-lo=\"%d\" "
+			"data-hi=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
+			"height=\"%d\" fill=\"none\" stroke=\"#7b3294\" "
+			"stroke-width=\"3\" stroke-dasharray=\"10 6\"/>\n",
+			d->win_lo, d->win_hi, L->bx - 14, y0, L->bw + 22, y1 - y0);
+	}
+	if (d->has_pt) {
+		double py = L->top + (d->pt - 1) * L->rh + L->bh / 2.0;
+		fprintf(out, "<g class=\"pt\"");
+		data_values(out, "data-value", &d->pt, 1);
+		/* the marker at p_t; its value is written below the
+		 * picture, where there is room */
+		fprintf(out, "><path d=\"M %d %.1f l -16 -10 l 0 20 z\" "
+			"fill=\"#7b3294\"><title>p_%d = %s</title></path></g>\n",
+			L->bx - 18, py, d->t, num_fixed(num, d->pt, prec));
+	}
+}
+
+/* The weights: a line from the query to each box, as thick and dark as
+ * its weight but never thinner than 3 px nor paler than 45% (a weight
+ * near 0 still shows, and the caption says so), α_t,i written above it
+ * and the largest marked. */
+static void weight_lines(FILE *out, const struct diagram *d,
+			 const struct lay *L, int prec)
+{
+	char num[NUM_BUFSZ], lab[96];
+	for (int i = 0; i < d->n; i++) {
+		double a = d->alpha[i];
+		int y = L->top + i * L->rh + L->bh / 2;
+		fprintf(out, "<line class=\"weight\" data-i=\"%d\"", i + 1);
+		data_values(out, "data-alpha", &a, 1);
+		fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"#222222\" stroke-linecap=\"round\" "
+			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
+			L->qx, L->qy + BIG_BOX / 2, L->bx + L->bw, y,
+			3 + 21 * a, 0.45 + 0.55 * a);
+		snprintf(lab, sizeof lab, "%s_%d,%d = %s%s",
+			 trace_weight_symbol(d->tr), d->t, i + 1,
+			 num_fixed(num, a, prec),
+			 i == d->amax ? "  ◀ largest" : "");
+		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
+			"font-size=\"22\"%s>", L->bx + L->bw + 16, y - 17,
+			i == d->amax ? " font-weight=\"bold\"" : "");
+		math(out, lab);
+		fputs("</text>\n", out);
+		if (d->sampled == i + 1) { /* below the line, where it has room */
+			snprintf(lab, sizeof lab, "● sampled: c_%d = h_%d",
+				 d->t, i + 1);
+			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
+				"font-size=\"18\" fill=\"#7b3294\">",
+				L->bx + L->bw + 16, y + 30);
+			math(out, lab);
+			fputs("</text>\n", out);
+		}
+	}
+}
+
+/* Input feeding: h̃_{t-1} above the query, with an arrow into it and the
+ * RNN's formula beside the arrow. */
+static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
+		     int prec)
+{
+	char lab[48], sub[48], f[128];
+	int fy = 100, ax = L->qx + L->qw / 2;
+	snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
+	if (d->t > 1)
+		snprintf(sub, sizeof sub, "from step %d", d->t - 1);
+	else
+		snprintf(sub, sizeof sub, "no step yet");
+	state_box(out, "feed", lab, sub, d->feed, d->flen, L->qx, fy, L->qw,
+		  BIG_BOX, prec, 0);
+	fprintf(out, "<g class=\"feed-arrow\"><line x1=\"%d\" "
+		"y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a9641\" "
+		"stroke-width=\"4\"/><path d=\"M %d %d l -9 -14 l 18 0 "
+		"z\" fill=\"#1a9641\"/>\n", ax, fy + BIG_BOX, ax, L->qy - 14,
+		ax, L->qy);
+	snprintf(f, sizeof f, "input feeding: s_%d = tanh(W_x·[y_%d; h̃_%d] "
+		 "+ W_h·s_%d + b)", d->t, d->t - 1, d->t - 1, d->t - 1);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
+		"text-anchor=\"end\" fill=\"#1a9641\">", L->qx - 16,
+		fy + BIG_BOX / 2 + 6);
+	math(out, f);
+	fputs("</text></g>\n", out);
+}
+
+/* The bottom row: c_t, joined to the weighted h_i above it by an arrow
+ * that says how it is made; what the step makes of it, joined to the
+ * query that it also reads; and the step's formula and output under
+ * them.  Returns the baseline of the formula line. */
+static int results(FILE *out, const struct diagram *d, const struct lay *L,
+		   int prec)
+{
+	char num[NUM_BUFSZ], lab[96], drawn[32];
+	int b = L->bottom, ax = L->bx + L->bw / 2;
+	arrow_down(out, "sum-arrow", ax, L->top + L->n * L->rh - 12, b - 2,
+		   "#555555");
+	if (d->sampled > 0)
+		snprintf(lab, sizeof lab, "c_%d = h_%d, the word drawn", d->t,
+			 d->sampled);
+	else
+		snprintf(lab, sizeof lab, "c_%d = Σ_i %s_%d,i h_i", d->t,
+			 trace_weight_symbol(d->tr), d->t);
+	fprintf(out, "<text class=\"sum\" x=\"%d\" y=\"%d\" font-size=\"20\" "
+		"fill=\"#333333\">", ax + 14, b - 14);
+	math(out, lab);
+	fputs("</text>\n", out);
+	arrow_down(out, "query-arrow", L->qx + 60, L->qy + BIG_BOX + 2, b - 2,
+		   "#555555");
+	snprintf(lab, sizeof lab, "c_%d", d->t);
+	snprintf(drawn, sizeof drawn, "= h_%d, drawn", d->sampled);
+	state_box(out, "context", lab, d->sampled > 0 ? drawn : "the context",
+		  d->context, d->clen, L->bx, b, L->bw, BIG_BOX, prec, 0);
+	state_box(out, "result", d->rname, d->feeds_rnn
+		  ? "the new state" : "attentional state",
+		  d->result, d->rlen, L->qx - 240, b, L->bw, BIG_BOX, prec, 0);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"34\" "
+		"text-anchor=\"middle\">→</text>\n", L->bx + L->bw + 70,
+		b + 54);
+	int y = b + BIG_BOX + 42;
+	if (d->feeds_rnn)
+		snprintf(lab, sizeof lab, "c_%d feeds the RNN: s_%d = f(s_%d, "
+			 "y_%d, c_%d)", d->t, d->t, d->t - 1, d->t - 1, d->t);
+	else
+		snprintf(lab, sizeof lab, "%s = tanh(W_c·[c_%d; s_%d])",
+			 d->rname, d->t, d->t);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\">", L->bx, y);
+	math(out, lab);
+	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
+	esc(out, d->out);
+	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
+	return y;
+}
+
+/* The lines under the picture, from baseline y: p_t's value, the
+ * window's words, and what the colours and lines mean.  Returns the
+ * picture's height. */
+static int captions(FILE *out, const struct diagram *d, int bx, int y,
+		    int prec)
+{
+	char num[NUM_BUFSZ], lab[128];
+	if (d->has_pt) {
+		y += 34;
+		snprintf(lab, sizeof lab, "▶ p_%d = %s: the window's centre",
+			 d->t, num_fixed(num, d->pt, prec));
+		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
+			"font-size=\"20\" fill=\"#7b3294\">", bx, y);
+		math(out, lab);
+		fputs("</text>\n", out);
+	}
+	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n) {
+		y += 34;
+		fprintf(out, "<g class=\"window\" data-lo=\"%d\" data-hi=\"%d\">"
+			"<rect x=\"%d\" y=\"%d\" width=\"36\" height=\"20\" "
+			"fill=\"none\" stroke=\"#7b3294\" stroke-width=\"3\" "
+			"stroke-dasharray=\"10 6\"/><text x=\"%d\" y=\"%d\" "
+			"font-size=\"20\" fill=\"#7b3294\">window: positions "
+			"%d..%d, the words this step weighs</text></g>\n",
+			d->win_lo, d->win_hi, bx, y - 17, bx + 48, y,
+			d->win_lo, d->win_hi);
+	}
+	y += 32;
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">"
+		"cells: orange +, blue −, as strong as the number; a line as "
+		"thick and dark as its weight ", bx, y, MIN_FS + 2);
+	math(out, trace_weight_symbol(d->tr));
+	fputs(" (at least 3 px, so that a weight near 0 still shows)</text>\n",
+	      out);
+	return y + 24;
+}
+
+/* The header: the title, the line under it. */
+static void header(FILE *out, const struct diagram *d, int bx, int height)
+{
+	char lab[128];
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\" data-step=\"%d\">\n", W, height, W, height,
@@ -127,132 +348,58 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		"thick as its weight, and the context they make.</desc>\n");
 	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" "
 		"height=\"%d\" fill=\"#ffffff\"/>\n", W, height);
+	snprintf(lab, sizeof lab, "Step %d: the query %s weighs each encoder "
+		 "state h_i", d->t, d->qname);
 	fprintf(out, "<text x=\"%d\" y=\"56\" font-size=\"34\" "
-		"font-weight=\"bold\">Step %d: the query %s weighs each encoder "
-		"state h_i</text>\n", bx, d->t, d->qname);
-	fprintf(out, "<text x=\"%d\" y=\"88\" font-size=\"20\" "
-		"fill=\"#444444\">%s</text>\n", bx, d->feeds_rnn
-		? "the query is the decoder's state before the step; c_t then "
-		  "feeds its RNN"
-		: "the query is the decoder's new state; c_t then makes the "
-		  "attentional state");
+		"font-weight=\"bold\">", bx);
+	math(out, lab);
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"88\" font-size=\"20\" "
+		"fill=\"#444444\">", bx);
+	math(out, d->feeds_rnn
+	     ? "the query is the decoder's state before the step; c_t then "
+	       "feeds its RNN"
+	     : "the query is the decoder's new state; c_t then makes the "
+	       "attentional state");
+	fputs("</text>\n", out);
+}
 
-	/* a local window: a dashed frame round its boxes, and p_t.  The
-	 * left margin has two columns: p_t's marker (x 26..42) by the frame
-	 * and, left of it, the word "window" turned upright (its baseline at
-	 * x 20, its glyphs within x 5..24), so that the word never runs into
-	 * the marker, whichever box p_t points at and however short the
-	 * frame.  The frame ends 8 px right of the boxes, clear of the α
-	 * labels at bx + bw + 16. */
-	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= n) {
-		int y0 = top + (d->win_lo - 1) * rh - 6;
-		int y1 = top + (d->win_hi - 1) * rh + bh + 6;
-		int lx = bx - 40;
-		fprintf(out, "<g class=\"window\" data-lo=\"%d\" data-hi=\"%d\">"
-			"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-			"fill=\"none\" stroke=\"#7b3294\" stroke-width=\"3\" "
-			"stroke-dasharray=\"10 6\"/><text x=\"%d\" y=\"%d\" "
-			"font-size=\"16\" fill=\"#7b3294\" transform=\"rotate(-90 %d %d)\" "
-			"text-anchor=\"middle\">window</text></g>\n",
-			d->win_lo, d->win_hi, bx - 14, y0, bw + 22, y1 - y0,
-			lx, (y0 + y1) / 2, lx, (y0 + y1) / 2);
-	}
-	if (d->has_pt) {
-		double py = top + (d->pt - 1) * rh + bh / 2.0;
-		fprintf(out, "<g class=\"pt\"");
-		data_values(out, "data-value", &d->pt, 1);
-		/* the marker at p_t; its value is written below the
-		 * picture, where there is room */
-		fprintf(out, "><path d=\"M %d %.1f l -16 -10 l 0 20 z\" "
-			"fill=\"#7b3294\"><title>p_%d = %s</title></path></g>\n",
-			bx - 18, py, d->t, num_fixed(num, d->pt, prec));
-	}
-
-	/* the lines first, under the boxes */
-	for (int i = 0; i < n; i++) {
-		double a = d->alpha[i];
-		int y = top + i * rh + bh / 2;
-		fprintf(out, "<line class=\"weight\" data-i=\"%d\"", i + 1);
-		data_values(out, "data-alpha", &a, 1);
-		fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-			"stroke=\"#222222\" stroke-linecap=\"round\" "
-			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
-			qx, qy + bh / 2, bx + bw, y, 1.5 + 22 * a, 0.2 + 0.8 * a);
-		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
-			"font-size=\"22\"%s>%s_%d,%d = %s%s</text>\n",
-			bx + bw + 16, y - 17, i == d->amax ? " font-weight=\"bold\"" : "",
-			trace_weight_symbol(d->tr), d->t, i + 1, num_fixed(num, a, prec),
-			i == d->amax ? "  ◀ largest" : "");
-		if (d->sampled == i + 1) /* below the line, where it has room */
-			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
-				"font-size=\"18\" fill=\"#7b3294\">● sampled: "
-				"c_%d = h_%d</text>\n", bx + bw + 16, y + 30,
-				d->t, i + 1);
-	}
-	/* the encoder's boxes */
-	for (int i = 0; i < n; i++) {
-		snprintf(lab, sizeof lab, "h_%d", i + 1);
-		char word[MODEL_MAX_WORD + 8];
-		snprintf(word, sizeof word, "%s", d->words[i]);
-		state_box(out, "state", word, lab, d->h[i], hlen, bx,
-			  top + i * rh, bw, bh, prec, d->sampled == i + 1);
-	}
-	/* the query */
-	state_box(out, "query", d->qname, "the query", d->query, d->qlen, qx, qy, qw,
-		  bh > 80 ? 80 : bh, prec, 0);
-	if (d->feed) { /* h̃_{t-1} and its arrow into the RNN that made s_t */
-		int fy = 100, fh = 80, ax = qx + qw / 2;
-		snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
-		char sub[48];
-		if (d->t > 1)
-			snprintf(sub, sizeof sub, "from step %d", d->t - 1);
-		else
-			snprintf(sub, sizeof sub, "no step yet");
-		state_box(out, "feed", lab, sub, d->feed, d->flen, qx, fy, qw,
-			  fh, prec, 0);
-		fprintf(out, "<g class=\"feed-arrow\"><line x1=\"%d\" "
-			"y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#1a9641\" "
-			"stroke-width=\"4\"/><path d=\"M %d %d l -9 -14 l 18 0 "
-			"z\" fill=\"#1a9641\"/>\n", ax, fy + fh, ax, qy - 14,
-			ax, qy);
-		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
-			"text-anchor=\"end\" fill=\"#1a9641\">input feeding: "
-			"s_%d = tanh(W_x·[y_%d; h̃_%d] + W_h·s_%d + b)</text>"
-			"</g>\n", qx - 16, fy + fh / 2 + 6, d->t, d->t - 1,
-			d->t - 1, d->t - 1);
-	}
-	/* the result: c_t, then what the step makes of it */
-	snprintf(lab, sizeof lab, "c_%d", d->t);
-	char drawn[32];
-	snprintf(drawn, sizeof drawn, "= h_%d, drawn", d->sampled);
-	state_box(out, "context", lab, d->sampled > 0 ? drawn : "the context",
-		  d->context,
-		  d->clen, bx, bottom, bw, 80, prec, 0);
-	state_box(out, "result", d->rname, d->feeds_rnn
-		  ? "the new state" : "attentional state",
-		  d->result, d->rlen, qx - 240, bottom, bw, 80, prec, 0);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"34\" "
-		"text-anchor=\"middle\">→</text>\n", bx + bw + 110, bottom + 50);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\">", bx,
-		bottom + 130);
-	if (d->feeds_rnn)
-		fprintf(out, "c_%d feeds the RNN: s_%d = f(s_%d, y_%d, c_%d)",
-			d->t, d->t, d->t - 1, d->t - 1, d->t);
-	else
-		fprintf(out, "%s = tanh(W_c·[c_%d; s_%d])", d->rname, d->t, d->t);
-	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
-	esc(out, d->out);
-	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
+/* The picture's height: the captions' last line, worked out as
+ * captions() will lay them. */
+static int picture_height(const struct diagram *d, const struct lay *L)
+{
+	int y = L->bottom + BIG_BOX + 42 + 32 + 24;
 	if (d->has_pt)
-		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
-			"font-size=\"17\" fill=\"#7b3294\">▶ p_%d = %s: the "
-			"window's centre; positions %d..%d</text>\n", bx,
-			bottom + 162, d->t, num_fixed(num, d->pt, prec),
-			d->win_lo, d->win_hi);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"15\" fill=\"#555555\">"
-		"cells: orange +, blue −, as strong as the number; a line as "
-		"thick and dark as its weight %s</text>\n", bx,
-		bottom + (d->has_pt ? 192 : 180), trace_weight_symbol(d->tr));
+		y += 34;
+	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n)
+		y += 34;
+	return y;
+}
+
+int diagram_svg(FILE *out, const struct diagram *d, int precision)
+{
+	char lab[64];
+	int prec = precision < 1 ? 1 : precision > 6 ? 6 : precision;
+	struct lay L;
+	lay_out(&L, d);
+	int height = picture_height(d, &L);
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	header(out, d, L.bx, height);
+	window_marks(out, d, &L, prec);
+	weight_lines(out, d, &L, prec); /* under the boxes */
+	for (int i = 0; i < d->n; i++) { /* the encoder's boxes */
+		snprintf(lab, sizeof lab, "h_%d", i + 1);
+		state_box(out, "state", d->words[i], lab, d->h[i], d->hlen,
+			  L.bx, L.top + i * L.rh, L.bw, L.bh, prec,
+			  d->sampled == i + 1);
+	}
+	state_box(out, "query", d->qname, "the query", d->query, d->qlen,
+		  L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
+	if (d->feed)
+		feed_box(out, d, &L, prec);
+	int y = results(out, d, &L, prec);
+	if (captions(out, d, L.bx, y, prec) != height)
+		return -1; /* picture_height() and captions() disagree */
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

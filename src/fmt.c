@@ -18,6 +18,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->stages = (1u << STAGE_COUNT) - 1;
 	o->terms = 1;
 	o->no_by_word = 0;
+	o->handout = 0;
 	o->compact = 0;
 	o->pair = 0;
 	o->arch = NULL;

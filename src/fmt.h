@@ -34,6 +34,8 @@ struct fmt_opts {
 	                    CSV and Markdown; 0 outside a batch */
 	const char *arch; /* trace --arch=all: the architecture, a first
 	                     column "arch" of CSV; NULL otherwise */
+	int handout;     /* Markdown: 1 for a handout, its vectors kept on
+	                    one line and only the top outputs listed */
 };
 
 /* The defaults: precision 4, top 3, every stage, with the terms. */

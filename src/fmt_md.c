@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -147,6 +149,33 @@ static void md_window(FILE *out, const struct trace *tr,
 }
 
 /* The source position of step t's REC_SAMPLE record, or 0 if none. */
+/* A handout's line of step t's outputs: the o->top most probable words,
+ * most probable first (the earlier word first between equals), and how
+ * many there are in all. */
+static void md_top(FILE *out, const struct vocab *tv,
+		   const struct trace_rec *r, int t, const struct fmt_opts *o)
+{
+	char buf[NUM_BUFSZ];
+	int n = o->top < r->len ? o->top : r->len;
+	unsigned char used[MODEL_MAX_VOCAB] = { 0 };
+	fprintf(out, "\nŷ_%d, the %d most probable of %d words:", t, n, r->len);
+	for (int k = 0; k < n; k++) {
+		int best = -1;
+		for (int w = 0; w < r->len && w < MODEL_MAX_VOCAB; w++)
+			if (!used[w] && (best < 0 ||
+					 r->result[w] > r->result[best]))
+				best = w;
+		if (best < 0)
+			break;
+		used[best] = 1;
+		fputs(k ? ", " : " ", out);
+		md_text(out, tv->words[best]);
+		fprintf(out, " %s", num_fixed(buf, r->result[best],
+					      o->precision));
+	}
+	fputs("\n", out);
+}
+
 static int h_l_any(const struct trace *tr, int run, int t)
 {
 	for (int k = 0; k < tr->nrecs; k++)
@@ -308,6 +337,10 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_text(out, tv->words[r->word]);
 		fprintf(out, "** (p = %s)\n",
 			num_fixed(buf, r->result[r->word], o->precision));
+		if (o->handout) {
+			md_top(out, tv, r, t, o);
+			return;
+		}
 		/* p_t with a word for each number, so none has to be found
 		 * by counting */
 		fprintf(out, "\nŷ_%d by word:", t);
@@ -407,7 +440,47 @@ static int md_mat_trace(FILE *out, const struct trace *tr, int prec)
 	return ferror(out) ? -1 : 0;
 }
 
+/* Copies the n bytes of s to out with every space inside a `code span`
+ * (a vector) made a no-break space, so that a renderer keeps the vector
+ * on one line. */
+static void md_nobreak(FILE *out, const char *s, size_t n)
+{
+	int code = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] == '`')
+			code = !code;
+		if (code && s[k] == ' ')
+			fputs("\xc2\xa0", out); /* U+00A0 */
+		else
+			putc(s[k], out);
+	}
+}
+
+static int md_trace(FILE *out, const struct trace *tr,
+		    const struct fmt_opts *o);
+
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
+{
+	if (!o->handout)
+		return md_trace(out, tr, o);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+	if (!mem)
+		return -1;
+	int rc = md_trace(mem, tr, o);
+	if (fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0)
+		md_nobreak(out, buf, n);
+	free(buf);
+	return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+/* The trace as Markdown, with every output probability listed unless
+ * o->handout. */
+static int md_trace(FILE *out, const struct trace *tr,
+		    const struct fmt_opts *o)
 {
 	if (tr->prog == TRACE_SELF)
 		return md_mat_trace(out, tr, o->precision);

@@ -16,17 +16,19 @@
 #include "num.h"
 #include "utf8.h"
 
-/* font sizes, in px */
+/* font sizes, in px: none under SVG_FS_CELL, subscripts (75%) of the
+ * subtitle and the legend included, so that the cells' numbers are the
+ * smallest text (doc/heatmap.md, "Legible from the back row") */
 #define SVG_FS_TITLE 18
-#define SVG_FS_SUB 13
+#define SVG_FS_SUB 17
 #define SVG_FS_HEAD 15
 #define SVG_FS_LABEL 14
 #define SVG_FS_CELL 13
-#define SVG_FS_TICK 11
+#define SVG_FS_TICK 13
 
 /* spacing, in px */
 #define SVG_MARGIN 24
-#define SVG_LINE 22      /* from one title or subtitle line to the next */
+#define SVG_LINE 24      /* from one title or subtitle line to the next */
 #define SVG_CELL_H 34
 #define SVG_CELL_W 58    /* the narrowest cell */
 #define SVG_CELL_PAD 16  /* room beside a cell's value */
@@ -265,6 +267,8 @@ static int svg_title(FILE *out, const struct svg_lay *L)
 static const char svg_sub1a[] = "attention weights ";
 static const char svg_sub1b[] = " (rows: output words; columns: source words)";
 static const char svg_legend_cap[] = "weight ";
+static const char svg_sub_open[] = "<tspan baseline-shift=\"sub\" "
+	"font-size=\"75%\">";
 static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 	"font-size=\"75%\">t,i</tspan>";
 #define SVG_SUB1_COLS (19 + 3 + 44)
@@ -435,7 +439,7 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		textw = svg_max(textw, svg_width(svg_cols(svg_sub2) +
 			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
 			SVG_FS_SUB, 0));
-	textw = svg_max(textw, svg_width(SVG_LEGEND_COLS, SVG_FS_LABEL, 0) +
+	textw = svg_max(textw, svg_width(SVG_LEGEND_COLS, SVG_FS_SUB, 0) +
 			SVG_BAR_W + 24);
 	/* the panels, centred */
 	int shift = SVG_MARGIN;
@@ -712,12 +716,12 @@ static void svg_panel(FILE *out, const struct svg_lay *L, int k)
 static void svg_legend(FILE *out, const struct svg_lay *L)
 {
 	static const char *const ticks[5] = { "0", "0.25", "0.5", "0.75", "1" };
-	int cap = svg_width(SVG_LEGEND_COLS, SVG_FS_LABEL, 0) + 12;
+	int cap = svg_width(SVG_LEGEND_COLS, SVG_FS_SUB, 0) + 12;
 	int x = (L->width - cap - SVG_BAR_W) / 2, y = L->legend;
 	int bx = x + cap;
 	fprintf(out, "<g class=\"legend\" fill=\"%s\">\n", SVG_MUTED);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%s%s%s</text>\n",
-		x, y + SVG_BAR_H - 2, SVG_FS_LABEL, svg_legend_cap, L->sym,
+		x, y + SVG_BAR_H - 2, SVG_FS_SUB, svg_legend_cap, L->sym,
 		svg_subscript);
 	fprintf(out, "<rect class=\"legend-bar\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"url(#ramp)\" stroke=\"#999999\" "
@@ -775,4 +779,53 @@ int fmt_svg_heatmaps(FILE *out, const struct trace *const *trs, int ntrs,
 void fmt_svg_text(FILE *out, const char *s)
 {
 	svg_esc(out, s);
+}
+
+/* The length of the subscript after a '_' at s: a {braced} group, or a
+ * run of letters, digits, commas and '-'.  0 when there is none. */
+static size_t svg_sub_len(const char *s)
+{
+	if (*s == '{') {
+		const char *e = strchr(s, '}');
+		return e ? (size_t)(e - s) + 1 : 0;
+	}
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789,-");
+	while (n > 0 && s[n - 1] == ',') /* "h_2, drawn": the comma is prose */
+		n--;
+	return n;
+}
+
+/* Writes the n bytes at s as fmt_svg_text() does. */
+static void svg_esc_n(FILE *out, const char *s, size_t n)
+{
+	char buf[64];
+	while (n > 0) {
+		size_t m = n < sizeof buf - 1 ? n : sizeof buf - 1;
+		memcpy(buf, s, m);
+		buf[m] = '\0';
+		svg_esc(out, buf);
+		s += m;
+		n -= m;
+	}
+}
+
+void fmt_svg_math(FILE *out, const char *s)
+{
+	while (*s) {
+		const char *u = strchr(s, '_');
+		size_t k = u ? svg_sub_len(u + 1) : 0;
+		if (!u || k == 0) {
+			size_t m = u ? (size_t)(u - s) + 1 : strlen(s);
+			svg_esc_n(out, s, m);
+			s += m;
+			continue;
+		}
+		int brace = u[1] == '{';
+		svg_esc_n(out, s, (size_t)(u - s));
+		fputs(svg_sub_open, out);
+		svg_esc_n(out, u + 1 + brace, k - 2 * (size_t)brace);
+		fputs("</tspan>", out);
+		s = u + 1 + k;
+	}
 }

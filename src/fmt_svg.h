@@ -55,6 +55,14 @@ void fmt_svg_ramp(double a, char hex[8]);
  * and ' as entities (for other pictures: the self-attention heatmaps). */
 void fmt_svg_text(FILE *out, const char *s);
 
+/* Writes s as fmt_svg_text() does, with each subscript set as one: "_"
+ * followed by a {braced group} or by a run of letters, digits, commas
+ * and '-' not ending in a comma ("h_1", "α_1,2", "h̃_{t-1}"; in "h_2,
+ * drawn" the comma is not lowered) becomes a lowered tspan at 75%
+ * of the text's size, as the heatmap's α_t,i.  A plain-text copy of the
+ * same words belongs in <title>. */
+void fmt_svg_math(FILE *out, const char *s);
+
 /* Returns 1 when white text reads better than black on the colour of a
  * (WCAG contrast), 0 otherwise. */
 int fmt_svg_dark(double a);

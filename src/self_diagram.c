@@ -208,10 +208,11 @@ static double svg_stroke(double w)
 }
 
 static void svg_line(FILE *out, const struct self_diagram_pair *p, int head,
-		     int row, int xq, int xk)
+		     int row, int xq, int xk, int y0)
 {
 	char num[NUM_BUFSZ];
-	const int yq = SVG_TOP + p->i * SVG_ROW, yk = SVG_TOP + p->j * SVG_ROW;
+	const int yq = y0 + SVG_TOP + p->i * SVG_ROW;
+	const int yk = y0 + SVG_TOP + p->j * SVG_ROW;
 	fprintf(out, "<line class=\"%s\" data-head=\"%d\" data-i=\"%d\" "
 		"data-j=\"%d\" data-alpha=\"%s\" x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		"y2=\"%d\" ", p->masked ? "masked" : "weight", head + 1,
@@ -250,8 +251,17 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 	lk += 32;
 	rows = t->nq > t->n ? t->nq : t->n;
 	const int panel = lq + SVG_SPAN + lk + SVG_NUMS;
-	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20;
-	const int height = SVG_TOP + rows * SVG_ROW + 24;
+	const int ph = SVG_TOP + rows * SVG_ROW + 24; /* a panel's height */
+	/* the heads side by side, or one above the other when that is
+	 * nearer a 16:9 slide (a few words: not a strip) */
+	int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20, height = ph;
+	const int sw = 20 + panel + 20, sh = nh * ph + (nh - 1) * SVG_GAP / 2;
+	const int stack = fabs(log((double)sw / sh / (16.0 / 9))) <
+			  fabs(log((double)width / height / (16.0 / 9)));
+	if (stack) {
+		width = sw;
+		height = sh;
+	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -263,7 +273,7 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		t->o.causal ? " (causal mask)" : "");
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#ffffff\"/>\n", width, height);
-	int x0 = 20;
+	int x0 = 20, y0 = 0;
 	for (int h = 0; h < SELF_HEADS; h++) {
 		struct self_diagram d;
 		if (!(heads & t->tr.self.shown & (1u << h)))
@@ -273,24 +283,24 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		const int xq = x0 + lq, xk = xq + SVG_SPAN;
 		fprintf(out, "<g class=\"head\" id=\"head%d\" data-head=\"%d\">\n",
 			h + 1, h + 1);
-		fprintf(out, "<text x=\"%d\" y=\"22\" font-weight=\"bold\">head "
-			"%d: queries left, keys right; row %d's weights</text>\n",
-			x0, h + 1, row + 1);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">"
+			"head %d: queries left, keys right; row %d's weights"
+			"</text>\n", x0, y0 + 22, h + 1, row + 1);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">queries"
-			"</text>\n", x0, SVG_TOP - 24);
+			"</text>\n", x0, y0 + SVG_TOP - 24);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">keys"
-			"</text>\n", xk + 8, SVG_TOP - 24);
+			"</text>\n", xk + 8, y0 + SVG_TOP - 24);
 		/* the other rows first, the chosen row's lines on top */
 		for (int pass = 0; pass < 2; pass++)
 			for (int k = 0; k < d.npairs; k++)
 				if ((d.pairs[k].i == row) == pass)
 					svg_line(out, &d.pairs[k], h, row,
-						 xq - 6, xk + 6);
+						 xq - 6, xk + 6, y0);
 		for (int i = 0; i < t->nq; i++) {
 			snprintf(lab, sizeof lab, "%d ", i + 1);
 			fprintf(out, "<text class=\"query\" x=\"%d\" y=\"%d\" "
 				"text-anchor=\"end\"%s>%s", xq - 14,
-				SVG_TOP + i * SVG_ROW, i == row
+				y0 + SVG_TOP + i * SVG_ROW, i == row
 				? " font-weight=\"bold\"" : "", lab);
 			fmt_svg_text(out, t->qwords[i]);
 			fputs("</text>\n", out);
@@ -298,7 +308,7 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		for (int j = 0; j < t->n; j++) {
 			const struct self_diagram_pair *p =
 				&d.pairs[(size_t)row * t->n + j];
-			int y = SVG_TOP + j * SVG_ROW;
+			int y = y0 + SVG_TOP + j * SVG_ROW;
 			snprintf(lab, sizeof lab, "%d ", j + 1);
 			fprintf(out, "<text class=\"key\" x=\"%d\" y=\"%d\">%s",
 				xk + 10, y, lab);
@@ -314,7 +324,10 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		}
 		fputs("</g>\n", out);
 		self_diagram_free(&d);
-		x0 += panel + SVG_GAP;
+		if (stack)
+			y0 += ph + SVG_GAP / 2;
+		else
+			x0 += panel + SVG_GAP;
 	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;

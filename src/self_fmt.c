@@ -75,11 +75,139 @@ static const struct trace_rec *head_rec(const struct self_trace *t,
 #define SVG_ROW 32    /* and this high */
 #define SVG_FS 13     /* the font size */
 #define SVG_GAP 40    /* between two heads */
+#define SVG_TITLE 64  /* the title and the sentence, above the heads */
+#define SVG_LEGEND 56 /* the legend, below them */
+#define SVG_BAR 200   /* the legend's colour bar */
 
 /* The estimated width in px of s at the font size: 0.62 em a column. */
 static int svg_text_px(const char *s)
 {
 	return (int)(utf8_width(s) * SVG_FS * 0.62 + 0.5);
+}
+
+/* The estimated width of the words, a space between each. */
+static int svg_words_px(char *const *w, int n)
+{
+	int px = 0;
+	for (int k = 0; k < n; k++)
+		px += svg_text_px(w[k]) + (k ? svg_text_px(" ") : 0);
+	return px;
+}
+
+/* The title's and the legend's words. */
+static const char svg_causal[] = "causal: a word attends to itself and "
+	"the words before it";
+static const char svg_full[] = "every word attends to every word";
+static const char svg_cross[] = "each query word attends to every source "
+	"word";
+static const char svg_masked_cap[] = "masked by the causal mask: weight 0 "
+	"(its score −∞)";
+
+/* The hatching of a masked cell and the legend's ramp. */
+static void svg_defs(FILE *out)
+{
+	char hex[8];
+	fputs("<defs><pattern id=\"masked\" width=\"8\" height=\"8\" "
+	      "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+	      "<rect width=\"8\" height=\"8\" fill=\"#f2f2f2\"/><line x1=\"0\" "
+	      "y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#bdbdbd\" stroke-width=\"4\"/>"
+	      "</pattern>\n<linearGradient id=\"ramp\">", out);
+	for (int k = 0; k <= 4; k++) {
+		fmt_svg_ramp(k / 4.0, hex);
+		fprintf(out, "<stop offset=\"%d%%\" stop-color=\"%s\"/>", k * 25,
+			hex);
+	}
+	fputs("</linearGradient></defs>\n", out);
+}
+
+/* The title (what is drawn, and whether it is masked) and the words. */
+static void svg_header(FILE *out, const struct self_trace *t, int x)
+{
+	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"18\" "
+		"font-weight=\"bold\">%s-attention weights A, %s</text>\n", x,
+		t->o.cross ? "cross" : "self", t->o.causal ? svg_causal
+		: t->o.cross ? svg_cross : svg_full);
+	fprintf(out, "<text class=\"sentence\" x=\"%d\" y=\"48\">%s", x,
+		t->o.cross ? "queries (rows): " : "sentence: ");
+	for (int k = 0; k < t->nq; k++) {
+		fputs(k ? " " : "", out);
+		fmt_svg_text(out, t->qwords[k]);
+	}
+	if (t->o.cross) {
+		fputs("; keys (columns): ", out);
+		for (int k = 0; k < t->n; k++) {
+			fputs(k ? " " : "", out);
+			fmt_svg_text(out, t->kwords[k]);
+		}
+	}
+	fputs("</text>\n", out);
+}
+
+/* The legend at y: the ramp from 0 to 1, and the hatching of a masked
+ * cell when there is a mask. */
+static void svg_legend(FILE *out, const struct self_trace *t, int x, int y)
+{
+	fprintf(out, "<g class=\"legend\">\n<text x=\"%d\" y=\"%d\">weight"
+		"</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" "
+		"fill=\"url(#ramp)\" stroke=\"#999999\"/>\n<text x=\"%d\" "
+		"y=\"%d\" text-anchor=\"start\">0</text><text x=\"%d\" y=\"%d\" "
+		"text-anchor=\"end\">1</text>\n", x, y + 12, x + 56, y,
+		SVG_BAR, x + 56, y + 30, x + 56 + SVG_BAR, y + 30);
+	if (t->o.causal)
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"28\" height=\"18\" "
+			"fill=\"url(#masked)\" stroke=\"#999999\"/>\n<text "
+			"x=\"%d\" y=\"%d\">%s</text>\n", x + 56 + SVG_BAR + 24,
+			y - 2, x + 56 + SVG_BAR + 60, y + 12, svg_masked_cap);
+	fputs("</g>\n", out);
+}
+
+/* One cell of head's panel at (x, y): its weight a shaded and written,
+ * or, masked, hatched with its weight 0. */
+static void svg_cell(FILE *out, double a, int masked, int x, int y, int prec)
+{
+	char hex[8], num[NUM_BUFSZ];
+	fmt_svg_ramp(a, hex);
+	fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>\n",
+		masked ? "masked" : "cell", x, y, SVG_CELL, SVG_ROW,
+		masked ? "url(#masked)" : hex);
+	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" "
+		"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+		x + SVG_CELL / 2, y + SVG_ROW / 2 + SVG_FS / 3,
+		!masked && fmt_svg_dark(a) ? "#ffffff" : "#000000",
+		fmt_num(num, a, prec));
+}
+
+/* Head h's panel, its left edge at x0, its grid below top, its row
+ * labels label px wide. */
+static void svg_head(FILE *out, const struct self_trace *t,
+		     const struct trace_rec *sm, int h, int x0, int top,
+		     int label, int prec)
+{
+	const int gx = x0 + label;
+	fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">head "
+		"%d: rows are queries, columns keys</text>\n", x0,
+		SVG_TITLE + 22, h + 1);
+	for (int j = 0; j < t->n; j++) {
+		int cx = gx + j * SVG_CELL + SVG_CELL / 2;
+		fprintf(out, "<text transform=\"translate(%d %d) "
+			"rotate(-45)\">", cx, top - 8);
+		fmt_svg_text(out, t->kwords[j]);
+		fputs("</text>\n", out);
+	}
+	for (int i = 0; i < t->nq; i++) {
+		int y = top + i * SVG_ROW;
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
+			gx - 8, y + SVG_ROW / 2 + SVG_FS / 3);
+		fmt_svg_text(out, t->qwords[i]);
+		fputs("</text>\n", out);
+		for (int j = 0; j < t->n; j++)
+			svg_cell(out, sm->result[i * t->n + j],
+				 self_masked(t, i, j), gx + j * SVG_CELL, y,
+				 prec);
+	}
+	fputs("</g>\n", out);
 }
 
 int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
@@ -97,10 +225,19 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 	label += 16;
 	const int spill = top * 7 / 10; /* how far the last column's label
 					   reaches right, at -45 degrees */
-	top = spill + 70;
+	top = SVG_TITLE + spill + 70;
 	const int panel = label + t->n * SVG_CELL;
-	const int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20 + spill;
-	const int height = top + t->nq * SVG_ROW + 30;
+	int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20 + spill;
+	int words = 20 + svg_text_px("queries (rows): ; keys (columns): ") +
+		    svg_words_px(t->qwords, t->nq) +
+		    (t->o.cross ? svg_words_px(t->kwords, t->n) : 0) + 20;
+	int legend = 20 + 56 + SVG_BAR + 60 + svg_text_px(svg_masked_cap) + 20;
+	int title = 20 + (int)((26 + utf8_width(t->o.causal ? svg_causal
+		: t->o.cross ? svg_cross : svg_full)) * 18 * 0.66) + 20;
+	width = width < words ? words : width;
+	width = width < legend ? legend : width;
+	width = width < title ? title : width;
+	const int height = top + t->nq * SVG_ROW + 30 + SVG_LEGEND;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -111,53 +248,19 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		t->o.causal ? " (causal mask)" : "");
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#ffffff\"/>\n", width, height);
+	svg_defs(out);
+	svg_header(out, t, 20);
 	int x0 = 20;
 	for (int h = 0; h < SELF_HEADS; h++) {
 		if (!(heads & (1u << h)))
 			continue;
-		const int gx = x0 + label;
-		/* the weights, and the scores they weigh (-inf: masked) */
 		const struct trace_rec *sm = head_rec(t, REC_ROW_SOFTMAX, h + 1);
 		if (!sm)
 			continue; /* not recorded */
-		fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
-		fprintf(out, "<text x=\"%d\" y=\"22\" font-weight=\"bold\">head "
-			"%d: rows are queries, columns keys</text>\n", x0, h + 1);
-		for (int j = 0; j < t->n; j++) {
-			int cx = gx + j * SVG_CELL + SVG_CELL / 2;
-			fprintf(out, "<text transform=\"translate(%d %d) "
-				"rotate(-45)\">", cx, top - 8);
-			fmt_svg_text(out, t->kwords[j]);
-			fputs("</text>\n", out);
-		}
-		for (int i = 0; i < t->nq; i++) {
-			int y = top + i * SVG_ROW;
-			fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
-				gx - 8, y + SVG_ROW / 2 + SVG_FS / 3);
-			fmt_svg_text(out, t->qwords[i]);
-			fputs("</text>\n", out);
-			for (int j = 0; j < t->n; j++) {
-				double a = sm->result[i * t->n + j];
-				double s = sm->ops[0].v[i * t->n + j];
-				char hex[8], num[NUM_BUFSZ];
-				int x = gx + j * SVG_CELL;
-				fmt_svg_ramp(a, hex);
-				fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-					"height=\"%d\" fill=\"%s\" "
-					"stroke=\"#ffffff\"/>\n", x, y, SVG_CELL,
-					SVG_ROW, hex);
-				fprintf(out, "<text x=\"%d\" y=\"%d\" "
-					"text-anchor=\"middle\" fill=\"%s\">%s"
-					"</text>\n", x + SVG_CELL / 2,
-					y + SVG_ROW / 2 + SVG_FS / 3,
-					fmt_svg_dark(a) ? "#ffffff" : "#000000",
-					isinf(s) && s < 0 ? "−∞"
-					: fmt_num(num, a, prec));
-			}
-		}
-		fputs("</g>\n", out);
+		svg_head(out, t, sm, h, x0, top, label, prec);
 		x0 += panel + SVG_GAP;
 	}
+	svg_legend(out, t, 20, height - SVG_LEGEND + 8);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -388,17 +388,19 @@ START_TEST(test_svg)
 	ck_assert_ptr_nonnull(strstr(buf, "class=\"window\" data-lo=\"1\" "
 				     "data-hi=\"2\""));
 	ck_assert_ptr_nonnull(strstr(buf, "class=\"pt\" data-value=\"1.5\""));
-	ck_assert_ptr_nonnull(strstr(buf, "p_1 = 1.5000: the window's centre; "
-				     "positions 1..2"));
+	ck_assert_ptr_nonnull(strstr(buf, "p<tspan baseline-shift=\"sub\" font-size=\"75%\">1</tspan> = 1.5000: "
+				     "the window&apos;s centre"));
+	ck_assert_ptr_nonnull(strstr(buf, "window: positions 1..2"));
 	/* the sampled mark under α_1,2's label (before α_1,3's), once */
-	const char *lab = strstr(buf, "α_1,2 = ");
+	const char *lab = strstr(buf, "α<tspan baseline-shift=\"sub\" font-size=\"75%\">1,2</tspan> = ");
 	ck_assert_ptr_nonnull(lab);
-	const char *smp = strstr(buf, "● sampled: c_1 = h_2");
+	const char *smp = strstr(buf, "● sampled: c<tspan baseline-shift=\"sub\" font-size=\"75%\">1</tspan> = h"
+				 "<tspan baseline-shift=\"sub\" font-size=\"75%\">2</tspan>");
 	ck_assert_ptr_nonnull(smp);
-	const char *next = strstr(lab, "α_1,3 = ");
+	const char *next = strstr(lab, "α<tspan baseline-shift=\"sub\" font-size=\"75%\">1,3</tspan> = ");
 	ck_assert(smp > lab && (!next || smp < next));
 	ck_assert_ptr_null(strstr(smp + 1, "● sampled"));
-	ck_assert_ptr_nonnull(strstr(buf, "= h_2, drawn"));
+	ck_assert_ptr_nonnull(strstr(buf, "= h<tspan baseline-shift=\"sub\" font-size=\"75%\">2</tspan>, drawn"));
 	free(buf);
 }
 END_TEST
@@ -498,8 +500,12 @@ START_TEST(test_feed)
 		n += snprintf(want + n, sizeof want - (size_t)n, "%s%s",
 			      k ? " " : "", num_shortest(num, D.feed[k]));
 	ck_assert_ptr_nonnull(strstr(buf, want));
-	ck_assert_ptr_nonnull(strstr(buf, "input feeding: s_2 = tanh(W_x·[y_1; "
-				     "h̃_1] + W_h·s_1 + b)"));
+	/* the formula with its subscripts set as subscripts */
+	ck_assert_ptr_nonnull(strstr(buf, "input feeding: s<tspan baseline-shift=\"sub\" font-size=\"75%\">2</tspan>"
+				     " = tanh(W<tspan baseline-shift=\"sub\" font-size=\"75%\">x</tspan>·[y<tspan baseline-shift=\"sub\" font-size=\"75%\">1"
+				     "</tspan>; h̃<tspan baseline-shift=\"sub\" font-size=\"75%\">1</tspan>] + W"
+				     "<tspan baseline-shift=\"sub\" font-size=\"75%\">h</tspan>·s<tspan baseline-shift=\"sub\" font-size=\"75%\">1"
+				     "</tspan> + b)"));
 	ck_assert_ptr_nonnull(strstr(buf, "class=\"feed-arrow\""));
 	free(buf);
 }

@@ -146,15 +146,24 @@ static void scan_text(const char *text, enum notation_mode mode)
 /* SVG: the text between the tags */
 static void scan_svg(char *svg)
 {
+	static const char sub[] = "<tspan baseline-shift=\"sub\"";
 	char *w = svg;
-	int in_tag = 0;
+	int in_tag = 0, keep = 0; /* keep: the tag joins its neighbours */
 	for (char *r = svg; *r; r++) {
-		if (*r == '<')
+		if (*r == '<') {
+			/* a subscript is read as typed: W<sub>x</sub> is W_x */
+			keep = strncmp(r, sub, sizeof sub - 1) == 0 ||
+			       strncmp(r, "</tspan>", 8) == 0;
+			if (strncmp(r, sub, sizeof sub - 1) == 0)
+				*w++ = '_';
 			in_tag = 1;
-		else if (*r == '>')
-			in_tag = 0, *w++ = ' ';
-		else if (!in_tag)
+		} else if (*r == '>' && in_tag) {
+			in_tag = 0;
+			if (!keep)
+				*w++ = ' ';
+		} else if (!in_tag) {
 			*w++ = *r;
+		}
 	}
 	*w = 0;
 	scan_text(svg, NOTATION_PROSE);

@@ -17,11 +17,12 @@
         a positive number, blue for a negative one.
 
     diagram_check.py marks SVG
-        In a diagram with a local window, the word "window" (turned
-        upright), p_t's marker and the window's frame keep clear: the word
-        and the marker meet no other text and not each other, and the
-        frame's right edge meets no α label (boxes as svg_check.py's
-        marks).
+        In a diagram with a local window, the window's caption (a line
+        under the picture that starts "window: positions LO..HI", level,
+        never turned upright), p_t's marker and the window's frame keep
+        clear: the caption and the marker meet no other text and not each
+        other, and the frame's right edge meets no α label (boxes as
+        svg_check.py's marks).
 
 Prints what is wrong and exits 1, or exits 0 silently.
 """
@@ -99,9 +100,10 @@ def check_svg(svg_path, json_path, t):
     labels = [e for e in root.iter(NS + "text") if e.get("class") == "alpha"]
     big = max(range(len(alpha)), key=lambda i: alpha[i])
     for i, e in enumerate(labels):
-        if ("largest" in e.text) != (i == big):
+        text = "".join(e.itertext())
+        if ("largest" in text) != (i == big):
             fail("label %d %r: 'largest' belongs to position %d" %
-                 (i + 1, e.text, big + 1))
+                 (i + 1, text, big + 1))
     # input feeding: h̃_{t-1} drawn where the JSON has it ("feed"), and it
     # is step t-1's attentional state (0 at step 1); nowhere else
     feed = groups(root, "feed")
@@ -168,9 +170,13 @@ def check_marks(svg_path):
         fail("%d windows and %d markers of p_t, not one each" %
              (len(win), len(pt)))
     label = [e for e in win[0].iter(NS + "text")]
-    if len(label) != 1 or label[0].text != "window":
-        fail("the window's frame is not labelled 'window'")
+    want = "window: positions %s..%s" % (win[0].get("data-lo"),
+                                         win[0].get("data-hi"))
+    if len(label) != 1 or not label[0].text.startswith(want):
+        fail("the window is not captioned %r" % want)
     label = label[0]
+    if label.get("transform") is not None:
+        fail("the window's caption is turned")
     # the marker: "M X Y l -16 -10 l 0 20 z", a triangle pointing right
     d = pt[0].find(NS + "path").get("d").split()
     if d[0] != "M" or d[3:] != ["l", "-16", "-10", "l", "0", "20", "z"]:
@@ -190,7 +196,11 @@ def check_marks(svg_path):
             if meet(m, b):
                 fail("%s %r meets the text %r at %r" %
                      (what, m, "".join(e.itertext()), b))
-    frame = win[0].find(NS + "rect")
+    frame = [r for r in root.iter(NS + "rect")
+             if r.get("class") == "window-frame"]
+    if len(frame) != 1:
+        fail("%d frames of the window" % len(frame))
+    frame = frame[0]
     half = float(frame.get("stroke-width")) / 2
     right = float(frame.get("x")) + float(frame.get("width"))
     edge = (right - half, float(frame.get("y")), right + half,

@@ -305,6 +305,6 @@ expect_status 0 "diagram --hard"
 check "the diagram draws h_l of step 2 from the JSON's l ($l)" \
 	sh -c "test -n '$l' && grep -q '^sampled: h_$l ' '$TMP/out' && grep -q '^c_2 .* = h_$l, drawn' '$TMP/out'"
 run_cmd diagram --hard=argmax --step=1 -o "$TMP/hd.svg"
-check "the SVG diagram marks the drawn word" grep -q '● sampled: c_1 = h_' "$TMP/hd.svg"
+check "the SVG diagram marks the drawn word" grep -q '● sampled: c<tspan baseline-shift="sub" font-size="75%">1</tspan> = h<tspan' "$TMP/hd.svg"
 
 finish

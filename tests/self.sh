@@ -106,14 +106,22 @@ expect_err "did you mean '--causal'" "did you mean"
 run_cmd self --format=svg --causal -o "$TMP/self.svg" zone économique européenne
 expect_status 0 "--format=svg"
 if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
-	check "SVG: well-formed, a panel a head, masked cells as −∞" "$PYTHON3" -c '
+	check "SVG: well-formed, a panel a head, masked cells hatched with weight 0, never −∞; the sentence, causal and a legend drawn" "$PYTHON3" -c '
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 heads = [g for g in root.iter(ns + "g") if g.get("class") == "head"]
 assert len(heads) == 2, len(heads)
-texts = [t.text for t in heads[0].iter(ns + "text")]
-assert texts.count("−∞") == 3, texts
+texts = [t.text for t in heads[0].iter(ns + "text") if t.get("class") == "value"]
+assert "−∞" not in texts and len(texts) == 9, texts
+masked = [r for r in heads[0].iter(ns + "rect") if r.get("class") == "masked"]
+# 3 words, causal: (1,2), (1,3) and (2,3) are masked, row-major
+assert len(masked) == 3 and all(r.get("fill") == "url(#masked)" for r in masked), masked
+assert [texts[1], texts[2], texts[5]] == ["0.0000"] * 3, texts
+words = " ".join("".join(t.itertext()) for t in root.iter(ns + "text"))
+assert "sentence: zone économique européenne" in words, words
+assert "causal" in words and "masked by the causal mask: weight 0" in words, words
+assert [g for g in root.iter(ns + "g") if g.get("class") == "legend"]
 ' "$TMP/self.svg"
 fi
 run_cmd self --format=svg --heads=1

@@ -167,14 +167,21 @@ def check_heatmap(svg_path, json_path):
              if r["name"] == "A" and r["head"] == h][0]["value"]
         Sm = [r for r in doc["records"]
               if r["name"] == "scores_masked" and r["head"] == h]
-        want = ["−∞" if Sm and Sm[0]["value"][i][j] is None
-                else "%.4f" % A[i][j]
+        want = ["%.4f" % A[i][j]
                 for i in range(len(A)) for j in range(len(A[0]))]
         got = [e.text for e in g.iter(NS + "text")
-               if e.get("text-anchor") == "middle"]
+               if e.get("class") == "value"]
         if got != want:
             fail("head %d: the cells read %r, the JSON's weights %r" %
                  (h, got, want))
+        # a masked cell (its score -inf) is hatched, never written -inf
+        masked = [Sm and Sm[0]["value"][i][j] is None
+                  for i in range(len(A)) for j in range(len(A[0]))]
+        kinds = [r.get("class") == "masked" for r in g.iter(NS + "rect")
+                 if r.get("class") in ("cell", "masked")]
+        if kinds != masked:
+            fail("head %d: hatched cells %r, masked scores %r" %
+                 (h, kinds, masked))
 
 
 def main(argv):

@@ -61,6 +61,28 @@ check "80x24: the block letters give way to the text" \
 check "160x45: the block letters stand above the text" \
 	grep -q '███' "$TMP/p160/f4.txt"
 
+# at 80x24 the output screen, too long for the rows, scrolls: its word
+# and top outputs show first, then Down reaches its last line (the
+# probabilities by word, ending with the last target word) and says
+# there is more above; Up comes back to the top
+start O 80 24 "env NO_COLOR=1 '$ATTN_TRACE' tui --present je suis étudiant"
+expect O "screen 1 of 38" "80x24 output screen: the presentation opens"
+keys O Right Right Right Right Right Right Right Right
+expect O "screen 9 of 38" "80x24: screen 9 is step 1's output"
+expect O "output word: i" "80x24 output screen: its word shows without scrolling"
+expect O "more below" "80x24 output screen: it says there is more below"
+last=$("$ATTN_TRACE" vocab | sed -n '/^target words/,$p' | tail -n 1 | tr -d ' ')
+i=0
+while [ $i -lt 20 ]; do keys O Down; i=$((i + 1)); done
+expect O "$last 0.0000" "80x24 output screen: Down reaches its last line (ŷ_1 of '$last')"
+expect O "more above" "80x24 output screen: at its end it says there is more above"
+expect_not O "more below" "80x24 output screen: and nothing more below"
+i=0
+while [ $i -lt 20 ]; do keys O Up; i=$((i + 1)); done
+expect O "output word: i" "80x24 output screen: Up returns to its top"
+keys O q
+wait_exit O 0 "80x24 output screen: q quits"
+
 # a lesson in presentation mode (the alignment lesson, its pages counted
 # from --plain)
 np=$("$ATTN_TRACE" lesson alignment --plain --no-answers | grep -c '^\[page ')

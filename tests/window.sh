@@ -147,9 +147,9 @@ check "the SVG diagram marks the window too" grep -q 'window' "$TMP/w.svg"
 run_cmd diagram --format=text --model=localp4 --window=local-p --step=2 zone économique européenne
 check "local-p's text diagram: the context is Σ a·h_i" grep -q 'Σ a·h_i, the context' "$TMP/out"
 run_cmd diagram --model=localp4 --window=local-p --step=2 -o "$TMP/wp.svg" zone économique européenne
-check "local-p's SVG diagram names a_2,i and no α_2,i" \
-	sh -c "grep -q '>a_2,1 = ' '$TMP/wp.svg' && ! grep -q 'α_2,' '$TMP/wp.svg' && grep -q 'its weight a<' '$TMP/wp.svg'"
-check "local-m's SVG diagram names α_3,i" grep -q '>α_3,1 = ' "$TMP/w.svg"
+check "local-p's SVG diagram names a_2,i and no α_2,i (subscripts set as tspans)" \
+	sh -c "grep -q '>a<tspan baseline-shift=\"sub\" font-size=\"75%\">2,1</tspan> = ' '$TMP/wp.svg' && ! grep -q 'α<tspan[^>]*>2,' '$TMP/wp.svg' && grep -q 'its weight a (' '$TMP/wp.svg'"
+check "local-m's SVG diagram names α_3,i" grep -q '>α<tspan baseline-shift="sub" font-size="75%">3,1</tspan> = ' "$TMP/w.svg"
 
 # CSV: the softmax over a local window computes e - max and exp(e - max)
 # inside the window only; outside it their value is empty (not 0, which

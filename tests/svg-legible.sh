@@ -1,0 +1,64 @@
+#!/bin/sh
+# svg-legible.sh: the step diagram (attn-trace diagram) is legible from the
+# back row (doc/heatmap.md, "Legible from the back row"): shown 1920 px
+# wide, no text under 20 px, subscripts set as subscripts, no text turned
+# upright, no two texts meeting; weight lines never thinner than 3 px.  For
+# 1, 3, 8 and 12 source words, the first and the last step, and every
+# variant: global, local-m, local-p, hard, input feeding, Bahdanau.  The
+# measure is worked out from the SVG's viewBox and font sizes by
+# tests/svg_fontsize.py, with no browser.  Self-attention's heatmap and
+# line diagram are held to the size (their column labels turn 45 degrees).
+. "$srcdir/tests/lib.sh"
+if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
+	echo "python3 is needed to parse the SVG"; exit 77
+fi
+py="$srcdir/tests/svg_fontsize.py"
+S1="je"
+S3="je suis étudiant"
+S8="je deviens ingénieur agricole banque centrale politique sociale"
+S12="il devient médecin zone économique européenne politique sociale région agricole banque centrale"
+k=0
+for n in 1 3 8 12; do
+	eval "s=\$S$n"
+	for opt in "" "--window=local-m" "--model=localp4 --window=local-p" \
+		"--hard" "--input-feeding" "--arch=bahdanau"; do
+		k=$((k + 1))
+		mkdir "$TMP/$k"
+		# shellcheck disable=SC2086
+		"$ATTN_TRACE" diagram $opt --all-steps -o "$TMP/$k/" $s \
+			2>"$TMP/err"
+		last=$(ls "$TMP/$k" | sed 's/step-//; s/\.svg//' | sort -n | tail -1)
+		for f in "$TMP/$k/step-1.svg" "$TMP/$k/step-$last.svg"; do
+			check "diagram ${opt:-global}, $n words, $(basename "$f" .svg): 20 px at 1920 wide, subscripts, level, no overlap" \
+				"$PYTHON3" "$py" --strict "$f"
+			check "diagram ${opt:-global}, $n words, $(basename "$f" .svg): weight lines 3 px or more" \
+				"$PYTHON3" -c "import re,sys; w=[float(x) for x in re.findall(r'class=\"weight\"[^>]*stroke-width=\"([0-9.]+)\"', open(sys.argv[1]).read())]; sys.exit(not w or min(w) < 3)" "$f"
+		done
+	done
+done
+# self-attention's pictures: 20 px at 1920 wide, and the line diagram of
+# a short sentence nearer 16:9 than a strip (its heads one above the other)
+for s in "je" "je suis étudiant"; do
+	for opt in "--format=svg" "--format=svg --causal" \
+		"--format=diagram-svg" "--format=diagram-svg --causal"; do
+		# shellcheck disable=SC2086
+		"$ATTN_TRACE" self $opt -o "$TMP/self.svg" $s
+		check "self $opt, $s: 20 px at 1920 wide" \
+			"$PYTHON3" "$py" "$TMP/self.svg"
+	done
+	check "self --format=diagram-svg, $s: between 4:3 and 2:1, not a strip" \
+		"$PYTHON3" -c "import re,sys; w,h=map(float,re.search(r'viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\"', open(sys.argv[1]).read()).groups()); sys.exit(not 4/3 <= w/h <= 2)" "$TMP/self.svg"
+done
+# the floor is the rule: a picture whose smallest text is 13 px at 1280
+# wide (19.5 px shown 1920 wide) fails
+cat >"$TMP/small.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1280 720"><text x="0" y="20" font-size="13">+0.5</text></svg>
+SVG
+check "svg_fontsize.py refuses 13 px at 1280 wide" \
+	sh -c "! '$PYTHON3' '$py' '$TMP/small.svg' >/dev/null 2>&1"
+cat >"$TMP/sub.svg" <<'SVG'
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1280 720" font-size="24"><text x="0" y="30">a<tspan font-size="75%">1</tspan></text></svg>
+SVG
+check "svg_fontsize.py: a 75% subscript of 24 px at 1280 wide is 27 px" \
+	sh -c "'$PYTHON3' '$py' '$TMP/sub.svg' | grep -q 'width 27.0 px'"
+finish
