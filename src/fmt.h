@@ -12,7 +12,7 @@
 #include "model.h"
 #include "trace.h"
 
-#define FMT_TEXT_VERSION "attn-trace-text/2"
+#define FMT_TEXT_VERSION "attn-trace-text/3"
 #define FMT_JSON_VERSION "attn-trace-trace/3"
 #define FMT_MODEL_JSON_VERSION "attn-trace-model/1"
 #define FMT_MODEL_TEXT_VERSION "attn-trace-model-text/1"

@@ -504,11 +504,6 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	}
 }
 
-static const char *const stage_titles[STAGE_COUNT] = {
-	"encoding", "decoder", "scoring", "softmax", "weighted sum", "concatenation",
-	"output"
-};
-
 static void text_words(struct fmt_buf *b, const struct vocab *v, const int *w, int n)
 {
 	for (int k = 0; k < n; k++) {
@@ -566,7 +561,7 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 		if ((int)r->stage != stage) {
 			stage = (int)r->stage;
 			TEXT_LIT(b, "\n--- ");
-			fmt_buf_puts(b, stage_titles[stage]);
+			fmt_buf_puts(b, trace_stage_name(stage));
 			TEXT_LIT(b, " ---\n");
 		}
 		text_rec(b, tr, r, o);

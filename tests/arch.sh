@@ -41,7 +41,7 @@ expect_status 2 "models takes only --names"
 # --arch=all: every architecture on its built-in model
 run_cmd trace --arch=all --scorer=general zone économique européenne
 expect_status 0 "trace --arch=all"
-check "a text trace for each architecture" test "$(grep -c '^attn-trace-text/2$' "$TMP/out")" -eq 2
+check "a text trace for each architecture" test "$(grep -c '^attn-trace-text/3$' "$TMP/out")" -eq 2
 check "luong's on toy4, then bahdanau's on bahdanau4" \
 	sh -c "grep '^model: ' '$TMP/out' | cut -d' ' -f2-3 | tr '\n' ' ' | grep -qx '<built-in toy4.model> <built-in bahdanau4.model> '"
 run_cmd trace --arch=all --format=json
@@ -150,7 +150,7 @@ check "the readout" grep -q '^ŷ_1 = softmax(W_o·\[s_1; c_1; y_0\])' "$out"
 sed -n '/^=== dot, t=1/,/^=== dot, t=2/p' "$out" | grep -E '^(--- |the query)' \
 	>"$TMP/order"
 printf '%s\n' '--- scoring ---' "the query s_0 = the decoder's first state, from ←h_1 (4)   [-0.2130,  0.4663,  0.6755, -0.3844]" \
-	'--- softmax ---' '--- weighted sum ---' '--- decoder ---' \
+	'--- softmax ---' '--- weighted-sum ---' '--- decoder ---' \
 	'--- output ---' >"$TMP/want"
 check "a step runs attention first, then the RNN" cmp -s "$TMP/order" "$TMP/want"
 

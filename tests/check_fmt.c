@@ -280,9 +280,9 @@ START_TEST(test_text_stages_in_order)
 	mem_open();
 	ck_assert_int_eq(fmt_text_trace(mem, &tr, &o), 0);
 	const char *text = mem_text();
-	const char *order[] = { "attn-trace-text/2\n", "--- encoding ---",
+	const char *order[] = { "attn-trace-text/3\n", "--- encoding ---",
 		"==== dot scorer", "--- scoring ---", "--- softmax ---",
-		"--- weighted sum ---", "--- concatenation ---",
+		"--- weighted-sum ---", "--- concat ---",
 		"--- output ---", "==== general scorer", "W_a·h_1",
 		"==== concat scorer", "tanh(W_a·[s_1; h_1])", "concat output:" };
 	const char *p = text;

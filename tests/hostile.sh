@@ -60,7 +60,7 @@ expect_err "write error" "trace >&-: says so"
 status=$?
 expect_status 0 "trace -o FILE >&-: standard output is not needed"
 check "trace -o FILE >&-: the file is the trace" \
-	test "$(head -n 1 "$TMP/fd1.txt")" = attn-trace-text/2
+	test "$(head -n 1 "$TMP/fd1.txt")" = attn-trace-text/3
 no_temp "$TMP" "closed descriptors leave no temporary file"
 
 # === 2. outputs of several files ===

@@ -14,14 +14,14 @@ no_temp() {
 # --- -o names a descriptor or a device: written in place ---
 { echo H; "$ATTN_TRACE" trace -o /dev/stdout; } >"$TMP/kept"
 check "-o /dev/stdout keeps what stdout held" test "$(head -n 1 "$TMP/kept")" = H
-check "-o /dev/stdout writes after it" test "$(sed -n 2p "$TMP/kept")" = attn-trace-text/2
+check "-o /dev/stdout writes after it" test "$(sed -n 2p "$TMP/kept")" = attn-trace-text/3
 { echo H >&2; "$ATTN_TRACE" trace -o /dev/stderr; } 2>"$TMP/kept2"
 check "-o /dev/stderr keeps what stderr held" test "$(head -n 1 "$TMP/kept2")" = H
-check "-o /dev/stderr writes after it" test "$(sed -n 2p "$TMP/kept2")" = attn-trace-text/2
+check "-o /dev/stderr writes after it" test "$(sed -n 2p "$TMP/kept2")" = attn-trace-text/3
 if [ -e /proc/self/fd ]; then
 	{ echo H >&3; "$ATTN_TRACE" trace -o /proc/self/fd/3; } 3>"$TMP/kept3"
 	check "-o /proc/self/fd/3 keeps what it held" test "$(head -n 1 "$TMP/kept3")" = H
-	check "-o /proc/self/fd/3 writes after it" test "$(sed -n 2p "$TMP/kept3")" = attn-trace-text/2
+	check "-o /proc/self/fd/3 writes after it" test "$(sed -n 2p "$TMP/kept3")" = attn-trace-text/3
 	{ echo H >&4; "$ATTN_TRACE" model -o /dev/fd/4; } 4>>"$TMP/kept4"
 	check "-o /dev/fd/4 (appending) keeps what it held" test "$(head -n 1 "$TMP/kept4")" = H
 	check "-o /dev/fd/4 writes the model after it" grep -q '^embedding 4' "$TMP/kept4"
@@ -31,12 +31,12 @@ ln -s /dev/stdout "$TMP/out-link"
 check "a link to /dev/stdout keeps what stdout held" test "$(head -n 1 "$TMP/kept5")" = H
 check "the link to /dev/stdout is kept" test -L "$TMP/out-link"
 rm -f "$TMP/out-link"
-check "-o /dev/stdout into a pipe" test "$("$ATTN_TRACE" trace -o /dev/stdout | head -n 1)" = attn-trace-text/2
+check "-o /dev/stdout into a pipe" test "$("$ATTN_TRACE" trace -o /dev/stdout | head -n 1)" = attn-trace-text/3
 if mkfifo "$TMP/fifo" 2>/dev/null; then
 	head -n 1 "$TMP/fifo" >"$TMP/from-fifo" &
 	"$ATTN_TRACE" trace -o "$TMP/fifo" 2>/dev/null
 	wait
-	check "-o FIFO writes into the FIFO" test "$(cat "$TMP/from-fifo")" = attn-trace-text/2
+	check "-o FIFO writes into the FIFO" test "$(cat "$TMP/from-fifo")" = attn-trace-text/3
 	check "-o FIFO keeps the FIFO" test -p "$TMP/fifo"
 	rm -f "$TMP/fifo"
 fi
@@ -50,7 +50,7 @@ max=$(getconf NAME_MAX "$TMP" 2>/dev/null || echo 255)
 long=$(printf "%${max}s" "" | tr ' ' x)
 run_cmd trace -o "$TMP/$long"
 expect_status 0 "-o a name of NAME_MAX ($max) bytes"
-check "the long name is written" test "$(head -n 1 "$TMP/$long")" = attn-trace-text/2
+check "the long name is written" test "$(head -n 1 "$TMP/$long")" = attn-trace-text/3
 rm -f "$TMP/$long"
 no_temp "a long name leaves no temporary file"
 run_cmd trace -o "$TMP/${long}x"
@@ -60,7 +60,7 @@ ln -s target.txt "$TMP/dangling"
 run_cmd trace -o "$TMP/dangling"
 expect_status 0 "-o a dangling link"
 check "the dangling link is kept" test -L "$TMP/dangling"
-check "the file it names is written" test "$(head -n 1 "$TMP/target.txt")" = attn-trace-text/2
+check "the file it names is written" test "$(head -n 1 "$TMP/target.txt")" = attn-trace-text/3
 rm -f "$TMP/dangling" "$TMP/target.txt"
 
 # --- an output that would overwrite an input is refused, however the two
@@ -112,7 +112,7 @@ expect_status 2 "model --model=X -o X"
 check "model --model=X -o X: the model is untouched" cmp -s "$TMP/m.model" "$TMP/m.orig"
 # a built-in model's name is not a file, even if a file has that name
 (cd "$TMP" && "$ATTN_TRACE" trace --model=toy4 -o toy4 >/dev/null 2>&1)
-check "--model=toy4 -o toy4 writes the file toy4" grep -q '^attn-trace-text/2' "$TMP/toy4"
+check "--model=toy4 -o toy4 writes the file toy4" grep -q '^attn-trace-text/3' "$TMP/toy4"
 # --init=X -o X continues the training of X, which is read whole first
 run_cmd train --pairs="$srcdir/data/toy.pairs" --init="$TMP/m.model" \
 	-o "$TMP/m.model" --epochs=2 -q
