@@ -176,9 +176,13 @@ static int key_mode(struct view *v, enum view_mode m)
 }
 
 /* c, m and d in a self-attention lesson: its own stepper; in another
- * lesson, compare and the picture start at the page's step. */
+ * lesson, compare and the picture start at the page's step.  On a page
+ * whose prediction is not answered yet they beep: their numbers would
+ * give the answer away. */
 static int key_compare(struct view *v)
 {
+	if (view_predict_hidden(v))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'c');
 	v->lesson_t = 0;
@@ -192,6 +196,8 @@ static int key_arch(struct view *v)
 }
 static int key_heatmap(struct view *v)
 {
+	if (view_predict_hidden(v))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'm');
 	v->hscroll = 0;
@@ -201,6 +207,8 @@ static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
 /* The picture of this step; from the encoder, of step 1. */
 static int key_diagram(struct view *v)
 {
+	if (view_predict_hidden(v))
+		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'd');
 	v->lesson_t = 0;

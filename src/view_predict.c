@@ -54,8 +54,9 @@ char *view_predict_insert(const struct view *v)
 	if (v->predict_open)
 		fprintf(f, "answer> %s_\n", v->quiz_input);
 	else if (view_predict_hidden(v))
-		fputs("Press z or Enter to answer; the numbers come after "
-		      "your answer.\n", f);
+		fputs("Press z or Enter to answer, then type it (before that, "
+		      "letters are the stepper's keys); the numbers come "
+		      "after your answer.\n", f);
 	if (v->predict_feedback)
 		fputs(v->predict_feedback, f);
 	fclose(f);

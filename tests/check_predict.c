@@ -315,6 +315,26 @@ START_TEST(test_view_right)
 }
 END_TEST
 
+/* c, m and d would show the hidden numbers: on an unanswered page they
+ * beep and keep the page; once it is answered, c opens compare. */
+START_TEST(test_view_keys_wait)
+{
+	view_init(&V, &T, &L, 4, 78);
+	ck_assert(view_predict_hidden(&V));
+	ck_assert(view_key(&V, 'c') & VIEW_KEY_BEEP);
+	ck_assert(view_key(&V, 'm') & VIEW_KEY_BEEP);
+	ck_assert(view_key(&V, 'd') & VIEW_KEY_BEEP);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert(!shows("SECRET-PROSE"));
+	view_key(&V, 'z');
+	type("je\n");
+	ck_assert(!view_predict_hidden(&V));
+	ck_assert(!(view_key(&V, 'c') & VIEW_KEY_BEEP));
+	ck_assert_int_eq(V.mode, VIEW_COMPARE);
+	view_free(&V);
+}
+END_TEST
+
 static Suite *predict_suite(void)
 {
 	Suite *s = suite_create("predict");
@@ -331,6 +351,7 @@ static Suite *predict_suite(void)
 	tcase_add_test(tc, test_lesson_text);
 	tcase_add_test(tc, test_view_wrong_twice);
 	tcase_add_test(tc, test_view_right);
+	tcase_add_test(tc, test_view_keys_wait);
 	suite_add_tcase(s, tc);
 	return s;
 }
