@@ -46,7 +46,7 @@ struct diagram {
 	double out_p;           /* its probability */
 	/* The variants' marks, drawn when set (0: unset). */
 	int win_lo, win_hi;     /* a local window: positions lo..hi, from 1 */
-	int has_pt;             /* p_t, the window's centre, is set */
+	int has_pt;             /* p_t, the Gaussian's centre, is set */
 	double pt;
 	int sampled;            /* hard attention: the sampled position, from 1 */
 	/* Input feeding (Luong's): h̃_{t-1}, the last step's attentional

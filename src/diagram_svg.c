@@ -305,7 +305,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 	char num[NUM_BUFSZ], lab[128];
 	if (d->has_pt) {
 		y += 34;
-		snprintf(lab, sizeof lab, "▶ p_%d = %s: the window's centre",
+		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
 			 d->t, num_fixed(num, d->pt, prec));
 		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
 			"font-size=\"20\" fill=\"#7b3294\">", bx, y);

@@ -112,7 +112,8 @@ const struct notation_entry notation_table[] = {
 	  "the location-aware scorer's matrix applied to f_t,i" },
 	/* the local windows */
 	{ "p_t", "p", 1, S, "aligned position",
-	  "the source position step t's local window is centred on" },
+	  "the learnt source position that local-p's Gaussian is centred on; "
+	  "the window is counted from ⌊p_t⌋" },
 	{ "D", "D", 0, S, "half-width",
 	  "a local window's half-width: ⌊p_t⌋ - D .. ⌊p_t⌋ + D" },
 	{ "window_t", "window", 1, S, "window",

@@ -389,7 +389,7 @@ START_TEST(test_svg)
 				     "data-hi=\"2\""));
 	ck_assert_ptr_nonnull(strstr(buf, "class=\"pt\" data-value=\"1.5\""));
 	ck_assert_ptr_nonnull(strstr(buf, "p<tspan baseline-shift=\"sub\" font-size=\"75%\">1</tspan> = 1.5000: "
-				     "the window&apos;s centre"));
+				     "the Gaussian&apos;s centre"));
 	ck_assert_ptr_nonnull(strstr(buf, "window: positions 1..2"));
 	/* the sampled mark under α_1,2's label (before α_1,3's), once */
 	const char *lab = strstr(buf, "α<tspan baseline-shift=\"sub\" font-size=\"75%\">1,2</tspan> = ");
