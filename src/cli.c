@@ -287,6 +287,8 @@ static void cli_help(void)
 "  vocab              list the words the model knows (vocab --help)\n"
 "  self [SENTENCE]    self-attention with two heads, number by number;\n"
 "                     --target: cross-attention (self --help)\n"
+"  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
+"                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
 "\n"
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"

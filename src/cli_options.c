@@ -198,12 +198,28 @@ static int cli_option_is(const struct cli_option *o, const char *word)
 	       !word[2];
 }
 
+static const char options_usage[] =
+	"usage: attn-trace options [--values=OPTION] [COMMAND]\n"
+	"  the options COMMAND takes (without one, those of a bare attn-trace),\n"
+	"  a line each; with --values=OPTION (--window, -s or window), the\n"
+	"  values that option takes, from the registries\n";
+
 int cli_options_cmd(int argc, char **argv)
 {
 	const char *values = NULL;
-	int cmd = -1, k = 1;
+	char dashed[64];
+	int cmd = -1, k = 1, found = 0;
+	if (k < argc && (strcmp(argv[k], "--help") == 0 ||
+			 strcmp(argv[k], "-h") == 0)) {
+		fputs(options_usage, stdout);
+		return cli_flush();
+	}
 	if (k < argc && strncmp(argv[k], "--values=", 9) == 0)
 		values = argv[k++] + 9;
+	if (values && values[0] != '-') { /* a bare name: --values=window */
+		snprintf(dashed, sizeof dashed, "--%s", values);
+		values = dashed;
+	}
 	if (k < argc && (cmd = cli_cmd_find(argv[k++])) < 0)
 		return cli_usage_errorf("'options' expects a command that "
 					"takes options, not '%s'", argv[k - 1]);
@@ -220,8 +236,17 @@ int cli_options_cmd(int argc, char **argv)
 			printf("--%s\n", o->name);
 		if (!values && o->has_arg != no_argument)
 			printf("--%s=\n", o->name);
-		if (values && cli_option_is(o, values))
+		if (values && cli_option_is(o, values)) {
 			cli_values_print(o);
+			found = 1;
+		}
 	}
+	if (values && !found)
+		return cli_usage_errorf("'%s' is not an option of %s ('attn-trace "
+					"options%s%s' lists them)", values,
+					cmd < 0 ? "a bare attn-trace"
+						: cli_cmd_names[cmd],
+					cmd < 0 ? "" : " ",
+					cmd < 0 ? "" : cli_cmd_names[cmd]);
 	return cli_flush();
 }

@@ -66,6 +66,17 @@ check "an option without a value has no values" \
 	test -z "$("$AT" options --values=--strict trace)"
 run_cmd options nosuch
 expect_status 2 "options refuses an unknown command"
+check "--values takes a bare name as --values=--NAME" \
+	test "$("$AT" options --values=scorer trace)" = "$("$AT" options --values=--scorer trace)"
+run_cmd options --values=--nosuch trace
+expect_status 2 "options --values refuses an option the command lacks"
+expect_err "'--nosuch' is not an option of trace" "and says so"
+run_cmd options --values=--heads train
+expect_status 2 "options --values refuses another command's option"
+run_cmd options --help
+expect_status 0 "options --help"
+check "options --help prints its usage" grep -q "^usage: attn-trace options" "$TMP/out"
+check "--help lists the options command" sh -c "'$AT' --help | grep -q '^  options \\[COMMAND\\]'"
 check "help --commands lists the commands" \
 	test "$("$AT" help --commands | tr '\n' ' ')" = \
 	"trace tui model lessons lesson quiz heatmap diagram train scorers models vocab self options help "
