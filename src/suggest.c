@@ -111,6 +111,9 @@ const char *suggest_closest(const char *word, const char *const *names,
 			prefix = names[k];
 		}
 	}
+	/* "local" starts local-m and local-p: not "global", though nearer */
+	if (nprefix > 1 && pick && !suggest_starts(word, pick))
+		return NULL;
 	if (pick && best <= limit && best < utf8_len(pick))
 		return pick;
 	return nprefix == 1 ? prefix : NULL;

@@ -43,6 +43,13 @@ START_TEST(test_closest)
 	ck_assert_str_eq(suggest_closest("heat", commands, 8), "heatmap");
 	/* too far for its length, or a prefix of two names */
 	ck_assert_ptr_null(suggest_closest("frobnicate", commands, 8));
+	/* a word that starts two names is not taken for a third, nearer */
+	{
+		const char *windows[] = { "global", "local-m", "local-p" };
+		ck_assert_ptr_null(suggest_closest("local", windows, 3));
+		ck_assert_str_eq(suggest_closest("globl", windows, 3),
+				 "global");
+	}
 	ck_assert_ptr_null(suggest_closest("xy", commands, 8));
 	ck_assert_ptr_null(suggest_closest("tr", commands, 8));
 	ck_assert_ptr_null(suggest_closest("dot", commands, 0));
