@@ -77,6 +77,8 @@ static int pr_judge(const struct predict_q *q, const char *s, size_t n)
 		return yn < 0 ? -1 : yn == (q->expected != 0);
 	}
 	case PREDICT_NUMBER: {
+		if (q->decimals == 0 && memchr(s, '.', n))
+			return -1; /* a whole number asked: 2.9 is not one */
 		struct quiz_question qq;
 		struct quiz_answer a;
 		char buf[QUIZ_MAX_ANSWER + 1];
@@ -169,8 +171,11 @@ static void pr_unreadable(FILE *out, const struct predict_q *q)
 		fputs("Type y or n.\n", out);
 		break;
 	case PREDICT_NUMBER:
-		fprintf(out, "Type a number, such as %s.\n",
-			q->decimals > 0 ? "0.5" : "2");
+		if (q->decimals == 0)
+			fputs("Type a whole number, without a decimal point.\n",
+			      out);
+		else
+			fputs("Type a number, such as 0.5.\n", out);
 		break;
 	}
 }

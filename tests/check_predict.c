@@ -116,6 +116,12 @@ START_TEST(test_number)
 	q.expected = -0.4507; /* rounds to -0.5 */
 	struct predict_try w = { 0 };
 	ck_assert_int_eq(predict_answer(&q, &w, "−0.5"), PREDICT_RIGHT);
+	/* a whole number asked: 2.9 is no answer (no try used), 3 is */
+	q.expected = 2.8732;
+	q.decimals = 0;
+	struct predict_try x = { 0 };
+	ck_assert_int_eq(predict_answer(&q, &x, "2.9"), PREDICT_UNREADABLE);
+	ck_assert_int_eq(predict_answer(&q, &x, "3"), PREDICT_RIGHT);
 }
 END_TEST
 
