@@ -32,7 +32,9 @@ if [ "$src" != "$build" ]; then
 	# a build elsewhere (make distcheck): configure the copy in place as
 	# this build was configured
 	rm -f "$tree/config.status"
-	args=$("$build/config.status" --config | sed "s/'--srcdir=[^']*'//")
+	# (config.status quotes an argument only when it needs quotes)
+	args=$("$build/config.status" --config |
+		sed -e "s/'--srcdir=[^']*'//" -e "s/--srcdir=[^ ]*//")
 	(cd "$tree" && eval "./configure -q $args") >"$TMP/configure.log" 2>&1 ||
 		{ not_ok "configure the copy: $(tail -5 "$TMP/configure.log")"; finish; }
 fi
@@ -45,8 +47,10 @@ echo 'WINDOW(causal)' >>"$tree/src/window_list.h"
 echo 'SCORER(cosine)' >>"$tree/src/scorer_list.h"
 echo 'src_libattn_a_SOURCES += src/window_causal.c src/score_cosine.c' \
 	>>"$tree/Makefile.am"
-# a make of its own, not a submake of make check's (its jobserver)
+# a make of its own, not a submake of make check's (its jobserver);
+# src/paths.h first, a built source that naming targets does not make
 if (cd "$tree" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make src/paths.h && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -j2 src/attn-trace tests/check_train) >"$TMP/make.log" 2>&1; then
 	ok "the copy with the two plug-ins builds"
 else
