@@ -262,7 +262,11 @@ static void tui_heatmap(struct tui *ui, int y)
 			 *top + rows, ru->nsteps, *first + 1, *first + fit, tr->n);
 	else
 		snprintf(info, sizeof info, "rows: output words   columns: "
-			 "source words   cells: the weights α_t,i");
+			 "source words   cells: the weights %s",
+			 /* the weights the context was made with:
+			  * local-p's a_t,i (trace_weights) */
+			 trace_find(tr, REC_GAUSS, ui->v.run, 1, 0)
+			 ? "a_t,i" : "α_t,i");
 	tui_put(y++, 1, info, COLS - 2);
 	y++;
 	attron(A_BOLD);
