@@ -1617,8 +1617,12 @@ START_TEST(test_text_opener)
 	const char *s = page_text(0, 76);
 	ck_assert_int_eq(strncmp(s, "P\n-\nOn this page: the softmax of step "
 				 "2; the weights α_2 as bars.\n\n", 68), 0);
+	free(buf); /* page_text reuses buf: the last one teardown frees */
+	buf = NULL;
 	s = page_text(1, 76);
 	ck_assert_ptr_null(strstr(s, "On this page"));
+	free(buf);
+	buf = NULL;
 	s = page_text(2, 76);
 	ck_assert_ptr_nonnull(strstr(s, "\nOn this page: the word step 1 "
 				     "reads, y_0; the alignment heatmap.\n"));
