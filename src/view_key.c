@@ -176,13 +176,9 @@ static int key_mode(struct view *v, enum view_mode m)
 }
 
 /* c, m and d in a self-attention lesson: its own stepper; in another
- * lesson, compare and the picture start at the page's step.  On a page
- * whose prediction is not answered yet they beep: their numbers would
- * give the answer away. */
+ * lesson, compare and the picture start at the page's step. */
 static int key_compare(struct view *v)
 {
-	if (view_predict_hidden(v))
-		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'c');
 	v->lesson_t = 0;
@@ -196,8 +192,6 @@ static int key_arch(struct view *v)
 }
 static int key_heatmap(struct view *v)
 {
-	if (view_predict_hidden(v))
-		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'm');
 	v->hscroll = 0;
@@ -207,8 +201,6 @@ static int key_help(struct view *v) { return key_mode(v, VIEW_HELP); }
 /* The picture of this step; from the encoder, of step 1. */
 static int key_diagram(struct view *v)
 {
-	if (view_predict_hidden(v))
-		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 	if (v->self)
 		return view_self_open(v, 'd');
 	v->lesson_t = 0;
@@ -389,6 +381,11 @@ int view_key(struct view *v, int key)
 		if (view_keys[k].key != key)
 			continue;
 		int (*fn)(struct view *) = view_keys[k].fn;
+		/* c, m and d would show the numbers of a page whose prediction
+		 * is not answered yet, and give it away */
+		if ((fn == key_compare || fn == key_heatmap ||
+		     fn == key_diagram) && view_predict_hidden(v))
+			return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 		int side = v->mode == VIEW_HEATMAP &&
 			   (fn == key_next || fn == key_prev || fn == key_home ||
 			    fn == key_end);
