@@ -476,7 +476,7 @@ static double bahdanau_tr_pass(struct model *g, const struct model *m,
 				 gold, o, p.sel, w);
 		train_step_loss(&p, t, gold, R, w);
 		train_seq_keep(&p, t, w);
-		train_dlogits(o + O, w->p, V, gold, scale);
+		train_dlogits(o + O, w->p, V, gold, train_step_scale(&p, t, w));
 	}
 	if (g)
 		bahdanau_tr_back(&p, w);
@@ -504,20 +504,24 @@ static void bahdanau_tr_encode_back(struct model *g, const struct model *m,
 		       H, D);
 	/* the forward RNN read x_1 .. x_n: back from n; the backward one
 	 * read x_n .. x_1: back from 1 */
-	for (int i = n; i >= 1; i--)
+	for (int i = n; i >= 1; i--) {
+		train_probe_total(w, i, 0, w->dhf + (size_t)i * D, D);
 		train_rnn_back(&g->enc, &m->enc, w->dhf + (size_t)i * D,
 			    w->hf + (size_t)i * D,
 			    m->src.emb + (size_t)src[i - 1] * E,
 			    w->hf + (size_t)(i - 1) * D,
 			    g->src.emb + (size_t)src[i - 1] * E,
 			    w->dhf + (size_t)(i - 1) * D, E, D);
-	for (int i = 1; i <= n; i++)
+	}
+	for (int i = 1; i <= n; i++) {
+		train_probe_total(w, i, D, w->dhb + (size_t)i * D, D);
 		train_rnn_back(&g->enc_bwd, &m->enc_bwd, w->dhb + (size_t)i * D,
 			    w->hb + (size_t)i * D,
 			    m->src.emb + (size_t)src[i - 1] * E,
 			    w->hb + (size_t)(i + 1) * D,
 			    g->src.emb + (size_t)src[i - 1] * E,
 			    w->dhb + (size_t)(i + 1) * D, E, D);
+	}
 }
 
 /* bahdanau_train_pair for a model of Bahdanau's architecture. */

@@ -425,13 +425,15 @@ static void luong_tr_encoder_back(struct model *g, const struct model *m,
 {
 	const int E = m->E, H = m->H;
 
-	for (int i = n; i >= 1; i--)
+	for (int i = n; i >= 1; i--) {
+		train_probe_total(w, i, 0, w->dh + (size_t)i * H, H);
 		train_rnn_back(&g->enc, &m->enc, w->dh + (size_t)i * H,
 			    w->h + (size_t)i * H,
 			    m->src.emb + (size_t)src[i - 1] * E,
 			    w->h + (size_t)(i - 1) * H,
 			    g->src.emb + (size_t)src[i - 1] * E,
 			    w->dh + (size_t)(i - 1) * H, E, H);
+	}
 }
 
 /* dL/dlogits = scale (p - onehot(gold)), in p (V) itself. */
@@ -463,7 +465,8 @@ static double luong_tr_pass(struct model *g, const struct model *m,
 		train_step_loss(&p, t, gold, R, w);
 		if (!g)
 			continue;
-		luong_tr_dlogits_here(w->p, m->tgt.n, gold, scale);
+		luong_tr_dlogits_here(w->p, m->tgt.n, gold,
+				      train_step_scale(&p, t, w));
 		luong_tr_attend_back(&p, t, &st, NULL, w);
 	}
 	return train_pass_end(&p, w);
@@ -587,7 +590,8 @@ static double luong_tr_pass_seq(struct model *g, const struct model *m,
 		memcpy(o, w->cs, sizeof *o * 2 * (size_t)H);
 		memcpy(o + 2 * H, w->ht, sizeof *o * (size_t)H);
 		if (g)
-			train_dlogits(o + 3 * H, w->p, V, gold, scale);
+			train_dlogits(o + 3 * H, w->p, V, gold,
+				      train_step_scale(&p, t, w));
 	}
 	if (g)
 		luong_tr_seq_back(&p, w);

@@ -323,6 +323,10 @@ static void cli_help(void)
 "                        entropy and backpropagated terms)\n"
 "      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
 "                        the score gradient from N draws, beside the exact one\n"
+"      --gradient-paths[=T]  with --target (trace): how strongly the loss\n"
+"                        L_T of step T (default the last) reaches each h_i,\n"
+"                        directly through step T's attention and through\n"
+"                        the recurrence\n"
 "      --top=N           output probabilities listed at each step\n"
 "                        (default 3)\n"
 "      --handout         with --format=markdown: a handout, each vector kept\n"
@@ -510,6 +514,15 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		o->cfg_set = 1;
 		o->cfg.hard_gradient = 1;
 		return 0;
+	case CLI_OPT_gradient_paths:
+		o->cfg_set = 1;
+		o->cfg.grad_paths = -1; /* the last step */
+		if (!arg || cli_int(arg, 1, TRACE_MAX_STEPS,
+				    &o->cfg.grad_paths) == 0)
+			return 0;
+		return cli_usage_errorf("--gradient-paths expects a step from "
+					"1 to %d, not '%s'", TRACE_MAX_STEPS,
+					arg);
 	case CLI_OPT_samples:
 		o->cfg_set = 1;
 		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
@@ -602,6 +615,10 @@ static int cli_parse(struct cli_opts *o, int argc, char **argv)
 	}
 	if (!o->batch && cli_hard_check(&o->cfg, o->target))
 		return EXIT_USAGE;
+	if (!o->batch && o->cfg.grad_paths && !o->target)
+		return cli_usage_error("--gradient-paths needs --target: L_t "
+				       "is the cross-entropy of the target "
+				       "word at step t");
 	if (o->fmt.handout && o->format != FORMAT_MARKDOWN)
 		return cli_usage_error("--handout needs --format=markdown: it "
 				       "is a Markdown handout");
@@ -897,7 +914,8 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 {
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
 			: o->jobs ? "--jobs" : o->stages_set ? "--stage"
-			: o->quiet ? "--quiet" : NULL;
+			: o->quiet ? "--quiet"
+			: o->cfg.grad_paths ? "--gradient-paths" : NULL;
 	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
 		opt = o->cfg.selection ? "--hard" : "--seed";
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)

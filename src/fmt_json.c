@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arch.h"
+#include "gradpath.h"
 #include "selection.h"
 #include "fmt.h"
 #include "window.h"
@@ -418,6 +419,7 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_EMBED: /* y_{t-1}, the embedding of the step's "input" */
 		jw_rec(w, "embedding", REC_EMBED, run, t, 0, 5);
 		break;
+	case REC_GRADPATH: /* the run's: jw_gradpath() */
 	case REC_CONTEXT: /* written with the weighted terms */
 	case REC_FORWARD: /* the encoder's */
 	case REC_BACKWARD:
@@ -450,6 +452,41 @@ static void jw_step(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, "}");
 }
 
+/* The run's gradient paths (--gradient-paths), if recorded:
+ * "gradient_paths": {"t", "word", "loss", "total", "direct",
+ * "recurrence" (a row a source word), "total_norm", "direct_norm",
+ * "recurrence_norm"}: the record's operands under their keys. */
+static void jw_gradpath(const struct jw *w, int run)
+{
+	const struct trace_rec *r = gradpath_find(w->tr, run);
+	if (!r)
+		return;
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 3);
+	fmt_buf_printf(w->b, "\"gradient_paths\": {\"t\": %d, \"word\": ",
+		       r->t);
+	fmt_buf_json_string(w->b, w->tr->m->tgt.words[r->word]);
+	fmt_buf_puts(w->b, ", \"loss\": ");
+	fmt_buf_json_num(w->b, trace_op_key(r, "loss")->v[0]);
+	for (int k = 0; k < 3; k++) { /* the vectors, a row a word */
+		const struct trace_operand *op = &r->ops[k];
+		fmt_buf_printf(w->b, ", \"%s\": [", op->key);
+		for (int i = 0, cols = op->len / op->rows; i < op->rows; i++) {
+			fmt_buf_puts(w->b, i ? ", " : "");
+			fmt_buf_json_vec(w->b, op->v + (size_t)i * cols, cols);
+		}
+		fmt_buf_puts(w->b, "]");
+	}
+	fmt_buf_puts(w->b, ", \"total_norm\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
+	for (int k = 3; k < r->nops; k++) /* the norms, a number a word */
+		if (!r->ops[k].scalar) {
+			fmt_buf_printf(w->b, ", \"%s\": ", r->ops[k].key);
+			fmt_buf_json_vec(w->b, r->ops[k].v, r->ops[k].len);
+		}
+	fmt_buf_puts(w->b, "}");
+}
+
 static void jw_run(const struct jw *w, int run)
 {
 	const struct trace_run *ru = &w->tr->runs[run];
@@ -468,7 +505,9 @@ static void jw_run(const struct jw *w, int run)
 		jw_nl(w, 4);
 		jw_step(w, run, t);
 	}
-	fmt_buf_puts(w->b, "]}");
+	fmt_buf_puts(w->b, "]");
+	jw_gradpath(w, run);
+	fmt_buf_puts(w->b, "}");
 }
 
 static void jw_header(const struct jw *w)

@@ -6,6 +6,7 @@
 
 #include "arch.h"
 #include "attn.h"
+#include "gradpath.h"
 #include "num.h"
 #include "selection.h"
 #include "trace.h"
@@ -462,6 +463,8 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 	if (window_get(tr->cfg.window)->check &&
 	    window_get(tr->cfg.window)->check(m, &tr->cfg, err) != 0)
 		return -1;
+	if (gradpath_check(m, &tr->cfg, tgt ? ntgt : 0, err) != 0)
+		return -1;
 	tr->m = m;
 	tr->n = n;
 	tr->src = xcalloc((size_t)n, sizeof *tr->src);
@@ -483,6 +486,8 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
 			trace_decode(tr, tr->nruns++, sc, arch, Hs, s0);
+	for (int run = 0; tr->cfg.grad_paths && run < tr->nruns; run++)
+		gradpath_record(tr, run);
 	return 0;
 }
 

@@ -63,6 +63,8 @@ enum trace_kind {
 	                    every l, and the Jensen gap */
 	REC_GRADIENT,    /* hard --gradient: REINFORCE's pieces */
 	REC_SAMPLES,     /* hard --samples: Monte Carlo score gradients */
+	REC_GRADPATH,    /* --gradient-paths: dL_t/dh_i by path
+	                    (src/gradpath.c), after every step */
 	/* the matrix records of self-attention (src/self.c), below */
 	REC_X,           /* X = E + PE */
 	REC_PROJECT,     /* Q = X W_Qᵀ, K, V, and the output C W_Oᵀ */
@@ -174,6 +176,12 @@ enum trace_kind {
  *                    ∂E_α[log p]/∂e (n)  3 the Monte Carlo estimate
  *                    without a baseline (n)  4 with b (n)  5, 6 their
  *                    variances (len 1, summed over j); result 4
+ * The gradient paths' (src/gradpath.c), one a run after all the other
+ * records, t the step of L_t, word y_t:
+ *   REC_GRADPATH     0 dL_t/dh_i, the total (n, H)  1 its direct part
+ *                    through step t's attention (n, H)  2 the rest,
+ *                    through the recurrence, 0 - 1 (n, H)  3 ‖1‖ (n)
+ *                    4 ‖2‖ (n)  5 L_t (len 1); result ‖0‖ (n)
  */
 #define TRACE_MAX_OPS 10
 
@@ -277,9 +285,12 @@ struct trace_cfg {
 	int hard_gradient; /* hard, teacher-forced: record REINFORCE's pieces */
 	int hard_samples;  /* hard, teacher-forced: N Monte Carlo samples of
 	                      the score gradient, or 0 */
+	int grad_paths;    /* teacher-forced: record the gradient paths of
+	                      L_t at step t (src/gradpath.h); -1 the last
+	                      step, 0 none */
 };
 
-#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0 }
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0, 0 }
 
 struct trace_run {
 	int scorer;       /* an enum scorer */

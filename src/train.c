@@ -481,7 +481,13 @@ void train_weights_back(struct train_pass *p, int t, const double *q,
 			    struct train_work *w)
 {
 	const int n = p->n;
+	double *dh = w->dh; /* probed: step t's own part first, kept */
+	const size_t len = (size_t)(n + 1) * (size_t)p->m->H;
 
+	if (w->probe_direct && t == w->probe_t) {
+		memset(w->probe_direct, 0, sizeof *dh * len);
+		w->dh = w->probe_direct;
+	}
 	p->sel->train_context_back(dc, alpha, dalpha_in, n, t, w);
 	p->sel->train_scores_back(p->g, p->m, q, dq, alpha, dalpha_in, n, t,
 				  p->scale, w);
@@ -490,6 +496,11 @@ void train_weights_back(struct train_pass *p, int t, const double *q,
 		      p->scale * w->align_weight, n);
 	scorer_get(p->sc)->backward(&p->in, q, w->e, &w->sws,
 				    p->g->sw[p->sc], dq, w->dh + p->m->H);
+	if (w->dh != dh) {
+		w->dh = dh;
+		for (size_t k = 0; k < len; k++)
+			dh[k] += w->probe_direct[k];
+	}
 }
 
 /* Points the scorer's mid, act, aux and q at step t's slice of seq_ws. */

@@ -208,6 +208,17 @@ struct train_work {
 	/* the index of the largest p_t,k (the first on ties) of the last
 	 * output softmax: the predicted word, for the accuracy */
 	int ptop;
+	/* The gradient paths (src/gradpath.c), 0 and NULL otherwise: with
+	 * probe_t >= 1 only step probe_t's cross-entropy has weight (every
+	 * other step's dL/dlogits is scaled by 0: train_step_scale), step
+	 * probe_t's attention sends its part of dL/dh_i (h_i as that step's
+	 * key and value, everything else held) to probe_direct rather than
+	 * straight to w->dh (train_weights_back adds it there after), and
+	 * the encoder's backward pass keeps each complete dL/dh_i in
+	 * probe_total (train_probe_total) before it goes on through h_i;
+	 * (maxn + 1, H) each, rows 1..n */
+	int probe_t;
+	double *probe_direct, *probe_total;
 	/* 1: the output layer runs the AVX2 builds of its kernels
 	 * (train_simd.h), as train_work_init sets it when the processor
 	 * can; 0: the plain ones (the same bits either way) */

@@ -105,6 +105,26 @@ static inline void train_out_back(const struct train_work *w,
 		attn_linear_back(G, dx, W, ld, dy, x, rows, cols);
 }
 
+/* The scale of step t's dL/dlogits: the pass's, but 0 for every step
+ * other than w->probe_t when the gradient paths probe one step. */
+static inline double train_step_scale(const struct train_pass *p, int t,
+				      const struct train_work *w)
+{
+	return w->probe_t && t != w->probe_t ? 0.0 : p->scale;
+}
+
+/* When the gradient paths probe (w->probe_total), keeps dL/dh (len
+ * numbers) of encoder position i, complete now that the encoder's
+ * backward pass has reached it, at offset off of row i of
+ * w->probe_total (Bahdanau's: →h_i at 0, ←h_i at H/2). */
+static inline void train_probe_total(struct train_work *w, int i, int off,
+				     const double *dh, int len)
+{
+	if (w->probe_total)
+		memcpy(w->probe_total + (size_t)i * w->H + off, dh,
+		       sizeof *dh * (size_t)len);
+}
+
 /* The word fed to the decoder at step t (from 1): <s>, then tgt. */
 static inline int train_input(const struct model *m, const int *tgt, int t)
 {
