@@ -132,6 +132,14 @@ hard = json.loads(out("trace", "--format=json", "--hard", "--gradient",
                       "--samples=2", json_csv.TGT))
 del hard["runs"][0]["steps"][0]["samples"]["variance"]
 invalid(TRACE, hard, "samples without variance")
+# the gradient paths, valid in both architectures, refused without a key
+for arch in ("luong", "bahdanau"):
+    paths = json.loads(out("trace", "--format=json", "--arch=" + arch,
+                           "--scorer=all", "--gradient-paths",
+                           json_csv.TGT))
+    valid(TRACE, paths, "--gradient-paths, " + arch)
+del paths["runs"][0]["gradient_paths"]["recurrence"]
+invalid(TRACE, paths, "gradient paths without recurrence")
 model = json.loads(out("model", "--format=json"))
 for key in ("output", "decoder", "embedding_dim"):
     bad = copy.deepcopy(model)
