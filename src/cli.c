@@ -516,13 +516,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return 0;
 	case CLI_OPT_gradient_paths:
 		o->cfg_set = 1;
-		o->cfg.grad_paths = -1; /* the last step */
-		if (!arg || cli_int(arg, 1, TRACE_MAX_STEPS,
-				    &o->cfg.grad_paths) == 0)
-			return 0;
-		return cli_usage_errorf("--gradient-paths expects a step from "
-					"1 to %d, not '%s'", TRACE_MAX_STEPS,
-					arg);
+		return cli_gradient_paths(&o->cfg, arg);
 	case CLI_OPT_samples:
 		o->cfg_set = 1;
 		if (cli_int(arg, 1, CLI_MAX_SAMPLES, &o->cfg.hard_samples) == 0)
@@ -566,6 +560,15 @@ int cli_hard(struct trace_cfg *cfg, const char *arg)
 		return cli_value_error("--hard rule", arg, cli_hard_rules, 2);
 	}
 	return 0;
+}
+
+int cli_gradient_paths(struct trace_cfg *cfg, const char *arg)
+{
+	cfg->grad_paths = -1; /* the last step */
+	if (!arg || cli_int(arg, 1, TRACE_MAX_STEPS, &cfg->grad_paths) == 0)
+		return 0;
+	return cli_usage_errorf("--gradient-paths expects a step from 1 to "
+				"%d, not '%s'", TRACE_MAX_STEPS, arg);
 }
 
 int cli_seed(struct trace_cfg *cfg, const char *arg)

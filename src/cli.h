@@ -61,6 +61,9 @@ struct cli_opts {
  * Returns 0, or EXIT_USAGE after a message.  Shared by every command
  * that traces. */
 int cli_hard(struct trace_cfg *cfg, const char *arg);
+/* --gradient-paths[=T] into cfg->grad_paths (-1, the last step, without
+ * T); returns 0, or EXIT_USAGE after a message. */
+int cli_gradient_paths(struct trace_cfg *cfg, const char *arg);
 /* --gradient and --samples need --hard and a target (target: --target's
  * value, NULL without it).  Returns 0, or EXIT_USAGE after a message. */
 int cli_hard_check(const struct trace_cfg *cfg, const char *target);

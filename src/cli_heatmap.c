@@ -18,6 +18,7 @@
 #include "cli_self.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "gradpath.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -83,6 +84,10 @@ static void cli_heatmap_help(void)
 "      --show=WHAT       weights (α, or local-p's a; the default) or drawn:\n"
 "                        with --hard, a 1 in each step's drawn word and 0\n"
 "                        elsewhere\n"
+"      --gradient-paths[=T]  with --target: instead of the weights, how\n"
+"                        strongly the loss of step T (default the last)\n"
+"                        reaches each source word, directly through step\n"
+"                        T's attention and through the recurrence\n"
 "      --self            the weights A of each head of self-attention\n"
 "                        (attn-trace self; --target: cross-attention),\n"
 "                        a panel a head, on the built-in model self4\n"
@@ -154,6 +159,9 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case CLI_OPT_seed:
 		o->not_self = "--seed";
 		return cli_seed(&o->cfg, arg);
+	case CLI_OPT_gradient_paths:
+		o->not_self = "--gradient-paths";
+		return cli_gradient_paths(&o->cfg, arg);
 	case CLI_OPT_show:
 		o->not_self = "--show";
 		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
@@ -194,6 +202,9 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	}
 	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
 		return cli_usage_error("--show=drawn needs --hard");
+	if (o->cfg.grad_paths && (!o->target || o->arch == ARCH_ALL))
+		return cli_usage_error("--gradient-paths needs --target, and "
+				       "one architecture");
 	if (o->self && o->not_self)
 		return cli_usage_errorf("--self draws self-attention, which "
 					"takes no %s", o->not_self);
@@ -252,7 +263,9 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 	if (outfile_open(&of, o->output, err) != 0)
 		return -1;
 	int rc;
-	if (ntr > 1)
+	if (o->cfg.grad_paths)
+		rc = fmt_svg_gradpaths(of.fp, trs[0]);
+	else if (ntr > 1)
 		rc = fmt_svg_heatmaps(of.fp, trs, ntr, &o->svg);
 	else
 		rc = fmt_svg_heatmap(of.fp, trs[0], trs[0]->nruns > 1
@@ -283,6 +296,14 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 		for (int run = 0; run < tr->nruns; run++) {
 			if (run > 0)
 				putchar('\n');
+			if (o->cfg.grad_paths) { /* the text trace's lines */
+				struct fmt_opts fo;
+				fmt_opts_default(&fo);
+				fo.precision = o->svg.precision;
+				fmt_text_rec(stdout, tr, gradpath_find(tr, run),
+					     &fo);
+				continue;
+			}
 			fmt_text_heatmap_drawn(stdout, tr, run,
 					       o->svg.precision, ascii,
 					       o->svg.drawn);

@@ -423,6 +423,36 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 static void mat_rec(struct fmt_buf *b, const struct trace *tr,
 		    const struct trace_rec *r, const struct fmt_opts *o);
 
+/* A run's gradient paths (--gradient-paths), record r: L_t, then for
+ * each source word dL_t/dh_i and its two parts, then their norms. */
+static void text_gradpath(struct fmt_buf *b, const struct trace *tr,
+			  const struct trace_rec *r, int prec)
+{
+	const int H = tr->m->H;
+	char name[64];
+	fmt_buf_printf(b, "\n--- gradient paths of L_%d ---\n", r->t);
+	fmt_buf_printf(b, "L_%d = -log ŷ_%d[%s] = ", r->t, r->t,
+		       tr->m->tgt.words[r->word]);
+	text_num(b, trace_op_key(r, "loss")->v[0], prec, 0);
+	fmt_buf_printf(b, "\ndirect: through step %d's attention alone (h_i "
+		       "as its key and value); through the recurrence: the "
+		       "rest\n", r->t);
+	for (int i = 0; i < tr->n; i++) {
+		snprintf(name, sizeof name, "∂L_%d/∂h_%d (%s)", r->t, i + 1,
+			 tr->m->src.words[tr->src[i]]);
+		text_line(b, 0, name, r->ops[0].v + (size_t)i * H, H, prec);
+		for (int k = 1; k < 3; k++)
+			text_line(b, 2, r->ops[k].name,
+				  r->ops[k].v + (size_t)i * H, H, prec);
+	}
+	snprintf(name, sizeof name, "‖∂L_%d/∂h_i‖", r->t);
+	text_line(b, 0, name, r->result, r->len, prec);
+	for (int k = 3; k < 5; k++)
+		text_line(b, 2, r->ops[k].name, r->ops[k].v, r->ops[k].len,
+			  prec);
+}
+
+
 static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		     const struct trace_rec *r, const struct fmt_opts *o)
 {
@@ -493,7 +523,9 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_GAUSS:
 		text_gauss(b, r, &nm, prec);
 		break;
-	case REC_GRADPATH: /* after the run: text_gradpath() */
+	case REC_GRADPATH: /* after the run */
+		text_gradpath(b, tr, r, prec);
+		break;
 	case REC_X: /* matrix records: mat_rec() */
 	case REC_PROJECT:
 	case REC_HEAD_SCORES:
@@ -570,38 +602,6 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 	}
 }
 
-/* The run's gradient paths (--gradient-paths), if recorded: L_t, then
- * for each source word dL_t/dh_i and its two parts, then their norms. */
-static void text_gradpath(struct fmt_buf *b, const struct trace *tr,
-			  int run, int prec)
-{
-	const struct trace_rec *r = gradpath_find(tr, run);
-	const int H = tr->m->H;
-	char name[64];
-	if (!r)
-		return;
-	fmt_buf_printf(b, "\n--- gradient paths of L_%d ---\n", r->t);
-	fmt_buf_printf(b, "L_%d = -log ŷ_%d[%s] = ", r->t, r->t,
-		       tr->m->tgt.words[r->word]);
-	text_num(b, trace_op_key(r, "loss")->v[0], prec, 0);
-	fmt_buf_printf(b, "\ndirect: through step %d's attention alone (h_i "
-		       "as its key and value); through the recurrence: the "
-		       "rest\n", r->t);
-	for (int i = 0; i < tr->n; i++) {
-		snprintf(name, sizeof name, "∂L_%d/∂h_%d (%s)", r->t, i + 1,
-			 tr->m->src.words[tr->src[i]]);
-		text_line(b, 0, name, r->ops[0].v + (size_t)i * H, H, prec);
-		for (int k = 1; k < 3; k++)
-			text_line(b, 2, r->ops[k].name,
-				  r->ops[k].v + (size_t)i * H, H, prec);
-	}
-	snprintf(name, sizeof name, "‖∂L_%d/∂h_i‖", r->t);
-	text_line(b, 0, name, r->result, r->len, prec);
-	for (int k = 3; k < 5; k++)
-		text_line(b, 2, r->ops[k].name, r->ops[k].v, r->ops[k].len,
-			  prec);
-}
-
 static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 		     const struct fmt_opts *o)
 {
@@ -629,7 +629,8 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 	if (!tr->ntgt && !ru->stopped)
 		fmt_buf_printf(b, " (stopped at the limit of %d steps)", tr->max_steps);
 	fmt_buf_putc(b, '\n');
-	text_gradpath(b, tr, run, o->precision);
+	if (gradpath_find(tr, run))
+		text_gradpath(b, tr, gradpath_find(tr, run), o->precision);
 }
 
 /* "NAME by word: w1 x1, w2 x2, ...": each entry of v (over r's axis) with

@@ -31,6 +31,47 @@ check "the text names L_5 and every h_i" sh -c \
 	 grep -q '^∂L_5/∂h_3 (étudiant) ' '$TMP/out' &&
 	 grep -q '^  through the recurrence ' '$TMP/out'"
 
+# the picture: each bar's data-value is the JSON's norm, and its text is
+# legible on a 1920 px slide
+run_cmd heatmap --gradient-paths --scorer=dot,concat -o "$TMP/gp.svg" \
+	--target="european economic area" zone économique européenne
+expect_status 0 "heatmap --gradient-paths draws the bar chart"
+run_cmd trace --gradient-paths --scorer=dot,concat --format=json \
+	--target="european economic area" zone économique européenne
+mv "$TMP/out" "$TMP/gp.json"
+py=
+for p in /usr/bin/python3 "${PYTHON3:-}"; do
+	[ -n "$p" ] && [ "$p" != no ] && "$p" -c '' 2>/dev/null && { py=$p; break; }
+done
+check "every bar is the norm the JSON holds, in order" "$py" - \
+	"$TMP/gp.svg" "$TMP/gp.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+ns = "{http://www.w3.org/2000/svg}"
+panels = [g for g in svg.iter(ns + "g") if g.get("class") == "panel"]
+assert len(panels) == len(doc["runs"]) == 2, len(panels)
+for g, run in zip(panels, doc["runs"]):
+    assert g.get("data-scorer") == run["scorer"]
+    gp = run["gradient_paths"]
+    for key in ("total", "direct", "recurrence"):
+        bars = [r for r in g.iter(ns + "rect") if r.get("class") == key]
+        assert [float(b.get("data-value")) for b in bars] == \
+            gp[key + "_norm"], key
+        assert [int(b.get("data-i")) for b in bars] == [1, 2, 3]
+# on one scale: a larger value is never a shorter bar, in any panel
+bars = [(float(r.get("data-value")), int(r.get("height")))
+        for r in svg.iter(ns + "rect") if r.get("data-value")]
+for v1, h1 in bars:
+    for v2, h2 in bars:
+        assert v1 <= v2 or h1 >= h2, (v1, h1, v2, h2)
+assert len(bars) == 18
+PY
+check "its smallest text is 20 px or more at 1920 px wide, no overlap" \
+	"$py" "$srcdir/tests/svg_fontsize.py" --strict "$TMP/gp.svg"
+run_cmd heatmap --gradient-paths zone économique européenne
+expect_status 2 "heatmap --gradient-paths without --target is refused"
+
 torch_python_find
 if [ -z "$torch_python" ]; then
 	echo "no Python here can import torch: the numbers are not checked"
