@@ -72,6 +72,21 @@ check "its smallest text is 20 px or more at 1920 px wide, no overlap" \
 run_cmd heatmap --gradient-paths zone économique européenne
 expect_status 2 "heatmap --gradient-paths without --target is refused"
 
+# the no-attention baseline (the window "fixed", all weight on h_n):
+# the direct path reaches h_n alone, exactly
+if "$ATTN_TRACE" options --values=--window trace | grep -qx fixed; then
+	for arch in luong bahdanau; do
+		run_cmd trace --arch=$arch --window=fixed --gradient-paths \
+			--format=json --target="european economic area" \
+			zone économique européenne
+		check "baseline, $arch: the direct path reaches h_n alone" "$py" -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["runs"][0]["gradient_paths"]
+assert g["direct_norm"][:-1] == [0, 0] and g["direct_norm"][-1] > 0, g
+assert min(g["recurrence_norm"][:-1]) > 0, g' "$TMP/out"
+	done
+fi
+
 torch_python_find
 if [ -z "$torch_python" ]; then
 	echo "no Python here can import torch: the numbers are not checked"
@@ -83,7 +98,10 @@ for c in data/toy4.model data/bahdanau4.model data/feed4.model \
 	"data/localp4.model local-p:1" \
 	"tests/data/localp.model local-m:1,local-p:2" \
 	"tests/data/localp-bahdanau.model local-m:1,local-p:1" \
-	"tests/data/feed.model global:0,local-p:1"; do
+	"tests/data/feed.model global:0,local-p:1" \
+	$(if "$ATTN_TRACE" options --values=--window trace | grep -qx fixed
+	  then echo "data/toy4.model@fixed:0 data/bahdanau4.model@fixed:0"; fi); do
+	c=$(echo "$c" | tr @ ' ')
 	set -- $c
 	check "$*: the gradient paths agree with torch autograd" \
 		"$torch_python" "$srcdir/tests/gradpath_torch_check.py" \

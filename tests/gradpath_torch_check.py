@@ -211,7 +211,9 @@ def main(argv):
                     "--scorer=" + ",".join(scorers),
                     "--gradient-paths=%d" % T,
                     "--target=" + " ".join(target)]
-            if window != "global":
+            if window == "fixed":  # the baseline: no half-width
+                argv += ["--window=fixed"]
+            elif window != "global":
                 argv += ["--window=" + window, "--window-size=%d" % D]
             argv.append(" ".join(words))
             try:
