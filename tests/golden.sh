@@ -73,6 +73,9 @@ golden hard-exact-target.txt trace --hard --seed=3 --stage=weighted-sum \
 golden hard-gradient-bahdanau.txt trace --arch=bahdanau --hard --seed=9 \
 	--gradient --samples=5 --stage=weighted-sum --target="i am a student" \
 	je suis étudiant
+# the gradient paths of the last step (their numbers: tests/gradpath.sh)
+golden gradient-paths-bahdanau.txt trace --arch=bahdanau --stage=output \
+	--gradient-paths --precision=6 --target="i am a student" je suis étudiant
 golden hard-argmax-bahdanau.md trace --arch=bahdanau --hard=argmax \
 	--format=markdown je suis étudiant
 # hard attention through local-p, whose weights sum to less than 1: Σa,
