@@ -73,6 +73,22 @@ static double hand_step(double s_prev, int y, int gold, const double h[2],
 	return -(WS[gold] * ht - log(lz));
 }
 
+/* h_1 and h_2 */
+static void hand_encode(double h[2])
+{
+	h[0] = tanh(WX * X1 + BE);
+	h[1] = tanh(WX * X2 + U * h[0] + BE);
+}
+
+/* The totals from the direct parts and dL/ds_0 = ds0: s_0 = h_2, then
+ * back through h_2 = tanh(.. + u·h_1 + ..) into h_1. */
+static void hand_totals(const double h[2], const double direct[2],
+			double ds0, double total[2])
+{
+	total[1] = direct[1] + ds0;
+	total[0] = direct[0] + total[1] * (1 - h[1] * h[1]) * U;
+}
+
 static struct model M;
 
 static void setup(void)
@@ -124,12 +140,10 @@ START_TEST(test_step1_by_hand)
 	struct trace tr;
 	const struct trace_rec *r = trace_paths(&tr, 1);
 	double h[2], s1, direct[2], ds, total[2];
-	h[0] = tanh(WX * X1 + BE);
-	h[1] = tanh(WX * X2 + U * h[0] + BE);
+	hand_encode(h);
 	double L = hand_step(h[1], 0, 2, h, &s1, direct, &ds);
-	double ds0 = ds * (1 - s1 * s1) * DH;
-	total[1] = direct[1] + ds0;
-	total[0] = direct[0] + total[1] * (1 - h[1] * h[1]) * U;
+	/* dL_1/ds_0, s_0 = h_2 */
+	hand_totals(h, direct, ds * (1 - s1 * s1) * DH, total);
 	ck_assert_int_eq(r->t, 1);
 	ck_assert_int_eq(r->word, 2);
 	expect_paths(r, total, direct, L);
@@ -144,15 +158,12 @@ START_TEST(test_step2_by_hand)
 	struct trace tr;
 	const struct trace_rec *r = trace_paths(&tr, -1);
 	double h[2], s1, s2, direct[2], ds, ds1, total[2];
-	h[0] = tanh(WX * X1 + BE);
-	h[1] = tanh(WX * X2 + U * h[0] + BE);
+	hand_encode(h);
 	s1 = tanh(DX * Y[0] + DH * h[1] + DB);
 	double L = hand_step(s1, 2, 1, h, &s2, direct, &ds);
 	/* dL_2/ds_1, then s_1 = tanh(dx·y_0 + dh·s_0 + db) with s_0 = h_2 */
 	ds1 = ds * (1 - s2 * s2) * DH;
-	double ds0 = ds1 * (1 - s1 * s1) * DH;
-	total[1] = direct[1] + ds0;
-	total[0] = direct[0] + total[1] * (1 - h[1] * h[1]) * U;
+	hand_totals(h, direct, ds1 * (1 - s1 * s1) * DH, total);
 	ck_assert_int_eq(r->t, 2);
 	ck_assert_int_eq(r->word, 1);
 	expect_paths(r, total, direct, L);
