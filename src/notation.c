@@ -155,6 +155,9 @@ const struct notation_entry notation_table[] = {
 	{ "N", "N", 0, S, "draws", "the number of Monte Carlo draws" },
 	{ "gap_t", "gap", 1, S, "Jensen gap",
 	  "log Σ_l α_t,l·P(y_t | l) - E_α[log P(y_t | l)], never below 0" },
+	{ "L_t", "L", 1, S, "loss of step t",
+	  "-log ŷ_t[y_t], the cross-entropy of step t's target word, whose "
+	  "gradient paths to each h_i trace --gradient-paths shows" },
 	/* self-attention */
 	{ "X", "X", 1, S, "inputs",
 	  "self-attention's rows x_i = emb(w_i) + PE(i-1); X_q, the "

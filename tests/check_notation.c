@@ -241,6 +241,7 @@ static const char *const MEANING[REC_KIND_COUNT] = {
 	[REC_EXACT] = "|gap|",
 	[REC_GRADIENT] = "|g|",
 	[REC_SAMPLES] = "|ĝ|",
+	[REC_GRADPATH] = "|L|",
 	[REC_X] = "|x|y|",
 	[REC_PROJECT] = "|q|k|v|o|",
 	[REC_HEAD_SCORES] = "|e|",
@@ -488,6 +489,7 @@ static void scan_model(const struct model *m, const char *name)
 				cfg.hard_gradient = sel == 3 && forced;
 				cfg.hard_samples = sel == 3 && forced ? 3 : 0;
 				cfg.seed = 5;
+				cfg.grad_paths = !sel && forced ? -1 : 0;
 				if (trace_build(&tr, m, src, 3,
 						forced ? tgt : NULL,
 						forced ? 4 : 0, model_scorers(m),
