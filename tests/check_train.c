@@ -1383,7 +1383,7 @@ START_TEST(test_hard_loss_matches_trace)
 		for (int sc = 0; sc < SCORER_COUNT; sc++) {
 			const struct trace_cfg cfg = { window, 1, SELECTION_hard,
 						       40 + k + (unsigned)sc,
-						       0, 0, 0 };
+						       0, 0, 0, 0 };
 			const struct train_pair *p = &d.pairs[0];
 			struct trace tr;
 			struct errbuf err;
