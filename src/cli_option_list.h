@@ -39,8 +39,8 @@ OPT(strict, "strict", 0, NO, C(trace), V(NONE))
 OPT(quiet, "quiet", 0, NO, C(trace), V(NONE))
 OPT(jobs, "jobs", 'j', REQ, C(trace) | C(train), V(NONE))
 OPT(output, "output", 'o', REQ,
-    C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train),
-    V(FILE))
+    C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train) |
+    C(image), V(FILE))
 OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
 OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))
@@ -53,7 +53,8 @@ OPT(gradient_paths, "gradient-paths", 0, OPTARG, C(trace) | C(heatmap),
     V(NONE))
 OPT(step, "step", 0, REQ, C(diagram), V(NONE))
 OPT(all_steps, "all-steps", 0, NO, C(diagram), V(NONE))
-OPT(ascii, "ascii", 0, NO, C(diagram), V(NONE))
+OPT(ascii, "ascii", 0, NO, C(diagram) | C(image), V(NONE))
+OPT(values, "values", 0, NO, C(image), V(NONE))
 OPT(width, "width", 0, REQ, C(diagram) | C(lesson), V(NONE))
 OPT(show, "show", 0, REQ, C(heatmap), L("weights drawn"))
 OPT(self, "self", 0, NO, C(heatmap), V(NONE))
