@@ -45,6 +45,9 @@ struct window_class {
 	 * (src/selection_hard.c); 0 (the default) if they are a
 	 * distribution already */
 	int unnormalised;
+	/* 1 if it takes no window size D (fixed: always the one position
+	 * n), so that no front end shows one; 0, the default */
+	int sizeless;
 	/* the least window size D it takes (0, the default: any), and why,
 	 * for the command line's usage error and check()'s */
 	int min_size;
