@@ -14,6 +14,7 @@
  * baseline and attention differ in the context alone. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "train.h"
@@ -67,12 +68,53 @@ static void fixed_train_weights(const struct model *m, const double *q,
 	train_softmax_weights(w->alpha + n - 1, w->e + n - 1, 1);
 }
 
+/* window_class.narrate: the scores are computed and unused, the weight
+ * is on h_n, the context is h_n, at every step. */
+static int fixed_narrate(FILE *f, const struct trace *tr, int run,
+			 enum trace_stage stage, int t, int prec)
+{
+	const char *last = tr->m->src.words[tr->src[tr->n - 1]];
+	const int sc = tr->runs[run].scorer;
+	(void)prec;
+	switch (stage) {
+	case STAGE_SCORING:
+		fprintf(f, "The %s scorer computes e_%d,i = %s for every "
+			"encoder state, as it would for attention. Nothing "
+			"uses them: under the fixed window there is no "
+			"attention, and the context will be h_%d whatever "
+			"the scores are.", trace_scorer_name(sc), t,
+			scorer_get(sc)->prose, tr->n);
+		return 1;
+	case STAGE_SOFTMAX:
+		fprintf(f, "No attention: the fixed window gives h_%d, the "
+			"state of the last source word \"%s\", the weight 1 "
+			"and every other word 0, at every step. (It is the "
+			"softmax of the one score e_%d,%d: exp(0) / exp(0) = "
+			"1, whatever the score.)", tr->n, last, t, tr->n);
+		return 1;
+	case STAGE_WEIGHTED_SUM:
+		fprintf(f, "The context vector c_%d is h_%d, the encoder's "
+			"last state, the same at every step: the whole "
+			"sentence squeezed into one vector of %d numbers, as "
+			"in the encoder-decoder without attention (Cho et al. "
+			"2014). Attention would let each step look back at "
+			"every word instead.", t, tr->n, tr->m->H);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 const struct window_class window_fixed = {
 	.name = "fixed",
 	.summary = "no attention: every step's context is h_n, the last "
 		   "encoder state, whatever the scores",
 	.weights = fixed_weights,
 	.sizeless = 1,
+	.narrate = fixed_narrate,
+	.heatmap_note = "fixed window, no attention: all weight on h_{n}, "
+			"the last word",
+	.diagram_note = "step {t}: no attention: c_{t} = h_{n} at every step",
 	.train_weights = fixed_train_weights,
 	.train_back = window_train_softmax_back,
 };

@@ -244,6 +244,19 @@ check "fixed, CSV: α_t,i is 1 at i = n and 0 elsewhere" \
 run_cmd train --pairs="$srcdir/data/toy.pairs" --window=fixed --epochs=3 -q -o "$TMP/fixed.model"
 expect_status 0 "train --window=fixed"
 check "train --window=fixed writes a model" test -s "$TMP/fixed.model"
+# the fixed window in the pictures: the step diagram has one line, from
+# h_n to c_t, and no line from the query; the heatmap says why one column
+# is lit
+run_cmd diagram --window=fixed --format=text --step=2 je suis étudiant
+check "fixed, diagram: its heading, one line from h_n to c_t, none from the query" \
+	sh -c "head -1 '$TMP/out' | grep -qx 'step 2: no attention: c_2 = h_3 at every step' &&
+	       [ \$(grep -c '──► c_2 = h_3\$' '$TMP/out') -eq 1 ] && ! grep -q '│◄' '$TMP/out'"
+run_cmd diagram --window=fixed --step=2 je suis étudiant
+check "fixed, SVG diagram: no weight line from the query, h_3's label says fixed" \
+	sh -c "! grep -q 'class=\"weight\"' '$TMP/out' && [ \$(grep -c 'class=\"alpha fixed\"' '$TMP/out') -eq 1 ]"
+run_cmd heatmap --window=fixed je suis étudiant
+check "fixed, SVG heatmap: a subtitle says why one column is lit" \
+	grep -q 'class="subtitle window-note".*fixed window, no attention: all weight on h_3, the last word' "$TMP/out"
 # train through the windows against PyTorch (bench/local_ref.py: autograd
 # through the same model, from the weights "train --epochs=0" writes, with
 # the same clipping and AdamW): after 5 epochs every weight agrees to
