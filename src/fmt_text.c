@@ -280,22 +280,33 @@ static void text_position(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_putc(b, '\n');
 }
 
-/* A local window: p_t (local-m's min(t, n)), its centre, D, and the
- * positions with their words. */
+/* A window: its note, how its p_t was made, with its value (local-m's
+ * "p_1 = min(1, 5) = 1.0000"); its formula, with the values of the
+ * operands it names ("⌊p_1⌋ ± D = ⌊1.0000⌋ ± 1"); then the positions
+ * with their words. */
 static void text_window(struct fmt_buf *b, const struct trace *tr,
 			const struct trace_rec *r,
 			const struct trace_names *nm, int prec)
 {
-	int lo = (int)r->ops[1].v[0], hi = (int)r->ops[1].v[1];
-	if (!trace_find(tr, REC_POSITION, r->run, r->t, 0)) { /* local-m */
-		fmt_buf_printf(b, "p_%d = min(%d, %d) = ", r->t, r->t, tr->n);
-		text_num(b, r->ops[0].v[0], prec, 0);
+	const double *bounds = trace_op(r, "window")->v;
+	int lo = (int)bounds[0], hi = (int)bounds[1];
+	char line[160];
+	if (r->note && r->note_op >= 0) {
+		trace_expand_values(line, sizeof line, r->note, tr, r, prec);
+		fmt_buf_puts(b, line);
+		TEXT_LIT(b, " = ");
+		text_num(b, r->ops[r->note_op].v[0], prec, 0);
 		fmt_buf_putc(b, '\n');
 	}
-	fmt_buf_printf(b, "%s = ⌊p_%d⌋ ± D = ⌊", nm->symbol, r->t);
-	text_num(b, r->ops[0].v[0], prec, 0);
-	fmt_buf_printf(b, "⌋ ± %d, within 1 .. %d: positions %d .. %d:",
-		       (int)r->ops[2].v[0], tr->n, lo, hi);
+	fmt_buf_puts(b, nm->symbol);
+	if (r->formula) {
+		trace_expand_values(line, sizeof line, r->formula, tr, r, prec);
+		fmt_buf_printf(b, " = %s = %s,", nm->formula, line);
+	} else {
+		fmt_buf_putc(b, ':');
+	}
+	fmt_buf_printf(b, " within 1 .. %d: positions %d .. %d:", tr->n, lo,
+		       hi);
 	for (int j = lo; j <= hi; j++)
 		fmt_buf_printf(b, " %s (%d)", tr->m->src.words[tr->src[j - 1]],
 			       j);

@@ -205,6 +205,10 @@ struct trace_operand {
 	const char *name; /* template: "W_a·h_{i}" */
 	const char *key;  /* the plain name of an intermediate in JSON
 	                     ("W_a_h"), or NULL */
+	const char *id;   /* its name within its record kind, by which a
+	                     reader finds it (trace_op): the key when it
+	                     has one, else set by the recorder ("e", "max");
+	                     never printed.  NULL: found by no reader */
 	int scalar;       /* 1: one number by its definition (R, a variance),
 	                     which JSON writes as a number; 0: a list, even
 	                     of one number (a vector when H = 1) */
@@ -405,6 +409,16 @@ void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
 const struct trace_operand *trace_op_key(const struct trace_rec *r,
 					 const char *key);
 
+/* The operand of r named id (its id, the table above), or NULL if r has
+ * none: so a front end finds an operand by its name, never by its
+ * position, and a record may list its operands in any order. */
+const struct trace_operand *trace_op(const struct trace_rec *r,
+				     const char *id);
+
+/* The index in r->ops (and in trace_names' op) of the operand named id,
+ * or -1. */
+int trace_op_at(const struct trace_rec *r, const char *id);
+
 /* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
 int trace_run_of(const struct trace *tr, int sc);
 
@@ -435,6 +449,16 @@ unsigned trace_scorer_parse(const char *name);
  * Returns the length. */
 size_t trace_expand(char *buf, size_t size, const char *tpl,
 		    const struct trace *tr, const struct trace_rec *r);
+
+/* trace_expand() that writes the values of the operands a template
+ * names: "{=id}" is the first number of operand id (trace_op) with prec
+ * decimals, "{#id}" it as a whole number.  trace_expand() and
+ * trace_names() write the operand's name there instead, so one template,
+ * "⌊{=p}⌋ ± {#D}", gives the formula "⌊p_1⌋ ± D" and its values
+ * "⌊2.4171⌋ ± 1".  An operand r lacks gives "". */
+size_t trace_expand_values(char *buf, size_t size, const char *tpl,
+			   const struct trace *tr, const struct trace_rec *r,
+			   int prec);
 
 /* ---- for the step programs and the scorers (src/arch_*.c, score_*.c) */
 
