@@ -11,6 +11,7 @@
 #include "num.h"
 #include "testmodel.h"
 #include "utf8.h"
+#include "window.h"
 
 static char *buf;
 static size_t buflen;
@@ -270,6 +271,89 @@ START_TEST(test_text_score_terms)
 }
 END_TEST
 
+/* r with its operands in the reverse order, and the indices into them
+ * (note_op, term_ops) moved with them. */
+static void rec_reversed(const struct trace_rec *r, struct trace_rec *out)
+{
+	*out = *r;
+	for (int k = 0; k < r->nops; k++)
+		out->ops[k] = r->ops[r->nops - 1 - k];
+	if (r->note)
+		out->note_op = r->nops - 1 - r->note_op;
+	for (int k = 0; k < 2; k++)
+		if (r->term_ops[k] >= 0)
+			out->term_ops[k] = r->nops - 1 - r->term_ops[k];
+}
+
+/* fmt_text_rec() of r into a string the caller frees. */
+static char *rec_text(const struct trace *tr, const struct trace_rec *r,
+		      const struct fmt_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	fmt_text_rec(f, tr, r, o);
+	fclose(f);
+	return text;
+}
+
+/* The text of every record of the kinds whose operands fmt_text reads
+ * one by one (the softmax, local-p's position, the window, local-p's
+ * Gaussian, the weighted terms, the output) is the same with the
+ * record's operands in the reverse order: the formatter finds them by
+ * name (trace_op), not by position.  Returns how many it compared. */
+static int text_order_free(const struct trace *tr)
+{
+	struct fmt_opts o;
+	int compared = 0;
+	fmt_opts_default(&o);
+	o.terms = 1;
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		struct trace_rec rev;
+		if (r->kind != REC_SOFTMAX && r->kind != REC_POSITION &&
+		    r->kind != REC_WINDOW && r->kind != REC_GAUSS &&
+		    r->kind != REC_WEIGHTED && r->kind != REC_OUTPUT)
+			continue;
+		rec_reversed(r, &rev);
+		char *want = rec_text(tr, r, &o), *got = rec_text(tr, &rev, &o);
+		ck_assert_msg(want[0] != '\0', "record %d printed nothing", k);
+		ck_assert_str_eq(got, want);
+		free(want);
+		free(got);
+		compared++;
+	}
+	return compared;
+}
+
+START_TEST(test_text_operands_by_name)
+{
+	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
+	struct model m;
+	struct trace tr;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	struct errbuf err;
+	/* local-m over the tiny model: softmax, window, weighted, output */
+	testmodel_load(&m, "tiny.model");
+	cfg.window = WINDOW_local_m;
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
+				     1u << SCORER_dot, &cfg, &err), 0);
+	/* 4 steps of softmax, window, output and 3 weighted terms */
+	ck_assert_int_eq(text_order_free(&tr), 4 * 6);
+	trace_free(&tr);
+	model_free(&m);
+	/* local-p: its position and Gaussian too */
+	testmodel_load(&m, "localp.model");
+	cfg.window = WINDOW_local_p;
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
+				     1u << SCORER_dot, &cfg, &err), 0);
+	ck_assert_int_eq(text_order_free(&tr), 4 * 8);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_text_stages_in_order)
 {
 	struct model m;
@@ -416,6 +500,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_text_score_terms);
 	tcase_add_test(tc, test_text_output_by_word);
+	tcase_add_test(tc, test_text_operands_by_name);
 	tcase_add_test(tc, test_text_stages_in_order);
 	tcase_add_test(tc, test_text_stage_selection);
 	tcase_add_test(tc, test_text_precision);
