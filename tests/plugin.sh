@@ -123,6 +123,17 @@ do
 done
 check "and not local-m's p_t = min(t, n) or ⌊p_t⌋ ± D" \
 	sh -c "! grep -qE '= min\([0-9], 3\) =|⌊p_' '$TMP/causal.txt'"
+# and the Markdown handout too (a whole-number p_t as a whole number)
+"$AT" trace --scorer=dot --window=causal --window-size=1 --format=markdown \
+	--target="european economic area" "zone économique européenne" \
+	>"$TMP/causal.md" 2>&1
+for line in 'p_3 = min(3, 3) - 1 = 2' \
+	'The window: min(3, 3) - 2·D .. min(3, 3) = min(3, 3) - 2·1 .. min(3, 3), positions 1 .. 3 (zone économique européenne)'
+do
+	check "the Markdown says: $line" grep -qxF "$line" "$TMP/causal.md"
+done
+check "and not local-m's p_t = min(t, n) or ⌊p_t⌋ ± D" \
+	sh -c "! grep -qE '= min\([0-9], 3\) =|⌊p_' '$TMP/causal.md'"
 
 # they train: the final loss that train reports is the loss of the trace
 # through the causal window of the model it wrote, and not through
