@@ -327,30 +327,32 @@ static int text_order_free(const struct trace *tr)
 	return compared;
 }
 
-START_TEST(test_text_operands_by_name)
+/* text_order_free() of a trace of model file name through window. */
+static int window_order_free(const char *name, int window)
 {
 	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
 	struct model m;
 	struct trace tr;
 	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
 	struct errbuf err;
-	/* local-m over the tiny model: softmax, window, weighted, output */
-	testmodel_load(&m, "tiny.model");
-	cfg.window = WINDOW_local_m;
+	testmodel_load(&m, name);
+	cfg.window = window;
 	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
 				     1u << SCORER_dot, &cfg, &err), 0);
-	/* 4 steps of softmax, window, output and 3 weighted terms */
-	ck_assert_int_eq(text_order_free(&tr), 4 * 6);
+	int compared = text_order_free(&tr);
 	trace_free(&tr);
 	model_free(&m);
+	return compared;
+}
+
+START_TEST(test_text_operands_by_name)
+{
+	/* local-m over the tiny model: 4 steps of softmax, window, output
+	 * and 3 weighted terms */
+	ck_assert_int_eq(window_order_free("tiny.model", WINDOW_local_m), 4 * 6);
 	/* local-p: its position and Gaussian too */
-	testmodel_load(&m, "localp.model");
-	cfg.window = WINDOW_local_p;
-	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
-				     1u << SCORER_dot, &cfg, &err), 0);
-	ck_assert_int_eq(text_order_free(&tr), 4 * 8);
-	trace_free(&tr);
-	model_free(&m);
+	ck_assert_int_eq(window_order_free("localp.model", WINDOW_local_p),
+			 4 * 8);
 }
 END_TEST
 
