@@ -355,11 +355,12 @@ static void jw_exact(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "\"exact\": {\"y\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[r->word]);
 	fmt_buf_puts(w->b, ", \"log_p\": ");
-	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	const struct trace_operand *lp = trace_op(r, "log_p");
+	fmt_buf_json_vec(w->b, lp->v, lp->len);
 	fmt_buf_puts(w->b, ", \"expected\": ");
-	fmt_buf_json_num(w->b, r->ops[2].v[0]);
+	fmt_buf_json_num(w->b, trace_op(r, "expected")->v[0]);
 	fmt_buf_puts(w->b, ", \"log_marginal\": ");
-	fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	fmt_buf_json_num(w->b, trace_op(r, "log_marginal")->v[0]);
 	fmt_buf_puts(w->b, ", \"jensen_gap\": ");
 	fmt_buf_json_num(w->b, r->result[0]);
 	fmt_buf_puts(w->b, trace_steps_chained(w->tr) ? ", \"given_past\": true}"
