@@ -763,7 +763,7 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 {
 	trace_expand(nm->symbol, sizeof nm->symbol, r->symbol, tr, r);
 	nm->formula[0] = '\0';
-	if (parts & TRACE_NAME_FORMULA)
+	if ((parts & TRACE_NAME_FORMULA) && r->formula) /* NULL: none */
 		trace_expand(nm->formula, sizeof nm->formula, r->formula, tr, r);
 	for (int k = 0; k < TRACE_MAX_OPS; k++) {
 		nm->op[k][0] = '\0';

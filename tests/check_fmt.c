@@ -356,6 +356,54 @@ START_TEST(test_text_operands_by_name)
 }
 END_TEST
 
+/* A window's text is its record's: its note and formula with the values
+ * of the operands they name, or no formula at all.  The tiny model, n = 3,
+ * local-m with D = 1: at step 1 p_1 = min(1, 3) = 1, so the window is
+ * 1 - 1 .. 1 + 1 clipped to 1 .. 2. */
+START_TEST(test_text_window_from_record)
+{
+	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
+	struct model m;
+	struct trace tr;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	struct errbuf err;
+	struct fmt_opts o;
+	char want[512];
+	testmodel_load(&m, "tiny.model");
+	cfg.window = WINDOW_local_m;
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
+				     1u << SCORER_dot, &cfg, &err), 0);
+	fmt_opts_default(&o);
+	struct trace_rec *r = (struct trace_rec *)trace_find(&tr, REC_WINDOW,
+							      0, 1, 0);
+	const char *w1 = m.src.words[0], *w2 = m.src.words[1];
+	snprintf(want, sizeof want, "p_1 = min(1, 3) = 1.0000\n"
+		 "window_1 = ⌊p_1⌋ ± D = ⌊1.0000⌋ ± 1, within 1 .. 3: "
+		 "positions 1 .. 2: %s (1) %s (2)\n", w1, w2);
+	char *text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	/* a window of its own words, and one with none */
+	r->note = "p_{t} = {#D} + {t} - 1";
+	r->formula = "{#window} .. {=p} + {#D}";
+	snprintf(want, sizeof want, "p_1 = 1 + 1 - 1 = 1.0000\n"
+		 "window_1 = window .. p_1 + D = 1 .. 1.0000 + 1, within 1 .. 3: "
+		 "positions 1 .. 2: %s (1) %s (2)\n", w1, w2);
+	text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	r->note = NULL;
+	r->formula = NULL;
+	snprintf(want, sizeof want, "window_1: within 1 .. 3: positions 1 .. 2: "
+		 "%s (1) %s (2)\n", w1, w2);
+	text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_text_stages_in_order)
 {
 	struct model m;
@@ -503,6 +551,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_text_score_terms);
 	tcase_add_test(tc, test_text_output_by_word);
 	tcase_add_test(tc, test_text_operands_by_name);
+	tcase_add_test(tc, test_text_window_from_record);
 	tcase_add_test(tc, test_text_stages_in_order);
 	tcase_add_test(tc, test_text_stage_selection);
 	tcase_add_test(tc, test_text_precision);
