@@ -405,12 +405,6 @@ const char *cli_format_name(int k)
 	return k >= 0 && k < FORMAT_COUNT ? cli_formats[k] : NULL;
 }
 
-static const char *const cli_hard_rules[] = { "sample", "argmax" };
-
-const char *cli_hard_rule_name(int k)
-{
-	return k >= 0 && k < 2 ? cli_hard_rules[k] : NULL;
-}
 
 /* Adds the comma-separated stage names of arg to o's stages. */
 static int cli_stages(struct cli_opts *o, const char *arg)
@@ -502,7 +496,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		o->cfg_set = 1;
 		return cli_seed(&o->cfg, arg);
@@ -542,16 +536,20 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	}
 }
 
-int cli_hard(struct trace_cfg *cfg, const char *arg)
+int cli_selection(struct trace_cfg *cfg, int opt, const char *arg)
 {
-	cfg->selection = SELECTION_hard;
-	if (!arg || strcmp(arg, "sample") == 0)
-		cfg->hard_rule = 0;
-	else if (strcmp(arg, "argmax") == 0)
-		cfg->hard_rule = 1;
-	else {
-		return cli_value_error("--hard rule", arg, cli_hard_rules, 2);
+	const char *name = cli_option_name(opt);
+	int s = selection_by_option(name), n;
+	const struct selection_class *c = selection_get(s);
+	int k = arg ? selection_value(c, arg, strlen(arg), &n) : 0;
+	char what[64];
+
+	if (k < 0) {
+		snprintf(what, sizeof what, "--%s %s", name, c->value_noun);
+		return cli_value_error(what, arg, c->values, n);
 	}
+	cfg->selection = s;
+	c->set(cfg, k);
 	return 0;
 }
 
@@ -574,10 +572,10 @@ int cli_hard_check(const struct trace_cfg *cfg, const char *target)
 			: cfg->hard_samples ? "--samples" : NULL;
 	if (!opt)
 		return 0;
-	if (cfg->selection != SELECTION_hard || !target)
-		return cli_usage_errorf("%s needs --hard and --target: the "
+	if (!selection_get(cfg->selection)->draws || !target)
+		return cli_usage_errorf("%s needs --%s and --target: the "
 					"reward is log P of the target word",
-					opt);
+					opt, selection_draws_option());
 	return 0;
 }
 

@@ -29,10 +29,6 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
  * --format's values. */
 const char *cli_format_name(int k);
 
-/* The name of --hard's rule k (0: sample, 1: argmax), or NULL past the
- * last. */
-const char *cli_hard_rule_name(int k);
-
 /* Everything the common options can set. */
 struct cli_opts {
 	unsigned scorers;
@@ -57,12 +53,14 @@ struct cli_opts {
 	int feed;               /* --input-feeding: the model must have it */
 };
 
-/* --hard[=sample|argmax] (arg NULL: sample) and --seed=N into *cfg.
- * Returns 0, or EXIT_USAGE after a message.  Shared by every command
- * that traces. */
-int cli_hard(struct trace_cfg *cfg, const char *arg);
-/* --gradient and --samples need --hard and a target (target: --target's
- * value, NULL without it).  Returns 0, or EXIT_USAGE after a message. */
+/* The option opt (a code of cli_getopt) that chooses a selection
+ * (selection_class.option: --hard[=sample|argmax]), with its value arg
+ * (NULL: the class's first), into *cfg.  Returns 0, or EXIT_USAGE after
+ * a message.  Shared by every command that traces. */
+int cli_selection(struct trace_cfg *cfg, int opt, const char *arg);
+/* --gradient and --samples need a selection that draws and a target
+ * (target: --target's value, NULL without it).  Returns 0, or
+ * EXIT_USAGE after a message. */
 int cli_hard_check(const struct trace_cfg *cfg, const char *target);
 #define CLI_MAX_SAMPLES 100000
 int cli_seed(struct trace_cfg *cfg, const char *arg);

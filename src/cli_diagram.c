@@ -145,7 +145,7 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 		o->feed = 1;
 		return 0;
 	case CLI_OPT_hard:
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		return cli_seed(&o->cfg, arg);
 	case 'h':

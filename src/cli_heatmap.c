@@ -150,7 +150,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 					       arg);
 	case CLI_OPT_hard:
 		o->not_self = "--hard";
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		o->not_self = "--seed";
 		return cli_seed(&o->cfg, arg);
@@ -192,8 +192,9 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
-	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
-		return cli_usage_error("--show=drawn needs --hard");
+	if (o->svg.drawn && !selection_get(o->cfg.selection)->draws)
+		return cli_usage_errorf("--show=drawn needs --%s",
+					selection_draws_option());
 	if (o->self && o->not_self)
 		return cli_usage_errorf("--self draws self-attention, which "
 					"takes no %s", o->not_self);

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "quiz.h"
 #include "scorer.h"
+#include "selection.h"
 #include "self.h"
 #include "suggest.h"
 #include "trace.h"
@@ -87,6 +88,14 @@ int cli_getopt(unsigned cmds, int argc, char **argv)
 	return c;
 }
 
+const char *cli_option_name(int code)
+{
+	for (size_t k = 0; k < CLI_NOPTIONS; k++)
+		if (cli_options[k].code == code)
+			return cli_options[k].name;
+	return NULL;
+}
+
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
 	"train", "vocab", "self"
@@ -150,7 +159,6 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
-	[CLI_V_HARD_RULES] = cli_hard_rule_name,
 };
 
 /* Prints the values of option o from their registry, a line each, after
@@ -173,6 +181,12 @@ static void cli_values_print(const struct cli_option *o)
 			printf("%.*s\n", (int)n, p);
 			p += n;
 		}
+	}
+	if (o->vals == CLI_V_SELECTION) {
+		const struct selection_class *c =
+			selection_get(selection_by_option(o->name));
+		for (int k = 0; c->values[k]; k++)
+			puts(c->values[k]);
 	}
 	if ((size_t)o->vals < sizeof cli_registry_nth / sizeof *cli_registry_nth
 	    && cli_registry_nth[o->vals])

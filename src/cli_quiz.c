@@ -212,7 +212,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_answers: o->answers = 1; return 0;
 	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
 	case CLI_OPT_key: o->sheet |= 2; return 0;
-	case CLI_OPT_hard: return cli_hard(&o->cfg, arg);
+	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case CLI_OPT_quiz_stage: case CLI_OPT_seed: case CLI_OPT_count: case 'p': case 's':
 	case CLI_OPT_quiz_format:

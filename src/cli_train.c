@@ -211,6 +211,42 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 	}
 }
 
+/* train --hard[=sample]: the option opt of a selection, which training
+ * takes with one value (selection_class.train_value) only.  Returns 0 or
+ * EXIT_USAGE after a message. */
+static int cli_train_selection(struct cli_train_opts *o, int opt,
+			       const char *arg)
+{
+	const char *name = cli_option_name(opt);
+	int s = selection_by_option(name), n;
+	const struct selection_class *c = selection_get(s);
+	int k = arg ? selection_value(c, arg, strlen(arg), &n)
+		    : c->train_value;
+
+	if (k == c->train_value) {
+		o->t.selection = s; /* its draws start at --seed */
+		return 0;
+	}
+	return cli_usage_errorf("train --%s takes only '%s' (%s), not '%s'",
+				name, c->values[c->train_value],
+				c->train_value_why, arg);
+}
+
+/* " with --hard=argmax": how greedy decoding reads a model trained with
+ * the selection of o (selection_class.greedy), into buf; "" for the
+ * default.  Returns buf. */
+static const char *cli_train_greedy(char *buf, size_t size,
+				    const struct cli_train_opts *o)
+{
+	const struct selection_class *c = selection_get(o->t.selection);
+
+	buf[0] = '\0';
+	if (o->t.selection != SELECTION_DEFAULT)
+		snprintf(buf, size, " with --%s=%s", c->option,
+			 c->values[c->greedy]);
+	return buf;
+}
+
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
  * --help. */
 static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
@@ -234,13 +270,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 		return rc;
 	}
 	case CLI_OPT_hard:
-		if (!arg || strcmp(arg, "sample") == 0) {
-			o->t.hard = 1; /* the draws' stream starts at --seed */
-			return 0;
-		}
-		return cli_usage_errorf("train --hard takes only 'sample' (the "
-					"draws REINFORCE learns from), not "
-					"'%s'", arg);
+		return cli_train_selection(o, c, arg);
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
@@ -445,7 +475,7 @@ static void cli_train_command(char *buf, size_t size,
 			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
 	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_DEFAULT ||
-	    o->t.hard) {
+	    o->t.selection != SELECTION_DEFAULT) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
 		if (o->L)
@@ -460,9 +490,9 @@ static void cli_train_command(char *buf, size_t size,
 				 " --window=%s --window-size=%d",
 				 window_get(o->t.window)->name,
 				 o->t.window_size);
-		if (o->t.hard)
+		if (o->t.selection != SELECTION_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
-				 " --hard");
+				 " --%s", selection_get(o->t.selection)->option);
 	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
@@ -474,11 +504,11 @@ static void cli_train_command(char *buf, size_t size,
 		 num_shortest(clip, o->t.clip), start, pos);
 }
 
-/* The pairs of d that greedy decoding with scorer sc reproduces when
- * attention is hard and takes the largest weight, as "trace --hard=argmax"
- * decodes (through the trace itself): a model trained with --hard is
- * meant to be read so. */
-static int cli_train_count_argmax(const struct model *m,
+/* The pairs of d that greedy decoding with scorer sc reproduces through
+ * the trace itself, with the selection trained and its greedy value, as
+ * "trace --hard=argmax" decodes: a model trained with --hard is meant to
+ * be read so. */
+static int cli_train_count_greedy(const struct model *m,
 				  const struct train_data *d, int sc,
 				  const struct cli_train_opts *o)
 {
@@ -487,8 +517,9 @@ static int cli_train_count_argmax(const struct model *m,
 
 	cfg.window = o->t.window;
 	cfg.window_size = o->t.window_size;
-	cfg.selection = SELECTION_hard;
-	cfg.hard_rule = 1;
+	cfg.selection = o->t.selection;
+	selection_get(cfg.selection)->set(&cfg,
+					  selection_get(cfg.selection)->greedy);
 	for (int k = 0; k < d->n; k++) {
 		const struct train_pair *pr = &d->pairs[k];
 		struct trace tr;
@@ -521,7 +552,8 @@ static void cli_train_exact(char *buf, size_t size, struct trainer *t,
 	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++) {
 		if (!(o->t.scorers & (1u << sc)))
 			continue;
-		int right = o->t.hard ? cli_train_count_argmax(&v, d, sc, o)
+		int right = o->t.selection != SELECTION_DEFAULT
+			    ? cli_train_count_greedy(&v, d, sc, o)
 				      : train_count_exact(&v, d, sc, &t->work);
 		int n = snprintf(buf + used, size - used, "%s%d/%d%s with %s",
 				 used ? ", " : "", right, d->n,
@@ -624,18 +656,17 @@ static void cli_train_header(char *buf, size_t size,
 {
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
 	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[320] = "";
-	char story[4096], before[64] = "";
+	char story[4096], before[64] = "", with[64];
 
 	if (o->t.align_weight > 0.0)
 		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
 			 "attention on the gold source words) of each\ntarget "
 			 "word that has a gold alignment (guided alignment).",
 			 num_shortest(aw, o->t.align_weight));
-	if (o->t.hard) {
+	if (o->t.selection != SELECTION_DEFAULT) {
 		size_t used = strlen(guided);
-		snprintf(guided + used, sizeof guided - used, "\nHard "
-			 "attention (--hard): each step draws one source word "
-			 "l;\nthe scores learn by REINFORCE (doc/training.md).");
+		snprintf(guided + used, sizeof guided - used, "\n%s",
+			 selection_get(o->t.selection)->train_note);
 	}
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
@@ -677,7 +708,7 @@ static void cli_train_header(char *buf, size_t size,
 		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
 		 num_fixed(acc, 100.0 * st->accuracy, 1),
-		 o->t.hard ? " with --hard=argmax" : "", exact, aligned, before,
+		 cli_train_greedy(with, sizeof with, o), exact, aligned, before,
 		 story);
 }
 
@@ -807,9 +838,10 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 				     t->lay.L, t->lay.L, d->max_src);
 		rc = EXIT_DATA;
 	}
-	if (rc == 0 && o->t.hard &&
+	if (rc == 0 && o->t.selection != SELECTION_DEFAULT &&
 	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
-		cli_messagef("train --hard cannot train the %s architecture",
+		cli_messagef("train --%s cannot train the %s architecture",
+			     selection_get(o->t.selection)->option,
 			     arch_get(t->lay.arch)->name);
 		rc = EXIT_USAGE;
 	}
@@ -851,6 +883,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 	progress_start(&pr.pg, stderr, !o->quiet);
 	struct train_stats st;
 	char exact[256], secs[NUM_BUFSZ], loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+	char with[64];
 	double start = progress_clock();
 
 	train_run(t, d, &o->t, cli_train_report, &pr, &st);
@@ -867,7 +900,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 			"loss %s, accuracy %s%%\ngreedy decoding%s reproduces "
 			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
 			num_fixed(acc, 100.0 * st.accuracy, 1),
-			o->t.hard ? " with --hard=argmax" : "", exact);
+			cli_train_greedy(with, sizeof with, o), exact);
 		cli_train_print_align(o, t, d, h);
 	}
 	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);

@@ -551,16 +551,23 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			      "(a local window's half-width), found %s",
 			      TRACE_MAX_TOKENS, lp_quote(buf, sizeof buf, v, n));
 	}
-	case KEY_HARD: /* hard attention: sample or argmax */
-		l->cfg.selection = SELECTION_hard;
-		if (n == 6 && memcmp(v, "sample", 6) == 0)
-			return 0;
-		if (n == 6 && memcmp(v, "argmax", 6) == 0) {
-			l->cfg.hard_rule = 1;
+	case KEY_HARD: { /* the selection whose option is the key */
+		int s = selection_by_option(lesson_key_names[key]), count;
+		const struct selection_class *c = selection_get(s);
+		int k = selection_value(c, v, n, &count);
+		if (k >= 0) {
+			l->cfg.selection = s;
+			c->set(&l->cfg, k);
 			return 0;
 		}
-		return lp_err(p, off, "expected sample or argmax, found %s",
+		names[0] = '\0';
+		for (k = 0; k < count; k++)
+			snprintf(names + strlen(names), sizeof names -
+				 strlen(names), "%s%s", k == 0 ? "" :
+				 k + 1 < count ? ", " : " or ", c->values[k]);
+		return lp_err(p, off, "expected %s, found %s", names,
 			      lp_quote(buf, sizeof buf, v, n));
+	}
 	case KEY_INPUT_FEEDING: /* the model must have it, or not */
 		l->feed_pos = pos;
 		if ((n == 3 && memcmp(v, "yes", 3) == 0) ||
