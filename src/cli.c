@@ -93,12 +93,6 @@ int cli_usage_errorf(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-void cli_help_scorers(void)
-{
-	char names[256];
-	printf("                        scorers: %s\n",
-	       scorer_names(names, sizeof names, ", ", ", "));
-}
 
 /* The first name of the comma-separated list that is not a scorer (nor
  * "all", if all), as a new string, empty names included; the whole list
@@ -226,39 +220,7 @@ static const char *const cli_formats[FORMAT_COUNT] = {
 	"text", "json", "jsonl", "csv", "markdown"
 };
 
-/* Prints names[0..n), separated by ", " and last before the last, then
- * tail and a newline, wrapped at 80 columns under column 24, the cursor
- * being at column col. */
-static void cli_help_list(int col, const char *const *names, int n,
-			  const char *last, const char *tail)
-{
-	for (int k = 0; k <= n; k++) {
-		char word[96];
-		if (k == n)
-			snprintf(word, sizeof word, "%s", tail);
-		else
-			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
-				 k + 1 == n && last ? last : " ", names[k],
-				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
-		int len = (int)strlen(word);
-		if (col > 24 && col + len > 80 && word[0] == ' ') {
-			fputs("\n                       ", stdout);
-			col = 23;
-		}
-		fputs(word, stdout);
-		col += len;
-	}
-	putchar('\n');
-}
 
-/* --stage's list, from the registry of stages. */
-static void cli_help_stages(void)
-{
-	const char *names[STAGE_COUNT];
-	for (int k = 0; k < STAGE_COUNT; k++)
-		names[k] = trace_stage_name((enum trace_stage)k);
-	cli_help_list(49, names, STAGE_COUNT, NULL, "");
-}
 
 static void cli_help(void)
 {
@@ -294,58 +256,9 @@ static void cli_help(void)
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
 "a note, unless the model knows it.\n"
 "\n"
-"Options of trace, tui and model:\n"
-"  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
-"                        (default dot)\n", stdout);
-	cli_help_scorers();
-	cli_help_window();
-	cli_help_feed(1);
+"Options of trace, tui and model:\n", stdout);
+	cli_help_options(CLI_CMDS_COMMON, 24);
 	fputs(
-"      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
-"                        be of it (its file says which); without --model,\n"
-"                        the built-in model of it (toy4, bahdanau4); all:\n"
-"                        each in turn (trace), or both, a to switch (tui)\n"
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4); handset4 names the\n"
-"                        built-in hand-set model of the lessons\n"
-"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
-"                        instead of decoding greedily\n"
-"  -f, --format=FORMAT   ", stdout);
-	cli_help_list(24, cli_formats, FORMAT_COUNT, " or ", " (default text)");
-	fputs(
-"  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
-"      --hard[=RULE]     hard attention: the context of a step is one source\n"
-"                        word's state, drawn from the weights (sample, the\n"
-"                        default) or their argmax (argmax)\n"
-"      --seed=N          seed of --hard's draws (default 0)\n"
-"      --gradient        with --hard and --target: REINFORCE's learning\n"
-"                        signal at each step (R, R̄, R - R̄, the score-function,\n"
-"                        entropy and backpropagated terms)\n"
-"      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
-"                        the score gradient from N draws, beside the exact one\n"
-"      --top=N           output probabilities listed at each step\n"
-"                        (default 3)\n"
-"      --handout         with --format=markdown: a handout, each vector kept\n"
-"                        on one line and only the --top=N outputs listed\n"
-"      --batch=FILE      trace each line 'source ||| target' of FILE\n"
-"                        (- for stdin); bad lines are reported as FILE:LINE\n"
-"      --strict          stop a batch at its first bad line\n"
-"      --quiet           no progress line on a terminal's standard error\n"
-"                        while a batch runs\n"
-"  -j, --jobs=N          trace a batch with N threads (default: one a\n"
-"                        processor, at most 16); the output is the same\n"
-"                        whatever N\n"
-"  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: ", stdout);
-	cli_help_stages();
-	fputs(
-"                        (comma-separated; scoring includes decoder)\n"
-"      --color=WHEN      colours in the stepper: auto, always or never\n"
-"                        (default auto; NO_COLOR turns auto off)\n"
-"      --present         the stepper in presentation mode, for a projector\n"
-"      --autoplay=SECS   presentation mode that advances every SECS seconds\n"
-"  -h, --help            display this help and exit\n"
-"  -V, --version         output version information and exit\n"
 "\n"
 "Examples:\n"
 "  attn-trace trace --scorer=all \"je suis étudiant\"\n"
@@ -635,18 +548,6 @@ int cli_arch(int *arch, const char *arg)
 	return cli_value_error("architecture", arg, cands, ARCH_COUNT + 1);
 }
 
-void cli_help_window(void)
-{
-	fputs("      --window=NAME     which source words a step weighs (default "
-	      "global):\n                        ", stdout);
-	for (int k = 0; k < WINDOW_COUNT; k++)
-		printf("%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", " : " or ",
-		       window_get(k)->name);
-	fputs("; local-p needs [local-p.*]\n"
-	      "      --window-size=D   a local window's half-width D, 0 or more "
-	      "(default\n"
-	      "                        1; local-p: 1 or more)\n", stdout);
-}
 
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
@@ -704,16 +605,6 @@ int cli_load_arch(struct model *m, const char *path, int arch)
 	return 0;
 }
 
-void cli_help_feed(int arch_all)
-{
-	fputs("      --input-feeding   Luong's input feeding: the decoder reads\n"
-	      "                        [y_{t-1}; h̃_{t-1}]; the model must have it "
-	      "(its\n                        file says so); without --model, "
-	      "the built-in feed4\n", stdout);
-	if (arch_all)
-		fputs("                        (with --arch=all, luong's side; "
-		      "bahdanau's has none)\n", stdout);
-}
 
 const char *cli_builtin_model(int arch, int feed)
 {

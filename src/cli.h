@@ -127,16 +127,10 @@ int cli_arch_one(int arch, const char *cmd);
  * src/cli_options.h: a whole number from 0) into *cfg, for every command
  * that traces.  Returns 0, or EXIT_USAGE after the message. */
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
-/* Their --help lines. */
-void cli_help_window(void);
 /* Refuses a --window-size below what --window's window takes (window:
  * an enum window; local-p's D is 1 or more): 0, or EXIT_USAGE after the
  * message.  Every command that traces calls it after its options. */
 int cli_window_check(int window, int size);
-
-/* --input-feeding's --help lines, for every command that traces (train
- * has its own), with what --arch=all does when arch_all is 1. */
-void cli_help_feed(int arch_all);
 
 /* The built-in model of architecture arch (an enum arch), with input
  * feeding when feed is 1 and the architecture has it (Luong's: feed4);
@@ -194,10 +188,6 @@ int cli_flush(void);
 /* The trace command (cli_trace.c): one sentence, or a batch, in any
  * format, to stdout or atomically to -o FILE. */
 int cli_trace(int argc, char **argv, const struct cli_opts *o);
-
-/* Prints the line of help text that lists the scorers, from the
- * registry: "                        scorers: dot, general, ...". */
-void cli_help_scorers(void);
 
 /* The usage error of an unknown name in --scorer=arg: names the first
  * name of the list that is not a scorer, the scorer it most likely meant

@@ -37,6 +37,12 @@ enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
  * EXIT_USAGE.  Sets opterr to 0; the caller sets optind. */
 int cli_getopt(unsigned cmds, int argc, char **argv);
 
+/* Prints the options part of the --help of the commands cmds (bits
+ * CLI_CMD_BIT; CLI_CMDS_COMMON: the main help), from the help table
+ * src/cli_help_list.h: each option's letter, name and argument, and its
+ * text from column col. */
+void cli_help_options(unsigned cmds, int col);
+
 /* The name of the option whose code (as cli_getopt returns it) is code,
  * without its dashes ("hard"), or NULL. */
 const char *cli_option_name(int code);
