@@ -787,8 +787,14 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 	const char *opt = o->batch ? "--batch" : o->strict ? "--strict"
 			: o->jobs ? "--jobs" : o->stages_set ? "--stage"
 			: o->quiet ? "--quiet" : NULL;
-	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
-		opt = o->cfg.selection ? "--hard" : "--seed";
+	char sel[64];
+	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0) {
+		/* the option of the selection given, or --seed */
+		snprintf(sel, sizeof sel, "--%s",
+			 o->cfg.selection != SELECTION_DEFAULT
+			 ? selection_get(o->cfg.selection)->option : "seed");
+		opt = sel;
+	}
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)
 		opt = o->autoplay_ms ? "--autoplay" : "--present";
 	if (!opt && o->output && strcmp(cmd, "tui") == 0)
