@@ -748,36 +748,38 @@ int cli_flush(void)
 	return EXIT_OK;
 }
 
-/* The stepper on the trace of every scorer, starting with the one asked
- * for. */
-static int cli_tui_run(const struct model *m, const struct cli_opts *o,
-		       const char *sentence, const struct model *m2)
+/* The stepper on the trace of every scorer of the models ms (n, one an
+ * architecture under --arch=all), starting with the scorer asked for,
+ * on the first. */
+static int cli_tui_run(const struct model *ms, int n,
+		       const struct cli_opts *o, const char *sentence)
 {
-	struct trace tr, tr2;
+	struct trace trs[ARCH_COUNT];
+	const struct trace *archs[ARCH_COUNT];
 	struct errbuf err;
 	char note[320];
-	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, &o->cfg, &err) != 0) {
-		cli_error(err.msg);
-		return EXIT_DATA;
-	}
-	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, &o->cfg, &err) != 0) {
-		cli_error(err.msg);
-		trace_free(&tr);
-		return EXIT_DATA;
+	int made = 0, rc = EXIT_DATA;
+	for (; made < n; made++) {
+		if (tok_trace_note(&trs[made], &ms[made], sentence, o->target,
+				   SCORER_ALL, note, sizeof note, &o->cfg,
+				   &err) != 0) {
+			cli_error(err.msg);
+			goto out;
+		}
+		archs[made] = &trs[made];
 	}
 	if (note[0]) /* the stepper takes the screen: a line before it */
 		cli_messagef("note: %s", note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
-			       o->present, o->autoplay_ms, m2 ? &tr2 : NULL };
+			       o->present, o->autoplay_ms,
+			       n > 1 ? archs : NULL, n > 1 ? n : 0 };
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;
-	int rc = tui_run_trace(&tr, &to);
-	trace_free(&tr);
-	if (m2)
-		trace_free(&tr2);
+	rc = tui_run_trace(&trs[0], &to);
+out:
+	while (made-- > 0)
+		trace_free(&trs[made]);
 	return rc;
 }
 
@@ -821,31 +823,28 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
-	/* --arch=all: the registry's first two architectures, each on its
+	/* --arch=all: every architecture of the registry, each on its
 	 * built-in model (with --input-feeding, its input-feeding variant's
-	 * where it has one); 'a' switches between them */
-	struct model m, m2;
+	 * where it has one); 'a' steps from one to the next */
+	struct model ms[ARCH_COUNT];
+	int n = 0;
 	if (o->arch == ARCH_ALL && o->model_path)
 		return cli_usage_error("--arch=all steps through the built-in "
 				       "model of each architecture; drop "
 				       "--model");
-	if (o->arch == ARCH_ALL) {
-		if (cli_load_feed(&m, NULL, 0, o->feed) != 0)
-			return EXIT_DATA;
-		if (cli_load_feed(&m2, NULL, 1, o->feed) != 0) {
-			model_free(&m);
+	if (o->arch != ARCH_ALL && cli_load(&ms[n++], o) != 0)
+		return EXIT_DATA;
+	for (; o->arch == ARCH_ALL && n < ARCH_COUNT; n++)
+		if (cli_load_feed(&ms[n], NULL, n, o->feed) != 0) {
+			while (n-- > 0)
+				model_free(&ms[n]);
 			return EXIT_DATA;
 		}
-	} else if (cli_load(&m, o) != 0) {
-		return EXIT_DATA;
-	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int rc = cli_tui_run(&m, o, sentence, o->arch == ARCH_ALL ? &m2
-								   : NULL);
+	int rc = cli_tui_run(ms, n, o, sentence);
 	free(sentence);
-	model_free(&m);
-	if (o->arch == ARCH_ALL)
-		model_free(&m2);
+	while (n-- > 0)
+		model_free(&ms[n]);
 	return rc;
 }
 

@@ -34,7 +34,7 @@ const char *const view_help[] = {
 	"                      ends a number that could go on)",
 	"  s                   next scorer: %s",
 	"  c                   compare the scorers at this step (left, right: a step)",
-	"  a                   the other architecture (tui --arch=all)",
+	"  a                   the next architecture (tui --arch=all)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic (a lesson",
 	"                      page folds it if it is longer than the screen)",
@@ -475,15 +475,28 @@ void view_move_step(struct view *v, int delta)
 		v->pos = k;
 }
 
+/* The trace of v->archs after v->tr (the first after the last), or
+ * NULL if there is no other. */
+static const struct trace *view_next_arch(const struct view *v)
+{
+	int k = 0;
+
+	if (v->narchs < 2)
+		return NULL;
+	while (k < v->narchs && v->archs[k] != v->tr)
+		k++;
+	return v->archs[(k + 1) % v->narchs];
+}
+
 int view_swap_arch(struct view *v)
 {
-	if (!v->other || v->lesson)
+	const struct trace *next = view_next_arch(v);
+
+	if (!next || v->lesson)
 		return -1;
 	struct view_frame f = v->frames[v->pos];
 	int sc = v->tr->runs[v->run].scorer;
-	const struct trace *t = v->tr;
-	v->tr = v->other;
-	v->other = t;
+	v->tr = next;
 	v->run = trace_run_of(v->tr, sc) >= 0 ? trace_run_of(v->tr, sc) : 0;
 	v->nstages = trace_stages(v->tr, v->stages);
 	frames_build(v);
@@ -719,9 +732,9 @@ static void render_title(const struct view *v, struct view_screen *s)
 	else
 		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer%s%s]",
 				     src, tgt ? tgt : "(greedy)", sc,
-				     tr->arch != ARCH_DEFAULT || v->other
+				     tr->arch != ARCH_DEFAULT || v->narchs > 1
 				     ? ", " : "",
-				     tr->arch != ARCH_DEFAULT || v->other
+				     tr->arch != ARCH_DEFAULT || v->narchs > 1
 				     ? arch_get(tr->arch)->name : "");
 	free(src);
 	free(tgt);
@@ -1093,10 +1106,11 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision, v->width);
-			if (v->other) {
+			if (view_next_arch(v)) {
 				putc('\n', f);
 				fmt_text_compare_arch(f, v->tr, v->run,
-						      v->other, t ? t : 1,
+						      view_next_arch(v),
+						      t ? t : 1,
 						      v->fmt.precision);
 			});
 		wrap_text(&body, text, v->width, 6, WRAP_ARITH);
