@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "tok.h"
 #include "trace.h"
 #include "tui.h"
+#include "util.h"
 #include "window.h"
 
 /* Writes s to out as utf8_safe() shows it: every byte that could drive
@@ -468,10 +470,8 @@ int cli_selection(struct trace_cfg *cfg, int opt, const char *arg)
 
 int cli_seed(struct trace_cfg *cfg, const char *arg)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9')
+	unsigned long long v;
+	if (util_whole(arg, strlen(arg), ULLONG_MAX, &v) != 0)
 		return cli_usage_errorf("--seed expects a whole number from 0 "
 					"to 18446744073709551615, not '%s'",
 					arg);
@@ -553,8 +553,11 @@ int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
 	const char *cands[WINDOW_COUNT];
 	if (opt == CLI_OPT_window_size) {
-		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
+		unsigned long long d;
+		if (util_whole(arg, strlen(arg), TRACE_MAX_TOKENS, &d) == 0) {
+			cfg->window_size = (int)d;
 			return 0;
+		}
 		return cli_usage_errorf("--window-size expects a whole number "
 					"from 0 to %d, not '%s'",
 					TRACE_MAX_TOKENS, arg);

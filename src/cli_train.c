@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,22 +74,6 @@ static int cli_train_real(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-/* Parses the seed: a whole number from 0 to 2^64 - 1. */
-static int cli_train_seed(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = (uint64_t)v;
-	return 0;
-}
-
 /* Applies a size option (--embedding, --hidden, --attention). */
 static int cli_train_size(const char *name, const char *arg, int *out)
 {
@@ -129,12 +114,16 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 			return 0;
 		return cli_usage_errorf("--clip expects a number from 0 "
 					     "to 1e12, not '%s'", arg);
-	case CLI_OPT_seed:
-		if (cli_train_seed(arg, &o->t.seed) == 0)
+	case CLI_OPT_seed: {
+		unsigned long long seed;
+		if (util_whole(arg, strlen(arg), UINT64_MAX, &seed) == 0) {
+			o->t.seed = seed;
 			return 0;
+		}
 		return cli_usage_errorf("--seed expects a whole number "
 					     "from 0 to 18446744073709551615, "
 					     "not '%s'", arg);
+	}
 	case CLI_OPT_every:
 		if (cli_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
 			return 0;

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "self.h"
 #include "tok.h"
 #include "utf8.h"
+#include "util.h"
 #include "window.h"
 
 enum lesson_key {
@@ -537,14 +539,10 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_WINDOW_SIZE: {
-		int d = 0;
-		size_t k = 0;
-		while (k < n && v[k] >= '0' && v[k] <= '9' &&
-		       d <= TRACE_MAX_TOKENS)
-			d = d * 10 + (v[k++] - '0');
+		unsigned long long d;
 		l->window_size_pos = pos;
-		if (n > 0 && k == n && d <= TRACE_MAX_TOKENS) {
-			l->cfg.window_size = d;
+		if (util_whole(v, n, TRACE_MAX_TOKENS, &d) == 0) {
+			l->cfg.window_size = (int)d;
 			return 0;
 		}
 		return lp_err(p, off, "expected a whole number from 0 to %d "
@@ -578,22 +576,12 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		return lp_err(p, off, "expected yes or no (whether the model "
 			      "has input feeding), found %s",
 			      lp_quote(buf, sizeof buf, v, n));
-	case KEY_SEED: { /* the seed of hard attention's draws */
-		unsigned long long x = 0;
-		size_t k = 0;
-		for (; k < n && v[k] >= '0' && v[k] <= '9'; k++) {
-			unsigned d = (unsigned)(v[k] - '0');
-			if (x > (~0ULL - d) / 10)
-				break;
-			x = 10 * x + d;
-		}
-		l->cfg.seed = x;
-		if (n > 0 && k == n)
+	case KEY_SEED: /* the seed of a selection's draws */
+		if (util_whole(v, n, ULLONG_MAX, &l->cfg.seed) == 0)
 			return 0;
 		return lp_err(p, off, "expected a whole number from 0 to "
 			      "18446744073709551615, found %s",
 			      lp_quote(buf, sizeof buf, v, n));
-	}
 	case KEY_SCORER:
 		l->scorer_pos = pos;
 		l->scorer = lp_scorer_find(v, n);
