@@ -335,6 +335,15 @@ HELP(vocab_source, C(vocab), "",
      "list the source words alone, with no heading")
 HELP(vocab_target, C(vocab), "",
      "list the target words alone, with no heading")
+HELP(ascii, C(image), "",
+     "the blocks in ASCII (. : + #), not UTF-8 shades;\n"
+     "the default where the locale is not UTF-8")
+HELP(values, C(image), "",
+     "the table of the pixels' values after the blocks")
+HELP(output, C(image), "FILE",
+     "write the image as SVG pixels (with their values\n"
+     "in them up to 9x9) into FILE, - for standard\n"
+     "output; the file appears whole or not at all")
 HELP(help, C_ALL, "",
      "display this help and exit")
 HELP(version, C_MAIN, "",

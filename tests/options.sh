@@ -17,7 +17,7 @@ table_options() {
 }
 
 # trace, tui and model share the main --help and one parser
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image; do
 	first=${c%% *}
 	# shellcheck disable=SC2086
 	if diff <(help_options "$first") <(table_options $c) >"$TMP/diff"
@@ -70,7 +70,7 @@ kinds() {
 		END { for (n in eq) print n (eq[n] && pl[n] ? "[=" : eq[n] ? "=" : "") }' |
 		sort
 }
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image; do
 	first=${c%% *}
 	"$AT" "$first" --help |
 		grep -oE '^(  -[a-zA-Z], |      )--[a-z][a-z-]*(\[?=)?' |
