@@ -54,6 +54,14 @@ struct arch_class {
 	 * scores, the weights, the context) follows what it wrote. */
 	int (*narrate)(FILE *f, const struct trace *tr, int run,
 		       enum trace_stage stage, int t, int i, int prec);
+	/* The records the stepper's screen of stage shows for step t of run
+	 * (run -1: the encoder's of word i), in its order, each handed to
+	 * show with ctx; NULL: the stage's records in the order the step
+	 * program made them (src/view.c; s_0 after the last word's). */
+	void (*screen)(const struct trace *tr, int run,
+		       enum trace_stage stage, int t, int i,
+		       void (*show)(const struct trace_rec *r, void *ctx),
+		       void *ctx);
 	/* Records the encoder and returns the states (annotations) h_1..h_n
 	 * that attention reads, (n, H) row-major. */
 	const double *(*encode)(struct trace *tr);

@@ -668,7 +668,56 @@ static void luong_train_step(const struct model *m, const struct score_in *in,
 	luong_tr_attend(m, in, sc, t, n, -1, sel, w);
 }
 
+/* The stepper's screen of a stage (arch_class.screen): Luong's layout
+ * by record kind, the scores before their vector, the weighted terms
+ * before the context, and under hard attention the draw after the soft
+ * context it replaces, its exact view and learning signal. */
+static void luong_screen(const struct trace *tr, int run,
+			 enum trace_stage stage, int t, int i,
+			 void (*show)(const struct trace_rec *r, void *ctx),
+			 void *ctx)
+{
+	static const enum trace_kind kinds[STAGE_COUNT][2] = {
+		[STAGE_ENCODING] = { REC_EMBED, REC_RNN },
+		[STAGE_DECODER] = { REC_EMBED, REC_RNN },
+		[STAGE_SCORING] = { REC_SCORES, REC_SCORES },
+		[STAGE_SOFTMAX] = { REC_SOFTMAX, REC_SOFTMAX },
+		[STAGE_WEIGHTED_SUM] = { REC_WEIGHTED, REC_CONTEXT },
+		[STAGE_CONCAT] = { REC_CONCAT, REC_ATTENTIONAL },
+		[STAGE_OUTPUT] = { REC_OUTPUT, REC_OUTPUT },
+	};
+	if (stage == STAGE_SCORING) {
+		for (int j = 1; j <= tr->n; j++)
+			show(trace_find(tr, REC_SCORE, run, t, j), ctx);
+		show(trace_find(tr, REC_SCORES, run, t, 0), ctx);
+		return;
+	}
+	if (stage == STAGE_WEIGHTED_SUM)
+		for (int j = 1; j <= tr->n; j++)
+			show(trace_find(tr, REC_WEIGHTED, run, t, j), ctx);
+	for (int k = 0; k < 2; k++) {
+		if (k == 1 && kinds[stage][1] == kinds[stage][0])
+			break;
+		if (stage == STAGE_WEIGHTED_SUM && k == 0)
+			continue;
+		const struct trace_rec *r = trace_find(tr, kinds[stage][k],
+						      run, t, i);
+		if (r)
+			show(r, ctx);
+	}
+	if (stage == STAGE_WEIGHTED_SUM) {
+		const struct trace_run *ru = &tr->runs[run];
+		int end = t < ru->nsteps ? ru->step_first[t]
+					 : ru->first_rec + ru->nrecs;
+		for (int k = ru->step_first[t - 1]; k < end; k++)
+			if (tr->recs[k].kind >= REC_SAMPLE &&
+			    tr->recs[k].kind <= REC_SAMPLES)
+				show(&tr->recs[k], ctx);
+	}
+}
+
 const struct arch_class arch_luong = {
+	.screen = luong_screen,
 	.name = "luong",
 	.summary = "the RNN steps first, then attention with s_t as the query",
 	.query_off = 0,

@@ -43,3 +43,33 @@ int selection_find(const char *name)
 			return k;
 	return -1;
 }
+
+int selection_by_option(const char *option)
+{
+	for (int k = 0; k < SELECTION_COUNT; k++)
+		if (selection_registry[k]->option &&
+		    strcmp(option, selection_registry[k]->option) == 0)
+			return k;
+	return -1;
+}
+
+int selection_value(const struct selection_class *c, const char *v,
+		    size_t n, int *count)
+{
+	int found = -1, k = 0;
+
+	for (; c->values && c->values[k]; k++)
+		if (found < 0 && strlen(c->values[k]) == n &&
+		    memcmp(c->values[k], v, n) == 0)
+			found = k;
+	*count = k;
+	return found;
+}
+
+const char *selection_draws_option(void)
+{
+	for (int k = 0; k < SELECTION_COUNT; k++)
+		if (selection_registry[k]->draws)
+			return selection_registry[k]->option;
+	return "";
+}

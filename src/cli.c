@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "tok.h"
 #include "trace.h"
 #include "tui.h"
+#include "util.h"
 #include "window.h"
 
 /* Writes s to out as utf8_safe() shows it: every byte that could drive
@@ -94,12 +96,6 @@ int cli_usage_errorf(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-void cli_help_scorers(void)
-{
-	char names[256];
-	printf("                        scorers: %s\n",
-	       scorer_names(names, sizeof names, ", ", ", "));
-}
 
 /* The first name of the comma-separated list that is not a scorer (nor
  * "all", if all), as a new string, empty names included; the whole list
@@ -227,39 +223,7 @@ static const char *const cli_formats[FORMAT_COUNT] = {
 	"text", "json", "jsonl", "csv", "markdown"
 };
 
-/* Prints names[0..n), separated by ", " and last before the last, then
- * tail and a newline, wrapped at 80 columns under column 24, the cursor
- * being at column col. */
-static void cli_help_list(int col, const char *const *names, int n,
-			  const char *last, const char *tail)
-{
-	for (int k = 0; k <= n; k++) {
-		char word[96];
-		if (k == n)
-			snprintf(word, sizeof word, "%s", tail);
-		else
-			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
-				 k + 1 == n && last ? last : " ", names[k],
-				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
-		int len = (int)strlen(word);
-		if (col > 24 && col + len > 80 && word[0] == ' ') {
-			fputs("\n                       ", stdout);
-			col = 23;
-		}
-		fputs(word, stdout);
-		col += len;
-	}
-	putchar('\n');
-}
 
-/* --stage's list, from the registry of stages. */
-static void cli_help_stages(void)
-{
-	const char *names[STAGE_COUNT];
-	for (int k = 0; k < STAGE_COUNT; k++)
-		names[k] = trace_stage_name((enum trace_stage)k);
-	cli_help_list(49, names, STAGE_COUNT, NULL, "");
-}
 
 static void cli_help(void)
 {
@@ -297,62 +261,9 @@ static void cli_help(void)
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
 "a note, unless the model knows it.\n"
 "\n"
-"Options of trace, tui and model:\n"
-"  -s, --scorer=LIST     a scorer, several separated by commas, or all\n"
-"                        (default dot)\n", stdout);
-	cli_help_scorers();
-	cli_help_window();
-	cli_help_feed(1);
+"Options of trace, tui and model:\n", stdout);
+	cli_help_options(CLI_CMDS_COMMON, 24);
 	fputs(
-"      --arch=NAME       the architecture, luong or bahdanau: the model must\n"
-"                        be of it (its file says which); without --model,\n"
-"                        the built-in model of it (toy4, bahdanau4); all:\n"
-"                        each in turn (trace), or both, a to switch (tui)\n"
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4); handset4 names the\n"
-"                        built-in hand-set model of the lessons\n"
-"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
-"                        instead of decoding greedily\n"
-"  -f, --format=FORMAT   ", stdout);
-	cli_help_list(24, cli_formats, FORMAT_COUNT, " or ", " (default text)");
-	fputs(
-"  -p, --precision=N     digits after the point in text, 0 to 17 (default 4)\n"
-"      --hard[=RULE]     hard attention: the context of a step is one source\n"
-"                        word's state, drawn from the weights (sample, the\n"
-"                        default) or their argmax (argmax)\n"
-"      --seed=N          seed of --hard's draws (default 0)\n"
-"      --gradient        with --hard and --target: REINFORCE's learning\n"
-"                        signal at each step (R, R̄, R - R̄, the score-function,\n"
-"                        entropy and backpropagated terms)\n"
-"      --samples=N       with --hard and --target: a Monte Carlo estimate of\n"
-"                        the score gradient from N draws, beside the exact one\n"
-"      --gradient-paths[=T]  with --target (trace): how strongly the loss\n"
-"                        L_T of step T (default the last) reaches each h_i,\n"
-"                        directly through step T's attention and through\n"
-"                        the recurrence\n"
-"      --top=N           output probabilities listed at each step\n"
-"                        (default 3)\n"
-"      --handout         with --format=markdown: a handout, each vector kept\n"
-"                        on one line and only the --top=N outputs listed\n"
-"      --batch=FILE      trace each line 'source ||| target' of FILE\n"
-"                        (- for stdin); bad lines are reported as FILE:LINE\n"
-"      --strict          stop a batch at its first bad line\n"
-"      --quiet           no progress line on a terminal's standard error\n"
-"                        while a batch runs\n"
-"  -j, --jobs=N          trace a batch with N threads (default: one a\n"
-"                        processor, at most 16); the output is the same\n"
-"                        whatever N\n"
-"  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"      --stage=LIST      print only these stages: ", stdout);
-	cli_help_stages();
-	fputs(
-"                        (comma-separated; scoring includes decoder)\n"
-"      --color=WHEN      colours in the stepper: auto, always or never\n"
-"                        (default auto; NO_COLOR turns auto off)\n"
-"      --present         the stepper in presentation mode, for a projector\n"
-"      --autoplay=SECS   presentation mode that advances every SECS seconds\n"
-"  -h, --help            display this help and exit\n"
-"  -V, --version         output version information and exit\n"
 "\n"
 "Examples:\n"
 "  attn-trace trace --scorer=all \"je suis étudiant\"\n"
@@ -412,12 +323,6 @@ const char *cli_format_name(int k)
 	return k >= 0 && k < FORMAT_COUNT ? cli_formats[k] : NULL;
 }
 
-static const char *const cli_hard_rules[] = { "sample", "argmax" };
-
-const char *cli_hard_rule_name(int k)
-{
-	return k >= 0 && k < 2 ? cli_hard_rules[k] : NULL;
-}
 
 /* Adds the comma-separated stage names of arg to o's stages. */
 static int cli_stages(struct cli_opts *o, const char *arg)
@@ -509,7 +414,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		o->cfg_set = 1;
 		return cli_seed(&o->cfg, arg);
@@ -552,16 +457,20 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	}
 }
 
-int cli_hard(struct trace_cfg *cfg, const char *arg)
+int cli_selection(struct trace_cfg *cfg, int opt, const char *arg)
 {
-	cfg->selection = SELECTION_hard;
-	if (!arg || strcmp(arg, "sample") == 0)
-		cfg->hard_rule = 0;
-	else if (strcmp(arg, "argmax") == 0)
-		cfg->hard_rule = 1;
-	else {
-		return cli_value_error("--hard rule", arg, cli_hard_rules, 2);
+	const char *name = cli_option_name(opt);
+	int s = selection_by_option(name), n;
+	const struct selection_class *c = selection_get(s);
+	int k = arg ? selection_value(c, arg, strlen(arg), &n) : 0;
+	char what[64];
+
+	if (k < 0) {
+		snprintf(what, sizeof what, "--%s %s", name, c->value_noun);
+		return cli_value_error(what, arg, c->values, n);
 	}
+	cfg->selection = s;
+	c->set(cfg, k);
 	return 0;
 }
 
@@ -576,10 +485,8 @@ int cli_gradient_paths(struct trace_cfg *cfg, const char *arg)
 
 int cli_seed(struct trace_cfg *cfg, const char *arg)
 {
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9')
+	unsigned long long v;
+	if (util_whole(arg, strlen(arg), ULLONG_MAX, &v) != 0)
 		return cli_usage_errorf("--seed expects a whole number from 0 "
 					"to 18446744073709551615, not '%s'",
 					arg);
@@ -593,10 +500,10 @@ int cli_hard_check(const struct trace_cfg *cfg, const char *target)
 			: cfg->hard_samples ? "--samples" : NULL;
 	if (!opt)
 		return 0;
-	if (cfg->selection != SELECTION_hard || !target)
-		return cli_usage_errorf("%s needs --hard and --target: the "
+	if (!selection_get(cfg->selection)->draws || !target)
+		return cli_usage_errorf("%s needs --%s and --target: the "
 					"reward is log P of the target word",
-					opt);
+					opt, selection_draws_option());
 	return 0;
 }
 
@@ -660,25 +567,16 @@ int cli_arch(int *arch, const char *arg)
 	return cli_value_error("architecture", arg, cands, ARCH_COUNT + 1);
 }
 
-void cli_help_window(void)
-{
-	fputs("      --window=NAME     which source words a step weighs (default "
-	      "global):\n                        ", stdout);
-	for (int k = 0; k < WINDOW_COUNT; k++)
-		printf("%s%s", k == 0 ? "" : k + 1 < WINDOW_COUNT ? ", " : " or ",
-		       window_get(k)->name);
-	fputs("; local-p needs [local-p.*]\n"
-	      "      --window-size=D   a local window's half-width D, 0 or more "
-	      "(default\n"
-	      "                        1; local-p: 1 or more)\n", stdout);
-}
 
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg)
 {
 	const char *cands[WINDOW_COUNT];
 	if (opt == CLI_OPT_window_size) {
-		if (cli_int(arg, 0, TRACE_MAX_TOKENS, &cfg->window_size) == 0)
+		unsigned long long d;
+		if (util_whole(arg, strlen(arg), TRACE_MAX_TOKENS, &d) == 0) {
+			cfg->window_size = (int)d;
 			return 0;
+		}
 		return cli_usage_errorf("--window-size expects a whole number "
 					"from 0 to %d, not '%s'",
 					TRACE_MAX_TOKENS, arg);
@@ -729,16 +627,6 @@ int cli_load_arch(struct model *m, const char *path, int arch)
 	return 0;
 }
 
-void cli_help_feed(int arch_all)
-{
-	fputs("      --input-feeding   Luong's input feeding: the decoder reads\n"
-	      "                        [y_{t-1}; h̃_{t-1}]; the model must have it "
-	      "(its\n                        file says so); without --model, "
-	      "the built-in feed4\n", stdout);
-	if (arch_all)
-		fputs("                        (with --arch=all, luong's side; "
-		      "bahdanau's has none)\n", stdout);
-}
 
 const char *cli_builtin_model(int arch, int feed)
 {
@@ -882,36 +770,38 @@ int cli_flush(void)
 	return EXIT_OK;
 }
 
-/* The stepper on the trace of every scorer, starting with the one asked
- * for. */
-static int cli_tui_run(const struct model *m, const struct cli_opts *o,
-		       const char *sentence, const struct model *m2)
+/* The stepper on the trace of every scorer of the models ms (n, one an
+ * architecture under --arch=all), starting with the scorer asked for,
+ * on the first. */
+static int cli_tui_run(const struct model *ms, int n,
+		       const struct cli_opts *o, const char *sentence)
 {
-	struct trace tr, tr2;
+	struct trace trs[ARCH_COUNT];
+	const struct trace *archs[ARCH_COUNT];
 	struct errbuf err;
 	char note[320];
-	if (tok_trace_note(&tr, m, sentence, o->target, SCORER_ALL, note,
-			   sizeof note, &o->cfg, &err) != 0) {
-		cli_error(err.msg);
-		return EXIT_DATA;
-	}
-	if (m2 && tok_trace_note(&tr2, m2, sentence, o->target, SCORER_ALL,
-				 note, sizeof note, &o->cfg, &err) != 0) {
-		cli_error(err.msg);
-		trace_free(&tr);
-		return EXIT_DATA;
+	int made = 0, rc = EXIT_DATA;
+	for (; made < n; made++) {
+		if (tok_trace_note(&trs[made], &ms[made], sentence, o->target,
+				   SCORER_ALL, note, sizeof note, &o->cfg,
+				   &err) != 0) {
+			cli_error(err.msg);
+			goto out;
+		}
+		archs[made] = &trs[made];
 	}
 	if (note[0]) /* the stepper takes the screen: a line before it */
 		cli_messagef("note: %s", note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
-			       o->present, o->autoplay_ms, m2 ? &tr2 : NULL };
+			       o->present, o->autoplay_ms,
+			       n > 1 ? archs : NULL, n > 1 ? n : 0 };
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;
-	int rc = tui_run_trace(&tr, &to);
-	trace_free(&tr);
-	if (m2)
-		trace_free(&tr2);
+	rc = tui_run_trace(&trs[0], &to);
+out:
+	while (made-- > 0)
+		trace_free(&trs[made]);
 	return rc;
 }
 
@@ -922,8 +812,14 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 			: o->jobs ? "--jobs" : o->stages_set ? "--stage"
 			: o->quiet ? "--quiet"
 			: o->cfg.grad_paths ? "--gradient-paths" : NULL;
-	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0)
-		opt = o->cfg.selection ? "--hard" : "--seed";
+	char sel[64];
+	if (!opt && o->cfg_set && strcmp(cmd, "model") == 0) {
+		/* the option of the selection given, or --seed */
+		snprintf(sel, sizeof sel, "--%s",
+			 o->cfg.selection != SELECTION_DEFAULT
+			 ? selection_get(o->cfg.selection)->option : "seed");
+		opt = sel;
+	}
 	if (!opt && o->present && strcmp(cmd, "tui") != 0)
 		opt = o->autoplay_ms ? "--autoplay" : "--present";
 	if (!opt && o->output && strcmp(cmd, "tui") == 0)
@@ -950,31 +846,28 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 			     "trace' prints the same trace as text", why);
 		return EXIT_DATA;
 	}
-	/* --arch=all: the registry's first two architectures, each on its
+	/* --arch=all: every architecture of the registry, each on its
 	 * built-in model (with --input-feeding, its input-feeding variant's
-	 * where it has one); 'a' switches between them */
-	struct model m, m2;
+	 * where it has one); 'a' steps from one to the next */
+	struct model ms[ARCH_COUNT];
+	int n = 0;
 	if (o->arch == ARCH_ALL && o->model_path)
 		return cli_usage_error("--arch=all steps through the built-in "
 				       "model of each architecture; drop "
 				       "--model");
-	if (o->arch == ARCH_ALL) {
-		if (cli_load_feed(&m, NULL, 0, o->feed) != 0)
-			return EXIT_DATA;
-		if (cli_load_feed(&m2, NULL, 1, o->feed) != 0) {
-			model_free(&m);
+	if (o->arch != ARCH_ALL && cli_load(&ms[n++], o) != 0)
+		return EXIT_DATA;
+	for (; o->arch == ARCH_ALL && n < ARCH_COUNT; n++)
+		if (cli_load_feed(&ms[n], NULL, n, o->feed) != 0) {
+			while (n-- > 0)
+				model_free(&ms[n]);
 			return EXIT_DATA;
 		}
-	} else if (cli_load(&m, o) != 0) {
-		return EXIT_DATA;
-	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-	int rc = cli_tui_run(&m, o, sentence, o->arch == ARCH_ALL ? &m2
-								   : NULL);
+	int rc = cli_tui_run(ms, n, o, sentence);
 	free(sentence);
-	model_free(&m);
-	if (o->arch == ARCH_ALL)
-		model_free(&m2);
+	while (n-- > 0)
+		model_free(&ms[n]);
 	return rc;
 }
 

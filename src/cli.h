@@ -29,10 +29,6 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JSONL, FORMAT_CSV,
  * --format's values. */
 const char *cli_format_name(int k);
 
-/* The name of --hard's rule k (0: sample, 1: argmax), or NULL past the
- * last. */
-const char *cli_hard_rule_name(int k);
-
 /* Everything the common options can set. */
 struct cli_opts {
 	unsigned scorers;
@@ -57,15 +53,17 @@ struct cli_opts {
 	int feed;               /* --input-feeding: the model must have it */
 };
 
-/* --hard[=sample|argmax] (arg NULL: sample) and --seed=N into *cfg.
- * Returns 0, or EXIT_USAGE after a message.  Shared by every command
- * that traces. */
-int cli_hard(struct trace_cfg *cfg, const char *arg);
+/* The option opt (a code of cli_getopt) that chooses a selection
+ * (selection_class.option: --hard[=sample|argmax]), with its value arg
+ * (NULL: the class's first), into *cfg.  Returns 0, or EXIT_USAGE after
+ * a message.  Shared by every command that traces. */
+int cli_selection(struct trace_cfg *cfg, int opt, const char *arg);
 /* --gradient-paths[=T] into cfg->grad_paths (-1, the last step, without
  * T); returns 0, or EXIT_USAGE after a message. */
 int cli_gradient_paths(struct trace_cfg *cfg, const char *arg);
-/* --gradient and --samples need --hard and a target (target: --target's
- * value, NULL without it).  Returns 0, or EXIT_USAGE after a message. */
+/* --gradient and --samples need a selection that draws and a target
+ * (target: --target's value, NULL without it).  Returns 0, or
+ * EXIT_USAGE after a message. */
 int cli_hard_check(const struct trace_cfg *cfg, const char *target);
 #define CLI_MAX_SAMPLES 100000
 int cli_seed(struct trace_cfg *cfg, const char *arg);
@@ -132,16 +130,10 @@ int cli_arch_one(int arch, const char *cmd);
  * src/cli_options.h: a whole number from 0) into *cfg, for every command
  * that traces.  Returns 0, or EXIT_USAGE after the message. */
 int cli_window(struct trace_cfg *cfg, int opt, const char *arg);
-/* Their --help lines. */
-void cli_help_window(void);
 /* Refuses a --window-size below what --window's window takes (window:
  * an enum window; local-p's D is 1 or more): 0, or EXIT_USAGE after the
  * message.  Every command that traces calls it after its options. */
 int cli_window_check(int window, int size);
-
-/* --input-feeding's --help lines, for every command that traces (train
- * has its own), with what --arch=all does when arch_all is 1. */
-void cli_help_feed(int arch_all);
 
 /* The built-in model of architecture arch (an enum arch), with input
  * feeding when feed is 1 and the architecture has it (Luong's: feed4);
@@ -199,10 +191,6 @@ int cli_flush(void);
 /* The trace command (cli_trace.c): one sentence, or a batch, in any
  * format, to stdout or atomically to -o FILE. */
 int cli_trace(int argc, char **argv, const struct cli_opts *o);
-
-/* Prints the line of help text that lists the scorers, from the
- * registry: "                        scorers: dot, general, ...". */
-void cli_help_scorers(void);
 
 /* The usage error of an unknown name in --scorer=arg: names the first
  * name of the list that is not a scorer, the scorer it most likely meant

@@ -50,37 +50,9 @@ static void cli_diagram_help(void)
 "with the weights written and the largest marked, and the context vector\n"
 "and the step's result.  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
 "\n"
-"Options:\n"
-"  -o, --output=FILE     write the picture to FILE (default: standard\n"
-"                        output); FILE is replaced whole, or not at all\n"
-"      --step=T          the decoder step to draw, from 1 (default 1)\n"
-"      --all-steps       one picture a step, DIR/step-T.svg, into the\n"
-"                        directory given by -o DIR (made if missing)\n"
-"  -s, --scorer=NAME     the scorer (default dot)\n", stdout);
-	cli_help_scorers();
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(diagram), 24);
 	fputs(
-"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
-"                        instead of decoding greedily\n"
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4)\n"
-"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model\n", stdout);
-	cli_help_window();
-	cli_help_feed(0);
-	fputs(
-"      --hard[=RULE]     hard attention: sample (the default) draws one\n"
-"                        word from the weights, argmax takes the largest;\n"
-"                        the picture marks it, and its state is c_t\n"
-"      --seed=N          the seed of --hard's draws (default 0)\n", stdout);
-	fputs(
-"  -f, --format=FORMAT   svg (the default) or text: the picture the\n"
-"                        stepper's d key shows, in box drawing\n"
-"      --ascii           with --format=text: ASCII instead of box drawing\n"
-"                        (the default where the locale is not UTF-8)\n"
-"      --width=N         with --format=text: lay it out for N columns,\n"
-"                        40 to 400 (default 80)\n"
-"  -p, --precision=N     digits after the point, 1 to 6 (default 4)\n"
-"  -h, --help            display this help and exit\n"
 "\n"
 "Examples:\n"
 "  attn-trace diagram --step=2 -o step2.svg je suis étudiant\n"
@@ -145,7 +117,7 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 		o->feed = 1;
 		return 0;
 	case CLI_OPT_hard:
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		return cli_seed(&o->cfg, arg);
 	case 'h':

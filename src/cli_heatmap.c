@@ -58,43 +58,9 @@ static void cli_heatmap_help(void)
 "On a terminal, with no -o, it shows the weights as a text heatmap instead\n"
 "(-o - writes the SVG to the terminal all the same).\n"
 "\n"
-"Options:\n"
-"  -o, --output=FILE     write the picture to FILE (default: standard\n"
-"                        output); FILE is replaced whole, or not at all\n"
-"  -s, --scorer=LIST     a scorer, several separated by commas side by\n"
-"                        side, or all (default dot)\n", stdout);
-	cli_help_scorers();
-	cli_help_window();
-	cli_help_feed(1);
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(heatmap), 24);
 	fputs(
-"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
-"                        instead of decoding greedily\n"
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4); handset4 names the\n"
-"                        built-in hand-set model of the lessons\n"
-"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model; all: each\n"
-"                        architecture on its built-in model, side by side\n"
-"  -p, --precision=N     digits after the point in the cells, 0 to 17\n"
-"                        (default 4)\n"
-"      --hard[=RULE]     hard attention: each step's context is one source\n"
-"                        word's state, sampled from the weights (sample,\n"
-"                        the default) or their argmax (argmax)\n"
-"      --seed=N          seed of --hard's draws (default 0)\n"
-"      --show=WHAT       weights (α, or local-p's a; the default) or drawn:\n"
-"                        with --hard, a 1 in each step's drawn word and 0\n"
-"                        elsewhere\n"
-"      --gradient-paths[=T]  with --target: instead of the weights, how\n"
-"                        strongly the loss of step T (default the last)\n"
-"                        reaches each source word, directly through step\n"
-"                        T's attention and through the recurrence\n"
-"      --self            the weights A of each head of self-attention\n"
-"                        (attn-trace self; --target: cross-attention),\n"
-"                        a panel a head, on the built-in model self4\n"
-"      --causal          with --self: mask every later word\n"
-"      --no-position     with --self: no positional encoding\n"
-"      --heads=LIST      with --self: the heads drawn, 1, 2 or 1,2\n"
-"  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
@@ -155,7 +121,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 					       arg);
 	case CLI_OPT_hard:
 		o->not_self = "--hard";
-		return cli_hard(&o->cfg, arg);
+		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		o->not_self = "--seed";
 		return cli_seed(&o->cfg, arg);
@@ -200,8 +166,9 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (rc != 0)
 			return rc;
 	}
-	if (o->svg.drawn && o->cfg.selection != SELECTION_hard)
-		return cli_usage_error("--show=drawn needs --hard");
+	if (o->svg.drawn && !selection_get(o->cfg.selection)->draws)
+		return cli_usage_errorf("--show=drawn needs --%s",
+					selection_draws_option());
 	if (o->cfg.grad_paths && (!o->target || o->arch == ARCH_ALL))
 		return cli_usage_error("--gradient-paths needs --target, and "
 				       "one architecture");

@@ -31,14 +31,9 @@ static void cli_image_help(void)
 "blocks, two columns each, with row and column numbers from 1; with -o,\n"
 "an SVG picture of them.  FILE - reads standard input.\n"
 "\n"
-"Options:\n"
-"      --ascii           the blocks in ASCII (. : + #), not UTF-8 shades;\n"
-"                        the default where the locale is not UTF-8\n"
-"      --values          the table of the pixels' values after the blocks\n"
-"  -o, --output=FILE     write the image as SVG pixels (with their values\n"
-"                        in them up to 9x9) into FILE, - for standard\n"
-"                        output; the file appears whole or not at all\n"
-"  -h, --help            display this help and exit\n"
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(image), 24);
+	fputs(
 "\n"
 "A file that is not such an image is refused with the place of the first\n"
 "fault (FILE:LINE:COLUMN, or FILE: byte N in a P5 file's pixels), exit\n"

@@ -7,7 +7,8 @@
  * has one: -SHORT is then the option too); NAME is --NAME; ARG is NO,
  * REQ or OPT (an optional =VALUE); COMMANDS are the commands that take it
  * (C(x) | ...); VALUES are what completion offers for its value: V(NONE),
- * V(FILE) or one of the registries of enum cli_values, or a fixed list,
+ * V(FILE) or one of the registries of enum cli_values (V(SELECTION): the
+ * values of the selection whose option it is), or a fixed list,
  * L("a b"); a registry that a comma-separated list of values may take
  * (cli_values_list) is completed item by item.  One name may have several lines for disjoint commands whose
  * values differ (--format).  The order is that of completion and of
@@ -45,7 +46,7 @@ OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
 OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))
 OPT(autoplay, "autoplay", 0, REQ, C(tui), V(NONE))
-OPT(hard, "hard", 0, OPTARG, C_TRACING | C(train), V(HARD_RULES))
+OPT(hard, "hard", 0, OPTARG, C_TRACING | C(train), V(SELECTION))
 OPT(seed, "seed", 0, REQ, C_TRACING | C(train), V(NONE))
 OPT(gradient, "gradient", 0, NO, C(trace) | C(tui), V(NONE))
 OPT(samples, "samples", 0, REQ, C(trace) | C(tui), V(NONE))

@@ -15,6 +15,7 @@
 #include "model.h"
 #include "quiz.h"
 #include "scorer.h"
+#include "selection.h"
 #include "self.h"
 #include "suggest.h"
 #include "trace.h"
@@ -87,6 +88,142 @@ int cli_getopt(unsigned cmds, int argc, char **argv)
 	return c;
 }
 
+/* ---------------------------------------------------------- --help */
+
+struct cli_help {
+	size_t opt;           /* its line of cli_options[] */
+	unsigned cmds;        /* the --help pages that show it */
+	const char *metavar;  /* "LIST" in --scorer=LIST */
+	const char *text;     /* its lines, with "@LIST" to fill */
+};
+
+#define HELP(id, cmds_, mv, txt) \
+	{ (size_t)(CLI_OPT_##id - CLI_OPT_FIRST_ - 1), cmds_, mv, txt },
+static const struct cli_help cli_helps[] = {
+#include "cli_help_list.h"
+};
+#undef HELP
+#define CLI_NHELPS (sizeof cli_helps / sizeof cli_helps[0])
+
+static const char *cli_scorer_name_nth(int k)
+{
+	return k < SCORER_COUNT ? scorer_get(k)->name : NULL;
+}
+
+static const char *cli_window_nth(int k);
+static const char *cli_stage_nth(int k);
+
+/* The lists a help text fills in ("@scorers"), from their registries:
+ * the separator before the last name (NULL: a comma, as before the
+ * others), and whether the line wraps at 80 columns (cli_help_list). */
+static const struct cli_help_fill {
+	const char *name;
+	const char *(*nth)(int);
+	const char *last;
+	int wrap;
+} cli_help_fills[] = {
+	{ "scorers", cli_scorer_name_nth, NULL, 0 },
+	{ "windows", cli_window_nth, " or ", 0 },
+	{ "formats", cli_format_name, " or ", 1 },
+	{ "stages", cli_stage_nth, NULL, 1 },
+};
+
+/* Prints names[0..n), separated by ", " and last before the last, then
+ * tail and a newline, wrapped at 80 columns under column 24, the cursor
+ * being at column col. */
+static void cli_help_list(int col, const char *const *names, int n,
+			  const char *last, const char *tail)
+{
+	for (int k = 0; k <= n; k++) {
+		char word[160];
+		if (k == n)
+			snprintf(word, sizeof word, "%s", tail);
+		else
+			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
+				 k + 1 == n && last ? last : " ", names[k],
+				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
+		int len = (int)strlen(word);
+		if (col > 24 && col + len > 80 && word[0] == ' ') {
+			fputs("\n                       ", stdout);
+			col = 23;
+		}
+		fputs(word, stdout);
+		col += len;
+	}
+	putchar('\n');
+}
+
+/* Prints the line s (len bytes) of a help text and its newline, the
+ * cursor being at column col, with its "@LIST", if any, filled in. */
+static void cli_help_line(const char *s, size_t len, int col)
+{
+	const char *at = memchr(s, '@', len), *names[64];
+	const struct cli_help_fill *f = NULL;
+	int n = 0;
+
+	if (!at) {
+		printf("%.*s\n", (int)len, s);
+		return;
+	}
+	size_t w = strspn(at + 1, "abcdefghijklmnopqrstuvwxyz");
+	for (size_t k = 0; k < sizeof cli_help_fills / sizeof *cli_help_fills;
+	     k++)
+		if (strlen(cli_help_fills[k].name) == w &&
+		    strncmp(at + 1, cli_help_fills[k].name, w) == 0)
+			f = &cli_help_fills[k];
+	const char *rest = at + 1 + w;
+	int restlen = (int)(len - (size_t)(rest - s));
+	while (n < 64 && (names[n] = f->nth(n)))
+		n++;
+	printf("%.*s", (int)(at - s), s);
+	if (f->wrap) {
+		char tail[128];
+		snprintf(tail, sizeof tail, "%.*s", restlen, rest);
+		cli_help_list(col + (int)(at - s), names, n, f->last, tail);
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		printf("%s%s", k == 0 ? "" : k + 1 == n && f->last ? f->last
+			       : ", ", names[k]);
+	printf("%.*s\n", restlen, rest);
+}
+
+void cli_help_options(unsigned cmds, int col)
+{
+	for (size_t k = 0; k < CLI_NHELPS; k++) {
+		const struct cli_help *h = &cli_helps[k];
+		const struct cli_option *o = &cli_options[h->opt];
+		int n;
+
+		if (!(h->cmds & cmds))
+			continue;
+		if (o->letter)
+			n = printf("  -%c, --%s", o->letter, o->name);
+		else
+			n = printf("      --%s", o->name);
+		if (o->has_arg != no_argument)
+			n += printf(o->has_arg == optional_argument ? "[=%s]"
+				    : "=%s", h->metavar);
+		printf("%*s", n < col ? col - n : 1, "");
+		for (const char *t = h->text;; t++) {
+			size_t len = strcspn(t, "\n");
+			cli_help_line(t, len, col);
+			t += len;
+			if (!*t)
+				break;
+			printf("%*s", col, "");
+		}
+	}
+}
+
+const char *cli_option_name(int code)
+{
+	for (size_t k = 0; k < CLI_NOPTIONS; k++)
+		if (cli_options[k].code == code)
+			return cli_options[k].name;
+	return NULL;
+}
+
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
 	"train", "vocab", "self", "image"
@@ -150,7 +287,6 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
-	[CLI_V_HARD_RULES] = cli_hard_rule_name,
 };
 
 /* Prints the values of option o from their registry, a line each, after
@@ -173,6 +309,12 @@ static void cli_values_print(const struct cli_option *o)
 			printf("%.*s\n", (int)n, p);
 			p += n;
 		}
+	}
+	if (o->vals == CLI_V_SELECTION) {
+		const struct selection_class *c =
+			selection_get(selection_by_option(o->name));
+		for (int k = 0; c->values[k]; k++)
+			puts(c->values[k]);
 	}
 	if ((size_t)o->vals < sizeof cli_registry_nth / sizeof *cli_registry_nth
 	    && cli_registry_nth[o->vals])

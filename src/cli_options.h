@@ -28,7 +28,7 @@ enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
 		  CLI_V_WINDOWS, CLI_V_MODELS, CLI_V_TARGET_WORDS,
 		  CLI_V_FORMATS, CLI_V_SELF_FORMATS, CLI_V_STAGES,
 		  CLI_V_QUIZ_STAGES, CLI_V_QUIZ_FORMATS, CLI_V_DIAGRAM_FORMATS, CLI_V_HEADS, CLI_V_COLORS,
-		  CLI_V_HARD_RULES, CLI_V_LIST };
+		  CLI_V_SELECTION, CLI_V_LIST };
 
 /* The next option of argv for the commands cmds (bits CLI_CMD_BIT):
  * its code (the letter, or CLI_OPT_ID) with optarg its value; -1 after
@@ -36,6 +36,16 @@ enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
  * malformed option ("did you mean"), when the caller returns
  * EXIT_USAGE.  Sets opterr to 0; the caller sets optind. */
 int cli_getopt(unsigned cmds, int argc, char **argv);
+
+/* Prints the options part of the --help of the commands cmds (bits
+ * CLI_CMD_BIT; CLI_CMDS_COMMON: the main help), from the help table
+ * src/cli_help_list.h: each option's letter, name and argument, and its
+ * text from column col. */
+void cli_help_options(unsigned cmds, int col);
+
+/* The name of the option whose code (as cli_getopt returns it) is code,
+ * without its dashes ("hard"), or NULL. */
+const char *cli_option_name(int code);
 
 /* attn-trace options [--values=OPTION] [COMMAND]: the options COMMAND
  * takes (without one, those of a bare attn-trace), a line each: "--NAME"

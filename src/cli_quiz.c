@@ -70,42 +70,9 @@ static void cli_quiz_help(void)
 "answers are read from standard input, so a quiz can be scripted.  The\n"
 "default sentence is \"" CLI_QUIZ_SENTENCE "\".\n"
 "\n"
-"Options:\n"
-"      --stage=STAGE     ask only about scoring, softmax or weighted-sum,\n"
-"                        or hard-draw (which word --hard draws: l from u\n"
-"                        and the cumulative sums);\n"
-"                        give it again to add a stage (default: all three,\n"
-"                        in turn)\n"
-"      --seed=N          pick the questions with seed N (default: from the\n"
-"                        clock; the seed is printed, so a quiz can be\n"
-"                        repeated)\n"
-"      --count=N         ask N questions, 1 to 100 (default 3)\n"
-"      --answers         print the questions with their answers and the\n"
-"                        worked arithmetic, and read nothing (for teachers)\n"
-"      --worksheet       print the questions as a worksheet to hand out,\n"
-"                        with a blank for each answer, and read nothing\n"
-"      --key             print the worksheet's key: each answer with its\n"
-"                        worked arithmetic (the same options and --seed\n"
-"                        give the worksheet's questions)\n"
-"      --format=FORMAT   of --worksheet and --key: text (the default),\n"
-"                        markdown or html (one page, nothing external)\n"
-"  -s, --scorer=NAME     the scorer of the questions (default dot)\n", stdout);
-	cli_help_scorers();
-	cli_help_window();
-	cli_help_feed(1);
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(quiz), 24);
 	fputs(
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4); handset4 names the\n"
-"                        built-in hand-set model of the lessons\n"
-"      --arch=NAME       luong or bahdanau: the model must be of it;\n"
-"                        without --model, its built-in model; all: each\n"
-"                        architecture on its built-in model, in turn\n"
-"  -t, --target=SENTENCE teacher-force the decoder with this translation\n"
-"      --hard[=RULE]     hard attention: the context is one source word's\n"
-"                        state, sampled from the weights with --seed's\n"
-"                        generator (sample, the default) or their argmax\n"
-"  -p, --precision=N     digits after the point, 2 to 8 (default 4)\n"
-"  -h, --help            display this help and exit\n"
 "\n"
 "An answer counts when it is within 5 units of the last digit shown, times\n"
 "(1 + |the value|): 0.0005 × (1 + |value|) at the default precision.  An\n"
@@ -212,7 +179,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_answers: o->answers = 1; return 0;
 	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
 	case CLI_OPT_key: o->sheet |= 2; return 0;
-	case CLI_OPT_hard: return cli_hard(&o->cfg, arg);
+	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case CLI_OPT_quiz_stage: case CLI_OPT_seed: case CLI_OPT_count: case 'p': case 's':
 	case CLI_OPT_quiz_format:

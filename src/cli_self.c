@@ -49,31 +49,9 @@ static void cli_self_help(void)
 "--target the queries come from the target words instead\n"
 "(cross-attention).  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
 "\n"
-"Options:\n"
-"  -m, --model=FILE      read the model from FILE; it needs the sections\n"
-"                        [self.*] (and [cross.*] for --target); the\n"
-"                        default, self4, is the built-in hand-set model\n"
-"                        of self-attention\n"
-"  -t, --target=SENTENCE cross-attention: queries from these target words,\n"
-"                        keys and values from the source words\n"
-"      --causal          mask every score e_i,j with j > i (-inf): a word\n"
-"                        sees no later word\n"
-"      --no-position     add no positional encoding to the embeddings\n"
-"      --heads=LIST      the heads whose stages to show: 1, 2, or 1,2\n"
-"                        (default: both, all that the model has); the\n"
-"                        concat and W_O always use both\n"
-"  -f, --format=FORMAT   text, json, jsonl, csv, markdown, svg (the\n"
-"                        weights A of each head as a heatmap picture),\n"
-"                        or diagram-svg (a line from each query to each\n"
-"                        key, as thick as its weight); default text, or\n"
-"                        the stepper on a terminal\n"
-"      --row=I           the query row whose weights the stepper and\n"
-"                        diagram-svg show, from 1 (default 1)\n"
-"      --color=WHEN      colours in the stepper: auto, always or never\n"
-"  -p, --precision=N     digits after the point in text and Markdown, 0\n"
-"                        to 17 (default 4)\n"
-"  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
-"  -h, --help            display this help and exit\n"
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(self), 24);
+	fputs(
 "\n"
 "On a terminal, with no --format and no -o, it opens the stepper: a\n"
 "screen a stage, the two heads side by side, a heatmap of each head's\n"
@@ -285,7 +263,7 @@ static int cli_self_tui(const struct self_trace *t,
 		v.row = o->row - 1;
 	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
 				  &v.scroll };
-	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL };
+	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL, 0 };
 	return tui_run_screens(&sc, &to);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,77 +45,15 @@ struct cli_train_opts {
 
 static void cli_train_help(void)
 {
-	char names[256];
 	fputs(
 "Usage: attn-trace train --pairs=FILE -o OUT.model [OPTION]...\n"
 "Train the model's weights on the sentence pairs of FILE, by\n"
 "backpropagation through time, and write them to OUT.model.  Each line of\n"
 "FILE is a pair \"source words ||| target words\" (see doc/training.md).\n"
 "\n"
-"Options:\n"
-"      --pairs=FILE      the training pairs (required; - is stdin)\n"
-"  -o, --output=FILE     the model file to write (required; - is stdout)\n"
-"  -s, --scorer=LIST     all, or scorers separated by commas: one model\n"
-"                        whose shared weights serve them all, trained on\n"
-"                        the sum of their losses (default all)\n", stdout);
-	printf("                        scorers: %s\n",
-	       scorer_names(names, sizeof names, ", ", ", "));
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(train), 24);
 	fputs(
-"      --epochs=N        full passes over the pairs, one update each\n"
-"                        (default 3000)\n"
-"      --lr=X            learning rate (default 0.01)\n"
-"      --weight-decay=X  shrink every weight by lr*X at each update, as\n"
-"                        AdamW does (default 0.2; 0: none)\n"
-"      --optimizer=NAME  adam or sgd (default adam)\n"
-"      --clip=X          clip the gradient to global norm X; 0: never\n"
-"                        (default 5)\n"
-"      --seed=N          seed of the random initial weights (default 1)\n"
-"      --embedding=N     embedding size E, 1 to 64 (default 4)\n"
-"      --hidden=N        hidden size H, 1 to 64 (default 4)\n"
-"      --arch=NAME       luong (the default) or bahdanau (H even); with\n"
-"                        --init, the model's own, which --arch must name;\n"
-"                        all: a model of each architecture, with the same\n"
-"                        settings, written to DIR/luong.model, ... where\n"
-"                        -o DIR names a directory (if one training fails,\n"
-"                        none is written)\n"
-"      --attention=N     concat scorer width A, 1 to 64 (default 4)\n"
-"      --positions=N     source positions L of the location scorer, 1 to\n"
-"                        64 (default: the longest source side)\n"
-"      --init=FILE       start from the weights of the model FILE (its\n"
-"                        sizes and vocabularies) instead of random ones;\n"
-"                        a name 'attn-trace models' lists is a built-in\n"
-"                        one; its self/cross-attention weights are kept\n"
-"      --freeze-shared   with --init: update only the weights that the\n"
-"                        scorers trained own, and keep every other weight\n"
-"                        as the --init model has it\n"
-"      --align-weight=X  add X times -log(the attention on the gold source\n"
-"                        words) to the loss, for pairs with a gold\n"
-"                        alignment (guided alignment; default 0: none)\n"
-"      --input-feeding   Luong's input feeding: the decoder reads\n"
-"                        [y_{t-1}; h̃_{t-1}] (the model file then says so);\n"
-"                        with --init, the model's own; with --arch=all,\n"
-"                        Luong's model only (Bahdanau's reads c_t anyway)\n"
-"      --window=NAME     train the weights through a window: global (the\n"
-"                        default), local-m or local-p (any scorer, both\n"
-"                        architectures, with input feeding too; local-p\n"
-"                        adds [local-p.W_p] and [local-p.v_p] to the model)\n"
-"      --window-size=D   the local window's half-width D (default 1)\n"
-"      --hard[=sample]   hard attention: each step draws one source word\n"
-"                        from α (SplitMix64 from --seed) and learns the\n"
-"                        scores by REINFORCE (doc/model.md); either\n"
-"                        architecture, every scorer, --input-feeding\n"
-"                        and either local window (local-p draws from its\n"
-"                        weights normalised, a / Σa, and W_p, v_p learn)\n"
-"      --heldout=FILE    after training, report the alignment accuracy on\n"
-"                        the pairs of FILE too, pairs not trained on\n"
-"  -j, --jobs=N          share each epoch's pairs among N threads, in\n"
-"                        chunks of 64 (default: one a processor, at\n"
-"                        most 16); the model is the same whatever N;\n"
-"                        --hard trains on one\n"
-"      --every=N         without a terminal, print progress every N\n"
-"                        epochs (default 100)\n"
-"  -q, --quiet           print no progress\n"
-"  -h, --help            display this help and exit\n"
 "\n"
 "Example:\n"
 "  attn-trace train --pairs=data/toy.pairs -o toy.model --seed=1\n"
@@ -132,22 +71,6 @@ static int cli_train_real(const char *s, double lo, double hi, double *out)
 	if (num_parse(s, &v, &end) != NUM_OK || *end || v < lo || v > hi)
 		return -1;
 	*out = v;
-	return 0;
-}
-
-/* Parses the seed: a whole number from 0 to 2^64 - 1. */
-static int cli_train_seed(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	*out = (uint64_t)v;
 	return 0;
 }
 
@@ -191,12 +114,16 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 			return 0;
 		return cli_usage_errorf("--clip expects a number from 0 "
 					     "to 1e12, not '%s'", arg);
-	case CLI_OPT_seed:
-		if (cli_train_seed(arg, &o->t.seed) == 0)
+	case CLI_OPT_seed: {
+		unsigned long long seed;
+		if (util_whole(arg, strlen(arg), UINT64_MAX, &seed) == 0) {
+			o->t.seed = seed;
 			return 0;
+		}
 		return cli_usage_errorf("--seed expects a whole number "
 					     "from 0 to 18446744073709551615, "
 					     "not '%s'", arg);
+	}
 	case CLI_OPT_every:
 		if (cli_int(arg, 1, CLI_TRAIN_MAX_EPOCHS, &o->every) == 0)
 			return 0;
@@ -209,6 +136,42 @@ static int cli_train_number(struct cli_train_opts *o, int c, const char *arg)
 	case CLI_OPT_positions: return cli_train_size("positions", arg, &o->L);
 	default: return cli_train_size("attention", arg, &o->A);
 	}
+}
+
+/* train --hard[=sample]: the option opt of a selection, which training
+ * takes with one value (selection_class.train_value) only.  Returns 0 or
+ * EXIT_USAGE after a message. */
+static int cli_train_selection(struct cli_train_opts *o, int opt,
+			       const char *arg)
+{
+	const char *name = cli_option_name(opt);
+	int s = selection_by_option(name), n;
+	const struct selection_class *c = selection_get(s);
+	int k = arg ? selection_value(c, arg, strlen(arg), &n)
+		    : c->train_value;
+
+	if (k == c->train_value) {
+		o->t.selection = s; /* its draws start at --seed */
+		return 0;
+	}
+	return cli_usage_errorf("train --%s takes only '%s' (%s), not '%s'",
+				name, c->values[c->train_value],
+				c->train_value_why, arg);
+}
+
+/* " with --hard=argmax": how greedy decoding reads a model trained with
+ * the selection of o (selection_class.greedy), into buf; "" for the
+ * default.  Returns buf. */
+static const char *cli_train_greedy(char *buf, size_t size,
+				    const struct cli_train_opts *o)
+{
+	const struct selection_class *c = selection_get(o->t.selection);
+
+	buf[0] = '\0';
+	if (o->t.selection != SELECTION_DEFAULT)
+		snprintf(buf, size, " with --%s=%s", c->option,
+			 c->values[c->greedy]);
+	return buf;
 }
 
 /* Applies one option; returns 0, EXIT_USAGE after a message, or -1 after
@@ -234,13 +197,7 @@ static int cli_train_option(struct cli_train_opts *o, int c, const char *arg)
 		return rc;
 	}
 	case CLI_OPT_hard:
-		if (!arg || strcmp(arg, "sample") == 0) {
-			o->t.hard = 1; /* the draws' stream starts at --seed */
-			return 0;
-		}
-		return cli_usage_errorf("train --hard takes only 'sample' (the "
-					"draws REINFORCE learns from), not "
-					"'%s'", arg);
+		return cli_train_selection(o, c, arg);
 	case 'q': o->quiet = 1; return 0;
 	case 'h': cli_train_help(); return -1;
 	case 's':
@@ -445,7 +402,7 @@ static void cli_train_command(char *buf, size_t size,
 			 t->lay.feed ? " --input-feeding" : "");
 	/* the options of the scorers' weights, on a line of their own */
 	if (o->L || o->t.align_weight > 0.0 || o->t.window != WINDOW_DEFAULT ||
-	    o->t.hard) {
+	    o->t.selection != SELECTION_DEFAULT) {
 		char aw[NUM_BUFSZ];
 		size_t used = (size_t)snprintf(pos, sizeof pos, "\n   ");
 		if (o->L)
@@ -460,9 +417,9 @@ static void cli_train_command(char *buf, size_t size,
 				 " --window=%s --window-size=%d",
 				 window_get(o->t.window)->name,
 				 o->t.window_size);
-		if (o->t.hard)
+		if (o->t.selection != SELECTION_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
-				 " --hard");
+				 " --%s", selection_get(o->t.selection)->option);
 	}
 	snprintf(buf, size, "attn-trace train --pairs=%s --scorer=%s "
 		 "--epochs=%d\n    --optimizer=%s --lr=%s --weight-decay=%s "
@@ -474,11 +431,11 @@ static void cli_train_command(char *buf, size_t size,
 		 num_shortest(clip, o->t.clip), start, pos);
 }
 
-/* The pairs of d that greedy decoding with scorer sc reproduces when
- * attention is hard and takes the largest weight, as "trace --hard=argmax"
- * decodes (through the trace itself): a model trained with --hard is
- * meant to be read so. */
-static int cli_train_count_argmax(const struct model *m,
+/* The pairs of d that greedy decoding with scorer sc reproduces through
+ * the trace itself, with the selection trained and its greedy value, as
+ * "trace --hard=argmax" decodes: a model trained with --hard is meant to
+ * be read so. */
+static int cli_train_count_greedy(const struct model *m,
 				  const struct train_data *d, int sc,
 				  const struct cli_train_opts *o)
 {
@@ -487,8 +444,9 @@ static int cli_train_count_argmax(const struct model *m,
 
 	cfg.window = o->t.window;
 	cfg.window_size = o->t.window_size;
-	cfg.selection = SELECTION_hard;
-	cfg.hard_rule = 1;
+	cfg.selection = o->t.selection;
+	selection_get(cfg.selection)->set(&cfg,
+					  selection_get(cfg.selection)->greedy);
 	for (int k = 0; k < d->n; k++) {
 		const struct train_pair *pr = &d->pairs[k];
 		struct trace tr;
@@ -521,7 +479,8 @@ static void cli_train_exact(char *buf, size_t size, struct trainer *t,
 	for (int sc = 0; sc < SCORER_COUNT && used < size; sc++) {
 		if (!(o->t.scorers & (1u << sc)))
 			continue;
-		int right = o->t.hard ? cli_train_count_argmax(&v, d, sc, o)
+		int right = o->t.selection != SELECTION_DEFAULT
+			    ? cli_train_count_greedy(&v, d, sc, o)
 				      : train_count_exact(&v, d, sc, &t->work);
 		int n = snprintf(buf + used, size - used, "%s%d/%d%s with %s",
 				 used ? ", " : "", right, d->n,
@@ -624,18 +583,17 @@ static void cli_train_header(char *buf, size_t size,
 {
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
 	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[320] = "";
-	char story[4096], before[64] = "";
+	char story[4096], before[64] = "", with[64];
 
 	if (o->t.align_weight > 0.0)
 		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
 			 "attention on the gold source words) of each\ntarget "
 			 "word that has a gold alignment (guided alignment).",
 			 num_shortest(aw, o->t.align_weight));
-	if (o->t.hard) {
+	if (o->t.selection != SELECTION_DEFAULT) {
 		size_t used = strlen(guided);
-		snprintf(guided + used, sizeof guided - used, "\nHard "
-			 "attention (--hard): each step draws one source word "
-			 "l;\nthe scores learn by REINFORCE (doc/training.md).");
+		snprintf(guided + used, sizeof guided - used, "\n%s",
+			 selection_get(o->t.selection)->train_note);
 	}
 	cli_train_command(cmd, sizeof cmd, o, t);
 	cli_train_method(method, sizeof method, o);
@@ -677,7 +635,7 @@ static void cli_train_header(char *buf, size_t size,
 		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
 		 num_fixed(acc, 100.0 * st->accuracy, 1),
-		 o->t.hard ? " with --hard=argmax" : "", exact, aligned, before,
+		 cli_train_greedy(with, sizeof with, o), exact, aligned, before,
 		 story);
 }
 
@@ -807,9 +765,10 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 				     t->lay.L, t->lay.L, d->max_src);
 		rc = EXIT_DATA;
 	}
-	if (rc == 0 && o->t.hard &&
+	if (rc == 0 && o->t.selection != SELECTION_DEFAULT &&
 	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
-		cli_messagef("train --hard cannot train the %s architecture",
+		cli_messagef("train --%s cannot train the %s architecture",
+			     selection_get(o->t.selection)->option,
 			     arch_get(t->lay.arch)->name);
 		rc = EXIT_USAGE;
 	}
@@ -851,6 +810,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 	progress_start(&pr.pg, stderr, !o->quiet);
 	struct train_stats st;
 	char exact[256], secs[NUM_BUFSZ], loss[NUM_BUFSZ], acc[NUM_BUFSZ];
+	char with[64];
 	double start = progress_clock();
 
 	train_run(t, d, &o->t, cli_train_report, &pr, &st);
@@ -867,7 +827,7 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 			"loss %s, accuracy %s%%\ngreedy decoding%s reproduces "
 			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
 			num_fixed(acc, 100.0 * st.accuracy, 1),
-			o->t.hard ? " with --hard=argmax" : "", exact);
+			cli_train_greedy(with, sizeof with, o), exact);
 		cli_train_print_align(o, t, d, h);
 	}
 	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);

@@ -21,13 +21,8 @@ static void cli_vocab_help(void)
 "hold) and its target words (what it can output, and what --target may\n"
 "hold), each under a heading, a word a line.\n"
 "\n"
-"Options:\n"
-"  -m, --model=FILE      read the model from FILE instead of the built-in\n"
-"                        trained toy model (toy4); handset4 names the\n"
-"                        built-in hand-set model of the lessons\n"
-"      --source          list the source words alone, with no heading\n"
-"      --target          list the target words alone, with no heading\n"
-"  -h, --help            display this help and exit\n", stdout);
+"Options:\n", stdout);
+	cli_help_options(CLI_CMD_BIT(vocab), 24);
 }
 
 /* The words of v, a line each, indented by indent columns. */

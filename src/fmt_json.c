@@ -533,11 +533,13 @@ static void jw_header(const struct jw *w)
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
 			       arch_get(tr->arch)->name);
-	if (tr->cfg.selection == SELECTION_hard)
-		fmt_buf_printf(w->b, " \"selection\": \"hard\", "
-			       "\"hard_rule\": \"%s\", \"seed\": %llu,",
-			       tr->cfg.hard_rule ? "argmax" : "sample",
-			       tr->cfg.seed);
+	if (tr->cfg.selection != SELECTION_DEFAULT) {
+		const struct selection_class *sc =
+			selection_get(tr->cfg.selection);
+		fmt_buf_printf(w->b, " \"selection\": \"%s\",", sc->name);
+		if (sc->json)
+			sc->json(w->b, &tr->cfg);
+	}
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"source\": ");
 	jw_words(w, &m->src, tr->src, tr->n);

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "self.h"
 #include "tok.h"
 #include "utf8.h"
+#include "util.h"
 #include "window.h"
 
 enum lesson_key {
@@ -537,30 +539,33 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_WINDOW_SIZE: {
-		int d = 0;
-		size_t k = 0;
-		while (k < n && v[k] >= '0' && v[k] <= '9' &&
-		       d <= TRACE_MAX_TOKENS)
-			d = d * 10 + (v[k++] - '0');
+		unsigned long long d;
 		l->window_size_pos = pos;
-		if (n > 0 && k == n && d <= TRACE_MAX_TOKENS) {
-			l->cfg.window_size = d;
+		if (util_whole(v, n, TRACE_MAX_TOKENS, &d) == 0) {
+			l->cfg.window_size = (int)d;
 			return 0;
 		}
 		return lp_err(p, off, "expected a whole number from 0 to %d "
 			      "(a local window's half-width), found %s",
 			      TRACE_MAX_TOKENS, lp_quote(buf, sizeof buf, v, n));
 	}
-	case KEY_HARD: /* hard attention: sample or argmax */
-		l->cfg.selection = SELECTION_hard;
-		if (n == 6 && memcmp(v, "sample", 6) == 0)
-			return 0;
-		if (n == 6 && memcmp(v, "argmax", 6) == 0) {
-			l->cfg.hard_rule = 1;
+	case KEY_HARD: { /* the selection whose option is the key */
+		int s = selection_by_option(lesson_key_names[key]), count;
+		const struct selection_class *c = selection_get(s);
+		int k = selection_value(c, v, n, &count);
+		if (k >= 0) {
+			l->cfg.selection = s;
+			c->set(&l->cfg, k);
 			return 0;
 		}
-		return lp_err(p, off, "expected sample or argmax, found %s",
+		names[0] = '\0';
+		for (k = 0; k < count; k++)
+			snprintf(names + strlen(names), sizeof names -
+				 strlen(names), "%s%s", k == 0 ? "" :
+				 k + 1 < count ? ", " : " or ", c->values[k]);
+		return lp_err(p, off, "expected %s, found %s", names,
 			      lp_quote(buf, sizeof buf, v, n));
+	}
 	case KEY_INPUT_FEEDING: /* the model must have it, or not */
 		l->feed_pos = pos;
 		if ((n == 3 && memcmp(v, "yes", 3) == 0) ||
@@ -571,22 +576,12 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		return lp_err(p, off, "expected yes or no (whether the model "
 			      "has input feeding), found %s",
 			      lp_quote(buf, sizeof buf, v, n));
-	case KEY_SEED: { /* the seed of hard attention's draws */
-		unsigned long long x = 0;
-		size_t k = 0;
-		for (; k < n && v[k] >= '0' && v[k] <= '9'; k++) {
-			unsigned d = (unsigned)(v[k] - '0');
-			if (x > (~0ULL - d) / 10)
-				break;
-			x = 10 * x + d;
-		}
-		l->cfg.seed = x;
-		if (n > 0 && k == n)
+	case KEY_SEED: /* the seed of a selection's draws */
+		if (util_whole(v, n, ULLONG_MAX, &l->cfg.seed) == 0)
 			return 0;
 		return lp_err(p, off, "expected a whole number from 0 to "
 			      "18446744073709551615, found %s",
 			      lp_quote(buf, sizeof buf, v, n));
-	}
 	case KEY_SCORER:
 		l->scorer_pos = pos;
 		l->scorer = lp_scorer_find(v, n);

@@ -9,8 +9,12 @@
 #ifndef ATTN_SELECTION_H
 #define ATTN_SELECTION_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "trace.h"
 
+struct fmt_buf;
 struct train_work;
 
 enum selection {
@@ -19,6 +23,10 @@ enum selection {
 #undef SELECTION
 	SELECTION_COUNT
 };
+
+/* The documented default selection (no option, a lesson with no key of
+ * a selection): the registry's first, soft. */
+#define SELECTION_DEFAULT 0
 
 struct selection_class {
 	const char *name;    /* "soft": the option, the lesson format, JSON */
@@ -30,6 +38,28 @@ struct selection_class {
 	const double *(*context)(struct trace *tr, int run, int t,
 				 const double *q, const double *a,
 				 const double *Hs);
+
+	/* ---- its option, so that no file outside selection_NAME.c names
+	 * it (src/cli.c, src/lesson.c, src/fmt_json.c, src/cli_train.c) */
+
+	/* the option that chooses it, --OPTION[=VALUE] on the command line
+	 * and "OPTION: VALUE" in a lesson ("hard"); NULL: chosen by no
+	 * option (the default) */
+	const char *option;
+	/* the values its option takes (NULL-terminated, the first what a
+	 * bare --OPTION means), what a value is called in errors ("rule"),
+	 * and set(), which puts value k into cfg (hard: cfg->hard_rule) */
+	const char *const *values;
+	const char *value_noun;
+	void (*set)(struct trace_cfg *cfg, int k);
+	/* 1 if it draws a position from the weights: --seed seeds it,
+	 * heatmap --show=drawn marks the draws, and --gradient and
+	 * --samples show REINFORCE's learning signal for them */
+	int draws;
+	/* Appends its fields of a JSON trace's header to b, each as
+	 * ' "KEY": VALUE,', after the header's "selection" (hard: its rule
+	 * and seed); NULL: none. */
+	void (*json)(struct fmt_buf *b, const struct trace_cfg *cfg);
 
 	/* ---- training (src/train.c), which calls these and knows no
 	 * selection by name; every one is needed.  Step t of a pass over
@@ -68,6 +98,19 @@ struct selection_class {
 	 * takes the pairs in order on one thread; 0 (the default): the
 	 * pairs are independent, and train --jobs shares them out. */
 	int train_serial;
+	/* Starts its training state in w, once, with the seed of its draws
+	 * (hard: train_hard_start); NULL: it has none. */
+	void (*train_start)(struct train_work *w, uint64_t seed);
+	/* train --OPTION: the one value training takes (an index of
+	 * values: hard's "sample", the draws REINFORCE learns from) and
+	 * why, for the error; greedy, the value a trained model is read
+	 * with when greedy decoding counts the pairs it reproduces (hard's
+	 * "argmax", which draws nothing); train_note, a sentence for the
+	 * header of the model it trains */
+	int train_value;
+	const char *train_value_why;
+	int greedy;
+	const char *train_note;
 };
 
 extern const struct selection_class *const selection_registry[SELECTION_COUNT];
@@ -79,5 +122,18 @@ static inline const struct selection_class *selection_get(int s)
 
 /* The selection called name (exactly), or -1. */
 int selection_find(const char *name);
+
+/* The selection that option --option (a lesson's key "option")
+ * chooses, or -1. */
+int selection_by_option(const char *option);
+
+/* The index in c->values of the value v (n bytes, not NUL-terminated),
+ * or -1; the number of values in *count. */
+int selection_value(const struct selection_class *c, const char *v,
+		    size_t n, int *count);
+
+/* The option of the first selection that draws (selection_class.draws),
+ * for "--show=drawn needs --hard", or "" if none. */
+const char *selection_draws_option(void);
 
 #endif

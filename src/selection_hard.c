@@ -32,6 +32,7 @@
 
 #include "arch.h"
 #include "attn.h"
+#include "fmt.h"
 #include "selection.h"
 #include "train.h"
 #include "window.h"
@@ -564,6 +565,22 @@ static void hard_train_scores_back(struct model *g, const struct model *m,
 		wc->train_draw_back(g, m, q, dq, w->dalpha, scale, n, w);
 }
 
+/* ------------------------------------------------------- its option */
+
+/* --hard[=RULE], a lesson's "hard: RULE": how l is chosen */
+static const char *const hard_rules[] = { "sample", "argmax", NULL };
+
+static void hard_set(struct trace_cfg *cfg, int k)
+{
+	cfg->hard_rule = k;
+}
+
+static void hard_json(struct fmt_buf *b, const struct trace_cfg *cfg)
+{
+	fmt_buf_printf(b, " \"hard_rule\": \"%s\", \"seed\": %llu,",
+		       hard_rules[cfg->hard_rule], cfg->seed);
+}
+
 const struct selection_class selection_hard = {
 	.name = "hard",
 	.summary = "the context is the state of one source word, sampled "
@@ -574,4 +591,17 @@ const struct selection_class selection_hard = {
 	.train_context_back = hard_train_context_back,
 	.train_scores_back = hard_train_scores_back,
 	.train_serial = 1,
+	.option = "hard",
+	.values = hard_rules,
+	.value_noun = "rule",
+	.set = hard_set,
+	.draws = 1,
+	.json = hard_json,
+	.train_start = train_hard_start,
+	.train_value = 0,
+	.train_value_why = "the draws REINFORCE learns from",
+	.greedy = 1,
+	.train_note = "Hard attention (--hard): each step draws one source "
+		      "word l;\nthe scores learn by REINFORCE "
+		      "(doc/training.md).",
 };

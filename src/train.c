@@ -1117,8 +1117,9 @@ void train_epoch(struct trainer *t, const struct train_data *d,
 	struct train_work *works[TRAIN_MAX_THREADS];
 	int n;
 
-	if (o->hard && t->work.selection != SELECTION_hard)
-		train_hard_start(&t->work, o->seed);
+	if (o->selection != t->work.selection &&
+	    selection_get(o->selection)->train_start)
+		selection_get(o->selection)->train_start(&t->work, o->seed);
 	n = tr_crew(t, d, o, works);
 	tr_loss(&t->lay, t->theta, t->grad, d, o->scorers, works, n, t->chunk,
 		st);

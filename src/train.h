@@ -287,10 +287,11 @@ struct train_opts {
 	double align_weight;    /* λ of the guided-alignment term (see
 	                           train_loss); 0: none */
 	int window, window_size; /* train --window: an enum window, and D */
-	int hard;               /* 1: train hard attention by REINFORCE
-	                           (train --hard); either architecture, every
-	                           scorer, input feeding, every window; the
-	                           draws' SplitMix64 state starts at seed */
+	int selection;          /* an enum selection, SELECTION_DEFAULT
+	                           (soft) the default; another (train --hard:
+	                           REINFORCE, either architecture, every
+	                           scorer, input feeding, every window) is
+	                           started by its train_start with seed */
 	int threads;            /* the most threads that train_epoch and
 	                           train_run share the pairs among, a chunk
 	                           (TRAIN_CHUNK) each at a time; 0 or 1: the

@@ -589,7 +589,8 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	view_init(&ui.v, tr, l, o->precision, MIN_COLS - 2);
 	ui.v.present = o->present;
 	ui.v.ascii = !ui.utf8;
-	ui.v.other = l ? NULL : o->other;
+	ui.v.archs = l ? NULL : o->archs;
+	ui.v.narchs = l ? 0 : o->narchs;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);

@@ -17,8 +17,10 @@ struct tui_opts {
 	int present;          /* presentation mode: large, high contrast, one
 	                         idea a screen, for a projector */
 	int autoplay_ms;      /* present: advance every this many ms; 0: no */
-	const struct trace *other; /* the same sentence in another
-	                              architecture (--arch=all), or NULL */
+	const struct trace *const *archs; /* (narchs) the same sentence in
+	                              every architecture, the stepped trace
+	                              among them (--arch=all), or NULL */
+	int narchs;
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

@@ -326,3 +326,21 @@ enum util_line util_read_line(FILE *in, char *buf, size_t max, size_t *len)
 	*len = n;
 	return UTIL_LINE;
 }
+
+int util_whole(const char *v, size_t n, unsigned long long max,
+	       unsigned long long *out)
+{
+	unsigned long long x = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t k = 0; k < n; k++) {
+		unsigned d = (unsigned)(v[k] - '0');
+		if (v[k] < '0' || v[k] > '9' || x > (max - d) / 10 ||
+		    d > max)
+			return -1;
+		x = 10 * x + d;
+	}
+	*out = x;
+	return 0;
+}

@@ -27,6 +27,14 @@ _Noreturn void util_out_of_memory(void);
  * counted. */
 int util_processors(void);
 
+/* The whole number written in v (n bytes, not NUL-terminated): decimal
+ * digits only (no sign, no space), at most max, into *out; returns 0, or
+ * -1 with *out unchanged.  The one parser of the values that the command
+ * line and a lesson's keys share (--seed and seed:, --window-size and
+ * window-size:). */
+int util_whole(const char *v, size_t n, unsigned long long max,
+	       unsigned long long *out);
+
 /* Registers fn to run before the x* allocators print their message and
  * abort, so that the stepper can give the terminal back first (abort()
  * runs no atexit handler); NULL removes it.  It runs at most once: it is

@@ -35,7 +35,7 @@ const char *const view_help[] = {
 	"                      ends a number that could go on)",
 	"  s                   next scorer: %s",
 	"  c                   compare the scorers at this step (left, right: a step)",
-	"  a                   the other architecture (tui --arch=all)",
+	"  a                   the next architecture (tui --arch=all)",
 	"  m                   the alignment heatmap of this scorer",
 	"  t                   show or hide the term-by-term arithmetic (a lesson",
 	"                      page folds it if it is longer than the screen)",
@@ -476,15 +476,28 @@ void view_move_step(struct view *v, int delta)
 		v->pos = k;
 }
 
+/* The trace of v->archs after v->tr (the first after the last), or
+ * NULL if there is no other. */
+static const struct trace *view_next_arch(const struct view *v)
+{
+	int k = 0;
+
+	if (v->narchs < 2)
+		return NULL;
+	while (k < v->narchs && v->archs[k] != v->tr)
+		k++;
+	return v->archs[(k + 1) % v->narchs];
+}
+
 int view_swap_arch(struct view *v)
 {
-	if (!v->other || v->lesson)
+	const struct trace *next = view_next_arch(v);
+
+	if (!next || v->lesson)
 		return -1;
 	struct view_frame f = v->frames[v->pos];
 	int sc = v->tr->runs[v->run].scorer;
-	const struct trace *t = v->tr;
-	v->tr = v->other;
-	v->other = t;
+	v->tr = next;
 	v->run = trace_run_of(v->tr, sc) >= 0 ? trace_run_of(v->tr, sc) : 0;
 	v->nstages = trace_stages(v->tr, v->stages);
 	frames_build(v);
@@ -649,73 +662,50 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 	}
 }
 
-/* Writes the records of frame fr with the text formatter. */
+/* What frame_body hands an architecture's screen hook. */
+struct frame_ctx {
+	FILE *f;
+	const struct trace *tr;
+	const struct fmt_opts *o;
+};
+
+static void frame_show(const struct trace_rec *r, void *ctx)
+{
+	const struct frame_ctx *c = ctx;
+	fmt_text_rec(c->f, c->tr, r, c->o);
+}
+
+/* Writes the records of frame fr with the text formatter: those the
+ * architecture's screen hook lists, or the stage's in the order the step
+ * program made them; the encoder's of word i, and s_0 after the last
+ * word's. */
 static void frame_body(FILE *f, const struct view *v, const struct view_frame *fr)
 {
-	static const enum trace_kind kinds[STAGE_COUNT][2] = {
-		[STAGE_ENCODING] = { REC_EMBED, REC_RNN },
-		[STAGE_DECODER] = { REC_EMBED, REC_RNN },
-		[STAGE_SCORING] = { REC_SCORES, REC_SCORES },
-		[STAGE_SOFTMAX] = { REC_SOFTMAX, REC_SOFTMAX },
-		[STAGE_WEIGHTED_SUM] = { REC_WEIGHTED, REC_CONTEXT },
-		[STAGE_CONCAT] = { REC_CONCAT, REC_ATTENTIONAL },
-		[STAGE_OUTPUT] = { REC_OUTPUT, REC_OUTPUT },
-	};
 	const struct trace *tr = v->tr;
+	const struct arch_class *a = arch_get(tr->arch);
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
 	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
-	if (tr->arch != ARCH_DEFAULT) {
-		/* the records of this stage, in the order the step program
-		 * made them; the encoder's of word i, and s_0 after the
-		 * last word's */
-		const struct trace_run *ru = &tr->runs[v->run];
-		int first = tr->enc_first_rec, end = first + tr->enc_nrecs;
-		if (run >= 0) {
-			first = ru->step_first[fr->t - 1];
-			end = fr->t < ru->nsteps ? ru->step_first[fr->t]
-						 : ru->first_rec + ru->nrecs;
-		}
-		for (int k = first; k < end; k++) {
-			const struct trace_rec *r = &tr->recs[k];
-			if (r->stage != fr->stage)
-				continue;
-			if (run < 0 && r->i != fr->i &&
-			    !(r->kind == REC_INIT && fr->i == tr->n))
-				continue;
-			fmt_text_rec(f, tr, r, &o);
-		}
+	if (a->screen) {
+		struct frame_ctx c = { f, tr, &o };
+		a->screen(tr, run, fr->stage, fr->t, fr->i, frame_show, &c);
 		return;
 	}
-	if (fr->stage == STAGE_SCORING) {
-		for (int i = 1; i <= tr->n; i++)
-			fmt_text_rec(f, tr, trace_find(tr, REC_SCORE, run, fr->t, i), &o);
-		fmt_text_rec(f, tr, trace_find(tr, REC_SCORES, run, fr->t, 0), &o);
-		return;
+	const struct trace_run *ru = &tr->runs[v->run];
+	int first = tr->enc_first_rec, end = first + tr->enc_nrecs;
+	if (run >= 0) {
+		first = ru->step_first[fr->t - 1];
+		end = fr->t < ru->nsteps ? ru->step_first[fr->t]
+					 : ru->first_rec + ru->nrecs;
 	}
-	if (fr->stage == STAGE_WEIGHTED_SUM)
-		for (int i = 1; i <= tr->n; i++)
-			fmt_text_rec(f, tr, trace_find(tr, REC_WEIGHTED, run, fr->t, i), &o);
-	for (int k = 0; k < 2; k++) {
-		if (k == 1 && kinds[fr->stage][1] == kinds[fr->stage][0])
-			break;
-		if (fr->stage == STAGE_WEIGHTED_SUM && k == 0)
+	for (int k = first; k < end; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		if (r->stage != fr->stage)
 			continue;
-		const struct trace_rec *r = trace_find(tr, kinds[fr->stage][k],
-						      run, fr->t, fr->i);
-		if (r)
-			fmt_text_rec(f, tr, r, &o);
-	}
-	/* hard attention: the draw after the soft context it replaces,
-	 * its exact view and learning signal */
-	if (fr->stage == STAGE_WEIGHTED_SUM) {
-		const struct trace_run *ru = &tr->runs[run];
-		int end = fr->t < ru->nsteps ? ru->step_first[fr->t]
-					     : ru->first_rec + ru->nrecs;
-		for (int k = ru->step_first[fr->t - 1]; k < end; k++)
-			if (tr->recs[k].kind >= REC_SAMPLE &&
-			    tr->recs[k].kind <= REC_SAMPLES)
-				fmt_text_rec(f, tr, &tr->recs[k], &o);
+		if (run < 0 && r->i != fr->i &&
+		    !(r->kind == REC_INIT && fr->i == tr->n))
+			continue;
+		fmt_text_rec(f, tr, r, &o);
 	}
 }
 
@@ -749,9 +739,9 @@ static void render_title(const struct view *v, struct view_screen *s)
 	else
 		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer%s%s]",
 				     src, tgt ? tgt : "(greedy)", sc,
-				     tr->arch != ARCH_DEFAULT || v->other
+				     tr->arch != ARCH_DEFAULT || v->narchs > 1
 				     ? ", " : "",
-				     tr->arch != ARCH_DEFAULT || v->other
+				     tr->arch != ARCH_DEFAULT || v->narchs > 1
 				     ? arch_get(tr->arch)->name : "");
 	free(src);
 	free(tgt);
@@ -1123,10 +1113,11 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision, v->width);
-			if (v->other) {
+			if (view_next_arch(v)) {
 				putc('\n', f);
 				fmt_text_compare_arch(f, v->tr, v->run,
-						      v->other, t ? t : 1,
+						      view_next_arch(v),
+						      t ? t : 1,
 						      v->fmt.precision);
 			});
 		wrap_text(&body, text, v->width, 6, WRAP_ARITH);

@@ -39,10 +39,12 @@ struct view_frame {
 
 struct view {
 	const struct trace *tr;     /* borrowed; holds every scorer's run */
-	const struct trace *other;  /* borrowed: the same sentence in another
-	                               architecture, or NULL (tui --arch=all);
-	                               'a' swaps it with tr, and compare puts
-	                               the two side by side */
+	const struct trace *const *archs; /* borrowed: (narchs) the same
+	                               sentence in every architecture, tr
+	                               among them (tui --arch=all), or NULL;
+	                               'a' steps to the next, and compare
+	                               puts tr beside the next */
+	int narchs;
 	const struct lesson *lesson; /* borrowed; NULL when stepping a trace */
 	int run;                    /* the scorer shown: an index into runs */
 	int pos;                    /* the frame, or the lesson page */
@@ -129,10 +131,10 @@ void view_init(struct view *v, const struct trace *tr,
 	       const struct lesson *l, int precision, int width);
 void view_free(struct view *v);
 
-/* Steps through other, the same sentence in another architecture,
- * instead of v->tr (which becomes the other), at the same stage and step
- * and with the same scorer where it has it.  Returns -1 if there is no
- * other. */
+/* Steps through the next of v->archs after v->tr (the first after the
+ * last), the same sentence in another architecture, at the same stage
+ * and step and with the same scorer where it has it.  Returns -1 if
+ * there is no other. */
 int view_swap_arch(struct view *v);
 
 /* The stages' titles, by enum trace_stage ("weighted sum"). */

@@ -1590,7 +1590,7 @@ START_TEST(test_hard_same_seed_same_bytes)
 	train_opts_default(&o);
 	o.scorers = 1u << SCORER_general;
 	o.epochs = 20;
-	o.hard = 1;
+	o.selection = SELECTION_hard;
 	train_init_random(&a, &d, 4, 4, 4, 4, o.scorers, 3);
 	train_init_random(&b, &d, 4, 4, 4, 4, o.scorers, 3);
 	train_run(&a, &d, &o, NULL, NULL, &st);
@@ -1851,7 +1851,8 @@ static void thread_case(struct trainer *t, struct train_opts *o,
 	o->align_weight = thread_cases[k].align_weight;
 	o->window = thread_cases[k].window;
 	o->window_size = 1;
-	o->hard = thread_cases[k].hard;
+	o->selection = thread_cases[k].hard ? SELECTION_hard
+					    : SELECTION_DEFAULT;
 	if (thread_cases[k].feed)
 		train_init_random_feed(t, d, 3, 4, 5, 4, layout, 7);
 	else
@@ -1924,7 +1925,7 @@ START_TEST(test_threads_chunk_sum)
 	t.work.align_weight = o.align_weight;
 	t.work.window = o.window;
 	t.work.window_size = o.window_size;
-	if (o.hard)
+	if (o.selection == SELECTION_hard)
 		train_hard_start(&t.work, o.seed);
 	const struct train_work start = t.work; /* its REINFORCE state */
 	double *want = calloc(t.lay.total, sizeof *want);

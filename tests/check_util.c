@@ -79,6 +79,37 @@ END_TEST
 
 /* The default --jobs: narrowed to one processor, the process counts one,
  * whatever the machine has online. */
+/* util_whole: decimal digits only, at most max, by hand: 2^64 - 1 =
+ * 18446744073709551615 is the largest, one more overflows. */
+START_TEST(test_whole)
+{
+	unsigned long long x = 7;
+
+	ck_assert_int_eq(util_whole("0", 1, 64, &x), 0);
+	ck_assert(x == 0);
+	ck_assert_int_eq(util_whole("64", 2, 64, &x), 0);
+	ck_assert(x == 64);
+	ck_assert_int_eq(util_whole("65", 2, 64, &x), -1);
+	ck_assert(x == 64); /* unchanged */
+	ck_assert_int_eq(util_whole("640", 2, 64, &x), 0); /* n bytes */
+	ck_assert(x == 64);
+	ck_assert_int_eq(util_whole("7", 1, 5, &x), -1); /* a digit > max */
+	ck_assert_int_eq(util_whole("18446744073709551615", 20, ~0ULL, &x),
+			 0);
+	ck_assert(x == 18446744073709551615ULL);
+	ck_assert_int_eq(util_whole("18446744073709551616", 20, ~0ULL, &x),
+			 -1);
+	ck_assert_int_eq(util_whole("99999999999999999999", 20, ~0ULL, &x),
+			 -1);
+	ck_assert_int_eq(util_whole("", 0, 64, &x), -1);
+	ck_assert_int_eq(util_whole("+1", 2, 64, &x), -1);
+	ck_assert_int_eq(util_whole(" 1", 2, 64, &x), -1);
+	ck_assert_int_eq(util_whole("1 ", 2, 64, &x), -1);
+	ck_assert_int_eq(util_whole("-1", 2, 64, &x), -1);
+	ck_assert(x == 18446744073709551615ULL);
+}
+END_TEST
+
 START_TEST(test_processors_follow_affinity)
 {
 #ifdef HAVE_SCHED_GETAFFINITY
@@ -111,6 +142,7 @@ static Suite *util_suite(void)
 	tcase_add_test_raise_signal(tc, test_hook_runs_once, SIGABRT);
 	tcase_add_test_raise_signal(tc, test_hook_removed, SIGABRT);
 	tcase_add_test(tc, test_strndup_stops_at_nul);
+	tcase_add_test(tc, test_whole);
 	tcase_add_test(tc, test_processors_follow_affinity);
 	suite_add_tcase(s, tc);
 	return s;

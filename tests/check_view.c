@@ -1166,12 +1166,16 @@ START_TEST(test_arch_swap_and_compare)
 	view_init(&v, &tl, NULL, 4, 78);
 	memset(&sc, 0, sizeof sc);
 	ck_assert_int_eq(view_swap_arch(&v), -1); /* no other yet */
-	v.other = &tb;
+	const struct trace *both[] = { &tl, &tb };
+	v.archs = both;
+	v.narchs = 2;
 	view_set_run(&v, trace_run_of(&tl, SCORER_general));
 	view_goto(&v, 3 + 6 + 1); /* step 2, the scores */
 	ck_assert_int_eq(view_swap_arch(&v), 0);
 	ck_assert_ptr_eq(v.tr, &tb);
-	ck_assert_ptr_eq(v.other, &tl);
+	ck_assert_int_eq(view_swap_arch(&v), 0); /* and back, a ring */
+	ck_assert_ptr_eq(v.tr, &tl);
+	ck_assert_int_eq(view_swap_arch(&v), 0);
 	ck_assert_int_eq(v.tr->runs[v.run].scorer, SCORER_general);
 	ck_assert_int_eq(v.frames[v.pos].t, 2);
 	ck_assert_int_eq(v.frames[v.pos].stage, STAGE_SCORING);

@@ -17,7 +17,7 @@ table_options() {
 }
 
 # trace, tui and model share the main --help and one parser
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image; do
 	first=${c%% *}
 	# shellcheck disable=SC2086
 	if diff <(help_options "$first") <(table_options $c) >"$TMP/diff"
@@ -59,6 +59,46 @@ check "the formats of trace --format" test "$(values -f trace)" = \
 	"text json jsonl csv markdown "
 check "the formats of diagram --format" test "$(values -f diagram)" = \
 	"svg text "
+# each --help page is built from the help table (src/cli_help_list.h):
+# an option once a page, its value as the option table says (--NAME=X
+# for a value, --NAME[=X] for an optional one), and the lists in its
+# text from the registries
+# kinds CMD...: the options of the table, as --NAME, --NAME= or --NAME[=
+kinds() {
+	for c in "$@"; do "$AT" options "$c"; done | sort -u | awk '
+		{ n = $0; sub(/=$/, "", n); eq[n] += ($0 != n); pl[n] += ($0 == n) }
+		END { for (n in eq) print n (eq[n] && pl[n] ? "[=" : eq[n] ? "=" : "") }' |
+		sort
+}
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image; do
+	first=${c%% *}
+	"$AT" "$first" --help |
+		grep -oE '^(  -[a-zA-Z], |      )--[a-z][a-z-]*(\[?=)?' |
+		sed 's/^ *\(-[a-zA-Z], \)*//' >"$TMP/heads"
+	check "$first --help describes each option once" \
+		test "$(sed 's/=$//; s/\[$//' "$TMP/heads" | sort | uniq -d)" = ""
+	# shellcheck disable=SC2086
+	check "$first --help gives each option's value as the table does" \
+		test "$(sort "$TMP/heads")" = "$(kinds $c)"
+done
+"$AT" --help >"$TMP/main"
+# joined OPTION: the values of OPTION of trace as a sentence lists them
+joined() {
+	"$AT" options "--values=$1" trace | grep -v '^@' | awk '{ a[NR] = $0 }
+		END { for (i = 1; i <= NR; i++)
+			printf "%s%s", i == 1 ? "" : i == NR ? " or " : ", ", a[i] }'
+}
+check "the main --help lists the windows of the registry" \
+	grep -qF "$(joined --window); local-p needs" "$TMP/main"
+check "the main --help lists the scorers of the registry" \
+	grep -qF "scorers: $("$AT" scorers --names | paste -sd, | sed 's/,/, /g')" \
+	"$TMP/main"
+check "the main --help lists the formats of --format" \
+	grep -qF "$(joined -f) (default text)" "$TMP/main"
+check "the main --help lists the stages of --stage" \
+	test "$(sed -n '/--stage=LIST/,/comma-separated/p' "$TMP/main" |
+		tr -s ' \n' '  ' | sed 's/.*these stages: //; s/ (comma.*//')" = \
+	"$(values --stage trace | sed 's/ $//; s/ /, /g')"
 check "a comma list is marked" test "$("$AT" options --values=--scorer trace | head -1)" = "@list"
 check "a value with nothing to offer is @any" \
 	test "$("$AT" options --values=--precision trace)" = "@any"
