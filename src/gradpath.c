@@ -34,7 +34,7 @@ int gradpath_check(const struct model *m, const struct trace_cfg *cfg,
 			ntgt, cfg->grad_paths);
 		return -1;
 	}
-	if (cfg->selection != SELECTION_soft) {
+	if (selection_get(cfg->selection)->draws) {
 		err_set(err, "the gradient paths need soft attention: a hard "
 			"draw passes no gradient to the scores");
 		return -1;
