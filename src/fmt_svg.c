@@ -812,6 +812,12 @@ static void svg_esc_n(FILE *out, const char *s, size_t n)
 
 void fmt_svg_math(FILE *out, const char *s)
 {
+	fmt_svg_math_tags(out, s, svg_sub_open, "</tspan>");
+}
+
+void fmt_svg_math_tags(FILE *out, const char *s, const char *open,
+		       const char *close)
+{
 	while (*s) {
 		const char *u = strchr(s, '_');
 		size_t k = u ? svg_sub_len(u + 1) : 0;
@@ -823,9 +829,9 @@ void fmt_svg_math(FILE *out, const char *s)
 		}
 		int brace = u[1] == '{';
 		svg_esc_n(out, s, (size_t)(u - s));
-		fputs(svg_sub_open, out);
+		fputs(open, out);
 		svg_esc_n(out, u + 1 + brace, k - 2 * (size_t)brace);
-		fputs("</tspan>", out);
+		fputs(close, out);
 		s = u + 1 + k;
 	}
 }
