@@ -270,6 +270,7 @@ class Browser:
             f.write(base64.b64decode(data))
 
     def pdf_pages(self):
+        # the page the deck asks for (@page: a slide's size)
         data = self.call("Page.printToPDF", {"preferCSSPageSize": True,
                                              "printBackground": True})["data"]
         return len(re.findall(rb"/Type\s*/Page\b(?!s)", base64.b64decode(data)))
@@ -519,6 +520,12 @@ def main():
         pages = b.pdf_pages()
         ck.check(pages == nslides, "printed: a slide a page (%d pages, %d "
                  "slides)" % (pages, nslides))
+        b.call("Emulation.setEmulatedMedia", {"media": "print"})
+        breaks = b.eval("[].map.call(document.querySelectorAll('.slide'), "
+                        "function (s) { var c = getComputedStyle(s); return "
+                        "c.display + ' ' + c.breakAfter; })")
+        ck.check(breaks == ["block page"] * nslides, "printed: every slide "
+                 "shows and breaks the page after it, whatever the paper")
     finally:
         b.close()
         subprocess.run(["rm", "-rf", work])
