@@ -222,17 +222,6 @@ static void deck_free(struct deck *dk)
 	free(dk->s);
 }
 
-/* data-NAME="v1 v2 ...", each number exact (the shortest form that reads
- * back as the same double), for the tests. */
-static void deck_data(FILE *out, const char *name, const double *v, int n)
-{
-	char num[NUM_BUFSZ];
-	fprintf(out, " data-%s=\"", name);
-	for (int k = 0; k < n; k++)
-		fprintf(out, "%s%s", k ? " " : "", num_shortest(num, v[k]));
-	putc('"', out);
-}
-
 /* A text of the picture at (x, y): size px, class cls, its words with
  * subscripts set (fmt_svg_math()); bold if set. */
 static void pic_text(FILE *out, const char *cls, int x, int y, int size,
@@ -307,9 +296,9 @@ static void pic_rows(FILE *out, const struct diagram *d, const struct pic_lay *L
 		double a = d->alpha[i];
 		int y = L->top + i * L->rh + L->rh / 2;
 		fprintf(out, "<line class=\"w\" data-i=\"%d\"", i + 1);
-		deck_data(out, "alpha", &a, 1);
+		diagram_svg_data(out, "data-alpha", &a, 1);
 		if (e)
-			deck_data(out, "e", &e[i], 1);
+			diagram_svg_data(out, "data-e", &e[i], 1);
 		fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 			"stroke=\"#08519c\" stroke-linecap=\"round\" "
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
@@ -319,7 +308,7 @@ static void pic_rows(FILE *out, const struct diagram *d, const struct pic_lay *L
 		int y = L->top + i * L->rh + L->rh / 2 + 10;
 		fprintf(out, "<g class=\"h%s\" data-i=\"%d\"",
 			d->sampled == i + 1 ? " drawn" : "", i + 1);
-		deck_data(out, "h", d->h[i], d->hlen);
+		diagram_svg_data(out, "data-h", d->h[i], d->hlen);
 		fputs(">\n", out);
 		snprintf(lab, sizeof lab, "h_%d", i + 1);
 		pic_text(out, "hi", 16, y, 28, 0, lab);
@@ -339,7 +328,7 @@ static void pic_query(FILE *out, const struct diagram *d,
 {
 	char lab[48];
 	fprintf(out, "<g class=\"q\"");
-	deck_data(out, "q", d->query, d->qlen);
+	diagram_svg_data(out, "data-q", d->query, d->qlen);
 	fprintf(out, "><rect x=\"%d\" y=\"%d\" width=\"150\" height=\"100\" "
 		"rx=\"10\" fill=\"#f7f7f7\" stroke=\"#222222\" "
 		"stroke-width=\"3\"/>\n", L->qx, L->qy);
@@ -363,7 +352,7 @@ static int pic_bottom(FILE *out, const struct diagram *d, int y, int prec)
 	else
 		snprintf(lab, sizeof lab, "c_%d = Σ_i %s_%d,i h_i", d->t, ws, d->t);
 	fprintf(out, "<g class=\"c\"");
-	deck_data(out, "c", d->context, d->clen);
+	diagram_svg_data(out, "data-c", d->context, d->clen);
 	fputs(">\n", out);
 	pic_text(out, "ctx", 16, y += 44, 28, 0, lab);
 	fputs("</g>\n", out);
@@ -526,7 +515,7 @@ static void deck_align(FILE *out, const struct deck *dk)
 			fmt_svg_ramp(a[i], hex);
 			fprintf(out, "<td style=\"background:%s;color:%s\"", hex,
 				fmt_svg_dark(a[i]) ? "#ffffff" : "#000000");
-			deck_data(out, "w", &a[i], 1);
+			diagram_svg_data(out, "data-w", &a[i], 1);
 			fprintf(out, ">%s</td>", num_fixed(num, a[i],
 							   dk->o->precision));
 		}
