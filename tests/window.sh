@@ -26,7 +26,7 @@ expect_err "the local-p window needs the model's sections [local-p.W_p] and [loc
 # a window that needs weights names its built-in model (window_class.model):
 # without --model, --window=local-p is localp4, as --input-feeding is feed4
 for cmd in "trace" "diagram --format=text --step=2" \
-	   "quiz --stage=softmax --answers"; do
+	   "quiz --stage=softmax --answers --seed=1"; do
 	"$ATTN_TRACE" $cmd --model=localp4 --window=local-p je suis \
 		>"$TMP/own" 2>&1
 	run_cmd $cmd --window=local-p je suis
