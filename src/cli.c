@@ -17,6 +17,7 @@
 #include "utf8.h"
 #include "window.h"
 #include "cli_heatmap.h"
+#include "cli_deck.h"
 #include "cli_diagram.h"
 #include "cli_lesson.h"
 #include "cli_quiz.h"
@@ -245,6 +246,7 @@ static void cli_help(void)
 "  quiz [SENTENCE]    compute values of the trace by hand (quiz --help)\n"
 "  heatmap [SENTENCE] the alignment matrix as an SVG picture (heatmap --help)\n"
 "  diagram [SENTENCE] the picture of a decoder step as SVG (diagram --help)\n"
+"  deck [SENTENCE]    the trace as slides, one HTML file (deck --help)\n"
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
@@ -1003,6 +1005,7 @@ static const struct {
 	{ "quiz", NULL, cli_quiz },
 	{ "heatmap", NULL, cli_heatmap },
 	{ "diagram", NULL, cli_diagram },
+	{ "deck", NULL, cli_deck },
 	{ "train", NULL, cli_train },
 	{ "scorers", NULL, cli_scorers },
 	{ "models", NULL, cli_models },

@@ -48,6 +48,9 @@ HELP(scorer, C(quiz), "NAME",
 HELP(output, C(heatmap) | C(diagram), "FILE",
      "write the picture to FILE (default: standard\n"
      "output); FILE is replaced whole, or not at all")
+HELP(output, C(deck), "FILE",
+     "write the deck to FILE (default: standard\n"
+     "output); FILE is replaced whole, or not at all")
 HELP(scorer, C(heatmap), "LIST",
      "a scorer, several separated by commas side by\n"
      "side, or all (default dot)\n"
@@ -57,13 +60,14 @@ HELP(step, C(diagram), "T",
 HELP(all_steps, C(diagram), "",
      "one picture a step, DIR/step-T.svg, into the\n"
      "directory given by -o DIR (made if missing)")
-HELP(scorer, C(diagram), "NAME",
+HELP(scorer, C(diagram) | C(deck), "NAME",
      "the scorer (default dot)\n"
      "scorers: @scorers")
-HELP(window, C_MAIN | C(quiz) | C(heatmap) | C(diagram), "NAME",
+HELP(window, C_MAIN | C(quiz) | C(heatmap) | C(diagram) | C(deck), "NAME",
      "which source words a step weighs (default global):\n"
      "@windows; local-p needs [local-p.*]")
-HELP(window_size, C_MAIN | C(quiz) | C(heatmap) | C(diagram), "D",
+HELP(window_size, C_MAIN | C(quiz) | C(heatmap) | C(diagram) | C(deck),
+     "D",
      "a local window's half-width D, 0 or more (default\n"
      "1; local-p: 1 or more)")
 HELP(input_feeding, C_MAIN | C(quiz) | C(heatmap), "",
@@ -80,7 +84,7 @@ HELP(model, C_MAIN | C(quiz) | C(heatmap) | C(vocab), "FILE",
      "read the model from FILE instead of the built-in\n"
      "trained toy model (toy4); handset4 names the\n"
      "built-in hand-set model of the lessons")
-HELP(target, C_MAIN | C(heatmap) | C(diagram), "SENTENCE",
+HELP(target, C_MAIN | C(heatmap) | C(diagram) | C(deck), "SENTENCE",
      "teacher-force the decoder with this translation\n"
      "instead of decoding greedily")
 HELP(format, C_MAIN, "FORMAT",
@@ -165,13 +169,13 @@ HELP(no_position, C(heatmap), "",
      "with --self: no positional encoding")
 HELP(heads, C(heatmap), "LIST",
      "with --self: the heads drawn, 1, 2 or 1,2")
-HELP(model, C(diagram), "FILE",
+HELP(model, C(diagram) | C(deck), "FILE",
      "read the model from FILE instead of the built-in\n"
      "trained toy model (toy4)")
-HELP(arch, C(diagram), "NAME",
+HELP(arch, C(diagram) | C(deck), "NAME",
      "luong or bahdanau: the model must be of it;\n"
      "without --model, its built-in model")
-HELP(input_feeding, C(diagram), "",
+HELP(input_feeding, C(diagram) | C(deck), "",
      "Luong's input feeding: the decoder reads\n"
      "[y_{t-1}; h̃_{t-1}]; the model must have it (its\n"
      "file says so); without --model, the built-in feed4")
@@ -179,7 +183,9 @@ HELP(hard, C(diagram), "RULE",
      "hard attention: sample (the default) draws one\n"
      "word from the weights, argmax takes the largest;\n"
      "the picture marks it, and its state is c_t")
-HELP(seed, C(diagram), "N",
+HELP(hard, C(deck), "RULE",
+     "hard attention: sample (the default) or argmax")
+HELP(seed, C(diagram) | C(deck), "N",
      "the seed of --hard's draws (default 0)")
 HELP(diagram_format, C(diagram), "FORMAT",
      "svg (the default) or text: the picture the\n"
@@ -190,7 +196,7 @@ HELP(ascii, C(diagram), "",
 HELP(width, C(diagram), "N",
      "with --format=text: lay it out for N columns,\n"
      "40 to 400 (default 80)")
-HELP(precision, C(diagram), "N",
+HELP(precision, C(diagram) | C(deck), "N",
      "digits after the point, 1 to 6 (default 4)")
 HELP(pairs, C(train), "FILE",
      "the training pairs (required; - is stdin)")

@@ -14,7 +14,8 @@
  * values differ (--format).  The order is that of completion and of
  * "could be" in the error of an ambiguous abbreviation.  No include
  * guard: read more than once. */
-#define C_TRACING (C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram))
+#define C_TRACING (C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) | \
+		   C(deck))
 OPT(scorer, "scorer", 's', REQ, C_TRACING | C(train), V(SCORERS))
 OPT(arch, "arch", 0, REQ, C_TRACING | C(model) | C(train), V(ARCHS))
 OPT(window, "window", 0, REQ, C_TRACING | C(train), V(WINDOWS))
@@ -41,7 +42,7 @@ OPT(quiet, "quiet", 0, NO, C(trace), V(NONE))
 OPT(jobs, "jobs", 'j', REQ, C(trace) | C(train), V(NONE))
 OPT(output, "output", 'o', REQ,
     C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train) |
-    C(image), V(FILE))
+    C(image) | C(deck), V(FILE))
 OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
 OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))

@@ -83,4 +83,9 @@ void diagram_lines_free(char **lines, int n);
  * Returns 0, or -1 if the stream reports a write error. */
 int diagram_svg(FILE *out, const struct diagram *d, int precision);
 
+/* Writes the attribute attr="v1 v2 ..." (with a space before it), each
+ * number exact: the shortest form that reads back as the same double,
+ * for the tests that read the pictures (the step diagram, the deck). */
+void diagram_svg_data(FILE *out, const char *attr, const double *v, int n);
+
 #endif

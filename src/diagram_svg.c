@@ -35,8 +35,7 @@ static void math(FILE *out, const char *s)
 	fmt_svg_math(out, s);
 }
 
-/* data-values="v1 v2 ...": exact */
-static void data_values(FILE *out, const char *attr, const double *v, int n)
+void diagram_svg_data(FILE *out, const char *attr, const double *v, int n)
 {
 	char num[NUM_BUFSZ];
 	fprintf(out, " %s=\"", attr);
@@ -74,7 +73,7 @@ static void cells(FILE *out, const double *v, int len, int x, int y, int size)
 			"height=\"%d\" rx=\"4\" fill=\"%s\" fill-opacity=\"%s\" "
 			"stroke=\"#555555\" stroke-width=\"1\"", cx, y, size, size,
 			v[k] < 0 ? "#2c7bb6" : "#e66101", num_fixed(num, a, 3));
-		data_values(out, "data-value", &v[k], 1);
+		diagram_svg_data(out, "data-value", &v[k], 1);
 		fputs("/>\n", out);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 			"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
@@ -95,7 +94,7 @@ static void state_box(FILE *out, const char *cls, const char *label,
 	char num[NUM_BUFSZ + 1];
 	int ly = y + (h >= 80 ? 30 : 25), sy = y + (h >= 80 ? 54 : 45);
 	fprintf(out, "<g class=\"%s\"", cls);
-	data_values(out, "data-values", v, len);
+	diagram_svg_data(out, "data-values", v, len);
 	fprintf(out, ">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"rx=\"8\" fill=\"#f7f7f7\" stroke=\"#222222\" stroke-width=\"%d\"/>\n",
 		x, y, w, h, strong ? 5 : 2);
@@ -172,7 +171,7 @@ static void window_marks(FILE *out, const struct diagram *d,
 	if (d->has_pt) {
 		double py = L->top + (d->pt - 1) * L->rh + L->bh / 2.0;
 		fprintf(out, "<g class=\"pt\"");
-		data_values(out, "data-value", &d->pt, 1);
+		diagram_svg_data(out, "data-value", &d->pt, 1);
 		/* the marker at p_t; its value is written below the
 		 * picture, where there is room */
 		fprintf(out, "><path d=\"M %d %.1f l -16 -10 l 0 20 z\" "
@@ -216,7 +215,7 @@ static void weight_lines(FILE *out, const struct diagram *d,
 			continue;
 		}
 		fprintf(out, "<line class=\"weight\" data-i=\"%d\"", i + 1);
-		data_values(out, "data-alpha", &a, 1);
+		diagram_svg_data(out, "data-alpha", &a, 1);
 		fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 			"stroke=\"#222222\" stroke-linecap=\"round\" "
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",

@@ -926,6 +926,12 @@ static size_t svg_sub_len(const char *s)
 
 void fmt_svg_math(FILE *out, const char *s)
 {
+	fmt_svg_math_tags(out, s, svg_sub_open, "</tspan>");
+}
+
+void fmt_svg_math_tags(FILE *out, const char *s, const char *open,
+		       const char *close)
+{
 	while (*s) {
 		const char *u = strchr(s, '_');
 		size_t k = u ? svg_sub_len(u + 1) : 0;
@@ -937,9 +943,9 @@ void fmt_svg_math(FILE *out, const char *s)
 		}
 		int brace = u[1] == '{';
 		svg_esc_n(out, s, (size_t)(u - s));
-		fputs(svg_sub_open, out);
+		fputs(open, out);
 		svg_esc_n(out, u + 1 + brace, k - 2 * (size_t)brace);
-		fputs("</tspan>", out);
+		fputs(close, out);
 		s = u + 1 + k;
 	}
 }

@@ -70,6 +70,11 @@ void fmt_svg_text(FILE *out, const char *s);
  * same words belongs in <title>. */
 void fmt_svg_math(FILE *out, const char *s);
 
+/* fmt_svg_math() with each subscript between open and close instead of
+ * the tspan: "<sub>" and "</sub>" for HTML (src/deck.c). */
+void fmt_svg_math_tags(FILE *out, const char *s, const char *open,
+		       const char *close);
+
 /* Returns 1 when white text reads better than black on the colour of a
  * (WCAG contrast), 0 otherwise. */
 int fmt_svg_dark(double a);

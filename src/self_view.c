@@ -35,6 +35,9 @@ const char *const self_view_help[] = {
 	"  h                 the other head's bars",
 	"  d                 the line diagram of the head, and back",
 	"  up, down, PgUp, PgDn   scroll",
+	"  <, >              scroll a table wider than the screen sideways",
+	"                    (a line cut at the edge ends in ›, and one",
+	"                    scrolled starts with ‹)",
 	"  ?                 this help (any key leaves it)",
 	"  q                 quit",
 	NULL
@@ -425,7 +428,7 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	s->nnarr = narr.n;
 	s->body = body.v;
 	s->nbody = body.n;
-	s->keys = xstrdup(" ←/→ stage  ↑/↓ scroll  r row  h head  d diagram"
+	s->keys = xstrdup(" ←/→ stage  ↑↓<> scroll  r row  h head  d diagram"
 			  "  ? help  q quit ");
 }
 
@@ -475,6 +478,15 @@ int self_view_key(struct self_view *v, int key)
 	case VIEW_KEY_NPAGE:
 		v->scroll += v->page_rows > 0 ? v->page_rows : 1;
 		return VIEW_KEY_REDRAW;
+	case '>':
+		v->hscroll += SELF_VIEW_HSTEP;
+		return VIEW_KEY_REDRAW;
+	case '<':
+		if (v->hscroll == 0)
+			return VIEW_KEY_BEEP;
+		v->hscroll -= v->hscroll < SELF_VIEW_HSTEP ? v->hscroll
+			: SELF_VIEW_HSTEP;
+		return VIEW_KEY_REDRAW;
 	case VIEW_KEY_PPAGE:
 		v->scroll -= v->page_rows > 0 ? v->page_rows : 1;
 		if (v->scroll < 0)
@@ -496,5 +508,6 @@ int self_view_key(struct self_view *v, int key)
 		return VIEW_KEY_BEEP;
 	v->stage = stage;
 	v->scroll = 0;
+	v->hscroll = 0;
 	return VIEW_KEY_REDRAW;
 }

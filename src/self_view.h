@@ -22,6 +22,8 @@ struct self_view {
 	int prec;        /* digits after the point */
 	int width;       /* columns to wrap text to */
 	int scroll;      /* the first body line shown; the TUI clamps it */
+	int hscroll;     /* the first body column shown (keys < and >); the
+			    TUI clamps it */
 	int page_rows;   /* rows that PgUp and PgDn scroll */
 };
 
@@ -35,9 +37,11 @@ void self_view_render(const struct self_view *v, struct view_screen *s);
 /* Handles key (a byte or a VIEW_KEY_* code): → n space and ← p step the
  * stages, Home/End the first and last, r and R the query row of the α
  * bars, h the head, d the line diagram of the head (self_diagram.h),
- * ↑ ↓ PgUp PgDn scroll, ? the help, q quits.  Returns
+ * ↑ ↓ PgUp PgDn scroll, < and > scroll the body sideways by
+ * SELF_VIEW_HSTEP columns, ? the help, q quits.  Returns
  * VIEW_KEY_* flags. */
 int self_view_key(struct self_view *v, int key);
+#define SELF_VIEW_HSTEP 8
 
 /* The per-head matrices of stage (SELF_STAGE_SCORES: the scores after the
  * mask, _SOFTMAX: the weights as a shaded heatmap, _Z: Z) of the heads in

@@ -293,17 +293,56 @@ static void tui_heatmap(struct tui *ui, int y)
 		tui_put(ly + 1, 1, note, COLS - 2);
 }
 
-/* Draws the body lines from row y to row bottom (exclusive), scrolled. */
+/* s past its first cols columns (whole characters). */
+static const char *tui_skip_cols(const char *s, int cols)
+{
+	size_t len;
+	char ch[5];
+	for (; cols > 0 && (len = utf8_char_len(s)) > 0; s += len) {
+		memset(ch, 0, sizeof ch);
+		memcpy(ch, s, len);
+		cols -= utf8_width(ch);
+	}
+	return s;
+}
+
+/* The first column of the body to show: *hs clamped so that the widest
+ * line's end is on the screen; 0 where the body does not scroll
+ * sideways. */
+static int tui_body_hscroll(const struct tui *ui, const struct view_screen *s)
+{
+	int *hs = ui->sc ? ui->sc->hscroll : NULL, widest = 0;
+	if (!hs)
+		return 0;
+	for (int k = 0; k < s->nbody; k++)
+		if (utf8_width(s->body[k]) > widest)
+			widest = utf8_width(s->body[k]);
+	if (*hs > widest - (COLS - 2))
+		*hs = widest - (COLS - 2) > 0 ? widest - (COLS - 2) : 0;
+	return *hs;
+}
+
+/* Draws the body lines from row y to row bottom (exclusive), scrolled;
+ * a line cut at the right ends in ›, one scrolled past its start begins
+ * with ‹. */
 static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		     int bottom)
 {
 	int rows = bottom - y, *scroll = ui->sc ? ui->sc->scroll : &ui->v.scroll;
+	int hs = tui_body_hscroll(ui, s);
 	ui->v.rows = rows; /* what Space and Backspace scroll by */
 	ui->v.nbody = s->nbody;
 	if (*scroll > s->nbody - rows)
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
-	for (int k = 0; k < rows && *scroll + k < s->nbody; k++)
-		tui_put_cut(ui, y + k, 1, s->body[*scroll + k], COLS - 2);
+	for (int k = 0; k < rows && *scroll + k < s->nbody; k++) {
+		const char *line = s->body[*scroll + k];
+		tui_put_cut(ui, y + k, 1, tui_skip_cols(line, hs), COLS - 2);
+		if (hs > 0 && utf8_width(line) > 0) {
+			attron(A_BOLD | A_REVERSE);
+			tui_put(y + k, 0, ui->utf8 ? "‹" : "<", 1);
+			attroff(A_BOLD | A_REVERSE);
+		}
+	}
 	if (*scroll + rows < s->nbody) {
 		attron(A_BOLD);
 		mvhline(bottom - 1, 0, ' ', COLS);

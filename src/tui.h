@@ -46,6 +46,8 @@ struct tui_screens {
 	void (*render)(void *ctx, int width, struct view_screen *s);
 	int (*key)(void *ctx, int key, int page_rows);
 	int *scroll;
+	int *hscroll;  /* the first column of the body shown, or NULL: the
+			  body does not scroll sideways */
 };
 
 /* Runs the stepper on sc; same return values as tui_run_trace. */

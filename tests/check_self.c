@@ -422,6 +422,17 @@ START_TEST(test_view_screens)
 	ck_assert_ptr_nonnull(body_find(&s, "head 1: A (heatmap)"));
 	ck_assert_ptr_nonnull(body_find(&s, "█"));
 	view_screen_free(&s);
+	/* < and > scroll the body sideways, 8 columns a key; < at the
+	 * first column is refused; another stage starts at the first */
+	ck_assert_int_eq(self_view_key(&v, '<'), VIEW_KEY_BEEP);
+	ck_assert_int_eq(self_view_key(&v, '>'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(self_view_key(&v, '>'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(v.hscroll, 16);
+	ck_assert_int_eq(self_view_key(&v, '<'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(v.hscroll, 8);
+	self_view_key(&v, VIEW_KEY_LEFT);
+	ck_assert_int_eq(v.hscroll, 0);
+	self_view_key(&v, VIEW_KEY_RIGHT);
 	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_END), VIEW_KEY_REDRAW);
 	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_BEEP);
 	ck_assert_int_eq(v.stage, SELF_STAGE_OUT);

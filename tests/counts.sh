@@ -17,7 +17,7 @@ fi
 "$ATTN_TRACE" trace --stage=none 2>"$TMP/stages" >/dev/null
 # the help of every command, as the user reads it
 : >"$TMP/help.txt"
-for c in "" trace tui lessons lesson quiz heatmap diagram train model \
+for c in "" trace tui lessons lesson quiz heatmap diagram deck train model \
 	scorers models vocab self; do
 	"$ATTN_TRACE" help $c >>"$TMP/help.txt" 2>&1
 done
