@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "arch.h"
 #include "cli.h"
 #include "cli_diagram.h"
@@ -89,7 +90,7 @@ int cli_getopt(unsigned cmds, int argc, char **argv)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self"
+	"train", "vocab", "self", "accuracy"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters
@@ -148,6 +149,7 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_QUIZ_STAGES] = cli_quiz_stage_nth,
 	[CLI_V_QUIZ_FORMATS] = quiz_sheet_name,
 	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
+	[CLI_V_ACCURACY_FORMATS] = accuracy_format_name,
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
 	[CLI_V_HARD_RULES] = cli_hard_rule_name,

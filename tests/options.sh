@@ -17,7 +17,7 @@ table_options() {
 }
 
 # trace, tui and model share the main --help and one parser
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self accuracy; do
 	first=${c%% *}
 	# shellcheck disable=SC2086
 	if diff <(help_options "$first") <(table_options $c) >"$TMP/diff"
@@ -79,5 +79,5 @@ check "options --help prints its usage" grep -q "^usage: attn-trace options" "$T
 check "--help lists the options command" sh -c "'$AT' --help | grep -q '^  options \\[COMMAND\\]'"
 check "help --commands lists the commands" \
 	test "$("$AT" help --commands | tr '\n' ' ')" = \
-	"trace tui model lessons lesson quiz heatmap diagram train scorers models vocab self options help "
+	"trace tui model lessons lesson quiz heatmap diagram train accuracy scorers models vocab self options help "
 finish
