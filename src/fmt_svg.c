@@ -124,6 +124,20 @@ static void svg_esc(FILE *out, const char *s)
 	}
 }
 
+/* Writes the n bytes at s as fmt_svg_text() does. */
+static void svg_esc_n(FILE *out, const char *s, size_t n)
+{
+	char buf[64];
+	while (n > 0) {
+		size_t m = n < sizeof buf - 1 ? n : sizeof buf - 1;
+		memcpy(buf, s, m);
+		buf[m] = '\0';
+		svg_esc(out, buf);
+		s += m;
+		n -= m;
+	}
+}
+
 /* The estimated width in px of text that takes cols terminal columns at
  * font size fs: 0.62 em a column, 0.66 em in bold.  DejaVu Sans, the
  * widest of the fonts asked for, averages under 0.6 em a letter. */
@@ -137,6 +151,11 @@ static int svg_width(int cols, int fs, int bold)
 static int svg_num_width(int len, int fs)
 {
 	return (len * fs * 70 + 99) / 100;
+}
+
+static int svg_max(int a, int b)
+{
+	return a > b ? a : b;
 }
 
 static int svg_cols(const char *s)
@@ -161,6 +180,14 @@ static void svg_words(FILE *out, const struct vocab *v, const int *w, int n)
 			putc(' ', out);
 		svg_esc(out, v->words[w[k]]);
 	}
+}
+
+/* The same, as they are (the title is escaped when it is written). */
+static void svg_words_raw(FILE *out, const struct vocab *v, const int *w,
+			  int n)
+{
+	for (int k = 0; k < n; k++)
+		fprintf(out, "%s%s", k ? " " : "", v->words[w[k]]);
 }
 
 /* The word the decoder should output at step t under teacher forcing, or
@@ -192,6 +219,10 @@ struct svg_lay {
 	int band;         /* the height of the source-word band */
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
+	int per_row;      /* panels a row at most */
+	char *title;      /* the title as it is, unescaped (svg_title) */
+	int tcols;        /* the title's widest line, in columns */
+	int twrap;        /* the columns it is broken to, or 0 */
 	int rl[SVG_MAX_PANELS]; /* each panel's row-label column */
 	int pw[SVG_MAX_PANELS]; /* each panel's width */
 	int px[SVG_MAX_PANELS]; /* each panel's left edge */
@@ -199,6 +230,7 @@ struct svg_lay {
 	int py[SVG_MAX_PANELS]; /* each panel's top, below L->top */
 	int prow[SVG_MAX_PANELS]; /* each panel's row */
 	int nsub;         /* subtitle lines */
+	int ntitle;       /* title lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
 	int width, height;
@@ -218,22 +250,21 @@ static int svg_list(FILE *out, const char *const *names, int n)
 	return cols;
 }
 
-/* "dot scorer: SOURCE → OUTPUT" or "dot, general and concat scorers:
- * SOURCE", after "bahdanau: " for a model of an architecture other than
- * Luong's, or "luong and bahdanau: " for several; with out NULL only
- * measures it, in columns. */
-static int svg_title(FILE *out, const struct svg_lay *L)
+/* Writes the title as it is, unescaped: "dot scorer: SOURCE → OUTPUT"
+ * or "dot, general and concat scorers: SOURCE", after "bahdanau: " for a
+ * model of an architecture other than Luong's, or "luong and bahdanau: "
+ * for several. */
+static void svg_title(FILE *out, const struct svg_lay *L)
 {
 	const struct trace *tr = L->tr;
 	const char *names[SVG_MAX_PANELS];
-	int cols = 0, n = 0;
+	int n = 0;
 	if (L->ntrs > 1 || tr->arch != ARCH_DEFAULT) {
 		for (int k = 0; k < L->count; k++)
 			if (k == 0 || L->ptr[k] != L->ptr[k - 1])
 				names[n++] = arch_get(L->ptr[k]->arch)->name;
-		cols += svg_list(out, names, n) + 2;
-		if (out)
-			fputs(": ", out);
+		svg_list(out, names, n);
+		fputs(": ", out);
 	}
 	n = 0; /* the scorers, each once */
 	for (int k = 0; k < L->count; k++) {
@@ -245,22 +276,60 @@ static int svg_title(FILE *out, const struct svg_lay *L)
 		if (!seen)
 			names[n++] = name;
 	}
-	cols += svg_list(out, names, n);
-	cols += n > 1 ? 10 : 9;
-	if (out)
-		fputs(n > 1 ? " scorers: " : " scorer: ", out);
-	cols += svg_words_cols(&tr->m->src, tr->src, tr->n);
-	if (out)
-		svg_words(out, &tr->m->src, tr->src, tr->n);
+	svg_list(out, names, n);
+	fputs(n > 1 ? " scorers: " : " scorer: ", out);
+	svg_words_raw(out, &tr->m->src, tr->src, tr->n);
 	if (L->count == 1) {
 		const struct trace_run *ru = &tr->runs[L->prun[0]];
-		cols += 3 + svg_words_cols(&tr->m->tgt, ru->pred, ru->nsteps);
-		if (out) {
-			fputs(" → ", out);
-			svg_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
-		}
+		fputs(" → ", out);
+		svg_words_raw(out, &tr->m->tgt, ru->pred, ru->nsteps);
 	}
-	return cols;
+}
+
+/* The end of the title's line that starts at s, at most cols columns
+ * wide, broken at a space (a word wider than cols stands alone); *next
+ * is where the next line starts, at the end of the string when none
+ * does. */
+static const char *svg_line_end(const char *s, int cols, const char **next)
+{
+	const char *end = NULL, *p = s;
+	int w = 0;
+	for (;;) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		char word[256];
+		size_t m = len < sizeof word ? len : sizeof word - 1;
+		memcpy(word, p, m);
+		word[m] = '\0';
+		int ww = svg_cols(word) + (p == s ? 0 : 1);
+		if (end && w + ww > cols)
+			break;
+		w += ww;
+		end = p + len;
+		if (!sp)
+			break;
+		p = sp + 1;
+	}
+	*next = *end ? end + 1 : end;
+	return end;
+}
+
+/* The title's lines at most cols wide: their number, and in *widest the
+ * widest line's columns. */
+static int svg_title_lines(const char *title, int cols, int *widest)
+{
+	int n = 0;
+	*widest = 0;
+	for (const char *s = title, *next; *s; s = next, n++) {
+		const char *e = svg_line_end(s, cols, &next);
+		char line[1024];
+		size_t m = (size_t)(e - s) < sizeof line ?
+			   (size_t)(e - s) : sizeof line - 1;
+		memcpy(line, s, m);
+		line[m] = '\0';
+		*widest = svg_max(*widest, svg_cols(line));
+	}
+	return n;
 }
 
 /* The subtitle and the legend's caption, with "t,i" as a subscript. */
@@ -341,8 +410,14 @@ static void svg_lay_columns(struct svg_lay *L)
 }
 
 /* Panels a row: more go on a row below, so that five scorers make a
- * picture of slide proportions rather than a strip. */
+ * picture of slide proportions rather than a strip; fewer when three
+ * would make the picture wider than SVG_LEGIBLE_W. */
 #define SVG_PER_ROW 3
+
+/* The widest picture whose smallest text, the subscripts (75 %) of the
+ * subtitle and the legend, is still 20 px when the picture is shown 1920
+ * px wide (doc/heatmap.md, "Legible from the back row"). */
+#define SVG_LEGIBLE_W (1920 * SVG_FS_SUB * 3 / 4 / 20)
 
 /* Centres each row of panels [from, to) in width w, from x = 0. */
 static void svg_centre_rows(struct svg_lay *L, int w)
@@ -360,11 +435,6 @@ static void svg_centre_rows(struct svg_lay *L, int w)
 	}
 }
 
-static int svg_max(int a, int b)
-{
-	return a > b ? a : b;
-}
-
 /* Each panel's row labels and width, and the panels' positions, three a
  * row, and each architecture on rows of its own; returns the height of
  * the panels. */
@@ -372,7 +442,7 @@ static int svg_lay_panels(struct svg_lay *L)
 {
 	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
-		if (k > 0 && (k - first == SVG_PER_ROW ||
+		if (k > 0 && (k - first == L->per_row ||
 			      L->ptr[k] != L->ptr[k - 1])) { /* a new row */
 			row++;
 			first = k;
@@ -431,9 +501,35 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 			}
 	L->head = L->count > 1 ? SVG_HEAD : 0;
 	L->nsub = tr->ntgt ? 2 : 1;
+	size_t tlen;
+	FILE *t = open_memstream(&L->title, &tlen);
+	if (t) {
+		svg_title(t, L);
+		if (fclose(t) != 0) {
+			free(L->title);
+			L->title = NULL;
+		}
+	}
+	if (!L->title) /* out of memory: no title */
+		L->title = calloc(1, 1);
 	svg_lay_columns(L);
-	int ph = svg_lay_panels(L);
-	int textw = svg_width(svg_title(NULL, L), SVG_FS_TITLE, 1);
+	int ph;
+	for (L->per_row = SVG_PER_ROW;; L->per_row--) {
+		ph = svg_lay_panels(L);
+		if (L->per_row == 1 || L->width <= SVG_LEGIBLE_W)
+			break;
+	}
+	/* the title on one line, or broken to fit the panels or the
+	 * legible width, whichever is wider */
+	int tw = svg_width(svg_cols(L->title), SVG_FS_TITLE, 1), lines = 1;
+	int room = svg_max(L->width, SVG_LEGIBLE_W) - 2 * SVG_MARGIN;
+	L->tcols = svg_cols(L->title);
+	if (tw > room) {
+		L->twrap = room * 100 / (SVG_FS_TITLE * 66);
+		lines = svg_title_lines(L->title, L->twrap, &L->tcols);
+	}
+	L->ntitle = lines;
+	int textw = svg_width(L->tcols, SVG_FS_TITLE, 1);
 	textw = svg_max(textw, svg_width(SVG_SUB1_COLS, SVG_FS_SUB, 0));
 	if (tr->ntgt)
 		textw = svg_max(textw, svg_width(svg_cols(svg_sub2) +
@@ -451,7 +547,8 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		L->px[k] += shift;
 		L->gx[k] += shift;
 	}
-	L->top = SVG_MARGIN + SVG_FS_TITLE + L->nsub * SVG_LINE + 12;
+	L->top = SVG_MARGIN + SVG_FS_TITLE + (L->ntitle - 1 + L->nsub) *
+		 SVG_LINE + 12;
 	L->legend = L->top + ph + 28;
 	L->height = L->legend + SVG_BAR_H + 6 + SVG_FS_TICK + SVG_MARGIN;
 }
@@ -467,7 +564,7 @@ static void svg_open(FILE *out, const struct svg_lay *L)
 		"font-family=\"%s\">\n", L->width, L->height, L->width,
 		L->height, FMT_SVG_FONTS);
 	fputs("<title>", out);
-	svg_title(out, L);
+	svg_esc(out, L->title);
 	fputs("</title>\n<desc>The attention weights of attn-trace: a row "
 	      "for each decoder step, a column for each source word.</desc>\n",
 	      out);
@@ -488,13 +585,17 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 {
 	const struct trace *tr = L->tr;
 	int x = L->width / 2, y = SVG_MARGIN + SVG_FS_TITLE;
-	fprintf(out, "<g class=\"heading\" text-anchor=\"middle\">\n"
-		"<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
-		"font-weight=\"bold\" fill=\"%s\">", x, y, SVG_FS_TITLE,
-		SVG_TEXT);
-	svg_title(out, L);
-	fputs("</text>\n", out);
-	y += SVG_LINE;
+	fputs("<g class=\"heading\" text-anchor=\"middle\">\n", out);
+	for (const char *s = L->title, *next; *s; s = next) {
+		const char *e = L->twrap ? svg_line_end(s, L->twrap, &next)
+					 : (next = s + strlen(s));
+		fprintf(out, "<text class=\"title\" x=\"%d\" y=\"%d\" "
+			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\">",
+			x, y, SVG_FS_TITLE, SVG_TEXT);
+		svg_esc_n(out, s, (size_t)(e - s));
+		fputs("</text>\n", out);
+		y += SVG_LINE;
+	}
 	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
 		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
@@ -752,6 +853,7 @@ static int svg_draw(FILE *out, const struct trace *const *trs, int ntrs,
 		svg_panel(out, &L, k);
 	svg_legend(out, &L);
 	fputs("</svg>\n", out);
+	free(L.title);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -794,20 +896,6 @@ static size_t svg_sub_len(const char *s)
 	while (n > 0 && s[n - 1] == ',') /* "h_2, drawn": the comma is prose */
 		n--;
 	return n;
-}
-
-/* Writes the n bytes at s as fmt_svg_text() does. */
-static void svg_esc_n(FILE *out, const char *s, size_t n)
-{
-	char buf[64];
-	while (n > 0) {
-		size_t m = n < sizeof buf - 1 ? n : sizeof buf - 1;
-		memcpy(buf, s, m);
-		buf[m] = '\0';
-		svg_esc(out, buf);
-		s += m;
-		n -= m;
-	}
 }
 
 void fmt_svg_math(FILE *out, const char *s)

@@ -6,8 +6,9 @@
 # 1, 3, 8 and 12 source words, the first and the last step, and every
 # variant: global, local-m, local-p, hard, input feeding, Bahdanau.  The
 # measure is worked out from the SVG's viewBox and font sizes by
-# tests/svg_fontsize.py, with no browser.  Self-attention's heatmap and
-# line diagram are held to the size (their column labels turn 45 degrees).
+# tests/svg_fontsize.py, with no browser.  The heatmap (every variant, one
+# scorer and all), self-attention's heatmap and its line diagram are held
+# to the size (their column labels turn 45 degrees).
 . "$srcdir/tests/lib.sh"
 if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
 	echo "python3 is needed to parse the SVG"; exit 77
@@ -36,6 +37,24 @@ for n in 1 3 8 12; do
 		done
 	done
 done
+# the heatmap: 20 px at 1920 wide for every variant at every length, one
+# scorer or all of them (fewer panels a row, and the title broken over
+# lines, as the sentence grows); its column labels turn 45 degrees, so it
+# is held to the size, as self-attention's are
+for n in 1 3 8 12; do
+	eval "s=\$S$n"
+	for opt in "" "--scorer=all" "--arch=all" "--window=local-m" \
+		"--model=localp4 --window=local-p" "--hard" "--input-feeding"; do
+		# shellcheck disable=SC2086
+		"$ATTN_TRACE" heatmap $opt -o "$TMP/heat.svg" $s 2>"$TMP/err"
+		check "heatmap ${opt:-dot}, $n words: 20 px at 1920 wide" \
+			"$PYTHON3" "$py" "$TMP/heat.svg"
+	done
+done
+# a long title breaks over lines rather than widen the picture
+"$ATTN_TRACE" heatmap -o "$TMP/heat.svg" $S12
+check "heatmap, 12 words: the title on two lines" \
+	sh -c "test \$(grep -c 'class=\"title\"' '$TMP/heat.svg') -eq 2"
 # self-attention's pictures: 20 px at 1920 wide, and the line diagram of
 # a short sentence nearer 16:9 than a strip (its heads one above the other)
 for s in "je" "je suis étudiant"; do
