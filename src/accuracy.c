@@ -70,9 +70,19 @@ int accuracy_measure(struct accuracy_line *line, const struct model *m,
 	return 0;
 }
 
-void accuracy_label(char *buf, size_t size, const struct accuracy_line *l)
+/* The last part of a path, after its last '/': what the chart names a
+ * file by, so that a long directory does not run off the slide. */
+const char *accuracy_base(const char *path)
 {
-	int n = snprintf(buf, size, "%s %s", l->model,
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+void accuracy_label(char *buf, size_t size, const struct accuracy_line *l,
+		    int base)
+{
+	int n = snprintf(buf, size, "%s %s",
+			 base ? accuracy_base(l->model) : l->model,
 			 scorer_get(l->scorer)->name);
 	if (l->cfg.window != 0 && n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - n, " %s",

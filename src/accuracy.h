@@ -77,9 +77,14 @@ struct accuracy_report {
 };
 
 /* The label of line l in legends and headings: "MODEL SCORER", then the
- * window when it is not global ("MODEL SCORER local-m D=1"), into buf
- * (size bytes). */
-void accuracy_label(char *buf, size_t size, const struct accuracy_line *l);
+ * window when it is not global ("MODEL SCORER local-m D=2"), into buf
+ * (size bytes); base 1 names the model by the last part of its path
+ * (accuracy_base), as the chart does. */
+void accuracy_label(char *buf, size_t size, const struct accuracy_line *l,
+		    int base);
+
+/* The last part of path, after its last '/' (path itself if none). */
+const char *accuracy_base(const char *path);
 
 /* Writes the report in format f to out: text (a table by source length,
  * then a text plot of word accuracy against length), CSV, JSON, or an SVG

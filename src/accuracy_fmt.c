@@ -97,7 +97,7 @@ static void accuracy_text_table(FILE *out, const struct accuracy_report *r)
 	accuracy_put(out, r->pairs);
 	fputs("\n\n", out);
 	for (int k = 0; k < r->n; k++) {
-		accuracy_label(label, sizeof label, &r->lines[k]);
+		accuracy_label(label, sizeof label, &r->lines[k], 0);
 		fprintf(out, "  %c  ", accuracy_letter(k));
 		accuracy_put(out, label);
 		fputc('\n', out);
@@ -226,7 +226,7 @@ static void accuracy_json_line(FILE *out, const struct accuracy_line *l,
 			       const int *len, int nlen)
 {
 	char label[512];
-	accuracy_label(label, sizeof label, l);
+	accuracy_label(label, sizeof label, l, 0);
 	fputs("    {\"label\": ", out);
 	fmt_json_string(out, label);
 	fputs(", \"model\": ", out);
@@ -395,7 +395,7 @@ static void accuracy_svg(FILE *out, const struct accuracy_report *r)
 		SVG_W, SVG_H, SVG_W, SVG_H, FMT_SVG_FONTS, FONT, SVG_W, SVG_H);
 	fprintf(out, "<text x=\"40\" y=\"56\" font-size=\"%d\">Accuracy by "
 		"source length: ", FONT_TITLE);
-	fmt_svg_text(out, r->pairs);
+	fmt_svg_text(out, accuracy_base(r->pairs));
 	fputs(" (greedy decoding)</text>\n", out);
 	if (nlen > 0)
 		accuracy_svg_axes(out, len, nlen);
@@ -405,7 +405,7 @@ static void accuracy_svg(FILE *out, const struct accuracy_report *r)
 		accuracy_svg_series(out, &r->lines[k], colour, 0, len, nlen);
 	}
 	for (int k = 0; k < r->n; k++) {
-		accuracy_label(label, sizeof label, &r->lines[k]);
+		accuracy_label(label, sizeof label, &r->lines[k], 1);
 		accuracy_svg_key(out, k, accuracy_colours[k % ACCURACY_NCOLOURS],
 				 0, label);
 	}

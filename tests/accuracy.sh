@@ -120,7 +120,7 @@ sys.exit(not (len(lines) == 4 and len(dashed) == 2 and
               'source sentence length (words)' in texts and
               'accuracy (%)' in texts and
               all(len(l.get('points').split()) == 13 for l in lines)))
-" "$TMP/c2.svg" "$TMP/half.model"
+" "$TMP/c2.svg" half.model
 
 # errors: FILE:LINE:COL, a non-zero exit, nothing written
 printf 'le chat dort ||| the cat sleeps\nle chat ||| \n' >"$TMP/bad.pairs"
