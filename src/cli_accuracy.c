@@ -53,7 +53,12 @@ static void cli_accuracy_help(void)
 "  -m, --model=MODEL     a model to measure, a file or a built-in name;\n"
 "                        repeat it for several lines (default: the\n"
 "                        built-in model)\n"
-"  -f, --format=FORMAT   text (the default), csv, json or svg\n"
+"  -f, --format=FORMAT   ", stdout);
+	for (int k = 0; accuracy_format_name(k); k++)
+		printf("%s%s%s", k == 0 ? "" : accuracy_format_name(k + 1)
+			? ", " : " or ", accuracy_format_name(k),
+			k == 0 ? " (the default)" : "");
+	fputs("\n"
 "  -o, --output=FILE     write to FILE, atomically, instead of stdout\n"
 "  -h, --help            display this help and exit\n"
 "\n"
