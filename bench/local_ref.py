@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""local_ref.py: "attn-trace train --window=local-m|local-p" and
+"""local_ref.py: "attn-trace train --window=local-m|local-p|fixed" and
 "attn-trace train --input-feeding", done again in PyTorch.
 
 Usage:
     local_ref.py --init INIT.model --pairs FILE [--epochs N]
-                 [--window auto|global|local-m|local-p] [--window-size D]
+                 [--window auto|global|local-m|local-p|fixed] [--window-size D]
                  [--scorer S,..] [--lr X] [--weight-decay X] [--clip X]
                  [--threads N] [--compare C.model [--tolerance X]]
 
@@ -27,7 +27,8 @@ min(t, n) - D .. min(t, n) + D, within 1 .. n.  local-p (doc/model.md):
     window = floor(p_t) - D .. floor(p_t) + D, within 1 .. n
     a_t,j = softmax over the window (e_t)_j * exp(-(j - p_t)^2 / (2 (D/2)^2))
 The whole batch at once: a mask for each pair's window, the floor taken
-without a gradient, as in attn-trace.
+without a gradient, as in attn-trace.  fixed (no attention): the softmax
+of e_t,n alone, weight 1 on h_n whatever the score, and gradient 0 on it.
 
 It prints the same line as train_ref.py; bench/run-train runs it.  With
 --compare, it also reads C.model, what attn-trace trained from INIT.model
@@ -48,7 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import train_ref  # noqa: E402  (its files, batch and optimiser helpers)
 
 SCORERS = ("dot", "general", "concat")
-WINDOWS = ("auto", "global", "local-m", "local-p")
+WINDOWS = ("auto", "global", "local-m", "local-p", "fixed")
 
 
 def feeding(path):
@@ -73,6 +74,10 @@ def weights(p, e, S, src_len, src_mask, D, window, steps):
     e = e.masked_fill(~src_mask[:, None, :], -math.inf)
     if window == "global":
         return torch.softmax(e, -1)
+    if window == "fixed":  # no attention: the softmax of e_n alone, 1 on h_n
+        j = torch.arange(1, e.shape[-1] + 1)
+        last = j[None, None, :] == src_len[:, None, None]
+        return torch.softmax(e.masked_fill(~last, -math.inf), -1)
     n = src_len.to(torch.float64)[:, None]                     # (B, 1)
     if window == "local-p":
         v = torch.tanh(S @ p["local-p.W_p"].T) @ p["local-p.v_p"][0]

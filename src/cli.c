@@ -23,6 +23,7 @@
 #include "cli_term.h"
 #include "cli_train.h"
 #include "cli_vocab.h"
+#include "cli_image.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "fmt.h"
@@ -290,6 +291,8 @@ static void cli_help(void)
 "  vocab              list the words the model knows (vocab --help)\n"
 "  self [SENTENCE]    self-attention with two heads, number by number;\n"
 "                     --target: cross-attention (self --help)\n"
+"  image FILE.pgm     show a PGM image as shaded blocks, or as SVG pixels\n"
+"                     with -o (image --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -1095,6 +1098,7 @@ static const struct {
 	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },
 	{ "self", NULL, cli_self },
+	{ "image", NULL, cli_image },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

@@ -90,7 +90,7 @@ int cli_getopt(unsigned cmds, int argc, char **argv)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "accuracy"
+	"train", "vocab", "self", "image", "accuracy"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "diagram.h"
+#include "window.h"
 #include "fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -63,6 +64,10 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 		d->win_lo = (int)win->ops[1].v[0];
 		d->win_hi = (int)win->ops[1].v[1];
 	}
+	d->note[0] = '\0';
+	if (win && window_get(tr->cfg.window)->diagram_note)
+		trace_expand(d->note, sizeof d->note,
+			     window_get(tr->cfg.window)->diagram_note, tr, win);
 	for (int i = 0; i < d->n; i++)
 		if (d->alpha[i] > d->alpha[d->amax])
 			d->amax = i;
@@ -278,6 +283,24 @@ static void put_feed(struct fmt_buf *b, const struct diagram *d, int lab,
 	push(lines, nl, cap, b, cols);
 }
 
+/* Row i's line under a window with a diagram_note (fixed): inside the
+ * window, the weight's line to the context c_t; outside, none. */
+static void diagram_fixed_line(struct fmt_buf *b, const struct diagram *d,
+			       int i, int barw, int prec,
+			       const struct glyphs *g)
+{
+	char num[NUM_BUFSZ];
+	double a = d->alpha[i];
+	if (i + 1 < d->win_lo || i + 1 > d->win_hi)
+		return;
+	int len = (int)(a * barw + 0.5);
+	fmt_buf_putc(b, ' ');
+	rep(b, g->line[diagram_level(a)], len < 1 ? 1 : len);
+	fmt_buf_putc(b, ' ');
+	fmt_buf_put(b, num, num_fixed_len(num, a, prec));
+	fmt_buf_printf(b, " %s c_%d = h_%d", g->to, d->t, i + 1);
+}
+
 int diagram_render(const struct diagram *d, int width, int ascii,
 		   int precision, char ***lines)
 {
@@ -315,9 +338,13 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		barw = 6;
 
 	/* the heading */
-	fmt_buf_printf(&b, "step %d: the query %s %s each state h_i", d->t,
-		       d->qname, d->feeds_rnn ? "(the state before the step) weighs"
-		       : "(the decoder's new state) weighs");
+	if (d->note[0])
+		fmt_buf_puts(&b, d->note);
+	else
+		fmt_buf_printf(&b, "step %d: the query %s %s each state h_i",
+			       d->t, d->qname, d->feeds_rnn
+			       ? "(the state before the step) weighs"
+			       : "(the decoder's new state) weighs");
 	push(lines, &nl, &cap, &b, cols);
 	/* the top border */
 	fmt_buf_spaces(&b, marks ? 2 : 0);
@@ -355,6 +382,11 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		}
 		fmt_buf_putc(&b, ' ');
 		fmt_buf_puts(&b, g->v);
+		if (d->note[0]) { /* fixed: one line, from h_n to c_t */
+			diagram_fixed_line(&b, d, i, barw, prec, g);
+			push(lines, &nl, &cap, &b, cols);
+			continue;
+		}
 		/* the line from the query: as long and as thick as α */
 		double a = d->alpha[i];
 		int len = (int)(a * barw + 0.5);

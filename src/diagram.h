@@ -49,6 +49,10 @@ struct diagram {
 	int has_pt;             /* p_t, the Gaussian's centre, is set */
 	double pt;
 	int sampled;            /* hard attention: the sampled position, from 1 */
+	/* the window's heading (window_class.diagram_note, expanded), or
+	 * "": when set, only the window's positions have a line, and it
+	 * runs to the context, not from the query (fixed) */
+	char note[160];
 	/* Input feeding (Luong's): h̃_{t-1}, the last step's attentional
 	 * state (0 at step 1), which the decoder's RNN read with y_{t-1} to
 	 * make s_t; NULL without input feeding. */

@@ -185,6 +185,25 @@ static void window_marks(FILE *out, const struct diagram *d,
  * its weight but never thinner than 3 px nor paler than 45% (a weight
  * near 0 still shows, and the caption says so), α_t,i written above it
  * and the largest marked. */
+/* Under a window with a diagram_note (fixed): no line from the query;
+ * the window's word i gets its weight and says that c_t is h_i, which
+ * the arrow down from its box draws. */
+static void fixed_label(FILE *out, const struct diagram *d,
+			const struct lay *L, int i, int y, int prec)
+{
+	char num[NUM_BUFSZ], lab[96];
+	if (i + 1 < d->win_lo || i + 1 > d->win_hi)
+		return;
+	snprintf(lab, sizeof lab, "%s_%d,%d = %s: c_%d = h_%d, fixed",
+		 trace_weight_symbol(d->tr), d->t, i + 1,
+		 num_fixed(num, d->alpha[i], prec), d->t, i + 1);
+	fprintf(out, "<text class=\"alpha fixed\" x=\"%d\" y=\"%d\" "
+		"font-size=\"22\" font-weight=\"bold\">",
+		L->bx + L->bw + 16, y + 8);
+	math(out, lab);
+	fputs("</text>\n", out);
+}
+
 static void weight_lines(FILE *out, const struct diagram *d,
 			 const struct lay *L, int prec)
 {
@@ -192,6 +211,10 @@ static void weight_lines(FILE *out, const struct diagram *d,
 	for (int i = 0; i < d->n; i++) {
 		double a = d->alpha[i];
 		int y = L->top + i * L->rh + L->bh / 2;
+		if (d->note[0]) { /* fixed: no line from the query at all */
+			fixed_label(out, d, L, i, y, prec);
+			continue;
+		}
 		fprintf(out, "<line class=\"weight\" data-i=\"%d\"", i + 1);
 		data_values(out, "data-alpha", &a, 1);
 		fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
@@ -303,7 +326,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 		    int prec)
 {
 	char num[NUM_BUFSZ], lab[128];
-	if (d->has_pt) {
+	if (d->has_pt && !d->note[0]) {
 		y += 34;
 		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
 			 d->t, num_fixed(num, d->pt, prec));
@@ -336,7 +359,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 /* The header: the title, the line under it. */
 static void header(FILE *out, const struct diagram *d, int bx, int height)
 {
-	char lab[128];
+	char lab[192];
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\" data-step=\"%d\">\n", W, height, W, height,
@@ -348,8 +371,11 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 		"thick as its weight, and the context they make.</desc>\n");
 	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" "
 		"height=\"%d\" fill=\"#ffffff\"/>\n", W, height);
-	snprintf(lab, sizeof lab, "Step %d: the query %s weighs each encoder "
-		 "state h_i", d->t, d->qname);
+	if (d->note[0]) /* the window's own heading (fixed) */
+		snprintf(lab, sizeof lab, "%s", d->note);
+	else
+		snprintf(lab, sizeof lab, "Step %d: the query %s weighs each "
+			 "encoder state h_i", d->t, d->qname);
 	fprintf(out, "<text x=\"%d\" y=\"56\" font-size=\"34\" "
 		"font-weight=\"bold\">", bx);
 	math(out, lab);
@@ -368,7 +394,7 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 static int picture_height(const struct diagram *d, const struct lay *L)
 {
 	int y = L->bottom + BIG_BOX + 42 + 32 + 24;
-	if (d->has_pt)
+	if (d->has_pt && !d->note[0])
 		y += 34;
 	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n)
 		y += 34;

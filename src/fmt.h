@@ -232,6 +232,13 @@ int fmt_shade(double a, int levels);
 const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
 			   double *buf);
 
+/* The line a heatmap of run of tr says under its caption about its
+ * window (window_class.heatmap_note, fixed's: why one column is lit),
+ * expanded into buf (size bytes); returns buf, or NULL if the window has
+ * none. */
+const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
+				 size_t size);
+
 /* fmt_text_heatmap, with drawn: the one-hot of each step's drawn word. */
 void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			    int prec, int ascii, int drawn);

@@ -122,7 +122,11 @@ static void md_window(FILE *out, const struct trace *tr,
 	const struct trace_rec *pos = trace_find(tr, REC_POSITION, win->run,
 						 win->t, 0);
 	int lo = (int)win->ops[1].v[0], hi = (int)win->ops[1].v[1];
-	if (pos) {
+	char note[160];
+	if (win->note) { /* the window says where p_t comes from (fixed) */
+		trace_expand(note, sizeof note, win->note, tr, win);
+		fprintf(out, "%s\n\n", note);
+	} else if (pos) {
 		fprintf(out, "p_%d = 1 + (%d - 1)·sigmoid(v_p·tanh(W_p·q)) = 1 + "
 			"(%d - 1)·sigmoid(", win->t, tr->n, tr->n);
 		fprintf(out, "%s) = ", num_fixed(buf, pos->ops[5].v[0], prec));

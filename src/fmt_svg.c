@@ -230,6 +230,7 @@ struct svg_lay {
 	int py[SVG_MAX_PANELS]; /* each panel's top, below L->top */
 	int prow[SVG_MAX_PANELS]; /* each panel's row */
 	int nsub;         /* subtitle lines */
+	char wnote[256];  /* the window's heatmap_note, expanded, or "" */
 	int ntitle;       /* title lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
@@ -482,6 +483,16 @@ static int svg_lay_panels(struct svg_lay *L)
 	return y + L->head + L->band + tallest * SVG_CELL_H;
 }
 
+/* The window's heatmap_note (fixed's: why one column is lit) as a
+ * subtitle line of its own, when the window has one and a step recorded
+ * its window. */
+static void svg_lay_note(struct svg_lay *L, const struct trace *tr)
+{
+	L->wnote[0] = '\0';
+	if (fmt_heat_window_note(tr, L->prun[0], L->wnote, sizeof L->wnote))
+		L->nsub++;
+}
+
 /* Lays out the whole picture: run `run` of trs[0], or every run of each
  * of the ntrs traces. */
 static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
@@ -501,6 +512,7 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 			}
 	L->head = L->count > 1 ? SVG_HEAD : 0;
 	L->nsub = tr->ntgt ? 2 : 1;
+	svg_lay_note(L, tr);
 	size_t tlen;
 	FILE *t = open_memstream(&L->title, &tlen);
 	if (t) {
@@ -531,6 +543,9 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 	L->ntitle = lines;
 	int textw = svg_width(L->tcols, SVG_FS_TITLE, 1);
 	textw = svg_max(textw, svg_width(SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	if (L->wnote[0])
+		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
+						 SVG_FS_SUB, 0));
 	if (tr->ntgt)
 		textw = svg_max(textw, svg_width(svg_cols(svg_sub2) +
 			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
@@ -606,6 +621,14 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 			"font-size=\"%d\" fill=\"%s\">%s", x, y, SVG_FS_SUB,
 			SVG_MUTED, svg_sub2);
 		svg_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
+		fputs("</text>\n", out);
+	}
+	if (L->wnote[0]) { /* why the window's cells are as they are */
+		y += SVG_LINE;
+		fprintf(out, "<text class=\"subtitle window-note\" x=\"%d\" "
+			"y=\"%d\" font-size=\"%d\" fill=\"%s\">", x, y,
+			SVG_FS_SUB, SVG_MUTED);
+		svg_esc(out, L->wnote);
 		fputs("</text>\n", out);
 	}
 	fputs("</g>\n", out);

@@ -287,7 +287,13 @@ static void text_window(struct fmt_buf *b, const struct trace *tr,
 			const struct trace_names *nm, int prec)
 {
 	int lo = (int)r->ops[1].v[0], hi = (int)r->ops[1].v[1];
-	if (!trace_find(tr, REC_POSITION, r->run, r->t, 0)) { /* local-m */
+	char note[160];
+	if (r->note) { /* the window says where p_t comes from (fixed) */
+		trace_expand(note, sizeof note, r->note, tr, r);
+		fmt_buf_puts(b, note);
+		fmt_buf_putc(b, '\n');
+	} else if (!trace_find(tr, REC_POSITION, r->run, r->t, 0)) {
+		/* local-m */
 		fmt_buf_printf(b, "p_%d = min(%d, %d) = ", r->t, r->t, tr->n);
 		text_num(b, r->ops[0].v[0], prec, 0);
 		fmt_buf_putc(b, '\n');
@@ -526,7 +532,12 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
 			       arch_get(tr->arch)->summary);
-	if (tr->cfg.window != WINDOW_DEFAULT)
+	if (tr->cfg.window != WINDOW_DEFAULT
+	    && window_get(tr->cfg.window)->sizeless)
+		fmt_buf_printf(b, "window: %s (%s)\n",
+			       window_get(tr->cfg.window)->name,
+			       window_get(tr->cfg.window)->summary);
+	else if (tr->cfg.window != WINDOW_DEFAULT)
 		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
 			       window_get(tr->cfg.window)->name,
 			       tr->cfg.window_size,

@@ -112,6 +112,17 @@ void fmt_text_heatmap(FILE *out, const struct trace *tr, int run, int prec,
 	fmt_text_heatmap_drawn(out, tr, run, prec, ascii, 0);
 }
 
+const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
+				 size_t size)
+{
+	const char *note = window_get(tr->cfg.window)->heatmap_note;
+	const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, 1, 0);
+	if (!note || !w)
+		return NULL;
+	trace_expand(buf, size, note, tr, w);
+	return buf;
+}
+
 void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			    int prec, int ascii, int drawn)
 {
@@ -130,10 +141,14 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 		: window_get(tr->cfg.window)->unnormalised
 		? "final weights a (align × the Gaussian)" : "alignment α",
 		trace_scorer_name(ru->scorer));
-	if (trace_find(tr, REC_WINDOW, run, 1, 0))
+	char note[256];
+	if (fmt_heat_window_note(tr, run, note, sizeof note))
+		fprintf(out, "%s\n", note);
+	else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
 		fprintf(out, "%s window, D = %d: | marks the window's edges, * "
 			"the word ⌊p_t⌋, the weights outside it are 0\n",
 			window_get(tr->cfg.window)->name, tr->cfg.window_size);
+	}
 	double *one = xcalloc((size_t)tr->n, sizeof *one);
 	fmt_pad(out, "", rw + 2);
 	for (int i = 0; i < tr->n; i++) {

@@ -288,6 +288,9 @@ static void tui_heatmap(struct tui *ui, int y)
 		"s switches the scorer" : "shades \" .:-=+#\": weight 0 to 1, "
 		"the largest of each row in reverse; s switches the scorer",
 		COLS - 2);
+	char note[256]; /* the window's word on it (fixed: one column) */
+	if (fmt_heat_window_note(tr, ui->v.run, note, sizeof note))
+		tui_put(ly + 1, 1, note, COLS - 2);
 }
 
 /* Draws the body lines from row y to row bottom (exclusive), scrolled. */

@@ -9,6 +9,7 @@
 #include "num.h"
 #include "diagram.h"
 #include "notation.h"
+#include "window.h"
 #include "utf8.h"
 #include "view.h"
 
@@ -624,8 +625,13 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 {
 	const struct arch_class *a = arch_get(v->tr->arch);
 
+	const struct window_class *w = window_get(v->tr->cfg.window);
+
 	if (a->narrate(f, v->tr, v->run, fr->stage, fr->t, fr->i,
 		       v->fmt.precision))
+		return;
+	if (w->narrate && w->narrate(f, v->tr, v->run, fr->stage, fr->t,
+				     v->fmt.precision))
 		return;
 	switch (fr->stage) {
 	case STAGE_SCORING: narrate_scores(f, v, fr->t); break;

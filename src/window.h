@@ -9,6 +9,8 @@
 #ifndef ATTN_WINDOW_H
 #define ATTN_WINDOW_H
 
+#include <stdio.h>
+
 #include "trace.h"
 
 struct train_work;
@@ -45,10 +47,26 @@ struct window_class {
 	 * (src/selection_hard.c); 0 (the default) if they are a
 	 * distribution already */
 	int unnormalised;
+	/* 1 if it takes no window size D (fixed: always the one position
+	 * n), so that no front end shows one; 0, the default */
+	int sizeless;
 	/* the least window size D it takes (0, the default: any), and why,
 	 * for the command line's usage error and check()'s */
 	int min_size;
 	const char *min_size_why;
+	/* The stepper's narration (view.c) of stage (the scores, the
+	 * weights, the context) at step t of run, numbers with prec
+	 * digits: returns 1 if it said all of it, 0 if the shared
+	 * narration follows.  NULL: the shared narration alone. */
+	int (*narrate)(FILE *f, const struct trace *tr, int run,
+		       enum trace_stage stage, int t, int prec);
+	/* the heatmap's line under its caption, a template ({n}: the
+	 * source length), or NULL */
+	const char *heatmap_note;
+	/* the step diagram's heading, a template ({t}, {n}), which draws
+	 * then a line only from the window's positions, to the context
+	 * (fixed: one line from h_n); NULL: the query weighs every h_i */
+	const char *diagram_note;
 	/* the model's sections the window owns, as bits of
 	 * model_param_table's mask (local-p: LOCALP_PARAM_BIT): training
 	 * through the window trains them too; 0, the default: none */

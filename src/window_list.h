@@ -6,3 +6,4 @@
 WINDOW(global)
 WINDOW(local_m)
 WINDOW(local_p)
+WINDOW(fixed)

@@ -966,6 +966,9 @@ static const struct window_case window_cases[] = {
 	  "location-aware local-p D=1" },
 	{ ARCH_luong, 0, WINDOW_local_p, 2, 4, 1u << SCORER_location_aware,
 	  "location-aware local-p D=2" },
+	{ ARCH_bahdanau, 0, WINDOW_fixed, 0, 4, SCORER_ALL, "bahdanau fixed" },
+	{ ARCH_luong, 1, WINDOW_fixed, 0, 2, SCORER_ALL,
+	  "input feeding fixed" },
 };
 
 #define NWINDOW_CASES ((int)(sizeof window_cases / sizeof window_cases[0]))
@@ -1011,6 +1014,19 @@ static void greedy_matches_trace_cfg(const struct model *v,
 		}
 		trace_free(&tr);
 	}
+}
+
+/* 1 if block b of lay is a scorer's weight ("general.W"). */
+static int block_is_scorer(const struct train_layout *lay, int b)
+{
+	const char *name = train_block_name(lay, b);
+	for (int sc = 0; sc < SCORER_COUNT; sc++) {
+		size_t len = strlen(scorer_get(sc)->name);
+		if (strncmp(name, scorer_get(sc)->name, len) == 0
+		    && name[len] == '.')
+			return 1;
+	}
+	return 0;
 }
 
 START_TEST(test_grad_window_cases)
@@ -1074,6 +1090,11 @@ START_TEST(test_grad_window_cases)
 		if (strncmp(train_block_name(&t.lay, b), "local-p.", 8) == 0)
 			ck_assert(window_get(window)->params & LOCALP_PARAM_BIT
 				  ? norm > 1e-6 : norm == 0.0);
+		/* no attention: the scores reach nothing, so no scorer's
+		 * weight has a gradient, exactly */
+		if (window == WINDOW_fixed && block_is_scorer(&t.lay, b))
+			ck_assert_msg(norm == 0.0, "%s, block %s: |g| %g",
+				      label, train_block_name(&t.lay, b), norm);
 	}
 	putchar('\n');
 	train_free(&t);

@@ -1,4 +1,5 @@
-/* check_window.c: the local windows (src/window_local*.c) against numbers
+/* check_window.c: the local windows (src/window_local*.c) and the fixed
+ * window (src/window_fixed.c) against numbers
  * worked out by hand from the formulas of doc/model.md, on
  * tests/data/localp.model (tiny.model with W_p = [[0.9, -0.4], [0.3, 1.2]]
  * and v_p = [1.5, -0.7]) and tests/data/localp-bahdanau.model. */
@@ -190,6 +191,110 @@ START_TEST(test_local_p_bahdanau)
 }
 END_TEST
 
+/* The fixed window (no attention) on tiny.model, "un deux trois", worked
+ * by hand: the encoder h_i = tanh(W_x·x_i + W_h·h_{i-1} + b), h_0 = 0,
+ * with the model file's numbers typed here, not read from the model:
+ *   W_x·x_1 + b = (0.25 + 0.1 + 0.3 + 0.05, 0.1 - 0.15 - 0.1 - 0.1)
+ *               = (0.70, -0.25);  h_1 = (0.6044, -0.2449)
+ *   h_2 = tanh((-0.65 + 0.05, 0.20 - 0.1) + W_h·h_1) = (-0.1988, -0.1774)
+ *   W_x·x_3 + b = (0.125 - 0.2 - 0.225 + 0.05, 0.05 + 0.3 + 0.075 - 0.1)
+ *               = (-0.25, 0.325)
+ *   W_h·h_2 = (0.7×(-0.1988) + 0.1×(-0.1774), -0.3×(-0.1988) + 0.4×(-0.1774))
+ *           = (-0.1569, -0.0113);  h_3 = tanh(-0.4069, 0.3137)
+ *           = (-0.3858, 0.3038)
+ * Every step's weights are (0, 0, 1), so c_t = h_3 exactly: not h_1 or
+ * h_2, which differ from it in both entries. */
+static void fixed_h(double h[3][2])
+{
+	static const double x[3][3] = { { 0.5, -0.25, 1.0 },
+					{ -1.0, 0.75, 0.5 },
+					{ 0.25, 0.5, -0.75 } };
+	static const double Wx[2][3] = { { 0.5, -0.4, 0.3 },
+					 { 0.2, 0.6, -0.1 } };
+	static const double Wh[2][2] = { { 0.7, 0.1 }, { -0.3, 0.4 } };
+	static const double b[2] = { 0.05, -0.1 };
+	double prev[2] = { 0, 0 };
+	for (int i = 0; i < 3; i++) {
+		for (int r = 0; r < 2; r++)
+			h[i][r] = tanh(Wx[r][0] * x[i][0] + Wx[r][1] * x[i][1]
+				       + Wx[r][2] * x[i][2] + Wh[r][0] * prev[0]
+				       + Wh[r][1] * prev[1] + b[r]);
+		prev[0] = h[i][0];
+		prev[1] = h[i][1];
+	}
+}
+
+START_TEST(test_fixed_by_hand)
+{
+	static const int src[] = { 0, 1, 2 }; /* un deux trois */
+	struct trace tr;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	struct errbuf err;
+	double h[3][2];
+	fixed_h(h);
+	ck_assert_double_eq_tol(h[0][0], 0.6044, 5e-5);
+	ck_assert_double_eq_tol(h[1][1], -0.1774, 5e-5);
+	ck_assert_double_eq_tol(h[2][0], -0.3858, 5e-5);
+	ck_assert_double_eq_tol(h[2][1], 0.3038, 5e-5);
+	cfg.window = WINDOW_fixed;
+	cfg.window_size = 2; /* ignored: the window is position n alone */
+	ck_assert_int_eq(trace_build(&tr, &M, src, 3, TGT, 3,
+				     1u << SCORER_dot | 1u << SCORER_general,
+				     &cfg, &err), 0);
+	for (int run = 0; run < 2; run++)
+		for (int t = 1; t <= 4; t++) {
+			const double *a = trace_weights(&tr, run, t);
+			const double *c = need(&tr, REC_CONTEXT, run, t)->result;
+			const struct trace_rec *win = need(&tr, REC_WINDOW, run, t);
+			const double *e = need(&tr, REC_SCORES, run, t)->result;
+			const double *s = need(&tr, REC_RNN, run, t)->result;
+			ck_assert_double_eq(a[0], 0.0);
+			ck_assert_double_eq(a[1], 0.0);
+			ck_assert_double_eq(a[2], 1.0);
+			for (int r = 0; r < 2; r++) {
+				ck_assert_double_eq_tol(c[r], h[2][r], TOL);
+				ck_assert(fabs(c[r] - h[0][r]) > 0.1);
+				ck_assert(fabs(c[r] - h[1][r]) > 0.1);
+			}
+			/* p_t = n, the window n .. n, D = 0 */
+			ck_assert_double_eq(win->ops[0].v[0], 3.0);
+			ck_assert_double_eq(win->ops[1].v[0], 3.0);
+			ck_assert_double_eq(win->ops[1].v[1], 3.0);
+			ck_assert_double_eq(win->ops[2].v[0], 0.0);
+			/* the scores are computed (dot's: s_t·h_i), and
+			 * unused */
+			if (run == 0)
+				for (int i = 0; i < 3; i++)
+					ck_assert_double_eq_tol(
+						e[i], s[0] * h[i][0]
+						+ s[1] * h[i][1], TOL);
+		}
+	trace_free(&tr);
+}
+END_TEST
+
+/* Bahdanau's architecture: the context is the last annotation h_n =
+ * [→h_n; ←h_n] at every step, whatever the query. */
+START_TEST(test_fixed_bahdanau)
+{
+	struct model b;
+	struct trace tr;
+	testmodel_load(&b, "localp-bahdanau.model");
+	build(&tr, &b, WINDOW_fixed, 1, 1u << SCORER_dot);
+	const double *hn = trace_find(&tr, REC_ANNOTATION, -1, 0, 5)->result;
+	const double *h1 = trace_find(&tr, REC_ANNOTATION, -1, 0, 1)->result;
+	for (int t = 1; t <= 4; t++) {
+		const double *c = need(&tr, REC_CONTEXT, 0, t)->result;
+		for (int k = 0; k < 4; k++) {
+			ck_assert_double_eq(c[k], hn[k]);
+			ck_assert(c[k] != h1[k]);
+		}
+	}
+	trace_free(&tr);
+	model_free(&b);
+}
+END_TEST
+
 /* what cannot run: local-p without its weights, or with D = 0 */
 START_TEST(test_refused)
 {
@@ -227,6 +332,8 @@ static Suite *window_suite(void)
 	tcase_add_test(tc, test_local_m);
 	tcase_add_test(tc, test_local_p_bahdanau);
 	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_fixed_by_hand);
+	tcase_add_test(tc, test_fixed_bahdanau);
 	suite_add_tcase(s, tc);
 	return s;
 }

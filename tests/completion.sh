@@ -73,6 +73,9 @@ offers "vocab options" --source attn-trace vocab --so
 offers "the accuracy command" accuracy attn-trace acc
 offers "accuracy's options" --pairs= attn-trace accuracy --pa
 offers "accuracy's formats" svg attn-trace accuracy --format s
+offers "the image command" image attn-trace ima
+offers "image's options" --values attn-trace image --va
+offers "image's --ascii" --ascii attn-trace image --as
 for c in trace tui quiz heatmap diagram model; do
 	offers "$c --input-feeding" --input-feeding attn-trace $c --inp
 done
@@ -86,6 +89,13 @@ gives() {
 	if [ "$got" = "$want" ]; then ok "$what"; else
 		not_ok "$what: wanted '$want', got '$got'"; fi
 }
+
+# image's file: the PGM files of the directory, not the others
+mkdir "$TMP/pics" && : >"$TMP/pics/a.pgm" && : >"$TMP/pics/b.txt"
+here=$(pwd)
+cd "$TMP/pics" || exit 99
+gives "image FILE offers a.pgm, not b.txt" "a.pgm" attn-trace image ""
+cd "$here" || exit 99
 
 # comma lists: the items before the last are kept, the last completed
 gives "--scorer=dot,g completes the last item" "dot,general" \

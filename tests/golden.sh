@@ -61,6 +61,10 @@ golden local-p-bahdanau.txt trace --model=tests/data/localp-bahdanau.model \
 	--scorer=additive --window=local-p --window-size=2 --target="one two" \
 	un deux trois deux un
 golden local-p-model.json model --format=json --model="$localp"
+# the fixed window (no attention): every step's weights (0, ..., 0, 1),
+# its window n .. n and p_t = n said in words, the header without D
+golden fixed-tiny.txt trace --model="$tiny" --scorer=general \
+	--window=fixed --target="one two three" un deux trois
 # attn-trace self on the built-in self4 (doc/model.md)
 golden self-zone.txt self zone économique européenne
 golden self-causal-je.txt self --causal je suis étudiant

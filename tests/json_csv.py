@@ -41,6 +41,8 @@ VARIANTS = [
      "--model=%s/data/localp4.model" % SRC, TGT],
     ["--hard", "--arch=bahdanau", "--gradient", "--samples=2", TGT],
     ["--model=%s/tests/data/tiny.model" % SRC, "--scorer=all", "un deux trois"],
+    ["--scorer=all", "--window=fixed", TGT],
+    ["--arch=bahdanau", "--window=fixed", "--hard", "--gradient", TGT],
 ]
 SELF_VARIANTS = [[], ["--causal"], ["--target=european economic area",
                                      "zone économique européenne"]]

@@ -23,7 +23,9 @@ check "$comma really uses a decimal comma" \
 
 for args in "trace --scorer=all" "trace --format=json --scorer=all" \
 	"model" "model --format=json" "self --causal" "self --format=json" \
-	"self --format=svg"; do
+	"self --format=svg" \
+	"image --ascii --values $srcdir/data/images/train/box-y1-x2.pgm" \
+	"image -o - $srcdir/data/images/train/box-y1-x2.pgm"; do
 	# shellcheck disable=SC2086
 	LC_ALL=C "$ATTN_TRACE" $args >"$TMP/c" 2>&1
 	# shellcheck disable=SC2086

@@ -79,5 +79,5 @@ check "options --help prints its usage" grep -q "^usage: attn-trace options" "$T
 check "--help lists the options command" sh -c "'$AT' --help | grep -q '^  options \\[COMMAND\\]'"
 check "help --commands lists the commands" \
 	test "$("$AT" help --commands | tr '\n' ' ')" = \
-	"trace tui model lessons lesson quiz heatmap diagram train accuracy scorers models vocab self options help "
+	"trace tui model lessons lesson quiz heatmap diagram train accuracy scorers models vocab self image options help "
 finish

@@ -17,6 +17,11 @@ check "tiny.model agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/tiny.model"
 check "feed.model (input feeding) agrees with the reference" \
 	"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/tests/data/feed.model"
+# the fixed window (no attention): weight 1 on h_n at every step
+for m in data/toy4.model tests/data/bahdanau.model tests/data/feed.model; do
+	check "$m through the fixed window agrees with the reference" \
+		"$PYTHON3" "$srcdir/tests/ref_compare.py" "$ATTN_TRACE" "$srcdir/$m" fixed
+done
 check "self4.model: attn-trace self agrees with tests/ref/self_ref.py" \
 	"$PYTHON3" "$srcdir/tests/ref/self_ref.py" "$ATTN_TRACE" "$srcdir/data/self4.model"
 check "self6.model: attn-trace self agrees with tests/ref/self_ref.py" \

@@ -302,11 +302,12 @@ def case_name(sentence, target, scorer):
 
 
 def main(argv):
-    if len(argv) not in (1, 2):
-        sys.stderr.write("usage: ref_compare.py BINARY [MODEL]\n")
+    if len(argv) not in (1, 2, 3):
+        sys.stderr.write("usage: ref_compare.py BINARY [MODEL [WINDOW,..]]\n")
         return 2
     binary = argv[0]
-    model = argv[1] if len(argv) == 2 else DEFAULT_MODEL
+    model = argv[1] if len(argv) >= 2 else DEFAULT_MODEL
+    windows = argv[2].split(",") if len(argv) == 3 else ["global"]
     if not os.path.exists(binary):
         print("skip: %s does not exist" % binary)
         return 77
@@ -323,16 +324,30 @@ def main(argv):
             failures += 1
             print("FAIL scorer %s: the program's registry has it, and "
                   "tests/ref/attn_ref.py has no reference for it" % sc)
+    for wd in windows:
+        if wd not in registry.windows(binary) or wd not in attn_ref.WINDOWS:
+            failures += 1
+            print("FAIL window %s: not in the program's registry (%s), or "
+                  "tests/ref/attn_ref.py has no reference for it (%s)"
+                  % (wd, ", ".join(registry.windows(binary)),
+                     ", ".join(attn_ref.WINDOWS)))
+    ncases = 0
     try:
         cases = cases_for(model)
     except Exception as exc:  # the reference cannot read the model
         print("FAIL reading %s with the reference: %s" % (model, exc))
         return 1
-    for sentence, target, scorer, refused in cases:
+    for window, (sentence, target, scorer, refused) in \
+            [(w, c) for w in windows for c in cases]:
+        ncases += 1
         name = case_name(sentence, target, scorer)
         prog = [binary, "trace", "--model=" + model, "--format=json",
                 "--scorer=" + scorer]
         ref = [sys.executable, REFERENCE, model, "--scorer", scorer]
+        if window != "global":
+            name += " (%s)" % window
+            prog.append("--window=" + window)
+            ref += ["--window", window]
         if target is not None:
             prog.append("--target=" + target)
             ref += ["--target", target]
@@ -354,7 +369,7 @@ def main(argv):
             print("FAIL %s: %s" % (name, exc))
             continue
         print("ok %s" % name)
-    print("%d passed, %d failed" % (len(cases) + len(SCORERS) - 1 - failures,
+    print("%d passed, %d failed" % (ncases + len(SCORERS) - 1 - failures,
                                     failures))
     return 1 if failures else 0
 

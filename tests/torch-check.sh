@@ -24,13 +24,20 @@ check "tiny.model agrees with torch" \
 check "localp.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp.model" "local-m:0,local-m:1,local-m:2,local-p:1,local-p:2"
 check "feed.model (input feeding) agrees with torch, global and local" \
-	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/feed.model" "global:0,local-m:1,local-p:1"
+	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/feed.model" "global:0,local-m:1,local-p:1,fixed:0"
 check "data/feed4.model, the built-in input-feeding model, agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/feed4.model"
 check "data/localp4.model, the built-in local-p model, agrees with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/data/localp4.model" "local-p:1"
 check "localp-bahdanau.model local-m and local-p agree with torch" \
 	"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/tests/data/localp-bahdanau.model" "local-m:1,local-p:1,local-p:3"
+# the fixed window (no attention): weight 1 on h_n at every step, the
+# scores computed and unused; Luong's (every scorer, tiny's location too),
+# Bahdanau's, input feeding (above)
+for m in data/toy4.model tests/data/tiny.model tests/data/bahdanau.model; do
+	check "$m: the fixed window agrees with torch" \
+		"$torch_python" "$srcdir/tests/torch_check.py" "$ATTN_TRACE" "$srcdir/$m" "fixed:0"
+done
 # hard attention: the recorded draws replayed, the exact view
 for m in data/toy4.model data/bahdanau4.model data/hard4.model tests/data/tiny.model \
 	tests/data/bahdanau.model; do

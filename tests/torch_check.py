@@ -62,6 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # follows), with the sections of the model JSON that hold each one's
 # weights: set by main() from 'attn-trace scorers' (tests/registry.py).
 SCORERS = ()
+WINDOWS = ()
 # The scorers that TorchModel.score computes: a scorer of the registry
 # that is not one of them fails the check, which needs a reference.
 TORCH_SCORERS = ("dot", "general", "concat", "scaled", "location",
@@ -247,10 +248,22 @@ class TorchModel:
         """The weights of step t from the scores e and the query q, with
         the keys of the window's records added to step: the softmax over
         all of e (global), or over the window's slice (local-m, local-p),
-        local-p's times torch.exp(-(j - p)^2 / (2 sigma^2))."""
+        local-p's times torch.exp(-(j - p)^2 / (2 sigma^2)); fixed's one-hot
+        on the last word, the scores unused."""
         torch = self.torch
         F = torch.nn.functional
         n = e.shape[0]
+        if self.window == "fixed":
+            # no attention: weight 1 on h_n, 0 elsewhere, whatever e (the
+            # softmax of the one score e_n: max e_n, sum exp(0) = 1)
+            step["window"] = {"name": "fixed", "p": [float(n)], "D": 0,
+                              "first": n, "last": n,
+                              "words": self.words[n - 1:n]}
+            step["softmax"] = {"max": [e[n - 1].item()], "sum": [1.0]}
+            alpha = torch.zeros(n, dtype=torch.float64)
+            alpha[n - 1] = 1.0
+            step["weights"] = alpha.tolist()
+            return alpha
         if self.window == "global":
             top = torch.max(e)
             step["softmax"] = {"max": [top.item()],
@@ -745,12 +758,18 @@ def check_model_file(doc, path):
     expect(doc, want, "$", "the file")
 
 
+# the windows TorchModel.attend has a reference for
+TORCH_WINDOWS = ("global", "local-m", "local-p", "fixed")
+
+
 def read_registry(binary):
-    """Sets SCORERS from the registry of the program binary."""
-    global SCORERS
+    """Sets SCORERS and WINDOWS from the registries of the program
+    binary."""
+    global SCORERS, WINDOWS
     sys.dont_write_bytecode = True  # no __pycache__ in the source tree
     import registry
     SCORERS = tuple(registry.scorers(binary))
+    WINDOWS = tuple(registry.windows(binary))
 
 
 def main(argv):
@@ -805,6 +824,14 @@ def main(argv):
         if sc not in TORCH_SCORERS:
             report("scorer %s" % sc, "the program's registry has it, and "
                    "tests/torch_check.py has no reference for it")
+    for wd in WINDOWS:
+        if wd not in TORCH_WINDOWS:
+            report("window %s" % wd, "the program's registry has it, and "
+                   "tests/torch_check.py has no reference for it")
+    for wd, _ in windows:
+        if wd not in WINDOWS:
+            report("window %s" % wd, "asked for, and not in the "
+                   "program's registry")
 
     cases = cases_for(model)
     if "location" in model.supported:

@@ -10,7 +10,7 @@ S="un deux trois deux un"
 for cmd in trace tui heatmap quiz; do
 	run_cmd $cmd --window=local-n
 	expect_status 2 "$cmd: an unknown window"
-	expect_err "unknown window 'local-n'; did you mean 'local-m'? expected global, local-m or local-p" \
+	expect_err "unknown window 'local-n'; did you mean 'local-m'? expected global, local-m, local-p or fixed" \
 		"$cmd: the windows of the registry, and the nearest"
 	run_cmd $cmd --window-size=-1
 	expect_status 2 "$cmd: a negative window size"
@@ -26,7 +26,7 @@ expect_err "the local-p window needs the model's sections [local-p.W_p] and [loc
 # a window that needs weights names its built-in model (window_class.model):
 # without --model, --window=local-p is localp4, as --input-feeding is feed4
 for cmd in "trace" "diagram --format=text --step=2" \
-	   "quiz --stage=softmax --answers"; do
+	   "quiz --stage=softmax --answers --seed=1"; do
 	"$ATTN_TRACE" $cmd --model=localp4 --window=local-p je suis \
 		>"$TMP/own" 2>&1
 	run_cmd $cmd --window=local-p je suis
@@ -121,7 +121,7 @@ check "the lesson's weights are local-m's, D = 0" \
 lesson "window: locl-m"
 run_cmd lesson --check "$TMP/w.lesson"
 expect_status 1 "a lesson with an unknown window"
-expect_err "w.lesson:3:9: expected global, local-m or local-p, found 'locl-m'" \
+expect_err "w.lesson:3:9: expected global, local-m, local-p or fixed, found 'locl-m'" \
 	"the lesson's window error has its line and column"
 lesson "window-size: 2x"
 run_cmd lesson --check "$TMP/w.lesson"
@@ -206,12 +206,64 @@ for w in global local-m; do
 	check "quiz, $w: α_t in both formulas" \
 		sh -c "grep -q 'Σ_i α_[0-9],i·h_i' '$TMP/out' && grep -q ', α_[0-9],[0-9] = exp(' '$TMP/out'"
 done
+# the fixed window (no attention, src/window_fixed.c): every format runs;
+# each step's weights are (0, ..., 0, 1) and its context is the encoder's
+# last state, for every scorer alike (the scores are not used); the text
+# says where p_t comes from, and no D
+for f in text json jsonl csv markdown; do
+	run_cmd trace --window=fixed --format=$f --scorer=all je suis étudiant
+	expect_status 0 "trace --window=fixed --format=$f"
+done
+run_cmd trace --window=fixed --format=json --scorer=all --target="i am a student" je suis étudiant
+check "fixed: every step's weights are (0, 0, 1) and c_t = h_n, every scorer" \
+	"${PYTHON3:-python3}" -c '
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+hn = d["encoder"][-1]["state"]
+outs = set()
+for run in d["runs"]:
+    outs.add(tuple(run["output"]))
+    for s in run["steps"]:
+        assert s["weights"] == [0, 0, 1], s["weights"]
+        assert s["context"] == hn, (s["context"], hn)
+        assert s["window"]["name"] == "fixed" and s["window"]["D"] == 0
+        assert s["window"]["first"] == s["window"]["last"] == 3
+assert len(d["runs"]) == 7 and len(outs) == 1, outs
+' "$TMP/out"
+run_cmd trace --window=fixed --window-size=3 je suis étudiant
+check "fixed: the header names the window without a D" \
+	grep -qx "window: fixed (no attention: every step's context is h_n, the last encoder state, whatever the scores)" "$TMP/out"
+check "fixed: p_t is n, said in words, never min(t, n)" \
+	sh -c "grep -q '^p_2 = n = 3: the last source word, at every step' '$TMP/out' && ! grep -q 'min(' '$TMP/out'"
+run_cmd trace --window=fixed --format=markdown je suis étudiant
+check "fixed, Markdown: p_t is n, never min(t, n)" \
+	sh -c "grep -q '^p_1 = n = 3: ' '$TMP/out' && ! grep -q 'min(' '$TMP/out'"
+run_cmd trace --window=fixed --format=csv je suis étudiant
+check "fixed, CSV: α_t,i is 1 at i = n and 0 elsewhere" \
+	sh -c "grep '^dot,[0-9]*,softmax,α_[0-9]*,' '$TMP/out' | awk -F, '(\$5 == 3) != (\$6 == 1) { bad = 1 } END { exit bad || NR == 0 }'"
+run_cmd train --pairs="$srcdir/data/toy.pairs" --window=fixed --epochs=3 -q -o "$TMP/fixed.model"
+expect_status 0 "train --window=fixed"
+check "train --window=fixed writes a model" test -s "$TMP/fixed.model"
+# the fixed window in the pictures: the step diagram has one line, from
+# h_n to c_t, and no line from the query; the heatmap says why one column
+# is lit
+run_cmd diagram --window=fixed --format=text --step=2 je suis étudiant
+check "fixed, diagram: its heading, one line from h_n to c_t, none from the query" \
+	sh -c "head -1 '$TMP/out' | grep -qx 'step 2: no attention: c_2 = h_3 at every step' &&
+	       [ \$(grep -c '──► c_2 = h_3\$' '$TMP/out') -eq 1 ] && ! grep -q '│◄' '$TMP/out'"
+run_cmd diagram --window=fixed --step=2 je suis étudiant
+check "fixed, SVG diagram: no weight line from the query, h_3's label says fixed" \
+	sh -c "! grep -q 'class=\"weight\"' '$TMP/out' && [ \$(grep -c 'class=\"alpha fixed\"' '$TMP/out') -eq 1 ]"
+run_cmd heatmap --window=fixed je suis étudiant
+check "fixed, SVG heatmap: a subtitle says why one column is lit" \
+	grep -q 'class="subtitle window-note".*fixed window, no attention: all weight on h_3, the last word' "$TMP/out"
 # train through the windows against PyTorch (bench/local_ref.py: autograd
 # through the same model, from the weights "train --epochs=0" writes, with
 # the same clipping and AdamW): after 5 epochs every weight agrees to
 # 1e-12.  Bahdanau's with local-p (p_t from s_{t-1}) and local-m, input
 # feeding with local-p and local-m, and location-aware through local-p
-# (it reads a_{t-1}), each with every scorer.  Skipped without a Python
+# (it reads a_{t-1}), and the fixed window in all three, each with every
+# scorer.  Skipped without a Python
 # that can import torch (TORCH_PYTHON, /usr/bin/python3, $PYTHON3).
 torch_python_find
 train_vs_torch() {
@@ -235,6 +287,11 @@ if [ -n "$torch_python" ]; then
 	train_vs_torch --input-feeding local-m 1
 	# Luong's without input feeding: location-aware among the scorers
 	train_vs_torch --arch=luong local-p 2
+	# the fixed window (no attention): the scorers' weights get a
+	# gradient of 0 and only decay; h_n gets the context's gradient
+	train_vs_torch --arch=luong fixed 0
+	train_vs_torch --arch=bahdanau fixed 0 --hidden=4
+	train_vs_torch --input-feeding fixed 0
 else
 	echo "no Python here can import torch: training through the windows is not compared"
 fi

@@ -474,6 +474,19 @@ def score(m, scorer, s, h, i, prev=None):
     return dot(m.location_W[i], s), {}
 
 
+# The windows the reference has: global, the softmax over every word;
+# fixed, no attention: weight 1 on the last encoder state h_n whatever the
+# scores, so that every step's context is h_n.
+WINDOWS = ("global", "fixed")
+
+
+def attend(scores, window):
+    """The weights a step makes its context with, from its scores."""
+    if window == "fixed":
+        return [0.0] * (len(scores) - 1) + [1.0]
+    return softmax(scores)
+
+
 def encode(m, src_ids):
     states = []
     h = [0.0] * m.H
@@ -483,7 +496,7 @@ def encode(m, src_ids):
     return states
 
 
-def decode(m, scorer, states, tgt_ids):
+def decode(m, scorer, states, tgt_ids, window="global"):
     """One run of the decoder.  With tgt_ids (teacher forcing) the inputs are
     <s> then each target word; without it, each step feeds back its own
     prediction until it predicts </s> or reaches the step limit."""
@@ -510,7 +523,7 @@ def decode(m, scorer, states, tgt_ids):
             scores.append(e)
             for name, value in mids.items():
                 parts.setdefault(name, []).append(value)
-        weights = softmax(scores)
+        weights = attend(scores, window)
         prev = weights
         weighted = [[weights[i] * h[k] for k in range(m.H)]
                     for i, h in enumerate(states)]
@@ -571,7 +584,7 @@ def encode_bidir(m, src_ids):
     return fwd, bwd, [fwd[k] + bwd[k] for k in range(len(src_ids))]
 
 
-def decode_bahdanau(m, scorer, states, s0, tgt_ids):
+def decode_bahdanau(m, scorer, states, s0, tgt_ids, window="global"):
     """One run of Bahdanau's decoder: attention with the previous state as
     the query, then s_t = tanh(W_y y + W_s s_prev + W_c c + b), then
     p = softmax(W_o [s_t; c_t; y])."""
@@ -596,7 +609,7 @@ def decode_bahdanau(m, scorer, states, s0, tgt_ids):
             scores.append(e)
             for name, value in mids.items():
                 parts.setdefault(name, []).append(value)
-        weights = softmax(scores)
+        weights = attend(scores, window)
         prev = weights
         weighted = [[weights[i] * h[k] for k in range(m.H)]
                     for i, h in enumerate(states)]
@@ -646,7 +659,7 @@ def lookup(vocab, words, what):
     return ids
 
 
-def trace(m, scorer, sentence, target=None):
+def trace(m, scorer, sentence, target=None, window="global"):
     src_ids = lookup(m.src, sentence.split(), "source")
     if not src_ids:
         raise ModelError("empty sentence")
@@ -680,33 +693,37 @@ def trace(m, scorer, sentence, target=None):
                            "annotation": states[k]}
                           for k, i in enumerate(src_ids)]
         out["initial"] = {"state": s0, "W_init_h": w_init_h}
-        out["runs"] = [decode_bahdanau(m, sc, states, s0, tgt_ids)
+        out["runs"] = [decode_bahdanau(m, sc, states, s0, tgt_ids, window)
                        for sc in chosen]
         assert len(s0) == m.H and len(bwd[0]) == D
         return out
     states = encode(m, src_ids)
     out["encoder"] = [{"token": m.src.words[i], "embedding": list(m.src.emb[i]),
                        "state": h} for i, h in zip(src_ids, states)]
-    out["runs"] = [decode(m, sc, states, tgt_ids) for sc in chosen]
+    out["runs"] = [decode(m, sc, states, tgt_ids, window)
+                   for sc in chosen]
     return out
 
 
 def parse_args(argv):
     usage = ("usage: attn_ref.py MODEL --scorer %s|all "
-             "[--target WORDS] SENTENCE..." % "|".join(SCORERS))
+             "[--target WORDS] [--window %s] SENTENCE..."
+             % ("|".join(SCORERS), "|".join(WINDOWS)))
     model = None
     scorer = None
     target = None
+    window = "global"
     words = []
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--scorer", "--target"):
+        if a in ("--scorer", "--target", "--window"):
             if i + 1 >= len(argv):
                 raise SystemExit(usage)
             value = argv[i + 1]
             i += 2
-        elif a.startswith("--scorer=") or a.startswith("--target="):
+        elif a.split("=", 1)[0] in ("--scorer", "--target", "--window") \
+                and "=" in a:
             a, value = a.split("=", 1)
             i += 1
         elif a in ("-h", "--help"):
@@ -721,18 +738,21 @@ def parse_args(argv):
             continue
         if a == "--scorer":
             scorer = value
+        elif a == "--window":
+            window = value
         else:
             target = value
-    if model is None or scorer not in SCORERS + ("all",) or not words:
+    if model is None or scorer not in SCORERS + ("all",) or not words \
+            or window not in WINDOWS:
         raise SystemExit(usage)
-    return model, scorer, target, " ".join(words)
+    return model, scorer, target, window, " ".join(words)
 
 
 def main(argv):
-    model_path, scorer, target, sentence = parse_args(argv)
+    model_path, scorer, target, window, sentence = parse_args(argv)
     try:
         m = load_model(model_path)
-        out = trace(m, scorer, sentence, target)
+        out = trace(m, scorer, sentence, target, window)
     except (ModelError, OSError, UnicodeDecodeError) as exc:
         sys.stderr.write("attn_ref.py: %s\n" % exc)
         return 2
