@@ -116,7 +116,7 @@ static int bahdanau_output(struct trace *tr, int run, int t,
 	attn_softmax(p, shifted, ex, &sum, logits, V);
 	r = trace_rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
 	trace_rec_op(r, OP_MID, "W_o·[s_{t}; c_{t}; y_{t-1}]", NULL, logits,
-		     V, 1);
+		     V, 1)->id = "logits";
 	r->symbol = "ŷ_{t}";
 	r->formula = "softmax(W_o·[s_{t}; c_{t}; y_{t-1}])";
 	r->result = p;

@@ -98,7 +98,7 @@ static int luong_output(struct trace *tr, int run, int t, const double *c,
 	attn_matvec(logits, m->Ws, ht, V, H);
 	attn_softmax(p, shifted, ex, &sum, logits, V);
 	r = trace_rec_new(tr, REC_OUTPUT, STAGE_OUTPUT, run, t, 0);
-	trace_rec_op(r, OP_MID, "W_s·h̃_{t}", NULL, logits, V, 1);
+	trace_rec_op(r, OP_MID, "W_s·h̃_{t}", NULL, logits, V, 1)->id = "logits";
 	r->symbol = "ŷ_{t}";
 	r->formula = "softmax(W_s·h̃_{t})";
 	r->result = p;

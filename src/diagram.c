@@ -60,9 +60,9 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	const struct trace_rec *win = trace_find(tr, REC_WINDOW, run, t, 0);
 	if (win) {
 		d->has_pt = 1;
-		d->pt = win->ops[0].v[0];
-		d->win_lo = (int)win->ops[1].v[0];
-		d->win_hi = (int)win->ops[1].v[1];
+		d->pt = trace_op(win, "p")->v[0];
+		d->win_lo = (int)trace_op(win, "window")->v[0];
+		d->win_hi = (int)trace_op(win, "window")->v[1];
 	}
 	d->note[0] = '\0';
 	if (win && window_get(tr->cfg.window)->diagram_note)
@@ -82,8 +82,8 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 			err_set(err, "no state h_%d in this trace", i + 1);
 			return -1;
 		}
-		d->h[i] = w ? w->ops[1].v : e->result;
-		d->hlen = w ? w->ops[1].len : e->len;
+		d->h[i] = w ? trace_op(w, "h")->v : e->result;
+		d->hlen = w ? trace_op(w, "h")->len : e->len;
 		d->words[i] = tr->m->src.words[tr->src[i]];
 	}
 	/* the query: its own record (Bahdanau's s_{t-1}), else the decoder's

@@ -205,13 +205,13 @@ static void jw_softmax(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 5);
 	fmt_buf_puts(w->b, "\"softmax\": {\"max\": ");
-	fmt_buf_json_vec(w->b, sm->ops[1].v, 1);
+	fmt_buf_json_vec(w->b, trace_op(sm, "max")->v, 1);
 	fmt_buf_puts(w->b, ", \"sum\": ");
-	fmt_buf_json_vec(w->b, sm->ops[4].v, 1);
+	fmt_buf_json_vec(w->b, trace_op(sm, "sum")->v, 1);
 	fmt_buf_puts(w->b, ", \"shifted\": ");
-	jw_window_vec(w, sm, sm->ops[2].v, sm->ops[2].len);
+	jw_window_vec(w, sm, trace_op(sm, "shifted")->v, sm->len);
 	fmt_buf_puts(w->b, ", \"exp\": ");
-	jw_window_vec(w, sm, sm->ops[3].v, sm->ops[3].len);
+	jw_window_vec(w, sm, trace_op(sm, "exp")->v, sm->len);
 	fmt_buf_puts(w->b, "}");
 	/* local-p's softmax is align; its weights come with the Gaussian */
 	jw_rec(w, trace_find(w->tr, REC_GAUSS, run, t, 0) ? "align" : "weights",
@@ -233,30 +233,34 @@ static void jw_local(const struct jw *w, const struct trace_rec *r)
 		jw_op_keys(w, r, 7);
 		fmt_buf_puts(w->b, "}");
 		break;
-	case REC_WINDOW:
+	case REC_WINDOW: {
+		const double *bounds = trace_op(r, "window")->v;
 		fmt_buf_puts(w->b, "\"window\": {\"name\": ");
 		fmt_buf_json_string(w->b, window_get(w->tr->cfg.window)->name);
 		fmt_buf_puts(w->b, ", \"p\": ");
-		fmt_buf_json_vec(w->b, r->ops[0].v, 1);
+		fmt_buf_json_vec(w->b, trace_op(r, "p")->v, 1);
 		fmt_buf_printf(w->b, ", \"D\": %d, \"first\": %d, \"last\": %d, "
-			       "\"words\": ", (int)r->ops[2].v[0],
-			       (int)r->ops[1].v[0], (int)r->ops[1].v[1]);
-		jw_words(w, &w->tr->m->src, w->tr->src + (int)r->ops[1].v[0] - 1,
+			       "\"words\": ", (int)trace_op(r, "D")->v[0],
+			       (int)bounds[0], (int)bounds[1]);
+		jw_words(w, &w->tr->m->src, w->tr->src + (int)bounds[0] - 1,
 			 r->len);
 		fmt_buf_puts(w->b, ", \"positions\": ");
 		fmt_buf_json_vec(w->b, r->result, r->len);
 		fmt_buf_puts(w->b, "}");
 		break;
-	default: /* REC_GAUSS */
+	}
+	default: { /* REC_GAUSS */
+		const struct trace_operand *g = trace_op(r, "gauss");
 		fmt_buf_puts(w->b, "\"gaussian\": {\"sigma\": ");
-		fmt_buf_json_vec(w->b, r->ops[3].v, 1);
+		fmt_buf_json_vec(w->b, trace_op(r, "sigma")->v, 1);
 		fmt_buf_puts(w->b, ", \"factors\": ");
-		fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+		fmt_buf_json_vec(w->b, g->v, g->len);
 		fmt_buf_puts(w->b, ", \"sum\": ");
-		fmt_buf_json_vec(w->b, r->ops[4].v, 1);
+		fmt_buf_json_vec(w->b, trace_op(r, "sum")->v, 1);
 		fmt_buf_puts(w->b, "}");
 		jw_rec(w, "weights", REC_GAUSS, r->run, r->t, 0, 5);
 		break;
+	}
 	}
 }
 
@@ -351,11 +355,12 @@ static void jw_exact(const struct jw *w, const struct trace_rec *r)
 	fmt_buf_puts(w->b, "\"exact\": {\"y\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[r->word]);
 	fmt_buf_puts(w->b, ", \"log_p\": ");
-	fmt_buf_json_vec(w->b, r->ops[1].v, r->ops[1].len);
+	const struct trace_operand *lp = trace_op(r, "log_p");
+	fmt_buf_json_vec(w->b, lp->v, lp->len);
 	fmt_buf_puts(w->b, ", \"expected\": ");
-	fmt_buf_json_num(w->b, r->ops[2].v[0]);
+	fmt_buf_json_num(w->b, trace_op(r, "expected")->v[0]);
 	fmt_buf_puts(w->b, ", \"log_marginal\": ");
-	fmt_buf_json_num(w->b, r->ops[3].v[0]);
+	fmt_buf_json_num(w->b, trace_op(r, "log_marginal")->v[0]);
 	fmt_buf_puts(w->b, ", \"jensen_gap\": ");
 	fmt_buf_json_num(w->b, r->result[0]);
 	fmt_buf_puts(w->b, trace_steps_chained(w->tr) ? ", \"given_past\": true}"
@@ -372,7 +377,8 @@ static void jw_output(const struct jw *w, int run, int t)
 	fmt_buf_puts(w->b, "\"output\": {\"token\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[o->word]);
 	fmt_buf_puts(w->b, ", \"logits\": ");
-	fmt_buf_json_vec(w->b, o->ops[0].v, o->ops[0].len);
+	const struct trace_operand *lg = trace_op(o, "logits");
+	fmt_buf_json_vec(w->b, lg->v, lg->len);
 	fmt_buf_puts(w->b, ", \"probs\": ");
 	fmt_buf_json_vec(w->b, o->result, o->len);
 	fmt_buf_puts(w->b, "}");

@@ -112,31 +112,46 @@ static void md_encoder(FILE *out, const struct trace *tr, int prec)
 
 /* One decoder step: s_t, a table of the source words with e, α and α·h,
  * then c_t, h̃_t and the output word, as far as the stages asked for. */
-/* A local window: p_t, the window's positions and words, and local-p's
- * σ and the sum of its weights. */
+/* A local window: p_t (local-p's record of it, or the window's note, how
+ * it made p_t), the window's formula with its values, its positions and
+ * words, and local-p's σ and the sum of its weights. */
 static void md_window(FILE *out, const struct trace *tr,
 		      const struct trace_rec *win, const struct trace_rec *gs,
 		      int prec)
 {
-	char buf[NUM_BUFSZ];
+	char buf[NUM_BUFSZ], line[160];
 	const struct trace_rec *pos = trace_find(tr, REC_POSITION, win->run,
 						 win->t, 0);
-	int lo = (int)win->ops[1].v[0], hi = (int)win->ops[1].v[1];
-	char note[160];
-	if (win->note) { /* the window says where p_t comes from (fixed) */
-		trace_expand(note, sizeof note, win->note, tr, win);
-		fprintf(out, "%s\n\n", note);
-	} else if (pos) {
+	const double *bounds = trace_op(win, "window")->v;
+	int lo = (int)bounds[0], hi = (int)bounds[1];
+	if (pos) {
 		fprintf(out, "p_%d = 1 + (%d - 1)·sigmoid(v_p·tanh(W_p·q)) = 1 + "
 			"(%d - 1)·sigmoid(", win->t, tr->n, tr->n);
-		fprintf(out, "%s) = ", num_fixed(buf, pos->ops[5].v[0], prec));
+		fprintf(out, "%s) = ", num_fixed(buf, trace_op(pos,
+				"v_p_tanh")->v[0], prec));
 		fprintf(out, "%s\n\n", num_fixed(buf, pos->result[0], prec));
-	} else {
-		fprintf(out, "p_%d = min(%d, %d) = %d\n\n", win->t, win->t,
-			tr->n, (int)win->ops[0].v[0]);
 	}
-	fprintf(out, "The window: ⌊p_%d⌋ ± %d, positions %d .. %d (", win->t,
-		(int)win->ops[2].v[0], lo, hi);
+	if (win->note) { /* where p_t comes from: local-m's, fixed's */
+		trace_expand_values(line, sizeof line, win->note, tr, win, prec);
+		fputs(line, out);
+		if (win->note_op >= 0) { /* a whole number as one */
+			double p = win->ops[win->note_op].v[0];
+			if (p == floor(p) && fabs(p) < 1e9)
+				fprintf(out, " = %d", (int)p);
+			else
+				fprintf(out, " = %s", num_fixed(buf, p, prec));
+		}
+		fputs("\n\n", out);
+	}
+	fputs("The window: ", out);
+	if (win->formula) {
+		struct trace_names nm;
+		trace_names_part(tr, win, &nm, TRACE_NAME_FORMULA);
+		trace_expand_values(line, sizeof line, win->formula, tr, win,
+				    prec);
+		fprintf(out, "%s = %s, ", nm.formula, line);
+	}
+	fprintf(out, "positions %d .. %d (", lo, hi);
 	for (int j = lo; j <= hi; j++) {
 		fputs(j > lo ? " " : "", out);
 		md_text(out, tr->m->src.words[tr->src[j - 1]]);
@@ -145,10 +160,10 @@ static void md_window(FILE *out, const struct trace *tr,
 	if (gs) {
 		fprintf(out, "a_%d,i = align_%d,i·exp(-(i - p_%d)²/(2σ²)), "
 			"σ = D/2 = %s; ", win->t, win->t, win->t,
-			num_fixed(buf, gs->ops[3].v[0], prec));
+			num_fixed(buf, trace_op(gs, "sigma")->v[0], prec));
 		fprintf(out, "Σ_i a_%d,i = %s, below 1: nothing is "
 			"renormalised\n\n", win->t,
-			num_fixed(buf, gs->ops[4].v[0], prec));
+			num_fixed(buf, trace_op(gs, "sum")->v[0], prec));
 	}
 }
 
@@ -228,10 +243,11 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		md_text(out, tr->m->src.words[tr->src[i - 1]]);
 		fprintf(out, " | %s | ", st & (1u << STAGE_SCORING)
 			? num_fixed(buf, e[i - 1], o->precision) : "");
-		for (int k = 0; gs && k < 2; k++)
+		for (int k = 0; gs && k < 2; k++) /* align, the factor */
 			fprintf(out, "%s | ", st & (1u << STAGE_SOFTMAX)
-				? num_fixed(buf, gs->ops[k].v[i - 1],
-					    o->precision) : "");
+				? num_fixed(buf, trace_op(gs, k ? "gauss"
+					: "align")->v[i - 1], o->precision)
+				: "");
 		fprintf(out, "%s | ", st & (1u << STAGE_SOFTMAX)
 			? num_fixed(buf, a[i - 1], o->precision) : "");
 		if (st & (1u << STAGE_WEIGHTED_SUM))
@@ -287,12 +303,14 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 				? " (given the sampled past)" : "", t);
 			md_text(out, tr->m->tgt.words[x->word]);
 			fputs(" | l) = `", out);
-			fmt_text_vec(out, x->ops[1].v, x->ops[1].len,
-				     o->precision);
+			const struct trace_operand *lp = trace_op(x, "log_p");
+			fmt_text_vec(out, lp->v, lp->len, o->precision);
 			fprintf(out, "`, E_%s[log P] = %s, ", d,
-				num_fixed(buf, x->ops[2].v[0], o->precision));
+				num_fixed(buf, trace_op(x, "expected")->v[0],
+					  o->precision));
 			fprintf(out, "log Σ_l %s_l·P = %s, ", d,
-				num_fixed(buf, x->ops[3].v[0], o->precision));
+				num_fixed(buf, trace_op(x, "log_marginal")->v[0],
+					  o->precision));
 			fprintf(out, "Jensen gap = %s\n",
 				num_fixed(buf, x->result[0], o->precision));
 		}
@@ -325,7 +343,8 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
 		fprintf(out, "\nThe context enters the RNN: C·c_%d = ", t);
 		fputs("`", out);
-		fmt_text_vec(out, r->ops[2].v, r->ops[2].len, o->precision);
+		const struct trace_operand *cc = trace_op(r, "C_c");
+		fmt_text_vec(out, cc->v, cc->len, o->precision);
 		fprintf(out, "`\n\ns_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
 			"b) = ", t, t - 1, t - 1, t);
 		md_vec(out, r, o->precision);

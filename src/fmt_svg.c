@@ -752,9 +752,11 @@ static void svg_windows(FILE *out, const struct svg_lay *L, int k, int gx,
 		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
 		if (!w)
 			continue;
-		int lo = (int)w->ops[1].v[0], hi = (int)w->ops[1].v[1];
+		const double *bounds = trace_op(w, "window")->v;
+		const double pt = trace_op(w, "p")->v[0];
+		int lo = (int)bounds[0], hi = (int)bounds[1];
 		int y = gy + (t - 1) * SVG_CELL_H;
-		double px = gx + (w->ops[0].v[0] - 0.5) * L->cw;
+		double px = gx + (pt - 0.5) * L->cw;
 		if (!any)
 			fputs("<g class=\"window\" fill=\"none\" stroke=\"#d62728\" "
 			      "stroke-width=\"2\">\n", out);
@@ -764,12 +766,13 @@ static void svg_windows(FILE *out, const struct svg_lay *L, int k, int gx,
 			SVG_CELL_H - 2, lo, hi);
 		fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%d\" "
 			"r=\"2.5\" stroke-width=\"1\" fill=\"#d62728\"><title>p_%d = %.4f</title>"
-			"</circle>\n", px, y + SVG_PT_DY, t, w->ops[0].v[0]);
+			"</circle>\n", px, y + SVG_PT_DY, t, pt);
 		if (t < tr->runs[run].nsteps) {
 			const struct trace_rec *nx = trace_find(tr, REC_WINDOW,
 								run, t + 1, 0);
 			if (nx) {
-				double qx = gx + (nx->ops[0].v[0] - 0.5) * L->cw;
+				double qx = gx + (trace_op(nx, "p")->v[0] - 0.5)
+					    * L->cw;
 				double lx = svg_pt_leg(L, gx, tr->n, qx);
 				int y1 = y + SVG_PT_DY, y2 = y1 + SVG_CELL_H;
 				fprintf(out, "<polyline class=\"pt-path\" "

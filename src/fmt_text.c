@@ -189,14 +189,15 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 {
 	char sum[NUM_BUFSZ];
 	size_t sum_len, ex_at[TEXT_EX_KEPT], ex_len[TEXT_EX_KEPT];
-	const double *e = r->ops[0].v, *shifted = r->ops[2].v;
-	const double *ex = r->ops[3].v;
+	const double *e = trace_op(r, "e")->v;
+	const double *shifted = trace_op(r, "shifted")->v;
+	const double *ex = trace_op(r, "exp")->v;
 	int n = r->len, t = r->t;
 	/* a local window's softmax runs over its positions only */
 	int lo = r->win_lo ? r->win_lo - 1 : 0, hi = r->win_lo ? r->win_hi : n;
-	text_line(b, 0, nm->op[0], e, n, prec);
+	text_line(b, 0, nm->op[trace_op_at(r, "e")], e, n, prec);
 	fmt_buf_put(b, "max = ", 6);
-	text_num(b, r->ops[1].v[0], prec, 0);
+	text_num(b, trace_op(r, "max")->v[0], prec, 0);
 	fmt_buf_put(b, "\n", 1);
 	for (int i = lo; i < hi; i++) { /* exp(e_t,i - max) = exp(shifted) = ex */
 		fmt_buf_put(b, "exp(e_", 6);
@@ -222,7 +223,7 @@ static void text_softmax(struct fmt_buf *b, const struct trace_rec *r,
 		text_ex_again(b, i, ex, ex_at, ex_len, prec);
 	}
 	fmt_buf_put(b, " = ", 3);
-	sum_len = num_fixed_len(sum, r->ops[4].v[0], prec);
+	sum_len = num_fixed_len(sum, trace_op(r, "sum")->v[0], prec);
 	fmt_buf_put(b, sum, sum_len);
 	fmt_buf_put(b, "\n", 1);
 	for (int i = lo; i < hi; i++) { /* α_t,i = ex / sum = α */
@@ -250,9 +251,11 @@ static void text_position(struct fmt_buf *b, const struct trace *tr,
 			  const struct trace_rec *r,
 			  const struct trace_names *nm, int prec)
 {
-	text_line(b, 0, nm->op[3], r->ops[3].v, r->ops[3].len, prec);
-	text_line(b, 0, nm->op[4], r->ops[4].v, r->ops[4].len, prec);
-	fmt_buf_puts(b, nm->op[5]);
+	const int wq = trace_op_at(r, "W_p_q"), th = trace_op_at(r, "tanh_W_p_q");
+	const int dot = trace_op_at(r, "v_p_tanh"), sig = trace_op_at(r, "sigmoid");
+	text_line(b, 0, nm->op[wq], r->ops[wq].v, r->ops[wq].len, prec);
+	text_line(b, 0, nm->op[th], r->ops[th].v, r->ops[th].len, prec);
+	fmt_buf_puts(b, nm->op[dot]);
 	TEXT_LIT(b, " = ");
 	for (int k = 0; k < r->nterms; k++) {
 		if (k)
@@ -262,46 +265,53 @@ static void text_position(struct fmt_buf *b, const struct trace *tr,
 		text_num(b, r->terms[2 * k + 1], prec, 1);
 	}
 	TEXT_LIT(b, " = ");
-	text_num(b, r->ops[5].v[0], prec, 0);
+	text_num(b, r->ops[dot].v[0], prec, 0);
 	fmt_buf_putc(b, '\n');
-	fmt_buf_puts(b, nm->op[6]);
+	fmt_buf_puts(b, nm->op[sig]);
 	TEXT_LIT(b, " = 1 / (1 + exp(-");
-	text_num(b, r->ops[5].v[0], prec, 1);
+	text_num(b, r->ops[dot].v[0], prec, 1);
 	TEXT_LIT(b, ")) = ");
-	text_num(b, r->ops[6].v[0], prec, 0);
+	text_num(b, r->ops[sig].v[0], prec, 0);
 	fmt_buf_putc(b, '\n');
 	fmt_buf_puts(b, r->title);
 	fmt_buf_putc(b, ' ');
 	fmt_buf_puts(b, nm->symbol);
 	fmt_buf_printf(b, " = 1 + (%d - 1)×", tr->n);
-	text_num(b, r->ops[6].v[0], prec, 0);
+	text_num(b, r->ops[sig].v[0], prec, 0);
 	TEXT_LIT(b, " = ");
 	text_num(b, r->result[0], prec, 0);
 	fmt_buf_putc(b, '\n');
 }
 
-/* A local window: p_t (local-m's min(t, n)), its centre, D, and the
- * positions with their words. */
+/* A window: its note, how its p_t was made, with its value (local-m's
+ * "p_1 = min(1, 5) = 1.0000"); its formula, with the values of the
+ * operands it names ("⌊p_1⌋ ± D = ⌊1.0000⌋ ± 1"); then the positions
+ * with their words. */
 static void text_window(struct fmt_buf *b, const struct trace *tr,
 			const struct trace_rec *r,
 			const struct trace_names *nm, int prec)
 {
-	int lo = (int)r->ops[1].v[0], hi = (int)r->ops[1].v[1];
-	char note[160];
-	if (r->note) { /* the window says where p_t comes from (fixed) */
-		trace_expand(note, sizeof note, r->note, tr, r);
-		fmt_buf_puts(b, note);
-		fmt_buf_putc(b, '\n');
-	} else if (!trace_find(tr, REC_POSITION, r->run, r->t, 0)) {
-		/* local-m */
-		fmt_buf_printf(b, "p_%d = min(%d, %d) = ", r->t, r->t, tr->n);
-		text_num(b, r->ops[0].v[0], prec, 0);
+	const double *bounds = trace_op(r, "window")->v;
+	int lo = (int)bounds[0], hi = (int)bounds[1];
+	char line[160];
+	if (r->note) { /* where p_t comes from: local-m's, fixed's */
+		trace_expand_values(line, sizeof line, r->note, tr, r, prec);
+		fmt_buf_puts(b, line);
+		if (r->note_op >= 0) {
+			TEXT_LIT(b, " = ");
+			text_num(b, r->ops[r->note_op].v[0], prec, 0);
+		}
 		fmt_buf_putc(b, '\n');
 	}
-	fmt_buf_printf(b, "%s = ⌊p_%d⌋ ± D = ⌊", nm->symbol, r->t);
-	text_num(b, r->ops[0].v[0], prec, 0);
-	fmt_buf_printf(b, "⌋ ± %d, within 1 .. %d: positions %d .. %d:",
-		       (int)r->ops[2].v[0], tr->n, lo, hi);
+	fmt_buf_puts(b, nm->symbol);
+	if (r->formula) {
+		trace_expand_values(line, sizeof line, r->formula, tr, r, prec);
+		fmt_buf_printf(b, " = %s = %s,", nm->formula, line);
+	} else {
+		fmt_buf_putc(b, ':');
+	}
+	fmt_buf_printf(b, " within 1 .. %d: positions %d .. %d:", tr->n, lo,
+		       hi);
 	for (int j = lo; j <= hi; j++)
 		fmt_buf_printf(b, " %s (%d)", tr->m->src.words[tr->src[j - 1]],
 			       j);
@@ -313,8 +323,9 @@ static void text_window(struct fmt_buf *b, const struct trace *tr,
 static void text_gauss(struct fmt_buf *b, const struct trace_rec *r,
 		       const struct trace_names *nm, int prec)
 {
-	const double *align = r->ops[0].v, *g = r->ops[1].v;
-	double p = r->ops[2].v[0], sigma = r->ops[3].v[0];
+	const double *align = trace_op(r, "align")->v;
+	const double *g = trace_op(r, "gauss")->v;
+	double p = trace_op(r, "p")->v[0], sigma = trace_op(r, "sigma")->v[0];
 	TEXT_LIT(b, "the Gaussian's width σ = D/2 = ");
 	text_num(b, sigma, prec, 0);
 	fmt_buf_putc(b, '\n');
@@ -340,7 +351,7 @@ static void text_gauss(struct fmt_buf *b, const struct trace_rec *r,
 		text_num(b, r->result[j - 1], prec, 0);
 	}
 	TEXT_LIT(b, " = ");
-	text_num(b, r->ops[4].v[0], prec, 0);
+	text_num(b, trace_op(r, "sum")->v[0], prec, 0);
 	TEXT_LIT(b, ", below 1: the weights are the softmax over the window "
 		 "times Gaussian factors of at most 1, and nothing is "
 		 "renormalised\n");
@@ -375,7 +386,8 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 	const struct vocab *v = &tr->m->tgt;
 	int k = o->top < r->len ? o->top : r->len;
 	int *idx = xcalloc((size_t)(k > 0 ? k : 1), sizeof *idx);
-	text_line(b, 0, nm->op[0], r->ops[0].v, r->ops[0].len,
+	const int lg = trace_op_at(r, "logits");
+	text_line(b, 0, nm->op[lg], r->ops[lg].v, r->ops[lg].len,
 		  o->precision);
 	text_line_eq(b, 0, nm->symbol, nm->formula, r->result, r->len,
 		     o->precision);
@@ -480,7 +492,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		cols = fmt_buf_put_cols(b, nm.symbol);
 		at = b->len;
 		TEXT_LIT(b, " = ");
-		text_num(b, r->ops[0].v[0], prec, 0);
+		text_num(b, trace_op(r, "weight")->v[0], prec, 0);
 		TEXT_LIT(b, "×h_");
 		fmt_buf_int(b, r->i);
 		cols += (int)(b->len - at) - 1;
@@ -634,8 +646,9 @@ void fmt_text_rec(FILE *out, const struct trace *tr,
 	if (r->kind == REC_OUTPUT && !o->no_by_word) { /* a word each */
 		struct trace_names nm;
 		trace_names(tr, r, &nm);
-		text_by_word(&b, tr, "logits", r->ops[0].axis, r->ops[0].v,
-			     r->ops[0].len, o->precision);
+		const struct trace_operand *lg = trace_op(r, "logits");
+		text_by_word(&b, tr, "logits", lg->axis, lg->v, lg->len,
+			     o->precision);
 		text_by_word(&b, tr, nm.symbol, r->result_axis, r->result,
 			     r->len, o->precision);
 	}
@@ -790,31 +803,34 @@ static void mat_row(struct fmt_buf *b, const struct trace *tr,
 static void mat_softmax(struct fmt_buf *b, const struct trace *tr,
 			const struct trace_rec *r, int prec)
 {
-	const int cols = r->len / r->rows;
+	const int cols = r->len / r->rows, k_ex = trace_op_at(r, "exp");
+	const double *max = trace_op(r, "max")->v;
+	const double *shifted = trace_op(r, "shifted")->v;
+	const double *ex = r->ops[k_ex].v, *sum = trace_op(r, "sum")->v;
 	for (int i = 0; i < r->rows; i++) {
 		struct trace_names nm;
 		TEXT_LIT(b, "row ");
 		fmt_buf_int(b, i + 1);
 		mat_word(b, tr, r->row_axis, i);
 		TEXT_LIT(b, ": max = ");
-		text_num(b, r->ops[1].v[i], prec, 0);
+		text_num(b, max[i], prec, 0);
 		fmt_buf_putc(b, '\n');
 		for (int j = 0; j < cols; j++) {
 			mat_names(tr, r, i, j, &nm);
 			TEXT_LIT(b, "  ");
-			fmt_buf_puts(b, nm.op[3]);
+			fmt_buf_puts(b, nm.op[k_ex]);
 			TEXT_LIT(b, " = exp(");
-			if (r->ops[2].v[i * cols + j] == -INFINITY) {
+			if (shifted[i * cols + j] == -INFINITY) {
 				TEXT_LIT(b, "-inf) = 0\n"); /* masked: exactly */
 				continue;
 			}
-			text_num(b, r->ops[2].v[i * cols + j], prec, 0);
+			text_num(b, shifted[i * cols + j], prec, 0);
 			TEXT_LIT(b, ") = ");
-			text_num(b, r->ops[3].v[i * cols + j], prec, 0);
+			text_num(b, ex[i * cols + j], prec, 0);
 			fmt_buf_putc(b, '\n');
 		}
 		TEXT_LIT(b, "  sum = ");
-		text_num(b, r->ops[4].v[i], prec, 0);
+		text_num(b, sum[i], prec, 0);
 		fmt_buf_putc(b, '\n');
 		mat_row(b, tr, r, i, prec);
 	}
@@ -845,7 +861,7 @@ static void mat_rec(struct fmt_buf *b, const struct trace *tr,
 		for (int i = 0; i < r->rows; i++)
 			for (int j = 0; j < cols; j++) {
 				struct trace_names nm;
-				double s = r->ops[0].v[i * cols + j];
+				double s = trace_op(r, "scores")->v[i * cols + j];
 				if (r->result[i * cols + j] == s)
 					continue;
 				mat_names(tr, r, i, j, &nm);

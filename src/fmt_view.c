@@ -161,8 +161,10 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 		fmt_pad(out, tv->words[ru->pred[t - 1]], rw + 2);
 		/* a local window: '|' at its edges, '*' before ⌊p_t⌋'s cell */
 		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
-		int lo = w ? (int)w->ops[1].v[0] : 0, hi = w ? (int)w->ops[1].v[1] : 0;
-		int pc = w ? (int)floor(w->ops[0].v[0]) : 0;
+		const double *bounds = w ? trace_op(w, "window")->v : NULL;
+		double pt = w ? trace_op(w, "p")->v[0] : 0;
+		int lo = w ? (int)bounds[0] : 0, hi = w ? (int)bounds[1] : 0;
+		int pc = w ? (int)floor(pt) : 0;
 		if (!a) { /* drawn, and the step drew nothing */
 			putc('\n', out);
 			continue;
@@ -180,7 +182,7 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 		}
 		if (w) {
 			fprintf(out, "%s p_%d = ", hi == tr->n ? "|" : "", t);
-			fputs(num_fixed(buf, w->ops[0].v[0], prec), out);
+			fputs(num_fixed(buf, pt, prec), out);
 		}
 		putc('\n', out);
 	}

@@ -82,8 +82,9 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		if (!w)
 			continue;
 		trace_names(tr, w, &nm);
-		snprintf(lab, sizeof lab, "%s (%s)", nm.op[1], qt_word(tr, i));
-		qt_line(out, lab, w->ops[1].v, w->ops[1].len, q->precision);
+		const int h = trace_op_at(w, "h");
+		snprintf(lab, sizeof lab, "%s (%s)", nm.op[h], qt_word(tr, i));
+		qt_line(out, lab, w->ops[h].v, w->ops[h].len, q->precision);
 	}
 	/* the weights shown above: local-p's a_t (REC_GAUSS), else α_t */
 	fprintf(out, "What is coordinate %d of the context vector, %s = "
@@ -179,9 +180,9 @@ static void qt_coordinate(FILE *out, const struct quiz_question *q)
 		if (!w)
 			continue;
 		fputs(i > 1 ? " + " : "", out);
-		qt_factor(out, w->ops[0].v[0], q->precision);
+		qt_factor(out, trace_op(w, "weight")->v[0], q->precision);
 		fputs("×", out);
-		qt_factor(out, w->ops[1].v[q->k - 1], q->precision);
+		qt_factor(out, trace_op(w, "h")->v[q->k - 1], q->precision);
 	}
 	fprintf(out, " = %s\n", fmt_num(buf, q->expected, q->precision));
 }

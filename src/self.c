@@ -45,13 +45,17 @@ static double *self_mat(struct trace *tr, int rows, int cols)
 
 /* Adds operand (rows, cols) to r, its rows over row_axis and its columns
  * over col_axis. */
-static void self_op(struct trace_rec *r, enum op_role role, const char *name,
-		    const char *key, const double *v, int rows, int cols,
-		    enum op_axis row_axis, enum op_axis col_axis)
+static struct trace_operand *self_op(struct trace_rec *r, enum op_role role,
+				     const char *name, const char *key,
+				     const double *v, int rows, int cols,
+				     enum op_axis row_axis,
+				     enum op_axis col_axis)
 {
-	trace_rec_op(r, role, name, key, v, rows * cols, rows);
-	r->ops[r->nops - 1].row_axis = row_axis;
-	r->ops[r->nops - 1].axis = col_axis;
+	struct trace_operand *op = trace_rec_op(r, role, name, key, v,
+						rows * cols, rows);
+	op->row_axis = row_axis;
+	op->axis = col_axis;
+	return op;
 }
 
 /* A new record of result res (rows, cols) named key, symbol and formula
@@ -219,13 +223,13 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 			     "scores_masked", "e_{i},{t}", "", t->M[h], nq, n, qa, AXIS_SOURCE);
 		r->title = "causal mask: a query sees no later word";
 		self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->S[h], nq, n, qa,
-			AXIS_SOURCE);
+			AXIS_SOURCE)->id = "scores";
 	}
 	r = self_rec(tr, REC_ROW_SOFTMAX, STAGE_SOFTMAX, h + 1, "A",
 		     "α_{i}[h{h}]", "", t->A[h], nq, n, qa, AXIS_SOURCE);
 	r->title = "softmax of each row:";
 	self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->M[h], nq, n, qa,
-		AXIS_SOURCE);
+		AXIS_SOURCE)->id = "scores";
 	self_op(r, OP_MID, "max", "max", max, nq, 1, qa, AXIS_NONE);
 	self_op(r, OP_MID, "e_{i},{t} - max", "shifted", shift, nq, n, qa,
 		AXIS_SOURCE);
@@ -236,7 +240,7 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 		     "z_{i}[h{h}]", "Σ_j α_{i},j v_j[h{h}]", t->Z[h], nq, dk,
 		     qa, AXIS_NONE);
 	self_op(r, OP_INPUT, "α_{i}[h{h}]", NULL, t->A[h], nq, n, qa,
-		AXIS_SOURCE);
+		AXIS_SOURCE)->id = "A";
 	self_op(r, OP_MID, "v_{i}[h{h}]", "V_h", Vh, n, dk, AXIS_SOURCE,
 		AXIS_NONE);
 	r->matmul = MATMUL_AB;

@@ -108,9 +108,9 @@ int self_diagram_build(struct self_diagram *d, const struct self_trace *t,
 			p[j].i = i;
 			p[j].j = j;
 			p[j].w = r->result[at];
-			/* operand 0: the scores weighed, -inf where masked */
-			p[j].masked = isinf(r->ops[0].v[at]) &&
-				      r->ops[0].v[at] < 0;
+			/* the scores weighed, -inf where masked */
+			const double s = trace_op(r, "scores")->v[at];
+			p[j].masked = isinf(s) && s < 0;
 			p[j].level = p[j].masked ? 0
 						 : self_diagram_level(p[j].w);
 			if (!p[j].masked && (best < 0 || p[j].w > p[best].w))

@@ -351,10 +351,11 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 			"%s on its features %d-%d:\n", q->head, t->qwords[i],
 			t->kwords[q->j - 1], off + 1, off + dk);
 		snprintf(label, sizeof label, "q_%d[h%d]", q->i, q->head);
-		fmt_text_line(out, 2, label, S->ops[0].v + (size_t)i * dk, dk, p);
-		snprintf(label, sizeof label, "k_%d[h%d]", q->j, q->head);
-		fmt_text_line(out, 2, label, S->ops[1].v + (size_t)(q->j - 1) * dk,
+		fmt_text_line(out, 2, label, trace_op(S, "Q_h")->v + (size_t)i * dk,
 			      dk, p);
+		snprintf(label, sizeof label, "k_%d[h%d]", q->j, q->head);
+		fmt_text_line(out, 2, label, trace_op(S, "K_h")->v +
+			      (size_t)(q->j - 1) * dk, dk, p);
 		fprintf(out, "What is the score %s = (q_%d[h%d]·k_%d[h%d]) / "
 			"√%d?\n", q->symbol, q->i, q->head, q->j, q->head, dk);
 		break;
@@ -363,7 +364,8 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 			t->qwords[i], q->head, t->o.causal
 			? ", after the causal mask" : "");
 		snprintf(label, sizeof label, "e_%d[h%d]", q->i, q->head);
-		quiz_row(out, label, A->ops[0].v + (size_t)i * t->n, t->n, p);
+		quiz_row(out, label, trace_op(A, "scores")->v + (size_t)i * t->n,
+			 t->n, p);
 		fprintf(out, "What is the weight of %s, %s = exp(e_%d,%d - max) "
 			"/ Σ_j exp(e_%d,j - max)?\n", t->kwords[q->j - 1],
 			q->symbol, q->i, q->j, q->i);
@@ -372,13 +374,13 @@ void self_quiz_prompt_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "The weights of row %d (%s) in head %d and the "
 			"values:\n", q->i, t->qwords[i], q->head);
 		snprintf(label, sizeof label, "α_%d[h%d]", q->i, q->head);
-		fmt_text_line(out, 2, label, Z->ops[0].v + (size_t)i * t->n, t->n,
-			      p);
+		fmt_text_line(out, 2, label, trace_op(Z, "A")->v +
+			      (size_t)i * t->n, t->n, p);
 		for (int j = 0; j < t->n; j++) {
 			snprintf(label, sizeof label, "v_%d[h%d] (%s)", j + 1,
 				 q->head, t->kwords[j]);
-			fmt_text_line(out, 2, label, Z->ops[1].v + (size_t)j * dk,
-				      dk, p);
+			fmt_text_line(out, 2, label, trace_op(Z, "V_h")->v +
+				      (size_t)j * dk, dk, p);
 		}
 		fprintf(out, "What is coordinate %d of %s's output, %s = "
 			"Σ_j α_%d,j·v_j[h%d][%d]?\n", q->k, t->qwords[i],
@@ -398,24 +400,22 @@ int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 	const struct trace_rec *Z = head_rec(t, REC_HEAD_Z, q->head);
 	switch (q->self_kind) {
 	case SELF_QUIZ_SCORE: {
-		/* operands: 0 Q_h, 1 K_h, 2 QK, 3 scale (√d_k) */
-		const double *Qh = S->ops[0].v + (size_t)i * dk;
-		const double *Kh = S->ops[1].v + (size_t)(q->j - 1) * dk;
+		const double *Qh = trace_op(S, "Q_h")->v + (size_t)i * dk;
+		const double *Kh = trace_op(S, "K_h")->v + (size_t)(q->j - 1) * dk;
 		fprintf(out, "%s = (", q->symbol);
 		for (int c = 0; c < dk; c++)
 			fprintf(out, "%s%s×%s", c ? " + " : "",
 				factor(fa, Qh[c], p), factor(fb, Kh[c], p));
-		fmt_num(a, S->ops[3].v[0], p);
+		fmt_num(a, trace_op(S, "scale")->v[0], p);
 		fprintf(out, ") / %s = %s / %s = %s\n", a,
-			fmt_num(b, S->ops[2].v[i * t->n + q->j - 1], p), a,
+			fmt_num(b, trace_op(S, "QK")->v[i * t->n + q->j - 1], p), a,
 			fmt_num(fa, q->expected, p));
 		break;
 	}
 	case SELF_QUIZ_WEIGHT: {
-		/* operands: 1 max, 2 shifted, 3 exp, 4 sum */
-		const double *sh = A->ops[2].v + (size_t)i * t->n;
-		const double *ex = A->ops[3].v + (size_t)i * t->n;
-		fprintf(out, "max = %s\n", fmt_num(a, A->ops[1].v[i], p));
+		const double *sh = trace_op(A, "shifted")->v + (size_t)i * t->n;
+		const double *ex = trace_op(A, "exp")->v + (size_t)i * t->n;
+		fprintf(out, "max = %s\n", fmt_num(a, trace_op(A, "max")->v[i], p));
 		for (int j = 0; j < t->n; j++) {
 			if (isinf(sh[j]))
 				fprintf(out, "exp(e_%d,%d - max) = exp(-inf) = 0\n",
@@ -425,7 +425,7 @@ int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 					q->i, j + 1, fmt_num(a, sh[j], p),
 					fmt_num(b, ex[j], p));
 		}
-		fprintf(out, "sum = %s\n", fmt_num(a, A->ops[4].v[i], p));
+		fprintf(out, "sum = %s\n", fmt_num(a, trace_op(A, "sum")->v[i], p));
 		fprintf(out, "%s = exp(e_%d,%d - max) / sum = %s\n", q->symbol,
 			q->i, q->j, fmt_num(b, q->expected, p));
 		break;
@@ -434,8 +434,8 @@ int self_quiz_worked_text(FILE *out, const struct quiz_question *q)
 		fprintf(out, "%s = ", q->symbol);
 		for (int j = 0; j < t->n; j++)
 			fprintf(out, "%s%s×%s", j ? " + " : "",
-				factor(fa, Z->ops[0].v[i * t->n + j], p),
-				factor(fb, Z->ops[1].v[j * dk + q->k - 1],
+				factor(fa, trace_op(Z, "A")->v[i * t->n + j], p),
+				factor(fb, trace_op(Z, "V_h")->v[j * dk + q->k - 1],
 				       p));
 		fprintf(out, " = %s\n", fmt_num(a, q->expected, p));
 		break;

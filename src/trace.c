@@ -90,6 +90,7 @@ struct trace_operand *trace_rec_op(struct trace_rec *r, enum op_role role,
 	op->input = role != OP_MID;
 	op->name = name;
 	op->key = key;
+	op->id = key;
 	op->scalar = 0;
 	return op;
 }
@@ -149,7 +150,7 @@ void trace_rnn_sized(struct trace *tr, enum trace_kind kind,
 	trace_rec_op(r, OP_MID, NULL, "W_h_h", wh, out, 1);
 	trace_rec_op(r, OP_WEIGHT, NULL, "b", w->b, out, 1);
 	trace_rec_op(r, OP_MID, NULL, "pre", pre, out, 1);
-	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, out, 1);
+	trace_rec_op(r, OP_INPUT, NULL, NULL, prev, out, 1)->id = "prev";
 	rec_name(r, nm);
 	r->result = h;
 	r->len = out;
@@ -285,11 +286,11 @@ const double *trace_softmax(struct trace *tr, int run, int t,
 
 	struct trace_rec *r = trace_rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX,
 					    run, t, 0);
-	trace_rec_op(r, OP_INPUT, NULL, NULL, e, n, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, max, 1, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, shifted, n, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, ex, n, 1);
-	trace_rec_op(r, OP_MID, NULL, NULL, sum, 1, 1);
+	trace_rec_op(r, OP_INPUT, NULL, NULL, e, n, 1)->id = "e";
+	trace_rec_op(r, OP_MID, NULL, NULL, max, 1, 1)->id = "max";
+	trace_rec_op(r, OP_MID, NULL, NULL, shifted, n, 1)->id = "shifted";
+	trace_rec_op(r, OP_MID, NULL, NULL, ex, n, 1)->id = "exp";
+	trace_rec_op(r, OP_MID, NULL, NULL, sum, 1, 1)->id = "sum";
 	r->ops[0].axis = r->ops[2].axis = r->ops[3].axis = AXIS_SOURCE;
 	rec_name(r, &names);
 	r->result = alpha;
@@ -313,9 +314,9 @@ const double *trace_context(struct trace *tr, int run, int t,
 						    STAGE_WEIGHTED_SUM,
 						    run, t, i);
 		trace_rec_op(r, OP_INPUT, a ? "a_{t},{i}" : "α_{t},{i}", NULL,
-			     alpha + i - 1, 1, 1);
+			     alpha + i - 1, 1, 1)->id = "weight";
 		trace_rec_op(r, OP_INPUT, "h_{i}", NULL,
-			     Hs + (size_t)(i - 1) * H, H, 1);
+			     Hs + (size_t)(i - 1) * H, H, 1)->id = "h";
 		r->symbol = a ? "a_{t},{i}·h_{i}" : "α_{t},{i}·h_{i}";
 		r->formula = a ? "a_{t},{i} × h_{i}" : "α_{t},{i} × h_{i}";
 		r->result = terms + (size_t)(i - 1) * H;
@@ -323,7 +324,7 @@ const double *trace_context(struct trace *tr, int run, int t,
 	}
 	struct trace_rec *r = trace_rec_new(tr, REC_CONTEXT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
-	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n);
+	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n)->id = "terms";
 	r->title = "the context vector";
 	r->symbol = "c_{t}";
 	r->formula = a ? "Σ_i a_{t},i·h_i" : "Σ_i α_{t},i·h_i";
@@ -557,12 +558,41 @@ static const char *name_field(const struct trace *tr,
 	return num;
 }
 
-/* trace_expand() the plain way, a byte at a time: for a template too
- * long for the cache below, and a name near the end of its buffer. */
-static size_t expand_slow(char *buf, size_t size, const char *tpl,
-			  const struct trace *tr, const struct trace_rec *r)
+/* What "{=id}" or "{#id}" stands for in record r: the name of r's
+ * operand id when prec < 0; else its first number, with prec decimals
+ * ('=') or as a whole number ('#').  Into buf (size bytes, at least
+ * NUM_BUFSZ); returns its length, 0 when r has no such operand. */
+static size_t op_field(const struct trace *tr, const struct trace_rec *r,
+		       const char *f, size_t fn, int prec, char *buf,
+		       size_t size)
 {
-	char *p = buf, *end = buf + size - 1, num[16];
+	char id[32];
+	const struct trace_operand *op;
+
+	if (fn - 1 >= sizeof id)
+		return 0;
+	memcpy(id, f + 1, fn - 1);
+	id[fn - 1] = '\0';
+	op = trace_op(r, id);
+	if (!op)
+		return 0;
+	if (prec < 0)
+		return trace_expand(buf, size, op->name ? op->name : op->id,
+				    tr, r);
+	if (f[0] == '#')
+		return (size_t)(num_itoa(buf, (int)op->v[0]) - buf);
+	return num_fixed_len(buf, op->v[0], prec);
+}
+
+/* trace_expand() the plain way, a byte at a time: for a template too
+ * long for the cache below, a name near the end of its buffer, and one
+ * that names an operand ("{=p}"), whose value it writes with prec
+ * decimals, or whose name when prec < 0. */
+static size_t expand_slow(char *buf, size_t size, const char *tpl,
+			  const struct trace *tr, const struct trace_rec *r,
+			  int prec)
+{
+	char *p = buf, *end = buf + size - 1, num[NUM_BUFSZ + 32];
 	const char *s = tpl;
 
 	for (;;) {
@@ -573,8 +603,12 @@ static size_t expand_slow(char *buf, size_t size, const char *tpl,
 		const char *f = ++s;
 		while (*s != '}' && *s != '\0')
 			s++;
-		size_t n;
-		const char *piece = name_field(tr, r, f, (size_t)(s - f), num, &n);
+		size_t n, fn = (size_t)(s - f);
+		const char *piece = num;
+		if (fn > 1 && (f[0] == '=' || f[0] == '#'))
+			n = op_field(tr, r, f, fn, prec, num, sizeof num);
+		else
+			piece = name_field(tr, r, f, fn, num, &n);
 		if (*s == '}')
 			s++;
 		if (!piece)
@@ -586,6 +620,13 @@ static size_t expand_slow(char *buf, size_t size, const char *tpl,
 	}
 	*p = '\0';
 	return (size_t)(p - buf);
+}
+
+size_t trace_expand_values(char *buf, size_t size, const char *tpl,
+			   const struct trace *tr, const struct trace_rec *r,
+			   int prec)
+{
+	return expand_slow(buf, size, tpl, tr, r, prec < 0 ? 0 : prec);
 }
 
 /* A template taken apart once: its literal pieces, kept with room to be
@@ -631,8 +672,9 @@ static void tpl_compile(struct tpl *c, const char *tpl)
 			return;
 		}
 		const char *close = strchr(open, '}');
-		if (!close || close - open - 1 > 3)
-			return;
+		if (!close || close - open - 1 > 3 || open[1] == '=' ||
+		    open[1] == '#')
+			return; /* an operand's: expand_slow's */
 		memcpy(c->seg[k].field, open + 1, (size_t)(close - open - 1));
 		s = close + 1;
 	}
@@ -654,12 +696,12 @@ size_t trace_expand(char *buf, size_t size, const char *tpl,
 		tpl_compile(c, tpl);
 	}
 	if (!c->ok)
-		return expand_slow(buf, size, tpl, tr, r);
+		return expand_slow(buf, size, tpl, tr, r, -1);
 	for (int k = 0; k < c->nseg; k++) {
 		size_t n = c->seg[k].len;
 		const char *f = c->seg[k].field, *piece;
 		if ((size_t)(end - p) < n + 16)
-			return expand_slow(buf, size, tpl, tr, r);
+			return expand_slow(buf, size, tpl, tr, r, -1);
 		for (size_t j = 0; j < n; j += 16) /* whole blocks: moves */
 			memcpy(p + j, c->lit + c->seg[k].off + j, 16);
 		p += n;
@@ -676,7 +718,7 @@ size_t trace_expand(char *buf, size_t size, const char *tpl,
 		if (!piece)
 			continue;
 		if ((size_t)(end - p) < n)
-			return expand_slow(buf, size, tpl, tr, r);
+			return expand_slow(buf, size, tpl, tr, r, -1);
 		memcpy(p, piece, n);
 		p += n;
 	}
@@ -721,7 +763,7 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 {
 	trace_expand(nm->symbol, sizeof nm->symbol, r->symbol, tr, r);
 	nm->formula[0] = '\0';
-	if (parts & TRACE_NAME_FORMULA)
+	if ((parts & TRACE_NAME_FORMULA) && r->formula) /* NULL: none */
 		trace_expand(nm->formula, sizeof nm->formula, r->formula, tr, r);
 	for (int k = 0; k < TRACE_MAX_OPS; k++) {
 		nm->op[k][0] = '\0';
@@ -738,6 +780,21 @@ const struct trace_operand *trace_op_key(const struct trace_rec *r,
 		if (r->ops[k].key && strcmp(r->ops[k].key, key) == 0)
 			return &r->ops[k];
 	return NULL;
+}
+
+int trace_op_at(const struct trace_rec *r, const char *id)
+{
+	for (int k = 0; k < r->nops; k++)
+		if (r->ops[k].id && strcmp(r->ops[k].id, id) == 0)
+			return k;
+	return -1;
+}
+
+const struct trace_operand *trace_op(const struct trace_rec *r,
+				     const char *id)
+{
+	int k = trace_op_at(r, id);
+	return k < 0 ? NULL : &r->ops[k];
 }
 
 int trace_run_of(const struct trace *tr, int sc)

@@ -82,42 +82,51 @@ enum trace_kind {
  * the source length, "{H}" the hidden size, "{h}" a record's head, "{q}" the query the architecture scores with (s_t in
  * Luong's), "{w}" the record's word and "{x}" the source word at {i}.  So
  * "W_a·h_{i}" names W_a·h_2 in the record of e_1,2.  A formatter walks
- * the operands without knowing which scorer or architecture made them.
+ * the operands without knowing which scorer or architecture made them,
+ * and finds the one it needs by its id (trace_op), never by its
+ * position: a record may list its operands in any order.  A template
+ * may also name an operand: "{=p}" is operand p's name where names are
+ * printed and its value where values are (trace_expand_values).
  *
- * The operands of the records that every architecture makes:
+ * The operands of each kind, by id, in the order recorded; (in
+ * parentheses) one that has no id, which no front end looks for.
+ * The records that every architecture makes:
  *   REC_EMBED        none
- *   REC_RNN          0 W_x·x  1 W_h·h_prev  2 b  3 pre-activation sum
- *                    4 h_prev (s_0 = h_n for the decoder's first step)
+ *   REC_RNN          W_x_x  W_h_h  b  pre (the pre-activation sum)
+ *                    prev (h_prev; s_0 = h_n for the decoder's first
+ *                    step); input feeding adds feed, h̃_{t-1}
  *   REC_SCORE        the scorer's own (its record() in src/score_*.c)
  *   REC_SCORES       none
- *   REC_SOFTMAX      0 e_t  1 max (len 1)  2 e - max  3 exp(e - max)
- *                    4 sum (len 1)
- *   REC_WEIGHTED     0 α_t,i (len 1)  1 h_i
- *   REC_CONTEXT      0 the n weighted terms, (n, H) row-major
- *   REC_CONCAT       0 c_t  1 s_t
- *   REC_ATTENTIONAL  0 W_c·[c_t; s_t]
- *   REC_OUTPUT       0 W_s·h̃_t, the logits (V)
+ *   REC_SOFTMAX      e  max (len 1)  shifted = e - max  exp = exp(e - max)
+ *                    sum (len 1)
+ *   REC_WEIGHTED     weight, α_t,i (len 1)  h, h_i
+ *   REC_CONTEXT      terms, the n weighted terms, (n, H) row-major
+ *   REC_CONCAT       (c_t) (s_t)
+ *   REC_ATTENTIONAL  W_c_concat, W_c·[c_t; s_t]
+ *   REC_OUTPUT       logits, W_s·h̃_t (V)
  *
  * Bahdanau's (src/arch_bahdanau.c):
  *   REC_FORWARD, REC_BACKWARD  as REC_RNN, H/2 numbers each
- *   REC_ANNOTATION   0 →h_i  1 ←h_i
- *   REC_INIT         0 W_init·←h_1  1 ←h_1
+ *   REC_ANNOTATION   (→h_i) (←h_i)
+ *   REC_INIT         W_init_h, W_init·←h_1  (←h_1)
  *   REC_QUERY        none; its result is s_{t-1}
- *   REC_RNN          0 W_y·y_{t-1}  1 U·s_{t-1}  2 C·c_t  3 b  4 sum
- *                    5 s_{t-1}  6 c_t
- *   REC_CONCAT       0 s_t  1 c_t  2 y_{t-1}
- *   REC_OUTPUT       0 W_o·[s_t; c_t; y_{t-1}], the logits (V)
+ *   REC_RNN          W_y_y  U_s  C_c (C·c_t)  b  pre  (s_{t-1})  (c_t)
+ *   REC_CONCAT       (s_t) (c_t) (y_{t-1})
+ *   REC_OUTPUT       logits, W_o·[s_t; c_t; y_{t-1}] (V)
  *
- * The local windows' (src/window_local.c), in the softmax stage:
- *   REC_POSITION     0 the query  1 W_p (H, H)  2 v_p  3 W_p·q  4 tanh(W_p·q)
- *                    5 v_p·tanh(W_p·q) (1)  6 sigmoid(..) (1); result p_t (1);
- *                    terms: v_p and tanh(W_p·q)
- *   REC_WINDOW       0 p_t (1)  1 the first and last position (2)
- *                    2 D (1); result the window's positions (len)
+ * The local windows' (src/window_local*.c), in the softmax stage:
+ *   REC_POSITION     (the query) (W_p, (H, H)) (v_p)  W_p_q  tanh_W_p_q
+ *                    v_p_tanh (1)  sigmoid (1); result p_t (1); terms:
+ *                    v_p and tanh(W_p·q)
+ *   REC_WINDOW       p, p_t (1)  window, the first and last position (2)
+ *                    D (1); result the window's positions (len).  Its
+ *                    formula names p and D ("⌊{=p}⌋ ± {#D}"); its note,
+ *                    if any, says how the window made p_t (local-m's
+ *                    "p_{t} = min({t}, {n})"), note_op being p
  *   REC_SOFTMAX      as above over the window only: win_lo .. win_hi
  *                    (entries outside it 0)
- *   REC_GAUSS        0 align (n)  1 the Gaussian factors (n)  2 p_t (1)
- *                    3 σ = D/2 (1)  4 the sum of the weights (1);
+ *   REC_GAUSS        align (n)  gauss, the Gaussian factors (n)  p (1)
+ *                    sigma = D/2 (1)  sum, of the weights (1);
  *                    result a_t (n), 0 outside the window
  * Self-attention's (src/self.c; trace.prog TRACE_SELF).  Each record is
  * one matrix: its result has rows rows (row-major, len / rows columns),
@@ -128,52 +137,54 @@ enum trace_kind {
  * order recorded; "q" below is the query tokens (the source words, or the
  * target words for cross-attention), "k" the source words, d = d_model:
  *   REC_X            X (k, d), and for cross-attention first X_q (q, d):
- *                    0 E, the embeddings  1 PE (absent with --no-position)
+ *                    emb (emb_q), the embeddings  PE (PE_q; absent with
+ *                    --no-position)
  *   REC_PROJECT      stage projection: Q (q, d), K (k, d), V (k, d);
- *                    stage output: output (q, d).  0 X (or C)  1 the
- *                    weight W (d, d); matmul MATMUL_ABT: row i, column j
+ *                    stage output: output (q, d).  (X, or C)  (the
+ *                    weight W (d, d)); matmul MATMUL_ABT: row i, column j
  *                    is Σ_c X[i][c]·W[j][c]
- *   REC_HEAD_SCORES  S (q, k) of head h: 0 Q_h (q, d_k) and 1 K_h (k, d_k),
- *                    the head's features h·d_k … of Q and K;  2 QK (q, k)
- *                    their products;  3 scale (1) √d_k, the divisor;
- *                    MATMUL_ABT of 0 and 1, divided by 3
- *   REC_MASK         S_masked (q, k), only with --causal: 0 S; -inf where
- *                    the key comes after the query
- *   REC_ROW_SOFTMAX  A (q, k): 0 the scores it weighs (S, or S_masked)
- *                    1 max (q, 1)  2 shifted = scores - max (q, k)
- *                    3 exp (q, k), 0 where masked  4 sum (q, 1)
- *   REC_HEAD_Z       Z (q, d_k): 0 A  1 V_h (k, d_k); MATMUL_AB: row i,
+ *   REC_HEAD_SCORES  S (q, k) of head h: Q_h (q, d_k) and K_h (k, d_k),
+ *                    the head's features h·d_k … of Q and K;  QK (q, k)
+ *                    their products;  scale (1) √d_k, the divisor;
+ *                    MATMUL_ABT of Q_h and K_h, divided by scale
+ *   REC_MASK         S_masked (q, k), only with --causal: scores, S;
+ *                    -inf where the key comes after the query
+ *   REC_ROW_SOFTMAX  A (q, k): scores, those it weighs (S, or S_masked)
+ *                    max (q, 1)  shifted = scores - max (q, k)
+ *                    exp (q, k), 0 where masked  sum (q, 1)
+ *   REC_HEAD_Z       Z (q, d_k): A  V_h (k, d_k); MATMUL_AB: row i,
  *                    column c is Σ_j A[i][j]·V_h[j][c]
- *   REC_HEADS_CONCAT concat (q, d): 0 Z of head 1  1 Z of head 2
+ *   REC_HEADS_CONCAT concat (q, d): (Z of head 1) (Z of head 2)
  * -inf is stored as -INFINITY (JSON null, "-inf" in CSV, "−∞" in text).
  * Hard attention's (src/selection_hard.c), after the soft REC_CONTEXT:
- *   REC_SAMPLE       0 α_t  1 cumsum_t  2 Σ_i α_t,i·h_i (the soft
- *                    context it replaces)  3 u (len 1; sample only);
- *                    i is the chosen l, result c_t = h_l
- *                    A window whose weights are not a distribution
- *                    (window_class.unnormalised: local-p) has instead
- *                    0 a_t  1 Σ_j a_t,j (len 1, key "sum")  2 π_t = a_t /
- *                    Σ a (key "pi")  3 cumsum of π  4 the soft context
- *                    5 u; then REC_EXACT, REC_GRADIENT and REC_SAMPLES
- *                    are under π_t, and REC_GRADIENT adds 8 and 9, the
- *                    terms' parts on p_t (len 1).  Find them by key
- *                    (trace_op_key).
- *   REC_EXACT        (teacher-forced traces) 0 α_t  1 log p(y_t | l),
- *                    l = 1..n  2 E_α[log p(y_t | l)] (len 1)
- *                    3 log Σ_l α_t,l p(y_t | l) (len 1); word is y_t,
- *                    result the Jensen gap 3 - 2 (len 1).  In Bahdanau's
- *                    architecture the steps are not independent: it is
- *                    conditioned on the sampled past (its title says so)
- *   REC_GRADIENT     0 α_t  1 R = log p(y_t | l)  2 b  3 R - b  4 the
- *                    score-function term λ_r·(R - b)·(onehot_l - α) (n)
- *                    5 entropy(α) (len 1)  6 the entropy term
- *                    λ_e·∂entropy/∂e (n)
- *                    7 the backpropagated term ∂R/∂c_t (H); result the
- *                    gradient on the scores, 4 + 6 (n)
- *   REC_SAMPLES      0 the N u's  1 the N l's (from 1)  2 the exact
- *                    ∂E_α[log p]/∂e (n)  3 the Monte Carlo estimate
- *                    without a baseline (n)  4 with b (n)  5, 6 their
- *                    variances (len 1, summed over j); result 4
+ *   REC_SAMPLE       (α_t)  cumsum  (Σ_i α_t,i·h_i, the soft context it
+ *                    replaces)  u (len 1; sample only); i is the chosen
+ *                    l, result c_t = h_l.  A window whose weights are
+ *                    not a distribution (window_class.unnormalised:
+ *                    local-p) has instead (a_t)  sum, Σ_j a_t,j (len 1)
+ *                    pi, π_t = a_t / Σ a  cumsum of π  (the soft
+ *                    context)  u; then REC_EXACT, REC_GRADIENT and
+ *                    REC_SAMPLES are under π_t, and REC_GRADIENT adds
+ *                    score_function_p and entropy_term_p, the terms'
+ *                    parts on p_t (len 1)
+ *   REC_EXACT        (teacher-forced traces) (α_t)  log_p, log p(y_t | l),
+ *                    l = 1..n  expected, E_α[log p(y_t | l)] (len 1)
+ *                    log_marginal, log Σ_l α_t,l p(y_t | l) (len 1);
+ *                    word is y_t, result the Jensen gap (len 1).  In
+ *                    Bahdanau's architecture the steps are not
+ *                    independent: it is conditioned on the sampled past
+ *                    (its title says so)
+ *   REC_GRADIENT     (α_t)  R = log p(y_t | l)  baseline, b  advantage,
+ *                    R - b  score_function, λ_r·(R - b)·(onehot_l - α)
+ *                    (n)  entropy, of α (len 1)  entropy_term,
+ *                    λ_e·∂entropy/∂e (n)  backprop, ∂R/∂c_t (H); result
+ *                    the gradient on the scores, score_function +
+ *                    entropy_term (n)
+ *   REC_SAMPLES      u, the N u's  l, the N l's (from 1)  exact, the exact
+ *                    ∂E_α[log p]/∂e (n)  estimate, the Monte Carlo
+ *                    estimate without a baseline (n)  estimate_baseline,
+ *                    with b (n)  variance, variance_baseline (len 1,
+ *                    summed over j); result estimate_baseline
  */
 #define TRACE_MAX_OPS 10
 
@@ -205,6 +216,10 @@ struct trace_operand {
 	const char *name; /* template: "W_a·h_{i}" */
 	const char *key;  /* the plain name of an intermediate in JSON
 	                     ("W_a_h"), or NULL */
+	const char *id;   /* its name within its record kind, by which a
+	                     reader finds it (trace_op): the key when it
+	                     has one, else set by the recorder ("e", "max");
+	                     never printed.  NULL: found by no reader */
 	int scalar;       /* 1: one number by its definition (R, a variance),
 	                     which JSON writes as a number; 0: a list, even
 	                     of one number (a vector when H = 1) */
@@ -405,6 +420,16 @@ void trace_cell(const struct trace *tr, const struct trace_rec *r, int row,
 const struct trace_operand *trace_op_key(const struct trace_rec *r,
 					 const char *key);
 
+/* The operand of r named id (its id, the table above), or NULL if r has
+ * none: so a front end finds an operand by its name, never by its
+ * position, and a record may list its operands in any order. */
+const struct trace_operand *trace_op(const struct trace_rec *r,
+				     const char *id);
+
+/* The index in r->ops (and in trace_names' op) of the operand named id,
+ * or -1. */
+int trace_op_at(const struct trace_rec *r, const char *id);
+
 /* Returns the index of the run of scorer sc in tr, or -1 if tr has none. */
 int trace_run_of(const struct trace *tr, int sc);
 
@@ -435,6 +460,16 @@ unsigned trace_scorer_parse(const char *name);
  * Returns the length. */
 size_t trace_expand(char *buf, size_t size, const char *tpl,
 		    const struct trace *tr, const struct trace_rec *r);
+
+/* trace_expand() that writes the values of the operands a template
+ * names: "{=id}" is the first number of operand id (trace_op) with prec
+ * decimals, "{#id}" it as a whole number.  trace_expand() and
+ * trace_names() write the operand's name there instead, so one template,
+ * "⌊{=p}⌋ ± {#D}", gives the formula "⌊p_1⌋ ± D" and its values
+ * "⌊2.4171⌋ ± 1".  An operand r lacks gives "". */
+size_t trace_expand_values(char *buf, size_t size, const char *tpl,
+			   const struct trace *tr, const struct trace_rec *r,
+			   int prec);
 
 /* ---- for the step programs and the scorers (src/arch_*.c, score_*.c) */
 

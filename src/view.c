@@ -553,8 +553,8 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 			"(%s) so that no exponential overflows, take exp of "
 			"each, and divide by their sum (%s). \"%s\" gets the "
 			"most attention, α_%d,%d = %s.",
-			fmt_num(b1, r->ops[1].v[0], v->fmt.precision),
-			fmt_num(b2, r->ops[4].v[0], v->fmt.precision),
+			fmt_num(b1, trace_op(r, "max")->v[0], v->fmt.precision),
+			fmt_num(b2, trace_op(r, "sum")->v[0], v->fmt.precision),
 			src_word(v, best), t, best + 1,
 			fmt_num(b3, a, v->fmt.precision));
 		return;
@@ -565,10 +565,11 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 		"take exp of each, and divide by their sum (%s), so the "
 		"weights in the window add up to 1 and every word outside it "
 		"gets 0. \"%s\" gets the most, %s_%d,%d = %s.",
-		(int)win->ops[1].v[0], (int)win->ops[1].v[1], t,
-		fmt_num(b1, win->ops[0].v[0], v->fmt.precision),
-		fmt_num(b2, r->ops[1].v[0], v->fmt.precision),
-		fmt_num(b3, r->ops[4].v[0], v->fmt.precision),
+		(int)trace_op(win, "window")->v[0],
+		(int)trace_op(win, "window")->v[1], t,
+		fmt_num(b1, trace_op(win, "p")->v[0], v->fmt.precision),
+		fmt_num(b2, trace_op(r, "max")->v[0], v->fmt.precision),
+		fmt_num(b3, trace_op(r, "sum")->v[0], v->fmt.precision),
 		src_word(v, best), gauss ? "align" : "α", t, best + 1,
 		fmt_num(b4, a, v->fmt.precision));
 	if (gauss)

@@ -138,9 +138,15 @@ void window_train_softmax_back(struct model *g, const struct model *m,
 
 /* Records step t's window around centre (clipped to 1 .. n, half-width
  * tr->cfg.window_size) with p_t = *p, and stores its first and last
- * position in *lo, *hi. */
-void window_local_record(struct trace *tr, int run, int t, const double *p,
-			 int centre, int *lo, int *hi);
+ * position in *lo, *hi.  Returns the record (valid until the next one
+ * is added): its formula is "⌊p_t⌋ ± D" ("⌊{=p}⌋ ± {#D}"), which a
+ * window may replace by its own or NULL, and a window whose p_t has no
+ * record of its own (local-p's REC_POSITION) says how it made it in the
+ * record's note, the operand "p" its note_op: local-m's
+ * "p_{t} = min({t}, {n})".  The front ends print both. */
+struct trace_rec *window_local_record(struct trace *tr, int run, int t,
+				      const double *p, int centre, int *lo,
+				      int *hi);
 
 /* Records the softmax of e over positions lo .. hi only (0 elsewhere),
  * named symbol ("α_{t}", "align_{t}"), and returns it (n). */

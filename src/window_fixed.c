@@ -36,9 +36,11 @@ static void fixed_record(struct trace *tr, int run, int t)
 	trace_rec_op(r, OP_INPUT, "D", NULL, bounds + 2, 1, 1);
 	r->title = "the window";
 	r->symbol = "window_{t}";
-	r->formula = "{n} .. {n}: h_{n} alone, at every step";
+	r->ops[2].id = "D";
+	r->formula = "{#p} .. {#p}";
 	r->note = "p_{t} = n = {n}: the last source word, at every step, "
 		  "whatever the scores (no attention)";
+	r->note_op = -1; /* the note says p_t's value */
 	r->result = pos;
 	r->len = 1;
 }

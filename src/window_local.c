@@ -9,8 +9,9 @@
 #include "train.h"
 #include "window.h"
 
-void window_local_record(struct trace *tr, int run, int t, const double *p,
-			 int centre, int *lo, int *hi)
+struct trace_rec *window_local_record(struct trace *tr, int run, int t,
+				      const double *p, int centre, int *lo,
+				      int *hi)
 {
 	const int D = tr->cfg.window_size;
 	double *bounds = trace_alloc(tr, 3), *pos;
@@ -26,12 +27,13 @@ void window_local_record(struct trace *tr, int run, int t, const double *p,
 					    run, t, 0);
 	trace_rec_op(r, OP_INPUT, "p_{t}", "p", p, 1, 1);
 	trace_rec_op(r, OP_MID, "window", "window", bounds, 2, 1);
-	trace_rec_op(r, OP_INPUT, "D", NULL, bounds + 2, 1, 1);
+	trace_rec_op(r, OP_INPUT, "D", NULL, bounds + 2, 1, 1)->id = "D";
 	r->title = "the window";
 	r->symbol = "window_{t}";
-	r->formula = "⌊p_{t}⌋ - D .. ⌊p_{t}⌋ + D, within 1 .. {n}";
+	r->formula = "⌊{=p}⌋ ± {#D}";
 	r->result = pos;
 	r->len = *hi - *lo + 1;
+	return r;
 }
 
 const double *window_local_softmax(struct trace *tr, int run, int t,
@@ -48,11 +50,11 @@ const double *window_local_softmax(struct trace *tr, int run, int t,
 
 	struct trace_rec *r = trace_rec_new(tr, REC_SOFTMAX, STAGE_SOFTMAX,
 					    run, t, 0);
-	trace_rec_op(r, OP_INPUT, "e_{t}", NULL, e, n, 1);
-	trace_rec_op(r, OP_MID, "max", NULL, max, 1, 1);
-	trace_rec_op(r, OP_MID, "e - max", NULL, shifted, n, 1);
-	trace_rec_op(r, OP_MID, "exp(e - max)", NULL, ex, n, 1);
-	trace_rec_op(r, OP_MID, "sum", NULL, sum, 1, 1);
+	trace_rec_op(r, OP_INPUT, "e_{t}", NULL, e, n, 1)->id = "e";
+	trace_rec_op(r, OP_MID, "max", NULL, max, 1, 1)->id = "max";
+	trace_rec_op(r, OP_MID, "e - max", NULL, shifted, n, 1)->id = "shifted";
+	trace_rec_op(r, OP_MID, "exp(e - max)", NULL, ex, n, 1)->id = "exp";
+	trace_rec_op(r, OP_MID, "sum", NULL, sum, 1, 1)->id = "sum";
 	r->ops[0].axis = r->ops[2].axis = r->ops[3].axis = AXIS_SOURCE;
 	r->symbol = symbol;
 	r->formula = "exp(e_{t},i - max) / Σ_j exp(e_{t},j - max), i and j "

@@ -16,7 +16,10 @@ static const double *local_m_weights(struct trace *tr, int run, int t,
 	double *p = trace_alloc(tr, 1);
 	(void)q;
 	*p = centre;
-	window_local_record(tr, run, t, p, centre, &lo, &hi);
+	struct trace_rec *r = window_local_record(tr, run, t, p, centre, &lo,
+						  &hi);
+	r->note = "p_{t} = min({t}, {n})";
+	r->note_op = trace_op_at(r, "p");
 	return window_local_softmax(tr, run, t, e, lo, hi, "α_{t}");
 }
 

@@ -78,7 +78,7 @@ static const double *local_p_weights(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_INPUT, "align_{t}", "align", align, n, 1);
 	trace_rec_op(r, OP_MID, "exp(-(j - p_{t})²/(2σ²))", "gauss", gauss,
 		     n, 1);
-	trace_rec_op(r, OP_INPUT, "p_{t}", NULL, p, 1, 1);
+	trace_rec_op(r, OP_INPUT, "p_{t}", NULL, p, 1, 1)->id = "p";
 	trace_rec_op(r, OP_INPUT, "σ", "sigma", sigma, 1, 1);
 	trace_rec_op(r, OP_MID, "Σ_j a_{t},j", "sum", sum, 1, 1);
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;

@@ -11,6 +11,7 @@
 #include "num.h"
 #include "testmodel.h"
 #include "utf8.h"
+#include "window.h"
 
 static char *buf;
 static size_t buflen;
@@ -270,6 +271,139 @@ START_TEST(test_text_score_terms)
 }
 END_TEST
 
+/* r with its operands in the reverse order, and the indices into them
+ * (note_op, term_ops) moved with them. */
+static void rec_reversed(const struct trace_rec *r, struct trace_rec *out)
+{
+	*out = *r;
+	for (int k = 0; k < r->nops; k++)
+		out->ops[k] = r->ops[r->nops - 1 - k];
+	if (r->note)
+		out->note_op = r->nops - 1 - r->note_op;
+	for (int k = 0; k < 2; k++)
+		if (r->term_ops[k] >= 0)
+			out->term_ops[k] = r->nops - 1 - r->term_ops[k];
+}
+
+/* fmt_text_rec() of r into a string the caller frees. */
+static char *rec_text(const struct trace *tr, const struct trace_rec *r,
+		      const struct fmt_opts *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	fmt_text_rec(f, tr, r, o);
+	fclose(f);
+	return text;
+}
+
+/* The text of every record of the kinds whose operands fmt_text reads
+ * one by one (the softmax, local-p's position, the window, local-p's
+ * Gaussian, the weighted terms, the output) is the same with the
+ * record's operands in the reverse order: the formatter finds them by
+ * name (trace_op), not by position.  Returns how many it compared. */
+static int text_order_free(const struct trace *tr)
+{
+	struct fmt_opts o;
+	int compared = 0;
+	fmt_opts_default(&o);
+	o.terms = 1;
+	for (int k = 0; k < tr->nrecs; k++) {
+		const struct trace_rec *r = &tr->recs[k];
+		struct trace_rec rev;
+		if (r->kind != REC_SOFTMAX && r->kind != REC_POSITION &&
+		    r->kind != REC_WINDOW && r->kind != REC_GAUSS &&
+		    r->kind != REC_WEIGHTED && r->kind != REC_OUTPUT)
+			continue;
+		rec_reversed(r, &rev);
+		char *want = rec_text(tr, r, &o), *got = rec_text(tr, &rev, &o);
+		ck_assert_msg(want[0] != '\0', "record %d printed nothing", k);
+		ck_assert_str_eq(got, want);
+		free(want);
+		free(got);
+		compared++;
+	}
+	return compared;
+}
+
+/* text_order_free() of a trace of model file name through window. */
+static int window_order_free(const char *name, int window)
+{
+	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
+	struct model m;
+	struct trace tr;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	struct errbuf err;
+	testmodel_load(&m, name);
+	cfg.window = window;
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
+				     1u << SCORER_dot, &cfg, &err), 0);
+	int compared = text_order_free(&tr);
+	trace_free(&tr);
+	model_free(&m);
+	return compared;
+}
+
+START_TEST(test_text_operands_by_name)
+{
+	/* local-m over the tiny model: 4 steps of softmax, window, output
+	 * and 3 weighted terms */
+	ck_assert_int_eq(window_order_free("tiny.model", WINDOW_local_m), 4 * 6);
+	/* local-p: its position and Gaussian too */
+	ck_assert_int_eq(window_order_free("localp.model", WINDOW_local_p),
+			 4 * 8);
+}
+END_TEST
+
+/* A window's text is its record's: its note and formula with the values
+ * of the operands they name, or no formula at all.  The tiny model, n = 3,
+ * local-m with D = 1: at step 1 p_1 = min(1, 3) = 1, so the window is
+ * 1 - 1 .. 1 + 1 clipped to 1 .. 2. */
+START_TEST(test_text_window_from_record)
+{
+	static const int src[] = { 0, 1, 2 }, tgt[] = { 2, 3, 4 };
+	struct model m;
+	struct trace tr;
+	struct trace_cfg cfg = TRACE_CFG_DEFAULT;
+	struct errbuf err;
+	struct fmt_opts o;
+	char want[512];
+	testmodel_load(&m, "tiny.model");
+	cfg.window = WINDOW_local_m;
+	ck_assert_int_eq(trace_build(&tr, &m, src, 3, tgt, 3,
+				     1u << SCORER_dot, &cfg, &err), 0);
+	fmt_opts_default(&o);
+	struct trace_rec *r = (struct trace_rec *)trace_find(&tr, REC_WINDOW,
+							      0, 1, 0);
+	const char *w1 = m.src.words[0], *w2 = m.src.words[1];
+	snprintf(want, sizeof want, "p_1 = min(1, 3) = 1.0000\n"
+		 "window_1 = ⌊p_1⌋ ± D = ⌊1.0000⌋ ± 1, within 1 .. 3: "
+		 "positions 1 .. 2: %s (1) %s (2)\n", w1, w2);
+	char *text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	/* a window of its own words, and one with none */
+	r->note = "p_{t} = {#D} + {t} - 1";
+	r->formula = "{#window} .. {=p} + {#D}";
+	snprintf(want, sizeof want, "p_1 = 1 + 1 - 1 = 1.0000\n"
+		 "window_1 = window .. p_1 + D = 1 .. 1.0000 + 1, within 1 .. 3: "
+		 "positions 1 .. 2: %s (1) %s (2)\n", w1, w2);
+	text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	r->note = NULL;
+	r->formula = NULL;
+	snprintf(want, sizeof want, "window_1: within 1 .. 3: positions 1 .. 2: "
+		 "%s (1) %s (2)\n", w1, w2);
+	text = rec_text(&tr, r, &o);
+	ck_assert_str_eq(text, want);
+	free(text);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_text_stages_in_order)
 {
 	struct model m;
@@ -416,6 +550,8 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, test_csv_rows);
 	tcase_add_test(tc, test_text_score_terms);
 	tcase_add_test(tc, test_text_output_by_word);
+	tcase_add_test(tc, test_text_operands_by_name);
+	tcase_add_test(tc, test_text_window_from_record);
 	tcase_add_test(tc, test_text_stages_in_order);
 	tcase_add_test(tc, test_text_stage_selection);
 	tcase_add_test(tc, test_text_precision);

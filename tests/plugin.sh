@@ -106,6 +106,35 @@ done
 "$AT" trace --scorer=all --window=causal >"$TMP/all.txt" 2>&1
 check "--scorer=all runs cosine too" grep -q '^==== cosine scorer' "$TMP/all.txt"
 
+# the text trace prints the window's own words from its record (its note
+# and formula, with the values of the operands they name), never
+# local-m's p_t = min(t, n) or the shared ⌊p_t⌋ ± D: n = 3, D = 1, so at
+# step 1 p_1 = 1 - 1 = 0 and the window is 1 - 2 .. 1 clipped to 1 .. 1;
+# at step 3 p_3 = 3 - 1 = 2 and the window is 1 .. 3
+"$AT" trace --scorer=dot --window=causal --window-size=1 \
+	--target="european economic area" "zone économique européenne" \
+	>"$TMP/causal.txt" 2>&1
+for line in 'p_1 = min(1, 3) - 1 = 0.0000' \
+	'window_1 = min(1, 3) - 2·D .. min(1, 3) = min(1, 3) - 2·1 .. min(1, 3), within 1 .. 3: positions 1 .. 1: zone (1)' \
+	'p_3 = min(3, 3) - 1 = 2.0000' \
+	'window_3 = min(3, 3) - 2·D .. min(3, 3) = min(3, 3) - 2·1 .. min(3, 3), within 1 .. 3: positions 1 .. 3: zone (1) économique (2) européenne (3)'
+do
+	check "the text trace says: $line" grep -qxF "$line" "$TMP/causal.txt"
+done
+check "and not local-m's p_t = min(t, n) or ⌊p_t⌋ ± D" \
+	sh -c "! grep -qE '= min\([0-9], 3\) =|⌊p_' '$TMP/causal.txt'"
+# and the Markdown handout too (a whole-number p_t as a whole number)
+"$AT" trace --scorer=dot --window=causal --window-size=1 --format=markdown \
+	--target="european economic area" "zone économique européenne" \
+	>"$TMP/causal.md" 2>&1
+for line in 'p_3 = min(3, 3) - 1 = 2' \
+	'The window: min(3, 3) - 2·D .. min(3, 3) = min(3, 3) - 2·1 .. min(3, 3), positions 1 .. 3 (zone économique européenne)'
+do
+	check "the Markdown says: $line" grep -qxF "$line" "$TMP/causal.md"
+done
+check "and not local-m's p_t = min(t, n) or ⌊p_t⌋ ± D" \
+	sh -c "! grep -qE '= min\([0-9], 3\) =|⌊p_' '$TMP/causal.md'"
+
 # they train: the final loss that train reports is the loss of the trace
 # through the causal window of the model it wrote, and not through
 # local-m's or global's

@@ -5,7 +5,12 @@
  *
  *   α_t = softmax(e_t) over j = min(t, n) - 2D .. min(t, n), within 1 .. n
  *
- * that is the local window around the centre p_t = min(t, n) - D. */
+ * that is the local window around the centre p_t = min(t, n) - D.  Its
+ * record says so in its own words, which a text trace prints:
+ *
+ *   p_3 = min(3, 3) - 1 = 2.0000
+ *   window_3 = min(3, 3) - 2·D .. min(3, 3) = min(3, 3) - 2·1 .. min(3, 3), ...
+ */
 #include "config.h"
 
 #include "train.h"
@@ -23,7 +28,11 @@ static const double *causal_weights(struct trace *tr, int run, int t,
 	double *p = trace_alloc(tr, 1);
 	(void)q;
 	*p = centre;
-	window_local_record(tr, run, t, p, centre, &lo, &hi);
+	struct trace_rec *r = window_local_record(tr, run, t, p, centre, &lo,
+						  &hi);
+	r->note = "p_{t} = min({t}, {n}) - {#D}";
+	r->note_op = trace_op_at(r, "p");
+	r->formula = "min({t}, {n}) - 2·{#D} .. min({t}, {n})";
 	return window_local_softmax(tr, run, t, e, lo, hi, "α_{t}");
 }
 
