@@ -16,6 +16,7 @@
 #include "selection.h"
 #include "utf8.h"
 #include "window.h"
+#include "cli_accuracy.h"
 #include "cli_heatmap.h"
 #include "cli_deck.h"
 #include "cli_diagram.h"
@@ -248,6 +249,8 @@ static void cli_help(void)
 "  diagram [SENTENCE] the picture of a decoder step as SVG (diagram --help)\n"
 "  deck [SENTENCE]    the trace as slides, one HTML file (deck --help)\n"
 "  train --pairs=FILE train a model on sentence pairs (train --help)\n"
+"  accuracy --pairs=FILE  word and exact-match accuracy by source length,\n"
+"                     as a table, a text plot or a chart (accuracy --help)\n"
 "  model              print every weight of the model\n"
 "  scorers            list the score functions and their formulas\n"
 "  models             list the models built into the program\n"
@@ -1007,6 +1010,7 @@ static const struct {
 	{ "diagram", NULL, cli_diagram },
 	{ "deck", NULL, cli_deck },
 	{ "train", NULL, cli_train },
+	{ "accuracy", NULL, cli_accuracy },
 	{ "scorers", NULL, cli_scorers },
 	{ "models", NULL, cli_models },
 	{ "vocab", NULL, cli_vocab },

@@ -360,6 +360,28 @@ HELP(output, C(image), "FILE",
      "write the image as SVG pixels (with their values\n"
      "in them up to 9x9) into FILE, - for standard\n"
      "output; the file appears whole or not at all")
+HELP(pairs, C(accuracy), "FILE",
+     "the pairs 'source ||| target' to decode (- for\n"
+     "stdin; the format of 'train --pairs')")
+HELP(model, C(accuracy), "MODEL",
+     "a model to measure, a file or a built-in name;\n"
+     "repeat it for several lines (default: the\n"
+     "built-in model)")
+HELP(accuracy_format, C(accuracy), "FORMAT",
+     "@accuracy-formats (default text)")
+HELP(output, C(accuracy), "FILE",
+     "write to FILE, atomically, instead of stdout")
+HELP(scorer, C(accuracy), "LIST",
+     "for the --model options after it: the scorers,\n"
+     "separated by commas, or all, a line each (default:\n"
+     "each scorer whose weights the model holds, or dot)")
+HELP(window, C(accuracy), "NAME",
+     "for the --model options after it: which source\n"
+     "words a step weighs (default global):\n"
+     "@windows")
+HELP(window_size, C(accuracy), "D",
+     "for the --model options after it: a local\n"
+     "window's half-width D (default 1)")
 HELP(help, C_ALL, "",
      "display this help and exit")
 HELP(version, C_MAIN, "",

@@ -16,14 +16,16 @@
  * guard: read more than once. */
 #define C_TRACING (C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) | \
 		   C(deck))
-OPT(scorer, "scorer", 's', REQ, C_TRACING | C(train), V(SCORERS))
+OPT(scorer, "scorer", 's', REQ, C_TRACING | C(train) | C(accuracy),
+    V(SCORERS))
 OPT(arch, "arch", 0, REQ, C_TRACING | C(model) | C(train), V(ARCHS))
-OPT(window, "window", 0, REQ, C_TRACING | C(train), V(WINDOWS))
-OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train), V(NONE))
+OPT(window, "window", 0, REQ, C_TRACING | C(train) | C(accuracy), V(WINDOWS))
+OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train) | C(accuracy),
+    V(NONE))
 OPT(input_feeding, "input-feeding", 0, NO, C_TRACING | C(model) | C(train),
     V(NONE))
-OPT(model, "model", 'm', REQ, C_TRACING | C(model) | C(vocab) | C(self),
-    V(MODELS))
+OPT(model, "model", 'm', REQ,
+    C_TRACING | C(model) | C(vocab) | C(self) | C(accuracy), V(MODELS))
 OPT(target, "target", 't', REQ, C_TRACING | C(self), V(TARGET_WORDS))
 OPT(vocab_source, "source", 0, NO, C(vocab), V(NONE))
 OPT(vocab_target, "target", 0, NO, C(vocab), V(NONE))
@@ -31,6 +33,7 @@ OPT(format, "format", 'f', REQ, C(trace) | C(model), V(FORMATS))
 OPT(diagram_format, "format", 'f', REQ, C(diagram), V(DIAGRAM_FORMATS))
 OPT(self_format, "format", 'f', REQ, C(self), V(SELF_FORMATS))
 OPT(quiz_format, "format", 0, REQ, C(quiz), V(QUIZ_FORMATS))
+OPT(accuracy_format, "format", 'f', REQ, C(accuracy), V(ACCURACY_FORMATS))
 OPT(precision, "precision", 'p', REQ,
     C_TRACING | C(model) | C(lesson) | C(self), V(NONE))
 OPT(top, "top", 0, REQ, C(trace), V(NONE))
@@ -42,7 +45,7 @@ OPT(quiet, "quiet", 0, NO, C(trace), V(NONE))
 OPT(jobs, "jobs", 'j', REQ, C(trace) | C(train), V(NONE))
 OPT(output, "output", 'o', REQ,
     C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train) |
-    C(image) | C(deck), V(FILE))
+    C(image) | C(deck) | C(accuracy), V(FILE))
 OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
 OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))
@@ -71,7 +74,7 @@ OPT(count, "count", 0, REQ, C(quiz), V(NONE))
 OPT(answers, "answers", 0, NO, C(quiz), V(NONE))
 OPT(worksheet, "worksheet", 0, NO, C(quiz), V(NONE))
 OPT(key, "key", 0, NO, C(quiz), V(NONE))
-OPT(pairs, "pairs", 0, REQ, C(train), V(FILE))
+OPT(pairs, "pairs", 0, REQ, C(train) | C(accuracy), V(FILE))
 OPT(epochs, "epochs", 0, REQ, C(train), V(NONE))
 OPT(lr, "lr", 0, REQ, C(train), V(NONE))
 OPT(weight_decay, "weight-decay", 0, REQ, C(train), V(NONE))

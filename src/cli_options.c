@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accuracy.h"
 #include "arch.h"
 #include "cli.h"
 #include "cli_diagram.h"
@@ -126,6 +127,7 @@ static const struct cli_help_fill {
 	{ "windows", cli_window_nth, " or ", 0 },
 	{ "formats", cli_format_name, " or ", 1 },
 	{ "stages", cli_stage_nth, NULL, 1 },
+	{ "accuracy-formats", accuracy_format_name, " or ", 1 },
 };
 
 /* Prints names[0..n), separated by ", " and last before the last, then
@@ -165,12 +167,16 @@ static void cli_help_line(const char *s, size_t len, int col)
 		printf("%.*s\n", (int)len, s);
 		return;
 	}
-	size_t w = strspn(at + 1, "abcdefghijklmnopqrstuvwxyz");
+	size_t w = strspn(at + 1, "abcdefghijklmnopqrstuvwxyz-");
 	for (size_t k = 0; k < sizeof cli_help_fills / sizeof *cli_help_fills;
 	     k++)
 		if (strlen(cli_help_fills[k].name) == w &&
 		    strncmp(at + 1, cli_help_fills[k].name, w) == 0)
 			f = &cli_help_fills[k];
+	if (!f) { /* not a list: the line as it is */
+		printf("%.*s\n", (int)len, s);
+		return;
+	}
 	const char *rest = at + 1 + w;
 	int restlen = (int)(len - (size_t)(rest - s));
 	while (n < 64 && (names[n] = f->nth(n)))
@@ -226,7 +232,7 @@ const char *cli_option_name(int code)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "image", "deck"
+	"train", "vocab", "self", "image", "deck", "accuracy"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters
@@ -285,6 +291,7 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_QUIZ_STAGES] = cli_quiz_stage_nth,
 	[CLI_V_QUIZ_FORMATS] = quiz_sheet_name,
 	[CLI_V_DIAGRAM_FORMATS] = cli_diagram_format_name,
+	[CLI_V_ACCURACY_FORMATS] = accuracy_format_name,
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
 };

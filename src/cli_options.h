@@ -8,7 +8,7 @@
 enum cli_cmd { CLI_CMD_trace, CLI_CMD_tui, CLI_CMD_model, CLI_CMD_lesson,
 	       CLI_CMD_quiz, CLI_CMD_heatmap, CLI_CMD_diagram, CLI_CMD_train,
 	       CLI_CMD_vocab, CLI_CMD_self, CLI_CMD_image,
-	       CLI_CMD_deck, CLI_CMD_COUNT };
+	       CLI_CMD_deck, CLI_CMD_accuracy, CLI_CMD_COUNT };
 #define CLI_CMD_BIT(x) (1u << CLI_CMD_##x)
 /* the commands that share cli.c's parser */
 #define CLI_CMDS_COMMON (CLI_CMD_BIT(trace) | CLI_CMD_BIT(tui) | \
@@ -28,7 +28,8 @@ enum cli_opt_code {
 enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
 		  CLI_V_WINDOWS, CLI_V_MODELS, CLI_V_TARGET_WORDS,
 		  CLI_V_FORMATS, CLI_V_SELF_FORMATS, CLI_V_STAGES,
-		  CLI_V_QUIZ_STAGES, CLI_V_QUIZ_FORMATS, CLI_V_DIAGRAM_FORMATS, CLI_V_HEADS, CLI_V_COLORS,
+		  CLI_V_QUIZ_STAGES, CLI_V_QUIZ_FORMATS, CLI_V_DIAGRAM_FORMATS,
+		  CLI_V_ACCURACY_FORMATS, CLI_V_HEADS, CLI_V_COLORS,
 		  CLI_V_SELECTION, CLI_V_LIST };
 
 /* The next option of argv for the commands cmds (bits CLI_CMD_BIT):

@@ -891,6 +891,8 @@ static const struct {
 	  "trained on data/toy.pairs as toy4, with input feeding" },
 	{ "hard4", model_hard4_text, &model_hard4_len,
 	  "trained on data/toy.pairs with train --hard (REINFORCE)" },
+	{ "longattn8", model_longattn8_text, &model_longattn8_len,
+	  "trained on data/long.pairs, with attention (general)" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 

@@ -70,6 +70,9 @@ offers "the vocab command" vocab attn-trace vo
 offers "the diagram command" diagram attn-trace di
 offers "diagram's options" --all-steps attn-trace diagram --al
 offers "vocab options" --source attn-trace vocab --so
+offers "the accuracy command" accuracy attn-trace acc
+offers "accuracy's options" --pairs= attn-trace accuracy --pa
+offers "accuracy's formats" svg attn-trace accuracy --format s
 offers "the image command" image attn-trace ima
 offers "image's options" --values attn-trace image --va
 offers "image's --ascii" --ascii attn-trace image --as
