@@ -893,6 +893,8 @@ static const struct {
 	  "trained on data/toy.pairs with train --hard (REINFORCE)" },
 	{ "longattn8", model_longattn8_text, &model_longattn8_len,
 	  "trained on data/long.pairs, with attention (general)" },
+	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
+	  "trained on data/long.pairs without attention (--window=fixed)" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 

@@ -220,7 +220,7 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
  * "self4" (data/self4.model, the hand-set model of self-attention).  Same
  * contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4 or longattn8), found \"NAME\"". */
+ * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -232,7 +232,7 @@ int model_builtin_name(const char *name);
 const char *model_builtin_nth(size_t k, const char **what);
 
 /* The names of the built-in models for a message: "toy4, handset4,
- * bahdanau4, self4, localp4, feed4, hard4 or longattn8". */
+ * bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8". */
 const char *model_builtin_list(void);
 
 /* Loads the model that a --model option (or a lesson's model:) names:
@@ -274,5 +274,7 @@ extern const unsigned char model_hard4_text[]; /* data/hard4.model */
 extern const size_t model_hard4_len;
 extern const unsigned char model_longattn8_text[]; /* data/longattn8.model */
 extern const size_t model_longattn8_len;
+extern const unsigned char model_longfixed8_text[]; /* data/longfixed8.model */
+extern const size_t model_longfixed8_len;
 
 #endif

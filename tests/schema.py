@@ -91,7 +91,7 @@ print("ok - traces of %d variants, self and cross, a batch of %d lines"
       % (len(json_csv.VARIANTS), len(lines)))
 
 models = ["toy4", "handset4", "bahdanau4", "self4", "localp4", "feed4",
-          "hard4", "longattn8"]
+          "hard4", "longattn8", "longfixed8"]
 for d in ("data", "lessons/models", "tests/data"):
     models += sorted(glob.glob(os.path.join(SRC, d, "*.model")))
 import tempfile  # noqa: E402
