@@ -158,29 +158,12 @@ static void accuracy_text_plot(FILE *out, const struct accuracy_report *r)
 
 /* ----------------------------------------------------------- csv, json */
 
-/* Writes s as one CSV field, quoted when it holds a comma, a quote or a
- * line end (a quote doubled). */
-static void accuracy_csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* The CSV row of line l's counts c, at source length n (0: "all"). */
 static void accuracy_csv_row(FILE *out, const struct accuracy_line *l,
 			     const struct accuracy_count *c, int n)
 {
 	char a[NUM_BUFSZ], b[NUM_BUFSZ];
-	accuracy_csv_field(out, l->model);
+	fmt_csv_field(out, l->model);
 	fprintf(out, ",%s,%s,%d,", scorer_get(l->scorer)->name,
 		window_get(l->cfg.window)->name, l->cfg.window_size);
 	if (n > 0)

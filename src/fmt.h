@@ -71,6 +71,10 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 
 /* The header line that fmt_csv_trace() writes when header is set. */
 void fmt_csv_header(FILE *out, const struct fmt_opts *o);
+/* Writes s as one CSV field: quoted when it holds a comma, a quote or a
+ * line break (a quote doubled), and prefixed with ' inside quotes when a
+ * spreadsheet could run it as a formula. */
+void fmt_csv_field(FILE *out, const char *s);
 
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);

@@ -44,7 +44,7 @@ static int csv_formula(const char *s)
 
 /* A CSV field, quoted when it holds a comma, a quote or a line break,
  * and neutralised when it could run as a formula (csv_formula()). */
-static void csv_field(FILE *out, const char *s)
+void fmt_csv_field(FILE *out, const char *s)
 {
 	int formula = csv_formula(s);
 	if (!formula && !strpbrk(s, ",\"\r\n")) {
@@ -62,7 +62,7 @@ static void csv_field(FILE *out, const char *s)
 	putc('"', out);
 }
 
-/* Copies s to p, quoted and neutralised as csv_field() writes it, and
+/* Copies s to p, quoted and neutralised as fmt_csv_field() writes it, and
  * returns the byte after it (no NUL); p has room for 2·strlen(s) + 3
  * bytes. */
 static char *csv_field_put(char *p, const char *s)
@@ -140,7 +140,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 			if (o->pair)
 				fprintf(out, "%d,", o->pair);
 			fprintf(out, "%s,%d,%s,", scorer, r->t, stage);
-			csv_field(out, symbol);
+			fmt_csv_field(out, symbol);
 			fprintf(out, ",%d,%s", k + 1, lo && (k + 1 < lo ||
 				k + 1 > hi) ? "" : num_shortest(row, v[k]));
 			*csv_words_put(row, tr, r, axis, k) = '\0';
@@ -204,11 +204,11 @@ static void csv_mat(FILE *out, const struct trace *tr, const char *stage,
 			if (head)
 				fprintf(out, "%d", head);
 			fprintf(out, ",%s,", stage);
-			csv_field(out, name);
+			fmt_csv_field(out, name);
 			fprintf(out, ",%d,%d,", i + 1, j + 1);
-			csv_field(out, rw ? rw : "");
+			fmt_csv_field(out, rw ? rw : "");
 			putc(',', out);
-			csv_field(out, cw ? cw : "");
+			fmt_csv_field(out, cw ? cw : "");
 			fprintf(out, ",%s\n", x == -INFINITY ? "-inf"
 						   : num_shortest(buf, x));
 		}
