@@ -136,8 +136,9 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 					    t, 0);
 	r->title = "the query";
 	r->symbol = "s_{t-1}";
-	r->formula = t == 1 ? "the decoder's first state, from ←h_1"
-			    : "the state that step {t-1} made";
+	r->formula = t > 1 ? "the state that step {t-1} made"
+		     : tr->enc ? "the decoder's first state, from h̄"
+			       : "the decoder's first state, from ←h_1";
 	r->result = prev;
 	r->len = m->H;
 	/* steps 1-3: score s_{t-1} against every h_i, softmax, context */
@@ -235,6 +236,7 @@ static int bahdanau_params(struct model *m, unsigned scorers,
 		PARAM_MATRIX, -1, H, H, &m->Wcd);
 	model_param_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, MODEL_PARAM_VEC, H,
 		&m->dec.b);
+	n += model_param_patch(m, scorers, tab + n);
 	n += model_param_scorers(m, scorers, tab + n);
 	n += model_param_localp(m, scorers, tab + n);
 	model_param_add(&tab[n++], "output.W_o",

@@ -360,6 +360,20 @@ HELP(output, C(image), "FILE",
      "write the image as SVG pixels (with their values\n"
      "in them up to 9x9) into FILE, - for standard\n"
      "output; the file appears whole or not at all")
+HELP(model, C(caption), "FILE",
+     "the image model: a model file, or caption4, the\n"
+     "built-in one (the default)")
+HELP(scorer, C(caption), "LIST",
+     "a scorer, several separated by commas, or all\n"
+     "(default dot)\n"
+     "scorers: @scorers")
+HELP(target, C(caption), "CAPTION",
+     "teacher-force the decoder with this caption\n"
+     "instead of decoding greedily")
+HELP(caption_format, C(caption), "FORMAT",
+     "text or json (default text)")
+HELP(precision, C(caption), "N",
+     "digits after the point in text, 0 to 17 (default 4)")
 HELP(pairs, C(accuracy), "FILE",
      "the pairs 'source ||| target' to decode (- for\n"
      "stdin; the format of 'train --pairs')")

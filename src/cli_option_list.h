@@ -16,8 +16,8 @@
  * guard: read more than once. */
 #define C_TRACING (C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) | \
 		   C(deck))
-OPT(scorer, "scorer", 's', REQ, C_TRACING | C(train) | C(accuracy),
-    V(SCORERS))
+OPT(scorer, "scorer", 's', REQ,
+    C_TRACING | C(train) | C(accuracy) | C(caption), V(SCORERS))
 OPT(arch, "arch", 0, REQ, C_TRACING | C(model) | C(train), V(ARCHS))
 OPT(window, "window", 0, REQ, C_TRACING | C(train) | C(accuracy), V(WINDOWS))
 OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train) | C(accuracy),
@@ -25,8 +25,10 @@ OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train) | C(accuracy),
 OPT(input_feeding, "input-feeding", 0, NO, C_TRACING | C(model) | C(train),
     V(NONE))
 OPT(model, "model", 'm', REQ,
-    C_TRACING | C(model) | C(vocab) | C(self) | C(accuracy), V(MODELS))
-OPT(target, "target", 't', REQ, C_TRACING | C(self), V(TARGET_WORDS))
+    C_TRACING | C(model) | C(vocab) | C(self) | C(accuracy) | C(caption),
+    V(MODELS))
+OPT(target, "target", 't', REQ, C_TRACING | C(self) | C(caption),
+    V(TARGET_WORDS))
 OPT(vocab_source, "source", 0, NO, C(vocab), V(NONE))
 OPT(vocab_target, "target", 0, NO, C(vocab), V(NONE))
 OPT(format, "format", 'f', REQ, C(trace) | C(model), V(FORMATS))
@@ -34,8 +36,9 @@ OPT(diagram_format, "format", 'f', REQ, C(diagram), V(DIAGRAM_FORMATS))
 OPT(self_format, "format", 'f', REQ, C(self), V(SELF_FORMATS))
 OPT(quiz_format, "format", 0, REQ, C(quiz), V(QUIZ_FORMATS))
 OPT(accuracy_format, "format", 'f', REQ, C(accuracy), V(ACCURACY_FORMATS))
+OPT(caption_format, "format", 'f', REQ, C(caption), L("text json"))
 OPT(precision, "precision", 'p', REQ,
-    C_TRACING | C(model) | C(lesson) | C(self), V(NONE))
+    C_TRACING | C(model) | C(lesson) | C(self) | C(caption), V(NONE))
 OPT(top, "top", 0, REQ, C(trace), V(NONE))
 OPT(handout, "handout", 0, NO, C(trace), V(NONE))
 OPT(color, "color", 0, REQ, C(tui) | C(lesson) | C(self), V(COLORS))

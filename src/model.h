@@ -80,6 +80,15 @@ enum { MHA_Q, MHA_K, MHA_V, MHA_O, MHA_NW };
 #define LOCALP_PARAM_BIT (1u << 29)
 #define LOCALP_PARAM_OWNER (-4)
 
+/* The optional weights of the patch encoder of attention over an image
+ * (src/caption.c, Bahdanau's architecture only): [patch.W] (H, 4),
+ * [patch.b] (H) and [patch.W_init] (H, H), which turn each 2×2 patch of
+ * a 6×6 image into an annotation a_i and the annotations' mean into s_0.
+ * Their bit in model_param_table's mask, and their model_param.scorer. */
+#define PATCH_PARAM_BIT (1u << 28)
+#define PATCH_PARAM_OWNER (-5)
+#define PATCH_PIXELS 4 /* the pixels of one patch, 2×2 */
+
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
 	double *Wx; /* (H, E) */
@@ -119,6 +128,10 @@ struct model {
 	double *mha[MHA_GROUPS][MHA_NW];
 	double *Wp; /* local-p: (H, H) and (H), p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)); */
 	double *vp; /* NULL when the model has no [local-p.*] sections */
+	double *Wpatch; /* (H, PATCH_PIXELS) a_i = tanh(W·x_i + b) */
+	double *bpatch; /* (H) */
+	double *Wpinit; /* (H, H) s_0 = tanh(W_init·ā); all three NULL when
+	                   the model has no [patch.*] sections */
 	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
 	double *Ws; /* luong: (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
@@ -148,7 +161,7 @@ struct model_param {
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
 #define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \
-			  MHA_GROUPS * MHA_NW + 2)
+			  MHA_GROUPS * MHA_NW + 2 + 3)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
  * the shared ones of m's architecture (m->arch), the weights of the
@@ -175,13 +188,17 @@ int model_param_scorers(struct model *m, unsigned scorers,
 int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab);
 int model_param_localp(struct model *m, unsigned mask,
 		       struct model_param *tab);
+/* The patch encoder's three sections, if PATCH_PARAM_BIT is in mask. */
+int model_param_patch(struct model *m, unsigned mask,
+		      struct model_param *tab);
 
 /* The bitmask of the scorers whose weights m holds (every scorer without
  * weights, such as dot, is always in it). */
 unsigned model_scorers(const struct model *m);
 
 /* The MHA_PARAM_BIT mask of the self/cross-attention groups whose every
- * weight m holds, with LOCALP_PARAM_BIT if it holds local-p's. */
+ * weight m holds, with LOCALP_PARAM_BIT if it holds local-p's and
+ * PATCH_PARAM_BIT if it holds the patch encoder's. */
 unsigned model_mha(const struct model *m);
 
 /* Returns the weights of section name ("general.W"), or NULL. */

@@ -1,0 +1,75 @@
+/* caption.h: soft attention over an image (Show, Attend and Tell, Xu et
+ * al. 2015), toy-sized, as an encoder plug-in (trace.h's struct
+ * trace_encoder) in front of Bahdanau's decoder (src/arch_bahdanau.c).
+ *
+ * A 6×6 image is read as a 3×3 grid of cells of 2×2 pixels, cell i from
+ * 1 in reading order (top left, top, top right, left, middle, ...).  The
+ * patch encoder turns each cell's pixels into an annotation h_i (H), the
+ * state attention reads:
+ *
+ *   patch_i = [p(2r, 2c), p(2r, 2c+1), p(2r+1, 2c), p(2r+1, 2c+1)]
+ *   h_i     = tanh(W_patch·patch_i + b_patch)         r, c: the cell's row
+ *   h̄       = (1/9)·Σ_i h_i                           and column from 0
+ *   s_0     = tanh(W_init·h̄)
+ *
+ * and Bahdanau's step program decodes the caption from them with any
+ * scorer: the query s_{t-1}, the softmax over the nine cells, the context,
+ * s_t = tanh(W_y·y_{t-1} + U·s_{t-1} + C·c_t + b), ŷ_t.  An image model is
+ * a model file of Bahdanau's architecture with the [patch.*] sections
+ * (model.h) and the nine cell names as its source words; its word encoder
+ * is not used.  doc/model.md has the whole model. */
+#ifndef ATTN_CAPTION_H
+#define ATTN_CAPTION_H
+
+#include "model.h"
+#include "pgm.h"
+#include "trace.h"
+#include "util.h"
+
+#define CAPTION_GRID 3    /* cells a side */
+#define CAPTION_CELLS 9   /* CAPTION_GRID² */
+#define CAPTION_PATCH 2   /* pixels a side of a cell */
+#define CAPTION_SIDE 6    /* pixels a side of an image */
+
+/* The encoder plug-in: its encode records REC_PATCH for each cell and
+ * its start REC_INIT; tr->input is the struct pgm_image. */
+extern const struct trace_encoder caption_encoder;
+
+/* The source words of an image model, the cells' names in reading order:
+ * "top-left", "top", ..., "bottom-right". */
+extern const char *const caption_cell_names[CAPTION_CELLS];
+
+/* 0 if m is an image model: Bahdanau's architecture, the [patch.*]
+ * sections, and the nine cell names as its source words in that order.
+ * Otherwise -1 with err saying what is missing. */
+int caption_check_model(const struct model *m, struct errbuf *err);
+
+/* 0 if im is CAPTION_SIDE pixels a side, else -1 with err naming the file
+ * name and its size. */
+int caption_check_image(const struct pgm_image *im, const char *name,
+			struct errbuf *err);
+
+/* x (PATCH_PIXELS) = the pixels of cell (from 0) of im, row-major. */
+void caption_patch(const struct pgm_image *im, int cell, double *x);
+
+/* The arithmetic of one cell, for the trace and training alike: wx (H) =
+ * W_patch·x, pre (H) = wx + b_patch, h (H) = tanh(pre). */
+void caption_annotate(const struct model *m, const double *x, double *wx,
+		      double *pre, double *h);
+
+/* s_0 from the n annotations Hs (n, H): mean (H) = h̄, wi (H) =
+ * W_init·h̄, s0 (H) = tanh(wi). */
+void caption_start_state(const struct model *m, const double *Hs, int n,
+			 double *mean, double *wi, double *s0);
+
+/* Traces the caption of im with model m (caption_check_model), as
+ * trace_build() does a sentence: with tgt (ntgt target word indices) the
+ * decoder is teacher-forced, else greedy; scorers and cfg as there.
+ * Returns 0, or -1 with err filled.  im must outlive the trace, which the
+ * caller frees with trace_free(). */
+int caption_build(struct trace *tr, const struct model *m,
+		  const struct pgm_image *im, const int *tgt, int ntgt,
+		  unsigned scorers, const struct trace_cfg *cfg,
+		  struct errbuf *err);
+
+#endif
