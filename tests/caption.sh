@@ -1,0 +1,47 @@
+#!/bin/sh
+# caption.sh: attn-trace caption, soft attention over an image's cells
+# (src/caption.c): every number of its JSON against PyTorch
+# (tests/caption_torch_check.py) on a random image model and on the
+# built-in caption4 when it exists, and the refusals: an image of the
+# wrong size, a model that is not an image model, an unknown caption word,
+# each with its message, exit 1 and nothing on standard output.
+. "$srcdir/tests/lib.sh"
+AT=$ATTN_TRACE
+top=$(cd "$srcdir" && pwd)
+model=$top/tests/data/caption-random.model
+img=$top/data/images
+
+torch_python_find
+if [ -n "$torch_python" ]; then
+	check "caption-random.model: every number agrees with torch" \
+		"$torch_python" "$top/tests/caption_torch_check.py" "$AT" \
+		"$model" "$img/train/bar-x0.pgm" "$img/train/box-y1-x1.pgm" \
+		"$img/heldout/dot-y0-x0.pgm"
+else
+	echo "no Python here can import torch: the torch checks are skipped"
+fi
+
+run_cmd caption --model="$model" "$img/train/bar-x0.pgm"
+expect_status 0 "caption: text"
+check "caption: the header names the patch encoder and the nine cells" \
+	grep -q '^source: top-left top top-right left middle right bottom-left bottom bottom-right (9 cells)$' "$TMP/out"
+check "caption: the annotation of the top-left cell" \
+	grep -q '^the annotation of the top-left cell h_1 = tanh(W_patch·patch_1 + b_patch)' "$TMP/out"
+
+cd "$TMP" || exit 99
+printf 'P2\n2 2\n1\n0 1\n1 0\n' >small.pgm
+run_cmd caption --model="$model" small.pgm
+expect_status 1 "caption: a 2x2 image"
+expect_err "small.pgm: expected an image of 6×6 pixels to caption, found 2×2" \
+	"caption: a 2x2 image is refused with its size"
+check "caption: nothing on stdout after a refusal" test ! -s out
+run_cmd caption --model=toy4 "$img/train/bar-x0.pgm"
+expect_status 1 "caption: a word model"
+expect_err "expected an image model" "caption: toy4 is not an image model"
+run_cmd caption --model="$model" --target="a cat" "$img/train/bar-x0.pgm"
+expect_status 1 "caption: an unknown caption word"
+expect_err "cat" "caption: the unknown word is named"
+run_cmd caption --model="$model" --format=jsn "$img/train/bar-x0.pgm"
+expect_status 2 "caption: an unknown format"
+expect_err "did you mean 'json'" "caption: --format=jsn suggests json"
+finish
