@@ -534,7 +534,10 @@ static void bahdanau_train_pair(struct model *g, const struct model *m,
 {
 	const int H = m->H, n = pr->nsrc;
 
-	bahdanau_train_encode(m, pr->src, n, w);
+	if (pr->enc) /* an encoder plug-in: an image's cells */
+		pr->enc->train_encode(m, pr->input, n, w);
+	else
+		bahdanau_train_encode(m, pr->src, n, w);
 	if (g) {
 		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		memset(w->ds, 0, sizeof *w->ds * (size_t)H);
@@ -543,7 +546,9 @@ static void bahdanau_train_pair(struct model *g, const struct model *m,
 		if (scorers & (1u << sc))
 			loss[sc] += bahdanau_tr_pass(g, m, pr, sc, scale, w,
 						     &right[sc]);
-	if (g)
+	if (g && pr->enc)
+		pr->enc->train_back(g, m, pr->input, n, w);
+	else if (g)
 		bahdanau_tr_encode_back(g, m, pr->src, n, w);
 }
 

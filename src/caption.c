@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
+#include "train.h"
 
 const char *const caption_cell_names[CAPTION_CELLS] = {
 	"top-left", "top", "top-right",
@@ -149,6 +150,53 @@ static const double *caption_start(struct trace *tr, const double *Hs)
 	return s0;
 }
 
+/* ---------------------------------------------- the training part */
+
+/* The same arithmetic into training's work space: h_i into w->h row i,
+ * s_0 into w->s row 0. */
+static void caption_train_encode(const struct model *m, const void *input,
+				 int n, struct train_work *w)
+{
+	const int H = m->H;
+	double x[PATCH_PIXELS], wx[MODEL_MAX_DIM], pre[MODEL_MAX_DIM];
+	double mean[MODEL_MAX_DIM], wi[MODEL_MAX_DIM];
+	for (int i = 1; i <= n; i++) {
+		caption_patch(input, i - 1, x);
+		caption_annotate(m, x, wx, pre, w->h + (size_t)i * H);
+	}
+	caption_start_state(m, w->h + H, n, mean, wi, w->s);
+}
+
+/* Back from dL/ds_0 (w->ds row 0) through s_0 = tanh(W_init·h̄) to h̄,
+ * whose gradient each h_i gets a ninth of, and from dL/dh_i (w->dh row
+ * i, plus that) through h_i = tanh(W_patch·patch_i + b_patch). */
+static void caption_train_back(struct model *g, const struct model *m,
+			       const void *input, int n, struct train_work *w)
+{
+	const int H = m->H;
+	double mean[MODEL_MAX_DIM], wi[MODEL_MAX_DIM], s0[MODEL_MAX_DIM];
+	double dpre[MODEL_MAX_DIM], dmean[MODEL_MAX_DIM], x[PATCH_PIXELS];
+	double dx[PATCH_PIXELS];
+	caption_start_state(m, w->h + H, n, mean, wi, s0);
+	for (int k = 0; k < H; k++) {
+		dpre[k] = w->ds[k] * (1.0 - s0[k] * s0[k]);
+		dmean[k] = 0.0;
+	}
+	attn_linear_back(g->Wpinit, dmean, m->Wpinit, H, dpre, mean, H, H);
+	for (int i = 1; i <= n; i++) {
+		const double *h = w->h + (size_t)i * H;
+		const double *dh = w->dh + (size_t)i * H;
+		for (int k = 0; k < H; k++) {
+			dpre[k] = (dh[k] + dmean[k] / n) * (1.0 - h[k] * h[k]);
+			g->bpatch[k] += dpre[k];
+		}
+		memset(dx, 0, sizeof dx);
+		caption_patch(input, i - 1, x);
+		attn_linear_back(g->Wpatch, dx, m->Wpatch, PATCH_PIXELS, dpre,
+				 x, H, PATCH_PIXELS);
+	}
+}
+
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
@@ -157,6 +205,8 @@ const struct trace_encoder caption_encoder = {
 	.items = "cells",
 	.encode = caption_encode,
 	.start = caption_start,
+	.train_encode = caption_train_encode,
+	.train_back = caption_train_back,
 };
 
 int caption_build(struct trace *tr, const struct model *m,

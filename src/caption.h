@@ -21,6 +21,7 @@
 #ifndef ATTN_CAPTION_H
 #define ATTN_CAPTION_H
 
+#include "imageset.h"
 #include "model.h"
 #include "pgm.h"
 #include "trace.h"
@@ -71,5 +72,45 @@ int caption_build(struct trace *tr, const struct model *m,
 		  const struct pgm_image *im, const int *tgt, int ntgt,
 		  unsigned scorers, const struct trace_cfg *cfg,
 		  struct errbuf *err);
+
+/* ---- training (src/caption_train.c), with train.c's driver */
+
+struct train_data;
+struct trainer;
+
+/* 1 if word names a place in the image (top, bottom, left, right,
+ * middle): the words whose attention caption_measure() scores. */
+int caption_place_word(const char *word);
+
+/* 1 if the object box of it overlaps cell (from 0) by a pixel or more
+ * (imageset_box_overlap). */
+int caption_cell_on_object(const struct imageset_item *it, int cell);
+
+/* Fills d with the images of set as train.c's pairs: the source the nine
+ * cells, the target the caption, each place word aligned (gold) to the
+ * cells its image's object covers, and each pair's encoder the patch
+ * encoder reading its image (set must outlive d).  name is set's file,
+ * for messages.  Returns 0, or -1 with err filled and d empty. */
+int caption_data(struct train_data *d, const struct imageset *set,
+		 const char *name, struct errbuf *err);
+
+/* Sets the blocks of t that an image model does not use (the source
+ * embeddings, the word encoder, decoder.W_init) to 0 and freezes them. */
+void caption_init_unused(struct trainer *t);
+
+/* What caption_measure counts over a set. */
+struct caption_score {
+	int images;      /* images decoded */
+	int exact;       /* whose greedy caption is their caption exactly */
+	int place_words; /* place words in their captions */
+	int on_object;   /* of those, teacher-forced, whose largest weight
+	                    α_t,i lies on a cell the object covers */
+};
+
+/* Decodes every image of set with m and scorer sc, greedy and teacher-
+ * forced, into *s.  Returns 0, or -1 with err filled (a caption word m
+ * lacks). */
+int caption_measure(const struct model *m, const struct imageset *set,
+		    int sc, struct caption_score *s, struct errbuf *err);
 
 #endif

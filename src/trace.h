@@ -15,6 +15,8 @@
 #include "scorer.h"
 #include "util.h"
 
+struct train_work;
+
 #define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
 #define TRACE_MAX_STEPS 100    /* decoder steps */
 
@@ -360,6 +362,14 @@ struct trace_encoder {
 	const char *items;   /* what the n source items are: "cells" */
 	const double *(*encode)(struct trace *tr);
 	const double *(*start)(struct trace *tr, const double *Hs);
+	/* training (src/train_part.h's work space): encodes input into
+	 * w->h rows 1..n and s_0 into w->s row 0, as encode and start do;
+	 * and back from dL/dh_i (w->dh rows 1..n) and dL/ds_0 (w->ds row
+	 * 0), adding to the gradient g of the encoder's weights */
+	void (*train_encode)(const struct model *m, const void *input, int n,
+			     struct train_work *w);
+	void (*train_back)(struct model *g, const struct model *m,
+			   const void *input, int n, struct train_work *w);
 };
 
 struct trace {
