@@ -18,11 +18,12 @@ const char *const caption_cell_names[CAPTION_CELLS] = {
 int caption_check_model(const struct model *m, struct errbuf *err)
 {
 	const char *name = m->name ? m->name : "the model";
-	if (m->arch != arch_find("bahdanau") || !m->Wpatch || !m->bpatch ||
-	    !m->Wpinit) {
+	if (m->arch != arch_find("bahdanau") ||
+	    !(model_mha(m) & PATCH_PARAM_BIT)) {
 		err_set(err, "%s: expected an image model (architecture "
-			"bahdanau with the sections [patch.W], [patch.b] and "
-			"[patch.W_init]), found a model without them", name);
+			"bahdanau with the sections [patch.W], [patch.b], "
+			"[patch.P] and [patch.W_init]), found a model without "
+			"them", name);
 		return -1;
 	}
 	if (m->src.n != CAPTION_CELLS) {
@@ -62,13 +63,14 @@ void caption_patch(const struct pgm_image *im, int cell, double *x)
 			x[dr * CAPTION_PATCH + dc] = pgm_at(im, r + dr, c + dc);
 }
 
-void caption_annotate(const struct model *m, const double *x, double *wx,
-		      double *pre, double *h)
+void caption_annotate(const struct model *m, int cell, const double *x,
+		      double *wx, double *pre, double *h)
 {
 	const int H = m->H;
+	const double *P = m->Ppatch + (size_t)cell * H;
 	attn_matvec(wx, m->Wpatch, x, H, PATCH_PIXELS);
 	for (int k = 0; k < H; k++)
-		pre[k] = wx[k] + m->bpatch[k];
+		pre[k] = wx[k] + m->bpatch[k] + P[k];
 	attn_tanh(h, pre, H);
 }
 
@@ -110,7 +112,7 @@ static const double *caption_encode(struct trace *tr)
 		double *pre = trace_alloc(tr, (size_t)H);
 		double *h = Hs + (size_t)(i - 1) * H;
 		caption_patch(im, i - 1, x);
-		caption_annotate(m, x, wx, pre, h);
+		caption_annotate(m, i - 1, x, wx, pre, h);
 		struct trace_rec *r = trace_rec_new(tr, REC_PATCH,
 						    STAGE_ENCODING, -1, 0, i);
 		/* the patch is cut out of the image: the encoder's first
@@ -120,10 +122,12 @@ static const double *caption_encode(struct trace *tr)
 		trace_rec_op(r, OP_MID, "W_patch·patch_{i}", "W_patch_x", wx,
 			     H, 1);
 		trace_rec_op(r, OP_WEIGHT, "b_patch", "b", m->bpatch, H, 1);
+		trace_rec_op(r, OP_WEIGHT, "P_{i}", "P",
+			     m->Ppatch + (size_t)(i - 1) * H, H, 1);
 		trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
 		r->title = caption_titles[i - 1];
 		r->symbol = "h_{i}";
-		r->formula = "tanh(W_patch·patch_{i} + b_patch)";
+		r->formula = "tanh(W_patch·patch_{i} + b_patch + P_{i})";
 		r->result = h;
 		r->len = H;
 	}
@@ -162,7 +166,7 @@ static void caption_train_encode(const struct model *m, const void *input,
 	double mean[MODEL_MAX_DIM], wi[MODEL_MAX_DIM];
 	for (int i = 1; i <= n; i++) {
 		caption_patch(input, i - 1, x);
-		caption_annotate(m, x, wx, pre, w->h + (size_t)i * H);
+		caption_annotate(m, i - 1, x, wx, pre, w->h + (size_t)i * H);
 	}
 	caption_start_state(m, w->h + H, n, mean, wi, w->s);
 }
@@ -189,6 +193,7 @@ static void caption_train_back(struct model *g, const struct model *m,
 		for (int k = 0; k < H; k++) {
 			dpre[k] = (dh[k] + dmean[k] / n) * (1.0 - h[k] * h[k]);
 			g->bpatch[k] += dpre[k];
+			g->Ppatch[(size_t)(i - 1) * H + k] += dpre[k];
 		}
 		memset(dx, 0, sizeof dx);
 		caption_patch(input, i - 1, x);
@@ -200,7 +205,8 @@ static void caption_train_back(struct model *g, const struct model *m,
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
-		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch), "
+		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
+		   "P_i), "
 		   "s_0 = tanh(W_init·h̄)",
 	.items = "cells",
 	.encode = caption_encode,

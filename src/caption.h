@@ -8,7 +8,7 @@
  * state attention reads:
  *
  *   patch_i = [p(2r, 2c), p(2r, 2c+1), p(2r+1, 2c), p(2r+1, 2c+1)]
- *   h_i     = tanh(W_patch·patch_i + b_patch)         r, c: the cell's row
+ *   h_i     = tanh(W_patch·patch_i + b_patch + P_i)   r, c: the cell's row
  *   h̄       = (1/9)·Σ_i h_i                           and column from 0
  *   s_0     = tanh(W_init·h̄)
  *
@@ -53,10 +53,10 @@ int caption_check_image(const struct pgm_image *im, const char *name,
 /* x (PATCH_PIXELS) = the pixels of cell (from 0) of im, row-major. */
 void caption_patch(const struct pgm_image *im, int cell, double *x);
 
-/* The arithmetic of one cell, for the trace and training alike: wx (H) =
- * W_patch·x, pre (H) = wx + b_patch, h (H) = tanh(pre). */
-void caption_annotate(const struct model *m, const double *x, double *wx,
-		      double *pre, double *h);
+/* The arithmetic of cell (from 0), for the trace and training alike: wx
+ * (H) = W_patch·x, pre (H) = wx + b_patch + P_cell, h (H) = tanh(pre). */
+void caption_annotate(const struct model *m, int cell, const double *x,
+		      double *wx, double *pre, double *h);
 
 /* s_0 from the n annotations Hs (n, H): mean (H) = h̄, wi (H) =
  * W_init·h̄, s0 (H) = tanh(wi). */

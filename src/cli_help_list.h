@@ -374,6 +374,20 @@ HELP(caption_format, C(caption), "FORMAT",
      "text or json (default text)")
 HELP(precision, C(caption), "N",
      "digits after the point in text, 0 to 17 (default 4)")
+HELP(captions, C(caption), "FILE",
+     "train an image model on the images of FILE (a\n"
+     ".captions file, data/images/) instead of\n"
+     "captioning one; -o writes it")
+HELP(output, C(caption), "FILE",
+     "with --captions, the trained model's file")
+HELP(epochs, C(caption), "N",
+     "with --captions, the epochs (default 3000)")
+HELP(seed, C(caption), "N",
+     "with --captions, the seed of the first weights\n"
+     "(default 1)")
+HELP(heldout, C(caption), "FILE",
+     "with --captions, a .captions file of images to\n"
+     "measure the trained model on, not to train on")
 HELP(pairs, C(accuracy), "FILE",
      "the pairs 'source ||| target' to decode (- for\n"
      "stdin; the format of 'train --pairs')")

@@ -898,6 +898,8 @@ static const struct {
 	  "trained on data/long.pairs, with attention (general)" },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
 	  "trained on data/long.pairs without attention (--window=fixed)" },
+	{ "caption4", model_caption4_text, &model_caption4_len,
+	  "trained on data/images/train.captions: attn-trace caption" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 
@@ -1017,6 +1019,7 @@ void model_free(struct model *m)
 	free(m->vp);
 	free(m->Wpatch);
 	free(m->bpatch);
+	free(m->Ppatch);
 	free(m->Wpinit);
 	free(m->Ws);
 	free(m->name);
@@ -1162,10 +1165,13 @@ int model_param_patch(struct model *m, unsigned mask, struct model_param *tab)
 		PATCH_PIXELS, &m->Wpatch);
 	model_param_add(&tab[1], "patch.b", "patch encoder b_p", PARAM_MATRIX,
 		PATCH_PARAM_OWNER, MODEL_PARAM_VEC, m->H, &m->bpatch);
-	model_param_add(&tab[2], "patch.W_init", "patch encoder W_init, "
+	model_param_add(&tab[2], "patch.P", "patch encoder P, a row for "
+		"each cell's place", PARAM_MATRIX, PATCH_PARAM_OWNER,
+		PATCH_CELLS, m->H, &m->Ppatch);
+	model_param_add(&tab[3], "patch.W_init", "patch encoder W_init, "
 		"applied to the mean annotation", PARAM_MATRIX,
 		PATCH_PARAM_OWNER, m->H, m->H, &m->Wpinit);
-	return 3;
+	return 4;
 }
 
 /* The multi-head scorers' groups in the bitmask scorers, W_Q, W_K, W_V
@@ -1237,7 +1243,7 @@ unsigned model_mha(const struct model *m)
 	}
 	if (m->Wp && m->vp)
 		mask |= LOCALP_PARAM_BIT;
-	if (m->Wpatch && m->bpatch && m->Wpinit)
+	if (m->Wpatch && m->bpatch && m->Ppatch && m->Wpinit)
 		mask |= PATCH_PARAM_BIT;
 	return mask;
 }

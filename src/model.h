@@ -82,12 +82,14 @@ enum { MHA_Q, MHA_K, MHA_V, MHA_O, MHA_NW };
 
 /* The optional weights of the patch encoder of attention over an image
  * (src/caption.c, Bahdanau's architecture only): [patch.W] (H, 4),
- * [patch.b] (H) and [patch.W_init] (H, H), which turn each 2×2 patch of
- * a 6×6 image into an annotation a_i and the annotations' mean into s_0.
+ * [patch.b] (H), [patch.P] (9, H) and [patch.W_init] (H, H), which turn
+ * each 2×2 patch of a 6×6 image and its cell's place into an annotation
+ * h_i and the annotations' mean into s_0.
  * Their bit in model_param_table's mask, and their model_param.scorer. */
 #define PATCH_PARAM_BIT (1u << 28)
 #define PATCH_PARAM_OWNER (-5)
 #define PATCH_PIXELS 4 /* the pixels of one patch, 2×2 */
+#define PATCH_CELLS 9  /* the cells of an image, 3×3 */
 
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
@@ -130,6 +132,7 @@ struct model {
 	double *vp; /* NULL when the model has no [local-p.*] sections */
 	double *Wpatch; /* (H, PATCH_PIXELS) a_i = tanh(W·x_i + b) */
 	double *bpatch; /* (H) */
+	double *Ppatch; /* (PATCH_CELLS, H) row i: cell i's place */
 	double *Wpinit; /* (H, H) s_0 = tanh(W_init·ā); all three NULL when
 	                   the model has no [patch.*] sections */
 	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
@@ -161,7 +164,7 @@ struct model_param {
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
 #define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \
-			  MHA_GROUPS * MHA_NW + 2 + 3)
+			  MHA_GROUPS * MHA_NW + 2 + 4)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
  * the shared ones of m's architecture (m->arch), the weights of the
@@ -237,7 +240,7 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
  * "self4" (data/self4.model, the hand-set model of self-attention).  Same
  * contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8), found \"NAME\"". */
+ * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -249,7 +252,7 @@ int model_builtin_name(const char *name);
 const char *model_builtin_nth(size_t k, const char **what);
 
 /* The names of the built-in models for a message: "toy4, handset4,
- * bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8". */
+ * bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4". */
 const char *model_builtin_list(void);
 
 /* Loads the model that a --model option (or a lesson's model:) names:
@@ -293,5 +296,7 @@ extern const unsigned char model_longattn8_text[]; /* data/longattn8.model */
 extern const size_t model_longattn8_len;
 extern const unsigned char model_longfixed8_text[]; /* data/longfixed8.model */
 extern const size_t model_longfixed8_len;
+extern const unsigned char model_caption4_text[]; /* data/caption4.model */
+extern const size_t model_caption4_len;
 
 #endif

@@ -17,6 +17,9 @@ if [ -n "$torch_python" ]; then
 		"$torch_python" "$top/tests/caption_torch_check.py" "$AT" \
 		"$model" "$img/train/bar-x0.pgm" "$img/train/box-y1-x1.pgm" \
 		"$img/heldout/dot-y0-x0.pgm"
+	check "caption4 (built in): every number agrees with torch" \
+		"$torch_python" "$top/tests/caption_torch_check.py" "$AT" \
+		"$top/data/caption4.model" "$img/heldout/bar-y4.pgm"
 else
 	echo "no Python here can import torch: the torch checks are skipped"
 fi
@@ -26,7 +29,19 @@ expect_status 0 "caption: text"
 check "caption: the header names the patch encoder and the nine cells" \
 	grep -q '^source: top-left top top-right left middle right bottom-left bottom bottom-right (9 cells)$' "$TMP/out"
 check "caption: the annotation of the top-left cell" \
-	grep -q '^the annotation of the top-left cell h_1 = tanh(W_patch·patch_1 + b_patch)' "$TMP/out"
+	grep -q '^the annotation of the top-left cell h_1 = tanh(W_patch·patch_1 + b_patch + P_1)' "$TMP/out"
+
+# the built-in model, rebuilt byte for byte by its recipe (Makefile.am's
+# caption-model), in about a second of one core
+run_cmd caption --captions="$img/train.captions" \
+	--heldout="$img/heldout.captions" --scorer=dot,general --epochs=3000 \
+	--seed=1 -o "$TMP/caption4.model"
+expect_status 0 "caption --captions: training caption4"
+check "data/caption4.model is rebuilt byte for byte" \
+	cmp -s "$TMP/caption4.model" "$top/data/caption4.model"
+check "caption4 captions every training image exactly" \
+	test "$(grep -c 'training images captioned exactly 44/44' \
+		"$top/data/caption4.model")" -eq 2
 
 cd "$TMP" || exit 99
 printf 'P2\n2 2\n1\n0 1\n1 0\n' >small.pgm

@@ -21,7 +21,8 @@ and recomputes everything the trace holds with torch, in float64:
     patch_i        torch.nn.functional.unfold(image, kernel_size=2,
                    stride=2): column i is cell i's 2x2 pixels, row-major,
                    the cells in reading order
-    h_i            tanh(nn.Linear(4, H)(patch_i)), W_patch and b_patch
+    h_i            tanh(nn.Linear(4, H)(patch_i) + P_i), W_patch and
+                   b_patch, P_i row i of the cells' places
     s_0            tanh(W_init mean_i h_i)
     each step      the scorer, the softmax over the nine cells, the
                    context, nn.RNNCell on [y_{t-1}; c_t] with s_{t-1}, the
@@ -104,6 +105,7 @@ class CaptionTorch(tc.BahdanauTorch):
         self.patch = torch.nn.Linear(4, self.H, bias=True).double()
         self.patch.weight.copy_(self.tensor(patch["W"]))
         self.patch.bias.copy_(self.tensor(patch["b"]))
+        self.P = self.tensor(patch["P"])                      # 9 x H
         self.W_init0 = self.linear(patch["W_init"], self.H, self.H)
         self.cells = list(doc["source_embeddings"])
 
@@ -114,13 +116,13 @@ class CaptionTorch(tc.BahdanauTorch):
         cols = F.unfold(image, kernel_size=2, stride=2)[0]    # 4 x 9
         patches = cols.T                                      # 9 x 4
         wx = patches @ self.patch.weight.T
-        pre = wx + self.patch.bias
-        Hs = torch.tanh(self.patch(patches))
+        pre = wx + self.patch.bias + self.P
+        Hs = torch.tanh(self.patch(patches) + self.P)
         mean = Hs.mean(dim=0)
         w_init = self.W_init0(mean)
         encoder = [{"token": self.cells[i], "pixels": patches[i].tolist(),
                     "W_patch_x": wx[i].tolist(),
-                    "b": self.patch.bias.tolist(),
+                    "b": self.patch.bias.tolist(), "P": self.P[i].tolist(),
                     "pre": pre[i].tolist(), "annotation": Hs[i].tolist()}
                    for i in range(patches.shape[0])]
         initial = {"state": torch.tanh(w_init).tolist(),
@@ -147,9 +149,10 @@ class CaptionTorch(tc.BahdanauTorch):
 
 def check_model(doc, path):
     patch = read_patch_sections(path)
-    if sorted(patch) != ["W", "W_init", "b"]:
+    if sorted(patch) != ["P", "W", "W_init", "b"]:
         raise tc.Mismatch("%s: expected the sections [patch.W], [patch.b], "
-                          "[patch.W_init], found %s" % (path, sorted(patch)))
+                          "[patch.P], [patch.W_init], found %s"
+                          % (path, sorted(patch)))
     tc.expect(doc["patch"], patch, "$.patch", "the model file")
 
 
