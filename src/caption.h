@@ -21,6 +21,8 @@
 #ifndef ATTN_CAPTION_H
 #define ATTN_CAPTION_H
 
+#include <stdio.h>
+
 #include "imageset.h"
 #include "model.h"
 #include "pgm.h"
@@ -72,6 +74,15 @@ int caption_build(struct trace *tr, const struct model *m,
 		  const struct pgm_image *im, const int *tgt, int ntgt,
 		  unsigned scorers, const struct trace_cfg *cfg,
 		  struct errbuf *err);
+
+/* Writes each decoder step of each run of tr (a caption trace) to out:
+ * the step's word (the target's under teacher forcing, else the
+ * prediction), and six rows of blocks, the image's pixels and beside them
+ * each pixel shaded by the weight α_t,i of its cell (to the nearest
+ * quarter, 0 black to 1 white), with the cells' weights to 2 decimals.
+ * ascii: the ASCII shades (image_fmt.h).  Returns 0, or -1 on a write
+ * error.  (src/caption_fmt.c) */
+int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
 /* ---- training (src/caption_train.c), with train.c's driver */
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,9 +23,10 @@
 /* The built-in image model (data/caption4.model). */
 #define CLI_CAPTION_MODEL "caption4"
 
-enum cli_caption_format { CAPTION_TEXT, CAPTION_JSON, CAPTION_NFORMATS };
+enum cli_caption_format { CAPTION_TEXT, CAPTION_JSON, CAPTION_WEIGHTS,
+			  CAPTION_NFORMATS };
 static const char *const cli_caption_formats[CAPTION_NFORMATS] = {
-	"text", "json"
+	"text", "json", "weights"
 };
 
 struct cli_caption_opts {
@@ -317,6 +319,9 @@ int cli_caption(int argc, char **argv)
 		fo.precision = o.precision;
 		if (o.format == CAPTION_JSON)
 			fmt_json_trace(stdout, &tr, &fo);
+		else if (o.format == CAPTION_WEIGHTS)
+			caption_fmt_weights(stdout, &tr, strcmp(nl_langinfo(
+				CODESET), "UTF-8") != 0);
 		else
 			fmt_text_trace(stdout, &tr, &fo);
 		trace_free(&tr);

@@ -48,6 +48,24 @@ for sc in dot general; do
 		"$img/heldout.captions" $sc
 done
 
+# --format=weights on a hand-set model: W_patch = W_init = 0, b = P = 0,
+# so every h_i = 0, every score 0 and every weight 1/9 = 0.11: each
+# pixel of the weights at level round(4/9) = 0, blank; the image's one
+# white pixel (row 2, column 3) a full block
+sed -e '/^\[patch\.W\]/,/^$/{/^\[/!s/[-0-9.][-0-9.]*/0/g}' \
+    -e '/^\[patch\.P\]/,/^$/{/^\[/!s/[-0-9.][-0-9.]*/0/g}' \
+    -e '/^\[patch\.b\]/,/^$/{/^\[/!s/[-0-9.][-0-9.]*/0/g}' \
+    -e '/^\[patch\.W_init\]/,/^$/{/^\[/!s/[-0-9.][-0-9.]*/0/g}' \
+	"$model" >"$TMP/flat.model"
+printf 'P2\n6 6\n1\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 1 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n0 0 0 0 0 0\n' >"$TMP/one.pgm"
+LC_ALL=C run_cmd caption --model="$TMP/flat.model" --format=weights \
+	--target=a "$TMP/one.pgm"
+expect_status 0 "caption --format=weights"
+check "weights: row 3 shows the white pixel, blank weights and 0.11 each" \
+	grep -qx '        ##                     0.11  0.11  0.11' "$TMP/out"
+check "weights: two steps, 'a' then </s>" \
+	test "$(grep -c '^t=[12]: \(a\|</s>\)  (the image' "$TMP/out")" -eq 2
+
 cd "$TMP" || exit 99
 printf 'P2\n2 2\n1\n0 1\n1 0\n' >small.pgm
 run_cmd caption --model="$model" small.pgm
