@@ -84,6 +84,13 @@ int caption_build(struct trace *tr, const struct model *m,
  * error.  (src/caption_fmt.c) */
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
+/* Writes tr (a caption trace) as a standalone SVG document titled with
+ * name: for each run a row of panels, one a step, each the image's
+ * pixels in gray under its cells coloured by their weights (the heatmaps'
+ * ramp) with each weight written in its cell, and the step's word under
+ * it.  Legible 1920 px wide.  Returns 0, or -1 on a write error. */
+int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name);
+
 /* ---- training (src/caption_train.c), with train.c's driver */
 
 struct train_data;

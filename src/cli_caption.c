@@ -24,9 +24,9 @@
 #define CLI_CAPTION_MODEL "caption4"
 
 enum cli_caption_format { CAPTION_TEXT, CAPTION_JSON, CAPTION_WEIGHTS,
-			  CAPTION_NFORMATS };
+			  CAPTION_SVG, CAPTION_NFORMATS };
 static const char *const cli_caption_formats[CAPTION_NFORMATS] = {
-	"text", "json", "weights"
+	"text", "json", "weights", "svg"
 };
 
 struct cli_caption_opts {
@@ -319,6 +319,8 @@ int cli_caption(int argc, char **argv)
 		fo.precision = o.precision;
 		if (o.format == CAPTION_JSON)
 			fmt_json_trace(stdout, &tr, &fo);
+		else if (o.format == CAPTION_SVG)
+			caption_fmt_svg(stdout, &tr, name);
 		else if (o.format == CAPTION_WEIGHTS)
 			caption_fmt_weights(stdout, &tr, strcmp(nl_langinfo(
 				CODESET), "UTF-8") != 0);

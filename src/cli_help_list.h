@@ -371,9 +371,9 @@ HELP(target, C(caption), "CAPTION",
      "teacher-force the decoder with this caption\n"
      "instead of decoding greedily")
 HELP(caption_format, C(caption), "FORMAT",
-     "text, json, or weights: each word of the caption\n"
-     "beside the image with its weights over the cells\n"
-     "(default text)")
+     "text, json, weights (each word of the caption\n"
+     "beside the image with its weights over the cells)\n"
+     "or svg (the same as a picture; default text)")
 HELP(precision, C(caption), "N",
      "digits after the point in text, 0 to 17 (default 4)")
 HELP(captions, C(caption), "FILE",

@@ -66,6 +66,21 @@ check "weights: row 3 shows the white pixel, blank weights and 0.11 each" \
 check "weights: two steps, 'a' then </s>" \
 	test "$(grep -c '^t=[12]: \(a\|</s>\)  (the image' "$TMP/out")" -eq 2
 
+# --format=svg: well-formed, a panel a step with its nine cells, each
+# weight written in its cell (the same flat model: 0.11 everywhere)
+run_cmd caption --model="$TMP/flat.model" --format=svg --target=a \
+	"$TMP/one.pgm"
+expect_status 0 "caption --format=svg"
+check "svg: well-formed, 2 steps of 9 cells, each 0.11" \
+	"$PYTHON3" -c 'import sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+root = E.parse(sys.argv[1]).getroot()
+cells = [r for r in root.iter(ns + "rect") if r.get("class") == "cell"]
+nums = [t.text for t in root.iter(ns + "text") if t.text == "0.11"]
+words = [t.text for t in root.iter(ns + "text") if t.get("class") == "word"]
+sys.exit(not (len(cells) == 18 and len(nums) == 18 and
+              words == ["t=1: a", "t=2: </s>"]))' "$TMP/out"
+
 cd "$TMP" || exit 99
 printf 'P2\n2 2\n1\n0 1\n1 0\n' >small.pgm
 run_cmd caption --model="$model" small.pgm
