@@ -10,6 +10,7 @@
 
 #ifdef HAVE_PNG
 #include <cairo.h>
+#include <dlfcn.h>
 #include <librsvg/rsvg.h>
 #endif
 
@@ -123,6 +124,66 @@ int raster_fit(double w, double h, const struct raster_size *box, int *pw,
 }
 
 #ifdef HAVE_PNG
+/* librsvg and the cairo it draws with, loaded at the first PNG: linked
+ * into the program, their 50 libraries would cost every run of
+ * attn-trace some 25 ms to load, PNG or not (doc/architecture.md). */
+struct raster_lib {
+	RsvgHandle *(*new_from_data)(const guint8 *, gsize, GError **);
+	gboolean (*size)(RsvgHandle *, gdouble *, gdouble *);
+	gboolean (*render)(RsvgHandle *, cairo_t *, const RsvgRectangle *,
+			   GError **);
+	void (*error_free)(GError *);
+	void (*unref)(gpointer);
+	cairo_surface_t *(*surface)(cairo_format_t, int, int);
+	cairo_t *(*create)(cairo_surface_t *);
+	void (*rgb)(cairo_t *, double, double, double);
+	void (*paint)(cairo_t *);
+	void (*destroy)(cairo_t *);
+	cairo_status_t (*write_png)(cairo_surface_t *, cairo_write_func_t,
+				    void *);
+	const char *(*status)(cairo_status_t);
+	void (*surface_destroy)(cairo_surface_t *);
+};
+
+/* The functions' names, in the order of struct raster_lib's fields. */
+static const char *const raster_syms[] = {
+	"rsvg_handle_new_from_data", "rsvg_handle_get_intrinsic_size_in_pixels",
+	"rsvg_handle_render_document", "g_error_free", "g_object_unref",
+	"cairo_image_surface_create", "cairo_create", "cairo_set_source_rgb",
+	"cairo_paint", "cairo_destroy", "cairo_surface_write_to_png_stream",
+	"cairo_status_to_string", "cairo_surface_destroy"
+};
+
+/* Loads RSVG_SONAME once and fills the table.  Returns it, or NULL with
+ * err set to what is missing.  The only state of this module. */
+static const struct raster_lib *raster_load(struct errbuf *err)
+{
+	static struct raster_lib lib;
+	static int loaded;
+	_Static_assert(sizeof lib == sizeof raster_syms / sizeof *raster_syms
+		       * sizeof(void (*)(void)), "a name for every field");
+	if (loaded)
+		return &lib;
+	void *h = dlopen(RSVG_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		err_set(err, "expected librsvg (%s) to draw PNG, found none: "
+			"%s", RSVG_SONAME, dlerror());
+		return NULL;
+	}
+	void (**f)(void) = (void (**)(void))&lib;
+	for (size_t k = 0; k < sizeof raster_syms / sizeof *raster_syms; k++) {
+		void *p = dlsym(h, raster_syms[k]);
+		if (!p) {
+			err_set(err, "expected %s in %s, found none",
+				raster_syms[k], RSVG_SONAME);
+			return NULL;
+		}
+		memcpy(&f[k], &p, sizeof p);
+	}
+	loaded = 1;
+	return &lib;
+}
+
 /* Where cairo's PNG bytes go: the stream, and errno of a failed write. */
 struct raster_sink {
 	FILE *out;
@@ -140,36 +201,33 @@ static cairo_status_t raster_put(void *closure, const unsigned char *data,
 }
 
 /* Draws h onto a white pw by ph image and writes it to out as PNG. */
-static int raster_draw(FILE *out, RsvgHandle *h, int pw, int ph,
-		       int *write_errno, struct errbuf *err)
+static int raster_draw(const struct raster_lib *L, FILE *out, RsvgHandle *h,
+		       int pw, int ph, int *write_errno, struct errbuf *err)
 {
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24,
-							pw, ph);
-	cairo_t *cr = cairo_create(s);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	cairo_surface_t *s = L->surface(CAIRO_FORMAT_RGB24, pw, ph);
+	cairo_t *cr = L->create(s);
+	L->rgb(cr, 1, 1, 1);
+	L->paint(cr);
 	RsvgRectangle vp = { 0, 0, pw, ph };
 	GError *e = NULL;
 	int rc = 0;
-	if (!rsvg_handle_render_document(h, cr, &vp, &e)) {
+	if (!L->render(h, cr, &vp, &e)) {
 		err_set(err, "cannot draw the picture as PNG: %s",
 			e ? e->message : "librsvg failed");
 		rc = -1;
 	}
 	if (e)
-		g_error_free(e);
-	cairo_destroy(cr);
+		L->error_free(e);
+	L->destroy(cr);
 	struct raster_sink k = { out, 0 };
-	cairo_status_t st = rc == 0 ? cairo_surface_write_to_png_stream(
-					      s, raster_put, &k)
+	cairo_status_t st = rc == 0 ? L->write_png(s, raster_put, &k)
 				    : CAIRO_STATUS_SUCCESS;
 	if (rc == 0 && st != CAIRO_STATUS_SUCCESS) {
 		*write_errno = k.err;
-		err_set(err, "%s", k.err ? strerror(k.err)
-					 : cairo_status_to_string(st));
+		err_set(err, "%s", k.err ? strerror(k.err) : L->status(st));
 		rc = -1;
 	}
-	cairo_surface_destroy(s);
+	L->surface_destroy(s);
 	return rc;
 }
 #endif
@@ -180,20 +238,21 @@ int raster_png(FILE *out, const char *svg, size_t len,
 {
 	*write_errno = 0;
 #ifdef HAVE_PNG
+	const struct raster_lib *L = raster_load(err);
+	if (!L)
+		return -1;
 	GError *e = NULL;
-	RsvgHandle *h = rsvg_handle_new_from_data((const guint8 *)svg, len,
-						  &e);
+	RsvgHandle *h = L->new_from_data((const guint8 *)svg, len, &e);
 	if (!h) {
 		err_set(err, "expected an SVG picture to draw as PNG: %s",
 			e ? e->message : "librsvg cannot read it");
 		if (e)
-			g_error_free(e);
+			L->error_free(e);
 		return -1;
 	}
 	double w = 0, ht = 0;
 	int pw, ph, rc = -1;
-	if (!rsvg_handle_get_intrinsic_size_in_pixels(h, &w, &ht) ||
-	    !(w > 0) || !(ht > 0))
+	if (!L->size(h, &w, &ht) || !(w > 0) || !(ht > 0))
 		err_set(err, "expected an SVG picture with a width and a "
 			"height in pixels, found none");
 	else if (raster_fit(w, ht, box, &pw, &ph) != 0)
@@ -201,8 +260,8 @@ int raster_png(FILE *out, const char *svg, size_t len,
 			"%gx%g scaled to more (a smaller --png-size)",
 			RASTER_MAX, w, ht);
 	else
-		rc = raster_draw(out, h, pw, ph, write_errno, err);
-	g_object_unref(h);
+		rc = raster_draw(L, out, h, pw, ph, write_errno, err);
+	L->unref(h);
 	return rc;
 #else
 	(void)out, (void)svg, (void)len, (void)box;

@@ -18,7 +18,7 @@
 #define RASTER_BOX_H 1080
 /* The smallest and largest side of a box, and of an image, in pixels. */
 #define RASTER_MIN 16
-#define RASTER_MAX 16384
+#define RASTER_MAX 8192
 
 /* The box the PNG is scaled to fit, keeping the picture's shape: the
  * largest image whose width is at most w and height at most h (h 0: any
