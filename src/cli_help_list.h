@@ -195,8 +195,10 @@ HELP(hard, C(deck), "RULE",
 HELP(seed, C(diagram) | C(deck), "N",
      "the seed of --hard's draws (default 0)")
 HELP(diagram_format, C(diagram), "FORMAT",
-     "svg (the default) or text: the picture the\n"
-     "stepper's d key shows, in box drawing")
+     "svg (the default), text: the picture the\n"
+     "stepper's d key shows, in box drawing, or png\n"
+     "(with --all-steps: DIR/step-T.png; -o FILE.png\n"
+     "alone writes PNG too)")
 HELP(ascii, C(diagram), "",
      "with --format=text: ASCII instead of box drawing\n"
      "(the default where the locale is not UTF-8)")
