@@ -120,6 +120,10 @@ static inline const struct window_class *window_get(int w)
 /* The window called name (exactly), or -1. */
 int window_find(const char *name);
 
+/* Every window's name from the registry, "global, local-m, local-p or
+ * fixed", into buf (size bytes, cut if it must be); returns buf. */
+const char *window_names(char *buf, size_t size);
+
 /* ---- shared by the windows' training parts */
 
 /* Training's step 2 for a window that is the softmax over all n
