@@ -480,6 +480,16 @@ check "lesson 3 quotes attention's direct path to chien ($ad of $at)" \
 check "and the baseline's whole gradient there ($bt), its path to h_12 ($bd)" \
 	grep -qF "at chien, $bt, although the baseline's loss is larger" "$TMP/l3"
 check "the baseline's one direct path ($bd)" grep -qF "h_12 ($bd)" "$TMP/l3"
+# show gradpaths: a row a word, its three norms as the trace prints them
+"$ATTN_TRACE" lesson --plain 3 >"$TMP/l3.txt" 2>&1
+for m in attn base; do
+	for i in 1 7 12; do
+		row=$(for n in "‖∂L_8/∂h_i‖" "‖direct‖" "‖through the recurrence‖"; do
+			printf ' +%s' "$(gp "$TMP/$m.grad" "$n" "$i")"; done)
+		check "lesson 3's $m gradient paths, row $i:$row" \
+			grep -qE "^ +$i +[a-zé]+$row\$" "$TMP/l3.txt"
+	done
+done
 if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
 	grep -v '^#' "$dir/data/long-heldout.pairs" | sed 's/|||.*//' \
 		>"$TMP/held.src"
