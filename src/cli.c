@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "selection.h"
 #include "utf8.h"
 #include "window.h"
@@ -94,7 +95,7 @@ int cli_usage_errorf(const char *fmt, ...)
 	va_start(ap, fmt);
 	cli_vmessage(fmt, ap);
 	va_end(ap);
-	fputs("Try 'attn-trace --help' for more information.\n", stderr);
+	fputs(_("Try 'attn-trace --help' for more information.\n"), stderr);
 	return EXIT_USAGE;
 }
 
@@ -229,7 +230,9 @@ static const char *const cli_formats[FORMAT_COUNT] = {
 
 static void cli_help(void)
 {
-	fputs(
+	/* TRANSLATORS: the commands' names, the options and the words in
+	 * capitals stay as they are; keep the text under column 22 */
+	printf(_(
 "Usage: attn-trace [COMMAND] [OPTION]... [SENTENCE]\n"
 "Trace the arithmetic of attention in a tiny sequence-to-sequence model,\n"
 "stage by stage: encoding, decoder, scoring, softmax, weighted sum,\n"
@@ -237,7 +240,7 @@ static void cli_help(void)
 "\n"
 "Commands:\n"
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
-"                     sentence is \"" DEFAULT_SENTENCE "\")\n"
+"                     sentence is \"%s\")\n"
 "  tui [SENTENCE]     step through the trace full-screen (what a bare\n"
 "                     attn-trace does on a terminal that TERM describes;\n"
 "                     elsewhere it prints the trace, with a note)\n"
@@ -266,9 +269,9 @@ static void cli_help(void)
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
 "a note, unless the model knows it.\n"
 "\n"
-"Options of trace, tui and model:\n", stdout);
+"Options of trace, tui and model:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMDS_COMMON, 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace trace --scorer=all \"je suis étudiant\"\n"
@@ -283,7 +286,7 @@ static void cli_help(void)
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
-"model, trace and lesson formats.\n",
+"model, trace and lesson formats.\n"),
 		stdout);
 }
 

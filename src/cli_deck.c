@@ -12,6 +12,7 @@
 #include "cli_deck.h"
 #include "cli_options.h"
 #include "deck.h"
+#include "i18n.h"
 #include "model.h"
 #include "outfile.h"
 #include "tok.h"
@@ -41,10 +42,10 @@ static void cli_deck_help(void)
 "\n"
 "Options:\n", stdout);
 	cli_help_options(CLI_CMD_BIT(deck), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
-"  attn-trace deck --arch=bahdanau -o deck.html je suis étudiant\n", stdout);
+"  attn-trace deck --arch=bahdanau -o deck.html je suis étudiant\n"), stdout);
 }
 
 static int cli_deck_option(struct cli_deck_opts *o, int c, const char *arg)

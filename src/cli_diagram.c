@@ -17,6 +17,7 @@
 #include "cli_diagram.h"
 #include "diagram.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -52,11 +53,11 @@ static void cli_diagram_help(void)
 "\n"
 "Options:\n", stdout);
 	cli_help_options(CLI_CMD_BIT(diagram), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace diagram --step=2 -o step2.svg je suis étudiant\n"
-"  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
+"  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n"), stdout);
 }
 
 /* diagram --format's values: a picture in SVG, or in text */

@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "selection.h"
 #include "cli_heatmap.h"
 #include "cli_self.h"
@@ -60,7 +61,7 @@ static void cli_heatmap_help(void)
 "\n"
 "Options:\n", stdout);
 	cli_help_options(CLI_CMD_BIT(heatmap), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
@@ -68,7 +69,7 @@ static void cli_heatmap_help(void)
 "      -o align.svg zone économique européenne\n"
 "  attn-trace heatmap --self --causal -o heads.svg je suis étudiant\n"
 "\n"
-"doc/heatmap.md describes the picture and how to turn it into a PNG.\n",
+"doc/heatmap.md describes the picture and how to turn it into a PNG.\n"),
 	      stdout);
 }
 

@@ -14,6 +14,7 @@
 #include "cli_self.h"
 #include "cli_term.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -51,7 +52,7 @@ static void cli_self_help(void)
 "\n"
 "Options:\n", stdout);
 	cli_help_options(CLI_CMD_BIT(self), 24);
-	fputs(
+	fputs(_(
 "\n"
 "On a terminal, with no --format and no -o, it opens the stepper: a\n"
 "screen a stage, the two heads side by side, a heatmap of each head's\n"
@@ -67,7 +68,7 @@ static void cli_self_help(void)
 "      zone économique européenne\n"
 "\n"
 "doc/model.md explains the arithmetic and the self4 model;\n"
-"doc/trace-format.md the names of every matrix.\n", stdout);
+"doc/trace-format.md the names of every matrix.\n"), stdout);
 }
 
 enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,

@@ -3,7 +3,8 @@
  * _("text") returns the translation of a message for the locale's
  * LC_MESSAGES (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), or the text itself
  * when there is none, under LANG=C, or when the program was configured
- * with --disable-nls.  N_("text") only marks a message for xgettext, in a
+ * with --disable-nls; ngettext(one, many, n) chooses the form of a
+ * number n by the language's rules.  N_("text") only marks a message for xgettext, in a
  * table initialiser where a call cannot go: the code that prints the entry
  * passes it through _() then.  The strings returned belong to the catalogue
  * and are never freed.
@@ -19,6 +20,7 @@
 #define _(text) gettext(text)
 #else
 #define _(text) ((char *)(text))
+#define ngettext(one, many, n) ((char *)((n) == 1 ? (one) : (many)))
 #define textdomain(domain) ((void)(domain))
 #define bindtextdomain(domain, dir) ((void)(domain), (void)(dir))
 #endif
