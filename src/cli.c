@@ -84,17 +84,23 @@ void cli_error(const char *msg)
 	cli_messagef("%s", msg);
 }
 
+/* The usage errors speak the user's language: xgettext reads the messages
+ * given to these two (po/Makevars) and they are translated here; a message
+ * made at run time has no translation and stays as it is. */
 int cli_usage_error(const char *msg)
 {
-	return cli_usage_errorf("%s", msg);
+	cli_messagef("%s", _(msg));
+	fputs(_("Try 'attn-trace --help' for more information.\n"), stderr);
+	return EXIT_USAGE;
 }
 
 int cli_usage_errorf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cli_vmessage(fmt, ap);
+	cli_vmessage(_(fmt), ap);
 	va_end(ap);
+
 	fputs(_("Try 'attn-trace --help' for more information.\n"), stderr);
 	return EXIT_USAGE;
 }
@@ -127,15 +133,19 @@ int cli_scorer_error(const char *arg, int all)
 	cands[SCORER_COUNT] = all ? "all" : NULL;
 	const char *near = suggest_closest(bad, cands, SCORER_COUNT + 1);
 	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+		snprintf(hint, sizeof hint, _("did you mean '%s'? "), near);
 	int whole = strcmp(bad, arg) == 0;
+	/* TRANSLATORS: %2$s%3$s%4$s is nothing or " in 'LIST'", %5$s nothing
+	 * or "did you mean 'NAME'? ", %6$s the scorers, %7$s nothing or
+	 * " or all (several separated by commas)" */
 	int rc = cli_usage_errorf("unknown scorer '%s'%s%s%s; %sexpected %s%s",
-				  bad, whole ? "" : " in '", whole ? "" : arg,
+				  bad, whole ? "" : _(" in '"), whole ? "" : arg,
 				  whole ? "" : "'", hint,
 				  scorer_names(names, sizeof names, ", ",
-					       all ? ", " : " or "),
-				  all ? " or all (several separated by commas)"
+					       all ? ", " : _(" or ")),
+				  all ? _(" or all (several separated by commas)")
 				      : "");
+
 	free(bad);
 	return rc;
 }

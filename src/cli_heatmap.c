@@ -49,17 +49,17 @@ struct cli_heatmap_opts {
 
 static void cli_heatmap_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace heatmap [OPTION]... [SENTENCE]\n"
 "Draw the attention weights of a trace as an SVG picture: a row for each\n"
 "output word, a column for each source word, each cell shaded by its\n"
 "weight with the value written in it.  The default sentence is\n"
-"\"" CLI_HEATMAP_SENTENCE "\".\n"
+"\"%s\".\n"
 "\n"
 "On a terminal, with no -o, it shows the weights as a text heatmap instead\n"
 "(-o - writes the SVG to the terminal all the same).\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), CLI_HEATMAP_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(heatmap), 24);
 	fputs(_(
 "\n"

@@ -144,8 +144,8 @@ static int cli_lesson_check(const struct cli_lesson_opts *o, int argc,
 {
 	int rc = EXIT_OK;
 	if (optind >= argc)
-		return cli_usage_errorf("%s", "--check needs at least "
-					      "one lesson file");
+		return cli_usage_error("--check needs at least "
+				       "one lesson file");
 	for (int k = optind; k < argc; k++) {
 		struct lesson l;
 		struct model m;
@@ -225,9 +225,10 @@ int cli_lesson(int argc, char **argv)
 				       "the terminal; --plain prints it: "
 				       "give one of them");
 	if (optind >= argc)
-		return cli_usage_errorf("%s", "'lesson' needs the number "
-					      "or name of a lesson; 'attn-trace "
-					      "lessons' lists them");
+		return cli_usage_error("'lesson' needs the number "
+				       "or name of a lesson; 'attn-trace "
+				       "lessons' lists them");
+
 	if (optind + 1 < argc)
 		return cli_usage_errorf("'lesson' takes one lesson, but "
 					      "was also given '%s'",

@@ -41,16 +41,16 @@ struct cli_self_opts {
 
 static void cli_self_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace self [OPTION]... [SENTENCE]\n"
 "Trace self-attention with two heads, number by number: X = embeddings +\n"
 "positional encoding; Q, K and V, each row a matrix-vector product; for\n"
 "each head the scores q_i·k_j / √d_k term by term, the causal mask, the\n"
 "softmax of each row and Z = A V; then concat(Z_1, Z_2) and W_O.  With\n"
 "--target the queries come from the target words instead\n"
-"(cross-attention).  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"(cross-attention).  The default sentence is \"%s\".\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(self), 24);
 	fputs(_(
 "\n"

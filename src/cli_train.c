@@ -264,12 +264,12 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 	if (cli_window_check(o->t.window, o->t.window_size))
 		return EXIT_USAGE;
 	if (train_window_check(window_get(o->t.window), &err))
-		return cli_usage_errorf("%s", err.msg);
+		return cli_usage_error(err.msg);
 	for (int k = 0; k < ARCH_COUNT; k++)
 		if ((o->arch == k || o->arch == ARCH_ALL ||
 		     (o->arch < 0 && !o->init && k == ARCH_DEFAULT)) &&
 		    train_arch_check(arch_get(k), &err))
-			return cli_usage_errorf("%s", err.msg);
+			return cli_usage_error(err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "

@@ -39,6 +39,13 @@ check "--help: the default sentence is filled in" grep -qF '"je suis étudiant"�
 zh qhelp quiz --help
 has qhelp "用法：attn-trace quiz [选项]... [句子]" "quiz --help in Chinese"
 
+zh usage trace --jobs=0
+has usage "attn-trace: --jobs 应为 1 到 " "a usage error in Chinese"
+has usage "请用 'attn-trace --help' 查看更多信息。" "the usage error's last line in Chinese"
+zh steps diagram --step=9
+has steps "attn-trace: --step=9：这次追踪只有 5 个解码器时间步" \
+	"a usage error with a count (ngettext) in Chinese"
+
 zh plain lesson 1 --plain
 has plain "目标：" "lesson 1 --plain: the goal's label"
 has plain "句子：je suis étudiant" "lesson 1 --plain: the sentence's label"
@@ -59,14 +66,15 @@ has quiz "得分：0 / 1" "quiz: the score"
 has quiz "0.0005 × (1 + |α_" "quiz: the tolerance's number with '.'"
 
 # LANG=C: English, the same bytes with the catalogue as without it
-for args in "--help" "quiz --help" "lesson 1 --plain" "train --help"; do
+for args in "--help" "quiz --help" "lesson 1 --plain" "train --help" \
+	"trace --jobs=0"; do
 	# shellcheck disable=SC2086
 	LANG=C "$ATTN_TRACE" $args >"$TMP/c1" 2>&1
 	# shellcheck disable=SC2086
 	LANG=C ATTN_TRACE_LOCALEDIR=/nonexistent "$ATTN_TRACE" $args >"$TMP/c2" 2>&1
 	check "LANG=C $args: the same bytes with and without the catalogue" \
 		cmp -s "$TMP/c1" "$TMP/c2"
-	check "LANG=C $args: English" grep -q 'Usage: \|Goal: ' "$TMP/c1"
+	check "LANG=C $args: English" grep -q 'Usage: \|Goal: \|expects' "$TMP/c1"
 done
 
 # the stepper, in tmux at 80x24
