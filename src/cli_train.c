@@ -603,8 +603,15 @@ static void cli_train_header(char *buf, size_t size,
 		snprintf(before, sizeof before, "\nThe --init model, %s, says of "
 			 "itself:", cli_train_base(o->init));
 	cli_train_exact(exact, sizeof exact, t, d, o);
-	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
-	aligned[0] = '\0';
+	const struct window_class *w = window_get(o->t.window);
+	align[0] = aligned[0] = '\0';
+	if (w->no_alignment) /* it would mean nothing: say why */
+		snprintf(aligned, sizeof aligned, "\nAlignment accuracy: not "
+			 "measured through the %s window:\n%s.", w->name,
+			 w->no_alignment);
+	else
+		cli_train_align(align, sizeof align, t, d, o->t.scorers,
+				&t->work);
 	if (align[0])
 		snprintf(aligned, sizeof aligned, "\nAlignment accuracy (the "
 			 "largest teacher-forced attention weight\non a gold "
@@ -784,7 +791,13 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 {
 	char align[400];
 	struct train_work hw;
+	const struct window_class *w = window_get(o->t.window);
 
+	if (w->no_alignment) {
+		fprintf(stderr, "alignment accuracy: not measured through the "
+			"%s window: %s\n", w->name, w->no_alignment);
+		return;
+	}
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
 	if (align[0])
 		fprintf(stderr, "alignment accuracy on the training pairs: "

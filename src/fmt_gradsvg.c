@@ -31,14 +31,19 @@
 static const char *const gs_key[3] = { "total", "direct", "recurrence" };
 static const char *const gs_colour[3] = { "#9a9a9a", "#2166ac",
 					  "#e08214" };
+/* The legend's labels, templates of the step t the paths are for, in
+ * the notation of the title (L_t) and of the text trace. */
 static const char *const gs_label[3] = {
-	"total ‖∂L/∂h_i‖", "direct, through the attention of step t",
+	"total ‖∂L_{%d}/∂h_i‖", "direct, through the attention of step %d",
 	"through the recurrence" };
+static const char *const gs_op[3] = { NULL, "direct_norm",
+				      "recurrence_norm" };
 
-/* The norms of bar kind k (0 total, 1 direct, 2 recurrence) of r. */
+/* The norms of bar kind k (0 total, 1 direct, 2 recurrence) of r, found
+ * by their ids (trace.h, REC_GRADPATH). */
 static const double *gs_norms(const struct trace_rec *r, int k)
 {
-	return k == 0 ? r->result : r->ops[k + 2].v;
+	return k == 0 ? r->result : trace_op(r, gs_op[k])->v;
 }
 
 /* A round step for about four ticks up to top > 0: 1, 2 or 5 × 10^k. */
@@ -86,8 +91,11 @@ static void gs_panel(FILE *out, const struct trace *tr,
 		"<text class=\"panel-title\" x=\"%d\" y=\"%d\" font-size=\"22\" "
 		"fill=\"%s\">", trace_scorer_name(tr->runs[r->run].scorer),
 		GS_LEFT, y + 30, GS_INK);
+	char what[80];
+	snprintf(what, sizeof what, " scorer: ‖∂L_{%d}/∂h_i‖ for each source "
+		 "word", r->t);
 	fmt_svg_text(out, trace_scorer_name(tr->runs[r->run].scorer));
-	fmt_svg_math(out, " scorer: ‖∂L_t/∂h_i‖ for each source word");
+	fmt_svg_math(out, what);
 	fputs("</text>\n", out);
 	gs_axis(out, y0, width, step, top);
 	for (int i = 0; i < tr->n; i++) {
@@ -121,10 +129,12 @@ static int gs_chars(const char *s)
 	return n;
 }
 
-/* The legend, a swatch and a label a bar, in one row at y. */
-static void gs_legend(FILE *out, int y)
+/* The legend of the paths of step t, a swatch and a label a bar, in one
+ * row at y. */
+static void gs_legend(FILE *out, int y, int t)
 {
 	int x = GS_LEFT;
+	char label[80];
 
 	fprintf(out, "<g class=\"legend\" font-size=\"%d\" fill=\"%s\">\n",
 		GS_FS, GS_INK);
@@ -132,9 +142,10 @@ static void gs_legend(FILE *out, int y)
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"22\" "
 			"height=\"22\" fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">",
 			x, y - 18, gs_colour[k], x + 30, y);
-		fmt_svg_math(out, gs_label[k]);
+		snprintf(label, sizeof label, gs_label[k], t);
+		fmt_svg_math(out, label);
 		fputs("</text>\n", out);
-		x += 30 + GS_FS * 6 / 10 * gs_chars(gs_label[k]) + 40;
+		x += 30 + GS_FS * 6 / 10 * gs_chars(label) + 40;
 	}
 	fputs("</g>\n", out);
 }
@@ -193,7 +204,7 @@ int fmt_svg_gradpaths(FILE *out, const struct trace *tr)
 		"y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		width, height, width, height, FMT_SVG_FONTS, width, height);
 	gs_title(out, tr, first);
-	gs_legend(out, 118);
+	gs_legend(out, 118, first->t);
 	for (int run = 0; run < tr->nruns; run++)
 		gs_panel(out, tr, gradpath_find(tr, run),
 			 GS_TOP + run * GS_PANEL_H, width, top, step);

@@ -10,6 +10,7 @@
 #include "diagram.h"
 #include "i18n.h"
 #include "lesson.h"
+#include "linebreak.h"
 #include "window.h"
 #include "num.h"
 #include "self.h"
@@ -23,33 +24,33 @@ static int lt_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* A new string: the words of text (separated by blanks) joined by one
+ * space each. */
+static char *lt_words(const char *text)
+{
+	char *t = xmalloc(strlen(text) + 1), *o = t;
+	for (const char *s = text; *s; s++) {
+		if (!lt_blank(*s))
+			*o++ = *s;
+		else if (o > t && !lt_blank(s[1]) && s[1])
+			*o++ = ' ';
+	}
+	*o = '\0';
+	return t;
+}
+
 int lesson_wrap(FILE *out, const char *text, int width)
 {
-	int col = 0;
-	const char *s = text;
+	char *t = lt_words(text);
+	size_t n = strlen(t), at = 0, next;
 	if (width < LESSON_MIN_WIDTH)
 		width = LESSON_MIN_WIDTH;
-	for (;;) {
-		while (lt_blank(*s))
-			s++;
-		if (!*s)
-			break;
-		size_t n = 0;
-		while (s[n] && !lt_blank(s[n]))
-			n++;
-		char *word = xstrndup(s, n);
-		int w = utf8_width(word);
-		if (col > 0 && col + 1 + w > width) {
-			putc('\n', out);
-			col = 0;
-		}
-		fprintf(out, "%s%s", col > 0 ? " " : "", word);
-		col += (col > 0) + w;
-		free(word);
-		s += n;
+	while (at < n) {
+		size_t end = linebreak_line(t + at, n - at, width, &next);
+		fprintf(out, "%.*s\n", (int)end, t + at);
+		at += next;
 	}
-	if (col > 0)
-		putc('\n', out);
+	free(t);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -200,7 +201,8 @@ static int lt_names_run(const struct lesson_show *sh, int run,
 	int decoder = sh->what == SHOW_EMBEDDING ? sh->t > 0 :
 		      sh->what == SHOW_STAGE ? sh->stage != STAGE_ENCODING :
 		      sh->what != SHOW_ENCODER && sh->what != SHOW_COMPARE &&
-		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS;
+		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS &&
+		      sh->what != SHOW_ACCURACY;
 	return decoder && tr->runs[run].scorer != l->scorer;
 }
 
@@ -270,7 +272,11 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		run = 0;
 	if (run >= tr->nruns)
 		run = tr->nruns - 1;
-	if (sh->alt > 0)
+	if (sh->alt > 0 && l->alts[sh->alt - 1].window >= 0)
+		fprintf(out, _("(the model %s, window %s)\n"),
+			l->alts[sh->alt - 1].name,
+			window_get(l->alts[sh->alt - 1].window)->name);
+	else if (sh->alt > 0)
 		fprintf(out, _("(the model %s)\n"), l->alts[sh->alt - 1].name);
 	if (lt_names_run(sh, run, l, tr))
 		fprintf(out, _("(%s scorer)\n"),
@@ -301,6 +307,11 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		break;
 	case SHOW_QUIZ:
 		lt_quiz(out, l, sh, tr, &fo, run);
+		break;
+	case SHOW_WORDS:
+	case SHOW_GRADPATHS:
+	case SHOW_ACCURACY:
+		lesson_why_text(out, l, sh, tr, run, &fo, width);
 		break;
 	default:
 		lt_records(out, tr, sh, run, &fo);
@@ -423,6 +434,17 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		return;
 	case SHOW_DIAGRAM:
 		snprintf(buf, size, _("the picture of step %d"), t);
+		return;
+	case SHOW_WORDS:
+		snprintf(buf, size, "the words %s predicts", sh->alt ?
+			 "another model" : "the model");
+		return;
+	case SHOW_GRADPATHS:
+		snprintf(buf, size, "the gradient paths of %s", sh->alt ?
+			 "another model" : "the model");
+		return;
+	case SHOW_ACCURACY:
+		snprintf(buf, size, "word accuracy by source length");
 		return;
 	case SHOW_COUNT:
 		break;

@@ -368,6 +368,19 @@ expect_err "alignment accuracy on the held-out pairs (held.pairs): dot 85.7% (6/
 	"the alignment accuracy of the held-out pairs, per scorer"
 check "the model header records the training pairs' accuracy" \
 	grep -q "^# dot 100.0% (7/7), general 100.0% (7/7), concat 100.0% (7/7)" "$TMP/h.model"
+# through a window whose class says it aligns nothing (its weight is on
+# h_n whatever the scores), no alignment accuracy, but why not, there and
+# in the model header; the window is found in the registry, not by name
+nal=$("$ATTN_TRACE" options --values=--window trace | while read -r w; do
+	"$ATTN_TRACE" train --pairs="$TMP/gold.pairs" --heldout="$TMP/held.pairs" \
+		--window="$w" --epochs=1 -o "$TMP/w.model" 2>"$TMP/w.err" >/dev/null
+	grep -q "^alignment accuracy: not measured through the $w window: " \
+		"$TMP/w.err" && grep -q "^# Alignment accuracy: not measured through the $w window:" \
+		"$TMP/w.model" && ! grep -q "alignment accuracy on the" "$TMP/w.err" &&
+		echo "$w"
+done)
+check "the windows that align nothing say so instead of a figure ($nal)" \
+	test "$nal" = fixed
 # --init carries a model's self/cross-attention weights, which the training
 # leaves alone, into the model it writes: with --epochs=0 self traces the
 # same numbers as on self4, and after training its sections are self4's
