@@ -67,6 +67,11 @@ struct window_class {
 	 * then a line only from the window's positions, to the context
 	 * (fixed: one line from h_n); NULL: the query weighs every h_i */
 	const char *diagram_note;
+	/* why the alignment accuracy (the largest weight on a gold source
+	 * word) means nothing through the window, which train says in its
+	 * place ("the fixed window puts all the weight on h_n, ..."); NULL,
+	 * the default: train reports it */
+	const char *align_why;
 	/* the model's sections the window owns, as bits of
 	 * model_param_table's mask (local-p: LOCALP_PARAM_BIT): training
 	 * through the window trains them too; 0, the default: none */

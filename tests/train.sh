@@ -368,6 +368,22 @@ expect_err "alignment accuracy on the held-out pairs (held.pairs): dot 85.7% (6/
 	"the alignment accuracy of the held-out pairs, per scorer"
 check "the model header records the training pairs' accuracy" \
 	grep -q "^# dot 100.0% (7/7), general 100.0% (7/7), concat 100.0% (7/7)" "$TMP/h.model"
+# under the fixed window (no attention) every weight is on h_n whatever
+# the model, so the same pairs' alignment accuracy would be a count of
+# gold links to the last word: train says why it shows none instead
+run_cmd train --pairs="$TMP/gold.pairs" --heldout="$TMP/held.pairs" \
+	--init=handset4 --scorer=dot,general --window=fixed --epochs=0 \
+	-o "$TMP/hf.model"
+expect_status 0 "train --window=fixed --heldout"
+expect_err "alignment accuracy: not shown, as it means nothing here: the fixed window puts all the weight on h_n, whatever the scores" \
+	"train says why the fixed window has no alignment accuracy"
+check "nor any accuracy of the training or the held-out pairs" \
+	sh -c "! grep -q 'alignment accuracy on' '$TMP/err'"
+check "the model header says why too" grep -qF \
+	"# the fixed window puts all the weight on h_n, whatever the scores." \
+	"$TMP/hf.model"
+check "and shows no percentage of alignment" \
+	sh -c "! grep -q '^# dot .*%' '$TMP/hf.model'"
 # --init carries a model's self/cross-attention weights, which the training
 # leaves alone, into the model it writes: with --epochs=0 self traces the
 # same numbers as on self4, and after training its sections are self4's
