@@ -72,6 +72,43 @@ check "its smallest text is 20 px or more at 1920 px wide, no overlap" \
 run_cmd heatmap --gradient-paths zone économique européenne
 expect_status 2 "heatmap --gradient-paths without --target is refused"
 
+# Markdown: L_T, the norms and the vectors of each run are the JSON's,
+# rounded to --precision (CSV: tests/json_csv.py maps every row)
+run_cmd trace --gradient-paths --scorer=dot,concat --format=markdown \
+	--precision=6 --stage=softmax \
+	--target="european economic area" zone économique européenne
+mv "$TMP/out" "$TMP/gp.md"
+check "Markdown: every gradient path is the JSON's, to 6 places" "$py" - \
+	"$TMP/gp.md" "$TMP/gp.json" <<'PY'
+import json, re, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+parts = md.split("\n### Gradient paths of L_")[1:]
+assert len(parts) == len(doc["runs"]) == 2, len(parts)
+near = lambda a, b: abs(float(a) - b) <= 0.5e-6 + 1e-12
+words = ["zone", "économique", "européenne"]
+for part, run in zip(parts, doc["runs"]):
+    part = part.split("\n## ")[0]   # up to the next scorer's section
+    g = run["gradient_paths"]
+    assert part.startswith("%d\n" % g["t"]), part[:20]
+    loss = re.search(r"^L_(\d+) = -log ŷ_\d+\[(.*)\] = (\S+)$", part, re.M)
+    assert int(loss[1]) == g["t"] and loss[2] == g["word"].replace(
+        "<", "&lt;").replace(">", "&gt;") and near(loss[3], g["loss"]), loss
+    rows = [l.split(" | ") for l in part.split("\n") if re.match(r"\| \d", l)]
+    assert len(rows) == 2 * len(words), rows
+    for i, r in enumerate(rows[:3]):   # | i | word | norms... |
+        assert r[0] == "| %d" % (i + 1) and r[1] == words[i], r
+        for cell, key in zip(r[2:], ("total_norm", "direct_norm",
+                                     "recurrence_norm")):
+            assert near(cell.rstrip(" |"), g[key][i]), (cell, key, i)
+    for i, r in enumerate(rows[3:]):   # | i | word | `[vectors]` |
+        assert r[1] == words[i], r
+        for cell, key in zip(r[2:], ("total", "direct", "recurrence")):
+            got = re.findall(r"-?\d+\.\d+", cell)
+            assert len(got) == len(g[key][i]) and all(
+                near(a, b) for a, b in zip(got, g[key][i])), (cell, key, i)
+PY
+
 # two models in one picture, for a slide: the attention model and the
 # baseline, --scorer and --window applying to the --model after them (as
 # in accuracy); each panel's bars are its own model's JSON norms, each
