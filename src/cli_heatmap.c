@@ -329,6 +329,39 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 	return 0;
 }
 
+/* Loads the model of trace k of those drawn (--arch=all's k-th
+ * architecture, the k-th --model with the settings before it when there
+ * are several, or the one model) into *m, adding 1 to *loaded, and traces
+ * sentence into *tr.  Returns 0, or 1 after the message. */
+static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
+			   const char *sentence, struct model *m,
+			   struct trace *tr, int *loaded)
+{
+	char note[320];
+	struct errbuf err;
+	struct trace_cfg cfg = o->cfg;
+	const struct cli_heatmap_model *spec = &o->models[k];
+	const int many = o->nmodels > 1;
+	if (many) {
+		cfg.window = spec->window;
+		cfg.window_size = spec->window_size;
+	}
+	if (cli_load_window(m, many ? spec->path : o->model_path,
+			    o->arch == ARCH_ALL ? k : o->arch, o->feed,
+			    cfg.window) != 0)
+		return 1;
+	(*loaded)++;
+	if (tok_trace_note(tr, m, sentence, o->target,
+			   many ? spec->scorers : o->scorers, note,
+			   sizeof note, &cfg, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return 1;
+	}
+	if (note[0] && k == 0)
+		cli_messagef("note: %s", note);
+	return 0;
+}
+
 int cli_heatmap(int argc, char **argv)
 {
 	struct cli_heatmap_opts o;
@@ -346,9 +379,10 @@ int cli_heatmap(int argc, char **argv)
 	if (o.arch == ARCH_ALL && o.model_path)
 		return cli_usage_error("--arch=all draws the built-in model of "
 				       "each architecture; drop --model");
-	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
-	    cli_check_overwrite(o.output, "--model", o.model_path))
-		return EXIT_USAGE;
+	for (int k = 0; k < o.nmodels; k++)
+		if (o.output && !model_builtin_name(o.models[k].path) &&
+		    cli_check_overwrite(o.output, "--model", o.models[k].path))
+			return EXIT_USAGE;
 	if (o.self) {
 		char *sentence = cli_join(argc, argv, optind,
 					  CLI_HEATMAP_SENTENCE);
@@ -367,32 +401,13 @@ int cli_heatmap(int argc, char **argv)
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	int built = 0, loaded = 0;
 	rc = 0;
-	for (; built < ntr; built++) {
-		char note[320];
-		struct trace_cfg cfg = o.cfg;
-		const struct cli_heatmap_model *spec = &o.models[built];
-		if (many) {
-			cfg.window = spec->window;
-			cfg.window_size = spec->window_size;
-			labels[built] = spec->path;
-		}
-		if (cli_load_window(&m[built], many ? spec->path : o.model_path,
-				    ntr > 1 && !many ? built : o.arch, o.feed,
-				    cfg.window) != 0) {
-			rc = 1;
+	for (; rc == 0 && built < ntr; built++) {
+		rc = cli_heatmap_one(&o, built, sentence, &m[built],
+				     &tr[built], &loaded);
+		if (rc != 0)
 			break;
-		}
-		loaded++;
-		if (tok_trace_note(&tr[built], &m[built], sentence, o.target,
-				   many ? spec->scorers : o.scorers, note,
-				   sizeof note, &cfg, &err) != 0) {
-			cli_messagef("%s", err.msg);
-			rc = 1;
-			break;
-		}
-		if (note[0] && built == 0)
-			cli_messagef("note: %s", note);
 		trs[built] = &tr[built];
+		labels[built] = o.models[built].path;
 	}
 	if (rc == 0) {
 		if (!o.output && isatty(STDOUT_FILENO))

@@ -176,6 +176,12 @@ run_cmd heatmap --gradient-paths --model=longattn8 --model=longfixed8 \
 expect_status 2 "a --window after the last of several --model options"
 expect_err "none follows the last" "it says why"
 check "nothing is written on a usage error" test ! -e "$TMP/x.svg"
+cp "$srcdir/data/longattn8.model" "$TMP/a.model"
+run_cmd heatmap --gradient-paths --model="$TMP/a.model" --window=fixed \
+	--model=longfixed8 --target="$long_tgt" -o "$TMP/a.model" $long_src
+expect_status 2 "-o naming the first of several --model files is refused"
+check "and the model file is left as it was" \
+	cmp -s "$TMP/a.model" "$srcdir/data/longattn8.model"
 
 # the no-attention baseline (the window "fixed", all weight on h_n):
 # the direct path reaches h_n alone, exactly
