@@ -93,4 +93,11 @@ const char *accuracy_base(const char *path);
 int accuracy_write(FILE *out, const struct accuracy_report *r,
 		   enum accuracy_format f);
 
+/* Writes the text format's key (a letter a line) and its plot of word
+ * accuracy against length, a row a 1/rows of it (the text format's has
+ * 10), without the table or a caption (a lesson's `show accuracy`, 5
+ * rows so that it fits a terminal's page).  Returns 0, or -1 on a
+ * write error. */
+int accuracy_write_plot(FILE *out, const struct accuracy_report *r, int rows);
+
 #endif

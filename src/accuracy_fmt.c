@@ -88,20 +88,26 @@ static void accuracy_text_row(FILE *out, const struct accuracy_report *r,
 	fputc('\n', out);
 }
 
-static void accuracy_text_table(FILE *out, const struct accuracy_report *r)
+/* The key: a line's letter and its label, a line each. */
+static void accuracy_text_key(FILE *out, const struct accuracy_report *r)
 {
 	char label[512];
-	int len[PAIRS_MAX_WORDS];
-	int nlen = accuracy_lengths(r, len);
-	fputs("accuracy by source length, greedy decoding: ", out);
-	accuracy_put(out, r->pairs);
-	fputs("\n\n", out);
 	for (int k = 0; k < r->n; k++) {
 		accuracy_label(label, sizeof label, &r->lines[k], 0);
 		fprintf(out, "  %c  ", accuracy_letter(k));
 		accuracy_put(out, label);
 		fputc('\n', out);
 	}
+}
+
+static void accuracy_text_table(FILE *out, const struct accuracy_report *r)
+{
+	int len[PAIRS_MAX_WORDS];
+	int nlen = accuracy_lengths(r, len);
+	fputs("accuracy by source length, greedy decoding: ", out);
+	accuracy_put(out, r->pairs);
+	fputs("\n\n", out);
+	accuracy_text_key(out, r);
 	fputs("\nlength  pairs", out);
 	for (int k = 0; k < r->n; k++)
 		fprintf(out, "  %c: words    exact", accuracy_letter(k));
@@ -111,15 +117,16 @@ static void accuracy_text_table(FILE *out, const struct accuracy_report *r)
 	accuracy_text_row(out, r, 0);
 }
 
-/* The mark of source length n in the plot's row of tenth `row`: the
- * letter of the one line whose word accuracy rounds to it, '*' if
- * several do, ' ' if none. */
-static char accuracy_mark(const struct accuracy_report *r, int n, int row)
+/* The mark of source length n in the plot's row `row` of rows (row
+ * rows: 100%): the letter of the one line whose word accuracy rounds to
+ * it, '*' if several do, ' ' if none. */
+static char accuracy_mark(const struct accuracy_report *r, int n, int row,
+			  int rows)
 {
 	char mark = ' ';
 	for (int k = 0; k < r->n; k++) {
 		const struct accuracy_count *c = &r->lines[k].by_len[n];
-		int tenth = (int)(10.0 * accuracy_share(c->words_right,
+		int tenth = (int)(rows * accuracy_share(c->words_right,
 							 c->words) + 0.5);
 		if (tenth == row)
 			mark = mark == ' ' ? accuracy_letter(k) : '*';
@@ -127,19 +134,18 @@ static char accuracy_mark(const struct accuracy_report *r, int n, int row)
 	return mark;
 }
 
-/* Word accuracy against source length, a row a tenth (100% at the top),
- * a column of 3 characters a length. */
-static void accuracy_text_plot(FILE *out, const struct accuracy_report *r)
+/* Word accuracy against source length, a row a 1/rows (100% at the
+ * top), a column of 3 characters a length. */
+static void accuracy_text_plot(FILE *out, const struct accuracy_report *r,
+			       int rows)
 {
 	int len[PAIRS_MAX_WORDS];
 	int nlen = accuracy_lengths(r, len);
-	fputs("\nword accuracy against source length (each letter a line "
-	      "above, * where two or more meet):\n", out);
-	for (int row = 10; row >= 0; row--) {
-		fprintf(out, "%4d%% |", 10 * row);
+	for (int row = rows; row >= 0; row--) {
+		fprintf(out, "%4d%% |", 100 * row / rows);
 		int end = 0; /* the columns written, without trailing blanks */
 		for (int i = 0; i < nlen; i++) {
-			char mark = accuracy_mark(r, len[i], row);
+			char mark = accuracy_mark(r, len[i], row, rows);
 			if (mark == ' ')
 				continue;
 			fprintf(out, "%*c", 3 * (i + 1) - end, mark);
@@ -154,6 +160,13 @@ static void accuracy_text_plot(FILE *out, const struct accuracy_report *r)
 	for (int i = 0; i < nlen; i++)
 		fprintf(out, "%3d", len[i]);
 	fputs("\n       source length (words)\n", out);
+}
+
+int accuracy_write_plot(FILE *out, const struct accuracy_report *r, int rows)
+{
+	accuracy_text_key(out, r);
+	accuracy_text_plot(out, r, rows);
+	return ferror(out) ? -1 : 0;
 }
 
 /* ----------------------------------------------------------- csv, json */
@@ -403,7 +416,9 @@ int accuracy_write(FILE *out, const struct accuracy_report *r,
 	switch (f) {
 	case ACCURACY_TEXT:
 		accuracy_text_table(out, r);
-		accuracy_text_plot(out, r);
+		fputs("\nword accuracy against source length (each letter a "
+		      "line above, * where two or more meet):\n", out);
+		accuracy_text_plot(out, r, 10);
 		break;
 	case ACCURACY_CSV:
 		accuracy_csv(out, r);

@@ -2,6 +2,7 @@
  * src/window_list.h and src/selection_list.h. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "selection.h"
@@ -34,6 +35,17 @@ int window_find(const char *name)
 		if (strcmp(name, window_registry[k]->name) == 0)
 			return k;
 	return -1;
+}
+
+const char *window_names(char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < WINDOW_COUNT && at < size; k++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", k == 0 ?
+				       "" : k + 1 < WINDOW_COUNT ? ", " :
+				       " or ", window_registry[k]->name);
+	return buf;
 }
 
 int selection_find(const char *name)

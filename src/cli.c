@@ -28,6 +28,7 @@
 #include "cli_image.h"
 #include "cli_self.h"
 #include "outfile.h"
+#include "raster.h"
 #include "fmt.h"
 #include "suggest.h"
 #include "model.h"
@@ -496,6 +497,23 @@ int cli_seed(struct trace_cfg *cfg, const char *arg)
 					"to 18446744073709551615, not '%s'",
 					arg);
 	cfg->seed = v;
+	return 0;
+}
+
+int cli_png_size(const char *arg, struct raster_size *box)
+{
+	struct errbuf err;
+	if (raster_size_parse(arg, box, &err) == 0)
+		return 0;
+	return cli_usage_error(err.msg);
+}
+
+int cli_png_check(const struct raster_size *box, const char *output,
+		  int png)
+{
+	if (box->w > 0 && !png && !raster_name(output))
+		return cli_usage_error("--png-size sizes a PNG: it needs "
+				       "-o FILE.png");
 	return 0;
 }
 

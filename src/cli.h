@@ -7,6 +7,7 @@
 
 #include "fmt.h"
 #include "model.h"
+#include "raster.h"
 #include "tui.h"
 
 /* Exit statuses, documented in the man page. */
@@ -102,6 +103,15 @@ int cli_jobs(const char *arg, int *n);
 /* The threads of a batch or a training without --jobs: one a processor
  * it may run on, at most JOBS_DEFAULT_MAX. */
 int cli_jobs_default(void);
+
+/* Parses --png-size=arg into *box: 0, or EXIT_USAGE after the message. */
+int cli_png_size(const char *arg, struct raster_size *box);
+
+/* Refuses a --png-size (box->w > 0) that sizes no PNG: output is not a
+ * FILE.png and png (a directory of PNG files) is 0.  Returns 0, or
+ * EXIT_USAGE after the message. */
+int cli_png_check(const struct raster_size *box, const char *output,
+		  int png);
 
 /* Joins argv[first..argc) with spaces, or copies dflt if there is none.
  * The caller frees the result. */

@@ -15,6 +15,7 @@
 #include "cli_accuracy.h"
 #include "cli_options.h"
 #include "outfile.h"
+#include "raster.h"
 #include "scorer.h"
 #include "train.h"
 #include "window.h"
@@ -35,6 +36,7 @@ struct acc_opts {
 	const char *pairs;
 	const char *output;
 	enum accuracy_format format;
+	struct raster_size png; /* --png-size; w 0: not given */
 };
 
 static void cli_accuracy_help(void)
@@ -96,6 +98,7 @@ static int cli_accuracy_opt(struct acc_opts *o, struct acc_spec *cur,
 		return cli_window(&cur->cfg, c, arg);
 	case CLI_OPT_pairs: o->pairs = arg; return 0;
 	case 'o': o->output = arg; return 0;
+	case CLI_OPT_png_size: return cli_png_size(arg, &o->png);
 	case 'f': return cli_accuracy_format(o, arg);
 	case 'h': cli_accuracy_help(); return -1;
 	default: /* '?': cli_getopt has said what was wrong */
@@ -131,7 +134,7 @@ static int cli_accuracy_parse(struct acc_opts *o, int argc, char **argv)
 		if (cli_window_check(o->spec[k].cfg.window,
 				     o->spec[k].cfg.window_size) != 0)
 			return EXIT_USAGE;
-	return 0;
+	return cli_png_check(&o->png, o->output, 0);
 }
 
 /* The scorers measured when --scorer is not given: those whose own
@@ -197,7 +200,9 @@ static int cli_accuracy_write(const struct acc_opts *o,
 {
 	struct outfile of;
 	struct errbuf err;
-	if (outfile_open(&of, o->output, &err) != 0) {
+	if ((o->format == ACCURACY_SVG
+	     ? outfile_open_picture(&of, o->output, &o->png, &err)
+	     : outfile_open(&of, o->output, &err)) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
@@ -234,6 +239,11 @@ int cli_accuracy(int argc, char **argv)
 	if ((rc = cli_accuracy_inputs(&o)) != 0)
 		return rc;
 	struct errbuf err;
+	/* a name that the output cannot have, before the decoding */
+	if (raster_check_name(o.output, o.format == ACCURACY_SVG, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
 	size_t len;
 	char *text = util_read_file(o.pairs, MODEL_MAX_BYTES, &len, &err);
 	if (!text) {

@@ -20,6 +20,7 @@
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "raster.h"
 #include "tok.h"
 #include "trace.h"
 
@@ -35,6 +36,9 @@ struct cli_diagram_opts {
 	int all;                /* --all-steps */
 	int precision;
 	int text;               /* --format=text: the stepper's picture */
+	int png;                /* --format=png */
+	int svg;                /* --format=svg */
+	struct raster_size png_size; /* --png-size; w 0: not given */
 	int ascii;              /* --ascii: in ASCII, not box drawing */
 	int width;              /* --width: the text's columns */
 	struct trace_cfg cfg;   /* --window, --window-size */
@@ -59,12 +63,15 @@ static void cli_diagram_help(void)
 "  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
 }
 
-/* diagram --format's values: a picture in SVG, or in text */
-static const char *const cli_diagram_formats[] = { "svg", "text" };
+/* diagram --format's values: a picture in SVG, in text, or in PNG (the
+ * SVG rasterised, src/raster.h) */
+static const char *const cli_diagram_formats[] = { "svg", "text", "png" };
+#define CLI_DIAGRAM_NFORMATS 3
 
 const char *cli_diagram_format_name(int k)
 {
-	return k >= 0 && k < 2 ? cli_diagram_formats[k] : NULL;
+	return k >= 0 && k < CLI_DIAGRAM_NFORMATS ? cli_diagram_formats[k]
+						  : NULL;
 }
 
 static int cli_diagram_option(struct cli_diagram_opts *o, int c,
@@ -76,13 +83,17 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 	case 'm': o->model_path = arg; return 0;
 	case CLI_OPT_all_steps: o->all = 1; return 0;
 	case CLI_OPT_ascii: o->ascii = 1; return 0;
+	case CLI_OPT_png_size: return cli_png_size(arg, &o->png_size);
 	case 'f':
-		if (strcmp(arg, cli_diagram_formats[0]) == 0 ||
-		    strcmp(arg, cli_diagram_formats[1]) == 0) {
-			o->text = arg[0] == 't';
-			return 0;
-		}
-		return cli_value_error("--format", arg, cli_diagram_formats, 2);
+		for (int k = 0; k < CLI_DIAGRAM_NFORMATS; k++)
+			if (strcmp(arg, cli_diagram_formats[k]) == 0) {
+				o->svg = k == 0;
+				o->text = k == 1;
+				o->png = k == 2;
+				return 0;
+			}
+		return cli_value_error("--format", arg, cli_diagram_formats,
+				       CLI_DIAGRAM_NFORMATS);
 	case CLI_OPT_width:
 		if (cli_int(arg, 40, 400, &o->width) == 0)
 			return 0;
@@ -160,9 +171,17 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
 		o->ascii = 1;
 	if (o->all && o->text)
-		return cli_usage_errorf("--all-steps writes SVG files, not "
-					"--format=text");
-	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+		return cli_usage_errorf("--all-steps writes SVG or PNG files, "
+					"not --format=text");
+	if (!o->all && (o->png || o->svg) &&
+	    o->png != raster_name(o->output))
+		return cli_usage_errorf("--format=%s: expected -o %s, found "
+					"%s", o->png ? "png" : "svg",
+					o->png ? "FILE.png" : "a name that "
+					"does not end in .png",
+					o->output ? o->output : "none");
+	if (cli_window_check(o->cfg.window, o->cfg.window_size) ||
+	    cli_png_check(&o->png_size, o->output, o->png))
 		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
@@ -176,7 +195,8 @@ static int cli_diagram_put(const struct trace *tr, int t, const char *path,
 	struct diagram d;
 	if (diagram_build(&d, tr, 0, t, err) != 0)
 		return -1;
-	if (outfile_open(of, path, err) != 0)
+	if ((o->text ? outfile_open(of, path, err)
+		     : outfile_open_picture(of, path, &o->png_size, err)) != 0)
 		return -1;
 	if (o->text) {
 		char **lines;
@@ -220,22 +240,24 @@ static int cli_diagram_dir(const char *dir, int *made, struct errbuf *err)
 		*made = 1;
 		return 0;
 	}
-	err_set(err, "%s: %s (--all-steps writes DIR/step-T.svg into a "
-		"directory)", dir, strerror(errno));
+	err_set(err, "%s: %s (--all-steps writes DIR/step-T.svg or .png "
+		"into a directory)", dir, strerror(errno));
 	return -1;
 }
 
-/* DIR/step-T.svg for step t; the caller frees it. */
-static char *cli_diagram_path(const char *dir, int t)
+/* DIR/step-T.svg (png: .png) for step t; the caller frees it. */
+static char *cli_diagram_path(const char *dir, int t, int png)
 {
 	size_t len = strlen(dir) + 32;
 	char *path = xmalloc(len);
-	snprintf(path, len, "%s%sstep-%d.svg", dir,
-		 dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", t);
+	snprintf(path, len, "%s%sstep-%d.%s", dir,
+		 dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", t,
+		 png ? "png" : "svg");
 	return path;
 }
 
-/* Every step of tr into directory dir (made if missing): DIR/step-T.svg,
+/* Every step of tr into directory dir (made if missing): DIR/step-T.svg
+ * (or .png),
  * all written to temporary files first and then put in place together
  * (outfile_commit_all()), so that on an error the files that were there
  * keep their content and nothing of this run is left.  A --model that is
@@ -250,7 +272,7 @@ static int cli_diagram_all(const struct trace *tr, const char *dir,
 	_Static_assert(TRACE_MAX_STEPS <= OUTFILE_SLOTS,
 		       "the signal guard covers every step's file");
 	for (int t = 0; t < n; t++)
-		paths[t] = cli_diagram_path(dir, t + 1);
+		paths[t] = cli_diagram_path(dir, t + 1, o->png);
 	for (int t = 0; t < n && rc == 0; t++)
 		if (o->model_path && !model_builtin_name(o->model_path))
 			rc = cli_check_overwrite(paths[t], "--model",

@@ -22,6 +22,7 @@
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "raster.h"
 #include "self.h"
 #include "self_view.h"
 #include "tok.h"
@@ -52,6 +53,7 @@ struct cli_heatmap_opts {
 	int arch;               /* --arch, an enum arch; -1: not given */
 	int feed;               /* --input-feeding: the model must have it */
 	struct fmt_svg_opts svg;
+	struct raster_size png; /* --png-size; w 0: not given */
 	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed */
 	int self;               /* --self: self-attention's heads */
 	unsigned heads;         /* --heads, with --self */
@@ -108,6 +110,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 			arg, o->scorers, o->cfg.window, o->cfg.window_size };
 		o->pending = 0;
 		return 0;
+	case CLI_OPT_png_size: return cli_png_size(arg, &o->png);
 	case CLI_OPT_self: o->self = 1; return 0;
 	case CLI_OPT_causal:
 		o->so.causal = 1;
@@ -218,7 +221,8 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	if (!o->self && o->self_only)
 		return cli_usage_errorf("%s is an option of --self", o->self_only);
 	o->so.cross = o->self && o->target;
-	if (cli_window_check(o->cfg.window, o->cfg.window_size))
+	if (cli_window_check(o->cfg.window, o->cfg.window_size) ||
+	    cli_png_check(&o->png, o->output, 0))
 		return EXIT_USAGE;
 	return cli_feed_arch(o->arch, o->feed);
 }
@@ -244,7 +248,7 @@ static int cli_heatmap_self(const struct cli_heatmap_opts *o,
 			     "picture");
 	} else {
 		struct outfile of;
-		rc = outfile_open(&of, o->output, &err);
+		rc = outfile_open_picture(&of, o->output, &o->png, &err);
 		if (rc == 0) {
 			self_fmt_svg(of.fp, &t, o->heads, o->svg.precision);
 			outfile_wrote(&of);
@@ -270,7 +274,7 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 			     struct errbuf *err)
 {
 	struct outfile of;
-	if (outfile_open(&of, o->output, err) != 0)
+	if (outfile_open_picture(&of, o->output, &o->png, err) != 0)
 		return -1;
 	int rc;
 	if (o->cfg.grad_paths)

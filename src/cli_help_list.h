@@ -13,6 +13,11 @@
  * has an entry for each.  Each page lists its entries in this order.
  * No include guard: read once, by cli_options.c. */
 #define C_MAIN (C(trace) | C(tui) | C(model)) /* the main help */
+/* --png-size, after -o on each page that draws a picture */
+#define HELP_PNG_SIZE \
+	"the box that -o FILE.png is scaled to fit,\n" \
+	"keeping the picture's shape: WxH pixels, or W\n" \
+	"alone for W wide (default 1920x1080, a slide)"
 HELP(scorer, C_MAIN, "LIST",
      "a scorer, several separated by commas, or all\n"
      "(default dot)\n"
@@ -47,7 +52,9 @@ HELP(scorer, C(quiz), "NAME",
      "scorers: @scorers")
 HELP(output, C(heatmap) | C(diagram), "FILE",
      "write the picture to FILE (default: standard\n"
-     "output); FILE is replaced whole, or not at all")
+     "output); FILE is replaced whole, or not at all;\n"
+     "FILE.png: a PNG image instead of SVG")
+HELP(png_size, C(heatmap) | C(diagram), "WxH", HELP_PNG_SIZE)
 HELP(output, C(deck), "FILE",
      "write the deck to FILE (default: standard\n"
      "output); FILE is replaced whole, or not at all")
@@ -190,8 +197,10 @@ HELP(hard, C(deck), "RULE",
 HELP(seed, C(diagram) | C(deck), "N",
      "the seed of --hard's draws (default 0)")
 HELP(diagram_format, C(diagram), "FORMAT",
-     "svg (the default) or text: the picture the\n"
-     "stepper's d key shows, in box drawing")
+     "svg (the default), text: the picture the\n"
+     "stepper's d key shows, in box drawing, or png\n"
+     "(with --all-steps: DIR/step-T.png; -o FILE.png\n"
+     "alone writes PNG too)")
 HELP(ascii, C(diagram), "",
      "with --format=text: ASCII instead of box drawing\n"
      "(the default where the locale is not UTF-8)")
@@ -339,6 +348,8 @@ HELP(precision, C(self), "N",
      "to 17 (default 4)")
 HELP(output, C_MAIN | C(self), "FILE",
      "write to FILE, atomically, instead of stdout")
+HELP(png_size, C(self), "WxH",
+     "with --format=svg or diagram-svg:\n" HELP_PNG_SIZE)
 HELP(stage, C_MAIN, "LIST",
      "print only these stages: @stages\n"
      "(comma-separated; scoring includes decoder)")
@@ -361,7 +372,9 @@ HELP(values, C(image), "",
 HELP(output, C(image), "FILE",
      "write the image as SVG pixels (with their values\n"
      "in them up to 9x9) into FILE, - for standard\n"
-     "output; the file appears whole or not at all")
+     "output; the file appears whole or not at all;\n"
+     "FILE.png: a PNG image instead of SVG")
+HELP(png_size, C(image), "WxH", HELP_PNG_SIZE)
 HELP(pairs, C(accuracy), "FILE",
      "the pairs 'source ||| target' to decode (- for\n"
      "stdin; the format of 'train --pairs')")
@@ -373,6 +386,8 @@ HELP(accuracy_format, C(accuracy), "FORMAT",
      "@accuracy-formats (default text)")
 HELP(output, C(accuracy), "FILE",
      "write to FILE, atomically, instead of stdout")
+HELP(png_size, C(accuracy), "WxH",
+     "with --format=svg:\n" HELP_PNG_SIZE)
 HELP(scorer, C(accuracy), "LIST",
      "for the --model options after it: the scorers,\n"
      "separated by commas, or all, a line each (default:\n"

@@ -12,12 +12,14 @@
 #include "cli_options.h"
 #include "image_fmt.h"
 #include "outfile.h"
+#include "raster.h"
 #include "pgm.h"
 
 struct cli_image_opts {
 	const char *output; /* -o: the SVG file; NULL: blocks on stdout */
 	int ascii;          /* --ascii, or a terminal that is not UTF-8 */
 	int values;         /* --values */
+	struct raster_size png; /* --png-size; w 0: not given */
 };
 
 static void cli_image_help(void)
@@ -53,6 +55,10 @@ static int cli_image_parse(struct cli_image_opts *o, int argc, char **argv)
 		case 'o': o->output = optarg; break;
 		case CLI_OPT_ascii: o->ascii = 1; break;
 		case CLI_OPT_values: o->values = 1; break;
+		case CLI_OPT_png_size:
+			if (cli_png_size(optarg, &o->png) != 0)
+				return -(EXIT_USAGE + 1);
+			break;
 		case 'h': cli_image_help(); return -1;
 		default: /* '?': cli_getopt has said what was wrong */
 			return -(EXIT_USAGE + 1);
@@ -60,16 +66,18 @@ static int cli_image_parse(struct cli_image_opts *o, int argc, char **argv)
 	}
 	if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
 		o->ascii = 1;
+	if (cli_png_check(&o->png, o->output, 0))
+		return -(EXIT_USAGE + 1);
 	return optind;
 }
 
-/* Writes the picture of im into o->output as SVG. */
+/* Writes the picture of im into o->output as SVG (or PNG). */
 static int cli_image_svg(const struct pgm_image *im, const char *name,
 			 const struct cli_image_opts *o)
 {
 	struct outfile of;
 	struct errbuf err;
-	if (outfile_open(&of, o->output, &err) != 0) {
+	if (outfile_open_picture(&of, o->output, &o->png, &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}

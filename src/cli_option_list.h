@@ -46,6 +46,8 @@ OPT(jobs, "jobs", 'j', REQ, C(trace) | C(train), V(NONE))
 OPT(output, "output", 'o', REQ,
     C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train) |
     C(image) | C(deck) | C(accuracy), V(FILE))
+OPT(png_size, "png-size", 0, REQ,
+    C(heatmap) | C(diagram) | C(self) | C(image) | C(accuracy), V(NONE))
 OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
 OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))

@@ -17,6 +17,7 @@
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
+#include "raster.h"
 #include "self.h"
 #include "self_diagram.h"
 #include "self_view.h"
@@ -35,6 +36,7 @@ struct cli_self_opts {
 	int precision;
 	unsigned heads;         /* bit h: show head h + 1 */
 	int row;                /* --row: the query row, from 1; 0: unset */
+	struct raster_size png; /* --png-size; w 0: not given */
 	struct self_opts so;
 };
 
@@ -110,6 +112,7 @@ static int cli_self_option(struct cli_self_opts *o, int c, const char *arg)
 	case 't': o->target = arg; o->so.cross = 1; return 0;
 	case 'o': o->output = arg; return 0;
 	case CLI_OPT_causal: o->so.causal = 1; return 0;
+	case CLI_OPT_png_size: return cli_png_size(arg, &o->png);
 	case CLI_OPT_no_position: o->so.position = 0; return 0;
 	case CLI_OPT_heads: return cli_self_heads(arg, &o->heads);
 	case 'f':
@@ -160,7 +163,7 @@ static int cli_self_parse(struct cli_self_opts *o, int argc, char **argv)
 		if (rc != 0)
 			return rc;
 	}
-	return 0;
+	return cli_png_check(&o->png, o->output, 0);
 }
 
 /* The words of s in vocabulary v into *idx (allocated) and *n, split as
@@ -218,7 +221,9 @@ static int cli_self_write(const struct self_trace *t,
 	struct fmt_opts fo;
 	fmt_opts_default(&fo);
 	fo.precision = o->precision;
-	if (outfile_open(&of, o->output, err) != 0)
+	int picture = o->format == SELF_SVG || o->format == SELF_DIAGRAM_SVG;
+	if ((picture ? outfile_open_picture(&of, o->output, &o->png, err)
+		     : outfile_open(&of, o->output, err)) != 0)
 		return -1;
 	switch (o->format) {
 	case SELF_TEXT: fmt_text_trace(of.fp, &t->tr, &fo); break;

@@ -414,11 +414,9 @@ static void cli_train_command(char *buf, size_t size,
 				 num_shortest(aw, o->t.align_weight));
 		if (o->t.window != WINDOW_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
-				 " --window=%s", window_get(o->t.window)->name);
-		if (o->t.window != WINDOW_DEFAULT &&
-		    !window_get(o->t.window)->sizeless)
-			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
-				 " --window-size=%d", o->t.window_size);
+				 " --window=%s --window-size=%d",
+				 window_get(o->t.window)->name,
+				 o->t.window_size);
 		if (o->t.selection != SELECTION_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
 				 " --%s", selection_get(o->t.selection)->option);
@@ -586,7 +584,6 @@ static void cli_train_header(char *buf, size_t size,
 	char cmd[1024], method[512], exact[256], align[400], aligned[1024];
 	char loss[NUM_BUFSZ], acc[NUM_BUFSZ], aw[NUM_BUFSZ], guided[320] = "";
 	char story[4096], before[64] = "", with[64];
-	const char *why = window_get(o->t.window)->align_why;
 
 	if (o->t.align_weight > 0.0)
 		snprintf(guided, sizeof guided, "\nPlus %s times -log(the "
@@ -605,18 +602,20 @@ static void cli_train_header(char *buf, size_t size,
 		snprintf(before, sizeof before, "\nThe --init model, %s, says of "
 			 "itself:", cli_train_base(o->init));
 	cli_train_exact(exact, sizeof exact, t, d, o);
-	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
-	aligned[0] = '\0';
-	if (align[0] && why)
-		snprintf(aligned, sizeof aligned, "\nAlignment accuracy (the "
-			 "largest teacher-forced attention weight\non a gold "
-			 "source word): not shown, as it means nothing here:\n"
-			 "%s.", why);
-	else if (align[0])
+	const struct window_class *w = window_get(o->t.window);
+	align[0] = aligned[0] = '\0';
+	if (w->no_alignment) /* it would mean nothing: say why */
+		snprintf(aligned, sizeof aligned, "\nAlignment accuracy: not "
+			 "measured through the %s window:\n%s.", w->name,
+			 w->no_alignment);
+	else
+		cli_train_align(align, sizeof align, t, d, o->t.scorers,
+				&t->work);
+	if (align[0])
 		snprintf(aligned, sizeof aligned, "\nAlignment accuracy (the "
 			 "largest teacher-forced attention weight\non a gold "
 			 "source word), of the training pairs:\n%s.", align);
-	if (align[0] && h && !why) {
+	if (align[0] && h) {
 		struct train_work hw;
 		size_t used = strlen(aligned);
 		train_work_init(&hw, &t->lay, h->max_src, h->max_tgt + 1);
@@ -791,12 +790,11 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 {
 	char align[400];
 	struct train_work hw;
-	const char *why = window_get(o->t.window)->align_why;
+	const struct window_class *w = window_get(o->t.window);
 
-	if (why) {
-		if (d->naligned || (o->heldout && h->naligned))
-			fprintf(stderr, "alignment accuracy: not shown, as it "
-				"means nothing here: %s\n", why);
+	if (w->no_alignment) {
+		fprintf(stderr, "alignment accuracy: not measured through the "
+			"%s window: %s\n", w->name, w->no_alignment);
 		return;
 	}
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "arch.h"
+#include "gradpath.h"
 #include "lesson.h"
 #include "num.h"
 #include "selection.h"
@@ -29,14 +30,14 @@
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
 	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_HARD, KEY_SEED,
-	KEY_INPUT_FEEDING,
+	KEY_INPUT_FEEDING, KEY_GRADIENT_PATHS, KEY_PAIRS,
 	KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
 	"arch", "window", "window-size", "hard", "seed",
-	"input-feeding"
+	"input-feeding", "gradient-paths", "pairs"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -240,7 +241,7 @@ static int lp_num_boundary(char c)
 		 (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
 }
 
-static int lp_alt(struct lparse *p, size_t off, size_t n);
+static int lp_alt(struct lparse *p, size_t off, size_t n, int window);
 
 /* The reference written between the braces at s[at] and s[close] of
  * the current line: parsed into the page's refs, its model= added to the
@@ -257,7 +258,7 @@ static int lp_ref(struct lparse *p, size_t at, size_t close)
 	r.line = p->lineno;
 	r.col = (int)at + 1;
 	if (mlen)
-		r.alt = lp_alt(p, at + 1 + moff, mlen);
+		r.alt = lp_alt(p, at + 1 + moff, mlen, r.window);
 	pg->refs = xreallocarray(pg->refs, (size_t)pg->nrefs + 1,
 				 sizeof *pg->refs);
 	pg->refs[pg->nrefs++] = r;
@@ -529,13 +530,8 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 			l->cfg.window = w;
 			return 0;
 		}
-		names[0] = '\0';
-		for (int k = 0; k < WINDOW_COUNT; k++)
-			snprintf(names + strlen(names), sizeof names -
-				 strlen(names), "%s%s", k == 0 ? "" :
-				 k + 1 < WINDOW_COUNT ? ", " : " or ",
-				 window_get(k)->name);
-		return lp_err(p, off, "expected %s, found %s", names,
+		return lp_err(p, off, "expected %s, found %s",
+			      window_names(names, sizeof names),
 			      lp_quote(buf, sizeof buf, v, n));
 	}
 	case KEY_WINDOW_SIZE: {
@@ -576,6 +572,26 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		return lp_err(p, off, "expected yes or no (whether the model "
 			      "has input feeding), found %s",
 			      lp_quote(buf, sizeof buf, v, n));
+	case KEY_GRADIENT_PATHS: { /* --gradient-paths[=T] */
+		unsigned long long t;
+		l->grad_pos = pos;
+		if (n == 4 && memcmp(v, "last", 4) == 0) {
+			l->cfg.grad_paths = -1;
+			return 0;
+		}
+		if (util_whole(v, n, TRACE_MAX_STEPS, &t) == 0 && t > 0) {
+			l->cfg.grad_paths = (int)t;
+			return 0;
+		}
+		return lp_err(p, off, "expected a step from 1 to %d or last "
+			      "(the step whose loss L_t the gradient paths "
+			      "follow), found %s", TRACE_MAX_STEPS,
+			      lp_quote(buf, sizeof buf, v, n));
+	}
+	case KEY_PAIRS:
+		l->pairs = xstrndup(v, n);
+		l->pairs_pos = pos;
+		break;
 	case KEY_SEED: /* the seed of a selection's draws */
 		if (util_whole(v, n, ULLONG_MAX, &l->cfg.seed) == 0)
 			return 0;
@@ -643,19 +659,21 @@ static int lp_header(struct lparse *p)
 static const char *const show_names[SHOW_COUNT] = {
 	"embedding", "encoder", "state", "score", "scores", "softmax",
 	"weights", "weighted", "context", "concat", "output", "stage",
-	"heatmap", "compare", "quiz", "self", "diagram"
+	"heatmap", "compare", "quiz", "self", "diagram", "words",
+	"gradpaths", "accuracy"
 };
 
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
 	"weights, weighted, context, concat, output, stage=NAME, heatmap, " \
-	"compare or diagram"
+	"compare, diagram, words, gradpaths or accuracy"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
 #define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
  * model= for show directives only. */
-enum { OPT_T, OPT_I, OPT_K, OPT_SCORER, OPT_MODEL, OPT_ARITH, OPT_COUNT };
+enum { OPT_T, OPT_I, OPT_K, OPT_SCORER, OPT_MODEL, OPT_WINDOW, OPT_ARITH,
+       OPT_COUNT };
 #define OPT(x) (1u << (x))
 
 /* Which options each directive needs and which it allows.  Three cases
@@ -683,9 +701,14 @@ static const struct show_rule {
 	[SHOW_OUTPUT] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
 	[SHOW_STAGE] = { OPT(OPT_T),
 			 OPT(OPT_T) | OPT(OPT_SCORER) | OPT(OPT_ARITH) },
-	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) },
+	[SHOW_HEATMAP] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) |
+			   OPT(OPT_WINDOW) },
 	[SHOW_COMPARE] = { OPT(OPT_T), OPT(OPT_T) },
 	[SHOW_DIAGRAM] = { OPT(OPT_T), OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_WORDS] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) | OPT(OPT_WINDOW) },
+	[SHOW_GRADPATHS] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) |
+			     OPT(OPT_WINDOW) },
+	[SHOW_ACCURACY] = { 0, 0 },
 	/* SHOW_QUIZ: by its stage, in quiz_rule() */
 };
 
@@ -701,7 +724,8 @@ static struct show_rule quiz_rule(int stage)
 }
 
 static const char *const opt_forms[OPT_COUNT] = {
-	"t=N", "i=N", "k=N", "scorer=NAME", "model=PATH", "arithmetic"
+	"t=N", "i=N", "k=N", "scorer=NAME", "model=PATH", "window=NAME",
+	"arithmetic"
 };
 
 /* One directive being parsed: the options seen, where, and how long. */
@@ -826,10 +850,13 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		opt = OPT_SCORER;
 	else if (!quiz && n >= 6 && memcmp(w, "model=", 6) == 0)
 		opt = OPT_MODEL;
+	else if (!quiz && n >= 7 && memcmp(w, "window=", 7) == 0)
+		opt = OPT_WINDOW;
 	if (opt < 0)
 		return lp_err(p, off, "expected %s, found %s", quiz ?
 			      "t=N, i=N, k=N or scorer=NAME" :
-			      "t=N, i=N, scorer=NAME, model=PATH or arithmetic",
+			      "t=N, i=N, scorer=NAME, model=PATH, "
+			      "window=NAME or arithmetic",
 			      lp_quote(buf, sizeof buf, w, n));
 	if (d->olen[opt])
 		return lp_err(p, off, "expected %s once, found it again: %s",
@@ -861,6 +888,17 @@ static int lp_option(struct lparse *p, struct lp_show *d, size_t off,
 		return lp_err(p, off + 6, "expected a model (%s, or the "
 			      "path of a model file) after 'model=', found "
 			      "nothing", model_builtin_list());
+	case OPT_WINDOW: {
+		char name[32];
+		snprintf(name, sizeof name, "%.*s", (int)(n - 7), w + 7);
+		d->sh.window = n - 7 < sizeof name ? window_find(name) : -1;
+		if (d->sh.window >= 0)
+			return 0;
+		return lp_err(p, off + 7, "expected a window (%s) after "
+			      "'window=', found %s", window_names(names,
+			      sizeof names), lp_quote(buf, sizeof buf, w + 7,
+			      n - 7));
+	}
 	default:
 		d->sh.arithmetic = 1;
 		return 0;
@@ -909,6 +947,10 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 			return lp_err(p, d->end, "expected %s after '%s %s', "
 				      "found the end of the line",
 				      opt_forms[k], d->verb, d->name);
+	if (d->olen[OPT_WINDOW] && !d->olen[OPT_MODEL])
+		return lp_err(p, d->off[OPT_WINDOW], "expected model=PATH "
+			      "before window=NAME (the window the other "
+			      "model is traced through), found window= alone");
 	if (d->sh.what != SHOW_EMBEDDING || (!d->olen[OPT_T]) != !d->olen[OPT_I])
 		return 0;
 	if (d->olen[OPT_T])
@@ -920,20 +962,23 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 		      "of the line");
 }
 
-/* The model named by the n bytes at off of the line: its number in
- * l->alts from 1, adding it there if it is new. */
-static int lp_alt(struct lparse *p, size_t off, size_t n)
+/* The model named by the n bytes at off of the line, traced through
+ * window (-1: the lesson's): its number in l->alts from 1, adding it
+ * there if it is new. */
+static int lp_alt(struct lparse *p, size_t off, size_t n, int window)
 {
 	struct lesson *l = p->l;
 	char *name = xstrndup(p->line + off, n);
 	for (int k = 0; k < l->nalts; k++)
-		if (strcmp(l->alts[k].name, name) == 0) {
+		if (strcmp(l->alts[k].name, name) == 0 &&
+		    l->alts[k].window == window) {
 			free(name);
 			return k + 1;
 		}
 	l->alts = xreallocarray(l->alts, (size_t)l->nalts + 1, sizeof *l->alts);
 	memset(&l->alts[l->nalts], 0, sizeof *l->alts);
 	l->alts[l->nalts].name = name;
+	l->alts[l->nalts].window = window;
 	l->alts[l->nalts].pos = (struct lesson_pos){ p->lineno, (int)off + 1 };
 	return ++l->nalts;
 }
@@ -1045,6 +1090,7 @@ static int lp_show(struct lparse *p, int quiz)
 	memset(&d, 0, sizeof d);
 	d.sh.scorer = -1;
 	d.sh.stage = -1;
+	d.sh.window = -1;
 	d.sh.line = p->lineno;
 	d.end = 4;
 	d.verb = quiz ? "quiz" : "show";
@@ -1074,7 +1120,7 @@ static int lp_show(struct lparse *p, int quiz)
 		return -1;
 	if (d.olen[OPT_MODEL])
 		d.sh.alt = lp_alt(p, d.off[OPT_MODEL] + 6,
-				  d.olen[OPT_MODEL] - 6);
+				  d.olen[OPT_MODEL] - 6, d.sh.window);
 	b->show = d.sh;
 	p->open = OPEN_NONE;
 	return 0;
@@ -1101,9 +1147,11 @@ static int lp_claim(struct lparse *p)
 		return lp_err(p, 6 + bad, "%s", why);
 	c.line = p->lineno;
 	if (mlen[0])
-		c.a.ref.alt = lp_alt(p, 6 + moff[0], mlen[0]);
+		c.a.ref.alt = lp_alt(p, 6 + moff[0], mlen[0],
+					    c.a.ref.window);
 	if (mlen[1])
-		c.b.ref.alt = lp_alt(p, 6 + moff[1], mlen[1]);
+		c.b.ref.alt = lp_alt(p, 6 + moff[1], mlen[1],
+					    c.b.ref.window);
 	struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
 	pg->claims = xreallocarray(pg->claims, (size_t)pg->nclaims + 1,
 				   sizeof *pg->claims);
@@ -1180,9 +1228,11 @@ static int lp_predict(struct lparse *p)
 	pr->col = 9;
 	pr->block = pg->nblocks;
 	if (mlen[0])
-		pr->c.a.ref.alt = lp_alt(p, 8 + moff[0], mlen[0]);
+		pr->c.a.ref.alt = lp_alt(p, 8 + moff[0], mlen[0],
+						pr->c.a.ref.window);
 	if (mlen[1])
-		pr->c.b.ref.alt = lp_alt(p, 8 + moff[1], mlen[1]);
+		pr->c.b.ref.alt = lp_alt(p, 8 + moff[1], mlen[1],
+						pr->c.b.ref.window);
 	p->open = OPEN_NONE; /* what follows is hidden until the answer */
 	return 0;
 }
@@ -1336,6 +1386,8 @@ static void lesson_alts_unload(struct lesson *l)
 
 void lesson_free(struct lesson *l)
 {
+	lesson_why_free(l);
+	free(l->pairs);
 	lesson_alts_unload(l);
 	lesson_self_free(l);
 	for (int k = 0; k < l->nalts; k++)
@@ -1395,8 +1447,8 @@ static char *prep_lesson_dir(const struct lesson *l)
  * directory, if it lies in that directory or below it; else NULL with e
  * filled.  The check is made on the path with every symbolic link and
  * ".." resolved, so no spelling leads out of the tree. */
-static char *prep_resolve(const struct lesson *l, const char *name,
-			  struct errbuf *e)
+char *lesson_resolve(const struct lesson *l, const char *name, int model,
+		     struct errbuf *e)
 {
 	const char *slash = strrchr(l->path, '/');
 	size_t dir = name[0] == '/' || !slash ? 0 :
@@ -1411,9 +1463,11 @@ static char *prep_resolve(const struct lesson *l, const char *name,
 	} else {
 		size_t n = strcmp(top, "/") == 0 ? 0 : strlen(top);
 		if (strncmp(real, top, n) != 0 || real[n] != '/') {
-			err_set(e, "expected a built-in model (%s) or a "
-				"file in the lesson's directory or below it, "
-				"found \"%s\"", model_builtin_list(), name);
+			err_set(e, "expected %s%s%sa file in the lesson's "
+				"directory or below it, found \"%s\"", model ?
+				"a built-in model (" : "", model ?
+				model_builtin_list() : "", model ? ") or " : "",
+				name);
 			free(real);
 			real = NULL;
 		}
@@ -1432,7 +1486,7 @@ static int prep_file(const struct lesson *l, const char *name, int who,
 		     struct errbuf *e)
 {
 	struct stat st;
-	char *real = prep_resolve(l, name, e);
+	char *real = lesson_resolve(l, name, 1, e);
 	int rc = -1;
 	memset(m, 0, sizeof *m);
 	if (!real)
@@ -1481,32 +1535,62 @@ static int prep_model(const struct lesson *l, const char *name,
 	return rc;
 }
 
+/* The window alt a is traced through: its window=, else the lesson's. */
+static int prep_alt_window(const struct lesson *l, const struct lesson_alt *a)
+{
+	return a->window >= 0 ? a->window : l->cfg.window;
+}
+
+/* Traces the lesson's sentence (and target) with model m through alt
+ * a's window into a->tr. */
+static int prep_alt_trace(struct lesson *l, struct lesson_alt *a,
+			  const struct model *m, struct errbuf *err)
+{
+	struct trace_cfg cfg = l->cfg;
+	struct errbuf e;
+	cfg.window = prep_alt_window(l, a);
+	const struct window_class *w = window_get(cfg.window);
+	if ((w->check && w->check(m, &cfg, &e) != 0) ||
+	    tok_trace(&a->tr, m, l->sentence, l->target, l->scorers, &cfg,
+		      &e) != 0) {
+		err_set(err, "%s:%d:%d: the model %s cannot trace the "
+			"lesson's sentence: %s", l->path, a->pos.line,
+			a->pos.col, a->name, e.msg);
+		return -1;
+	}
+	a->ready = 1;
+	return 0;
+}
+
 /* Loads each model of a model= directive, and traces the lesson's
- * sentence (and target) with it; a file loaded already, as the lesson's
- * own model or another model=, is shown from there. */
-static int prep_alts(struct lesson *l, struct prep_files *files,
-		     struct errbuf *err)
+ * sentence (and target) with it through its window; a file loaded
+ * already, as the lesson's own model (own) or another model=, is shown
+ * from there, or traced again when its window differs. */
+static int prep_alts(struct lesson *l, const struct model *own,
+		     struct prep_files *files, struct errbuf *err)
 {
 	for (int k = 0; k < l->nalts; k++) {
 		struct lesson_alt *a = &l->alts[k];
-		struct errbuf e;
 		int same = -2;
 		if (prep_model(l, a->name, a->pos, k, files, &a->m, &same,
 			       err) != 0)
 			return -1;
-		if (same != -2) {
+		if (same == -2) {
+			if (prep_alt_trace(l, a, &a->m, err) != 0) {
+				model_free(&a->m);
+				return -1;
+			}
+			continue;
+		}
+		int held = same < 0 ? l->cfg.window
+				    : prep_alt_window(l, &l->alts[same]);
+		if (held == prep_alt_window(l, a)) {
 			a->same = same < 0 ? -1 : same + 1;
 			continue;
 		}
-		if (tok_trace(&a->tr, &a->m, l->sentence, l->target,
-			      l->scorers, &l->cfg, &e) != 0) {
-			model_free(&a->m);
-			err_set(err, "%s:%d:%d: the model %s cannot trace the "
-				"lesson's sentence: %s", l->path, a->pos.line,
-				a->pos.col, a->name, e.msg);
+		if (prep_alt_trace(l, a, same < 0 ? own : &l->alts[same].m,
+				   err) != 0)
 			return -1;
-		}
-		a->ready = 1;
 	}
 	return 0;
 }
@@ -1589,6 +1673,11 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 	if (w->check && w->check(m, &l->cfg, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->window_pos.line,
 			l->window_pos.col, e.msg);
+		return -1;
+	}
+	if (l->cfg.grad_paths && gradpath_check(m, &l->cfg, ntgt, &e) != 0) {
+		err_set(err, "%s:%d:%d: %s", l->path, l->grad_pos.line,
+			l->grad_pos.col, e.msg);
 		return -1;
 	}
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
@@ -1759,10 +1848,13 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		model_free(m);
 		return -1;
 	}
-	if (prep_alts(l, &files, err) != 0 || prep_shows(l, tr, err) != 0 ||
+	if (prep_alts(l, m, &files, err) != 0 ||
+	    prep_shows(l, tr, err) != 0 ||
+	    lesson_why_prepare(l, m, err) != 0 ||
 	    lesson_refs_prepare(l, tr, err) != 0 ||
 	    lesson_self_prepare(l, m, err) != 0) {
 		lesson_self_free(l);
+		lesson_why_free(l);
 		lesson_alts_unload(l);
 		trace_free(tr);
 		model_free(m);

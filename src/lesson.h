@@ -16,6 +16,8 @@
 #include "trace.h"
 #include "util.h"
 
+struct accuracy_line; /* accuracy.h */
+
 /* Model files a lesson loads, at most: its own and those of model=, each
  * file once however it is spelled (it is known by device and inode), and
  * only from the lesson's own directory and below it.  With MODEL_MAX_BYTES
@@ -48,6 +50,12 @@ enum show_what {
 	SHOW_SELF,        /* "show self=STAGE" or "quiz self-KIND": the
 	                     self-attention trace (self.h, lesson_self.c) */
 	SHOW_DIAGRAM,     /* the picture of step t (diagram.h)  needs t */
+	SHOW_WORDS,       /* the word each step predicts, against the
+	                     target's (lesson_why.c) */
+	SHOW_GRADPATHS,   /* ‖∂L_t/∂h_i‖ by path, a row a source word; needs
+	                     'gradient-paths:' (lesson_why.c) */
+	SHOW_ACCURACY,    /* word accuracy by source length on 'pairs:', a
+	                     line a model of the lesson (lesson_why.c) */
 	SHOW_COUNT
 };
 
@@ -68,6 +76,8 @@ struct lesson_show {
 	int alt;            /* model=PATH (heatmap only): 1 + an index into
 	                       lesson.alts; 0: the lesson's own model */
 	int col_model;      /* the byte column of "model=", or 0 */
+	int window;         /* window=NAME beside model=: an enum window, or
+	                       -1: the lesson's */
 	/* SHOW_SELF: */
 	int self_quiz;      /* 0: show self=STAGE; else 1 + an enum
 	                       self_quiz_kind (quiz self-score, self-weight,
@@ -123,6 +133,8 @@ struct lesson_ref {
 	                      idx[1] a weight's column */
 	int scorer;        /* an enum scorer, or -1: the run shown */
 	int alt;           /* model=PATH: 1 + an index into lesson.alts; 0 */
+	int window;        /* window=NAME (with model=): an enum window, or
+	                      -1: the lesson's */
 	int decimals;      /* ":N", or -1: the page's precision */
 };
 
@@ -198,8 +210,12 @@ struct lesson_alt {
 	int same;              /* the same file as another model, whose m
 	                          and tr it shows: 1 + the index of an
 	                          earlier alt, -1 the lesson's own, or 0 */
+	int window;            /* window=NAME: an enum window, or -1: the
+	                          lesson's; a model is one alt a window */
 	struct model m;
 	struct trace tr;       /* all three scorers, like the lesson's own */
+	struct accuracy_line *acc; /* with 'pairs:', its accuracy by
+	                              length (lesson_why.c); else NULL */
 };
 
 struct lesson {
@@ -233,6 +249,12 @@ struct lesson {
 	/* "scorer:", "scorers:", "window:" and "window-size:", so that a
 	 * clash with the model points at the key that asks for it */
 	struct lesson_pos scorer_pos, scorers_pos, window_pos, window_size_pos;
+	struct lesson_pos grad_pos;  /* "gradient-paths:" */
+	char *pairs;      /* "pairs:": a pairs file of the lesson's tree, for
+	                     show accuracy and {accuracy[N]}; NULL */
+	struct lesson_pos pairs_pos;
+	struct accuracy_line *acc; /* the lesson's own model's accuracy on
+	                              pairs (lesson_why.c); NULL */
 	int npages;
 	struct lesson_page *pages;
 	int nalts;
@@ -242,6 +264,34 @@ struct lesson {
 	 * them on the lesson's model, lesson_free frees them */
 	struct self_trace *selfs[LESSON_SELF_VARIANTS];
 };
+
+/* The real path of the file name (a model file, with model set, or a
+ * pairs file the lesson names), relative to the lesson's directory
+ * unless it starts with '/', if it lies in that directory or below it,
+ * every symbolic link and ".." resolved; newly allocated.  Else NULL with
+ * e set ("expected [a built-in model (...) or ]a file in the lesson's
+ * directory or below it, found ..."). */
+char *lesson_resolve(const struct lesson *l, const char *name, int model,
+		     struct errbuf *e);
+
+/* lesson_why.c: the directives and references of the lesson "why
+ * attention" (doc/lessons.md, "Comparing models").
+ * lesson_why_prepare measures each model of the lesson (its own, m, and
+ * every model= one) on the 'pairs:' file, and checks that the
+ * directives that need 'gradient-paths:' or 'pairs:' have them
+ * ("PATH:LINE:COL: expected ..."); returns 0 or -1 with err set.
+ * lesson_why_free frees what it made.  lesson_why_text writes a
+ * SHOW_WORDS, SHOW_GRADPATHS or SHOW_ACCURACY directive of tr's run.
+ * lesson_why_value is the value of {accuracy[N]} or {exact[N]}: 1 with
+ * *v set, -1 with why set, 0 when r names neither. */
+int lesson_why_prepare(struct lesson *l, const struct model *m,
+		       struct errbuf *err);
+void lesson_why_free(struct lesson *l);
+void lesson_why_text(FILE *out, const struct lesson *l,
+		     const struct lesson_show *sh, const struct trace *tr,
+		     int run, const struct fmt_opts *o, int width);
+int lesson_why_value(const struct lesson *l, const struct lesson_ref *r,
+		     double *v, char *why, size_t size);
 
 /* lesson_self.c: the self-attention directives.  lesson_self_prepare
  * builds the traces they show on m and checks their numbers ("PATH:LINE:

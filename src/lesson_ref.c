@@ -14,6 +14,7 @@
 
 #include "lesson.h"
 #include "num.h"
+#include "window.h"
 
 /* --- the walk over a trace's numbers --------------------------------- */
 
@@ -125,6 +126,18 @@ static int lr_options(struct lesson_ref *r, const char *s, size_t b,
 					      "a scorer of 'attn-trace "
 					      "scorers', found '%.*s'",
 					      (int)(*n - w), s + w);
+		} else if (*n - w > 7 && memcmp(s + w, "window=", 7) == 0) {
+			char name[32], names[96];
+			snprintf(name, sizeof name, "%.*s", (int)(*n - w - 7),
+				 s + w + 7);
+			if (r->window >= 0)
+				return LR_ERR(w, "expected window=NAME once, "
+					      "found it again");
+			if ((r->window = window_find(name)) < 0)
+				return LR_ERR(w + 7, "expected a window (%s) "
+					      "after 'window=', found '%.*s'",
+					      window_names(names, sizeof names),
+					      (int)(*n - w - 7), s + w + 7);
 		} else if (*n - w > 6 && memcmp(s + w, "model=", 6) == 0) {
 			if (*model_len)
 				return LR_ERR(w, "expected model=PATH once, "
@@ -147,6 +160,7 @@ int lesson_ref_parse(struct lesson_ref *r, const char *s, size_t n,
 	size_t b = 0;
 	memset(r, 0, sizeof *r);
 	r->scorer = -1;
+	r->window = -1;
 	r->decimals = -1;
 	*model_off = *model_len = 0;
 	snprintf(r->text, sizeof r->text, "%.*s", (int)n, s);
@@ -157,6 +171,10 @@ int lesson_ref_parse(struct lesson_ref *r, const char *s, size_t n,
 	if (lr_options(r, s, b, &n, model_off, model_len, why, size,
 		       bad) != 0)
 		return -1;
+	if (r->window >= 0 && !*model_len)
+		return LR_ERR(b, "expected model=PATH beside window=NAME (the "
+			      "window the other model is traced through), "
+			      "found window= alone in '{%s}'", r->text);
 	/* ":N", fewer decimals */
 	size_t c = n;
 	while (c > b && s[c - 1] >= '0' && s[c - 1] <= '9')
@@ -525,6 +543,9 @@ int lesson_ref_value(const struct lesson *l, const struct lesson_ref *r,
 		     size_t size)
 {
 	const struct trace *t = lr_trace(l, r, tr);
+	int why_rc = lesson_why_value(l, r, v, why, size);
+	if (why_rc != 0) /* {accuracy[N]}, {exact[N]} */
+		return why_rc > 0 ? 0 : -1;
 	if (strchr(r->sym, '.') && !r->op[0])
 		return lr_weight(t, r, v, why, size);
 	if (r->scorer >= 0 || run < 0)

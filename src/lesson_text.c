@@ -200,7 +200,8 @@ static int lt_names_run(const struct lesson_show *sh, int run,
 	int decoder = sh->what == SHOW_EMBEDDING ? sh->t > 0 :
 		      sh->what == SHOW_STAGE ? sh->stage != STAGE_ENCODING :
 		      sh->what != SHOW_ENCODER && sh->what != SHOW_COMPARE &&
-		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS;
+		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS &&
+		      sh->what != SHOW_ACCURACY;
 	return decoder && tr->runs[run].scorer != l->scorer;
 }
 
@@ -270,7 +271,11 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		run = 0;
 	if (run >= tr->nruns)
 		run = tr->nruns - 1;
-	if (sh->alt > 0)
+	if (sh->alt > 0 && l->alts[sh->alt - 1].window >= 0)
+		fprintf(out, "(the model %s, window %s)\n",
+			l->alts[sh->alt - 1].name,
+			window_get(l->alts[sh->alt - 1].window)->name);
+	else if (sh->alt > 0)
 		fprintf(out, "(the model %s)\n", l->alts[sh->alt - 1].name);
 	if (lt_names_run(sh, run, l, tr))
 		fprintf(out, "(%s scorer)\n",
@@ -300,6 +305,11 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		break;
 	case SHOW_QUIZ:
 		lt_quiz(out, l, sh, tr, &fo, run);
+		break;
+	case SHOW_WORDS:
+	case SHOW_GRADPATHS:
+	case SHOW_ACCURACY:
+		lesson_why_text(out, l, sh, tr, run, &fo, width);
 		break;
 	default:
 		lt_records(out, tr, sh, run, &fo);
@@ -422,6 +432,17 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		return;
 	case SHOW_DIAGRAM:
 		snprintf(buf, size, "the picture of step %d", t);
+		return;
+	case SHOW_WORDS:
+		snprintf(buf, size, "the words %s predicts", sh->alt ?
+			 "another model" : "the model");
+		return;
+	case SHOW_GRADPATHS:
+		snprintf(buf, size, "the gradient paths of %s", sh->alt ?
+			 "another model" : "the model");
+		return;
+	case SHOW_ACCURACY:
+		snprintf(buf, size, "word accuracy by source length");
 		return;
 	case SHOW_COUNT:
 		break;

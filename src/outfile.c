@@ -151,7 +151,8 @@ static void outfile_release(struct outfile *of)
 	free(of->path);
 	free(of->target);
 	free(of->tmp);
-	of->path = of->target = of->tmp = NULL;
+	free(of->svg);
+	of->path = of->target = of->tmp = of->svg = NULL;
 	of->fp = NULL;
 	of->is_stdout = 0;
 }
@@ -179,11 +180,27 @@ static int outfile_gz(struct outfile *of)
 	return 0;
 }
 
+/* The stream that the caller writes into, over the file's own: gzip for
+ * NAME.gz (outfile_gz()), or for NAME.png a memory stream of the SVG,
+ * which outfile_finish() rasterises.  Returns 0, or -1 with errno set and
+ * of->fp as it was. */
+static int outfile_wrap(struct outfile *of)
+{
+	if (!of->png)
+		return outfile_gz(of);
+	FILE *m = open_memstream(&of->svg, &of->svg_len);
+	if (!m)
+		return -1;
+	of->raw = of->fp;
+	of->fp = m;
+	return 0;
+}
+
 /* Writes in place: path names something that is not a regular file. */
 static int outfile_open_direct(struct outfile *of, struct errbuf *err)
 {
 	of->fp = fopen(of->path, "w");
-	if (of->fp && outfile_gz(of) == 0)
+	if (of->fp && outfile_wrap(of) == 0)
 		return 0;
 	if (of->fp) {
 		int e = errno;
@@ -415,7 +432,7 @@ static int outfile_open_temp(struct outfile *of, const struct stat *old,
 	if (fd >= 0) {
 		outfile_guard(of);
 		if (outfile_owner_mode(fd, old) != 0 ||
-		    !(of->fp = fdopen(fd, "w")) || outfile_gz(of) != 0) {
+		    !(of->fp = fdopen(fd, "w")) || outfile_wrap(of) != 0) {
 			e = errno;
 			if (of->fp)
 				fclose(of->fp); /* and fd */
@@ -468,15 +485,23 @@ int outfile_same_fd(int fd, const char *in)
 	return fstat(fd, &o) == 0 && outfile_same_stat(&o, in);
 }
 
-int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
+/* outfile_open() and outfile_open_picture(): box is NULL for what is not
+ * a picture. */
+static int outfile_open_as(struct outfile *of, const char *path,
+			   const struct raster_size *box, struct errbuf *err)
 {
 	memset(of, 0, sizeof *of);
+	if (raster_check_name(path, box != NULL, err) != 0)
+		return -1;
 	if (!path || strcmp(path, "-") == 0) {
 		of->fp = stdout;
 		of->is_stdout = 1;
 		return 0;
 	}
 	of->path = xstrdup(path);
+	of->png = box && raster_name(path);
+	if (box)
+		of->box = *box;
 	int fd = -1;
 	char *target = *path ? outfile_follow(path, &fd, err) : NULL;
 	if (!target) {
@@ -499,6 +524,19 @@ int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
 	return outfile_open_temp(of, exists ? &st : NULL, err);
 }
 
+int outfile_open(struct outfile *of, const char *path, struct errbuf *err)
+{
+	return outfile_open_as(of, path, NULL, err);
+}
+
+int outfile_open_picture(struct outfile *of, const char *path,
+			 const struct raster_size *box, struct errbuf *err)
+{
+	static const struct raster_size slide = { RASTER_BOX_W, RASTER_BOX_H };
+	return outfile_open_as(of, path, box && box->w > 0 ? box : &slide,
+			       err);
+}
+
 /* Flushes and checks standard output, which stays open. */
 static int outfile_commit_stdout(struct outfile *of, struct errbuf *err)
 {
@@ -519,6 +557,20 @@ void outfile_wrote(struct outfile *of)
 		of->err = errno ? errno : EIO;
 }
 
+/* NAME.png: rasterises the SVG that of->svg holds into the file's own
+ * stream, of->fp.  Returns 0, or -1 with *e set to the errno of a write
+ * that failed, or else with *e 0 and err set to "PATH: REASON". */
+static int outfile_rasterise(struct outfile *of, int *e, struct errbuf *err)
+{
+	struct errbuf why;
+	int rc = raster_png(of->fp, of->svg, of->svg_len, &of->box, e, &why);
+	free(of->svg);
+	of->svg = NULL;
+	if (rc != 0 && *e == 0)
+		err_set(err, "%s: %s", of->path, why.msg);
+	return rc;
+}
+
 /* Step 1 of a commit: flushes of's stream, checks it for write errors,
  * syncs a temporary file and closes it (not stdout).  Returns 0, or -1
  * with err set; either way of->fp is gone, and the temporary file is
@@ -535,11 +587,16 @@ static int outfile_finish(struct outfile *of, struct errbuf *err)
 	errno = 0;
 	int bad = fflush(of->fp) != 0 || ferror(of->fp);
 	int e = of->err ? of->err : errno;
-	if (of->raw) { /* the gzip trailer, into the file's own stream */
+	if (of->raw) { /* the gzip trailer, or the SVG, now whole */
 		if (fclose(of->fp) != 0 && !bad)
 			bad = 1, e = errno;
 		of->fp = of->raw;
 		of->raw = NULL;
+	}
+	if (!bad && of->png && outfile_rasterise(of, &e, err) != 0) {
+		fclose(of->fp);
+		of->fp = NULL;
+		return e ? outfile_fail(of, e, err) : -1;
 	}
 	if (!bad && of->tmp && fsync(fileno(of->fp)) != 0)
 		bad = 1, e = errno;

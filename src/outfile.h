@@ -31,7 +31,12 @@
  * running out of memory (util_out_of_memory() aborts) removes it too.
  * A path that ends in ".gz" (not "-", nor a descriptor's name) is
  * written compressed, as gzip (zlib): of->fp takes the uncompressed bytes,
- * and the commit writes the gzip trailer before it renames.
+ * and the commit writes the gzip trailer before it renames.  A path
+ * given to outfile_open_picture() that ends in ".png" is written as PNG
+ * (src/raster.h): of->fp takes the SVG into memory, and the commit
+ * rasterises it into the temporary file before it renames; outfile_open()
+ * refuses such a name, as both refuse names that raster_check_name()
+ * does.
  *
  * There are OUTFILE_SLOTS such slots, one an outfile open at the same
  * time: more are not covered.  The slots are the only global state here,
@@ -41,6 +46,7 @@
 
 #include <stdio.h>
 
+#include "raster.h"
 #include "util.h"
 
 /* The outfiles open at the same time that the signal handler covers:
@@ -58,6 +64,11 @@ struct outfile {
 	int is_stdout;
 	int guarded;   /* 1 while the signal slot holds tmp */
 	int err;       /* errno of the first write that failed, or 0 */
+	int png;       /* 1: NAME.png; fp is a memory stream of the SVG, and
+	                  raw the file's own stream */
+	char *svg;     /* the memory stream's buffer (open_memstream) */
+	size_t svg_len;
+	struct raster_size box; /* the PNG's box, with png */
 };
 
 /* Whether writing to out (NULL or "-": standard output) would write into
@@ -78,6 +89,14 @@ int outfile_same_fd(int fd, const char *in);
  * created, the directory does not exist ...); then nothing was created and
  * *of needs no outfile_abort(). */
 int outfile_open(struct outfile *of, const char *path, struct errbuf *err);
+
+/* outfile_open() for a picture that is written as SVG: a path that ends
+ * in ".png" is written as PNG instead, fitted to box (NULL, or a box of width 0:
+ * RASTER_BOX_W by RASTER_BOX_H).  The same returns; err also says why a name is
+ * refused (raster_check_name(): no PNG in this build, ".png.gz",
+ * ".jpg" ...), before anything is created. */
+int outfile_open_picture(struct outfile *of, const char *path,
+			 const struct raster_size *box, struct errbuf *err);
 
 /* Call after writing to of->fp, while errno is as the write left it: if
  * the stream has failed, keeps the reason for outfile_commit()'s message.

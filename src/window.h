@@ -67,11 +67,12 @@ struct window_class {
 	 * then a line only from the window's positions, to the context
 	 * (fixed: one line from h_n); NULL: the query weighs every h_i */
 	const char *diagram_note;
-	/* why the alignment accuracy (the largest weight on a gold source
-	 * word) means nothing through the window, which train says in its
-	 * place ("the fixed window puts all the weight on h_n, ..."); NULL,
-	 * the default: train reports it */
-	const char *align_why;
+	/* why training reports no alignment accuracy through this window
+	 * (the share of target words whose largest weight is on a gold
+	 * source word), which would say nothing of what it learnt: fixed's
+	 * weight is on h_n whatever the scores.  NULL, the default: it
+	 * reports it */
+	const char *no_alignment;
 	/* the model's sections the window owns, as bits of
 	 * model_param_table's mask (local-p: LOCALP_PARAM_BIT): training
 	 * through the window trains them too; 0, the default: none */
@@ -124,6 +125,10 @@ static inline const struct window_class *window_get(int w)
 
 /* The window called name (exactly), or -1. */
 int window_find(const char *name);
+
+/* Every window's name from the registry, "global, local-m, local-p or
+ * fixed", into buf (size bytes, cut if it must be); returns buf. */
+const char *window_names(char *buf, size_t size);
 
 /* ---- shared by the windows' training parts */
 

@@ -117,8 +117,8 @@ const struct window_class window_fixed = {
 	.heatmap_note = "fixed window, no attention: all weight on h_{n}, "
 			"the last word",
 	.diagram_note = "step {t}: no attention: c_{t} = h_{n} at every step",
-	.align_why = "the fixed window puts all the weight on h_n, whatever "
-		     "the scores",
+	.no_alignment = "its weight is on h_n at every step, whatever the "
+			"scores, so it aligns no word",
 	.train_weights = fixed_train_weights,
 	.train_back = window_train_softmax_back,
 };

@@ -13,6 +13,7 @@
 
 #include "fmt.h"
 #include "diagram.h"
+#include "window.h"
 #include "lesson.h"
 #include "num.h"
 #include "utf8.h"
@@ -166,6 +167,11 @@ static const struct show_case {
 	  SCORER_general, -1, 0, 14, 0 },
 	{ "show\tsoftmax   t=100   # t=1 in a comment", SHOW_SOFTMAX, 100, 0,
 	  -1, -1, 0, 16, 0 },
+	{ "show words", SHOW_WORDS, 0, 0, -1, -1, 0, 0, 0 },
+	{ "show words scorer=general", SHOW_WORDS, 0, 0, SCORER_general, -1,
+	  0, 0, 0 },
+	{ "show gradpaths", SHOW_GRADPATHS, 0, 0, -1, -1, 0, 0, 0 },
+	{ "show accuracy", SHOW_ACCURACY, 0, 0, -1, -1, 0, 0, 0 },
 };
 
 START_TEST(test_show_kinds)
@@ -217,6 +223,62 @@ START_TEST(test_show_model)
 	ck_assert_int_eq(b[3].show.col_model, 28);
 	ck_assert(!l.alts[0].ready && !l.alts[1].ready);
 	lesson_free(&l);
+}
+END_TEST
+
+/* window=NAME beside model=: a model traced through two windows is two
+ * models; a reference's window= is its own (lesson 3's baseline). */
+START_TEST(test_show_window)
+{
+	struct lesson l;
+	parse_ok(&l, HEAD "page: p\nshow words model=longfixed8 window=fixed\n"
+		 "show gradpaths model=longfixed8\n"
+		 "show words window=fixed model=longfixed8\n"
+		 "It is {α_1,3 model=longfixed8 window=fixed}.\n"
+		 "claim {accuracy[12] model=longfixed8 window=fixed} < 1\n");
+	const struct lesson_block *b = l.pages[0].blocks;
+	ck_assert_int_eq(l.nalts, 2);
+	ck_assert_str_eq(l.alts[0].name, "longfixed8");
+	ck_assert_int_eq(l.alts[0].window, window_find("fixed"));
+	ck_assert_int_eq(l.alts[1].window, -1);
+	ck_assert_int_eq(b[0].show.what, SHOW_WORDS);
+	ck_assert_int_eq(b[0].show.alt, 1);
+	ck_assert_int_eq(b[0].show.window, window_find("fixed"));
+	ck_assert_int_eq(b[1].show.alt, 2);
+	ck_assert_int_eq(b[1].show.window, -1);
+	ck_assert_int_eq(b[2].show.alt, 1);
+	ck_assert_int_eq(l.pages[0].refs[0].alt, 1);
+	ck_assert_int_eq(l.pages[0].refs[0].window, window_find("fixed"));
+	ck_assert_str_eq(l.pages[0].claims[0].a.ref.sym, "accuracy");
+	ck_assert_str_eq(l.pages[0].claims[0].a.ref.idx[0], "12");
+	ck_assert_int_eq(l.pages[0].claims[0].a.ref.alt, 1);
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(test_err_window)
+{
+	parse_err(HEAD "page: p\nshow words window=fixed\n", "t.lesson:4:12: "
+		  "expected model=PATH before window=NAME (the window the "
+		  "other model is traced through), found window= alone");
+	parse_err(HEAD "page: p\nshow words model=x window=fixd\n",
+		  "t.lesson:4:27: expected a window (global, local-m, local-p "
+		  "or fixed) after 'window=', found 'fixd'");
+	parse_err(HEAD "page: p\nshow softmax t=1 model=x window=fixed\n",
+		  "t.lesson:4:18: expected t=N or scorer=NAME after 'show "
+		  "softmax', found 'model=x'");
+	parse_err(HEAD "page: p\nIt is {α_1,1 window=fixed}.\n",
+		  "t.lesson:4:8: expected model=PATH beside window=NAME (the "
+		  "window the other model is traced through), found window= "
+		  "alone in '{α_1,1 window=fixed}'");
+	parse_err(HEAD "page: p\nIt is {α_1,1 model=x window=fix}.\n",
+		  "t.lesson:4:30: expected a window (global, local-m, local-p "
+		  "or fixed) after 'window=', found 'fix'");
+	parse_err(HEAD "page: p\nshow accuracy t=1\n", "t.lesson:4:15: "
+		  "expected nothing more after 'show accuracy', found 't=1'");
+	parse_err(HEAD "gradient-paths: 0\npage: p\nx\n", "t.lesson:3:17: "
+		  "expected a step from 1 to 100 or last (the step whose loss "
+		  "L_t the gradient paths follow), found '0'");
 }
 END_TEST
 
@@ -346,11 +408,12 @@ END_TEST
 
 START_TEST(test_err_unknown_key)
 {
-	/* all 13 keys of doc/lessons.md's header table, in its order */
+	/* all 15 keys of doc/lessons.md's header table, in its order */
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
 		  "header key (title, goal, model, sentence, target, scorer, "
-		  "scorers, arch, window, window-size, hard, seed or "
-		  "input-feeding) or 'page:', found 'author:'");
+		  "scorers, arch, window, window-size, hard, seed, "
+		  "input-feeding, gradient-paths or pairs) or 'page:', found "
+		  "'author:'");
 }
 END_TEST
 
@@ -501,11 +564,13 @@ START_TEST(test_err_unknown_directive)
 	parse_err(HEAD "page: p\nshow frob t=1\n", "t.lesson:4:6: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare or diagram), found 'frob'");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
+		  "accuracy), found 'frob'");
 	parse_err(HEAD "page: p\nshow  # nothing\n", "t.lesson:4:7: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare or diagram), found the end of the line");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
+		  "accuracy), found the end of the line");
 }
 END_TEST
 
@@ -517,15 +582,16 @@ START_TEST(test_err_unknown_stage)
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
-		  "output, stage=NAME, heatmap, compare or diagram), found 'stage'");
+		  "output, stage=NAME, heatmap, compare, diagram, words, gradpaths or "
+		  "accuracy), found 'stage'");
 }
 END_TEST
 
 START_TEST(test_err_unknown_option)
 {
 	parse_err(HEAD "page: p\nshow softmax t=1 x=2\n", "t.lesson:4:18: "
-		  "expected t=N, i=N, scorer=NAME, model=PATH or arithmetic, "
-		  "found 'x=2'");
+		  "expected t=N, i=N, scorer=NAME, model=PATH, window=NAME or "
+		  "arithmetic, found 'x=2'");
 }
 END_TEST
 
@@ -655,8 +721,8 @@ START_TEST(test_err_long_word_is_cut)
 		  "abcdefghij\n", "t.lesson:4:6: expected what to show "
 		  "(embedding, encoder, state, score, scores, softmax, "
 		  "weights, weighted, context, concat, output, stage=NAME, "
-		  "heatmap, compare or diagram), found "
-		  "'abcdefghijabcdefghijabcdefghijabcdefghij...'");
+		  "heatmap, compare, diagram, words, gradpaths or accuracy), "
+		  "found 'abcdefghijabcdefghijabcdefghijabcdefghij...'");
 }
 END_TEST
 
@@ -1897,6 +1963,7 @@ static Suite *lesson_suite(void)
 	tcase_add_loop_test(tc, test_show_kinds, 0,
 			    sizeof show_cases / sizeof show_cases[0]);
 	tcase_add_test(tc, test_show_model);
+	tcase_add_test(tc, test_show_window);
 	tcase_add_test(tc, test_paragraphs_join);
 	tcase_add_test(tc, test_verbatim_and_escapes);
 	tcase_add_test(tc, test_crlf_and_bom);
@@ -1909,6 +1976,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_control_character);
 	tcase_add_test(tc, test_err_nul_byte);
 	tcase_add_test(tc, test_err_unknown_key);
+	tcase_add_test(tc, test_err_window);
 	tcase_add_test(tc, test_err_duplicate_key);
 	tcase_add_test(tc, test_fold_line);
 	tcase_add_test(tc, test_err_empty_value);

@@ -660,7 +660,8 @@ START_TEST(test_lesson_errors)
 	lesson_err("quiz weighted-sum t=1 k=0", "t.lesson:4:23: expected k= "
 		   "from 1 to 64 (coordinates count from 1), found 'k=0'");
 	lesson_err("show score t=1 i=1 k=2", "t.lesson:4:20: expected t=N, "
-		   "i=N, scorer=NAME, model=PATH or arithmetic, found 'k=2'");
+		   "i=N, scorer=NAME, model=PATH, window=NAME or arithmetic, "
+		   "found 'k=2'");
 	/* checked against the trace, like show */
 	lesson_err("quiz softmax t=9 i=1", "t.lesson:4:14: expected t= from 1 "
 		   "to 5 (the dot scorer decodes \"" SENTENCE "\" in 5 "

@@ -199,7 +199,7 @@ expect_err "unknown --stage 'sofmax'; did you mean 'softmax'?" "a misspelt quiz 
 run_cmd self --format=cvs
 expect_err "unknown format 'cvs'; did you mean 'csv'?" "a misspelt self format is corrected"
 run_cmd diagram --format=sgv
-expect_err "unknown --format 'sgv'; did you mean 'svg'? expected svg or text" "a misspelt diagram format is corrected"
+expect_err "unknown --format 'sgv'; did you mean 'svg'? expected svg, text or png" "a misspelt diagram format is corrected"
 run_cmd tui --color=nevr
 expect_err "unknown --color 'nevr'; did you mean 'never'?" "a misspelt colour is corrected"
 # a model that is neither a file nor built in: the built-in ones

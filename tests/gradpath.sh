@@ -69,6 +69,12 @@ assert len(bars) == 18
 PY
 check "its smallest text is 20 px or more at 1920 px wide, no overlap" \
 	"$py" "$srcdir/tests/svg_fontsize.py" --strict "$TMP/gp.svg"
+# one notation: the title's L_4, the legend's and each panel's ∂L_4/∂h_i
+# and "step 4" (they said L and step t while the title said L_4)
+grep -oE '(L|step )(<tspan[^>]*>)?[0-9t]+' "$TMP/gp.svg" |
+	sed 's/<tspan[^>]*>//; s/ //' | sort | uniq -c >"$TMP/gp.steps"
+check "the SVG names one step, L_4, in its title, legend and panels ($(tr -s ' \n' ' ' <"$TMP/gp.steps"))" \
+	sh -c "grep -qE '^ +[0-9]+ L4$' '$TMP/gp.steps' && grep -qE '^ +1 step4$' '$TMP/gp.steps' && test \$(wc -l <'$TMP/gp.steps') -eq 2 && ! grep -q 'L/∂' '$TMP/gp.svg'"
 run_cmd heatmap --gradient-paths zone économique européenne
 expect_status 2 "heatmap --gradient-paths without --target is refused"
 

@@ -41,6 +41,35 @@ keys pin q
 keys pin q   # (one q may only leave the answered quiz)
 wait_exit pin 0 "q leaves the dot lesson"
 
+# lesson 3 at 80x24, as a learner first meets it: every page whole on
+# the screen (nothing "more below"), the baseline's words and the chart
+# drawn from the program, and the numbers of "Reading the chart" those
+# of --plain
+start why 80 24 "'$ATTN_TRACE' lesson 3"
+expect why "page 1 of" "lesson 3 opens at 80x24"
+np=$(LC_ALL=C.UTF-8 "$ATTN_TRACE" lesson 3 --plain | grep -c '^\[page ')
+LC_ALL=C.UTF-8 "$ATTN_TRACE" lesson 3 --plain | tr '\n' ' ' | tr -s ' ' >"$TMP/l3plain"
+whole=0
+p=1
+while [ "$p" -le "$np" ]; do
+	keys why g "$p"
+	wait_for why "page $p of $np" >/dev/null
+	screen why | grep -q 'more below' || whole=$((whole + 1))
+	p=$((p + 1))
+done
+check "lesson 3: each of its $np pages fits 80x24 whole ($whole)" test "$whole" -eq "$np"
+keys why g "$(page_titled 3 "One long sentence, two models")"
+expect why "the red hen✗ sings✗" "lesson 3 shows the baseline's words, marked"
+keys why g "$(page_titled 3 "Longer sentences, the same story")"
+expect why "  B  longfixed8 general fixed" "lesson 3's chart names the baseline's line"
+keys why g "$(page_titled 3 "Reading the chart")"
+wait_for why "Reading the chart" >/dev/null
+got=$(screen why | tr '\n' ' ' | tr -s ' ' | grep -oE 'the baseline gets [0-9.]+ of the words')
+check "lesson 3's stepper quotes what --plain does ($got)" \
+	sh -c "test -n '$got' && grep -qF '$got' '$TMP/l3plain'"
+keys why q
+wait_exit why 0 "q leaves lesson 3"
+
 # the learning lesson, "After 3000 epochs": "european looks at
 # européenne ({α_1,3})" names no scorer, so after s the prose quotes the
 # run the heatmap shows; the value is recomputed here with attn-trace

@@ -58,7 +58,7 @@ check "the stages of quiz --stage" test "$(values --stage quiz)" = \
 check "the formats of trace --format" test "$(values -f trace)" = \
 	"text json jsonl csv markdown "
 check "the formats of diagram --format" test "$(values -f diagram)" = \
-	"svg text "
+	"svg text png "
 # each --help page is built from the help table (src/cli_help_list.h):
 # an option once a page, its value as the option table says (--NAME=X
 # for a value, --NAME[=X] for an optional one), and the lists in its
