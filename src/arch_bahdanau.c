@@ -136,8 +136,9 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 					    t, 0);
 	r->title = "the query";
 	r->symbol = "s_{t-1}";
-	r->formula = t == 1 ? "the decoder's first state, from ←h_1"
-			    : "the state that step {t-1} made";
+	r->formula = t > 1 ? "the state that step {t-1} made"
+		     : tr->enc ? "the decoder's first state, from h̄"
+			       : "the decoder's first state, from ←h_1";
 	r->result = prev;
 	r->len = m->H;
 	/* steps 1-3: score s_{t-1} against every h_i, softmax, context */
@@ -235,6 +236,7 @@ static int bahdanau_params(struct model *m, unsigned scorers,
 		PARAM_MATRIX, -1, H, H, &m->Wcd);
 	model_param_add(&tab[n++], "decoder.b", "decoder b", PARAM_MATRIX, -1, MODEL_PARAM_VEC, H,
 		&m->dec.b);
+	n += model_param_patch(m, scorers, tab + n);
 	n += model_param_scorers(m, scorers, tab + n);
 	n += model_param_localp(m, scorers, tab + n);
 	model_param_add(&tab[n++], "output.W_o",
@@ -532,7 +534,10 @@ static void bahdanau_train_pair(struct model *g, const struct model *m,
 {
 	const int H = m->H, n = pr->nsrc;
 
-	bahdanau_train_encode(m, pr->src, n, w);
+	if (pr->enc) /* an encoder plug-in: an image's cells */
+		pr->enc->train_encode(m, pr->input, n, w);
+	else
+		bahdanau_train_encode(m, pr->src, n, w);
 	if (g) {
 		memset(w->dh, 0, sizeof *w->dh * (size_t)(n + 1) * H);
 		memset(w->ds, 0, sizeof *w->ds * (size_t)H);
@@ -541,7 +546,9 @@ static void bahdanau_train_pair(struct model *g, const struct model *m,
 		if (scorers & (1u << sc))
 			loss[sc] += bahdanau_tr_pass(g, m, pr, sc, scale, w,
 						     &right[sc]);
-	if (g)
+	if (g && pr->enc)
+		pr->enc->train_back(g, m, pr->input, n, w);
+	else if (g)
 		bahdanau_tr_encode_back(g, m, pr->src, n, w);
 }
 

@@ -25,6 +25,7 @@
 #include "cli_term.h"
 #include "cli_train.h"
 #include "cli_vocab.h"
+#include "cli_caption.h"
 #include "cli_image.h"
 #include "cli_self.h"
 #include "outfile.h"
@@ -260,6 +261,9 @@ static void cli_help(void)
 "                     --target: cross-attention (self --help)\n"
 "  image FILE.pgm     show a PGM image as shaded blocks, or as SVG pixels\n"
 "                     with -o (image --help)\n"
+"  caption FILE.pgm   soft attention over the image's 3x3 cells, number\n"
+"                     by number, as the decoder says its caption\n"
+"                     (caption --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -1034,6 +1038,7 @@ static const struct {
 	{ "vocab", NULL, cli_vocab },
 	{ "self", NULL, cli_self },
 	{ "image", NULL, cli_image },
+	{ "caption", NULL, cli_caption },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

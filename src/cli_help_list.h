@@ -375,6 +375,36 @@ HELP(output, C(image), "FILE",
      "output; the file appears whole or not at all;\n"
      "FILE.png: a PNG image instead of SVG")
 HELP(png_size, C(image), "WxH", HELP_PNG_SIZE)
+HELP(model, C(caption), "FILE",
+     "the image model: a model file, or caption4, the\n"
+     "built-in one (the default)")
+HELP(scorer, C(caption), "LIST",
+     "a scorer, several separated by commas, or all\n"
+     "(default dot)\n"
+     "scorers: @scorers")
+HELP(target, C(caption), "CAPTION",
+     "teacher-force the decoder with this caption\n"
+     "instead of decoding greedily")
+HELP(caption_format, C(caption), "FORMAT",
+     "text, json, weights (each word of the caption\n"
+     "beside the image with its weights over the cells)\n"
+     "or svg (the same as a picture; default text)")
+HELP(precision, C(caption), "N",
+     "digits after the point in text, 0 to 17 (default 4)")
+HELP(captions, C(caption), "FILE",
+     "train an image model on the images of FILE (a\n"
+     ".captions file, data/images/) instead of\n"
+     "captioning one; -o writes it")
+HELP(output, C(caption), "FILE",
+     "with --captions, the trained model's file")
+HELP(epochs, C(caption), "N",
+     "with --captions, the epochs (default 3000)")
+HELP(seed, C(caption), "N",
+     "with --captions, the seed of the first weights\n"
+     "(default 1)")
+HELP(heldout, C(caption), "FILE",
+     "with --captions, a .captions file of images to\n"
+     "measure the trained model on, not to train on")
 HELP(pairs, C(accuracy), "FILE",
      "the pairs 'source ||| target' to decode (- for\n"
      "stdin; the format of 'train --pairs')")

@@ -16,8 +16,8 @@
  * guard: read more than once. */
 #define C_TRACING (C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) | \
 		   C(deck))
-OPT(scorer, "scorer", 's', REQ, C_TRACING | C(train) | C(accuracy),
-    V(SCORERS))
+OPT(scorer, "scorer", 's', REQ,
+    C_TRACING | C(train) | C(accuracy) | C(caption), V(SCORERS))
 OPT(arch, "arch", 0, REQ, C_TRACING | C(model) | C(train), V(ARCHS))
 OPT(window, "window", 0, REQ, C_TRACING | C(train) | C(accuracy), V(WINDOWS))
 OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train) | C(accuracy),
@@ -25,8 +25,10 @@ OPT(window_size, "window-size", 0, REQ, C_TRACING | C(train) | C(accuracy),
 OPT(input_feeding, "input-feeding", 0, NO, C_TRACING | C(model) | C(train),
     V(NONE))
 OPT(model, "model", 'm', REQ,
-    C_TRACING | C(model) | C(vocab) | C(self) | C(accuracy), V(MODELS))
-OPT(target, "target", 't', REQ, C_TRACING | C(self), V(TARGET_WORDS))
+    C_TRACING | C(model) | C(vocab) | C(self) | C(accuracy) | C(caption),
+    V(MODELS))
+OPT(target, "target", 't', REQ, C_TRACING | C(self) | C(caption),
+    V(TARGET_WORDS))
 OPT(vocab_source, "source", 0, NO, C(vocab), V(NONE))
 OPT(vocab_target, "target", 0, NO, C(vocab), V(NONE))
 OPT(format, "format", 'f', REQ, C(trace) | C(model), V(FORMATS))
@@ -34,8 +36,9 @@ OPT(diagram_format, "format", 'f', REQ, C(diagram), V(DIAGRAM_FORMATS))
 OPT(self_format, "format", 'f', REQ, C(self), V(SELF_FORMATS))
 OPT(quiz_format, "format", 0, REQ, C(quiz), V(QUIZ_FORMATS))
 OPT(accuracy_format, "format", 'f', REQ, C(accuracy), V(ACCURACY_FORMATS))
+OPT(caption_format, "format", 'f', REQ, C(caption), L("text json weights svg"))
 OPT(precision, "precision", 'p', REQ,
-    C_TRACING | C(model) | C(lesson) | C(self), V(NONE))
+    C_TRACING | C(model) | C(lesson) | C(self) | C(caption), V(NONE))
 OPT(top, "top", 0, REQ, C(trace), V(NONE))
 OPT(handout, "handout", 0, NO, C(trace), V(NONE))
 OPT(color, "color", 0, REQ, C(tui) | C(lesson) | C(self), V(COLORS))
@@ -45,7 +48,7 @@ OPT(quiet, "quiet", 0, NO, C(trace), V(NONE))
 OPT(jobs, "jobs", 'j', REQ, C(trace) | C(train), V(NONE))
 OPT(output, "output", 'o', REQ,
     C(trace) | C(model) | C(heatmap) | C(diagram) | C(self) | C(train) |
-    C(image) | C(deck) | C(accuracy), V(FILE))
+    C(image) | C(deck) | C(accuracy) | C(caption), V(FILE))
 OPT(png_size, "png-size", 0, REQ,
     C(heatmap) | C(diagram) | C(self) | C(image) | C(accuracy), V(NONE))
 OPT(stage, "stage", 0, REQ, C(trace), V(STAGES))
@@ -53,7 +56,7 @@ OPT(quiz_stage, "stage", 0, REQ, C(quiz), V(QUIZ_STAGES))
 OPT(present, "present", 0, NO, C(tui) | C(lesson), V(NONE))
 OPT(autoplay, "autoplay", 0, REQ, C(tui), V(NONE))
 OPT(hard, "hard", 0, OPTARG, C_TRACING | C(train), V(SELECTION))
-OPT(seed, "seed", 0, REQ, C_TRACING | C(train), V(NONE))
+OPT(seed, "seed", 0, REQ, C_TRACING | C(train) | C(caption), V(NONE))
 OPT(gradient, "gradient", 0, NO, C(trace) | C(tui), V(NONE))
 OPT(samples, "samples", 0, REQ, C(trace) | C(tui), V(NONE))
 OPT(gradient_paths, "gradient-paths", 0, OPTARG, C(trace) | C(heatmap),
@@ -77,7 +80,7 @@ OPT(answers, "answers", 0, NO, C(quiz), V(NONE))
 OPT(worksheet, "worksheet", 0, NO, C(quiz), V(NONE))
 OPT(key, "key", 0, NO, C(quiz), V(NONE))
 OPT(pairs, "pairs", 0, REQ, C(train) | C(accuracy), V(FILE))
-OPT(epochs, "epochs", 0, REQ, C(train), V(NONE))
+OPT(epochs, "epochs", 0, REQ, C(train) | C(caption), V(NONE))
 OPT(lr, "lr", 0, REQ, C(train), V(NONE))
 OPT(weight_decay, "weight-decay", 0, REQ, C(train), V(NONE))
 OPT(optimizer, "optimizer", 0, REQ, C(train), L("sgd adam"))
@@ -89,7 +92,8 @@ OPT(init, "init", 0, REQ, C(train), V(MODELS))
 OPT(positions, "positions", 0, REQ, C(train), V(NONE))
 OPT(align_weight, "align-weight", 0, REQ, C(train), V(NONE))
 OPT(freeze_shared, "freeze-shared", 0, NO, C(train), V(NONE))
-OPT(heldout, "heldout", 0, REQ, C(train), V(FILE))
+OPT(heldout, "heldout", 0, REQ, C(train) | C(caption), V(FILE))
+OPT(captions, "captions", 0, REQ, C(caption), V(FILE))
 OPT(every, "every", 0, REQ, C(train), V(NONE))
 OPT(train_quiet, "quiet", 'q', NO, C(train), V(NONE))
 OPT(help, "help", 'h', NO, C_ALL, V(NONE))

@@ -91,6 +91,18 @@ static void jw_parts_of(const struct jw *w, const char *name,
 	fmt_buf_putc(w->b, '}');
 }
 
+/* ,"initial": {"state": s_0, and its parts} */
+static void jw_initial(const struct jw *w)
+{
+	const struct trace_rec *r = trace_find(w->tr, REC_INIT, -1, 0, 0);
+	fmt_buf_puts(w->b, ",");
+	jw_nl(w, 1);
+	fmt_buf_puts(w->b, "\"initial\": {\"state\": ");
+	fmt_buf_json_vec(w->b, r->result, r->len);
+	jw_op_keys(w, r, 2);
+	fmt_buf_putc(w->b, '}');
+}
+
 /* Bahdanau's encoder: each word's forward and backward states and its
  * annotation, then the decoder's first state with W_init·←h_1. */
 static void jw_encoder_bidir(const struct jw *w)
@@ -112,13 +124,26 @@ static void jw_encoder_bidir(const struct jw *w)
 		fmt_buf_putc(w->b, '}');
 	}
 	fmt_buf_puts(w->b, "]");
-	const struct trace_rec *r = trace_find(tr, REC_INIT, -1, 0, 0);
-	fmt_buf_puts(w->b, ",");
-	jw_nl(w, 1);
-	fmt_buf_puts(w->b, "\"initial\": {\"state\": ");
-	fmt_buf_json_vec(w->b, r->result, r->len);
-	jw_op_keys(w, r, 2);
-	fmt_buf_putc(w->b, '}');
+	jw_initial(w);
+}
+
+/* An encoder plug-in's (src/caption.c): each cell with its patch's
+ * parts and its annotation, then the decoder's first state. */
+static void jw_encoder_patch(const struct jw *w)
+{
+	const struct trace *tr = w->tr;
+	for (int i = 1; i <= tr->n; i++) {
+		const struct trace_rec *r = trace_find(tr, REC_PATCH, -1, 0, i);
+		fmt_buf_puts(w->b, i > 1 ? "," : "");
+		jw_nl(w, 2);
+		fmt_buf_puts(w->b, "{\"token\": ");
+		fmt_buf_json_string(w->b, tr->m->src.words[tr->src[i - 1]]);
+		jw_op_keys(w, r, 3);
+		jw_rec(w, "annotation", REC_PATCH, -1, 0, i, 3);
+		fmt_buf_putc(w->b, '}');
+	}
+	fmt_buf_puts(w->b, "]");
+	jw_initial(w);
 }
 
 static void jw_encoder(const struct jw *w)
@@ -127,6 +152,10 @@ static void jw_encoder(const struct jw *w)
 	fmt_buf_puts(w->b, ",");
 	jw_nl(w, 1);
 	fmt_buf_puts(w->b, "\"encoder\": [");
+	if (tr->enc) {
+		jw_encoder_patch(w);
+		return;
+	}
 	if (arch_get(tr->arch)->bidir) {
 		jw_encoder_bidir(w);
 		return;
@@ -431,6 +460,7 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	case REC_BACKWARD:
 	case REC_ANNOTATION:
 	case REC_INIT:
+	case REC_PATCH:
 	case REC_X: /* self-attention's: jw_mat_trace() */
 	case REC_PROJECT:
 	case REC_HEAD_SCORES:
@@ -533,6 +563,9 @@ static void jw_header(const struct jw *w)
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(w->b, " \"architecture\": \"%s\",",
 			       arch_get(tr->arch)->name);
+	if (tr->enc)
+		fmt_buf_printf(w->b, " \"encoder_kind\": \"%s\",",
+			       tr->enc->name);
 	if (tr->cfg.selection != SELECTION_DEFAULT) {
 		const struct selection_class *sc =
 			selection_get(tr->cfg.selection);

@@ -488,6 +488,7 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 	case REC_ATTENTIONAL:
 	case REC_ANNOTATION:
 	case REC_INIT:
+	case REC_PATCH:
 	case REC_SAMPLE:
 	case REC_EXACT:
 	case REC_GRADIENT:
@@ -588,9 +589,13 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 			       window_get(tr->cfg.window)->name,
 			       tr->cfg.window_size,
 			       window_get(tr->cfg.window)->summary);
+	if (tr->enc)
+		fmt_buf_printf(b, "encoder: %s (%s)\n", tr->enc->name,
+			       tr->enc->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
-	fmt_buf_printf(b, " (%d words)\n", tr->n);
+	fmt_buf_printf(b, " (%d %s)\n", tr->n,
+		       tr->enc ? tr->enc->items : "words");
 	if (tr->ntgt) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &m->tgt, tr->tgt, tr->ntgt);

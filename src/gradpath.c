@@ -93,7 +93,8 @@ static void gradpath_run(const struct trace *tr, int sc, int t,
 	w->probe_t = t;
 	w->probe_direct = xcalloc((size_t)(tr->n + 1) * m->H, sizeof(double));
 	w->probe_total = total;
-	struct train_pair pr = { tr->n, tr->ntgt, tr->src, tr->tgt, 0, NULL };
+	struct train_pair pr = { tr->n, tr->ntgt, tr->src, tr->tgt, 0, NULL, tr->enc,
+				  tr->input };
 	a->train_begin(&v, w);
 	a->train_pair(&g, &v, &pr, 1u << sc, 1.0, w, loss, right);
 	memcpy(direct, w->probe_direct,

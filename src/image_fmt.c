@@ -25,6 +25,11 @@ static const char *const image_quarter[IMAGE_LEVELS] = {
 	"0", "0.25", "0.5", "0.75", "1"
 };
 
+const char *image_shade_of(int level, int ascii)
+{
+	return image_shade[ascii != 0][level];
+}
+
 int image_level(int raw, int maxval)
 {
 	return (raw * 2 * (IMAGE_LEVELS - 1) + maxval) / (2 * maxval);

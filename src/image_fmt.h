@@ -18,6 +18,10 @@
  * maxval: raw / maxval · 4 rounded, a half up, in whole numbers. */
 int image_level(int raw, int maxval);
 
+/* The block of a level (0 .. IMAGE_LEVELS - 1), two columns wide: UTF-8
+ * shades, or with ascii ' ', '.', ':', '+', '#' doubled. */
+const char *image_shade_of(int level, int ascii);
+
 /* Writes im to out as text: a heading that names it (name, its bytes
  * that could drive a terminal shown as \xNN), the pixels as blocks two
  * columns wide in a frame, with row and column numbers from 1, and a

@@ -737,6 +737,8 @@ static const char *mp_owner(int owner)
 		return "cross-attention";
 	if (owner == LOCALP_PARAM_OWNER)
 		return "local-p window";
+	if (owner == PATCH_PARAM_OWNER)
+		return "patch encoder";
 	snprintf(buf[owner], sizeof buf[owner], "%s scorer",
 		 scorer_get(owner)->name);
 	return buf[owner];
@@ -778,7 +780,8 @@ static int mp_model(struct mparse *p, struct model *m)
 	    mp_size(p, "attention", &m->A) != 0 || mp_positions(p, m) < 0 ||
 	    mp_arch(p, m) < 0 || mp_feeding(p, m) < 0)
 		return -1;
-	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
+	ntab = model_param_table(m, SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT |
+				  PATCH_PARAM_BIT, tab);
 	while ((r = mp_section(p, m, tab, ntab, &defer_pos, &defer_line,
 			       &defer_k)) == 1)
 		;
@@ -895,6 +898,8 @@ static const struct {
 	  "trained on data/long.pairs, with attention (general)" },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
 	  "trained on data/long.pairs without attention (--window=fixed)" },
+	{ "caption4", model_caption4_text, &model_caption4_len,
+	  "trained on data/images/train.captions: attn-trace caption" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 
@@ -1012,6 +1017,10 @@ void model_free(struct model *m)
 	free(m->Wc);
 	free(m->Wp);
 	free(m->vp);
+	free(m->Wpatch);
+	free(m->bpatch);
+	free(m->Ppatch);
+	free(m->Wpinit);
 	free(m->Ws);
 	free(m->name);
 	memset(m, 0, sizeof *m);
@@ -1147,6 +1156,24 @@ int model_param_localp(struct model *m, unsigned mask, struct model_param *tab)
 	return 2;
 }
 
+int model_param_patch(struct model *m, unsigned mask, struct model_param *tab)
+{
+	if (!(mask & PATCH_PARAM_BIT))
+		return 0;
+	model_param_add(&tab[0], "patch.W", "patch encoder W_p, applied to a "
+		"patch's pixels", PARAM_MATRIX, PATCH_PARAM_OWNER, m->H,
+		PATCH_PIXELS, &m->Wpatch);
+	model_param_add(&tab[1], "patch.b", "patch encoder b_p", PARAM_MATRIX,
+		PATCH_PARAM_OWNER, MODEL_PARAM_VEC, m->H, &m->bpatch);
+	model_param_add(&tab[2], "patch.P", "patch encoder P, a row for "
+		"each cell's place", PARAM_MATRIX, PATCH_PARAM_OWNER,
+		PATCH_CELLS, m->H, &m->Ppatch);
+	model_param_add(&tab[3], "patch.W_init", "patch encoder W_init, "
+		"applied to the mean annotation", PARAM_MATRIX,
+		PATCH_PARAM_OWNER, m->H, m->H, &m->Wpinit);
+	return 4;
+}
+
 /* The multi-head scorers' groups in the bitmask scorers, W_Q, W_K, W_V
  * and W_O each (MHA_PARAM_BIT); returns how many were added at tab. */
 int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab)
@@ -1216,6 +1243,8 @@ unsigned model_mha(const struct model *m)
 	}
 	if (m->Wp && m->vp)
 		mask |= LOCALP_PARAM_BIT;
+	if (m->Wpatch && m->bpatch && m->Ppatch && m->Wpinit)
+		mask |= PATCH_PARAM_BIT;
 	return mask;
 }
 
@@ -1223,7 +1252,8 @@ const double *model_weights(const struct model *m, const char *name)
 {
 	struct model_param tab[MODEL_MAX_PARAMS];
 	int n = model_param_table((struct model *)m,
-				  SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT, tab);
+				  SCORER_ALL | MHA_PARAM_ALL | LOCALP_PARAM_BIT |
+				  PATCH_PARAM_BIT, tab);
 
 	for (int k = 0; k < n; k++)
 		if (strcmp(tab[k].section, name) == 0)

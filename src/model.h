@@ -80,6 +80,17 @@ enum { MHA_Q, MHA_K, MHA_V, MHA_O, MHA_NW };
 #define LOCALP_PARAM_BIT (1u << 29)
 #define LOCALP_PARAM_OWNER (-4)
 
+/* The optional weights of the patch encoder of attention over an image
+ * (src/caption.c, Bahdanau's architecture only): [patch.W] (H, 4),
+ * [patch.b] (H), [patch.P] (9, H) and [patch.W_init] (H, H), which turn
+ * each 2×2 patch of a 6×6 image and its cell's place into an annotation
+ * h_i and the annotations' mean into s_0.
+ * Their bit in model_param_table's mask, and their model_param.scorer. */
+#define PATCH_PARAM_BIT (1u << 28)
+#define PATCH_PARAM_OWNER (-5)
+#define PATCH_PIXELS 4 /* the pixels of one patch, 2×2 */
+#define PATCH_CELLS 9  /* the cells of an image, 3×3 */
+
 /* The weights of one Elman RNN: h_t = tanh(W_x x_t + W_h h_{t-1} + b). */
 struct rnn {
 	double *Wx; /* (H, E) */
@@ -119,6 +130,11 @@ struct model {
 	double *mha[MHA_GROUPS][MHA_NW];
 	double *Wp; /* local-p: (H, H) and (H), p_t = 1 + (n-1)·σ(v_p·tanh(W_p·q)); */
 	double *vp; /* NULL when the model has no [local-p.*] sections */
+	double *Wpatch; /* (H, PATCH_PIXELS) a_i = tanh(W·x_i + b) */
+	double *bpatch; /* (H) */
+	double *Ppatch; /* (PATCH_CELLS, H) row i: cell i's place */
+	double *Wpinit; /* (H, H) s_0 = tanh(W_init·ā); all three NULL when
+	                   the model has no [patch.*] sections */
 	double *Wc; /* luong: (H, 2H) applied to [c_t; s_t] */
 	double *Ws; /* luong: (tgt.n, H) row k scores target word k */
 	char *name; /* where it came from, for messages: a path or "<built-in>" */
@@ -148,7 +164,7 @@ struct model_param {
 	double **slot;      /* where m keeps it (for a vocabulary, its emb) */
 };
 #define MODEL_MAX_PARAMS (16 + SCORER_MAX * SCORER_MAX_PARAMS + \
-			  MHA_GROUPS * MHA_NW + 2)
+			  MHA_GROUPS * MHA_NW + 2 + 4)
 
 /* Fills tab (MODEL_MAX_PARAMS) with m's parameters and returns how many:
  * the shared ones of m's architecture (m->arch), the weights of the
@@ -175,13 +191,17 @@ int model_param_scorers(struct model *m, unsigned scorers,
 int model_param_mha(struct model *m, unsigned scorers, struct model_param *tab);
 int model_param_localp(struct model *m, unsigned mask,
 		       struct model_param *tab);
+/* The patch encoder's three sections, if PATCH_PARAM_BIT is in mask. */
+int model_param_patch(struct model *m, unsigned mask,
+		      struct model_param *tab);
 
 /* The bitmask of the scorers whose weights m holds (every scorer without
  * weights, such as dot, is always in it). */
 unsigned model_scorers(const struct model *m);
 
 /* The MHA_PARAM_BIT mask of the self/cross-attention groups whose every
- * weight m holds, with LOCALP_PARAM_BIT if it holds local-p's. */
+ * weight m holds, with LOCALP_PARAM_BIT if it holds local-p's and
+ * PATCH_PARAM_BIT if it holds the patch encoder's. */
 unsigned model_mha(const struct model *m);
 
 /* Returns the weights of section name ("general.W"), or NULL. */
@@ -220,7 +240,7 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * (data/bahdanau4.model, the trained model of Bahdanau's architecture) or
  * "self4" (data/self4.model, the hand-set model of self-attention).  Same
  * contract as model_parse; an unknown name is an error "expected a
- * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8), found \"NAME\"". */
+ * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
 /* 1 if name is the name of a built-in model (model_load_named), else 0. */
@@ -232,7 +252,7 @@ int model_builtin_name(const char *name);
 const char *model_builtin_nth(size_t k, const char **what);
 
 /* The names of the built-in models for a message: "toy4, handset4,
- * bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8". */
+ * bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4". */
 const char *model_builtin_list(void);
 
 /* Loads the model that a --model option (or a lesson's model:) names:
@@ -276,5 +296,7 @@ extern const unsigned char model_longattn8_text[]; /* data/longattn8.model */
 extern const size_t model_longattn8_len;
 extern const unsigned char model_longfixed8_text[]; /* data/longfixed8.model */
 extern const size_t model_longfixed8_len;
+extern const unsigned char model_caption4_text[]; /* data/caption4.model */
+extern const size_t model_caption4_len;
 
 #endif

@@ -420,6 +420,16 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 		int n, const int *tgt, int ntgt, unsigned scorers,
 		const struct trace_cfg *cfg, struct errbuf *err)
 {
+	return trace_build_enc(tr, m, NULL, NULL, src, n, tgt, ntgt, scorers,
+			       cfg, err);
+}
+
+int trace_build_enc(struct trace *tr, const struct model *m,
+		    const struct trace_encoder *enc, const void *input,
+		    const int *src, int n, const int *tgt, int ntgt,
+		    unsigned scorers, const struct trace_cfg *cfg,
+		    struct errbuf *err)
+{
 	static const struct trace_cfg defaults = TRACE_CFG_DEFAULT;
 	memset(tr, 0, sizeof *tr);
 	tr->cfg = cfg ? *cfg : defaults;
@@ -481,8 +491,10 @@ int trace_build(struct trace *tr, const struct model *m, const int *src,
 	tr->arch = m->arch;
 	tr->query_off = arch->query_off;
 	tr->enc_first_rec = tr->nrecs;
-	const double *Hs = arch->encode(tr);
-	const double *s0 = arch->start(tr, Hs);
+	tr->enc = enc;
+	tr->input = input;
+	const double *Hs = enc ? enc->encode(tr) : arch->encode(tr);
+	const double *s0 = enc ? enc->start(tr, Hs) : arch->start(tr, Hs);
 	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))

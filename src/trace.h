@@ -15,6 +15,8 @@
 #include "scorer.h"
 #include "util.h"
 
+struct train_work;
+
 #define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
 #define TRACE_MAX_STEPS 100    /* decoder steps */
 
@@ -65,6 +67,8 @@ enum trace_kind {
 	REC_SAMPLES,     /* hard --samples: Monte Carlo score gradients */
 	REC_GRADPATH,    /* --gradient-paths: dL_t/dh_i by path
 	                    (src/gradpath.c), after every step */
+	REC_PATCH,       /* attention over an image (src/caption.c): the
+	                    annotation a_i of the 2×2 patch of cell i */
 	/* the matrix records of self-attention (src/self.c), below */
 	REC_X,           /* X = E + PE */
 	REC_PROJECT,     /* Q = X W_Qᵀ, K, V, and the output C W_Oᵀ */
@@ -116,6 +120,13 @@ enum trace_kind {
  *   REC_CONCAT       (s_t) (c_t) (y_{t-1})
  *   REC_OUTPUT       logits, W_o·[s_t; c_t; y_{t-1}] (V)
  *
+ * The patch encoder's (src/caption.c), in the encoding stage, i the
+ * cell from 1 in reading order:
+ *   REC_PATCH        pixels, x_i, the patch's 4 pixels row-major
+ *                    W_p_x, W_p·x_i  b, b_p  pre, their sum;
+ *                    result a_i = tanh(pre) (H)
+ *   REC_INIT         mean, ā = Σ_i a_i / n  W_init_a, W_init·ā;
+ *                    result s_0 = tanh(W_init·ā)
  * The local windows' (src/window_local*.c), in the softmax stage:
  *   REC_POSITION     (the query) (W_p, (H, H)) (v_p)  W_p_q  tanh_W_p_q
  *                    v_p_tanh (1)  sigmoid (1); result p_t (1); terms:
@@ -339,6 +350,28 @@ struct trace_self {
 
 enum trace_prog { TRACE_TRANSLATE, TRACE_SELF };
 
+/* An encoder plug-in: what turns a trace's input (tr->input) into the
+ * states attention reads, in place of the architecture's word encoder;
+ * the architecture's step program decodes from them as from h_1 .. h_n.
+ * src/caption.c's patch encoder reads an image.  encode records the
+ * encoder and returns the n states (n, H); start records and returns
+ * s_0 (H).  Both record into the encoding stage and never print. */
+struct trace_encoder {
+	const char *name;    /* "patch": the text header, JSON's "encoder_kind" */
+	const char *summary; /* one line for the text header */
+	const char *items;   /* what the n source items are: "cells" */
+	const double *(*encode)(struct trace *tr);
+	const double *(*start)(struct trace *tr, const double *Hs);
+	/* training (src/train_part.h's work space): encodes input into
+	 * w->h rows 1..n and s_0 into w->s row 0, as encode and start do;
+	 * and back from dL/dh_i (w->dh rows 1..n) and dL/ds_0 (w->ds row
+	 * 0), adding to the gradient g of the encoder's weights */
+	void (*train_encode)(const struct model *m, const void *input, int n,
+			     struct train_work *w);
+	void (*train_back)(struct model *g, const struct model *m,
+			   const void *input, int n, struct train_work *w);
+};
+
 struct trace {
 	const struct model *m; /* borrowed; must outlive the trace */
 	int n;              /* source length */
@@ -368,6 +401,10 @@ struct trace {
 	 * cross-attention ntgt target words tgt as the queries; no runs) */
 	enum trace_prog prog;
 	struct trace_self self;
+	/* the encoder plug-in and what it reads (trace_build_enc), or NULL
+	 * for the architecture's word encoder */
+	const struct trace_encoder *enc;
+	const void *input;
 };
 
 /* Runs model m on the source word indices src[0..n) and records the trace
@@ -381,6 +418,16 @@ struct trace {
 int trace_build(struct trace *tr, const struct model *m, const int *src,
 		int n, const int *tgt, int ntgt, unsigned scorers,
 		const struct trace_cfg *cfg, struct errbuf *err);
+
+/* trace_build() with the encoder plug-in enc reading input in place of
+ * the architecture's word encoder: src (n) are still the source "words"
+ * the front ends name the states by (an image's cells).  input must
+ * outlive the trace. */
+int trace_build_enc(struct trace *tr, const struct model *m,
+		    const struct trace_encoder *enc, const void *input,
+		    const int *src, int n, const int *tgt, int ntgt,
+		    unsigned scorers, const struct trace_cfg *cfg,
+		    struct errbuf *err);
 
 void trace_free(struct trace *tr);
 

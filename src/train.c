@@ -888,7 +888,8 @@ static double tr_init_range(const struct train_layout *l, int b)
 	    strcmp(p->section, "decoder.W_init") == 0 ||
 	    strcmp(p->section, "decoder.W_y") == 0 ||
 	    strcmp(p->section, "decoder.W_c") == 0 ||
-	    p->scorer == LOCALP_PARAM_OWNER) /* W_p, v_p: 0 would stay 0 */
+	    p->scorer == LOCALP_PARAM_OWNER || /* W_p, v_p: 0 would stay 0 */
+	    (p->scorer == PATCH_PARAM_OWNER && !p->vector)) /* W, P, W_init */
 		return 1.0 / sqrt((double)p->cols);
 	return 0.0;
 }

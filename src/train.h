@@ -40,6 +40,12 @@ struct train_pair {
 	unsigned char *gold; /* (ntgt, nsrc) gold[j * nsrc + i] is 1 if target
 	                        word j is aligned to source word i (from 0);
 	                        NULL: the pair has no alignment */
+	/* an image and its caption (src/caption.c): the encoder plug-in
+	 * that reads input in place of the word encoder (Bahdanau's
+	 * architecture's train_pair asks it), src being its cells; NULL for
+	 * a sentence pair */
+	const struct trace_encoder *enc;
+	const void *input;
 };
 
 /* A parsed pairs file.  The vocabularies hold words only (emb is NULL):

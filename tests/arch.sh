@@ -34,7 +34,7 @@ check "models lists toy4 as luong" grep -q '^toy4      luong architecture' "$TMP
 check "models lists self4 as self-attention" \
 	grep -q '^self4     self-attention and cross-attention, embedding 4, 2 heads of d_k 2$' "$TMP/out"
 run_cmd models --names
-check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 longattn8 longfixed8 "
+check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 longattn8 longfixed8 caption4 "
 run_cmd models extra
 expect_status 2 "models takes only --names"
 

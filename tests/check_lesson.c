@@ -602,7 +602,7 @@ START_TEST(test_err_model_option)
 		  "t.lesson:4:18: expected t=N or scorer=NAME after 'show "
 		  "weights', found 'model=handset4'");
 	parse_err(HEAD "page: p\nshow heatmap model=\n", "t.lesson:4:20: "
-		  "expected a model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8, or "
+		  "expected a model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4, or "
 		  "the path of a model file) after 'model=', found nothing");
 	parse_err(HEAD "page: p\nshow heatmap model=a model=b\n",
 		  "t.lesson:4:22: expected model=PATH once, found it again: "

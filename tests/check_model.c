@@ -367,7 +367,7 @@ START_TEST(test_builtin_named)
 	model_free(&m);
 	ck_assert_int_eq(model_load_named(&m, "toy5", &err), -1);
 	ck_assert_str_eq(err.msg, "expected a built-in model (toy4, "
-			 "handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8), found \"toy5\"");
+			 "handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4), found \"toy5\"");
 	ck_assert_ptr_null(m.name);
 	ck_assert(model_builtin_name("toy4") && model_builtin_name("handset4"));
 	ck_assert(!model_builtin_name("Toy4") && !model_builtin_name("toy4.model"));
@@ -419,7 +419,7 @@ START_TEST(test_builtin_list)
 {
 	static const char *const names[] = { "toy4", "handset4", "bahdanau4",
 					     "self4", "localp4", "feed4", "hard4",
-					     "longattn8", "longfixed8" };
+					     "longattn8", "longfixed8", "caption4" };
 	const char *name, *what = NULL;
 	size_t k;
 	for (k = 0; (name = model_builtin_nth(k, &what)); k++) {
@@ -436,7 +436,7 @@ START_TEST(test_builtin_list)
 	ck_assert_uint_eq(k, sizeof names / sizeof names[0]);
 	ck_assert_ptr_null(model_builtin_nth(k, NULL));
 	ck_assert_str_eq(model_builtin_list(),
-			 "toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8");
+			 "toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4");
 }
 END_TEST
 

@@ -205,7 +205,7 @@ expect_err "unknown --color 'nevr'; did you mean 'never'?" "a misspelt colour is
 # a model that is neither a file nor built in: the built-in ones
 run_cmd trace --model=toy5
 expect_status 1 "a model that is not there"
-expect_err "toy5: No such file or directory; did you mean 'toy4'? expected a model file or a built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8 or longfixed8)" \
+expect_err "toy5: No such file or directory; did you mean 'toy4'? expected a model file or a built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4)" \
 	"--model=toy5 lists the built-in models"
 run_cmd trace --scorer=dot,consat
 expect_err "unknown scorer 'consat' in 'dot,consat'; did you mean 'concat'?" \

@@ -107,6 +107,22 @@ print("ok - %d models" % len(models))
 os.remove(h1)
 os.rmdir(tmp)
 
+# attn-trace caption: the cells of the patch encoder and s_0 from their mean
+cap = json.loads(out("caption", "--format=json", "--scorer=all",
+                     "--model=" + os.path.join(SRC, "tests", "data",
+                                               "caption-random.model"),
+                     "--target=a bar on the left",
+                     os.path.join(SRC, "data", "images", "train",
+                                  "bar-x0.pgm")))
+valid(TRACE, cap, "caption --scorer=all")
+for path in (["encoder", 0, "pixels"], ["initial", "mean"]):
+    bad = copy.deepcopy(cap)
+    parent = bad
+    for k in path[:-1]:
+        parent = parent[k]
+    del parent[path[-1]]
+    invalid(TRACE, bad, "a caption trace without " + "/".join(map(str, path)))
+
 # what must fail
 doc = json.loads(out("trace", "--format=json", "--scorer=all"))
 for path in (["runs"], ["source"], ["encoder", 0, "W_h_h"],

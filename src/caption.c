@@ -1,0 +1,232 @@
+/* caption.c: the patch encoder of soft attention over an image, an
+ * encoder plug-in in front of Bahdanau's decoder (caption.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "arch.h"
+#include "attn.h"
+#include "caption.h"
+#include "train.h"
+
+const char *const caption_cell_names[CAPTION_CELLS] = {
+	"top-left", "top", "top-right",
+	"left", "middle", "right",
+	"bottom-left", "bottom", "bottom-right"
+};
+
+int caption_check_model(const struct model *m, struct errbuf *err)
+{
+	const char *name = m->name ? m->name : "the model";
+	if (m->arch != arch_find("bahdanau") ||
+	    !(model_mha(m) & PATCH_PARAM_BIT)) {
+		err_set(err, "%s: expected an image model (architecture "
+			"bahdanau with the sections [patch.W], [patch.b], "
+			"[patch.P] and [patch.W_init]), found a model without "
+			"them", name);
+		return -1;
+	}
+	if (m->src.n != CAPTION_CELLS) {
+		err_set(err, "%s: expected the %d cells as the source words "
+			"of an image model, found %d source words", name,
+			CAPTION_CELLS, m->src.n);
+		return -1;
+	}
+	for (int i = 0; i < CAPTION_CELLS; i++)
+		if (strcmp(m->src.words[i], caption_cell_names[i]) != 0) {
+			err_set(err, "%s: expected source word %d of an image "
+				"model to be the cell \"%s\", found \"%s\"",
+				name, i + 1, caption_cell_names[i],
+				m->src.words[i]);
+			return -1;
+		}
+	return 0;
+}
+
+int caption_check_image(const struct pgm_image *im, const char *name,
+			struct errbuf *err)
+{
+	if (im->width == CAPTION_SIDE && im->height == CAPTION_SIDE)
+		return 0;
+	err_set(err, "%s: expected an image of %d×%d pixels to caption, "
+		"found %d×%d", name, CAPTION_SIDE, CAPTION_SIDE, im->width,
+		im->height);
+	return -1;
+}
+
+void caption_patch(const struct pgm_image *im, int cell, double *x)
+{
+	const int r = CAPTION_PATCH * (cell / CAPTION_GRID);
+	const int c = CAPTION_PATCH * (cell % CAPTION_GRID);
+	for (int dr = 0; dr < CAPTION_PATCH; dr++)
+		for (int dc = 0; dc < CAPTION_PATCH; dc++)
+			x[dr * CAPTION_PATCH + dc] = pgm_at(im, r + dr, c + dc);
+}
+
+void caption_annotate(const struct model *m, int cell, const double *x,
+		      double *wx, double *pre, double *h)
+{
+	const int H = m->H;
+	const double *P = m->Ppatch + (size_t)cell * H;
+	attn_matvec(wx, m->Wpatch, x, H, PATCH_PIXELS);
+	for (int k = 0; k < H; k++)
+		pre[k] = wx[k] + m->bpatch[k] + P[k];
+	attn_tanh(h, pre, H);
+}
+
+void caption_start_state(const struct model *m, const double *Hs, int n,
+			 double *mean, double *wi, double *s0)
+{
+	const int H = m->H;
+	for (int k = 0; k < H; k++) {
+		double sum = 0.0;
+		for (int i = 0; i < n; i++)
+			sum += Hs[(size_t)i * H + k];
+		mean[k] = sum / n;
+	}
+	attn_matvec(wi, m->Wpinit, mean, H, H);
+	attn_tanh(s0, wi, H);
+}
+
+/* The titles of the annotations' records, in the cells' order. */
+static const char *const caption_titles[CAPTION_CELLS] = {
+	"the annotation of the top-left cell", "the annotation of the top cell",
+	"the annotation of the top-right cell",
+	"the annotation of the left cell", "the annotation of the middle cell",
+	"the annotation of the right cell",
+	"the annotation of the bottom-left cell",
+	"the annotation of the bottom cell",
+	"the annotation of the bottom-right cell"
+};
+
+/* step 0: each cell's patch and its annotation h_i, one REC_PATCH each */
+static const double *caption_encode(struct trace *tr)
+{
+	const struct model *m = tr->m;
+	const struct pgm_image *im = tr->input;
+	const int H = m->H, n = tr->n;
+	double *Hs = trace_alloc(tr, (size_t)n * H);
+	for (int i = 1; i <= n; i++) {
+		double *x = trace_alloc(tr, PATCH_PIXELS);
+		double *wx = trace_alloc(tr, (size_t)H);
+		double *pre = trace_alloc(tr, (size_t)H);
+		double *h = Hs + (size_t)(i - 1) * H;
+		caption_patch(im, i - 1, x);
+		caption_annotate(m, i - 1, x, wx, pre, h);
+		struct trace_rec *r = trace_rec_new(tr, REC_PATCH,
+						    STAGE_ENCODING, -1, 0, i);
+		/* the patch is cut out of the image: the encoder's first
+		 * intermediate, printed with the others */
+		trace_rec_op(r, OP_MID, "patch_{i}", "pixels", x,
+			     PATCH_PIXELS, 1);
+		trace_rec_op(r, OP_MID, "W_patch·patch_{i}", "W_patch_x", wx,
+			     H, 1);
+		trace_rec_op(r, OP_WEIGHT, "b_patch", "b", m->bpatch, H, 1);
+		trace_rec_op(r, OP_WEIGHT, "P_{i}", "P",
+			     m->Ppatch + (size_t)(i - 1) * H, H, 1);
+		trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
+		r->title = caption_titles[i - 1];
+		r->symbol = "h_{i}";
+		r->formula = "tanh(W_patch·patch_{i} + b_patch + P_{i})";
+		r->result = h;
+		r->len = H;
+	}
+	return Hs;
+}
+
+/* s_0 = tanh(W_init·h̄), h̄ the mean annotation */
+static const double *caption_start(struct trace *tr, const double *Hs)
+{
+	const int H = tr->m->H;
+	double *mean = trace_alloc(tr, (size_t)H);
+	double *wi = trace_alloc(tr, (size_t)H);
+	double *s0 = trace_alloc(tr, (size_t)H);
+	caption_start_state(tr->m, Hs, tr->n, mean, wi, s0);
+	struct trace_rec *r = trace_rec_new(tr, REC_INIT, STAGE_ENCODING,
+					    -1, 0, 0);
+	trace_rec_op(r, OP_MID, "h̄ = Σ_i h_i / {n}", "mean", mean, H, 1);
+	trace_rec_op(r, OP_MID, "W_init·h̄", "W_init_mean", wi, H, 1);
+	r->title = "the decoder's first state";
+	r->symbol = "s_0";
+	r->formula = "tanh(W_init·h̄)";
+	r->result = s0;
+	r->len = H;
+	return s0;
+}
+
+/* ---------------------------------------------- the training part */
+
+/* The same arithmetic into training's work space: h_i into w->h row i,
+ * s_0 into w->s row 0. */
+static void caption_train_encode(const struct model *m, const void *input,
+				 int n, struct train_work *w)
+{
+	const int H = m->H;
+	double x[PATCH_PIXELS], wx[MODEL_MAX_DIM], pre[MODEL_MAX_DIM];
+	double mean[MODEL_MAX_DIM], wi[MODEL_MAX_DIM];
+	for (int i = 1; i <= n; i++) {
+		caption_patch(input, i - 1, x);
+		caption_annotate(m, i - 1, x, wx, pre, w->h + (size_t)i * H);
+	}
+	caption_start_state(m, w->h + H, n, mean, wi, w->s);
+}
+
+/* Back from dL/ds_0 (w->ds row 0) through s_0 = tanh(W_init·h̄) to h̄,
+ * whose gradient each h_i gets a ninth of, and from dL/dh_i (w->dh row
+ * i, plus that) through h_i = tanh(W_patch·patch_i + b_patch). */
+static void caption_train_back(struct model *g, const struct model *m,
+			       const void *input, int n, struct train_work *w)
+{
+	const int H = m->H;
+	double mean[MODEL_MAX_DIM], wi[MODEL_MAX_DIM], s0[MODEL_MAX_DIM];
+	double dpre[MODEL_MAX_DIM], dmean[MODEL_MAX_DIM], x[PATCH_PIXELS];
+	double dx[PATCH_PIXELS];
+	caption_start_state(m, w->h + H, n, mean, wi, s0);
+	for (int k = 0; k < H; k++) {
+		dpre[k] = w->ds[k] * (1.0 - s0[k] * s0[k]);
+		dmean[k] = 0.0;
+	}
+	attn_linear_back(g->Wpinit, dmean, m->Wpinit, H, dpre, mean, H, H);
+	for (int i = 1; i <= n; i++) {
+		const double *h = w->h + (size_t)i * H;
+		const double *dh = w->dh + (size_t)i * H;
+		for (int k = 0; k < H; k++) {
+			dpre[k] = (dh[k] + dmean[k] / n) * (1.0 - h[k] * h[k]);
+			g->bpatch[k] += dpre[k];
+			g->Ppatch[(size_t)(i - 1) * H + k] += dpre[k];
+		}
+		memset(dx, 0, sizeof dx);
+		caption_patch(input, i - 1, x);
+		attn_linear_back(g->Wpatch, dx, m->Wpatch, PATCH_PIXELS, dpre,
+				 x, H, PATCH_PIXELS);
+	}
+}
+
+const struct trace_encoder caption_encoder = {
+	.name = "patch",
+	.summary = "in place of the word encoder: each 2×2 patch of the "
+		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
+		   "P_i), "
+		   "s_0 = tanh(W_init·h̄)",
+	.items = "cells",
+	.encode = caption_encode,
+	.start = caption_start,
+	.train_encode = caption_train_encode,
+	.train_back = caption_train_back,
+};
+
+int caption_build(struct trace *tr, const struct model *m,
+		  const struct pgm_image *im, const int *tgt, int ntgt,
+		  unsigned scorers, const struct trace_cfg *cfg,
+		  struct errbuf *err)
+{
+	int cells[CAPTION_CELLS];
+	memset(tr, 0, sizeof *tr);
+	if (caption_check_model(m, err) != 0 ||
+	    caption_check_image(im, "the image", err) != 0)
+		return -1;
+	for (int i = 0; i < CAPTION_CELLS; i++)
+		cells[i] = i;
+	return trace_build_enc(tr, m, &caption_encoder, im, cells,
+			       CAPTION_CELLS, tgt, ntgt, scorers, cfg, err);
+}

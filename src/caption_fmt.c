@@ -1,0 +1,145 @@
+/* caption_fmt.c: a caption trace (caption.h) as each word beside the
+ * image with its weights over the cells, in shaded blocks (image_fmt.h).
+ * Like every formatter it draws the recorded numbers and computes only
+ * the layout. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "caption.h"
+#include "fmt_svg.h"
+#include "image_fmt.h"
+#include "num.h"
+
+/* The level of a weight in [0, 1], to the nearest quarter. */
+static int caption_weight_level(double a)
+{
+	return image_level((int)(a * 10000.0 + 0.5), 10000);
+}
+
+/* Pixel row y of step t: the image's row, then the weights of its
+ * cells' row, then (on the first row of a cell) their numbers. */
+static void caption_fmt_row(FILE *out, const struct pgm_image *im,
+			    const double *a, int y, int ascii)
+{
+	fputs("  ", out);
+	for (int x = 0; x < CAPTION_SIDE; x++)
+		fputs(image_shade_of(image_level(im->raw[y * im->width + x],
+						 im->maxval), ascii), out);
+	fputs("   ", out);
+	for (int x = 0; x < CAPTION_SIDE; x++)
+		fputs(image_shade_of(caption_weight_level(a[(y / CAPTION_PATCH)
+			* CAPTION_GRID + x / CAPTION_PATCH]), ascii), out);
+	for (int c = 0; y % CAPTION_PATCH == 0 && c < CAPTION_GRID; c++) {
+		char buf[NUM_BUFSZ];
+		fprintf(out, "  %s", num_fixed(buf, a[(y / CAPTION_PATCH) *
+						     CAPTION_GRID + c], 2));
+	}
+	fputc('\n', out);
+}
+
+int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
+{
+	const struct pgm_image *im = tr->input;
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_run *ru = &tr->runs[run];
+		fprintf(out, "%s%s scorer: each word, the image, and each "
+			"pixel shaded by its cell's weight\n", run ? "\n" : "",
+			trace_scorer_name(ru->scorer));
+		for (int t = 1; t <= ru->nsteps; t++) {
+			const double *a = trace_weights(tr, run, t);
+			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
+					    : tr->m->eos) : ru->pred[t - 1];
+			fprintf(out, "\nt=%d: %s  (the image; α_%d over its "
+				"cells)\n", t, tr->m->tgt.words[w], t);
+			for (int y = 0; y < CAPTION_SIDE; y++)
+				caption_fmt_row(out, im, a, y, ascii);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- SVG: each step a panel, the image's pixels in gray under its
+ * cells' weights (fmt_svg_ramp, the heatmaps' colours), each weight
+ * written in its cell, the word under the panel */
+
+#define CSVG_PIX 30                      /* a pixel's side */
+#define CSVG_SIDE (CAPTION_SIDE * CSVG_PIX) /* a panel's image */
+#define CSVG_GAP 36
+#define CSVG_MARGIN 30
+#define CSVG_FS 22
+#define CSVG_FS_TITLE 28
+#define CSVG_ROW (CSVG_SIDE + 3 * CSVG_FS + 20) /* a run's height */
+
+/* The panel of step t at (x, y): pixels, cells, weights, word. */
+static void caption_svg_panel(FILE *out, const struct pgm_image *im,
+			      const double *a, const char *word, int t, int x,
+			      int y)
+{
+	char hex[8], buf[NUM_BUFSZ];
+	for (int r = 0; r < CAPTION_SIDE; r++)
+		for (int c = 0; c < CAPTION_SIDE; c++) {
+			int g = (int)(im->pix[r * im->width + c] * 255 + 0.5);
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+				"height=\"%d\" fill=\"#%02x%02x%02x\"/>\n",
+				x + c * CSVG_PIX, y + r * CSVG_PIX, CSVG_PIX,
+				CSVG_PIX, g, g, g);
+		}
+	const int cell = CAPTION_PATCH * CSVG_PIX;
+	for (int i = 0; i < CAPTION_CELLS; i++) {
+		int cx = x + (i % CAPTION_GRID) * cell;
+		int cy = y + (i / CAPTION_GRID) * cell;
+		fmt_svg_ramp(a[i], hex);
+		fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
+			"width=\"%d\" height=\"%d\" fill=\"%s\" "
+			"fill-opacity=\"0.6\" stroke=\"#888888\"/>\n", cx, cy,
+			cell, cell, hex);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+			"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+			cx + cell / 2, cy + cell / 2 + CSVG_FS / 3, CSVG_FS,
+			fmt_svg_dark(a[i]) ? "#ffffff" : "#111111",
+			num_fixed(buf, a[i], 2));
+	}
+	fprintf(out, "<text class=\"word\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
+		"text-anchor=\"middle\" fill=\"#222222\">t=%d: ", x +
+		CSVG_SIDE / 2, y + CSVG_SIDE + CSVG_FS + 10, CSVG_FS, t);
+	fmt_svg_text(out, word);
+	fputs("</text>\n", out);
+}
+
+int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name)
+{
+	const struct pgm_image *im = tr->input;
+	int most = 1;
+	for (int run = 0; run < tr->nruns; run++)
+		if (tr->runs[run].nsteps > most)
+			most = tr->runs[run].nsteps;
+	int width = 2 * CSVG_MARGIN + most * (CSVG_SIDE + CSVG_GAP);
+	int height = CSVG_MARGIN + CSVG_FS_TITLE + 20 + tr->nruns * CSVG_ROW;
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">"
+		"\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
+		"<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
+		"font-weight=\"bold\" fill=\"#222222\">", width, height, width,
+		height, CSVG_MARGIN, CSVG_MARGIN + CSVG_FS_TITLE,
+		CSVG_FS_TITLE);
+	fmt_svg_text(out, name);
+	fputs(": each word's weights α_t,i over the 3×3 cells</text>\n", out);
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_run *ru = &tr->runs[run];
+		int y = CSVG_MARGIN + CSVG_FS_TITLE + 20 + run * CSVG_ROW;
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+			"fill=\"#555555\">%s scorer</text>\n", CSVG_MARGIN,
+			y + CSVG_FS, CSVG_FS, trace_scorer_name(ru->scorer));
+		for (int t = 1; t <= ru->nsteps; t++) {
+			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
+					    : tr->m->eos) : ru->pred[t - 1];
+			caption_svg_panel(out, im, trace_weights(tr, run, t),
+					  tr->m->tgt.words[w], t, CSVG_MARGIN +
+					  (t - 1) * (CSVG_SIDE + CSVG_GAP),
+					  y + CSVG_FS + 12);
+		}
+	}
+	fputs("</svg>\n", out);
+	return ferror(out) ? -1 : 0;
+}
