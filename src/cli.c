@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "selection.h"
 #include "utf8.h"
 #include "window.h"
@@ -85,18 +86,24 @@ void cli_error(const char *msg)
 	cli_messagef("%s", msg);
 }
 
+/* The usage errors speak the user's language: xgettext reads the messages
+ * given to these two (po/Makevars) and they are translated here; a message
+ * made at run time has no translation and stays as it is. */
 int cli_usage_error(const char *msg)
 {
-	return cli_usage_errorf("%s", msg);
+	cli_messagef("%s", _(msg));
+	fputs(_("Try 'attn-trace --help' for more information.\n"), stderr);
+	return EXIT_USAGE;
 }
 
 int cli_usage_errorf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cli_vmessage(fmt, ap);
+	cli_vmessage(_(fmt), ap);
 	va_end(ap);
-	fputs("Try 'attn-trace --help' for more information.\n", stderr);
+
+	fputs(_("Try 'attn-trace --help' for more information.\n"), stderr);
 	return EXIT_USAGE;
 }
 
@@ -128,15 +135,19 @@ int cli_scorer_error(const char *arg, int all)
 	cands[SCORER_COUNT] = all ? "all" : NULL;
 	const char *near = suggest_closest(bad, cands, SCORER_COUNT + 1);
 	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+		snprintf(hint, sizeof hint, _("did you mean '%s'? "), near);
 	int whole = strcmp(bad, arg) == 0;
+	/* TRANSLATORS: %2$s%3$s%4$s is nothing or " in 'LIST'", %5$s nothing
+	 * or "did you mean 'NAME'? ", %6$s the scorers, %7$s nothing or
+	 * " or all (several separated by commas)" */
 	int rc = cli_usage_errorf("unknown scorer '%s'%s%s%s; %sexpected %s%s",
-				  bad, whole ? "" : " in '", whole ? "" : arg,
+				  bad, whole ? "" : _(" in '"), whole ? "" : arg,
 				  whole ? "" : "'", hint,
 				  scorer_names(names, sizeof names, ", ",
-					       all ? ", " : " or "),
-				  all ? " or all (several separated by commas)"
+					       all ? ", " : _(" or ")),
+				  all ? _(" or all (several separated by commas)")
 				      : "");
+
 	free(bad);
 	return rc;
 }
@@ -231,7 +242,9 @@ static const char *const cli_formats[FORMAT_COUNT] = {
 
 static void cli_help(void)
 {
-	fputs(
+	/* TRANSLATORS: the commands' names, the options and the words in
+	 * capitals stay as they are; keep the text under column 22 */
+	printf(_(
 "Usage: attn-trace [COMMAND] [OPTION]... [SENTENCE]\n"
 "Trace the arithmetic of attention in a tiny sequence-to-sequence model,\n"
 "stage by stage: encoding, decoder, scoring, softmax, weighted sum,\n"
@@ -239,7 +252,7 @@ static void cli_help(void)
 "\n"
 "Commands:\n"
 "  trace [SENTENCE]   print a full trace (the default command; the default\n"
-"                     sentence is \"" DEFAULT_SENTENCE "\")\n"
+"                     sentence is \"%s\")\n"
 "  tui [SENTENCE]     step through the trace full-screen (what a bare\n"
 "                     attn-trace does on a terminal that TERM describes;\n"
 "                     elsewhere it prints the trace, with a note)\n"
@@ -271,9 +284,9 @@ static void cli_help(void)
 "Sentence punctuation (. , ! ? ...) is split off words and left out, with\n"
 "a note, unless the model knows it.\n"
 "\n"
-"Options of trace, tui and model:\n", stdout);
+"Options of trace, tui and model:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMDS_COMMON, 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace trace --scorer=all \"je suis étudiant\"\n"
@@ -288,7 +301,7 @@ static void cli_help(void)
 "\n"
 "Exit status: 0 on success, 1 on bad input or a write error, 2 on a bad\n"
 "command line.  See attn-trace(1) for the keys of the stepper and the\n"
-"model, trace and lesson formats.\n",
+"model, trace and lesson formats.\n"),
 		stdout);
 }
 

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_accuracy.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "outfile.h"
 #include "raster.h"
 #include "scorer.h"
@@ -41,7 +42,7 @@ struct acc_opts {
 
 static void cli_accuracy_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace accuracy --pairs=FILE [[SETTING]... --model=MODEL]...\n"
 "Decode every pair of FILE greedily, as 'trace' does without --target,\n"
 "and report, for each source length, the share of target words output\n"
@@ -50,13 +51,13 @@ static void cli_accuracy_help(void)
 "with a line for each model and scorer.\n"
 "\n"
 "Options (--scorer, --window and --window-size set the lines of the\n"
-"--model options after them):\n", stdout);
+"--model options after them):\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(accuracy), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
 "  attn-trace accuracy --pairs=data/long-heldout.pairs --model=longattn8 \\\n"
-"    --window=fixed --model=longfixed8 --format=svg -o chart.svg\n", stdout);
+"    --window=fixed --model=longfixed8 --format=svg -o chart.svg\n"), stdout);
 }
 
 /* --format's value into o. */

@@ -12,6 +12,7 @@
 #include "cli_deck.h"
 #include "cli_options.h"
 #include "deck.h"
+#include "i18n.h"
 #include "model.h"
 #include "outfile.h"
 #include "tok.h"
@@ -30,21 +31,21 @@ struct cli_deck_opts {
 
 static void cli_deck_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace deck [OPTION]... [SENTENCE]\n"
 "Write the trace of a sentence as a slide deck: one HTML file with\n"
 "everything inline (no network, no other file) that any browser shows.\n"
 "A slide for each stage of each decoder step, its picture beside its\n"
 "arithmetic; the keys → and ← step, Home and End go to the first and the\n"
 "last slide.  Without scripts the page shows every slide in order, and it\n"
-"prints a slide a page.  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"prints a slide a page.  The default sentence is \"%s\".\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(deck), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
-"  attn-trace deck --arch=bahdanau -o deck.html je suis étudiant\n", stdout);
+"  attn-trace deck --arch=bahdanau -o deck.html je suis étudiant\n"), stdout);
 }
 
 static int cli_deck_option(struct cli_deck_opts *o, int c, const char *arg)

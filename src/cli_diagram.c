@@ -17,6 +17,7 @@
 #include "cli_diagram.h"
 #include "diagram.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -46,21 +47,21 @@ struct cli_diagram_opts {
 
 static void cli_diagram_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace diagram [OPTION]... [SENTENCE]\n"
 "Draw one decoder step of attention as an SVG picture for slides: a box for\n"
 "each source word with its state h_i, a line from the query (s_t, or\n"
 "s_{t-1} in Bahdanau's architecture) to each box as thick as its weight,\n"
 "with the weights written and the largest marked, and the context vector\n"
-"and the step's result.  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"and the step's result.  The default sentence is \"%s\".\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(diagram), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace diagram --step=2 -o step2.svg je suis étudiant\n"
-"  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n", stdout);
+"  attn-trace diagram --arch=bahdanau --all-steps -o slides/\n"), stdout);
 }
 
 /* diagram --format's values: a picture in SVG, in text, or in PNG (the
@@ -335,9 +336,11 @@ int cli_diagram(int argc, char **argv)
 				status = rc;
 		} else if (o.step > nsteps) {
 			/* a bad option value, as self's --row past the words */
-			status = cli_usage_errorf("--step=%d: this trace has %d "
-						  "decoder step%s", o.step,
-						  nsteps, nsteps == 1 ? "" : "s");
+			status = cli_usage_errorf(ngettext(
+				"--step=%d: this trace has %d decoder step",
+				"--step=%d: this trace has %d decoder steps",
+				(unsigned long)nsteps), o.step, nsteps);
+
 			rc = 1;
 		} else {
 			rc = cli_diagram_write(&tr, o.step, o.output, &o,

@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "selection.h"
 #include "cli_heatmap.h"
 #include "cli_self.h"
@@ -67,19 +68,19 @@ struct cli_heatmap_opts {
 
 static void cli_heatmap_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace heatmap [OPTION]... [SENTENCE]\n"
 "Draw the attention weights of a trace as an SVG picture: a row for each\n"
 "output word, a column for each source word, each cell shaded by its\n"
 "weight with the value written in it.  The default sentence is\n"
-"\"" CLI_HEATMAP_SENTENCE "\".\n"
+"\"%s\".\n"
 "\n"
 "On a terminal, with no -o, it shows the weights as a text heatmap instead\n"
 "(-o - writes the SVG to the terminal all the same).\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), CLI_HEATMAP_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(heatmap), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
@@ -87,7 +88,7 @@ static void cli_heatmap_help(void)
 "      -o align.svg zone économique européenne\n"
 "  attn-trace heatmap --self --causal -o heads.svg je suis étudiant\n"
 "\n"
-"doc/heatmap.md describes the picture and how to turn it into a PNG.\n",
+"doc/heatmap.md describes the picture and how to turn it into a PNG.\n"),
 	      stdout);
 }
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_image.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "image_fmt.h"
 #include "outfile.h"
 #include "raster.h"
@@ -24,7 +25,7 @@ struct cli_image_opts {
 
 static void cli_image_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace image [OPTION]... FILE.pgm\n"
 "Show a grayscale image in the Netpbm PGM format (plain P2 or binary P5,\n"
 "at most 32x32 pixels, maxval up to 65535), as attention over an image\n"
@@ -33,13 +34,13 @@ static void cli_image_help(void)
 "blocks, two columns each, with row and column numbers from 1; with -o,\n"
 "an SVG picture of them.  FILE - reads standard input.\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(image), 24);
-	fputs(
+	fputs(_(
 "\n"
 "A file that is not such an image is refused with the place of the first\n"
 "fault (FILE:LINE:COLUMN, or FILE: byte N in a P5 file's pixels), exit\n"
-"status 1, and nothing written.  data/images/ holds the shipped images.\n",
+"status 1, and nothing written.  data/images/ holds the shipped images.\n"),
 	      stdout);
 }
 

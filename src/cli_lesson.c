@@ -13,6 +13,7 @@
 #include "cli_lesson.h"
 #include "cli_term.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
 #include "tui.h"
@@ -32,7 +33,7 @@ struct cli_lesson_opts {
 
 static void cli_lesson_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace lesson NAME [OPTION]...\n"
 "       attn-trace lesson --check FILE...\n"
 "       attn-trace lessons\n"
@@ -40,15 +41,15 @@ static void cli_lesson_help(void)
 "real trace.  NAME is a lesson's number (3), its name (softmax) or the path\n"
 "of a .lesson file; 'attn-trace lessons' lists the lessons there are.\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(lesson), 23);
-	fputs(
+	fputs(_(
 "\n"
 "The lessons are in $ATTN_TRACE_LESSONS if it is set, else where the\n"
 "program was installed (run from its build tree: the source tree's).\n"
-"This one reads them from ", stdout);
+"This one reads them from "), stdout);
 	cli_put_safe(stdout, lesson_dir());
-	fputs(".\nThe lesson format is described in doc/lessons.md.\n",
+	fputs(_(".\nThe lesson format is described in doc/lessons.md.\n"),
 	      stdout);
 }
 
@@ -143,8 +144,8 @@ static int cli_lesson_check(const struct cli_lesson_opts *o, int argc,
 {
 	int rc = EXIT_OK;
 	if (optind >= argc)
-		return cli_usage_errorf("%s", "--check needs at least "
-					      "one lesson file");
+		return cli_usage_error("--check needs at least "
+				       "one lesson file");
 	for (int k = optind; k < argc; k++) {
 		struct lesson l;
 		struct model m;
@@ -224,9 +225,10 @@ int cli_lesson(int argc, char **argv)
 				       "the terminal; --plain prints it: "
 				       "give one of them");
 	if (optind >= argc)
-		return cli_usage_errorf("%s", "'lesson' needs the number "
-					      "or name of a lesson; 'attn-trace "
-					      "lessons' lists them");
+		return cli_usage_error("'lesson' needs the number "
+				       "or name of a lesson; 'attn-trace "
+				       "lessons' lists them");
+
 	if (optind + 1 < argc)
 		return cli_usage_errorf("'lesson' takes one lesson, but "
 					      "was also given '%s'",

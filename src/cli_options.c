@@ -13,6 +13,7 @@
 #include "cli_diagram.h"
 #include "cli_options.h"
 #include "cli_self.h"
+#include "i18n.h"
 #include "model.h"
 #include "quiz.h"
 #include "scorer.h"
@@ -124,10 +125,10 @@ static const struct cli_help_fill {
 	int wrap;
 } cli_help_fills[] = {
 	{ "scorers", cli_scorer_name_nth, NULL, 0 },
-	{ "windows", cli_window_nth, " or ", 0 },
-	{ "formats", cli_format_name, " or ", 1 },
+	{ "windows", cli_window_nth, N_(" or "), 0 },
+	{ "formats", cli_format_name, N_(" or "), 1 },
 	{ "stages", cli_stage_nth, NULL, 1 },
-	{ "accuracy-formats", accuracy_format_name, " or ", 1 },
+	{ "accuracy-formats", accuracy_format_name, N_(" or "), 1 },
 };
 
 /* Prints names[0..n), separated by ", " and last before the last, then
@@ -185,11 +186,13 @@ static void cli_help_line(const char *s, size_t len, int col)
 	if (f->wrap) {
 		char tail[128];
 		snprintf(tail, sizeof tail, "%.*s", restlen, rest);
-		cli_help_list(col + (int)(at - s), names, n, f->last, tail);
+		cli_help_list(col + (int)(at - s), names, n,
+			      f->last ? _(f->last) : NULL, tail);
 		return;
 	}
 	for (int k = 0; k < n; k++)
-		printf("%s%s", k == 0 ? "" : k + 1 == n && f->last ? f->last
+		printf("%s%s", k == 0 ? "" : k + 1 == n && f->last ? _(f->last)
+
 			       : ", ", names[k]);
 	printf("%.*s\n", restlen, rest);
 }
@@ -211,7 +214,8 @@ void cli_help_options(unsigned cmds, int col)
 			n += printf(o->has_arg == optional_argument ? "[=%s]"
 				    : "=%s", h->metavar);
 		printf("%*s", n < col ? col - n : 1, "");
-		for (const char *t = h->text;; t++) {
+		for (const char *t = _(h->text);; t++) {
+
 			size_t len = strcspn(t, "\n");
 			cli_help_line(t, len, col);
 			t += len;

@@ -16,6 +16,7 @@
 #include "cli_options.h"
 #include "cli_quiz.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "quiz.h"
@@ -62,17 +63,18 @@ struct cli_quiz_run {
 
 static void cli_quiz_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace quiz [OPTION]... [SENTENCE]\n"
 "Ask questions on the arithmetic of attention at one step of a trace: a\n"
 "score, a weight or one coordinate of the context vector.  Type each answer\n"
 "and press Enter; a wrong answer is met with the worked arithmetic.  The\n"
 "answers are read from standard input, so a quiz can be scripted.  The\n"
-"default sentence is \"" CLI_QUIZ_SENTENCE "\".\n"
+"default sentence is \"%s\".\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), CLI_QUIZ_SENTENCE);
+
 	cli_help_options(CLI_CMD_BIT(quiz), 24);
-	fputs(
+	fputs(_(
 "\n"
 "An answer counts when it is within 5 units of the last digit shown, times\n"
 "(1 + |the value|): 0.0005 × (1 + |value|) at the default precision.  An\n"
@@ -80,7 +82,7 @@ static void cli_quiz_help(void)
 "ends the quiz.  The last line is the score, \"score: R of N\".\n"
 "\n"
 "Exit status: 0 when the quiz ran, whatever the score; 1 on bad input or a\n"
-"read or write error; 2 on a bad command line.\n", stdout);
+"read or write error; 2 on a bad command line.\n"), stdout);
 }
 
 /* Parses a seed: decimal digits only, 0 to 2^64 - 1.  Returns 0 or -1. */
@@ -266,15 +268,19 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
 			    const char *sentence)
 {
 	const struct cli_quiz_opts *o = qr->o;
-	printf("attn-trace quiz: %d question%s on \"%s\", %s scorer%s\n",
-	       o->count, o->count == 1 ? "" : "s", sentence,
+	/* TRANSLATORS: %2$s is the sentence, %3$s a scorer's name, %4$s
+	 * nothing or ", each architecture in turn" */
+	printf(ngettext("attn-trace quiz: %d question on \"%s\", %s scorer%s\n",
+			"attn-trace quiz: %d questions on \"%s\", %s scorer%s\n",
+			(unsigned long)o->count),
+	       o->count, sentence,
 	       trace_scorer_name(o->scorer),
-	       qr->ntr > 1 ? ", each architecture in turn" : "");
-	printf("seed %" PRIu64 " (the same options with --seed=%" PRIu64
-	       " ask these questions again)\n", o->seed, o->seed);
+	       qr->ntr > 1 ? _(", each architecture in turn") : "");
+	printf(_("seed %" PRIu64 " (the same options with --seed=%" PRIu64
+		 " ask these questions again)\n"), o->seed, o->seed);
 	if (!o->answers)
-		puts("Type each answer and press Enter; q or the end of the "
-		     "input ends the quiz.");
+		puts(_("Type each answer and press Enter; q or the end of the "
+		       "input ends the quiz."));
 }
 
 /* Reads one answer line into qr->line (quiz_read_answer()).  Returns 1,
@@ -282,7 +288,7 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
  * which is never taken for the end. */
 static int cli_quiz_read(struct cli_quiz_run *qr)
 {
-	fputs("answer> ", stdout);
+	fputs(_("answer> "), stdout);
 	if (cli_flush() != EXIT_OK)
 		return -1;
 	errno = 0;
@@ -296,7 +302,7 @@ static int cli_quiz_read(struct cli_quiz_run *qr)
 		return -1;
 	}
 	if (r == QUIZ_READ_LONG)
-		printf("(an answer longer than %d bytes, not read)\n",
+		printf(_("(an answer longer than %d bytes, not read)\n"),
 		       QUIZ_MAX_ANSWER);
 	else if (qr->echo) { /* the answer is bytes from a pipe: shown safe */
 		cli_put_safe(stdout, qr->line);
@@ -341,11 +347,13 @@ static int cli_quiz_make(const struct cli_quiz_run *qr, uint64_t *state,
 		cli_messagef("%s", err.msg);
 		return -1;
 	}
-	int n = snprintf(heading, size, "%s at step t=%d",
+	/* TRANSLATORS: %1$s is a stage as --stage names it (scoring,
+	 * softmax, weighted-sum, hard-draw), which stays in English */
+	int n = snprintf(heading, size, _("%s at step t=%d"),
 			 quiz_stage_name(st), q->t);
 	if (qr->ntr > 1 && n > 0 && (size_t)n < size)
 		snprintf(heading + n, size - (size_t)n,
-			 ", %s architecture (%s)", arch_get(tr->arch)->name,
+			 _(", %s architecture (%s)"), arch_get(tr->arch)->name,
 			 cli_builtin_model(tr->arch, o->feed));
 	return 0;
 }
@@ -389,12 +397,12 @@ static int cli_quiz_question(struct cli_quiz_run *qr, uint64_t *state, int j)
 	char heading[160];
 	if (cli_quiz_make(qr, state, j, &q, heading, sizeof heading) != 0)
 		return -1;
-	printf("\nquestion %d of %d: %s\n", j + 1, o->count, heading);
+	printf(_("\nquestion %d of %d: %s\n"), j + 1, o->count, heading);
 	quiz_prompt_text(stdout, &q);
 	if (!o->answers)
 		return cli_quiz_ask(qr, &q);
 	char buf[NUM_BUFSZ];
-	printf("(answer: %s = %s)\n", q.symbol, quiz_value(buf, &q, q.expected));
+	printf(_("(answer: %s = %s)\n"), q.symbol, quiz_value(buf, &q, q.expected));
 	quiz_worked_text(stdout, &q);
 	return 1;
 }
@@ -458,9 +466,12 @@ static int cli_quiz_loop(struct cli_quiz_run *qr, const char *sentence)
 	if (o->answers)
 		return cli_flush();
 	if (rc == 0)
-		printf("The quiz stopped after %d of %d question%s.\n",
-		       qr->asked, o->count, o->count == 1 ? "" : "s");
-	printf("\nscore: %d of %d\n", qr->right, qr->asked);
+		printf(ngettext("The quiz stopped after %d of %d question.\n",
+				"The quiz stopped after %d of %d questions.\n",
+				(unsigned long)o->count),
+		       qr->asked, o->count);
+	printf(_("\nscore: %d of %d\n"), qr->right, qr->asked);
+
 	return cli_flush();
 }
 

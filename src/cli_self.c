@@ -14,6 +14,7 @@
 #include "cli_self.h"
 #include "cli_term.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -42,18 +43,18 @@ struct cli_self_opts {
 
 static void cli_self_help(void)
 {
-	fputs(
+	printf(_(
 "Usage: attn-trace self [OPTION]... [SENTENCE]\n"
 "Trace self-attention with two heads, number by number: X = embeddings +\n"
 "positional encoding; Q, K and V, each row a matrix-vector product; for\n"
 "each head the scores q_i·k_j / √d_k term by term, the causal mask, the\n"
 "softmax of each row and Z = A V; then concat(Z_1, Z_2) and W_O.  With\n"
 "--target the queries come from the target words instead\n"
-"(cross-attention).  The default sentence is \"" DEFAULT_SENTENCE "\".\n"
+"(cross-attention).  The default sentence is \"%s\".\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), DEFAULT_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(self), 24);
-	fputs(
+	fputs(_(
 "\n"
 "On a terminal, with no --format and no -o, it opens the stepper: a\n"
 "screen a stage, the two heads side by side, a heatmap of each head's\n"
@@ -69,7 +70,7 @@ static void cli_self_help(void)
 "      zone économique européenne\n"
 "\n"
 "doc/model.md explains the arithmetic and the self4 model;\n"
-"doc/trace-format.md the names of every matrix.\n", stdout);
+"doc/trace-format.md the names of every matrix.\n"), stdout);
 }
 
 enum { SELF_TEXT, SELF_JSON, SELF_JSONL, SELF_CSV, SELF_MARKDOWN, SELF_SVG,

@@ -18,6 +18,7 @@
 #include "cli_options.h"
 #include "cli_train.h"
 #include "gz.h"
+#include "i18n.h"
 #include "model.h"
 #include "num.h"
 #include "outfile.h"
@@ -45,20 +46,20 @@ struct cli_train_opts {
 
 static void cli_train_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace train --pairs=FILE -o OUT.model [OPTION]...\n"
 "Train the model's weights on the sentence pairs of FILE, by\n"
 "backpropagation through time, and write them to OUT.model.  Each line of\n"
 "FILE is a pair \"source words ||| target words\" (see doc/training.md).\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(train), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Example:\n"
 "  attn-trace train --pairs=data/toy.pairs -o toy.model --seed=1\n"
 "  attn-trace trace --model=toy.model --scorer=all zone économique "
-"européenne\n", stdout);
+"européenne\n"), stdout);
 }
 
 /* Parses a decimal number (num_parse: '.' whatever the locale) in
@@ -263,12 +264,12 @@ static int cli_train_check(const struct cli_train_opts *o, int argc,
 	if (cli_window_check(o->t.window, o->t.window_size))
 		return EXIT_USAGE;
 	if (train_window_check(window_get(o->t.window), &err))
-		return cli_usage_errorf("%s", err.msg);
+		return cli_usage_error(err.msg);
 	for (int k = 0; k < ARCH_COUNT; k++)
 		if ((o->arch == k || o->arch == ARCH_ALL ||
 		     (o->arch < 0 && !o->init && k == ARCH_DEFAULT)) &&
 		    train_arch_check(arch_get(k), &err))
-			return cli_usage_errorf("%s", err.msg);
+			return cli_usage_error(err.msg);
 	if (o->t.freeze_shared && !o->init)
 		return cli_usage_errorf("--freeze-shared keeps the weights "
 					"of an --init model, but no --init "

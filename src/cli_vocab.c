@@ -9,19 +9,20 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "cli_vocab.h"
+#include "i18n.h"
 #include "model.h"
 
 enum { VOCAB_BOTH, VOCAB_SOURCE, VOCAB_TARGET };
 
 static void cli_vocab_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace vocab [OPTION]...\n"
 "List the words the model knows: its source words (what a sentence may\n"
 "hold) and its target words (what it can output, and what --target may\n"
 "hold), each under a heading, a word a line.\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(vocab), 24);
 }
 

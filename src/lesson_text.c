@@ -8,6 +8,7 @@
 
 #include "arch.h"
 #include "diagram.h"
+#include "i18n.h"
 #include "lesson.h"
 #include "linebreak.h"
 #include "window.h"
@@ -249,7 +250,7 @@ static void lt_quiz(FILE *out, const struct lesson *l,
 		lt_rec(out, tr, REC_SOFTMAX, run, sh->t, 0, o);
 		return;
 	}
-	fputs("Quiz: work it out by hand.\n", out);
+	fputs(_("Quiz: work it out by hand.\n"), out);
 	quiz_prompt_text(out, &q);
 }
 
@@ -272,20 +273,21 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	if (run >= tr->nruns)
 		run = tr->nruns - 1;
 	if (sh->alt > 0 && l->alts[sh->alt - 1].window >= 0)
-		fprintf(out, "(the model %s, window %s)\n",
+		fprintf(out, _("(the model %s, window %s)\n"),
 			l->alts[sh->alt - 1].name,
 			window_get(l->alts[sh->alt - 1].window)->name);
 	else if (sh->alt > 0)
-		fprintf(out, "(the model %s)\n", l->alts[sh->alt - 1].name);
+		fprintf(out, _("(the model %s)\n"), l->alts[sh->alt - 1].name);
 	if (lt_names_run(sh, run, l, tr))
-		fprintf(out, "(%s scorer)\n",
+		fprintf(out, _("(%s scorer)\n"),
 			trace_scorer_name(tr->runs[run].scorer));
 	switch (sh->what) {
 	case SHOW_STAGE:
 		lt_stage(out, tr, sh, run, &fo);
 		break;
 	case SHOW_WEIGHTS:
-		fprintf(out, "the attention weights α_%d, %s scorer:\n", sh->t,
+		/* TRANSLATORS: α_%1$d is the symbol, %2$s a scorer's name */
+		fprintf(out, _("the attention weights α_%d, %s scorer:\n"), sh->t,
 			trace_scorer_name(tr->runs[run].scorer));
 		if (sh->t <= tr->runs[run].nsteps)
 			fmt_text_bars(out, tr, run, sh->t,
@@ -360,78 +362,78 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 			 const struct trace *tr)
 {
 	static const char *const self_what[SELF_STAGE_COUNT + 1] = {
-		"self-attention's inputs X", "the queries, keys and values",
-		"the scores and the mask", "the softmax of each row",
-		"each head's output Z = A V", "the heads joined and W_O",
-		"both heads' weights as heatmaps"
+		N_("self-attention's inputs X"), N_("the queries, keys and values"),
+		N_("the scores and the mask"), N_("the softmax of each row"),
+		N_("each head's output Z = A V"), N_("the heads joined and W_O"),
+		N_("both heads' weights as heatmaps")
 	};
 	int t = sh->t, i = sh->i;
 	switch (sh->what) {
 	case SHOW_EMBEDDING:
 		if (i > 0)
-			snprintf(buf, size, "the embedding x_%d", i);
+			snprintf(buf, size, _("the embedding x_%d"), i);
 		else
-			snprintf(buf, size, "the word step %d reads, y_%d", t,
+			snprintf(buf, size, _("the word step %d reads, y_%d"), t,
 				 t - 1);
 		return;
 	case SHOW_ENCODER:
-		snprintf(buf, size, "the encoder step that makes h_%d", i);
+		snprintf(buf, size, _("the encoder step that makes h_%d"), i);
 		return;
 	case SHOW_STATE:
-		snprintf(buf, size, "the decoder step that makes s_%d", t);
+		snprintf(buf, size, _("the decoder step that makes s_%d"), t);
 		return;
 	case SHOW_SCORE:
-		snprintf(buf, size, "the score e_%d,%d", t, i);
+		snprintf(buf, size, _("the score e_%d,%d"), t, i);
 		return;
 	case SHOW_SCORES:
-		snprintf(buf, size, "the scores of step %d", t);
+		snprintf(buf, size, _("the scores of step %d"), t);
 		return;
 	case SHOW_SOFTMAX:
-		snprintf(buf, size, "the softmax of step %d", t);
+		snprintf(buf, size, _("the softmax of step %d"), t);
 		return;
 	case SHOW_WEIGHTS:
-		snprintf(buf, size, "the weights %s_%d as bars",
+		snprintf(buf, size, _("the weights %s_%d as bars"),
 			 trace_weight_symbol(tr), t);
 		return;
 	case SHOW_WEIGHTED:
 		if (i > 0)
-			snprintf(buf, size, "word %d's share of c_%d", i, t);
+			snprintf(buf, size, _("word %d's share of c_%d"), i, t);
 		else
-			snprintf(buf, size, "each word's share of c_%d", t);
+			snprintf(buf, size, _("each word's share of c_%d"), t);
 		return;
 	case SHOW_CONTEXT:
-		snprintf(buf, size, "the context c_%d", t);
+		snprintf(buf, size, _("the context c_%d"), t);
 		return;
 	case SHOW_CONCAT:
-		snprintf(buf, size, "the concatenation of step %d", t);
+		snprintf(buf, size, _("the concatenation of step %d"), t);
 		return;
 	case SHOW_OUTPUT:
-		snprintf(buf, size, "the output of step %d", t);
+		snprintf(buf, size, _("the output of step %d"), t);
 		return;
 	case SHOW_STAGE:
 		if (t > 0)
-			snprintf(buf, size, "the %s stage of step %d",
+			snprintf(buf, size, _("the %s stage of step %d"),
 				 trace_stage_name(sh->stage), t);
 		else
-			snprintf(buf, size, "the %s stage",
+			snprintf(buf, size, _("the %s stage"),
 				 trace_stage_name(sh->stage));
 		return;
 	case SHOW_HEATMAP:
-		snprintf(buf, size, "%s heatmap", sh->alt ? "another model's"
-			 : "the alignment");
+		snprintf(buf, size, "%s", sh->alt ? _("another model's heatmap")
+			 : _("the alignment heatmap"));
 		return;
 	case SHOW_COMPARE:
-		snprintf(buf, size, "the scorers side by side at step %d", t);
+		snprintf(buf, size, _("the scorers side by side at step %d"), t);
 		return;
 	case SHOW_QUIZ:
-		snprintf(buf, size, "a question for you");
+		snprintf(buf, size, "%s", _("a question for you"));
 		return;
 	case SHOW_SELF:
-		snprintf(buf, size, "%s", sh->self_quiz ? "a question for you"
-			 : self_what[sh->self_stage]);
+		snprintf(buf, size, "%s", sh->self_quiz ? _("a question for you")
+			 : _(self_what[sh->self_stage]));
 		return;
 	case SHOW_DIAGRAM:
-		snprintf(buf, size, "the picture of step %d", t);
+		snprintf(buf, size, _("the picture of step %d"), t);
 		return;
 	case SHOW_WORDS:
 		snprintf(buf, size, "the words %s predicts", sh->alt ?
@@ -456,8 +458,8 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 static void lt_opener(FILE *out, const struct lesson_page *pg,
 		      const struct trace *tr, int width)
 {
-	char line[1024] = "On this page: ", what[160];
-	size_t at = strlen(line);
+	char line[1024], what[160];
+	size_t at = (size_t)snprintf(line, sizeof line, "%s", _("On this page: "));
 	int n = 0;
 	for (int b = 0; b < pg->nblocks; b++) {
 		if (pg->blocks[b].text)
@@ -565,8 +567,8 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 		if (lesson_predict_make(&q, l, pg->predict, tr, o->precision,
 					why, sizeof why) == 0)
 			fprintf(out, q.kind == PREDICT_YESNO ?
-				"(prediction: %s? %s)\n" :
-				"(prediction: %s = %s)\n", q.symbol,
+				_("(prediction: %s? %s)\n") :
+				_("(prediction: %s = %s)\n"), q.symbol,
 				q.answer);
 	}
 	for (int b = 0; b < pg->nblocks; b++) {
@@ -579,7 +581,8 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 				     &err) != 0)
 			continue;
 		char buf[NUM_BUFSZ];
-		fprintf(out, "(answer: %s = %s)\n", q.symbol,
+		fprintf(out, _("(answer: %s = %s)\n"), q.symbol,
+
 			quiz_value(buf, &q, q.expected));
 	}
 	return ferror(out) ? -1 : 0;
@@ -589,9 +592,13 @@ int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 static void lt_field(FILE *out, const char *name, const char *value,
 		     int width)
 {
-	size_t n = strlen(name) + strlen(value) + 3;
+	/* TRANSLATORS: a field of a lesson's head: "Sentence: je suis" */
+	const char *form = _("%s: %s");
+	size_t n = strlen(name) + strlen(value) + strlen(form);
 	char *s = xmalloc(n);
-	snprintf(s, n, "%s: %s", name, value);
+	snprintf(s, n, form, name, value);
+
+
 	lesson_wrap(out, s, width);
 	free(s);
 }
@@ -602,31 +609,32 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_underlined(out, l->title, '=');
 	putc('\n', out);
 	if (l->goal)
-		lt_field(out, "Goal", l->goal, width);
-	lt_field(out, "Sentence", l->sentence, width);
-	lt_field(out, "Target", l->target ? l->target
-		 : "none (the model decodes greedily)", width);
-	lt_field(out, "Scorer", trace_scorer_name(l->scorer), width);
+		lt_field(out, _("Goal"), l->goal, width);
+	lt_field(out, _("Sentence"), l->sentence, width);
+	lt_field(out, _("Target"), l->target ? l->target
+		 : _("none (the model decodes greedily)"), width);
+	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);
 	if (l->cfg.window != WINDOW_DEFAULT) {
 		char win[64];
 		snprintf(win, sizeof win, "%s, D = %d",
 			 window_get(l->cfg.window)->name, l->cfg.window_size);
-		lt_field(out, "Window", win, width);
+		lt_field(out, _("Window"), win, width);
 	}
-	lt_field(out, "Model", tr->m->name, width);
+	lt_field(out, _("Model"), tr->m->name, width);
 	int quizzes = 0;
 	for (int p = 0; p < l->npages; p++) {
-		fprintf(out, "\n\n[page %d of %d]\n", p + 1, l->npages);
+		/* TRANSLATORS: a page's header in lesson --plain: page 1 of 5 */
+		fprintf(out, _("\n\n[page %d of %d]\n"), p + 1, l->npages);
 		lesson_page_text(out, l, p, tr, o, width);
 		quizzes += lt_has_answers(l, p);
 	}
 	if (!answers || !quizzes)
 		return ferror(out) ? -1 : 0;
-	fputs("\n\n[answers]\n", out);
+	fputs(_("\n\n[answers]\n"), out);
 	for (int p = 0; p < l->npages; p++) {
 		if (!lt_has_answers(l, p))
 			continue;
-		fprintf(out, "\npage %d:", p + 1);
+		fprintf(out, _("\npage %d:"), p + 1);
 		lesson_page_answers(out, l, p, tr, o);
 	}
 	return ferror(out) ? -1 : 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "i18n.h"
 #include "util.h"
 
 /* Makes sure descriptors 0, 1 and 2 are open, before anything is opened:
@@ -36,9 +37,15 @@ static void main_std_fds(void)
 int main(int argc, char **argv)
 {
 	main_std_fds();
-	/* UTF-8 for the terminal; LC_NUMERIC stays "C", and the formatters
-	 * force '.' whatever it says. */
-	setlocale(LC_CTYPE, "");
+	/* The user's locale for the terminal (LC_CTYPE) and the messages'
+	 * language (LC_MESSAGES; src/i18n.h), but LC_NUMERIC forced back to
+	 * "C", so that printf and strtod write and read numbers with '.'
+	 * whatever the locale (the formatters force it too; tests/locale.sh
+	 * runs under a comma locale).  No other category changes a byte the
+	 * program writes: nothing calls strcoll, strftime or localeconv. */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	i18n_init();
 	/* a closed pipe (attn-trace trace | head -1) ends the program quietly,
 	 * even if the parent left SIGPIPE ignored */
 	signal(SIGPIPE, SIG_DFL);

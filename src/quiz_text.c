@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "quiz.h"
 #include "self.h"
@@ -50,20 +51,20 @@ static void qt_scoring(FILE *out, const struct quiz_question *q)
 	for (int k = 0; k < 2; k++)
 		if (r->term_ops[k] >= 0)
 			qt_op(out, tr, r, r->term_ops[k], p);
-	fprintf(out, "What is the score %s = %s?\n", q->symbol, nm.formula);
+	fprintf(out, _("What is the score %s = %s?\n"), q->symbol, nm.formula);
 }
 
 static void qt_softmax(FILE *out, const struct quiz_question *q)
 {
-	fprintf(out, "The scores of step %d, one for each source word:\n",
+	fprintf(out, _("The scores of step %d, one for each source word:\n"),
 		q->t);
 	qt_op(out, q->tr, q->rec, 0, q->precision);
 	if (q->rec->win_lo) /* a local window: the softmax over it alone */
-		fprintf(out, "The window of step %d is positions %d .. %d; a "
-			"word outside it weighs 0.\n", q->t, q->rec->win_lo,
+		fprintf(out, _("The window of step %d is positions %d .. %d; a "
+			  "word outside it weighs 0.\n"), q->t, q->rec->win_lo,
 			q->rec->win_hi);
-	fprintf(out, "What is the weight of h_%d (%s), %s = exp(e_%d,%d - max) "
-		"/ Σ_j exp(e_%d,j - max)?\n", q->i, qt_word(q->tr, q->i),
+	fprintf(out, _("What is the weight of h_%d (%s), %s = exp(e_%d,%d - max) "
+		  "/ Σ_j exp(e_%d,j - max)?\n"), q->i, qt_word(q->tr, q->i),
 		q->symbol, q->t, q->i, q->t);
 }
 
@@ -71,7 +72,7 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 {
 	const struct trace *tr = q->tr;
 	struct trace_names nm;
-	fprintf(out, "The weights of step %d and the encoder states:\n", q->t);
+	fprintf(out, _("The weights of step %d and the encoder states:\n"), q->t);
 	trace_names(tr, q->softmax, &nm);
 	qt_line(out, nm.symbol, q->softmax->result, q->softmax->len,
 		q->precision);
@@ -87,8 +88,8 @@ static void qt_weighted(FILE *out, const struct quiz_question *q)
 		qt_line(out, lab, w->ops[h].v, w->ops[h].len, q->precision);
 	}
 	/* the weights shown above: local-p's a_t (REC_GAUSS), else α_t */
-	fprintf(out, "What is coordinate %d of the context vector, %s = "
-		"Σ_i %s_%d,i·h_i[%d]?\n", q->k, q->symbol,
+	fprintf(out, _("What is coordinate %d of the context vector, %s = "
+		  "Σ_i %s_%d,i·h_i[%d]?\n"), q->k, q->symbol,
 		q->softmax->kind == REC_GAUSS ? "a" : "α", q->t, q->k);
 }
 
@@ -100,11 +101,11 @@ static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 	char buf[NUM_BUFSZ];
 	const struct trace_operand *pi = trace_op_key(q->rec, "pi");
 	const char *d = pi ? "π" : "α";
-	fprintf(out, "Hard attention draws one source word at step %d. The "
-		"weights, and the number u drawn for it:\n", q->t);
+	fprintf(out, _("Hard attention draws one source word at step %d. The "
+		  "weights, and the number u drawn for it:\n"), q->t);
 	if (pi) {
-		fprintf(out, "(local-p's weights a_%d add up to %s, less than 1: "
-			"the draw is from π_%d = a_%d / Σ_j a_%d,j)\n", q->t,
+		fprintf(out, _("(local-p's weights a_%d add up to %s, less than 1: "
+			  "the draw is from π_%d = a_%d / Σ_j a_%d,j)\n"), q->t,
 			fmt_num(buf, trace_op_key(q->rec, "sum")->v[0],
 				q->precision), q->t, q->t, q->t);
 		qt_op(out, q->tr, q->rec, (int)(pi - q->rec->ops),
@@ -114,9 +115,9 @@ static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 	}
 	fprintf(out, "  u_%d = %s\n", q->t,
 		fmt_num(buf, trace_op_key(q->rec, "u")->v[0], q->precision));
-	fprintf(out, "Add up the weights in order: cumsum_%d,j = %s_%d,1 + ... + "
-		"%s_%d,j.\nWhich word is drawn, %s = the first j with u_%d < "
-		"cumsum_%d,j?\n", q->t, d, q->t, d, q->t, q->symbol, q->t, q->t);
+	fprintf(out, _("Add up the weights in order: cumsum_%d,j = %s_%d,1 + ... + "
+		  "%s_%d,j.\nWhich word is drawn, %s = the first j with u_%d < "
+		  "cumsum_%d,j?\n"), q->t, d, q->t, d, q->t, q->symbol, q->t, q->t);
 }
 
 int quiz_prompt_text(FILE *out, const struct quiz_question *q)
@@ -124,7 +125,7 @@ int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 	char buf[NUM_BUFSZ];
 	if (q->stage == QUIZ_HARD_DRAW && !q->st) {
 		qt_hard_draw(out, q);
-		fprintf(out, "Give the position j, from 1 to %d.\n", q->tr->n);
+		fprintf(out, _("Give the position j, from 1 to %d.\n"), q->tr->n);
 		return ferror(out) ? -1 : 0;
 	}
 	if (q->st)
@@ -135,8 +136,8 @@ int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 		qt_softmax(out, q);
 	else
 		qt_weighted(out, q);
-	fprintf(out, "Give %d decimal places; an answer within %s × (1 + |%s|) "
-		"counts.\n", q->precision,
+	fprintf(out, _("Give %d decimal places; an answer within %s × (1 + |%s|) "
+		  "counts.\n"), q->precision,
 		fmt_num(buf, quiz_tolerance(0.0, q->precision), q->precision),
 		q->symbol);
 	return ferror(out) ? -1 : 0;
@@ -218,20 +219,20 @@ int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 	char buf[NUM_BUFSZ];
 	switch (a->result) {
 	case QUIZ_RIGHT:
-		fputs("right: ", out);
+		fputs(_("right: "), out);
 		return quiz_answer_text(out, q);
 	case QUIZ_WRONG:
-		fprintf(out, "not quite: %s = %s, not ", q->symbol,
+		fprintf(out, _("not quite: %s = %s, not "), q->symbol,
 			quiz_value(buf, q, q->expected));
 		fputs(a->text, out);
 		if (q->stage != QUIZ_HARD_DRAW &&
 		    fabs(a->value - q->expected) <= QUIZ_CLOSE * q->tolerance)
-			fprintf(out, " (close: give %d decimal places)",
+			fprintf(out, _(" (close: give %d decimal places)"),
 				q->precision);
-		fputs(".\nThe worked arithmetic:\n", out);
+		fputs(_(".\nThe worked arithmetic:\n"), out);
 		return quiz_worked_text(out, q);
 	default:
-		fprintf(out, "%s\n", a->hint ? a->hint : "Type a number.");
+		fprintf(out, "%s\n", a->hint ? a->hint : _("Type a number."));
 		return ferror(out) ? -1 : 0;
 	}
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "tui.h"
 #include "utf8.h"
 #include "util.h"
@@ -257,12 +258,12 @@ static void tui_heatmap(struct tui *ui, int y)
 	*top = *top > ru->nsteps - rows ? ru->nsteps - rows : *top;
 	char info[200];
 	if (fit < tr->n || rows < ru->nsteps)
-		snprintf(info, sizeof info, "output words %d-%d of %d (up, down), "
-			 "source words %d-%d of %d (left, right)", *top + 1,
+		snprintf(info, sizeof info, _("output words %d-%d of %d (up, down), "
+			 "source words %d-%d of %d (left, right)"), *top + 1,
 			 *top + rows, ru->nsteps, *first + 1, *first + fit, tr->n);
 	else
-		snprintf(info, sizeof info, "rows: output words   columns: "
-			 "source words   cells: the weights %s",
+		snprintf(info, sizeof info, _("rows: output words   columns: "
+			 "source words   cells: the weights %s"),
 			 /* the weights the context was made with:
 			  * local-p's a_t,i (trace_weights) */
 			 trace_find(tr, REC_GAUSS, ui->v.run, 1, 0)
@@ -284,9 +285,9 @@ static void tui_heatmap(struct tui *ui, int y)
 	for (int k = 1; k <= rows; k++)
 		heat_row(ui, y + k, *top + k, rw, cw, *first, *first + fit);
 	int ly = y + rows + 2;
-	tui_put(ly, 1, ui->color ? "darker to brighter: weight 0 to 1; "
-		"s switches the scorer" : "shades \" .:-=+#\": weight 0 to 1, "
-		"the largest of each row in reverse; s switches the scorer",
+	tui_put(ly, 1, ui->color ? _("darker to brighter: weight 0 to 1; "
+		"s switches the scorer") : _("shades \" .:-=+#\": weight 0 to 1, "
+		"the largest of each row in reverse; s switches the scorer"),
 		COLS - 2);
 	char note[256]; /* the window's word on it (fixed: one column) */
 	if (fmt_heat_window_note(tr, ui->v.run, note, sizeof note))
@@ -349,8 +350,9 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		/* in a lesson page, Space scrolls before it turns the page */
 		int page = !ui->sc && ui->v.lesson && ui->v.mode == VIEW_STEP;
 		tui_put(bottom - 1, 1, ui->utf8 ? "↓" : "v", 1);
-		tui_put(bottom - 1, 3, page ? "more below: space, down or PgDn"
-			: "more below: down or PgDn", COLS - 4);
+		tui_put(bottom - 1, 3, page ? _("more below: space, down or PgDn")
+			: _("more below: down or PgDn"), COLS - 4);
+
 		attroff(A_BOLD);
 	}
 }

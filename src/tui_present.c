@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "tui_int.h"
 #include "utf8.h"
 #include "util.h"
@@ -162,7 +163,8 @@ static void present_text(struct tui *ui, const struct view_screen *s, int y,
 	present_marks(ui, *scroll > 0, *scroll + rows < n, y, bottom, l->x);
 }
 
-/* The big title of the screen: the stage, or the lesson page. */
+/* The big title of the screen: the stage, or the lesson page, in English
+ * whatever the locale: the block letters of font_rows are A-Z and 0-9. */
 static void present_title(const struct tui *ui, const struct view_screen *s,
 			  char *buf, size_t size)
 {
@@ -173,6 +175,7 @@ static void present_title(const struct tui *ui, const struct view_screen *s,
 			 ? view_step(&ui->v) : 1);
 	else if (s->stage >= 0)
 		snprintf(buf, size, "%s", view_stage_titles[s->stage]);
+
 	else
 		snprintf(buf, size, "attn-trace");
 }
@@ -183,8 +186,8 @@ static void present_band(const struct tui *ui, const struct view_screen *s)
 	char right[96];
 	int total, num = view_screen_number(&ui->v, &total) + 1;
 	snprintf(right, sizeof right, "%s  %d / %d ",
-		 !ui->autoplay_ms ? "" : ui->paused ? "paused"
-		 : ui->utf8 ? "▶ autoplay" : "> autoplay",
+		 !ui->autoplay_ms ? "" : ui->paused ? _("paused")
+		 : ui->utf8 ? _("▶ autoplay") : _("> autoplay"),
 		 num, total);
 	attr_t a = tui_attr(ui, PAIR_TITLE, A_REVERSE);
 	int w = utf8_width(right);
@@ -202,10 +205,11 @@ static void present_band(const struct tui *ui, const struct view_screen *s)
 static void present_keys(const struct tui *ui, int scrolls)
 {
 	char keys[160];
-	snprintf(keys, sizeof keys, "%s   <- -> step   %sb blank   ? help   "
-		 "q quit", !ui->autoplay_ms ? "space next"
-		 : ui->paused ? "space resume" : "space pause",
-		 scrolls ? "up/down scroll   " : "");
+	snprintf(keys, sizeof keys, _("%s   <- -> step   %sb blank   ? help   "
+		 "q quit"), !ui->autoplay_ms ? _("space next")
+		 : ui->paused ? _("space resume") : _("space pause"),
+		 scrolls ? _("up/down scroll   ") : "");
+
 	attron(A_DIM);
 	tui_put(LINES - 1, 1, keys, COLS - 2);
 	attroff(A_DIM);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "i18n.h"
 #include "num.h"
 #include "diagram.h"
 #include "notation.h"
@@ -15,52 +16,61 @@
 #include "linebreak.h"
 
 const char *const view_stage_titles[STAGE_COUNT] = {
-	"encoding", "decoder", "scoring", "softmax", "weighted sum",
-	"concatenation", "output"
+	N_("encoding"), N_("decoder"), N_("scoring"), N_("softmax"),
+	N_("weighted sum"), N_("concatenation"), N_("output")
 };
 
 /* The titles the strip falls back on when the full ones do not fit. */
 static const char *const stage_short[STAGE_COUNT] = {
-	"encoding", "decoder", "scoring", "softmax", "weighted sum", "concat",
-	"output"
+	N_("encoding"), N_("decoder"), N_("scoring"), N_("softmax"),
+	N_("weighted sum"), N_("concat"), N_("output")
 };
 
+/* The translation of a line of help (src/i18n.h); "" stays "", for
+ * gettext would give the catalogue's header. */
+static const char *view_tr(const char *s)
+{
+	return *s ? _(s) : s;
+}
+
 const char *const view_help[] = {
-	"Keys",
+	N_("Keys"),
 	"",
-	"  right, space        next screen; on a lesson page, scroll down first",
-	"  left, backspace     previous screen; on a lesson page, scroll up first",
-	"  n, p                next, previous screen at once",
-	"  Home, End           first and last screen",
-	"  g then 1-%d          a stage at this step; in a lesson, a page (Enter",
-	"                      ends a number that could go on)",
-	"  s                   next scorer: %s",
-	"  c                   compare the scorers at this step (left, right: a step)",
-	"  a                   the next architecture (tui --arch=all)",
-	"  m                   the alignment heatmap of this scorer",
-	"  t                   show or hide the term-by-term arithmetic (a lesson",
-	"                      page folds it if it is longer than the screen)",
-	"  c, m, d             in a self-attention lesson: its stages, weights,",
-	"                      line diagram (r row, h head, Esc the page)",
-	"  d                   the picture of this step (left, right: a step)",
-	"  z                   a quiz: compute a value of this step by hand",
-	"  z or Enter          on a lesson page that asks for a prediction:",
-	"                      type it, then Enter; the numbers follow",
-	"  x                   show or hide the symbols of this screen and "
-	"what they mean",
-	"  up, down, PgUp, PgDn scroll a long screen",
-	"  ? or h              this help",
-	"  q                   quit (Esc leaves help, compare and heatmap)",
+	N_("  right, space        next screen; on a lesson page, scroll down first"),
+	N_("  left, backspace     previous screen; on a lesson page, scroll up first"),
+	N_("  n, p                next, previous screen at once"),
+	N_("  Home, End           first and last screen"),
+	N_("  g then 1-%d          a stage at this step; in a lesson, a page (Enter"),
+	N_("                      ends a number that could go on)"),
+	N_("  s                   next scorer: %s"),
+	N_("  c                   compare the scorers at this step (left, right: a step)"),
+	N_("  a                   the next architecture (tui --arch=all)"),
+	N_("  m                   the alignment heatmap of this scorer"),
+	N_("  t                   show or hide the term-by-term arithmetic (a lesson"),
+	N_("                      page folds it if it is longer than the screen)"),
+	N_("  c, m, d             in a self-attention lesson: its stages, weights,"),
+	N_("                      line diagram (r row, h head, Esc the page)"),
+	N_("  d                   the picture of this step (left, right: a step)"),
+	N_("  z                   a quiz: compute a value of this step by hand"),
+	N_("  z or Enter          on a lesson page that asks for a prediction:"),
+	N_("                      type it, then Enter; the numbers follow"),
+	N_("  x                   show or hide the symbols of this screen and "
+	   "what they mean"),
+	N_("  up, down, PgUp, PgDn scroll a long screen"),
+	N_("  ? or h              this help"),
+	N_("  q                   quit (Esc leaves help, compare and heatmap)"),
 	"",
-	"Stages, in the order of a step: %t.",
-	"Press any key to go back.",
+	/* TRANSLATORS: %t is not printf's: the stages' names go there */
+	/* xgettext:no-c-format */
+	N_("Stages, in the order of a step: %t."),
+	N_("Press any key to go back."),
 	NULL
 };
 
 const char *const view_help_present[] = {
-	"  Presentation mode:",
-	"  b                   blank the screen; any key brings it back",
-	"  space               pause or resume the autoplay (--autoplay)",
+	N_("  Presentation mode:"),
+	N_("  b                   blank the screen; any key brings it back"),
+	N_("  space               pause or resume the autoplay (--autoplay)"),
 	"",
 	NULL
 };
@@ -310,10 +320,10 @@ int view_strip(const struct view *v, int stage, int cols,
 			items[k].current = (int)st == stage;
 			if (pass == 0 || items[k].current)
 				snprintf(items[k].text, sizeof items[k].text,
-					 " %d %s ", k + 1, titles[st]);
+					 " %d %s ", k + 1, _(titles[st]));
 			else
 				snprintf(items[k].text, sizeof items[k].text,
-					 "%s", titles[st]);
+					 "%s", _(titles[st]));
 		}
 		if (strip_cols(items, v->nstages) <= cols - 2)
 			break;
@@ -743,10 +753,12 @@ static void render_title(const struct view *v, struct view_screen *s)
 				tr->m->tgt.words[tr->tgt[k]]));
 	const char *sc = trace_scorer_name(tr->runs[v->run].scorer);
 	if (v->lesson)
-		s->title = xasprintf("attn-trace lesson: %s", v->lesson->title);
+		s->title = xasprintf(_("attn-trace lesson: %s"), v->lesson->title);
 	else
-		s->title = xasprintf("attn-trace   %s -> %s   [%s scorer%s%s]",
-				     src, tgt ? tgt : "(greedy)", sc,
+		/* TRANSLATORS: the stepper's title: source -> target, the
+		 * scorer, then ", " and the architecture or nothing */
+		s->title = xasprintf(_("attn-trace   %s -> %s   [%s scorer%s%s]"),
+				     src, tgt ? tgt : _("(greedy)"), sc,
 				     tr->arch != ARCH_DEFAULT || v->narchs > 1
 				     ? ", " : "",
 				     tr->arch != ARCH_DEFAULT || v->narchs > 1
@@ -762,7 +774,7 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
 	/* local-p's bars are the final weights a_t = align_t × Gaussian */
-	s->bars_title = xasprintf("attention weights %s_%d (%s)",
+	s->bars_title = xasprintf(_("attention weights %s_%d (%s)"),
 				  trace_weight_symbol(v->tr), t,
 				  trace_scorer_name(v->tr->runs[v->run].scorer));
 }
@@ -794,14 +806,14 @@ static void render_step(const struct view *v, struct view_screen *s,
 	int num = view_screen_number(v, &total) + 1;
 	s->stage = (int)fr->stage;
 	if (fr->stage == STAGE_ENCODING)
-		s->where = xasprintf("stage %d of %d: %s   word %d of %d   "
-				     "screen %d of %d", at + 1, v->nstages,
-				     view_stage_titles[fr->stage], fr->i,
+		s->where = xasprintf(_("stage %d of %d: %s   word %d of %d   "
+				       "screen %d of %d"), at + 1, v->nstages,
+				     _(view_stage_titles[fr->stage]), fr->i,
 				     v->tr->n, num, total);
 	else
-		s->where = xasprintf("stage %d of %d: %s   step t=%d of %d   "
-				     "screen %d of %d", at + 1, v->nstages,
-				     view_stage_titles[fr->stage],
+		s->where = xasprintf(_("stage %d of %d: %s   step t=%d of %d   "
+				       "screen %d of %d"), at + 1, v->nstages,
+				     _(view_stage_titles[fr->stage]),
 				     fr->t, ru->nsteps, num, total);
 	CAPTURE(text, narrate(f, v, fr));
 	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
@@ -895,12 +907,13 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 	struct strlist *keep = folded ? &part : &all;
 
 	s->stage = sh && sh->stage >= 0 ? sh->stage : -1;
-	s->where = xasprintf("page %d of %d   [%s%s]%s", v->pos + 1,
-			     v->lesson->npages, v->self ? "self-attention"
+	/* TRANSLATORS: a lesson page's place: page 1 of 5   [dot scorer] */
+	s->where = xasprintf(_("page %d of %d   [%s%s]%s"), v->pos + 1,
+			     v->lesson->npages, v->self ? _("self-attention")
 			     : trace_scorer_name(v->tr->runs[v->run].scorer),
-			     v->self ? "" : " scorer",
-			     folded ? "   arithmetic folded: t shows it"
-			     : fold > 0 ? "   t folds the arithmetic" : "");
+			     v->self ? "" : _(" scorer"),
+			     folded ? _("   arithmetic folded: t shows it")
+			     : fold > 0 ? _("   t folds the arithmetic") : "");
 	for (int k = 0; k < keep->n; k++) /* the lines move to body */
 		sl_push(body, keep->v[k]);
 	keep->n = 0;
@@ -918,33 +931,38 @@ static void render_lesson(const struct view *v, struct view_screen *s,
 static char *step_keys(const struct view *v)
 {
 	static const char *const trace_hints[] = {
-		"<-/-> step", "g stage", "s scorer", "c compare", "m heatmap",
-		"z quiz", "t terms", "d picture"
+		N_("<-/-> step"), N_("g stage"), N_("s scorer"),
+		N_("c compare"), N_("m heatmap"), N_("z quiz"), N_("t terms"),
+		N_("d picture")
 	};
 	static const char *const lesson_hints[] = {
-		"space/<-/-> page", "g page", "t fold", "z quiz", "d picture",
-		"s scorer", "c compare", "m heatmap"
+		N_("space/<-/-> page"), N_("g page"), N_("t fold"), N_("z quiz"),
+		N_("d picture"), N_("s scorer"), N_("c compare"), N_("m heatmap")
 	};
 	static const char *const self_hints[] = {
-		"space/<-/-> page", "g page", "t fold", "z quiz", "d diagram",
-		"m weights", "c stages"
+		N_("space/<-/-> page"), N_("g page"), N_("t fold"), N_("z quiz"),
+		N_("d diagram"), N_("m weights"), N_("c stages")
 	};
 	const char *const *hints = v->self ? self_hints : v->lesson
 				   ? lesson_hints : trace_hints;
-	const char *tail = "? help  q quit";
+	const char *tail = _("? help  q quit");
 	int n = v->self ? (int)(sizeof self_hints / sizeof *self_hints)
 		: v->lesson ? (int)(sizeof lesson_hints / sizeof *lesson_hints)
 		: (int)(sizeof trace_hints / sizeof *trace_hints), cols;
 	for (;; n--) {
-		cols = (int)strlen(tail);
+		/* display columns: a translation may hold wide characters */
+		cols = utf8_width(tail);
 		for (int k = 0; k < n; k++)
-			cols += (int)strlen(hints[k]) + 2;
+			cols += utf8_width(_(hints[k])) + 2;
 		if (cols <= v->width || n == 0)
 			break;
 	}
-	char *keys = xmalloc((size_t)cols + 1), *p = keys;
+	size_t size = strlen(tail) + 1;
 	for (int k = 0; k < n; k++)
-		p += sprintf(p, "%s  ", hints[k]);
+		size += strlen(_(hints[k])) + 2;
+	char *keys = xmalloc(size), *p = keys;
+	for (int k = 0; k < n; k++)
+		p += sprintf(p, "%s  ", _(hints[k]));
 	strcpy(p, tail);
 	return keys;
 }
@@ -958,28 +976,29 @@ static char *render_keys(const struct view *v)
 		char typed[16] = "";
 		if (v->g_num)
 			snprintf(typed, sizeof typed, "%d", v->g_num);
-		return xasprintf("g: type a %s number, 1 to %d%s (any other "
-				 "key cancels): %s_", v->lesson ? "page"
-				 : "stage", max, max >= 10 ? ", then Enter"
+		return xasprintf(_("g: type a %s number, 1 to %d%s (any other "
+				   "key cancels): %s_"), v->lesson ? _("page")
+				 : _("stage"), max, max >= 10 ? _(", then Enter")
 				 : "", typed);
 	}
 	switch (v->mode) {
 	case VIEW_STEP: return step_keys(v);
 	case VIEW_COMPARE:
-		return xstrdup("<-/-> step  s scorer  Esc back  q quit");
+		return xstrdup(_("<-/-> step  s scorer  Esc back  q quit"));
 	case VIEW_HEATMAP:
-		return xstrdup("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
-			       "q quit");
+		return xstrdup(_("arrows, PgUp, PgDn scroll  s scorer  Esc back  "
+				 "q quit"));
 	case VIEW_HELP:
-		return xstrdup("up, down, space scroll  any other key: back  "
-			       "q quit");
+		return xstrdup(_("up, down, space scroll  any other key: back  "
+				 "q quit"));
 	case VIEW_DIAGRAM:
-		return xstrdup(v->present ? "<-/-> step  d arithmetic  q quit"
-			       : "<-/-> step  s scorer  d arithmetic  Esc back  "
-			       "q quit");
+		return xstrdup(v->present ? _("<-/-> step  d arithmetic  q quit")
+			       : _("<-/-> step  s scorer  d arithmetic  Esc back  "
+				   "q quit"));
 	case VIEW_QUIZ:
-		return xstrdup(v->quiz_answered ? "any key: back to the trace"
-			       : "type a number, Enter answers, Esc leaves");
+		return xstrdup(v->quiz_answered ? _("any key: back to the trace")
+			       : _("type a number, Enter answers, Esc leaves"));
+
 	case VIEW_SELF: /* view_self_render() sets its own */
 		break;
 	}
@@ -1082,43 +1101,45 @@ void view_render(const struct view *v, struct view_screen *s)
 	render_title(v, s);
 	if (v->mode == VIEW_HELP) {
 		s->stage = -1;
-		s->where = xstrdup("help");
+		s->where = xstrdup(_("help"));
 		for (int k = 0; view_help[k]; k++) {
 			char names[256];
+			const char *hl = view_tr(view_help[k]);
 			for (int j = 0; k == 2 && v->present &&
 			     view_help_present[j]; j++)
-				sl_push(&body, xstrdup(view_help_present[j]));
+				sl_push(&body,
+					xstrdup(view_tr(view_help_present[j])));
 			/* the one line that lists the scorers, from the
 			 * registry; those of the stages, from the trace */
-			const char *at = strstr(view_help[k], "%s");
-			const char *st = strstr(view_help[k], "%t");
+			const char *at = strstr(hl, "%s");
+			const char *st = strstr(hl, "%t");
 			if (at) {
 				text = xasprintf("%.*s%s",
-					(int)(at - view_help[k]), view_help[k],
+					(int)(at - hl), hl,
 					scorer_names(names, sizeof names, ", ",
 						     ", "));
 				help_push(v, &body, text);
 				free(text);
 				text = NULL;
-			} else if (strstr(view_help[k], "%d")) {
-				sl_push(&body, xasprintf(view_help[k],
+			} else if (strstr(hl, "%d")) {
+				sl_push(&body, xasprintf(hl,
 					v->lesson ? v->lesson->npages
 						  : v->nstages));
 			} else if (st) {
-				CAPTURE(text, help_stages(f, v, view_help[k],
-							  st));
+				CAPTURE(text, help_stages(f, v, hl, st));
 				wrap_text(&body, text,
 					  view_cols(v, VIEW_PROSE_COLS), 0,
 					  WRAP_PROSE);
 				free(text);
 				text = NULL;
 			} else {
-				help_push(v, &body, view_help[k]);
+				help_push(v, &body, hl);
+
 			}
 		}
 	} else if (v->mode == VIEW_COMPARE) {
 		s->stage = -1;
-		s->where = xasprintf("compare the scorers at step t=%d", t ? t : 1);
+		s->where = xasprintf(_("compare the scorers at step t=%d"), t ? t : 1);
 		CAPTURE(text, fmt_text_compare(f, v->tr, t ? t : 1,
 					       v->fmt.precision, v->width);
 			if (view_next_arch(v)) {

@@ -24,6 +24,7 @@ check "$comma really uses a decimal comma" \
 for args in "trace --scorer=all" "trace --format=json --scorer=all" \
 	"model" "model --format=json" "self --causal" "self --format=json" \
 	"self --format=svg" \
+	"diagram --window=local-p --model=localp4" \
 	"image --ascii --values $srcdir/data/images/train/box-y1-x2.pgm" \
 	"image -o - $srcdir/data/images/train/box-y1-x2.pgm"; do
 	# shellcheck disable=SC2086
@@ -34,4 +35,11 @@ for args in "trace --scorer=all" "trace --format=json --scorer=all" \
 	check "$args: no decimal commas" \
 		sh -c "! grep -q '[0-9],[0-9][0-9][0-9]' '$TMP/comma'"
 done
+# the heatmap's p_t marker is written by printf (%.1f): the same bytes
+# (its labels hold "α_1,1 = ...", which the comma check would take for one)
+LC_ALL=C "$ATTN_TRACE" heatmap --window=local-p --model=localp4 >"$TMP/c" 2>&1
+LC_ALL=$comma "$ATTN_TRACE" heatmap --window=local-p --model=localp4 \
+	>"$TMP/comma" 2>&1
+check "heatmap --window=local-p: same bytes under $comma" \
+	cmp -s "$TMP/c" "$TMP/comma"
 finish

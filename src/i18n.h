@@ -1,0 +1,34 @@
+/* i18n.h: messages in the user's language (GNU gettext; doc/translating.md).
+ *
+ * _("text") returns the translation of a message for the locale's
+ * LC_MESSAGES (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), or the text itself
+ * when there is none, under LANG=C, or when the program was configured
+ * with --disable-nls; ngettext(one, many, n) chooses the form of a
+ * number n by the language's rules.  N_("text") only marks a message for xgettext, in a
+ * table initialiser where a call cannot go: the code that prints the entry
+ * passes it through _() then.  The strings returned belong to the catalogue
+ * and are never freed.
+ *
+ * Messages only: machine formats (JSON, JSONL and CSV keys, the model
+ * format, option names) and numbers are never translated, and numbers
+ * always print with '.' (src/num.h; LC_NUMERIC stays "C"). */
+#ifndef ATTN_I18N_H
+#define ATTN_I18N_H
+
+#if ENABLE_NLS
+#include <libintl.h>
+#define _(text) gettext(text)
+#else
+#define _(text) ((char *)(text))
+#define ngettext(one, many, n) ((char *)((n) == 1 ? (one) : (many)))
+#define textdomain(domain) ((void)(domain))
+#define bindtextdomain(domain, dir) ((void)(domain), (void)(dir))
+#endif
+#define N_(text) text
+
+/* Binds the program's catalogue: from $ATTN_TRACE_LOCALEDIR if it is set
+ * and not empty (the tests point it at catalogues built for them), else
+ * from LOCALEDIR, where 'make install' puts them.  Call after setlocale(). */
+void i18n_init(void);
+
+#endif
