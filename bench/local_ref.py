@@ -213,27 +213,6 @@ def forward_bahdanau(p, data, scorers, H, D, window):
     return total, per
 
 
-def compare(p, path, tolerance):
-    """The largest difference between the weights p and those of the model
-    file at path, and its block; exit status 1 above tolerance."""
-    other = train_ref.read_model(path)
-    worst, where = 0.0, None
-    for name, q in p.items():
-        theirs = torch.tensor(other[name], dtype=torch.float64)
-        mine = q.detach()
-        diff = float(((mine - theirs).abs()
-                      / torch.clamp(theirs.abs(), min=1.0)).max())
-        if diff > worst or where is None:
-            worst, where = diff, name
-    missing = sorted(set(k for k, v in other.items() if isinstance(v, list)
-                         and not k.endswith(".words")) - set(p))
-    print("largest difference from %s: %.3g in %s%s"
-          % (path, worst, where,
-             "; blocks it alone has: " + " ".join(missing) if missing
-             else ""))
-    return 0 if worst <= tolerance and not missing else 1
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--init", required=True)
@@ -290,7 +269,7 @@ def main(argv):
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
           % (args.epochs, seconds, cpu, mean, acc))
     if args.compare:
-        return compare(p, args.compare, args.tolerance)
+        return train_ref.compare(p, args.compare, args.tolerance)
     return 0
 
 

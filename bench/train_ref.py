@@ -4,7 +4,7 @@
 Usage:
     train_ref.py --init INIT.model --pairs FILE [--epochs N] [--scorer S,..]
                  [--align-weight X] [--lr X] [--weight-decay X] [--clip X]
-                 [--threads N] [--trace]
+                 [--threads N] [--trace] [--compare C.model [--tolerance X]]
 
 The scorers are dot, general, concat, scaled, location, additive and
 location-aware ("all": every one), with the guided-alignment term of
@@ -33,6 +33,10 @@ seconds the training loop took (without loading torch and the files), the
 final loss
 (mean cross-entropy per prediction, averaged over the scorers, as
 attn-trace prints it) and the token accuracy.  bench/run-train runs it.
+With --compare, it also reads C.model, what attn-trace trained from
+INIT.model with the same options for the same epochs, prints the largest
+difference of a weight (and its block), and exits 1 if it exceeds
+--tolerance (default 1e-12, absolute, or relative for a weight above 1).
 """
 
 import argparse
@@ -295,6 +299,27 @@ def clip_(params, clip):
             q.grad.mul_(clip / norm)
 
 
+def compare(p, path, tolerance):
+    """The largest difference between the weights p and those of the model
+    file at path, and its block; exit status 1 above tolerance."""
+    other = read_model(path)
+    worst, where = 0.0, None
+    for name, q in p.items():
+        theirs = torch.tensor(other[name], dtype=torch.float64)
+        mine = q.detach()
+        diff = float(((mine - theirs).abs()
+                      / torch.clamp(theirs.abs(), min=1.0)).max())
+        if diff > worst or where is None:
+            worst, where = diff, name
+    missing = sorted(set(k for k, v in other.items() if isinstance(v, list)
+                         and not k.endswith(".words")) - set(p))
+    print("largest difference from %s: %.3g in %s%s"
+          % (path, worst, where,
+             "; blocks it alone has: " + " ".join(missing) if missing
+             else ""))
+    return 0 if worst <= tolerance and not missing else 1
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--init", required=True)
@@ -306,6 +331,8 @@ def main(argv):
     ap.add_argument("--clip", type=float, default=5.0)
     ap.add_argument("--align-weight", type=float, default=0.0)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--compare", metavar="C.model")
+    ap.add_argument("--tolerance", type=float, default=1e-12)
     ap.add_argument("--trace", action="store_true",
                     help="print the loss before each epoch, and the weights")
     args = ap.parse_args(argv)
@@ -344,6 +371,8 @@ def main(argv):
     acc = sum(v[1] / v[2] for v in per.values()) / len(per)
     print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
           % (args.epochs, seconds, cpu, mean, acc))
+    if args.compare:
+        return compare(p, args.compare, args.tolerance)
     return 0
 
 

@@ -28,8 +28,22 @@
 #include "self_view.h"
 #include "tok.h"
 #include "trace.h"
+#include "window.h"
 
 #define CLI_HEATMAP_SENTENCE DEFAULT_SENTENCE
+
+/* The most traces one picture draws: --model options with
+ * --gradient-paths, or the architectures of --arch=all. */
+#define CLI_HEATMAP_MODELS 4
+_Static_assert(ARCH_COUNT <= CLI_HEATMAP_MODELS, "--arch=all's traces");
+
+/* A --model option and the --scorer and --window settings before it,
+ * for a picture of several models (--gradient-paths). */
+struct cli_heatmap_model {
+	const char *path;  /* model_load_arg's argument */
+	unsigned scorers;
+	int window, window_size;
+};
 
 struct cli_heatmap_opts {
 	unsigned scorers;       /* one scorer, or SCORER_ALL: side by side */
@@ -47,6 +61,9 @@ struct cli_heatmap_opts {
 	struct self_opts so;    /* --causal, --no-position, --target */
 	const char *self_only;  /* an option that needs --self, or NULL */
 	const char *not_self;   /* an option --self does not take, or NULL */
+	struct cli_heatmap_model models[CLI_HEATMAP_MODELS]; /* each --model */
+	int nmodels;
+	int pending;            /* a --scorer or --window after the last */
 };
 
 static void cli_heatmap_help(void)
@@ -85,7 +102,15 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	switch (c) {
 	case 'o': o->output = arg; return 0;
 	case 't': o->target = arg; return 0;
-	case 'm': o->model_path = arg; return 0;
+	case 'm':
+		if (o->nmodels == CLI_HEATMAP_MODELS)
+			return cli_usage_errorf("at most %d --model options",
+						CLI_HEATMAP_MODELS);
+		o->model_path = arg;
+		o->models[o->nmodels++] = (struct cli_heatmap_model){
+			arg, o->scorers, o->cfg.window, o->cfg.window_size };
+		o->pending = 0;
+		return 0;
 	case CLI_OPT_png_size: return cli_png_size(arg, &o->png);
 	case CLI_OPT_self: o->self = 1; return 0;
 	case CLI_OPT_causal:
@@ -105,6 +130,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case CLI_OPT_window:
 	case CLI_OPT_window_size:
 		o->not_self = c == CLI_OPT_window ? "--window" : "--window-size";
+		o->pending = 1;
 		return cli_window(&o->cfg, c, arg);
 	case CLI_OPT_input_feeding:
 		o->not_self = "--input-feeding";
@@ -112,6 +138,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 		return 0;
 	case 's':
 		o->not_self = "--scorer";
+		o->pending = 1;
 		o->scorers = trace_scorer_parse(arg);
 		if (o->scorers)
 			return 0;
@@ -176,6 +203,19 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	if (o->cfg.grad_paths && (!o->target || o->arch == ARCH_ALL))
 		return cli_usage_error("--gradient-paths needs --target, and "
 				       "one architecture");
+	if (o->nmodels > 1 && !o->cfg.grad_paths)
+		return cli_usage_error("several --model options draw their "
+				       "--gradient-paths side by side; the "
+				       "weights take one --model");
+	if (o->nmodels > 1 && o->pending)
+		return cli_usage_error("with several --model options, --scorer, "
+				       "--window and --window-size apply to "
+				       "the --model options after them, and "
+				       "none follows the last");
+	for (int k = 0; o->nmodels > 1 && k < o->nmodels; k++)
+		if (cli_window_check(o->models[k].window,
+				     o->models[k].window_size))
+			return EXIT_USAGE;
 	if (o->self && o->not_self)
 		return cli_usage_errorf("--self draws self-attention, which "
 					"takes no %s", o->not_self);
@@ -225,9 +265,12 @@ static int cli_heatmap_self(const struct cli_heatmap_opts *o,
 	return rc;
 }
 
-/* Writes the picture of the ntr traces (one for each architecture drawn)
- * to the output, whole or not at all.  Returns 0, or -1 with err set. */
+/* Writes the picture of the ntr traces (one for each architecture
+ * drawn, or for each --model with --gradient-paths, labelled by labels,
+ * or NULL) to the output, whole or not at all.  Returns 0, or -1 with err
+ * set. */
 static int cli_heatmap_write(const struct trace *const *trs, int ntr,
+			     const char *const *labels,
 			     const struct cli_heatmap_opts *o,
 			     struct errbuf *err)
 {
@@ -236,7 +279,7 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 		return -1;
 	int rc;
 	if (o->cfg.grad_paths)
-		rc = fmt_svg_gradpaths(of.fp, trs[0]);
+		rc = fmt_svg_gradpaths(of.fp, trs, labels, ntr);
 	else if (ntr > 1)
 		rc = fmt_svg_heatmaps(of.fp, trs, ntr, &o->svg);
 	else
@@ -253,15 +296,20 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 }
 
 /* The heatmap of every run of the ntr traces as text, for a terminal,
- * each trace headed by its architecture when there are several, and a
+ * each trace headed by its label (labels, or NULL) or by its
+ * architecture when there are several, and a
  * note on stderr that says how to get the picture.  Returns 0. */
 static int cli_heatmap_text(const struct trace *const *trs, int ntr,
+			    const char *const *labels,
 			    const struct cli_heatmap_opts *o)
 {
 	int ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	for (int k = 0; k < ntr; k++) {
 		const struct trace *tr = trs[k];
-		if (ntr > 1)
+		if (labels)
+			printf("%s%s, the %s window\n\n", k ? "\n" : "",
+			       labels[k], window_get(tr->cfg.window)->name);
+		else if (ntr > 1)
 			printf("%s%s architecture (%s)\n\n", k ? "\n" : "",
 			       arch_get(tr->arch)->name,
 			       cli_builtin_model(tr->arch, o->feed));
@@ -286,6 +334,39 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 	return 0;
 }
 
+/* Loads the model of trace k of those drawn (--arch=all's k-th
+ * architecture, the k-th --model with the settings before it when there
+ * are several, or the one model) into *m, adding 1 to *loaded, and traces
+ * sentence into *tr.  Returns 0, or 1 after the message. */
+static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
+			   const char *sentence, struct model *m,
+			   struct trace *tr, int *loaded)
+{
+	char note[320];
+	struct errbuf err;
+	struct trace_cfg cfg = o->cfg;
+	const struct cli_heatmap_model *spec = &o->models[k];
+	const int many = o->nmodels > 1;
+	if (many) {
+		cfg.window = spec->window;
+		cfg.window_size = spec->window_size;
+	}
+	if (cli_load_window(m, many ? spec->path : o->model_path,
+			    o->arch == ARCH_ALL ? k : o->arch, o->feed,
+			    cfg.window) != 0)
+		return 1;
+	(*loaded)++;
+	if (tok_trace_note(tr, m, sentence, o->target,
+			   many ? spec->scorers : o->scorers, note,
+			   sizeof note, &cfg, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return 1;
+	}
+	if (note[0] && k == 0)
+		cli_messagef("note: %s", note);
+	return 0;
+}
+
 int cli_heatmap(int argc, char **argv)
 {
 	struct cli_heatmap_opts o;
@@ -303,9 +384,10 @@ int cli_heatmap(int argc, char **argv)
 	if (o.arch == ARCH_ALL && o.model_path)
 		return cli_usage_error("--arch=all draws the built-in model of "
 				       "each architecture; drop --model");
-	if (o.output && o.model_path && !model_builtin_name(o.model_path) &&
-	    cli_check_overwrite(o.output, "--model", o.model_path))
-		return EXIT_USAGE;
+	for (int k = 0; k < o.nmodels; k++)
+		if (o.output && !model_builtin_name(o.models[k].path) &&
+		    cli_check_overwrite(o.output, "--model", o.models[k].path))
+			return EXIT_USAGE;
 	if (o.self) {
 		char *sentence = cli_join(argc, argv, optind,
 					  CLI_HEATMAP_SENTENCE);
@@ -314,38 +396,29 @@ int cli_heatmap(int argc, char **argv)
 		return rc;
 	}
 	/* the architectures drawn: the one asked for (-1: the model's), or
-	 * every one */
-	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;
-	struct model m[ARCH_COUNT];
-	struct trace tr[ARCH_COUNT];
-	const struct trace *trs[ARCH_COUNT];
+	 * every one; or each --model's gradient paths */
+	int many = o.nmodels > 1;
+	int ntr = many ? o.nmodels : o.arch == ARCH_ALL ? ARCH_COUNT : 1;
+	struct model m[CLI_HEATMAP_MODELS];
+	struct trace tr[CLI_HEATMAP_MODELS];
+	const struct trace *trs[CLI_HEATMAP_MODELS];
+	const char *labels[CLI_HEATMAP_MODELS];
 	char *sentence = cli_join(argc, argv, optind, CLI_HEATMAP_SENTENCE);
 	int built = 0, loaded = 0;
 	rc = 0;
-	for (; built < ntr; built++) {
-		char note[320];
-		if (cli_load_window(&m[built], o.model_path,
-				    ntr > 1 ? built : o.arch, o.feed,
-				    o.cfg.window) != 0) {
-			rc = 1;
+	for (; rc == 0 && built < ntr; built++) {
+		rc = cli_heatmap_one(&o, built, sentence, &m[built],
+				     &tr[built], &loaded);
+		if (rc != 0)
 			break;
-		}
-		loaded++;
-		if (tok_trace_note(&tr[built], &m[built], sentence, o.target,
-				   o.scorers, note, sizeof note, &o.cfg,
-				   &err) != 0) {
-			cli_messagef("%s", err.msg);
-			rc = 1;
-			break;
-		}
-		if (note[0] && built == 0)
-			cli_messagef("note: %s", note);
 		trs[built] = &tr[built];
+		labels[built] = o.models[built].path;
 	}
 	if (rc == 0) {
 		if (!o.output && isatty(STDOUT_FILENO))
-			rc = cli_heatmap_text(trs, ntr, &o);
-		else if (cli_heatmap_write(trs, ntr, &o, &err) != 0) {
+			rc = cli_heatmap_text(trs, ntr, many ? labels : NULL, &o);
+		else if (cli_heatmap_write(trs, ntr, many ? labels : NULL, &o,
+					   &err) != 0) {
 			cli_messagef("%s", err.msg);
 			rc = 1;
 		}

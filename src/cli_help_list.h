@@ -165,7 +165,9 @@ HELP(gradient_paths, C(heatmap), "T",
      "with --target: instead of the weights, how\n"
      "strongly the loss of step T (default the last)\n"
      "reaches each source word, directly through step\n"
-     "T's attention and through the recurrence")
+     "T's attention and through the recurrence; with\n"
+     "several --model, each set by the --scorer and\n"
+     "--window before it, all in one picture")
 HELP(self, C(heatmap), "",
      "the weights A of each head of self-attention\n"
      "(attn-trace self; --target: cross-attention),\n"

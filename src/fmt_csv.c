@@ -241,6 +241,39 @@ static int csv_mat_trace(FILE *out, const struct trace *tr)
 	return ferror(out) ? -1 : 0;
 }
 
+/* A run's gradient paths (--gradient-paths), record r, whatever --stage
+ * keeps, as the text trace: L_t; for each source word i, dL_t/dh_i and
+ * its two parts, H rows each whose source is word i ("∂L_3/∂h_2",
+ * "∂L_3/∂h_2 direct", "∂L_3/∂h_2 through the recurrence"); then the
+ * norms, a row a source word ("‖∂L_3/∂h_i‖", "‖direct‖", "‖through the
+ * recurrence‖"). */
+static void csv_gradpath(FILE *out, const struct trace *tr,
+			 const struct trace_rec *r, const struct fmt_opts *o)
+{
+	const int H = tr->m->H;
+	struct trace_rec ri = *r; /* r at source position i, for its rows */
+	char sym[96];
+
+	snprintf(sym, sizeof sym, "L_%d", r->t);
+	csv_vec(out, tr, r, o, sym, trace_op_key(r, "loss")->v, 1, AXIS_NONE,
+		0, 0);
+	for (int i = 0; i < tr->n; i++) {
+		ri.i = i + 1;
+		for (int k = 0; k < 3; k++) {
+			snprintf(sym, sizeof sym, "∂L_%d/∂h_%d%s%s", r->t,
+				 i + 1, k ? " " : "", k ? r->ops[k].name : "");
+			csv_vec(out, tr, &ri, o, sym,
+				r->ops[k].v + (size_t)i * H, H, AXIS_NONE, 0,
+				0);
+		}
+	}
+	snprintf(sym, sizeof sym, "‖∂L_%d/∂h_i‖", r->t);
+	csv_vec(out, tr, r, o, sym, r->result, r->len, AXIS_SOURCE, 0, 0);
+	for (int k = 3; k < 5; k++)
+		csv_vec(out, tr, r, o, r->ops[k].name, r->ops[k].v,
+			r->ops[k].len, AXIS_SOURCE, 0, 0);
+}
+
 int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 		  int header)
 {
@@ -251,6 +284,10 @@ int fmt_csv_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o,
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];
 		struct trace_names nm;
+		if (r->kind == REC_GRADPATH) {
+			csv_gradpath(out, tr, r, o);
+			continue;
+		}
 		if (!(o->stages & (1u << r->stage)) || r->kind == REC_SCORES)
 			continue;
 		trace_names(tr, r, &nm);

@@ -1,49 +1,59 @@
-/* fmt_gradsvg.c: the gradient paths of a trace as an SVG bar chart
- * (heatmap --gradient-paths; doc/heatmap.md, "The gradient paths").
+/* fmt_gradsvg.c: the gradient paths of one or more traces as an SVG bar
+ * chart (heatmap --gradient-paths; doc/heatmap.md, "The gradient
+ * paths").
  *
- * One panel a run, one above the other, on one scale: for each source
- * word three bars, ‖dL_t/dh_i‖ (the total, grey), its direct part
- * through step t's attention (blue) and the part through the recurrence
- * (orange), from the REC_GRADPATH records (src/gradpath.c); an axis
- * with its ticks, the words under the bars, a legend.  Each bar carries
- * data-i and data-value (its norm, shortest round trip).  Like every
- * formatter it draws what the trace recorded and computes only layout;
- * its smallest text is 18 px in a picture at most 180 + 110 n px wide,
- * so 20 px or more on a 1920 px slide for up to 15 words. */
+ * One panel a run, one above the other: for each source word three
+ * bars, ‖∂L_t/∂h_i‖ (the total, grey), its direct part through step t's
+ * attention (blue) and the part through the recurrence (orange), from
+ * the REC_GRADPATH records (src/gradpath.c); an axis with its ticks, the
+ * words under the bars, a legend.  Each bar carries data-i and
+ * data-value (its norm, shortest round trip).  The runs of one trace
+ * share a scale; with several traces (models: the attention model and
+ * the baseline), each trace has its own, its panels are headed by its
+ * label and its window's heatmap_note, and a line under the chart says
+ * so.  Like every formatter it draws what the trace recorded and
+ * computes only layout.  Its smallest text is 20 px: one trace in a
+ * picture at most 180 + 110 n px wide (1200 at least), two traces of one
+ * run each in one 1920 px wide and at most 1080 high, so 20 px or more
+ * on a 1920×1080 slide for up to 15 words. */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt.h"
 #include "fmt_svg.h"
 #include "gradpath.h"
 #include "num.h"
+#include "window.h"
 
 #define GS_LEFT 150      /* the plot's left edge: the tick labels */
 #define GS_GROUP 110     /* px a source word */
-#define GS_PLOT_H 300    /* the bars' height at the top of the axis */
-#define GS_PANEL_H 430   /* a run's panel, its title and words included */
+#define GS_PLOT_H 290    /* the bars' height at the top of the axis */
+#define GS_PLOT_TOP 95   /* from a panel's top to its plot's: the titles */
+#define GS_PANEL_H 430   /* a run's panel, its titles and words included */
 #define GS_TOP 130       /* the titles above the first panel */
-#define GS_FS 18         /* the smallest text */
+#define GS_FOOT 60       /* under the last panel: the note on scales */
+#define GS_WIDE 1920     /* the least width of a chart of several traces */
+#define GS_FS 20         /* the smallest text */
+#define GS_FS_SUB 27     /* text with subscripts, set at 75%: 20.25 px */
+#define GS_MAX_TRACES 8
 #define GS_INK "#222222"
 
 static const char *const gs_key[3] = { "total", "direct", "recurrence" };
 static const char *const gs_colour[3] = { "#9a9a9a", "#2166ac",
 					  "#e08214" };
-/* The legend's labels, templates of the step t the paths are for, in
- * the notation of the title (L_t) and of the text trace. */
+/* the legend's labels, of step %d (L_t's t), with no subscript: the
+ * panels' titles say what is measured, ‖∂L_t/∂h_i‖ */
 static const char *const gs_label[3] = {
-	"total ‖∂L_{%d}/∂h_i‖", "direct, through the attention of step %d",
+	"total", "direct: through the attention of step %d",
 	"through the recurrence" };
-static const char *const gs_op[3] = { NULL, "direct_norm",
-				      "recurrence_norm" };
 
-/* The norms of bar kind k (0 total, 1 direct, 2 recurrence) of r, found
- * by their ids (trace.h, REC_GRADPATH). */
+/* The norms of bar kind k (0 total, 1 direct, 2 recurrence) of r. */
 static const double *gs_norms(const struct trace_rec *r, int k)
 {
-	return k == 0 ? r->result : trace_op(r, gs_op[k])->v;
+	return k == 0 ? r->result : r->ops[k + 2].v;
 }
 
 /* A round step for about four ticks up to top > 0: 1, 2 or 5 × 10^k. */
@@ -77,26 +87,56 @@ static void gs_axis(FILE *out, int y0, int width, double step, double top)
 		GS_INK);
 }
 
-/* One run's panel: its title, the bars and the words under them. */
+/* A panel's titles: its label (the model, or NULL), the scorer and the
+ * norm, then the window's note (the baseline's: no attention) if any. */
+static void gs_panel_title(FILE *out, const struct trace *tr,
+			   const struct trace_rec *r, const char *label, int y)
+{
+	char lead[64], note[256];
+	const char *scorer = trace_scorer_name(tr->runs[r->run].scorer);
+
+	fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" fill=\"%s\">", GS_LEFT, y + 34, GS_FS_SUB,
+		GS_INK);
+	if (label) {
+		fmt_svg_text(out, label);
+		fputs(", ", out);
+	}
+	fmt_svg_text(out, scorer);
+	snprintf(lead, sizeof lead, " scorer: ‖∂L_{%d}/∂h_i‖ for each source "
+		 "word", r->t);
+	fmt_svg_math(out, lead);
+	fputs("</text>\n", out);
+	if (fmt_heat_window_note(tr, r->run, note, sizeof note)) {
+		fprintf(out, "<text class=\"window-note\" x=\"%d\" y=\"%d\" "
+			"font-size=\"%d\" fill=\"%s\">", GS_LEFT, y + 72,
+			GS_FS_SUB, GS_INK);
+		fmt_svg_math(out, note);
+		fputs("</text>\n", out);
+	}
+}
+
+/* One run's panel: its titles, the bars and the words under them. */
 static void gs_panel(FILE *out, const struct trace *tr,
-		     const struct trace_rec *r, int y, int width, double top,
-		     double step)
+		     const struct trace_rec *r, const char *label, int y,
+		     int width, double top, double step)
 {
 	char buf[NUM_BUFSZ];
-	const int y0 = y + 60 + GS_PLOT_H;
+	const int y0 = y + GS_PLOT_TOP + GS_PLOT_H;
 	const int group = (width - GS_LEFT - 30) / tr->n;
 	const int bw = group / 5 < 60 ? group / 5 : 60;
 
-	fprintf(out, "<g class=\"panel\" data-scorer=\"%s\">\n"
-		"<text class=\"panel-title\" x=\"%d\" y=\"%d\" font-size=\"22\" "
-		"fill=\"%s\">", trace_scorer_name(tr->runs[r->run].scorer),
-		GS_LEFT, y + 30, GS_INK);
-	char what[80];
-	snprintf(what, sizeof what, " scorer: ‖∂L_{%d}/∂h_i‖ for each source "
-		 "word", r->t);
-	fmt_svg_text(out, trace_scorer_name(tr->runs[r->run].scorer));
-	fmt_svg_math(out, what);
-	fputs("</text>\n", out);
+	fprintf(out, "<g class=\"panel\" data-scorer=\"%s\" "
+		"data-window=\"%s\"",
+		trace_scorer_name(tr->runs[r->run].scorer),
+		window_get(tr->cfg.window)->name);
+	if (label) {
+		fputs(" data-model=\"", out);
+		fmt_svg_text(out, label);
+		fputc('"', out);
+	}
+	fputs(">\n", out);
+	gs_panel_title(out, tr, r, label, y);
 	gs_axis(out, y0, width, step, top);
 	for (int i = 0; i < tr->n; i++) {
 		int x = GS_LEFT + (group - 3 * bw - 8) / 2 + i * group;
@@ -112,7 +152,7 @@ static void gs_panel(FILE *out, const struct trace *tr,
 		}
 		fprintf(out, "<text class=\"word\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" fill=\"%s\" text-anchor=\"middle\">",
-			x + (3 * bw + 8) / 2, y0 + 28, GS_FS, GS_INK);
+			x + (3 * bw + 8) / 2, y0 + 30, GS_FS, GS_INK);
 		fmt_svg_text(out, tr->m->src.words[tr->src[i]]);
 		fputs("</text>\n", out);
 	}
@@ -129,21 +169,20 @@ static int gs_chars(const char *s)
 	return n;
 }
 
-/* The legend of the paths of step t, a swatch and a label a bar, in one
- * row at y. */
+/* The legend, a swatch and a label a bar, in one row at y, for L_t. */
 static void gs_legend(FILE *out, int y, int t)
 {
 	int x = GS_LEFT;
-	char label[80];
 
 	fprintf(out, "<g class=\"legend\" font-size=\"%d\" fill=\"%s\">\n",
 		GS_FS, GS_INK);
 	for (int k = 0; k < 3; k++) {
+		char label[96];
+		snprintf(label, sizeof label, gs_label[k], t); /* %d or none */
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"22\" "
 			"height=\"22\" fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">",
 			x, y - 18, gs_colour[k], x + 30, y);
-		snprintf(label, sizeof label, gs_label[k], t);
-		fmt_svg_math(out, label);
+		fmt_svg_text(out, label);
 		fputs("</text>\n", out);
 		x += 30 + GS_FS * 6 / 10 * gs_chars(label) + 40;
 	}
@@ -177,16 +216,12 @@ static void gs_title(FILE *out, const struct trace *tr,
 	fputs("</text>\n", out);
 }
 
-int fmt_svg_gradpaths(FILE *out, const struct trace *tr)
+/* The largest norm of any bar of tr's runs, rounded up to a tick: the
+ * top of its scale, and the tick's step into *step. */
+static double gs_scale(const struct trace *tr, double *step)
 {
-	const struct trace_rec *first = gradpath_find(tr, 0);
 	double top = 0;
-	int width = GS_LEFT + 30 + tr->n * GS_GROUP, height;
 
-	if (!first)
-		return -1;
-	if (width < 1200)
-		width = 1200;
 	for (int run = 0; run < tr->nruns; run++)
 		for (int k = 0; k < 3; k++)
 			for (int i = 0; i < tr->n; i++)
@@ -195,9 +230,28 @@ int fmt_svg_gradpaths(FILE *out, const struct trace *tr)
 						       k)[i];
 	if (!(top > 0))
 		top = 1; /* a loss that reaches no word: an empty chart */
-	double step = gs_tick(top);
-	top = ceil(top / step - 1e-9) * step;
-	height = GS_TOP + tr->nruns * GS_PANEL_H + 50;
+	*step = gs_tick(top);
+	return ceil(top / *step - 1e-9) * *step;
+}
+
+int fmt_svg_gradpaths(FILE *out, const struct trace *const *trs,
+		      const char *const *labels, int ntr)
+{
+	const struct trace *tr = ntr > 0 ? trs[0] : NULL;
+	const struct trace_rec *first = tr ? gradpath_find(tr, 0) : NULL;
+	int width, height, panels = 0;
+
+	if (!first || ntr > GS_MAX_TRACES)
+		return -1;
+	for (int k = 0; k < ntr; k++) {
+		if (!gradpath_find(trs[k], 0) || trs[k]->n != tr->n)
+			return -1;
+		panels += trs[k]->nruns;
+	}
+	width = GS_LEFT + 30 + tr->n * GS_GROUP;
+	if (width < (ntr > 1 ? GS_WIDE : 1200))
+		width = ntr > 1 ? GS_WIDE : 1200;
+	height = GS_TOP + panels * GS_PANEL_H + (ntr > 1 ? GS_FOOT : 40);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\">\n<rect class=\"background\" x=\"0\" "
@@ -205,9 +259,19 @@ int fmt_svg_gradpaths(FILE *out, const struct trace *tr)
 		width, height, width, height, FMT_SVG_FONTS, width, height);
 	gs_title(out, tr, first);
 	gs_legend(out, 118, first->t);
-	for (int run = 0; run < tr->nruns; run++)
-		gs_panel(out, tr, gradpath_find(tr, run),
-			 GS_TOP + run * GS_PANEL_H, width, top, step);
+	for (int k = 0, y = GS_TOP; k < ntr; k++) {
+		double step, top = gs_scale(trs[k], &step);
+		for (int run = 0; run < trs[k]->nruns; run++, y += GS_PANEL_H)
+			gs_panel(out, trs[k], gradpath_find(trs[k], run),
+				 labels ? labels[k] : NULL, y, width, top,
+				 step);
+	}
+	if (ntr > 1)
+		fprintf(out, "<text class=\"scale-note\" x=\"%d\" y=\"%d\" "
+			"font-size=\"%d\" fill=\"%s\">Each model on a scale of "
+			"its own: compare where its bars stand, not their "
+			"heights across models.</text>\n", GS_LEFT, height - 24,
+			GS_FS, GS_INK);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

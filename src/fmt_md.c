@@ -8,6 +8,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "gradpath.h"
 #include "num.h"
 
 /* Text as Markdown shows it literally, in a table cell too: '<', '>'
@@ -500,6 +501,46 @@ int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o)
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
+/* A run's gradient paths (--gradient-paths), record r, whatever --stage
+ * keeps, as the text trace: L_t, a table of the norms a source word, and
+ * a table of the vectors, dL_t/dh_i and its two parts. */
+static void md_gradpath(FILE *out, const struct trace *tr,
+			const struct trace_rec *r, int prec)
+{
+	const int H = tr->m->H, t = r->t;
+	char buf[NUM_BUFSZ];
+
+	fprintf(out, "\n### Gradient paths of L_%d\n\nL_%d = -log ŷ_%d[", t,
+		t, t);
+	md_text(out, tr->m->tgt.words[r->word]);
+	fprintf(out, "] = %s\n\ndirect: through step %d's attention alone "
+		"(h_i as its key and value); through the recurrence: the "
+		"rest\n\n| i | word | ‖∂L_%d/∂h_i‖ | ‖direct‖ | ‖through the "
+		"recurrence‖ |\n|--:|---|--:|--:|--:|\n",
+		num_fixed(buf, trace_op_key(r, "loss")->v[0], prec), t, t);
+	for (int i = 0; i < tr->n; i++) {
+		fprintf(out, "| %d | ", i + 1);
+		md_text(out, tr->m->src.words[tr->src[i]]);
+		fprintf(out, " | %s", num_fixed(buf, r->result[i], prec));
+		for (int k = 3; k < 5; k++)
+			fprintf(out, " | %s",
+				num_fixed(buf, r->ops[k].v[i], prec));
+		fputs(" |\n", out);
+	}
+	fprintf(out, "\n| i | word | ∂L_%d/∂h_i | direct | through the "
+		"recurrence |\n|--:|---|---|---|---|\n", t);
+	for (int i = 0; i < tr->n; i++) {
+		fprintf(out, "| %d | ", i + 1);
+		md_text(out, tr->m->src.words[tr->src[i]]);
+		for (int k = 0; k < 3; k++) {
+			fputs(" | `", out);
+			fmt_text_vec(out, r->ops[k].v + (size_t)i * H, H, prec);
+			putc('`', out);
+		}
+		fputs(" |\n", out);
+	}
+}
+
 /* The trace as Markdown, with every output probability listed unless
  * o->handout. */
 static int md_trace(FILE *out, const struct trace *tr,
@@ -522,6 +563,9 @@ static int md_trace(FILE *out, const struct trace *tr,
 		fputs("\nOutput words: ", out);
 		md_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
 		fputs("\n", out);
+		if (gradpath_find(tr, run))
+			md_gradpath(out, tr, gradpath_find(tr, run),
+				    o->precision);
 	}
 	return ferror(out) ? -1 : 0;
 }

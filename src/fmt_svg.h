@@ -46,12 +46,16 @@ int fmt_svg_heatmap(FILE *out, const struct trace *tr, int run,
 int fmt_svg_heatmaps(FILE *out, const struct trace *const *trs, int ntrs,
 		     const struct fmt_svg_opts *o);
 
-/* The gradient paths of every run of tr (trace_cfg.grad_paths: a
- * REC_GRADPATH record a run) as a bar chart, a panel a run: for each
- * source word ‖dL_t/dh_i‖, its direct part and its part through the
- * recurrence (src/fmt_gradsvg.c).  Returns 0, or -1 if tr has no
- * gradient paths (then nothing is written) or on a write error. */
-int fmt_svg_gradpaths(FILE *out, const struct trace *tr);
+/* The gradient paths of every run of the ntr traces trs (of one
+ * sentence; trace_cfg.grad_paths: a REC_GRADPATH record a run) as a bar
+ * chart, a panel a run: for each source word ‖∂L_t/∂h_i‖, its direct
+ * part and its part through the recurrence (src/fmt_gradsvg.c).  Each
+ * trace has a scale of its own; labels (ntr of them, or NULL) head its
+ * panels ("longattn8").  Returns 0, or -1 if a trace has no gradient
+ * paths, the traces differ in length, or ntr is not 1 to 8 (then nothing
+ * is written), or on a write error. */
+int fmt_svg_gradpaths(FILE *out, const struct trace *const *trs,
+		      const char *const *labels, int ntr);
 
 /* The colour of a weight a (clamped to [0, 1]) on the ramp: "#rrggbb"
  * into hex (8 bytes).  0 is almost white, 1 dark blue, and the lightness

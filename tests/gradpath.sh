@@ -78,6 +78,117 @@ check "the SVG names one step, L_4, in its title, legend and panels ($(tr -s ' \
 run_cmd heatmap --gradient-paths zone économique européenne
 expect_status 2 "heatmap --gradient-paths without --target is refused"
 
+# Markdown: L_T, the norms and the vectors of each run are the JSON's,
+# rounded to --precision (CSV: tests/json_csv.py maps every row)
+run_cmd trace --gradient-paths --scorer=dot,concat --format=markdown \
+	--precision=6 --stage=softmax \
+	--target="european economic area" zone économique européenne
+mv "$TMP/out" "$TMP/gp.md"
+check "Markdown: every gradient path is the JSON's, to 6 places" "$py" - \
+	"$TMP/gp.md" "$TMP/gp.json" <<'PY'
+import json, re, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+doc = json.load(open(sys.argv[2], encoding="utf-8"))
+parts = md.split("\n### Gradient paths of L_")[1:]
+assert len(parts) == len(doc["runs"]) == 2, len(parts)
+near = lambda a, b: abs(float(a) - b) <= 0.5e-6 + 1e-12
+words = ["zone", "économique", "européenne"]
+for part, run in zip(parts, doc["runs"]):
+    part = part.split("\n## ")[0]   # up to the next scorer's section
+    g = run["gradient_paths"]
+    assert part.startswith("%d\n" % g["t"]), part[:20]
+    loss = re.search(r"^L_(\d+) = -log ŷ_\d+\[(.*)\] = (\S+)$", part, re.M)
+    assert int(loss[1]) == g["t"] and loss[2] == g["word"].replace(
+        "<", "&lt;").replace(">", "&gt;") and near(loss[3], g["loss"]), loss
+    rows = [l.split(" | ") for l in part.split("\n") if re.match(r"\| \d", l)]
+    assert len(rows) == 2 * len(words), rows
+    for i, r in enumerate(rows[:3]):   # | i | word | norms... |
+        assert r[0] == "| %d" % (i + 1) and r[1] == words[i], r
+        for cell, key in zip(r[2:], ("total_norm", "direct_norm",
+                                     "recurrence_norm")):
+            assert near(cell.rstrip(" |"), g[key][i]), (cell, key, i)
+    for i, r in enumerate(rows[3:]):   # | i | word | `[vectors]` |
+        assert r[1] == words[i], r
+        for cell, key in zip(r[2:], ("total", "direct", "recurrence")):
+            got = re.findall(r"-?\d+\.\d+", cell)
+            assert len(got) == len(g[key][i]) and all(
+                near(a, b) for a, b in zip(got, g[key][i])), (cell, key, i)
+PY
+
+# two models in one picture, for a slide: the attention model and the
+# baseline, --scorer and --window applying to the --model after them (as
+# in accuracy); each panel's bars are its own model's JSON norms, each
+# model on a scale of its own, the legend's step is the title's L_t, and
+# the whole picture fits 1920x1080 with no text under 20 px
+long_src="la vache aime le chat et la poule grise chante" # words, unquoted
+long_tgt="the cow likes the cat and the grey hen sings"
+run_cmd heatmap --gradient-paths --scorer=general --model=longattn8 \
+	--window=fixed --model=longfixed8 --target="$long_tgt" \
+	-o "$TMP/two.svg" $long_src
+expect_status 0 "heatmap --gradient-paths with two --model options"
+"$ATTN_TRACE" trace --gradient-paths --scorer=general --model=longattn8 \
+	--format=json --target="$long_tgt" $long_src >"$TMP/attn.json"
+"$ATTN_TRACE" trace --gradient-paths --scorer=general --model=longfixed8 \
+	--window=fixed --format=json --target="$long_tgt" $long_src \
+	>"$TMP/fixed.json"
+check "two models: each panel is its model's JSON, on its own scale" "$py" - \
+	"$TMP/two.svg" "$TMP/attn.json" "$TMP/fixed.json" <<'PY'
+import json, re, sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+panels = [g for g in svg.iter(ns + "g") if g.get("class") == "panel"]
+assert len(panels) == 2, len(panels)
+want = [("longattn8", "global", sys.argv[2]), ("longfixed8", "fixed", sys.argv[3])]
+for g, (model, window, path) in zip(panels, want):
+    assert (g.get("data-model"), g.get("data-window")) == (model, window), \
+        g.attrib
+    gp = json.load(open(path, encoding="utf-8"))["runs"][0]["gradient_paths"]
+    assert gp["t"] == 11, gp["t"]
+    bars = []
+    for key in ("total", "direct", "recurrence"):
+        mine = [r for r in g.iter(ns + "rect") if r.get("class") == key]
+        assert [float(b.get("data-value")) for b in mine] == \
+            gp[key + "_norm"], (model, key)
+        bars += [(float(b.get("data-value")), int(b.get("height")))
+                 for b in mine]
+    # its own scale: the tallest bar is the largest norm, and it is at
+    # least half the plot's height (ticks of 1, 2 or 5 x 10^k)
+    top = max(bars)
+    assert top[1] == max(h for _, h in bars) and top[1] >= 290 / 2.5, top
+    # the baseline's direct path reaches h_n alone
+    if window == "fixed":
+        assert gp["direct_norm"][:-1] == [0] * 9 and gp["direct_norm"][-1] > 0
+# one notation: the title's L_11, the legend's step 11, the panels' L_11
+text = lambda e: "".join(e.itertext())
+title = [text(e) for e in svg.iter(ns + "text") if e.get("class") == "title"]
+assert title[0].startswith("How the loss L11 = "), title
+legend = [text(e) for g in svg.iter(ns + "g") if g.get("class") == "legend"
+          for e in g.iter(ns + "text")]
+assert legend[1] == "direct: through the attention of step 11", legend
+for g in panels:
+    head = [text(e) for e in g.iter(ns + "text")
+            if e.get("class") == "panel-title"][0]
+    assert "‖∂L11/∂hi‖" in head, head
+w, h = map(float, svg.get("viewBox").split()[2:])
+assert w <= 1920 and h <= 1080, (w, h)
+PY
+check "two models: 20 px or more on a 1920x1080 slide, no overlap" \
+	"$py" "$srcdir/tests/svg_fontsize.py" --strict "$TMP/two.svg"
+run_cmd heatmap --scorer=general --model=longattn8 --window=fixed \
+	--model=longfixed8 -o "$TMP/x.svg" $long_src
+expect_status 2 "several --model options without --gradient-paths"
+run_cmd heatmap --gradient-paths --model=longattn8 --model=longfixed8 \
+	--window=fixed --target="$long_tgt" -o "$TMP/x.svg" $long_src
+expect_status 2 "a --window after the last of several --model options"
+expect_err "none follows the last" "it says why"
+check "nothing is written on a usage error" test ! -e "$TMP/x.svg"
+cp "$srcdir/data/longattn8.model" "$TMP/a.model"
+run_cmd heatmap --gradient-paths --model="$TMP/a.model" --window=fixed \
+	--model=longfixed8 --target="$long_tgt" -o "$TMP/a.model" $long_src
+expect_status 2 "-o naming the first of several --model files is refused"
+check "and the model file is left as it was" \
+	cmp -s "$TMP/a.model" "$srcdir/data/longattn8.model"
+
 # the no-attention baseline (the window "fixed", all weight on h_n):
 # the direct path reaches h_n alone, exactly
 if "$ATTN_TRACE" options --values=--window trace | grep -qx fixed; then

@@ -43,6 +43,9 @@ VARIANTS = [
     ["--model=%s/tests/data/tiny.model" % SRC, "--scorer=all", "un deux trois"],
     ["--scorer=all", "--window=fixed", TGT],
     ["--arch=bahdanau", "--window=fixed", "--hard", "--gradient", TGT],
+    ["--scorer=all", "--gradient-paths", TGT],
+    ["--arch=bahdanau", "--window=fixed", "--gradient-paths=2",
+     "--stage=softmax", TGT],
 ]
 SELF_VARIANTS = [[], ["--causal"], ["--target=european economic area",
                                      "zone économique européenne"]]
@@ -67,6 +70,16 @@ def st(*keys):
 def part(key):
     """A scorer's intermediate of source word ctx["i"] (from e_t,i)."""
     return lambda m, c: step(c) + ["parts", key, c["i"] - 1]
+
+
+def gp(key, row=0):
+    """The run's gradient_paths[key], its row match[row] - 1 if row (the
+    source word of a vector); the row's t must be the paths' t."""
+    def path(m, c):
+        assert c["doc"]["runs"][c["run"]]["gradient_paths"]["t"] == c["t"]
+        return (["runs", c["run"], "gradient_paths", key]
+                + ([int(m[row]) - 1] if row else []))
+    return path
 
 
 # (stages, regex, path(match, ctx), sets): sets names what a result row
@@ -186,6 +199,15 @@ MAP = [
     ("output", r"W_[so]·(h̃_\d+|\[s_\d+; c_\d+; y_\d+\])", st("output", "logits"),
      None),
     ("output", r"ŷ_" + N, st("output", "probs"), None),
+    # the gradient paths (--gradient-paths): the run's, whatever --stage
+    ("output", r"L_" + N, gp("loss"), None),
+    ("output", r"∂L_\d+/∂h_" + N, gp("total", 1), None),
+    ("output", r"∂L_\d+/∂h_" + N + " direct", gp("direct", 1), None),
+    ("output", r"∂L_\d+/∂h_" + N + " through the recurrence",
+     gp("recurrence", 1), None),
+    ("output", r"‖∂L_\d+/∂h_i‖", gp("total_norm"), None),
+    ("output", r"‖direct‖", gp("direct_norm"), None),
+    ("output", r"‖through the recurrence‖", gp("recurrence_norm"), None),
 ]
 MAP = [(s, re.compile(rx + r"\Z"), f, sets) for s, rx, f, sets in MAP]
 RNN_PARTS = {"enc": [], "fwd": ["forward_parts"], "bwd": ["backward_parts"]}
@@ -208,9 +230,9 @@ def at(doc, path):
 def check_trace(rows, doc, what):
     """Maps each CSV row (a dict) to doc; returns the number checked."""
     runs = {r["scorer"]: k for k, r in enumerate(doc["runs"])}
-    ctx = {"i": 0, "parts": [], "bahdanau": doc.get("architecture") ==
+    ctx = {"doc": doc, "i": 0, "parts": [], "bahdanau": doc.get("architecture") ==
            "bahdanau", "hard": doc.get("selection") == "hard"}
-    done = 0
+    done, seen = 0, set()
     for row in reversed(rows):  # a record's result comes after its parts
         stage, sym = row["stage"], row["symbol"]
         ctx["run"] = runs.get(row["scorer"], -1)
@@ -239,13 +261,35 @@ def check_trace(rows, doc, what):
         except (KeyError, IndexError, TypeError) as e:
             sys.exit("%s: CSV row %s: JSON %s has no value (%r)"
                      % (what, dict(row), path, e))
+        if path[2:3] == ["gradient_paths"]:
+            seen.add((tuple(path), k))
         want = None if row["value"] == "" else float(row["value"])
         if (got is None) != (want is None) or (want is not None and
                                                float(got) != want):
             sys.exit("%s: CSV row %s: JSON %s[%d] is %r"
                      % (what, dict(row), path, k, got))
         done += 1
+    gradpaths_whole(doc, seen, what)
     return done
+
+
+def gradpaths_whole(doc, seen, what):
+    """Every number of each run's gradient_paths had its CSV row."""
+    for r, run in enumerate(doc["runs"]):
+        g = run.get("gradient_paths")
+        if g is None:
+            continue
+        at_ = ("runs", r, "gradient_paths")
+        want = {(at_ + ("loss",), 1)}
+        for key in ("total", "direct", "recurrence"):
+            want |= {(at_ + (key, i), k + 1) for i, row in enumerate(g[key])
+                     for k in range(len(row))}
+        for key in ("total_norm", "direct_norm", "recurrence_norm"):
+            want |= {(at_ + (key,), k + 1) for k in range(len(g[key]))}
+        if want - seen:
+            sys.exit("%s: the CSV lacks %d numbers of the gradient paths, "
+                     "such as %s" % (what, len(want - seen),
+                                     min(want - seen)))
 
 
 SELF_HEADER = {"format", "model", "attention", "causal", "position",
