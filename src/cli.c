@@ -26,6 +26,7 @@
 #include "cli_train.h"
 #include "cli_vocab.h"
 #include "cli_image.h"
+#include "cli_glimpse.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "fmt.h"
@@ -259,6 +260,8 @@ static void cli_help(void)
 "                     --target: cross-attention (self --help)\n"
 "  image FILE.pgm     show a PGM image as shaded blocks, or as SVG pixels\n"
 "                     with -o (image --help)\n"
+"  glimpse FILE.pgm   glimpses at an image (Mnih et al. 2014), number by\n"
+"                     number; --train, --measure (glimpse --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -1016,6 +1019,7 @@ static const struct {
 	{ "vocab", NULL, cli_vocab },
 	{ "self", NULL, cli_self },
 	{ "image", NULL, cli_image },
+	{ "glimpse", NULL, cli_glimpse },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

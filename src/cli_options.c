@@ -232,7 +232,7 @@ const char *cli_option_name(int code)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "image", "deck", "accuracy"
+	"train", "vocab", "self", "image", "deck", "accuracy", "glimpse"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters
