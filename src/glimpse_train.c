@@ -43,8 +43,9 @@ static void gt_outer(double *dW, double *db, const double *d,
 	}
 }
 
-/* Step t back: from dh = dJ/dh_t to dJ/dh_{t-1}, the core's and the
- * glimpse network's gradients, then REINFORCE's and the baseline's. */
+/* Step t back: from dh = dJ/dh_t to dJ/dh_{t-1}: the core's and the
+ * glimpse network's gradients, REINFORCE's (into W_l, b_l and on
+ * through h_{t-1}) and the baseline's. */
 static void gt_step_back(const struct glimpse_model *m,
 			 const struct glimpse_trace *tr, int t, double *dh,
 			 struct glimpse_model *grad)
@@ -62,14 +63,17 @@ static void gt_step_back(const struct glimpse_model *m,
 	for (int i = 0; i < D; i++)
 		dg[i] *= 1.0 - s->g[i] * s->g[i];
 	gt_outer(grad->W_g, grad->b_g, dg, s->x, D, GLIMPSE_IN);
-	/* step 3: on to h_{t-1} */
-	gt_matvec_t(dh, m->W_h, da_h, H, H);
-	/* step 4: REINFORCE, -λ A_t ∂ log π / ∂ l̂ through l̂ = tanh(a_l) */
-	double dl[2];
+	/* step 3: REINFORCE, -λ A_t ∂ log π / ∂ l̂ through l̂ = tanh(a_l) */
+	double dl[2], dhl[GLIMPSE_MAX_HIDDEN];
 	for (int k = 0; k < 2; k++)
 		dl[k] = -GLIMPSE_LAMBDA * tr->adv[t] * s->dlogpi[k] *
 			(1.0 - s->l_hat[k] * s->l_hat[k]);
 	gt_outer(grad->W_l, grad->b_l, dl, s->h_prev, 2, H);
+	/* step 4: on to h_{t-1}, from the core and from the place */
+	gt_matvec_t(dh, m->W_h, da_h, H, H);
+	gt_matvec_t(dhl, m->W_l, dl, 2, H);
+	for (int i = 0; i < H; i++)
+		dh[i] += dhl[i];
 	/* step 5: the baseline, ∂ ½(R - b_t)² / ∂ b_t */
 	grad->base[t] += m->base[t] - tr->reward;
 }
@@ -92,7 +96,7 @@ void glimpse_train_defaults(struct glimpse_train_opts *o)
 	o->hidden = 8;
 	o->gsize = 8;
 	o->steps = 3;
-	o->sigma = 0.15;
+	o->sigma = 0.3;
 	o->epochs = 3000;
 	o->lr = 0.01;
 	o->seed = 1;

@@ -10,9 +10,10 @@
  *
  * Its first term trains the classifier, the core and the glimpse network
  * by backpropagation (through h, g and the retina's numbers; the place
- * l_t is a draw, so no gradient goes through it); the second the
- * location network W_l, b_l by REINFORCE, with h_{t-1} taken as given
- * (no gradient from it into the core); the third the baseline. */
+ * l_t is a draw, so no gradient goes through it); the second, REINFORCE,
+ * the location network W_l, b_l, and through l̂_t's input h_{t-1} the
+ * core and the glimpse network too, as in Mnih et al.: ∇ log π is
+ * backpropagated through the whole RNN; the third the baseline. */
 #ifndef ATTN_GLIMPSE_TRAIN_H
 #define ATTN_GLIMPSE_TRAIN_H
 
