@@ -145,6 +145,14 @@ static int cli_glimpse_commit(struct outfile *of)
 	return EXIT_OK;
 }
 
+/* The last component of path, for a model's comment that is the same
+ * bytes wherever the set lies. */
+static const char *cli_glimpse_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 /* --train: a new model from the set into o->output. */
 static int cli_glimpse_train(const struct cli_glimpse_opts *o)
 {
@@ -182,7 +190,7 @@ static int cli_glimpse_train(const struct cli_glimpse_opts *o)
 		 "%d images; Adam (lr %g), one update an epoch, one draw a "
 		 "glimpse.\nAfter %d epochs: objective %.6f an image; with the "
 		 "mean policy\n%d/%d images classified right, %d/%d glimpses "
-		 "on the object.", o->train, to.epochs,
+		 "on the object.", cli_glimpse_base(o->train), to.epochs,
 		 (unsigned long long)to.seed, n, to.lr, to.epochs, loss,
 		 r.correct, r.n, r.on_object, r.glimpses);
 	if ((rc = cli_glimpse_open(&of, o->output)) != EXIT_OK)

@@ -42,4 +42,69 @@ check "... names its place" grep -q "bad.model:2:8: expected a whole number" "$T
 
 run_cmd glimpse --train="$img/train.captions"
 expect_status 2 "--train without -o"
+
+# The built-in model, rebuilt byte for byte (make glimpse-model).
+run_cmd glimpse --train="$img/train.captions" -o "$TMP/glimpse6.model"
+expect_status 0 "glimpse --train"
+check "data/glimpse6.model is rebuilt byte for byte" \
+	cmp -s "$TMP/glimpse6.model" "$srcdir/data/glimpse6.model"
+run_cmd glimpse --train="$img/train.captions" --epochs=20 --seed=2 -o "$TMP/s2.model"
+run_cmd glimpse --train="$img/train.captions" --epochs=20 --seed=3 -o "$TMP/s3.model"
+check "another seed trains another model" \
+	sh -c "! cmp -s $TMP/s2.model $TMP/s3.model"
+
+# --measure, counted again here from each image's --mean JSON trace and
+# the object's box in the .captions file: the class, and whether a pixel
+# of the fovea (rows R-1, R and columns C-1, C of the corner) is in the
+# box.  The built-in model must classify every training image and most
+# held-out ones.
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	for set in train heldout; do
+		run_cmd glimpse --measure="$img/$set.captions"
+		cp "$TMP/out" "$TMP/measure-$set"
+		grep -v '^#' "$img/$set.captions" | grep . |
+		while IFS= read -r line; do
+			f=${line%% |||*}
+			"$ATTN_TRACE" glimpse --mean -f json "$img/$f"
+		done >"$TMP/traces-$set"
+		check "glimpse --measure on $set.captions counts as the traces do" \
+		"$PYTHON3" - "$img/$set.captions" "$TMP/traces-$set" "$TMP/measure-$set" "$set" <<'PY'
+import json, re, sys
+caps, traces, measure, which = sys.argv[1:5]
+items = []
+for line in open(caps, encoding="utf-8"):
+    if line.startswith("#") or not line.strip():
+        continue
+    f, cls, cap, box = [p.strip() for p in line.split("|||")]
+    items.append((cls, [int(v) for v in box.split()]))
+dec, text, docs = json.JSONDecoder(), open(traces).read(), []
+pos = 0
+while pos < len(text.rstrip()):
+    doc, pos = dec.raw_decode(text, pos)
+    docs.append(doc)
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+assert len(docs) == len(items), (len(docs), len(items))
+right = on = glimpses = 0
+for (cls, (r0, c0, h, w)), doc in zip(items, docs):
+    right += doc["class"] == cls
+    for st in doc["steps"]:
+        R, C = st["corner"]
+        glimpses += 1
+        on += any(r0 <= r < r0 + h and c0 <= c < c0 + w
+                  for r in (R - 1, R) for c in (C - 1, C))
+out = open(measure).read()
+want = "classified right: %d/%d" % (right, len(items))
+assert want in out, (want, out)
+want = "on the object (fovea overlapping its box): %d/%d" % (on, glimpses)
+assert want in out, (want, out)
+if which == "train":
+    assert right == len(items), right
+else:
+    assert right >= 0.8 * len(items), right
+print("%s: %d/%d right, %d/%d glimpses on the object" % (which, right,
+      len(items), on, glimpses))
+PY
+	done
+fi
 finish
