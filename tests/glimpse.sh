@@ -43,6 +43,25 @@ check "... names its place" grep -q "bad.model:2:8: expected a whole number" "$T
 run_cmd glimpse --train="$img/train.captions"
 expect_status 2 "--train without -o"
 
+# The SVG: well-formed, a fovea box a glimpse at the trace's corners
+# (64 px a pixel, the image two pixels in from the page's margin).
+"$ATTN_TRACE" glimpse -f svg -o "$TMP/g.svg" --seed=3 "$img/train/box-y0-x0.pgm"
+"$ATTN_TRACE" glimpse -f json --seed=3 "$img/train/box-y0-x0.pgm" >"$TMP/g.json"
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "the SVG draws each glimpse's fovea at its corner" "$PYTHON3" - "$TMP/g.svg" "$TMP/g.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg, doc = ET.parse(sys.argv[1]).getroot(), json.load(open(sys.argv[2]))
+foveas = [r for r in svg.iter(ns + "rect") if r.get("class") == "fovea"]
+assert len(foveas) == len(doc["steps"]), len(foveas)
+left, top = 30 + 2 * 64, 30 + 28 + 2 * 34 + 2 * 64
+for r, st in zip(foveas, doc["steps"]):
+    R, C = st["corner"]
+    assert (int(r.get("x")), int(r.get("y"))) == (left + (C - 1) * 64,
+                                                top + (R - 1) * 64), st
+PY
+fi
+
 # The built-in model, rebuilt byte for byte (make glimpse-model).
 run_cmd glimpse --train="$img/train.captions" -o "$TMP/glimpse6.model"
 expect_status 0 "glimpse --train"
