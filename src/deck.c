@@ -588,7 +588,7 @@ static int deck_slide(FILE *out, const struct deck *dk, int k)
 			return -1;
 		if (s->text) {
 			fputs("<pre class=\"math\">", out);
-			deck_esc(out, s->text);
+			fmt_svg_math_cols(out, s->text);
 			fputs("</pre>\n", out);
 		}
 		fputs("</div>\n", out);
@@ -614,8 +614,10 @@ static const char deck_css[] =
 ".sub{font-size:26px;margin:0;color:#444444}\n"
 ".body{display:flex;gap:40px;align-items:flex-start}\n"
 ".pic{flex:none}\n"
-".math{flex:none;margin:0;width:1040px;font-size:20px;line-height:26px;"
+".math{flex:none;margin:0;width:1040px;font-size:20px;line-height:28px;"
 "font-family:'DejaVu Sans Mono',monospace;white-space:pre}\n"
+".math .sb{display:inline-block}\n"
+".math sub{font-size:100%;vertical-align:-0.15em}\n"
 ".facts{display:grid;grid-template-columns:220px 1fr;gap:18px 24px;"
 "font-size:34px;margin:0}\n"
 ".facts dt{color:#555555}.facts dd{margin:0}\n"

@@ -929,6 +929,37 @@ void fmt_svg_math(FILE *out, const char *s)
 	fmt_svg_math_tags(out, s, svg_sub_open, "</tspan>");
 }
 
+/* The columns that the n bytes of UTF-8 at s take in monospace text: one
+ * a character (what a subscript may hold is never wide). */
+static size_t svg_mono_cols(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void fmt_svg_math_cols(FILE *out, const char *s)
+{
+	while (*s) {
+		const char *u = strchr(s, '_');
+		size_t k = u ? svg_sub_len(u + 1) : 0;
+		if (!u || k == 0) {
+			size_t m = u ? (size_t)(u - s) + 1 : strlen(s);
+			svg_esc_n(out, s, m);
+			s += m;
+			continue;
+		}
+		int brace = u[1] == '{';
+		svg_esc_n(out, s, (size_t)(u - s));
+		fprintf(out, "<span class=\"sb\" style=\"width:%zuch\"><sub>",
+			1 + svg_mono_cols(u + 1, k));
+		svg_esc_n(out, u + 1 + brace, k - 2 * (size_t)brace);
+		fputs("</sub></span>", out);
+		s = u + 1 + k;
+	}
+}
+
 void fmt_svg_math_tags(FILE *out, const char *s, const char *open,
 		       const char *close)
 {

@@ -75,6 +75,12 @@ void fmt_svg_math(FILE *out, const char *s);
 void fmt_svg_math_tags(FILE *out, const char *s, const char *open,
 		       const char *close);
 
+/* fmt_svg_math() for HTML monospace text whose columns line up (the
+ * arithmetic of the deck): each subscript is a <sub> in an inline-block
+ * span (class "sb") as wide, in ch, as its typed form with the '_', so
+ * that what follows stays in its column. */
+void fmt_svg_math_cols(FILE *out, const char *s);
+
 /* Returns 1 when white text reads better than black on the colour of a
  * (WCAG contrast), 0 otherwise. */
 int fmt_svg_dark(double a);

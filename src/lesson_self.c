@@ -134,13 +134,13 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 	int per_head = sh->self_stage >= SELF_STAGE_SCORES &&
 		       sh->self_stage <= SELF_STAGE_Z;
 	if (sh->self_stage == SELF_STAGE_COUNT) {
-		self_view_tables(out, t, SELF_STAGE_SOFTMAX, heads, o->precision);
+		self_view_tables(out, t, SELF_STAGE_SOFTMAX, heads, o->precision,
+				 width);
 		return;
 	}
 	if (per_head)
 		self_view_tables(out, t, (enum self_stage)sh->self_stage, heads,
-				 o->precision);
-	(void)width;
+				 o->precision, width);
 	for (int h = 0; h < SELF_HEADS; h++) {
 		if (per_head && !(heads & (1u << h)))
 			continue;

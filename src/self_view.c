@@ -270,10 +270,11 @@ void self_view_heatmap(FILE *out, const struct self_trace *t,
 }
 
 void self_view_tables(FILE *out, const struct self_trace *t,
-		      enum self_stage stage, unsigned heads, int prec)
+		      enum self_stage stage, unsigned heads, int prec,
+		      int width)
 {
 	struct lines l = { 0 };
-	heads_table(&l, t, stage, heads, prec, 0, 0);
+	heads_table(&l, t, stage, heads, prec, 0, width);
 	for (int k = 0; k < l.n; k++) {
 		fprintf(out, "%s\n", l.v[k]);
 		free(l.v[k]);

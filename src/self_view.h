@@ -45,9 +45,12 @@ int self_view_key(struct self_view *v, int key);
 
 /* The per-head matrices of stage (SELF_STAGE_SCORES: the scores after the
  * mask, _SOFTMAX: the weights as a shaded heatmap, _Z: Z) of the heads in
- * heads, side by side, as the stepper shows them (for lessons). */
+ * heads, side by side, as the stepper shows them (for lessons).  When
+ * width is above 0 and the heads side by side would take more columns,
+ * each head's table goes below the one before. */
 void self_view_tables(FILE *out, const struct self_trace *t,
-		      enum self_stage stage, unsigned heads, int prec);
+		      enum self_stage stage, unsigned heads, int prec,
+		      int width);
 
 /* The weights A of the heads in heads as the stepper's shaded tables
  * (SELF_STAGE_SOFTMAX), for attn-trace heatmap --self on a terminal;

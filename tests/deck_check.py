@@ -445,9 +445,21 @@ def deck_sections(page):
         pre = re.search(r'<pre class="math">(.*?)</pre>', m.group(3), re.S)
         if pre:
             key = (int(m.group(1)), m.group(2))
+            typed = re.sub(r'<span class="sb" style="width:(\d+)ch"><sub>'
+                           r'(.*?)</sub></span>', typed_sub, pre.group(1))
             out[key] = out.get(key, "") + re.sub(r"\s", "",
-                                                 html.unescape(pre.group(1)))
+                                                 html.unescape(typed))
     return out
+
+
+def typed_sub(m):
+    """A subscript set in the deck's arithmetic, typed back as the text
+    trace types it ("_1,2", "_{t-1}"); "BADWIDTH" when its box is not as
+    wide as the typed form, which would shift the columns after it."""
+    sub = html.unescape(m.group(2))
+    typed = "_" + (sub if re.fullmatch(r"[A-Za-z0-9,-]+", sub)
+                   else "{" + sub + "}")
+    return html.escape(typed) if int(m.group(1)) == len(typed) else "BADWIDTH"
 
 
 def main():

@@ -68,6 +68,17 @@ expect_status 0 "--width"
 check "--width=40 wraps the narrative" sh -c \
 	"sed -n '/^The recipe/,/^e_1 /p' '$TMP/out' | sed '\$d' | \
 	awk 'length(\$0) > 40 { bad = 1 } END { exit bad }'"
+# the two heads' heatmaps side by side take 91 columns (lesson 19's last
+# page): at 80 they go one under the other, at 120 side by side
+run_cmd lesson --plain 19
+check "lesson 19 at 80 columns: head 2's heatmap below head 1's" \
+	grep -q '^head 2: A (heatmap)$' "$TMP/out"
+check "lesson 19 at 80 columns: no heatmap row wider than 80" sh -c \
+	"grep -E '^(head|[0-9] )' '$TMP/out' | grep -v ' = ' | \
+	awk 'length(\$0) > 80 { bad = 1 } END { exit bad }'"
+run_cmd lesson --plain --width=120 19
+check "lesson 19 at 120 columns: the heads side by side" \
+	grep -q '^head 1: A (heatmap)  *head 2: A (heatmap)$' "$TMP/out"
 run_cmd lesson --plain --precision=2 softmax
 check "--precision=2" grep -q '^α_1,1 = 1.00 / 1.75 = 0.57$' "$TMP/out"
 
