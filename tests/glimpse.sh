@@ -20,6 +20,16 @@ fi
 check "the same seed gives the same bytes" cmp -s "$TMP/a.json" "$TMP/b.json"
 check "another seed draws other places" sh -c "! cmp -s $TMP/a.json $TMP/c.json"
 
+# numbers with '.' under a decimal-comma locale: the same bytes
+if locale -a 2>/dev/null | grep -qix de_DE.utf8; then
+	LC_ALL=de_DE.UTF-8 "$ATTN_TRACE" glimpse --seed=5 --class=bar "$img/train/bar-x0.pgm" >"$TMP/de.txt"
+	LC_ALL=C.UTF-8 "$ATTN_TRACE" glimpse --seed=5 --class=bar "$img/train/bar-x0.pgm" >"$TMP/c.txt"
+	check "text under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.txt" "$TMP/c.txt"
+	LC_ALL=de_DE.UTF-8 "$ATTN_TRACE" glimpse --train="$img/train.captions" --epochs=5 -o "$TMP/de.model"
+	LC_ALL=C "$ATTN_TRACE" glimpse --train="$img/train.captions" --epochs=5 -o "$TMP/c.model"
+	check "a model trained under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.model" "$TMP/c.model"
+fi
+
 run_cmd glimpse --class=cat "$img/train/bar-x0.pgm"
 expect_status 2 "--class with a class the model lacks"
 check "... says so" grep -q "class=cat: expected a class of the model" "$TMP/err"
