@@ -47,8 +47,9 @@ static int gm_next_line(struct gm_reader *r)
 	return 0;
 }
 
-/* The next word of the line into w (at most cap - 1 bytes), its column
- * into *col; 0 at the end of the line. */
+/* The next word of the line into w (cap bytes), its column into *col;
+ * 0 at the end of the line.  A word of cap bytes or more becomes its
+ * first 20 and "...", which no key, class name or number is. */
 static int gm_word(struct gm_reader *r, char *w, size_t cap, int *col)
 {
 	while (r->pos < r->eol && (*r->pos == ' ' || *r->pos == '\t'))
@@ -58,10 +59,12 @@ static int gm_word(struct gm_reader *r, char *w, size_t cap, int *col)
 	while (r->pos < r->eol && *r->pos != ' ' && *r->pos != '\t')
 		r->pos++;
 	size_t n = (size_t)(r->pos - s);
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(w, s, n);
-	w[n] = '\0';
+	if (n >= cap) /* a word no key, class or number is: say so */
+		snprintf(w, cap, "%.*s...", (int)(cap > 24 ? 20 : 0), s);
+	else {
+		memcpy(w, s, n);
+		w[n] = '\0';
+	}
 	return r->pos > s;
 }
 

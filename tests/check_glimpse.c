@@ -275,6 +275,10 @@ START_TEST(test_model_file)
 		{ "attn-trace-glimpse 1\nhidden 2\nglimpse 2\nsteps 1\n"
 		  "sigma 0\n", "m:5:7: expected a number above 0, at most 10, "
 		  "found '0'" },
+		{ "attn-trace-glimpse 1\nhidden 1\nglimpse 1\nsteps 1\nsigma "
+		  "0.3000000000000000000000000000000000000000000000000000000000"
+		  "0000001\n", "m:5:7: expected a number above 0, at most 10, "
+		  "found '0.300000000000000000...'" },
 		{ "attn-trace-glimpse 1\nhidden 1\nglimpse 1\nsteps 1\n"
 		  "sigma 1\nclasses a b\n[W_l]\n1 2\n", "m:8:3: expected the end "
 		  "of the row, found '2'" },
