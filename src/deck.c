@@ -15,6 +15,7 @@
 
 #include "arch.h"
 #include "deck.h"
+#include "linebreak.h"
 #include "diagram.h"
 #include "fmt.h"
 #include "fmt_svg.h"
@@ -63,30 +64,27 @@ static struct deck_slide *deck_add(struct deck *dk, enum deck_kind kind,
 	return s;
 }
 
-/* The terminal columns of s[0..n). */
-static int deck_cols(const char *s, size_t n)
-{
-	char buf[8];
-	memcpy(buf, s, n < 7 ? n : 7);
-	buf[n < 7 ? n : 7] = '\0';
-	return utf8_width(buf);
-}
-
 /* Appends line (len bytes, no newline) to b, cut into rows of at most
- * DECK_COLS columns, at a space where there is one, each row after the
- * first indented by DECK_INDENT.  Returns the rows. */
+ * DECK_COLS columns, at a space or a break beside a CJK character
+ * (linebreak.h) where there is one, else between two grapheme clusters,
+ * each row after the first indented by DECK_INDENT.  Returns the rows. */
 static int deck_wrap(struct fmt_buf *b, const char *line, size_t len)
 {
 	int rows = 0;
 	while (len > 0 || rows == 0) {
 		int ind = rows ? DECK_INDENT : 0, cols = 0;
-		size_t cut = 0, brk = 0;
+		size_t cut = 0, brk = 0, prev = 0;
 		while (cut < len) {
-			size_t cl = utf8_char_len(line + cut);
-			int w = deck_cols(line + cut, cl);
+			size_t cl = linebreak_cluster_len(line + cut);
+			if (cl > len - cut)
+				cl = len - cut;
+			int w = utf8_width_n(line + cut, cl);
+			if (cut > 0 && linebreak_between(line + prev, line + cut))
+				brk = cut;
 			if (cl == 0 || cols + w > DECK_COLS - ind)
 				break;
 			cols += w;
+			prev = cut;
 			cut += cl;
 			if (line[cut - cl] == ' ')
 				brk = cut;
@@ -233,15 +231,19 @@ static void pic_text(FILE *out, const char *cls, int x, int y, int size,
 	fputs("</text>\n", out);
 }
 
-/* Word w as the picture shows it: its first PIC_WORD columns, and "…"
- * when it is longer, into buf (size bytes). */
+/* Word w as the picture shows it: its first PIC_WORD columns at most,
+ * whole grapheme clusters (a wide character that would end past them is
+ * left out), and "…" when it is longer, into buf (size bytes). */
 static const char *pic_word(char *buf, size_t size, const char *w)
 {
 	size_t k = 0;
 	int cols = 0;
-	while (w[k] && cols < PIC_WORD) {
-		size_t cl = utf8_char_len(w + k);
-		cols += deck_cols(w + k, cl);
+	while (w[k]) {
+		size_t cl = linebreak_cluster_len(w + k);
+		int cw = utf8_width_n(w + k, cl);
+		if (cols + cw > PIC_WORD)
+			break;
+		cols += cw;
 		k += cl;
 	}
 	snprintf(buf, size, "%.*s%s", (int)k, w, w[k] ? "…" : "");

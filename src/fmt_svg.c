@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "linebreak.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -288,31 +289,15 @@ static void svg_title(FILE *out, const struct svg_lay *L)
 }
 
 /* The end of the title's line that starts at s, at most cols columns
- * wide, broken at a space (a word wider than cols stands alone); *next
- * is where the next line starts, at the end of the string when none
- * does. */
+ * wide, broken as linebreak_line() breaks text: at a blank or beside a
+ * CJK character, never inside a word, a number or a symbol (a word wider
+ * than cols stands alone); *next is where the next line starts, at the
+ * end of the string when none does. */
 static const char *svg_line_end(const char *s, int cols, const char **next)
 {
-	const char *end = NULL, *p = s;
-	int w = 0;
-	for (;;) {
-		const char *sp = strchr(p, ' ');
-		size_t len = sp ? (size_t)(sp - p) : strlen(p);
-		char word[256];
-		size_t m = len < sizeof word ? len : sizeof word - 1;
-		memcpy(word, p, m);
-		word[m] = '\0';
-		int ww = svg_cols(word) + (p == s ? 0 : 1);
-		if (end && w + ww > cols)
-			break;
-		w += ww;
-		end = p + len;
-		if (!sp)
-			break;
-		p = sp + 1;
-	}
-	*next = *end ? end + 1 : end;
-	return end;
+	size_t at, end = linebreak_line(s, strlen(s), cols, &at);
+	*next = s + at;
+	return s + end;
 }
 
 /* The title's lines at most cols wide: their number, and in *widest the

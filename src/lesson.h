@@ -446,9 +446,10 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 int lesson_page_answers(FILE *out, const struct lesson *l, int p,
 			const struct trace *tr, const struct fmt_opts *o);
 
-/* Writes the paragraph text (UTF-8, words separated by blanks) wrapped at
- * width columns, counted with utf8_width; a word wider than width gets a
- * line of its own.  Every line ends with '\n'.  Returns 0 or -1. */
+/* Writes the paragraph text (UTF-8, words separated by blanks, joined
+ * here by one space) wrapped at width columns by linebreak_line(): at
+ * blanks and beside CJK characters, never inside a number or a symbol; a
+ * word wider than width gets a line of its own.  Every line ends with '\n'.  Returns 0 or -1. */
 int lesson_wrap(FILE *out, const char *text, int width);
 
 /* The whole lesson as plain text: a header (title, goal, sentence), then

@@ -9,6 +9,7 @@
 #include "arch.h"
 #include "diagram.h"
 #include "lesson.h"
+#include "linebreak.h"
 #include "window.h"
 #include "num.h"
 #include "self.h"
@@ -22,33 +23,33 @@ static int lt_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* A new string: the words of text (separated by blanks) joined by one
+ * space each. */
+static char *lt_words(const char *text)
+{
+	char *t = xmalloc(strlen(text) + 1), *o = t;
+	for (const char *s = text; *s; s++) {
+		if (!lt_blank(*s))
+			*o++ = *s;
+		else if (o > t && !lt_blank(s[1]) && s[1])
+			*o++ = ' ';
+	}
+	*o = '\0';
+	return t;
+}
+
 int lesson_wrap(FILE *out, const char *text, int width)
 {
-	int col = 0;
-	const char *s = text;
+	char *t = lt_words(text);
+	size_t n = strlen(t), at = 0, next;
 	if (width < LESSON_MIN_WIDTH)
 		width = LESSON_MIN_WIDTH;
-	for (;;) {
-		while (lt_blank(*s))
-			s++;
-		if (!*s)
-			break;
-		size_t n = 0;
-		while (s[n] && !lt_blank(s[n]))
-			n++;
-		char *word = xstrndup(s, n);
-		int w = utf8_width(word);
-		if (col > 0 && col + 1 + w > width) {
-			putc('\n', out);
-			col = 0;
-		}
-		fprintf(out, "%s%s", col > 0 ? " " : "", word);
-		col += (col > 0) + w;
-		free(word);
-		s += n;
+	while (at < n) {
+		size_t end = linebreak_line(t + at, n - at, width, &next);
+		fprintf(out, "%.*s\n", (int)end, t + at);
+		at += next;
 	}
-	if (col > 0)
-		putc('\n', out);
+	free(t);
 	return ferror(out) ? -1 : 0;
 }
 

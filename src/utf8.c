@@ -157,8 +157,13 @@ char *utf8_nfc(const char *s, size_t n)
  * are shown escaped); every other character takes what utf8proc says. */
 int utf8_width(const char *s)
 {
+	return utf8_width_n(s, strlen(s));
+}
+
+int utf8_width_n(const char *s, size_t n)
+{
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, n = strlen(s), len;
+	size_t i = 0, len;
 	unsigned long cp;
 	int w = 0;
 

@@ -38,6 +38,9 @@ char *utf8_nfc(const char *s, size_t n);
  * marks 0); controls and invalid bytes count 1 each. */
 int utf8_width(const char *s);
 
+/* The same for the n bytes s[0..n), which need not end in a NUL. */
+int utf8_width_n(const char *s, size_t n);
+
 /* Returns the number of code points in the NUL-terminated string s. */
 size_t utf8_len(const char *s);
 

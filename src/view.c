@@ -12,6 +12,7 @@
 #include "window.h"
 #include "utf8.h"
 #include "view.h"
+#include "linebreak.h"
 
 const char *const view_stage_titles[STAGE_COUNT] = {
 	"encoding", "decoder", "scoring", "softmax", "weighted sum",
@@ -94,31 +95,39 @@ static char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
-/* Columns taken by the character at p, which is utf8_char_len(p) bytes
- * long: a byte that starts no valid sequence counts one. */
+/* Columns taken by the grapheme cluster at p, which is
+ * linebreak_cluster_len(p) bytes long: a byte that starts no valid
+ * sequence counts one. */
 static int u8_cols(const char *p)
 {
-	char ch[5] = { 0 };
-	memcpy(ch, p, utf8_char_len(p));
-	return utf8_width(ch);
+	return utf8_width_n(p, linebreak_cluster_len(p));
 }
 
 /* How a line is wrapped: prose breaks between words but not inside a
- * formula; arithmetic breaks before " + " or before a vector's '['. */
+ * formula; arithmetic breaks before " + " or before a vector's '['.
+ * Both break beside CJK characters too, as linebreak.h says. */
 enum wrap_kind { WRAP_PROSE, WRAP_ARITH };
 
 /* Where the piece of text from p that fits in room columns (lead of them
  * taken) should end: the end of the text if it fits; else, for prose, the
- * last space outside parentheses and away from '=', '+' and '×'; for
- * arithmetic, the last " + ", else the space before a '[' that then fits
- * whole, else the last space; else anywhere. */
+ * last space or break beside a CJK character outside parentheses and
+ * away from '=', '+' and '×'; for arithmetic, the last " + ", else the
+ * space before a '[' that then fits whole, else the last space or CJK
+ * break; else anywhere between two grapheme clusters. */
 static const char *wrap_break(const char *p, int lead, int room,
 			      enum wrap_kind kind)
 {
 	int cols = lead, depth = 0;
-	const char *q = p, *space = NULL, *good = NULL, *plus = NULL,
-		   *brack = NULL;
-	while (*q && cols + u8_cols(q) <= room) {
+	const char *q = p, *prev = NULL, *space = NULL, *good = NULL,
+		   *plus = NULL, *brack = NULL;
+	for (; *q; prev = q, q += linebreak_cluster_len(q)) {
+		if (prev && linebreak_between(prev, q)) {
+			space = q;
+			if (depth == 0)
+				good = q;
+		}
+		if (cols + u8_cols(q) > room)
+			break;
 		if (*q == '(' || *q == '[')
 			depth++;
 		else if ((*q == ')' || *q == ']') && depth > 0)
@@ -135,7 +144,6 @@ static const char *wrap_break(const char *p, int lead, int room,
 				good = q;
 		}
 		cols += u8_cols(q);
-		q += utf8_char_len(q);
 	}
 	if (!*q)
 		return q;
@@ -215,7 +223,7 @@ static void wrap_push(struct strlist *l, const char *line, int width,
 		int room = width > lead + 8 ? width : lead + 8;
 		const char *brk = wrap_break(p, lead, room, kind);
 		if (brk == p) /* one character wider than the room */
-			brk += utf8_char_len(p);
+			brk += linebreak_cluster_len(p);
 		char *s = xmalloc((size_t)(brk - p) + (size_t)lead + 1);
 		memset(s, ' ', (size_t)lead);
 		memcpy(s + lead, p, (size_t)(brk - p));

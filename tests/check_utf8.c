@@ -187,6 +187,11 @@ START_TEST(test_width)
 	ck_assert_int_eq(utf8_width("\xe0\xa4\x95\xe0\xa4\x81"), 1); /* क + U+0901 */
 	ck_assert_int_eq(utf8_width("\xf0\x9f\x9a\x80"), 2);          /* U+1F680 */
 	ck_assert_int_eq(utf8_width("a\x01"), 2);                    /* control: 1 */
+	/* utf8_width_n stops at n: 中 of 中文, and "ab" of "abc" */
+	ck_assert_int_eq(utf8_width_n("\xe4\xb8\xad\xe6\x96\x87", 3), 2);
+	ck_assert_int_eq(utf8_width_n("abc", 2), 2);
+	ck_assert_int_eq(utf8_width_n("e\xcc\x81x", 3), 1);
+	ck_assert_int_eq(utf8_width_n("a\0b", 3), 3);              /* NUL: a control */
 }
 END_TEST
 

@@ -395,6 +395,48 @@ START_TEST(test_prose_wraps_between_formulas)
 }
 END_TEST
 
+/* view_wrap's lines of text at width, checked against want (n lines). */
+static void wrapped_is(const char *text, int width, int prose,
+		       const char *const *want, int n)
+{
+	char **l = NULL;
+	int nl = 0, cap = 0;
+	view_wrap(&l, &nl, &cap, text, width, prose);
+	ck_assert_int_eq(nl, n);
+	for (int k = 0; k < nl; k++) {
+		ck_assert_str_eq(l[k], want[k]);
+		free(l[k]);
+	}
+	free(l);
+}
+
+/* CJK text breaks between its characters (linebreak.h), never inside a
+ * number nor before a closing mark; worked by hand, a CJK character 2
+ * columns: at 20, 态 cannot end its line because ， may not start the
+ * next, and 0.9765， stays whole. */
+START_TEST(test_wrap_cjk)
+{
+	static const char text[] = "编码器把源句子中的每个词读成一个隐藏状态，"
+				   "第1步中je的分数是0.9765，其余两个都是0。";
+	static const char *const prose[] = {
+		"编码器把源句子中的每", "个词读成一个隐藏状",
+		"态，第1步中je的分数", "是0.9765，其余两个都", "是0。",
+	};
+	static const char *const arith[] = { /* continuation: 6 blanks */
+		"编码器把源句子中的每", "      个词读成一个隐",
+		"      藏状态，第1步", "      中je的分数是",
+		"      0.9765，其余两", "      个都是0。",
+	};
+	static const char *const narrow[] = { "分数是", "0.9765，", "其余" };
+	/* a break beside 解 is as good as the blank before it */
+	static const char *const mixed[] = { "编码器", "encoder 解", "码器" };
+	wrapped_is(text, 20, 1, prose, 5);
+	wrapped_is("编码器 encoder 解码器", 10, 1, mixed, 3);
+	wrapped_is(text, 20, 0, arith, 6);
+	wrapped_is("分数是0.9765，其余", 8, 1, narrow, 3);
+}
+END_TEST
+
 /* On a wide terminal the narrative stops at VIEW_PROSE_COLS and the rest
  * at VIEW_TEXT_COLS, so that lines stay short enough to read. */
 START_TEST(test_wide_terminal_caps_lines)
@@ -1347,6 +1389,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_lines_fit_the_width);
 	tcase_add_test(tc, test_short_vectors_do_not_wrap);
 	tcase_add_test(tc, test_prose_wraps_between_formulas);
+	tcase_add_test(tc, test_wrap_cjk);
 	tcase_add_test(tc, test_wide_terminal_caps_lines);
 	tcase_add_test(tc, test_compare_and_help);
 	tcase_add_test(tc, test_key_hints);
