@@ -24,11 +24,11 @@ static void caption_fmt_row(FILE *out, const struct pgm_image *im,
 {
 	fputs("  ", out);
 	for (int x = 0; x < CAPTION_SIDE; x++)
-		fputs(image_shade_of(image_level(im->raw[y * im->width + x],
+		fputs(image_shade(image_level(im->raw[y * im->width + x],
 						 im->maxval), ascii), out);
 	fputs("   ", out);
 	for (int x = 0; x < CAPTION_SIDE; x++)
-		fputs(image_shade_of(caption_weight_level(a[(y / CAPTION_PATCH)
+		fputs(image_shade(caption_weight_level(a[(y / CAPTION_PATCH)
 			* CAPTION_GRID + x / CAPTION_PATCH]), ascii), out);
 	for (int c = 0; y % CAPTION_PATCH == 0 && c < CAPTION_GRID; c++) {
 		char buf[NUM_BUFSZ];

@@ -28,6 +28,7 @@
 #include "cli_vocab.h"
 #include "cli_caption.h"
 #include "cli_image.h"
+#include "cli_glimpse.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "raster.h"
@@ -277,6 +278,8 @@ static void cli_help(void)
 "  caption FILE.pgm   soft attention over the image's 3x3 cells, number\n"
 "                     by number, as the decoder says its caption\n"
 "                     (caption --help)\n"
+"  glimpse FILE.pgm   glimpses at an image (Mnih et al. 2014), number by\n"
+"                     number; --train, --measure (glimpse --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -1052,6 +1055,7 @@ static const struct {
 	{ "self", NULL, cli_self },
 	{ "image", NULL, cli_image },
 	{ "caption", NULL, cli_caption },
+	{ "glimpse", NULL, cli_glimpse },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

@@ -429,6 +429,38 @@ HELP(window, C(accuracy), "NAME",
 HELP(window_size, C(accuracy), "D",
      "for the --model options after it: a local\n"
      "window's half-width D (default 1)")
+HELP(glimpse_model, C(glimpse), "MODEL",
+     "a glimpse model file, or the built-in glimpse6\n"
+     "(the default)")
+HELP(seed, C(glimpse), "N",
+     "seed the draws of the glimpses' places, and with\n"
+     "--train the start (default 1)")
+HELP(glimpse_mean, C(glimpse), "",
+     "look where the policy points, l = l-hat, with no\n"
+     "draw (what --measure does)")
+HELP(glimpse_class, C(glimpse), "NAME",
+     "the image's true class: the trace adds the loss,\n"
+     "the reward and REINFORCE's terms")
+HELP(glimpse_format, C(glimpse), "FORMAT",
+     "text (the default), json (the trace), model (the\n"
+     "model as JSON) or svg (the glimpses on the image)")
+HELP(glimpse_precision, C(glimpse), "N",
+     "digits after the point in text (default 4)")
+HELP(ascii, C(glimpse), "",
+     "the pictures in ASCII, not UTF-8 shades and lines;\n"
+     "the default where the locale is not UTF-8")
+HELP(output, C(glimpse), "FILE",
+     "write to FILE, atomically, instead of stdout (with\n"
+     "--train: the model file, needed)")
+HELP(glimpse_train, C(glimpse), "CAPTIONS",
+     "train a new model on the images of a .captions\n"
+     "file (data/images/train.captions) into -o FILE")
+HELP(glimpse_epochs, C(glimpse), "N",
+     "with --train: the epochs (default 3000)")
+HELP(glimpse_measure, C(glimpse), "CAPTIONS",
+     "classify every image of a .captions file with the\n"
+     "mean policy: the class accuracy, and the share of\n"
+     "glimpses whose fovea lands on the object")
 HELP(help, C_ALL, "",
      "display this help and exit")
 HELP(version, C_MAIN, "",

@@ -236,7 +236,7 @@ const char *cli_option_name(int code)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "image", "deck", "accuracy", "caption"
+	"train", "vocab", "self", "image", "deck", "accuracy", "caption", "glimpse"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters

@@ -11,7 +11,7 @@
 
 /* The blocks of each level, and the frame, in UTF-8 and in ASCII; a
  * pixel is two columns wide, so that it is about square. */
-static const char *const image_shade[2][IMAGE_LEVELS] = {
+static const char *const image_shade_str[2][IMAGE_LEVELS] = {
 	{ "  ", "░░", "▒▒", "▓▓", "██" },
 	{ "  ", "..", "::", "++", "##" },
 };
@@ -25,9 +25,9 @@ static const char *const image_quarter[IMAGE_LEVELS] = {
 	"0", "0.25", "0.5", "0.75", "1"
 };
 
-const char *image_shade_of(int level, int ascii)
+const char *image_shade(int level, int ascii)
 {
-	return image_shade[ascii != 0][level];
+	return image_shade_str[ascii != 0][level];
 }
 
 int image_level(int raw, int maxval)
@@ -68,7 +68,7 @@ static void image_blocks(FILE *out, const struct pgm_image *im, int ascii)
 	for (int r = 0; r < im->height; r++) {
 		fprintf(out, "%2d %s", r + 1, fr[5]);
 		for (int c = 0; c < im->width; c++)
-			fputs(image_shade[ascii][image_level(
+			fputs(image_shade_str[ascii][image_level(
 				im->raw[r * im->width + c], im->maxval)], out);
 		fprintf(out, "%s\n", fr[5]);
 	}
@@ -76,7 +76,7 @@ static void image_blocks(FILE *out, const struct pgm_image *im, int ascii)
 	fputs("each pixel shaded to the nearest quarter, 0 black to 1 white "
 	      "(the maxval):\n ", out);
 	for (int k = 0; k < IMAGE_LEVELS; k++)
-		fprintf(out, "  \"%s\" %s", image_shade[ascii][k],
+		fprintf(out, "  \"%s\" %s", image_shade_str[ascii][k],
 			image_quarter[k]);
 	fputc('\n', out);
 }

@@ -19,8 +19,8 @@
 int image_level(int raw, int maxval);
 
 /* The block of a level (0 .. IMAGE_LEVELS - 1), two columns wide: UTF-8
- * shades, or with ascii ' ', '.', ':', '+', '#' doubled. */
-const char *image_shade_of(int level, int ascii);
+ * shades, or with ascii '.', ':', '+' and '#'. */
+const char *image_shade(int level, int ascii);
 
 /* Writes im to out as text: a heading that names it (name, its bytes
  * that could drive a terminal shown as \xNN), the pixels as blocks two
@@ -38,5 +38,10 @@ int image_fmt_text(FILE *out, const struct pgm_image *im, const char *name,
  * numbers, and a legend of the values 0 to 1.  Legible 1920 px wide (no
  * text under 20 px then).  Returns 0, or -1 on a write error. */
 int image_fmt_svg(FILE *out, const struct pgm_image *im, const char *name);
+
+/* The pixels of im as SVG squares of side cell from (left, top), each
+ * with its value (2 digits, 22 px) in it when cell is 60 or more. */
+void image_svg_pixels(FILE *out, const struct pgm_image *im, int left,
+		      int top, int cell);
 
 #endif

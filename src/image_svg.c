@@ -100,26 +100,25 @@ static void image_svg_labels(FILE *out, const struct pgm_image *im,
 	fputs("</g>\n", out);
 }
 
-/* A square a pixel, and its value in it when there is room. */
-static void image_svg_pixels(FILE *out, const struct pgm_image *im,
-			     const struct image_lay *L)
+void image_svg_pixels(FILE *out, const struct pgm_image *im, int left,
+		      int top, int cell)
 {
 	char hex[8], num[NUM_BUFSZ];
-	int values = L->cell >= SVG_VALUES_MIN;
+	int values = cell >= SVG_VALUES_MIN;
 	fprintf(out, "<g class=\"pixels\" stroke=\"%s\" stroke-width=\"1\" "
 		"font-size=\"%d\" text-anchor=\"middle\">\n", SVG_GRID, SVG_FS);
 	for (int r = 0; r < im->height; r++)
 		for (int c = 0; c < im->width; c++) {
 			double v = pgm_at(im, r, c);
-			int x = L->left + c * L->cell, y = L->top + r * L->cell;
+			int x = left + c * cell, y = top + r * cell;
 			image_gray(v, hex);
 			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-				"height=\"%d\" fill=\"%s\"/>\n", x, y, L->cell,
-				L->cell, hex);
+				"height=\"%d\" fill=\"%s\"/>\n", x, y, cell,
+				cell, hex);
 			if (values)
 				fprintf(out, "<text x=\"%d\" y=\"%d\" "
 					"stroke=\"none\" fill=\"%s\">%s</text>\n",
-					x + L->cell / 2, y + L->cell / 2 + SVG_FS / 3,
+					x + cell / 2, y + cell / 2 + SVG_FS / 3,
 					v >= 0.5 ? "#000000" : "#ffffff",
 					num_fixed(num, v, 2));
 		}
@@ -167,7 +166,7 @@ int image_fmt_svg(FILE *out, const struct pgm_image *im, const char *name)
 	image_svg_heading(out, im, safe);
 	free(safe);
 	image_svg_labels(out, im, &L);
-	image_svg_pixels(out, im, &L);
+	image_svg_pixels(out, im, L.left, L.top, L.cell);
 	image_svg_legend(out, &L);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;

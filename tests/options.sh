@@ -17,7 +17,7 @@ table_options() {
 }
 
 # trace, tui and model share the main --help and one parser
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self image deck accuracy; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image deck accuracy glimpse; do
 	first=${c%% *}
 	# shellcheck disable=SC2086
 	if diff <(help_options "$first") <(table_options $c) >"$TMP/diff"
@@ -70,7 +70,7 @@ kinds() {
 		END { for (n in eq) print n (eq[n] && pl[n] ? "[=" : eq[n] ? "=" : "") }' |
 		sort
 }
-for c in "trace tui model" lesson quiz heatmap diagram train vocab self image; do
+for c in "trace tui model" lesson quiz heatmap diagram train vocab self image glimpse; do
 	first=${c%% *}
 	"$AT" "$first" --help |
 		grep -oE '^(  -[a-zA-Z], |      )--[a-z][a-z-]*(\[?=)?' |
@@ -119,5 +119,5 @@ check "options --help prints its usage" grep -q "^usage: attn-trace options" "$T
 check "--help lists the options command" sh -c "'$AT' --help | grep -q '^  options \\[COMMAND\\]'"
 check "help --commands lists the commands" \
 	test "$("$AT" help --commands | tr '\n' ' ')" = \
-	"trace tui model lessons lesson quiz heatmap diagram deck train accuracy scorers models vocab self image caption options help "
+	"trace tui model lessons lesson quiz heatmap diagram deck train accuracy scorers models vocab self image caption glimpse options help "
 finish

@@ -1,0 +1,49 @@
+/* glimpse_fmt.h: a glimpse trace (glimpse.h) for people and programs:
+ * text with pictures of each glimpse on the image (glimpse_fmt.c), JSON
+ * of the trace and of the model (glimpse_json.c), and an SVG of the
+ * glimpses and their path (glimpse_svg.c).  They write what the trace
+ * holds and compute nothing but the layout; numbers are written with
+ * '.' whatever the locale.  Each returns 0, or -1 if the stream reports
+ * a write error. */
+#ifndef ATTN_GLIMPSE_FMT_H
+#define ATTN_GLIMPSE_FMT_H
+
+#include <stdio.h>
+
+#include "glimpse.h"
+
+/* The trace tr of model m (called mname) on im (called name) as text:
+ * each glimpse's numbers and a picture of its retina on the image, the
+ * classifier, with a true class the loss, reward and REINFORCE's terms,
+ * and the path of the glimpses.  prec digits after the point; ascii:
+ * pictures in ASCII. */
+int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
+		     const char *mname, const struct pgm_image *im,
+		     const char *name, const struct glimpse_trace *tr,
+		     int prec, int ascii);
+
+/* The picture of im with the retina of the steps first .. last - 1 of
+ * tr (the fovea solid, the periphery dotted; only where they lie on the
+ * image); with path, only their foveas, and each glimpse's corner marked
+ * with its number (1 ..).  A pixel is two columns, and the lines between pixels one. */
+void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
+			 const struct glimpse_trace *tr, int first, int last,
+			 int path, int ascii);
+
+/* The trace as one JSON object (doc/trace-format.md, "Glimpses"). */
+int glimpse_fmt_json(FILE *out, const struct glimpse_model *m,
+		     const char *mname, const struct pgm_image *im,
+		     const char *name, const struct glimpse_trace *tr);
+
+/* The model as one JSON object (doc/model.md, "Glimpses"). */
+int glimpse_fmt_model_json(FILE *out, const struct glimpse_model *m,
+			   const char *mname);
+
+/* The trace as a standalone SVG: the image's pixels, each glimpse's
+ * fovea and periphery as boxes, the path from glimpse to glimpse, and
+ * the class.  Legible 1920 px wide. */
+int glimpse_fmt_svg(FILE *out, const struct glimpse_model *m,
+		    const struct pgm_image *im, const char *name,
+		    const struct glimpse_trace *tr);
+
+#endif

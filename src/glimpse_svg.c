@@ -1,0 +1,162 @@
+/* glimpse_svg.c: a glimpse trace as SVG: the image's pixels, each
+ * glimpse's fovea and periphery, the path from one to the next, and the
+ * class (glimpse_fmt.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fmt_svg.h"
+#include "glimpse_fmt.h"
+#include "image_fmt.h"
+#include "num.h"
+#include "utf8.h"
+
+#define GS_MARGIN 30
+#define GS_FS_TITLE 28
+#define GS_FS 22
+#define GS_LINE 34
+#define GS_CELL 64        /* a pixel's side */
+#define GS_TEXT "#222222"
+#define GS_MUTED "#555555"
+
+/* a colour a glimpse, from a palette that reads in gray too */
+static const char *const gs_colour[GLIMPSE_MAX_STEPS] = {
+	"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+	"#e377c2", "#17becf"
+};
+
+/* Where the image goes: two pixels of room around it, so that a
+ * periphery at the edge shows whole. */
+struct gs_lay {
+	int left, top;     /* the image's top left */
+	int text_x;        /* the legend's left */
+	int width, height;
+};
+
+static void gs_layout(struct gs_lay *L, const struct pgm_image *im,
+		      const struct glimpse_model *m)
+{
+	L->left = GS_MARGIN + 2 * GS_CELL;
+	L->top = GS_MARGIN + GS_FS_TITLE + 2 * GS_LINE + 2 * GS_CELL;
+	L->text_x = L->left + (im->width + 2) * GS_CELL + 40;
+	L->width = L->text_x + 760;
+	int img_bottom = L->top + (im->height + 2) * GS_CELL;
+	int text_bottom = L->top - 2 * GS_CELL +
+			  (3 + m->steps + m->nclass) * GS_LINE;
+	L->height = (img_bottom > text_bottom ? img_bottom : text_bottom) +
+		    GS_MARGIN;
+}
+
+/* The x or y of lattice corner k from origin o. */
+static int gs_at(int o, int k)
+{
+	return o + k * GS_CELL;
+}
+
+/* Glimpse t's periphery (dashed) and fovea (solid) boxes. */
+static void gs_boxes(FILE *out, const struct gs_lay *L,
+		     const struct glimpse_step *s, int t)
+{
+	fprintf(out, "<g class=\"glimpse\" fill=\"none\" stroke=\"%s\">\n"
+		"<rect class=\"periphery\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" stroke-width=\"3\" stroke-dasharray=\"10 6\"/>\n"
+		"<rect class=\"fovea\" x=\"%d\" y=\"%d\" width=\"%d\" "
+		"height=\"%d\" stroke-width=\"6\"/>\n</g>\n", gs_colour[t],
+		gs_at(L->left, s->col - 2) + 2 * t, gs_at(L->top, s->row - 2) +
+		2 * t, 4 * GS_CELL - 4 * t, 4 * GS_CELL - 4 * t,
+		gs_at(L->left, s->col - 1), gs_at(L->top, s->row - 1),
+		2 * GS_CELL, 2 * GS_CELL);
+}
+
+/* The path: a line from each glimpse's corner to the next, then a
+ * numbered disc on each corner. */
+static void gs_path(FILE *out, const struct gs_lay *L,
+		    const struct glimpse_trace *tr)
+{
+	fputs("<g class=\"path\" stroke=\"#ffbf00\" stroke-width=\"5\" "
+	      "fill=\"none\">\n<polyline points=\"", out);
+	for (int t = 0; t < tr->steps; t++)
+		fprintf(out, "%s%d,%d", t ? " " : "",
+			gs_at(L->left, tr->st[t].col),
+			gs_at(L->top, tr->st[t].row));
+	fputs("\"/>\n</g>\n", out);
+	fprintf(out, "<g class=\"corners\" font-size=\"%d\" "
+		"font-weight=\"bold\" text-anchor=\"middle\">\n", GS_FS);
+	for (int t = 0; t < tr->steps; t++) {
+		int x = gs_at(L->left, tr->st[t].col);
+		int y = gs_at(L->top, tr->st[t].row);
+		fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"17\" fill=\"%s\" "
+			"stroke=\"#ffffff\" stroke-width=\"2\"/>\n<text x=\"%d\" "
+			"y=\"%d\" fill=\"#ffffff\">%d</text>\n", x, y,
+			gs_colour[t], x, y + GS_FS / 3, t + 1);
+	}
+	fputs("</g>\n", out);
+}
+
+/* The legend: each glimpse's place, then p over the classes. */
+static void gs_legend(FILE *out, const struct gs_lay *L,
+		      const struct glimpse_model *m,
+		      const struct glimpse_trace *tr)
+{
+	char a[NUM_BUFSZ], b[NUM_BUFSZ];
+	int y = L->top - 2 * GS_CELL + GS_FS;
+	fprintf(out, "<g class=\"legend\" font-size=\"%d\" fill=\"%s\">\n",
+		GS_FS, GS_TEXT);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">glimpse: "
+		"place l (row, column), retina corner</text>\n", L->text_x, y);
+	for (int t = 0; t < tr->steps; t++) {
+		const struct glimpse_step *s = &tr->st[t];
+		y += GS_LINE;
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"22\" "
+			"fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%d: l = (%s, %s), "
+			"corner (%d, %d)</text>\n", L->text_x, y - 18,
+			gs_colour[t], L->text_x + 32, y, t + 1,
+			num_fixed(a, s->l[0], 3), num_fixed(b, s->l[1], 3),
+			s->row, s->col);
+	}
+	y += GS_LINE + 10;
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">class: "
+		"%s</text>\n", L->text_x, y, m->cls[tr->pred]);
+	for (int k = 0; k < m->nclass; k++) {
+		y += GS_LINE;
+		fprintf(out, "<text x=\"%d\" y=\"%d\">p(%s) = %s</text>\n",
+			L->text_x, y, m->cls[k], num_fixed(a, tr->p[k], 4));
+	}
+	fputs("</g>\n", out);
+}
+
+int glimpse_fmt_svg(FILE *out, const struct glimpse_model *m,
+		    const struct pgm_image *im, const char *name,
+		    const struct glimpse_trace *tr)
+{
+	struct gs_lay L;
+	char *safe = utf8_safe(name);
+	gs_layout(&L, im, m);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "
+		"xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"%s\">\n<title>glimpses on ", L.width, L.height,
+		L.width, L.height, FMT_SVG_FONTS);
+	fmt_svg_text(out, safe);
+	fprintf(out, "</title>\n<rect class=\"background\" x=\"0\" y=\"0\" "
+		"width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n<text "
+		"class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
+		"font-weight=\"bold\" fill=\"%s\">%d glimpses on ", L.width,
+		L.height, GS_MARGIN, GS_MARGIN + GS_FS_TITLE, GS_FS_TITLE,
+		GS_TEXT, m->steps);
+	fmt_svg_text(out, safe);
+	free(safe);
+	fprintf(out, "</text>\n<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" fill=\"%s\">solid: the fovea (2×2 pixels); "
+		"dashed: the periphery (4×4, averaged to 2×2); the discs: "
+		"the path</text>\n", GS_MARGIN, GS_MARGIN + GS_FS_TITLE +
+		GS_LINE, GS_FS, GS_MUTED);
+	image_svg_pixels(out, im, L.left, L.top, GS_CELL);
+	for (int t = 0; t < tr->steps; t++)
+		gs_boxes(out, &L, &tr->st[t], t);
+	gs_path(out, &L, tr);
+	gs_legend(out, &L, m, tr);
+	fputs("</svg>\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,139 @@
+#!/bin/sh
+# glimpse.sh: attn-trace glimpse (src/glimpse*.c).  Every number of the
+# JSON trace against PyTorch (tests/glimpse_torch_check.py); the same
+# seed gives the same bytes and another seed other draws; bad input and
+# bad options are refused with nothing written.
+. "$srcdir/tests/lib.sh"
+img="$srcdir/data/images"
+
+torch_python_find
+if [ -n "$torch_python" ]; then
+	check "every number of the glimpse traces agrees with torch" \
+		"$torch_python" "$srcdir/tests/glimpse_torch_check.py" "$ATTN_TRACE" "$img"
+else
+	ok "# SKIP no Python here can import torch"
+fi
+
+"$ATTN_TRACE" glimpse --seed=5 -f json "$img/train/bar-x0.pgm" >"$TMP/a.json"
+"$ATTN_TRACE" glimpse --seed=5 -f json "$img/train/bar-x0.pgm" >"$TMP/b.json"
+"$ATTN_TRACE" glimpse --seed=6 -f json "$img/train/bar-x0.pgm" >"$TMP/c.json"
+check "the same seed gives the same bytes" cmp -s "$TMP/a.json" "$TMP/b.json"
+check "another seed draws other places" sh -c "! cmp -s $TMP/a.json $TMP/c.json"
+
+# numbers with '.' under a decimal-comma locale: the same bytes
+if locale -a 2>/dev/null | grep -qix de_DE.utf8; then
+	LC_ALL=de_DE.UTF-8 "$ATTN_TRACE" glimpse --seed=5 --class=bar "$img/train/bar-x0.pgm" >"$TMP/de.txt"
+	LC_ALL=C.UTF-8 "$ATTN_TRACE" glimpse --seed=5 --class=bar "$img/train/bar-x0.pgm" >"$TMP/c.txt"
+	check "text under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.txt" "$TMP/c.txt"
+	LC_ALL=de_DE.UTF-8 "$ATTN_TRACE" glimpse --train="$img/train.captions" --epochs=5 -o "$TMP/de.model"
+	LC_ALL=C "$ATTN_TRACE" glimpse --train="$img/train.captions" --epochs=5 -o "$TMP/c.model"
+	check "a model trained under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.model" "$TMP/c.model"
+fi
+
+run_cmd glimpse --class=cat "$img/train/bar-x0.pgm"
+expect_status 2 "--class with a class the model lacks"
+check "... says so" grep -q "class=cat: expected a class of the model" "$TMP/err"
+run_cmd glimpse
+expect_status 2 "glimpse with no image"
+run_cmd glimpse -f jsn "$img/train/bar-x0.pgm"
+expect_status 2 "an unknown format"
+check "... names the formats" grep -q "expected text, json, model" "$TMP/err"
+
+printf 'P2\n2 2\n255\n0 0 0\n' >"$TMP/short.pgm"
+run_cmd glimpse -o "$TMP/out.txt" "$TMP/short.pgm"
+expect_status 1 "a truncated PGM"
+check "... names its place" grep -q "short.pgm:5:1: expected pixel 4 of 4" "$TMP/err"
+check "... and writes nothing" test ! -e "$TMP/out.txt"
+
+printf 'attn-trace-glimpse 1\nhidden 0\n' >"$TMP/bad.model"
+run_cmd glimpse -m "$TMP/bad.model" "$img/train/bar-x0.pgm"
+expect_status 1 "a bad model file"
+check "... names its place" grep -q "bad.model:2:8: expected a whole number" "$TMP/err"
+
+run_cmd glimpse --train="$img/train.captions"
+expect_status 2 "--train without -o"
+
+# The SVG: well-formed, a fovea box a glimpse at the trace's corners
+# (64 px a pixel, the image two pixels in from the page's margin).
+"$ATTN_TRACE" glimpse -f svg -o "$TMP/g.svg" --seed=3 "$img/train/box-y0-x0.pgm"
+"$ATTN_TRACE" glimpse -f json --seed=3 "$img/train/box-y0-x0.pgm" >"$TMP/g.json"
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	check "the SVG draws each glimpse's fovea at its corner" "$PYTHON3" - "$TMP/g.svg" "$TMP/g.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg, doc = ET.parse(sys.argv[1]).getroot(), json.load(open(sys.argv[2]))
+foveas = [r for r in svg.iter(ns + "rect") if r.get("class") == "fovea"]
+assert len(foveas) == len(doc["steps"]), len(foveas)
+left, top = 30 + 2 * 64, 30 + 28 + 2 * 34 + 2 * 64
+for r, st in zip(foveas, doc["steps"]):
+    R, C = st["corner"]
+    assert (int(r.get("x")), int(r.get("y"))) == (left + (C - 1) * 64,
+                                                top + (R - 1) * 64), st
+PY
+fi
+
+# The built-in model, rebuilt byte for byte (make glimpse-model).
+run_cmd glimpse --train="$img/train.captions" -o "$TMP/glimpse6.model"
+expect_status 0 "glimpse --train"
+check "data/glimpse6.model is rebuilt byte for byte" \
+	cmp -s "$TMP/glimpse6.model" "$srcdir/data/glimpse6.model"
+run_cmd glimpse --train="$img/train.captions" --epochs=20 --seed=2 -o "$TMP/s2.model"
+run_cmd glimpse --train="$img/train.captions" --epochs=20 --seed=3 -o "$TMP/s3.model"
+check "another seed trains another model" \
+	sh -c "! cmp -s $TMP/s2.model $TMP/s3.model"
+
+# --measure, counted again here from each image's --mean JSON trace and
+# the object's box in the .captions file: the class, and whether a pixel
+# of the fovea (rows R-1, R and columns C-1, C of the corner) is in the
+# box.  The built-in model must classify every training image and most
+# held-out ones.
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	for set in train heldout; do
+		run_cmd glimpse --measure="$img/$set.captions"
+		cp "$TMP/out" "$TMP/measure-$set"
+		grep -v '^#' "$img/$set.captions" | grep . |
+		while IFS= read -r line; do
+			f=${line%% |||*}
+			"$ATTN_TRACE" glimpse --mean -f json "$img/$f"
+		done >"$TMP/traces-$set"
+		check "glimpse --measure on $set.captions counts as the traces do" \
+		"$PYTHON3" - "$img/$set.captions" "$TMP/traces-$set" "$TMP/measure-$set" "$set" <<'PY'
+import json, re, sys
+caps, traces, measure, which = sys.argv[1:5]
+items = []
+for line in open(caps, encoding="utf-8"):
+    if line.startswith("#") or not line.strip():
+        continue
+    f, cls, cap, box = [p.strip() for p in line.split("|||")]
+    items.append((cls, [int(v) for v in box.split()]))
+dec, text, docs = json.JSONDecoder(), open(traces).read(), []
+pos = 0
+while pos < len(text.rstrip()):
+    doc, pos = dec.raw_decode(text, pos)
+    docs.append(doc)
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+assert len(docs) == len(items), (len(docs), len(items))
+right = on = glimpses = 0
+for (cls, (r0, c0, h, w)), doc in zip(items, docs):
+    right += doc["class"] == cls
+    for st in doc["steps"]:
+        R, C = st["corner"]
+        glimpses += 1
+        on += any(r0 <= r < r0 + h and c0 <= c < c0 + w
+                  for r in (R - 1, R) for c in (C - 1, C))
+out = open(measure).read()
+want = "classified right: %d/%d" % (right, len(items))
+assert want in out, (want, out)
+want = "on the object (fovea overlapping its box): %d/%d" % (on, glimpses)
+assert want in out, (want, out)
+if which == "train":
+    assert right == len(items), right
+else:
+    assert right >= 0.8 * len(items), right
+print("%s: %d/%d right, %d/%d glimpses on the object" % (which, right,
+      len(items), on, glimpses))
+PY
+	done
+fi
+finish
