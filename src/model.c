@@ -1160,10 +1160,10 @@ int model_param_patch(struct model *m, unsigned mask, struct model_param *tab)
 {
 	if (!(mask & PATCH_PARAM_BIT))
 		return 0;
-	model_param_add(&tab[0], "patch.W", "patch encoder W_p, applied to a "
-		"patch's pixels", PARAM_MATRIX, PATCH_PARAM_OWNER, m->H,
+	model_param_add(&tab[0], "patch.W", "patch encoder W_patch, applied to "
+		"a patch's pixels", PARAM_MATRIX, PATCH_PARAM_OWNER, m->H,
 		PATCH_PIXELS, &m->Wpatch);
-	model_param_add(&tab[1], "patch.b", "patch encoder b_p", PARAM_MATRIX,
+	model_param_add(&tab[1], "patch.b", "patch encoder b_patch", PARAM_MATRIX,
 		PATCH_PARAM_OWNER, MODEL_PARAM_VEC, m->H, &m->bpatch);
 	model_param_add(&tab[2], "patch.P", "patch encoder P, a row for "
 		"each cell's place", PARAM_MATRIX, PATCH_PARAM_OWNER,
