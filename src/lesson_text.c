@@ -603,6 +603,64 @@ static void lt_field(FILE *out, const char *name, const char *value,
 	free(s);
 }
 
+/* A wrapped line's continuation, beyond the line's own indent, as the
+ * deck indents the arithmetic it wraps. */
+#define LT_CONT 6
+
+/* Writes the n bytes of line (no '\n') at most width columns wide: a line
+ * that fits as it is, else broken by the rule of linebreak.h (never in a
+ * number or a symbol), each row after the first indented LT_CONT columns
+ * more than the line.  The prose is wrapped already; what comes here too
+ * wide is a formatter's line, the arithmetic of a step. */
+static void lt_fit_line(FILE *out, const char *line, size_t n, int width,
+			int nl)
+{
+	char *s = xstrndup(line, n);
+	if (utf8_width(s) <= width) {
+		fprintf(out, "%s%s", s, nl ? "\n" : "");
+		free(s);
+		return;
+	}
+	size_t ind = strspn(s, " ");
+	int cont = (int)ind + LT_CONT;
+	if (cont > width / 2)
+		cont = (int)ind;
+	size_t at = ind;
+	for (int row = 0; at < n; row++) {
+		int pad = row ? cont : (int)ind;
+		size_t next, start = at;
+		size_t len = linebreak_line(s + at, n - at, width - pad, &next);
+		at += next > 0 ? next : n - at;
+		fprintf(out, "%*s%.*s%s", pad, "", (int)len, s + start,
+			at < n || nl ? "\n" : "");
+	}
+	free(s);
+}
+
+/* Writes page p as lesson_page_text() does, every line at most width
+ * columns wide (lt_fit_line()). */
+static int lt_page_fit(FILE *out, const struct lesson *l, int p,
+		       const struct trace *tr, const struct fmt_opts *o,
+		       int width)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	int rc = lesson_page_text(f, l, p, tr, o, width);
+	if (fclose(f) != 0)
+		rc = -1;
+	for (size_t at = 0; rc == 0 && at < len;) {
+		const char *nl = memchr(buf + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (buf + at)) : len - at;
+		lt_fit_line(out, buf + at, n, width, nl != NULL);
+		at += n + (nl != NULL);
+	}
+	free(buf);
+	return rc;
+}
+
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 const struct fmt_opts *o, int width, int answers)
 {
@@ -625,7 +683,8 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	for (int p = 0; p < l->npages; p++) {
 		/* TRANSLATORS: a page's header in lesson --plain: page 1 of 5 */
 		fprintf(out, _("\n\n[page %d of %d]\n"), p + 1, l->npages);
-		lesson_page_text(out, l, p, tr, o, width);
+		if (lt_page_fit(out, l, p, tr, o, width) != 0)
+			return -1;
 		quizzes += lt_has_answers(l, p);
 	}
 	if (!answers || !quizzes)

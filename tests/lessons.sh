@@ -32,6 +32,10 @@ for f in "$dir"/*.lesson; do
 	check "$base: no escape codes" \
 		sh -c "! grep -q \"$(printf '\033')\" '$TMP/out'"
 	check "$base: no error output" test ! -s "$TMP/err"
+	# the arithmetic too is wrapped to 80 columns (at blanks, by the rule
+	# of src/linebreak.h, whose check_linebreak holds that no number is cut)
+	check "$base: no line of --plain wider than 80 columns" \
+		"${PYTHON3:-python3}" "$srcdir/tests/cjk_check.py" width "$TMP/out" 80
 done
 check "at least 12 lessons ship" test "$count" -ge 12
 check "a lesson has non-Latin text" grep -q '注意力' "$dir"/*.lesson
@@ -66,7 +70,7 @@ check "a pipe gets the plain text" cmp -s "$TMP/out" "$TMP/by-number"
 run_cmd lesson --plain --width=40 softmax
 expect_status 0 "--width"
 check "--width=40 wraps the narrative" sh -c \
-	"sed -n '/^The recipe/,/^e_1 /p' '$TMP/out' | sed '\$d' | \
+	"sed -n '/^The recipe/,/^e_1\$/p' '$TMP/out' | sed '\$d' | \
 	awk 'length(\$0) > 40 { bad = 1 } END { exit bad }'"
 # the two heads' heatmaps side by side take 91 columns (lesson 19's last
 # page): at 80 they go one under the other, at 120 side by side
