@@ -124,7 +124,9 @@ int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name)
 		height, CSVG_MARGIN, CSVG_MARGIN + CSVG_FS_TITLE,
 		CSVG_FS_TITLE);
 	fmt_svg_text(out, name);
-	fputs(": each word's weights α_t,i over the 3×3 cells</text>\n", out);
+	fputs(": each word's weights α<tspan baseline-shift=\"sub\" "
+		"font-size=\"75%\">t,i</tspan> over the 3×3 cells</text>\n",
+		out);
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
 		int y = CSVG_MARGIN + CSVG_FS_TITLE + 20 + run * CSVG_ROW;

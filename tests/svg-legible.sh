@@ -68,6 +68,39 @@ for s in "je" "je suis étudiant"; do
 	check "self --format=diagram-svg, $s: between 4:3 and 2:1, not a strip" \
 		"$PYTHON3" -c "import re,sys; w,h=map(float,re.search(r'viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\"', open(sys.argv[1]).read()).groups()); sys.exit(not 4/3 <= w/h <= 2)" "$TMP/self.svg"
 done
+# the pictures of the image models, the gradient paths and accuracy
+# (--strict: 20 px fitted into 1920x1080, subscripts set, no overlap):
+# caption and glimpse for every image of data/images, the gradient
+# paths with one model (two scorers) and with two models, and the
+# accuracy chart of two models
+img="$srcdir/data/images"
+for f in "$img"/train/*.pgm "$img"/heldout/*.pgm; do
+	b=$(basename "$f" .pgm)
+	"$ATTN_TRACE" caption --format=svg "$f" >"$TMP/cap.svg" 2>"$TMP/err"
+	check "caption --format=svg, $b: 20 px fitted, subscripts, no overlap" \
+		"$PYTHON3" "$py" --strict "$TMP/cap.svg"
+	"$ATTN_TRACE" glimpse --format=svg -o "$TMP/gl.svg" "$f" >/dev/null \
+		2>"$TMP/err"
+	check "glimpse --format=svg, $b: 20 px fitted, subscripts, no overlap" \
+		"$PYTHON3" "$py" --strict "$TMP/gl.svg"
+done
+"$ATTN_TRACE" heatmap --gradient-paths --scorer=dot,general \
+	--target="european economic area" -o "$TMP/gp.svg" \
+	zone économique européenne 2>"$TMP/err"
+check "heatmap --gradient-paths, one model: 20 px fitted, no overlap" \
+	"$PYTHON3" "$py" --strict "$TMP/gp.svg"
+"$ATTN_TRACE" heatmap --gradient-paths --scorer=general \
+	--model=longattn8 --window=fixed --model=longfixed8 \
+	--target="the cow likes the cat and the grey hen sings" \
+	-o "$TMP/gp.svg" la vache aime le chat et la poule grise chante \
+	2>"$TMP/err"
+check "heatmap --gradient-paths, two models: 20 px fitted, no overlap" \
+	"$PYTHON3" "$py" --strict "$TMP/gp.svg"
+"$ATTN_TRACE" accuracy --pairs="$srcdir/data/long-heldout.pairs" \
+	--model=longattn8 --window=fixed --model=longfixed8 --format=svg \
+	-o "$TMP/acc.svg" 2>"$TMP/err"
+check "accuracy --format=svg, two models: 20 px fitted, no overlap" \
+	"$PYTHON3" "$py" --strict "$TMP/acc.svg"
 # the floor is the rule: a picture whose smallest text is 13 px at 1280
 # wide (19.5 px shown 1920 wide) fails
 cat >"$TMP/small.svg" <<'SVG'
