@@ -1,7 +1,7 @@
 #!/bin/sh
 # zh-lessons.sh: translated lessons (doc/translating.md, "Translated
 # lessons").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
-# lessons/zh_CN/01-tokens.lesson, with the English lesson's numbers and no
+# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the English lesson's numbers and no
 # line wider than 80 columns; --lang=en and LANG=C give the English one,
 # byte for byte the same; 'lesson --check' passes the translation and
 # fails, with PATH:LINE:COL, a copy missing a page, one with a directive
@@ -35,13 +35,22 @@ check "no line of the Chinese lesson is wider than 80 columns" \
 	$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh" 80
 LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 2 --plain >"$TMP/zh2" 2>&1
 LANG=C "$ATTN_TRACE" lesson 2 --plain >"$TMP/en2" 2>&1
-check "an untranslated lesson falls back to English" cmp -s "$TMP/en2" "$TMP/zh2"
+check "zh_CN: lesson 2 is the Chinese one" grep -qF "编码器一次读一个词" "$TMP/zh2"
+grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/en2" >"$TMP/en2.num"
+grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/zh2" >"$TMP/zh2.num"
+check "lesson 2's numbers (references and arithmetic) are the English one's" \
+	cmp -s "$TMP/en2.num" "$TMP/zh2.num"
+check "lesson 2 in Chinese fits 80 columns" \
+	$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh2" 80
+LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 3 --plain >"$TMP/zh3" 2>&1
+LANG=C "$ATTN_TRACE" lesson 3 --plain >"$TMP/en3" 2>&1
+check "an untranslated lesson falls back to English" cmp -s "$TMP/en3" "$TMP/zh3"
 LANG=zh_CN.UTF-8 "$ATTN_TRACE" lessons >"$TMP/list" 2>&1
 check "lessons lists the Chinese title" grep -qF "词变成向量" "$TMP/list"
 
 # lesson --check compares a translation with its original
-run_cmd lesson --check "$L/zh_CN/01-tokens.lesson"
-expect_status 0 "--check passes lesson 1's translation"
+run_cmd lesson --check "$L/zh_CN/01-tokens.lesson" "$L/zh_CN/02-encoder.lesson"
+expect_status 0 "--check passes the translations of lessons 1 and 2"
 mkdir -p "$TMP/t/zh_CN"
 cp "$L/01-tokens.lesson" "$TMP/t/"
 T=$TMP/t/zh_CN/01-tokens.lesson
