@@ -1002,6 +1002,10 @@ static int cli_models(int argc, char **argv)
 		return cli_usage_errorf("'models' takes only --names, not '%s'",
 					argv[1]);
 	const char *name, *what;
+	int w = 0; /* the names' column: the longest name */
+	for (size_t k = 0; (name = model_builtin_nth(k, NULL)); k++)
+		if ((int)strlen(name) > w)
+			w = (int)strlen(name);
 	for (size_t k = 0; (name = model_builtin_nth(k, &what)); k++) {
 		struct model m;
 		struct errbuf err;
@@ -1015,15 +1019,16 @@ static int cli_models(int argc, char **argv)
 		}
 		if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
 			/* a model of attn-trace self (src/self.h: two heads) */
-			printf("%-9s self-attention%s, embedding %d, 2 heads "
-			       "of d_k %d\n          %s\n", name,
+			printf("%-*s self-attention%s, embedding %d, 2 heads "
+			       "of d_k %d\n%*s %s\n", w, name,
 			       model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
 			       ? " and cross-attention" : "", m.E, m.E / 2,
-			       what);
+			       w, "", what);
 		else
-			printf("%-9s %s architecture, embedding %d, hidden %d, "
-			       "attention %d\n          %s\n", name,
-			       arch_get(m.arch)->name, m.E, m.H, m.A, what);
+			printf("%-*s %s architecture, embedding %d, hidden %d, "
+			       "attention %d\n%*s %s\n", w, name,
+			       arch_get(m.arch)->name, m.E, m.H, m.A, w, "",
+			       what);
 		model_free(&m);
 	}
 	return cli_flush();

@@ -310,6 +310,9 @@ HELP(precision, C(lesson), "N",
      "digits after the point, 0 to 17 (default 4)")
 HELP(color, C(lesson), "WHEN",
      "auto, always or never (default auto)")
+HELP(lang, C(lesson), "LANG",
+     "en or zh_CN: the lessons in that language\n"
+     "(default: the locale's, English if untranslated)")
 HELP(check, C(lesson), "",
      "check each FILE: its format, its words, its\n"
      "steps, and that each number of its narrative is\n"

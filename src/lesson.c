@@ -30,14 +30,14 @@
 enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
 	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_HARD, KEY_SEED,
-	KEY_INPUT_FEEDING, KEY_GRADIENT_PATHS, KEY_PAIRS,
+	KEY_INPUT_FEEDING, KEY_GRADIENT_PATHS, KEY_PAIRS, KEY_TRANSLATES,
 	KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
 	"arch", "window", "window-size", "hard", "seed",
-	"input-feeding", "gradient-paths", "pairs"
+	"input-feeding", "gradient-paths", "pairs", "translates"
 };
 
 /* What an open block of text may still take more lines of. */
@@ -444,6 +444,7 @@ static int lp_page(struct lparse *p)
 	struct lesson_page *pg = &l->pages[l->npages++];
 	memset(pg, 0, sizeof *pg);
 	pg->title = xstrndup(p->line + v, end - v);
+	pg->line = p->lineno;
 	p->page_line = p->lineno;
 	p->open = OPEN_NONE;
 	return 0;
@@ -488,6 +489,10 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 	switch (key) {
 	case KEY_TITLE: l->title = xstrndup(v, n); break;
 	case KEY_GOAL: l->goal = xstrndup(v, n); break;
+	case KEY_TRANSLATES:
+		l->translates = xstrndup(v, n);
+		l->translates_pos = pos;
+		break;
 	case KEY_MODEL: l->model = xstrndup(v, n); l->model_pos = pos; break;
 	case KEY_SENTENCE:
 		l->sentence = xstrndup(v, n);
@@ -1412,6 +1417,7 @@ void lesson_free(struct lesson *l)
 	free(l->next);
 	free(l->title);
 	free(l->goal);
+	free(l->translates);
 	free(l->model);
 	free(l->sentence);
 	free(l->target);

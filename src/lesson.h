@@ -174,6 +174,7 @@ struct lesson_predict {
 
 struct lesson_page {
 	char *title;
+	int line;                /* its "page:" line */
 	int nblocks;
 	struct lesson_block *blocks;
 	int nnums;
@@ -224,6 +225,9 @@ struct lesson {
 	                     nothing); set by whoever found the lesson */
 	char *title;
 	char *goal;       /* "By the end you will ..." */
+	char *translates; /* "translates:": the English lesson's file name,
+	                     in the parent directory; NULL */
+	struct lesson_pos translates_pos;
 	char *model;      /* NULL or "toy4": the built-in trained model;
 	                     "handset4": the built-in hand-set model; else a
 	                     path, relative paths resolved against the
@@ -534,5 +538,24 @@ int lesson_list(char ***paths, struct errbuf *err);
  * lesson 6", or that it was the last one.  Newly allocated; NULL when the
  * lesson is not one of them. */
 char *lesson_next(const char *path);
+
+/* lesson_lang.c: translated lessons (doc/translating.md).
+ * lesson_set_lang forces a language ("en", or one that has a directory
+ * of translations, "zh_CN"): 0, or -1 for one it does not know.
+ * lesson_lang is that language, else the one gettext would choose (none
+ * in the C locale, else LANGUAGE's list, else LC_MESSAGES): "en" or
+ * "zh_CN".  lesson_localize returns (newly allocated) the translation of
+ * the lesson at path, DIR/LANG/FILE, if it exists, else a copy of path.
+ * lesson_check_translation reports each way a translation (a lesson with
+ * "translates:") differs from its original in structure: page count,
+ * directives in order, references and claims on each page
+ * ("PATH:LINE:COL: expected ... as in ORIG, found ..."); returns how
+ * many. */
+int lesson_set_lang(const char *lang);
+const char *lesson_lang(void);
+char *lesson_localize(const char *path);
+int lesson_check_translation(const struct lesson *t,
+			     void (*report)(void *ctx, const char *msg),
+			     void *ctx);
 
 #endif

@@ -123,7 +123,8 @@ int lesson_list(char ***paths, struct errbuf *err)
 	for (int k = 0; k < n; k++) {
 		char *full = ld_join(dir, (*paths)[k]);
 		free((*paths)[k]);
-		(*paths)[k] = full;
+		(*paths)[k] = lesson_localize(full);
+		free(full);
 	}
 	return n;
 }
@@ -247,8 +248,11 @@ char *lesson_find(const char *name, struct errbuf *err)
 	/* an exact name first, then an old full name by its name alone */
 	for (int pass = 0; pass < 2 && !found; pass++)
 		for (int k = 0; k < n && !found; k++)
-			if (ld_match(names[k], name, number, pass))
-				found = ld_join(dir, names[k]);
+			if (ld_match(names[k], name, number, pass)) {
+				char *en = ld_join(dir, names[k]);
+				found = lesson_localize(en);
+				free(en);
+			}
 	if (!found && number < 0)
 		ld_suggest(hint, sizeof hint, names, n, name);
 	ld_free_names(names, n);

@@ -29,10 +29,16 @@ expect_status 1 "bahdanau4 is not luong"
 run_cmd models
 expect_status 0 "models"
 check "models lists bahdanau4 and its architecture" \
-	grep -q '^bahdanau4 bahdanau architecture, embedding 4, hidden 4, attention 4$' "$TMP/out"
-check "models lists toy4 as luong" grep -q '^toy4      luong architecture' "$TMP/out"
+	grep -q '^bahdanau4  bahdanau architecture, embedding 4, hidden 4, attention 4$' "$TMP/out"
+check "models lists toy4 as luong" grep -q '^toy4       luong architecture' "$TMP/out"
 check "models lists self4 as self-attention" \
-	grep -q '^self4     self-attention and cross-attention, embedding 4, 2 heads of d_k 2$' "$TMP/out"
+	grep -q '^self4      self-attention and cross-attention, embedding 4, 2 heads of d_k 2$' "$TMP/out"
+# the names' column is as wide as the longest name (longfixed8), so every
+# description starts in one column, the one after it
+check "models: every description in the column after the longest name" \
+	awk 'NR % 2 == 1 && substr($0, 11, 1) != " " { bad = 1 }
+	     substr($0, 12, 1) == " " || substr($0, 1, 1) == "" { bad = 1 }
+	     END { exit bad }' "$TMP/out"
 run_cmd models --names
 check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 longattn8 longfixed8 caption4 "
 run_cmd models extra
