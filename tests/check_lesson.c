@@ -412,8 +412,8 @@ START_TEST(test_err_unknown_key)
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
 		  "header key (title, goal, model, sentence, target, scorer, "
 		  "scorers, arch, window, window-size, hard, seed, "
-		  "input-feeding, gradient-paths or pairs) or 'page:', found "
-		  "'author:'");
+		  "input-feeding, gradient-paths, pairs or translates) or "
+		  "'page:', found 'author:'");
 }
 END_TEST
 
