@@ -5,12 +5,17 @@
 #include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_glimpse.h"
 #include "cli_options.h"
 #include "glimpse.h"
 #include "glimpse_batch.h"
+#include "cli_term.h"
+#include "glimpse_view.h"
+#include "tui.h"
+#include "view.h"
 #include "glimpse_fmt.h"
 #include "glimpse_train.h"
 #include "imageset.h"
@@ -32,7 +37,7 @@ struct cli_glimpse_opts {
 	enum gc_format format;
 	unsigned long long seed;
 	int epochs;           /* --epochs, 0: the default */
-	int precision, ascii, mean;
+	int precision, ascii, mean, tui;
 };
 
 static void cli_glimpse_help(void)
@@ -42,6 +47,7 @@ static void cli_glimpse_help(void)
 "  or:  attn-trace glimpse --train=CAPTIONS -o MODEL [--epochs=N] [--seed=N]\n"
 "  or:  attn-trace glimpse --measure=CAPTIONS [-m MODEL]\n"
 "  or:  attn-trace glimpse --batch=LIST [OPTION]...\n"
+"  or:  attn-trace glimpse --tui [OPTION]... IMAGE.pgm\n"
 "The glimpse model of Mnih et al. (2014), \"Recurrent Models of Visual\n"
 "Attention\", on a PGM image, number by number: at each of T steps a core\n"
 "RNN proposes a place l-hat = tanh(W_l h + b_l), the place l is drawn\n"
@@ -106,6 +112,7 @@ static int cli_glimpse_opt(struct cli_glimpse_opts *o, int c)
 	case CLI_OPT_glimpse_train: o->train = optarg; return 0;
 	case CLI_OPT_glimpse_measure: o->measure = optarg; return 0;
 	case CLI_OPT_glimpse_batch: o->batch = optarg; return 0;
+	case CLI_OPT_glimpse_tui: o->tui = 1; return 0;
 	case 'h': cli_glimpse_help(); return 1;
 	default: return 2; /* '?': cli_getopt has said what was wrong */
 	}
@@ -279,6 +286,44 @@ static void cli_glimpse_run(const struct cli_glimpse_opts *o,
 	tr->seed = o->seed;
 }
 
+static void cli_glimpse_render(void *ctx, int width, struct view_screen *s)
+{
+	struct glimpse_view *v = ctx;
+	v->width = width;
+	glimpse_view_render(v, s);
+}
+
+static int cli_glimpse_key(void *ctx, int key, int page_rows)
+{
+	struct glimpse_view *v = ctx;
+	v->page_rows = page_rows;
+	return glimpse_view_key(v, key);
+}
+
+/* --tui: the stepper on tr; its exit status. */
+static int cli_glimpse_tui(const struct cli_glimpse_opts *o,
+			   const struct glimpse_model *m,
+			   const struct pgm_image *im, const char *name,
+			   const struct glimpse_trace *tr)
+{
+	static struct glimpse_view v;
+	char why[160];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    !cli_term_usable(why, sizeof why)) {
+		cli_messagef("--tui needs a terminal that can draw the "
+			     "stepper%s%s", isatty(STDOUT_FILENO) ? ": " : "",
+			     isatty(STDOUT_FILENO) ? why : "");
+		return EXIT_DATA;
+	}
+	glimpse_view_init(&v, m, o->model, im, name, tr, o->precision,
+			  o->ascii, 80);
+	struct tui_screens sc = { &v, cli_glimpse_render, cli_glimpse_key,
+				  &v.scroll, NULL };
+	struct tui_opts to = { TUI_COLOR_AUTO, o->precision, -1, 0, 0, NULL,
+			       0 };
+	return tui_run_screens(&sc, &to);
+}
+
 /* The trace of m on the image path, written in o->format. */
 static int cli_glimpse_trace(const struct cli_glimpse_opts *o,
 			     const struct glimpse_model *m, const char *path)
@@ -298,6 +343,8 @@ static int cli_glimpse_trace(const struct cli_glimpse_opts *o,
 	}
 	cli_glimpse_run(o, m, &im, truth, &tr);
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	if (o->tui)
+		return cli_glimpse_tui(o, m, &im, name, &tr);
 	if ((rc = cli_glimpse_open(&of, o->output)) != EXIT_OK)
 		return rc;
 	cli_glimpse_write(of.fp, o, m, &im, name, &tr, 0, 0);
@@ -387,6 +434,10 @@ int cli_glimpse(int argc, char **argv)
 	}
 	if (o.measure)
 		return cli_glimpse_measure(&o, &m);
+	if (o.tui && (o.batch || o.format != GC_TEXT || o.output))
+		return cli_usage_errorf("--tui steps through one image on the "
+					"terminal: not with --batch, --format "
+					"or -o");
 	if (o.batch && o.format != GC_MODEL)
 		return cli_glimpse_batch(&o, &m);
 	if (o.format == GC_MODEL) {

@@ -469,6 +469,10 @@ HELP(glimpse_measure, C(glimpse), "CAPTIONS",
 HELP(glimpse_batch, C(glimpse), "LIST",
      "trace every image of LIST, one a line: PATH\n"
      "[||| CLASS], relative to LIST's directory")
+HELP(glimpse_tui, C(glimpse), "",
+     "step through the glimpses on a terminal: the image\n"
+     "with each glimpse's box and the path beside its\n"
+     "numbers, then the class (keys: ? in the stepper)")
 HELP(help, C_ALL, "",
      "display this help and exit")
 HELP(version, C_MAIN, "",

@@ -106,6 +106,7 @@ OPT(glimpse_train, "train", 0, REQ, C(glimpse), V(FILE))
 OPT(glimpse_epochs, "epochs", 0, REQ, C(glimpse), V(NONE))
 OPT(glimpse_measure, "measure", 0, REQ, C(glimpse), V(FILE))
 OPT(glimpse_batch, "batch", 0, REQ, C(glimpse), V(FILE))
+OPT(glimpse_tui, "tui", 0, NO, C(glimpse), V(NONE))
 OPT(help, "help", 'h', NO, C_ALL, V(NONE))
 OPT(version, "version", 'V', NO, C(trace) | C(tui) | C(model), V(NONE))
 #undef C_TRACING

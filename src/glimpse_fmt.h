@@ -64,6 +64,13 @@ void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			 const struct glimpse_trace *tr, int first, int last,
 			 int path, int ascii);
 
+/* The stepper's picture of step t (from 0): the retina of step t and
+ * the numbers of steps 1 .. t + 1 on their corners, the path so far; t
+ * = tr->steps: every fovea and every number.  Each line is 3·W + 5
+ * columns wide. */
+void glimpse_fmt_picture_at(FILE *out, const struct pgm_image *im,
+			    const struct glimpse_trace *tr, int t, int ascii);
+
 /* The trace as one JSON object (doc/trace-format.md, "Glimpses"). */
 int glimpse_fmt_json(FILE *out, const struct glimpse_model *m,
 		     const char *mname, const struct pgm_image *im,
