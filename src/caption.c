@@ -122,12 +122,12 @@ static const double *caption_encode(struct trace *tr)
 		trace_rec_op(r, OP_MID, "W_patch·patch_{i}", "W_patch_x", wx,
 			     H, 1);
 		trace_rec_op(r, OP_WEIGHT, "b_patch", "b", m->bpatch, H, 1);
-		trace_rec_op(r, OP_WEIGHT, "P_{i}", "P",
+		trace_rec_op(r, OP_WEIGHT, "pos_{i}", "pos",
 			     m->Ppatch + (size_t)(i - 1) * H, H, 1);
 		trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
 		r->title = caption_titles[i - 1];
 		r->symbol = "h_{i}";
-		r->formula = "tanh(W_patch·patch_{i} + b_patch + P_{i})";
+		r->formula = "tanh(W_patch·patch_{i} + b_patch + pos_{i})";
 		r->result = h;
 		r->len = H;
 	}
@@ -206,7 +206,7 @@ const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
 		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
-		   "P_i), "
+		   "pos_i), "
 		   "s_0 = tanh(W_init·h̄)",
 	.items = "cells",
 	.encode = caption_encode,

@@ -129,6 +129,9 @@ const struct notation_entry notation_table[] = {
 	  "the patch encoder's matrix applied to a patch's pixels" },
 	{ "b_patch", "b_patch", 0, S, "patch bias",
 	  "the patch encoder's bias" },
+	{ "pos_i", "pos", 1, S, "position embedding",
+	  "the patch encoder's learnt row for cell i's place, added before "
+	  "tanh (row i of the model's [patch.P])" },
 	{ "h̄", "h̄", 0, S, "mean annotation",
 	  "the mean of the cells' annotations h_i; s_0 = tanh(W_init·h̄)" },
 	{ "σ", "σ", 0, S, "Gaussian width",
