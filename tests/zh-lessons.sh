@@ -1,11 +1,13 @@
 #!/bin/sh
 # zh-lessons.sh: translated lessons (doc/translating.md, "Translated
 # lessons").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
-# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the English lesson's numbers and no
-# line wider than 80 columns; --lang=en and LANG=C give the English one,
-# byte for byte the same; 'lesson --check' passes the translation and
-# fails, with PATH:LINE:COL, a copy missing a page, one with a directive
-# changed and one with a reference changed.  Skipped without the locale.
+# lessons/zh_CN/01-tokens.lesson, with the English lesson's numbers and no
+# line wider than 80 columns, and so is every translation in lessons/zh_CN
+# (its title first, 'lesson --check' passing it); --lang=en and LANG=C
+# give the English one, byte for byte the same; 'lesson --check' passes
+# the translation and fails, with PATH:LINE:COL, a copy missing a page, one
+# with a directive changed and one with a reference changed.  Skipped
+# without the locale.
 . "$srcdir/tests/lib.sh"
 locale -a 2>/dev/null | grep -qix 'zh_CN.utf8' || { echo "no zh_CN.UTF-8 locale"; exit 77; }
 unset LC_ALL LC_MESSAGES LANGUAGE ATTN_TRACE_LESSONS
@@ -80,6 +82,26 @@ expect_status 1 "--check fails a translation with a reference changed"
 check "... at the reference's line and column" \
 	grep -qF "r.lesson:9:7: expected the reference {α_1,2} as in" "$TMP/err"
 sed 's/^/# /' "$TMP/err"
+# Every translation: --check passes it, under zh_CN 'lesson N' is it (its
+# title), its numbers are the English lesson's in the same order, and no
+# line is wider than 80 columns.
+for f in "$L"/zh_CN/[0-9]*.lesson; do
+	b=${f##*/}
+	n=${b%%-*}
+	title=$(sed -n 's/^title: //p' "$f")
+	run_cmd lesson --check "$f"
+	expect_status 0 "--check passes zh_CN/$b"
+	LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson "$n" --plain >"$TMP/zh-$n" 2>&1
+	LANG=C "$ATTN_TRACE" lesson "$n" --plain >"$TMP/en-$n" 2>&1
+	check "zh_CN: lesson $n is zh_CN/$b" \
+		sh -c 'head -1 "$1" | grep -qxF "$2"' x "$TMP/zh-$n" "$title"
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/en-$n" >"$TMP/en-$n.num"
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/zh-$n" >"$TMP/zh-$n.num"
+	check "lesson $n's numbers are the English one's" \
+		cmp -s "$TMP/en-$n.num" "$TMP/zh-$n.num"
+	check "lesson $n in Chinese fits 80 columns" \
+		$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh-$n" 80
+done
 run_cmd lesson 1 --lang=fr
 expect_status 2 "--lang=fr is a usage error"
 finish
