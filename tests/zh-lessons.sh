@@ -1,11 +1,16 @@
 #!/bin/sh
-# zh-lessons.sh: translated lessons (doc/translating.md, "Translated
-# lessons").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
-# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the English lesson's numbers and no
-# line wider than 80 columns; --lang=en and LANG=C give the English one,
-# byte for byte the same; 'lesson --check' passes the translation and
-# fails, with PATH:LINE:COL, a copy missing a page, one with a directive
-# changed and one with a reference changed.  Skipped without the locale.
+# zh-lessons.sh: translated lessons (doc/translating.md, "Lessons in
+# another language").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
+# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the
+# English lesson's numbers and no line wider than 80 columns; --lang=en
+# and LANG=C give the English one, byte for byte the same; an
+# untranslated lesson falls back to English.  Every translation in
+# lessons/zh_CN passes --check, shows its original's numbers and fits 80
+# columns.  'lesson --check' fails, with PATH:LINE:COL, translations that
+# differ from their original in a page, a directive, a reference, a
+# header value, a prediction, a claim, a literal number or a fold; and a
+# translation's relative model:, model= and pairs: resolve as in its
+# original.  Skipped without the locale.
 . "$srcdir/tests/lib.sh"
 locale -a 2>/dev/null | grep -qix 'zh_CN.utf8' || { echo "no zh_CN.UTF-8 locale"; exit 77; }
 unset LC_ALL LC_MESSAGES LANGUAGE ATTN_TRACE_LESSONS
@@ -42,8 +47,16 @@ check "lesson 2's numbers (references and arithmetic) are the English one's" \
 	cmp -s "$TMP/en2.num" "$TMP/zh2.num"
 check "lesson 2 in Chinese fits 80 columns" \
 	$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh2" 80
-LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 3 --plain >"$TMP/zh3" 2>&1
-LANG=C "$ATTN_TRACE" lesson 3 --plain >"$TMP/en3" 2>&1
+# a lesson directory where lesson 4 has no translation (the shipped one
+# may have every lesson translated)
+mkdir -p "$TMP/fb/zh_CN"
+cp "$L/01-tokens.lesson" "$L/04-decoder.lesson" "$TMP/fb/"
+cp "$L/zh_CN/01-tokens.lesson" "$TMP/fb/zh_CN/"
+ATTN_TRACE_LESSONS=$TMP/fb LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 4 --plain \
+	>"$TMP/zh3" 2>&1
+ATTN_TRACE_LESSONS=$TMP/fb LANG=C "$ATTN_TRACE" lesson 4 --plain \
+	>"$TMP/en3" 2>&1
+check "the untranslated lesson renders" grep -qF "A second RNN" "$TMP/en3"
 check "an untranslated lesson falls back to English" cmp -s "$TMP/en3" "$TMP/zh3"
 LANG=zh_CN.UTF-8 "$ATTN_TRACE" lessons >"$TMP/list" 2>&1
 check "lessons lists the Chinese title" grep -qF "词变成向量" "$TMP/list"
