@@ -688,13 +688,13 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	if (l->goal)
 		lt_field(out, _("Goal"), l->goal, width);
 	if (l->image)
-		lt_field(out, _("Image"), l->image, width);
+		lt_field(out, "Image", l->image, width);
 	if (l->glimpse) {
 		char g[160];
 		snprintf(g, sizeof g, "%s, seed %llu%s%s", l->glimpse,
 			 (unsigned long long)l->cfg.seed, l->cls ?
 			 ", true class " : "", l->cls ? l->cls : "");
-		lt_field(out, _("Glimpses"), g, width);
+		lt_field(out, "Glimpses", g, width);
 	}
 	if (!l->image)
 		lt_field(out, _("Sentence"), l->sentence, width);

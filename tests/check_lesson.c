@@ -408,12 +408,12 @@ END_TEST
 
 START_TEST(test_err_unknown_key)
 {
-	/* all 15 keys of doc/lessons.md's header table, in its order */
+	/* all 19 keys of doc/lessons.md's header table, in its order */
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
 		  "header key (title, goal, model, sentence, target, scorer, "
 		  "scorers, arch, window, window-size, hard, seed, "
-		  "input-feeding, gradient-paths, pairs or translates) or "
-		  "'page:', found 'author:'");
+		  "input-feeding, gradient-paths, pairs, translates, image, "
+		  "glimpse or class) or 'page:', found 'author:'");
 }
 END_TEST
 
@@ -564,13 +564,13 @@ START_TEST(test_err_unknown_directive)
 	parse_err(HEAD "page: p\nshow frob t=1\n", "t.lesson:4:6: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found 'frob'");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found 'frob'");
 	parse_err(HEAD "page: p\nshow  # nothing\n", "t.lesson:4:7: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found the end of the line");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found the end of the line");
 }
 END_TEST
 
@@ -582,8 +582,8 @@ START_TEST(test_err_unknown_stage)
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
-		  "output, stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found 'stage'");
+		  "output, stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found 'stage'");
 }
 END_TEST
 
@@ -721,7 +721,8 @@ START_TEST(test_err_long_word_is_cut)
 		  "abcdefghij\n", "t.lesson:4:6: expected what to show "
 		  "(embedding, encoder, state, score, scores, softmax, "
 		  "weights, weighted, context, concat, output, stage=NAME, "
-		  "heatmap, compare, diagram, words, gradpaths or accuracy), "
+		  "heatmap, compare, diagram, words, gradpaths, accuracy, image, "
+		  "glimpse or glimpses), "
 		  "found 'abcdefghijabcdefghijabcdefghijabcdefghij...'");
 }
 END_TEST
