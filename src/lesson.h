@@ -344,7 +344,9 @@ int lesson_self_quiz_make(struct quiz_question *q, const struct lesson *l,
  * -1 with why set, 0 when r names none (or the lesson has no glimpse);
  * lesson_image_value is its entry (as lesson_why_value), and
  * lesson_image_word the index from 1 of a class name on r's axis, or
- * 0. */
+ * 0.  lesson_image_walk calls visit(ctx, sym, v, len) for each vector
+ * of the glimpse trace, named as a reference names it ("l̂_1", "p"), for
+ * lesson --check's proposals; nothing without 'glimpse:'. */
 int lesson_image_trace(struct lesson *l, const struct model *m,
 		       const int *tgt, int ntgt, struct trace *tr,
 		       struct errbuf *err);
@@ -359,6 +361,10 @@ int lesson_image_value(const struct lesson *l, const struct lesson_ref *r,
 		       double *v, char *why, size_t size);
 int lesson_image_word(const struct lesson *l, const struct lesson_ref *r,
 		      const char *word);
+void lesson_image_walk(const struct lesson *l,
+		       void (*visit)(void *ctx, const char *sym,
+				     const double *v, int len),
+		       void *ctx);
 
 /* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
  * filled ("PATH:LINE:COL: expected ..., found ...").  The caller frees *l

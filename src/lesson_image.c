@@ -328,3 +328,26 @@ int lesson_image_value(const struct lesson *l, const struct lesson_ref *r,
 	*v = vec[at - 1];
 	return 1;
 }
+
+void lesson_image_walk(const struct lesson *l,
+		       void (*visit)(void *ctx, const char *sym,
+				     const double *v, int len),
+		       void *ctx)
+{
+	char sym[64];
+	int len;
+	for (int k = 0; l->gt && k < LI_NSYMS; k++) {
+		if ((k == LI_R || k == LI_A) && l->gt->truth < 0)
+			continue;
+		if (!li_syms[k].stepped) {
+			const double *v = li_vec(l, k, 0, &len);
+			visit(ctx, li_syms[k].name, v, len);
+			continue;
+		}
+		for (int t = k == LI_H ? 0 : 1; t <= l->gm->steps; t++) {
+			const double *v = li_vec(l, k, t, &len);
+			snprintf(sym, sizeof sym, "%s_%d", li_syms[k].name, t);
+			visit(ctx, sym, v, len);
+		}
+	}
+}

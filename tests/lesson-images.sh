@@ -82,7 +82,7 @@ mutate claim21 21-image.lesson 's/^claim argmax(Î±_6) = top-right/claim argmax(Î
 mutate context21 21-image.lesson 's/^claim {c_5\[4\]} > /claim {c_5[4]} < /' \
 	"false"
 mutate typed22 22-glimpse.lesson 's/the bar gets {p\[bar\]}/the bar gets 0.9782/' \
-	"expected a reference to a value of the trace"
+	"expected a reference to a value of the trace, such as {p[bar]} (0.9782)"
 mutate class22 22-glimpse.lesson 's/^claim argmax(p) = bar/claim argmax(p) = dot/' \
 	"found 'argmax(p) = dot' false"
 mutate advantage22 22-glimpse.lesson 's/^claim {A_1} > 0/claim {A_1} < 0/' \
