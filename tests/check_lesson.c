@@ -406,6 +406,32 @@ START_TEST(test_err_nul_byte)
 }
 END_TEST
 
+/* 'image:' stands in for 'sentence:'; 'glimpse:' and 'class:' are kept
+ * as written (lesson_image.c reads them). */
+START_TEST(test_image_header)
+{
+	struct lesson l;
+	parse_ok(&l, "title: T\nimage: data/x.pgm\nglimpse: glimpse6\n"
+		 "class: bar\npage: p\nshow glimpses\nshow image t=2\n");
+	ck_assert_str_eq(l.image, "data/x.pgm");
+	ck_assert_int_eq(l.image_pos.line, 2);
+	ck_assert_int_eq(l.image_pos.col, 8);
+	ck_assert_str_eq(l.glimpse, "glimpse6");
+	ck_assert_str_eq(l.cls, "bar");
+	ck_assert_ptr_null(l.sentence);
+	ck_assert_int_eq(l.pages[0].blocks[0].show.what, SHOW_GLIMPSES);
+	ck_assert_int_eq(l.pages[0].blocks[1].show.what, SHOW_IMAGE);
+	ck_assert_int_eq(l.pages[0].blocks[1].show.t, 2);
+	lesson_free(&l);
+	parse_err("title: T\nglimpse: glimpse6\npage: p\nx\n",
+		  "t.lesson:3:1: expected a 'sentence:' line before the first "
+		  "page, found 'page:'");
+	parse_err("title: T\nimage: x.pgm\npage: p\nshow glimpse\n",
+		  "t.lesson:4:13: expected t=N after 'show glimpse', found "
+		  "the end of the line");
+}
+END_TEST
+
 START_TEST(test_err_unknown_key)
 {
 	/* all 19 keys of doc/lessons.md's header table, in its order */
@@ -1977,6 +2003,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_control_character);
 	tcase_add_test(tc, test_err_nul_byte);
 	tcase_add_test(tc, test_err_unknown_key);
+	tcase_add_test(tc, test_image_header);
 	tcase_add_test(tc, test_err_window);
 	tcase_add_test(tc, test_err_duplicate_key);
 	tcase_add_test(tc, test_fold_line);
