@@ -1,7 +1,6 @@
 /* glimpse_view.c: the glimpse stepper's screens (glimpse_view.h). */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,21 +43,6 @@ static void gv_push(struct gv_lines *l, char *s)
 	l->v[l->n++] = s;
 }
 
-/* A new string, printf's. */
-static char *gv_fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *gv_fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int len = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = xmalloc((size_t)len + 1);
-	va_start(ap, f);
-	vsnprintf(s, (size_t)len + 1, f, ap);
-	va_end(ap);
-	return s;
-}
-
 /* "label = [v]", four numbers a line, the lines after indented under
  * the first number. */
 static void gv_vec(struct gv_lines *l, const char *label, const double *v,
@@ -74,10 +58,10 @@ static void gv_vec(struct gv_lines *l, const char *label, const double *v,
 			text[len - 1] = ',';
 		if (k) {
 			text[0] = ' ';
-			gv_push(l, gv_fmt("%*s%s", utf8_width(label) + 3, "",
+			gv_push(l, xasprintf("%*s%s", utf8_width(label) + 3, "",
 					  text));
 		} else {
-			gv_push(l, gv_fmt("%s = %s", label, text));
+			gv_push(l, xasprintf("%s = %s", label, text));
 		}
 		free(text);
 	}
@@ -109,9 +93,9 @@ static void gv_step(struct gv_lines *l, const struct glimpse_view *v, int t)
 	gv_vec(l, "ε", s->eps, 2, prec);
 	snprintf(lab, sizeof lab, "l_%d = l̂_%d + σ·ε", t + 1, t + 1);
 	gv_vec(l, lab, s->l, 2, prec);
-	gv_push(l, gv_fmt("log π(l_%d | l̂_%d) = %s", t + 1, t + 1,
+	gv_push(l, xasprintf("log π(l_%d | l̂_%d) = %s", t + 1, t + 1,
 			  num_fixed(num, s->log_pi, prec)));
-	gv_push(l, gv_fmt("corner (R, C) = (%d, %d)", s->row, s->col));
+	gv_push(l, xasprintf("corner (R, C) = (%d, %d)", s->row, s->col));
 	gv_vec(l, "fovea ρ_1..4", s->x, 4, prec);
 	gv_vec(l, "periph ρ_5..8", s->x + 4, 4, prec);
 	snprintf(lab, sizeof lab, "g_%d", t + 1);
@@ -126,18 +110,18 @@ static void gv_class(struct gv_lines *l, const struct glimpse_view *v)
 	const struct glimpse_model *m = v->m;
 	const struct glimpse_trace *tr = v->tr;
 	char num[NUM_BUFSZ], zs[NUM_BUFSZ];
-	gv_push(l, gv_fmt("p = softmax(W_c·h_%d + b_c)", m->steps));
+	gv_push(l, xasprintf("p = softmax(W_c·h_%d + b_c)", m->steps));
 	for (int k = 0; k < m->nclass; k++)
-		gv_push(l, gv_fmt("  %-8s z %*s  p %*s%s", m->cls[k],
+		gv_push(l, xasprintf("  %-8s z %*s  p %*s%s", m->cls[k],
 				  v->prec + 5, num_fixed(zs, tr->z[k], v->prec),
 				  v->prec + 3,
 				  num_fixed(num, tr->p[k], v->prec),
 				  k == tr->pred ? "  <- the class" : ""));
 	if (tr->truth < 0)
 		return;
-	gv_push(l, gv_fmt("true class %s: loss -log p_y = %s", m->cls[tr->truth],
+	gv_push(l, xasprintf("true class %s: loss -log p_y = %s", m->cls[tr->truth],
 			  num_fixed(num, tr->loss, v->prec)));
-	gv_push(l, gv_fmt("reward R = %s", num_fixed(num, tr->reward, v->prec)));
+	gv_push(l, xasprintf("reward R = %s", num_fixed(num, tr->reward, v->prec)));
 	gv_vec(l, "b_t", m->base, m->steps, v->prec);
 	gv_vec(l, "A_t = R - b_t", tr->adv, m->steps, v->prec);
 }
@@ -159,7 +143,7 @@ static void gv_beside(struct gv_lines *body, struct gv_lines *pic,
 			gv_push(body, xstrdup(k < pic->n ? pic->v[k]
 					      : num->v[k - pic->n]));
 		else
-			gv_push(body, gv_fmt("%s%*s  %s", k < pic->n ?
+			gv_push(body, xasprintf("%s%*s  %s", k < pic->n ?
 					     pic->v[k] + 2 : "",
 					     k < pic->n ? 0 : pw, "",
 					     k < num->n ? num->v[k] : ""));
@@ -179,14 +163,14 @@ static char *gv_story(const struct glimpse_view *v)
 	int t = v->screen;
 	char sig[NUM_BUFSZ];
 	if (t == m->steps)
-		return gv_fmt("After %d glimpses the classifier reads the "
+		return xasprintf("After %d glimpses the classifier reads the "
 			      "core's last state: p = softmax(W_c·h_%d + b_c) "
 			      "names the class %s.%s", m->steps, m->steps,
 			      m->cls[v->tr->pred], v->tr->truth < 0 ? "" :
 			      " With the true class, the reward R is 1 if it "
 			      "is right, and REINFORCE moves each l̂_t along "
 			      "A_t·∂ log π/∂ l̂_t.");
-	return gv_fmt("Glimpse %d of %d: the core's state h_%d proposes a "
+	return xasprintf("Glimpse %d of %d: the core's state h_%d proposes a "
 		      "place l̂_%d; the place l_%d is drawn around it with "
 		      "σ = %s; the retina reads the 2×2 pixels at its corner "
 		      "(solid) and the 4×4 around them averaged (dotted); "
@@ -216,7 +200,7 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 {
 	struct gv_lines narr = { 0 }, body = { 0 }, pic = { 0 }, num = { 0 };
 	memset(s, 0, sizeof *s);
-	s->title = gv_fmt("attn-trace glimpse   %s   model %s, seed %llu",
+	s->title = xasprintf("attn-trace glimpse   %s   model %s, seed %llu",
 			  v->name, v->mname,
 			  (unsigned long long)v->tr->seed);
 	s->stage = -1;
@@ -227,9 +211,9 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 		s->keys = xstrdup(" any key: back ");
 	} else {
 		int last = v->screen == v->m->steps;
-		s->where = last ? gv_fmt("the class   screen %d of %d",
+		s->where = last ? xasprintf("the class   screen %d of %d",
 					 v->screen + 1, v->m->steps + 1)
-				: gv_fmt("glimpse %d of %d   screen %d of %d",
+				: xasprintf("glimpse %d of %d   screen %d of %d",
 					 v->screen + 1, v->m->steps,
 					 v->screen + 1, v->m->steps + 1);
 		char *story = gv_story(v);

@@ -128,6 +128,21 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		util_out_of_memory();
+	char *s = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* Copies at most n bytes of s, stopping at a NUL, and NUL-terminates. */
 char *xstrndup(const char *s, size_t n)
 {

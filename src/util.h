@@ -15,6 +15,8 @@ void *xrealloc(void *ptr, size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* printf into a new string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* What the x* allocators do when memory runs out, for the other ways of
  * finding that out (a memory stream, newlocale): runs the fatal hook,

@@ -90,21 +90,6 @@ static void sl_push(struct strlist *l, char *s)
 	l->v[l->n++] = s;
 }
 
-static char *xasprintf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *s = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* Columns taken by the grapheme cluster at p, which is
  * linebreak_cluster_len(p) bytes long: a byte that starts no valid
  * sequence counts one. */
