@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "fmt.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "window.h"
 #include "num.h"
 #include "utf8.h"
@@ -81,6 +82,13 @@ static void text_line_eq(struct fmt_buf *b, int indent, const char *a,
 	text_line_end(b, cols, v, n, prec);
 }
 
+/* A record's title or note (N_() where the record is made) in the
+ * user's language; NULL and "" as they are. */
+static const char *text_tr(const char *s)
+{
+	return s && *s ? _(s) : s;
+}
+
 /* text_line_eq() of record r, its title in front: "the context vector
  * c_1 = ...". */
 static void text_line_titled(struct fmt_buf *b, const struct trace_rec *r,
@@ -88,7 +96,7 @@ static void text_line_titled(struct fmt_buf *b, const struct trace_rec *r,
 {
 	int cols = 0;
 	if (r->title) {
-		cols = fmt_buf_put_cols(b, r->title) + 1;
+		cols = fmt_buf_put_cols(b, text_tr(r->title)) + 1;
 		fmt_buf_putc(b, ' ');
 	}
 	cols += fmt_buf_put_cols(b, a);
@@ -108,7 +116,7 @@ static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 	}
 	if (r->note) {
 		char note[96];
-		trace_expand(note, sizeof note, r->note, tr, r);
+		trace_expand(note, sizeof note, text_tr(r->note), tr, r);
 		text_line(b, 0, note, r->ops[r->note_op].v,
 			  r->ops[r->note_op].len, prec);
 	}
@@ -274,7 +282,7 @@ static void text_position(struct fmt_buf *b, const struct trace *tr,
 	TEXT_LIT(b, ")) = ");
 	text_num(b, r->ops[sig].v[0], prec, 0);
 	fmt_buf_putc(b, '\n');
-	fmt_buf_puts(b, r->title);
+	fmt_buf_puts(b, text_tr(r->title));
 	fmt_buf_putc(b, ' ');
 	fmt_buf_puts(b, nm->symbol);
 	fmt_buf_printf(b, " = 1 + (%d - 1)×", tr->n);
@@ -296,7 +304,8 @@ static void text_window(struct fmt_buf *b, const struct trace *tr,
 	int lo = (int)bounds[0], hi = (int)bounds[1];
 	char line[160];
 	if (r->note) { /* where p_t comes from: local-m's, fixed's */
-		trace_expand_values(line, sizeof line, r->note, tr, r, prec);
+		trace_expand_values(line, sizeof line, text_tr(r->note), tr, r,
+				    prec);
 		fmt_buf_puts(b, line);
 		if (r->note_op >= 0) {
 			TEXT_LIT(b, " = ");
@@ -393,9 +402,8 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 	text_line_eq(b, 0, nm->symbol, nm->formula, r->result, r->len,
 		     o->precision);
 	k = text_top(idx, r->result, r->len, k);
-	TEXT_LIT(b, "top ");
-	fmt_buf_int(b, k);
-	fmt_buf_putc(b, ':');
+	/* TRANSLATORS: the k likeliest target words follow */
+	fmt_buf_printf(b, _("top %d:"), k);
 	for (int j = 0; j < k; j++) {
 		if (j)
 			fmt_buf_putc(b, ',');
@@ -405,13 +413,12 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 		text_num(b, r->result[idx[j]], o->precision, 0);
 	}
 	free(idx);
-	TEXT_LIT(b, "\noutput word: ");
-	fmt_buf_puts(b, v->words[r->word]);
+	fmt_buf_putc(b, '\n');
+	fmt_buf_printf(b, _("output word: %s"), v->words[r->word]);
 	if (tr->ntgt) {
 		int want = r->t <= tr->ntgt ? tr->tgt[r->t - 1] : tr->m->eos;
-		TEXT_LIT(b, "  (target ");
-		fmt_buf_puts(b, v->words[want]);
-		fmt_buf_puts(b, want == r->word ? ": right)" : ": wrong)");
+		fmt_buf_printf(b, want == r->word ? _("  (target %s: right)")
+			       : _("  (target %s: wrong)"), v->words[want]);
 	}
 	fmt_buf_putc(b, '\n');
 }
@@ -890,7 +897,7 @@ static void mat_rec(struct fmt_buf *b, const struct trace *tr,
 				mat_op_rows(b, tr, r, k, prec);
 	if (r->title) { /* then what the record says before its numbers */
 		char title[128];
-		trace_expand(title, sizeof title, r->title, tr, r);
+		trace_expand(title, sizeof title, text_tr(r->title), tr, r);
 		fmt_buf_puts(b, title);
 		fmt_buf_putc(b, '\n');
 	}

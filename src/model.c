@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "i18n.h"
 #include "model.h"
 #include "suggest.h"
 #include "num.h"
@@ -881,25 +882,25 @@ static const struct {
 	const char *what;
 } model_builtins[] = {
 	{ "toy4", model_builtin_text, &model_builtin_len,
-	  "trained on data/toy.pairs; the default" },
+	  N_("trained on data/toy.pairs; the default") },
 	{ "handset4", model_handset4_text, &model_handset4_len,
-	  "set by hand, for lessons 1 to 11 and 13" },
+	  N_("set by hand, for lessons 1 to 11 and 13") },
 	{ "bahdanau4", model_bahdanau4_text, &model_bahdanau4_len,
-	  "trained on data/toy.pairs; the default of --arch=bahdanau" },
+	  N_("trained on data/toy.pairs; the default of --arch=bahdanau") },
 	{ "self4", model_self4_text, &model_self4_len,
-	  "set by hand, for attn-trace self (lessons 19 and 20)" },
+	  N_("set by hand, for attn-trace self (lessons 19 and 20)") },
 	{ "localp4", model_localp4_text, &model_localp4_len,
-	  "toy4 trained on through --window=local-p --window-size=1" },
+	  N_("toy4 trained on through --window=local-p --window-size=1") },
 	{ "feed4", model_feed4_text, &model_feed4_len,
-	  "trained on data/toy.pairs as toy4, with input feeding" },
+	  N_("trained on data/toy.pairs as toy4, with input feeding") },
 	{ "hard4", model_hard4_text, &model_hard4_len,
-	  "trained on data/toy.pairs with train --hard (REINFORCE)" },
+	  N_("trained on data/toy.pairs with train --hard (REINFORCE)") },
 	{ "longattn8", model_longattn8_text, &model_longattn8_len,
-	  "trained on data/long.pairs, with attention (general)" },
+	  N_("trained on data/long.pairs, with attention (general)") },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
-	  "trained on data/long.pairs without attention (--window=fixed)" },
+	  N_("trained on data/long.pairs without attention (--window=fixed)") },
 	{ "caption4", model_caption4_text, &model_caption4_len,
-	  "trained on data/images/train.captions: attn-trace caption" },
+	  N_("trained on data/images/train.captions: attn-trace caption") },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 

@@ -373,13 +373,14 @@ static void tui_too_small(void)
 {
 	char msg[128];
 	erase();
-	snprintf(msg, sizeof msg, "Please enlarge the terminal to at least "
-		 "%dx%d (it is %dx%d).", MIN_COLS, MIN_LINES, COLS, LINES);
+	snprintf(msg, sizeof msg, _("Please enlarge the terminal to at least "
+				    "%dx%d (it is %dx%d)."), MIN_COLS, MIN_LINES,
+		 COLS, LINES);
 	int len = (int)strlen(msg), w = COLS > 0 ? COLS : 1;
 	for (int y = 0, off = 0; off < len && y < LINES - 1; y++, off += w)
 		mvaddnstr(y, 0, msg + off, w);
 	if (LINES > 2)
-		mvaddnstr(LINES - 1, 0, "q quits", COLS);
+		mvaddnstr(LINES - 1, 0, _("q quits"), COLS);
 	refresh();
 }
 
@@ -568,7 +569,8 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 	tui_signals(tui_on_signal, old);
 	if (!initscr()) {
 		tui_signals_restore(old);
-		fputs("attn-trace: cannot start the terminal interface\n", stderr);
+		fputs(_("attn-trace: cannot start the terminal interface\n"),
+		      stderr);
 		return 1;
 	}
 	tui_active = 1;
