@@ -187,8 +187,10 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 		}
 		if (b->is_drawn) { /* hard attention's l */
 			attron(A_BOLD);
+			/* TRANSLATORS: marks the word hard attention drew */
 			tui_put(y, 10 + lw + bw + (int)strlen(b->value),
-				"drawn", 5);
+				_("drawn"), COLS - 11 - lw - bw -
+				(int)strlen(b->value));
 			attroff(A_BOLD);
 		}
 	}

@@ -1,0 +1,105 @@
+#!/bin/sh
+# zh-stepper.sh: the stepper's first screens in Chinese.  The trace
+# stepper (attn-trace tui, the default sentence) runs in tmux at 80x24
+# under LANG=zh_CN.UTF-8 and under LANG=C, and its first nine screens (the
+# three encoder words, then step t=1's decoder, scoring, softmax, weighted
+# sum, concat and output) are captured in each.  Every English label and
+# phrase of the list below must be on those screens under LANG=C (so that
+# the list names what the stepper really shows) and on none of them under
+# zh_CN; and every screen must fit 80 display columns.  The catalogue is
+# built from po/zh_CN.po into $TMP.  Skipped without msgfmt or tmux.
+. "$srcdir/tests/lib.sh"
+command -v msgfmt >/dev/null 2>&1 || { echo "no msgfmt (apt-get install gettext)"; exit 77; }
+. "$srcdir/tests/tui-lib.sh"
+if ! locale -a 2>/dev/null | grep -qix 'zh_CN.utf8'; then
+	echo "no zh_CN.UTF-8 locale (tests/i18n.sh says how to make it)"
+	exit 77
+fi
+mkdir -p "$TMP/loc/zh_CN/LC_MESSAGES"
+check "po/zh_CN.po compiles" msgfmt -o "$TMP/loc/zh_CN/LC_MESSAGES/attn-trace.mo" \
+	"$top_srcdir/po/zh_CN.po"
+
+# capture NAME LANG HERE: the first nine screens of 'tui' under LANG into
+# $TMP/NAME.screens; HERE N is the place line's words for screen N
+capture() {
+	start "$1" 80 24 "env -u LC_ALL -u LANGUAGE LANG=$2 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
+	: >"$TMP/$1.screens"
+	for n in 1 2 3 4 5 6 7 8 9; do
+		if ! wait_for "$1" "$($3 $n)"; then
+			not_ok "$1: screen $n came"
+			return
+		fi
+		screen "$1" >>"$TMP/$1.screens"
+		keys "$1" Right
+	done
+	keys "$1" q
+	wait_exit "$1" 0 "$1: nine screens, then q quits"
+}
+here_c() { echo "screen $1 of 33"; }
+here_zh() { echo "屏 $1/33"; }
+capture en C here_c
+capture zh zh_CN.UTF-8 here_zh
+
+# the English words of those screens: labels (title, place, strip, key
+# bar, bars), the narration of each stage, and the text trace's words
+while IFS= read -r label; do
+	[ -n "$label" ] || continue
+	if ! grep -qF -- "$label" "$TMP/en.screens"; then
+		not_ok "LANG=C shows \"$label\" (the list is out of date)"
+	elif grep -qF -- "$label" "$TMP/zh.screens"; then
+		not_ok "zh_CN: \"$label\" is still English:"
+		grep -F -- "$label" "$TMP/zh.screens" | head -3 | sed 's/^/# /'
+	else
+		ok "zh_CN: \"$label\" is translated"
+	fi
+done <<'EOF'
+scorer]
+stage 1 of 7: encoding
+word 1 of 3
+screen 1 of 33
+step t=1 of 5
+encoding ›
+› weighted sum ›
+The encoder reads the source one word at a time
+(zero before the first word)
+Every h_i is something
+Step t=1: the decoder reads
+It starts from s_0 = h_3
+the last encoder state
+is compared with every encoder state
+a plain dot product
+The larger the score
+The softmax turns the scores into weights
+gets the most attention
+The context vector c_1 is
+the context vector
+are stacked into one vector
+the attentional state
+target words a score
+Decoding is greedy
+top 3:
+attention weights
+more below
+step  g stage
+? help  q quit
+EOF
+
+# and they fit: no line wider than 80 columns (wcwidth, in Python)
+if /usr/bin/python3 - "$TMP/zh.screens" <<'EOF'
+import sys, unicodedata
+def w(c):
+    if unicodedata.combining(c):
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n")
+       if sum(w(c) for c in l) > 80]
+for l in bad[:3]:
+    print("# too wide:", l)
+sys.exit(1 if bad else 0)
+EOF
+then ok "zh_CN: every line of the nine screens fits 80 columns"
+else not_ok "zh_CN: a line is wider than 80 columns"
+fi
+check "zh_CN: the narration is Chinese (编码器一次读一个源词)" \
+	grep -qF "编码器一次读一个源词" "$TMP/zh.screens"
+finish
