@@ -1,13 +1,17 @@
 #!/bin/sh
-# zh-stepper.sh: the stepper's first screens in Chinese.  The trace
-# stepper (attn-trace tui, the default sentence) runs in tmux at 80x24
-# under LANG=zh_CN.UTF-8 and under LANG=C, and its first nine screens (the
-# three encoder words, then step t=1's decoder, scoring, softmax, weighted
-# sum, concat and output) are captured in each.  Every English label and
-# phrase of the list below must be on those screens under LANG=C (so that
-# the list names what the stepper really shows) and on none of them under
-# zh_CN; and every screen must fit 80 display columns.  The catalogue is
-# built from po/zh_CN.po into $TMP.  Skipped without msgfmt or tmux.
+# zh-strings.sh: the strings of issue 30 in Chinese (po/zh_CN.po).
+# 1. The trace stepper (attn-trace tui, the default sentence) runs in tmux
+#    at 80x24 under LANG=zh_CN.UTF-8 and under LANG=C, and its first nine
+#    screens (the three encoder words, then step t=1's decoder, scoring,
+#    softmax, weighted sum, concat and output) are captured in each.
+#    Every English label and phrase of the list below must be on those
+#    screens under LANG=C (so that the list names what the stepper really
+#    shows) and on none of them under zh_CN; and every line must fit 80
+#    display columns.
+# 2. --help's lists (@stages) wrap by display columns, not bytes.
+# 3. 'scorers' and 'models' describe each entry in Chinese.
+# The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
+# msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
 command -v msgfmt >/dev/null 2>&1 || { echo "no msgfmt (apt-get install gettext)"; exit 77; }
 . "$srcdir/tests/tui-lib.sh"
@@ -84,8 +88,10 @@ step  g stage
 ? help  q quit
 EOF
 
-# and they fit: no line wider than 80 columns (wcwidth, in Python)
-if /usr/bin/python3 - "$TMP/zh.screens" <<'EOF'
+# fits FILE: no line of FILE is wider than 80 columns (wcwidth, by
+# Unicode's East Asian Width, in Python)
+fits() {
+	/usr/bin/python3 - "$1" <<'EOF'
 import sys, unicodedata
 def w(c):
     if unicodedata.combining(c):
@@ -97,9 +103,29 @@ for l in bad[:3]:
     print("# too wide:", l)
 sys.exit(1 if bad else 0)
 EOF
-then ok "zh_CN: every line of the nine screens fits 80 columns"
-else not_ok "zh_CN: a line is wider than 80 columns"
-fi
+}
+check "zh_CN: every line of the nine screens fits 80 columns" \
+	fits "$TMP/zh.screens"
 check "zh_CN: the narration is Chinese (编码器一次读一个源词)" \
 	grep -qF "编码器一次读一个源词" "$TMP/zh.screens"
+
+# 2. --help under zh_CN: the @stages list goes on after the translated
+# words as far as 80 columns allow (bytes would count each of them 3)
+zh() { LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc "$ATTN_TRACE" "$@"; }
+zh trace --help >"$TMP/help" 2>&1
+check "--help: --stage's list fills its first line by display columns" \
+	grep -qF "只打印这些阶段：encoding, decoder, scoring, softmax," "$TMP/help"
+sed -n '/--stage=LIST/,/--color/p' "$TMP/help" >"$TMP/stage"
+check "--help: --stage's lines fit 80 columns" fits "$TMP/stage"
+
+# 3. the listings: each scorer and model described in Chinese
+zh scorers >"$TMP/scorers" 2>&1
+check "scorers: dot's summary in Chinese" \
+	grep -qF "s_t·h_i：两个状态的方向有多一致" "$TMP/scorers"
+check "scorers: the weights' label in Chinese" \
+	grep -qF "权重： [general.W]" "$TMP/scorers"
+zh models >"$TMP/models" 2>&1
+check "models: toy4's description in Chinese" \
+	grep -qF "在 data/toy.pairs 上训练；默认模型" "$TMP/models"
+check "models: the sizes in Chinese" grep -qF "luong 架构，嵌入维度" "$TMP/models"
 finish
