@@ -47,7 +47,8 @@ struct mparse {
 	                      of numbers ("; with input feeding ...") */
 };
 
-/* Fills err with "NAME:LINE:COL: " and the formatted text; returns -1. */
+/* Fills err with "NAME:LINE:COL: " and the formatted text, fmt in the
+ * user's language (po/Makevars marks it); returns -1. */
 static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
@@ -58,12 +59,12 @@ static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what, sizeof what, _(fmt), ap);
 	va_end(ap);
 	if (p->quiet)
-		snprintf(what, sizeof what, "expected a model file "
+		snprintf(what, sizeof what, "%s", _("expected a model file "
 			 "(doc/model-format.md), found something else; "
-			 "'attn-trace model --model=FILE' says what");
+			 "'attn-trace model --model=FILE' says what"));
 	err_set(p->err, "%s:%d:%zu: %s", p->name, line, col, what);
 	return -1;
 }
@@ -540,15 +541,15 @@ static int mp_body(struct mparse *p, struct model *m,
 			/* its width is the one that input feeding changes */
 			char why[192];
 			if (m->input_feeding)
-				snprintf(why, sizeof why, "; with input feeding "
-					 "the decoder's W_x rows read [y_{t-1}; "
-					 "h̃_{t-1}], and so have E + H = %d + %d "
-					 "numbers", m->E, m->H);
+				snprintf(why, sizeof why, _("; with input "
+					 "feeding the decoder's W_x rows read "
+					 "[y_{t-1}; h̃_{t-1}], and so have E + H = "
+					 "%d + %d numbers"), m->E, m->H);
 			else
-				snprintf(why, sizeof why, "; without input "
-					 "feeding (no line \"input-feeding "
+				snprintf(why, sizeof why, _("; without "
+					 "input feeding (no line \"input-feeding "
 					 "yes\") the decoder's W_x rows read "
-					 "y_{t-1}, and so have E = %d numbers",
+					 "y_{t-1}, and so have E = %d numbers"),
 					 m->E);
 			p->why = why;
 			int rc = mp_matrix(p, e->section, e->slot, e->rows,

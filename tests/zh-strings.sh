@@ -10,6 +10,8 @@
 #    display columns.
 # 2. --help's lists (@stages) wrap by display columns, not bytes.
 # 3. 'scorers' and 'models' describe each entry in Chinese.
+# 4. The errors of input files (pairs, model, lesson) say what was
+#    expected in Chinese, after the same FILE:LINE:COL.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -128,4 +130,21 @@ zh models >"$TMP/models" 2>&1
 check "models: toy4's description in Chinese" \
 	grep -qF "在 data/toy.pairs 上训练；默认模型" "$TMP/models"
 check "models: the sizes in Chinese" grep -qF "luong 架构，嵌入维度" "$TMP/models"
+
+# 4. input files' errors: the position as under LANG=C, the words Chinese
+printf 'je suis ||| \n' >"$TMP/bad.pairs"
+printf 'attn-trace-model 1\nsize 4\n' >"$TMP/bad.model"
+printf 'title: x\nsentence: je suis\npage: a\nshow nonsense\n' >"$TMP/bad.lesson"
+zh trace --batch="$TMP/bad.pairs" >"$TMP/e1" 2>&1
+check "pairs: the error in Chinese" grep -qF \
+	"bad.pairs:1:12: \"|||\" 之后应为目标词，却是行尾" "$TMP/e1"
+zh trace --model="$TMP/bad.model" >"$TMP/e2" 2>&1
+check "model: the error in Chinese" grep -qF \
+	"bad.model:2:1: 应为一行 \"embedding N\"，却是 \"size\"" "$TMP/e2"
+zh lesson --check "$TMP/bad.lesson" >"$TMP/e3" 2>&1
+check "lesson: the error in Chinese" grep -qF \
+	"bad.lesson:4:6: 应为要显示的内容（embedding, encoder," "$TMP/e3"
+LANG=C "$ATTN_TRACE" lesson --check "$TMP/bad.lesson" >"$TMP/e4" 2>&1
+check "lesson: the error in English under LANG=C" grep -qF \
+	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
 finish
