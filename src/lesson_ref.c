@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
 #include "window.h"
@@ -957,10 +958,13 @@ int lesson_predict_make(struct predict_q *q, const struct lesson *l,
 		snprintf(q->answer, sizeof q->answer, "%s", rc ? "yes" : "no");
 		lr_shown(name, sizeof name, c->text,
 			 (size_t)lr_cmp_at(c->text, strlen(c->text)));
-		snprintf(q->worked, sizeof q->worked, "%s is %s, so '%s' %s",
+		/* TRANSLATORS: %1$s a value's symbol, %2$s its value,
+		 * %3$s the claim */
+		snprintf(q->worked, sizeof q->worked, rc
+			 ? _("%1$s is %2$s, so '%3$s' holds")
+			 : _("%1$s is %2$s, so '%3$s' does not hold"),
 			 name, lr_num(x, a, c), lr_shown(name + 80, 80,
-			 c->text, strlen(c->text)), rc ? "holds"
-			 : "does not hold");
+			 c->text, strlen(c->text)));
 		return 0;
 	}
 	if (lr_term_value(l, &c->a, tr, run, &a, why, size) != 0)

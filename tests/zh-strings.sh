@@ -12,6 +12,7 @@
 # 3. 'scorers' and 'models' describe each entry in Chinese.
 # 4. The errors of input files (pairs, model, lesson) say what was
 #    expected in Chinese, after the same FILE:LINE:COL.
+# 5. The quiz's and a lesson's prediction's prose is Chinese.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -147,4 +148,15 @@ check "lesson: the error in Chinese" grep -qF \
 LANG=C "$ATTN_TRACE" lesson --check "$TMP/bad.lesson" >"$TMP/e4" 2>&1
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+
+# 5. the quiz turns down an empty answer, and a lesson asks a prediction,
+# in Chinese
+printf '\n0\nq\n' | zh quiz --seed=1 --stage=scoring >"$TMP/quiz" 2>&1
+check "quiz: an empty answer is turned down in Chinese" \
+	grep -qF "请输入一个数，例如 0.5704。" "$TMP/quiz"
+zh lesson 5 --plain >"$TMP/l5" 2>&1
+check "lesson 5: the prediction's prompt in Chinese" grep -qF \
+	"预测：输入一个词（je, suis 或 étudiant）或它的位置，然后按回车键。" "$TMP/l5"
+check "lesson 5: a number's prompt in Chinese (ngettext)" grep -qF \
+	"预测：输入一个保留 1 位小数的数，然后按回车键。" "$TMP/l5"
 finish
