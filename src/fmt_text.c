@@ -580,8 +580,10 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_printf(b, "%s\n", FMT_TEXT_VERSION);
 	if (o->pair)
 		fmt_buf_printf(b, "pair: line %d\n", o->pair);
-	fmt_buf_printf(b, "model: %s (embedding %d, hidden %d, attention %d)\n",
-		m->name, m->E, m->H, m->A);
+	/* the header's keys ("model:", "source:", ...) stay English: a
+	 * script may read them; the words in parentheses are prose */
+	fmt_buf_printf(b, _("model: %s (embedding %d, hidden %d, attention "
+			    "%d)\n"), m->name, m->E, m->H, m->A);
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
@@ -601,15 +603,18 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 			       tr->enc->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
-	fmt_buf_printf(b, " (%d %s)\n", tr->n,
-		       tr->enc ? tr->enc->items : "words");
+	if (tr->enc)
+		fmt_buf_printf(b, " (%d %s)\n", tr->n, tr->enc->items);
+	else
+		fmt_buf_printf(b, _(" (%d words)\n"), tr->n);
 	if (tr->ntgt) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &m->tgt, tr->tgt, tr->ntgt);
-		fmt_buf_printf(b, " (teacher forcing, %d steps)\n", tr->ntgt + 1);
+		fmt_buf_printf(b, _(" (teacher forcing, %d steps)\n"),
+			       tr->ntgt + 1);
 	} else {
-		fmt_buf_printf(b, "target: none (greedy decoding, at most %d "
-			"steps)\n", tr->max_steps);
+		fmt_buf_printf(b, _("target: none (greedy decoding, at most "
+				    "%d steps)\n"), tr->max_steps);
 	}
 	fmt_buf_puts(b, "scorers:");
 	for (int k = 0; k < tr->nruns; k++)
@@ -643,26 +648,27 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 	const struct trace_run *ru = &tr->runs[run];
 	const struct vocab *v = &tr->m->tgt;
 	char formula[128];
-	fmt_buf_printf(b, "\n==== %s scorer (%d of %d): %s ====\n",
+	/* TRANSLATORS: %1$s the scorer's name, %2$d of %3$d its place
+	 * among the runs, %4$s its formula */
+	fmt_buf_printf(b, _("\n==== %1$s scorer (%2$d of %3$d): %4$s ====\n"),
 		trace_scorer_name(ru->scorer), run + 1, tr->nruns,
 		fmt_scorer_formula(tr, ru->scorer, formula, sizeof formula));
 	for (int t = 1; t <= ru->nsteps; t++) {
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]
 					 : ru->first_rec + ru->nrecs;
-		TEXT_LIT(b, "\n=== ");
-		fmt_buf_puts(b, trace_scorer_name(ru->scorer));
-		TEXT_LIT(b, ", t=");
-		fmt_buf_int(b, t);
-		TEXT_LIT(b, ": the decoder reads ");
-		fmt_buf_puts(b, v->words[ru->input[t - 1]]);
-		TEXT_LIT(b, " ===\n");
+		/* TRANSLATORS: %1$s the scorer's name, %2$d the step t,
+		 * %3$s the word the decoder reads */
+		fmt_buf_printf(b, _("\n=== %1$s, t=%2$d: the decoder reads "
+				    "%3$s ===\n"), trace_scorer_name(ru->scorer),
+			       t, v->words[ru->input[t - 1]]);
 		text_recs(b, tr, first, end - first, o);
 	}
-	fmt_buf_printf(b, "\n%s output: ", trace_scorer_name(ru->scorer));
+	fmt_buf_printf(b, _("\n%s output: "), trace_scorer_name(ru->scorer));
 	text_words(b, v, ru->pred, ru->nsteps);
 	if (!tr->ntgt && !ru->stopped)
-		fmt_buf_printf(b, " (stopped at the limit of %d steps)", tr->max_steps);
+		fmt_buf_printf(b, _(" (stopped at the limit of %d steps)"),
+			       tr->max_steps);
 	fmt_buf_putc(b, '\n');
 	if (gradpath_find(tr, run))
 		text_gradpath(b, tr, gradpath_find(tr, run), o->precision);

@@ -13,6 +13,7 @@
 # 4. The errors of input files (pairs, model, lesson) say what was
 #    expected in Chinese, after the same FILE:LINE:COL.
 # 5. The quiz's and a lesson's prediction's prose is Chinese.
+# 6. The text trace's prose is Chinese; its header's keys stay English.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -159,4 +160,13 @@ check "lesson 5: the prediction's prompt in Chinese" grep -qF \
 	"预测：输入一个词（je, suis 或 étudiant）或它的位置，然后按回车键。" "$TMP/l5"
 check "lesson 5: a number's prompt in Chinese (ngettext)" grep -qF \
 	"预测：输入一个保留 1 位小数的数，然后按回车键。" "$TMP/l5"
+
+# 6. the text trace
+zh trace >"$TMP/trace" 2>&1
+check "trace: a step's heading in Chinese" \
+	grep -qF "=== dot，t=1：解码器读入 <s> ===" "$TMP/trace"
+check "trace: a record's title in Chinese" \
+	grep -qF "上下文向量 c_1 = Σ_i α_1,i·h_i" "$TMP/trace"
+check "trace: the header's keys stay English" \
+	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
 finish
