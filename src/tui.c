@@ -379,8 +379,22 @@ static void tui_too_small(void)
 				    "%dx%d (it is %dx%d)."), MIN_COLS, MIN_LINES,
 		 COLS, LINES);
 	int len = (int)strlen(msg), w = COLS > 0 ? COLS : 1;
-	for (int y = 0, off = 0; off < len && y < LINES - 1; y++, off += w)
-		mvaddnstr(y, 0, msg + off, w);
+	/* lines of whole characters, w display columns at most (a
+	 * translation may hold wide ones), at least one character each */
+	for (int y = 0, off = 0; off < len && y < LINES - 1; y++) {
+		int end = off, cols = 0;
+		size_t n;
+		while ((n = utf8_char_len(msg + end)) > 0) {
+			char ch[8] = { 0 };
+			memcpy(ch, msg + end, n < 7 ? n : 7);
+			if (cols + utf8_width(ch) > w && end > off)
+				break;
+			cols += utf8_width(ch);
+			end += (int)n;
+		}
+		mvaddnstr(y, 0, msg + off, end - off);
+		off = end;
+	}
 	if (LINES > 2)
 		mvaddnstr(LINES - 1, 0, _("q quits"), COLS);
 	refresh();
