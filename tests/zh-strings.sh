@@ -14,6 +14,7 @@
 #    expected in Chinese, after the same FILE:LINE:COL.
 # 5. The quiz's and a lesson's prediction's prose is Chinese.
 # 6. The text trace's prose is Chinese; its header's keys stay English.
+# 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -169,4 +170,19 @@ check "trace: a record's title in Chinese" \
 	grep -qF "上下文向量 c_1 = Σ_i α_1,i·h_i" "$TMP/trace"
 check "trace: the header's keys stay English" \
 	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
+
+# 7. the stepper's symbol list and step diagram, on step 1's scores
+start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
+wait_for xd "屏 1/33" >/dev/null
+keys xd Right Right Right Right
+wait_for xd "屏 5/33" >/dev/null
+keys xd x
+expect xd "e_t,i  分数：第 t 步 h_i 与查询有多匹配" "x: a symbol's name and meaning in Chinese"
+expect_not xd "encoder state:" "x: no English meaning left"
+keys xd x d
+expect xd "第 1 步：查询 s_1（解码器的新状态）给每个隐藏状态 h_i 加权" \
+	"d: the diagram's heading in Chinese"
+expect xd "注意力隐藏状态" "d: the result's label in Chinese"
+keys xd q
+wait_exit xd 0 "x, d: q quits"
 finish
