@@ -275,7 +275,7 @@ static void put_feed(struct fmt_buf *b, const struct diagram *d, int lab,
 	if (shown < d->flen)
 		fmt_buf_printf(b, " %s", g->ell);
 	int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
-	if (width - used > utf8_width(what) + 4)
+	if (width - used > (int)strlen(what) + 4) /* bytes: surely fits */
 		fmt_buf_printf(b, "  %s", what);
 	push(lines, nl, cap, b, cols);
 	fmt_buf_printf(b, " %s%s%s s_%d = tanh(W_x%s[y_%d; %s] + W_h%ss_%d + b): "
@@ -511,7 +511,9 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		if (shown < rows[k].len)
 			fmt_buf_printf(&b, " %s", g->ell);
 		int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
-		if (width - used > utf8_width(rows[k].what) + 4)
+		/* bytes, not columns: a label of wide or non-ASCII
+		 * characters is shown only when it surely fits */
+		if (width - used > (int)strlen(rows[k].what) + 4)
 			fmt_buf_printf(&b, "  %s", rows[k].what);
 		push(lines, &nl, &cap, &b, cols);
 	}

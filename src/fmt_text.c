@@ -362,9 +362,9 @@ static void text_gauss(struct fmt_buf *b, const struct trace_rec *r,
 	}
 	TEXT_LIT(b, " = ");
 	text_num(b, trace_op(r, "sum")->v[0], prec, 0);
-	TEXT_LIT(b, ", below 1: the weights are the softmax over the window "
-		 "times Gaussian factors of at most 1, and nothing is "
-		 "renormalised\n");
+	fmt_buf_puts(b, _(", below 1: the weights are the softmax over the "
+			  "window times Gaussian factors of at most 1, and "
+			  "nothing is renormalised\n"));
 }
 
 /* Stores in idx the indices of the k largest of p (V), largest first and
@@ -455,13 +455,13 @@ static void text_gradpath(struct fmt_buf *b, const struct trace *tr,
 {
 	const int H = tr->m->H;
 	char name[64];
-	fmt_buf_printf(b, "\n--- gradient paths of L_%d ---\n", r->t);
+	fmt_buf_printf(b, _("\n--- gradient paths of L_%d ---\n"), r->t);
 	fmt_buf_printf(b, "L_%d = -log ŷ_%d[%s] = ", r->t, r->t,
 		       tr->m->tgt.words[r->word]);
 	text_num(b, trace_op_key(r, "loss")->v[0], prec, 0);
-	fmt_buf_printf(b, "\ndirect: through step %d's attention alone (h_i "
-		       "as its key and value); through the recurrence: the "
-		       "rest\n", r->t);
+	fmt_buf_printf(b, _("\ndirect: through step %d's attention alone "
+			    "(h_i as its key and value); through the "
+			    "recurrence: the rest\n"), r->t);
 	for (int i = 0; i < tr->n; i++) {
 		snprintf(name, sizeof name, "∂L_%d/∂h_%d (%s)", r->t, i + 1,
 			 tr->m->src.words[tr->src[i]]);
@@ -973,27 +973,30 @@ static void mat_header(struct fmt_buf *b, const struct trace *tr,
 		       const struct fmt_opts *o)
 {
 	const struct trace_self *s = &tr->self;
-	fmt_buf_printf(b, "%s\nmodel: %s (d_model %d, %d heads of d_k = d_v "
-		       "= %d)\n", FMT_SELF_TEXT_VERSION, tr->m->name, s->d,
-		       s->heads, s->dk);
+	/* the header's keys stay English, as in fmt_text_header() */
+	fmt_buf_printf(b, "%s\n", FMT_SELF_TEXT_VERSION);
+	fmt_buf_printf(b, _("model: %s (d_model %d, %d heads of d_k = d_v = "
+			    "%d)\n"), tr->m->name, s->d, s->heads, s->dk);
 	fmt_buf_puts(b, s->cross
-		? "attention: cross (queries from the target words; keys and "
-		  "values from the source words)\n"
-		: "attention: self (queries, keys and values from the source "
-		  "words)\n");
+		? _("attention: cross (queries from the target words; keys "
+		    "and values from the source words)\n")
+		: _("attention: self (queries, keys and values from the "
+		    "source words)\n"));
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &tr->m->src, tr->src, tr->n);
-	fmt_buf_printf(b, " (%d word%s)\n", tr->n, tr->n == 1 ? "" : "s");
+	fmt_buf_printf(b, ngettext(" (%d word)\n", " (%d words)\n",
+				   (unsigned long)tr->n), tr->n);
 	if (s->cross) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &tr->m->tgt, tr->tgt, tr->ntgt);
-		fmt_buf_printf(b, " (%d word%s)\n", tr->ntgt,
-			       tr->ntgt == 1 ? "" : "s");
+		fmt_buf_printf(b, ngettext(" (%d word)\n", " (%d words)\n",
+					   (unsigned long)tr->ntgt), tr->ntgt);
 	}
 	fmt_buf_printf(b, "mask: %s\npositions: %s\nheads shown:",
-		       s->causal ? "causal (e_i,j = -inf where j > i)" : "none",
-		       s->position ? "sin/cos added, from position 0"
-				   : "none (--no-position)");
+		       s->causal ? _("causal (e_i,j = -inf where j > i)")
+		       : _("none"),
+		       s->position ? _("sin/cos added, from position 0")
+				   : _("none (--no-position)"));
 	for (int h = 0; h < s->heads; h++)
 		if (s->shown & (1u << h))
 			fmt_buf_printf(b, " %d", h + 1);
