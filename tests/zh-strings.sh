@@ -148,6 +148,11 @@ zh lesson --check "$TMP/bad.lesson" >"$TMP/e3" 2>&1
 check "lesson: the error in Chinese" grep -qF \
 	"bad.lesson:4:6: 应为要显示的内容（embedding, encoder," "$TMP/e3"
 LANG=C "$ATTN_TRACE" lesson --check "$TMP/bad.lesson" >"$TMP/e4" 2>&1
+printf 'title: x\nsentence: je suis\npage: a\nThe value {e_1,9} here.\n' \
+	>"$TMP/ref.lesson"
+zh lesson --check "$TMP/ref.lesson" >"$TMP/e5" 2>&1
+check "lesson: a reference's error in Chinese" grep -qF \
+	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
 
