@@ -80,6 +80,23 @@ expect_status 1 "--check fails a translation with a reference changed"
 check "... at the reference's line and column" \
 	grep -qF "r.lesson:9:7: expected the reference {α_1,2} as in" "$TMP/err"
 sed 's/^/# /' "$TMP/err"
+# Lessons 15 to 20 in Chinese: each passes --check against its original,
+# shows the English lesson's numbers in the same order, and fits 80 columns.
+for f in 15-bahdanau; do
+	n=${f%%-*}
+	run_cmd lesson --check "$L/zh_CN/$f.lesson"
+	expect_status 0 "--check passes the translation of lesson $n"
+	LANG=C "$ATTN_TRACE" lesson "$n" --plain >"$TMP/en$n" 2>&1
+	LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson "$n" --plain >"$TMP/zh$n" 2>&1
+	check "zh_CN: lesson $n is the Chinese one" sh -c '! cmp -s "$1" "$2"' x "$TMP/en$n" "$TMP/zh$n"
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/en$n" >"$TMP/en$n.num"
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/zh$n" >"$TMP/zh$n.num"
+	check "lesson $n shows numbers" test -s "$TMP/en$n.num"
+	check "lesson $n's numbers in Chinese are the English one's" \
+		cmp -s "$TMP/en$n.num" "$TMP/zh$n.num"
+	check "lesson $n in Chinese fits 80 columns" \
+		$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh$n" 80
+done
 run_cmd lesson 1 --lang=fr
 expect_status 2 "--lang=fr is a usage error"
 finish
