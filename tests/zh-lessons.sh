@@ -82,7 +82,7 @@ check "... at the reference's line and column" \
 sed 's/^/# /' "$TMP/err"
 # Lessons 15 to 20 in Chinese: each passes --check against its original,
 # shows the English lesson's numbers in the same order, and fits 80 columns.
-for f in 15-bahdanau 16-location-aware 17-local 18-hard 19-qkv; do
+for f in 15-bahdanau 16-location-aware 17-local 18-hard 19-qkv 20-heads; do
 	n=${f%%-*}
 	run_cmd lesson --check "$L/zh_CN/$f.lesson"
 	expect_status 0 "--check passes the translation of lesson $n"
