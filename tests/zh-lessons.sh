@@ -5,7 +5,8 @@
 # line wider than 80 columns; --lang=en and LANG=C give the English one,
 # byte for byte the same; 'lesson --check' passes the translation and
 # fails, with PATH:LINE:COL, a copy missing a page, one with a directive
-# changed and one with a reference changed.  Skipped without the locale.
+# changed and one with a reference changed.  Lessons 15 to 20 likewise:
+# --check, the English numbers, 80 columns.  Skipped without the locale.
 . "$srcdir/tests/lib.sh"
 locale -a 2>/dev/null | grep -qix 'zh_CN.utf8' || { echo "no zh_CN.UTF-8 locale"; exit 77; }
 unset LC_ALL LC_MESSAGES LANGUAGE ATTN_TRACE_LESSONS
