@@ -2,12 +2,16 @@
  * encoder plug-in in front of Bahdanau's decoder (caption.h). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
 #include "train.h"
+#include "window.h"
 
 const char *const caption_cell_names[CAPTION_CELLS] = {
 	"top-left", "top", "top-right",
@@ -229,4 +233,88 @@ int caption_build(struct trace *tr, const struct model *m,
 		cells[i] = i;
 	return trace_build_enc(tr, m, &caption_encoder, im, cells,
 			       CAPTION_CELLS, tgt, ntgt, scorers, cfg, err);
+}
+
+int caption_is_model(const struct model *m)
+{
+	struct errbuf err;
+	return caption_check_model(m, &err) == 0;
+}
+
+char *caption_batch_path(const char *batch, const char *path)
+{
+	const char *slash = batch ? strrchr(batch, '/') : NULL;
+	if (!slash || path[0] == '/' || strcmp(batch, "-") == 0)
+		return xstrdup(path);
+	size_t dir = (size_t)(slash - batch + 1), n = dir + strlen(path) + 1;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%.*s%s", (int)dir, batch, path);
+	return p;
+}
+
+/* The trace's own image, freed by trace_free(). */
+static void caption_image_free(void *input)
+{
+	free(input);
+}
+
+/* 0 if cfg's window applies to an image's cells (global), else -1 with
+ * err saying why not. */
+static int caption_check_window(const struct trace_cfg *cfg,
+				struct errbuf *err)
+{
+	if (!cfg || cfg->window == WINDOW_global)
+		return 0;
+	err_set(err, "--window=%s centres on a position of a sentence, and "
+		"an image's cells have no order to centre on; an image model "
+		"attends over all nine cells (--window=global)",
+		window_get(cfg->window)->name);
+	return -1;
+}
+
+/* 1 if name is "-" or ends in ".pgm" (in any case): a PGM's name. */
+static int caption_pgm_name(const char *name)
+{
+	size_t n = strlen(name);
+	return strcmp(name, "-") == 0 ||
+	       (n > 4 && strcasecmp(name + n - 4, ".pgm") == 0);
+}
+
+int caption_trace_file(struct trace *tr, const struct model *m,
+		       const char *path, const int *tgt, int ntgt,
+		       unsigned scorers, const struct trace_cfg *cfg,
+		       struct errbuf *err)
+{
+	memset(tr, 0, sizeof *tr);
+	if (caption_check_window(cfg, err) != 0)
+		return -1;
+	while (*path == ' ' || *path == '\t')
+		path++;
+	size_t len = strlen(path);
+	while (len > 0 && (path[len - 1] == ' ' || path[len - 1] == '\t' ||
+			   path[len - 1] == '\n' || path[len - 1] == '\r'))
+		len--;
+	char *name = xstrndup(path, len);
+	struct pgm_image *im = xmalloc(sizeof *im);
+	int rc = pgm_load(im, name, err);
+	if (rc != 0 && !caption_pgm_name(name) && access(name, F_OK) != 0) {
+		/* no such file, and no PGM's name: a sentence, say */
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		err_set(err, "%s is an image model, which reads the PGM "
+			"image named where a sentence would be: %s",
+			m->name ? m->name : "the model", why);
+	}
+	if (rc == 0)
+		rc = caption_check_image(im, strcmp(name, "-") == 0
+					 ? "standard input" : name, err);
+	if (rc == 0)
+		rc = caption_build(tr, m, im, tgt, ntgt, scorers, cfg, err);
+	free(name);
+	if (rc != 0) {
+		free(im);
+		return -1;
+	}
+	tr->input_free = caption_image_free;
+	return 0;
 }

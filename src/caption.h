@@ -75,6 +75,28 @@ int caption_build(struct trace *tr, const struct model *m,
 		  unsigned scorers, const struct trace_cfg *cfg,
 		  struct errbuf *err);
 
+/* 1 if m is an image model (caption_check_model() passes): every
+ * tracing command then reads a PGM path where it reads a sentence. */
+int caption_is_model(const struct model *m);
+
+/* The image path of a line of the batch file batch: path itself when it
+ * is absolute, or batch is NULL or "-" (standard input), else path
+ * relative to batch's directory, as a .captions file names its images.
+ * A copy the caller frees. */
+char *caption_batch_path(const char *batch, const char *path);
+
+/* Reads the PGM at path (white space around it ignored; "-" standard
+ * input), and traces it with image model m as caption_build() does.  The
+ * trace owns its copy of the image: trace_free() frees it.  Only the
+ * global window applies (an image's cells have no order for local-m,
+ * local-p or fixed to centre on).  Returns 0, or -1 with err filled
+ * ("FILE:LINE:COL: ..." or "FILE: byte N: ..." for a bad PGM) and
+ * nothing to free. */
+int caption_trace_file(struct trace *tr, const struct model *m,
+		       const char *path, const int *tgt, int ntgt,
+		       unsigned scorers, const struct trace_cfg *cfg,
+		       struct errbuf *err);
+
 /* Writes each decoder step of each run of tr (a caption trace) to out:
  * the step's word (the target's under teacher forcing, else the
  * prediction), and six rows of blocks, the image's pixels and beside them

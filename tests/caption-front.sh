@@ -1,0 +1,89 @@
+#!/bin/sh
+# caption-front.sh: an image model in the ordinary tracing commands
+# (issue 29): 'trace --model=caption4 IMAGE.pgm' is 'caption IMAGE.pgm';
+# the CSV, JSONL and Markdown of an image's trace hold the JSON trace's
+# numbers (tests/caption_formats.py); a --batch of images named relative
+# to the batch file, its bad lines reported FILE:LINE:COLUMN; the refusals
+# (a local window, a missing or malformed PGM) with exit 1 and no output
+# file.  The --hard trace of an image is checked against PyTorch by
+# tests/caption.sh (tests/caption_torch_check.py).
+. "$srcdir/tests/lib.sh"
+AT=$ATTN_TRACE
+case $AT in /*) ;; *) AT=$(pwd)/$AT ATTN_TRACE=$(pwd)/$ATTN_TRACE ;; esac
+top=$(cd "$srcdir" && pwd)
+img=$top/data/images
+
+run_cmd trace --model=caption4 "$img/train/bar-x0.pgm"
+expect_status 0 "trace --model=caption4 IMAGE"
+"$AT" caption "$img/train/bar-x0.pgm" >"$TMP/caption.txt" 2>&1
+check "trace --model=caption4 IMAGE is 'caption IMAGE' byte for byte" \
+	cmp -s "$TMP/out" "$TMP/caption.txt"
+
+check "csv, jsonl and markdown hold the JSON trace's numbers" \
+	"$PYTHON3" "$top/tests/caption_formats.py" "$AT" caption4 \
+	"$img/train/bar-x0.pgm" "a bar on the left"
+
+# a batch: images relative to the batch file's directory, run from
+# elsewhere; each JSONL line the trace of its image alone
+mkdir "$TMP/set" "$TMP/set/img" "$TMP/elsewhere"
+cp "$img/train/bar-x0.pgm" "$img/heldout/dot-y0-x0.pgm" "$TMP/set/img/"
+cat >"$TMP/set/batch.txt" <<'EOF'
+# images, relative to this file
+img/bar-x0.pgm ||| a bar on the left
+img/dot-y0-x0.pgm
+EOF
+cd "$TMP/elsewhere" || exit 99
+run_cmd trace --model=caption4 --format=jsonl --batch=../set/batch.txt
+expect_status 0 "--batch of images named relative to the batch file"
+check "--batch: two JSONL lines" test "$(wc -l <"$TMP/out")" -eq 2
+"$AT" trace --model=caption4 --format=json --target="a bar on the left" \
+	"$TMP/set/img/bar-x0.pgm" >"$TMP/one.json"
+"$AT" trace --model=caption4 --format=json "$TMP/set/img/dot-y0-x0.pgm" \
+	>"$TMP/two.json"
+check "--batch: each line is the trace of its image and caption, with its line number" \
+	"$PYTHON3" -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+want = [json.load(open(p)) for p in sys.argv[2:]]
+got = [json.loads(l) for l in lines]
+at = [g.pop("line", None) for g in got]
+sys.exit(got != want or at != [2, 3])' "$TMP/out" "$TMP/one.json" "$TMP/two.json"
+
+# bad lines: file:line:column, the good lines still traced
+printf 'P2\n6 6\n255\n1 2 3\n' >"$TMP/set/img/short.pgm"
+cat >"$TMP/set/bad.txt" <<'EOF'
+img/bar-x0.pgm ||| a bar on the left
+img/short.pgm ||| a bar
+img/missing.pgm
+img/bar-x0.pgm ||| a zebra
+EOF
+run_cmd trace --model=caption4 --format=jsonl --batch=../set/bad.txt
+expect_status 1 "--batch with bad images"
+expect_err "../set/bad.txt:2:1: ../set/img/short.pgm:5:1: expected pixel 4 of 36" \
+	"--batch: a truncated PGM is FILE:LINE:COL then the PGM's own place"
+expect_err "../set/bad.txt:3:1: " "--batch: a missing image is FILE:LINE:COL"
+expect_err "../set/bad.txt:4:20: unknown target word \"zebra\"" \
+	"--batch: an unknown caption word is at the caption's column"
+check "--batch: the good line is still traced" \
+	test "$(wc -l <"$TMP/out")" -eq 1
+cd "$TMP" || exit 99
+
+# refusals: exit 1, and -o leaves no file
+for w in local-m local-p fixed; do
+	run_cmd trace --model=caption4 --window=$w -o "$TMP/w.json" \
+		"$img/train/bar-x0.pgm"
+	expect_status 1 "--window=$w over an image"
+	expect_err "--window=$w centres on a position of a sentence" \
+		"--window=$w: an image's cells have no order, said"
+	check "--window=$w: no output file" test ! -e "$TMP/w.json"
+done
+printf 'P2\n6 6\n255\n0 0 x\n' >"$TMP/bad.pgm"
+run_cmd trace --model=caption4 -o "$TMP/b.json" "$TMP/bad.pgm"
+expect_status 1 "a malformed PGM"
+expect_err "bad.pgm:4:5: expected pixel 3 of 36" \
+	"a malformed PGM: FILE:LINE:COL"
+check "a malformed PGM: no output file" test ! -e "$TMP/b.json"
+run_cmd trace --model=caption4
+expect_status 1 "an image model given no image"
+expect_err "is an image model, which reads the PGM image named where a sentence would be: je suis étudiant: " \
+	"no image: the default sentence is named as the missing image"
+finish
