@@ -252,10 +252,25 @@ char *caption_batch_path(const char *batch, const char *path)
 	return p;
 }
 
-/* The trace's own image, freed by trace_free(). */
+/* The trace's own image and the name it was read by, freed by
+ * trace_free(); the encoder reads tr->input as its first member. */
+struct caption_owned {
+	struct pgm_image im;
+	char *name;
+};
+
 static void caption_image_free(void *input)
 {
-	free(input);
+	struct caption_owned *o = input;
+	free(o->name);
+	free(o);
+}
+
+const char *caption_image_name(const struct trace *tr)
+{
+	if (tr->input_free != caption_image_free)
+		return NULL;
+	return ((const struct caption_owned *)tr->input)->name;
 }
 
 /* 0 if cfg's window applies to an image's cells (global), else -1 with
@@ -295,7 +310,8 @@ int caption_trace_file(struct trace *tr, const struct model *m,
 			   path[len - 1] == '\n' || path[len - 1] == '\r'))
 		len--;
 	char *name = xstrndup(path, len);
-	struct pgm_image *im = xmalloc(sizeof *im);
+	struct caption_owned *own = xmalloc(sizeof *own);
+	struct pgm_image *im = &own->im;
 	int rc = pgm_load(im, name, err);
 	if (rc != 0 && !caption_pgm_name(name) && access(name, F_OK) != 0) {
 		/* no such file, and no PGM's name: a sentence, say */
@@ -310,11 +326,12 @@ int caption_trace_file(struct trace *tr, const struct model *m,
 					 ? "standard input" : name, err);
 	if (rc == 0)
 		rc = caption_build(tr, m, im, tgt, ntgt, scorers, cfg, err);
-	free(name);
 	if (rc != 0) {
-		free(im);
+		free(name);
+		free(own);
 		return -1;
 	}
+	own->name = name;
 	tr->input_free = caption_image_free;
 	return 0;
 }

@@ -97,6 +97,10 @@ int caption_trace_file(struct trace *tr, const struct model *m,
 		       unsigned scorers, const struct trace_cfg *cfg,
 		       struct errbuf *err);
 
+/* The name caption_trace_file() read tr's image by ("-" standard
+ * input), or NULL for any other trace.  Owned by the trace. */
+const char *caption_image_name(const struct trace *tr);
+
 /* Writes each decoder step of each run of tr (a caption trace) to out:
  * the step's word (the target's under teacher forcing, else the
  * prediction), and six rows of blocks, the image's pixels and beside them

@@ -67,6 +67,26 @@ check "--batch: the good line is still traced" \
 	test "$(wc -l <"$TMP/out")" -eq 1
 cd "$TMP" || exit 99
 
+# the heatmap of an image: each word's weights over the image, the cells'
+# weights written to 2 decimals in reading order, a panel a step
+run_cmd heatmap --model=caption4 --scorer=general \
+	--target="a bar on the left" -o "$TMP/heat.svg" "$img/train/bar-x0.pgm"
+expect_status 0 "heatmap --model=caption4 IMAGE"
+"$AT" trace --model=caption4 --scorer=general --target="a bar on the left" \
+	--format=json "$img/train/bar-x0.pgm" >"$TMP/heat.json"
+check "heatmap: each step's panel holds its word and the JSON's nine weights" \
+	"$PYTHON3" -c 'import json, re, sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+root = E.parse(sys.argv[1]).getroot()
+texts = [t.text for t in root.iter(ns + "text")]
+nums = [x for x in texts if re.fullmatch(r"[01]\.\d\d", x or "")]
+words = [t.text for t in root.iter(ns + "text") if t.get("class") == "word"]
+run = json.load(open(sys.argv[2]))["runs"][0]
+want = ["%.2f" % a for st in run["steps"] for a in st["weights"]]
+said = ["t=%d: %s" % (k + 1, w) for k, w in enumerate(run["output"])]
+sys.exit(not (nums == want and words == said and len(want) == 6 * 9))' \
+	"$TMP/heat.svg" "$TMP/heat.json"
+
 # refusals: exit 1, and -o leaves no file
 for w in local-m local-p fixed; do
 	run_cmd trace --model=caption4 --window=$w -o "$TMP/w.json" \
