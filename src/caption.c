@@ -206,6 +206,24 @@ static void caption_train_back(struct model *g, const struct model *m,
 	}
 }
 
+/* The stepper's words for the encoding of cell i. */
+static void caption_narrate(FILE *f, const struct trace *tr, int i,
+			    int prec)
+{
+	(void)prec;
+	fprintf(f, "The patch encoder reads the image as %d×%d cells of %d×%d "
+		"pixels. Cell %d of %d is \"%s\": its pixels, row by row, are "
+		"patch_%d; W_patch·patch_%d plus b_patch and the cell's place "
+		"P_%d, through tanh, is its annotation h_%d, the state "
+		"attention reads.", CAPTION_GRID, CAPTION_GRID, CAPTION_PATCH,
+		CAPTION_PATCH, i, tr->n, tr->m->src.words[tr->src[i - 1]], i,
+		i, i, i);
+	if (i == tr->n)
+		fputs(" The decoder starts from s_0 = tanh(W_init·h̄), h̄ the "
+		      "mean of the nine annotations: the whole image at once.",
+		      f);
+}
+
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
@@ -217,6 +235,7 @@ const struct trace_encoder caption_encoder = {
 	.start = caption_start,
 	.train_encode = caption_train_encode,
 	.train_back = caption_train_back,
+	.narrate = caption_narrate,
 };
 
 int caption_build(struct trace *tr, const struct model *m,

@@ -110,6 +110,11 @@ const char *caption_image_name(const struct trace *tr);
  * error.  (src/caption_fmt.c) */
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
+/* The six rows of blocks of caption_fmt_weights() for step t of run:
+ * the image, its pixels shaded by α_t,i, the cells' weights. */
+void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii);
+
 /* Writes tr (a caption trace) as a standalone SVG document titled with
  * name: for each run a row of panels, one a step, each the image's
  * pixels in gray under its cells coloured by their weights (the heatmaps'

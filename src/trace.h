@@ -10,6 +10,7 @@
 #define ATTN_TRACE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "scorer.h"
@@ -370,6 +371,9 @@ struct trace_encoder {
 			     struct train_work *w);
 	void (*train_back)(struct model *g, const struct model *m,
 			   const void *input, int n, struct train_work *w);
+	/* the stepper's narration (view.c) of the encoding of item i (from
+	 * 1), numbers with prec digits; NULL: the architecture's */
+	void (*narrate)(FILE *f, const struct trace *tr, int i, int prec);
 };
 
 struct trace {

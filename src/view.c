@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "caption.h"
 #include "i18n.h"
 #include "num.h"
 #include "diagram.h"
@@ -659,6 +660,11 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 
 	const struct window_class *w = window_get(v->tr->cfg.window);
 
+	if (fr->stage == STAGE_ENCODING && v->tr->enc &&
+	    v->tr->enc->narrate) { /* an encoder plug-in's own words */
+		v->tr->enc->narrate(f, v->tr, fr->i, v->fmt.precision);
+		return;
+	}
 	if (a->narrate(f, v->tr, v->run, fr->stage, fr->t, fr->i,
 		       v->fmt.precision))
 		return;
@@ -745,8 +751,13 @@ static void render_title(const struct view *v, struct view_screen *s)
 {
 	const struct trace *tr = v->tr;
 	char *src = NULL, *tgt = NULL;
-	CAPTURE(src, for (int i = 0; i < tr->n; i++)
-		fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
+	const char *image = caption_image_name(tr);
+	if (image) { /* an image: its file's name, not its cells */
+		const char *slash = strrchr(image, '/');
+		src = xstrdup(slash ? slash + 1 : image);
+	} else
+		CAPTURE(src, for (int i = 0; i < tr->n; i++)
+			fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
 	if (tr->ntgt)
 		CAPTURE(tgt, for (int k = 0; k < tr->ntgt; k++)
 			fprintf(f, "%s%s", k ? " " : "",
@@ -767,10 +778,48 @@ static void render_title(const struct view *v, struct view_screen *s)
 	free(tgt);
 }
 
+/* An image's trace: the image and its pixels shaded by α_t, with the
+ * cells' weights, as lines, in place of the bars. */
+static void render_picture(const struct view *v, struct view_screen *s,
+			   int t)
+{
+	char *text = NULL;
+	struct strlist l = { 0 };
+	CAPTURE(text, caption_fmt_step(f, v->tr, v->run, t, v->ascii));
+	for (char *p = text, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		sl_push(&l, xstrndup(p, (size_t)(nl - p)));
+	}
+	free(text);
+	s->picture = l.v;
+	s->npicture = l.n;
+	struct fmt_bar bars[CAPTION_CELLS];
+	int drawn = -1; /* hard attention's cell, as the bars mark it */
+	for (int i = 0; i < fmt_bars(bars, v->tr, v->run, t, 2) &&
+	     i < CAPTION_CELLS; i++)
+		if (bars[i].is_drawn)
+			drawn = i;
+	const char *sc = trace_scorer_name(v->tr->runs[v->run].scorer);
+	if (drawn >= 0)
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s); drawn: cell %d, \"%s\""),
+					  t, sc, drawn + 1,
+					  src_word(v, drawn));
+	else
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s)"), t, sc);
+}
+
 static void render_bars(const struct view *v, struct view_screen *s, int t)
 {
 	if (t < 1 || t > v->tr->runs[v->run].nsteps)
 		return;
+	if (v->tr->enc == &caption_encoder) {
+		render_picture(v, s, t);
+		return;
+	}
 	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
 	/* local-p's bars are the final weights a_t = align_t × Gaussian */
@@ -805,7 +854,12 @@ static void render_step(const struct view *v, struct view_screen *s,
 	int at = view_stage_index(v, fr->stage), total;
 	int num = view_screen_number(v, &total) + 1;
 	s->stage = (int)fr->stage;
-	if (fr->stage == STAGE_ENCODING)
+	if (fr->stage == STAGE_ENCODING && v->tr->enc)
+		s->where = xasprintf(_("stage %d of %d: %s   cell %d of %d   "
+				       "screen %d of %d"), at + 1, v->nstages,
+				     _(view_stage_titles[fr->stage]), fr->i,
+				     v->tr->n, num, total);
+	else if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf(_("stage %d of %d: %s   word %d of %d   "
 				       "screen %d of %d"), at + 1, v->nstages,
 				     _(view_stage_titles[fr->stage]), fr->i,
@@ -1194,6 +1248,9 @@ void view_screen_free(struct view_screen *s)
 	free(s->body);
 	free(s->bars);
 	free(s->bars_title);
+	for (int k = 0; k < s->npicture; k++)
+		free(s->picture[k]);
+	free(s->picture);
 	free(s->title);
 	free(s->where);
 	free(s->keys);
