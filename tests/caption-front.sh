@@ -87,6 +87,43 @@ said = ["t=%d: %s" % (k + 1, w) for k, w in enumerate(run["output"])]
 sys.exit(not (nums == want and words == said and len(want) == 6 * 9))' \
 	"$TMP/heat.svg" "$TMP/heat.json"
 
+# the quiz on an image: the score it asks for, worked out here from the
+# JSON trace (s_{t-1}·h_i, the query of step t and cell i's annotation)
+"$AT" quiz --model=caption4 --count=1 --seed=1 "$img/train/bar-x0.pgm" \
+	</dev/null >"$TMP/quiz.q" 2>&1
+"$AT" trace --model=caption4 --format=json "$img/train/bar-x0.pgm" \
+	>"$TMP/greedy.json"
+answer=$("$PYTHON3" -c 'import json, re, sys
+q = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"What is the score e_(\d+),(\d+) = s_\d+·h_\d+\?", q)
+d = json.load(open(sys.argv[2]))
+t, i = int(m.group(1)), int(m.group(2))
+s = d["runs"][0]["steps"][t - 1]["query"]
+h = d["encoder"][i - 1]["annotation"]
+print("%.4f" % sum(a * b for a, b in zip(s, h)))' "$TMP/quiz.q" "$TMP/greedy.json")
+echo "$answer" | "$AT" quiz --model=caption4 --count=1 --seed=1 \
+	"$img/train/bar-x0.pgm" >"$TMP/quiz.out" 2>&1
+check "quiz on an image: the score worked out from the JSON ($answer) is right" \
+	grep -qx "score: 1 of 1" "$TMP/quiz.out"
+check "quiz on an image: it names the cell" \
+	grep -q "encoder state h_[1-9] (\(top\|left\|middle\|right\|bottom\)" "$TMP/quiz.q"
+
+# the step diagram: a box a cell, each line's weight the JSON's
+run_cmd diagram --model=caption4 --step=5 -o "$TMP/step5.svg" \
+	"$img/train/bar-x0.pgm"
+expect_status 0 "diagram --model=caption4 IMAGE"
+check "diagram: nine cells, each line's alpha the JSON's weight" \
+	"$PYTHON3" -c 'import json, sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+root = E.parse(sys.argv[1]).getroot()
+got = [float(l.get("data-alpha")) for l in root.iter(ns + "line")
+       if l.get("class") == "weight"]
+want = json.load(open(sys.argv[2]))["runs"][0]["steps"][4]["weights"]
+sys.exit(got != want)' "$TMP/step5.svg" "$TMP/greedy.json"
+run_cmd deck --model=caption4 -o "$TMP/deck.html" "$img/train/bar-x0.pgm"
+expect_status 0 "deck --model=caption4 IMAGE"
+check "deck: the slides name the cells" grep -q "bottom-right" "$TMP/deck.html"
+
 # refusals: exit 1, and -o leaves no file
 for w in local-m local-p fixed; do
 	run_cmd trace --model=caption4 --window=$w -o "$TMP/w.json" \
