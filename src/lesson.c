@@ -39,6 +39,17 @@ static const char *const lesson_key_names[KEY_COUNT] = {
 	"arch", "window", "window-size", "hard", "seed",
 	"input-feeding", "gradient-paths", "pairs", "translates"
 };
+_Static_assert(KEY_COUNT == LESSON_NKEYS, "lesson.h's LESSON_NKEYS");
+
+const char *lesson_key_name(int k)
+{
+	return lesson_key_names[k];
+}
+
+int lesson_key_words(int k)
+{
+	return k == KEY_TITLE || k == KEY_GOAL || k == KEY_TRANSLATES;
+}
 
 /* What an open block of text may still take more lines of. */
 enum lesson_open { OPEN_NONE, OPEN_PARA, OPEN_VERBATIM };
@@ -489,9 +500,16 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 	switch (key) {
 	case KEY_TITLE: l->title = xstrndup(v, n); break;
 	case KEY_GOAL: l->goal = xstrndup(v, n); break;
-	case KEY_TRANSLATES:
+	case KEY_TRANSLATES: /* a file of the parent directory */
 		l->translates = xstrndup(v, n);
 		l->translates_pos = pos;
+		if (memchr(v, '/', n) || (n == 1 && v[0] == '.') ||
+		    (n == 2 && memcmp(v, "..", 2) == 0))
+			return lp_err(p, off, "expected the file name of the "
+				      "original lesson, in the parent "
+				      "directory, found %s",
+				      lp_quote(buf, sizeof buf, v, n));
+		l->base = lesson_original_path(l->path, l->translates);
 		break;
 	case KEY_MODEL: l->model = xstrndup(v, n); l->model_pos = pos; break;
 	case KEY_SENTENCE:
@@ -655,6 +673,8 @@ static int lp_header(struct lparse *p)
 		return lp_err(p, v, "expected a value after '%s:', found the "
 			      "end of the line", lesson_key_names[key]);
 	p->key_line[key] = p->lineno;
+	p->l->head[key] = xstrndup(s + v, end - v);
+	p->l->head_pos[key] = (struct lesson_pos){ p->lineno, (int)v + 1 };
 	return lp_set_key(p, key, s + v, end - v, v);
 }
 
@@ -1418,6 +1438,9 @@ void lesson_free(struct lesson *l)
 	free(l->title);
 	free(l->goal);
 	free(l->translates);
+	free(l->base);
+	for (int k = 0; k < KEY_COUNT; k++)
+		free(l->head[k]);
 	free(l->model);
 	free(l->sentence);
 	free(l->target);
@@ -1435,32 +1458,36 @@ struct prep_files {
 	int who[LESSON_MAX_MODELS];
 };
 
-/* The real path of the directory that holds the lesson, newly
- * allocated, or NULL with errno set. */
+/* The real path of the directory that holds the lesson (a
+ * translation's: its original's), newly allocated, or NULL with errno
+ * set. */
 static char *prep_lesson_dir(const struct lesson *l)
 {
-	const char *slash = strrchr(l->path, '/');
+	const char *base = l->base ? l->base : l->path;
+	const char *slash = strrchr(base, '/');
 	char *dir, *real;
 	if (!slash)
 		return realpath(".", NULL);
-	dir = xstrndup(l->path, slash == l->path ? 1 : (size_t)(slash - l->path));
+	dir = xstrndup(base, slash == base ? 1 : (size_t)(slash - base));
 	real = realpath(dir, NULL);
 	free(dir);
 	return real;
 }
 
 /* The real path of the model file name, relative to the lesson's
- * directory, if it lies in that directory or below it; else NULL with e
+ * directory (a translation's: its original's, l->base), if it lies in
+ * that directory or below it; else NULL with e
  * filled.  The check is made on the path with every symbolic link and
  * ".." resolved, so no spelling leads out of the tree. */
 char *lesson_resolve(const struct lesson *l, const char *name, int model,
 		     struct errbuf *e)
 {
-	const char *slash = strrchr(l->path, '/');
+	const char *base = l->base ? l->base : l->path;
+	const char *slash = strrchr(base, '/');
 	size_t dir = name[0] == '/' || !slash ? 0 :
-		     (size_t)(slash - l->path) + 1;
+		     (size_t)(slash - base) + 1;
 	char *path = xmalloc(dir + strlen(name) + 1), *real, *top;
-	memcpy(path, l->path, dir);
+	memcpy(path, base, dir);
 	strcpy(path + dir, name);
 	real = realpath(path, NULL);
 	top = real ? prep_lesson_dir(l) : NULL;

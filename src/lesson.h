@@ -219,8 +219,21 @@ struct lesson_alt {
 	                              length (lesson_why.c); else NULL */
 };
 
+/* The header keys a lesson may have (lesson.c's table, whose order
+ * lesson.head follows). */
+#define LESSON_NKEYS 16
+
 struct lesson {
 	char *path;       /* as given, for messages */
+	char *base;       /* the file that relative file names (model:,
+	                     pairs:, model=) resolve against and whose
+	                     directory is the lesson's tree: for a
+	                     translation ("translates:") its original,
+	                     DIR/../ORIGINAL; else NULL, the lesson's own */
+	char *head[LESSON_NKEYS]; /* each header key's value as written
+	                             (NULL: absent), in the order of
+	                             lesson_key_name */
+	struct lesson_pos head_pos[LESSON_NKEYS];
 	char *next;       /* what the last page says comes next (NULL: says
 	                     nothing); set by whoever found the lesson */
 	char *title;
@@ -270,8 +283,8 @@ struct lesson {
 };
 
 /* The real path of the file name (a model file, with model set, or a
- * pairs file the lesson names), relative to the lesson's directory
- * unless it starts with '/', if it lies in that directory or below it,
+ * pairs file the lesson names), relative to the lesson's directory (for
+ * a translation, its original's: see base) unless it starts with '/', if it lies in that directory or below it,
  * every symbolic link and ".." resolved; newly allocated.  Else NULL with
  * e set ("expected [a built-in model (...) or ]a file in the lesson's
  * directory or below it, found ..."). */
@@ -547,10 +560,20 @@ char *lesson_next(const char *path);
  * "zh_CN".  lesson_localize returns (newly allocated) the translation of
  * the lesson at path, DIR/LANG/FILE, if it exists, else a copy of path.
  * lesson_check_translation reports each way a translation (a lesson with
- * "translates:") differs from its original in structure: page count,
- * directives in order, references and claims on each page
- * ("PATH:LINE:COL: expected ... as in ORIG, found ..."); returns how
- * many. */
+ * "translates:") differs from its original in what it means: the header
+ * values other than words (lesson_key_words), the page count, and on
+ * each page the directives in order, the references, claims, numbers
+ * typed, prediction, fold and pin ("PATH:LINE:COL: expected ... as in
+ * ORIG, found ..."); returns how many. */
+/* The name of header key k (0 <= k < LESSON_NKEYS), "model"; and 1 if
+ * it holds words that a translation translates (title, goal,
+ * translates), 0 if its value must be the original's. */
+const char *lesson_key_name(int k);
+/* The path of the original that a translation at path names with
+ * "translates: FILE": DIR/../FILE, or ../FILE; newly allocated. */
+char *lesson_original_path(const char *path, const char *file);
+int lesson_key_words(int k);
+
 int lesson_set_lang(const char *lang);
 const char *lesson_lang(void);
 char *lesson_localize(const char *path);
