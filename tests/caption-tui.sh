@@ -54,6 +54,14 @@ sys.exit(not (len(t) == 1 and t[0] + 7 <= 23 and
 keys cap q
 wait_exit cap 0 "q quits"
 
+# heatmap on a terminal: each word beside the image and its weights, the
+# text of 'caption --format=weights'
+start heat 80 24 "'$ATTN_TRACE' heatmap --model=caption4 --scorer=dot '$pic'"
+expect heat "t=5: left  (the image; α_5 over its cells)" \
+	"heatmap on a terminal: step 5's word over the image"
+expect heat "$(sed -n 3p "$TMP/rows")" \
+	"heatmap on a terminal: step 5's last row of weights is the JSON's"
+
 # --hard: the picture's title names the cell drawn, the JSON's l
 LC_ALL=C.UTF-8 "$ATTN_TRACE" trace --model=caption4 --format=json --hard \
 	--seed=3 "$pic" >"$TMP/hard.json"
