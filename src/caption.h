@@ -115,6 +115,13 @@ int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
 		      int ascii);
 
+/* Draws step t of run of tr (a caption trace) into an SVG document: the
+ * image's pixels, pix px each, from (x, y), under its cells (rects of
+ * class "image-cell") coloured by α_t,i (the heatmaps' ramp), each weight
+ * written in its cell (22 px; legible with pix 30 or more). */
+void caption_svg_step(FILE *out, const struct trace *tr, int run, int t,
+		      int x, int y, int pix);
+
 /* Writes tr (a caption trace) as a standalone SVG document titled with
  * name: for each run a row of panels, one a step, each the image's
  * pixels in gray under its cells coloured by their weights (the heatmaps'

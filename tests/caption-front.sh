@@ -120,6 +120,17 @@ got = [float(l.get("data-alpha")) for l in root.iter(ns + "line")
        if l.get("class") == "weight"]
 want = json.load(open(sys.argv[2]))["runs"][0]["steps"][4]["weights"]
 sys.exit(got != want)' "$TMP/step5.svg" "$TMP/greedy.json"
+check "diagram: the image panel writes the JSON's nine weights in its cells" \
+	"$PYTHON3" -c 'import json, sys, xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+root = E.parse(sys.argv[1]).getroot()
+g = [e for e in root.iter(ns + "g") if e.get("class") == "image"]
+cells = [r for r in g[0].iter(ns + "rect") if r.get("class") == "image-cell"]
+nums = [t.text for t in g[0].iter(ns + "text")][:9]
+want = json.load(open(sys.argv[2]))["runs"][0]["steps"][4]["weights"]
+sys.exit(not (len(g) == 1 and len(cells) == 9 and
+              nums == ["%.2f" % a for a in want]))' \
+	"$TMP/step5.svg" "$TMP/greedy.json"
 run_cmd deck --model=caption4 -o "$TMP/deck.html" "$img/train/bar-x0.pgm"
 expect_status 0 "deck --model=caption4 IMAGE"
 check "deck: the slides name the cells" grep -q "bottom-right" "$TMP/deck.html"
