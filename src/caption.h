@@ -110,8 +110,15 @@ const char *caption_image_name(const struct trace *tr);
  * error.  (src/caption_fmt.c) */
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
-/* The six rows of blocks of caption_fmt_weights() for step t of run:
- * the image, its pixels shaded by α_t,i, the cells' weights. */
+/* The six rows of blocks of step t (from 1) of run of tr, as
+ * caption_fmt_weights() draws them: the image, its pixels shaded by
+ * α_t,i, the cells' weights.  The caller checks that the run has step t. */
+void caption_fmt_rows(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii);
+
+/* Writes step t (from 1) of run of tr, as caption_fmt_weights does:
+ * the line "t=T: WORD ..." and the six rows of blocks
+ * (caption_fmt_rows()).  The caller checks that the run has step t. */
 void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
 		      int ascii);
 

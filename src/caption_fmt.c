@@ -38,12 +38,22 @@ static void caption_fmt_row(FILE *out, const struct pgm_image *im,
 	fputc('\n', out);
 }
 
-void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+void caption_fmt_rows(FILE *out, const struct trace *tr, int run, int t,
 		      int ascii)
 {
 	const double *a = trace_weights(tr, run, t);
 	for (int y = 0; y < CAPTION_SIDE; y++)
 		caption_fmt_row(out, tr->input, a, y, ascii);
+}
+
+void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii)
+{
+	int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos)
+			 : tr->runs[run].pred[t - 1];
+	fprintf(out, "t=%d: %s  (the image; α_%d over its cells)\n", t,
+		tr->m->tgt.words[w], t);
+	caption_fmt_rows(out, tr, run, t, ascii);
 }
 
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
@@ -54,10 +64,7 @@ int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
 			"pixel shaded by its cell's weight\n", run ? "\n" : "",
 			trace_scorer_name(ru->scorer));
 		for (int t = 1; t <= ru->nsteps; t++) {
-			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
-					    : tr->m->eos) : ru->pred[t - 1];
-			fprintf(out, "\nt=%d: %s  (the image; α_%d over its "
-				"cells)\n", t, tr->m->tgt.words[w], t);
+			fputc('\n', out);
 			caption_fmt_step(out, tr, run, t, ascii);
 		}
 	}

@@ -785,7 +785,7 @@ static void render_picture(const struct view *v, struct view_screen *s,
 {
 	char *text = NULL;
 	struct strlist l = { 0 };
-	CAPTURE(text, caption_fmt_step(f, v->tr, v->run, t, v->ascii));
+	CAPTURE(text, caption_fmt_rows(f, v->tr, v->run, t, v->ascii));
 	for (char *p = text, *nl; p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		if (!nl)

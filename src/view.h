@@ -125,7 +125,7 @@ struct view_screen {
 	int npicture;
 	char **picture;     /* an image's trace: in place of the bars, the
 	                       image beside its pixels shaded by α_t and the
-	                       cells' weights (caption_fmt_step), a line a
+	                       cells' weights (caption_fmt_rows), a line a
 	                       pixel row; or none */
 	char *keys;         /* the key hints of the bottom line */
 };
