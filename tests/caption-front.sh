@@ -134,6 +134,19 @@ sys.exit(not (len(g) == 1 and len(cells) == 9 and
 run_cmd deck --model=caption4 -o "$TMP/deck.html" "$img/train/bar-x0.pgm"
 expect_status 0 "deck --model=caption4 IMAGE"
 check "deck: the slides name the cells" grep -q "bottom-right" "$TMP/deck.html"
+check "deck: each step's picture writes the JSON's weights over the image" \
+	"$PYTHON3" -c 'import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+pics = re.findall(r"<svg class=\"pic\".*?</svg>", html, re.S)
+got = {}
+for p in pics:
+    m = re.search(r"<g class=\"image\">(.*?)</g>", p, re.S)
+    if m:
+        t = int(re.search(r"data-step=\"(\d+)\"", p).group(1))
+        got.setdefault(t, re.findall(r">([01]\.\d\d)</text>", m.group(1)))
+steps = json.load(open(sys.argv[2]))["runs"][0]["steps"]
+want = {k + 1: ["%.2f" % a for a in st["weights"]] for k, st in enumerate(steps)}
+sys.exit(got != want)' "$TMP/deck.html" "$TMP/greedy.json"
 
 # refusals: exit 1, and -o leaves no file
 for w in local-m local-p fixed; do
