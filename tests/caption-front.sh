@@ -163,6 +163,12 @@ expect_status 1 "a malformed PGM"
 expect_err "bad.pgm:4:5: expected pixel 3 of 36" \
 	"a malformed PGM: FILE:LINE:COL"
 check "a malformed PGM: no output file" test ! -e "$TMP/b.json"
+printf 'P5\n6 6\n255\n0123456789' >"$TMP/cut.pgm"
+run_cmd trace --model=caption4 --format=csv -o "$TMP/c.csv" "$TMP/cut.pgm"
+expect_status 1 "a binary PGM cut short"
+expect_err "cut.pgm: byte 22: expected pixel 11 of 36" \
+	"a binary PGM cut short: FILE: byte N (10 pixels after 11 header bytes)"
+check "a binary PGM cut short: no output file" test ! -e "$TMP/c.csv"
 run_cmd trace --model=caption4
 expect_status 1 "an image model given no image"
 expect_err "is an image model, which reads the PGM image named where a sentence would be: je suis étudiant: " \
