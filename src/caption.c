@@ -292,11 +292,18 @@ const char *caption_image_name(const struct trace *tr)
 	return ((const struct caption_owned *)tr->input)->name;
 }
 
-/* 0 if cfg's window applies to an image's cells (global), else -1 with
- * err saying why not. */
+/* 0 if cfg's window applies to an image's cells (global) and it asks
+ * for no gradient paths, else -1 with err saying why not. */
 static int caption_check_window(const struct trace_cfg *cfg,
 				struct errbuf *err)
 {
+	if (cfg && cfg->grad_paths) {
+		/* gradpath.c's training pass does not carry [patch.*] */
+		err_set(err, "--gradient-paths follows the gradient back to "
+			"a sentence's words; it does not yet reach an image's "
+			"cells through the patch encoder");
+		return -1;
+	}
 	if (!cfg || cfg->window == WINDOW_global)
 		return 0;
 	err_set(err, "--window=%s centres on a position of a sentence, and "

@@ -157,6 +157,13 @@ for w in local-m local-p fixed; do
 		"--window=$w: an image's cells have no order, said"
 	check "--window=$w: no output file" test ! -e "$TMP/w.json"
 done
+# --gradient-paths does not reach the cells yet: refused, not a crash
+run_cmd heatmap --model=caption4 --target="a bar on the left" \
+	--gradient-paths -o "$TMP/gp.svg" "$img/train/bar-x0.pgm"
+expect_status 1 "heatmap --gradient-paths over an image"
+expect_err "it does not yet reach an image's cells" \
+	"--gradient-paths over an image: refused with a reason"
+check "--gradient-paths over an image: no output file" test ! -e "$TMP/gp.svg"
 printf 'P2\n6 6\n255\n0 0 x\n' >"$TMP/bad.pgm"
 run_cmd trace --model=caption4 -o "$TMP/b.json" "$TMP/bad.pgm"
 expect_status 1 "a malformed PGM"
