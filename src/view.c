@@ -618,6 +618,7 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	int best = top_weight(v, t, 1, &a);
 	/* local-p makes the context with a_t = align_t × the Gaussian */
 	const char *w = trace_weight_symbol(v->tr);
+	const char *item = v->tr->enc ? "cell" : "word"; /* an image's */
 	fprintf(f, "The context vector c_%d is the encoder states averaged "
 		"with the attention weights: each h_i is multiplied by %s_%d,i "
 		"and the products are added. With %s_%d,%d = %s, c_%d is mostly "
@@ -631,23 +632,23 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 			continue;
 		const struct trace_operand *u = trace_op_key(r, "u");
 		if (u && trace_op_key(r, "pi"))
-			fprintf(f, " Hard attention keeps one word instead. "
+			fprintf(f, " Hard attention keeps one %s instead. "
 				"These weights add up to less than 1, so it "
 				"draws from them divided by their sum, π_%d: "
 				"u = %s falls below cumsum_%d,%d first, so "
 				"l = %d and c_%d = h_%d, the state of \"%s\".",
-				t, fmt_num(buf, u->v[0], v->fmt.precision),
+				item, t, fmt_num(buf, u->v[0], v->fmt.precision),
 				t, i, i, t, i, src_word(v, i - 1));
 		else if (u)
-			fprintf(f, " Hard attention keeps one word instead: u = "
+			fprintf(f, " Hard attention keeps one %s instead: u = "
 				"%s falls below cumsum_%d,%d first, so l = %d "
-				"and c_%d = h_%d, the state of \"%s\".",
+				"and c_%d = h_%d, the state of \"%s\".", item,
 				fmt_num(buf, u->v[0], v->fmt.precision),
 				t, i, i, t, i, src_word(v, i - 1));
 		else
-			fprintf(f, " Hard attention (argmax) keeps the word "
+			fprintf(f, " Hard attention (argmax) keeps the %s "
 				"of the largest weight instead: c_%d = h_%d, "
-				"the state of \"%s\".", t, i,
+				"the state of \"%s\".", item, t, i,
 				src_word(v, i - 1));
 	}
 }

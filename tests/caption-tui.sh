@@ -73,6 +73,8 @@ start hard 80 24 "'$ATTN_TRACE' tui --model=caption4 --hard --seed=3 --color=nev
 expect hard "cell 1 of 9" "--hard: the stepper opens"
 keys hard g 4
 expect hard "stage 4 of 6: weighted sum   step t=1" "g 4: the weighted sum"
+expect hard "Hard attention keeps" "--hard: the weighted sum narrates the draw"
+expect_not hard "keeps one word" "--hard: an image's draw keeps a cell, not a word"
 for k in $(seq 10); do keys hard Right; done
 expect hard "the image and α_3 over its cells (dot); $drawn" \
 	"--hard: step 3's picture names the cell drawn ($drawn)"
