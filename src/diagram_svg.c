@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "caption.h"
 #include "diagram.h"
 #include "fmt_svg.h"
 #include "num.h"
@@ -388,6 +389,24 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 	fputs("</text>\n", out);
 }
 
+/* An image's trace: the image with the step's weights over its cells,
+ * above the query, right of the lines (caption_svg_step). */
+static void image_panel(FILE *out, const struct diagram *d,
+			const struct lay *L)
+{
+	const int pix = 30, x = L->qx + 110, y = L->top + 4;
+	char lab[64];
+	fprintf(out, "<g class=\"image\">\n");
+	caption_svg_step(out, d->tr, d->run, d->t, x, y, pix);
+	snprintf(lab, sizeof lab, "the image, %s_%d,i over its cells",
+		 trace_weight_symbol(d->tr), d->t);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
+		"text-anchor=\"middle\" fill=\"#444444\">", x + 3 * pix,
+		y + 6 * pix + 26);
+	math(out, lab);
+	fputs("</text>\n</g>\n", out);
+}
+
 /* The picture's height: the captions' last line, worked out as
  * captions() will lay them. */
 static int picture_height(const struct diagram *d, const struct lay *L)
@@ -422,6 +441,8 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		  L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
 	if (d->feed)
 		feed_box(out, d, &L, prec);
+	if (d->tr->enc == &caption_encoder)
+		image_panel(out, d, &L);
 	int y = results(out, d, &L, prec);
 	if (captions(out, d, L.bx, y, prec) != height)
 		return -1; /* picture_height() and captions() disagree */

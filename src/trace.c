@@ -518,6 +518,8 @@ void trace_free(struct trace *tr)
 	free(tr->recs);
 	free(tr->src);
 	free(tr->tgt);
+	if (tr->input_free)
+		tr->input_free((void *)tr->input);
 	memset(tr, 0, sizeof *tr);
 }
 

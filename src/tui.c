@@ -196,6 +196,17 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 	}
 }
 
+/* An image's picture (view_screen.picture) from row y: its title, then
+ * its lines as the view made them. */
+static void tui_picture(int y, const struct view_screen *s)
+{
+	attron(A_BOLD);
+	tui_put(y++, 1, s->bars_title, COLS - 2);
+	attroff(A_BOLD);
+	for (int k = 0; k < s->npicture; k++)
+		tui_put(y++, 1, s->picture[k], COLS - 2);
+}
+
 /* The widths of the heatmap's row labels (*rw) and cells (*cw): a cell
  * holds a shade, a weight and its source word, cut to HEAT_WORD_COLS. */
 static void heat_widths(const struct tui *ui, int *rw, int *cw)
@@ -441,12 +452,18 @@ static void tui_draw(struct tui *ui)
 		bottom -= s.nbars + 2;
 	else
 		s.nbars = 0;
+	if (s.npicture && bottom - s.npicture - 1 - y >= 4)
+		bottom -= s.npicture + 2;
+	else
+		s.npicture = 0;
 	if (ui->v.mode == VIEW_HEATMAP)
 		tui_heatmap(ui, y);
 	else
 		tui_body(ui, &s, y, bottom);
 	if (s.nbars)
 		tui_bars(ui, bottom + 1, &s);
+	if (s.npicture)
+		tui_picture(bottom + 1, &s);
 	tui_band(LINES - 1, s.keys, tui_attr(ui, PAIR_KEYS, A_REVERSE));
 	refresh();
 	view_screen_free(&s);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "caption.h"
 #include "i18n.h"
 #include "num.h"
 #include "diagram.h"
@@ -630,6 +631,8 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	int best = top_weight(v, t, 1, &a);
 	/* local-p makes the context with a_t = align_t × the Gaussian */
 	const char *w = trace_weight_symbol(v->tr);
+	/* what the source items are: an image's cells, else words */
+	const char *item = v->tr->enc ? _("cell") : _("word");
 	/* TRANSLATORS: %1$d the step t, %2$s the weight's symbol (α or a),
 	 * %3$d the index of the largest weight, %4$s its value, %5$s its
 	 * source word */
@@ -647,29 +650,33 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 		const struct trace_operand *u = trace_op_key(r, "u");
 		if (u && trace_op_key(r, "pi"))
 			/* TRANSLATORS: %1$d the step t, %2$s the random
-			 * number u, %3$d the word drawn, %4$s that word */
-			fprintf(f, _(" Hard attention keeps one word instead. "
+			 * number u, %3$d the item drawn, %4$s its name,
+			 * %5$s "word" or "cell" */
+			fprintf(f, _(" Hard attention keeps one %5$s instead. "
 				     "These weights add up to less than 1, so "
 				     "it draws from them divided by their sum, "
 				     "π_%1$d: u = %2$s falls below "
 				     "cumsum_%1$d,%3$d first, so l = %3$d and "
 				     "c_%1$d = h_%3$d, the state of \"%4$s\"."),
 				t, fmt_num(buf, u->v[0], v->fmt.precision),
-				i, src_word(v, i - 1));
+				i, src_word(v, i - 1), item);
 		else if (u)
 			/* TRANSLATORS: %1$s the random number u, %2$d the
-			 * step t, %3$d the word drawn, %4$s that word */
-			fprintf(f, _(" Hard attention keeps one word instead: "
+			 * step t, %3$d the item drawn, %4$s its name, %5$s
+			 * "word" or "cell" */
+			fprintf(f, _(" Hard attention keeps one %5$s instead: "
 				     "u = %1$s falls below cumsum_%2$d,%3$d "
 				     "first, so l = %3$d and c_%2$d = h_%3$d, the "
 				     "state of \"%4$s\"."),
 				fmt_num(buf, u->v[0], v->fmt.precision),
-				t, i, src_word(v, i - 1));
+				t, i, src_word(v, i - 1), item);
 		else
+			/* TRANSLATORS: %1$d the step t, %2$d the item kept,
+			 * %3$s its name, %4$s "word" or "cell" */
 			fprintf(f, _(" Hard attention (argmax) keeps the "
-				     "word of the largest weight instead: c_%d = "
-				     "h_%d, the state of \"%s\"."), t, i,
-				src_word(v, i - 1));
+				     "%4$s of the largest weight instead: "
+				     "c_%1$d = h_%2$d, the state of \"%3$s\"."),
+				t, i, src_word(v, i - 1), item);
 	}
 }
 
@@ -681,6 +688,11 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 
 	const struct window_class *w = window_get(v->tr->cfg.window);
 
+	if (fr->stage == STAGE_ENCODING && v->tr->enc &&
+	    v->tr->enc->narrate) { /* an encoder plug-in's own words */
+		v->tr->enc->narrate(f, v->tr, fr->i, v->fmt.precision);
+		return;
+	}
 	if (a->narrate(f, v->tr, v->run, fr->stage, fr->t, fr->i,
 		       v->fmt.precision))
 		return;
@@ -767,8 +779,13 @@ static void render_title(const struct view *v, struct view_screen *s)
 {
 	const struct trace *tr = v->tr;
 	char *src = NULL, *tgt = NULL;
-	CAPTURE(src, for (int i = 0; i < tr->n; i++)
-		fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
+	const char *image = caption_image_name(tr);
+	if (image) { /* an image: its file's name, not its cells */
+		const char *slash = strrchr(image, '/');
+		src = xstrdup(slash ? slash + 1 : image);
+	} else
+		CAPTURE(src, for (int i = 0; i < tr->n; i++)
+			fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
 	if (tr->ntgt)
 		CAPTURE(tgt, for (int k = 0; k < tr->ntgt; k++)
 			fprintf(f, "%s%s", k ? " " : "",
@@ -789,10 +806,48 @@ static void render_title(const struct view *v, struct view_screen *s)
 	free(tgt);
 }
 
+/* An image's trace: the image and its pixels shaded by α_t, with the
+ * cells' weights, as lines, in place of the bars. */
+static void render_picture(const struct view *v, struct view_screen *s,
+			   int t)
+{
+	char *text = NULL;
+	struct strlist l = { 0 };
+	CAPTURE(text, caption_fmt_rows(f, v->tr, v->run, t, v->ascii));
+	for (char *p = text, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		sl_push(&l, xstrndup(p, (size_t)(nl - p)));
+	}
+	free(text);
+	s->picture = l.v;
+	s->npicture = l.n;
+	struct fmt_bar bars[CAPTION_CELLS];
+	int drawn = -1; /* hard attention's cell, as the bars mark it */
+	for (int i = 0; i < fmt_bars(bars, v->tr, v->run, t, 2) &&
+	     i < CAPTION_CELLS; i++)
+		if (bars[i].is_drawn)
+			drawn = i;
+	const char *sc = trace_scorer_name(v->tr->runs[v->run].scorer);
+	if (drawn >= 0)
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s); drawn: cell %d, \"%s\""),
+					  t, sc, drawn + 1,
+					  src_word(v, drawn));
+	else
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s)"), t, sc);
+}
+
 static void render_bars(const struct view *v, struct view_screen *s, int t)
 {
 	if (t < 1 || t > v->tr->runs[v->run].nsteps)
 		return;
+	if (v->tr->enc == &caption_encoder) {
+		render_picture(v, s, t);
+		return;
+	}
 	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
 	/* local-p's bars are the final weights a_t = align_t × Gaussian */
@@ -830,7 +885,12 @@ static void render_step(const struct view *v, struct view_screen *s,
 	int at = view_stage_index(v, fr->stage), total;
 	int num = view_screen_number(v, &total) + 1;
 	s->stage = (int)fr->stage;
-	if (fr->stage == STAGE_ENCODING)
+	if (fr->stage == STAGE_ENCODING && v->tr->enc)
+		s->where = xasprintf(_("stage %d of %d: %s   cell %d of %d   "
+				       "screen %d of %d"), at + 1, v->nstages,
+				     _(view_stage_titles[fr->stage]), fr->i,
+				     v->tr->n, num, total);
+	else if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf(_("stage %d of %d: %s   word %d of %d   "
 				       "screen %d of %d"), at + 1, v->nstages,
 				     _(view_stage_titles[fr->stage]), fr->i,
@@ -1220,6 +1280,9 @@ void view_screen_free(struct view_screen *s)
 	free(s->body);
 	free(s->bars);
 	free(s->bars_title);
+	for (int k = 0; k < s->npicture; k++)
+		free(s->picture[k]);
+	free(s->picture);
 	free(s->title);
 	free(s->where);
 	free(s->keys);
