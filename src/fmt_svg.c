@@ -30,6 +30,7 @@
 /* spacing, in px */
 #define SVG_MARGIN 24
 #define SVG_LINE 24      /* from one title or subtitle line to the next */
+#define SVG_SUB_DROP 6   /* more under the subtitle, whose α_t,i descends */
 #define SVG_CELL_H 34
 #define SVG_CELL_W 58    /* the narrowest cell */
 #define SVG_CELL_PAD 16  /* room beside a cell's value */
@@ -548,7 +549,7 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		L->gx[k] += shift;
 	}
 	L->top = SVG_MARGIN + SVG_FS_TITLE + (L->ntitle - 1 + L->nsub) *
-		 SVG_LINE + 12;
+		 SVG_LINE + 12 + (L->nsub > 1 ? SVG_SUB_DROP : 0);
 	L->legend = L->top + ph + 28;
 	L->height = L->legend + SVG_BAR_H + 6 + SVG_FS_TICK + SVG_MARGIN;
 }
@@ -600,6 +601,7 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
 		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
 		svg_sub1b);
+	y += SVG_SUB_DROP; /* below the subtitle's subscript */
 	if (tr->ntgt) {
 		y += SVG_LINE;
 		fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
