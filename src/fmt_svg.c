@@ -396,10 +396,19 @@ static void svg_lay_columns(struct svg_lay *L)
 	}
 }
 
-/* Panels a row: more go on a row below, so that five scorers make a
- * picture of slide proportions rather than a strip; fewer when three
- * would make the picture wider than SVG_LEGIBLE_W. */
-#define SVG_PER_ROW 3
+/* The least width of the text above the panels (the subtitle), and
+ * about the height of the titles and the legend: what svg_lay() adds to
+ * the panels when it chooses how many go on a row. */
+#define SVG_TEXT_W 760
+#define SVG_CHROME_H 170
+
+/* How large a picture w by h is shown fitted into a 1920x1080 slide: the
+ * scale, times 1000. */
+static long svg_fit(int w, int h)
+{
+	long a = 1920000L / (w > 0 ? w : 1), b = 1080000L / (h > 0 ? h : 1);
+	return a < b ? a : b;
+}
 
 /* The widest picture whose smallest text, the subscripts (75 %) of the
  * subtitle and the legend, is still 20 px when the picture is shown 1920
@@ -422,7 +431,7 @@ static void svg_centre_rows(struct svg_lay *L, int w)
 	}
 }
 
-/* Each panel's row labels and width, and the panels' positions, three a
+/* Each panel's row labels and width, and the panels' positions, per_row a
  * row, and each architecture on rows of its own; returns the height of
  * the panels. */
 static int svg_lay_panels(struct svg_lay *L)
@@ -430,7 +439,8 @@ static int svg_lay_panels(struct svg_lay *L)
 	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
 		if (k > 0 && (k - first == L->per_row ||
-			      L->ptr[k] != L->ptr[k - 1])) { /* a new row */
+			      (L->ptr[k] != L->ptr[k - 1] &&
+			       L->ptr[k - 1]->nruns > 1))) { /* a new row */
 			row++;
 			first = k;
 			y += L->head + L->band + tallest * SVG_CELL_H + SVG_GAP;
@@ -512,11 +522,21 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		L->title = calloc(1, 1);
 	svg_lay_columns(L);
 	int ph;
-	for (L->per_row = SVG_PER_ROW;; L->per_row--) {
+	/* as many panels a row as make the picture largest when it is
+	 * fitted into a 1920x1080 slide */
+	int best = 1;
+	long most = -1;
+	for (L->per_row = L->count; L->per_row >= 1; L->per_row--) {
 		ph = svg_lay_panels(L);
-		if (L->per_row == 1 || L->width <= SVG_LEGIBLE_W)
-			break;
+		long fit = svg_fit(svg_max(L->width, SVG_TEXT_W),
+				   ph + SVG_CHROME_H);
+		if (fit > most) {
+			most = fit;
+			best = L->per_row;
+		}
 	}
+	L->per_row = best;
+	ph = svg_lay_panels(L);
 	/* the title on one line, or broken to fit the panels or the
 	 * legible width, whichever is wider */
 	int tw = svg_width(svg_cols(L->title), SVG_FS_TITLE, 1), lines = 1;
