@@ -333,7 +333,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 {
 	char num[NUM_BUFSZ], lab[128];
 	if (d->has_pt && !d->note[0]) {
-		y += 34;
+		y += 36; /* clear of the formula's subscripts */
 		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
 			 d->t, num_fixed(num, d->pt, prec));
 		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
@@ -401,7 +401,7 @@ static int picture_height(const struct diagram *d, const struct lay *L)
 {
 	int y = L->bottom + BIG_BOX + 42 + 32 + 24;
 	if (d->has_pt && !d->note[0])
-		y += 34;
+		y += 36;
 	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n)
 		y += 34;
 	return y;
