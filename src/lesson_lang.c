@@ -143,7 +143,7 @@ static int ll_page_shows(const struct lesson *t, const struct lesson_page *a,
 	}
 }
 
-/* The references and claims of page a against those of page b. */
+/* The references of page a against those of page b, in order. */
 static int ll_page_refs(const struct lesson *t, const struct lesson_page *a,
 			const struct lesson_page *b, const char *orig,
 			void (*report)(void *ctx, const char *msg), void *ctx)
@@ -164,49 +164,202 @@ static int ll_page_refs(const struct lesson *t, const struct lesson_page *a,
 		snprintf(found, sizeof found, "%d", a->nrefs);
 		return ll_report(t, a->line, 1, orig, what, found, report, ctx);
 	}
-	int same = a->nclaims == b->nclaims;
-	for (int k = 0; same && k < a->nclaims; k++)
-		same = strcmp(a->claims[k].text, b->claims[k].text) == 0;
-	if (!same)
-		return ll_report(t, a->line, 1, orig, "the same claims",
-				 "others", report, ctx);
 	return 0;
+}
+
+/* Where ll_number has got to: a block of a page, and a place in its
+ * text (NULL: its start). */
+struct ll_cur {
+	int b;
+	const char *s;
+};
+
+static int ll_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The next number with a decimal point ("0.5", "-2.66") typed in the
+ * text of page pg from *c on, with *len set and *c moved past it; NULL
+ * after the last.  A page's prose holds only literal ones ("\\2.66",
+ * shown without the backslash): lesson_check_numbers refuses others. */
+static const char *ll_number(const struct lesson_page *pg, struct ll_cur *c,
+			     size_t *len)
+{
+	for (; c->b < pg->nblocks; c->b++, c->s = NULL) {
+		const char *t = pg->blocks[c->b].text;
+		if (!t)
+			continue;
+		for (const char *s = c->s ? c->s : t; *s; s++) {
+			size_t d = strspn(s, "0123456789");
+			if (d == 0 || s[d] != '.' || !ll_digit(s[d + 1]) ||
+			    (s > t && (ll_digit(s[-1]) || s[-1] == '.')))
+				continue;
+			const char *st = s > t && s[-1] == '-' ? s - 1 : s;
+			*len = (size_t)(s + d + 1 - st) +
+			       strspn(s + d + 1, "0123456789");
+			c->s = st + *len;
+			return st;
+		}
+	}
+	return NULL;
+}
+
+/* The claims and the numbers typed in the prose of page a against those
+ * of page b, in order. */
+static int ll_page_claims(const struct lesson *t, const struct lesson_page *a,
+			  const struct lesson_page *b, const char *orig,
+			  void (*report)(void *ctx, const char *msg), void *ctx)
+{
+	char what[256], found[256];
+	for (int k = 0; k < a->nclaims || k < b->nclaims; k++) {
+		if (k < a->nclaims && k < b->nclaims &&
+		    strcmp(a->claims[k].text, b->claims[k].text) == 0)
+			continue;
+		snprintf(what, sizeof what, k < b->nclaims ?
+			 "the claim '%s'" : "no more claims%s",
+			 k < b->nclaims ? b->claims[k].text : "");
+		snprintf(found, sizeof found, k < a->nclaims ? "'%s'" :
+			 "none%s", k < a->nclaims ? a->claims[k].text : "");
+		return ll_report(t, k < a->nclaims ? a->claims[k].line :
+				 a->line, k < a->nclaims ? 7 : 1, orig, what,
+				 found, report, ctx);
+	}
+	struct ll_cur ca = { 0, NULL }, cb = { 0, NULL };
+	size_t la = 0, lb = 0;
+	for (int k = 1;; k++) {
+		const char *na = ll_number(a, &ca, &la);
+		const char *nb = ll_number(b, &cb, &lb);
+		if (!na && !nb)
+			break;
+		if (na && nb && la == lb && memcmp(na, nb, la) == 0)
+			continue;
+		if (nb)
+			snprintf(what, sizeof what, "the number %.*s as the "
+				 "page's number %d", (int)lb, nb, k);
+		else
+			snprintf(what, sizeof what, "no number %d", k);
+		snprintf(found, sizeof found, "%.*s", na ? (int)la : 4,
+			 na ? na : "none");
+		return ll_report(t, a->line, 1, orig, what, found, report,
+				 ctx);
+	}
+	return 0;
+}
+
+/* The prediction, fold and pin of page a against those of page b. */
+static int ll_page_predict(const struct lesson *t,
+			   const struct lesson_page *a,
+			   const struct lesson_page *b, const char *orig,
+			   void (*report)(void *ctx, const char *msg),
+			   void *ctx)
+{
+	const struct lesson_predict *pa = a->predict, *pb = b->predict;
+	char what[256], found[256];
+	if (pa && pb && pa->kind == pb->kind && pa->block == pb->block &&
+	    strcmp(pa->c.text, pb->c.text) == 0)
+		pa = pb = NULL;
+	if (pa || pb) {
+		snprintf(what, sizeof what, pb ? "'predict %s' before the "
+			 "page's block %d" : "no 'predict'%.0s%.0d",
+			 pb ? pb->c.text : "", pb ? pb->block + 1 : 0);
+		snprintf(found, sizeof found, pa ? "'predict %s' before "
+			 "block %d" : "none%.0s%.0d", pa ? pa->c.text : "",
+			 pa ? pa->block + 1 : 0);
+		return ll_report(t, pa ? pa->line : a->line, pa ? pa->col : 1,
+				 orig, what, found, report, ctx);
+	}
+	if (a->fold != b->fold)
+		return ll_report(t, a->line, 1, orig, b->fold ? "'fold' on "
+				 "the page" : "no 'fold'", a->fold ? "'fold'" :
+				 "none", report, ctx);
+	if (!a->pin != !b->pin)
+		return ll_report(t, a->line, 1, orig, b->pin ? "'pin' on the "
+				 "page" : "no 'pin'", a->pin ? "'pin'" : "none",
+				 report, ctx);
+	return 0;
+}
+
+/* The header values that carry meaning (all but lesson_key_words) of t
+ * against those of o. */
+static int ll_header(const struct lesson *t, const struct lesson *o,
+		     const char *orig,
+		     void (*report)(void *ctx, const char *msg), void *ctx)
+{
+	char what[256], found[256];
+	int bad = 0;
+	for (int k = 0; k < LESSON_NKEYS; k++) {
+		const char *a = t->head[k], *b = o->head[k];
+		if (lesson_key_words(k) || (!a && !b) ||
+		    (a && b && strcmp(a, b) == 0))
+			continue;
+		const char *key = lesson_key_name(k);
+		if (b)
+			snprintf(what, sizeof what, "'%s: %.200s'", key, b);
+		else
+			snprintf(what, sizeof what, "no '%s:'", key);
+		if (a)
+			snprintf(found, sizeof found, "'%s: %.200s'", key, a);
+		else
+			snprintf(found, sizeof found, "none");
+		bad += ll_report(t, a ? t->head_pos[k].line :
+				 t->translates_pos.line, a ?
+				 t->head_pos[k].col : 1, orig, what, found,
+				 report, ctx);
+	}
+	return bad;
+}
+
+char *lesson_original_path(const char *path, const char *file)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) : 0;
+	size_t n = dir + strlen(file) + 8;
+	char *orig = xmalloc(n);
+	snprintf(orig, n, "%.*s%s../%s", (int)dir, path, slash ? "/" : "",
+		 file);
+	return orig;
+}
+
+/* Every page of t against the same page of o. */
+static int ll_pages(const struct lesson *t, const struct lesson *o,
+		    const char *orig,
+		    void (*report)(void *ctx, const char *msg), void *ctx)
+{
+	int bad = 0;
+	if (o->npages != t->npages) {
+		char what[64], found[64];
+		snprintf(found, sizeof found, "%d", t->npages);
+		snprintf(what, sizeof what, "%d pages", o->npages);
+		return ll_report(t, t->npages ? t->pages[t->npages - 1].line :
+				 1, 1, orig, what, found, report, ctx);
+	}
+	for (int k = 0; k < t->npages; k++) {
+		const struct lesson_page *a = &t->pages[k], *b = &o->pages[k];
+		bad += ll_page_shows(t, a, b, orig, report, ctx);
+		bad += ll_page_refs(t, a, b, orig, report, ctx);
+		bad += ll_page_claims(t, a, b, orig, report, ctx);
+		bad += ll_page_predict(t, a, b, orig, report, ctx);
+	}
+	return bad;
 }
 
 int lesson_check_translation(const struct lesson *t,
 			     void (*report)(void *ctx, const char *msg),
 			     void *ctx)
 {
-	if (!t->translates)
+	if (!t->translates || !t->base)
 		return 0;
-	const char *slash = strrchr(t->path, '/');
-	size_t dir = slash ? (size_t)(slash - t->path) : 0;
-	size_t n = dir + strlen(t->translates) + 8;
-	char *orig = xmalloc(n), found[64];
-	snprintf(orig, n, "%.*s%s../%s", (int)dir, t->path, slash ? "/" : "",
-		 t->translates);
 	struct lesson o;
 	struct errbuf err;
-	int bad = 0;
-	if (lesson_load(&o, orig, &err) != 0) {
+	int bad;
+	if (lesson_load(&o, t->base, &err) != 0)
 		bad = ll_report(t, t->translates_pos.line,
 				t->translates_pos.col, "its header",
 				"a lesson that loads", err.msg, report, ctx);
-	} else if (o.npages != t->npages) {
-		snprintf(found, sizeof found, "%d", t->npages);
-		char what[64];
-		snprintf(what, sizeof what, "%d pages", o.npages);
-		bad = ll_report(t, t->npages ? t->pages[t->npages - 1].line : 1,
-				1, orig, what, found, report, ctx);
-	} else {
-		for (int k = 0; k < t->npages; k++) {
-			bad += ll_page_shows(t, &t->pages[k], &o.pages[k],
-					     orig, report, ctx);
-			bad += ll_page_refs(t, &t->pages[k], &o.pages[k],
-					    orig, report, ctx);
-		}
-	}
+	else
+		bad = ll_header(t, &o, t->base, report, ctx) +
+		      ll_pages(t, &o, t->base, report, ctx);
 	lesson_free(&o);
-	free(orig);
 	return bad;
 }

@@ -116,7 +116,7 @@ body() {
 # page_through LESSON COLS ROWS: pages the lesson with Space, writing what
 # it saw to $TMP/seen; returns 1 if the stepper stopped answering
 page_through() {
-	name="p$1x$2"
+	name=${pt_name:-p$1x$2}
 	start "$name" "$2" "$3" "'$ATTN_TRACE' lesson $1 --color=never"
 	: >"$TMP/seen"
 	first_screen "$name" "$TMP/cur" || return 1
@@ -191,6 +191,37 @@ for size in "80 24" "100 30"; do
 			ok "$what"
 		fi
 	done
+done
+# Every translation in lessons/zh_CN, found by listing it (so that a new
+# one is covered without editing this test), fits the stepper as its
+# original does: at 80x24 Space alone shows every line of its --plain.
+# It is opened by path, so the frame stays English (LC_ALL=C.UTF-8) and
+# the prose is the translation's.
+for f in "$srcdir"/lessons/zh_CN/[0-9]*.lesson; do
+	[ -e "$f" ] || continue
+	f=$(cd "$(dirname "$f")" && pwd)/$(basename "$f")
+	n=$(basename "$f" | sed 's/-.*//; s/^0*//')
+	what="zh_CN lesson $n at 80x24: Space alone shows every line"
+	if ! LC_ALL=C.UTF-8 "$ATTN_TRACE" lesson "$f" --plain --width=78 \
+	     >"$TMP/plain"; then
+		not_ok "$what: --plain failed"
+		continue
+	fi
+	answered=1
+	if ! pt_name="z${n}x80" page_through "$f" 80 24; then
+		echo "--- Space stopped turning or scrolling; the screen:"
+		cat "$TMP/cur"
+		tm kill-session -t "z${n}x80" 2>/dev/null
+		answered=0
+	fi
+	missing "$TMP/plain" "$TMP/seen" >"$TMP/missing"
+	if [ -s "$TMP/missing" ] || [ $answered = 0 ]; then
+		echo "--- $(wc -l <"$TMP/missing") lines never shown, the first:"
+		head -n 5 "$TMP/missing"
+		not_ok "$what"
+	else
+		ok "$what"
+	fi
 done
 # At 80x24 what a page's prose points at is on its first screen, without
 # scrolling (issue 25, part 3): a lesson page too long for the weight bars

@@ -1,11 +1,16 @@
 #!/bin/sh
-# zh-lessons.sh: translated lessons (doc/translating.md, "Translated
-# lessons").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
-# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the English lesson's numbers and no
-# line wider than 80 columns; --lang=en and LANG=C give the English one,
-# byte for byte the same; 'lesson --check' passes the translation and
-# fails, with PATH:LINE:COL, a copy missing a page, one with a directive
-# changed and one with a reference changed.  Skipped without the locale.
+# zh-lessons.sh: translated lessons (doc/translating.md, "Lessons in
+# another language").  Under LANG=zh_CN.UTF-8 'lesson 1 --plain' is
+# lessons/zh_CN/01-tokens.lesson (and lesson 2 its translation), with the
+# English lesson's numbers and no line wider than 80 columns; --lang=en
+# and LANG=C give the English one, byte for byte the same; an
+# untranslated lesson falls back to English.  Every translation in
+# lessons/zh_CN passes --check, shows its original's numbers and fits 80
+# columns.  'lesson --check' fails, with PATH:LINE:COL, translations that
+# differ from their original in a page, a directive, a reference, a
+# header value, a prediction, a claim, a literal number or a fold; and a
+# translation's relative model:, model= and pairs: resolve as in its
+# original.  Skipped without the locale.
 . "$srcdir/tests/lib.sh"
 locale -a 2>/dev/null | grep -qix 'zh_CN.utf8' || { echo "no zh_CN.UTF-8 locale"; exit 77; }
 unset LC_ALL LC_MESSAGES LANGUAGE ATTN_TRACE_LESSONS
@@ -42,15 +47,46 @@ check "lesson 2's numbers (references and arithmetic) are the English one's" \
 	cmp -s "$TMP/en2.num" "$TMP/zh2.num"
 check "lesson 2 in Chinese fits 80 columns" \
 	$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/zh2" 80
-LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 3 --plain >"$TMP/zh3" 2>&1
-LANG=C "$ATTN_TRACE" lesson 3 --plain >"$TMP/en3" 2>&1
+# a lesson directory where lesson 4 has no translation (the shipped one
+# may have every lesson translated)
+mkdir -p "$TMP/fb/zh_CN"
+cp "$L/01-tokens.lesson" "$L/04-decoder.lesson" "$TMP/fb/"
+cp "$L/zh_CN/01-tokens.lesson" "$TMP/fb/zh_CN/"
+ATTN_TRACE_LESSONS=$TMP/fb LANG=zh_CN.UTF-8 "$ATTN_TRACE" lesson 4 --plain \
+	>"$TMP/zh3" 2>&1
+ATTN_TRACE_LESSONS=$TMP/fb LANG=C "$ATTN_TRACE" lesson 4 --plain \
+	>"$TMP/en3" 2>&1
+check "the untranslated lesson renders" grep -qF "A second RNN" "$TMP/en3"
 check "an untranslated lesson falls back to English" cmp -s "$TMP/en3" "$TMP/zh3"
 LANG=zh_CN.UTF-8 "$ATTN_TRACE" lessons >"$TMP/list" 2>&1
 check "lessons lists the Chinese title" grep -qF "词变成向量" "$TMP/list"
 
-# lesson --check compares a translation with its original
-run_cmd lesson --check "$L/zh_CN/01-tokens.lesson" "$L/zh_CN/02-encoder.lesson"
-expect_status 0 "--check passes the translations of lessons 1 and 2"
+# Every translation there is, found by listing lessons/zh_CN, so that a
+# new one is checked without editing this test: --check passes it (which
+# compares it with its original), its --plain shows the original's
+# numbers in the same order, and no line of it is wider than 80 columns
+# (wcwidth).  tests/tui-pages.sh pages each through the stepper at 80x24.
+ntr=0
+for f in "$L"/zh_CN/[0-9]*.lesson; do
+	[ -e "$f" ] || continue
+	ntr=$((ntr + 1))
+	b=$(basename "$f" .lesson)
+	orig=$(sed -n 's/^translates: *//p' "$f" | head -n 1)
+	check "zh_CN/$b names its original" test -n "$orig" -a -f "$L/$orig"
+	run_cmd lesson --check "$f"
+	expect_status 0 "zh_CN/$b passes --check"
+	check "zh_CN/$b: --check says ok" grep -qxF "$f: ok" "$TMP/out"
+	LANG=C "$ATTN_TRACE" lesson "$L/$orig" --plain >"$TMP/o.txt" 2>&1
+	LANG=C "$ATTN_TRACE" lesson "$f" --plain >"$TMP/t.txt" 2>&1
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/o.txt" >"$TMP/o.num"
+	grep -oE -- '-?[0-9]+\.[0-9]+' "$TMP/t.txt" >"$TMP/t.num"
+	check "zh_CN/$b: the original shows numbers" test -s "$TMP/o.num"
+	check "zh_CN/$b: its numbers are the original's, in order" \
+		cmp -s "$TMP/o.num" "$TMP/t.num"
+	check "zh_CN/$b: no line of --plain wider than 80 columns" \
+		$PY "$top_srcdir/tests/cjk_check.py" width "$TMP/t.txt" 80
+done
+check "at least two translations" test "$ntr" -ge 2
 mkdir -p "$TMP/t/zh_CN"
 cp "$L/01-tokens.lesson" "$TMP/t/"
 T=$TMP/t/zh_CN/01-tokens.lesson
@@ -80,6 +116,85 @@ expect_status 1 "--check fails a translation with a reference changed"
 check "... at the reference's line and column" \
 	grep -qF "r.lesson:9:7: expected the reference {α_1,2} as in" "$TMP/err"
 sed 's/^/# /' "$TMP/err"
+
+# --check compares the header values that carry meaning (all but title,
+# goal and translates), the predictions, claims, numbers typed, fold and
+# pin; each change below is one it must catch, at its line and column.
+orig_r() {
+	printf '%s\n' 'title: R' 'goal: g' 'model: handset4' \
+		'sentence: je suis étudiant' 'scorer: general' \
+		'page: one' 'fold' 'The score is {e_1,1}, about \0.5.' \
+		'claim argmax(α_1) = je' 'page: two' 'predict argmax(e_2)' 'hint h' \
+		'And {α_1,2}.' 'show scores t=2'
+}
+orig_r >"$TMP/t/r.lesson"
+tr_r() {
+	printf '%s\n' 'title: 甲' 'goal: 乙' 'translates: r.lesson' \
+		'model: handset4' 'sentence: je suis étudiant' \
+		'scorer: general' 'page: 一' 'fold' '分数是{e_1,1}，约 \0.5。' \
+		'claim argmax(α_1) = je' 'page: 二' 'predict argmax(e_2)' 'hint 提示' \
+		'还有{α_1,2}。' 'show scores t=2'
+}
+tr_r >"$TMP/t/zh_CN/r.lesson"
+run_cmd lesson --check "$TMP/t/zh_CN/r.lesson"
+expect_status 0 "--check passes a translation with the same header and pages"
+# bad_tr SED WHERE WHAT: the translation changed by SED fails --check
+# with an error at PATH:WHERE: naming what was expected
+bad_tr() {
+	tr_r | sed "$1" >"$TMP/t/zh_CN/r.lesson"
+	run_cmd lesson --check "$TMP/t/zh_CN/r.lesson"
+	expect_status 1 "--check fails a translation with $3"
+	check "... at r.lesson:$2" grep -qF "zh_CN/r.lesson:$2: expected" "$TMP/err"
+}
+bad_tr 's/^scorer: general/scorer: concat/' 6:9 "another scorer"
+bad_tr 's/^sentence: je suis étudiant/sentence: je suis/' 5:11 \
+	"another sentence"
+bad_tr '/^scorer:/d' 3:1 "no scorer:"
+bad_tr '6a target: i am a student' 7:9 "a target the original has not"
+bad_tr 's/^predict argmax(e_2)/predict argmax(e_1)/' 12:9 \
+	"another prediction"
+bad_tr '/^predict /d; /^hint /d' 11:1 "no prediction"
+bad_tr 's/^claim argmax(α_1) = je/claim argmax(α_1) = suis/' 10:7 \
+	"another claim"
+bad_tr 's/0\.5。/0.6。/' 7:1 "another number typed"
+bad_tr '/^fold$/d' 7:1 "no fold"
+tr_r | sed 's/^title: 甲/title: 另一个/; s/^goal: 乙/goal: 别的/' \
+	>"$TMP/t/zh_CN/r.lesson"
+run_cmd lesson --check "$TMP/t/zh_CN/r.lesson"
+expect_status 0 "--check lets the title and goal differ"
+tr_r | sed 's|^translates: r.lesson|translates: ../r.lesson|' \
+	>"$TMP/t/zh_CN/r.lesson"
+run_cmd lesson --check "$TMP/t/zh_CN/r.lesson"
+expect_status 1 "--check refuses 'translates:' naming a path"
+expect_err "r.lesson:3:13: expected the file name of the original lesson" \
+	"... at its value"
+
+# A translation's relative model:, pairs: and model= paths resolve as in
+# its original (against the original's directory and tree), not against
+# lessons/zh_CN: lesson 14's model= and lesson 3's pairs: need it.
+mkdir -p "$TMP/t/models" "$TMP/t/data"
+cp "$L/models/epoch0.model" "$TMP/t/models/"
+cp "$L/data/long-heldout.pairs" "$TMP/t/data/"
+printf '%s\n' 'title: M' 'goal: g' 'model: models/epoch0.model' \
+	'sentence: zone économique européenne' 'page: one' \
+	'{α_1,1 model=models/epoch0.model}' >"$TMP/t/m.lesson"
+printf '%s\n' 'title: 甲' 'goal: 乙' 'translates: m.lesson' \
+	'model: models/epoch0.model' 'sentence: zone économique européenne' \
+	'page: 一' '{α_1,1 model=models/epoch0.model}' >"$TMP/t/zh_CN/m.lesson"
+run_cmd lesson --check "$TMP/t/zh_CN/m.lesson"
+expect_status 0 "a translation's relative model: and model= are its original's"
+"$ATTN_TRACE" lesson --plain "$TMP/t/m.lesson" 2>&1 | tail -n 1 >"$TMP/m.en"
+"$ATTN_TRACE" lesson --plain "$TMP/t/zh_CN/m.lesson" 2>&1 | tail -n 1 >"$TMP/m.zh"
+check "... and show the same number" cmp -s "$TMP/m.en" "$TMP/m.zh"
+sed 's/^/# /' "$TMP/m.zh"
+printf '%s\n' 'title: 甲' 'goal: 乙' 'translates: p.lesson' \
+	'model: longattn8' 'pairs: data/long-heldout.pairs' \
+	'sentence: le lapin rouge nage' 'page: 一' 'show accuracy' \
+	>"$TMP/t/zh_CN/p.lesson"
+sed '1,3d' "$TMP/t/zh_CN/p.lesson" | { printf 'title: P\ngoal: g\n'; cat; } \
+	>"$TMP/t/p.lesson"
+run_cmd lesson --check "$TMP/t/zh_CN/p.lesson"
+expect_status 0 "a translation's relative pairs: is its original's"
 run_cmd lesson 1 --lang=fr
 expect_status 2 "--lang=fr is a usage error"
 finish
