@@ -60,8 +60,8 @@ KNOWN = [
      "keep its 13.5 px subscripts 20 px on a 1080 px slide; it needs the "
      "boxes in two columns"),
     (r"^heatmap scorer=all, ",
-     "seven panels of 13 px numbers in 58x34 cells do not fit one slide "
-     "at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
+     "a panel for every scorer, 13 px numbers in 58x34 cells, does not "
+     "fit one slide at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
      "3, 7.5 at 8 and 12.1 at 12 (were 13.6, 8.4, 4.2, 7.5)"),
     (r"^heatmap scorer=(general|location), 8 words$",
      "the decoder runs to its 18-step limit: 18 rows of 34 px make the "
