@@ -20,15 +20,7 @@ need() {
 if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
 	need "python3 is needed to drive the browser"
 fi
-browser=${CHROMIUM:-}
-if [ -z "$browser" ]; then
-	for b in chromium chromium-browser google-chrome google-chrome-stable; do
-		if command -v "$b" >/dev/null 2>&1; then
-			browser=$b
-			break
-		fi
-	done
-fi
+browser=$(find_chromium)
 if [ -z "$browser" ]; then
 	need "no Chromium (set CHROMIUM, or apt-get install chromium)"
 fi
