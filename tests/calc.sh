@@ -1,0 +1,37 @@
+#!/bin/sh
+# calc.sh: attn-trace calc, attention on any vectors (issue 31): every
+# scorer against PyTorch for random sizes 1 to 16 (tests/torch_calc.py),
+# a file with weights, and nothing written on an error.  The bad inputs
+# are in tests/bad/cases.tsv.
+. "$srcdir/tests/lib.sh"
+
+# general with W_a = I is the dot product: the same scores, by the
+# formula, 1·0.2 + 0.5·1 = 0.7, 1·1 + 0.5·(-1) = 0.5, 1·0.5 + 0.5·0.5 = 0.75
+run_cmd calc -s general -f json "$srcdir/tests/data/calc.txt"
+expect_status 0 "calc reads tests/data/calc.txt"
+check "its scores are s·(I·h_i): 0.7, 0.5, 0.75" \
+	grep -qF '"e": [0.7, 0.5, 0.75]' "$TMP/out"
+check "its weights are the file's" grep -qF '"weights_from": "file"' "$TMP/out"
+# with values one-hot, the output is the weights themselves, α_i =
+# exp(e_i) / Σ exp(e_j): by hand 0.3484, 0.2853, 0.3663
+run_cmd calc -s general -p 4 "$srcdir/tests/data/calc.txt"
+check "the output of one-hot values is α (0.3484, 0.2853, 0.3663)" \
+	grep -qF 'the output c_1 = Σ_i α_1,i·v_i        (3)   [ 0.3484,  0.2853,  0.3663]' "$TMP/out"
+check "the weighted sum names the values v_i" \
+	grep -qF 'α_1,2·v_2 = 0.2853×v_2' "$TMP/out"
+
+# -o: written whole, or not at all
+run_cmd calc -o "$TMP/good.json" -f json --query=1 --keys='1;2'
+check "-o FILE holds the JSON" grep -q '"output"' "$TMP/good.json"
+run_cmd calc -o "$TMP/bad.json" --query=1 --keys='1;x'
+expect_status 2 "a bad key is a usage error"
+check "and -o FILE is not written" test ! -e "$TMP/bad.json"
+
+torch_python_find
+if [ -n "$torch_python" ]; then
+	check "calc agrees with torch, every scorer, d and d_v 1 to 16" \
+		"$torch_python" "$srcdir/tests/torch_calc.py" "$ATTN_TRACE"
+else
+	echo "# no Python here can import torch: torch_calc.py skipped"
+fi
+finish
