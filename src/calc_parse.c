@@ -54,14 +54,19 @@ static int calc_row(const char *s, const struct calc_at *at, double *out,
 	for (;;) {
 		double x;
 		const char *e;
-		while (calc_sep(*p))
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
-		if (!*p || *p == ';' || *p == '\n')
+		if (*count > 0 && *p == ',') /* one comma between numbers */
+			for (p++; *p == ' ' || *p == '\t'; p++)
+				;
+		else if (!*p || *p == ';' || *p == '\n')
 			break;
-		if (*count == max)
-			return calc_err(err, at, s, p, max == 1
-					? "expected one number"
-					: "expected at most 16 numbers");
+		if (*count == max) {
+			char msg[48];
+			snprintf(msg, sizeof msg, "expected at most %d "
+				 "number%s", max, max == 1 ? "" : "s");
+			return calc_err(err, at, s, p, msg);
+		}
 		enum num_status st = num_parse(p, &x, &e);
 		if (st == NUM_SYNTAX || (*e && *e != ';' && *e != '\n' &&
 					 !calc_sep(*e)))
@@ -136,8 +141,9 @@ int calc_parse_arg(struct calc_in *in, const char *name, const char *arg,
 		p = end + 1;
 	}
 	if (values && nv != in->n) {
-		err_set(err, "--values:1:%d: expected %d values, one a key, "
-			"found %d", 1 + (int)(end - arg), in->n, nv);
+		err_set(err, "--values:1:%d: expected %d value%s, one a key, "
+			"found %d", 1 + (int)(end - arg), in->n,
+			in->n == 1 ? "" : "s", nv);
 		return -1;
 	}
 	return 0;
@@ -281,8 +287,8 @@ int calc_parse_file(struct calc_in *in, const char *path, struct errbuf *err)
 	if (rc != 0)
 		return -1;
 	if (nv && nv != in->n) {
-		err_set(err, "%s:%d:1: expected %d values, one a key, found %d",
-			where, line, in->n, nv);
+		err_set(err, "%s:%d:1: expected %d value%s, one a key, found "
+			"%d", where, line, in->n, in->n == 1 ? "" : "s", nv);
 		return -1;
 	}
 	if (!in->d || !in->n) {
