@@ -27,6 +27,15 @@ run_cmd calc -o "$TMP/bad.json" --query=1 --keys='1;x'
 expect_status 2 "a bad key is a usage error"
 check "and -o FILE is not written" test ! -e "$TMP/bad.json"
 
+# numbers read and written with '.' under a comma locale: e = 0.75, 1.5,
+# α_2 = 1 / (1 + e^-0.75) = 0.6792, output 0.5·0.3208 + 1·0.6792 = 0.8396
+if locale -a 2>/dev/null | grep -qi '^de_DE.utf-\{0,1\}8$'; then
+	LC_ALL=de_DE.UTF-8 "$ATTN_TRACE" calc --query=1.5 --keys='0.5;1' \
+		>"$TMP/out" 2>"$TMP/err"
+	check "under de_DE.UTF-8 the output is 0.8396, with a point" \
+		grep -qF '(1)   [ 0.8396]' "$TMP/out"
+fi
+
 torch_python_find
 if [ -n "$torch_python" ]; then
 	check "calc agrees with torch, every scorer, d and d_v 1 to 16" \
