@@ -146,12 +146,28 @@ static void calc_json_softmax(struct fmt_buf *b, const struct trace_rec *r)
 	fmt_buf_putc(b, '}');
 }
 
+/* Joins b's lines into one: each '\n' but the last and the blanks after
+ * it become one space. */
+static void calc_json_compact(struct fmt_buf *b)
+{
+	size_t w = 0;
+	for (size_t r = 0; r < b->len; r++) {
+		if (b->p[r] == '\n' && r + 1 < b->len) {
+			while (r + 1 < b->len && b->p[r + 1] == ' ')
+				r++;
+			b->p[w++] = ' ';
+			continue;
+		}
+		b->p[w++] = b->p[r];
+	}
+	b->len = w;
+}
+
 int calc_fmt_json(FILE *out, const struct calc *c, const struct fmt_opts *o)
 {
 	const struct calc_in *in = c->in;
 	const struct trace *tr = &c->tr;
 	struct fmt_buf b = FMT_BUF_INIT;
-	(void)o;
 	fmt_buf_printf(&b, "{\"format\": \"%s\",\n  \"scorer\": ",
 		       CALC_JSON_VERSION);
 	fmt_buf_json_string(&b, scorer_get(in->scorer)->name);
@@ -181,6 +197,9 @@ int calc_fmt_json(FILE *out, const struct calc *c, const struct fmt_opts *o)
 	fmt_buf_puts(&b, ",\n  \"output\": ");
 	fmt_buf_json_vec(&b, ctx->result, ctx->len);
 	fmt_buf_puts(&b, "}\n");
+	if (o->compact) /* JSON Lines: each line break and its indent out
+			   (no string here holds one), but the last */
+		calc_json_compact(&b);
 	int rc = fmt_buf_flush(&b, out);
 	fmt_buf_free(&b);
 	return rc;

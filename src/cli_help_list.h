@@ -484,7 +484,8 @@ HELP(calc_seed, C(calc), "N",
      "draw the scorer's weights with seed N, when FILE\n"
      "gives none (default 1)")
 HELP(calc_format, C(calc), "FORMAT",
-     "text (the default), json or csv")
+     "text (the default), json, jsonl (the JSON on one\n"
+     "line) or csv")
 HELP(calc_precision, C(calc), "N",
      "digits after the point in text (default 4)")
 HELP(calc_output, C(calc), "FILE",

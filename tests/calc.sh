@@ -20,6 +20,12 @@ check "the output of one-hot values is α (0.3484, 0.2853, 0.3663)" \
 check "the weighted sum names the values v_i" \
 	grep -qF 'α_1,2·v_2 = 0.2853×v_2' "$TMP/out"
 
+# jsonl: the JSON on one line, the same object
+"$ATTN_TRACE" calc -f json -s additive --query=1,2 --keys='1,0;0,1' >"$TMP/a.json"
+"$ATTN_TRACE" calc -f jsonl -s additive --query=1,2 --keys='1,0;0,1' >"$TMP/a.jsonl"
+check "-f jsonl is one line" test "$(wc -l <"$TMP/a.jsonl")" -eq 1
+check "-f jsonl is -f json joined" test "$(tr -d '\n' <"$TMP/a.json" | sed 's/  */ /g')" = "$(tr -d '\n' <"$TMP/a.jsonl")"
+
 # -o: written whole, or not at all
 run_cmd calc -o "$TMP/good.json" -f json --query=1 --keys='1;2'
 check "-o FILE holds the JSON" grep -q '"output"' "$TMP/good.json"
