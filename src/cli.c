@@ -29,6 +29,7 @@
 #include "cli_caption.h"
 #include "cli_image.h"
 #include "cli_glimpse.h"
+#include "cli_calc.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "raster.h"
@@ -280,6 +281,8 @@ static void cli_help(void)
 "                     (caption --help)\n"
 "  glimpse FILE.pgm   glimpses at an image (Mnih et al. 2014), number by\n"
 "                     number; --train, --measure (glimpse --help)\n"
+"  calc --query=LIST --keys=ROWS  attention on any vectors, term by term\n"
+"                     (calc --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -1064,6 +1067,7 @@ static const struct {
 	{ "image", NULL, cli_image },
 	{ "caption", NULL, cli_caption },
 	{ "glimpse", NULL, cli_glimpse },
+	{ "calc", NULL, cli_calc },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

@@ -238,7 +238,8 @@ const char *cli_option_name(int code)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "image", "deck", "accuracy", "caption", "glimpse"
+	"train", "vocab", "self", "image", "deck", "accuracy", "caption", "glimpse",
+	"calc"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters

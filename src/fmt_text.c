@@ -431,7 +431,7 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 	case REC_SCORES:
 	case REC_CONCAT:
 	case REC_WEIGHTED:
-		return TRACE_NAME_SYMBOL;
+		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
 	case REC_SOFTMAX:
 		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
 	case REC_RNN:
@@ -526,14 +526,14 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		text_softmax(b, r, &nm, prec);
 		break;
 	case REC_WEIGHTED:
-		/* "%s = %s×h_%d", the symbol followed by ASCII but for the
-		 * two bytes of the one column of '×' */
+		/* "%s = %s×%s", the symbol, the weight and the vector's
+		 * name (h_i; calc's v_i), ASCII but for '×' */
 		cols = fmt_buf_put_cols(b, nm.symbol);
 		at = b->len;
 		TEXT_LIT(b, " = ");
 		text_num(b, trace_op(r, "weight")->v[0], prec, 0);
-		TEXT_LIT(b, "×h_");
-		fmt_buf_int(b, r->i);
+		TEXT_LIT(b, "×");
+		fmt_buf_puts(b, nm.op[trace_op_at(r, "h")]);
 		cols += (int)(b->len - at) - 1;
 		text_line_end(b, cols, r->result, r->len, prec);
 		break;
