@@ -84,6 +84,12 @@ int caption_build(struct trace *tr, const struct model *m,
  * error.  (src/caption_fmt.c) */
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
+/* Writes step t (from 1) of run of tr, as caption_fmt_weights does:
+ * the line "t=T: WORD ..." and the six rows of blocks.  The caller
+ * checks that the run has step t. */
+void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii);
+
 /* Writes tr (a caption trace) as a standalone SVG document titled with
  * name: for each run a row of panels, one a step, each the image's
  * pixels in gray under its cells coloured by their weights (the heatmaps'

@@ -38,22 +38,28 @@ static void caption_fmt_row(FILE *out, const struct pgm_image *im,
 	fputc('\n', out);
 }
 
+void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii)
+{
+	const double *a = trace_weights(tr, run, t);
+	int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos)
+			 : tr->runs[run].pred[t - 1];
+	fprintf(out, "t=%d: %s  (the image; α_%d over its cells)\n", t,
+		tr->m->tgt.words[w], t);
+	for (int y = 0; y < CAPTION_SIDE; y++)
+		caption_fmt_row(out, tr->input, a, y, ascii);
+}
+
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
 {
-	const struct pgm_image *im = tr->input;
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
 		fprintf(out, "%s%s scorer: each word, the image, and each "
 			"pixel shaded by its cell's weight\n", run ? "\n" : "",
 			trace_scorer_name(ru->scorer));
 		for (int t = 1; t <= ru->nsteps; t++) {
-			const double *a = trace_weights(tr, run, t);
-			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
-					    : tr->m->eos) : ru->pred[t - 1];
-			fprintf(out, "\nt=%d: %s  (the image; α_%d over its "
-				"cells)\n", t, tr->m->tgt.words[w], t);
-			for (int y = 0; y < CAPTION_SIDE; y++)
-				caption_fmt_row(out, im, a, y, ascii);
+			fputc('\n', out);
+			caption_fmt_step(out, tr, run, t, ascii);
 		}
 	}
 	return ferror(out) ? -1 : 0;

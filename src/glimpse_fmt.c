@@ -164,7 +164,7 @@ static void gf_sense(FILE *out, const struct glimpse_model *m,
 }
 
 /* The classifier, and with a true class the loss and REINFORCE's. */
-static void gf_classify(FILE *out, const struct glimpse_model *m,
+void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
 			const struct glimpse_trace *tr, int prec)
 {
 	char lab[160], num[NUM_BUFSZ];
@@ -195,6 +195,21 @@ static void gf_classify(FILE *out, const struct glimpse_model *m,
 	}
 }
 
+void glimpse_fmt_step(FILE *out, const struct glimpse_model *m,
+		      const struct pgm_image *im,
+		      const struct glimpse_trace *tr, int t, int prec,
+		      int ascii)
+{
+	const struct glimpse_step *s = &tr->st[t - 1];
+	char lab[32];
+	fprintf(out, "glimpse %d of %d\n", t, m->steps);
+	snprintf(lab, sizeof lab, "h_%d", t - 1);
+	gf_vec(out, lab, s->h_prev, m->hidden, prec);
+	gf_place(out, m, s, t, prec);
+	gf_sense(out, m, s, t, prec);
+	glimpse_fmt_picture(out, im, tr, t - 1, t, 0, ascii);
+}
+
 int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
 		     const char *mname, const struct pgm_image *im,
 		     const char *name, const struct glimpse_trace *tr,
@@ -207,16 +222,10 @@ int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
 	free(safe);
 	free(msafe);
 	for (int t = 0; t < m->steps; t++) {
-		const struct glimpse_step *s = &tr->st[t];
-		char lab[32];
-		fprintf(out, "\nglimpse %d of %d\n", t + 1, m->steps);
-		snprintf(lab, sizeof lab, "h_%d", t);
-		gf_vec(out, lab, s->h_prev, m->hidden, prec);
-		gf_place(out, m, s, t + 1, prec);
-		gf_sense(out, m, s, t + 1, prec);
-		glimpse_fmt_picture(out, im, tr, t, t + 1, 0, ascii);
+		fputc('\n', out);
+		glimpse_fmt_step(out, m, im, tr, t + 1, prec, ascii);
 	}
-	gf_classify(out, m, tr, prec);
+	glimpse_fmt_classify(out, m, tr, prec);
 	fprintf(out, "\nthe path of the glimpses (1 .. %d at their corners; "
 		"the boxes: their foveas)\n", m->steps);
 	glimpse_fmt_picture(out, im, tr, 0, m->steps, 1, ascii);

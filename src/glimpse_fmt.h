@@ -30,6 +30,19 @@ void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			 const struct glimpse_trace *tr, int first, int last,
 			 int path, int ascii);
 
+/* Glimpse t (from 1 to m->steps) of tr, as glimpse_fmt_text writes
+ * it: "glimpse T of N", h_{t-1}, the place and its draw, the retina,
+ * the glimpse network and the core, and the picture of its retina. */
+void glimpse_fmt_step(FILE *out, const struct glimpse_model *m,
+		      const struct pgm_image *im,
+		      const struct glimpse_trace *tr, int t, int prec,
+		      int ascii);
+
+/* The classifier's lines of glimpse_fmt_text ("classifier", z, p and
+ * the class) and, with a true class, the loss, R and REINFORCE's. */
+void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
+			  const struct glimpse_trace *tr, int prec);
+
 /* The trace as one JSON object (doc/trace-format.md, "Glimpses"). */
 int glimpse_fmt_json(FILE *out, const struct glimpse_model *m,
 		     const char *mname, const struct pgm_image *im,

@@ -31,13 +31,14 @@ enum lesson_key {
 	KEY_TITLE, KEY_GOAL, KEY_MODEL, KEY_SENTENCE, KEY_TARGET, KEY_SCORER,
 	KEY_SCORERS, KEY_ARCH, KEY_WINDOW, KEY_WINDOW_SIZE, KEY_HARD, KEY_SEED,
 	KEY_INPUT_FEEDING, KEY_GRADIENT_PATHS, KEY_PAIRS, KEY_TRANSLATES,
-	KEY_COUNT
+	KEY_IMAGE, KEY_GLIMPSE, KEY_CLASS, KEY_COUNT
 };
 
 static const char *const lesson_key_names[KEY_COUNT] = {
 	"title", "goal", "model", "sentence", "target", "scorer", "scorers",
 	"arch", "window", "window-size", "hard", "seed",
-	"input-feeding", "gradient-paths", "pairs", "translates"
+	"input-feeding", "gradient-paths", "pairs", "translates", "image",
+	"glimpse", "class"
 };
 _Static_assert(KEY_COUNT == LESSON_NKEYS, "lesson.h's LESSON_NKEYS");
 
@@ -402,7 +403,8 @@ static int lp_header_done(struct lparse *p, int line, const char *found)
 {
 	static const int required[] = { KEY_TITLE, KEY_SENTENCE };
 	for (size_t k = 0; k < sizeof required / sizeof required[0]; k++)
-		if (!p->key_line[required[k]])
+		if (!p->key_line[required[k]] && !(required[k] ==
+		    KEY_SENTENCE && p->key_line[KEY_IMAGE]))
 			return lp_errat(p, line, 1, "expected a '%s:' line "
 					"before the first page, found %s",
 					lesson_key_names[required[k]], found);
@@ -615,6 +617,12 @@ static int lp_set_key(struct lparse *p, int key, const char *v, size_t n,
 		l->pairs = xstrndup(v, n);
 		l->pairs_pos = pos;
 		break;
+	case KEY_IMAGE: l->image = xstrndup(v, n); l->image_pos = pos; break;
+	case KEY_GLIMPSE:
+		l->glimpse = xstrndup(v, n);
+		l->glimpse_pos = pos;
+		break;
+	case KEY_CLASS: l->cls = xstrndup(v, n); l->cls_pos = pos; break;
 	case KEY_SEED: /* the seed of a selection's draws */
 		if (util_whole(v, n, ULLONG_MAX, &l->cfg.seed) == 0)
 			return 0;
@@ -685,12 +693,13 @@ static const char *const show_names[SHOW_COUNT] = {
 	"embedding", "encoder", "state", "score", "scores", "softmax",
 	"weights", "weighted", "context", "concat", "output", "stage",
 	"heatmap", "compare", "quiz", "self", "diagram", "words",
-	"gradpaths", "accuracy"
+	"gradpaths", "accuracy", "image", "glimpse", "glimpses"
 };
 
 #define SHOW_LIST "embedding, encoder, state, score, scores, softmax, " \
 	"weights, weighted, context, concat, output, stage=NAME, heatmap, " \
-	"compare, diagram, words, gradpaths or accuracy"
+	"compare, diagram, words, gradpaths, accuracy, image, glimpse or " \
+	"glimpses"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
 #define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
@@ -734,6 +743,9 @@ static const struct show_rule {
 	[SHOW_GRADPATHS] = { 0, OPT(OPT_SCORER) | OPT(OPT_MODEL) |
 			     OPT(OPT_WINDOW) },
 	[SHOW_ACCURACY] = { 0, 0 },
+	[SHOW_IMAGE] = { 0, OPT(OPT_T) | OPT(OPT_SCORER) },
+	[SHOW_GLIMPSE] = { OPT(OPT_T), OPT(OPT_T) },
+	[SHOW_GLIMPSES] = { 0, 0 },
 	/* SHOW_QUIZ: by its stage, in quiz_rule() */
 };
 
@@ -1411,6 +1423,10 @@ static void lesson_alts_unload(struct lesson *l)
 
 void lesson_free(struct lesson *l)
 {
+	lesson_image_free(l);
+	free(l->image);
+	free(l->glimpse);
+	free(l->cls);
 	lesson_why_free(l);
 	free(l->pairs);
 	lesson_alts_unload(l);
@@ -1678,13 +1694,14 @@ static int prep_target(const struct lesson *l, const struct model *m,
 	return 0;
 }
 
-static int prep_trace(const struct lesson *l, const struct model *m,
+static int prep_trace(struct lesson *l, const struct model *m,
 		      struct trace *tr, struct errbuf *err)
 {
 	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS], ntgt = 0;
 	struct errbuf e;
-	int n = prep_words(l, src, l->sentence, l->sentence_pos, &m->src,
-			   "source", err);
+	int n = l->image ? 0 : prep_words(l, src, l->sentence,
+					  l->sentence_pos, &m->src, "source",
+					  err);
 	if (n < 0)
 		return -1;
 	if (l->target) {
@@ -1713,6 +1730,9 @@ static int prep_trace(const struct lesson *l, const struct model *m,
 			l->grad_pos.col, e.msg);
 		return -1;
 	}
+	if (l->image) /* the caption of an image */
+		return lesson_image_trace(l, m, ntgt ? tgt : NULL, ntgt, tr,
+					  err);
 	if (trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, l->scorers,
 			&l->cfg, &e) != 0) {
 		err_set(err, "%s:%d:%d: %s", l->path, l->sentence_pos.line,
@@ -1805,6 +1825,7 @@ static int prep_shows(const struct lesson *l, const struct trace *tr,
 		for (int b = 0; b < l->pages[p].nblocks; b++) {
 			const struct lesson_block *bl = &l->pages[p].blocks[b];
 			if (!bl->text && bl->show.what != SHOW_SELF &&
+			    bl->show.what != SHOW_GLIMPSE &&
 			    prep_show(l, &bl->show, lesson_show_trace(l,
 				      &bl->show, tr), err) != 0)
 				return -1;
@@ -1821,6 +1842,8 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	/* without "model:", "arch: NAME" means that architecture's built-in
 	 * model (bahdanau4) */
 	const char *model = l->model;
+	if (!model && l->image) /* an image's caption: caption4 */
+		model = "caption4";
 	const struct arch_class *ac = l->arch >= 0 ? arch_get(l->arch) : NULL;
 	if (!model && ac && l->arch != ARCH_DEFAULT)
 		model = ac->model;
@@ -1884,9 +1907,11 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	if (prep_alts(l, m, &files, err) != 0 ||
 	    prep_shows(l, tr, err) != 0 ||
 	    lesson_why_prepare(l, m, err) != 0 ||
+	    lesson_image_prepare(l, err) != 0 ||
 	    lesson_refs_prepare(l, tr, err) != 0 ||
 	    lesson_self_prepare(l, m, err) != 0) {
 		lesson_self_free(l);
+		lesson_image_free(l);
 		lesson_why_free(l);
 		lesson_alts_unload(l);
 		trace_free(tr);

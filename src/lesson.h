@@ -17,6 +17,9 @@
 #include "util.h"
 
 struct accuracy_line; /* accuracy.h */
+struct pgm_image;     /* pgm.h */
+struct glimpse_model; /* glimpse.h */
+struct glimpse_trace;
 
 /* Model files a lesson loads, at most: its own and those of model=, each
  * file once however it is spelled (it is known by device and inode), and
@@ -56,6 +59,12 @@ enum show_what {
 	                     'gradient-paths:' (lesson_why.c) */
 	SHOW_ACCURACY,    /* word accuracy by source length on 'pairs:', a
 	                     line a model of the lesson (lesson_why.c) */
+	SHOW_IMAGE,       /* the lesson's 'image:', alone, or with t= beside
+	                     α_t over its cells (lesson_image.c) */
+	SHOW_GLIMPSE,     /* glimpse t of the 'glimpse:' trace: its numbers
+	                     and its retina on the image  needs t */
+	SHOW_GLIMPSES,    /* the path of the glimpses, the classifier and
+	                     REINFORCE's terms (lesson_image.c) */
 	SHOW_COUNT
 };
 
@@ -221,7 +230,7 @@ struct lesson_alt {
 
 /* The header keys a lesson may have (lesson.c's table, whose order
  * lesson.head follows). */
-#define LESSON_NKEYS 16
+#define LESSON_NKEYS 19
 
 struct lesson {
 	char *path;       /* as given, for messages */
@@ -272,6 +281,15 @@ struct lesson {
 	struct lesson_pos pairs_pos;
 	struct accuracy_line *acc; /* the lesson's own model's accuracy on
 	                              pairs (lesson_why.c); NULL */
+	/* "image:", "glimpse:" and "class:" (lesson_image.c): the PGM file
+	 * of the lesson's tree whose caption the trace is (without
+	 * "model:", of the built-in caption4), the glimpse model run on it
+	 * with the draws of "seed:", and the image's true class; NULL */
+	char *image, *glimpse, *cls;
+	struct lesson_pos image_pos, glimpse_pos, cls_pos;
+	struct pgm_image *img;       /* the image, read by lesson_prepare */
+	struct glimpse_model *gm;    /* the glimpse model, and its run */
+	struct glimpse_trace *gt;
 	int npages;
 	struct lesson_page *pages;
 	int nalts;
@@ -324,6 +342,42 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 int lesson_self_quiz_make(struct quiz_question *q, const struct lesson *l,
 			  const struct lesson_show *sh, int precision,
 			  struct errbuf *err);
+
+/* lesson_image.c: lessons on an image (doc/lessons.md, "Lessons on an
+ * image"; lessons 21 and 22).  lesson_image_trace reads 'image:' (a file
+ * of the lesson's tree) and traces its caption with m, an image model,
+ * into tr as caption_build() does, teacher-forced with 'target:'.
+ * lesson_image_prepare runs the 'glimpse:' model on the image with
+ * 'seed:''s draws and checks the image directives ("PATH:LINE:COL:
+ * expected ...").  Both return 0 or -1 with err set; lesson_image_free
+ * frees what they made.  lesson_image_text writes a SHOW_IMAGE,
+ * SHOW_GLIMPSE or SHOW_GLIMPSES directive (run: the caption's run).
+ * lesson_image_vec finds the vector of the glimpse trace that r names
+ * (its symbol and step: l̂_1, ρ_2, p, R ...): 1 with *v and *len set,
+ * -1 with why set, 0 when r names none (or the lesson has no glimpse);
+ * lesson_image_value is its entry (as lesson_why_value), and
+ * lesson_image_word the index from 1 of a class name on r's axis, or
+ * 0.  lesson_image_walk calls visit(ctx, sym, v, len) for each vector
+ * of the glimpse trace, named as a reference names it ("l̂_1", "p"), for
+ * lesson --check's proposals; nothing without 'glimpse:'. */
+int lesson_image_trace(struct lesson *l, const struct model *m,
+		       const int *tgt, int ntgt, struct trace *tr,
+		       struct errbuf *err);
+int lesson_image_prepare(struct lesson *l, struct errbuf *err);
+void lesson_image_free(struct lesson *l);
+void lesson_image_text(FILE *out, const struct lesson *l,
+		       const struct lesson_show *sh, const struct trace *tr,
+		       int run, const struct fmt_opts *o);
+int lesson_image_vec(const struct lesson *l, const struct lesson_ref *r,
+		     const double **v, int *len, char *why, size_t size);
+int lesson_image_value(const struct lesson *l, const struct lesson_ref *r,
+		       double *v, char *why, size_t size);
+int lesson_image_word(const struct lesson *l, const struct lesson_ref *r,
+		      const char *word);
+void lesson_image_walk(const struct lesson *l,
+		       void (*visit)(void *ctx, const char *sym,
+				     const double *v, int len),
+		       void *ctx);
 
 /* Parses lesson text text[0..len) named path.  Returns 0, or -1 with err
  * filled ("PATH:LINE:COL: expected ..., found ...").  The caller frees *l

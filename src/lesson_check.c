@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "glimpse.h"
 #include "lesson.h"
 #include "num.h"
 
@@ -27,6 +28,9 @@ struct cvalue {
 	int ord;                     /* the order it was added in, so that
 	                                equal values sort the same way
 	                                everywhere */
+	char gsym[40];               /* a value of the glimpse trace: its
+	                                symbol ("l̂_1"), else "" */
+	int glen;                    /* and its vector's length */
 };
 
 struct cset {
@@ -44,17 +48,30 @@ static void cs_add(struct cset *c, struct cvalue v)
 	c->v[c->n++] = v;
 }
 
-static void cs_vec(struct cset *c, const struct trace *tr,
-		   const struct trace_rec *r, int op, const double *v, int n)
-{
-	for (int k = 0; v && k < n; k++)
-		cs_add(c, (struct cvalue){ v[k], tr, r, op, k, NULL, 0, 0 });
-}
-
 struct cs_ctx {
 	struct cset *c;
 	const struct trace *tr;
 };
+
+static void cs_vec(struct cset *c, const struct trace *tr,
+		   const struct trace_rec *r, int op, const double *v, int n)
+{
+	for (int k = 0; v && k < n; k++)
+		cs_add(c, (struct cvalue){ v[k], tr, r, op, k, NULL, 0, 0,
+					   "", 0 });
+}
+
+/* A vector of the glimpse trace (lesson_image_walk). */
+static void cs_glimpse(void *ctx, const char *sym, const double *v, int len)
+{
+	struct cs_ctx *x = ctx;
+	for (int k = 0; k < len; k++) {
+		struct cvalue cv = { v[k], x->tr, NULL, 0, k, NULL, 0, 0, "",
+				     len };
+		snprintf(cv.gsym, sizeof cv.gsym, "%s", sym);
+		cs_add(x->c, cv);
+	}
+}
 
 static int cs_visit(void *ctx, const struct trace_rec *r, int op,
 		    const double *v, int len, const struct trace_names *nm)
@@ -88,7 +105,8 @@ static void cs_model(struct cset *c, const struct trace *tr,
 			   tab[p].kind == PARAM_TGT_VOCAB ? m->E : tab[p].cols;
 		for (int k = 0; w && k < len; k++)
 			cs_add(c, (struct cvalue){ w[k], tr, NULL, 0, k,
-						   tab[p].section, cols, 0 });
+						   tab[p].section, cols, 0, "",
+						   0 });
 	}
 }
 
@@ -111,6 +129,8 @@ static void cs_page(struct cset *c, const struct lesson *l, int p,
 	seen[nseen++] = tr;
 	cs_trace(c, tr);
 	cs_model(c, tr, tab);
+	struct cs_ctx x = { c, tr };
+	lesson_image_walk(l, cs_glimpse, &x);
 	const struct lesson_page *pg = &l->pages[p];
 	for (int b = 0; b < pg->nblocks; b++) {
 		if (pg->blocks[b].text)
@@ -162,6 +182,17 @@ static void cv_name(char *buf, size_t size, const struct cvalue *v,
 			break;
 		}
 	}
+	if (v->gsym[0]) { /* p and z by class, as {p[bar]} */
+		struct lesson_ref r;
+		memset(&r, 0, sizeof r);
+		snprintf(r.sym, sizeof r.sym, "%s", v->gsym);
+		if (v->glen > 1 && lesson_image_word(l, &r, l->gm->cls[0]) > 0)
+			snprintf(idx, sizeof idx, "[%s]", l->gm->cls[v->idx]);
+		else if (v->glen > 1)
+			snprintf(idx, sizeof idx, "[%d]", v->idx + 1);
+		snprintf(buf, size, "{%s%s%s}", v->gsym, idx, dec);
+		return;
+	}
 	if (!v->r) {
 		snprintf(buf, size, "{%s[%d][%d]%s%s}", v->section,
 			 v->idx / v->cols + 1, v->idx % v->cols + 1,
@@ -191,6 +222,8 @@ static void cv_name(char *buf, size_t size, const struct cvalue *v,
 static int cv_rank(const struct cvalue *v, const struct lesson *l,
 		   const struct trace *own)
 {
+	if (v->gsym[0]) /* a lesson with glimpses is about them */
+		return -1;
 	int rank = v->tr != own ? 100 : 0;
 	if (v->r && v->r->run >= 0 &&
 	    v->tr->runs[v->r->run].scorer != l->scorer)

@@ -546,6 +546,9 @@ int lesson_ref_value(const struct lesson *l, const struct lesson_ref *r,
 	int why_rc = lesson_why_value(l, r, v, why, size);
 	if (why_rc != 0) /* {accuracy[N]}, {exact[N]} */
 		return why_rc > 0 ? 0 : -1;
+	int image_rc = lesson_image_value(l, r, v, why, size);
+	if (image_rc != 0) /* {l̂_1[1]}, {p[dot]}: the glimpse trace */
+		return image_rc > 0 ? 0 : -1;
 	if (strchr(r->sym, '.') && !r->op[0])
 		return lr_weight(t, r, v, why, size);
 	if (r->scorer >= 0 || run < 0)
@@ -626,7 +629,11 @@ static int lr_term_value(const struct lesson *l, const struct lesson_term *t,
 	int rr = t->ref.scorer >= 0 ? trace_run_of(tt, t->ref.scorer)
 		 : tt == tr ? run : trace_run_of(tt, tr->runs[run].scorer);
 	struct lr_found f;
-	if (rr < 0 || lr_find(tt, &t->ref, rr, &f, why, size) != 0) {
+	int image = lesson_image_vec(l, &t->ref, &f.v, &f.len, why, size);
+	if (image < 0)
+		return -1;
+	if (!image && (rr < 0 ||
+		       lr_find(tt, &t->ref, rr, &f, why, size) != 0)) {
 		if (rr < 0)
 			snprintf(why, size, "expected a run of the scorer in "
 				 "'%s'", t->ref.text);
@@ -654,6 +661,11 @@ static int lr_word_index(const struct lesson *l, const struct lesson_term *a,
 	int rr = a->ref.scorer >= 0 ? trace_run_of(tt, a->ref.scorer) : run;
 	struct lr_found f;
 	char why[256];
+	int cls = lesson_image_word(l, &a->ref, w); /* argmax(p) = dot */
+	if (cls > 0) {
+		*v = cls;
+		return 0;
+	}
 	if (rr < 0 || lr_find(tt, &a->ref, rr, &f, why, sizeof why) != 0)
 		return -1;
 	int k = lr_word(tt, f.axis, w);

@@ -202,7 +202,8 @@ static int lt_names_run(const struct lesson_show *sh, int run,
 		      sh->what == SHOW_STAGE ? sh->stage != STAGE_ENCODING :
 		      sh->what != SHOW_ENCODER && sh->what != SHOW_COMPARE &&
 		      sh->what != SHOW_HEATMAP && sh->what != SHOW_WEIGHTS &&
-		      sh->what != SHOW_ACCURACY;
+		      sh->what != SHOW_ACCURACY && sh->what != SHOW_GLIMPSE &&
+		      sh->what != SHOW_GLIMPSES;
 	return decoder && tr->runs[run].scorer != l->scorer;
 }
 
@@ -312,6 +313,11 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 	case SHOW_GRADPATHS:
 	case SHOW_ACCURACY:
 		lesson_why_text(out, l, sh, tr, run, &fo, width);
+		break;
+	case SHOW_IMAGE:
+	case SHOW_GLIMPSE:
+	case SHOW_GLIMPSES:
+		lesson_image_text(out, l, sh, tr, run, &fo);
 		break;
 	default:
 		lt_records(out, tr, sh, run, &fo);
@@ -445,6 +451,19 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		return;
 	case SHOW_ACCURACY:
 		snprintf(buf, size, "word accuracy by source length");
+		return;
+	case SHOW_IMAGE:
+		if (t > 0)
+			snprintf(buf, size, "the weights of step %d over the "
+				 "image", t);
+		else
+			snprintf(buf, size, "the image");
+		return;
+	case SHOW_GLIMPSE:
+		snprintf(buf, size, "glimpse %d", t);
+		return;
+	case SHOW_GLIMPSES:
+		snprintf(buf, size, "the path of the glimpses and the class");
 		return;
 	case SHOW_COUNT:
 		break;
@@ -668,7 +687,17 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	putc('\n', out);
 	if (l->goal)
 		lt_field(out, _("Goal"), l->goal, width);
-	lt_field(out, _("Sentence"), l->sentence, width);
+	if (l->image)
+		lt_field(out, "Image", l->image, width);
+	if (l->glimpse) {
+		char g[160];
+		snprintf(g, sizeof g, "%s, seed %llu%s%s", l->glimpse,
+			 (unsigned long long)l->cfg.seed, l->cls ?
+			 ", true class " : "", l->cls ? l->cls : "");
+		lt_field(out, "Glimpses", g, width);
+	}
+	if (!l->image)
+		lt_field(out, _("Sentence"), l->sentence, width);
 	lt_field(out, _("Target"), l->target ? l->target
 		 : _("none (the model decodes greedily)"), width);
 	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);

@@ -406,14 +406,40 @@ START_TEST(test_err_nul_byte)
 }
 END_TEST
 
+/* 'image:' stands in for 'sentence:'; 'glimpse:' and 'class:' are kept
+ * as written (lesson_image.c reads them). */
+START_TEST(test_image_header)
+{
+	struct lesson l;
+	parse_ok(&l, "title: T\nimage: data/x.pgm\nglimpse: glimpse6\n"
+		 "class: bar\npage: p\nshow glimpses\nshow image t=2\n");
+	ck_assert_str_eq(l.image, "data/x.pgm");
+	ck_assert_int_eq(l.image_pos.line, 2);
+	ck_assert_int_eq(l.image_pos.col, 8);
+	ck_assert_str_eq(l.glimpse, "glimpse6");
+	ck_assert_str_eq(l.cls, "bar");
+	ck_assert_ptr_null(l.sentence);
+	ck_assert_int_eq(l.pages[0].blocks[0].show.what, SHOW_GLIMPSES);
+	ck_assert_int_eq(l.pages[0].blocks[1].show.what, SHOW_IMAGE);
+	ck_assert_int_eq(l.pages[0].blocks[1].show.t, 2);
+	lesson_free(&l);
+	parse_err("title: T\nglimpse: glimpse6\npage: p\nx\n",
+		  "t.lesson:3:1: expected a 'sentence:' line before the first "
+		  "page, found 'page:'");
+	parse_err("title: T\nimage: x.pgm\npage: p\nshow glimpse\n",
+		  "t.lesson:4:13: expected t=N after 'show glimpse', found "
+		  "the end of the line");
+}
+END_TEST
+
 START_TEST(test_err_unknown_key)
 {
-	/* all 15 keys of doc/lessons.md's header table, in its order */
+	/* all 19 keys of doc/lessons.md's header table, in its order */
 	parse_err(HEAD "author: me\npage: p\nx\n", "t.lesson:3:1: expected a "
 		  "header key (title, goal, model, sentence, target, scorer, "
 		  "scorers, arch, window, window-size, hard, seed, "
-		  "input-feeding, gradient-paths, pairs or translates) or "
-		  "'page:', found 'author:'");
+		  "input-feeding, gradient-paths, pairs, translates, image, "
+		  "glimpse or class) or 'page:', found 'author:'");
 }
 END_TEST
 
@@ -599,13 +625,13 @@ START_TEST(test_err_unknown_directive)
 	parse_err(HEAD "page: p\nshow frob t=1\n", "t.lesson:4:6: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found 'frob'");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found 'frob'");
 	parse_err(HEAD "page: p\nshow  # nothing\n", "t.lesson:4:7: expected "
 		  "what to show (embedding, encoder, state, score, scores, "
 		  "softmax, weights, weighted, context, concat, output, "
-		  "stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found the end of the line");
+		  "stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found the end of the line");
 }
 END_TEST
 
@@ -617,8 +643,8 @@ START_TEST(test_err_unknown_stage)
 	parse_err(HEAD "page: p\nshow stage scoring t=1\n", "t.lesson:4:6: "
 		  "expected what to show (embedding, encoder, state, score, "
 		  "scores, softmax, weights, weighted, context, concat, "
-		  "output, stage=NAME, heatmap, compare, diagram, words, gradpaths or "
-		  "accuracy), found 'stage'");
+		  "output, stage=NAME, heatmap, compare, diagram, words, gradpaths, "
+		  "accuracy, image, glimpse or glimpses), found 'stage'");
 }
 END_TEST
 
@@ -756,7 +782,8 @@ START_TEST(test_err_long_word_is_cut)
 		  "abcdefghij\n", "t.lesson:4:6: expected what to show "
 		  "(embedding, encoder, state, score, scores, softmax, "
 		  "weights, weighted, context, concat, output, stage=NAME, "
-		  "heatmap, compare, diagram, words, gradpaths or accuracy), "
+		  "heatmap, compare, diagram, words, gradpaths, accuracy, image, "
+		  "glimpse or glimpses), "
 		  "found 'abcdefghijabcdefghijabcdefghijabcdefghij...'");
 }
 END_TEST
@@ -2011,6 +2038,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_control_character);
 	tcase_add_test(tc, test_err_nul_byte);
 	tcase_add_test(tc, test_err_unknown_key);
+	tcase_add_test(tc, test_image_header);
 	tcase_add_test(tc, test_err_window);
 	tcase_add_test(tc, test_err_duplicate_key);
 	tcase_add_test(tc, test_fold_line);

@@ -106,6 +106,7 @@ wait_exit follow 0 "q leaves the learning lesson"
 # other trace in a lesson and must change nothing.
 W=100 # the stepper's text width on a wide terminal (VIEW_TEXT_COLS)
 cp -R "$srcdir/lessons/models" "$TMP/" # the learning lesson's snapshots
+cp -R "$srcdir/lessons/data" "$TMP/" # the files of pairs: and image:
 # page_text FILE K: page K of a --plain file, up to a prediction's line
 # of what to type (the numbers after it wait for the answer)
 page_text() {

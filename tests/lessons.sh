@@ -546,7 +546,7 @@ check "lesson 13's command traces $said12 scorers ($n12)" \
 tr '\n' ' ' <"$srcdir/lessons/README.md" | tr -s ' ' |
 	grep -oE '[Ll]essons? [0-9]+( (and|to) [0-9]+)? uses? [^.;`]*`[a-z0-9]+`' \
 	>"$TMP/readme-models"
-check "lessons/README.md names the models of lessons 1 to 20" \
+check "lessons/README.md names the models of lessons 1 to 22" \
 	test "$(wc -l <"$TMP/readme-models")" -ge 7
 while read -r line; do
 	model=$(echo "$line" | grep -oE '`[a-z0-9]+`$' | tr -d '`')
