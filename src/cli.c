@@ -30,6 +30,7 @@
 #include "cli_caption.h"
 #include "cli_image.h"
 #include "cli_glimpse.h"
+#include "cli_calc.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "raster.h"
@@ -290,6 +291,8 @@ static void cli_help(void)
 "                     (caption --help)\n"
 "  glimpse FILE.pgm   glimpses at an image (Mnih et al. 2014), number by\n"
 "                     number; --train, --measure (glimpse --help)\n"
+"  calc --query=LIST --keys=ROWS  attention on any vectors, term by term\n"
+"                     (calc --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -972,10 +975,10 @@ static int cli_scorers(int argc, char **argv)
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			  strcmp(argv[1], "-h") == 0)) {
-		fputs("Usage: attn-trace scorers [--names]\n"
-		      "List the score functions attention can use, with their "
-		      "formulas and the\nweights each needs in a model; "
-		      "--names lists their names alone.\n", stdout);
+		fputs(_("Usage: attn-trace scorers [--names]\n"
+			"List the score functions attention can use, with "
+			"their formulas and the\nweights each needs in a "
+			"model; --names lists their names alone.\n"), stdout);
 		return cli_flush();
 	}
 	if (argc > 1 && !names_only)
@@ -987,11 +990,12 @@ static int cli_scorers(int argc, char **argv)
 			printf("%s\n", c->name);
 			continue;
 		}
-		printf("%-9s %s\n          %s\n          weights:", c->name,
-		       c->formula, c->summary);
+		/* TRANSLATORS: the weights' section names follow */
+		printf("%-9s %s\n          %s\n          %s", c->name,
+		       c->formula, _(c->summary), _("weights:"));
 		for (int j = 0; j < c->nparams; j++)
 			printf(" [%s.%s]", c->name, c->params[j].key);
-		printf("%s\n", c->nparams ? "" : " none");
+		printf("%s\n", c->nparams ? "" : _(" none"));
 	}
 	return cli_flush();
 }
@@ -1004,9 +1008,10 @@ static int cli_models(int argc, char **argv)
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			  strcmp(argv[1], "-h") == 0)) {
-		fputs("Usage: attn-trace models [--names]\n"
-		      "List the models built into the program, which --model "
-		      "names; --names lists\ntheir names alone.\n", stdout);
+		fputs(_("Usage: attn-trace models [--names]\n"
+			"List the models built into the program, which "
+			"--model names; --names lists\ntheir names "
+			"alone.\n"), stdout);
 		return cli_flush();
 	}
 	if (argc > 1 && !names_only)
@@ -1030,16 +1035,17 @@ static int cli_models(int argc, char **argv)
 		}
 		if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
 			/* a model of attn-trace self (src/self.h: two heads) */
-			printf("%-*s self-attention%s, embedding %d, 2 heads "
-			       "of d_k %d\n%*s %s\n", w, name,
-			       model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
-			       ? " and cross-attention" : "", m.E, m.E / 2,
-			       w, "", what);
+			printf(model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
+			       ? _("%-*s self-attention and cross-attention, "
+				   "embedding %d, 2 heads of d_k %d\n%*s %s\n")
+			       : _("%-*s self-attention, embedding %d, 2 heads "
+				   "of d_k %d\n%*s %s\n"), w, name, m.E,
+			       m.E / 2, w, "", _(what));
 		else
-			printf("%-*s %s architecture, embedding %d, hidden %d, "
-			       "attention %d\n%*s %s\n", w, name,
+			printf(_("%-*s %s architecture, embedding %d, hidden "
+				 "%d, attention %d\n%*s %s\n"), w, name,
 			       arch_get(m.arch)->name, m.E, m.H, m.A, w, "",
-			       what);
+			       _(what));
 		model_free(&m);
 	}
 	return cli_flush();
@@ -1072,6 +1078,7 @@ static const struct {
 	{ "image", NULL, cli_image },
 	{ "caption", NULL, cli_caption },
 	{ "glimpse", NULL, cli_glimpse },
+	{ "calc", NULL, cli_calc },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

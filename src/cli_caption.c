@@ -127,29 +127,17 @@ static int cli_caption_parse(struct cli_caption_opts *o, int argc,
 	return optind;
 }
 
-/* Traces im with m as o asks into *tr; returns 0, or EXIT_DATA after a
- * message. */
+/* Traces the image at path with m as o asks into *tr, as every tracing
+ * command does (tok_trace_note(): the trace reads and owns the image);
+ * returns 0, or EXIT_DATA after a message. */
 static int cli_caption_trace(struct trace *tr, const struct model *m,
-			     const struct pgm_image *im, const char *name,
+			     const char *path,
 			     const struct cli_caption_opts *o)
 {
-	int tgt[TRACE_MAX_TOKENS], ntgt = 0;
 	struct errbuf err;
-	if (caption_check_image(im, name, &err) != 0 ||
-	    caption_check_model(m, &err) != 0) {
-		cli_messagef("%s", err.msg);
-		return EXIT_DATA;
-	}
-	if (o->target) {
-		ntgt = tok_sentence(tgt, o->target, &m->tgt, "caption", NULL,
-				    0, &err);
-		if (ntgt < 0) {
-			cli_messagef("%s", err.msg);
-			return EXIT_DATA;
-		}
-	}
-	if (caption_build(tr, m, im, o->target ? tgt : NULL, ntgt,
-			  o->scorers, NULL, &err) != 0) {
+	if (caption_check_model(m, &err) != 0 ||
+	    tok_trace_note(tr, m, path, o->target, o->scorers, NULL, 0, NULL,
+			   &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
@@ -299,20 +287,15 @@ int cli_caption(int argc, char **argv)
 					"also given '%s'", argv[first + 1]);
 	const char *path = argv[first];
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-	static struct pgm_image im;
 	struct model m;
 	struct trace tr;
 	struct errbuf err;
-	if (pgm_load(&im, path, &err) != 0) {
-		cli_messagef("%s", err.msg);
-		return EXIT_DATA;
-	}
 	if (model_load_arg(&m, o.model ? o.model : CLI_CAPTION_MODEL,
 			   &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
-	int rc = cli_caption_trace(&tr, &m, &im, name, &o);
+	int rc = cli_caption_trace(&tr, &m, path, &o);
 	if (rc == EXIT_OK) {
 		struct fmt_opts fo;
 		fmt_opts_default(&fo);

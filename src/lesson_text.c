@@ -75,10 +75,10 @@ static int lt_rec(FILE *out, const struct trace *tr, enum trace_kind kind,
 		return 1;
 	}
 	if (run >= 0)
-		fprintf(out, "(the %s scorer has no step t=%d)\n",
+		fprintf(out, _("(the %s scorer has no step t=%d)\n"),
 			trace_scorer_name(tr->runs[run].scorer), t);
 	else
-		fprintf(out, "(the sentence has no word i=%d)\n", i);
+		fprintf(out, _("(the sentence has no word i=%d)\n"), i);
 	return 0;
 }
 
@@ -354,7 +354,8 @@ static const struct lesson *lt_pinned(FILE *out, const struct lesson *l,
 	own->scorer = l->own_scorer;
 	size_t size = strlen(pg->pin) + 64;
 	char *note = xmalloc(size);
-	snprintf(note, size, "(This page stays with the %s scorer: %s)",
+	/* TRANSLATORS: %1$s the scorer's name, %2$s the lesson's reason */
+	snprintf(note, size, _("(This page stays with the %1$s scorer: %2$s)"),
 		 trace_scorer_name(own->scorer), pg->pin);
 	putc('\n', out);
 	lesson_wrap(out, note, width);
@@ -442,15 +443,17 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		snprintf(buf, size, _("the picture of step %d"), t);
 		return;
 	case SHOW_WORDS:
-		snprintf(buf, size, "the words %s predicts", sh->alt ?
-			 "another model" : "the model");
+		snprintf(buf, size, "%s", sh->alt
+			 ? _("the words another model predicts")
+			 : _("the words the model predicts"));
 		return;
 	case SHOW_GRADPATHS:
-		snprintf(buf, size, "the gradient paths of %s", sh->alt ?
-			 "another model" : "the model");
+		snprintf(buf, size, "%s", sh->alt
+			 ? _("the gradient paths of another model")
+			 : _("the gradient paths of the model"));
 		return;
 	case SHOW_ACCURACY:
-		snprintf(buf, size, "word accuracy by source length");
+		snprintf(buf, size, "%s", _("word accuracy by source length"));
 		return;
 	case SHOW_IMAGE:
 		if (t > 0)
@@ -491,7 +494,9 @@ static void lt_opener(FILE *out, const struct lesson_page *pg,
 	}
 	if (n == 0)
 		return;
-	strcat(line, ".");
+	/* TRANSLATORS: the full stop that ends "On this page: ..." */
+	at = strlen(line);
+	snprintf(line + at, sizeof line - at, "%s", _("."));
 	lesson_wrap(out, line, width);
 }
 
@@ -505,7 +510,9 @@ static void lt_predict(FILE *out, const struct lesson *l,
 	char why[512];
 	if (lesson_predict_make(&q, l, pr, tr, o->precision, why,
 				sizeof why) != 0)
-		fprintf(out, "(no prediction in the %s scorer's run: %s)\n",
+		/* TRANSLATORS: %1$s the scorer's name, %2$s why not */
+		fprintf(out, _("(no prediction in the %1$s scorer's run: "
+			       "%2$s)\n"),
 			trace_scorer_name(l->scorer), why);
 	else
 		predict_prompt_text(out, &q);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "i18n.h"
 #include "model.h"
 #include "suggest.h"
 #include "num.h"
@@ -46,7 +47,8 @@ struct mparse {
 	                      of numbers ("; with input feeding ...") */
 };
 
-/* Fills err with "NAME:LINE:COL: " and the formatted text; returns -1. */
+/* Fills err with "NAME:LINE:COL: " and the formatted text, fmt in the
+ * user's language (po/Makevars marks it); returns -1. */
 static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
@@ -57,12 +59,12 @@ static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what, sizeof what, _(fmt), ap);
 	va_end(ap);
 	if (p->quiet)
-		snprintf(what, sizeof what, "expected a model file "
+		snprintf(what, sizeof what, "%s", _("expected a model file "
 			 "(doc/model-format.md), found something else; "
-			 "'attn-trace model --model=FILE' says what");
+			 "'attn-trace model --model=FILE' says what"));
 	err_set(p->err, "%s:%d:%zu: %s", p->name, line, col, what);
 	return -1;
 }
@@ -539,15 +541,15 @@ static int mp_body(struct mparse *p, struct model *m,
 			/* its width is the one that input feeding changes */
 			char why[192];
 			if (m->input_feeding)
-				snprintf(why, sizeof why, "; with input feeding "
-					 "the decoder's W_x rows read [y_{t-1}; "
-					 "h̃_{t-1}], and so have E + H = %d + %d "
-					 "numbers", m->E, m->H);
+				snprintf(why, sizeof why, _("; with input "
+					 "feeding the decoder's W_x rows read "
+					 "[y_{t-1}; h̃_{t-1}], and so have E + H = "
+					 "%d + %d numbers"), m->E, m->H);
 			else
-				snprintf(why, sizeof why, "; without input "
-					 "feeding (no line \"input-feeding "
+				snprintf(why, sizeof why, _("; without "
+					 "input feeding (no line \"input-feeding "
 					 "yes\") the decoder's W_x rows read "
-					 "y_{t-1}, and so have E = %d numbers",
+					 "y_{t-1}, and so have E = %d numbers"),
 					 m->E);
 			p->why = why;
 			int rc = mp_matrix(p, e->section, e->slot, e->rows,
@@ -881,25 +883,25 @@ static const struct {
 	const char *what;
 } model_builtins[] = {
 	{ "toy4", model_builtin_text, &model_builtin_len,
-	  "trained on data/toy.pairs; the default" },
+	  N_("trained on data/toy.pairs; the default") },
 	{ "handset4", model_handset4_text, &model_handset4_len,
-	  "set by hand, for lessons 1 to 11 and 13" },
+	  N_("set by hand, for lessons 1 to 11 and 13") },
 	{ "bahdanau4", model_bahdanau4_text, &model_bahdanau4_len,
-	  "trained on data/toy.pairs; the default of --arch=bahdanau" },
+	  N_("trained on data/toy.pairs; the default of --arch=bahdanau") },
 	{ "self4", model_self4_text, &model_self4_len,
-	  "set by hand, for attn-trace self (lessons 19 and 20)" },
+	  N_("set by hand, for attn-trace self (lessons 19 and 20)") },
 	{ "localp4", model_localp4_text, &model_localp4_len,
-	  "toy4 trained on through --window=local-p --window-size=1" },
+	  N_("toy4 trained on through --window=local-p --window-size=1") },
 	{ "feed4", model_feed4_text, &model_feed4_len,
-	  "trained on data/toy.pairs as toy4, with input feeding" },
+	  N_("trained on data/toy.pairs as toy4, with input feeding") },
 	{ "hard4", model_hard4_text, &model_hard4_len,
-	  "trained on data/toy.pairs with train --hard (REINFORCE)" },
+	  N_("trained on data/toy.pairs with train --hard (REINFORCE)") },
 	{ "longattn8", model_longattn8_text, &model_longattn8_len,
-	  "trained on data/long.pairs, with attention (general)" },
+	  N_("trained on data/long.pairs, with attention (general)") },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
-	  "trained on data/long.pairs without attention (--window=fixed)" },
+	  N_("trained on data/long.pairs without attention (--window=fixed)") },
 	{ "caption4", model_caption4_text, &model_caption4_len,
-	  "trained on data/images/train.captions: attn-trace caption" },
+	  N_("trained on data/images/train.captions: attn-trace caption") },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 
