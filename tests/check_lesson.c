@@ -765,7 +765,7 @@ END_TEST
 
 START_TEST(test_err_unknown_scorer)
 {
-	char want[256], names[200];
+	char want[512], names[200];
 	scorer_names(names, sizeof names, ", ", " or ");
 	snprintf(want, sizeof want, "t.lesson:4:25: expected %s after "
 		 "'scorer=', found 'no-such-scorer'", names);
