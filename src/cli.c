@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "i18n.h"
+#include "lesson.h"
 #include "selection.h"
 #include "utf8.h"
 #include "window.h"
@@ -169,6 +170,15 @@ int cli_value_error(const char *what, const char *arg,
 	int rc = cli_usage_errorf("unknown %s '%s'; %s", what, arg, b.p);
 	fmt_buf_free(&b);
 	return rc;
+}
+
+int cli_lang(const char *arg)
+{
+	if (lesson_set_lang(arg) != 0)
+		return cli_usage_errorf("--lang expects en or zh_CN, found "
+					"'%s'", arg);
+	i18n_set_lang(arg);
+	return 0;
 }
 
 int cli_color_error(const char *arg)
@@ -424,6 +434,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_value_error("format", arg, cli_formats,
 				       FORMAT_COUNT);
 	case CLI_OPT_batch: o->batch = arg; return 0;
+	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_strict: o->strict = 1; return 0;
 	case CLI_OPT_quiet: o->quiet = 1; return 0;
 	case 'j': return cli_jobs(arg, &o->jobs);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_calc.h"
 #include "cli_options.h"
+#include "i18n.h"
 #include "num.h"
 #include "outfile.h"
 #include "scorer.h"
@@ -27,7 +28,7 @@ struct cli_calc_opts {
 
 static void cli_calc_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace calc --query=LIST --keys=ROWS [--values=ROWS] [OPTION]...\n"
 "  or:  attn-trace calc [OPTION]... FILE\n"
 "Attention on any vectors: the scores of a query against n keys by a\n"
@@ -37,14 +38,14 @@ static void cli_calc_help(void)
 "lines 'key NUMBERS' and 'value NUMBERS', and a line a row of each weight\n"
 "('general.W NUMBERS'); '#' starts a comment (doc/trace-format.md).\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(calc), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace calc --query=1,0.5 --keys='0.2,1;1,-1;0.5,0.5'\n"
 "  attn-trace calc -s general --seed=7 -f json --query=1,0 --keys='1,0;0,1'\n"
-"  attn-trace calc tests/data/calc.txt\n", stdout);
+"  printf 'query 1 0\\nkey 1 0\\nkey 0 1\\n' | attn-trace calc -\n"), stdout);
 }
 
 /* One option into *o; 0, 1 after --help, or 2 after a usage error. */

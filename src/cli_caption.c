@@ -13,6 +13,7 @@
 #include "cli_options.h"
 #include "arch.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "imageset.h"
 #include "outfile.h"
 #include "train.h"
@@ -46,7 +47,7 @@ struct cli_caption_opts {
 
 static void cli_caption_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace caption [OPTION]... FILE.pgm\n"
 "Soft attention over an image (Show, Attend and Tell), number by number.\n"
 "The 6x6 image is read as 3x3 cells of 2x2 pixels; a patch encoder turns\n"
@@ -57,13 +58,13 @@ static void cli_caption_help(void)
 "scores, the softmax over the cells, the context, the decoder's step and\n"
 "the output word.\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(caption), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace caption data/images/train/bar-x0.pgm\n"
-"  attn-trace caption --scorer=all --format=json IMAGE.pgm\n",
+"  attn-trace caption --scorer=all --format=json IMAGE.pgm\n"),
 	      stdout);
 }
 

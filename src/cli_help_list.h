@@ -313,6 +313,9 @@ HELP(color, C(lesson), "WHEN",
 HELP(lang, C(lesson), "LANG",
      "en or zh_CN: the lessons in that language\n"
      "(default: the locale's, English if untranslated)")
+HELP(lang, C_MAIN | C(quiz), "LANG",
+     "en or zh_CN: the messages in that language\n"
+     "(default: the locale's)")
 HELP(check, C(lesson), "",
      "check each FILE: its format, its words, its\n"
      "steps, and that each number of its narrative is\n"

@@ -354,11 +354,11 @@ static int cli_option_is(const struct cli_option *o, const char *word)
 	       !word[2];
 }
 
-static const char options_usage[] =
+static const char options_usage[] = N_(
 	"usage: attn-trace options [--values=OPTION] [COMMAND]\n"
 	"  the options COMMAND takes (without one, those of a bare attn-trace),\n"
 	"  a line each; with --values=OPTION (--window, -s or window), the\n"
-	"  values that option takes, from the registries\n";
+	"  values that option takes, from the registries\n");
 
 int cli_options_cmd(int argc, char **argv)
 {
@@ -367,7 +367,7 @@ int cli_options_cmd(int argc, char **argv)
 	int cmd = -1, k = 1, found = 0;
 	if (k < argc && (strcmp(argv[k], "--help") == 0 ||
 			 strcmp(argv[k], "-h") == 0)) {
-		fputs(options_usage, stdout);
+		fputs(_(options_usage), stdout);
 		return cli_flush();
 	}
 	if (k < argc && strncmp(argv[k], "--values=", 9) == 0)

@@ -179,6 +179,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_input_feeding: o->feed = 1; return 0;
 	case 't': o->target = arg; return 0;
 	case CLI_OPT_answers: o->answers = 1; return 0;
+	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
 	case CLI_OPT_key: o->sheet |= 2; return 0;
 	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "self.h"
 #include "self_view.h"
@@ -122,7 +123,7 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 		struct errbuf err;
 		if (lesson_self_quiz_make(&q, l, sh, o->precision, &err) != 0)
 			return;
-		fputs("Quiz: work it out by hand.\n", out);
+		fputs(_("Quiz: work it out by hand.\n"), out);
 		quiz_prompt_text(out, &q);
 		return;
 	}
