@@ -457,16 +457,17 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		return;
 	case SHOW_IMAGE:
 		if (t > 0)
-			snprintf(buf, size, "the weights of step %d over the "
-				 "image", t);
+			snprintf(buf, size, _("the weights of step %d over the "
+					      "image"), t);
 		else
-			snprintf(buf, size, "the image");
+			snprintf(buf, size, "%s", _("the image"));
 		return;
 	case SHOW_GLIMPSE:
-		snprintf(buf, size, "glimpse %d", t);
+		snprintf(buf, size, _("glimpse %d"), t);
 		return;
 	case SHOW_GLIMPSES:
-		snprintf(buf, size, "the path of the glimpses and the class");
+		snprintf(buf, size, "%s",
+			 _("the path of the glimpses and the class"));
 		return;
 	case SHOW_COUNT:
 		break;
