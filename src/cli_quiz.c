@@ -421,14 +421,20 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 	FILE *t = open_memstream(&title, &tlen), *s = open_memstream(&sub, &slen);
 	if (!t || !s) /* open_memstream fails only when memory runs out */
 		abort();
-	fprintf(t, "%d question%s on \"%s\", %s scorer%s", o->count,
-		o->count == 1 ? "" : "s", sentence,
-		trace_scorer_name(o->scorer),
-		qr->ntr > 1 ? ", each architecture in turn" : "");
-	fprintf(s, "seed %" PRIu64 " (attn-trace quiz --%s --seed=%" PRIu64
-		" and the same options give the %s)", o->seed,
-		key ? "worksheet" : "key", o->seed,
-		key ? "questions" : "answers");
+	/* TRANSLATORS: the count, the sentence, the scorer's name, then
+	   either nothing or ", each architecture in turn" */
+	fprintf(t, ngettext("%d question on \"%s\", %s scorer%s",
+			    "%d questions on \"%s\", %s scorer%s", o->count),
+		o->count, sentence, trace_scorer_name(o->scorer),
+		qr->ntr > 1 ? _(", each architecture in turn") : "");
+	if (key)
+		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --worksheet "
+			     "--seed=%" PRIu64 " and the same options give the "
+			     "questions)"), o->seed, o->seed);
+	else
+		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --key --seed=%"
+			     PRIu64 " and the same options give the answers)"),
+			o->seed, o->seed);
 	fclose(t);
 	fclose(s);
 	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);
