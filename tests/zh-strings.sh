@@ -10,9 +10,10 @@
 #    display columns.
 # 2. --help's lists (@stages) wrap by display columns, not bytes.
 # 3. 'scorers' and 'models' describe each entry in Chinese.
-# 4. The errors of input files (pairs, model, lesson) say what was
+# 4. The errors of input files (pairs, model, lesson, PGM) say what was
 #    expected in Chinese, after the same FILE:LINE:COL.
-# 5. The quiz's and a lesson's prediction's prose is Chinese.
+# 5. The quiz's (and its worksheet's) and a lesson's prediction's prose
+#    is Chinese.
 # 6. The text trace's prose is Chinese; its header's keys stay English.
 # 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
@@ -155,6 +156,15 @@ check "lesson: a reference's error in Chinese" grep -qF \
 	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+# a PGM image's error: the same file:line:column, the words Chinese
+printf 'P2\n2 2\n255\n1 2 300 4\n' >"$TMP/bad.pgm"
+zh image "$TMP/bad.pgm" >"$TMP/e6" 2>&1
+check "pgm: the error in Chinese" grep -qF \
+	"bad.pgm:4:5: 第 3 个像素（共 4 个；第 2 行，第 1 列）应为 0 到 maxval 255 之间的值，却是 300" "$TMP/e6"
+printf 'P6\n' >"$TMP/ppm.pgm"
+zh image "$TMP/ppm.pgm" >"$TMP/e7" 2>&1
+check "pgm: a wrong magic number's error in Chinese" grep -qF \
+	"ppm.pgm:1:1: 应为 P2 或 P5，即灰度 PGM 图像的魔数，却是 P6（PPM 彩色图像）" "$TMP/e7"
 
 # 5. the quiz turns down an empty answer, and a lesson asks a prediction,
 # in Chinese
@@ -162,6 +172,14 @@ printf '\n0\nq\n' | zh quiz --seed=1 --stage=scoring >"$TMP/quiz" 2>&1
 check "quiz: an empty answer is turned down in Chinese" \
 	grep -qF "请输入一个数，例如 0.5704。" "$TMP/quiz"
 zh lesson 5 --plain >"$TMP/l5" 2>&1
+zh quiz --seed=1 --stage=scoring --worksheet >"$TMP/sheet" 2>&1
+check "quiz --worksheet: the heading in Chinese" grep -qxF \
+	"练习题: 关于 \"je suis étudiant\" 的 3 道题，dot 打分函数" "$TMP/sheet"
+check "quiz --worksheet: the name line in Chinese" \
+	grep -qF "姓名： ___" "$TMP/sheet"
+zh quiz --seed=1 --stage=scoring --key --format=markdown >"$TMP/key" 2>&1
+check "quiz --key: the answer's heading in Chinese" \
+	grep -qxF "## 第 1 题答案" "$TMP/key"
 check "lesson 5: the prediction's prompt in Chinese" grep -qF \
 	"预测：输入一个词（je, suis 或 étudiant）或它的位置，然后按回车键。" "$TMP/l5"
 check "lesson 5: a number's prompt in Chinese (ngettext)" grep -qF \
