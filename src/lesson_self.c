@@ -146,7 +146,7 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 		if (per_head && !(heads & (1u << h)))
 			continue;
 		if (per_head)
-			fprintf(out, "head %d:\n", h + 1);
+			fprintf(out, _("head %d:\n"), h + 1);
 		self_fmt_text_stage(out, t, (enum self_stage)sh->self_stage, h,
 				    o->precision, o->terms);
 		if (!per_head)
