@@ -268,9 +268,17 @@ static void bahdanau_narrate_encoding(FILE *f, const struct trace *tr,
 			"whole sentence."), f);
 }
 
-static void bahdanau_narrate_query(FILE *f, int t)
+static void bahdanau_narrate_query(FILE *f, const struct trace *tr, int t)
 {
-	if (t == 1)
+	if (t == 1 && tr->enc) /* an encoder plug-in: s_0 from the mean */
+		fprintf(f, _("Step t=%1$d starts with attention, before the "
+			     "decoder moves: the query is s_%2$d, the state "
+			     "that W_init made from h̄, the mean of the "
+			     "annotations. Bahdanau's decoder attends first "
+			     "and steps afterwards; Luong's steps first and "
+			     "attends with the new state."),
+			t, t - 1);
+	else if (t == 1)
 		fprintf(f, _("Step t=%1$d starts with attention, before the "
 			     "decoder moves: the query is s_%2$d, the state "
 			     "that W_init made from ←h_1. Bahdanau's decoder "
@@ -327,7 +335,7 @@ static int bahdanau_narrate(FILE *f, const struct trace *tr, int run,
 	switch (stage) {
 	case STAGE_ENCODING: bahdanau_narrate_encoding(f, tr, i); return 1;
 	case STAGE_SCORING:
-		bahdanau_narrate_query(f, t);
+		bahdanau_narrate_query(f, tr, t);
 		fputc(' ', f);
 		return 0;
 	case STAGE_DECODER: bahdanau_narrate_state(f, tr, run, t); return 1;

@@ -79,8 +79,8 @@ void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
 		fmt_pad(out, bars[i].label, lw + 2);
 		bar_draw(out, bars[i].frac, bar_width);
 		fprintf(out, "  %s%s%s\n", bars[i].value,
-			bars[i].is_max ? "  <- largest" : "",
-			bars[i].is_drawn ? "  <- drawn (hard)" : "");
+			bars[i].is_max ? _("  <- largest") : "",
+			bars[i].is_drawn ? _("  <- drawn (hard)") : "");
 	}
 	free(bars);
 }

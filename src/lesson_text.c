@@ -688,6 +688,10 @@ static int lt_page_fit(FILE *out, const struct lesson *l, int p,
 	return rc;
 }
 
+static int lt_plain_pages(FILE *out, const struct lesson *l,
+			  const struct trace *tr, const struct fmt_opts *o,
+			  int width, int answers);
+
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 const struct fmt_opts *o, int width, int answers)
 {
@@ -696,17 +700,26 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	if (l->goal)
 		lt_field(out, _("Goal"), l->goal, width);
 	if (l->image)
-		lt_field(out, "Image", l->image, width);
+		lt_field(out, _("Image"), l->image, width);
 	if (l->glimpse) {
 		char g[160];
-		snprintf(g, sizeof g, "%s, seed %llu%s%s", l->glimpse,
-			 (unsigned long long)l->cfg.seed, l->cls ?
-			 ", true class " : "", l->cls ? l->cls : "");
-		lt_field(out, "Glimpses", g, width);
+		if (l->cls)
+			/* TRANSLATORS: %1$s the glimpse model, %2$llu the
+			 * seed of the draws, %3$s the image's true class */
+			snprintf(g, sizeof g, _("%1$s, seed %2$llu, true class "
+						"%3$s"), l->glimpse,
+				 (unsigned long long)l->cfg.seed, l->cls);
+		else
+			snprintf(g, sizeof g, _("%1$s, seed %2$llu"),
+				 l->glimpse, (unsigned long long)l->cfg.seed);
+		lt_field(out, _("Glimpses"), g, width);
 	}
 	if (!l->image)
 		lt_field(out, _("Sentence"), l->sentence, width);
-	lt_field(out, _("Target"), l->target ? l->target
+	if (l->glimpse) /* the caption trace beside it is not its subject */
+		return lt_plain_pages(out, l, tr, o, width, answers);
+	lt_field(out, l->image ? _("Caption") : _("Target"), l->target
+		 ? l->target
 		 : _("none (the model decodes greedily)"), width);
 	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);
 	if (l->cfg.window != WINDOW_DEFAULT) {
@@ -716,6 +729,14 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		lt_field(out, _("Window"), win, width);
 	}
 	lt_field(out, _("Model"), tr->m->name, width);
+	return lt_plain_pages(out, l, tr, o, width, answers);
+}
+
+/* lesson_plain's pages, and after them the answers when asked for. */
+static int lt_plain_pages(FILE *out, const struct lesson *l,
+			  const struct trace *tr, const struct fmt_opts *o,
+			  int width, int answers)
+{
 	int quizzes = 0;
 	for (int p = 0; p < l->npages; p++) {
 		/* TRANSLATORS: a page's header in lesson --plain: page 1 of 5 */

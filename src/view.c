@@ -844,6 +844,8 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 {
 	if (t < 1 || t > v->tr->runs[v->run].nsteps)
 		return;
+	if (v->lesson && v->lesson->glimpse) /* a glimpse lesson's subject */
+		return;                      /* is not the caption's weights */
 	if (v->tr->enc == &caption_encoder) {
 		render_picture(v, s, t);
 		return;
