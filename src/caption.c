@@ -304,7 +304,7 @@ static int caption_check_window(const struct trace_cfg *cfg,
 			"cells through the patch encoder");
 		return -1;
 	}
-	if (!cfg || cfg->window == WINDOW_global)
+	if (!cfg || cfg->window == WINDOW_DEFAULT)
 		return 0;
 	err_set(err, "--window=%s centres on a position of a sentence, and "
 		"an image's cells have no order to centre on; an image model "
