@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -126,12 +127,12 @@ static const double *caption_encode(struct trace *tr)
 		trace_rec_op(r, OP_MID, "W_patch·patch_{i}", "W_patch_x", wx,
 			     H, 1);
 		trace_rec_op(r, OP_WEIGHT, "b_patch", "b", m->bpatch, H, 1);
-		trace_rec_op(r, OP_WEIGHT, "P_{i}", "P",
+		trace_rec_op(r, OP_WEIGHT, "pos_{i}", "pos",
 			     m->Ppatch + (size_t)(i - 1) * H, H, 1);
 		trace_rec_op(r, OP_MID, "sum", "pre", pre, H, 1);
 		r->title = caption_titles[i - 1];
 		r->symbol = "h_{i}";
-		r->formula = "tanh(W_patch·patch_{i} + b_patch + P_{i})";
+		r->formula = "tanh(W_patch·patch_{i} + b_patch + pos_{i})";
 		r->result = h;
 		r->len = H;
 	}
@@ -211,24 +212,26 @@ static void caption_narrate(FILE *f, const struct trace *tr, int i,
 			    int prec)
 {
 	(void)prec;
-	fprintf(f, "The patch encoder reads the image as %d×%d cells of %d×%d "
-		"pixels. Cell %d of %d is \"%s\": its pixels, row by row, are "
-		"patch_%d; W_patch·patch_%d plus b_patch and the cell's place "
-		"P_%d, through tanh, is its annotation h_%d, the state "
-		"attention reads.", CAPTION_GRID, CAPTION_GRID, CAPTION_PATCH,
-		CAPTION_PATCH, i, tr->n, tr->m->src.words[tr->src[i - 1]], i,
-		i, i, i);
+	/* TRANSLATORS: %1$d the cells a side, %2$d the pixels a side of a
+	 * cell, %3$d the cell i, %4$d the cells, %5$s the cell's name */
+	fprintf(f, _("The patch encoder reads the image as %1$d×%1$d cells of "
+		     "%2$d×%2$d pixels. Cell %3$d of %4$d is \"%5$s\": its "
+		     "pixels, row by row, are patch_%3$d; W_patch·patch_%3$d "
+		     "plus b_patch and the cell's place pos_%3$d, through "
+		     "tanh, is its annotation h_%3$d, the state attention "
+		     "reads."), CAPTION_GRID, CAPTION_PATCH, i, tr->n,
+		tr->m->src.words[tr->src[i - 1]]);
 	if (i == tr->n)
-		fputs(" The decoder starts from s_0 = tanh(W_init·h̄), h̄ the "
-		      "mean of the nine annotations: the whole image at once.",
-		      f);
+		fputs(_(" The decoder starts from s_0 = tanh(W_init·h̄), h̄ the "
+			"mean of the nine annotations: the whole image at "
+			"once."), f);
 }
 
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
 		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
-		   "P_i), "
+		   "pos_i), "
 		   "s_0 = tanh(W_init·h̄)",
 	.items = "cells",
 	.encode = caption_encode,

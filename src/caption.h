@@ -8,7 +8,7 @@
  * state attention reads:
  *
  *   patch_i = [p(2r, 2c), p(2r, 2c+1), p(2r+1, 2c), p(2r+1, 2c+1)]
- *   h_i     = tanh(W_patch·patch_i + b_patch + P_i)   r, c: the cell's row
+ *   h_i     = tanh(W_patch·patch_i + b_patch + pos_i) r, c: the cell's row
  *   h̄       = (1/9)·Σ_i h_i                           and column from 0
  *   s_0     = tanh(W_init·h̄)
  *

@@ -31,6 +31,7 @@
 #include "cli_image.h"
 #include "cli_glimpse.h"
 #include "cli_calc.h"
+#include "glimpse.h"
 #include "cli_self.h"
 #include "outfile.h"
 #include "raster.h"
@@ -1000,6 +1001,48 @@ static int cli_scorers(int argc, char **argv)
 	return cli_flush();
 }
 
+/* "attn-trace models": the line of the built-in struct model name, in
+ * a names' column w wide; EXIT_OK or EXIT_DATA. */
+static int cli_models_one(const char *name, int w, const char *what)
+{
+	struct model m;
+	struct errbuf err;
+	if (model_load_named(&m, name, &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
+		/* a model of attn-trace self (src/self.h: two heads) */
+		printf(model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
+		       ? _("%-*s self-attention and cross-attention, "
+			   "embedding %d, 2 heads of d_k %d\n%*s %s\n")
+		       : _("%-*s self-attention, embedding %d, 2 heads "
+			   "of d_k %d\n%*s %s\n"), w, name, m.E,
+		       m.E / 2, w, "", _(what));
+	else
+		printf(_("%-*s %s architecture, embedding %d, hidden "
+			 "%d, attention %d\n%*s %s\n"), w, name,
+		       arch_get(m.arch)->name, m.E, m.H, m.A, w, "",
+		       _(what));
+	model_free(&m);
+	return EXIT_OK;
+}
+
+/* The same for the built-in glimpse model name (glimpse.h). */
+static int cli_models_glimpse(const char *name, int w, const char *what)
+{
+	static struct glimpse_model g;
+	struct errbuf err;
+	if (glimpse_model_load(&g, name, &err) != 0) {
+		cli_error(err.msg);
+		return EXIT_DATA;
+	}
+	printf(_("%-*s glimpse model, %d glimpses, hidden %d, glimpse %d, "
+		 "%d classes\n%*s %s\n"), w, name, g.steps, g.hidden,
+	       g.gsize, g.nclass, w, "", _(what));
+	return EXIT_OK;
+}
+
 /* attn-trace models [--names]: the models built into the program, a
  * line each: name, architecture, sizes and what it is; with --names, the
  * names alone (for completion). */
@@ -1017,36 +1060,17 @@ static int cli_models(int argc, char **argv)
 	if (argc > 1 && !names_only)
 		return cli_usage_errorf("'models' takes only --names, not '%s'",
 					argv[1]);
-	const char *name, *what;
+	const char *name, *what, *cmd;
 	int w = 0; /* the names' column: the longest name */
-	for (size_t k = 0; (name = model_builtin_nth(k, NULL)); k++)
+	for (size_t k = 0; (name = model_builtin_each(k, NULL, NULL)); k++)
 		if ((int)strlen(name) > w)
 			w = (int)strlen(name);
-	for (size_t k = 0; (name = model_builtin_nth(k, &what)); k++) {
-		struct model m;
-		struct errbuf err;
-		if (names_only) {
-			printf("%s\n", name);
-			continue;
-		}
-		if (model_load_named(&m, name, &err) != 0) {
-			cli_error(err.msg);
-			return EXIT_DATA;
-		}
-		if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
-			/* a model of attn-trace self (src/self.h: two heads) */
-			printf(model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
-			       ? _("%-*s self-attention and cross-attention, "
-				   "embedding %d, 2 heads of d_k %d\n%*s %s\n")
-			       : _("%-*s self-attention, embedding %d, 2 heads "
-				   "of d_k %d\n%*s %s\n"), w, name, m.E,
-			       m.E / 2, w, "", _(what));
-		else
-			printf(_("%-*s %s architecture, embedding %d, hidden "
-				 "%d, attention %d\n%*s %s\n"), w, name,
-			       arch_get(m.arch)->name, m.E, m.H, m.A, w, "",
-			       _(what));
-		model_free(&m);
+	for (size_t k = 0; (name = model_builtin_each(k, &what, &cmd)); k++) {
+		int rc = names_only ? (printf("%s\n", name), EXIT_OK)
+			 : cmd ? cli_models_glimpse(name, w, what)
+			       : cli_models_one(name, w, what);
+		if (rc != EXIT_OK)
+			return rc;
 	}
 	return cli_flush();
 }

@@ -5,20 +5,27 @@
 #include <langinfo.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_glimpse.h"
 #include "cli_options.h"
 #include "glimpse.h"
+#include "glimpse_batch.h"
+#include "cli_term.h"
+#include "glimpse_view.h"
+#include "tui.h"
+#include "view.h"
 #include "glimpse_fmt.h"
 #include "glimpse_train.h"
 #include "imageset.h"
 #include "num.h"
 #include "outfile.h"
 
-enum gc_format { GC_TEXT, GC_JSON, GC_MODEL, GC_SVG };
-static const char *const gc_formats[] = { "text", "json", "model", "svg",
-					  NULL };
+enum gc_format { GC_TEXT, GC_JSON, GC_JSONL, GC_CSV, GC_MD, GC_MODEL,
+		 GC_SVG };
+static const char *const gc_formats[] = { "text", "json", "jsonl", "csv",
+					  "markdown", "model", "svg", NULL };
 
 struct cli_glimpse_opts {
 	const char *model;    /* -m: a file or GLIMPSE_BUILTIN */
@@ -26,10 +33,11 @@ struct cli_glimpse_opts {
 	const char *cls;      /* --class; NULL: unknown */
 	const char *train;    /* --train CAPTIONS */
 	const char *measure;  /* --measure CAPTIONS */
+	const char *batch;    /* --batch LIST */
 	enum gc_format format;
 	unsigned long long seed;
 	int epochs;           /* --epochs, 0: the default */
-	int precision, ascii, mean;
+	int precision, ascii, mean, tui;
 };
 
 static void cli_glimpse_help(void)
@@ -38,6 +46,8 @@ static void cli_glimpse_help(void)
 "Usage: attn-trace glimpse [OPTION]... IMAGE.pgm\n"
 "  or:  attn-trace glimpse --train=CAPTIONS -o MODEL [--epochs=N] [--seed=N]\n"
 "  or:  attn-trace glimpse --measure=CAPTIONS [-m MODEL]\n"
+"  or:  attn-trace glimpse --batch=LIST [OPTION]...\n"
+"  or:  attn-trace glimpse --tui [OPTION]... IMAGE.pgm\n"
 "The glimpse model of Mnih et al. (2014), \"Recurrent Models of Visual\n"
 "Attention\", on a PGM image, number by number: at each of T steps a core\n"
 "RNN proposes a place l-hat = tanh(W_l h + b_l), the place l is drawn\n"
@@ -54,7 +64,10 @@ static void cli_glimpse_help(void)
 "Examples:\n"
 "  attn-trace glimpse data/images/heldout/bar-x1.pgm --class=bar\n"
 "  attn-trace glimpse -f svg -o glimpses.svg data/images/train/box-y0-x0.pgm\n"
-"  attn-trace glimpse --measure=data/images/heldout.captions\n",
+"  attn-trace glimpse --measure=data/images/heldout.captions\n"
+"  attn-trace glimpse -f csv data/images/heldout/dot-y1-x4.pgm\n"
+"  ls data/images/heldout/*.pgm >images.list\n"
+"  attn-trace glimpse --batch=images.list -f jsonl\n",
 	      stdout);
 }
 
@@ -71,7 +84,7 @@ static int cli_glimpse_opt(struct cli_glimpse_opts *o, int c)
 				o->format = (enum gc_format)k;
 				return 0;
 			}
-		cli_value_error("format", optarg, gc_formats, 4);
+		cli_value_error("format", optarg, gc_formats, 7);
 		return 2;
 	case 'p':
 		if (cli_int(optarg, 0, NUM_MAX_PREC, &o->precision) == 0)
@@ -98,6 +111,8 @@ static int cli_glimpse_opt(struct cli_glimpse_opts *o, int c)
 	case CLI_OPT_glimpse_class: o->cls = optarg; return 0;
 	case CLI_OPT_glimpse_train: o->train = optarg; return 0;
 	case CLI_OPT_glimpse_measure: o->measure = optarg; return 0;
+	case CLI_OPT_glimpse_batch: o->batch = optarg; return 0;
+	case CLI_OPT_glimpse_tui: o->tui = 1; return 0;
 	case 'h': cli_glimpse_help(); return 1;
 	default: return 2; /* '?': cli_getopt has said what was wrong */
 	}
@@ -221,6 +236,94 @@ static int cli_glimpse_measure(const struct cli_glimpse_opts *o,
 	return cli_flush();
 }
 
+/* The trace tr of m on im (called name) to out in o->format; line, the
+ * line of a --batch list or 0, and k, the trace's place in the output
+ * (from 0), for what comes between traces. */
+static void cli_glimpse_write(FILE *out, const struct cli_glimpse_opts *o,
+			      const struct glimpse_model *m,
+			      const struct pgm_image *im, const char *name,
+			      const struct glimpse_trace *tr, int line, int k)
+{
+	struct glimpse_out go = { line, o->format == GC_JSONL, o->precision,
+				  k == 0 };
+	switch (o->format) {
+	case GC_TEXT:
+		if (line)
+			fprintf(out, "%simage: line %d\n", k ? "\n" : "",
+				line);
+		glimpse_fmt_text(out, m, o->model, im, name, tr, o->precision,
+				 o->ascii);
+		break;
+	case GC_JSON:
+		if (line)
+			fputs(k ? ",\n" : "[\n", out);
+		glimpse_fmt_json_out(out, m, o->model, im, name, tr, &go);
+		break;
+	case GC_JSONL:
+		glimpse_fmt_json_out(out, m, o->model, im, name, tr, &go);
+		break;
+	case GC_CSV: glimpse_fmt_csv(out, m, o->model, im, name, tr, &go);
+		break;
+	case GC_MD:
+		if (k)
+			fputs("\n---\n\n", out);
+		glimpse_fmt_md(out, m, o->model, im, name, tr, &go);
+		break;
+	case GC_MODEL: break; /* cli_glimpse() wrote it */
+	case GC_SVG: glimpse_fmt_svg(out, m, im, name, tr); break;
+	}
+}
+
+/* Runs m on im with o's draws and the class truth into *tr. */
+static void cli_glimpse_run(const struct cli_glimpse_opts *o,
+			    const struct glimpse_model *m,
+			    const struct pgm_image *im, int truth,
+			    struct glimpse_trace *tr)
+{
+	uint64_t rng = o->seed;
+	glimpse_run(m, im, o->mean ? GLIMPSE_MEAN : GLIMPSE_SAMPLE, &rng,
+		    NULL, truth, tr);
+	tr->seed = o->seed;
+}
+
+static void cli_glimpse_render(void *ctx, int width, struct view_screen *s)
+{
+	struct glimpse_view *v = ctx;
+	v->width = width;
+	glimpse_view_render(v, s);
+}
+
+static int cli_glimpse_key(void *ctx, int key, int page_rows)
+{
+	struct glimpse_view *v = ctx;
+	v->page_rows = page_rows;
+	return glimpse_view_key(v, key);
+}
+
+/* --tui: the stepper on tr; its exit status. */
+static int cli_glimpse_tui(const struct cli_glimpse_opts *o,
+			   const struct glimpse_model *m,
+			   const struct pgm_image *im, const char *name,
+			   const struct glimpse_trace *tr)
+{
+	static struct glimpse_view v;
+	char why[160];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    !cli_term_usable(why, sizeof why)) {
+		cli_messagef("--tui needs a terminal that can draw the "
+			     "stepper%s%s", isatty(STDOUT_FILENO) ? ": " : "",
+			     isatty(STDOUT_FILENO) ? why : "");
+		return EXIT_DATA;
+	}
+	glimpse_view_init(&v, m, o->model, im, name, tr, o->precision,
+			  o->ascii, 80);
+	struct tui_screens sc = { &v, cli_glimpse_render, cli_glimpse_key,
+				  &v.scroll, NULL };
+	struct tui_opts to = { TUI_COLOR_AUTO, o->precision, -1, 0, 0, NULL,
+			       0 };
+	return tui_run_screens(&sc, &to);
+}
+
 /* The trace of m on the image path, written in o->format. */
 static int cli_glimpse_trace(const struct cli_glimpse_opts *o,
 			     const struct glimpse_model *m, const char *path)
@@ -238,23 +341,67 @@ static int cli_glimpse_trace(const struct cli_glimpse_opts *o,
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
-	uint64_t rng = o->seed;
-	glimpse_run(m, &im, o->mean ? GLIMPSE_MEAN : GLIMPSE_SAMPLE, &rng,
-		    NULL, truth, &tr);
-	tr.seed = o->seed;
+	cli_glimpse_run(o, m, &im, truth, &tr);
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	if (o->tui)
+		return cli_glimpse_tui(o, m, &im, name, &tr);
 	if ((rc = cli_glimpse_open(&of, o->output)) != EXIT_OK)
 		return rc;
-	switch (o->format) {
-	case GC_TEXT:
-		glimpse_fmt_text(of.fp, m, o->model, &im, name, &tr,
-				 o->precision, o->ascii);
-		break;
-	case GC_JSON: glimpse_fmt_json(of.fp, m, o->model, &im, name, &tr);
-		break;
-	case GC_MODEL: break; /* cli_glimpse() wrote it */
-	case GC_SVG: glimpse_fmt_svg(of.fp, m, &im, name, &tr); break;
+	cli_glimpse_write(of.fp, o, m, &im, name, &tr, 0, 0);
+	return cli_glimpse_commit(&of);
+}
+
+/* Loads every image of the list b, to check them all before a byte is
+ * written; EXIT_OK or EXIT_DATA after "LIST:LINE: the image's error". */
+static int cli_glimpse_check(const struct glimpse_batch *b, const char *list)
+{
+	static struct pgm_image im;
+	struct errbuf err;
+	for (int k = 0; k < b->n; k++)
+		if (pgm_load(&im, b->item[k].path, &err) != 0) {
+			cli_messagef("%s:%d: %s", strcmp(list, "-") == 0 ?
+				     "standard input" : list,
+				     b->item[k].line, err.msg);
+			return EXIT_DATA;
+		}
+	return EXIT_OK;
+}
+
+/* --batch: the trace of every image of the list, one after another. */
+static int cli_glimpse_batch(const struct cli_glimpse_opts *o,
+			     const struct glimpse_model *m)
+{
+	static struct glimpse_batch b;
+	static struct pgm_image im;
+	static struct glimpse_trace tr;
+	struct errbuf err;
+	struct outfile of;
+	int rc;
+	if (o->format == GC_SVG)
+		return cli_usage_errorf("--batch writes text, json, jsonl, csv "
+					"or markdown, not one svg picture");
+	if (o->cls)
+		return cli_usage_errorf("--batch takes each image's class "
+					"from its line (PATH ||| CLASS), not "
+					"--class");
+	if (glimpse_batch_load(&b, o->batch, m, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
 	}
+	if ((rc = cli_glimpse_check(&b, o->batch)) != EXIT_OK ||
+	    (rc = cli_glimpse_open(&of, o->output)) != EXIT_OK) {
+		glimpse_batch_free(&b);
+		return rc;
+	}
+	for (int k = 0; k < b.n; k++) {
+		pgm_load(&im, b.item[k].path, &err); /* read once already */
+		cli_glimpse_run(o, m, &im, b.item[k].truth, &tr);
+		cli_glimpse_write(of.fp, o, m, &im, b.item[k].path, &tr,
+				  b.item[k].line, k);
+	}
+	if (o->format == GC_JSON)
+		fputs("\n]\n", of.fp);
+	glimpse_batch_free(&b);
 	return cli_glimpse_commit(&of);
 }
 
@@ -266,11 +413,11 @@ int cli_glimpse(int argc, char **argv)
 	int first = cli_glimpse_parse(&o, argc, argv);
 	if (first < 0)
 		return first == -1 ? EXIT_OK : -first - 1;
-	if (o.train || o.measure || o.format == GC_MODEL) {
+	if (o.train || o.measure || o.batch || o.format == GC_MODEL) {
 		if (first < argc)
 			return cli_usage_errorf("'glimpse' takes no image with "
-						"--train, --measure or "
-						"--format=model, but was "
+						"--train, --measure, --batch "
+						"or --format=model, but was "
 						"given '%s'", argv[first]);
 		if (o.train)
 			return cli_glimpse_train(&o);
@@ -287,6 +434,12 @@ int cli_glimpse(int argc, char **argv)
 	}
 	if (o.measure)
 		return cli_glimpse_measure(&o, &m);
+	if (o.tui && (o.batch || o.format != GC_TEXT || o.output))
+		return cli_usage_errorf("--tui steps through one image on the "
+					"terminal: not with --batch, --format "
+					"or -o");
+	if (o.batch && o.format != GC_MODEL)
+		return cli_glimpse_batch(&o, &m);
 	if (o.format == GC_MODEL) {
 		struct outfile of;
 		int rc = cli_glimpse_open(&of, o.output);

@@ -448,10 +448,12 @@ HELP(glimpse_class, C(glimpse), "NAME",
      "the image's true class: the trace adds the loss,\n"
      "the reward and REINFORCE's terms")
 HELP(glimpse_format, C(glimpse), "FORMAT",
-     "text (the default), json (the trace), model (the\n"
-     "model as JSON) or svg (the glimpses on the image)")
+     "text (the default), json (the trace), jsonl (it on\n"
+     "one line), csv (one value a row), markdown, model\n"
+     "(the model as JSON) or svg (the glimpses on the image)")
 HELP(glimpse_precision, C(glimpse), "N",
-     "digits after the point in text (default 4)")
+     "digits after the point in text and markdown\n"
+     "(default 4)")
 HELP(ascii, C(glimpse), "",
      "the pictures in ASCII, not UTF-8 shades and lines;\n"
      "the default where the locale is not UTF-8")
@@ -467,6 +469,13 @@ HELP(glimpse_measure, C(glimpse), "CAPTIONS",
      "classify every image of a .captions file with the\n"
      "mean policy: the class accuracy, and the share of\n"
      "glimpses whose fovea lands on the object")
+HELP(glimpse_batch, C(glimpse), "LIST",
+     "trace every image of LIST, one a line: PATH\n"
+     "[||| CLASS], relative to LIST's directory")
+HELP(glimpse_tui, C(glimpse), "",
+     "step through the glimpses on a terminal: the image\n"
+     "with each glimpse's box and the path beside its\n"
+     "numbers, then the class (keys: ? in the stepper)")
 HELP(help, C_ALL, "",
      "display this help and exit")
 HELP(version, C_MAIN, "",

@@ -76,6 +76,10 @@ void fmt_csv_header(FILE *out, const struct fmt_opts *o);
  * spreadsheet could run it as a formula. */
 void fmt_csv_field(FILE *out, const char *s);
 
+/* s as Markdown text that shows as typed (doc/trace-format.md,
+ * "Markdown": <, > and & as entities, the markup characters escaped). */
+void fmt_md_text(FILE *out, const char *s);
+
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 

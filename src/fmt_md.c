@@ -600,3 +600,8 @@ static int md_trace(FILE *out, const struct trace *tr,
 	}
 	return ferror(out) ? -1 : 0;
 }
+
+void fmt_md_text(FILE *out, const char *s)
+{
+	md_text(out, s);
+}

@@ -68,9 +68,12 @@ static const char *const gf_digit[GLIMPSE_MAX_STEPS] = {
 	"1", "2", "3", "4", "5", "6", "7", "8"
 };
 
-void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
-			 const struct glimpse_trace *tr, int first, int last,
-			 int path, int ascii)
+/* The picture with the foveas of steps first .. last - 1 (and their
+ * peripheries if periphery), and the numbers of steps 0 .. marks - 1 on
+ * their corners. */
+static void gf_draw(FILE *out, const struct pgm_image *im,
+		    const struct glimpse_trace *tr, int first, int last,
+		    int periphery, int marks, int ascii)
 {
 	static struct gf_pic p;
 	p.rows = 2 * im->height + 1;
@@ -84,11 +87,11 @@ void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 				im->raw[r * im->width + c], im->maxval), ascii);
 	for (int t = first; t < last; t++) {
 		int R = tr->st[t].row, C = tr->st[t].col;
-		if (!path)
+		if (periphery)
 			gf_box(&p, R - 2, C - 2, R + 2, C + 2, ascii, 1);
 		gf_box(&p, R - 1, C - 1, R + 1, C + 1, ascii, 0);
 	}
-	for (int t = 0; path && t < tr->steps; t++)
+	for (int t = 0; t < marks; t++)
 		p.cell[2 * tr->st[t].row][2 * tr->st[t].col] = gf_digit[t];
 	for (int r = 0; r < p.rows; r++) {
 		fputs("    ", out);
@@ -96,6 +99,22 @@ void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			fputs(p.cell[r][c], out);
 		fputc('\n', out);
 	}
+}
+
+void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
+			 const struct glimpse_trace *tr, int first, int last,
+			 int path, int ascii)
+{
+	gf_draw(out, im, tr, first, last, !path, path ? tr->steps : 0, ascii);
+}
+
+void glimpse_fmt_picture_at(FILE *out, const struct pgm_image *im,
+			    const struct glimpse_trace *tr, int t, int ascii)
+{
+	if (t < tr->steps)
+		gf_draw(out, im, tr, t, t + 1, 1, t + 1, ascii);
+	else
+		gf_draw(out, im, tr, 0, tr->steps, 0, tr->steps, ascii);
 }
 
 /* ---------------------------------------------------------------- text */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "glimpse.h"
 #include "i18n.h"
 #include "model.h"
 #include "suggest.h"
@@ -875,64 +876,112 @@ int model_load_builtin(struct model *m, struct errbuf *err)
 			   model_builtin_len, "<built-in toy4.model>", err);
 }
 
-/* The built-in models, in the order every list of them names them. */
+/* The built-in models, in the order every list of them names them; cmd
+ * is NULL for a model of struct model (model_load_named), else the one
+ * command that reads it (glimpse6: attn-trace glimpse, glimpse.h). */
 static const struct {
 	const char *name;
 	const unsigned char *text;
 	const size_t *len;
 	const char *what;
+	const char *cmd;
 } model_builtins[] = {
 	{ "toy4", model_builtin_text, &model_builtin_len,
-	  N_("trained on data/toy.pairs; the default") },
+	  N_("trained on data/toy.pairs; the default"), NULL },
 	{ "handset4", model_handset4_text, &model_handset4_len,
-	  N_("set by hand, for lessons 1 to 11 and 13") },
+	  N_("set by hand, for lessons 1 to 11 and 13"), NULL },
 	{ "bahdanau4", model_bahdanau4_text, &model_bahdanau4_len,
-	  N_("trained on data/toy.pairs; the default of --arch=bahdanau") },
+	  N_("trained on data/toy.pairs; the default of --arch=bahdanau"),
+	  NULL },
 	{ "self4", model_self4_text, &model_self4_len,
-	  N_("set by hand, for attn-trace self (lessons 19 and 20)") },
+	  N_("set by hand, for attn-trace self (lessons 19 and 20)"), NULL },
 	{ "localp4", model_localp4_text, &model_localp4_len,
-	  N_("toy4 trained on through --window=local-p --window-size=1") },
+	  N_("toy4 trained on through --window=local-p --window-size=1"),
+	  NULL },
 	{ "feed4", model_feed4_text, &model_feed4_len,
-	  N_("trained on data/toy.pairs as toy4, with input feeding") },
+	  N_("trained on data/toy.pairs as toy4, with input feeding"), NULL },
 	{ "hard4", model_hard4_text, &model_hard4_len,
-	  N_("trained on data/toy.pairs with train --hard (REINFORCE)") },
+	  N_("trained on data/toy.pairs with train --hard (REINFORCE)"), NULL },
 	{ "longattn8", model_longattn8_text, &model_longattn8_len,
-	  N_("trained on data/long.pairs, with attention (general)") },
+	  N_("trained on data/long.pairs, with attention (general)"), NULL },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
-	  N_("trained on data/long.pairs without attention (--window=fixed)") },
+	  N_("trained on data/long.pairs without attention (--window=fixed)"),
+	  NULL },
 	{ "caption4", model_caption4_text, &model_caption4_len,
-	  N_("trained on data/images/train.captions: attn-trace caption") },
+	  N_("trained on data/images/train.captions: attn-trace caption"),
+	  NULL },
+	{ "glimpse6", model_glimpse6_text, &model_glimpse6_len,
+	  N_("trained on data/images/train.captions: attn-trace glimpse"),
+	  "glimpse" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])
 
+/* The index in model_builtins of the struct model k, or -1 past the
+ * last. */
+static int model_builtin_index(size_t k)
+{
+	for (size_t i = 0; i < MODEL_NBUILTINS; i++)
+		if (!model_builtins[i].cmd && k-- == 0)
+			return (int)i;
+	return -1;
+}
+
 int model_builtin_name(const char *name)
 {
-	for (size_t k = 0; k < MODEL_NBUILTINS; k++)
-		if (strcmp(name, model_builtins[k].name) == 0)
+	const char *any;
+	for (size_t k = 0; (any = model_builtin_nth(k, NULL)); k++)
+		if (strcmp(name, any) == 0)
 			return 1;
 	return 0;
 }
 
 const char *model_builtin_nth(size_t k, const char **what)
 {
+	int i = model_builtin_index(k);
+	if (i < 0)
+		return NULL;
+	if (what)
+		*what = model_builtins[i].what;
+	return model_builtins[i].name;
+}
+
+const char *model_builtin_each(size_t k, const char **what,
+			       const char **cmd)
+{
 	if (k >= MODEL_NBUILTINS)
 		return NULL;
 	if (what)
 		*what = model_builtins[k].what;
+	if (cmd)
+		*cmd = model_builtins[k].cmd;
 	return model_builtins[k].name;
 }
 
 const char *model_builtin_list(void)
 {
 	static char list[128];
+	const char *name;
+	size_t n = 0;
+	while (model_builtin_nth(n, NULL))
+		n++;
 	if (!list[0]) {
 		char *p = list;
-		for (size_t k = 0; k < MODEL_NBUILTINS; k++)
+		for (size_t k = 0; (name = model_builtin_nth(k, NULL)); k++)
 			p += sprintf(p, "%s%s", k == 0 ? "" :
-				     k + 1 == MODEL_NBUILTINS ? " or " : ", ",
-				     model_builtins[k].name);
+				     k + 1 == n ? " or " : ", ", name);
 	}
 	return list;
+}
+
+/* The command that reads the built-in model name if it is not a struct
+ * model ("glimpse" for glimpse6), else NULL. */
+static const char *model_builtin_other(const char *name)
+{
+	for (size_t k = 0; k < MODEL_NBUILTINS; k++)
+		if (model_builtins[k].cmd &&
+		    strcmp(name, model_builtins[k].name) == 0)
+			return model_builtins[k].cmd;
+	return NULL;
 }
 
 int model_load_named(struct model *m, const char *name, struct errbuf *err)
@@ -940,14 +989,21 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 	char label[64];
 	memset(m, 0, sizeof *m);
 	for (size_t k = 0; k < MODEL_NBUILTINS; k++) {
-		if (strcmp(name, model_builtins[k].name) != 0)
+		if (model_builtins[k].cmd ||
+		    strcmp(name, model_builtins[k].name) != 0)
 			continue;
 		snprintf(label, sizeof label, "<built-in %s.model>", name);
 		return model_parse(m, (const char *)model_builtins[k].text,
 				   *model_builtins[k].len, label, err);
 	}
-	err_set(err, "expected a built-in model (%s), found \"%s\"",
-		model_builtin_list(), name);
+	const char *cmd = model_builtin_other(name);
+	if (cmd)
+		err_set(err, "expected a built-in model (%s), found \"%s\", "
+			"the model of 'attn-trace %s'", model_builtin_list(),
+			name, cmd);
+	else
+		err_set(err, "expected a built-in model (%s), found \"%s\"",
+			model_builtin_list(), name);
 	return -1;
 }
 
@@ -958,11 +1014,12 @@ static void model_arg_hint(const char *arg, struct errbuf *err)
 {
 	const char *names[MODEL_NBUILTINS];
 	char hint[96] = "";
+	int n = 0;
 	if (!err || strchr(arg, '/') || access(arg, F_OK) == 0)
 		return;
-	for (size_t k = 0; k < MODEL_NBUILTINS; k++)
-		names[k] = model_builtins[k].name;
-	const char *near = suggest_closest(arg, names, (int)MODEL_NBUILTINS);
+	while (n < (int)MODEL_NBUILTINS && model_builtin_nth((size_t)n, NULL))
+		names[n] = model_builtin_nth((size_t)n, NULL), n++;
+	const char *near = suggest_closest(arg, names, n);
 	if (near)
 		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
 	size_t len = strlen(err->msg);
@@ -973,7 +1030,8 @@ static void model_arg_hint(const char *arg, struct errbuf *err)
 
 int model_load_arg(struct model *m, const char *arg, struct errbuf *err)
 {
-	if (!arg || model_builtin_name(arg))
+	if (!arg || model_builtin_name(arg) ||
+	    (model_builtin_other(arg) && access(arg, F_OK) != 0))
 		return model_load_named(m, arg ? arg : "toy4", err);
 	int rc = model_load_file(m, arg, err);
 	if (rc != 0)

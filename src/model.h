@@ -243,13 +243,21 @@ int model_load_builtin(struct model *m, struct errbuf *err);
  * built-in model (toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4), found \"NAME\"". */
 int model_load_named(struct model *m, const char *name, struct errbuf *err);
 
-/* 1 if name is the name of a built-in model (model_load_named), else 0. */
+/* 1 if name is the name of a built-in model that model_load_named
+ * loads, else 0. */
 int model_builtin_name(const char *name);
 
 /* The name of built-in model k (from 0, in the order lists name them),
  * with *what (if what is not NULL) saying what it is; NULL past the last.
  * The one table of them is in model.c. */
 const char *model_builtin_nth(size_t k, const char **what);
+
+/* Every built-in model, as model_builtin_nth, glimpse6 included: *cmd
+ * (if cmd is not NULL) is NULL for a model of struct model, else the
+ * command that reads it ("glimpse").  For lists of every built-in model
+ * ("attn-trace models"). */
+const char *model_builtin_each(size_t k, const char **what,
+			       const char **cmd);
 
 /* The names of the built-in models for a message: "toy4, handset4,
  * bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4". */

@@ -33,6 +33,19 @@ check "models lists bahdanau4 and its architecture" \
 check "models lists toy4 as luong" grep -q '^toy4       luong architecture' "$TMP/out"
 check "models lists self4 as self-attention" \
 	grep -q '^self4      self-attention and cross-attention, embedding 4, 2 heads of d_k 2$' "$TMP/out"
+# glimpse6's sizes, as data/glimpse6.model's header declares them
+check "models lists glimpse6 and its sizes" \
+	grep -q '^glimpse6   glimpse model, 3 glimpses, hidden 8, glimpse 8, 3 classes$' "$TMP/out"
+check "models says what glimpse6 is" \
+	grep -q '^           trained on data/images/train.captions: attn-trace glimpse$' "$TMP/out"
+check "data/glimpse6.model declares those sizes" \
+	awk '/^steps 3$/ { s = 1 } /^hidden 8$/ { h = 1 } /^glimpse 8$/ { g = 1 }
+	     /^classes dot bar box$/ { c = 1 } END { exit !(s && h && g && c) }' \
+	"$srcdir/data/glimpse6.model"
+run_cmd trace --model=glimpse6 un
+expect_status 1 "glimpse6 is not a model of trace"
+expect_err "found \"glimpse6\", the model of 'attn-trace glimpse'" \
+	"trace --model=glimpse6 names the command that reads it"
 # the names' column is as wide as the longest name (longfixed8), so every
 # description starts in one column, the one after it
 check "models: every description in the column after the longest name" \
@@ -40,7 +53,7 @@ check "models: every description in the column after the longest name" \
 	     substr($0, 12, 1) == " " || substr($0, 1, 1) == "" { bad = 1 }
 	     END { exit bad }' "$TMP/out"
 run_cmd models --names
-check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 longattn8 longfixed8 caption4 "
+check "models --names" test "$(cat "$TMP/out" | tr '\n' ' ')" = "toy4 handset4 bahdanau4 self4 localp4 feed4 hard4 longattn8 longfixed8 caption4 glimpse6 "
 run_cmd models extra
 expect_status 2 "models takes only --names"
 

@@ -31,7 +31,7 @@ expect_status 0 "caption: text"
 check "caption: the header names the patch encoder and the nine cells" \
 	grep -q '^source: top-left top top-right left middle right bottom-left bottom bottom-right (9 cells)$' "$TMP/out"
 check "caption: the annotation of the top-left cell" \
-	grep -q '^the annotation of the top-left cell h_1 = tanh(W_patch·patch_1 + b_patch + P_1)' "$TMP/out"
+	grep -q '^the annotation of the top-left cell h_1 = tanh(W_patch·patch_1 + b_patch + pos_1)' "$TMP/out"
 
 # the built-in model, rebuilt byte for byte by its recipe (Makefile.am's
 # caption-model), in about a second of one core

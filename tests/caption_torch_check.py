@@ -21,8 +21,8 @@ and recomputes everything the trace holds with torch, in float64:
     patch_i        torch.nn.functional.unfold(image, kernel_size=2,
                    stride=2): column i is cell i's 2x2 pixels, row-major,
                    the cells in reading order
-    h_i            tanh(nn.Linear(4, H)(patch_i) + P_i), W_patch and
-                   b_patch, P_i row i of the cells' places
+    h_i            tanh(nn.Linear(4, H)(patch_i) + pos_i), W_patch and
+                   b_patch, pos_i row i of P, the cells' places
     s_0            tanh(W_init mean_i h_i)
     each step      the scorer, the softmax over the nine cells, the
                    context, nn.RNNCell on [y_{t-1}; c_t] with s_{t-1}, the
@@ -131,7 +131,7 @@ class CaptionTorch(tc.BahdanauTorch):
         w_init = self.W_init0(mean)
         encoder = [{"token": self.cells[i], "pixels": patches[i].tolist(),
                     "W_patch_x": wx[i].tolist(),
-                    "b": self.patch.bias.tolist(), "P": self.P[i].tolist(),
+                    "b": self.patch.bias.tolist(), "pos": self.P[i].tolist(),
                     "pre": pre[i].tolist(), "annotation": Hs[i].tolist()}
                    for i in range(patches.shape[0])]
         initial = {"state": torch.tanh(w_init).tolist(),

@@ -21,6 +21,8 @@
 
 #include "glimpse.h"
 #include "glimpse_train.h"
+#include "glimpse_view.h"
+#include "view_key.h"
 #include "train.h"
 
 #define TOL 1e-12
@@ -291,6 +293,57 @@ START_TEST(test_model_file)
 	}
 }
 END_TEST
+/* The stepper's view model (glimpse_view.h), without a terminal: a
+ * glimpse's screen holds the picture (2·6 + 1 rows for a 6×6 image)
+ * with the numbers beside it at 80 columns and below it at 40, the
+ * corner the run chose, and the keys step from glimpse 1 to the class
+ * and no further. */
+START_TEST(test_view)
+{
+	static struct glimpse_model m;
+	static struct pgm_image im;
+	static struct glimpse_trace tr;
+	struct glimpse_view v;
+	struct view_screen sc;
+	struct errbuf err;
+	char want[64];
+	uint64_t rng = 1;
+	ck_assert_int_eq(glimpse_model_load(&m, GLIMPSE_BUILTIN, &err), 0);
+	ck_assert_int_eq(pgm_parse(&im, (const unsigned char *)
+		"P2 6 6 9\n0 0 9 0 0 0\n0 0 9 0 0 0\n0 0 9 0 0 0\n"
+		"0 0 9 0 0 0\n0 0 9 0 0 0\n0 0 9 0 0 0\n", 81, "bar", &err), 0);
+	glimpse_run(&m, &im, GLIMPSE_SAMPLE, &rng, NULL, 1, &tr);
+	glimpse_view_init(&v, &m, "glimpse6", &im, "bar", &tr, 4, 1, 80);
+	glimpse_view_render(&v, &sc);
+	ck_assert_int_eq(sc.nbody, 13);  /* side by side: the picture's rows */
+	snprintf(want, sizeof want, "corner (R, C) = (%d, %d)", tr.st[0].row,
+		 tr.st[0].col);
+	int found = 0;
+	for (int k = 0; k < sc.nbody; k++)
+		found += strstr(sc.body[k], want) != NULL;
+	ck_assert_int_eq(found, 1);
+	view_screen_free(&sc);
+	v.width = 40;
+	glimpse_view_render(&v, &sc);
+	ck_assert_int_gt(sc.nbody, 13 + 10); /* the numbers below it */
+	view_screen_free(&sc);
+	ck_assert_int_eq(glimpse_view_key(&v, VIEW_KEY_LEFT), VIEW_KEY_BEEP);
+	for (int t = 1; t <= m.steps; t++) {
+		ck_assert_int_eq(glimpse_view_key(&v, VIEW_KEY_RIGHT),
+				 VIEW_KEY_REDRAW);
+		ck_assert_int_eq(v.screen, t);
+	}
+	ck_assert_int_eq(glimpse_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_BEEP);
+	ck_assert_int_eq(v.screen, m.steps);
+	glimpse_view_render(&v, &sc);
+	ck_assert_ptr_nonnull(strstr(sc.where, "the class"));
+	view_screen_free(&sc);
+	ck_assert_int_eq(glimpse_view_key(&v, VIEW_KEY_HOME), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(v.screen, 0);
+	ck_assert_int_eq(glimpse_view_key(&v, 'q'), VIEW_KEY_QUIT);
+}
+END_TEST
+
 
 static Suite *glimpse_suite(void)
 {
@@ -301,6 +354,7 @@ static Suite *glimpse_suite(void)
 	tcase_add_test(tc, test_corner_and_edges);
 	tcase_add_test(tc, test_gradient);
 	tcase_add_test(tc, test_model_file);
+	tcase_add_test(tc, test_view);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -436,7 +436,16 @@ START_TEST(test_builtin_list)
 	ck_assert_uint_eq(k, sizeof names / sizeof names[0]);
 	ck_assert_ptr_null(model_builtin_nth(k, NULL));
 	ck_assert_str_eq(model_builtin_list(),
-			 "toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4");
+			 "toy4, handset4, bahdanau4, self4, localp4, feed4, hard4, longattn8, longfixed8 or caption4");	/* every built-in model, glimpse6 (read by attn-trace glimpse) last */
+	const char *cmd = NULL;
+	for (k = 0; model_builtin_each(k, NULL, NULL); k++)
+		if (k < sizeof names / sizeof names[0])
+			ck_assert_str_eq(model_builtin_each(k, NULL, &cmd),
+					 names[k]);
+	ck_assert_uint_eq(k, sizeof names / sizeof names[0] + 1);
+	ck_assert_str_eq(model_builtin_each(k - 1, &what, &cmd), "glimpse6");
+	ck_assert_str_eq(cmd, "glimpse");
+	ck_assert(!model_builtin_name("glimpse6"));
 }
 END_TEST
 

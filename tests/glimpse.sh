@@ -37,7 +37,7 @@ run_cmd glimpse
 expect_status 2 "glimpse with no image"
 run_cmd glimpse -f jsn "$img/train/bar-x0.pgm"
 expect_status 2 "an unknown format"
-check "... names the formats" grep -q "expected text, json, model" "$TMP/err"
+check "... names the formats" grep -q "expected text, json, jsonl, csv, markdown, model or svg" "$TMP/err"
 
 printf 'P2\n2 2\n255\n0 0 0\n' >"$TMP/short.pgm"
 run_cmd glimpse -o "$TMP/out.txt" "$TMP/short.pgm"

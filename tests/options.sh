@@ -49,8 +49,10 @@ for w in global local-m local-p; do
 done
 check "the scorers of --scorer are 'attn-trace scorers --names' and all" \
 	test "$(values --scorer trace)" = "$("$AT" scorers --names | tr '\n' ' ')all "
-check "the models of --model are 'attn-trace models --names'" \
-	test "$(values -m trace)" = "$("$AT" models --names | tr '\n' ' ')"
+check "the models of --model are 'attn-trace models --names' but glimpse6" \
+	test "$(values -m trace)" = "$("$AT" models --names | grep -vx glimpse6 | tr '\n' ' ')"
+check "glimpse --model offers glimpse6" \
+	test "$(values -m glimpse)" = "glimpse6 "
 check "the stages of trace --stage" test "$(values --stage trace)" = \
 	"encoding decoder scoring softmax weighted-sum concat output "
 check "the stages of quiz --stage" test "$(values --stage quiz)" = \
