@@ -24,6 +24,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "train_part.h"
 
@@ -43,7 +44,7 @@ static const double *bahdanau_start(struct trace *tr, const double *Hs)
 					    -1, 0, 0);
 	trace_rec_op(r, OP_MID, "W_init·←h_1", "W_init_h", pre, H, 1);
 	trace_rec_op(r, OP_INPUT, "←h_1", NULL, b1, D, 1);
-	r->title = "the decoder's first state";
+	r->title = N_("the decoder's first state");
 	r->symbol = "s_0";
 	r->formula = "tanh(W_init·←h_1)";
 	r->result = s0;
@@ -80,7 +81,7 @@ static void bahdanau_rnn(struct trace *tr, int run, int t, const double *y,
 	trace_rec_op(r, OP_INPUT, "c_{t}", NULL, c, H, 1);
 	r->symbol = "s_{t}";
 	r->formula = "tanh(W_y·y_{t-1} + U·s_{t-1} + C·c_{t} + b)";
-	r->note = "the context c_{t} enters the RNN";
+	r->note = N_("the context c_{t} enters the RNN");
 	r->note_op = 6;
 	r->result = s;
 	r->len = H;
@@ -134,7 +135,7 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	/* step 1: the query is the state before this step */
 	struct trace_rec *r = trace_rec_new(tr, REC_QUERY, STAGE_SCORING, run,
 					    t, 0);
-	r->title = "the query";
+	r->title = N_("the query");
 	r->symbol = "s_{t-1}";
 	r->formula = t > 1 ? "the state that step {t-1} made"
 		     : tr->enc ? "the decoder's first state, from h̄"
@@ -253,37 +254,58 @@ static void bahdanau_narrate_encoding(FILE *f, const struct trace *tr,
 				      int i)
 {
 	int n = tr->n;
-	fprintf(f, "The encoder reads the source twice, with two small RNNs: "
-		"forwards, so →h_%d has read words 1 to %d, and backwards, so "
-		"←h_%d has read words %d to %d. Word %d of %d is \"%s\"; its "
-		"annotation h_%d = [→h_%d; ←h_%d] knows the word and both of "
-		"its sides.", i, i, i, n, i, i, n, tr->m->src.words[tr->src[i - 1]], i, i, i);
+	/* TRANSLATORS: %1$d the word's number i, %2$d the source's length
+	 * n, %3$s the word */
+	fprintf(f, _("The encoder reads the source twice, with two small "
+		     "RNNs: forwards, so →h_%1$d has read words 1 to %1$d, and "
+		     "backwards, so ←h_%1$d has read words %2$d to %1$d. Word "
+		     "%1$d of %2$d is \"%3$s\"; its annotation h_%1$d = "
+		     "[→h_%1$d; ←h_%1$d] knows the word and both of its "
+		     "sides."), i, n, tr->m->src.words[tr->src[i - 1]]);
 	if (i == n)
-		fputs(" The decoder starts from s_0 = tanh(W_init·←h_1): the "
-		      "backward RNN's last state, which has read the whole "
-		      "sentence.", f);
+		fputs(_(" The decoder starts from s_0 = tanh(W_init·←h_1): "
+			"the backward RNN's last state, which has read the "
+			"whole sentence."), f);
 }
 
-static void bahdanau_narrate_query(FILE *f, int t)
+static void bahdanau_narrate_query(FILE *f, const struct trace *tr, int t)
 {
-	fprintf(f, "Step t=%d starts with attention, before the decoder "
-		"moves: the query is s_%d, the state %s. Bahdanau's decoder "
-		"attends first and steps afterwards; Luong's steps first and "
-		"attends with the new state.", t, t - 1,
-		t == 1 ? "that W_init made from ←h_1"
-		       : "the previous step ended with");
+	if (t == 1 && tr->enc) /* an encoder plug-in: s_0 from the mean */
+		fprintf(f, _("Step t=%1$d starts with attention, before the "
+			     "decoder moves: the query is s_%2$d, the state "
+			     "that W_init made from h̄, the mean of the "
+			     "annotations. Bahdanau's decoder attends first "
+			     "and steps afterwards; Luong's steps first and "
+			     "attends with the new state."),
+			t, t - 1);
+	else if (t == 1)
+		fprintf(f, _("Step t=%1$d starts with attention, before the "
+			     "decoder moves: the query is s_%2$d, the state "
+			     "that W_init made from ←h_1. Bahdanau's decoder "
+			     "attends first and steps afterwards; Luong's "
+			     "steps first and attends with the new state."),
+			t, t - 1);
+	else
+		fprintf(f, _("Step t=%1$d starts with attention, before the "
+			     "decoder moves: the query is s_%2$d, the state "
+			     "the previous step ended with. Bahdanau's decoder "
+			     "attends first and steps afterwards; Luong's "
+			     "steps first and attends with the new state."),
+			t, t - 1);
 }
 
 static void bahdanau_narrate_state(FILE *f, const struct trace *tr, int run,
 				   int t)
 {
 	const struct trace_run *ru = &tr->runs[run];
-	fprintf(f, "Now the decoder steps: it reads \"%s\" (y_%d) and the "
-		"context c_%d, s_%d = tanh(W_y·y_%d + U·s_%d + C·c_%d + "
-		"b). The term C·c_%d is how what attention found enters the "
-		"decoder, and through s_%d every later step. (The paper's GRU, "
-		"with both gates fixed open.)", tr->m->tgt.words[
-		ru->input[t - 1]], t - 1, t, t, t - 1, t - 1, t, t, t);
+	/* TRANSLATORS: %1$s the word fed, %2$d the step before t, %3$d
+	 * the step t */
+	fprintf(f, _("Now the decoder steps: it reads \"%1$s\" (y_%2$d) and "
+		     "the context c_%3$d, s_%3$d = tanh(W_y·y_%2$d + U·s_%2$d + "
+		     "C·c_%3$d + b). The term C·c_%3$d is how what attention "
+		     "found enters the decoder, and through s_%3$d every later "
+		     "step. (The paper's GRU, with both gates fixed open.)"),
+		tr->m->tgt.words[ru->input[t - 1]], t - 1, t);
 }
 
 static void bahdanau_narrate_output(FILE *f, const struct trace *tr, int run,
@@ -291,13 +313,17 @@ static void bahdanau_narrate_output(FILE *f, const struct trace *tr, int run,
 {
 	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
 	char buf[NUM_BUFSZ];
-	fprintf(f, "W_o reads the new state, the context and the word fed, "
-		"[s_%d; c_%d; y_%d], and gives each of the %d target words a "
-		"score; a softmax makes them probabilities (a linear readout "
-		"where the paper has maxout). The most likely word, \"%s\" "
-		"(%s), is the output of step %d.", t, t, t - 1, tr->m->tgt.n,
-		tr->m->tgt.words[r->word], fmt_num(buf, r->result[r->word],
-						   prec), t);
+	/* TRANSLATORS: %1$d the step t, %2$d the step before, %3$d the
+	 * number of target words, %4$s the likeliest, %5$s its
+	 * probability */
+	fprintf(f, _("W_o reads the new state, the context and the word "
+		     "fed, [s_%1$d; c_%1$d; y_%2$d], and gives each of the %3$d "
+		     "target words a score; a softmax makes them probabilities "
+		     "(a linear readout where the paper has maxout). The most "
+		     "likely word, \"%4$s\" (%5$s), is the output of step "
+		     "%1$d."), t, t - 1, tr->m->tgt.n,
+		tr->m->tgt.words[r->word],
+		fmt_num(buf, r->result[r->word], prec));
 }
 
 /* arch_class.narrate: the encoder, the query before the scores (then
@@ -309,7 +335,7 @@ static int bahdanau_narrate(FILE *f, const struct trace *tr, int run,
 	switch (stage) {
 	case STAGE_ENCODING: bahdanau_narrate_encoding(f, tr, i); return 1;
 	case STAGE_SCORING:
-		bahdanau_narrate_query(f, t);
+		bahdanau_narrate_query(f, tr, t);
 		fputc(' ', f);
 		return 0;
 	case STAGE_DECODER: bahdanau_narrate_state(f, tr, run, t); return 1;

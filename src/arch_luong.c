@@ -21,6 +21,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "train_part.h"
 
@@ -121,9 +122,9 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 		trace_rnn(tr, &m->dec, y, prev, s, run, t, 0, &luong_rnn_names);
 	if (t == 1) { /* where the decoder starts */
 		struct trace_rec *r = &tr->recs[tr->nrecs - 1];
-		r->note = m->input_feeding ? "s_0 = h_{n}, the last encoder "
-					     "state, and h̃_0 = 0"
-					   : "s_0 = h_{n}, the last encoder state";
+		r->note = m->input_feeding ? N_("s_0 = h_{n}, the last encoder "
+					     "state, and h̃_0 = 0")
+					   : N_("s_0 = h_{n}, the last encoder state");
 		r->note_op = 4;
 	}
 	/* steps 2-4: score s_t against every h_i, the weights (the
@@ -216,46 +217,67 @@ static int luong_params(struct model *m, unsigned scorers,
 
 static void luong_narrate_encoding(FILE *f, const struct trace *tr, int i)
 {
-	fprintf(f, "The encoder reads the source one word at a time. Word %d "
-		"of %d is \"%s\": its embedding x_%d is looked up, then mixed "
-		"with the previous state h_%d%s by the RNN step. Every h_i is "
-		"something attention can look at later.", i, tr->n,
-		tr->m->src.words[tr->src[i - 1]], i, i - 1, i == 1 ? " (zero before the "
-		"first word)" : "");
+	const char *w = tr->m->src.words[tr->src[i - 1]];
+	if (i == 1)
+		/* TRANSLATORS: the stepper's narration of the encoder's first
+		 * word: %1$d the word's number, %2$d the source's length,
+		 * %3$s the word, %4$d its number again, %5$d the number
+		 * before it (0) */
+		fprintf(f, _("The encoder reads the source one word at a "
+			     "time. Word %1$d of %2$d is \"%3$s\": its "
+			     "embedding x_%4$d is looked up, then mixed with the "
+			     "previous state h_%5$d (zero before the first "
+			     "word) by the RNN step. Every h_i is something "
+			     "attention can look at later."), i, tr->n, w, i,
+			i - 1);
+	else
+		fprintf(f, _("The encoder reads the source one word at a "
+			     "time. Word %1$d of %2$d is \"%3$s\": its "
+			     "embedding x_%4$d is looked up, then mixed with the "
+			     "previous state h_%5$d by the RNN step. Every h_i "
+			     "is something attention can look at later."), i,
+			tr->n, w, i, i - 1);
 }
 
 static void luong_narrate_state(FILE *f, const struct trace *tr, int run,
 				int t)
 {
 	const struct trace_run *ru = &tr->runs[run];
-	if (tr->m->input_feeding) { /* Luong's input feeding */
-		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
-			"h̃_%d, the attentional state of the step before%s, "
-			"and updates its state, s_%d = tanh(W_x·[y_%d; h̃_%d] "
-			"+ W_h·s_%d + b). This is input feeding: the state "
-			"remembers where the steps before looked.", t,
-			tr->m->tgt.words[ru->input[t - 1]], t - 1, t - 1,
-			t == 1 ? " (zero before the first step)" : "", t,
-			t - 1, t - 1, t - 1);
-	} else {
-		fprintf(f, "Step t=%d: the decoder reads \"%s\" (y_%d) and "
-			"updates its state, s_%d = tanh(W_x·y_%d + W_h·s_%d + "
-			"b).", t, tr->m->tgt.words[ru->input[t - 1]], t - 1,
-			t, t - 1, t - 1);
-	}
+	const char *y = tr->m->tgt.words[ru->input[t - 1]];
+	if (tr->m->input_feeding && t == 1) /* Luong's input feeding */
+		fprintf(f, _("Step t=%1$d: the decoder reads \"%2$s\" "
+			     "(y_%3$d) and h̃_%3$d, the attentional state of "
+			     "the step before (zero before the first step), "
+			     "and updates its state, s_%1$d = tanh(W_x·[y_%3$d; "
+			     "h̃_%3$d] + W_h·s_%3$d + b). This is input feeding: "
+			     "the state remembers where the steps before "
+			     "looked."), t, y, t - 1);
+	else if (tr->m->input_feeding)
+		fprintf(f, _("Step t=%1$d: the decoder reads \"%2$s\" "
+			     "(y_%3$d) and h̃_%3$d, the attentional state of "
+			     "the step before, and updates its state, s_%1$d = "
+			     "tanh(W_x·[y_%3$d; h̃_%3$d] + W_h·s_%3$d + b). This "
+			     "is input feeding: the state remembers where the "
+			     "steps before looked."), t, y, t - 1);
+	else
+		fprintf(f, _("Step t=%1$d: the decoder reads \"%2$s\" "
+			     "(y_%3$d) and updates its state, s_%1$d = "
+			     "tanh(W_x·y_%3$d + W_h·s_%3$d + b)."), t, y, t - 1);
 	if (t == 1)
-		fprintf(f, " It starts from s_0 = h_%d, the encoder's last "
-			"state, so it knows the whole sentence in summary.",
-			tr->n);
+		fprintf(f, _(" It starts from s_0 = h_%d, the encoder's last "
+			     "state, so it knows the whole sentence in "
+			     "summary."), tr->n);
 }
 
 static void luong_narrate_concat(FILE *f, const struct trace *tr, int t)
 {
-	fprintf(f, "The context c_%d and the decoder state s_%d are stacked "
-		"into one vector [c_%d; s_%d] of %d numbers, context first. "
-		"W_c mixes them and tanh squashes the result into the "
-		"attentional state h̃_%d: what the decoder wanted, together "
-		"with what it found.", t, t, t, t, 2 * tr->m->H, t);
+	/* TRANSLATORS: %1$d the step t, %2$d the length of [c_t; s_t] */
+	fprintf(f, _("The context c_%1$d and the decoder state s_%1$d are "
+		     "stacked into one vector [c_%1$d; s_%1$d] of %2$d numbers, "
+		     "context first. W_c mixes them and tanh squashes the "
+		     "result into the attentional state h̃_%1$d: what the "
+		     "decoder wanted, together with what it found."), t,
+		2 * tr->m->H);
 }
 
 static void luong_narrate_output(FILE *f, const struct trace *tr, int run,
@@ -264,19 +286,24 @@ static void luong_narrate_output(FILE *f, const struct trace *tr, int run,
 	const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
 	const char *w = tr->m->tgt.words[r->word];
 	char buf[NUM_BUFSZ];
-	fprintf(f, "W_s gives each of the %d target words a score from "
-		"h̃_%d, and a softmax makes the scores probabilities. The most "
-		"likely word, \"%s\" (%s), is the output of step %d.",
-		tr->m->tgt.n, t, w, fmt_num(buf, r->result[r->word],
-					   prec), t);
+	/* TRANSLATORS: %1$d the number of target words, %2$d the step t,
+	 * %3$s the word, %4$s its probability */
+	fprintf(f, _("W_s gives each of the %1$d target words a score from "
+		     "h̃_%2$d, and a softmax makes the scores probabilities. "
+		     "The most likely word, \"%3$s\" (%4$s), is the output of "
+		     "step %2$d."), tr->m->tgt.n, t, w,
+		fmt_num(buf, r->result[r->word], prec));
 	if (tr->ntgt) {
 		int want = t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos;
-		fprintf(f, " The target is \"%s\", so the model is %s.",
-			tr->m->tgt.words[want], want == r->word ? "right" : "wrong");
+		fprintf(f, want == r->word
+			? _(" The target is \"%s\", so the model is right.")
+			: _(" The target is \"%s\", so the model is wrong."),
+			tr->m->tgt.words[want]);
 	} else if (r->word == tr->m->eos) {
-		fputs(" </s> ends the translation.", f);
+		fputs(_(" </s> ends the translation."), f);
 	} else {
-		fputs(" Decoding is greedy, so it is the next step's input.", f);
+		fputs(_(" Decoding is greedy, so it is the next step's input."),
+		      f);
 	}
 }
 

@@ -2,12 +2,17 @@
  * encoder plug-in in front of Bahdanau's decoder (caption.h). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
+#include "i18n.h"
 #include "train.h"
+#include "window.h"
 
 const char *const caption_cell_names[CAPTION_CELLS] = {
 	"top-left", "top", "top-right",
@@ -202,6 +207,26 @@ static void caption_train_back(struct model *g, const struct model *m,
 	}
 }
 
+/* The stepper's words for the encoding of cell i. */
+static void caption_narrate(FILE *f, const struct trace *tr, int i,
+			    int prec)
+{
+	(void)prec;
+	/* TRANSLATORS: %1$d the cells a side, %2$d the pixels a side of a
+	 * cell, %3$d the cell i, %4$d the cells, %5$s the cell's name */
+	fprintf(f, _("The patch encoder reads the image as %1$d×%1$d cells of "
+		     "%2$d×%2$d pixels. Cell %3$d of %4$d is \"%5$s\": its "
+		     "pixels, row by row, are patch_%3$d; W_patch·patch_%3$d "
+		     "plus b_patch and the cell's place pos_%3$d, through "
+		     "tanh, is its annotation h_%3$d, the state attention "
+		     "reads."), CAPTION_GRID, CAPTION_PATCH, i, tr->n,
+		tr->m->src.words[tr->src[i - 1]]);
+	if (i == tr->n)
+		fputs(_(" The decoder starts from s_0 = tanh(W_init·h̄), h̄ the "
+			"mean of the nine annotations: the whole image at "
+			"once."), f);
+}
+
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
@@ -213,6 +238,7 @@ const struct trace_encoder caption_encoder = {
 	.start = caption_start,
 	.train_encode = caption_train_encode,
 	.train_back = caption_train_back,
+	.narrate = caption_narrate,
 };
 
 int caption_build(struct trace *tr, const struct model *m,
@@ -229,4 +255,112 @@ int caption_build(struct trace *tr, const struct model *m,
 		cells[i] = i;
 	return trace_build_enc(tr, m, &caption_encoder, im, cells,
 			       CAPTION_CELLS, tgt, ntgt, scorers, cfg, err);
+}
+
+int caption_is_model(const struct model *m)
+{
+	struct errbuf err;
+	return caption_check_model(m, &err) == 0;
+}
+
+char *caption_batch_path(const char *batch, const char *path)
+{
+	const char *slash = batch ? strrchr(batch, '/') : NULL;
+	if (!slash || path[0] == '/' || strcmp(batch, "-") == 0)
+		return xstrdup(path);
+	size_t dir = (size_t)(slash - batch + 1), n = dir + strlen(path) + 1;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%.*s%s", (int)dir, batch, path);
+	return p;
+}
+
+/* The trace's own image and the name it was read by, freed by
+ * trace_free(); the encoder reads tr->input as its first member. */
+struct caption_owned {
+	struct pgm_image im;
+	char *name;
+};
+
+static void caption_image_free(void *input)
+{
+	struct caption_owned *o = input;
+	free(o->name);
+	free(o);
+}
+
+const char *caption_image_name(const struct trace *tr)
+{
+	if (tr->input_free != caption_image_free)
+		return NULL;
+	return ((const struct caption_owned *)tr->input)->name;
+}
+
+/* 0 if cfg's window applies to an image's cells (global) and it asks
+ * for no gradient paths, else -1 with err saying why not. */
+static int caption_check_window(const struct trace_cfg *cfg,
+				struct errbuf *err)
+{
+	if (cfg && cfg->grad_paths) {
+		/* gradpath.c's training pass does not carry [patch.*] */
+		err_set(err, "--gradient-paths follows the gradient back to "
+			"a sentence's words; it does not yet reach an image's "
+			"cells through the patch encoder");
+		return -1;
+	}
+	if (!cfg || cfg->window == WINDOW_DEFAULT)
+		return 0;
+	err_set(err, "--window=%s centres on a position of a sentence, and "
+		"an image's cells have no order to centre on; an image model "
+		"attends over all nine cells (--window=global)",
+		window_get(cfg->window)->name);
+	return -1;
+}
+
+/* 1 if name is "-" or ends in ".pgm" (in any case): a PGM's name. */
+static int caption_pgm_name(const char *name)
+{
+	size_t n = strlen(name);
+	return strcmp(name, "-") == 0 ||
+	       (n > 4 && strcasecmp(name + n - 4, ".pgm") == 0);
+}
+
+int caption_trace_file(struct trace *tr, const struct model *m,
+		       const char *path, const int *tgt, int ntgt,
+		       unsigned scorers, const struct trace_cfg *cfg,
+		       struct errbuf *err)
+{
+	memset(tr, 0, sizeof *tr);
+	if (caption_check_window(cfg, err) != 0)
+		return -1;
+	while (*path == ' ' || *path == '\t')
+		path++;
+	size_t len = strlen(path);
+	while (len > 0 && (path[len - 1] == ' ' || path[len - 1] == '\t' ||
+			   path[len - 1] == '\n' || path[len - 1] == '\r'))
+		len--;
+	char *name = xstrndup(path, len);
+	struct caption_owned *own = xmalloc(sizeof *own);
+	struct pgm_image *im = &own->im;
+	int rc = pgm_load(im, name, err);
+	if (rc != 0 && !caption_pgm_name(name) && access(name, F_OK) != 0) {
+		/* no such file, and no PGM's name: a sentence, say */
+		char why[sizeof err->msg];
+		snprintf(why, sizeof why, "%s", err->msg);
+		err_set(err, "%s is an image model, which reads the PGM "
+			"image named where a sentence would be: %s",
+			m->name ? m->name : "the model", why);
+	}
+	if (rc == 0)
+		rc = caption_check_image(im, strcmp(name, "-") == 0
+					 ? "standard input" : name, err);
+	if (rc == 0)
+		rc = caption_build(tr, m, im, tgt, ntgt, scorers, cfg, err);
+	if (rc != 0) {
+		free(name);
+		free(own);
+		return -1;
+	}
+	own->name = name;
+	tr->input_free = caption_image_free;
+	return 0;
 }

@@ -75,6 +75,32 @@ int caption_build(struct trace *tr, const struct model *m,
 		  unsigned scorers, const struct trace_cfg *cfg,
 		  struct errbuf *err);
 
+/* 1 if m is an image model (caption_check_model() passes): every
+ * tracing command then reads a PGM path where it reads a sentence. */
+int caption_is_model(const struct model *m);
+
+/* The image path of a line of the batch file batch: path itself when it
+ * is absolute, or batch is NULL or "-" (standard input), else path
+ * relative to batch's directory, as a .captions file names its images.
+ * A copy the caller frees. */
+char *caption_batch_path(const char *batch, const char *path);
+
+/* Reads the PGM at path (white space around it ignored; "-" standard
+ * input), and traces it with image model m as caption_build() does.  The
+ * trace owns its copy of the image: trace_free() frees it.  Only the
+ * global window applies (an image's cells have no order for local-m,
+ * local-p or fixed to centre on).  Returns 0, or -1 with err filled
+ * ("FILE:LINE:COL: ..." or "FILE: byte N: ..." for a bad PGM) and
+ * nothing to free. */
+int caption_trace_file(struct trace *tr, const struct model *m,
+		       const char *path, const int *tgt, int ntgt,
+		       unsigned scorers, const struct trace_cfg *cfg,
+		       struct errbuf *err);
+
+/* The name caption_trace_file() read tr's image by ("-" standard
+ * input), or NULL for any other trace.  Owned by the trace. */
+const char *caption_image_name(const struct trace *tr);
+
 /* Writes each decoder step of each run of tr (a caption trace) to out:
  * the step's word (the target's under teacher forcing, else the
  * prediction), and six rows of blocks, the image's pixels and beside them
@@ -84,11 +110,24 @@ int caption_build(struct trace *tr, const struct model *m,
  * error.  (src/caption_fmt.c) */
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii);
 
+/* The six rows of blocks of step t (from 1) of run of tr, as
+ * caption_fmt_weights() draws them: the image, its pixels shaded by
+ * α_t,i, the cells' weights.  The caller checks that the run has step t. */
+void caption_fmt_rows(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii);
+
 /* Writes step t (from 1) of run of tr, as caption_fmt_weights does:
- * the line "t=T: WORD ..." and the six rows of blocks.  The caller
- * checks that the run has step t. */
+ * the line "t=T: WORD ..." and the six rows of blocks
+ * (caption_fmt_rows()).  The caller checks that the run has step t. */
 void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
 		      int ascii);
+
+/* Draws step t of run of tr (a caption trace) into an SVG document: the
+ * image's pixels, pix px each, from (x, y), under its cells (rects of
+ * class "image-cell") coloured by α_t,i (the heatmaps' ramp), each weight
+ * written in its cell (22 px; legible with pix 30 or more). */
+void caption_svg_step(FILE *out, const struct trace *tr, int run, int t,
+		      int x, int y, int pix);
 
 /* Writes tr (a caption trace) as a standalone SVG document titled with
  * name: for each run a row of panels, one a step, each the image's

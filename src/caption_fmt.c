@@ -38,16 +38,22 @@ static void caption_fmt_row(FILE *out, const struct pgm_image *im,
 	fputc('\n', out);
 }
 
-void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+void caption_fmt_rows(FILE *out, const struct trace *tr, int run, int t,
 		      int ascii)
 {
 	const double *a = trace_weights(tr, run, t);
+	for (int y = 0; y < CAPTION_SIDE; y++)
+		caption_fmt_row(out, tr->input, a, y, ascii);
+}
+
+void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
+		      int ascii)
+{
 	int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos)
 			 : tr->runs[run].pred[t - 1];
 	fprintf(out, "t=%d: %s  (the image; α_%d over its cells)\n", t,
 		tr->m->tgt.words[w], t);
-	for (int y = 0; y < CAPTION_SIDE; y++)
-		caption_fmt_row(out, tr->input, a, y, ascii);
+	caption_fmt_rows(out, tr, run, t, ascii);
 }
 
 int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
@@ -77,10 +83,11 @@ int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
 #define CSVG_FS_TITLE 28
 #define CSVG_ROW (CSVG_SIDE + 3 * CSVG_FS + 20) /* a run's height */
 
-/* The panel of step t at (x, y): pixels, cells, weights, word. */
-static void caption_svg_panel(FILE *out, const struct pgm_image *im,
-			      const double *a, const char *word, int t, int x,
-			      int y)
+/* The image's pixels and its cells coloured by the weights a, each
+ * written in its cell, from (x, y), pix px a pixel. */
+static void caption_svg_cells(FILE *out, const struct pgm_image *im,
+			      const double *a, int x, int y, int pix,
+			      const char *cls)
 {
 	char hex[8], buf[NUM_BUFSZ];
 	for (int r = 0; r < CAPTION_SIDE; r++)
@@ -88,24 +95,38 @@ static void caption_svg_panel(FILE *out, const struct pgm_image *im,
 			int g = (int)(im->pix[r * im->width + c] * 255 + 0.5);
 			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 				"height=\"%d\" fill=\"#%02x%02x%02x\"/>\n",
-				x + c * CSVG_PIX, y + r * CSVG_PIX, CSVG_PIX,
-				CSVG_PIX, g, g, g);
+				x + c * pix, y + r * pix, pix, pix, g, g, g);
 		}
-	const int cell = CAPTION_PATCH * CSVG_PIX;
+	const int cell = CAPTION_PATCH * pix;
 	for (int i = 0; i < CAPTION_CELLS; i++) {
 		int cx = x + (i % CAPTION_GRID) * cell;
 		int cy = y + (i / CAPTION_GRID) * cell;
 		fmt_svg_ramp(a[i], hex);
-		fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" "
+		fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\" "
 			"width=\"%d\" height=\"%d\" fill=\"%s\" "
-			"fill-opacity=\"0.6\" stroke=\"#888888\"/>\n", cx, cy,
-			cell, cell, hex);
+			"fill-opacity=\"0.6\" stroke=\"#888888\"/>\n", cls, cx,
+			cy, cell, cell, hex);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 			"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
 			cx + cell / 2, cy + cell / 2 + CSVG_FS / 3, CSVG_FS,
 			fmt_svg_dark(a[i]) ? "#ffffff" : "#111111",
 			num_fixed(buf, a[i], 2));
 	}
+}
+
+void caption_svg_step(FILE *out, const struct trace *tr, int run, int t,
+		      int x, int y, int pix)
+{
+	caption_svg_cells(out, tr->input, trace_weights(tr, run, t), x, y,
+			  pix, "image-cell");
+}
+
+/* The panel of step t at (x, y): pixels, cells, weights, word. */
+static void caption_svg_panel(FILE *out, const struct pgm_image *im,
+			      const double *a, const char *word, int t, int x,
+			      int y)
+{
+	caption_svg_cells(out, im, a, x, y, CSVG_PIX, "cell");
 	fprintf(out, "<text class=\"word\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
 		"text-anchor=\"middle\" fill=\"#222222\">t=%d: ", x +
 		CSVG_SIDE / 2, y + CSVG_SIDE + CSVG_FS + 10, CSVG_FS, t);

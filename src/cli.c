@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "i18n.h"
+#include "lesson.h"
 #include "selection.h"
 #include "utf8.h"
 #include "window.h"
@@ -29,6 +30,7 @@
 #include "cli_caption.h"
 #include "cli_image.h"
 #include "cli_glimpse.h"
+#include "cli_calc.h"
 #include "glimpse.h"
 #include "cli_self.h"
 #include "outfile.h"
@@ -171,6 +173,15 @@ int cli_value_error(const char *what, const char *arg,
 	return rc;
 }
 
+int cli_lang(const char *arg)
+{
+	if (lesson_set_lang(arg) != 0)
+		return cli_usage_errorf("--lang expects en or zh_CN, found "
+					"'%s'", arg);
+	i18n_set_lang(arg);
+	return 0;
+}
+
 int cli_color_error(const char *arg)
 {
 	const char *names[3];
@@ -281,6 +292,8 @@ static void cli_help(void)
 "                     (caption --help)\n"
 "  glimpse FILE.pgm   glimpses at an image (Mnih et al. 2014), number by\n"
 "                     number; --train, --measure (glimpse --help)\n"
+"  calc --query=LIST --keys=ROWS  attention on any vectors, term by term\n"
+"                     (calc --help)\n"
 "  options [COMMAND]  the options a command takes; --values=OPTION: the\n"
 "                     values of one (options --help)\n"
 "  help [COMMAND]     this help, or a command's (as COMMAND --help)\n"
@@ -422,6 +435,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_value_error("format", arg, cli_formats,
 				       FORMAT_COUNT);
 	case CLI_OPT_batch: o->batch = arg; return 0;
+	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_strict: o->strict = 1; return 0;
 	case CLI_OPT_quiet: o->quiet = 1; return 0;
 	case 'j': return cli_jobs(arg, &o->jobs);
@@ -962,10 +976,10 @@ static int cli_scorers(int argc, char **argv)
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			  strcmp(argv[1], "-h") == 0)) {
-		fputs("Usage: attn-trace scorers [--names]\n"
-		      "List the score functions attention can use, with their "
-		      "formulas and the\nweights each needs in a model; "
-		      "--names lists their names alone.\n", stdout);
+		fputs(_("Usage: attn-trace scorers [--names]\n"
+			"List the score functions attention can use, with "
+			"their formulas and the\nweights each needs in a "
+			"model; --names lists their names alone.\n"), stdout);
 		return cli_flush();
 	}
 	if (argc > 1 && !names_only)
@@ -977,11 +991,12 @@ static int cli_scorers(int argc, char **argv)
 			printf("%s\n", c->name);
 			continue;
 		}
-		printf("%-9s %s\n          %s\n          weights:", c->name,
-		       c->formula, c->summary);
+		/* TRANSLATORS: the weights' section names follow */
+		printf("%-9s %s\n          %s\n          %s", c->name,
+		       c->formula, _(c->summary), _("weights:"));
 		for (int j = 0; j < c->nparams; j++)
 			printf(" [%s.%s]", c->name, c->params[j].key);
-		printf("%s\n", c->nparams ? "" : " none");
+		printf("%s\n", c->nparams ? "" : _(" none"));
 	}
 	return cli_flush();
 }
@@ -998,16 +1013,17 @@ static int cli_models_one(const char *name, int w, const char *what)
 	}
 	if (model_mha(&m) & MHA_PARAM_BIT(MHA_SELF))
 		/* a model of attn-trace self (src/self.h: two heads) */
-		printf("%-*s self-attention%s, embedding %d, 2 heads "
-		       "of d_k %d\n%*s %s\n", w, name,
-		       model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
-		       ? " and cross-attention" : "", m.E, m.E / 2,
-		       w, "", what);
+		printf(model_mha(&m) & MHA_PARAM_BIT(MHA_CROSS)
+		       ? _("%-*s self-attention and cross-attention, "
+			   "embedding %d, 2 heads of d_k %d\n%*s %s\n")
+		       : _("%-*s self-attention, embedding %d, 2 heads "
+			   "of d_k %d\n%*s %s\n"), w, name, m.E,
+		       m.E / 2, w, "", _(what));
 	else
-		printf("%-*s %s architecture, embedding %d, hidden %d, "
-		       "attention %d\n%*s %s\n", w, name,
+		printf(_("%-*s %s architecture, embedding %d, hidden "
+			 "%d, attention %d\n%*s %s\n"), w, name,
 		       arch_get(m.arch)->name, m.E, m.H, m.A, w, "",
-		       what);
+		       _(what));
 	model_free(&m);
 	return EXIT_OK;
 }
@@ -1021,9 +1037,9 @@ static int cli_models_glimpse(const char *name, int w, const char *what)
 		cli_error(err.msg);
 		return EXIT_DATA;
 	}
-	printf("%-*s glimpse model, %d glimpses, hidden %d, glimpse %d, "
-	       "%d classes\n%*s %s\n", w, name, g.steps, g.hidden, g.gsize,
-	       g.nclass, w, "", what);
+	printf(_("%-*s glimpse model, %d glimpses, hidden %d, glimpse %d, "
+		 "%d classes\n%*s %s\n"), w, name, g.steps, g.hidden,
+	       g.gsize, g.nclass, w, "", _(what));
 	return EXIT_OK;
 }
 
@@ -1035,9 +1051,10 @@ static int cli_models(int argc, char **argv)
 	int names_only = argc == 2 && strcmp(argv[1], "--names") == 0;
 	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
 			  strcmp(argv[1], "-h") == 0)) {
-		fputs("Usage: attn-trace models [--names]\n"
-		      "List the models built into the program, which --model "
-		      "names; --names lists\ntheir names alone.\n", stdout);
+		fputs(_("Usage: attn-trace models [--names]\n"
+			"List the models built into the program, which "
+			"--model names; --names lists\ntheir names "
+			"alone.\n"), stdout);
 		return cli_flush();
 	}
 	if (argc > 1 && !names_only)
@@ -1085,6 +1102,7 @@ static const struct {
 	{ "image", NULL, cli_image },
 	{ "caption", NULL, cli_caption },
 	{ "glimpse", NULL, cli_glimpse },
+	{ "calc", NULL, cli_calc },
 	{ "options", NULL, cli_options_cmd },
 	{ "help", NULL, cli_help_cmd },
 };

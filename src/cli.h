@@ -124,6 +124,11 @@ char *cli_join(int argc, char **argv, int first, const char *dflt);
 int cli_value_error(const char *what, const char *arg,
 		    const char *const *names, int n);
 
+/* --lang=arg on lesson, tui and quiz: the lessons (lesson_set_lang) and
+ * the messages (i18n_set_lang) in that language.  0, or EXIT_USAGE after
+ * the message. */
+int cli_lang(const char *arg);
+
 /* cli_value_error of --color=arg. */
 int cli_color_error(const char *arg);
 

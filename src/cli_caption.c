@@ -13,6 +13,7 @@
 #include "cli_options.h"
 #include "arch.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "imageset.h"
 #include "outfile.h"
 #include "train.h"
@@ -46,7 +47,7 @@ struct cli_caption_opts {
 
 static void cli_caption_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace caption [OPTION]... FILE.pgm\n"
 "Soft attention over an image (Show, Attend and Tell), number by number.\n"
 "The 6x6 image is read as 3x3 cells of 2x2 pixels; a patch encoder turns\n"
@@ -57,13 +58,13 @@ static void cli_caption_help(void)
 "scores, the softmax over the cells, the context, the decoder's step and\n"
 "the output word.\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(caption), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace caption data/images/train/bar-x0.pgm\n"
-"  attn-trace caption --scorer=all --format=json IMAGE.pgm\n",
+"  attn-trace caption --scorer=all --format=json IMAGE.pgm\n"),
 	      stdout);
 }
 
@@ -127,29 +128,17 @@ static int cli_caption_parse(struct cli_caption_opts *o, int argc,
 	return optind;
 }
 
-/* Traces im with m as o asks into *tr; returns 0, or EXIT_DATA after a
- * message. */
+/* Traces the image at path with m as o asks into *tr, as every tracing
+ * command does (tok_trace_note(): the trace reads and owns the image);
+ * returns 0, or EXIT_DATA after a message. */
 static int cli_caption_trace(struct trace *tr, const struct model *m,
-			     const struct pgm_image *im, const char *name,
+			     const char *path,
 			     const struct cli_caption_opts *o)
 {
-	int tgt[TRACE_MAX_TOKENS], ntgt = 0;
 	struct errbuf err;
-	if (caption_check_image(im, name, &err) != 0 ||
-	    caption_check_model(m, &err) != 0) {
-		cli_messagef("%s", err.msg);
-		return EXIT_DATA;
-	}
-	if (o->target) {
-		ntgt = tok_sentence(tgt, o->target, &m->tgt, "caption", NULL,
-				    0, &err);
-		if (ntgt < 0) {
-			cli_messagef("%s", err.msg);
-			return EXIT_DATA;
-		}
-	}
-	if (caption_build(tr, m, im, o->target ? tgt : NULL, ntgt,
-			  o->scorers, NULL, &err) != 0) {
+	if (caption_check_model(m, &err) != 0 ||
+	    tok_trace_note(tr, m, path, o->target, o->scorers, NULL, 0, NULL,
+			   &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
@@ -299,20 +288,15 @@ int cli_caption(int argc, char **argv)
 					"also given '%s'", argv[first + 1]);
 	const char *path = argv[first];
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-	static struct pgm_image im;
 	struct model m;
 	struct trace tr;
 	struct errbuf err;
-	if (pgm_load(&im, path, &err) != 0) {
-		cli_messagef("%s", err.msg);
-		return EXIT_DATA;
-	}
 	if (model_load_arg(&m, o.model ? o.model : CLI_CAPTION_MODEL,
 			   &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
 	}
-	int rc = cli_caption_trace(&tr, &m, &im, name, &o);
+	int rc = cli_caption_trace(&tr, &m, path, &o);
 	if (rc == EXIT_OK) {
 		struct fmt_opts fo;
 		fmt_opts_default(&fo);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "caption.h"
 #include "cli.h"
 #include "cli_options.h"
 #include "i18n.h"
@@ -265,6 +266,14 @@ static int cli_heatmap_self(const struct cli_heatmap_opts *o,
 	return rc;
 }
 
+/* The name an image's heatmap is titled with: its file, or "standard
+ * input". */
+static const char *cli_heatmap_image(const struct trace *tr)
+{
+	const char *name = caption_image_name(tr);
+	return strcmp(name, "-") == 0 ? "standard input" : name;
+}
+
 /* Writes the picture of the ntr traces (one for each architecture
  * drawn, or for each --model with --gradient-paths, labelled by labels,
  * or NULL) to the output, whole or not at all.  Returns 0, or -1 with err
@@ -280,6 +289,8 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 	int rc;
 	if (o->cfg.grad_paths)
 		rc = fmt_svg_gradpaths(of.fp, trs, labels, ntr);
+	else if (caption_image_name(trs[0])) /* each word over the image */
+		rc = caption_fmt_svg(of.fp, trs[0], cli_heatmap_image(trs[0]));
 	else if (ntr > 1)
 		rc = fmt_svg_heatmaps(of.fp, trs, ntr, &o->svg);
 	else
@@ -313,6 +324,10 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 			printf("%s%s architecture (%s)\n\n", k ? "\n" : "",
 			       arch_get(tr->arch)->name,
 			       cli_builtin_model(tr->arch, o->feed));
+		if (!o->cfg.grad_paths && caption_image_name(tr)) {
+			caption_fmt_weights(stdout, tr, ascii);
+			continue;
+		}
 		for (int run = 0; run < tr->nruns; run++) {
 			if (run > 0)
 				putchar('\n');

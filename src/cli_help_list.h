@@ -313,6 +313,9 @@ HELP(color, C(lesson), "WHEN",
 HELP(lang, C(lesson), "LANG",
      "en or zh_CN: the lessons in that language\n"
      "(default: the locale's, English if untranslated)")
+HELP(lang, C_MAIN | C(quiz), "LANG",
+     "en or zh_CN: the messages in that language\n"
+     "(default: the locale's)")
 HELP(check, C(lesson), "",
      "check each FILE: its format, its words, its\n"
      "steps, and that each number of its narrative is\n"
@@ -478,3 +481,25 @@ HELP(help, C_ALL, "",
 HELP(version, C_MAIN, "",
      "output version information and exit")
 #undef C_MAIN
+HELP(calc_query, C(calc), "LIST",
+     "the query: 1 to 16 numbers separated by commas")
+HELP(calc_keys, C(calc), "ROWS",
+     "the keys: rows of numbers separated by ';', each\n"
+     "as long as the query (1 to 64 keys)")
+HELP(calc_values, C(calc), "ROWS",
+     "the values, one a key, each of 1 to 16 numbers\n"
+     "(default: the keys)")
+HELP(calc_scorer, C(calc), "NAME",
+     "the scorer (default dot)\n"
+     "scorers: @scorers")
+HELP(calc_seed, C(calc), "N",
+     "draw the scorer's weights with seed N, when FILE\n"
+     "gives none (default 1)")
+HELP(calc_format, C(calc), "FORMAT",
+     "text (the default), json, jsonl (the JSON on one\n"
+     "line) or csv")
+HELP(calc_precision, C(calc), "N",
+     "digits after the point in text (default 4)")
+HELP(calc_output, C(calc), "FILE",
+     "write to FILE (default: standard output); FILE is\n"
+     "replaced whole, or not at all")

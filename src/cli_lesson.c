@@ -62,11 +62,7 @@ static int cli_lesson_option(struct cli_lesson_opts *o, int c,
 	case CLI_OPT_plain: o->plain = 1; return 0;
 	case CLI_OPT_no_answers: o->no_answers = 1; return 0;
 	case CLI_OPT_check: o->check = 1; return 0;
-	case CLI_OPT_lang:
-		if (lesson_set_lang(arg) == 0)
-			return 0;
-		return cli_usage_errorf("--lang expects en or zh_CN, found "
-					"'%s'", arg);
+	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_present: o->present = 1; return 0;
 	case CLI_OPT_width:
 		if (cli_int(arg, 20, 1000, &o->width) == 0)

@@ -22,6 +22,7 @@
 #include "suggest.h"
 #include "trace.h"
 #include "tui.h"
+#include "utf8.h"
 #include "window.h"
 
 struct cli_option {
@@ -132,8 +133,9 @@ static const struct cli_help_fill {
 };
 
 /* Prints names[0..n), separated by ", " and last before the last, then
- * tail and a newline, wrapped at 80 columns under column 24, the cursor
- * being at column col. */
+ * tail and a newline, wrapped at 80 display columns under column 24
+ * (utf8_width: a translated tail or separator may hold wide characters),
+ * the cursor being at column col. */
 static void cli_help_list(int col, const char *const *names, int n,
 			  const char *last, const char *tail)
 {
@@ -145,7 +147,7 @@ static void cli_help_list(int col, const char *const *names, int n,
 			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
 				 k + 1 == n && last ? last : " ", names[k],
 				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
-		int len = (int)strlen(word);
+		int len = utf8_width(word);
 		if (col > 24 && col + len > 80 && word[0] == ' ') {
 			fputs("\n                       ", stdout);
 			col = 23;
@@ -186,7 +188,7 @@ static void cli_help_line(const char *s, size_t len, int col)
 	if (f->wrap) {
 		char tail[128];
 		snprintf(tail, sizeof tail, "%.*s", restlen, rest);
-		cli_help_list(col + (int)(at - s), names, n,
+		cli_help_list(col + utf8_width_n(s, (size_t)(at - s)), names, n,
 			      f->last ? _(f->last) : NULL, tail);
 		return;
 	}
@@ -236,7 +238,8 @@ const char *cli_option_name(int code)
 
 static const char *const cli_cmd_names[CLI_CMD_COUNT] = {
 	"trace", "tui", "model", "lesson", "quiz", "heatmap", "diagram",
-	"train", "vocab", "self", "image", "deck", "accuracy", "caption", "glimpse"
+	"train", "vocab", "self", "image", "deck", "accuracy", "caption", "glimpse",
+	"calc"
 };
 
 /* Value k (from 0) of each registry, or NULL past the last: adapters
@@ -351,11 +354,11 @@ static int cli_option_is(const struct cli_option *o, const char *word)
 	       !word[2];
 }
 
-static const char options_usage[] =
+static const char options_usage[] = N_(
 	"usage: attn-trace options [--values=OPTION] [COMMAND]\n"
 	"  the options COMMAND takes (without one, those of a bare attn-trace),\n"
 	"  a line each; with --values=OPTION (--window, -s or window), the\n"
-	"  values that option takes, from the registries\n";
+	"  values that option takes, from the registries\n");
 
 int cli_options_cmd(int argc, char **argv)
 {
@@ -364,7 +367,7 @@ int cli_options_cmd(int argc, char **argv)
 	int cmd = -1, k = 1, found = 0;
 	if (k < argc && (strcmp(argv[k], "--help") == 0 ||
 			 strcmp(argv[k], "-h") == 0)) {
-		fputs(options_usage, stdout);
+		fputs(_(options_usage), stdout);
 		return cli_flush();
 	}
 	if (k < argc && strncmp(argv[k], "--values=", 9) == 0)

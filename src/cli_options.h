@@ -9,7 +9,7 @@ enum cli_cmd { CLI_CMD_trace, CLI_CMD_tui, CLI_CMD_model, CLI_CMD_lesson,
 	       CLI_CMD_quiz, CLI_CMD_heatmap, CLI_CMD_diagram, CLI_CMD_train,
 	       CLI_CMD_vocab, CLI_CMD_self, CLI_CMD_image,
 	       CLI_CMD_deck, CLI_CMD_accuracy, CLI_CMD_caption,
-	       CLI_CMD_glimpse,
+	       CLI_CMD_glimpse, CLI_CMD_calc,
 	       CLI_CMD_COUNT };
 #define CLI_CMD_BIT(x) (1u << CLI_CMD_##x)
 /* the commands that share cli.c's parser */

@@ -179,6 +179,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_input_feeding: o->feed = 1; return 0;
 	case 't': o->target = arg; return 0;
 	case CLI_OPT_answers: o->answers = 1; return 0;
+	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
 	case CLI_OPT_key: o->sheet |= 2; return 0;
 	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);
@@ -420,14 +421,20 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 	FILE *t = open_memstream(&title, &tlen), *s = open_memstream(&sub, &slen);
 	if (!t || !s) /* open_memstream fails only when memory runs out */
 		abort();
-	fprintf(t, "%d question%s on \"%s\", %s scorer%s", o->count,
-		o->count == 1 ? "" : "s", sentence,
-		trace_scorer_name(o->scorer),
-		qr->ntr > 1 ? ", each architecture in turn" : "");
-	fprintf(s, "seed %" PRIu64 " (attn-trace quiz --%s --seed=%" PRIu64
-		" and the same options give the %s)", o->seed,
-		key ? "worksheet" : "key", o->seed,
-		key ? "questions" : "answers");
+	/* TRANSLATORS: the count, the sentence, the scorer's name, then
+	   either nothing or ", each architecture in turn" */
+	fprintf(t, ngettext("%d question on \"%s\", %s scorer%s",
+			    "%d questions on \"%s\", %s scorer%s", o->count),
+		o->count, sentence, trace_scorer_name(o->scorer),
+		qr->ntr > 1 ? _(", each architecture in turn") : "");
+	if (key)
+		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --worksheet "
+			     "--seed=%" PRIu64 " and the same options give the "
+			     "questions)"), o->seed, o->seed);
+	else
+		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --key --seed=%"
+			     PRIu64 " and the same options give the answers)"),
+			o->seed, o->seed);
 	fclose(t);
 	fclose(s);
 	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "caption.h"
 #include "cli.h"
 #include "gz.h"
 #include "num.h"
@@ -113,6 +114,16 @@ struct batch {
 	                      read as it is; else 0 */
 };
 
+/* 1 if the target of pl in line is absent or a sentence m can trace. */
+static int batch_target_ok(const struct model *m, const char *line,
+			   const struct pairs_line *pl)
+{
+	int tgt[TRACE_MAX_TOKENS];
+	struct errbuf err;
+	return !pl->has_target || tok_sentence(tgt, line + pl->tgt, &m->tgt,
+					       "target", NULL, 0, &err) >= 0;
+}
+
 /* Traces one batch line, line[0..len) without its '\n' and with a NUL
  * after it, numbered lineno, into *tr; returns 0, or -1 with err set and
  * *col the byte column of a fault in the line's grammar (pairs.h), or 0
@@ -134,9 +145,18 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 	line[pl.src + pl.nsrc] = '\0';
 	if (pl.has_target)
 		line[pl.tgt + pl.ntgt] = '\0';
-	return tok_trace(tr, b->m, line + pl.src,
-			 pl.has_target ? line + pl.tgt : NULL,
-			 b->o->scorers, &b->o->cfg, err);
+	/* an image model's images are named relative to the batch file,
+	 * as a .captions file names them */
+	char *img = caption_is_model(b->m)
+		? caption_batch_path(b->o->batch, line + pl.src) : NULL;
+	int rc = tok_trace(tr, b->m, img ? img : line + pl.src,
+			   pl.has_target ? line + pl.tgt : NULL,
+			   b->o->scorers, &b->o->cfg, err);
+	if (rc != 0 && img) /* the column of the image, or the caption's */
+		*col = batch_target_ok(b->m, line, &pl) ? pl.src + 1
+							: pl.tgt + 1;
+	free(img);
+	return rc;
 }
 
 /* Counts a line of len bytes done, and draws the progress line if it

@@ -16,6 +16,7 @@
 #include "arch.h"
 #include "deck.h"
 #include "linebreak.h"
+#include "caption.h"
 #include "diagram.h"
 #include "fmt.h"
 #include "fmt_svg.h"
@@ -421,6 +422,12 @@ static int deck_picture(FILE *out, const struct deck *dk, int t)
 	if (t) {
 		pic_window(out, &d, &L);
 		pic_query(out, &d, &L);
+	}
+	if (t && dk->tr->enc == &caption_encoder && L.qy >= L.top + 180) {
+		/* an image: its weights over its cells, above the query */
+		fputs("<g class=\"image\">\n", out);
+		caption_svg_step(out, dk->tr, d.run, d.t, L.qx - 8, L.top, 28);
+		fputs("</g>\n", out);
 	}
 	pic_rows(out, &d, &L, sc && sc->len == d.n ? sc->result : NULL, t != 0,
 		 dk->o->precision);

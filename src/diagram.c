@@ -21,6 +21,7 @@
 #include "diagram.h"
 #include "window.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "utf8.h"
 
@@ -257,9 +258,9 @@ static void put_feed(struct fmt_buf *b, const struct diagram *d, int lab,
 	char name[24], what[64];
 	snprintf(name, sizeof name, ascii ? "h~_%d" : "h̃_%d", p);
 	if (p > 0)
-		snprintf(what, sizeof what, "fed back from step %d", p);
+		snprintf(what, sizeof what, _("fed back from step %d"), p);
 	else
-		snprintf(what, sizeof what, "zero: no step before");
+		snprintf(what, sizeof what, "%s", _("zero: no step before"));
 	int w = fmt_buf_put_cols(b, name);
 	fmt_buf_spaces(b, lab - w);
 	fmt_buf_putc(b, ' ');
@@ -274,7 +275,7 @@ static void put_feed(struct fmt_buf *b, const struct diagram *d, int lab,
 	if (shown < d->flen)
 		fmt_buf_printf(b, " %s", g->ell);
 	int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
-	if (width - used > (int)strlen(what) + 4)
+	if (width - used > (int)strlen(what) + 4) /* bytes: surely fits */
 		fmt_buf_printf(b, "  %s", what);
 	push(lines, nl, cap, b, cols);
 	fmt_buf_printf(b, " %s%s%s s_%d = tanh(W_x%s[y_%d; %s] + W_h%ss_%d + b): "
@@ -329,8 +330,10 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	int box = (marks ? 2 : 0) + 1 + 1 + ww + 3 + CELLS_COLS + numcols + 2;
 	int qcols = 3 + utf8_width(d->qname); /* "── s_1" after the bracket */
 	/* the line: arrow, bar, blank, α, the marks, blank, run to bracket */
-	const char *mk = d->sampled > 0 ? " <- largest, sampled" : " <- largest";
-	int tail = 1 + 1 + 2 + prec + 1 + (int)strlen(mk) + 2 + 1 + qcols;
+	/* the marks' room: " <- largest, sampled" in the user's language */
+	int mk = 4 + utf8_width(_("largest")) +
+		 (d->sampled > 0 ? 2 + utf8_width(_("sampled")) : 0);
+	int tail = 1 + 1 + 2 + prec + 1 + mk + 2 + 1 + qcols;
 	int barw = width - box - tail;
 	if (barw > 60)
 		barw = 60;
@@ -341,10 +344,12 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	if (d->note[0])
 		fmt_buf_puts(&b, d->note);
 	else
-		fmt_buf_printf(&b, "step %d: the query %s %s each state h_i",
-			       d->t, d->qname, d->feeds_rnn
-			       ? "(the state before the step) weighs"
-			       : "(the decoder's new state) weighs");
+		fmt_buf_printf(&b, d->feeds_rnn
+			       ? _("step %d: the query %s (the state before the "
+				   "step) weighs each state h_i")
+			       : _("step %d: the query %s (the decoder's new "
+				   "state) weighs each state h_i"),
+			       d->t, d->qname);
 	push(lines, &nl, &cap, &b, cols);
 	/* the top border */
 	fmt_buf_spaces(&b, marks ? 2 : 0);
@@ -357,7 +362,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 
 	int qrow = (d->n - 1) / 2;
 	int ptrow = d->has_pt ? (int)floor(d->pt + 0.5) : 0;
-	int linecols = 1 + barw + 1 + 2 + prec + (int)strlen(mk) + 2;
+	int linecols = 1 + barw + 1 + 2 + prec + mk + 2;
 	for (int i = 0; i < d->n; i++) {
 		if (marks) {
 			if (ptrow == i + 1)
@@ -401,12 +406,16 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		used += (int)nlen;
 		int big = i == d->amax, smp = d->sampled == i + 1;
 		if (big || smp) {
+			/* TRANSLATORS: the marks of the largest weight's
+			 * and the drawn word's line in the step diagram */
+			const char *lg = _("largest"), *sm = _("sampled");
 			fmt_buf_printf(&b, " %s %s%s%s", g->mark,
-				       big ? "largest" : "", big && smp ? ", " : "",
-				       smp ? "sampled" : "");
+				       big ? lg : "", big && smp ? ", " : "",
+				       smp ? sm : "");
 			used += 2 + utf8_width(g->mark)
-				+ (big ? 7 : 0) + (big && smp ? 2 : 0)
-				+ (smp ? 7 : 0);
+				+ (big ? utf8_width(lg) : 0)
+				+ (big && smp ? 2 : 0)
+				+ (smp ? utf8_width(sm) : 0);
 		}
 		fmt_buf_putc(&b, ' ');
 		rep(&b, g->h, linecols - used - 1);
@@ -444,7 +453,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 			fmt_buf_printf(&b, "%s p_%d = %s  ", g->pt, d->t, num);
 		}
 		if (d->sampled > 0)
-			fmt_buf_printf(&b, "sampled: h_%d (%s)", d->sampled,
+			fmt_buf_printf(&b, _("sampled: h_%d (%s)"), d->sampled,
 				       d->words[d->sampled - 1]);
 		push(lines, &nl, &cap, &b, cols);
 	}
@@ -456,22 +465,22 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		const double *v;
 		int len;
 	} rows[3] = {
-		{ d->qname, "the query", d->query, d->qlen },
+		{ d->qname, _("the query"), d->query, d->qlen },
 		{ NULL, NULL, d->context, d->clen },
-		{ d->rname, d->feeds_rnn ? "the new state"
-		  : "the attentional state",
+		{ d->rname, d->feeds_rnn ? _("the new state")
+		  : _("the attentional state"),
 		  d->result, d->rlen },
 	};
 	char cname[24], rname[24], hl[48], cw[48];
 
 	/* α_t, or local-p's a_t (align × the Gaussian), makes the context */
-	snprintf(cw, sizeof cw, "Σ %s·h_i, the context",
+	snprintf(cw, sizeof cw, _("Σ %s·h_i, the context"),
 		 trace_weight_symbol(d->tr));
 	rows[1].what = cw;
 	snprintf(cname, sizeof cname, "c_%d", d->t);
 	rows[1].name = cname;
 	if (d->sampled > 0) { /* hard attention: c_t is the drawn state */
-		snprintf(hl, sizeof hl, "= h_%d, drawn",
+		snprintf(hl, sizeof hl, _("= h_%d, drawn"),
 			 d->sampled);
 		rows[1].what = hl;
 	}
@@ -502,6 +511,8 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 		if (shown < rows[k].len)
 			fmt_buf_printf(&b, " %s", g->ell);
 		int used = lab + 1 + CELLS_COLS + 2 + shown * (4 + prec);
+		/* bytes, not columns: a label of wide or non-ASCII
+		 * characters is shown only when it surely fits */
 		if (width - used > (int)strlen(rows[k].what) + 4)
 			fmt_buf_printf(&b, "  %s", rows[k].what);
 		push(lines, &nl, &cap, &b, cols);
@@ -513,7 +524,7 @@ int diagram_render(const struct diagram *d, int width, int ascii,
 	else
 		fmt_buf_printf(&b, "%s = tanh(W_c%s[c_%d; s_%d])", rows[2].name,
 			       ascii ? "*" : "·", d->t, d->t);
-	fmt_buf_printf(&b, " %s output \"%s\"  P = %s", g->to, d->out, num);
+	fmt_buf_printf(&b, _(" %s output \"%s\"  P = %s"), g->to, d->out, num);
 	push(lines, &nl, &cap, &b, cols);
 	fmt_buf_free(&b);
 	return nl;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "caption.h"
 #include "diagram.h"
 #include "fmt_svg.h"
 #include "num.h"
@@ -61,6 +62,7 @@ static const char *signed_fixed(char *buf, double x, int prec)
 #define MIN_CELL 22
 #define NUM_FS 15      /* a state's numbers, monospace */
 #define BIG_BOX 88     /* the query, the context, the result, h̃_{t-1} */
+#define FEED_Y 124     /* the top of h̃_{t-1}'s box, under the header */
 
 /* The cells of v at (x, y), size px each. */
 static void cells(FILE *out, const double *v, int len, int x, int y, int size)
@@ -92,7 +94,7 @@ static void state_box(FILE *out, const char *cls, const char *label,
 		      int w, int h, int prec, int strong)
 {
 	char num[NUM_BUFSZ + 1];
-	int ly = y + (h >= 80 ? 30 : 25), sy = y + (h >= 80 ? 54 : 45);
+	int ly = y + (h >= 80 ? 26 : 25), sy = y + (h >= 80 ? 58 : 49);
 	fprintf(out, "<g class=\"%s\"", cls);
 	diagram_svg_data(out, "data-values", v, len);
 	fprintf(out, ">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
@@ -113,7 +115,7 @@ static void state_box(FILE *out, const char *cls, const char *label,
 	fprintf(out, "<text class=\"numbers\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" text-anchor=\"end\" fill=\"#333333\" "
 		"font-family=\"'DejaVu Sans Mono', monospace\">",
-		x + w - 8, y + h - 10, NUM_FS);
+		x + w - 8, y + h - (h >= 80 ? 4 : 10), NUM_FS);
 	for (int k = 0; k < len && k < DIAGRAM_CELLS; k++)
 		fprintf(out, "%s%s", k ? " " : "", signed_fixed(num, v[k], prec));
 	fputs("</text>\n</g>\n", out);
@@ -139,7 +141,7 @@ struct lay {
 static void lay_out(struct lay *L, const struct diagram *d)
 {
 	L->n = d->n;
-	L->top = d->feed ? 240 : 110;
+	L->top = 124;
 	L->rh = d->n <= 5 ? 96 : 480 / d->n < 72 ? 72 : 480 / d->n;
 	L->bh = L->rh - 16;
 	L->bw = 400;
@@ -149,7 +151,11 @@ static void lay_out(struct lay *L, const struct diagram *d)
 	L->qy = L->top + (d->n * L->rh - 16 - BIG_BOX) / 2;
 	if (L->qy < L->top)
 		L->qy = L->top;
+	if (d->feed && L->qy < FEED_Y + BIG_BOX + 68) /* under h̃_{t-1} */
+		L->qy = FEED_Y + BIG_BOX + 68;
 	L->bottom = L->top + d->n * L->rh + 50;
+	if (L->bottom < L->qy + BIG_BOX + 50)
+		L->bottom = L->qy + BIG_BOX + 50;
 }
 
 /* A local window: a dashed frame round its boxes (its words are said
@@ -242,13 +248,14 @@ static void weight_lines(FILE *out, const struct diagram *d,
 	}
 }
 
-/* Input feeding: h̃_{t-1} above the query, with an arrow into it and the
- * RNN's formula beside the arrow. */
+/* Input feeding: h̃_{t-1} above the query, with an arrow down its right
+ * end into the query and the RNN's formula in the gap, left of the
+ * arrow, on two lines (clear of the α labels on the left). */
 static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 		     int prec)
 {
 	char lab[48], sub[48], f[128];
-	int fy = 100, ax = L->qx + L->qw / 2;
+	int fy = FEED_Y, ax = L->qx + L->qw - 28, ty = fy + BIG_BOX + 24;
 	snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
 	if (d->t > 1)
 		snprintf(sub, sizeof sub, "from step %d", d->t - 1);
@@ -261,11 +268,12 @@ static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 		"stroke-width=\"4\"/><path d=\"M %d %d l -9 -14 l 18 0 "
 		"z\" fill=\"#1a9641\"/>\n", ax, fy + BIG_BOX, ax, L->qy - 14,
 		ax, L->qy);
-	snprintf(f, sizeof f, "input feeding: s_%d = tanh(W_x·[y_%d; h̃_%d] "
-		 "+ W_h·s_%d + b)", d->t, d->t - 1, d->t - 1, d->t - 1);
+	snprintf(f, sizeof f, "s_%d = tanh(W_x·[y_%d; h̃_%d] + W_h·s_%d + b)",
+		 d->t, d->t - 1, d->t - 1, d->t - 1);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
-		"text-anchor=\"end\" fill=\"#1a9641\">", L->qx - 16,
-		fy + BIG_BOX / 2 + 6);
+		"fill=\"#1a9641\">input feeding:</text>\n<text x=\"%d\" "
+		"y=\"%d\" font-size=\"18\" fill=\"#1a9641\">", L->qx, ty,
+		L->qx, ty + 26);
 	math(out, f);
 	fputs("</text></g>\n", out);
 }
@@ -326,7 +334,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 {
 	char num[NUM_BUFSZ], lab[128];
 	if (d->has_pt && !d->note[0]) {
-		y += 34;
+		y += 36; /* clear of the formula's subscripts */
 		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
 			 d->t, num_fixed(num, d->pt, prec));
 		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
@@ -378,7 +386,7 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 	fprintf(out, "<text x=\"%d\" y=\"56\" font-size=\"34\" "
 		"font-weight=\"bold\">", bx);
 	math(out, lab);
-	fprintf(out, "</text>\n<text x=\"%d\" y=\"88\" font-size=\"20\" "
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"100\" font-size=\"20\" "
 		"fill=\"#444444\">", bx);
 	math(out, d->feeds_rnn
 	     ? "the query is the decoder's state before the step; c_t then "
@@ -388,13 +396,31 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 	fputs("</text>\n", out);
 }
 
+/* An image's trace: the image with the step's weights over its cells,
+ * above the query, right of the lines (caption_svg_step). */
+static void image_panel(FILE *out, const struct diagram *d,
+			const struct lay *L)
+{
+	const int pix = 30, x = L->qx + 110, y = L->top + 4;
+	char lab[64];
+	fprintf(out, "<g class=\"image\">\n");
+	caption_svg_step(out, d->tr, d->run, d->t, x, y, pix);
+	snprintf(lab, sizeof lab, "the image, %s_%d,i over its cells",
+		 trace_weight_symbol(d->tr), d->t);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
+		"text-anchor=\"middle\" fill=\"#444444\">", x + 3 * pix,
+		y + 6 * pix + 26);
+	math(out, lab);
+	fputs("</text>\n</g>\n", out);
+}
+
 /* The picture's height: the captions' last line, worked out as
  * captions() will lay them. */
 static int picture_height(const struct diagram *d, const struct lay *L)
 {
 	int y = L->bottom + BIG_BOX + 42 + 32 + 24;
 	if (d->has_pt && !d->note[0])
-		y += 34;
+		y += 36;
 	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n)
 		y += 34;
 	return y;
@@ -422,6 +448,8 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		  L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
 	if (d->feed)
 		feed_box(out, d, &L, prec);
+	if (d->tr->enc == &caption_encoder)
+		image_panel(out, d, &L);
 	int y = results(out, d, &L, prec);
 	if (captions(out, d, L.bx, y, prec) != height)
 		return -1; /* picture_height() and captions() disagree */

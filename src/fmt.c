@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "utf8.h"
 #include "util.h"
@@ -327,19 +328,20 @@ int fmt_mat_section(const struct trace *tr, const struct trace_rec *r,
 	if (!title)
 		return sec;
 	switch (sec) {
-	case 1: snprintf(title, size, "X = embeddings + positional encoding");
+	case 1: snprintf(title, size, "%s",
+			 _("X = embeddings + positional encoding"));
 		break;
-	case 2: snprintf(title, size, "Q, K and V: each row a matrix-vector "
-			 "product");
+	case 2: snprintf(title, size, "%s", _("Q, K and V: each row a "
+			 "matrix-vector product"));
 		break;
-	case 3: snprintf(title, size, "head %d: features %d-%d of q, k and v",
+	case 3: snprintf(title, size, _("head %d: features %d-%d of q, k and v"),
 			 h, (h - 1) * dk + 1, h * dk);
 		break;
-	case 4: snprintf(title, size, "head %d: z_i = Σ_j α_i,j v_j[h%d]", h,
+	case 4: snprintf(title, size, _("head %d: z_i = Σ_j α_i,j v_j[h%d]"), h,
 			 h);
 		break;
 	default:
-		snprintf(title, size, "concat(z[h1], z[h2]) and W_O");
+		snprintf(title, size, "%s", _("concat(z[h1], z[h2]) and W_O"));
 		break;
 	}
 	return sec;

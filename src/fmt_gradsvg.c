@@ -34,6 +34,7 @@
 #define GS_PLOT_TOP 95   /* from a panel's top to its plot's: the titles */
 #define GS_PANEL_H 430   /* a run's panel, its titles and words included */
 #define GS_TOP 130       /* the titles above the first panel */
+#define GS_LINE 28       /* the sentence's second line, when it has one */
 #define GS_FOOT 60       /* under the last panel: the note on scales */
 #define GS_WIDE 1920     /* the least width of a chart of several traces */
 #define GS_FS 20         /* the smallest text */
@@ -109,7 +110,7 @@ static void gs_panel_title(FILE *out, const struct trace *tr,
 	fputs("</text>\n", out);
 	if (fmt_heat_window_note(tr, r->run, note, sizeof note)) {
 		fprintf(out, "<text class=\"window-note\" x=\"%d\" y=\"%d\" "
-			"font-size=\"%d\" fill=\"%s\">", GS_LEFT, y + 72,
+			"font-size=\"%d\" fill=\"%s\">", GS_LEFT, y + 77,
 			GS_FS_SUB, GS_INK);
 		fmt_svg_math(out, note);
 		fputs("</text>\n", out);
@@ -189,11 +190,28 @@ static void gs_legend(FILE *out, int y, int t)
 	fputs("</g>\n", out);
 }
 
-/* The titles: what L_t is, and the sentence. */
-static void gs_title(FILE *out, const struct trace *tr,
-		     const struct trace_rec *r)
+/* Whether the sentence line, "SOURCE → TARGET" at 22 px (0.62 em a
+ * character), is wider than a chart width wide: then it takes two. */
+static int gs_two_lines(const struct trace *tr, int width)
+{
+	int cols = 3;
+
+	for (int i = 0; i < tr->n; i++)
+		cols += gs_chars(tr->m->src.words[tr->src[i]]) + 1;
+	for (int j = 0; j < tr->ntgt; j++)
+		cols += gs_chars(tr->m->tgt.words[tr->tgt[j]]) + 1;
+	return GS_LEFT + cols * 22 * 62 / 100 > width - 20;
+}
+
+/* The titles: what L_t is, and the sentence, "SOURCE → TARGET" on one
+ * line, or on two when one would be wider than width (0.62 em a
+ * character).  Returns how much lower than GS_TOP the panels start: 0,
+ * or a line's height. */
+static int gs_title(FILE *out, const struct trace *tr,
+		    const struct trace_rec *r, int width)
 {
 	char lead[64];
+	int two = gs_two_lines(tr, width);
 
 	snprintf(lead, sizeof lead, "How the loss L_{%d} = −log ŷ_{%d}[",
 		 r->t, r->t);
@@ -208,12 +226,32 @@ static void gs_title(FILE *out, const struct trace *tr,
 		fputs(i ? " " : "", out);
 		fmt_svg_text(out, tr->m->src.words[tr->src[i]]);
 	}
-	fputs(" → ", out);
+	if (two)
+		fprintf(out, "</text>\n<text class=\"sentence\" x=\"%d\" "
+			"y=\"%d\" font-size=\"22\" fill=\"%s\">→ ", GS_LEFT,
+			84 + GS_LINE, GS_INK);
+	else
+		fputs(" → ", out);
 	for (int j = 0; j < tr->ntgt; j++) {
 		fputs(j ? " " : "", out);
 		fmt_svg_text(out, tr->m->tgt.words[tr->tgt[j]]);
 	}
 	fputs("</text>\n", out);
+	return two ? GS_LINE : 0;
+}
+
+/* The chart's least width: a group of bars a source word, as wide as
+ * its word (0.62 em a character) and GS_GROUP at least. */
+static int gs_width(const struct trace *tr)
+{
+	int group = GS_GROUP;
+
+	for (int i = 0; i < tr->n; i++) {
+		int c = gs_chars(tr->m->src.words[tr->src[i]]);
+		if (c * GS_FS * 62 / 100 + 16 > group)
+			group = c * GS_FS * 62 / 100 + 16;
+	}
+	return GS_LEFT + 30 + tr->n * group;
 }
 
 /* The largest norm of any bar of tr's runs, rounded up to a tick: the
@@ -248,18 +286,19 @@ int fmt_svg_gradpaths(FILE *out, const struct trace *const *trs,
 			return -1;
 		panels += trs[k]->nruns;
 	}
-	width = GS_LEFT + 30 + tr->n * GS_GROUP;
+	width = gs_width(tr);
 	if (width < (ntr > 1 ? GS_WIDE : 1200))
 		width = ntr > 1 ? GS_WIDE : 1200;
-	height = GS_TOP + panels * GS_PANEL_H + (ntr > 1 ? GS_FOOT : 40);
+	int dy = gs_two_lines(tr, width) ? GS_LINE : 0;
+	height = GS_TOP + dy + panels * GS_PANEL_H + (ntr > 1 ? GS_FOOT : 40);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\">\n<rect class=\"background\" x=\"0\" "
 		"y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		width, height, width, height, FMT_SVG_FONTS, width, height);
-	gs_title(out, tr, first);
-	gs_legend(out, 118, first->t);
-	for (int k = 0, y = GS_TOP; k < ntr; k++) {
+	gs_title(out, tr, first, width);
+	gs_legend(out, 118 + dy, first->t);
+	for (int k = 0, y = GS_TOP + dy; k < ntr; k++) {
 		double step, top = gs_scale(trs[k], &step);
 		for (int run = 0; run < trs[k]->nruns; run++, y += GS_PANEL_H)
 			gs_panel(out, trs[k], gradpath_find(trs[k], run),

@@ -52,7 +52,10 @@ static void md_header(FILE *out, const struct trace *tr,
 {
 	const struct model *m = tr->m;
 	fputs("# attn-trace: ", out);
-	md_words(out, &m->src, tr->src, tr->n);
+	if (tr->enc) /* an image: its cells are not words to list */
+		fprintf(out, "an image, %d %s", tr->n, tr->enc->items);
+	else
+		md_words(out, &m->src, tr->src, tr->n);
 	fputs(" → ", out);
 	if (tr->ntgt)
 		md_words(out, &m->tgt, tr->tgt, tr->ntgt);
@@ -92,8 +95,35 @@ static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
 	fputs("\n", out);
 }
 
+/* An image's patch encoder (src/caption.c): each cell's pixels and
+ * annotation, and s_0 from their mean. */
+static void md_encoder_patch(FILE *out, const struct trace *tr, int prec)
+{
+	fputs("\n## Encoding\n\n| i | cell | patch_i | h_i |\n"
+	      "|--:|---|---|---|\n", out);
+	for (int i = 1; i <= tr->n; i++) {
+		const struct trace_rec *r = trace_find(tr, REC_PATCH, -1, 0, i);
+		const struct trace_operand *x = trace_op_key(r, "pixels");
+		fprintf(out, "| %d | ", i);
+		md_text(out, tr->m->src.words[tr->src[i - 1]]);
+		fputs(" | `", out);
+		fmt_text_vec(out, x->v, x->len, prec);
+		fputs("` | ", out);
+		md_vec(out, r, prec);
+		fputs(" |\n", out);
+	}
+	fputs("\nThe decoder's first state s_0 = tanh(W_init·h̄), h̄ the mean "
+	      "of the h_i: ", out);
+	md_vec(out, trace_find(tr, REC_INIT, -1, 0, 0), prec);
+	fputs("\n", out);
+}
+
 static void md_encoder(FILE *out, const struct trace *tr, int prec)
 {
+	if (tr->enc) {
+		md_encoder_patch(out, tr, prec);
+		return;
+	}
 	if (arch_get(tr->arch)->bidir) {
 		md_encoder_bidir(out, tr, prec);
 		return;
@@ -235,8 +265,9 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			"| a_%d,i | a_%d,i·h_i |\n|--:|---|--:|--:|--:|--:|---|\n",
 			t, t, t, t);
 	else
-		fprintf(out, "| i | word | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
-			"|--:|---|--:|--:|---|\n", t, t, t);
+		fprintf(out, "| i | %s | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
+			"|--:|---|--:|--:|---|\n", tr->enc ? "cell" : "word",
+			t, t, t);
 	const double *a = trace_weights(tr, run, t);
 	const double *e = trace_find(tr, REC_SCORES, run, t, 0)->result;
 	for (int i = 1; i <= tr->n; i++) {

@@ -30,6 +30,7 @@
 /* spacing, in px */
 #define SVG_MARGIN 24
 #define SVG_LINE 24      /* from one title or subtitle line to the next */
+#define SVG_SUB_DROP 6   /* more under the subtitle, whose α_t,i descends */
 #define SVG_CELL_H 34
 #define SVG_CELL_W 58    /* the narrowest cell */
 #define SVG_CELL_PAD 16  /* room beside a cell's value */
@@ -212,6 +213,7 @@ struct svg_lay {
 	const struct trace *ptr[SVG_MAX_PANELS]; /* each panel's trace */
 	int prun[SVG_MAX_PANELS];                /* and run in it */
 	int cw;           /* a cell's width */
+	int ch;           /* a cell's height: SVG_CELL_H, less for many rows */
 	int vw;           /* the widest value's estimated width, in it */
 	int rot;          /* 1: the source words are turned 45 degrees */
 	int drawn;        /* the one-hot of the drawn words, not α */
@@ -395,10 +397,34 @@ static void svg_lay_columns(struct svg_lay *L)
 	}
 }
 
-/* Panels a row: more go on a row below, so that five scorers make a
- * picture of slide proportions rather than a strip; fewer when three
- * would make the picture wider than SVG_LEGIBLE_W. */
-#define SVG_PER_ROW 3
+/* The least width of the text above the panels (the subtitle), and
+ * about the height of the titles and the legend: what svg_lay() adds to
+ * the panels when it chooses how many go on a row. */
+#define SVG_TEXT_W 760
+#define SVG_CHROME_H 170
+
+/* The highest picture whose smallest text (12.75 px) is still 20 px
+ * fitted into a 1080 px slide, and the lowest a cell may be (its 13 px
+ * value's line box is 15 px). */
+#define SVG_LEGIBLE_H (1080 * SVG_FS_SUB * 3 / 4 / 20)
+#define SVG_CELL_H_MIN 22
+
+/* Whether a panel draws a window's marks (svg_windows). */
+static int svg_windowed(const struct svg_lay *L)
+{
+	for (int k = 0; k < L->count; k++)
+		if (trace_find(L->ptr[k], REC_WINDOW, L->prun[k], 1, 0))
+			return 1;
+	return 0;
+}
+
+/* How large a picture w by h is shown fitted into a 1920x1080 slide: the
+ * scale, times 1000. */
+static long svg_fit(int w, int h)
+{
+	long a = 1920000L / (w > 0 ? w : 1), b = 1080000L / (h > 0 ? h : 1);
+	return a < b ? a : b;
+}
 
 /* The widest picture whose smallest text, the subscripts (75 %) of the
  * subtitle and the legend, is still 20 px when the picture is shown 1920
@@ -421,7 +447,7 @@ static void svg_centre_rows(struct svg_lay *L, int w)
 	}
 }
 
-/* Each panel's row labels and width, and the panels' positions, three a
+/* Each panel's row labels and width, and the panels' positions, per_row a
  * row, and each architecture on rows of its own; returns the height of
  * the panels. */
 static int svg_lay_panels(struct svg_lay *L)
@@ -429,10 +455,11 @@ static int svg_lay_panels(struct svg_lay *L)
 	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
 		if (k > 0 && (k - first == L->per_row ||
-			      L->ptr[k] != L->ptr[k - 1])) { /* a new row */
+			      (L->ptr[k] != L->ptr[k - 1] &&
+			       L->ptr[k - 1]->nruns > 1))) { /* a new row */
 			row++;
 			first = k;
-			y += L->head + L->band + tallest * SVG_CELL_H + SVG_GAP;
+			y += L->head + L->band + tallest * L->ch + SVG_GAP;
 			widest_row = svg_max(widest_row, x - SVG_GAP);
 			x = 0;
 			tallest = 0;
@@ -465,7 +492,7 @@ static int svg_lay_panels(struct svg_lay *L)
 	if (row > 0)
 		svg_centre_rows(L, widest_row);
 	L->width = widest_row + 2 * SVG_MARGIN;
-	return y + L->head + L->band + tallest * SVG_CELL_H;
+	return y + L->head + L->band + tallest * L->ch;
 }
 
 /* The window's heatmap_note (fixed's: why one column is lit) as a
@@ -510,11 +537,34 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 	if (!L->title) /* out of memory: no title */
 		L->title = calloc(1, 1);
 	svg_lay_columns(L);
+	L->ch = SVG_CELL_H;
 	int ph;
-	for (L->per_row = SVG_PER_ROW;; L->per_row--) {
+	/* as many panels a row as make the picture largest when it is
+	 * fitted into a 1920x1080 slide */
+	int best = 1;
+	long most = -1;
+	for (L->per_row = L->count; L->per_row >= 1; L->per_row--) {
 		ph = svg_lay_panels(L);
-		if (L->per_row == 1 || L->width <= SVG_LEGIBLE_W)
-			break;
+		long fit = svg_fit(svg_max(L->width, SVG_TEXT_W),
+				   ph + SVG_CHROME_H);
+		if (fit > most) {
+			most = fit;
+			best = L->per_row;
+		}
+	}
+	L->per_row = best;
+	ph = svg_lay_panels(L);
+	/* rows lower, down to SVG_CELL_H_MIN, while the picture is higher
+	 * than keeps its smallest text 20 px on a 1080 px slide; not under
+	 * a window, whose p_t runs in the room under the values */
+	/* (the titles and legend as svg_lay lays them below, the title on
+	 * two lines) */
+	int chrome = 2 * SVG_MARGIN + SVG_FS_TITLE + (1 + L->nsub) * SVG_LINE +
+		     12 + SVG_SUB_DROP + 28 + SVG_BAR_H + 6 + SVG_FS_TICK;
+	while (ph + chrome > SVG_LEGIBLE_H && L->ch > SVG_CELL_H_MIN &&
+	       !svg_windowed(L)) {
+		L->ch--;
+		ph = svg_lay_panels(L);
 	}
 	/* the title on one line, or broken to fit the panels or the
 	 * legible width, whichever is wider */
@@ -548,7 +598,7 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		L->gx[k] += shift;
 	}
 	L->top = SVG_MARGIN + SVG_FS_TITLE + (L->ntitle - 1 + L->nsub) *
-		 SVG_LINE + 12;
+		 SVG_LINE + 12 + (L->nsub > 1 ? SVG_SUB_DROP : 0);
 	L->legend = L->top + ph + 28;
 	L->height = L->legend + SVG_BAR_H + 6 + SVG_FS_TICK + SVG_MARGIN;
 }
@@ -600,6 +650,7 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
 		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
 		svg_sub1b);
+	y += SVG_SUB_DROP; /* below the subtitle's subscript */
 	if (tr->ntgt) {
 		y += SVG_LINE;
 		fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
@@ -644,9 +695,9 @@ static void svg_col_labels(FILE *out, const struct svg_lay *L, int gx,
 }
 
 /* The baseline that centres text of size fs in a cell at y. */
-static int svg_baseline(int y, int fs)
+static int svg_baseline(const struct svg_lay *L, int y, int fs)
 {
-	return y + SVG_CELL_H / 2 + (fs * 35 + 50) / 100;
+	return y + L->ch / 2 + (fs * 35 + 50) / 100;
 }
 
 /* The output words down the left of the grid at gx, gy. */
@@ -661,7 +712,7 @@ static void svg_row_labels(FILE *out, const struct svg_lay *L, int k,
 		int pred = ru->pred[t - 1], want = svg_want(tr, t);
 		fprintf(out, "<text class=\"row-label\" x=\"%d\" y=\"%d\">",
 			gx - SVG_LABEL_GAP,
-			svg_baseline(gy + (t - 1) * SVG_CELL_H, SVG_FS_LABEL));
+			svg_baseline(L, gy + (t - 1) * L->ch, SVG_FS_LABEL));
 		svg_esc(out, tr->m->tgt.words[pred]);
 		if (want >= 0 && want != pred) {
 			fprintf(out, "<tspan class=\"target\" fill=\"%s\"> "
@@ -681,20 +732,20 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 	const struct trace *tr = L->ptr[k];
 	int run = L->prun[k];
 	char hex[8], buf[NUM_BUFSZ];
-	int x = gx + i * L->cw, y = gy + (t - 1) * SVG_CELL_H;
+	int x = gx + i * L->cw, y = gy + (t - 1) * L->ch;
 	double a = alpha[i];
 	fmt_svg_ramp(a, hex);
 	num_fixed(buf, a, L->prec);
 	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"2\">"
 		"<title>%s_%d,%d = %s: ", x, y, L->cw,
-		SVG_CELL_H, hex, L->drawn ? "drawn" : L->sym, t, i + 1, buf);
+		L->ch, hex, L->drawn ? "drawn" : L->sym, t, i + 1, buf);
 	svg_esc(out, tr->m->tgt.words[tr->runs[run].pred[t - 1]]);
 	fputs(" ← ", out);
 	svg_esc(out, tr->m->src.words[tr->src[i]]);
 	fputs("</title></rect>\n", out);
 	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" fill=\"%s\"%s>"
-		"%s</text>\n", x + L->cw / 2, svg_baseline(y, SVG_FS_CELL),
+		"%s</text>\n", x + L->cw / 2, svg_baseline(L, y, SVG_FS_CELL),
 		fmt_svg_dark(a) ? "#ffffff" : "#000000",
 		i == best ? " font-weight=\"bold\"" : "", buf);
 }

@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "fmt.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "window.h"
 #include "num.h"
 #include "utf8.h"
@@ -81,6 +82,13 @@ static void text_line_eq(struct fmt_buf *b, int indent, const char *a,
 	text_line_end(b, cols, v, n, prec);
 }
 
+/* A record's title or note (N_() where the record is made) in the
+ * user's language; NULL and "" as they are. */
+static const char *text_tr(const char *s)
+{
+	return s && *s ? _(s) : s;
+}
+
 /* text_line_eq() of record r, its title in front: "the context vector
  * c_1 = ...". */
 static void text_line_titled(struct fmt_buf *b, const struct trace_rec *r,
@@ -88,7 +96,7 @@ static void text_line_titled(struct fmt_buf *b, const struct trace_rec *r,
 {
 	int cols = 0;
 	if (r->title) {
-		cols = fmt_buf_put_cols(b, r->title) + 1;
+		cols = fmt_buf_put_cols(b, text_tr(r->title)) + 1;
 		fmt_buf_putc(b, ' ');
 	}
 	cols += fmt_buf_put_cols(b, a);
@@ -108,7 +116,7 @@ static void text_rnn(struct fmt_buf *b, const struct trace *tr,
 	}
 	if (r->note) {
 		char note[96];
-		trace_expand(note, sizeof note, r->note, tr, r);
+		trace_expand(note, sizeof note, text_tr(r->note), tr, r);
 		text_line(b, 0, note, r->ops[r->note_op].v,
 			  r->ops[r->note_op].len, prec);
 	}
@@ -274,7 +282,7 @@ static void text_position(struct fmt_buf *b, const struct trace *tr,
 	TEXT_LIT(b, ")) = ");
 	text_num(b, r->ops[sig].v[0], prec, 0);
 	fmt_buf_putc(b, '\n');
-	fmt_buf_puts(b, r->title);
+	fmt_buf_puts(b, text_tr(r->title));
 	fmt_buf_putc(b, ' ');
 	fmt_buf_puts(b, nm->symbol);
 	fmt_buf_printf(b, " = 1 + (%d - 1)×", tr->n);
@@ -296,7 +304,8 @@ static void text_window(struct fmt_buf *b, const struct trace *tr,
 	int lo = (int)bounds[0], hi = (int)bounds[1];
 	char line[160];
 	if (r->note) { /* where p_t comes from: local-m's, fixed's */
-		trace_expand_values(line, sizeof line, r->note, tr, r, prec);
+		trace_expand_values(line, sizeof line, text_tr(r->note), tr, r,
+				    prec);
 		fmt_buf_puts(b, line);
 		if (r->note_op >= 0) {
 			TEXT_LIT(b, " = ");
@@ -353,9 +362,9 @@ static void text_gauss(struct fmt_buf *b, const struct trace_rec *r,
 	}
 	TEXT_LIT(b, " = ");
 	text_num(b, trace_op(r, "sum")->v[0], prec, 0);
-	TEXT_LIT(b, ", below 1: the weights are the softmax over the window "
-		 "times Gaussian factors of at most 1, and nothing is "
-		 "renormalised\n");
+	fmt_buf_puts(b, _(", below 1: the weights are the softmax over the "
+			  "window times Gaussian factors of at most 1, and "
+			  "nothing is renormalised\n"));
 }
 
 /* Stores in idx the indices of the k largest of p (V), largest first and
@@ -393,9 +402,8 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 	text_line_eq(b, 0, nm->symbol, nm->formula, r->result, r->len,
 		     o->precision);
 	k = text_top(idx, r->result, r->len, k);
-	TEXT_LIT(b, "top ");
-	fmt_buf_int(b, k);
-	fmt_buf_putc(b, ':');
+	/* TRANSLATORS: the k likeliest target words follow */
+	fmt_buf_printf(b, _("top %d:"), k);
 	for (int j = 0; j < k; j++) {
 		if (j)
 			fmt_buf_putc(b, ',');
@@ -405,13 +413,12 @@ static void text_output(struct fmt_buf *b, const struct trace *tr,
 		text_num(b, r->result[idx[j]], o->precision, 0);
 	}
 	free(idx);
-	TEXT_LIT(b, "\noutput word: ");
-	fmt_buf_puts(b, v->words[r->word]);
+	fmt_buf_putc(b, '\n');
+	fmt_buf_printf(b, _("output word: %s"), v->words[r->word]);
 	if (tr->ntgt) {
 		int want = r->t <= tr->ntgt ? tr->tgt[r->t - 1] : tr->m->eos;
-		TEXT_LIT(b, "  (target ");
-		fmt_buf_puts(b, v->words[want]);
-		fmt_buf_puts(b, want == r->word ? ": right)" : ": wrong)");
+		fmt_buf_printf(b, want == r->word ? _("  (target %s: right)")
+			       : _("  (target %s: wrong)"), v->words[want]);
 	}
 	fmt_buf_putc(b, '\n');
 }
@@ -424,7 +431,7 @@ static unsigned text_names_needed(const struct trace_rec *r, int terms)
 	case REC_SCORES:
 	case REC_CONCAT:
 	case REC_WEIGHTED:
-		return TRACE_NAME_SYMBOL;
+		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
 	case REC_SOFTMAX:
 		return TRACE_NAME_SYMBOL | TRACE_NAME_OPS;
 	case REC_RNN:
@@ -448,13 +455,13 @@ static void text_gradpath(struct fmt_buf *b, const struct trace *tr,
 {
 	const int H = tr->m->H;
 	char name[64];
-	fmt_buf_printf(b, "\n--- gradient paths of L_%d ---\n", r->t);
+	fmt_buf_printf(b, _("\n--- gradient paths of L_%d ---\n"), r->t);
 	fmt_buf_printf(b, "L_%d = -log ŷ_%d[%s] = ", r->t, r->t,
 		       tr->m->tgt.words[r->word]);
 	text_num(b, trace_op_key(r, "loss")->v[0], prec, 0);
-	fmt_buf_printf(b, "\ndirect: through step %d's attention alone (h_i "
-		       "as its key and value); through the recurrence: the "
-		       "rest\n", r->t);
+	fmt_buf_printf(b, _("\ndirect: through step %d's attention alone "
+			    "(h_i as its key and value); through the "
+			    "recurrence: the rest\n"), r->t);
 	for (int i = 0; i < tr->n; i++) {
 		snprintf(name, sizeof name, "∂L_%d/∂h_%d (%s)", r->t, i + 1,
 			 tr->m->src.words[tr->src[i]]);
@@ -519,14 +526,14 @@ static void text_rec(struct fmt_buf *b, const struct trace *tr,
 		text_softmax(b, r, &nm, prec);
 		break;
 	case REC_WEIGHTED:
-		/* "%s = %s×h_%d", the symbol followed by ASCII but for the
-		 * two bytes of the one column of '×' */
+		/* "%s = %s×%s", the symbol, the weight and the vector's
+		 * name (h_i; calc's v_i), ASCII but for '×' */
 		cols = fmt_buf_put_cols(b, nm.symbol);
 		at = b->len;
 		TEXT_LIT(b, " = ");
 		text_num(b, trace_op(r, "weight")->v[0], prec, 0);
-		TEXT_LIT(b, "×h_");
-		fmt_buf_int(b, r->i);
+		TEXT_LIT(b, "×");
+		fmt_buf_puts(b, nm.op[trace_op_at(r, "h")]);
 		cols += (int)(b->len - at) - 1;
 		text_line_end(b, cols, r->result, r->len, prec);
 		break;
@@ -573,8 +580,10 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_printf(b, "%s\n", FMT_TEXT_VERSION);
 	if (o->pair)
 		fmt_buf_printf(b, "pair: line %d\n", o->pair);
-	fmt_buf_printf(b, "model: %s (embedding %d, hidden %d, attention %d)\n",
-		m->name, m->E, m->H, m->A);
+	/* the header's keys ("model:", "source:", ...) stay English: a
+	 * script may read them; the words in parentheses are prose */
+	fmt_buf_printf(b, _("model: %s (embedding %d, hidden %d, attention "
+			    "%d)\n"), m->name, m->E, m->H, m->A);
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
@@ -594,15 +603,18 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 			       tr->enc->summary);
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
-	fmt_buf_printf(b, " (%d %s)\n", tr->n,
-		       tr->enc ? tr->enc->items : "words");
+	if (tr->enc)
+		fmt_buf_printf(b, " (%d %s)\n", tr->n, tr->enc->items);
+	else
+		fmt_buf_printf(b, _(" (%d words)\n"), tr->n);
 	if (tr->ntgt) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &m->tgt, tr->tgt, tr->ntgt);
-		fmt_buf_printf(b, " (teacher forcing, %d steps)\n", tr->ntgt + 1);
+		fmt_buf_printf(b, _(" (teacher forcing, %d steps)\n"),
+			       tr->ntgt + 1);
 	} else {
-		fmt_buf_printf(b, "target: none (greedy decoding, at most %d "
-			"steps)\n", tr->max_steps);
+		fmt_buf_printf(b, _("target: none (greedy decoding, at most "
+				    "%d steps)\n"), tr->max_steps);
 	}
 	fmt_buf_puts(b, "scorers:");
 	for (int k = 0; k < tr->nruns; k++)
@@ -636,26 +648,27 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 	const struct trace_run *ru = &tr->runs[run];
 	const struct vocab *v = &tr->m->tgt;
 	char formula[128];
-	fmt_buf_printf(b, "\n==== %s scorer (%d of %d): %s ====\n",
+	/* TRANSLATORS: %1$s the scorer's name, %2$d of %3$d its place
+	 * among the runs, %4$s its formula */
+	fmt_buf_printf(b, _("\n==== %1$s scorer (%2$d of %3$d): %4$s ====\n"),
 		trace_scorer_name(ru->scorer), run + 1, tr->nruns,
 		fmt_scorer_formula(tr, ru->scorer, formula, sizeof formula));
 	for (int t = 1; t <= ru->nsteps; t++) {
 		int first = ru->step_first[t - 1];
 		int end = t < ru->nsteps ? ru->step_first[t]
 					 : ru->first_rec + ru->nrecs;
-		TEXT_LIT(b, "\n=== ");
-		fmt_buf_puts(b, trace_scorer_name(ru->scorer));
-		TEXT_LIT(b, ", t=");
-		fmt_buf_int(b, t);
-		TEXT_LIT(b, ": the decoder reads ");
-		fmt_buf_puts(b, v->words[ru->input[t - 1]]);
-		TEXT_LIT(b, " ===\n");
+		/* TRANSLATORS: %1$s the scorer's name, %2$d the step t,
+		 * %3$s the word the decoder reads */
+		fmt_buf_printf(b, _("\n=== %1$s, t=%2$d: the decoder reads "
+				    "%3$s ===\n"), trace_scorer_name(ru->scorer),
+			       t, v->words[ru->input[t - 1]]);
 		text_recs(b, tr, first, end - first, o);
 	}
-	fmt_buf_printf(b, "\n%s output: ", trace_scorer_name(ru->scorer));
+	fmt_buf_printf(b, _("\n%s output: "), trace_scorer_name(ru->scorer));
 	text_words(b, v, ru->pred, ru->nsteps);
 	if (!tr->ntgt && !ru->stopped)
-		fmt_buf_printf(b, " (stopped at the limit of %d steps)", tr->max_steps);
+		fmt_buf_printf(b, _(" (stopped at the limit of %d steps)"),
+			       tr->max_steps);
 	fmt_buf_putc(b, '\n');
 	if (gradpath_find(tr, run))
 		text_gradpath(b, tr, gradpath_find(tr, run), o->precision);
@@ -890,7 +903,7 @@ static void mat_rec(struct fmt_buf *b, const struct trace *tr,
 				mat_op_rows(b, tr, r, k, prec);
 	if (r->title) { /* then what the record says before its numbers */
 		char title[128];
-		trace_expand(title, sizeof title, r->title, tr, r);
+		trace_expand(title, sizeof title, text_tr(r->title), tr, r);
 		fmt_buf_puts(b, title);
 		fmt_buf_putc(b, '\n');
 	}
@@ -960,27 +973,30 @@ static void mat_header(struct fmt_buf *b, const struct trace *tr,
 		       const struct fmt_opts *o)
 {
 	const struct trace_self *s = &tr->self;
-	fmt_buf_printf(b, "%s\nmodel: %s (d_model %d, %d heads of d_k = d_v "
-		       "= %d)\n", FMT_SELF_TEXT_VERSION, tr->m->name, s->d,
-		       s->heads, s->dk);
+	/* the header's keys stay English, as in fmt_text_header() */
+	fmt_buf_printf(b, "%s\n", FMT_SELF_TEXT_VERSION);
+	fmt_buf_printf(b, _("model: %s (d_model %d, %d heads of d_k = d_v = "
+			    "%d)\n"), tr->m->name, s->d, s->heads, s->dk);
 	fmt_buf_puts(b, s->cross
-		? "attention: cross (queries from the target words; keys and "
-		  "values from the source words)\n"
-		: "attention: self (queries, keys and values from the source "
-		  "words)\n");
+		? _("attention: cross (queries from the target words; keys "
+		    "and values from the source words)\n")
+		: _("attention: self (queries, keys and values from the "
+		    "source words)\n"));
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &tr->m->src, tr->src, tr->n);
-	fmt_buf_printf(b, " (%d word%s)\n", tr->n, tr->n == 1 ? "" : "s");
+	fmt_buf_printf(b, ngettext(" (%d word)\n", " (%d words)\n",
+				   (unsigned long)tr->n), tr->n);
 	if (s->cross) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &tr->m->tgt, tr->tgt, tr->ntgt);
-		fmt_buf_printf(b, " (%d word%s)\n", tr->ntgt,
-			       tr->ntgt == 1 ? "" : "s");
+		fmt_buf_printf(b, ngettext(" (%d word)\n", " (%d words)\n",
+					   (unsigned long)tr->ntgt), tr->ntgt);
 	}
 	fmt_buf_printf(b, "mask: %s\npositions: %s\nheads shown:",
-		       s->causal ? "causal (e_i,j = -inf where j > i)" : "none",
-		       s->position ? "sin/cos added, from position 0"
-				   : "none (--no-position)");
+		       s->causal ? _("causal (e_i,j = -inf where j > i)")
+		       : _("none"),
+		       s->position ? _("sin/cos added, from position 0")
+				   : _("none (--no-position)"));
 	for (int h = 0; h < s->heads; h++)
 		if (s->shown & (1u << h))
 			fmt_buf_printf(b, " %d", h + 1);

@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "window.h"
 #include "num.h"
 #include "utf8.h"
@@ -78,8 +79,8 @@ void fmt_text_bars(FILE *out, const struct trace *tr, int run, int t,
 		fmt_pad(out, bars[i].label, lw + 2);
 		bar_draw(out, bars[i].frac, bar_width);
 		fprintf(out, "  %s%s%s\n", bars[i].value,
-			bars[i].is_max ? "  <- largest" : "",
-			bars[i].is_drawn ? "  <- drawn (hard)" : "");
+			bars[i].is_max ? _("  <- largest") : "",
+			bars[i].is_drawn ? _("  <- drawn (hard)") : "");
 	}
 	free(bars);
 }
@@ -135,18 +136,21 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 	int cw = words_width(&tr->m->src, tr->src, tr->n);
 	if (cw < prec + 4)
 		cw = prec + 4;
-	fprintf(out, "%s, %s scorer: a row for each output word, "
-		"a column for each source word\n", drawn
-		? "the drawn words l (hard attention)"
+	/* TRANSLATORS: %1$s what the cells are ("alignment α"), %2$s the
+	 * scorer's name */
+	fprintf(out, _("%1$s, %2$s scorer: a row for each output word, a "
+		       "column for each source word\n"), drawn
+		? _("the drawn words l (hard attention)")
 		: window_get(tr->cfg.window)->unnormalised
-		? "final weights a (align × the Gaussian)" : "alignment α",
+		? _("final weights a (align × the Gaussian)") : _("alignment α"),
 		trace_scorer_name(ru->scorer));
 	char note[256];
 	if (fmt_heat_window_note(tr, run, note, sizeof note))
 		fprintf(out, "%s\n", note);
 	else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
-		fprintf(out, "%s window, D = %d: | marks the window's edges, * "
-			"the word ⌊p_t⌋, the weights outside it are 0\n",
+		fprintf(out, _("%s window, D = %d: | marks the window's "
+			       "edges, * the word ⌊p_t⌋, the weights outside it "
+			       "are 0\n"),
 			window_get(tr->cfg.window)->name, tr->cfg.window_size);
 	}
 	double *one = xcalloc((size_t)tr->n, sizeof *one);
@@ -239,7 +243,7 @@ static void compare_table(FILE *out, const struct trace *tr, int t, int prec,
 			    from, to);
 	}
 	fputs("  ", out);
-	fmt_pad(out, "output", lw);
+	fmt_pad(out, _("output"), lw);
 	for (int run = from; run < to; run++) {
 		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
 		const char *w = r ? m->tgt.words[r->word] : "-";
@@ -255,8 +259,8 @@ void fmt_text_compare_arch(FILE *out, const struct trace *a, int ra,
 	int sc = a->runs[ra].scorer, run[2] = { ra, trace_run_of(b, sc) };
 	int lw = words_width(&a->m->src, a->src, a->n) + 7, colw = prec + 14;
 	char lab[32], buf[NUM_BUFSZ], head[48];
-	fprintf(out, "the architectures side by side at step t=%d, %s scorer\n",
-		t, trace_scorer_name(sc));
+	fprintf(out, _("the architectures side by side at step t=%d, %s "
+		       "scorer\n"), t, trace_scorer_name(sc));
 	fmt_pad(out, "", lw + 2);
 	for (int k = 0; k < 2; k++) {
 		snprintf(head, sizeof head, "%s", arch_get(tr[k]->arch)->name);
@@ -264,7 +268,7 @@ void fmt_text_compare_arch(FILE *out, const struct trace *a, int ra,
 	}
 	putc('\n', out);
 	fputs("  ", out);
-	fmt_pad(out, "the query", lw);
+	fmt_pad(out, _("the query"), lw);
 	for (int k = 0; k < 2; k++) {
 		snprintf(head, sizeof head, "s_%d", t + tr[k]->query_off);
 		fprintf(out, "%*s", colw, run[k] >= 0 ? head : "-");
@@ -294,7 +298,7 @@ void fmt_text_compare_arch(FILE *out, const struct trace *a, int ra,
 			putc('\n', out);
 		}
 	fputs("  ", out);
-	fmt_pad(out, "output", lw);
+	fmt_pad(out, _("output"), lw);
 	for (int k = 0; k < 2; k++) {
 		const struct trace_rec *r = run[k] < 0 ? NULL :
 			trace_find(tr[k], REC_OUTPUT, run[k], t, 0);
@@ -312,7 +316,7 @@ void fmt_text_compare(FILE *out, const struct trace *tr, int t, int prec,
 	int per = width > 0 ? (width - lw - 2) / colw : tr->nruns;
 	if (per < 1)
 		per = 1;
-	fprintf(out, "the scorers side by side at step t=%d\n", t);
+	fprintf(out, _("the scorers side by side at step t=%d\n"), t);
 	/* as many scorers a table as fit the width, the tables one under
 	 * the other */
 	for (int from = 0; from < tr->nruns; from += per) {

@@ -23,6 +23,7 @@
 #define ngettext(one, many, n) ((char *)((n) == 1 ? (one) : (many)))
 #define textdomain(domain) ((void)(domain))
 #define bindtextdomain(domain, dir) ((void)(domain), (void)(dir))
+#define bind_textdomain_codeset(domain, set) ((void)(domain), (void)(set))
 #endif
 #define N_(text) text
 
@@ -30,5 +31,11 @@
  * and not empty (the tests point it at catalogues built for them), else
  * from LOCALEDIR, where 'make install' puts them.  Call after setlocale(). */
 void i18n_init(void);
+
+/* --lang: the messages in lang, whatever the locale says: "en" the
+ * program's own (English), else a catalogue's language ("zh_CN"), in
+ * UTF-8.  Sets LANGUAGE, and LC_MESSAGES to lang's UTF-8 locale (else
+ * C.UTF-8) when it is C, where gettext would not read LANGUAGE. */
+void i18n_set_lang(const char *lang);
 
 #endif

@@ -1,9 +1,12 @@
 /* imageset.c: the reader of .captions files (imageset.h). */
+#include "config.h"
+
 #include "imageset.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "utf8.h"
 
 /* Where the reader is: the file's name for messages and the line. */
@@ -30,14 +33,14 @@ static int fail(struct errbuf *err, const struct at *at, const char *p,
 		size_t n, const char *what)
 {
 	if (n == 0) {
-		err_set(err, "%s:%d:%d: expected %s, found nothing",
-			at->name, at->lineno, col_of(at, p), what);
+		err_set(err, _("%s:%d:%d: expected %s, found nothing"),
+			at->name, at->lineno, col_of(at, p), _(what));
 		return -1;
 	}
 	char *shown = xstrndup(p, n > 20 ? 20 : n);
 	char *safe = utf8_safe(shown);
-	err_set(err, "%s:%d:%d: expected %s, found \"%s%s\"", at->name,
-		at->lineno, col_of(at, p), what, safe, n > 20 ? "..." : "");
+	err_set(err, _("%s:%d:%d: expected %s, found \"%s%s\""), at->name,
+		at->lineno, col_of(at, p), _(what), safe, n > 20 ? "..." : "");
 	free(safe);
 	free(shown);
 	return -1;
@@ -80,7 +83,7 @@ static int one_word(struct span f, char *out, size_t max, const char *what,
 	if (n == 0)
 		return fail(err, at, f.s, 0, what);
 	if (n > 1)
-		return fail(err, at, w[1].s, w[1].n, "\"|||\" after one word");
+		return fail(err, at, w[1].s, w[1].n, N_("\"|||\" after one word"));
 	if (w[0].n > max)
 		return fail(err, at, w[0].s, w[0].n, what);
 	memcpy(out, w[0].s, w[0].n);
@@ -112,15 +115,15 @@ static int read_caption(struct imageset_item *it, struct span f,
 	struct span w[IMAGESET_MAX_CAPTION + 1];
 	int n = words(f, w, IMAGESET_MAX_CAPTION);
 	if (n == 0)
-		return fail(err, at, f.s, 0, "a caption of one word or more");
+		return fail(err, at, f.s, 0, N_("a caption of one word or more"));
 	if (n > IMAGESET_MAX_CAPTION)
 		return fail(err, at, w[IMAGESET_MAX_CAPTION].s,
 			    w[IMAGESET_MAX_CAPTION].n,
-			    "\"|||\" after at most 16 caption words");
+			    N_("\"|||\" after at most 16 caption words"));
 	for (int i = 0; i < n; i++) {
 		if (w[i].n > IMAGESET_MAX_WORD)
 			return fail(err, at, w[i].s, w[i].n,
-				    "a caption word of at most 63 bytes");
+				    N_("a caption word of at most 63 bytes"));
 		memcpy(it->caption[i], w[i].s, w[i].n);
 		it->caption[i][w[i].n] = '\0';
 	}
@@ -132,15 +135,15 @@ static int read_box(struct imageset_item *it, struct span f,
 		    const struct at *at, struct errbuf *err)
 {
 	static const char *const what[4] = {
-		"the box's top row (a whole number from 0)",
-		"the box's left column (a whole number from 0)",
-		"the box's height (a whole number from 1)",
-		"the box's width (a whole number from 1)" };
+		N_("the box's top row (a whole number from 0)"),
+		N_("the box's left column (a whole number from 0)"),
+		N_("the box's height (a whole number from 1)"),
+		N_("the box's width (a whole number from 1)") };
 	struct span w[5];
 	int n = words(f, w, 4);
 	if (n > 4)
-		return fail(err, at, w[4].s, w[4].n, "the end of the line after "
-			    "the box's four numbers");
+		return fail(err, at, w[4].s, w[4].n, N_("the end of the line "
+			    "after the box's four numbers"));
 	int v[4];
 	for (int i = 0; i < 4; i++) {
 		unsigned long long x;
@@ -180,8 +183,9 @@ static int read_image(struct imageset_item *it, const char *dir,
 		return -1;
 	if (it->box_row + it->box_height > it->image.height ||
 	    it->box_col + it->box_width > it->image.width) {
-		err_set(err, "%s:%d:%d: expected a box inside the %d×%d image, "
-			"found rows %d to %d and columns %d to %d", at->name,
+		err_set(err, _("%s:%d:%d: expected a box inside the %d×%d "
+			"image, found rows %d to %d and columns %d to %d"),
+			at->name,
 			at->lineno, col_of(at, boxfield.s), it->image.width,
 			it->image.height, it->box_row,
 			it->box_row + it->box_height - 1, it->box_col,
@@ -222,10 +226,10 @@ static int line_bytes(const char *s, size_t n, const struct at *at,
 {
 	size_t ok = utf8_valid_prefix(s, n);
 	if (ok < n)
-		return fail(err, at, s + ok, 1, "valid UTF-8");
+		return fail(err, at, s + ok, 1, N_("valid UTF-8"));
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 && s[i] != '\t')
-			return fail(err, at, s + i, 1, "a printable character");
+			return fail(err, at, s + i, 1, N_("a printable character"));
 	return 0;
 }
 
@@ -238,25 +242,27 @@ static int read_line(struct imageset_item *it, const struct at *at,
 	int n = fields(at->line, end, f);
 	if (n != 4) {
 		const char *p = n < 4 ? end : f[3].s + f[3].n;
-		err_set(err, "%s:%d:%d: expected four fields, %s, found %s",
-			at->name, at->lineno, col_of(at, p), fieldnames,
-			n < 4 ? "fewer" : "more");
+		err_set(err, n < 4 ? _("%s:%d:%d: expected four fields, %s, "
+					"found fewer")
+				   : _("%s:%d:%d: expected four fields, %s, "
+				       "found more"),
+			at->name, at->lineno, col_of(at, p), fieldnames);
 		return -1;
 	}
 	memset(it, 0, sizeof *it);
 	it->line = at->lineno;
 	if (one_word(f[0], it->file, sizeof it->file - 1,
-		     "the image's file name", at, err) != 0)
+		     N_("the image's file name"), at, err) != 0)
 		return -1;
 	if (!path_ok(it->file)) {
 		struct span w[2];
 		words(f[0], w, 1);
-		return fail(err, at, w[0].s, w[0].n, "a relative path without \".\" "
-			    "or \"..\" (an image beside the captions file or "
-			    "under it)");
+		return fail(err, at, w[0].s, w[0].n, N_("a relative path "
+			    "without \".\" or \"..\" (an image beside the "
+			    "captions file or under it)"));
 	}
 	if (one_word(f[1], it->cls, IMAGESET_MAX_WORD,
-		     "the image's class, one word of at most 63 bytes", at,
+		     N_("the image's class, one word of at most 63 bytes"), at,
 		     err) != 0 ||
 	    read_caption(it, f[2], at, err) != 0 ||
 	    read_box(it, f[3], at, err) != 0)
@@ -293,8 +299,8 @@ static int parse(struct imageset *set, const char *buf, size_t len,
 			return -1;
 		if (!empty(p, e)) {
 			if (set->n == IMAGESET_MAX) {
-				err_set(err, "%s:%d:1: expected at most %d "
-					"images, found more", name, at.lineno,
+				err_set(err, _("%s:%d:1: expected at most %d "
+					"images, found more"), name, at.lineno,
 					IMAGESET_MAX);
 				return -1;
 			}
@@ -307,8 +313,9 @@ static int parse(struct imageset *set, const char *buf, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 	if (set->n == 0) {
-		err_set(err, "%s:%d:1: expected an image a line (FILE ||| CLASS "
-			"||| CAPTION ||| ROW COL HEIGHT WIDTH), found none",
+		err_set(err, _("%s:%d:1: expected an image a line (FILE ||| "
+			"CLASS ||| CAPTION ||| ROW COL HEIGHT WIDTH), found "
+			"none"),
 			name, at.lineno + 1);
 		return -1;
 	}
@@ -323,7 +330,7 @@ int imageset_load(struct imageset *set, const char *path, struct errbuf *err)
 	if (buf == NULL)
 		return -1;
 	if (memchr(buf, '\0', len) != NULL) {
-		err_set(err, "%s: expected text, found a NUL byte", path);
+		err_set(err, _("%s: expected text, found a NUL byte"), path);
 		free(buf);
 		return -1;
 	}

@@ -18,6 +18,7 @@
 
 #include "arch.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
 #include "selection.h"
@@ -77,7 +78,8 @@ struct lparse {
 	struct errbuf *err;
 };
 
-/* Fills err with "PATH:LINE:COL: " and the formatted text; returns -1. */
+/* Fills err with "PATH:LINE:COL: " and the formatted text, fmt in the
+ * user's language (po/Makevars marks it); returns -1. */
 static int lp_errat(struct lparse *p, int line, size_t col, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
@@ -88,7 +90,7 @@ static int lp_errat(struct lparse *p, int line, size_t col, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what, sizeof what, _(fmt), ap);
 	va_end(ap);
 	err_set(p->err, "%s:%d:%zu: %s", p->l->path, line, col, what);
 	return -1;
@@ -808,8 +810,8 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 					 trace_stage_name(k));
 				return 0;
 			}
-		return lp_err(p, off + 6, "expected a stage (" STAGE_LIST
-			      "), found %s",
+		return lp_err(p, off + 6, "expected a stage (%s), found %s",
+			      STAGE_LIST,
 			      lp_quote(buf, sizeof buf, w + 6, n - 6));
 	}
 	for (int k = 0; k < SHOW_COUNT; k++)
@@ -820,8 +822,8 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 			snprintf(d->name, sizeof d->name, "%s", show_names[k]);
 			return 0;
 		}
-	return lp_err(p, off, "expected what to show (" SHOW_LIST "), found "
-		      "%s", lp_quote(buf, sizeof buf, w, n));
+	return lp_err(p, off, "expected what to show (%s), found %s",
+		      SHOW_LIST, lp_quote(buf, sizeof buf, w, n));
 }
 
 /* The word after "quiz": the stage asked about. */
@@ -840,8 +842,8 @@ static int lp_quiz_what(struct lparse *p, struct lp_show *d, size_t off,
 			return 0;
 		}
 	}
-	return lp_err(p, off, "expected what to ask (" QUIZ_LIST "), found "
-		      "%s", lp_quote(buf, sizeof buf, w, n));
+	return lp_err(p, off, "expected what to ask (%s), found %s",
+		      QUIZ_LIST, lp_quote(buf, sizeof buf, w, n));
 }
 
 /* The number in "t=N", "i=N" or "k=N" (w[0..n) is the whole word). */
@@ -862,8 +864,8 @@ static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
 	if (v < 1 || v > max)
 		return lp_err(p, off, "expected %c= from 1 to %d (%s count "
 			      "from 1), found %s", w[0], max,
-			      w[0] == 't' ? "steps" : w[0] == 'i' ?
-			      "source words" : "coordinates",
+			      w[0] == 't' ? _("steps") : w[0] == 'i' ?
+			      _("source words") : _("coordinates"),
 			      lp_quote(buf, sizeof buf, w, n));
 	*out = (int)v;
 	return 0;
@@ -1137,7 +1139,8 @@ static int lp_show(struct lparse *p, int quiz)
 			      "page", d.verb);
 	if (!lp_word(p->line, &pos, &off, &n))
 		return lp_err(p, off, "expected %s (%s), found the end of the "
-			      "line", quiz ? "what to ask" : "what to show",
+			      "line",
+			      quiz ? _("what to ask") : _("what to show"),
 			      quiz ? QUIZ_LIST : SHOW_LIST);
 	if (n >= 4 && memcmp(p->line + off, "self", 4) == 0 &&
 	    (n == 4 || p->line[off + 4] == '=' || p->line[off + 4] == '-'))

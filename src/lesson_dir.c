@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "paths.h"
 #include "suggest.h"
@@ -138,8 +139,8 @@ char *lesson_next(const char *path)
 		if (ld_same(paths[k], path))
 			at = k;
 	if (at >= 0 && at + 1 == n) {
-		next = xstrdup("This was the last lesson; attn-trace lessons "
-			       "lists them all.");
+		next = xstrdup(_("This was the last lesson; attn-trace "
+				 "lessons lists them all."));
 	} else if (at >= 0) {
 		const char *file = strrchr(paths[at + 1], '/');
 		struct lesson l;
@@ -148,8 +149,11 @@ char *lesson_next(const char *path)
 		size_t size = strlen(paths[at + 1]) + 256 +
 			      (ok && l.title ? strlen(l.title) : 0);
 		next = xmalloc(size);
-		snprintf(next, size, "Next: lesson %d, \"%s\": attn-trace "
-			 "lesson %d", num, ok && l.title ? l.title : "", num);
+		/* TRANSLATORS: %1$d the next lesson's number, %2$s its
+		 * title */
+		snprintf(next, size, _("Next: lesson %1$d, \"%2$s\": "
+				       "attn-trace lesson %1$d"), num,
+			 ok && l.title ? l.title : "");
 		if (ok)
 			lesson_free(&l);
 	}

@@ -235,10 +235,11 @@ static int ll_page_claims(const struct lesson *t, const struct lesson_page *a,
 		if (na && nb && la == lb && memcmp(na, nb, la) == 0)
 			continue;
 		if (nb)
-			snprintf(what, sizeof what, "the number %.*s as the "
-				 "page's number %d", (int)lb, nb, k);
+			snprintf(what, sizeof what, "the literal number %.*s "
+				 "(the page's number %d)", (int)lb, nb, k);
 		else
-			snprintf(what, sizeof what, "no number %d", k);
+			snprintf(what, sizeof what, "no literal number %d",
+				 k);
 		snprintf(found, sizeof found, "%.*s", na ? (int)la : 4,
 			 na ? na : "none");
 		return ll_report(t, a->line, 1, orig, what, found, report,

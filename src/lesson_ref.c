@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
 #include "window.h"
@@ -420,24 +421,24 @@ static int lr_entry(const struct trace *tr, const struct lesson_ref *r,
 			*out = v[0];
 			return 0;
 		}
-		snprintf(why, size, "expected one entry of %s, which has %d "
-			 "(write {%s[1]}), found '{%s}'", what, len, what,
+		snprintf(why, size, _("expected one entry of %s, which has %d "
+			   "(write {%s[1]}), found '{%s}'"), what, len, what,
 			 r->text);
 		return -1;
 	}
 	if (lr_digits(idx, strlen(idx)))
 		k = lr_pos(idx) - 1;
 	else if ((k = lr_word(tr, axis, idx)) < 0) {
-		snprintf(why, size, "expected an entry of %s, from 1 to %d%s, "
-			 "found '[%s]' in '{%s}'", what, len,
-			 axis == AXIS_SOURCE ? " or a word of the sentence" :
-			 axis == AXIS_VOCAB ? " or a target word of the model"
+		snprintf(why, size, _("expected an entry of %s, from 1 to %d%s, "
+			   "found '[%s]' in '{%s}'"), what, len,
+			 axis == AXIS_SOURCE ? _(" or a word of the sentence") :
+			 axis == AXIS_VOCAB ? _(" or a target word of the model")
 			 : "", idx, r->text);
 		return -1;
 	}
 	if (k < 0 || k >= len) {
-		snprintf(why, size, "expected an entry of %s from 1 to %d, "
-			 "found '[%s]' in '{%s}'", what, len, idx, r->text);
+		snprintf(why, size, _("expected an entry of %s from 1 to %d, "
+			   "found '[%s]' in '{%s}'"), what, len, idx, r->text);
 		return -1;
 	}
 	*out = v[k];
@@ -464,16 +465,16 @@ static int lr_weight(const struct trace *tr, const struct lesson_ref *r,
 			j = i, i = 1;
 		if (!lr_digits(r->idx[0], strlen(r->idx[0])) || i < 1 ||
 		    i > rows || j < 1 || j > cols) {
-			snprintf(why, size, "expected a weight of %s, %d × %d "
-				 "(write {%s[ROW][COLUMN]}), found '{%s}'",
+			snprintf(why, size, _("expected a weight of %s, %d × %d "
+				   "(write {%s[ROW][COLUMN]}), found '{%s}'"),
 				 r->sym, rows, cols, r->sym, r->text);
 			return -1;
 		}
 		*v = (*tab[p].slot)[(i - 1) * cols + (j - 1)];
 		return 0;
 	}
-	snprintf(why, size, "expected a section of the model %s, found '%s' "
-		 "in '{%s}'", tr->m->name, r->sym, r->text);
+	snprintf(why, size, _("expected a section of the model %s, found '%s' "
+		   "in '{%s}'"), tr->m->name, r->sym, r->text);
 	return -1;
 }
 
@@ -525,16 +526,16 @@ static int lr_find(const struct trace *t, const struct lesson_ref *r,
 	const char *whose = run >= 0 ? trace_scorer_name(t->runs[run].scorer)
 				     : "";
 	if (r->op[0] && f->ops[0])
-		snprintf(why, size, "expected an operand of %s (%s), found "
-			 "'%s' in '{%s}'", r->sym, f->ops, r->op, r->text);
+		snprintf(why, size, _("expected an operand of %s (%s), found "
+			   "'%s' in '{%s}'"), r->sym, f->ops, r->op, r->text);
 	else if (f->near[0][0])
-		snprintf(why, size, "expected a value of the trace, found "
-			 "'{%s}' (the %s scorer's run has %s to %s)", r->text,
+		snprintf(why, size, _("expected a value of the trace, found "
+			   "'{%s}' (the %s scorer's run has %s to %s)"), r->text,
 			 whose, f->near[0], f->near[1]);
 	else
-		snprintf(why, size, "expected a value of the trace (a symbol "
-			 "the trace prints, such as h_1, s_1, e_1,1, α_1, "
-			 "c_1 or p_1), found '{%s}'", r->text);
+		snprintf(why, size, _("expected a value of the trace (a symbol "
+			   "the trace prints, such as h_1, s_1, e_1,1, α_1, "
+			   "c_1 or p_1), found '{%s}'"), r->text);
 	return -1;
 }
 
@@ -556,8 +557,8 @@ int lesson_ref_value(const struct lesson *l, const struct lesson_ref *r,
 	else if (t != tr)
 		run = trace_run_of(t, tr->runs[run].scorer);
 	if (run < 0) {
-		snprintf(why, size, "expected a scorer of the lesson's trace, "
-			 "found %s in '{%s}', which it lacks",
+		snprintf(why, size, _("expected a scorer of the lesson's trace, "
+			   "found %s in '{%s}', which it lacks"),
 			 trace_scorer_name(r->scorer >= 0 ? r->scorer
 				 : l->scorer), r->text);
 		return -1;
@@ -635,8 +636,8 @@ static int lr_term_value(const struct lesson *l, const struct lesson_term *t,
 	if (!image && (rr < 0 ||
 		       lr_find(tt, &t->ref, rr, &f, why, size) != 0)) {
 		if (rr < 0)
-			snprintf(why, size, "expected a run of the scorer in "
-				 "'%s'", t->ref.text);
+			snprintf(why, size, _("expected a run of the scorer in "
+				   "'%s'"), t->ref.text);
 		return -1;
 	}
 	double best = f.v[0], sum = 0;
@@ -696,8 +697,8 @@ static int lr_claim(const struct lesson *l, const struct lesson_claim *c,
 		return -1;
 	if (c->b.fn == LFN_WORD) {
 		if (lr_word_index(l, &c->a, c->b.word, tr, run, b) != 0) {
-			snprintf(why, size, "expected a word of the vector of "
-				 "'%s', found '%s'", c->a.ref.text, c->b.word);
+			snprintf(why, size, _("expected a word of the vector of "
+				   "'%s', found '%s'"), c->a.ref.text, c->b.word);
 			return -1;
 		}
 	} else if (lr_term_value(l, &c->b, tr, run, b, why, size) != 0) {
@@ -923,9 +924,9 @@ static int lr_predict_words(struct predict_q *q, const struct lesson *l,
 		q->nwords = m->tgt.n;
 		break;
 	case AXIS_NONE:
-		snprintf(why, size, "expected a vector over words to predict "
-			 "the argmax of, found '%s', whose entries are not "
-			 "words", a->ref.text);
+		snprintf(why, size, _("expected a vector over words to predict "
+			   "the argmax of, found '%s', whose entries are not "
+			   "words"), a->ref.text);
 		return -1;
 	}
 	/* one right answer: no other entry ties with it as shown */
@@ -934,9 +935,9 @@ static int lr_predict_words(struct predict_q *q, const struct lesson *l,
 	for (int k = 0; k < f.len; k++)
 		if (k != (int)q->expected - 1 &&
 		    strcmp(num_fixed(y, f.v[k], 4), x) == 0) {
-			snprintf(why, size, "expected a prediction with one "
-				 "right answer, found '%s' tied between "
-				 "positions %d and %d (%s)", a->ref.text,
+			snprintf(why, size, _("expected a prediction with one "
+				   "right answer, found '%s' tied between "
+				   "positions %d and %d (%s)"), a->ref.text,
 				 (int)q->expected, k + 1, x);
 			return -1;
 		}
@@ -957,7 +958,7 @@ int lesson_predict_make(struct predict_q *q, const struct lesson *l,
 	q->hint = pr->hint;
 	lr_shown(q->symbol, sizeof q->symbol, c->text, strlen(c->text));
 	if (run < 0) {
-		snprintf(why, size, "expected a run of the %s scorer",
+		snprintf(why, size, _("expected a run of the %s scorer"),
 			 trace_scorer_name(l->scorer));
 		return -1;
 	}
@@ -969,10 +970,13 @@ int lesson_predict_make(struct predict_q *q, const struct lesson *l,
 		snprintf(q->answer, sizeof q->answer, "%s", rc ? "yes" : "no");
 		lr_shown(name, sizeof name, c->text,
 			 (size_t)lr_cmp_at(c->text, strlen(c->text)));
-		snprintf(q->worked, sizeof q->worked, "%s is %s, so '%s' %s",
+		/* TRANSLATORS: %1$s a value's symbol, %2$s its value,
+		 * %3$s the claim */
+		snprintf(q->worked, sizeof q->worked, rc
+			 ? _("%1$s is %2$s, so '%3$s' holds")
+			 : _("%1$s is %2$s, so '%3$s' does not hold"),
 			 name, lr_num(x, a, c), lr_shown(name + 80, 80,
-			 c->text, strlen(c->text)), rc ? "holds"
-			 : "does not hold");
+			 c->text, strlen(c->text)));
 		return 0;
 	}
 	if (lr_term_value(l, &c->a, tr, run, &a, why, size) != 0)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "self.h"
 #include "self_view.h"
@@ -21,7 +22,9 @@ static int ls_words(const char *s, const struct vocab *v, const char *what,
 		return -1;
 	int rc = tl.n == 0 ? -1 : tok_lookup(idx, &tl, v, what, err);
 	if (tl.n == 0)
-		err_set(err, "the %s sentence is empty", what);
+		err_set(err, "%s", strcmp(what, "source") == 0 ?
+			_("the source sentence is empty") :
+			_("the target sentence is empty"));
 	int n = tl.n;
 	tok_free(&tl);
 	return rc != 0 ? -1 : n;
@@ -37,8 +40,8 @@ static int ls_build(struct lesson *l, const struct model *m, unsigned f,
 			       !(f & LESSON_SELF_NO_POSITION) };
 	struct errbuf e;
 	if (o.cross && !l->target) {
-		err_set(err, "%s:%d:1: expected a 'target:' for 'cross' (its "
-			"words are the queries), found none", l->path,
+		err_set(err, _("%s:%d:1: expected a 'target:' for 'cross' "
+			"(its words are the queries), found none"), l->path,
 			sh->line);
 		return -1;
 	}
@@ -49,7 +52,7 @@ static int ls_build(struct lesson *l, const struct model *m, unsigned f,
 	if (n < 0 || nq < 0 ||
 	    self_build(t, m, &o, ki, n, qi, nq, 3u, &e) != 0) {
 		free(t);
-		err_set(err, "%s:%d:1: cannot show self-attention: %s",
+		err_set(err, _("%s:%d:1: cannot show self-attention: %s"),
 			l->path, sh->line, e.msg);
 		return -1;
 	}
@@ -62,20 +65,20 @@ static int ls_check(const struct lesson *l, const struct lesson_show *sh,
 		    const struct self_trace *t, struct errbuf *err)
 {
 	if (sh->i > t->nq) {
-		err_set(err, "%s:%d:%d: expected i= from 1 to %d (the query "
-			"words), found 'i=%d'", l->path, sh->line, sh->col_i,
+		err_set(err, _("%s:%d:%d: expected i= from 1 to %d (the "
+			"query words), found 'i=%d'"), l->path, sh->line, sh->col_i,
 			t->nq, sh->i);
 		return -1;
 	}
 	if (sh->j > t->n) {
-		err_set(err, "%s:%d:%d: expected j= from 1 to %d (the source "
-			"words), found 'j=%d'", l->path, sh->line, sh->col_j,
+		err_set(err, _("%s:%d:%d: expected j= from 1 to %d (the "
+			"source words), found 'j=%d'"), l->path, sh->line, sh->col_j,
 			t->n, sh->j);
 		return -1;
 	}
 	if (sh->k > t->dk) {
-		err_set(err, "%s:%d:%d: expected k= from 1 to %d (z_i of a head "
-			"has %d coordinates), found 'k=%d'", l->path, sh->line,
+		err_set(err, _("%s:%d:%d: expected k= from 1 to %d (z_i of a "
+			"head has %d coordinates), found 'k=%d'"), l->path, sh->line,
 			sh->col_k, t->dk, t->dk, sh->k);
 		return -1;
 	}
@@ -122,7 +125,7 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 		struct errbuf err;
 		if (lesson_self_quiz_make(&q, l, sh, o->precision, &err) != 0)
 			return;
-		fputs("Quiz: work it out by hand.\n", out);
+		fputs(_("Quiz: work it out by hand.\n"), out);
 		quiz_prompt_text(out, &q);
 		return;
 	}
@@ -145,7 +148,7 @@ void lesson_self_text(FILE *out, const struct lesson *l,
 		if (per_head && !(heads & (1u << h)))
 			continue;
 		if (per_head)
-			fprintf(out, "head %d:\n", h + 1);
+			fprintf(out, _("head %d:\n"), h + 1);
 		self_fmt_text_stage(out, t, (enum self_stage)sh->self_stage, h,
 				    o->precision, o->terms);
 		if (!per_head)

@@ -75,10 +75,10 @@ static int lt_rec(FILE *out, const struct trace *tr, enum trace_kind kind,
 		return 1;
 	}
 	if (run >= 0)
-		fprintf(out, "(the %s scorer has no step t=%d)\n",
+		fprintf(out, _("(the %s scorer has no step t=%d)\n"),
 			trace_scorer_name(tr->runs[run].scorer), t);
 	else
-		fprintf(out, "(the sentence has no word i=%d)\n", i);
+		fprintf(out, _("(the sentence has no word i=%d)\n"), i);
 	return 0;
 }
 
@@ -354,7 +354,8 @@ static const struct lesson *lt_pinned(FILE *out, const struct lesson *l,
 	own->scorer = l->own_scorer;
 	size_t size = strlen(pg->pin) + 64;
 	char *note = xmalloc(size);
-	snprintf(note, size, "(This page stays with the %s scorer: %s)",
+	/* TRANSLATORS: %1$s the scorer's name, %2$s the lesson's reason */
+	snprintf(note, size, _("(This page stays with the %1$s scorer: %2$s)"),
 		 trace_scorer_name(own->scorer), pg->pin);
 	putc('\n', out);
 	lesson_wrap(out, note, width);
@@ -442,28 +443,31 @@ static void lt_show_what(char *buf, size_t size, const struct lesson_show *sh,
 		snprintf(buf, size, _("the picture of step %d"), t);
 		return;
 	case SHOW_WORDS:
-		snprintf(buf, size, "the words %s predicts", sh->alt ?
-			 "another model" : "the model");
+		snprintf(buf, size, "%s", sh->alt
+			 ? _("the words another model predicts")
+			 : _("the words the model predicts"));
 		return;
 	case SHOW_GRADPATHS:
-		snprintf(buf, size, "the gradient paths of %s", sh->alt ?
-			 "another model" : "the model");
+		snprintf(buf, size, "%s", sh->alt
+			 ? _("the gradient paths of another model")
+			 : _("the gradient paths of the model"));
 		return;
 	case SHOW_ACCURACY:
-		snprintf(buf, size, "word accuracy by source length");
+		snprintf(buf, size, "%s", _("word accuracy by source length"));
 		return;
 	case SHOW_IMAGE:
 		if (t > 0)
-			snprintf(buf, size, "the weights of step %d over the "
-				 "image", t);
+			snprintf(buf, size, _("the weights of step %d over the "
+					      "image"), t);
 		else
-			snprintf(buf, size, "the image");
+			snprintf(buf, size, "%s", _("the image"));
 		return;
 	case SHOW_GLIMPSE:
-		snprintf(buf, size, "glimpse %d", t);
+		snprintf(buf, size, _("glimpse %d"), t);
 		return;
 	case SHOW_GLIMPSES:
-		snprintf(buf, size, "the path of the glimpses and the class");
+		snprintf(buf, size, "%s",
+			 _("the path of the glimpses and the class"));
 		return;
 	case SHOW_COUNT:
 		break;
@@ -491,7 +495,9 @@ static void lt_opener(FILE *out, const struct lesson_page *pg,
 	}
 	if (n == 0)
 		return;
-	strcat(line, ".");
+	/* TRANSLATORS: the full stop that ends "On this page: ..." */
+	at = strlen(line);
+	snprintf(line + at, sizeof line - at, "%s", _("."));
 	lesson_wrap(out, line, width);
 }
 
@@ -505,7 +511,9 @@ static void lt_predict(FILE *out, const struct lesson *l,
 	char why[512];
 	if (lesson_predict_make(&q, l, pr, tr, o->precision, why,
 				sizeof why) != 0)
-		fprintf(out, "(no prediction in the %s scorer's run: %s)\n",
+		/* TRANSLATORS: %1$s the scorer's name, %2$s why not */
+		fprintf(out, _("(no prediction in the %1$s scorer's run: "
+			       "%2$s)\n"),
 			trace_scorer_name(l->scorer), why);
 	else
 		predict_prompt_text(out, &q);
@@ -680,6 +688,10 @@ static int lt_page_fit(FILE *out, const struct lesson *l, int p,
 	return rc;
 }
 
+static int lt_plain_pages(FILE *out, const struct lesson *l,
+			  const struct trace *tr, const struct fmt_opts *o,
+			  int width, int answers);
+
 int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		 const struct fmt_opts *o, int width, int answers)
 {
@@ -688,17 +700,26 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	if (l->goal)
 		lt_field(out, _("Goal"), l->goal, width);
 	if (l->image)
-		lt_field(out, "Image", l->image, width);
+		lt_field(out, _("Image"), l->image, width);
 	if (l->glimpse) {
 		char g[160];
-		snprintf(g, sizeof g, "%s, seed %llu%s%s", l->glimpse,
-			 (unsigned long long)l->cfg.seed, l->cls ?
-			 ", true class " : "", l->cls ? l->cls : "");
-		lt_field(out, "Glimpses", g, width);
+		if (l->cls)
+			/* TRANSLATORS: %1$s the glimpse model, %2$llu the
+			 * seed of the draws, %3$s the image's true class */
+			snprintf(g, sizeof g, _("%1$s, seed %2$llu, true class "
+						"%3$s"), l->glimpse,
+				 (unsigned long long)l->cfg.seed, l->cls);
+		else
+			snprintf(g, sizeof g, _("%1$s, seed %2$llu"),
+				 l->glimpse, (unsigned long long)l->cfg.seed);
+		lt_field(out, _("Glimpses"), g, width);
 	}
 	if (!l->image)
 		lt_field(out, _("Sentence"), l->sentence, width);
-	lt_field(out, _("Target"), l->target ? l->target
+	if (l->glimpse) /* the caption trace beside it is not its subject */
+		return lt_plain_pages(out, l, tr, o, width, answers);
+	lt_field(out, l->image ? _("Caption") : _("Target"), l->target
+		 ? l->target
 		 : _("none (the model decodes greedily)"), width);
 	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);
 	if (l->cfg.window != WINDOW_DEFAULT) {
@@ -708,6 +729,14 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 		lt_field(out, _("Window"), win, width);
 	}
 	lt_field(out, _("Model"), tr->m->name, width);
+	return lt_plain_pages(out, l, tr, o, width, answers);
+}
+
+/* lesson_plain's pages, and after them the answers when asked for. */
+static int lt_plain_pages(FILE *out, const struct lesson *l,
+			  const struct trace *tr, const struct fmt_opts *o,
+			  int width, int answers)
+{
 	int quizzes = 0;
 	for (int p = 0; p < l->npages; p++) {
 		/* TRANSLATORS: a page's header in lesson --plain: page 1 of 5 */

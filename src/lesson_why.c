@@ -18,6 +18,7 @@
 
 #include "accuracy.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
 #include "train.h"
@@ -92,8 +93,8 @@ static int lw_measure_all(struct lesson *l, const struct model *m,
 		}
 	}
 	if (rc != 0)
-		err_set(err, "%s:%d:%d: cannot measure the accuracy on "
-			"'pairs:': %s", l->path, l->pairs_pos.line,
+		err_set(err, _("%s:%d:%d: cannot measure the accuracy on "
+			"'pairs:': %s"), l->path, l->pairs_pos.line,
 			l->pairs_pos.col, e.msg);
 	free(path);
 	return rc;
@@ -104,15 +105,15 @@ static int lw_needs(const struct lesson *l, const struct lesson_show *sh,
 		    struct errbuf *err)
 {
 	if (sh->what == SHOW_GRADPATHS && !l->cfg.grad_paths) {
-		err_set(err, "%s:%d:1: expected a 'gradient-paths:' header "
+		err_set(err, _("%s:%d:1: expected a 'gradient-paths:' header "
 			"(the step whose loss the paths follow) before 'show "
-			"gradpaths', found none", l->path, sh->line);
+			"gradpaths', found none"), l->path, sh->line);
 		return -1;
 	}
 	if (sh->what == SHOW_ACCURACY && !l->pairs) {
-		err_set(err, "%s:%d:1: expected a 'pairs:' header (the pairs "
-			"file to measure on) before 'show accuracy', found "
-			"none", l->path, sh->line);
+		err_set(err, _("%s:%d:1: expected a 'pairs:' header (the "
+			"pairs file to measure on) before 'show accuracy', found "
+			"none"), l->path, sh->line);
 		return -1;
 	}
 	return 0;

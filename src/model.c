@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "glimpse.h"
+#include "i18n.h"
 #include "model.h"
 #include "suggest.h"
 #include "num.h"
@@ -47,7 +48,8 @@ struct mparse {
 	                      of numbers ("; with input feeding ...") */
 };
 
-/* Fills err with "NAME:LINE:COL: " and the formatted text; returns -1. */
+/* Fills err with "NAME:LINE:COL: " and the formatted text, fmt in the
+ * user's language (po/Makevars marks it); returns -1. */
 static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
@@ -58,12 +60,12 @@ static int mp_errat(struct mparse *p, int line, size_t col, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what, sizeof what, _(fmt), ap);
 	va_end(ap);
 	if (p->quiet)
-		snprintf(what, sizeof what, "expected a model file "
+		snprintf(what, sizeof what, "%s", _("expected a model file "
 			 "(doc/model-format.md), found something else; "
-			 "'attn-trace model --model=FILE' says what");
+			 "'attn-trace model --model=FILE' says what"));
 	err_set(p->err, "%s:%d:%zu: %s", p->name, line, col, what);
 	return -1;
 }
@@ -540,15 +542,15 @@ static int mp_body(struct mparse *p, struct model *m,
 			/* its width is the one that input feeding changes */
 			char why[192];
 			if (m->input_feeding)
-				snprintf(why, sizeof why, "; with input feeding "
-					 "the decoder's W_x rows read [y_{t-1}; "
-					 "h̃_{t-1}], and so have E + H = %d + %d "
-					 "numbers", m->E, m->H);
+				snprintf(why, sizeof why, _("; with input "
+					 "feeding the decoder's W_x rows read "
+					 "[y_{t-1}; h̃_{t-1}], and so have E + H = "
+					 "%d + %d numbers"), m->E, m->H);
 			else
-				snprintf(why, sizeof why, "; without input "
-					 "feeding (no line \"input-feeding "
+				snprintf(why, sizeof why, _("; without "
+					 "input feeding (no line \"input-feeding "
 					 "yes\") the decoder's W_x rows read "
-					 "y_{t-1}, and so have E = %d numbers",
+					 "y_{t-1}, and so have E = %d numbers"),
 					 m->E);
 			p->why = why;
 			int rc = mp_matrix(p, e->section, e->slot, e->rows,
@@ -885,28 +887,31 @@ static const struct {
 	const char *cmd;
 } model_builtins[] = {
 	{ "toy4", model_builtin_text, &model_builtin_len,
-	  "trained on data/toy.pairs; the default", NULL },
+	  N_("trained on data/toy.pairs; the default"), NULL },
 	{ "handset4", model_handset4_text, &model_handset4_len,
-	  "set by hand, for lessons 1 to 11 and 13", NULL },
+	  N_("set by hand, for lessons 1 to 11 and 13"), NULL },
 	{ "bahdanau4", model_bahdanau4_text, &model_bahdanau4_len,
-	  "trained on data/toy.pairs; the default of --arch=bahdanau", NULL },
+	  N_("trained on data/toy.pairs; the default of --arch=bahdanau"),
+	  NULL },
 	{ "self4", model_self4_text, &model_self4_len,
-	  "set by hand, for attn-trace self (lessons 19 and 20)", NULL },
+	  N_("set by hand, for attn-trace self (lessons 19 and 20)"), NULL },
 	{ "localp4", model_localp4_text, &model_localp4_len,
-	  "toy4 trained on through --window=local-p --window-size=1", NULL },
+	  N_("toy4 trained on through --window=local-p --window-size=1"),
+	  NULL },
 	{ "feed4", model_feed4_text, &model_feed4_len,
-	  "trained on data/toy.pairs as toy4, with input feeding", NULL },
+	  N_("trained on data/toy.pairs as toy4, with input feeding"), NULL },
 	{ "hard4", model_hard4_text, &model_hard4_len,
-	  "trained on data/toy.pairs with train --hard (REINFORCE)", NULL },
+	  N_("trained on data/toy.pairs with train --hard (REINFORCE)"), NULL },
 	{ "longattn8", model_longattn8_text, &model_longattn8_len,
-	  "trained on data/long.pairs, with attention (general)", NULL },
+	  N_("trained on data/long.pairs, with attention (general)"), NULL },
 	{ "longfixed8", model_longfixed8_text, &model_longfixed8_len,
-	  "trained on data/long.pairs without attention (--window=fixed)",
+	  N_("trained on data/long.pairs without attention (--window=fixed)"),
 	  NULL },
 	{ "caption4", model_caption4_text, &model_caption4_len,
-	  "trained on data/images/train.captions: attn-trace caption", NULL },
+	  N_("trained on data/images/train.captions: attn-trace caption"),
+	  NULL },
 	{ "glimpse6", model_glimpse6_text, &model_glimpse6_len,
-	  "trained on data/images/train.captions: attn-trace glimpse",
+	  N_("trained on data/images/train.captions: attn-trace glimpse"),
 	  "glimpse" },
 };
 #define MODEL_NBUILTINS (sizeof model_builtins / sizeof model_builtins[0])

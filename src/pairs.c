@@ -6,13 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "pairs.h"
 #include "utf8.h"
 
 #define PAIRS_SEP "|||"
 #define PAIRS_BOM "\xEF\xBB\xBF"
 
-/* Sets *col to off + 1 and err to the message; returns -1. */
+/* Sets *col to off + 1 and err to the message, fmt in the user's language
+ * (po/Makevars marks it); returns -1. */
 static int pairs_err(size_t *col, size_t off, struct errbuf *err,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -23,7 +25,7 @@ static int pairs_err(size_t *col, size_t off, struct errbuf *err,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what, sizeof what, _(fmt), ap);
 	va_end(ap);
 	*col = off + 1;
 	err_set(err, "%s", what);
@@ -205,8 +207,8 @@ static int pairs_target(const char *s, size_t c, size_t n,
 	pairs_trim(s, &c, &d);
 	if (c == d)
 		return pairs_err(col, sep, err, "expected target words after "
-				 "\"" PAIRS_SEP "\", found %s", sep == n ?
-				 "end of line" : "\"" PAIRS_SEP "\"");
+				 "\"%s\", found %s", PAIRS_SEP, sep == n ?
+				 _("end of line") : "\"" PAIRS_SEP "\"");
 	out->has_target = 1;
 	out->tgt = c;
 	out->ntgt = d - c;
@@ -214,13 +216,13 @@ static int pairs_target(const char *s, size_t c, size_t n,
 		return 1;
 	if (pairs_find_sep(s, a, n) < n)
 		return pairs_err(col, pairs_find_sep(s, a, n), err, "expected "
-				 "alignment links, found a third \"" PAIRS_SEP
-				 "\"");
+				 "alignment links, found a third \"%s\"",
+				 PAIRS_SEP);
 	pairs_trim(s, &a, &b);
 	if (a == b)
 		return pairs_err(col, n, err, "expected alignment links such "
-				 "as 1-1 after the second \"" PAIRS_SEP "\", "
-				 "found end of line");
+				 "as 1-1 after the second \"%s\", found end of "
+				 "line", PAIRS_SEP);
 	out->has_align = 1;
 	out->aln = a;
 	out->naln = b - a;
@@ -240,13 +242,13 @@ static int pairs_sides(const char *s, size_t start, size_t n, int need_target,
 
 	memset(out, 0, sizeof *out);
 	if (sep == n && need_target)
-		return pairs_err(col, n, err, "expected \"" PAIRS_SEP "\" "
-				 "between the source and the target words, "
-				 "found end of line");
+		return pairs_err(col, n, err, "expected \"%s\" between the "
+				 "source and the target words, found end of "
+				 "line", PAIRS_SEP);
 	pairs_trim(s, &a, &b);
 	if (a == b)
 		return pairs_err(col, sep, err, "expected source words before "
-				 "\"" PAIRS_SEP "\", found none");
+				 "\"%s\", found none", PAIRS_SEP);
 	out->src = a;
 	out->nsrc = b - a;
 	if (sep == n)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "pgm.h"
 
 /* A number larger than any the header or a pixel may hold, where the
@@ -67,7 +68,7 @@ static void pgm_found(const struct pgm_parser *p, size_t pos, char *out,
 		      size_t n)
 {
 	if (pos >= p->len) {
-		snprintf(out, n, "the end of the file");
+		snprintf(out, n, "%s", _("the end of the file"));
 		return;
 	}
 	int c = p->b[pos];
@@ -78,15 +79,15 @@ static void pgm_found(const struct pgm_parser *p, size_t pos, char *out,
 		snprintf(out, n, "%.*s%s", (int)(k > 20 ? 20 : k),
 			 (const char *)p->b + pos, k > 20 ? "..." : "");
 	else if (c == '\n' || c == '\r')
-		snprintf(out, n, "the end of the line");
+		snprintf(out, n, "%s", _("the end of the line"));
 	else if (c == ' ')
-		snprintf(out, n, "a blank");
+		snprintf(out, n, "%s", _("a blank"));
 	else if (c == '\t')
-		snprintf(out, n, "a tab");
+		snprintf(out, n, "%s", _("a tab"));
 	else if (c > ' ' && c < 0x7f)
 		snprintf(out, n, "'%c'", c);
 	else
-		snprintf(out, n, "the byte 0x%02X", (unsigned)c);
+		snprintf(out, n, _("the byte 0x%02X"), (unsigned)c);
 }
 
 /* "NAME:LINE:COL: MSG, found WHAT-IS-AT-pos": returns -1. */
@@ -104,8 +105,9 @@ static int pgm_err_at(const struct pgm_parser *p, size_t pos,
 	va_end(ap);
 	pgm_line_col(p, pos, &line, &col);
 	pgm_found(p, pos, found, sizeof found);
-	err_set(p->err, "%s:%d:%zu: %s, found %s", p->name, line, col, msg,
-		found);
+	/* TRANSLATORS: file:line:column: what was expected, found what */
+	err_set(p->err, _("%s:%d:%zu: %s, found %s"), p->name, line, col,
+		msg, found);
 	return -1;
 }
 
@@ -157,14 +159,14 @@ static int pgm_header_number(struct pgm_parser *p, const char *what,
 	pgm_skip(p);
 	size_t start = p->pos;
 	if (pgm_digits(p, &v) != 0)
-		return pgm_err_at(p, start, "expected %s, a whole number "
-				  "from %ld to %ld", what, lo, hi);
+		return pgm_err_at(p, start, _("expected %s, a whole number "
+				  "from %ld to %ld"), _(what), lo, hi);
 	if (v < lo || v > hi)
-		return pgm_err_at(p, start, "expected %s from %ld to %ld%s",
-				  what, lo, hi, v > hi ? note : "");
+		return pgm_err_at(p, start, _("expected %s from %ld to %ld%s"),
+				  _(what), lo, hi, v > hi ? _(note) : "");
 	if (!pgm_token_ends(p, p->pos))
-		return pgm_err_at(p, p->pos, "expected whitespace after %s",
-				  what);
+		return pgm_err_at(p, p->pos, _("expected whitespace after %s"),
+				  _(what));
 	*out = (int)v;
 	return 0;
 }
@@ -173,10 +175,10 @@ static int pgm_header_number(struct pgm_parser *p, const char *what,
 static const char *pgm_other_format(int c)
 {
 	switch (c) {
-	case '1': case '4': return "a PBM bitmap";
-	case '3': case '6': return "a PPM colour image";
-	case '7': return "a PAM image";
-	case 'F': case 'f': return "a PFM floating-point image";
+	case '1': case '4': return _("a PBM bitmap");
+	case '3': case '6': return _("a PPM colour image");
+	case '7': return _("a PAM image");
+	case 'F': case 'f': return _("a PFM floating-point image");
 	default: return NULL;
 	}
 }
@@ -184,49 +186,49 @@ static const char *pgm_other_format(int c)
 /* The magic number "P2" or "P5" and the whitespace after it. */
 static int pgm_magic(struct pgm_parser *p, struct pgm_image *im)
 {
-	static const char want[] = "expected P2 or P5, the magic number "
-				   "of a grayscale PGM image";
+	const char *want = _("expected P2 or P5, the magic number "
+			     "of a grayscale PGM image");
 	if (p->len < 1 || p->b[0] != 'P')
 		return pgm_err_at(p, 0, "%s", want);
 	int c = p->len > 1 ? p->b[1] : 0;
 	const char *other = pgm_other_format(c);
 	if (other) {
-		err_set(p->err, "%s:1:1: %s, found P%c (%s)", p->name, want,
+		err_set(p->err, _("%s:1:1: %s, found P%c (%s)"), p->name, want,
 			c, other);
 		return -1;
 	}
 	if (c >= '0' && c <= '9' && c != '2' && c != '5') {
-		err_set(p->err, "%s:1:2: %s: 2 or 5 after the P, found '%c'",
+		err_set(p->err, _("%s:1:2: %s: 2 or 5 after the P, found '%c'"),
 			p->name, want, c);
 		return -1;
 	}
 	if (c != '2' && c != '5')
-		return pgm_err_at(p, 1, "%s: 2 or 5 after the P", want);
+		return pgm_err_at(p, 1, _("%s: 2 or 5 after the P"), want);
 	im->kind = c == '2' ? PGM_PLAIN : PGM_RAW;
 	p->pos = 2;
 	if (p->len > 2 && pgm_is_digit(p->b[2])) { /* "P26": a character */
-		err_set(p->err, "%s:1:3: expected whitespace after the magic "
-			"number P%c, found '%c'", p->name, c, p->b[2]);
+		err_set(p->err, _("%s:1:3: expected whitespace after the magic "
+			"number P%c, found '%c'"), p->name, c, p->b[2]);
 		return -1;
 	}
 	if (!pgm_token_ends(p, 2) || p->len == 2)
-		return pgm_err_at(p, 2, "expected whitespace after the magic "
-				  "number P%c", c);
+		return pgm_err_at(p, 2, _("expected whitespace after the magic "
+				  "number P%c"), c);
 	return 0;
 }
 
 /* The header: magic number, width, height and maxval. */
 static int pgm_header(struct pgm_parser *p, struct pgm_image *im)
 {
-	static const char big[] = " (attn-trace reads images of at most "
-				  "32×32 pixels)";
+	static const char big[] = N_(" (attn-trace reads images of at most "
+				     "32×32 pixels)");
 	if (pgm_magic(p, im) != 0 ||
-	    pgm_header_number(p, "the width", 1, PGM_MAX_SIDE, big,
+	    pgm_header_number(p, N_("the width"), 1, PGM_MAX_SIDE, big,
 			      &im->width) != 0 ||
-	    pgm_header_number(p, "the height", 1, PGM_MAX_SIDE, big,
+	    pgm_header_number(p, N_("the height"), 1, PGM_MAX_SIDE, big,
 			      &im->height) != 0 ||
-	    pgm_header_number(p, "the maxval", 1, PGM_MAX_MAXVAL,
-			      " (the largest the format allows)",
+	    pgm_header_number(p, N_("the maxval"), 1, PGM_MAX_MAXVAL,
+			      N_(" (the largest the format allows)"),
 			      &im->maxval) != 0)
 		return -1;
 	return 0;
@@ -237,7 +239,7 @@ static int pgm_header(struct pgm_parser *p, struct pgm_image *im)
 static void pgm_pixel_name(const struct pgm_image *im, int k, char *out,
 			   size_t n)
 {
-	snprintf(out, n, "pixel %d of %d (row %d, column %d)", k + 1,
+	snprintf(out, n, _("pixel %d of %d (row %d, column %d)"), k + 1,
 		 im->width * im->height, k / im->width + 1,
 		 k % im->width + 1);
 }
@@ -261,23 +263,24 @@ static int pgm_plain_body(struct pgm_parser *p, struct pgm_image *im)
 		size_t start = p->pos;
 		pgm_pixel_name(im, k, where, sizeof where);
 		if (pgm_digits(p, &v) != 0)
-			return pgm_err_at(p, start, "expected %s, a whole "
-					  "number from 0 to %d", where,
+			return pgm_err_at(p, start, _("expected %s, a whole "
+					  "number from 0 to %d"), where,
 					  im->maxval);
 		if (v > im->maxval)
-			return pgm_err_at(p, start, "expected a value from 0 "
-					  "to the maxval %d for %s",
+			return pgm_err_at(p, start, _("expected a value from 0 "
+					  "to the maxval %d for %s"),
 					  im->maxval, where);
 		if (!pgm_token_ends(p, p->pos))
-			return pgm_err_at(p, p->pos, "expected whitespace "
-					  "after the value of %s", where);
+			return pgm_err_at(p, p->pos, _("expected whitespace "
+					  "after the value of %s"), where);
 		pgm_set(im, k, v);
 	}
 	pgm_skip(p);
 	if (p->pos < p->len)
-		return pgm_err_at(p, p->pos, "expected the end of the file "
-				  "after the %d pixel%s (one image a file)",
-				  npix, npix == 1 ? "" : "s");
+		return pgm_err_at(p, p->pos, ngettext("expected the end of "
+				  "the file after the %d pixel (one image a file)",
+				  "expected the end of the file after the %d "
+				  "pixels (one image a file)", npix), npix);
 	return 0;
 }
 
@@ -293,10 +296,12 @@ static int pgm_raw_gap(struct pgm_parser *p, const struct pgm_image *im)
 			p->pos++; /* a comment here takes its end of line */
 	}
 	if (p->pos >= p->len || !pgm_is_space(p->b[p->pos]))
-		return pgm_err_at(p, p->pos, "expected one whitespace "
+		return pgm_err_at(p, p->pos, ngettext("expected one "
+				  "whitespace character after the maxval, then "
+				  "the %d pixel", "expected one whitespace "
 				  "character after the maxval, then the %d "
-				  "pixel%s", im->width * im->height,
-				  im->width * im->height == 1 ? "" : "s");
+				  "pixels", im->width * im->height),
+				  im->width * im->height);
 	p->pos++;
 	return 0;
 }
@@ -314,14 +319,15 @@ static int pgm_raw_body(struct pgm_parser *p, struct pgm_image *im)
 		size_t at = p->pos + (size_t)k * size;
 		pgm_pixel_name(im, k, where, sizeof where);
 		if (at + size > p->len) {
-			err_set(p->err, "%s: byte %zu: expected %s, found the "
-				"end of the file", p->name, p->len + 1, where);
+			err_set(p->err, _("%s: byte %zu: expected %s, found "
+				"the end of the file"), p->name, p->len + 1, where);
 			return -1;
 		}
 		long v = size == 1 ? p->b[at] : p->b[at] * 256L + p->b[at + 1];
 		if (v > im->maxval) {
-			err_set(p->err, "%s: byte %zu: expected a value from 0 "
-				"to the maxval %d for %s, found %ld", p->name,
+			err_set(p->err, _("%s: byte %zu: expected a value "
+				"from 0 to the maxval %d for %s, found %ld"),
+				p->name,
 				at + 1, im->maxval, where, v);
 			return -1;
 		}
@@ -329,11 +335,15 @@ static int pgm_raw_body(struct pgm_parser *p, struct pgm_image *im)
 	}
 	size_t end = p->pos + (size_t)npix * size;
 	if (end < p->len) {
-		err_set(p->err, "%s: byte %zu: expected the end of the file "
-			"after the %d pixel%s (one image a file), found %zu "
-			"more byte%s", p->name, end + 1, npix,
-			npix == 1 ? "" : "s", p->len - end,
-			p->len - end == 1 ? "" : "s");
+		char more[64];
+		snprintf(more, sizeof more, ngettext("%zu more byte",
+			 "%zu more bytes", p->len - end), p->len - end);
+		/* TRANSLATORS: the last %s is "N more bytes" */
+		err_set(p->err, ngettext("%s: byte %zu: expected the end of "
+			"the file after the %d pixel (one image a file), "
+			"found %s", "%s: byte %zu: expected the end of the "
+			"file after the %d pixels (one image a file), found "
+			"%s", npix), p->name, end + 1, npix, more);
 		return -1;
 	}
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "num.h"
 #include "predict.h"
 #include "quiz.h"
@@ -117,38 +118,47 @@ enum predict_verdict predict_answer(const struct predict_q *q,
 }
 
 /* The words of a WORD question, "je, suis or étudiant". */
-static void pr_words(FILE *out, const struct predict_q *q)
+/* The words of q into buf (size bytes): "je, suis or étudiant", cut
+ * short if they do not fit. */
+static void pr_words(char *buf, size_t size, const struct predict_q *q)
 {
-	for (int k = 0; k < q->nwords; k++)
-		fprintf(out, "%s%s", k == 0 ? "" : k == q->nwords - 1 ?
-			" or " : ", ", predict_word(q, k));
+	size_t at = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < q->nwords && at < size; k++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s", k == 0 ? ""
+				       : k == q->nwords - 1 ? _(" or ") : ", ",
+				       predict_word(q, k));
 }
 
 int predict_prompt_text(FILE *out, const struct predict_q *q)
 {
+	char words[512];
 	switch (q->kind) {
 	case PREDICT_WORD:
 		if (q->nwords <= 12) {
-			fputs("Predict: type one word (", out);
-			pr_words(out, q);
-			fputs(") or its position, then Enter.\n", out);
+			pr_words(words, sizeof words, q);
+			fprintf(out, _("Predict: type one word (%s) or its "
+				       "position, then Enter.\n"), words);
 		} else {
-			fprintf(out, "Predict: type one word of the model's "
-				"%d, or its position, then Enter.\n",
+			fprintf(out, _("Predict: type one word of the model's "
+				       "%d, or its position, then Enter.\n"),
 				q->nwords);
 		}
 		break;
 	case PREDICT_YESNO:
-		fputs("Predict: type y (yes) or n (no), then Enter.\n", out);
+		fputs(_("Predict: type y (yes) or n (no), then Enter.\n"), out);
 		break;
 	case PREDICT_NUMBER:
 		if (q->decimals == 0)
-			fputs("Predict: type a whole number, then Enter.\n",
+			fputs(_("Predict: type a whole number, then Enter.\n"),
 			      out);
 		else
-			fprintf(out, "Predict: type a number with %d "
-				"decimal%s, then Enter.\n", q->decimals,
-				q->decimals == 1 ? "" : "s");
+			fprintf(out, ngettext("Predict: type a number with %d "
+					      "decimal, then Enter.\n",
+					      "Predict: type a number with %d "
+					      "decimals, then Enter.\n",
+					      (unsigned long)q->decimals),
+				q->decimals);
 		break;
 	}
 	return ferror(out) ? -1 : 0;
@@ -157,25 +167,28 @@ int predict_prompt_text(FILE *out, const struct predict_q *q)
 /* Why text is not an answer of q's kind. */
 static void pr_unreadable(FILE *out, const struct predict_q *q)
 {
+	char words[512];
 	switch (q->kind) {
 	case PREDICT_WORD:
-		fputs("Type one of the words", out);
 		if (q->nwords <= 12) {
-			fputs(" (", out);
-			pr_words(out, q);
-			putc(')', out);
+			pr_words(words, sizeof words, q);
+			fprintf(out, _("Type one of the words (%s) or a "
+				       "position from 1 to %d.\n"), words,
+				q->nwords);
+		} else {
+			fprintf(out, _("Type one of the words or a position "
+				       "from 1 to %d.\n"), q->nwords);
 		}
-		fprintf(out, " or a position from 1 to %d.\n", q->nwords);
 		break;
 	case PREDICT_YESNO:
-		fputs("Type y or n.\n", out);
+		fputs(_("Type y or n.\n"), out);
 		break;
 	case PREDICT_NUMBER:
 		if (q->decimals == 0)
-			fputs("Type a whole number, without a decimal point.\n",
-			      out);
+			fputs(_("Type a whole number, without a decimal "
+				"point.\n"), out);
 		else
-			fputs("Type a number, such as 0.5.\n", out);
+			fputs(_("Type a number, such as 0.5.\n"), out);
 		break;
 	}
 }
@@ -190,16 +203,18 @@ int predict_feedback_text(FILE *out, const struct predict_q *q,
 		n--;
 	switch (v) {
 	case PREDICT_RIGHT:
-		fprintf(out, "Right: %s. %s. The numbers below show it.\n",
+		/* TRANSLATORS: %1$s the answer, %2$s how it follows */
+		fprintf(out, _("Right: %1$s. %2$s. The numbers below show "
+			       "it.\n"),
 			q->answer, q->worked);
 		break;
 	case PREDICT_HINT:
-		fprintf(out, "Not %.*s. Hint: %s Try again.\n", (int)n, text,
+		fprintf(out, _("Not %.*s. Hint: %s Try again.\n"), (int)n, text,
 			q->hint ? q->hint : "");
 		break;
 	case PREDICT_REVEAL:
-		fprintf(out, "Not %.*s either. The answer is %s: %s. The "
-			"numbers below work it out.\n", (int)n, text,
+		fprintf(out, _("Not %.*s either. The answer is %s: %s. The "
+			       "numbers below work it out.\n"), (int)n, text,
 			q->answer, q->worked);
 		break;
 	case PREDICT_UNREADABLE:

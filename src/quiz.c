@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "num.h"
 #include "quiz.h"
 
@@ -58,13 +59,16 @@ static int quiz_check_step(const struct trace *tr, int run, int t,
 			   struct errbuf *err)
 {
 	if (run < 0 || run >= tr->nruns) {
-		err_set(err, "the trace has no run %d", run);
+		err_set(err, _("the trace has no run %d"), run);
 		return -1;
 	}
 	int steps = tr->runs[run].nsteps;
 	if (t < 1 || t > steps) {
-		err_set(err, "expected a step t from 1 to %d (the %s scorer "
-			"decodes in %d steps), found t=%d", steps,
+		/* TRANSLATORS: %1$d and %3$d the number of steps, %2$s the
+		 * scorer's name, %4$d the step asked for */
+		err_set(err, _("expected a step t from 1 to %1$d (the %2$s "
+			       "scorer decodes in %3$d steps), found t=%4$d"),
+			steps,
 			trace_scorer_name(tr->runs[run].scorer), steps, t);
 		return -1;
 	}
@@ -76,9 +80,11 @@ static int quiz_check_index(char name, int v, int max, struct errbuf *err)
 {
 	if (v >= 1 && v <= max)
 		return 0;
-	err_set(err, "expected %c from 1 to %d (%s), found %c=%d", name, max,
-		name == 'i' ? "the source words" : "the coordinates of c_t",
-		name, v);
+	/* TRANSLATORS: %1$c and %4$c the index's letter (i or k), %2$d its
+	 * largest value, %3$s what it counts, %5$d the value given */
+	err_set(err, _("expected %1$c from 1 to %2$d (%3$s), found %4$c=%5$d"),
+		name, max, name == 'i' ? _("the source words")
+		: _("the coordinates of c_t"), name, v);
 	return -1;
 }
 
@@ -92,10 +98,10 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 		for (int i = 1; i <= tr->n && !q->rec; i++)
 			q->rec = trace_find(tr, REC_SAMPLE, q->run, q->t, i);
 		if (!q->rec || !trace_op_key(q->rec, "u")) {
-			err_set(err, "hard-draw asks which word hard attention "
-				"draws: it needs a trace made with --hard=sample "
-				"(in a lesson, hard: sample); step %d has no "
-				"draw", q->t);
+			err_set(err, _("hard-draw asks which word hard "
+				       "attention draws: it needs a trace made "
+				       "with --hard=sample (in a lesson, hard: "
+				       "sample); step %d has no draw"), q->t);
 			q->rec = NULL;
 			return -1;
 		}
@@ -134,7 +140,7 @@ static int quiz_fill(struct quiz_question *q, struct errbuf *err)
 		break;
 	}
 	if (!q->rec || (q->stage == STAGE_WEIGHTED_SUM && !q->softmax)) {
-		err_set(err, "the trace has no %s record at t=%d",
+		err_set(err, _("the trace has no %s record at t=%d"),
 			quiz_stage_name(q->stage), q->t);
 		return -1;
 	}
@@ -149,8 +155,8 @@ int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
 	memset(q, 0, sizeof *q);
 	if (stage != QUIZ_HARD_DRAW &&
 	    (stage >= STAGE_COUNT || !(QUIZ_STAGES & (1u << stage)))) {
-		err_set(err, "expected a quiz stage (scoring, softmax, "
-			"weighted-sum or hard-draw), found %s",
+		err_set(err, _("expected a quiz stage (scoring, softmax, "
+			       "weighted-sum or hard-draw), found %s"),
 			stage < STAGE_COUNT ? trace_stage_name(stage) : "none");
 		return -1;
 	}
@@ -184,7 +190,7 @@ int quiz_make(struct quiz_question *q, const struct trace *tr, int run,
 	if (run < 0 || run >= tr->nruns || tr->runs[run].nsteps < 1 ||
 	    tr->n < 1) {
 		memset(q, 0, sizeof *q);
-		err_set(err, "the trace has no step to ask about");
+		err_set(err, "%s", _("the trace has no step to ask about"));
 		return -1;
 	}
 	uint64_t state = seed;
@@ -259,18 +265,18 @@ enum quiz_result quiz_check(const struct quiz_question *q, const char *text,
 	while (n > 0 && quiz_blank(text[n - 1]))
 		n--;
 	if (n == 0)
-		return quiz_refuse(a, "Type a number, such as 0.5704.");
+		return quiz_refuse(a, _("Type a number, such as 0.5704."));
 	if (quiz_normalise(buf, sizeof buf, text, n) != 0)
-		return quiz_refuse(a, "That is too long to be a number.");
+		return quiz_refuse(a, _("That is too long to be a number."));
 	if (strchr(buf, ',') && !strchr(buf, '.'))
-		return quiz_refuse(a, "Write the decimal point as '.': 0.5, "
-				   "not 0,5.");
+		return quiz_refuse(a, _("Write the decimal point as '.': 0.5, "
+				     "not 0,5."));
 	enum num_status st = num_parse(buf, &a->value, &end);
 	if (st == NUM_RANGE)
-		return quiz_refuse(a, "That number is too large.");
+		return quiz_refuse(a, _("That number is too large."));
 	if (st != NUM_OK || *end != '\0')
-		return quiz_refuse(a, "That is not a number; type one such "
-				   "as 0.5704 or -1.25.");
+		return quiz_refuse(a, _("That is not a number; type one such "
+				     "as 0.5704 or -1.25."));
 	a->hint = NULL;
 	snprintf(a->text, sizeof a->text, "%s", buf);
 	a->result = fabs(a->value - q->expected) <= q->tolerance

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "quiz.h"
 #include "utf8.h"
 
@@ -105,12 +106,13 @@ static const char sheet_css[] =
 int quiz_sheet_begin(FILE *out, enum quiz_sheet_format f, int key,
 		     const char *title, const char *subtitle)
 {
-	const char *what = key ? "Answer key" : "Worksheet";
+	const char *what = key ? _("Answer key") : _("Worksheet");
+	const char *name = _("Name:");
 	switch (f) {
 	case QUIZ_SHEET_TEXT:
 		fprintf(out, "%s: %s\n%s\n", what, title, subtitle);
 		if (!key)
-			fputs("Name: ______________________\n", out);
+			fprintf(out, "%s ______________________\n", name);
 		break;
 	case QUIZ_SHEET_MARKDOWN:
 		fprintf(out, "# %s: ", what);
@@ -119,7 +121,8 @@ int quiz_sheet_begin(FILE *out, enum quiz_sheet_format f, int key,
 		sheet_md(out, subtitle);
 		fputs("\n\n", out);
 		if (!key)
-			fputs("Name: \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\n\n", out);
+			fprintf(out, "%s \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\n\n",
+				name);
 		break;
 	case QUIZ_SHEET_HTML:
 		fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -133,7 +136,11 @@ int quiz_sheet_begin(FILE *out, enum quiz_sheet_format f, int key,
 		sheet_html(out, subtitle);
 		fputs("</p>\n", out);
 		if (!key)
-			fputs("<p class=\"blank\">Name: <span></span></p>\n", out);
+			{
+			fputs("<p class=\"blank\">", out);
+			sheet_html(out, name);
+			fputs(" <span></span></p>\n", out);
+		}
 		break;
 	}
 	return ferror(out) ? -1 : 0;
@@ -175,28 +182,34 @@ int quiz_sheet_item(FILE *out, enum quiz_sheet_format f, int key, int num,
 	case QUIZ_SHEET_TEXT:
 		fprintf(out, "\n%d. %s\n%s", num, heading, text);
 		if (!key)
-			fprintf(out, "answer: %s = ______________\n", q->symbol);
+			fprintf(out, "%s %s = ______________\n",
+				_("answer:"), q->symbol);
 		break;
 	case QUIZ_SHEET_MARKDOWN:
-		fprintf(out, "## %s %d\n\n", key ? "Answer" : "Question", num);
+		fputs("## ", out);
+		fprintf(out, key ? _("Answer %d") : _("Question %d"), num);
+		fputs("\n\n", out);
 		sheet_md(out, heading);
 		fputs("\n\n", out);
 		sheet_md_block(out, text);
 		if (!key) {
-			fputs("Answer: ", out);
+			fprintf(out, "%s ", _("Answer:"));
 			sheet_md(out, q->symbol);
 			fputs(" = \\_\\_\\_\\_\\_\\_\\_\\_\\_\\_\n\n", out);
 		}
 		break;
 	case QUIZ_SHEET_HTML:
-		fprintf(out, "<section>\n<h2>%s %d</h2>\n<p>",
-			key ? "Answer" : "Question", num);
+		fputs("<section>\n<h2>", out);
+		fprintf(out, key ? _("Answer %d") : _("Question %d"), num);
+		fputs("</h2>\n<p>", out);
 		sheet_html(out, heading);
 		fputs("</p>\n<pre>", out);
 		sheet_html(out, text);
 		fputs("</pre>\n", out);
 		if (!key) {
-			fputs("<p class=\"blank\">Answer: ", out);
+			fputs("<p class=\"blank\">", out);
+			sheet_html(out, _("Answer:"));
+			fputs(" ", out);
 			sheet_html(out, q->symbol);
 			fputs(" = <span></span></p>\n", out);
 		}

@@ -46,7 +46,7 @@ static void qt_scoring(FILE *out, const struct quiz_question *q)
 	/* the scorer's own lead-in, then the two vectors whose products
 	 * sum to the score */
 	trace_expand(lead, sizeof lead,
-		     scorer_get(tr->runs[q->run].scorer)->quiz, tr, r);
+		     _(scorer_get(tr->runs[q->run].scorer)->quiz), tr, r);
 	fprintf(out, "%s\n", lead);
 	for (int k = 0; k < 2; k++)
 		if (r->term_ops[k] >= 0)

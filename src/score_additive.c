@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -95,12 +96,12 @@ static void additive_record(const struct score_view *v)
 const struct scorer_class scorer_additive = {
 	.name = "additive",
 	.formula = "e_t,i = v_a·tanh(W_a·s_t + U_a·h_i)",
-	.prose = "v_a·tanh(W_a·s_t + U_a·h_i), Bahdanau's: concat with its "
-		 "W_a split into [W_a U_a], so U_a·h_i is computed once",
-	.summary = "v_a·tanh(W_a·s_t + U_a·h_i): Bahdanau's, concat split in "
-		   "two",
-	.quiz = "The additive scorer's v_a, and tanh(W_a·{q} + U_a·h_{i}) for "
-		"the encoder state h_{i} ({x}):",
+	.prose = N_("v_a·tanh(W_a·s_t + U_a·h_i), Bahdanau's: concat with its "
+		    "W_a split into [W_a U_a], so U_a·h_i is computed once"),
+	.summary = N_("v_a·tanh(W_a·s_t + U_a·h_i): Bahdanau's, concat split in "
+		      "two"),
+	.quiz = N_("The additive scorer's v_a, and tanh(W_a·{q} + U_a·h_{i}) for "
+		   "the encoder state h_{i} ({x}):"),
 	.nparams = 3,
 	.params = additive_params,
 	.prepare = additive_prepare,

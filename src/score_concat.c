@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -90,10 +91,10 @@ static void concat_record(const struct score_view *v)
 const struct scorer_class scorer_concat = {
 	.name = "concat",
 	.formula = "e_t,i = v_a·tanh(W_a·[s_t; h_i])",
-	.prose = "v_a·tanh(W_a·[s_t; h_i]), a small one-layer network",
-	.summary = "v_a·tanh(W_a·[s_t; h_i]): a one-layer network of the pair",
-	.quiz = "The concat scorer's v_a, and tanh(W_a·[{q}; h_{i}]) for the "
-		"encoder state h_{i} ({x}):",
+	.prose = N_("v_a·tanh(W_a·[s_t; h_i]), a small one-layer network"),
+	.summary = N_("v_a·tanh(W_a·[s_t; h_i]): a one-layer network of the pair"),
+	.quiz = N_("The concat scorer's v_a, and tanh(W_a·[{q}; h_{i}]) for the "
+		   "encoder state h_{i} ({x}):"),
 	.nparams = 2,
 	.params = concat_params,
 	.prepare = concat_prepare,

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -56,9 +57,9 @@ static void dot_record(const struct score_view *v)
 const struct scorer_class scorer_dot = {
 	.name = "dot",
 	.formula = "e_t,i = s_t·h_i",
-	.prose = "s_t·h_i, a plain dot product",
-	.summary = "s_t·h_i: how far the two states point the same way",
-	.quiz = "The decoder state {q} and the encoder state h_{i} ({x}):",
+	.prose = N_("s_t·h_i, a plain dot product"),
+	.summary = N_("s_t·h_i: how far the two states point the same way"),
+	.quiz = N_("The decoder state {q} and the encoder state h_{i} ({x}):"),
 	.nparams = 0,
 	.params = NULL,
 	.prepare = NULL,

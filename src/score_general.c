@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -142,11 +143,11 @@ static void general_record(const struct score_view *v)
 const struct scorer_class scorer_general = {
 	.name = "general",
 	.formula = "e_t,i = s_t·(W_a·h_i)",
-	.prose = "s_t·(W_a·h_i), a dot product after W_a maps h_i into the "
-		 "decoder's space",
-	.summary = "s_t·(W_a·h_i): a dot product after a learnt map W_a",
-	.quiz = "The decoder state {q}, and W_a·h_{i}: the encoder state "
-		"h_{i} ({x}) times W_a:",
+	.prose = N_("s_t·(W_a·h_i), a dot product after W_a maps h_i into the "
+		    "decoder's space"),
+	.summary = N_("s_t·(W_a·h_i): a dot product after a learnt map W_a"),
+	.quiz = N_("The decoder state {q}, and W_a·h_{i}: the encoder state "
+		   "h_{i} ({x}) times W_a:"),
 	.nparams = 1,
 	.params = general_params,
 	.prepare = general_prepare,

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -47,14 +48,14 @@ static void location_record(const struct score_view *v)
 const struct scorer_class scorer_location = {
 	.name = "location",
 	.formula = "e_t,i = W_loc[i]·s_t (position i, whatever its word)",
-	.prose = "W_loc[i]·s_t, row i of W_loc times the decoder state: one "
-		 "score per source position, from the decoder state alone. It "
-		 "is content-blind: it knows where a word stands, not which "
-		 "word it is",
-	.summary = "W_loc[i]·s_t: a score per position, blind to the words",
-	.quiz = "Row {i} of W_loc, the weights of source position {i} (here "
-		"\"{x}\", but any word there gets them), and the decoder state "
-		"{q}:",
+	.prose = N_("W_loc[i]·s_t, row i of W_loc times the decoder state: one "
+		    "score per source position, from the decoder state alone. It "
+		    "is content-blind: it knows where a word stands, not which "
+		    "word it is"),
+	.summary = N_("W_loc[i]·s_t: a score per position, blind to the words"),
+	.quiz = N_("Row {i} of W_loc, the weights of source position {i} (here "
+		   "\"{x}\", but any word there gets them), and the decoder state "
+		   "{q}:"),
 	.nparams = 1,
 	.params = location_params,
 	.prepare = NULL,

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -278,13 +279,13 @@ const struct scorer_class scorer_location_aware = {
 	.name = "location-aware",
 	.formula = "e_t,i = v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a), "
 		   "f_t = F ∗ α_{t-1}",
-	.prose = "v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a), where f_t,i is "
-		 "what "
-		 "two small filters see of the last step's weights around i",
-	.summary = "v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a): content and where it "
-		   "looked last (f_t = F ∗ α_{t-1})",
-	.quiz = "The location-aware scorer's v_a, and tanh(W_a·{q} + U_a·h_{i} + "
-		"U_f·f_{t},{i} + b_a) for the encoder state h_{i} ({x}):",
+	.prose = N_("v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a), where f_t,i is "
+		    "what "
+		    "two small filters see of the last step's weights around i"),
+	.summary = N_("v_a·tanh(W_a·s_t + U_a·h_i + U_f·f_t,i + b_a): content and where it "
+		      "looked last (f_t = F ∗ α_{t-1})"),
+	.quiz = N_("The location-aware scorer's v_a, and tanh(W_a·{q} + U_a·h_{i} + "
+		   "U_f·f_{t},{i} + b_a) for the encoder state h_{i} ({x}):"),
 	.nparams = 6,
 	.params = locaware_params,
 	.uses_prev_alpha = 1,

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "attn.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "trace.h"
 
@@ -96,12 +97,12 @@ static void scaled_record(const struct score_view *v)
 const struct scorer_class scorer_scaled = {
 	.name = "scaled",
 	.formula = "e_t,i = (s_t·h_i) / √H",
-	.prose = "(s_t·h_i) / √H, the dot product scaled down by the square "
-		 "root of the state size, as the Transformer does, so that "
-		 "wider states do not make the weights sharper",
-	.summary = "(s_t·h_i) / √H: the dot product, scaled as in Transformers",
-	.quiz = "The decoder state {q} and the encoder state h_{i} ({x}); "
-		"the state size is H = {H}:",
+	.prose = N_("(s_t·h_i) / √H, the dot product scaled down by the square "
+		    "root of the state size, as the Transformer does, so that "
+		    "wider states do not make the weights sharper"),
+	.summary = N_("(s_t·h_i) / √H: the dot product, scaled as in Transformers"),
+	.quiz = N_("The decoder state {q} and the encoder state h_{i} ({x}); "
+		   "the state size is H = {H}:"),
 	.nparams = 0,
 	.params = NULL,
 	.prepare = NULL,

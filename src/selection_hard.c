@@ -33,6 +33,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "selection.h"
 #include "train.h"
 #include "window.h"
@@ -156,7 +157,7 @@ static void hard_gradient(struct trace *tr, int run, int t, const double *q,
 	}
 	r->ops[0].axis = r->ops[4].axis = r->ops[6].axis = AXIS_SOURCE;
 	r->word = y;
-	r->title = "the learning signal on the scores";
+	r->title = N_("the learning signal on the scores");
 	r->symbol = "g_{t}";
 	r->formula = "score-function term + entropy term";
 	r->result = g;
@@ -234,7 +235,7 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 	trace_rec_op(r, OP_MID, "variance, with R̄", "variance_baseline",
 		     varb, 1, 1)->scalar = 1;
 	r->ops[2].axis = r->ops[3].axis = r->ops[4].axis = AXIS_SOURCE;
-	r->title = "Monte Carlo";
+	r->title = N_("Monte Carlo");
 	r->symbol = "ĝ_{t}";
 	r->formula = pi ? "(1/N) Σ_m (R_m - R̄)·(onehot_l_m - π_{t})"
 			: "(1/N) Σ_m (R_m - R̄)·(onehot_l_m - α_{t})";
@@ -305,7 +306,7 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 		     "log_marginal", lm, 1, 1);
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->word = y;
-	r->title = !trace_steps_chained(tr) ? "the Jensen gap"
+	r->title = !trace_steps_chained(tr) ? N_("the Jensen gap")
 		: hard_chained_title(tr);
 	r->symbol = "gap_{t}";
 	r->formula = pi ? "log Σ_l π·P - E_π[log P]"
@@ -323,7 +324,7 @@ static const double *hard_context(struct trace *tr, int run, int t,
 	struct trace_run *ru = &tr->runs[run];
 	const double *soft = trace_context(tr, run, t, a, Hs);
 	struct trace_rec *sr = &tr->recs[tr->nrecs - 1];
-	sr->title = "the soft context";
+	sr->title = N_("the soft context");
 	sr->symbol = "c^soft_{t}";
 
 	/* the distribution l is drawn from: the weights themselves, or, if
@@ -377,7 +378,7 @@ static const double *hard_context(struct trace *tr, int run, int t,
 	if (sample)
 		trace_rec_op(r, OP_MID, "u_{t}", "u", u, 1, 1);
 	r->ops[0].axis = r->ops[pi ? 3 : 1].axis = AXIS_SOURCE;
-	r->title = "the hard context";
+	r->title = N_("the hard context");
 	r->symbol = "c_{t}";
 	r->formula = sample ? "h_{i}, l = the first j with u_{t} < cumsum_{t},j"
 		     : pi ? "h_{i}, l = the first j with the largest π_{t},j"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "self.h"
 #include "util.h"
 
@@ -105,8 +106,8 @@ static double *self_inputs(struct trace *tr, const struct vocab *v,
 						: "emb({w})",
 				       X, n, d, axis, AXIS_NONE);
 	if (tr->self.cross)
-		r->title = query ? "queries (target words):"
-				 : "keys and values (source words):";
+		r->title = query ? N_("queries (target words):")
+				 : N_("keys and values (source words):");
 	self_op(r, OP_INPUT, "emb({w})", query ? "emb_q" : "emb", E, n, d, axis,
 		AXIS_NONE);
 	if (position)
@@ -207,7 +208,7 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 	r = self_rec(tr, REC_HEAD_SCORES, STAGE_SCORING, h + 1, "scores",
 		     "e_{i},{t}", "q_{i}[h{h}]·k_{t}[h{h}] / √d_k", t->S[h], nq,
 		     n, qa, AXIS_SOURCE);
-	r->title = "scores: e_i,j = (q_i[h{h}]·k_j[h{h}]) / √d_k";
+	r->title = N_("scores: e_i,j = (q_i[h{h}]·k_j[h{h}]) / √d_k");
 	self_op(r, OP_MID, "q_{i}[h{h}]", "Q_h", Qh, nq, dk, qa, AXIS_NONE);
 	self_op(r, OP_MID, "k_{i}[h{h}]", "K_h", Kh, n, dk, AXIS_SOURCE,
 		AXIS_NONE);
@@ -221,13 +222,13 @@ static void self_head(struct self_trace *t, struct trace *tr, int h,
 	if (t->o.causal) {
 		r = self_rec(tr, REC_MASK, STAGE_SCORING, h + 1,
 			     "scores_masked", "e_{i},{t}", "", t->M[h], nq, n, qa, AXIS_SOURCE);
-		r->title = "causal mask: a query sees no later word";
+		r->title = N_("causal mask: a query sees no later word");
 		self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->S[h], nq, n, qa,
 			AXIS_SOURCE)->id = "scores";
 	}
 	r = self_rec(tr, REC_ROW_SOFTMAX, STAGE_SOFTMAX, h + 1, "A",
 		     "α_{i}[h{h}]", "", t->A[h], nq, n, qa, AXIS_SOURCE);
-	r->title = "softmax of each row:";
+	r->title = N_("softmax of each row:");
 	self_op(r, OP_INPUT, "e_{i},{t}", NULL, t->M[h], nq, n, qa,
 		AXIS_SOURCE)->id = "scores";
 	self_op(r, OP_MID, "max", "max", max, nq, 1, qa, AXIS_NONE);

@@ -190,7 +190,7 @@ void self_diagram_free(struct self_diagram *d)
 
 #define SVG_FS 13      /* the font size */
 #define SVG_ROW 36     /* between two tokens */
-#define SVG_SPAN 240   /* the lines' horizontal run */
+#define SVG_SPAN 190   /* the lines' horizontal run (two heads of 12-letter words within 1248 px: 20 px on a slide) */
 #define SVG_TOP 64     /* above the first token */
 #define SVG_GAP 48     /* between two heads */
 #define SVG_NUMS 150   /* the weights of the row, right of the keys */

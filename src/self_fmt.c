@@ -161,6 +161,9 @@ static void svg_legend(FILE *out, const struct self_trace *t, int x, int y)
 	fputs("</g>\n", out);
 }
 
+/* A panel's heading, with its head's number. */
+static const char svg_head_fmt[] = "head %d: rows are queries, columns keys";
+
 /* One cell of head's panel at (x, y): its weight a shaded and written,
  * or, masked, hatched with its weight 0. */
 static void svg_cell(FILE *out, double a, int masked, int x, int y, int prec)
@@ -186,9 +189,10 @@ static void svg_head(FILE *out, const struct self_trace *t,
 {
 	const int gx = x0 + label;
 	fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">head "
-		"%d: rows are queries, columns keys</text>\n", x0,
-		SVG_TITLE + 22, h + 1);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">",
+		x0, SVG_TITLE + 22);
+	fprintf(out, svg_head_fmt, h + 1);
+	fputs("</text>\n", out);
 	for (int j = 0; j < t->n; j++) {
 		int cx = gx + j * SVG_CELL + SVG_CELL / 2;
 		fprintf(out, "<text transform=\"translate(%d %d) "
@@ -226,7 +230,11 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 	const int spill = top * 7 / 10; /* how far the last column's label
 					   reaches right, at -45 degrees */
 	top = SVG_TITLE + spill + 70;
-	const int panel = label + t->n * SVG_CELL;
+	/* a panel is as wide as its bold heading at least (0.70 em a
+	 * character), so two headings never meet */
+	int panel = label + t->n * SVG_CELL;
+	int heading = (int)(utf8_width(svg_head_fmt) * SVG_FS * 0.70 + 0.5);
+	panel = panel < heading + SVG_GAP / 2 ? heading + SVG_GAP / 2 : panel;
 	int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20 + spill;
 	int words = 20 + svg_text_px("queries (rows): ; keys (columns): ") +
 		    svg_words_px(t->qwords, t->nq) +

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "self_diagram.h"
 #include "self_view.h"
@@ -17,29 +18,29 @@
 #include "view_key.h"
 
 static const char *const stage_title[SELF_STAGE_COUNT] = {
-	"X = embeddings + positional encoding",
-	"Q, K and V",
-	"scores, scaling and mask",
-	"softmax of each row",
-	"Z = A V",
-	"concat and W_O",
+	N_("X = embeddings + positional encoding"),
+	N_("Q, K and V"),
+	N_("scores, scaling and mask"),
+	N_("softmax of each row"),
+	N_("Z = A V"),
+	N_("concat and W_O"),
 };
 
 const char *const self_view_help[] = {
-	"Keys of the self-attention stepper",
+	N_("Keys of the self-attention stepper"),
 	"",
-	"  right, n, space   next stage",
-	"  left, p           previous stage",
-	"  Home, End         first, last stage",
-	"  r, R              the next, previous query row of the bars",
-	"  h                 the other head's bars",
-	"  d                 the line diagram of the head, and back",
-	"  up, down, PgUp, PgDn   scroll",
-	"  <, >              scroll a table wider than the screen sideways",
-	"                    (a line cut at the edge ends in ›, and one",
-	"                    scrolled starts with ‹)",
-	"  ?                 this help (any key leaves it)",
-	"  q                 quit",
+	N_("  right, n, space   next stage"),
+	N_("  left, p           previous stage"),
+	N_("  Home, End         first, last stage"),
+	N_("  r, R              the next, previous query row of the bars"),
+	N_("  h                 the other head's bars"),
+	N_("  d                 the line diagram of the head, and back"),
+	N_("  up, down, PgUp, PgDn   scroll"),
+	N_("  <, >              scroll a table wider than the screen sideways"),
+	N_("                    (a line cut at the edge ends in ›, and one"),
+	N_("                    scrolled starts with ‹)"),
+	N_("  ?                 this help (any key leaves it)"),
+	N_("  q                 quit"),
 	NULL
 };
 
@@ -287,35 +288,37 @@ static const char *stage_story(const struct self_trace *t, int stage)
 	switch (stage) {
 	case SELF_STAGE_X:
 		return t->o.position
-			? "Each word's embedding plus its positional encoding "
-			  "PE(pos): sines and cosines of the position, from 0, "
-			  "so that the same word in two places differs."
-			: "Each word's embedding, with no positional encoding "
-			  "(--no-position): word order is invisible.";
+			? _("Each word's embedding plus its positional "
+			    "encoding PE(pos): sines and cosines of the "
+			    "position, from 0, so that the same word in two "
+			    "places differs.")
+			: _("Each word's embedding, with no positional encoding "
+			    "(--no-position): word order is invisible.");
 	case SELF_STAGE_QKV:
-		return "Every word makes a query (what it looks for), a key "
-		       "(what it offers to be found by) and a value (what it "
-		       "hands over): three matrix-vector products, q_i = "
-		       "W_Q·x_i.";
+		return _("Every word makes a query (what it looks for), a key "
+			 "(what it offers to be found by) and a value (what it "
+			 "hands over): three matrix-vector products, q_i = "
+			 "W_Q·x_i.");
 	case SELF_STAGE_SCORES:
 		return t->o.causal
-			? "Each head compares queries with keys on its own "
-			  "features: e_i,j = q_i·k_j / √d_k.  The causal mask "
-			  "sets every score of a later word (j > i) to -inf."
-			: "Each head compares queries with keys on its own "
-			  "features: e_i,j = q_i·k_j / √d_k, Luong's dot score "
-			  "with projections and scaling.";
+			? _("Each head compares queries with keys on its own "
+			    "features: e_i,j = q_i·k_j / √d_k.  The causal "
+			    "mask sets every score of a later word (j > i) to "
+			    "-inf.")
+			: _("Each head compares queries with keys on its own "
+			    "features: e_i,j = q_i·k_j / √d_k, Luong's dot "
+			    "score with projections and scaling.");
 	case SELF_STAGE_SOFTMAX:
-		return "A softmax over each row turns the scores into weights "
-		       "that sum to 1 (a masked score weighs 0).  Each head "
-		       "has its own pattern.";
+		return _("A softmax over each row turns the scores into "
+			 "weights that sum to 1 (a masked score weighs 0).  "
+			 "Each head has its own pattern.");
 	case SELF_STAGE_Z:
-		return "Each head's output is the weighted sum of the values "
-		       "of its features: z_i = Σ_j α_i,j v_j.";
+		return _("Each head's output is the weighted sum of the values "
+			 "of its features: z_i = Σ_j α_i,j v_j.");
 	default:
-		return "The heads' outputs side by side, [z_i[h1]; z_i[h2]], "
-		       "and one more matrix-vector product, W_O, mix them into "
-		       "the layer's output o_i.";
+		return _("The heads' outputs side by side, [z_i[h1]; z_i[h2]], "
+			 "and one more matrix-vector product, W_O, mix them "
+			 "into the layer's output o_i.");
 	}
 }
 
@@ -336,8 +339,8 @@ static void render_bars(const struct self_view *v, struct view_screen *s)
 		s->bars[j].frac = A[j];
 		s->bars[j].is_max = j == best;
 	}
-	s->bars_title = fmt("α of row %d (%s), head %d   r: next row, h: "
-			    "other head", v->row + 1, t->qwords[v->row],
+	s->bars_title = fmt(_("α of row %d (%s), head %d   r: next row, h: "
+			      "other head"), v->row + 1, t->qwords[v->row],
 			    v->head + 1);
 }
 
@@ -354,30 +357,31 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	for (int j = 0; j < t->n; j++)
 		fprintf(f, "%s%s", j ? " " : "", t->kwords[j]);
 	fclose(f);
-	s->title = fmt("attn-trace self   %s   [%s-attention%s%s]", text,
-		       t->o.cross ? "cross" : "self",
-		       t->o.causal ? ", causal" : "",
-		       t->o.position ? "" : ", no positions");
+	s->title = fmt("attn-trace self   %s   [%s%s%s]", text,
+		       t->o.cross ? _("cross-attention") : _("self-attention"),
+		       t->o.causal ? _(", causal") : "",
+		       t->o.position ? "" : _(", no positions"));
 	free(text);
 	s->stage = -1;
 	if (v->help) {
-		s->where = xstrdup("help");
+		s->where = xstrdup(_("help"));
 		for (int k = 0; self_view_help[k]; k++)
-			push(&body, xstrdup(self_view_help[k]));
-		s->keys = xstrdup(" any key: back ");
+			push(&body, xstrdup(self_view_help[k][0]
+					    ? _(self_view_help[k]) : ""));
+		s->keys = xstrdup(_(" any key: back "));
 		s->body = body.v;
 		s->nbody = body.n;
 		return;
 	}
 	if (v->diagram) {
 		struct self_diagram d;
-		s->where = fmt("line diagram of head %d, query row %d (%s)",
+		s->where = fmt(_("line diagram of head %d, query row %d (%s)"),
 			       v->head + 1, v->row + 1, t->qwords[v->row]);
 		view_wrap(&narr.v, &narr.n, &narr.cap,
-			  "Each line joins the query word to a key word and is "
-			  "as thick as the head's weight for the pair; a masked "
-			  "pair has no line.  r: the next query row, h: the "
-			  "other head, d: back to the stages.",
+			  _("Each line joins the query word to a key word and "
+			    "is as thick as the head's weight for the pair; a "
+			    "masked pair has no line.  r: the next query row, "
+			    "h: the other head, d: back to the stages."),
 			  v->width < VIEW_PROSE_COLS ? v->width
 						     : VIEW_PROSE_COLS, 1);
 		if (self_diagram_build(&d, t, v->head, v->row, v->width,
@@ -393,12 +397,12 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		s->nnarr = narr.n;
 		s->body = body.v;
 		s->nbody = body.n;
-		s->keys = xstrdup(" d back  r row  h head  ↑/↓ scroll  ? help"
-				  "  q quit ");
+		s->keys = xstrdup(_(" d back  r row  h head  ↑/↓ scroll  ? help"
+				    "  q quit "));
 		return;
 	}
-	s->where = fmt("stage %d of %d: %s", v->stage + 1, SELF_STAGE_COUNT,
-		       stage_title[v->stage]);
+	s->where = fmt(_("stage %d of %d: %s"), v->stage + 1,
+		       SELF_STAGE_COUNT, _(stage_title[v->stage]));
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	if (v->stage >= SELF_STAGE_SCORES && v->stage <= SELF_STAGE_Z)
@@ -412,7 +416,7 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		text = NULL;
 		f = open_memstream(&text, &len);
 		if (per_head)
-			fprintf(f, "head %d:\n", h + 1);
+			fprintf(f, _("head %d:\n"), h + 1);
 		self_fmt_text_stage(f, t, (enum self_stage)v->stage, h, v->prec,
 				    1);
 		fclose(f);
@@ -429,8 +433,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	s->nnarr = narr.n;
 	s->body = body.v;
 	s->nbody = body.n;
-	s->keys = xstrdup(" ←/→ stage  ↑↓<> scroll  r row  h head  d diagram"
-			  "  ? help  q quit ");
+	s->keys = xstrdup(_(" ←/→ stage  ↑↓<> scroll  r row  h head  d "
+			    "diagram  ? help  q quit "));
 }
 
 int self_view_key(struct self_view *v, int key)

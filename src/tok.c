@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caption.h"
 #include "tok.h"
 #include "utf8.h"
 
@@ -344,6 +345,24 @@ void tok_note(char *note, size_t size, const char *smarks,
 			 "know", smarks[0] ? smarks : tmarks);
 }
 
+/* Splits and looks up the target into tgt (TRACE_MAX_TOKENS) as
+ * tok_trace_note() does, the marks left out into tmarks (size bytes);
+ * returns the word count or -1 with err filled. */
+static int tok_target(int *tgt, const struct model *m, const char *target,
+		      char *tmarks, size_t size, struct errbuf *err)
+{
+	int ntgt = tok_words(tgt, target, &m->tgt, "target", tmarks, size,
+			     err);
+	for (int k = 0; k < ntgt; k++)
+		if (tgt[k] == m->bos || tgt[k] == m->eos) {
+			err_set(err, "the target sentence must not contain "
+				"\"%s\"; the decoder starts with <s> and stops "
+				"at </s> by itself", m->tgt.words[tgt[k]]);
+			return -1;
+		}
+	return ntgt;
+}
+
 int tok_trace_note(struct trace *tr, const struct model *m,
 		   const char *source, const char *target, unsigned scorers,
 		   char *note, size_t size, const struct trace_cfg *cfg,
@@ -351,27 +370,18 @@ int tok_trace_note(struct trace *tr, const struct model *m,
 {
 	int src[TRACE_MAX_TOKENS], tgt[TRACE_MAX_TOKENS];
 	char smarks[128] = "", tmarks[128] = "";
+	int image = caption_is_model(m), n = 0, ntgt = 0;
 	tok_note(note, size, "", "");
-	int n = tok_words(src, source, &m->src, "source", smarks,
-			  sizeof smarks, err);
-	if (n < 0)
+	if (!image && (n = tok_words(src, source, &m->src, "source", smarks,
+				     sizeof smarks, err)) < 0)
 		return -1;
-	int ntgt = 0;
-	if (target) {
-		ntgt = tok_words(tgt, target, &m->tgt, "target", tmarks,
-				 sizeof tmarks, err);
-		if (ntgt < 0)
-			return -1;
-		for (int k = 0; k < ntgt; k++)
-			if (tgt[k] == m->bos || tgt[k] == m->eos) {
-				err_set(err, "the target sentence must not "
-					"contain \"%s\"; the decoder starts with "
-					"<s> and stops at </s> by itself",
-					m->tgt.words[tgt[k]]);
-				return -1;
-			}
-	}
+	if (target && (ntgt = tok_target(tgt, m, target, tmarks,
+					 sizeof tmarks, err)) < 0)
+		return -1;
 	tok_note(note, size, smarks, tmarks);
+	if (image) /* the source is the path of the image */
+		return caption_trace_file(tr, m, source, ntgt ? tgt : NULL,
+					  ntgt, scorers, cfg, err);
 	return trace_build(tr, m, src, n, ntgt ? tgt : NULL, ntgt, scorers,
 			   cfg, err);
 }

@@ -60,7 +60,9 @@ int tok_trace(struct trace *tr, const struct model *m, const char *source,
 
 /* tok_trace(), and note (size bytes) says which punctuation marks were
  * left out ("left out \".\", which the model does not know"), or is ""
- * when none was.  note may be NULL. */
+ * when none was.  note may be NULL.  For an image model
+ * (caption_is_model()) source is the path of a PGM image, which the
+ * trace reads and owns (caption_trace_file()); the target is a caption. */
 int tok_trace_note(struct trace *tr, const struct model *m,
 		   const char *source, const char *target, unsigned scorers,
 		   char *note, size_t size, const struct trace_cfg *cfg,

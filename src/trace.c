@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "num.h"
 #include "selection.h"
 #include "trace.h"
@@ -230,7 +231,7 @@ const double *trace_encode_bidir(struct trace *tr)
 						    STAGE_ENCODING, -1, 0, i);
 		trace_rec_op(r, OP_INPUT, "→h_{i}", NULL, f, D, 1);
 		trace_rec_op(r, OP_INPUT, "←h_{i}", NULL, b, D, 1);
-		r->title = "the annotation";
+		r->title = N_("the annotation");
 		r->symbol = "h_{i}";
 		r->formula = "[→h_{i}; ←h_{i}]";
 		r->result = h;
@@ -326,7 +327,7 @@ const double *trace_context(struct trace *tr, int run, int t,
 	struct trace_rec *r = trace_rec_new(tr, REC_CONTEXT,
 					    STAGE_WEIGHTED_SUM, run, t, 0);
 	trace_rec_op(r, OP_INPUT, "terms", NULL, terms, n * H, n)->id = "terms";
-	r->title = "the context vector";
+	r->title = N_("the context vector");
 	r->symbol = "c_{t}";
 	r->formula = a ? "Σ_i a_{t},i·h_i" : "Σ_i α_{t},i·h_i";
 	r->result = c;
@@ -517,6 +518,8 @@ void trace_free(struct trace *tr)
 	free(tr->recs);
 	free(tr->src);
 	free(tr->tgt);
+	if (tr->input_free)
+		tr->input_free((void *)tr->input);
 	memset(tr, 0, sizeof *tr);
 }
 

@@ -10,6 +10,7 @@
 #define ATTN_TRACE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "model.h"
 #include "scorer.h"
@@ -122,11 +123,11 @@ enum trace_kind {
  *
  * The patch encoder's (src/caption.c), in the encoding stage, i the
  * cell from 1 in reading order:
- *   REC_PATCH        pixels, x_i, the patch's 4 pixels row-major
- *                    W_p_x, W_p·x_i  b, b_p  pre, their sum;
- *                    result a_i = tanh(pre) (H)
- *   REC_INIT         mean, ā = Σ_i a_i / n  W_init_a, W_init·ā;
- *                    result s_0 = tanh(W_init·ā)
+ *   REC_PATCH        pixels, patch_i, the cell's 4 pixels row-major
+ *                    W_patch_x, W_patch·patch_i  (b, b_patch)  (P, P_i)
+ *                    pre, their sum; result h_i = tanh(pre) (H)
+ *   REC_INIT         mean, h̄ = Σ_i h_i / n  W_init_mean, W_init·h̄;
+ *                    result s_0 = tanh(W_init·h̄)
  * The local windows' (src/window_local*.c), in the softmax stage:
  *   REC_POSITION     (the query) (W_p, (H, H)) (v_p)  W_p_q  tanh_W_p_q
  *                    v_p_tanh (1)  sigmoid (1); result p_t (1); terms:
@@ -370,6 +371,9 @@ struct trace_encoder {
 			     struct train_work *w);
 	void (*train_back)(struct model *g, const struct model *m,
 			   const void *input, int n, struct train_work *w);
+	/* the stepper's narration (view.c) of the encoding of item i (from
+	 * 1), numbers with prec digits; NULL: the architecture's */
+	void (*narrate)(FILE *f, const struct trace *tr, int i, int prec);
 };
 
 struct trace {
@@ -405,6 +409,9 @@ struct trace {
 	 * for the architecture's word encoder */
 	const struct trace_encoder *enc;
 	const void *input;
+	/* frees input in trace_free() when the trace owns it (an image read
+	 * for it, caption_trace_file()); NULL when input is borrowed */
+	void (*input_free)(void *input);
 };
 
 /* Runs model m on the source word indices src[0..n) and records the trace

@@ -187,11 +187,24 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 		}
 		if (b->is_drawn) { /* hard attention's l */
 			attron(A_BOLD);
+			/* TRANSLATORS: marks the word hard attention drew */
 			tui_put(y, 10 + lw + bw + (int)strlen(b->value),
-				"drawn", 5);
+				_("drawn"), COLS - 11 - lw - bw -
+				(int)strlen(b->value));
 			attroff(A_BOLD);
 		}
 	}
+}
+
+/* An image's picture (view_screen.picture) from row y: its title, then
+ * its lines as the view made them. */
+static void tui_picture(int y, const struct view_screen *s)
+{
+	attron(A_BOLD);
+	tui_put(y++, 1, s->bars_title, COLS - 2);
+	attroff(A_BOLD);
+	for (int k = 0; k < s->npicture; k++)
+		tui_put(y++, 1, s->picture[k], COLS - 2);
 }
 
 /* The widths of the heatmap's row labels (*rw) and cells (*cw): a cell
@@ -373,13 +386,28 @@ static void tui_too_small(void)
 {
 	char msg[128];
 	erase();
-	snprintf(msg, sizeof msg, "Please enlarge the terminal to at least "
-		 "%dx%d (it is %dx%d).", MIN_COLS, MIN_LINES, COLS, LINES);
+	snprintf(msg, sizeof msg, _("Please enlarge the terminal to at least "
+				    "%dx%d (it is %dx%d)."), MIN_COLS, MIN_LINES,
+		 COLS, LINES);
 	int len = (int)strlen(msg), w = COLS > 0 ? COLS : 1;
-	for (int y = 0, off = 0; off < len && y < LINES - 1; y++, off += w)
-		mvaddnstr(y, 0, msg + off, w);
+	/* lines of whole characters, w display columns at most (a
+	 * translation may hold wide ones), at least one character each */
+	for (int y = 0, off = 0; off < len && y < LINES - 1; y++) {
+		int end = off, cols = 0;
+		size_t n;
+		while ((n = utf8_char_len(msg + end)) > 0) {
+			char ch[8] = { 0 };
+			memcpy(ch, msg + end, n < 7 ? n : 7);
+			if (cols + utf8_width(ch) > w && end > off)
+				break;
+			cols += utf8_width(ch);
+			end += (int)n;
+		}
+		mvaddnstr(y, 0, msg + off, end - off);
+		off = end;
+	}
 	if (LINES > 2)
-		mvaddnstr(LINES - 1, 0, "q quits", COLS);
+		mvaddnstr(LINES - 1, 0, _("q quits"), COLS);
 	refresh();
 }
 
@@ -424,12 +452,18 @@ static void tui_draw(struct tui *ui)
 		bottom -= s.nbars + 2;
 	else
 		s.nbars = 0;
+	if (s.npicture && bottom - s.npicture - 1 - y >= 4)
+		bottom -= s.npicture + 2;
+	else
+		s.npicture = 0;
 	if (ui->v.mode == VIEW_HEATMAP)
 		tui_heatmap(ui, y);
 	else
 		tui_body(ui, &s, y, bottom);
 	if (s.nbars)
 		tui_bars(ui, bottom + 1, &s);
+	if (s.npicture)
+		tui_picture(bottom + 1, &s);
 	tui_band(LINES - 1, s.keys, tui_attr(ui, PAIR_KEYS, A_REVERSE));
 	refresh();
 	view_screen_free(&s);
@@ -568,7 +602,8 @@ static int tui_loop(struct tui *ui, const struct tui_opts *o)
 	tui_signals(tui_on_signal, old);
 	if (!initscr()) {
 		tui_signals_restore(old);
-		fputs("attn-trace: cannot start the terminal interface\n", stderr);
+		fputs(_("attn-trace: cannot start the terminal interface\n"),
+		      stderr);
 		return 1;
 	}
 	tui_active = 1;

@@ -100,14 +100,16 @@ static void present_marks(const struct tui *ui, int above, int below, int y,
 	if (above) {
 		move(y, x);
 		clrtoeol();
-		tui_put(y, x, ui->utf8 ? " ↑ more above: up or PgUp "
-				       : " ^ more above: up or PgUp ", COLS - x - 1);
+		tui_put(y, x, ui->utf8 ? _(" ↑ more above: up or PgUp ")
+				       : _(" ^ more above: up or PgUp "),
+			COLS - x - 1);
 	}
 	if (below) {
 		move(bottom - 1, x);
 		clrtoeol();
-		tui_put(bottom - 1, x, ui->utf8 ? " ↓ more below: down or PgDn "
-				     : " v more below: down or PgDn ", COLS - x - 1);
+		tui_put(bottom - 1, x, ui->utf8
+			? _(" ↓ more below: down or PgDn ")
+			: _(" v more below: down or PgDn "), COLS - x - 1);
 	}
 	attroff(A_BOLD | A_REVERSE);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "caption.h"
 #include "i18n.h"
 #include "num.h"
 #include "diagram.h"
@@ -544,13 +545,17 @@ static void narrate_scores(FILE *f, const struct view *v, int t)
 	for (int i = 1; i < v->tr->n; i++)
 		if (e[i] > e[best])
 			best = i;
-	fprintf(f, "Now s_%d is compared with every encoder state. The %s "
-		"scorer computes e_t,i = %s. The larger the score, the better "
-		"h_i fits what the decoder needs now: here the largest is "
-		"e_%d,%d = %s, for \"%s\".",
+	/* TRANSLATORS: %1$d the query's step, %2$s the scorer's name,
+	 * %3$s its formula and prose, %4$d,%5$d the largest score's
+	 * indices, %6$s its value, %7$s its source word */
+	fprintf(f, _("Now s_%1$d is compared with every encoder state. The "
+		     "%2$s scorer computes e_t,i = %3$s. The larger the score, "
+		     "the better h_i fits what the decoder needs now: here the "
+		     "largest is e_%4$d,%5$d = %6$s, for \"%7$s\"."),
 		t + v->tr->query_off,
 		trace_scorer_name(v->tr->runs[v->run].scorer),
-		scorer_get(v->tr->runs[v->run].scorer)->prose, t, best + 1,
+		_(scorer_get(v->tr->runs[v->run].scorer)->prose), t,
+		best + 1,
 		fmt_num(buf, e[best], v->fmt.precision), src_word(v, best));
 }
 
@@ -564,11 +569,15 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 						 t, 0);
 	int gauss = trace_find(v->tr, REC_GAUSS, v->run, t, 0) != NULL;
 	if (!win) {
-		fprintf(f, "The softmax turns the scores into weights that are "
-			"positive and add up to 1: subtract the largest score "
-			"(%s) so that no exponential overflows, take exp of "
-			"each, and divide by their sum (%s). \"%s\" gets the "
-			"most attention, α_%d,%d = %s.",
+		/* TRANSLATORS: %1$s the largest score, %2$s the sum of the
+		 * exponentials, %3$s the word weighted most, %4$d,%5$d its
+		 * indices, %6$s its weight */
+		fprintf(f, _("The softmax turns the scores into weights that "
+			     "are positive and add up to 1: subtract the "
+			     "largest score (%1$s) so that no exponential "
+			     "overflows, take exp of each, and divide by their "
+			     "sum (%2$s). \"%3$s\" gets the most attention, "
+			     "α_%4$d,%5$d = %6$s."),
 			fmt_num(b1, trace_op(r, "max")->v[0], v->fmt.precision),
 			fmt_num(b2, trace_op(r, "sum")->v[0], v->fmt.precision),
 			src_word(v, best), t, best + 1,
@@ -576,11 +585,16 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 		return;
 	}
 	/* a local window: the softmax runs over positions lo..hi only */
-	fprintf(f, "The softmax runs over the window only, positions %d to "
-		"%d around p_%d = %s: subtract the largest score in it (%s), "
-		"take exp of each, and divide by their sum (%s), so the "
-		"weights in the window add up to 1 and every word outside it "
-		"gets 0. \"%s\" gets the most, %s_%d,%d = %s.",
+	/* TRANSLATORS: %1$d to %2$d the window's positions, %3$d the step
+	 * t, %4$s p_t, %5$s the largest score, %6$s the sum of the
+	 * exponentials, %7$s the word weighted most, %8$s the weight's
+	 * symbol (α or align), %9$d,%10$d its indices, %11$s its weight */
+	fprintf(f, _("The softmax runs over the window only, positions %1$d "
+		     "to %2$d around p_%3$d = %4$s: subtract the largest score "
+		     "in it (%5$s), take exp of each, and divide by their sum "
+		     "(%6$s), so the weights in the window add up to 1 and "
+		     "every word outside it gets 0. \"%7$s\" gets the most, "
+		     "%8$s_%9$d,%10$d = %11$s."),
 		(int)trace_op(win, "window")->v[0],
 		(int)trace_op(win, "window")->v[1], t,
 		fmt_num(b1, trace_op(win, "p")->v[0], v->fmt.precision),
@@ -589,10 +603,10 @@ static void narrate_softmax(FILE *f, const struct view *v, int t)
 		src_word(v, best), gauss ? "align" : "α", t, best + 1,
 		fmt_num(b4, a, v->fmt.precision));
 	if (gauss)
-		fprintf(f, " local-p then multiplies each by a Gaussian "
-			"factor that favours the words near p_%d, and does not "
-			"renormalise: the final weights a_%d,i add up to less "
-			"than 1.", t, t);
+		fprintf(f, _(" local-p then multiplies each by a Gaussian "
+			     "factor that favours the words near p_%1$d, and "
+			     "does not renormalise: the final weights a_%1$d,i "
+			     "add up to less than 1."), t);
 }
 
 static void narrate_weighted(FILE *f, const struct view *v, int t)
@@ -602,12 +616,17 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	int best = top_weight(v, t, 1, &a);
 	/* local-p makes the context with a_t = align_t × the Gaussian */
 	const char *w = trace_weight_symbol(v->tr);
-	fprintf(f, "The context vector c_%d is the encoder states averaged "
-		"with the attention weights: each h_i is multiplied by %s_%d,i "
-		"and the products are added. With %s_%d,%d = %s, c_%d is mostly "
-		"h_%d, the state of \"%s\".", t, w, t, w, t, best + 1,
-		fmt_num(buf, a, v->fmt.precision), t, best + 1,
-		src_word(v, best));
+	/* what the source items are: an image's cells, else words */
+	const char *item = v->tr->enc ? _("cell") : _("word");
+	/* TRANSLATORS: %1$d the step t, %2$s the weight's symbol (α or a),
+	 * %3$d the index of the largest weight, %4$s its value, %5$s its
+	 * source word */
+	fprintf(f, _("The context vector c_%1$d is the encoder states "
+		     "averaged with the attention weights: each h_i is "
+		     "multiplied by %2$s_%1$d,i and the products are added. "
+		     "With %2$s_%1$d,%3$d = %4$s, c_%1$d is mostly h_%3$d, the "
+		     "state of \"%5$s\"."), t, w, best + 1,
+		fmt_num(buf, a, v->fmt.precision), src_word(v, best));
 	for (int i = 1; i <= v->tr->n; i++) { /* hard attention */
 		const struct trace_rec *r = trace_find(v->tr, REC_SAMPLE,
 						      v->run, t, i);
@@ -615,24 +634,34 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 			continue;
 		const struct trace_operand *u = trace_op_key(r, "u");
 		if (u && trace_op_key(r, "pi"))
-			fprintf(f, " Hard attention keeps one word instead. "
-				"These weights add up to less than 1, so it "
-				"draws from them divided by their sum, π_%d: "
-				"u = %s falls below cumsum_%d,%d first, so "
-				"l = %d and c_%d = h_%d, the state of \"%s\".",
+			/* TRANSLATORS: %1$d the step t, %2$s the random
+			 * number u, %3$d the item drawn, %4$s its name,
+			 * %5$s "word" or "cell" */
+			fprintf(f, _(" Hard attention keeps one %5$s instead. "
+				     "These weights add up to less than 1, so "
+				     "it draws from them divided by their sum, "
+				     "π_%1$d: u = %2$s falls below "
+				     "cumsum_%1$d,%3$d first, so l = %3$d and "
+				     "c_%1$d = h_%3$d, the state of \"%4$s\"."),
 				t, fmt_num(buf, u->v[0], v->fmt.precision),
-				t, i, i, t, i, src_word(v, i - 1));
+				i, src_word(v, i - 1), item);
 		else if (u)
-			fprintf(f, " Hard attention keeps one word instead: u = "
-				"%s falls below cumsum_%d,%d first, so l = %d "
-				"and c_%d = h_%d, the state of \"%s\".",
+			/* TRANSLATORS: %1$s the random number u, %2$d the
+			 * step t, %3$d the item drawn, %4$s its name, %5$s
+			 * "word" or "cell" */
+			fprintf(f, _(" Hard attention keeps one %5$s instead: "
+				     "u = %1$s falls below cumsum_%2$d,%3$d "
+				     "first, so l = %3$d and c_%2$d = h_%3$d, the "
+				     "state of \"%4$s\"."),
 				fmt_num(buf, u->v[0], v->fmt.precision),
-				t, i, i, t, i, src_word(v, i - 1));
+				t, i, src_word(v, i - 1), item);
 		else
-			fprintf(f, " Hard attention (argmax) keeps the word "
-				"of the largest weight instead: c_%d = h_%d, "
-				"the state of \"%s\".", t, i,
-				src_word(v, i - 1));
+			/* TRANSLATORS: %1$d the step t, %2$d the item kept,
+			 * %3$s its name, %4$s "word" or "cell" */
+			fprintf(f, _(" Hard attention (argmax) keeps the "
+				     "%4$s of the largest weight instead: "
+				     "c_%1$d = h_%2$d, the state of \"%3$s\"."),
+				t, i, src_word(v, i - 1), item);
 	}
 }
 
@@ -644,6 +673,11 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 
 	const struct window_class *w = window_get(v->tr->cfg.window);
 
+	if (fr->stage == STAGE_ENCODING && v->tr->enc &&
+	    v->tr->enc->narrate) { /* an encoder plug-in's own words */
+		v->tr->enc->narrate(f, v->tr, fr->i, v->fmt.precision);
+		return;
+	}
 	if (a->narrate(f, v->tr, v->run, fr->stage, fr->t, fr->i,
 		       v->fmt.precision))
 		return;
@@ -730,8 +764,13 @@ static void render_title(const struct view *v, struct view_screen *s)
 {
 	const struct trace *tr = v->tr;
 	char *src = NULL, *tgt = NULL;
-	CAPTURE(src, for (int i = 0; i < tr->n; i++)
-		fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
+	const char *image = caption_image_name(tr);
+	if (image) { /* an image: its file's name, not its cells */
+		const char *slash = strrchr(image, '/');
+		src = xstrdup(slash ? slash + 1 : image);
+	} else
+		CAPTURE(src, for (int i = 0; i < tr->n; i++)
+			fprintf(f, "%s%s", i ? " " : "", src_word(v, i)));
 	if (tr->ntgt)
 		CAPTURE(tgt, for (int k = 0; k < tr->ntgt; k++)
 			fprintf(f, "%s%s", k ? " " : "",
@@ -752,10 +791,50 @@ static void render_title(const struct view *v, struct view_screen *s)
 	free(tgt);
 }
 
+/* An image's trace: the image and its pixels shaded by α_t, with the
+ * cells' weights, as lines, in place of the bars. */
+static void render_picture(const struct view *v, struct view_screen *s,
+			   int t)
+{
+	char *text = NULL;
+	struct strlist l = { 0 };
+	CAPTURE(text, caption_fmt_rows(f, v->tr, v->run, t, v->ascii));
+	for (char *p = text, *nl; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		sl_push(&l, xstrndup(p, (size_t)(nl - p)));
+	}
+	free(text);
+	s->picture = l.v;
+	s->npicture = l.n;
+	struct fmt_bar bars[CAPTION_CELLS];
+	int drawn = -1; /* hard attention's cell, as the bars mark it */
+	for (int i = 0; i < fmt_bars(bars, v->tr, v->run, t, 2) &&
+	     i < CAPTION_CELLS; i++)
+		if (bars[i].is_drawn)
+			drawn = i;
+	const char *sc = trace_scorer_name(v->tr->runs[v->run].scorer);
+	if (drawn >= 0)
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s); drawn: cell %d, \"%s\""),
+					  t, sc, drawn + 1,
+					  src_word(v, drawn));
+	else
+		s->bars_title = xasprintf(_("the image and α_%d over its cells "
+					    "(%s)"), t, sc);
+}
+
 static void render_bars(const struct view *v, struct view_screen *s, int t)
 {
 	if (t < 1 || t > v->tr->runs[v->run].nsteps)
 		return;
+	if (v->lesson && v->lesson->glimpse) /* a glimpse lesson's subject */
+		return;                      /* is not the caption's weights */
+	if (v->tr->enc == &caption_encoder) {
+		render_picture(v, s, t);
+		return;
+	}
 	s->bars = xcalloc((size_t)v->tr->n, sizeof *s->bars);
 	s->nbars = fmt_bars(s->bars, v->tr, v->run, t, v->fmt.precision);
 	/* local-p's bars are the final weights a_t = align_t × Gaussian */
@@ -770,9 +849,12 @@ static void render_bars(const struct view *v, struct view_screen *s, int t)
 static void lead_outcome(struct strlist *body)
 {
 	int k = 0;
+	/* the lines' words before their numbers, as fmt_text writes them */
+	const char *top = _("top %d:"), *word = _("output word: %s");
+	size_t ntop = strcspn(top, "%"), nword = strcspn(word, "%");
 	for (int j = 0; j < body->n; j++) {
-		if (strncmp(body->v[j], "top ", 4) != 0 &&
-		    strncmp(body->v[j], "output word:", 12) != 0)
+		if (strncmp(body->v[j], top, ntop) != 0 &&
+		    strncmp(body->v[j], word, nword) != 0)
 			continue;
 		char *line = body->v[j];
 		memmove(body->v + k + 1, body->v + k,
@@ -790,7 +872,12 @@ static void render_step(const struct view *v, struct view_screen *s,
 	int at = view_stage_index(v, fr->stage), total;
 	int num = view_screen_number(v, &total) + 1;
 	s->stage = (int)fr->stage;
-	if (fr->stage == STAGE_ENCODING)
+	if (fr->stage == STAGE_ENCODING && v->tr->enc)
+		s->where = xasprintf(_("stage %d of %d: %s   cell %d of %d   "
+				       "screen %d of %d"), at + 1, v->nstages,
+				     _(view_stage_titles[fr->stage]), fr->i,
+				     v->tr->n, num, total);
+	else if (fr->stage == STAGE_ENCODING)
 		s->where = xasprintf(_("stage %d of %d: %s   word %d of %d   "
 				       "screen %d of %d"), at + 1, v->nstages,
 				     _(view_stage_titles[fr->stage]), fr->i,
@@ -1015,11 +1102,11 @@ static void render_diagram(const struct view *v, struct view_screen *s,
 	s->stage = -1;
 	if (v->present && !v->lesson) {
 		int num = view_screen_number(v, &total) + 1;
-		s->where = xasprintf("the picture of step t=%d of %d   "
-				     "screen %d of %d", t,
+		s->where = xasprintf(_("the picture of step t=%d of %d   "
+				       "screen %d of %d"), t,
 				     v->tr->runs[v->run].nsteps, num, total);
 	} else
-		s->where = xasprintf("the picture of step t=%d of %d", t,
+		s->where = xasprintf(_("the picture of step t=%d of %d"), t,
 				     v->tr->runs[v->run].nsteps);
 	if (diagram_build(&d, v->tr, v->run, t, &err) != 0) {
 		sl_push(body, xstrdup(err.msg));
@@ -1050,8 +1137,8 @@ static void render_glossary(const struct view *v, struct view_screen *s,
 		width = w > width ? w : width;
 	}
 	sl_push(body, xstrdup(""));
-	wrap_text(body, m ? "Symbols on this screen (x hides them):"
-			  : "No symbols on this screen (x hides this).",
+	wrap_text(body, m ? _("Symbols on this screen (x hides them):")
+			  : _("No symbols on this screen (x hides this)."),
 		  view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
 	int cols = view_cols(v, VIEW_PROSE_COLS);
 	/* the meanings hang under each other, unless the screen is too
@@ -1137,14 +1224,15 @@ void view_render(const struct view *v, struct view_screen *s)
 		wrap_text(&body, text, v->width, 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_QUIZ) {
 		s->stage = (int)v->quiz.stage;
-		s->where = xasprintf("quiz: work it out by hand, step t=%d",
+		s->where = xasprintf(_("quiz: work it out by hand, step t=%d"),
 				     v->quiz.t);
 		CAPTURE(text, quiz_prompt_text(f, &v->quiz));
 		wrap_text(&body, text, view_cols(v, VIEW_TEXT_COLS), 6,
 			  WRAP_ARITH);
 		sl_push(&body, xstrdup(""));
 		if (!v->quiz_answered)
-			sl_push(&body, xasprintf("answer> %s_", v->quiz_input));
+			sl_push(&body, xasprintf("%s%s_", _("answer> "),
+						 v->quiz_input));
 		if (v->quiz_feedback)
 			wrap_text(&body, v->quiz_feedback,
 				  view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
@@ -1152,7 +1240,7 @@ void view_render(const struct view *v, struct view_screen *s)
 		render_diagram(v, s, &body);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
-		s->where = xasprintf("the alignment heatmap of the %s scorer",
+		s->where = xasprintf(_("the alignment heatmap of the %s scorer"),
 				     trace_scorer_name(v->tr->runs[v->run].scorer));
 	} else if (v->lesson) {
 		render_lesson(v, s, &body);
@@ -1179,6 +1267,9 @@ void view_screen_free(struct view_screen *s)
 	free(s->body);
 	free(s->bars);
 	free(s->bars_title);
+	for (int k = 0; k < s->npicture; k++)
+		free(s->picture[k]);
+	free(s->picture);
 	free(s->title);
 	free(s->where);
 	free(s->keys);

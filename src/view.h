@@ -121,7 +121,12 @@ struct view_screen {
 	char **body;        /* vectors and arithmetic, wrapped */
 	int nbars;
 	struct fmt_bar *bars; /* the current α_t, or none */
-	char *bars_title;
+	char *bars_title;   /* the title of the bars, or of the picture */
+	int npicture;
+	char **picture;     /* an image's trace: in place of the bars, the
+	                       image beside its pixels shaded by α_t and the
+	                       cells' weights (caption_fmt_rows), a line a
+	                       pixel row; or none */
 	char *keys;         /* the key hints of the bottom line */
 };
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "predict.h"
 #include "view.h"
 #include "view_key.h"
@@ -52,11 +53,11 @@ char *view_predict_insert(const struct view *v)
 	if (!f)
 		return NULL;
 	if (v->predict_open)
-		fprintf(f, "answer> %s_\n", v->quiz_input);
+		fprintf(f, "%s%s_\n", _("answer> "), v->quiz_input);
 	else if (view_predict_hidden(v))
-		fputs("Press z or Enter to answer, then type it (before that, "
-		      "letters are the stepper's keys); the numbers come "
-		      "after your answer.\n", f);
+		fputs(_("Press z or Enter to answer, then type it (before "
+			"that, letters are the stepper's keys); the numbers "
+			"come after your answer.\n"), f);
 	if (v->predict_feedback)
 		fputs(v->predict_feedback, f);
 	fclose(f);

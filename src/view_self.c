@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "self_view.h"
 #include "view.h"
 #include "view_key.h"
@@ -108,9 +109,9 @@ void view_self_render(const struct view *v, struct view_screen *s)
 	sv->width = v->width;
 	self_view_render(sv, s);
 	free(s->keys);
-	s->keys = xstrdup(sv->help ? "any key: back  q quit"
-			  : sv->diagram ? "r row  h head  up/down scroll  "
-			  "Esc the page  ? help  q quit"
-			  : "<-/-> stage  r row  h head  d diagram  Esc the "
-			  "page  ? help  q quit");
+	s->keys = xstrdup(sv->help ? _("any key: back  q quit")
+			  : sv->diagram ? _("r row  h head  up/down scroll  "
+					    "Esc the page  ? help  q quit")
+			  : _("<-/-> stage  r row  h head  d diagram  Esc the "
+			      "page  ? help  q quit"));
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -34,12 +35,12 @@ static void fixed_record(struct trace *tr, int run, int t)
 	trace_rec_op(r, OP_INPUT, "p_{t}", "p", p, 1, 1);
 	trace_rec_op(r, OP_MID, "window", "window", bounds, 2, 1);
 	trace_rec_op(r, OP_INPUT, "D", NULL, bounds + 2, 1, 1);
-	r->title = "the window";
+	r->title = N_("the window");
 	r->symbol = "window_{t}";
 	r->ops[2].id = "D";
 	r->formula = "{#p} .. {#p}";
-	r->note = "p_{t} = n = {n}: the last source word, at every step, "
-		  "whatever the scores (no attention)";
+	r->note = N_("p_{t} = n = {n}: the last source word, at every step, "
+		  "whatever the scores (no attention)");
 	r->note_op = -1; /* the note says p_t's value */
 	r->result = pos;
 	r->len = 1;
@@ -80,27 +81,33 @@ static int fixed_narrate(FILE *f, const struct trace *tr, int run,
 	(void)prec;
 	switch (stage) {
 	case STAGE_SCORING:
-		fprintf(f, "The %s scorer computes e_%d,i = %s for every "
-			"encoder state, as it would for attention. Nothing "
-			"uses them: under the fixed window there is no "
-			"attention, and the context will be h_%d whatever "
-			"the scores are.", trace_scorer_name(sc), t,
-			scorer_get(sc)->prose, tr->n);
+		/* TRANSLATORS: %1$s the scorer's name, %2$d the step t,
+		 * %3$s its formula and prose, %4$d the source's length */
+		fprintf(f, _("The %1$s scorer computes e_%2$d,i = %3$s for "
+			     "every encoder state, as it would for attention. "
+			     "Nothing uses them: under the fixed window there "
+			     "is no attention, and the context will be h_%4$d "
+			     "whatever the scores are."), trace_scorer_name(sc), t,
+			_(scorer_get(sc)->prose), tr->n);
 		return 1;
 	case STAGE_SOFTMAX:
-		fprintf(f, "No attention: the fixed window gives h_%d, the "
-			"state of the last source word \"%s\", the weight 1 "
-			"and every other word 0, at every step. (It is the "
-			"softmax of the one score e_%d,%d: exp(0) / exp(0) = "
-			"1, whatever the score.)", tr->n, last, t, tr->n);
+		/* TRANSLATORS: %1$d the source's length n, %2$s its last
+		 * word, %3$d the step t */
+		fprintf(f, _("No attention: the fixed window gives h_%1$d, "
+			     "the state of the last source word \"%2$s\", the "
+			     "weight 1 and every other word 0, at every step. "
+			     "(It is the softmax of the one score e_%3$d,%1$d: "
+			     "exp(0) / exp(0) = 1, whatever the score.)"), tr->n,
+			last, t);
 		return 1;
 	case STAGE_WEIGHTED_SUM:
-		fprintf(f, "The context vector c_%d is h_%d, the encoder's "
-			"last state, the same at every step: the whole "
-			"sentence squeezed into one vector of %d numbers, as "
-			"in the encoder-decoder without attention (Cho et al. "
-			"2014). Attention would let each step look back at "
-			"every word instead.", t, tr->n, tr->m->H);
+		fprintf(f, _("The context vector c_%d is h_%d, the "
+			     "encoder's last state, the same at every step: "
+			     "the whole sentence squeezed into one vector of %d "
+			     "numbers, as in the encoder-decoder without "
+			     "attention (Cho et al. 2014). Attention would let "
+			     "each step look back at every word instead."), t,
+			tr->n, tr->m->H);
 		return 1;
 	default:
 		return 0;

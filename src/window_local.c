@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "attn.h"
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -28,7 +29,7 @@ struct trace_rec *window_local_record(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_INPUT, "p_{t}", "p", p, 1, 1);
 	trace_rec_op(r, OP_MID, "window", "window", bounds, 2, 1);
 	trace_rec_op(r, OP_INPUT, "D", NULL, bounds + 2, 1, 1)->id = "D";
-	r->title = "the window";
+	r->title = N_("the window");
 	r->symbol = "window_{t}";
 	r->formula = "⌊{=p}⌋ ± {#D}";
 	r->result = pos;

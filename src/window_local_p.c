@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "attn.h"
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -45,7 +46,7 @@ static const double *local_p_position(struct trace *tr, int run, int t,
 	trace_rec_op(r, OP_MID, "v_p·tanh(W_p·{q})", "v_p_tanh", v, 1, 1);
 	trace_rec_op(r, OP_MID, "sigmoid(v_p·tanh(W_p·{q}))", "sigmoid", sig, 1, 1);
 	trace_rec_terms(tr, r, m->vp, 2, th, 4, H);
-	r->title = "the predicted position";
+	r->title = N_("the predicted position");
 	r->symbol = "p_{t}";
 	r->formula = "1 + ({n} - 1)·sigmoid(v_p·tanh(W_p·{q}))";
 	r->result = p;
@@ -84,7 +85,7 @@ static const double *local_p_weights(struct trace *tr, int run, int t,
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->win_lo = lo;
 	r->win_hi = hi;
-	r->title = "the weights";
+	r->title = N_("the weights");
 	r->symbol = "a_{t}";
 	r->formula = "align_{t},j·exp(-(j - p_{t})²/(2σ²))";
 	r->result = a;

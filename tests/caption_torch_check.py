@@ -28,6 +28,15 @@ and recomputes everything the trace holds with torch, in float64:
                    context, nn.RNNCell on [y_{t-1}; c_t] with s_{t-1}, the
                    logits W_o [s_t; c_t; y_{t-1}], their softmax, the word
 
+Then, through 'BINARY trace --model=MODEL --hard=RULE --seed=N IMAGE'
+(the tracing command reading an image), greedy and teacher-forced with
+--gradient and --samples, it checks the --hard trace with
+tests/hard_torch_check.py's Bahdanau step program from the patch
+encoder's states: the cell drawn from the trace's recorded u (which must
+lie in [0, 1)), the hard context h_l, the exact view and the REINFORCE
+terms (score function, entropy, backpropagated part, the Monte Carlo
+estimates) by autograd.
+
 The decoder, the scorers and the comparison are tests/torch_check.py's
 (BahdanauTorch, TorchModel.score, expect): the program's Bahdanau step
 program is the one that decodes a caption.  Numbers must agree within
@@ -147,6 +156,70 @@ class CaptionTorch(tc.BahdanauTorch):
         return want
 
 
+def hard_trace(model, got, scorers, image, target, rule):
+    """The --hard trace of the image: hard_torch_check's Bahdanau step
+    program (the draw replayed from the trace's recorded u, the hard
+    context h_l, the exact view and, teacher-forced, the REINFORCE terms
+    by autograd) from the patch encoder's states, and the encoder's
+    records."""
+    import hard_torch_check as ht
+    Hs, w_init, encoder, initial = model.encode(*image)
+    saved = model.encoder, model.W_init
+    model.encoder = lambda x, h0: (Hs.unsqueeze(0), None)
+    model.W_init = lambda h: w_init
+    model.window, model.D = "global", 1
+    try:
+        want = ht.bahdanau_trace(model, got, scorers, model.cells, target,
+                                 rule)
+    finally:
+        model.encoder, model.W_init = saved
+    want["encoder"] = encoder
+    want["initial"] = initial
+    for r in got["runs"]:
+        for st in r["steps"]:
+            u = st["hard"].get("u")
+            if rule == "sample" and not (isinstance(u, float)
+                                         and 0.0 <= u < 1.0):
+                raise tc.Mismatch("step %d: u %r is not in [0, 1)"
+                                  % (st["t"], u))
+            if target and "score_function" not in st.get("gradient", {}):
+                raise tc.Mismatch("step %d: no REINFORCE terms" % st["t"])
+    return want
+
+
+def hard_cases(binary, model_path, model, path, image, report):
+    """'attn-trace trace --model=MODEL --hard IMAGE', greedy and teacher-
+    forced with --gradient and --samples, under several seeds."""
+    scorers = [sc for sc in model.supported
+               if sc in tc.TORCH_SCORERS and sc != "location"]
+    for seed, rule, target in ((0, "sample", None),
+                               (1, "argmax", image[3]),
+                               (7, "sample", image[3]),
+                               (18446744073709551615, "sample", image[3])):
+        name = "%s --hard=%s seed %d %s" % (
+            os.path.basename(path), rule, seed,
+            "teacher-forced" if target else "greedy")
+        argv = [binary, "trace", "--model=" + model_path, "--format=json",
+                "--scorer=" + ",".join(scorers), "--hard=" + rule,
+                "--seed=%d" % seed]
+        if target:
+            argv += ["--target=" + target, "--gradient",
+                     "--samples=%d" % (5 + seed % 50)]
+        try:
+            got = tc.run_json(argv + [path])
+            if got.get("seed") != seed or got.get("hard_rule") != rule:
+                raise tc.Mismatch("header: seed %r rule %r"
+                                  % (got.get("seed"), got.get("hard_rule")))
+            want = hard_trace(model, got, scorers, image[:3],
+                              target.split() if target else None, rule)
+            tc.expect(got, want, "$")
+        except (tc.Mismatch, KeyError, TypeError, ValueError,
+                RuntimeError) as exc:
+            report(name, exc)
+        else:
+            report(name, None)
+
+
 def check_model(doc, path):
     patch = read_patch_sections(path)
     if sorted(patch) != ["P", "W", "W_init", "b"]:
@@ -215,6 +288,7 @@ def main(argv):
                     report(name, exc)
                 else:
                     report(name, None)
+        hard_cases(binary, model_path, model, path, image, report)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

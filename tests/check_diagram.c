@@ -501,7 +501,8 @@ START_TEST(test_feed)
 			      k ? " " : "", num_shortest(num, D.feed[k]));
 	ck_assert_ptr_nonnull(strstr(buf, want));
 	/* the formula with its subscripts set as subscripts */
-	ck_assert_ptr_nonnull(strstr(buf, "input feeding: s<tspan baseline-shift=\"sub\" font-size=\"75%\">2</tspan>"
+	ck_assert_ptr_nonnull(strstr(buf, ">input feeding:</text>"));
+	ck_assert_ptr_nonnull(strstr(buf, ">s<tspan baseline-shift=\"sub\" font-size=\"75%\">2</tspan>"
 				     " = tanh(W<tspan baseline-shift=\"sub\" font-size=\"75%\">x</tspan>·[y<tspan baseline-shift=\"sub\" font-size=\"75%\">1"
 				     "</tspan>; h̃<tspan baseline-shift=\"sub\" font-size=\"75%\">1</tspan>] + W"
 				     "<tspan baseline-shift=\"sub\" font-size=\"75%\">h</tspan>·s<tspan baseline-shift=\"sub\" font-size=\"75%\">1"

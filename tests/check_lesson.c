@@ -459,6 +459,41 @@ START_TEST(test_fold_line)
 }
 END_TEST
 
+/* Each header value is kept as written, at its line and column, and a
+ * translation's base is DIR/../ORIGINAL, its original's path (issue 30):
+ * "zh_CN/t.lesson" translating "r.lesson" resolves files as
+ * "zh_CN/../r.lesson" does. */
+START_TEST(test_header_raw_and_base)
+{
+	struct lesson l;
+	struct errbuf err;
+	const char *text = "title: 甲\ntranslates: r.lesson\nmodel:  toy4 \n"
+			   "sentence: je suis\npage: p\nx\n";
+	ck_assert_int_eq(lesson_parse(&l, text, strlen(text),
+				      "d/zh_CN/t.lesson", &err), 0);
+	int model = -1, words = 0;
+	for (int k = 0; k < LESSON_NKEYS; k++) {
+		if (strcmp(lesson_key_name(k), "model") == 0)
+			model = k;
+		words += lesson_key_words(k);
+	}
+	ck_assert_int_ge(model, 0);
+	ck_assert_str_eq(l.head[model], "toy4"); /* blanks trimmed */
+	ck_assert_int_eq(l.head_pos[model].line, 3);
+	ck_assert_int_eq(l.head_pos[model].col, 9);
+	ck_assert_int_eq(words, 3); /* title, goal and translates */
+	ck_assert_ptr_nonnull(l.base);
+	ck_assert_str_eq(l.base, "d/zh_CN/../r.lesson");
+	lesson_free(&l);
+	parse_ok(&l, HEAD "page: p\nx\n");
+	ck_assert_ptr_null(l.base); /* not a translation: its own path */
+	lesson_free(&l);
+	char *o = lesson_original_path("t.lesson", "r.lesson");
+	ck_assert_str_eq(o, "../r.lesson");
+	free(o);
+}
+END_TEST
+
 START_TEST(test_err_duplicate_key)
 {
 	parse_err("title: A\nsentence: je\n\ntitle: B\npage: p\nx\n",
@@ -730,7 +765,7 @@ END_TEST
 
 START_TEST(test_err_unknown_scorer)
 {
-	char want[256], names[200];
+	char want[512], names[200];
 	scorer_names(names, sizeof names, ", ", " or ");
 	snprintf(want, sizeof want, "t.lesson:4:25: expected %s after "
 		 "'scorer=', found 'no-such-scorer'", names);
@@ -2007,6 +2042,7 @@ static Suite *lesson_suite(void)
 	tcase_add_test(tc, test_err_window);
 	tcase_add_test(tc, test_err_duplicate_key);
 	tcase_add_test(tc, test_fold_line);
+	tcase_add_test(tc, test_header_raw_and_base);
 	tcase_add_test(tc, test_err_empty_value);
 	tcase_add_test(tc, test_err_bad_header_scorer);
 	tcase_add_test(tc, test_err_text_before_page);

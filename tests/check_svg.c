@@ -61,6 +61,38 @@ static void builtin_trace(struct model *m, struct trace *tr,
 
 static const char *const je[] = { "je", "suis", "étudiant" };
 
+/* Eight words on which the general scorer's decoder runs to its step
+ * limit: a heatmap of many rows. */
+static const char *const eight[] = { "économique", "européenne",
+	"ingénieur", "politique", "étudiant", "agricole", "centrale",
+	"artiste" };
+
+/* A heatmap of many output words keeps to a slide: its rows lower, from
+ * 34 px, until the picture is at most 688 px high (12.75 px subscripts at
+ * 20 px on a 1080 px slide, doc/heatmap.md), and never under 22 px. */
+START_TEST(test_many_rows_fit_a_slide)
+{
+	struct model m;
+	struct trace tr;
+	int w, h, y1, y2;
+	builtin_trace(&m, &tr, eight, 8, 1u << SCORER_general);
+	ck_assert_int_ge(tr.runs[0].nsteps, 16);
+	const char *s = render(&tr, 0, 4);
+	ck_assert_int_eq(sscanf(strstr(s, "viewBox=\"0 0 "),
+				"viewBox=\"0 0 %d %d\"", &w, &h), 2);
+	ck_assert_int_le(h, 1080 * 17 * 3 / 4 / 20);
+	const char *c = strstr(s, "<rect class=\"cell\"");
+	ck_assert_int_eq(sscanf(strstr(c, " y=\""), " y=\"%d\"", &y1), 1);
+	for (int k = 0; k < 8; k++) /* the cell below, a row of 8 on */
+		c = strstr(c + 1, "<rect class=\"cell\"");
+	ck_assert_int_eq(sscanf(strstr(c, " y=\""), " y=\"%d\"", &y2), 1);
+	ck_assert_int_lt(y2 - y1, 34);
+	ck_assert_int_ge(y2 - y1, 22);
+	trace_free(&tr);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(test_ramp_ends_and_clamps)
 {
 	char hex[8];
@@ -208,23 +240,23 @@ START_TEST(test_all_runs_side_by_side)
 		ck_assert_ptr_nonnull(strstr(s, id));
 	}
 	ck_assert_ptr_nonnull(strstr(s, "<title>dot, general, concat"));
-	/* three panels a row: the fourth heading is lower than the first,
-	 * and to the left of the third */
+	/* the panels laid out for a 16:9 slide: neither a strip nor a
+	 * tower (three a row made 796x1080 on the slide), and on more than
+	 * one row */
 	if (tr.nruns > 3) {
-		int x1, y1, x3, y3, x4, y4;
-		const char *h = strstr(s, "class=\"panel-title\" x=\"");
-		ck_assert_int_eq(sscanf(h, "class=\"panel-title\" x=\"%d\" "
-					"y=\"%d\"", &x1, &y1), 2);
-		h = strstr(strstr(strstr(h + 1, "class=\"panel-title\"") + 1,
-				  "class=\"panel-title\""), "class=\"panel-title\"");
-		ck_assert_int_eq(sscanf(h, "class=\"panel-title\" x=\"%d\" "
-					"y=\"%d\"", &x3, &y3), 2);
-		h = strstr(h + 1, "class=\"panel-title\"");
-		ck_assert_int_eq(sscanf(h, "class=\"panel-title\" x=\"%d\" "
-					"y=\"%d\"", &x4, &y4), 2);
-		ck_assert_int_eq(y3, y1);
-		ck_assert_int_gt(y4, y1);
-		ck_assert_int_lt(x4, x3);
+		int w, h, y1, yn;
+		ck_assert_int_eq(sscanf(strstr(s, "viewBox=\"0 0 "),
+					"viewBox=\"0 0 %d %d\"", &w, &h), 2);
+		ck_assert_int_ge(w * 10, h * 13);
+		ck_assert_int_le(w * 10, h * 24);
+		const char *p = strstr(s, "class=\"panel-title\" x=\"");
+		ck_assert_int_eq(sscanf(p, "class=\"panel-title\" x=\"%*d\" "
+					"y=\"%d\"", &y1), 1);
+		for (const char *q; (q = strstr(p + 1, "class=\"panel-title\""));)
+			p = q;
+		ck_assert_int_eq(sscanf(p, "class=\"panel-title\" x=\"%*d\" "
+					"y=\"%d\"", &yn), 1);
+		ck_assert_int_gt(yn, y1);
 	}
 	ck_assert_ptr_nonnull(strstr(s, " scorers: je suis étudiant</title>"));
 	/* one run of the three alone */
@@ -360,6 +392,7 @@ static Suite *svg_suite(void)
 	TCase *tc = tcase_create("heatmap");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_ramp_ends_and_clamps);
+	tcase_add_test(tc, test_many_rows_fit_a_slide);
 	tcase_add_test(tc, test_ramp_darkens_steadily);
 	tcase_add_test(tc, test_document_shape);
 	tcase_add_test(tc, test_values_in_order);

@@ -123,4 +123,8 @@ gives "words of --model handset4" \
 	   sort | tr '\n' ' ' | sed 's/ $//')" \
 	attn-trace trace --model handset4 s
 gives "an option is still an option" "--scorer=" attn-trace trace --scor
+# an image model's "sentence" is a PGM file
+mkdir "$TMP/caps" && : >"$TMP/caps/bar.pgm" && : >"$TMP/caps/notes.txt"
+gives "an image model completes a PGM file" "$TMP/caps/bar.pgm" \
+	attn-trace trace --model=caption4 "$TMP/caps/"
 finish

@@ -8,15 +8,7 @@
 if [ -z "${PYTHON3:-}" ] || [ "$PYTHON3" = no ]; then
 	echo "python3 is needed to drive the browser"; exit 77
 fi
-browser=${CHROMIUM:-}
-if [ -z "$browser" ]; then
-	for b in chromium chromium-browser google-chrome google-chrome-stable; do
-		if command -v "$b" >/dev/null 2>&1; then
-			browser=$b
-			break
-		fi
-	done
-fi
+browser=$(find_chromium)
 if [ -z "$browser" ]; then
 	echo "no Chromium (set CHROMIUM, or apt-get install chromium)"; exit 77
 fi

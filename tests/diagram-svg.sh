@@ -106,8 +106,10 @@ while [ $t -le "$steps" ]; do
 		"$PYTHON3" "$check_py" svg "$TMP/feed/step-$t.svg" "$TMP/feed.json" $t
 	t=$((t + 1))
 done
-check "diagram --input-feeding: the arrow into s_2 is labelled" \
-	grep -q 'input feeding: s<tspan baseline-shift="sub" font-size="75%">2</tspan> = tanh(W<tspan baseline-shift="sub" font-size="75%">x</tspan>·\[y<tspan baseline-shift="sub" font-size="75%">1</tspan>; h̃<tspan baseline-shift="sub" font-size="75%">1</tspan>\] + W<tspan baseline-shift="sub" font-size="75%">h</tspan>·s<tspan baseline-shift="sub" font-size="75%">1</tspan> + b)' "$TMP/feed/step-2.svg"
+check "diagram --input-feeding: the arrow into s_2 is labelled 'input feeding:'" \
+	grep -q '>input feeding:</text>' "$TMP/feed/step-2.svg"
+check "diagram --input-feeding: the arrow into s_2 is labelled with its formula" \
+	grep -q '>s<tspan baseline-shift="sub" font-size="75%">2</tspan> = tanh(W<tspan baseline-shift="sub" font-size="75%">x</tspan>·\[y<tspan baseline-shift="sub" font-size="75%">1</tspan>; h̃<tspan baseline-shift="sub" font-size="75%">1</tspan>\] + W<tspan baseline-shift="sub" font-size="75%">h</tspan>·s<tspan baseline-shift="sub" font-size="75%">1</tspan> + b)' "$TMP/feed/step-2.svg"
 LC_ALL=C.UTF-8 run_cmd diagram --input-feeding --format=text --step=2 je suis étudiant
 check "diagram --input-feeding --format=text: h̃_1 fed back, then its arrow into s_2" \
 	sh -c "grep -A1 '^h̃_1  .*fed back from step 1\$' '$TMP/out' | grep -qx ' └──► s_2 = tanh(W_x·\[y_1; h̃_1\] + W_h·s_1 + b): input feeding'"

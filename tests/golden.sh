@@ -39,6 +39,9 @@ golden scaled-zone-target.txt trace --scorer=scaled \
 golden general-p2.txt trace --model="$tiny" --scorer=general \
 	--precision=2 un deux trois
 golden model.txt model
+# an image's trace in Markdown: the patch encoder's table, the cells
+golden caption-markdown.md trace --model=caption4 --format=markdown \
+	--target="a bar on the left" data/images/train/bar-x0.pgm
 # the additive scorer: U_a·h_i once, at the first step
 golden additive-tiny.txt trace --model="$tiny" --scorer=additive \
 	--target="one two" un deux trois

@@ -12,6 +12,22 @@ trap 'rm -rf "$TMP"' EXIT
 ok() { pass=$((pass + 1)); echo "ok - $1"; }
 not_ok() { fail=$((fail + 1)); echo "not ok - $1"; }
 
+# find_chromium: prints the Chromium to drive, $CHROMIUM or the first of
+# chromium, chromium-browser, google-chrome, google-chrome-stable on the
+# PATH; prints nothing when there is none
+find_chromium() {
+	if [ -n "${CHROMIUM:-}" ]; then
+		echo "$CHROMIUM"
+		return
+	fi
+	for b in chromium chromium-browser google-chrome google-chrome-stable; do
+		if command -v "$b" >/dev/null 2>&1; then
+			echo "$b"
+			return
+		fi
+	done
+}
+
 # check WHAT COMMAND...: passes when the command succeeds
 check() {
 	what=$1

@@ -121,5 +121,5 @@ check "options --help prints its usage" grep -q "^usage: attn-trace options" "$T
 check "--help lists the options command" sh -c "'$AT' --help | grep -q '^  options \\[COMMAND\\]'"
 check "help --commands lists the commands" \
 	test "$("$AT" help --commands | tr '\n' ' ')" = \
-	"trace tui model lessons lesson quiz heatmap diagram deck train accuracy scorers models vocab self image caption glimpse options help "
+	"trace tui model lessons lesson quiz heatmap diagram deck train accuracy scorers models vocab self image caption glimpse calc options help "
 finish

@@ -84,23 +84,30 @@ png_check() {
 	"$py" "$top/tests/png_check.py" "$@"
 }
 
-# kind NAME ARGS...: the picture of ARGS as SVG and as PNG 360 pixels wide,
-# checked against each other, and once more: the same bytes
-kind() {
-	name=$1
-	shift
+# kind_at W NAME ARGS...: the picture of ARGS as SVG and as PNG W pixels
+# wide, checked against each other, and once more: the same bytes.  A
+# picture of many panels needs W large enough for its cells to keep a
+# pixel clear of their borders and numbers.
+kind_at() {
+	w=$1
+	name=$2
+	shift 2
 	"$AT" "$@" -o "$name.svg" 2>/dev/null
-	if ! "$AT" "$@" --png-size=360 -o "$name.png" 2>err; then
+	if ! "$AT" "$@" --png-size="$w" -o "$name.png" 2>err; then
 		not_ok "$name: $(cat err)"
 		return
 	fi
 	check "$name.png: the size and the pixels of $name.svg" \
-		png_check check "$name.png" "$name.svg" 360 0
-	"$AT" "$@" --png-size=360 -o "$name-2.png" 2>/dev/null
+		png_check check "$name.png" "$name.svg" "$w" 0
+	"$AT" "$@" --png-size="$w" -o "$name-2.png" 2>/dev/null
 	check "$name.png: the same bytes twice" cmp -s "$name.png" "$name-2.png"
 }
+# kind NAME ARGS...: kind_at 360
+kind() {
+	kind_at 360 "$@"
+}
 kind heatmap heatmap $S
-kind heatmap-all heatmap --scorer=all $S
+kind_at 720 heatmap-all heatmap --scorer=all $S
 kind heatmap-arch heatmap --arch=all $S
 kind heatmap-self heatmap --self --causal $S
 kind gradient-paths heatmap --target="i am a student" --gradient-paths $S

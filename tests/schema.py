@@ -119,6 +119,14 @@ cap = json.loads(out("caption", "--format=json", "--scorer=all",
                      os.path.join(SRC, "data", "images", "train",
                                   "bar-x0.pgm")))
 valid(TRACE, cap, "caption --scorer=all")
+# the same image through 'trace' (an image model reads it as its
+# sentence), with --hard, the REINFORCE terms and the Monte Carlo draws
+hard = json.loads(out("trace", "--format=json", "--scorer=all", "--hard",
+                      "--seed=7", "--gradient", "--samples=3",
+                      "--model=caption4", "--target=a bar on the left",
+                      os.path.join(SRC, "data", "images", "train",
+                                   "bar-x0.pgm")))
+valid(TRACE, hard, "trace --model=caption4 --hard IMAGE")
 for path in (["encoder", 0, "pixels"], ["initial", "mean"]):
     bad = copy.deepcopy(cap)
     parent = bad

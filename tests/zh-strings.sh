@@ -1,0 +1,211 @@
+#!/bin/sh
+# zh-strings.sh: the strings of issue 30 in Chinese (po/zh_CN.po).
+# 1. The trace stepper (attn-trace tui, the default sentence) runs in tmux
+#    at 80x24 under LANG=zh_CN.UTF-8 and under LANG=C, and its first nine
+#    screens (the three encoder words, then step t=1's decoder, scoring,
+#    softmax, weighted sum, concat and output) are captured in each.
+#    Every English label and phrase of the list below must be on those
+#    screens under LANG=C (so that the list names what the stepper really
+#    shows) and on none of them under zh_CN; and every line must fit 80
+#    display columns.
+# 2. --help's lists (@stages) wrap by display columns, not bytes.
+# 3. 'scorers' and 'models' describe each entry in Chinese.
+# 4. The errors of input files (pairs, model, lesson, PGM) say what was
+#    expected in Chinese, after the same FILE:LINE:COL.
+# 5. The quiz's (and its worksheet's) and a lesson's prediction's prose
+#    is Chinese.
+# 6. The text trace's prose is Chinese; its header's keys stay English.
+# 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
+# The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
+# msgfmt or tmux.
+. "$srcdir/tests/lib.sh"
+command -v msgfmt >/dev/null 2>&1 || { echo "no msgfmt (apt-get install gettext)"; exit 77; }
+. "$srcdir/tests/tui-lib.sh"
+if ! locale -a 2>/dev/null | grep -qix 'zh_CN.utf8'; then
+	echo "no zh_CN.UTF-8 locale (tests/i18n.sh says how to make it)"
+	exit 77
+fi
+mkdir -p "$TMP/loc/zh_CN/LC_MESSAGES"
+check "po/zh_CN.po compiles" msgfmt -o "$TMP/loc/zh_CN/LC_MESSAGES/attn-trace.mo" \
+	"$top_srcdir/po/zh_CN.po"
+
+# capture NAME LANG HERE: the first nine screens of 'tui' under LANG into
+# $TMP/NAME.screens; HERE N is the place line's words for screen N
+capture() {
+	start "$1" 80 24 "env -u LC_ALL -u LANGUAGE LANG=$2 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
+	: >"$TMP/$1.screens"
+	for n in 1 2 3 4 5 6 7 8 9; do
+		if ! wait_for "$1" "$($3 $n)"; then
+			not_ok "$1: screen $n came"
+			return
+		fi
+		screen "$1" >>"$TMP/$1.screens"
+		keys "$1" Right
+	done
+	keys "$1" q
+	wait_exit "$1" 0 "$1: nine screens, then q quits"
+}
+here_c() { echo "screen $1 of 33"; }
+here_zh() { echo "屏 $1/33"; }
+capture en C here_c
+capture zh zh_CN.UTF-8 here_zh
+
+# the English words of those screens: labels (title, place, strip, key
+# bar, bars), the narration of each stage, and the text trace's words
+while IFS= read -r label; do
+	[ -n "$label" ] || continue
+	if ! grep -qF -- "$label" "$TMP/en.screens"; then
+		not_ok "LANG=C shows \"$label\" (the list is out of date)"
+	elif grep -qF -- "$label" "$TMP/zh.screens"; then
+		not_ok "zh_CN: \"$label\" is still English:"
+		grep -F -- "$label" "$TMP/zh.screens" | head -3 | sed 's/^/# /'
+	else
+		ok "zh_CN: \"$label\" is translated"
+	fi
+done <<'EOF'
+scorer]
+stage 1 of 7: encoding
+word 1 of 3
+screen 1 of 33
+step t=1 of 5
+encoding ›
+› weighted sum ›
+The encoder reads the source one word at a time
+(zero before the first word)
+Every h_i is something
+Step t=1: the decoder reads
+It starts from s_0 = h_3
+the last encoder state
+is compared with every encoder state
+a plain dot product
+The larger the score
+The softmax turns the scores into weights
+gets the most attention
+The context vector c_1 is
+the context vector
+are stacked into one vector
+the attentional state
+target words a score
+Decoding is greedy
+top 3:
+attention weights
+more below
+step  g stage
+? help  q quit
+EOF
+
+# fits FILE: no line of FILE is wider than 80 columns (wcwidth, by
+# Unicode's East Asian Width, in Python)
+fits() {
+	/usr/bin/python3 - "$1" <<'EOF'
+import sys, unicodedata
+def w(c):
+    if unicodedata.combining(c):
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n")
+       if sum(w(c) for c in l) > 80]
+for l in bad[:3]:
+    print("# too wide:", l)
+sys.exit(1 if bad else 0)
+EOF
+}
+check "zh_CN: every line of the nine screens fits 80 columns" \
+	fits "$TMP/zh.screens"
+check "zh_CN: the narration is Chinese (编码器一次读一个源词)" \
+	grep -qF "编码器一次读一个源词" "$TMP/zh.screens"
+
+# 2. --help under zh_CN: the @stages list goes on after the translated
+# words as far as 80 columns allow (bytes would count each of them 3)
+zh() { LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc "$ATTN_TRACE" "$@"; }
+zh trace --help >"$TMP/help" 2>&1
+check "--help: --stage's list fills its first line by display columns" \
+	grep -qF "只打印这些阶段：encoding, decoder, scoring, softmax," "$TMP/help"
+sed -n '/--stage=LIST/,/--color/p' "$TMP/help" >"$TMP/stage"
+check "--help: --stage's lines fit 80 columns" fits "$TMP/stage"
+
+# 3. the listings: each scorer and model described in Chinese
+zh scorers >"$TMP/scorers" 2>&1
+check "scorers: dot's summary in Chinese" \
+	grep -qF "s_t·h_i：两个状态的方向有多一致" "$TMP/scorers"
+check "scorers: the weights' label in Chinese" \
+	grep -qF "权重： [general.W]" "$TMP/scorers"
+zh models >"$TMP/models" 2>&1
+check "models: toy4's description in Chinese" \
+	grep -qF "在 data/toy.pairs 上训练；默认模型" "$TMP/models"
+check "models: the sizes in Chinese" grep -qF "luong 架构，嵌入维度" "$TMP/models"
+
+# 4. input files' errors: the position as under LANG=C, the words Chinese
+printf 'je suis ||| \n' >"$TMP/bad.pairs"
+printf 'attn-trace-model 1\nsize 4\n' >"$TMP/bad.model"
+printf 'title: x\nsentence: je suis\npage: a\nshow nonsense\n' >"$TMP/bad.lesson"
+zh trace --batch="$TMP/bad.pairs" >"$TMP/e1" 2>&1
+check "pairs: the error in Chinese" grep -qF \
+	"bad.pairs:1:12: \"|||\" 之后应为目标词，却是行尾" "$TMP/e1"
+zh trace --model="$TMP/bad.model" >"$TMP/e2" 2>&1
+check "model: the error in Chinese" grep -qF \
+	"bad.model:2:1: 应为一行 \"embedding N\"，却是 \"size\"" "$TMP/e2"
+zh lesson --check "$TMP/bad.lesson" >"$TMP/e3" 2>&1
+check "lesson: the error in Chinese" grep -qF \
+	"bad.lesson:4:6: 应为要显示的内容（embedding, encoder," "$TMP/e3"
+LANG=C "$ATTN_TRACE" lesson --check "$TMP/bad.lesson" >"$TMP/e4" 2>&1
+printf 'title: x\nsentence: je suis\npage: a\nThe value {e_1,9} here.\n' \
+	>"$TMP/ref.lesson"
+zh lesson --check "$TMP/ref.lesson" >"$TMP/e5" 2>&1
+check "lesson: a reference's error in Chinese" grep -qF \
+	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
+check "lesson: the error in English under LANG=C" grep -qF \
+	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+# a PGM image's error: the same file:line:column, the words Chinese
+printf 'P2\n2 2\n255\n1 2 300 4\n' >"$TMP/bad.pgm"
+zh image "$TMP/bad.pgm" >"$TMP/e6" 2>&1
+check "pgm: the error in Chinese" grep -qF \
+	"bad.pgm:4:5: 第 3 个像素（共 4 个；第 2 行，第 1 列）应为 0 到 maxval 255 之间的值，却是 300" "$TMP/e6"
+printf 'P6\n' >"$TMP/ppm.pgm"
+zh image "$TMP/ppm.pgm" >"$TMP/e7" 2>&1
+check "pgm: a wrong magic number's error in Chinese" grep -qF \
+	"ppm.pgm:1:1: 应为 P2 或 P5，即灰度 PGM 图像的魔数，却是 P6（PPM 彩色图像）" "$TMP/e7"
+
+# 5. the quiz turns down an empty answer, and a lesson asks a prediction,
+# in Chinese
+printf '\n0\nq\n' | zh quiz --seed=1 --stage=scoring >"$TMP/quiz" 2>&1
+check "quiz: an empty answer is turned down in Chinese" \
+	grep -qF "请输入一个数，例如 0.5704。" "$TMP/quiz"
+zh lesson 5 --plain >"$TMP/l5" 2>&1
+zh quiz --seed=1 --stage=scoring --worksheet >"$TMP/sheet" 2>&1
+check "quiz --worksheet: the heading in Chinese" grep -qxF \
+	"练习题: 关于 \"je suis étudiant\" 的 3 道题，dot 打分函数" "$TMP/sheet"
+check "quiz --worksheet: the name line in Chinese" \
+	grep -qF "姓名： ___" "$TMP/sheet"
+zh quiz --seed=1 --stage=scoring --key --format=markdown >"$TMP/key" 2>&1
+check "quiz --key: the answer's heading in Chinese" \
+	grep -qxF "## 第 1 题答案" "$TMP/key"
+check "lesson 5: the prediction's prompt in Chinese" grep -qF \
+	"预测：输入一个词（je, suis 或 étudiant）或它的位置，然后按回车键。" "$TMP/l5"
+check "lesson 5: a number's prompt in Chinese (ngettext)" grep -qF \
+	"预测：输入一个保留 1 位小数的数，然后按回车键。" "$TMP/l5"
+
+# 6. the text trace
+zh trace >"$TMP/trace" 2>&1
+check "trace: a step's heading in Chinese" \
+	grep -qF "=== dot，t=1：解码器读入 <s> ===" "$TMP/trace"
+check "trace: a record's title in Chinese" \
+	grep -qF "上下文向量 c_1 = Σ_i α_1,i·h_i" "$TMP/trace"
+check "trace: the header's keys stay English" \
+	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
+
+# 7. the stepper's symbol list and step diagram, on step 1's scores
+start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
+wait_for xd "屏 1/33" >/dev/null
+keys xd Right Right Right Right
+wait_for xd "屏 5/33" >/dev/null
+keys xd x
+expect xd "e_t,i  分数：第 t 步 h_i 与查询有多匹配" "x: a symbol's name and meaning in Chinese"
+expect_not xd "encoder state:" "x: no English meaning left"
+keys xd x d
+expect xd "第 1 步：查询 s_1（解码器的新状态）给每个隐藏状态 h_i 加权" \
+	"d: the diagram's heading in Chinese"
+expect xd "注意力隐藏状态" "d: the result's label in Chinese"
+keys xd q
+wait_exit xd 0 "x, d: q quits"
+finish
