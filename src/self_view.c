@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,20 +58,6 @@ static void push(struct lines *l, char *s)
 	l->v[l->n++] = s;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	int len = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	char *s = xmalloc((size_t)len + 1);
-	va_start(ap, f);
-	vsnprintf(s, (size_t)len + 1, f, ap);
-	va_end(ap);
-	return s;
-}
-
 void self_view_init(struct self_view *v, const struct self_trace *t,
 		    unsigned heads, int prec, int width)
 {
@@ -116,7 +101,7 @@ static void block(struct lines *out, const struct self_trace *t, int prec,
 	size_t len = 0;
 	FILE *f;
 
-	push(out, fmt("head %d: %s", h + 1, name));
+	push(out, xasprintf("head %d: %s", h + 1, name));
 	f = open_memstream(&line, &len);
 	fprintf(f, "%*s", ww, "");
 	for (int c = 0; c < cols; c++)
@@ -339,9 +324,9 @@ static void render_bars(const struct self_view *v, struct view_screen *s)
 		s->bars[j].frac = A[j];
 		s->bars[j].is_max = j == best;
 	}
-	s->bars_title = fmt(_("α of row %d (%s), head %d   r: next row, h: "
-			      "other head"), v->row + 1, t->qwords[v->row],
-			    v->head + 1);
+	s->bars_title = xasprintf(_("α of row %d (%s), head %d   r: next "
+				    "row, h: other head"), v->row + 1,
+				  t->qwords[v->row], v->head + 1);
 }
 
 void self_view_render(const struct self_view *v, struct view_screen *s)
@@ -357,10 +342,11 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	for (int j = 0; j < t->n; j++)
 		fprintf(f, "%s%s", j ? " " : "", t->kwords[j]);
 	fclose(f);
-	s->title = fmt("attn-trace self   %s   [%s%s%s]", text,
-		       t->o.cross ? _("cross-attention") : _("self-attention"),
-		       t->o.causal ? _(", causal") : "",
-		       t->o.position ? "" : _(", no positions"));
+	s->title = xasprintf("attn-trace self   %s   [%s%s%s]", text,
+			     t->o.cross ? _("cross-attention")
+					: _("self-attention"),
+			     t->o.causal ? _(", causal") : "",
+			     t->o.position ? "" : _(", no positions"));
 	free(text);
 	s->stage = -1;
 	if (v->help) {
@@ -375,8 +361,9 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	}
 	if (v->diagram) {
 		struct self_diagram d;
-		s->where = fmt(_("line diagram of head %d, query row %d (%s)"),
-			       v->head + 1, v->row + 1, t->qwords[v->row]);
+		s->where = xasprintf(_("line diagram of head %d, query row %d "
+					 "(%s)"), v->head + 1, v->row + 1,
+				     t->qwords[v->row]);
 		view_wrap(&narr.v, &narr.n, &narr.cap,
 			  _("Each line joins the query word to a key word and "
 			    "is as thick as the head's weight for the pair; a "
@@ -401,8 +388,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 				    "  q quit "));
 		return;
 	}
-	s->where = fmt(_("stage %d of %d: %s"), v->stage + 1,
-		       SELF_STAGE_COUNT, _(stage_title[v->stage]));
+	s->where = xasprintf(_("stage %d of %d: %s"), v->stage + 1,
+			     SELF_STAGE_COUNT, _(stage_title[v->stage]));
 	view_wrap(&narr.v, &narr.n, &narr.cap, stage_story(t, v->stage),
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	if (v->stage >= SELF_STAGE_SCORES && v->stage <= SELF_STAGE_Z)
