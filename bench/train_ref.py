@@ -263,6 +263,14 @@ def forward_bahdanau(p, data, scorers, H, lam):
         bwd[i] = hb
     Hs = torch.cat((torch.stack(fwd, 1), torch.stack(bwd, 1)), -1)
     s0 = torch.tanh(bwd[0] @ p["decoder.W_init"].T)
+    return decode_bahdanau(p, data, scorers, H, lam, Hs, s0)
+
+
+def decode_bahdanau(p, data, scorers, H, lam, Hs, s0):
+    """forward_bahdanau()'s decoder from the states Hs (B, N, H) and s_0
+    (B, H), whatever encoded them (bench/caption_ref.py's patches too)."""
+    src, src_len, src_mask, inputs, gold, mask, align, linked = data
+    B, N = src.shape
     y = p["target"][inputs]
     total, per = 0.0, {}
     ntok = mask.sum()
