@@ -15,11 +15,16 @@
 
 /* The picture is a lattice: grid row 2r+1 holds pixel row r, grid row
  * 2r the line above it; in a row, cell 2c+1 (two columns) pixel column
- * c, cell 2c (one column) the line left of it. */
-#define GF_ROWS (2 * PGM_MAX_SIDE + 1)
+ * c, cell 2c (one column) the line left of it.  Where a retina reaches
+ * past the image (a pixel there reads 0), the lattice grows by the
+ * pixels it needs, at most 2 a side, drawn as dots, so that every box
+ * shows whole. */
+#define GF_MARGIN 2
+#define GF_ROWS (2 * (PGM_MAX_SIDE + 2 * GF_MARGIN) + 1)
 struct gf_pic {
 	const char *cell[GF_ROWS][GF_ROWS];
-	int rows, cols;         /* 2H + 1, 2W + 1 */
+	int rows, cols;         /* 2(H + top + bottom) + 1, likewise */
+	int top, left;          /* the margin above and left, in pixels */
 };
 
 /* the strokes: [ascii][solid or dotted][across a pixel, across a
@@ -52,6 +57,10 @@ static void gf_box(struct gf_pic *p, int r0, int c0, int r1, int c1,
 		   int ascii, int style)
 {
 	const char *const *s = gf_stroke[ascii][style];
+	r0 += p->top;
+	r1 += p->top;
+	c0 += p->left;
+	c1 += p->left;
 	for (int r = 2 * r0; r <= 2 * r1; r++)
 		for (int c = 2 * c0; c <= 2 * c1; c++) {
 			if (r < 0 || c < 0 || r >= p->rows || c >= p->cols)
@@ -68,23 +77,59 @@ static const char *const gf_digit[GLIMPSE_MAX_STEPS] = {
 	"1", "2", "3", "4", "5", "6", "7", "8"
 };
 
+/* v clamped to 0 .. GF_MARGIN. */
+static int gf_clamp(int v)
+{
+	return v < 0 ? 0 : v > GF_MARGIN ? GF_MARGIN : v;
+}
+
+/* The margins p needs for the boxes of steps first .. last - 1 (reach
+ * 2 pixels from the corner with the periphery, else 1): how far past
+ * each edge of im they go, at most GF_MARGIN. */
+static void gf_margins(struct gf_pic *p, const struct pgm_image *im,
+		       const struct glimpse_trace *tr, int first, int last,
+		       int reach)
+{
+	int top = 0, left = 0, bottom = 0, right = 0;
+	for (int t = first; t < last; t++) {
+		int R = tr->st[t].row, C = tr->st[t].col;
+		top = top > reach - R ? top : reach - R;
+		left = left > reach - C ? left : reach - C;
+		bottom = bottom > R + reach - im->height ? bottom
+			 : R + reach - im->height;
+		right = right > C + reach - im->width ? right
+			: C + reach - im->width;
+	}
+	p->top = gf_clamp(top);
+	p->left = gf_clamp(left);
+	p->rows = 2 * (im->height + p->top + gf_clamp(bottom)) + 1;
+	p->cols = 2 * (im->width + p->left + gf_clamp(right)) + 1;
+}
+
 /* The picture with the foveas of steps first .. last - 1 (and their
  * peripheries if periphery), and the numbers of steps 0 .. marks - 1 on
- * their corners. */
+ * their corners; if grow, with the margins their boxes need, else the
+ * boxes clipped to the image (the stepper's narrow column). */
 static void gf_draw(FILE *out, const struct pgm_image *im,
 		    const struct glimpse_trace *tr, int first, int last,
-		    int periphery, int marks, int ascii)
+		    int periphery, int marks, int ascii, int grow)
 {
 	static struct gf_pic p;
-	p.rows = 2 * im->height + 1;
-	p.cols = 2 * im->width + 1;
+	const char *outside = ascii ? "x " : "··";
+	gf_margins(&p, im, tr, first, grow ? last : first,
+		   periphery ? 2 : 1);
 	for (int r = 0; r < p.rows; r++)
-		for (int c = 0; c < p.cols; c++)
-			p.cell[r][c] = c % 2 ? "  " : " ";
-	for (int r = 0; r < im->height; r++)
-		for (int c = 0; c < im->width; c++)
-			p.cell[2 * r + 1][2 * c + 1] = image_shade(image_level(
-				im->raw[r * im->width + c], im->maxval), ascii);
+		for (int c = 0; c < p.cols; c++) {
+			int pr = r / 2 - p.top, pc = c / 2 - p.left;
+			int in = pr >= 0 && pc >= 0 && pr < im->height &&
+				 pc < im->width;
+			p.cell[r][c] = c % 2 == 0 ? " "
+				       : r % 2 == 0 || in ? "  " : outside;
+			if (in && r % 2 && c % 2)
+				p.cell[r][c] = image_shade(image_level(
+					im->raw[pr * im->width + pc],
+					im->maxval), ascii);
+		}
 	for (int t = first; t < last; t++) {
 		int R = tr->st[t].row, C = tr->st[t].col;
 		if (periphery)
@@ -92,29 +137,34 @@ static void gf_draw(FILE *out, const struct pgm_image *im,
 		gf_box(&p, R - 1, C - 1, R + 1, C + 1, ascii, 0);
 	}
 	for (int t = 0; t < marks; t++)
-		p.cell[2 * tr->st[t].row][2 * tr->st[t].col] = gf_digit[t];
+		p.cell[2 * (tr->st[t].row + p.top)]
+		      [2 * (tr->st[t].col + p.left)] = gf_digit[t];
 	for (int r = 0; r < p.rows; r++) {
 		fputs("    ", out);
 		for (int c = 0; c < p.cols; c++)
 			fputs(p.cell[r][c], out);
 		fputc('\n', out);
 	}
+	if (p.rows > 2 * im->height + 1 || p.cols > 2 * im->width + 1)
+		fprintf(out, "    %s outside the image (read as 0)\n",
+			outside);
 }
 
 void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			 const struct glimpse_trace *tr, int first, int last,
 			 int path, int ascii)
 {
-	gf_draw(out, im, tr, first, last, !path, path ? tr->steps : 0, ascii);
+	gf_draw(out, im, tr, first, last, !path, path ? tr->steps : 0, ascii,
+		1);
 }
 
 void glimpse_fmt_picture_at(FILE *out, const struct pgm_image *im,
 			    const struct glimpse_trace *tr, int t, int ascii)
 {
 	if (t < tr->steps)
-		gf_draw(out, im, tr, t, t + 1, 1, t + 1, ascii);
+		gf_draw(out, im, tr, t, t + 1, 1, t + 1, ascii, 0);
 	else
-		gf_draw(out, im, tr, 0, tr->steps, 0, tr->steps, ascii);
+		gf_draw(out, im, tr, 0, tr->steps, 0, tr->steps, ascii, 0);
 }
 
 /* ---------------------------------------------------------------- text */
