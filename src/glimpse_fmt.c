@@ -190,12 +190,12 @@ static void gf_place(FILE *out, const struct glimpse_model *m,
 		     const struct glimpse_step *s, int t, int prec)
 {
 	char lab[160];
-	snprintf(lab, sizeof lab, "a_l = W_l·h_%d + b_l", t - 1);
+	snprintf(lab, sizeof lab, "W_l·h_%d + b_l", t - 1);
 	gf_vec(out, lab, s->a_l, 2, prec);
-	snprintf(lab, sizeof lab, "l̂_%d = tanh(a_l)", t);
+	snprintf(lab, sizeof lab, "l̂_%d = tanh(W_l·h_%d + b_l)", t, t - 1);
 	gf_vec(out, lab, s->l_hat, 2, prec);
 	gf_vec(out, "u (SplitMix64)", s->u, 2, prec);
-	gf_vec(out, "ε = √(-2 log(1 - u_1))·(cos 2πu_2, sin 2πu_2)", s->eps,
+	gf_vec(out, "ε = √(-2 log(1 - u_1))·(cos 2π·u_2, sin 2π·u_2)", s->eps,
 	       2, prec);
 	char sg[NUM_BUFSZ];
 	snprintf(lab, sizeof lab, "l_%d = l̂_%d + σ·ε, σ = %s", t, t,
@@ -214,21 +214,22 @@ static void gf_sense(FILE *out, const struct glimpse_model *m,
 		     const struct glimpse_step *s, int t, int prec)
 {
 	char lab[160];
-	fprintf(out, "  retina at corner (R, C) = (%d, %d): fovea rows %d-%d, "
+	fprintf(out, "  retina at corner (row, column) = (%d, %d): fovea rows %d-%d, "
 		"columns %d-%d; periphery rows %d-%d, columns %d-%d (from 1)\n",
 		s->row, s->col, s->row, s->row + 1, s->col, s->col + 1,
 		s->row - 1, s->row + 2, s->col - 1, s->col + 2);
 	gf_vec(out, "fovea ρ_1..4", s->x, 4, prec);
 	gf_vec(out, "periphery ρ_5..8 (2×2 means)", s->x + 4, 4, prec);
-	snprintf(lab, sizeof lab, "x_%d = [ρ; l_%d]", t, t);
+	snprintf(lab, sizeof lab, "[ρ_%d; l_%d]", t, t);
 	gf_vec(out, lab, s->x, GLIMPSE_IN, prec);
-	snprintf(lab, sizeof lab, "a_g = W_g·x_%d + b_g", t);
+	snprintf(lab, sizeof lab, "W_g·[ρ_%d; l_%d] + b_g", t, t);
 	gf_vec(out, lab, s->a_g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "g_%d = tanh(a_g)", t);
+	snprintf(lab, sizeof lab, "φ_%d = tanh(W_g·[ρ_%d; l_%d] + b_g)", t, t, t);
 	gf_vec(out, lab, s->g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "a_h = W_h·h_%d + W_x·g_%d + b_h", t - 1, t);
+	snprintf(lab, sizeof lab, "W_h·h_%d + W_x·φ_%d + b_h", t - 1, t);
 	gf_vec(out, lab, s->a_h, m->hidden, prec);
-	snprintf(lab, sizeof lab, "h_%d = tanh(a_h)", t);
+	snprintf(lab, sizeof lab, "h_%d = tanh(W_h·h_%d + W_x·φ_%d + b_h)", t,
+		 t - 1, t);
 	gf_vec(out, lab, s->h, m->hidden, prec);
 }
 
@@ -239,26 +240,28 @@ void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
 	char lab[160], num[NUM_BUFSZ];
 	int T = m->steps;
 	fprintf(out, "\nclassifier\n");
-	snprintf(lab, sizeof lab, "z = W_c·h_%d + b_c", T);
+	snprintf(lab, sizeof lab, "W_o·h_%d + b_o", T);
 	gf_vec(out, lab, tr->z, m->nclass, prec);
-	gf_vec(out, "p = softmax(z)", tr->p, m->nclass, prec);
+	snprintf(lab, sizeof lab, "ŷ = softmax(W_o·h_%d + b_o)", T);
+	gf_vec(out, lab, tr->p, m->nclass, prec);
 	for (int k = 0; k < m->nclass; k++)
-		fprintf(out, "%s p(%s) = %s", k ? "," : "   ", m->cls[k],
+		fprintf(out, "%s ŷ[%s] = %s", k ? "," : "   ", m->cls[k],
 			num_fixed(num, tr->p[k], prec));
 	fprintf(out, "\n  class: %s\n", m->cls[tr->pred]);
 	if (tr->truth < 0)
 		return;
 	fprintf(out, "\nlearning (true class %s)\n", m->cls[tr->truth]);
-	gf_num(out, "loss -log p(y)", tr->loss, prec);
+	snprintf(lab, sizeof lab, "loss -log ŷ[%s]", m->cls[tr->truth]);
+	gf_num(out, lab, tr->loss, prec);
 	gf_num(out, "reward R (1 if the class is right)", tr->reward, prec);
 	for (int t = 0; t < T; t++) {
-		snprintf(lab, sizeof lab, "b_%d = %s, A_%d = R - b_%d", t + 1,
+		snprintf(lab, sizeof lab, "R̄_%d = %s, δ_%d = R - R̄_%d", t + 1,
 			 num_fixed(num, m->base[t], prec), t + 1, t + 1);
 		gf_num(out, lab, tr->adv[t], prec);
 		double d[2] = { tr->adv[t] * tr->st[t].dlogpi[0],
 				tr->adv[t] * tr->st[t].dlogpi[1] };
 		snprintf(lab, sizeof lab,
-			 "REINFORCE A_%d·∂ log π / ∂ l̂_%d (ascent)", t + 1,
+			 "REINFORCE δ_%d·∂ log π / ∂ l̂_%d (ascent)", t + 1,
 			 t + 1);
 		gf_vec(out, lab, d, 2, prec);
 	}

@@ -42,7 +42,7 @@ for g in 1 2 3; do
 		check "glimpse $g's picture has both boxes' corner $k" [ "$n" -eq 2 ]
 	done
 done
-check "glimpse 2 is at corner (1, 6)" grep -q "corner (R, C) = (1, 6)" "$TMP/edge2.txt"
+check "glimpse 2 is at corner (1, 6)" grep -q "corner (row, column) = (1, 6)" "$TMP/edge2.txt"
 check "... and its picture says what lies outside the image" \
 	grep -q "^    ·· outside the image (read as 0)$" "$TMP/edge2.txt"
 check "glimpse 1, inside the image, has no such line" \
