@@ -114,13 +114,8 @@ def main(argv):
     cpu = time.process_time() - cpu
     with torch.no_grad():
         loss, per = forward(p, data, patches, scorers, model["H"], 0.3)
-    mean = sum(v[0] for v in per.values()) / len(per)
-    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
-    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
-          % (args.epochs, seconds, cpu, mean, acc))
-    if args.compare:
-        return tr.compare(p, args.compare, args.tolerance)
-    return 0
+    return tr.finish(p, per, args.epochs, seconds, cpu, args.compare,
+                     args.tolerance)
 
 
 if __name__ == "__main__":

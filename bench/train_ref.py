@@ -328,6 +328,17 @@ def compare(p, path, tolerance):
     return 0 if worst <= tolerance and not missing else 1
 
 
+def finish(p, per, epochs, seconds, cpu, compare_to=None, tolerance=1e-12):
+    """Prints the line of a reference's run (the epochs, the seconds of
+    its training loop, the final loss and accuracy from per, forward()'s
+    second value) and, with compare_to, compare()'s; its exit status."""
+    mean = sum(v[0] for v in per.values()) / len(per)
+    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
+    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
+          % (epochs, seconds, cpu, mean, acc))
+    return compare(p, compare_to, tolerance) if compare_to else 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--init", required=True)
@@ -375,13 +386,8 @@ def main(argv):
     if args.trace:
         for name, q in p.items():
             print(name, " ".join("%.17g" % x for x in q.detach().flatten()))
-    mean = sum(v[0] for v in per.values()) / len(per)
-    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
-    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
-          % (args.epochs, seconds, cpu, mean, acc))
-    if args.compare:
-        return compare(p, args.compare, args.tolerance)
-    return 0
+    return finish(p, per, args.epochs, seconds, cpu, args.compare,
+                  args.tolerance)
 
 
 if __name__ == "__main__":
