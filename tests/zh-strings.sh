@@ -123,6 +123,12 @@ check "--help: --stage's list fills its first line by display columns" \
 	grep -qF "只打印这些阶段：encoding, decoder, scoring, softmax," "$TMP/help"
 sed -n '/--stage=LIST/,/--color/p' "$TMP/help" >"$TMP/stage"
 check "--help: --stage's lines fit 80 columns" fits "$TMP/stage"
+for c in "" trace tui heatmap diagram deck quiz lesson model train self \
+	image glimpse caption calc; do
+	# shellcheck disable=SC2086
+	zh $c --help >"$TMP/h" 2>&1
+	check "zh_CN: ${c:-the main} --help fits 80 columns" fits "$TMP/h"
+done
 
 # 3. the listings: each scorer and model described in Chinese
 zh scorers >"$TMP/scorers" 2>&1
