@@ -64,12 +64,6 @@ KNOWN = [
      "a panel for every scorer, 13 px numbers in 58x34 cells, does not "
      "fit one slide at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
      "3, 7.5 at 8 and 12.1 at 12 (were 13.6, 8.4, 4.2, 7.5)"),
-    (r"^heatmap scorer=location, 8 words$",
-     "the decoder runs to its 18-step limit: with its rows at their least "
-     "(22 px) and the title on three lines the picture is 19.9 px"),
-    (r"^heatmap (self|self --causal|cross), (8|12) words$",
-     "the two heads side by side, 64 px cells of 13 px numbers: 18.4 px "
-     "at 8 words, 13.4 at 12; one head (--heads=1) fits"),
 ]
 MIN_PX = 20.0
 TOL = 0.5
