@@ -189,23 +189,17 @@ static const char svg_head_fmt[] = "head %d: rows are queries, columns keys";
 
 /* One cell of head's panel at (x, y), query i and key j: its weight a
  * shaded, written when g->numbers, and always its tooltip; masked, hatched
- * with its weight 0.  best: the row's largest weight, framed when the
- * number is not written. */
+ * with its weight 0. */
 static void svg_cell(FILE *out, const struct svg_grid *g, double a,
-		     int masked, int best, int x, int y, int i, int j,
-		     int prec)
+		     int masked, int x, int y, int i, int j, int prec)
 {
 	char hex[8], num[NUM_BUFSZ];
 	fmt_svg_ramp(a, hex);
 	fmt_num(num, a, prec);
 	fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
-		"height=\"%d\" fill=\"%s\" stroke=\"%s\"%s><title>A_%d,%d = %s"
-		"</title></rect>\n", masked ? "masked" : best && !g->numbers
-		? "cell best" : "cell", x, y, g->cw, g->ch,
-		masked ? "url(#masked)" : hex,
-		best && !g->numbers ? "#d62728" : "#ffffff",
-		best && !g->numbers ? " stroke-width=\"2\"" : "", i + 1, j + 1,
-		num);
+		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"><title>A_%d,%d "
+		"= %s</title></rect>\n", masked ? "masked" : "cell", x, y,
+		g->cw, g->ch, masked ? "url(#masked)" : hex, i + 1, j + 1, num);
 	if (g->numbers)
 		fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" "
 			"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
@@ -213,15 +207,23 @@ static void svg_cell(FILE *out, const struct svg_grid *g, double a,
 			!masked && fmt_svg_dark(a) ? "#ffffff" : "#000000", num);
 }
 
-/* The key of row i's largest unmasked weight (the first of equals). */
-static int svg_best(const struct self_trace *t, const double *A, int i)
+/* Row i's largest unmasked weight framed, after the row's cells so that
+ * no cell covers a frame: each key whose weight equals it (a word that
+ * comes twice has the same weight twice). */
+static void svg_best(FILE *out, const struct self_trace *t,
+		     const struct svg_grid *g, const double *A, int i,
+		     int gx, int y)
 {
-	int best = -1;
+	double most = -1;
 	for (int j = 0; j < t->n; j++)
-		if (!self_masked(t, i, j) &&
-		    (best < 0 || A[i * t->n + j] > A[i * t->n + best]))
-			best = j;
-	return best;
+		if (!self_masked(t, i, j) && A[i * t->n + j] > most)
+			most = A[i * t->n + j];
+	for (int j = 0; j < t->n; j++)
+		if (!self_masked(t, i, j) && A[i * t->n + j] == most)
+			fprintf(out, "<rect class=\"best\" x=\"%d\" y=\"%d\" "
+				"width=\"%d\" height=\"%d\" fill=\"none\" "
+				"stroke=\"#d62728\" stroke-width=\"2\"/>\n",
+				gx + j * g->cw + 1, y + 1, g->cw - 2, g->ch - 2);
 }
 
 /* Head h's panel, its left edge at x0, its grid below top, its row
@@ -244,15 +246,17 @@ static void svg_head(FILE *out, const struct self_trace *t,
 		fputs("</text>\n", out);
 	}
 	for (int i = 0; i < t->nq; i++) {
-		int y = top + i * g->ch, best = svg_best(t, sm->result, i);
+		int y = top + i * g->ch;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
 			gx - 8, y + g->ch / 2 + SVG_FS / 3);
 		fmt_svg_text(out, t->qwords[i]);
 		fputs("</text>\n", out);
 		for (int j = 0; j < t->n; j++)
 			svg_cell(out, g, sm->result[i * t->n + j],
-				 self_masked(t, i, j), j == best,
-				 gx + j * g->cw, y, i, j, prec);
+				 self_masked(t, i, j), gx + j * g->cw, y, i,
+				 j, prec);
+		if (!g->numbers)
+			svg_best(out, t, g, sm->result, i, gx, y);
 	}
 	fputs("</g>\n", out);
 }

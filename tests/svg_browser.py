@@ -4,8 +4,8 @@ browser as a slide shows it (doc/heatmap.md, "Legible from the back row").
 
     svg_browser.py ATTN_TRACE CHROMIUM SRCDIR [SHOTS_DIR]
 
-It writes every picture: the heatmap (each scorer, --scorer=all,
---arch=all, each window, --hard, input feeding, Bahdanau, self-attention
+It writes every picture: the heatmap (each scorer, --scorer=all as
+slides, one a panel (-o DIR/), and in one file, --arch=all, each window, --hard, input feeding, Bahdanau, self-attention
 with and without --causal, cross-attention, the gradient paths), the step
 diagram (every step, every variant), self-attention's line diagram, the
 accuracy chart, the caption and glimpse pictures of every image of
@@ -60,10 +60,11 @@ KNOWN = [
      "keep its 13.5 px subscripts 20 px on a 1080 px slide; it needs the "
      "boxes in two columns.  In its 72 px rows, --hard's '● sampled' "
      "label also meets the next row's α label (6 to 8 px)"),
-    (r"^heatmap scorer=all, ",
-     "a panel for every scorer, 13 px numbers in 58x34 cells, does not "
-     "fit one slide at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
-     "3, 7.5 at 8 and 12.1 at 12 (were 13.6, 8.4, 4.2, 7.5)"),
+    (r"^heatmap scorer=all in one file, ",
+     "an overview of every scorer in one picture, for print: 13 px numbers "
+     "in 58x34 cells do not fit one slide at 20 px (18.5 px at 1 word, "
+     "13.3 at 3, 7.5 at 8, 12.1 at 12); the slides are -o DIR/, one a "
+     "panel, measured as 'heatmap scorer=all'"),
 ]
 MIN_PX = 20.0
 TOL = 0.5
@@ -234,11 +235,14 @@ def write_all(binary, srcdir, work):
             d = j.path("")
             j.run("diagram %s, %s" % (name, tag),
                   ["diagram", "--all-steps", "-o", d + "/"] + opts + words, d)
-        for name, opts in (("scorer=all", ["--scorer=all"]),
+        for name, opts in (("scorer=all in one file", ["--scorer=all"]),
                            ("arch=all", ["--arch=all"])):
             o = j.path()
             j.run("heatmap %s, %s" % (name, tag),
                   ["heatmap", "-o", o] + opts + ws, o)
+        d = j.path("")  # the slides: one a panel
+        j.run("heatmap scorer=all, %s" % tag,
+              ["heatmap", "--scorer=all", "-o", d + "/"] + ws, d)
         o = j.path()
         j.run("heatmap --gradient-paths dot,general, %s" % tag,
               ["heatmap", "--gradient-paths", "--scorer=dot,general",
@@ -295,7 +299,9 @@ def write_all(binary, srcdir, work):
 
 # the pictures screenshot with SHOTS_DIR (SVG_BROWSER_SHOTS: a regular
 # expression instead)
-SHOTS = (r"^(heatmap scorer=all, 12 words|heatmap arch=all, 8 words|"
+SHOTS = (r"^(heatmap scorer=all, 12 words heatmap-concat.svg|"
+         r"heatmap (self|cross), 12 words|"
+         r"heatmap scorer=location, 8 words|heatmap arch=all, 8 words|"
          r"glimpse dot-y2-x2|caption dot-y2-x2|"
          r"heatmap window=local-p, 12 words|diagram scorer=dot, 8 words "
          r"step-1.svg|self diagram-svg self row 1, 3 words|"
