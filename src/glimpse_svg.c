@@ -126,7 +126,7 @@ static void gs_legend(FILE *out, const struct gs_lay *L,
 		"%s</text>\n", L->text_x, y, m->cls[tr->pred]);
 	for (int k = 0; k < m->nclass; k++) {
 		y += GS_LINE;
-		fprintf(out, "<text x=\"%d\" y=\"%d\">p(%s) = %s</text>\n",
+		fprintf(out, "<text x=\"%d\" y=\"%d\">ŷ[%s] = %s</text>\n",
 			L->text_x, y, m->cls[k], num_fixed(a, tr->p[k], 4));
 	}
 	fputs("</g>\n", out);

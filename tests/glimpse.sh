@@ -30,6 +30,24 @@ if locale -a 2>/dev/null | grep -qix de_DE.utf8; then
 	check "a model trained under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.model" "$TMP/c.model"
 fi
 
+# every retina's boxes show whole, also where they reach past the image:
+# with seed 5, glimpse 2 of bar-x1 is at corner (1, 6), so its fovea
+# takes columns 5 and 6 and its periphery rows -1 .. 2 and columns 4 .. 7
+# (doc/model.md, step 7): each picture has the four corners of both boxes
+"$ATTN_TRACE" glimpse --seed=5 "$img/heldout/bar-x1.pgm" >"$TMP/edge.txt"
+for g in 1 2 3; do
+	awk -v g="$g" '/^[^ ]/ { on = ($1 == "glimpse" && $2 == g) } on' "$TMP/edge.txt" >"$TMP/edge$g.txt"
+	for k in ┌ ┐ └ ┘; do
+		n=$(grep -o "$k" "$TMP/edge$g.txt" | wc -l)
+		check "glimpse $g's picture has both boxes' corner $k" [ "$n" -eq 2 ]
+	done
+done
+check "glimpse 2 is at corner (1, 6)" grep -q "corner (row, column) = (1, 6)" "$TMP/edge2.txt"
+check "... and its picture says what lies outside the image" \
+	grep -q "^    ·· outside the image (read as 0)$" "$TMP/edge2.txt"
+check "glimpse 1, inside the image, has no such line" \
+	sh -c "! grep -q 'outside the image' $TMP/edge1.txt"
+
 run_cmd glimpse --class=cat "$img/train/bar-x0.pgm"
 expect_status 2 "--class with a class the model lacks"
 check "... says so" grep -q "class=cat: expected a class of the model" "$TMP/err"
