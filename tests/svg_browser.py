@@ -68,6 +68,9 @@ KNOWN = [
 ]
 MIN_PX = 20.0
 TOL = 0.5
+# the kinds laid out for a 16:9 slide, and the widest they may be: half
+# again as wide as 16:9 (a strip of one panel a word, 3.9:1, is not)
+FIT_16_9 = {"caption": 16 / 9 * 1.5}
 
 # Run in the SVG document: fits the picture into 1920x1080 and measures.
 MEASURE = r"""
@@ -346,6 +349,10 @@ def main():
             if m["outside"]:
                 bad.append("%d text(s) outside the picture: %s" % (
                     len(m["outside"]), "; ".join(m["outside"][:4])))
+            w, h = m["pic"]
+            if kind in FIT_16_9 and w > FIT_16_9[kind] * h:
+                bad.append("a strip on a 16:9 slide: %.0fx%.0f, wider than "
+                           "%.2f:1" % (w, h, FIT_16_9[kind]))
             ok = not bad
             why = [w for r, w in KNOWN if re.search(r, name)]
             if why:
