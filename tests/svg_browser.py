@@ -29,8 +29,9 @@ slide (preserveAspectRatio: meet), and for every <text> measures:
     set exactly edge to edge pass);
   - that the box stays inside the picture (0.5 px likewise).
 
-It fails on any text under 20 px, any two texts that meet and any text
-outside its picture, and prints for each: the file, the text and the
+It fails on any text under 20 px, any two texts that meet, any text
+outside its picture and a caption picture wider than 2.67:1 on the
+slide (FIT_16_9), and prints for each: the file, the text and the
 measure.  A scorer that refuses a sentence longer than its model's
 positions (location) is reported as refused, not measured.
 With SHOTS_DIR, it saves a 1920x1080 screenshot of a few pictures."""
