@@ -85,6 +85,11 @@ static void cli_heatmap_help(void)
 	cli_help_options(CLI_CMD_BIT(heatmap), 24);
 	fputs(_(
 "\n"
+"-o DIR/ (a name that ends in / or is a directory) writes one slide a\n"
+"panel: DIR/heatmap-SCORER.svg for each scorer of --scorer=all.\n"),
+	      stdout);
+	fputs(_(
+"\n"
 "Example:\n"
 "  attn-trace heatmap --scorer=general --target=\"european economic area\" "
 "\\\n"
