@@ -90,6 +90,46 @@ for r, st in zip(foveas, doc["steps"]):
 PY
 fi
 
+# No frame line crosses a pixel's number: each edge of each fovea and
+# periphery box, widened by half its stroke, misses every number's box,
+# estimated from DejaVu Sans's advances (a digit 0.636 em, '.' 0.318 em;
+# 0.93 em above the baseline, 0.24 below), on every training image.
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	for f in "$img"/train/*.pgm; do
+		"$ATTN_TRACE" glimpse -f svg -o "$TMP/g-$(basename "$f" .pgm).svg" "$f"
+	done
+	check "no glimpse frame crosses a pixel's number" "$PYTHON3" - "$TMP"/g-*.svg <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+EM = {".": 0.318}
+for path in sys.argv[1:]:
+    svg = ET.parse(path).getroot()
+    px = [g for g in svg.iter(ns + "g") if g.get("class") == "pixels"][0]
+    fs = float(px.get("font-size"))
+    boxes = []
+    for t in px.iter(ns + "text"):
+        w = sum(EM.get(c, 0.636) for c in t.text) * fs
+        x, y = float(t.get("x")), float(t.get("y"))
+        boxes.append((x - w / 2, y - 0.93 * fs, x + w / 2, y + 0.24 * fs,
+                      t.text))
+    for r in svg.iter(ns + "rect"):
+        if r.get("class") not in ("fovea", "periphery"):
+            continue
+        x, y = float(r.get("x")), float(r.get("y"))
+        w, h = float(r.get("width")), float(r.get("height"))
+        s = float(r.get("stroke-width")) / 2
+        edges = [(x - s, y - s, x + s, y + h + s),
+                 (x + w - s, y - s, x + w + s, y + h + s),
+                 (x - s, y - s, x + w + s, y + s),
+                 (x - s, y + h - s, x + w + s, y + h + s)]
+        for e in edges:
+            for b in boxes:
+                if e[0] < b[2] and b[0] < e[2] and e[1] < b[3] and b[1] < e[3]:
+                    sys.exit("%s: the %s at %g,%g crosses %r at %g,%g" % (
+                        path, r.get("class"), x, y, b[4], b[0], b[1]))
+PY
+fi
+
 # The built-in model, rebuilt byte for byte (make glimpse-model).
 run_cmd glimpse --train="$img/train.captions" -o "$TMP/glimpse6.model"
 expect_status 0 "glimpse --train"
