@@ -200,6 +200,19 @@ check "trace: a record's title in Chinese" \
 check "trace: the header's keys stay English" \
 	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
 
+# 6b. the pages attn-trace writes say their language; a list's separator
+zh quiz --worksheet --format=html >"$TMP/ws.html" 2>&1
+check "quiz --worksheet --format=html: <html lang=\"zh-CN\">" \
+	grep -qF '<html lang="zh-CN">' "$TMP/ws.html"
+LANG=C "$ATTN_TRACE" quiz --worksheet --format=html >"$TMP/ws-c.html" 2>&1
+check "the same under LANG=C: <html lang=\"en\">" \
+	grep -qF '<html lang="en">' "$TMP/ws-c.html"
+zh deck -o "$TMP/deck.html" >/dev/null 2>&1
+check "deck: <html lang=\"zh-CN\">" grep -qF '<html lang="zh-CN">' "$TMP/deck.html"
+zh lesson 7 --plain >"$TMP/l7" 2>&1
+check "lesson 7: 本页内容 joins its items with the Chinese semicolon" \
+	grep -qF "本页内容：权重 α_2 的条形图；上下文向量 c_2。" "$TMP/l7"
+
 # 7. the stepper's symbol list and step diagram, on step 1's scores
 start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
 wait_for xd "屏 1/33" >/dev/null
