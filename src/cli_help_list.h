@@ -510,9 +510,10 @@ HELP(calc_seed, C(calc), "N",
      "gives none (default 1)")
 HELP(calc_format, C(calc), "FORMAT",
      "text (the default), json, jsonl (the JSON on one\n"
-     "line) or csv")
+     "line), csv or markdown")
 HELP(calc_precision, C(calc), "N",
-     "digits after the point in text (default 4)")
+     "digits after the point in text and markdown\n"
+     "(default 4)")
 HELP(calc_output, C(calc), "FILE",
      "write to FILE (default: standard output); FILE is\n"
      "replaced whole, or not at all")

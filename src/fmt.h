@@ -85,6 +85,10 @@ void fmt_csv_field(FILE *out, const char *s);
  * "Markdown": <, > and & as entities, the markup characters escaped). */
 void fmt_md_text(FILE *out, const char *s);
 
+/* "`[a, b]`": v (n) as fmt_text_vec() writes it with prec digits, as
+ * Markdown code so that it keeps its spacing. */
+void fmt_md_vec(FILE *out, const double *v, int n, int prec);
+
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);
 
