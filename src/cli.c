@@ -162,11 +162,11 @@ int cli_value_error(const char *what, const char *arg,
 	struct fmt_buf b = FMT_BUF_INIT;
 	const char *near = suggest_closest(arg, names, n);
 	if (near)
-		fmt_buf_printf(&b, "did you mean '%s'? ", near);
-	fmt_buf_printf(&b, "expected ");
+		fmt_buf_printf(&b, _("did you mean '%s'? "), near);
+	fmt_buf_printf(&b, "%s", _("expected "));
 	for (int k = 0; k < n; k++)
-		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? ", "
-			       : " or ", names[k]);
+		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? _(", ")
+			       : _(" or "), names[k]);
 	fmt_buf_putc(&b, '\0');
 	int rc = cli_usage_errorf("unknown %s '%s'; %s", what, arg, b.p);
 	fmt_buf_free(&b);

@@ -53,9 +53,9 @@ static void cli_glimpse_help(void)
 "RNN proposes a place l-hat = tanh(W_l h + b_l), the place l is drawn\n"
 "around it, l = l-hat + sigma eps (eps standard normal, from u by\n"
 "Box-Muller), a retina reads 2x2 pixels there and a 4x4 region averaged\n"
-"to 2x2, a glimpse network g = tanh(W_g [retina; l] + b_g) and the core\n"
-"h = tanh(W_h h + W_x g + b_h) take it in, and after the last glimpse\n"
-"softmax(W_c h + b_c) names the class (doc/model.md).\n"
+"to 2x2, a glimpse network phi = tanh(W_g [retina; l] + b_g) and the\n"
+"core h = tanh(W_h h + W_x phi + b_h) take it in, and after the last\n"
+"glimpse softmax(W_o h + b_o) names the class (doc/model.md).\n"
 "\n"
 "Options:\n", stdout);
 	cli_help_options(CLI_CMD_BIT(glimpse), 24);

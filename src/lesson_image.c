@@ -10,7 +10,7 @@
  *   show image [t=N]   the image, or beside it α_t over its cells;
  *   show glimpse t=N   glimpse N's numbers and its retina on the image;
  *   show glimpses      their path, the classifier and REINFORCE's terms;
- *   {l̂_1[2]}, {p[dot]} ...  values of the glimpse trace.
+ *   {l̂_1[2]}, {ŷ[dot]} ...  values of the glimpse trace.
  *
  * Every number comes from caption_build() or glimpse_run(); the
  * pictures are caption_fmt.c's and glimpse_fmt.c's. */
@@ -217,14 +217,14 @@ void lesson_image_text(FILE *out, const struct lesson *l,
 /* The values a reference can name: a symbol of glimpse_fmt_text's
  * lines, with "_t" for the glimpses' (t from 1; h_0 too). */
 enum li_sym { LI_LHAT, LI_L, LI_U, LI_EPS, LI_LOGPI, LI_DLOGPI, LI_RHO,
-	      LI_X, LI_G, LI_H, LI_B, LI_A, LI_Z, LI_P, LI_R, LI_SIGMA };
+	      LI_PHI, LI_H, LI_RBAR, LI_DELTA, LI_YHAT, LI_R, LI_SIGMA };
 static const struct { const char *name; int stepped; } li_syms[] = {
 	[LI_LHAT] = { "l̂", 1 }, [LI_L] = { "l", 1 }, [LI_U] = { "u", 1 },
 	[LI_EPS] = { "ε", 1 }, [LI_LOGPI] = { "log π", 1 },
 	[LI_DLOGPI] = { "∂ log π / ∂ l̂", 1 }, [LI_RHO] = { "ρ", 1 },
-	[LI_X] = { "x", 1 }, [LI_G] = { "g", 1 }, [LI_H] = { "h", 1 },
-	[LI_B] = { "b", 1 }, [LI_A] = { "A", 1 }, [LI_Z] = { "z", 0 },
-	[LI_P] = { "p", 0 }, [LI_R] = { "R", 0 }, [LI_SIGMA] = { "σ", 0 },
+	[LI_PHI] = { "φ", 1 }, [LI_H] = { "h", 1 },
+	[LI_RBAR] = { "R̄", 1 }, [LI_DELTA] = { "δ", 1 },
+	[LI_YHAT] = { "ŷ", 0 }, [LI_R] = { "R", 0 }, [LI_SIGMA] = { "σ", 0 },
 };
 #define LI_NSYMS ((int)(sizeof li_syms / sizeof li_syms[0]))
 
@@ -262,13 +262,11 @@ static const double *li_vec(const struct lesson *l, int k, int t, int *len)
 	case LI_DLOGPI: return s->dlogpi;
 	case LI_LOGPI: *len = 1; return &s->log_pi;
 	case LI_RHO: *len = GLIMPSE_RETINA; return s->x;
-	case LI_X: *len = GLIMPSE_IN; return s->x;
-	case LI_G: *len = m->gsize; return s->g;
+	case LI_PHI: *len = m->gsize; return s->g;
 	case LI_H: *len = m->hidden; return t == 0 ? s->h_prev : s->h;
-	case LI_B: *len = 1; return &m->base[t - 1];
-	case LI_A: *len = 1; return &g->adv[t - 1];
-	case LI_Z: *len = m->nclass; return g->z;
-	case LI_P: *len = m->nclass; return g->p;
+	case LI_RBAR: *len = 1; return &m->base[t - 1];
+	case LI_DELTA: *len = 1; return &g->adv[t - 1];
+	case LI_YHAT: *len = m->nclass; return g->p;
 	case LI_R: *len = 1; return &g->reward;
 	case LI_SIGMA: *len = 1; return &m->sigma;
 	}
@@ -287,7 +285,7 @@ int lesson_image_vec(const struct lesson *l, const struct lesson_ref *r,
 			 "'{%s}'", k == LI_H ? 0 : 1, l->gm->steps, r->text);
 		return -1;
 	}
-	if ((k == LI_R || k == LI_A) && l->gt->truth < 0) {
+	if ((k == LI_R || k == LI_DELTA) && l->gt->truth < 0) {
 		snprintf(why, size, "expected a 'class:' header (the reward "
 			 "needs the true class) for '{%s}', found none",
 			 r->text);
@@ -302,7 +300,7 @@ int lesson_image_word(const struct lesson *l, const struct lesson_ref *r,
 {
 	int t, k;
 	if (!l->gt || r->op[0] || (k = li_sym(r->sym, &t)) < 0 ||
-	    (k != LI_P && k != LI_Z))
+	    k != LI_YHAT)
 		return 0;
 	return glimpse_class_find(l->gm, word) + 1;
 }
@@ -337,7 +335,7 @@ void lesson_image_walk(const struct lesson *l,
 	char sym[64];
 	int len;
 	for (int k = 0; l->gt && k < LI_NSYMS; k++) {
-		if ((k == LI_R || k == LI_A) && l->gt->truth < 0)
+		if ((k == LI_R || k == LI_DELTA) && l->gt->truth < 0)
 			continue;
 		if (!li_syms[k].stepped) {
 			const double *v = li_vec(l, k, 0, &len);

@@ -490,8 +490,10 @@ static void lt_opener(FILE *out, const struct lesson_page *pg,
 		lt_show_what(what, sizeof what, &pg->blocks[b].show, tr);
 		if (strstr(line, what) || at + strlen(what) + 3 >= sizeof line)
 			continue; /* each once */
+		/* TRANSLATORS: what separates the items of "On this page:
+		 * a; b; c." */
 		at += (size_t)snprintf(line + at, sizeof line - at, "%s%s",
-				       n++ ? "; " : "", what);
+				       n++ ? _("; ") : "", what);
 	}
 	if (n == 0)
 		return;

@@ -123,6 +123,12 @@ check "--help: --stage's list fills its first line by display columns" \
 	grep -qF "只打印这些阶段：encoding, decoder, scoring, softmax," "$TMP/help"
 sed -n '/--stage=LIST/,/--color/p' "$TMP/help" >"$TMP/stage"
 check "--help: --stage's lines fit 80 columns" fits "$TMP/stage"
+for c in "" trace tui heatmap diagram deck quiz lesson model train self \
+	image glimpse caption calc; do
+	# shellcheck disable=SC2086
+	zh $c --help >"$TMP/h" 2>&1
+	check "zh_CN: ${c:-the main} --help fits 80 columns" fits "$TMP/h"
+done
 
 # 3. the listings: each scorer and model described in Chinese
 zh scorers >"$TMP/scorers" 2>&1
@@ -193,6 +199,37 @@ check "trace: a record's title in Chinese" \
 	grep -qF "上下文向量 c_1 = Σ_i α_1,i·h_i" "$TMP/trace"
 check "trace: the header's keys stay English" \
 	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
+
+# 6b. the pages attn-trace writes say their language; a list's separator
+zh quiz --worksheet --format=html >"$TMP/ws.html" 2>&1
+check "quiz --worksheet --format=html: <html lang=\"zh-CN\">" \
+	grep -qF '<html lang="zh-CN">' "$TMP/ws.html"
+LANG=C "$ATTN_TRACE" quiz --worksheet --format=html >"$TMP/ws-c.html" 2>&1
+check "the same under LANG=C: <html lang=\"en\">" \
+	grep -qF '<html lang="en">' "$TMP/ws-c.html"
+zh deck -o "$TMP/deck.html" >/dev/null 2>&1
+check "deck: <html lang=\"zh-CN\">" grep -qF '<html lang="zh-CN">' "$TMP/deck.html"
+zh lesson 7 --plain >"$TMP/l7" 2>&1
+check "lesson 7: 本页内容 joins its items with the Chinese semicolon" \
+	grep -qF "本页内容：权重 α_2 的条形图；上下文向量 c_2。" "$TMP/l7"
+
+# 6c. messages that were put together at run time or came from a macro
+zh trace --arch=bahdanau --hard --seed=9 --gradient --samples=5 \
+	--stage=weighted-sum --target="i am a student" je suis étudiant \
+	>"$TMP/jensen" 2>&1
+check "the chained Jensen gap's title in Chinese" grep -qF \
+	"Jensen 间隙（给定已抽中的过去：s_{t-1} 带着之前各步的抽样）" "$TMP/jensen"
+zh heatmap --help >"$TMP/hh" 2>&1
+check "heatmap --help: --png-size's help in Chinese" \
+	grep -qF -- "--png-size=WxH    -o FILE.png 缩放到这个框内，" "$TMP/hh"
+zh self --format=diagrm >"$TMP/fmt" 2>&1
+check "an unknown value's list of names in Chinese" grep -qF \
+	"应为 text、json、jsonl、csv、markdown、svg 或 diagram-svg" "$TMP/fmt"
+zh self --causal --format=diagram-svg --row=2 je suis étudiant >"$TMP/lines.svg" 2>&1
+check "self's line diagram: the head's title in Chinese" \
+	grep -qF "第 1 个头：左为查询，右为键；第 2 行的权重" "$TMP/lines.svg"
+check "self's line diagram: a masked weight in Chinese" \
+	grep -qF "已屏蔽（j > i）" "$TMP/lines.svg"
 
 # 7. the stepper's symbol list and step diagram, on step 1's scores
 start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
