@@ -467,7 +467,8 @@ static int lp_page(struct lparse *p)
 }
 
 /* "; did you mean 'NAME'?" (NAME and then tail) into buf (size bytes)
- * when names[0..n) has one close to w[0..len) (suggest_closest), else "";
+ * when names[0..n) has one close to w[0..len) (suggest_closest) that
+ * is not w itself, "quiz" or "stage", else "";
  * returns buf. */
 static const char *lp_meant(char *buf, size_t size, const char *w,
 			    size_t len, const char *const *names, int n,
@@ -480,7 +481,8 @@ static const char *lp_meant(char *buf, size_t size, const char *w,
 		word[len] = '\0';
 		m = suggest_closest(word, names, n);
 	}
-	if (m && strcmp(m, "quiz") != 0)
+	if (m && strcmp(m, word) != 0 && strcmp(m, "quiz") != 0 &&
+	    strcmp(m, "stage") != 0) /* not names that need more */
 		snprintf(buf, size, _("; did you mean '%s%s'?"), m, tail);
 	else
 		buf[0] = '\0';
