@@ -116,6 +116,7 @@ OPT(calc_seed, "seed", 0, REQ, C(calc), V(NONE))
 OPT(calc_output, "output", 'o', REQ, C(calc), V(FILE))
 OPT(glimpse_batch, "batch", 0, REQ, C(glimpse), V(FILE))
 OPT(glimpse_tui, "tui", 0, NO, C(glimpse), V(NONE))
+OPT(set, "set", 0, REQ, C(trace) | C(tui), V(NONE))
 OPT(help, "help", 'h', NO, C_ALL, V(NONE))
 OPT(version, "version", 'V', NO, C(trace) | C(tui) | C(model), V(NONE))
 #undef C_TRACING
