@@ -726,8 +726,13 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);
 	if (l->cfg.window != WINDOW_DEFAULT) {
 		char win[64];
-		snprintf(win, sizeof win, "%s, D = %d",
-			 window_get(l->cfg.window)->name, l->cfg.window_size);
+		if (window_get(l->cfg.window)->sizeless)
+			snprintf(win, sizeof win, "%s",
+				 window_get(l->cfg.window)->name);
+		else
+			snprintf(win, sizeof win, "%s, D = %d",
+				 window_get(l->cfg.window)->name,
+				 l->cfg.window_size);
 		lt_field(out, _("Window"), win, width);
 	}
 	lt_field(out, _("Model"), tr->m->name, width);

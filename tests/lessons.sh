@@ -115,6 +115,14 @@ check "lesson 14 finds its snapshots relative to itself" \
 mkdir "$TMP/fifos"
 cp "$dir/06-softmax.lesson" "$TMP/fifos/"
 mkfifo "$TMP/fifos/98-fifo.lesson" "$TMP/fifos/fifo.model"
+# a window's D only where the window has one (fixed takes none)
+mkdir -p "$TMP/win"
+printf 'title: F\nmodel: longfixed8\nwindow: fixed\nsentence: le chien\n\npage: P\nText.\n' >"$TMP/win/01-f.lesson"
+printf 'title: L\nmodel: localp4\nwindow: local-p\nsentence: je suis\n\npage: P\nText.\n' >"$TMP/win/02-l.lesson"
+run_cmd lesson --plain "$TMP/win/01-f.lesson"
+check "a fixed window's lesson header gives no D" grep -qx "Window: fixed" "$TMP/out"
+run_cmd lesson --plain "$TMP/win/02-l.lesson"
+check "a local window's lesson header gives its D" grep -qx "Window: local-p, D = 1" "$TMP/out"
 printf 'title: A FIFO as a model\nsentence: je suis étudiant\n\npage: P\nshow heatmap model=fifo.model\n' >"$TMP/fifos/97-heat.lesson"
 printf 'title: A FIFO as a model\nmodel: fifo.model\nsentence: je\n\npage: P\nText.\n' >"$TMP/fifos/96-own.lesson"
 fifo_run() {
