@@ -162,6 +162,43 @@ check "lesson: a reference's error in Chinese" grep -qF \
 	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+# lesson --check's own errors (src/lesson_check.c, lesson_image.c,
+# lesson_lang.c, through err_at): Chinese after the same FILE:LINE:COL as
+# under LANG=C.  same_place NAME FILE: the two runs' places are equal
+same_place() {
+	zh lesson --check "$2" >"$TMP/$1.zh" 2>&1
+	LANG=C "$ATTN_TRACE" lesson --check "$2" >"$TMP/$1.c" 2>&1
+	check "lesson --check ($1): the place as under LANG=C" test \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.c")" != "" -a \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.zh")" = \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.c")"
+}
+printf 'title: x\nsentence: je suis\npage: a\nThe value 0.5 here.\n' \
+	>"$TMP/num.lesson"
+same_place num "$TMP/num.lesson"
+check "lesson --check: a typed number's error in Chinese" grep -qF \
+	"num.lesson:4:11: 应为对追踪中某个值的引用，例如 {" "$TMP/num.zh"
+check "lesson --check: ... and its way out in Chinese" grep -qF \
+	"或者把不属于追踪的数写作 \\0.5，却是 '0.5'" "$TMP/num.zh"
+printf 'title: x\nsentence: je suis\nimage: a.pgm\npage: a\nhi\n' \
+	>"$TMP/both.lesson"
+same_place both "$TMP/both.lesson"
+check "lesson --check: image: beside sentence: in Chinese" grep -qF \
+	"both.lesson:2:11: 应为 'image:' 或 'sentence:'（课程追踪的对象）之一，却两者都有" \
+	"$TMP/both.zh"
+mkdir -p "$TMP/tr/zh_CN"
+cp "$top_srcdir/lessons/01-tokens.lesson" "$TMP/tr/"
+cp "$top_srcdir/lessons/zh_CN/01-tokens.lesson" "$TMP/tr/zh_CN/pages.lesson"
+printf 'page: x\n多出的一页。\n' >>"$TMP/tr/zh_CN/pages.lesson"
+same_place pages "$TMP/tr/zh_CN/pages.lesson"
+check "lesson --check: a translation's extra page in Chinese" grep -qF \
+	"一样有 5 页，却是 6" "$TMP/pages.zh"
+sed 's/^model: handset4$/model: toy4/' "$top_srcdir/lessons/zh_CN/01-tokens.lesson" \
+	>"$TMP/tr/zh_CN/01-tokens.lesson"
+same_place header "$TMP/tr/zh_CN/01-tokens.lesson"
+check "lesson --check: a translation's header in Chinese" grep -qF \
+	"01-tokens.lesson:5:8: 应与 $TMP/tr/zh_CN/../01-tokens.lesson 一样有 'model: handset4'，却是 'model: toy4'" \
+	"$TMP/header.zh"
 # a PGM image's error: the same file:line:column, the words Chinese
 printf 'P2\n2 2\n255\n1 2 300 4\n' >"$TMP/bad.pgm"
 zh image "$TMP/bad.pgm" >"$TMP/e6" 2>&1
