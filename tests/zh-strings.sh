@@ -186,6 +186,12 @@ same_place both "$TMP/both.lesson"
 check "lesson --check: image: beside sentence: in Chinese" grep -qF \
 	"both.lesson:2:11: 应为 'image:' 或 'sentence:'（课程追踪的对象）之一，却两者都有" \
 	"$TMP/both.zh"
+printf 'title: x\nsentence: je suis\npage: a\nshow score t=1 i=7\n' \
+	>"$TMP/i.lesson"
+same_place i "$TMP/i.lesson"
+check "lesson --check: an i= past the sentence in Chinese" grep -qF \
+	"i.lesson:4:16: 应为 1 到 2 的 i=（\"je suis\" 有 2 个词），却是 'i=7'" \
+	"$TMP/i.zh"
 mkdir -p "$TMP/tr/zh_CN"
 cp "$top_srcdir/lessons/01-tokens.lesson" "$TMP/tr/"
 cp "$top_srcdir/lessons/zh_CN/01-tokens.lesson" "$TMP/tr/zh_CN/pages.lesson"
