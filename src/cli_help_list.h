@@ -127,6 +127,10 @@ HELP(hard, C(heatmap), "RULE",
      "the default) or their argmax (argmax)")
 HELP(seed, C_MAIN | C(heatmap), "N",
      "seed of --hard's draws (default 0)")
+HELP(set, C(trace) | C(tui), "NAME=VALUE",
+     "what-if: set a weight or embedding before tracing,\n"
+     "by its model section and indices from 1, e.g.\n"
+     "general.W[2][3]=0.5 or source[je][2]=-1 (repeatable)")
 HELP(gradient, C_MAIN, "",
      "with --hard and --target: REINFORCE's learning\n"
      "signal at each step (R, R̄, R - R̄, the score-function,\n"
@@ -506,9 +510,10 @@ HELP(calc_seed, C(calc), "N",
      "gives none (default 1)")
 HELP(calc_format, C(calc), "FORMAT",
      "text (the default), json, jsonl (the JSON on one\n"
-     "line) or csv")
+     "line), csv or markdown")
 HELP(calc_precision, C(calc), "N",
-     "digits after the point in text (default 4)")
+     "digits after the point in text and markdown\n"
+     "(default 4)")
 HELP(calc_output, C(calc), "FILE",
      "write to FILE (default: standard output); FILE is\n"
      "replaced whole, or not at all")
