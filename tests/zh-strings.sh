@@ -16,6 +16,8 @@
 #    is Chinese.
 # 6. The text trace's prose is Chinese; its header's keys stay English.
 # 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
+# 3 (again). diagram --format=text, the ASCII step diagram, is Chinese
+#    and fits 80 display columns.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -273,6 +275,19 @@ check "self's line diagram: the head's title in Chinese" \
 	grep -qF "第 1 个头：左为查询，右为键；第 2 行的权重" "$TMP/lines.svg"
 check "self's line diagram: a masked weight in Chinese" \
 	grep -qF "已屏蔽（j > i）" "$TMP/lines.svg"
+
+# 3. the ASCII step diagram (diagram --format=text, src/diagram.c): its
+# labels Chinese, every line within 80 display columns
+zh diagram --format=text >"$TMP/dg" 2>&1
+LANG=C "$ATTN_TRACE" diagram --format=text >"$TMP/dg.c" 2>&1
+for pair in "largest|最大" "the query|查询" "the attentional state|注意力隐藏状态" \
+	"output \"i\"|输出 \"i\""; do
+	en=${pair%%|*} cn=${pair#*|}
+	check "diagram --format=text: \"$en\" under LANG=C" grep -qF -- "$en" "$TMP/dg.c"
+	check "diagram --format=text: \"$cn\" under zh_CN, no \"$en\"" \
+		sh -c "grep -qF -- '$cn' '$TMP/dg' && ! grep -qF -- '$en' '$TMP/dg'"
+done
+check "diagram --format=text: every line fits 80 columns in zh_CN" fits "$TMP/dg"
 
 # 7. the stepper's symbol list and step diagram, on step 1's scores
 start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
