@@ -1838,11 +1838,12 @@ static int prep_target(const struct lesson *l, const struct model *m,
 {
 	for (int k = 0; k < n; k++)
 		if (tgt[k] == m->bos || tgt[k] == m->eos) {
-			err_set(err, "%s:%d:%d: expected a target sentence "
-				"without <s> or </s> (the decoder adds them), "
-				"found \"%s\"", l->path, l->target_pos.line,
-				l->target_pos.col + (int)prep_word_off(
-				l->target, k), m->tgt.words[tgt[k]]);
+			err_at(err, l->path, l->target_pos.line,
+			       l->target_pos.col +
+			       (int)prep_word_off(l->target, k),
+			       "expected a target sentence without <s> or "
+			       "</s> (the decoder adds them), found \"%s\"",
+			       m->tgt.words[tgt[k]]);
 			return -1;
 		}
 	return 0;
@@ -1929,15 +1930,17 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 			: "the lesson's scorers: leave out";
 		if (sh->scorer < 0 && l->scorer_pos.line > 0)
 			/* the directive names none: "scorer:" chose it */
-			err_set(err, "%s:%d:%d: expected a scorer of the "
-				"lesson's trace (the directive on line %d "
-				"uses it), found %s, which %s", l->path,
-				l->scorer_pos.line, l->scorer_pos.col,
-				sh->line, trace_scorer_name(sc), why);
+			err_at(err, l->path, l->scorer_pos.line,
+			       l->scorer_pos.col,
+			       "expected a scorer of the lesson's trace (the "
+			       "directive on line %d uses it), found %s, "
+			       "which %s", sh->line, trace_scorer_name(sc),
+			       why);
 		else
-			err_set(err, "%s:%d:1: expected a scorer of the "
-				"lesson's trace, found %s, which %s", l->path,
-				sh->line, trace_scorer_name(sc), why);
+			err_at(err, l->path, sh->line, 1,
+			       "expected a scorer of the lesson's trace, "
+			       "found %s, which %s", trace_scorer_name(sc),
+			       why);
 		return -1;
 	}
 	int steps = tr->runs[run].nsteps;
@@ -1950,22 +1953,22 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 			}
 	}
 	if (sh->t > steps) {
-		err_set(err, "%s:%d:%d: expected t= from 1 to %d (the %s "
-			"scorer decodes \"%s\" in %d steps), found 't=%d'",
-			l->path, sh->line, sh->col_t, steps, whose,
-			l->sentence, steps, sh->t);
+		err_at(err, l->path, sh->line, sh->col_t,
+		       "expected t= from 1 to %d (the %s scorer decodes "
+		       "\"%s\" in %d steps), found 't=%d'", steps, whose,
+		       l->sentence, steps, sh->t);
 		return -1;
 	}
 	if (sh->i > tr->n) {
-		err_set(err, "%s:%d:%d: expected i= from 1 to %d (\"%s\" has "
-			"%d words), found 'i=%d'", l->path, sh->line,
-			sh->col_i, tr->n, l->sentence, tr->n, sh->i);
+		err_at(err, l->path, sh->line, sh->col_i,
+		       "expected i= from 1 to %d (\"%s\" has %d words), "
+		       "found 'i=%d'", tr->n, l->sentence, tr->n, sh->i);
 		return -1;
 	}
 	if (sh->k > tr->m->H) {
-		err_set(err, "%s:%d:%d: expected k= from 1 to %d (c_t has %d "
-			"coordinates), found 'k=%d'", l->path, sh->line,
-			sh->col_k, tr->m->H, tr->m->H, sh->k);
+		err_at(err, l->path, sh->line, sh->col_k,
+		       "expected k= from 1 to %d (c_t has %d coordinates), "
+		       "found 'k=%d'", tr->m->H, tr->m->H, sh->k);
 		return -1;
 	}
 	return 0;
@@ -2011,11 +2014,11 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	}
 	const struct window_class *w = window_get(l->cfg.window);
 	if (l->cfg.window_size < w->min_size) {
-		err_set(err, "%s:%d:%d: expected a window size of at least %d "
-			"with 'window: %s' (%s), found %d", l->path,
-			l->window_size_pos.line, l->window_size_pos.col,
-			w->min_size, w->name, w->min_size_why,
-			l->cfg.window_size);
+		err_at(err, l->path, l->window_size_pos.line,
+		       l->window_size_pos.col,
+		       "expected a window size of at least %d with 'window: "
+		       "%s' (%s), found %d", w->min_size, w->name,
+		       w->min_size_why, l->cfg.window_size);
 		return -1;
 	}
 	/* and "input-feeding: yes" the built-in feed4 */
@@ -2025,11 +2028,10 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		       err) != 0)
 		return -1;
 	if (l->arch >= 0 && m->arch != l->arch) {
-		err_set(err, "%s:%d:%d: expected a model of the %s "
-			"architecture, as 'arch:' says, found one of the %s "
-			"architecture", l->path, l->arch_pos.line,
-			l->arch_pos.col, arch_get(l->arch)->name,
-			arch_get(m->arch)->name);
+		err_at(err, l->path, l->arch_pos.line, l->arch_pos.col,
+		       "expected a model of the %s architecture, as 'arch:' "
+		       "says, found one of the %s architecture",
+		       arch_get(l->arch)->name, arch_get(m->arch)->name);
 		model_free(m);
 		return -1;
 	}
