@@ -264,6 +264,9 @@ zh trace --arch=bahdanau --hard --seed=9 --gradient --samples=5 \
 	>"$TMP/jensen" 2>&1
 check "the chained Jensen gap's title in Chinese" grep -qF \
 	"Jensen 间隙（给定已抽中的过去：s_{t-1} 带着之前各步的抽样）" "$TMP/jensen"
+zh glimpse --help >"$TMP/gh" 2>&1
+check "glimpse --help: its description in Chinese" \
+	grep -qF "的瞥视模型：T 步中的每一步，" "$TMP/gh"
 zh heatmap --help >"$TMP/hh" 2>&1
 check "heatmap --help: --png-size's help in Chinese" \
 	grep -qF -- "--png-size=WxH    -o FILE.png 缩放到这个框内，" "$TMP/hh"
