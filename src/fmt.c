@@ -23,6 +23,8 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->compact = 0;
 	o->pair = 0;
 	o->arch = NULL;
+	o->nset = 0;
+	o->set = NULL;
 }
 
 void fmt_buf_grow(struct fmt_buf *b, size_t n)

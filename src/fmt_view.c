@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "linebreak.h"
 #include "i18n.h"
 #include "window.h"
 #include "num.h"
@@ -124,6 +125,34 @@ const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
 	return buf;
 }
 
+/* Writes the paragraph s (its newline, if any, left out) broken at 80
+ * columns where linebreak_line() breaks. */
+static void hm_para(FILE *out, const char *s)
+{
+	size_t n = strcspn(s, "\n"), at = 0, next;
+	while (at < n) {
+		size_t end = linebreak_line(s + at, n - at, 80, &next);
+		fprintf(out, "%.*s\n", (int)end, s + at);
+		at += next;
+	}
+}
+
+/* Adds "p_t = X" to the list b, after ", ", or on a new line where the
+ * line would pass 80 columns: an item is never broken. */
+static void hm_item(struct fmt_buf *b, int t, const char *x)
+{
+	char item[64];
+	int len = snprintf(item, sizeof item, "p_%d = %s", t, x);
+	size_t nl = 0;
+	for (size_t k = 0; k < b->len; k++)
+		if (b->p[k] == '\n')
+			nl = k + 1;
+	if (b->len && (int)(b->len - nl) + 2 + len > 80)
+		fmt_buf_printf(b, ",\n%s", item);
+	else
+		fmt_buf_printf(b, "%s%s", b->len ? ", " : "", item);
+}
+
 void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			    int prec, int ascii, int drawn)
 {
@@ -136,24 +165,35 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 	int cw = words_width(&tr->m->src, tr->src, tr->n);
 	if (cw < prec + 4)
 		cw = prec + 4;
+	/* the title and the window's note, each a paragraph broken at 80
+	 * columns */
+	char head[1024], note[512];
 	/* TRANSLATORS: %1$s what the cells are ("alignment α"), %2$s the
 	 * scorer's name */
-	fprintf(out, _("%1$s, %2$s scorer: a row for each output word, a "
-		       "column for each source word\n"), drawn
-		? _("the drawn words l (hard attention)")
-		: window_get(tr->cfg.window)->unnormalised
-		? _("final weights a (align × the Gaussian)") : _("alignment α"),
-		trace_scorer_name(ru->scorer));
-	char note[256];
-	if (fmt_heat_window_note(tr, run, note, sizeof note))
-		fprintf(out, "%s\n", note);
-	else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
-		fprintf(out, _("%s window, D = %d: | marks the window's "
-			       "edges, * the word ⌊p_t⌋, the weights outside it "
-			       "are 0\n"),
-			window_get(tr->cfg.window)->name, tr->cfg.window_size);
+	snprintf(head, sizeof head, _("%1$s, %2$s scorer: a row for each "
+				      "output word, a column for each source "
+				      "word\n"), drawn
+		 ? _("the drawn words l (hard attention)")
+		 : window_get(tr->cfg.window)->unnormalised
+		 ? _("final weights a (align × the Gaussian)")
+		 : _("alignment α"), trace_scorer_name(ru->scorer));
+	hm_para(out, head);
+	if (fmt_heat_window_note(tr, run, note, sizeof note)) {
+		hm_para(out, note);
+	} else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
+		snprintf(note, sizeof note, _("%s window, D = %d: | marks the "
+					      "window's edges, * the word "
+					      "⌊p_t⌋, the weights outside it "
+					      "are 0\n"),
+			 window_get(tr->cfg.window)->name, tr->cfg.window_size);
+		hm_para(out, note);
 	}
 	double *one = xcalloc((size_t)tr->n, sizeof *one);
+	/* p_t goes at the end of its row when the row still fits 80
+	 * columns, else in a list under the table */
+	int pt_inline = rw + 2 + tr->n * (cw + 1) + 1 + 8 +
+		snprintf(NULL, 0, "%d", ru->nsteps) + prec + 3 <= 80;
+	struct fmt_buf pts = FMT_BUF_INIT;
 	fmt_pad(out, "", rw + 2);
 	for (int i = 0; i < tr->n; i++) {
 		fputs(" ", out);
@@ -184,12 +224,19 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			else
 				fputs(buf, out);
 		}
-		if (w) {
-			fprintf(out, "%s p_%d = ", hi == tr->n ? "|" : "", t);
-			fputs(num_fixed(buf, pt, prec), out);
-		}
+		if (w && hi == tr->n)
+			putc('|', out);
+		if (w && pt_inline)
+			fprintf(out, " p_%d = %s", t, num_fixed(buf, pt, prec));
+		else if (w)
+			hm_item(&pts, t, num_fixed(buf, pt, prec));
 		putc('\n', out);
 	}
+	if (pts.len) {
+		fwrite(pts.p, 1, pts.len, out);
+		fputc('\n', out);
+	}
+	fmt_buf_free(&pts);
 	free(one);
 }
 
