@@ -54,12 +54,6 @@ LENGTHS = (1, 3, 8, 12)
 # the test does not fail on them; one that now passes is printed as
 # "ok ... # KNOWN, NOW PASSES: take it off KNOWN".
 KNOWN = [
-    (r"^diagram .*, (8|12) words ",
-     "the step diagram stacks a box a source word (72 px rows in a 1280 "
-     "wide picture): 8 words make it 936 px high, more than the 729 that "
-     "keep its 13.5 px subscripts 20 px on a 1080 px slide; it needs the "
-     "boxes in two columns.  In its 72 px rows, --hard's '● sampled' "
-     "label also meets the next row's α label (6 to 8 px)"),
     (r"^heatmap scorer=all, ",
      "a panel for every scorer, 13 px numbers in 58x34 cells, does not "
      "fit one slide at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
