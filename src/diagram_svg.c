@@ -67,7 +67,7 @@ static const char *signed_fixed(char *buf, double x, int prec)
 #define H_MAX 720      /* the height of a 16:9 picture W wide */
 #define COL2_BW 326    /* a box's width in two columns */
 #define COL2_BX 36     /* the left column's x */
-#define COL2_G 28      /* from the last row to the bottom row */
+#define COL2_G 24      /* from the last row to the bottom row */
 #define COL2_X0 20     /* the bottom row's first box */
 #define COL2_GAP 40    /* between the bottom row's boxes */
 
@@ -93,16 +93,18 @@ static void cells(FILE *out, const double *v, int len, int x, int y, int size)
 
 /* One labelled box of a state: class, the label and, under it, sub (both
  * with subscripts set), its cells at the top right and its numbers along
- * the bottom.  h is 56 or more: the label, its sub, the cells and the
- * numbers then keep inside the box and clear of each other (sub may be
- * long only when h is 80 or more). */
+ * the bottom.  h is 54 or more: the label, its sub, the cells and the
+ * numbers then keep inside the box, off its border (a strong one too),
+ * and clear of each other (sub may be long only when h is 80 or more;
+ * under 64 the label is 18 px).  A box narrower than 360 has 22 px cells
+ * and 14 px numbers. */
 static void state_box(FILE *out, const char *cls, const char *label,
 		      const char *sub, const double *v, int len, int x, int y,
 		      int w, int h, int prec, int strong)
 {
 	char num[NUM_BUFSZ + 1];
-	int ly = y + (h >= 80 ? 26 : h >= 60 ? 25 : 21);
-	int sy = y + (h >= 80 ? 58 : h - 10);
+	int ly = y + (h >= 80 ? 26 : h >= 64 ? 25 : 19);
+	int sy = y + (h < 80 ? h - 14 : w < 300 ? 57 : 58);
 	fprintf(out, "<g class=\"%s\"", cls);
 	diagram_svg_data(out, "data-values", v, len);
 	fprintf(out, ">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
@@ -110,7 +112,7 @@ static void state_box(FILE *out, const char *cls, const char *label,
 		x, y, w, h, strong ? 5 : 2);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 		"font-weight=\"bold\">", x + 14, sub ? ly : y + h / 2 + 8,
-		h >= 60 ? 24 : 20);
+		h < 64 ? 18 : w < 300 ? 22 : 24);
 	math(out, label);
 	fputs("</text>\n", out);
 	if (sub) {
@@ -126,7 +128,8 @@ static void state_box(FILE *out, const char *cls, const char *label,
 	fprintf(out, "<text class=\"numbers\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" text-anchor=\"end\" fill=\"#333333\" "
 		"font-family=\"'DejaVu Sans Mono', monospace\">",
-		x + w - 8, y + h - (h >= 80 ? 4 : 10), w >= 360 ? NUM_FS : NUM_FS - 1);
+		x + w - 8, y + h - (h < 80 ? 10 : strong ? 7 : w < 300 ? 5 : 4),
+		w >= 360 ? NUM_FS : NUM_FS - 1);
 	for (int k = 0; k < len && k < DIAGRAM_CELLS; k++)
 		fprintf(out, "%s%s", k ? " " : "", signed_fixed(num, v[k], prec));
 	fputs("</text>\n</g>\n", out);
@@ -235,8 +238,9 @@ static void window_marks(FILE *out, const struct diagram *d,
 		int x, y0, y1;
 		box_xy(L, lo - 1, &x, &y0);
 		box_xy(L, hi - 1, &x, &y1);
-		y0 -= 6;
-		y1 += L->bh + 6;
+		int m = L->rh - L->bh >= 12 ? 6 : (L->rh - L->bh) / 2;
+		y0 -= m; /* in the gap between the rows */
+		y1 += L->bh + m;
 		fprintf(out, "<rect class=\"window-frame\" data-lo=\"%d\" "
 			"data-hi=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
 			"height=\"%d\" fill=\"none\" stroke=\"#7b3294\" "
