@@ -264,13 +264,8 @@ def main(argv):
 
     with torch.no_grad():
         loss, per = fwd()
-    mean = sum(v[0] for v in per.values()) / len(per)
-    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
-    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
-          % (args.epochs, seconds, cpu, mean, acc))
-    if args.compare:
-        return train_ref.compare(p, args.compare, args.tolerance)
-    return 0
+    return train_ref.finish(p, per, args.epochs, seconds, cpu,
+                            args.compare, args.tolerance)
 
 
 if __name__ == "__main__":

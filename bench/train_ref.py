@@ -263,6 +263,14 @@ def forward_bahdanau(p, data, scorers, H, lam):
         bwd[i] = hb
     Hs = torch.cat((torch.stack(fwd, 1), torch.stack(bwd, 1)), -1)
     s0 = torch.tanh(bwd[0] @ p["decoder.W_init"].T)
+    return decode_bahdanau(p, data, scorers, H, lam, Hs, s0)
+
+
+def decode_bahdanau(p, data, scorers, H, lam, Hs, s0):
+    """forward_bahdanau()'s decoder from the states Hs (B, N, H) and s_0
+    (B, H), whatever encoded them (bench/caption_ref.py's patches too)."""
+    src, src_len, src_mask, inputs, gold, mask, align, linked = data
+    B, N = src.shape
     y = p["target"][inputs]
     total, per = 0.0, {}
     ntok = mask.sum()
@@ -320,6 +328,17 @@ def compare(p, path, tolerance):
     return 0 if worst <= tolerance and not missing else 1
 
 
+def finish(p, per, epochs, seconds, cpu, compare_to=None, tolerance=1e-12):
+    """Prints the line of a reference's run (the epochs, the seconds of
+    its training loop, the final loss and accuracy from per, forward()'s
+    second value) and, with compare_to, compare()'s; its exit status."""
+    mean = sum(v[0] for v in per.values()) / len(per)
+    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
+    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
+          % (epochs, seconds, cpu, mean, acc))
+    return compare(p, compare_to, tolerance) if compare_to else 0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--init", required=True)
@@ -367,13 +386,8 @@ def main(argv):
     if args.trace:
         for name, q in p.items():
             print(name, " ".join("%.17g" % x for x in q.detach().flatten()))
-    mean = sum(v[0] for v in per.values()) / len(per)
-    acc = sum(v[1] / v[2] for v in per.values()) / len(per)
-    print("epochs %d seconds %.6f cpu %.6f loss %.9f accuracy %.4f"
-          % (args.epochs, seconds, cpu, mean, acc))
-    if args.compare:
-        return compare(p, args.compare, args.tolerance)
-    return 0
+    return finish(p, per, args.epochs, seconds, cpu, args.compare,
+                  args.tolerance)
 
 
 if __name__ == "__main__":

@@ -38,11 +38,12 @@ struct arch_class {
 	 * directions' states */
 	int bidir;
 	/* 1: its decoder's state depends on the attention of the steps
-	 * before even without input feeding (trace_steps_chained); then
-	 * carries names what carries it, "s_{t-1}" (for Luong's with input
-	 * feeding, "the fed h̃_{t-1}") */
+	 * before even without input feeding (trace_steps_chained) */
 	int chained;
-	const char *carries;
+	/* The Jensen gap's title when a step depends on the steps before
+	 * (chained, or input feeding): it names what carries the earlier
+	 * draws, marked with N_() and translated where it is printed */
+	const char *chained_title;
 	/* Fills tab (MODEL_MAX_PARAMS) with m's parameter sections in the
 	 * model file's order and returns how many (model_param_table):
 	 * its own, and model.h's blocks for the scorers in scorers. */

@@ -604,7 +604,8 @@ const struct arch_class arch_bahdanau = {
 	.owner = "Bahdanau's",
 	.bidir = 1,
 	.chained = 1,
-	.carries = "s_{t-1}",
+	.chained_title = N_("the Jensen gap (given the sampled past: s_{t-1} "
+			    "carries the earlier draws)"),
 	.encode = trace_encode_bidir,
 	.start = bahdanau_start,
 	.step = bahdanau_step,

@@ -751,7 +751,8 @@ const struct arch_class arch_luong = {
 	.model = "toy4",
 	.feed_model = "feed4",
 	.owner = "Luong's",
-	.carries = "the fed h̃_{t-1}",
+	.chained_title = N_("the Jensen gap (given the sampled past: the fed "
+			    "h̃_{t-1} carries the earlier draws)"),
 	.encode = trace_encode_rnn,
 	.start = luong_start,
 	.step = luong_step,

@@ -86,8 +86,12 @@ void calc_in_free(struct calc_in *in);
 
 /* The formatters: text (each record as the trace prints it), JSON
  * (every input, weight and intermediate under its plain name), CSV (the
- * trace's long form).  Each returns 0, or -1 on a write error. */
+ * trace's long form), Markdown.  Each returns 0, or -1 on a write error. */
 int calc_fmt_text(FILE *out, const struct calc *c, const struct fmt_opts *o);
 int calc_fmt_json(FILE *out, const struct calc *c, const struct fmt_opts *o);
+/* The same numbers as a Markdown document (calc_md.c): the inputs, each
+ * score with its terms, the softmax and the weighted sum as tables,
+ * every number with o->precision digits. */
+int calc_fmt_md(FILE *out, const struct calc *c, const struct fmt_opts *o);
 
 #endif

@@ -10,6 +10,7 @@
 #include "fmt_svg.h"
 #include "image_fmt.h"
 #include "num.h"
+#include "utf8.h"
 
 /* The level of a weight in [0, 1], to the nearest quarter. */
 static int caption_weight_level(double a)
@@ -134,39 +135,86 @@ static void caption_svg_panel(FILE *out, const struct pgm_image *im,
 	fputs("</text>\n", out);
 }
 
-int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name)
+/* The subtitle, under the image's name. */
+static const char csvg_sub[] = "each word's weights α<tspan "
+	"baseline-shift=\"sub\" font-size=\"75%\">t,i</tspan> over the "
+	"3×3 cells";
+#define CSVG_SUB_COLS 44  /* its columns, the subscript counted */
+#define CSVG_FS_SUB 24    /* its size: its subscript, 18 px, is the
+			     picture's smallest text */
+
+/* The layout: the panels a row, so that the picture is as large as it
+ * goes on a 16:9 slide (a strip of one panel a word is not), and the
+ * picture's size; a run's panels wrap onto rows of their own. */
+struct csvg_lay {
+	int per_row, rows_run, width, height, top;
+};
+
+static void caption_svg_lay(struct csvg_lay *L, const struct trace *tr,
+			    const char *name)
 {
-	const struct pgm_image *im = tr->input;
 	int most = 1;
 	for (int run = 0; run < tr->nruns; run++)
 		if (tr->runs[run].nsteps > most)
 			most = tr->runs[run].nsteps;
-	int width = 2 * CSVG_MARGIN + most * (CSVG_SIDE + CSVG_GAP);
-	int height = CSVG_MARGIN + CSVG_FS_TITLE + 20 + tr->nruns * CSVG_ROW;
+	/* the texts' widths: 0.66 em a column of the bold title, 0.62 em
+	 * of the rest */
+	int text = utf8_width(name) * CSVG_FS_TITLE * 66 / 100;
+	if (text < CSVG_SUB_COLS * CSVG_FS_SUB * 62 / 100)
+		text = CSVG_SUB_COLS * CSVG_FS_SUB * 62 / 100;
+	*L = (struct csvg_lay){ most, 1, 0, 0,
+				CSVG_MARGIN + CSVG_FS_TITLE + CSVG_FS_SUB +
+				28 };
+	long best = -1;
+	for (int p = most; p >= 1; p--) {
+		int rows = (most + p - 1) / p;
+		int w = 2 * CSVG_MARGIN + p * (CSVG_SIDE + CSVG_GAP);
+		if (w < 2 * CSVG_MARGIN + text)
+			w = 2 * CSVG_MARGIN + text;
+		int h = L->top + tr->nruns * (CSVG_FS + 12 + rows *
+					       (CSVG_ROW - CSVG_FS - 12));
+		long fit = 1920000L / w < 1080000L / h ? 1920000L / w
+						       : 1080000L / h;
+		if (fit > best) { /* at equal fit, more panels a row */
+			best = fit;
+			*L = (struct csvg_lay){ p, rows, w, h, L->top };
+		}
+	}
+}
+
+int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name)
+{
+	const struct pgm_image *im = tr->input;
+	struct csvg_lay L;
+	caption_svg_lay(&L, tr, name);
+	const int run_h = CSVG_FS + 12 + L.rows_run * (CSVG_ROW - CSVG_FS - 12);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">"
 		"\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
 		"<text class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
-		"font-weight=\"bold\" fill=\"#222222\">", width, height, width,
-		height, CSVG_MARGIN, CSVG_MARGIN + CSVG_FS_TITLE,
+		"font-weight=\"bold\" fill=\"#222222\">", L.width, L.height,
+		L.width, L.height, CSVG_MARGIN, CSVG_MARGIN + CSVG_FS_TITLE,
 		CSVG_FS_TITLE);
 	fmt_svg_text(out, name);
-	fputs(": each word's weights α<tspan baseline-shift=\"sub\" "
-		"font-size=\"75%\">t,i</tspan> over the 3×3 cells</text>\n",
-		out);
+	fprintf(out, "</text>\n<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" fill=\"#555555\">%s</text>\n", CSVG_MARGIN,
+		CSVG_MARGIN + CSVG_FS_TITLE + CSVG_FS_SUB + 10, CSVG_FS_SUB,
+		csvg_sub);
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
-		int y = CSVG_MARGIN + CSVG_FS_TITLE + 20 + run * CSVG_ROW;
+		int y = L.top + run * run_h;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 			"fill=\"#555555\">%s scorer</text>\n", CSVG_MARGIN,
 			y + CSVG_FS, CSVG_FS, trace_scorer_name(ru->scorer));
 		for (int t = 1; t <= ru->nsteps; t++) {
 			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
 					    : tr->m->eos) : ru->pred[t - 1];
+			int col = (t - 1) % L.per_row, row = (t - 1) / L.per_row;
 			caption_svg_panel(out, im, trace_weights(tr, run, t),
 					  tr->m->tgt.words[w], t, CSVG_MARGIN +
-					  (t - 1) * (CSVG_SIDE + CSVG_GAP),
-					  y + CSVG_FS + 12);
+					  col * (CSVG_SIDE + CSVG_GAP),
+					  y + CSVG_FS + 12 + row *
+					  (CSVG_ROW - CSVG_FS - 12));
 		}
 	}
 	fputs("</svg>\n", out);

@@ -162,11 +162,11 @@ int cli_value_error(const char *what, const char *arg,
 	struct fmt_buf b = FMT_BUF_INIT;
 	const char *near = suggest_closest(arg, names, n);
 	if (near)
-		fmt_buf_printf(&b, "did you mean '%s'? ", near);
-	fmt_buf_printf(&b, "expected ");
+		fmt_buf_printf(&b, _("did you mean '%s'? "), near);
+	fmt_buf_printf(&b, "%s", _("expected "));
 	for (int k = 0; k < n; k++)
-		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? ", "
-			       : " or ", names[k]);
+		fmt_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 < n ? _(", ")
+			       : _(" or "), names[k]);
 	fmt_buf_putc(&b, '\0');
 	int rc = cli_usage_errorf("unknown %s '%s'; %s", what, arg, b.p);
 	fmt_buf_free(&b);
@@ -452,6 +452,14 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		return cli_window(&o->cfg, c, arg);
 	case CLI_OPT_input_feeding:
 		o->feed = 1;
+		return 0;
+	case CLI_OPT_set:
+		if (o->fmt.nset == WHATIF_MAX)
+			return cli_usage_errorf("--set:%d:1: expected at most %d "
+						"--set", WHATIF_MAX + 1,
+						WHATIF_MAX);
+		o->set_arg[o->fmt.nset++] = arg;
+		o->fmt.set = o->set_edits;
 		return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
@@ -767,8 +775,19 @@ int cli_load_window(struct model *m, const char *path, int arch, int feed,
 
 int cli_load(struct model *m, const struct cli_opts *o)
 {
-	return cli_load_window(m, o->model_path, o->arch, o->feed,
-			       o->cfg.window);
+	if (cli_load_window(m, o->model_path, o->arch, o->feed,
+			    o->cfg.window) != 0)
+		return -1;
+	for (int k = 0; k < o->fmt.nset; k++) {
+		struct errbuf err;
+		if (whatif_apply(m, o->set_arg[k], k + 1, &o->fmt.set[k],
+				 &err) != 0) {
+			cli_usage_error(err.msg);
+			model_free(m);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
@@ -913,8 +932,9 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 		return cli_usage_error("--arch=all steps through the built-in "
 				       "model of each architecture; drop "
 				       "--model");
-	if (o->arch != ARCH_ALL && cli_load(&ms[n++], o) != 0)
-		return EXIT_DATA;
+	int lrc = o->arch != ARCH_ALL ? cli_load(&ms[n++], o) : 0;
+	if (lrc != 0)
+		return lrc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
 	for (; o->arch == ARCH_ALL && n < ARCH_COUNT; n++)
 		if (cli_load_feed(&ms[n], NULL, n, o->feed) != 0) {
 			while (n-- > 0)
@@ -948,8 +968,9 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 	struct errbuf err;
 	if (cli_check_inputs(o))
 		return EXIT_USAGE;
-	if (cli_load(&m, o) != 0)
-		return EXIT_DATA;
+	int lrc = cli_load(&m, o);
+	if (lrc != 0)
+		return lrc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
 	if (outfile_open(&of, o->output, &err) != 0) {
 		cli_error(err.msg);
 		model_free(&m);

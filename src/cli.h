@@ -9,6 +9,7 @@
 #include "model.h"
 #include "raster.h"
 #include "tui.h"
+#include "whatif.h"
 
 /* Exit statuses, documented in the man page. */
 #define EXIT_OK 0
@@ -52,6 +53,8 @@ struct cli_opts {
 	                           the attention's axes */
 	int cfg_set;            /* --hard or --seed was given */
 	int feed;               /* --input-feeding: the model must have it */
+	const char *set_arg[WHATIF_MAX]; /* (fmt.nset) the --set arguments */
+	struct whatif_edit set_edits[WHATIF_MAX]; /* fmt.set: as applied */
 };
 
 /* The option opt (a code of cli_getopt) that chooses a selection
@@ -179,7 +182,9 @@ int cli_load_window(struct model *m, const char *path, int arch, int feed,
 		    int window);
 
 /* Loads the model of the options (the built-in one by default) into *m;
- * returns 0, or -1 after printing the error. */
+ * returns 0, or -1 after printing the error. 
+ * Then applies the --set edits (fmt.set filled); a bad one returns
+ * EXIT_USAGE after its --set:N:COL message, m freed. */
 int cli_load(struct model *m, const struct cli_opts *o);
 
 /* Refuses an output (-o out; NULL or "-": standard output) that would

@@ -15,9 +15,9 @@
 #include "outfile.h"
 #include "scorer.h"
 
-enum calc_format { CALC_TEXT, CALC_JSON, CALC_JSONL, CALC_CSV };
+enum calc_format { CALC_TEXT, CALC_JSON, CALC_JSONL, CALC_CSV, CALC_MD };
 static const char *const calc_formats[] = { "text", "json", "jsonl", "csv",
-					     NULL };
+					     "markdown", NULL };
 
 struct cli_calc_opts {
 	const char *arg[3];  /* --query, --keys, --values, or NULL */
@@ -68,7 +68,7 @@ static int cli_calc_opt(struct cli_calc_opts *o, struct calc_in *in, int c)
 				o->format = (enum calc_format)k;
 				return 0;
 			}
-		cli_value_error("format", optarg, calc_formats, 4);
+		cli_value_error("format", optarg, calc_formats, 5);
 		return 2;
 	case 'p':
 		if (cli_int(optarg, 0, NUM_MAX_PREC, &o->fo.precision) == 0)
@@ -142,6 +142,7 @@ static int cli_calc_write(const struct cli_calc_opts *o,
 		calc_fmt_json(of.fp, &c, &(struct fmt_opts){ .compact = 1 });
 		break;
 	case CALC_CSV: fmt_csv_trace(of.fp, &c.tr, &o->fo, 1); break;
+	case CALC_MD: calc_fmt_md(of.fp, &c, &o->fo); break;
 	}
 	calc_free(&c);
 	outfile_wrote(&of);

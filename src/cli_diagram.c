@@ -226,26 +226,6 @@ static int cli_diagram_write(const struct trace *tr, int t, const char *path,
 	return outfile_commit(&of, err);
 }
 
-/* The directory of --all-steps: dir, made (as mkdir does, not its
- * parents) if it does not exist; *made is set if this run made it.
- * Returns 0, or -1 with err set. */
-static int cli_diagram_dir(const char *dir, int *made, struct errbuf *err)
-{
-	struct stat st;
-	*made = 0;
-	if (stat(dir, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return 0;
-		errno = ENOTDIR;
-	} else if (errno == ENOENT && mkdir(dir, 0777) == 0) {
-		*made = 1;
-		return 0;
-	}
-	err_set(err, "%s: %s (--all-steps writes DIR/step-T.svg or .png "
-		"into a directory)", dir, strerror(errno));
-	return -1;
-}
-
 /* DIR/step-T.svg (png: .png) for step t; the caller frees it. */
 static char *cli_diagram_path(const char *dir, int t, int png)
 {
@@ -278,7 +258,9 @@ static int cli_diagram_all(const struct trace *tr, const char *dir,
 		if (o->model_path && !model_builtin_name(o->model_path))
 			rc = cli_check_overwrite(paths[t], "--model",
 						 o->model_path);
-	if (rc == 0 && cli_diagram_dir(dir, &made, err) != 0)
+	if (rc == 0 && outfile_mkdir(dir, "--all-steps writes DIR/step-T.svg "
+				     "or .png into a directory", &made,
+				     err) != 0)
 		rc = -1;
 	while (rc == 0 && opened < n)
 		if (cli_diagram_put(tr, opened + 1, paths[opened], o,

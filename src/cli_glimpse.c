@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_glimpse.h"
+#include "i18n.h"
 #include "cli_options.h"
 #include "glimpse.h"
 #include "glimpse_batch.h"
@@ -42,7 +43,7 @@ struct cli_glimpse_opts {
 
 static void cli_glimpse_help(void)
 {
-	fputs(
+	fputs(_(
 "Usage: attn-trace glimpse [OPTION]... IMAGE.pgm\n"
 "  or:  attn-trace glimpse --train=CAPTIONS -o MODEL [--epochs=N] [--seed=N]\n"
 "  or:  attn-trace glimpse --measure=CAPTIONS [-m MODEL]\n"
@@ -53,13 +54,13 @@ static void cli_glimpse_help(void)
 "RNN proposes a place l-hat = tanh(W_l h + b_l), the place l is drawn\n"
 "around it, l = l-hat + sigma eps (eps standard normal, from u by\n"
 "Box-Muller), a retina reads 2x2 pixels there and a 4x4 region averaged\n"
-"to 2x2, a glimpse network g = tanh(W_g [retina; l] + b_g) and the core\n"
-"h = tanh(W_h h + W_x g + b_h) take it in, and after the last glimpse\n"
-"softmax(W_c h + b_c) names the class (doc/model.md).\n"
+"to 2x2, a glimpse network phi = tanh(W_g [retina; l] + b_g) and the\n"
+"core h = tanh(W_h h + W_x phi + b_h) take it in, and after the last\n"
+"glimpse softmax(W_o h + b_o) names the class (doc/model.md).\n"
 "\n"
-"Options:\n", stdout);
+"Options:\n"), stdout);
 	cli_help_options(CLI_CMD_BIT(glimpse), 24);
-	fputs(
+	fputs(_(
 "\n"
 "Examples:\n"
 "  attn-trace glimpse data/images/heldout/bar-x1.pgm --class=bar\n"
@@ -67,7 +68,7 @@ static void cli_glimpse_help(void)
 "  attn-trace glimpse --measure=data/images/heldout.captions\n"
 "  attn-trace glimpse -f csv data/images/heldout/dot-y1-x4.pgm\n"
 "  ls data/images/heldout/*.pgm >images.list\n"
-"  attn-trace glimpse --batch=images.list -f jsonl\n",
+"  attn-trace glimpse --batch=images.list -f jsonl\n"),
 	      stdout);
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch.h"
@@ -29,6 +30,7 @@
 #include "self_view.h"
 #include "tok.h"
 #include "trace.h"
+#include "util.h"
 #include "window.h"
 
 #define CLI_HEATMAP_SENTENCE DEFAULT_SENTENCE
@@ -81,6 +83,11 @@ static void cli_heatmap_help(void)
 "\n"
 "Options:\n"), CLI_HEATMAP_SENTENCE);
 	cli_help_options(CLI_CMD_BIT(heatmap), 24);
+	fputs(_(
+"\n"
+"-o DIR/ (a name that ends in / or is a directory) writes one slide a\n"
+"panel: DIR/heatmap-SCORER.svg for each scorer of --scorer=all.\n"),
+	      stdout);
 	fputs(_(
 "\n"
 "Example:\n"
@@ -274,6 +281,66 @@ static const char *cli_heatmap_image(const struct trace *tr)
 	return strcmp(name, "-") == 0 ? "standard input" : name;
 }
 
+/* Whether out names a directory: it ends in '/' or is one. */
+static int cli_heatmap_is_dir(const char *out)
+{
+	struct stat st;
+	if (!out || strcmp(out, "-") == 0)
+		return 0;
+	return out[strlen(out) - 1] == '/' ||
+	       (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* DIR/heatmap-SCORER.svg for run r of tr, DIR/heatmap-ARCH-SCORER.svg
+ * when several architectures are drawn; the caller frees it. */
+static char *cli_heatmap_path(const char *dir, const struct trace *tr,
+			      int r, int archs)
+{
+	return xasprintf("%s%sheatmap%s%s-%s.svg", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 archs ? "-" : "", archs ? arch_get(tr->arch)->name
+			 : "", trace_scorer_name(tr->runs[r].scorer));
+}
+
+/* One slide a panel (doc/heatmap.md, "Legible from the back row"):
+ * every run of the ntr traces into directory dir (made if missing), each
+ * the picture `heatmap --scorer=S` draws, all written to temporary files
+ * first and put in place together (outfile_commit_all()).  Returns 0, or
+ * -1 with err set and nothing of this run left. */
+static int cli_heatmap_dir(const struct trace *const *trs, int ntr,
+			   const char *dir, const struct cli_heatmap_opts *o,
+			   struct errbuf *err)
+{
+	struct outfile of[SCORER_COUNT * ARCH_COUNT];
+	int n = 0, made, rc = outfile_mkdir(dir, "heatmap -o DIR/ writes "
+					    "DIR/heatmap-SCORER.svg, one a "
+					    "panel", &made, err);
+	_Static_assert(SCORER_COUNT * ARCH_COUNT <= OUTFILE_SLOTS,
+		       "the signal guard covers every panel's file");
+	for (int j = 0; j < ntr && rc == 0; j++)
+		for (int r = 0; r < trs[j]->nruns && rc == 0; r++) {
+			char *path = cli_heatmap_path(dir, trs[j], r, ntr > 1);
+			rc = outfile_open(&of[n], path, err);
+			free(path);
+			if (rc != 0)
+				break;
+			if (fmt_svg_heatmap(of[n].fp, trs[j], r, &o->svg) != 0 &&
+			    !ferror(of[n].fp)) {
+				err_set(err, "cannot draw the heatmap");
+				rc = -1;
+			}
+			outfile_wrote(&of[n++]);
+		}
+	if (rc == 0)
+		rc = outfile_commit_all(of, n, err);
+	else
+		for (int k = 0; k < n; k++)
+			outfile_abort(&of[k]);
+	if (rc != 0 && made)
+		rmdir(dir); /* this run made it: it goes, if empty */
+	return rc;
+}
+
 /* Writes the picture of the ntr traces (one for each architecture
  * drawn, or for each --model with --gradient-paths, labelled by labels,
  * or NULL) to the output, whole or not at all.  Returns 0, or -1 with err
@@ -284,6 +351,9 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 			     struct errbuf *err)
 {
 	struct outfile of;
+	if (!o->cfg.grad_paths && !caption_image_name(trs[0]) &&
+	    cli_heatmap_is_dir(o->output))
+		return cli_heatmap_dir(trs, ntr, o->output, o, err);
 	if (outfile_open_picture(&of, o->output, &o->png, err) != 0)
 		return -1;
 	int rc;

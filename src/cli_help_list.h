@@ -11,13 +11,10 @@
  * filled from a registry: @scorers, @windows, @formats or @stages.  An
  * option whose help differs between commands (--format, --precision)
  * has an entry for each.  Each page lists its entries in this order.
+ * TEXT is written out whole in each entry, never through a macro: the
+ * catalogue's msgid is what xgettext reads between the parentheses.
  * No include guard: read once, by cli_options.c. */
 #define C_MAIN (C(trace) | C(tui) | C(model)) /* the main help */
-/* --png-size, after -o on each page that draws a picture */
-#define HELP_PNG_SIZE \
-	"the box that -o FILE.png is scaled to fit,\n" \
-	"keeping the picture's shape: WxH pixels, or W\n" \
-	"alone for W wide (default 1920x1080, a slide)"
 HELP(scorer, C_MAIN, "LIST",
      "a scorer, several separated by commas, or all\n"
      "(default dot)\n"
@@ -54,7 +51,10 @@ HELP(output, C(heatmap) | C(diagram), "FILE",
      "write the picture to FILE (default: standard\n"
      "output); FILE is replaced whole, or not at all;\n"
      "FILE.png: a PNG image instead of SVG")
-HELP(png_size, C(heatmap) | C(diagram), "WxH", HELP_PNG_SIZE)
+HELP(png_size, C(heatmap) | C(diagram), "WxH",
+     "the box that -o FILE.png is scaled to fit,\n"
+     "keeping the picture's shape: WxH pixels, or W\n"
+     "alone for W wide (default 1920x1080, a slide)")
 HELP(output, C(deck), "FILE",
      "write the deck to FILE (default: standard\n"
      "output); FILE is replaced whole, or not at all")
@@ -127,6 +127,10 @@ HELP(hard, C(heatmap), "RULE",
      "the default) or their argmax (argmax)")
 HELP(seed, C_MAIN | C(heatmap), "N",
      "seed of --hard's draws (default 0)")
+HELP(set, C(trace) | C(tui), "NAME=VALUE",
+     "what-if: set a weight or embedding before tracing,\n"
+     "by its model section and indices from 1, e.g.\n"
+     "general.W[2][3]=0.5 or source[je][2]=-1 (repeatable)")
 HELP(gradient, C_MAIN, "",
      "with --hard and --target: REINFORCE's learning\n"
      "signal at each step (R, R̄, R - R̄, the score-function,\n"
@@ -355,7 +359,10 @@ HELP(precision, C(self), "N",
 HELP(output, C_MAIN | C(self), "FILE",
      "write to FILE, atomically, instead of stdout")
 HELP(png_size, C(self), "WxH",
-     "with --format=svg or diagram-svg:\n" HELP_PNG_SIZE)
+     "with --format=svg or diagram-svg:\n"
+     "the box that -o FILE.png is scaled to fit,\n"
+     "keeping the picture's shape: WxH pixels, or W\n"
+     "alone for W wide (default 1920x1080, a slide)")
 HELP(stage, C_MAIN, "LIST",
      "print only these stages: @stages\n"
      "(comma-separated; scoring includes decoder)")
@@ -380,7 +387,10 @@ HELP(output, C(image), "FILE",
      "in them up to 9x9) into FILE, - for standard\n"
      "output; the file appears whole or not at all;\n"
      "FILE.png: a PNG image instead of SVG")
-HELP(png_size, C(image), "WxH", HELP_PNG_SIZE)
+HELP(png_size, C(image), "WxH",
+     "the box that -o FILE.png is scaled to fit,\n"
+     "keeping the picture's shape: WxH pixels, or W\n"
+     "alone for W wide (default 1920x1080, a slide)")
 HELP(model, C(caption), "FILE",
      "the image model: a model file, or caption4, the\n"
      "built-in one (the default)")
@@ -423,7 +433,10 @@ HELP(accuracy_format, C(accuracy), "FORMAT",
 HELP(output, C(accuracy), "FILE",
      "write to FILE, atomically, instead of stdout")
 HELP(png_size, C(accuracy), "WxH",
-     "with --format=svg:\n" HELP_PNG_SIZE)
+     "with --format=svg:\n"
+     "the box that -o FILE.png is scaled to fit,\n"
+     "keeping the picture's shape: WxH pixels, or W\n"
+     "alone for W wide (default 1920x1080, a slide)")
 HELP(scorer, C(accuracy), "LIST",
      "for the --model options after it: the scorers,\n"
      "separated by commas, or all, a line each (default:\n"
@@ -497,9 +510,10 @@ HELP(calc_seed, C(calc), "N",
      "gives none (default 1)")
 HELP(calc_format, C(calc), "FORMAT",
      "text (the default), json, jsonl (the JSON on one\n"
-     "line) or csv")
+     "line), csv or markdown")
 HELP(calc_precision, C(calc), "N",
-     "digits after the point in text (default 4)")
+     "digits after the point in text and markdown\n"
+     "(default 4)")
 HELP(calc_output, C(calc), "FILE",
      "write to FILE (default: standard output); FILE is\n"
      "replaced whole, or not at all")

@@ -118,18 +118,17 @@ static const char *cli_stage_nth(int k);
 
 /* The lists a help text fills in ("@scorers"), from their registries:
  * the separator before the last name (NULL: a comma, as before the
- * others), and whether the line wraps at 80 columns (cli_help_list). */
+ * others).  Each list wraps at 80 columns (cli_help_list). */
 static const struct cli_help_fill {
 	const char *name;
 	const char *(*nth)(int);
 	const char *last;
-	int wrap;
 } cli_help_fills[] = {
-	{ "scorers", cli_scorer_name_nth, NULL, 0 },
-	{ "windows", cli_window_nth, N_(" or "), 0 },
-	{ "formats", cli_format_name, N_(" or "), 1 },
-	{ "stages", cli_stage_nth, NULL, 1 },
-	{ "accuracy-formats", accuracy_format_name, N_(" or "), 1 },
+	{ "scorers", cli_scorer_name_nth, NULL },
+	{ "windows", cli_window_nth, N_(" or ") },
+	{ "formats", cli_format_name, N_(" or ") },
+	{ "stages", cli_stage_nth, NULL },
+	{ "accuracy-formats", accuracy_format_name, N_(" or ") },
 };
 
 /* Prints names[0..n), separated by ", " and last before the last, then
@@ -139,14 +138,17 @@ static const struct cli_help_fill {
 static void cli_help_list(int col, const char *const *names, int n,
 			  const char *last, const char *tail)
 {
-	for (int k = 0; k <= n; k++) {
+	for (int k = 0; k < n || *tail; k++) {
 		char word[160];
-		if (k == n)
-			snprintf(word, sizeof word, "%s", tail);
-		else
+		if (k >= n) { /* the tail, a word at a time */
+			size_t wl = strcspn(tail + 1, " ") + 1;
+			snprintf(word, sizeof word, "%.*s", (int)wl, tail);
+			tail += wl;
+		} else {
 			snprintf(word, sizeof word, "%s%s%s", k == 0 ? "" :
 				 k + 1 == n && last ? last : " ", names[k],
 				 k + 1 < n && !(k + 2 == n && last) ? "," : "");
+		}
 		int len = utf8_width(word);
 		if (col > 24 && col + len > 80 && word[0] == ' ') {
 			fputs("\n                       ", stdout);
@@ -185,18 +187,10 @@ static void cli_help_line(const char *s, size_t len, int col)
 	while (n < 64 && (names[n] = f->nth(n)))
 		n++;
 	printf("%.*s", (int)(at - s), s);
-	if (f->wrap) {
-		char tail[128];
-		snprintf(tail, sizeof tail, "%.*s", restlen, rest);
-		cli_help_list(col + utf8_width_n(s, (size_t)(at - s)), names, n,
-			      f->last ? _(f->last) : NULL, tail);
-		return;
-	}
-	for (int k = 0; k < n; k++)
-		printf("%s%s", k == 0 ? "" : k + 1 == n && f->last ? _(f->last)
-
-			       : ", ", names[k]);
-	printf("%.*s\n", restlen, rest);
+	char tail[128];
+	snprintf(tail, sizeof tail, "%.*s", restlen, rest);
+	cli_help_list(col + utf8_width_n(s, (size_t)(at - s)), names, n,
+		      f->last ? _(f->last) : NULL, tail);
 }
 
 void cli_help_options(unsigned cmds, int col)

@@ -1057,11 +1057,14 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 		return cli_usage_errorf("--arch=all traces one sentence on the "
 					"built-in model of each architecture; "
 					"drop %s", o->batch ? "--batch" : "--model");
+	if (o->arch == ARCH_ALL && o->fmt.nset)
+		return cli_usage_error("--set edits one model; drop --arch=all");
 	struct model m;
+	int lrc = 0;
 	if (o->arch == ARCH_ALL)
 		memset(&m, 0, sizeof m); /* each run loads its own */
-	else if (cli_load(&m, o) != 0)
-		return EXIT_DATA;
+	else if ((lrc = cli_load(&m, o)) != 0)
+		return lrc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
 	struct outfile of;
 	struct errbuf err;
 	if (outfile_open(&of, o->output, &err) != 0) {

@@ -415,9 +415,11 @@ static void cli_train_command(char *buf, size_t size,
 				 num_shortest(aw, o->t.align_weight));
 		if (o->t.window != WINDOW_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
-				 " --window=%s --window-size=%d",
-				 window_get(o->t.window)->name,
-				 o->t.window_size);
+				 " --window=%s", window_get(o->t.window)->name);
+		if (o->t.window != WINDOW_DEFAULT &&
+		    !window_get(o->t.window)->sizeless)
+			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
+				 " --window-size=%d", o->t.window_size);
 		if (o->t.selection != SELECTION_DEFAULT)
 			snprintf(pos + strlen(pos), sizeof pos - strlen(pos),
 				 " --%s", selection_get(o->t.selection)->option);

@@ -20,6 +20,7 @@
 #include "diagram.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "num.h"
 #include "selection.h"
 #include "utf8.h"
@@ -702,9 +703,10 @@ int deck_html(FILE *out, const struct trace *tr, const struct deck_opts *o)
 	struct deck dk = { tr, o, NULL, 0, 0 };
 	int rc = 0;
 	deck_plan(&dk);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
-	      "charset=\"utf-8\">\n<meta name=\"generator\" "
-	      "content=\"attn-trace\">\n<title>attn-trace: ", out);
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta "
+		"charset=\"utf-8\">\n<meta name=\"generator\" "
+		"content=\"attn-trace\">\n<title>attn-trace: ",
+		i18n_html_lang());
 	deck_words(out, &tr->m->src, tr->src, tr->n);
 	fprintf(out, " (%s)</title>\n<style>\n%s</style>\n</head>\n<body>\n"
 		"<main id=\"deck\">\n", trace_scorer_name(tr->runs[0].scorer),

@@ -20,6 +20,7 @@
 #define FMT_SELF_TEXT_VERSION "attn-trace-self-text/2"
 #define FMT_SELF_JSON_VERSION "attn-trace-self/3"
 
+struct whatif_edit;
 struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
 	int top;         /* output probabilities listed at each step */
@@ -36,6 +37,10 @@ struct fmt_opts {
 	                     column "arch" of CSV; NULL otherwise */
 	int handout;     /* Markdown: 1 for a handout, its vectors kept on
 	                    one line and only the top outputs listed */
+	int nset;        /* --set: how many edits set[] holds */
+	struct whatif_edit *set; /* (nset) the edits applied to the model,
+	                    owned by the caller (struct cli_opts); JSON
+	                    writes them as "set", text as a "set" line */
 };
 
 /* The defaults: precision 4, top 3, every stage, with the terms. */
@@ -79,6 +84,10 @@ void fmt_csv_field(FILE *out, const char *s);
 /* s as Markdown text that shows as typed (doc/trace-format.md,
  * "Markdown": <, > and & as entities, the markup characters escaped). */
 void fmt_md_text(FILE *out, const char *s);
+
+/* "`[a, b]`": v (n) as fmt_text_vec() writes it with prec digits, as
+ * Markdown code so that it keeps its spacing. */
+void fmt_md_vec(FILE *out, const double *v, int n, int prec);
 
 /* The trace as Markdown tables for handouts. */
 int fmt_md_trace(FILE *out, const struct trace *tr, const struct fmt_opts *o);

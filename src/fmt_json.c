@@ -7,6 +7,7 @@
 #include "gradpath.h"
 #include "selection.h"
 #include "fmt.h"
+#include "whatif.h"
 #include "window.h"
 
 /* What every function of this file writes with. */
@@ -546,6 +547,27 @@ static void jw_run(const struct jw *w, int run)
 	fmt_buf_puts(w->b, "}");
 }
 
+/* "set": the --set edits applied to the model, if any, each with its
+ * name, the value set and the value it replaced. */
+static void jw_set(const struct jw *w)
+{
+	if (!w->o->nset)
+		return;
+	fmt_buf_puts(w->b, "\"set\": [");
+	for (int k = 0; k < w->o->nset; k++) {
+		const struct whatif_edit *e = &w->o->set[k];
+		fmt_buf_puts(w->b, k ? ", {\"name\": " : "{\"name\": ");
+		fmt_buf_json_string(w->b, e->name);
+		fmt_buf_puts(w->b, ", \"value\": ");
+		fmt_buf_json_num(w->b, e->value);
+		fmt_buf_puts(w->b, ", \"old\": ");
+		fmt_buf_json_num(w->b, e->old);
+		fmt_buf_puts(w->b, "}");
+	}
+	fmt_buf_puts(w->b, "],");
+	jw_nl(w, 1);
+}
+
 static void jw_header(const struct jw *w)
 {
 	const struct trace *tr = w->tr;
@@ -558,6 +580,7 @@ static void jw_header(const struct jw *w)
 	fmt_buf_json_string(w->b, m->name);
 	fmt_buf_printf(w->b, ",");
 	jw_nl(w, 1);
+	jw_set(w);
 	fmt_buf_printf(w->b, "\"embedding_dim\": %d, \"hidden_dim\": %d, "
 		"\"attention_dim\": %d,", m->E, m->H, m->A);
 	if (tr->arch != ARCH_DEFAULT)

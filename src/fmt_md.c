@@ -39,12 +39,17 @@ static void md_words(FILE *out, const struct vocab *v, const int *w, int n)
 	}
 }
 
-/* "`[a, b]`": a vector as code, so it keeps its spacing. */
-static void md_vec(FILE *out, const struct trace_rec *r, int prec)
+void fmt_md_vec(FILE *out, const double *v, int n, int prec)
 {
 	putc('`', out);
-	fmt_text_vec(out, r->result, r->len, prec);
+	fmt_text_vec(out, v, n, prec);
 	putc('`', out);
+}
+
+/* r's result as fmt_md_vec() writes it. */
+static void md_vec(FILE *out, const struct trace_rec *r, int prec)
+{
+	fmt_md_vec(out, r->result, r->len, prec);
 }
 
 static void md_header(FILE *out, const struct trace *tr,

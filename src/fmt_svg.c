@@ -405,9 +405,10 @@ static void svg_lay_columns(struct svg_lay *L)
 
 /* The highest picture whose smallest text (12.75 px) is still 20 px
  * fitted into a 1080 px slide, and the lowest a cell may be (its 13 px
- * value's line box is 15 px). */
+ * value's line box is 15 px; at 21 px location's 18 steps at 8 words,
+ * with the title on three lines, fit). */
 #define SVG_LEGIBLE_H (1080 * SVG_FS_SUB * 3 / 4 / 20)
-#define SVG_CELL_H_MIN 22
+#define SVG_CELL_H_MIN 21
 
 /* Whether a panel draws a window's marks (svg_windows). */
 static int svg_windowed(const struct svg_lay *L)
@@ -554,26 +555,28 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 	}
 	L->per_row = best;
 	ph = svg_lay_panels(L);
-	/* rows lower, down to SVG_CELL_H_MIN, while the picture is higher
-	 * than keeps its smallest text 20 px on a 1080 px slide; not under
-	 * a window, whose p_t runs in the room under the values */
-	/* (the titles and legend as svg_lay lays them below, the title on
-	 * two lines) */
-	int chrome = 2 * SVG_MARGIN + SVG_FS_TITLE + (1 + L->nsub) * SVG_LINE +
-		     12 + SVG_SUB_DROP + 28 + SVG_BAR_H + 6 + SVG_FS_TICK;
-	while (ph + chrome > SVG_LEGIBLE_H && L->ch > SVG_CELL_H_MIN &&
-	       !svg_windowed(L)) {
-		L->ch--;
-		ph = svg_lay_panels(L);
-	}
 	/* the title on one line, or broken to fit the panels or the
-	 * legible width, whichever is wider */
+	 * legible width, whichever is wider (the rows' height does not
+	 * change the width) */
 	int tw = svg_width(svg_cols(L->title), SVG_FS_TITLE, 1), lines = 1;
 	int room = svg_max(L->width, SVG_LEGIBLE_W) - 2 * SVG_MARGIN;
 	L->tcols = svg_cols(L->title);
 	if (tw > room) {
 		L->twrap = room * 100 / (SVG_FS_TITLE * 66);
 		lines = svg_title_lines(L->title, L->twrap, &L->tcols);
+	}
+	/* rows lower, down to SVG_CELL_H_MIN, while the picture is higher
+	 * than keeps its smallest text 20 px on a 1080 px slide; not under
+	 * a window, whose p_t runs in the room under the values */
+	/* (the titles and legend as svg_lay lays them below) */
+	int chrome = 2 * SVG_MARGIN + SVG_FS_TITLE +
+		     (svg_max(lines, 2) - 1 + L->nsub) * SVG_LINE + 12 +
+		     SVG_SUB_DROP + 28 +
+		     SVG_BAR_H + 6 + SVG_FS_TICK;
+	while (ph + chrome > SVG_LEGIBLE_H && L->ch > SVG_CELL_H_MIN &&
+	       !svg_windowed(L)) {
+		L->ch--;
+		ph = svg_lay_panels(L);
 	}
 	L->ntitle = lines;
 	int textw = svg_width(L->tcols, SVG_FS_TITLE, 1);

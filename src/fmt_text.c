@@ -7,6 +7,7 @@
 
 #include "arch.h"
 #include "fmt.h"
+#include "whatif.h"
 #include "gradpath.h"
 #include "i18n.h"
 #include "window.h"
@@ -584,6 +585,13 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	 * script may read them; the words in parentheses are prose */
 	fmt_buf_printf(b, _("model: %s (embedding %d, hidden %d, attention "
 			    "%d)\n"), m->name, m->E, m->H, m->A);
+	for (int k = 0; k < o->nset; k++) {
+		fmt_buf_printf(b, "set: %s = ", o->set[k].name);
+		text_num(b, o->set[k].value, o->precision, 0);
+		fmt_buf_puts(b, " (was ");
+		text_num(b, o->set[k].old, o->precision, 0);
+		fmt_buf_puts(b, ")\n");
+	}
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,

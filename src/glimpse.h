@@ -4,27 +4,29 @@
  *
  * For t = 1 .. T, with h_0 = 0 and the image's H_img × W_img pixels:
  *
- *   a_l = W_l·h_{t-1} + b_l,  l̂_t = tanh(a_l)         the proposed place
+ *   l̂_t = tanh(W_l·h_{t-1} + b_l)                      the proposed place
  *   l_t = l̂_t + σ·ε_t,  ε_t ~ N(0, I), Box–Muller      the drawn place
  *   log π(l_t | l̂_t) = -|ε_t|²/2 - 2 log σ - log 2π
  *   ∂ log π / ∂ l̂_t = (l_t - l̂_t) / σ²
- *   ρ(x, l_t): the retina, 8 numbers (below)
- *   x_t = [ρ; l_t],  g_t = tanh(W_g·x_t + b_g)         the glimpse network
- *   h_t = tanh(W_h·h_{t-1} + W_x·g_t + b_h)              the core RNN
+ *   ρ_t: the retina at l_t, 8 numbers (below)
+ *   φ_t = tanh(W_g·[ρ_t; l_t] + b_g)                     the glimpse network
+ *   h_t = tanh(W_h·h_{t-1} + W_x·φ_t + b_h)              the core RNN
  *
- * then p = softmax(W_c·h_T + b_c) over the classes.  A place l is
+ * then ŷ = softmax(W_o·h_T + b_o) over the classes (W_o and b_o are the
+ * model file's sections [W_c] and [b_c]; the symbols are those of
+ * doc/notation.md, where W_c and p mean other things).  A place l is
  * (row, column) in [-1, 1]²: -1 the top or left edge of the image, +1 the
  * bottom or right one.  The retina looks around the pixel corner nearest
- * to l clamped to [-1, 1]: R = ⌊(l_1 + 1)/2·H_img + 1/2⌋, C likewise
+ * to l clamped to [-1, 1]: row = ⌊(l_1 + 1)/2·H_img + 1/2⌋, col likewise
  * with l_2 and W_img (0 .. H_img, 0 .. W_img).  Its first 4 numbers are
- * the fovea, the 2×2 pixels around that corner (rows R-1, R; columns
- * C-1, C) at full resolution; its last 4 the periphery, the 4×4 pixels
- * around it (rows R-2 .. R+1) averaged in 2×2 blocks; both row-major, a
+ * the fovea, the 2×2 pixels around that corner (rows row-1, row; columns
+ * col-1, col) at full resolution; its last 4 the periphery, the 4×4 pixels
+ * around it (rows row-2 .. row+1) averaged in 2×2 blocks; both row-major, a
  * pixel outside the image 0.
  *
  * The draws: u_1, u_2 uniform in [0, 1) (SplitMix64, train_rand_next(),
  * the generator of --hard: the top 53 bits times 2^-53), then
- * ε = √(-2 log(1 - u_1))·(cos 2πu_2, sin 2πu_2).
+ * ε = √(-2 log(1 - u_1))·(cos 2π·u_2, sin 2π·u_2).
  *
  * The core computes and records and never prints; glimpse_fmt.c writes
  * the trace and the model as text, JSON and SVG. */
@@ -91,7 +93,7 @@ struct glimpse_step {
 	double l[2];            /* l̂ + σ·ε (or the held place) */
 	double log_pi;          /* log π(l | l̂) */
 	double dlogpi[2];       /* (l - l̂)/σ², ∂ log π / ∂ l̂ */
-	int row, col;           /* the retina's corner (R, C) */
+	int row, col;           /* the retina's corner (row, column) */
 	double x[GLIMPSE_IN];   /* [fovea 4; periphery 4; l] */
 	double a_g[GLIMPSE_MAX_G];  /* W_g·x + b_g (D) */
 	double g[GLIMPSE_MAX_G];    /* tanh(a_g) (D) */

@@ -15,11 +15,16 @@
 
 /* The picture is a lattice: grid row 2r+1 holds pixel row r, grid row
  * 2r the line above it; in a row, cell 2c+1 (two columns) pixel column
- * c, cell 2c (one column) the line left of it. */
-#define GF_ROWS (2 * PGM_MAX_SIDE + 1)
+ * c, cell 2c (one column) the line left of it.  Where a retina reaches
+ * past the image (a pixel there reads 0), the lattice grows by the
+ * pixels it needs, at most 2 a side, drawn as dots, so that every box
+ * shows whole. */
+#define GF_MARGIN 2
+#define GF_ROWS (2 * (PGM_MAX_SIDE + 2 * GF_MARGIN) + 1)
 struct gf_pic {
 	const char *cell[GF_ROWS][GF_ROWS];
-	int rows, cols;         /* 2H + 1, 2W + 1 */
+	int rows, cols;         /* 2(H + top + bottom) + 1, likewise */
+	int top, left;          /* the margin above and left, in pixels */
 };
 
 /* the strokes: [ascii][solid or dotted][across a pixel, across a
@@ -52,6 +57,10 @@ static void gf_box(struct gf_pic *p, int r0, int c0, int r1, int c1,
 		   int ascii, int style)
 {
 	const char *const *s = gf_stroke[ascii][style];
+	r0 += p->top;
+	r1 += p->top;
+	c0 += p->left;
+	c1 += p->left;
 	for (int r = 2 * r0; r <= 2 * r1; r++)
 		for (int c = 2 * c0; c <= 2 * c1; c++) {
 			if (r < 0 || c < 0 || r >= p->rows || c >= p->cols)
@@ -68,23 +77,59 @@ static const char *const gf_digit[GLIMPSE_MAX_STEPS] = {
 	"1", "2", "3", "4", "5", "6", "7", "8"
 };
 
+/* v clamped to 0 .. GF_MARGIN. */
+static int gf_clamp(int v)
+{
+	return v < 0 ? 0 : v > GF_MARGIN ? GF_MARGIN : v;
+}
+
+/* The margins p needs for the boxes of steps first .. last - 1 (reach
+ * 2 pixels from the corner with the periphery, else 1): how far past
+ * each edge of im they go, at most GF_MARGIN. */
+static void gf_margins(struct gf_pic *p, const struct pgm_image *im,
+		       const struct glimpse_trace *tr, int first, int last,
+		       int reach)
+{
+	int top = 0, left = 0, bottom = 0, right = 0;
+	for (int t = first; t < last; t++) {
+		int R = tr->st[t].row, C = tr->st[t].col;
+		top = top > reach - R ? top : reach - R;
+		left = left > reach - C ? left : reach - C;
+		bottom = bottom > R + reach - im->height ? bottom
+			 : R + reach - im->height;
+		right = right > C + reach - im->width ? right
+			: C + reach - im->width;
+	}
+	p->top = gf_clamp(top);
+	p->left = gf_clamp(left);
+	p->rows = 2 * (im->height + p->top + gf_clamp(bottom)) + 1;
+	p->cols = 2 * (im->width + p->left + gf_clamp(right)) + 1;
+}
+
 /* The picture with the foveas of steps first .. last - 1 (and their
  * peripheries if periphery), and the numbers of steps 0 .. marks - 1 on
- * their corners. */
+ * their corners; if grow, with the margins their boxes need, else the
+ * boxes clipped to the image (the stepper's narrow column). */
 static void gf_draw(FILE *out, const struct pgm_image *im,
 		    const struct glimpse_trace *tr, int first, int last,
-		    int periphery, int marks, int ascii)
+		    int periphery, int marks, int ascii, int grow)
 {
 	static struct gf_pic p;
-	p.rows = 2 * im->height + 1;
-	p.cols = 2 * im->width + 1;
+	const char *outside = ascii ? "x " : "··";
+	gf_margins(&p, im, tr, first, grow ? last : first,
+		   periphery ? 2 : 1);
 	for (int r = 0; r < p.rows; r++)
-		for (int c = 0; c < p.cols; c++)
-			p.cell[r][c] = c % 2 ? "  " : " ";
-	for (int r = 0; r < im->height; r++)
-		for (int c = 0; c < im->width; c++)
-			p.cell[2 * r + 1][2 * c + 1] = image_shade(image_level(
-				im->raw[r * im->width + c], im->maxval), ascii);
+		for (int c = 0; c < p.cols; c++) {
+			int pr = r / 2 - p.top, pc = c / 2 - p.left;
+			int in = pr >= 0 && pc >= 0 && pr < im->height &&
+				 pc < im->width;
+			p.cell[r][c] = c % 2 == 0 ? " "
+				       : r % 2 == 0 || in ? "  " : outside;
+			if (in && r % 2 && c % 2)
+				p.cell[r][c] = image_shade(image_level(
+					im->raw[pr * im->width + pc],
+					im->maxval), ascii);
+		}
 	for (int t = first; t < last; t++) {
 		int R = tr->st[t].row, C = tr->st[t].col;
 		if (periphery)
@@ -92,29 +137,34 @@ static void gf_draw(FILE *out, const struct pgm_image *im,
 		gf_box(&p, R - 1, C - 1, R + 1, C + 1, ascii, 0);
 	}
 	for (int t = 0; t < marks; t++)
-		p.cell[2 * tr->st[t].row][2 * tr->st[t].col] = gf_digit[t];
+		p.cell[2 * (tr->st[t].row + p.top)]
+		      [2 * (tr->st[t].col + p.left)] = gf_digit[t];
 	for (int r = 0; r < p.rows; r++) {
 		fputs("    ", out);
 		for (int c = 0; c < p.cols; c++)
 			fputs(p.cell[r][c], out);
 		fputc('\n', out);
 	}
+	if (p.rows > 2 * im->height + 1 || p.cols > 2 * im->width + 1)
+		fprintf(out, "    %s outside the image (read as 0)\n",
+			outside);
 }
 
 void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			 const struct glimpse_trace *tr, int first, int last,
 			 int path, int ascii)
 {
-	gf_draw(out, im, tr, first, last, !path, path ? tr->steps : 0, ascii);
+	gf_draw(out, im, tr, first, last, !path, path ? tr->steps : 0, ascii,
+		1);
 }
 
 void glimpse_fmt_picture_at(FILE *out, const struct pgm_image *im,
 			    const struct glimpse_trace *tr, int t, int ascii)
 {
 	if (t < tr->steps)
-		gf_draw(out, im, tr, t, t + 1, 1, t + 1, ascii);
+		gf_draw(out, im, tr, t, t + 1, 1, t + 1, ascii, 0);
 	else
-		gf_draw(out, im, tr, 0, tr->steps, 0, tr->steps, ascii);
+		gf_draw(out, im, tr, 0, tr->steps, 0, tr->steps, ascii, 0);
 }
 
 /* ---------------------------------------------------------------- text */
@@ -140,12 +190,12 @@ static void gf_place(FILE *out, const struct glimpse_model *m,
 		     const struct glimpse_step *s, int t, int prec)
 {
 	char lab[160];
-	snprintf(lab, sizeof lab, "a_l = W_l·h_%d + b_l", t - 1);
+	snprintf(lab, sizeof lab, "W_l·h_%d + b_l", t - 1);
 	gf_vec(out, lab, s->a_l, 2, prec);
-	snprintf(lab, sizeof lab, "l̂_%d = tanh(a_l)", t);
+	snprintf(lab, sizeof lab, "l̂_%d = tanh(W_l·h_%d + b_l)", t, t - 1);
 	gf_vec(out, lab, s->l_hat, 2, prec);
 	gf_vec(out, "u (SplitMix64)", s->u, 2, prec);
-	gf_vec(out, "ε = √(-2 log(1 - u_1))·(cos 2πu_2, sin 2πu_2)", s->eps,
+	gf_vec(out, "ε = √(-2 log(1 - u_1))·(cos 2π·u_2, sin 2π·u_2)", s->eps,
 	       2, prec);
 	char sg[NUM_BUFSZ];
 	snprintf(lab, sizeof lab, "l_%d = l̂_%d + σ·ε, σ = %s", t, t,
@@ -164,21 +214,22 @@ static void gf_sense(FILE *out, const struct glimpse_model *m,
 		     const struct glimpse_step *s, int t, int prec)
 {
 	char lab[160];
-	fprintf(out, "  retina at corner (R, C) = (%d, %d): fovea rows %d-%d, "
+	fprintf(out, "  retina at corner (row, column) = (%d, %d): fovea rows %d-%d, "
 		"columns %d-%d; periphery rows %d-%d, columns %d-%d (from 1)\n",
 		s->row, s->col, s->row, s->row + 1, s->col, s->col + 1,
 		s->row - 1, s->row + 2, s->col - 1, s->col + 2);
 	gf_vec(out, "fovea ρ_1..4", s->x, 4, prec);
 	gf_vec(out, "periphery ρ_5..8 (2×2 means)", s->x + 4, 4, prec);
-	snprintf(lab, sizeof lab, "x_%d = [ρ; l_%d]", t, t);
+	snprintf(lab, sizeof lab, "[ρ_%d; l_%d]", t, t);
 	gf_vec(out, lab, s->x, GLIMPSE_IN, prec);
-	snprintf(lab, sizeof lab, "a_g = W_g·x_%d + b_g", t);
+	snprintf(lab, sizeof lab, "W_g·[ρ_%d; l_%d] + b_g", t, t);
 	gf_vec(out, lab, s->a_g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "g_%d = tanh(a_g)", t);
+	snprintf(lab, sizeof lab, "φ_%d = tanh(W_g·[ρ_%d; l_%d] + b_g)", t, t, t);
 	gf_vec(out, lab, s->g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "a_h = W_h·h_%d + W_x·g_%d + b_h", t - 1, t);
+	snprintf(lab, sizeof lab, "W_h·h_%d + W_x·φ_%d + b_h", t - 1, t);
 	gf_vec(out, lab, s->a_h, m->hidden, prec);
-	snprintf(lab, sizeof lab, "h_%d = tanh(a_h)", t);
+	snprintf(lab, sizeof lab, "h_%d = tanh(W_h·h_%d + W_x·φ_%d + b_h)", t,
+		 t - 1, t);
 	gf_vec(out, lab, s->h, m->hidden, prec);
 }
 
@@ -189,26 +240,28 @@ void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
 	char lab[160], num[NUM_BUFSZ];
 	int T = m->steps;
 	fprintf(out, "\nclassifier\n");
-	snprintf(lab, sizeof lab, "z = W_c·h_%d + b_c", T);
+	snprintf(lab, sizeof lab, "W_o·h_%d + b_o", T);
 	gf_vec(out, lab, tr->z, m->nclass, prec);
-	gf_vec(out, "p = softmax(z)", tr->p, m->nclass, prec);
+	snprintf(lab, sizeof lab, "ŷ = softmax(W_o·h_%d + b_o)", T);
+	gf_vec(out, lab, tr->p, m->nclass, prec);
 	for (int k = 0; k < m->nclass; k++)
-		fprintf(out, "%s p(%s) = %s", k ? "," : "   ", m->cls[k],
+		fprintf(out, "%s ŷ[%s] = %s", k ? "," : "   ", m->cls[k],
 			num_fixed(num, tr->p[k], prec));
 	fprintf(out, "\n  class: %s\n", m->cls[tr->pred]);
 	if (tr->truth < 0)
 		return;
 	fprintf(out, "\nlearning (true class %s)\n", m->cls[tr->truth]);
-	gf_num(out, "loss -log p(y)", tr->loss, prec);
+	snprintf(lab, sizeof lab, "loss -log ŷ[%s]", m->cls[tr->truth]);
+	gf_num(out, lab, tr->loss, prec);
 	gf_num(out, "reward R (1 if the class is right)", tr->reward, prec);
 	for (int t = 0; t < T; t++) {
-		snprintf(lab, sizeof lab, "b_%d = %s, A_%d = R - b_%d", t + 1,
+		snprintf(lab, sizeof lab, "R̄_%d = %s, δ_%d = R - R̄_%d", t + 1,
 			 num_fixed(num, m->base[t], prec), t + 1, t + 1);
 		gf_num(out, lab, tr->adv[t], prec);
 		double d[2] = { tr->adv[t] * tr->st[t].dlogpi[0],
 				tr->adv[t] * tr->st[t].dlogpi[1] };
 		snprintf(lab, sizeof lab,
-			 "REINFORCE A_%d·∂ log π / ∂ l̂_%d (ascent)", t + 1,
+			 "REINFORCE δ_%d·∂ log π / ∂ l̂_%d (ascent)", t + 1,
 			 t + 1);
 		gf_vec(out, lab, d, 2, prec);
 	}

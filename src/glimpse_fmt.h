@@ -57,9 +57,12 @@ int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
 		     int prec, int ascii);
 
 /* The picture of im with the retina of the steps first .. last - 1 of
- * tr (the fovea solid, the periphery dotted; only where they lie on the
- * image); with path, only their foveas, and each glimpse's corner marked
- * with its number (1 ..).  A pixel is two columns, and the lines between pixels one. */
+ * tr (the fovea solid, the periphery dotted); with path, only their
+ * foveas, and each glimpse's corner marked with its number (1 ..).  A
+ * pixel is two columns, and the lines between pixels one.  Where a box
+ * reaches past the image, the picture grows by the pixels it needs (at
+ * most 2 a side), drawn "··" ("x " in ASCII), and a last line says what
+ * they are, so that every box shows whole. */
 void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 			 const struct glimpse_trace *tr, int first, int last,
 			 int path, int ascii);
@@ -67,7 +70,7 @@ void glimpse_fmt_picture(FILE *out, const struct pgm_image *im,
 /* The stepper's picture of step t (from 0): the retina of step t and
  * the numbers of steps 1 .. t + 1 on their corners, the path so far; t
  * = tr->steps: every fovea and every number.  Each line is 3·W + 5
- * columns wide. */
+ * columns wide: the boxes are clipped to the image. */
 void glimpse_fmt_picture_at(FILE *out, const struct pgm_image *im,
 			    const struct glimpse_trace *tr, int t, int ascii);
 

@@ -65,8 +65,8 @@ static void gm_step(FILE *out, const struct glimpse_model *m,
 {
 	char num[NUM_BUFSZ], lab[64];
 	const struct { const char *fmt; const double *v; } place[] = {
-		{ "a_l = W_l·h_%d + b_l", s->a_l },
-		{ "l̂_%d = tanh(a_l)", s->l_hat },
+		{ "W_l·h_%d + b_l", s->a_l },
+		{ "l̂_%d = tanh(W_l·h + b_l)", s->l_hat },
 		{ "u (SplitMix64)", s->u },
 		{ "ε (Box–Muller)", s->eps },
 		{ "l_%d = l̂ + σ·ε", s->l },
@@ -84,20 +84,21 @@ static void gm_step(FILE *out, const struct glimpse_model *m,
 		gm_cell(out, place[k].v[1], prec);
 		fputc('\n', out);
 	}
-	fprintf(out, "| corner (R, C), from 0 | %d | %d |\n\n", s->row,
+	fprintf(out, "| corner (row, column), from 0 | %d | %d |\n\n", s->row,
 		s->col);
 	fprintf(out, "log π(l_%d \\| l̂_%d) = %s\n\n", t + 1, t + 1,
 		num_fixed(num, s->log_pi, prec));
 	gm_vec(out, "fovea ρ_1..4", s->x, 4, prec);
 	gm_vec(out, "periphery ρ_5..8", s->x + 4, 4, prec);
-	snprintf(lab, sizeof lab, "x_%d = [ρ; l_%d]", t + 1, t + 1);
+	snprintf(lab, sizeof lab, "[ρ_%d; l_%d]", t + 1, t + 1);
 	gm_vec(out, lab, s->x, GLIMPSE_IN, prec);
-	gm_vec(out, "a_g = W_g·x + b_g", s->a_g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "g_%d = tanh(a_g)", t + 1);
+	snprintf(lab, sizeof lab, "W_g·[ρ_%d; l_%d] + b_g", t + 1, t + 1);
+	gm_vec(out, lab, s->a_g, m->gsize, prec);
+	snprintf(lab, sizeof lab, "φ_%d = tanh(W_g·[ρ; l] + b_g)", t + 1);
 	gm_vec(out, lab, s->g, m->gsize, prec);
-	snprintf(lab, sizeof lab, "a_h = W_h·h_%d + W_x·g_%d + b_h", t, t + 1);
+	snprintf(lab, sizeof lab, "W_h·h_%d + W_x·φ_%d + b_h", t, t + 1);
 	gm_vec(out, lab, s->a_h, m->hidden, prec);
-	snprintf(lab, sizeof lab, "h_%d = tanh(a_h)", t + 1);
+	snprintf(lab, sizeof lab, "h_%d = tanh(W_h·h + W_x·φ + b_h)", t + 1);
 	gm_vec(out, lab, s->h, m->hidden, prec);
 }
 
@@ -106,7 +107,7 @@ static void gm_classify(FILE *out, const struct glimpse_model *m,
 			const struct glimpse_trace *tr, int prec)
 {
 	char num[NUM_BUFSZ];
-	fputs("## The class\n\n| k | class | z_k | p_k |\n"
+	fputs("## The class\n\n| k | class | W_o·h_T + b_o | ŷ |\n"
 	      "|--:|---|--:|--:|\n", out);
 	for (int k = 0; k < m->nclass; k++) {
 		fprintf(out, "| %d | ", k + 1);
@@ -123,9 +124,9 @@ static void gm_classify(FILE *out, const struct glimpse_model *m,
 		return;
 	fputs("\nTrue class: **", out);
 	fmt_md_text(out, m->cls[tr->truth]);
-	fprintf(out, "**; loss -log p_y = %s, ",
+	fprintf(out, "**; loss -log ŷ[true class] = %s, ",
 		num_fixed(num, tr->loss, prec));
-	fprintf(out, "reward R = %s\n\n| t | b_t | A_t = R - b_t |\n"
+	fprintf(out, "reward R = %s\n\n| t | R̄_t | δ_t = R - R̄_t |\n"
 		"|--:|--:|--:|\n", num_fixed(num, tr->reward, prec));
 	for (int t = 0; t < m->steps; t++) {
 		fprintf(out, "| %d |", t + 1);

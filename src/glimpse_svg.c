@@ -54,17 +54,23 @@ static int gs_at(int o, int k)
 	return o + k * GS_CELL;
 }
 
-/* Glimpse t's periphery (dashed) and fovea (solid) boxes. */
+/* Glimpse t's periphery (dashed) and fovea (solid) boxes, on the
+ * lattice lines between the pixels: a pixel's number ("0.00" at 22 px,
+ * about 49 px wide) leaves (64 - 49) / 2 = 7 px clear each side of its
+ * cell's edges, and the strokes (3 and 5 px, centred on the line) stay in
+ * that band, so no frame crosses a number.  Peripheries that share a
+ * line are told apart by their dashes' phase, not by an inset. */
 static void gs_boxes(FILE *out, const struct gs_lay *L,
 		     const struct glimpse_step *s, int t)
 {
 	fprintf(out, "<g class=\"glimpse\" fill=\"none\" stroke=\"%s\">\n"
 		"<rect class=\"periphery\" x=\"%d\" y=\"%d\" width=\"%d\" "
-		"height=\"%d\" stroke-width=\"3\" stroke-dasharray=\"10 6\"/>\n"
+		"height=\"%d\" stroke-width=\"3\" stroke-dasharray=\"10 6\" "
+		"stroke-dashoffset=\"%d\"/>\n"
 		"<rect class=\"fovea\" x=\"%d\" y=\"%d\" width=\"%d\" "
-		"height=\"%d\" stroke-width=\"6\"/>\n</g>\n", gs_colour[t],
-		gs_at(L->left, s->col - 2) + 2 * t, gs_at(L->top, s->row - 2) +
-		2 * t, 4 * GS_CELL - 4 * t, 4 * GS_CELL - 4 * t,
+		"height=\"%d\" stroke-width=\"5\"/>\n</g>\n", gs_colour[t],
+		gs_at(L->left, s->col - 2), gs_at(L->top, s->row - 2),
+		4 * GS_CELL, 4 * GS_CELL, 5 * t % 16,
 		gs_at(L->left, s->col - 1), gs_at(L->top, s->row - 1),
 		2 * GS_CELL, 2 * GS_CELL);
 }
@@ -120,7 +126,7 @@ static void gs_legend(FILE *out, const struct gs_lay *L,
 		"%s</text>\n", L->text_x, y, m->cls[tr->pred]);
 	for (int k = 0; k < m->nclass; k++) {
 		y += GS_LINE;
-		fprintf(out, "<text x=\"%d\" y=\"%d\">p(%s) = %s</text>\n",
+		fprintf(out, "<text x=\"%d\" y=\"%d\">ŷ[%s] = %s</text>\n",
 			L->text_x, y, m->cls[k], num_fixed(a, tr->p[k], 4));
 	}
 	fputs("</g>\n", out);

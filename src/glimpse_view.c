@@ -95,10 +95,11 @@ static void gv_step(struct gv_lines *l, const struct glimpse_view *v, int t)
 	gv_vec(l, lab, s->l, 2, prec);
 	gv_push(l, xasprintf("log π(l_%d | l̂_%d) = %s", t + 1, t + 1,
 			  num_fixed(num, s->log_pi, prec)));
-	gv_push(l, xasprintf("corner (R, C) = (%d, %d)", s->row, s->col));
+	gv_push(l, xasprintf("corner (row, column) = (%d, %d)", s->row,
+			  s->col));
 	gv_vec(l, "fovea ρ_1..4", s->x, 4, prec);
 	gv_vec(l, "periph ρ_5..8", s->x + 4, 4, prec);
-	snprintf(lab, sizeof lab, "g_%d", t + 1);
+	snprintf(lab, sizeof lab, "φ_%d", t + 1);
 	gv_vec(l, lab, s->g, v->m->gsize, prec);
 	snprintf(lab, sizeof lab, "h_%d", t + 1);
 	gv_vec(l, lab, s->h, v->m->hidden, prec);
@@ -110,20 +111,21 @@ static void gv_class(struct gv_lines *l, const struct glimpse_view *v)
 	const struct glimpse_model *m = v->m;
 	const struct glimpse_trace *tr = v->tr;
 	char num[NUM_BUFSZ], zs[NUM_BUFSZ];
-	gv_push(l, xasprintf("p = softmax(W_c·h_%d + b_c)", m->steps));
+	gv_push(l, xasprintf("ŷ = softmax(W_o·h_%d + b_o)", m->steps));
 	for (int k = 0; k < m->nclass; k++)
-		gv_push(l, xasprintf("  %-8s z %*s  p %*s%s", m->cls[k],
+		gv_push(l, xasprintf("  %-8s logit %*s  ŷ %*s%s", m->cls[k],
 				  v->prec + 5, num_fixed(zs, tr->z[k], v->prec),
 				  v->prec + 3,
 				  num_fixed(num, tr->p[k], v->prec),
 				  k == tr->pred ? "  <- the class" : ""));
 	if (tr->truth < 0)
 		return;
-	gv_push(l, xasprintf("true class %s: loss -log p_y = %s", m->cls[tr->truth],
+	gv_push(l, xasprintf("true class %s: loss -log ŷ[%s] = %s",
+			  m->cls[tr->truth], m->cls[tr->truth],
 			  num_fixed(num, tr->loss, v->prec)));
 	gv_push(l, xasprintf("reward R = %s", num_fixed(num, tr->reward, v->prec)));
-	gv_vec(l, "b_t", m->base, m->steps, v->prec);
-	gv_vec(l, "A_t = R - b_t", tr->adv, m->steps, v->prec);
+	gv_vec(l, "R̄_t", m->base, m->steps, v->prec);
+	gv_vec(l, "δ_t = R - R̄_t", tr->adv, m->steps, v->prec);
 }
 
 /* The numbers' lines beside the picture's (side by side when v->width
@@ -164,17 +166,17 @@ static char *gv_story(const struct glimpse_view *v)
 	char sig[NUM_BUFSZ];
 	if (t == m->steps)
 		return xasprintf("After %d glimpses the classifier reads the "
-			      "core's last state: p = softmax(W_c·h_%d + b_c) "
+			      "core's last state: ŷ = softmax(W_o·h_%d + b_o) "
 			      "names the class %s.%s", m->steps, m->steps,
 			      m->cls[v->tr->pred], v->tr->truth < 0 ? "" :
 			      " With the true class, the reward R is 1 if it "
 			      "is right, and REINFORCE moves each l̂_t along "
-			      "A_t·∂ log π/∂ l̂_t.");
+			      "δ_t·∂ log π/∂ l̂_t.");
 	return xasprintf("Glimpse %d of %d: the core's state h_%d proposes a "
 		      "place l̂_%d; the place l_%d is drawn around it with "
 		      "σ = %s; the retina reads the 2×2 pixels at its corner "
 		      "(solid) and the 4×4 around them averaged (dotted); "
-		      "g_%d and h_%d take them in.", t + 1, m->steps, t,
+		      "φ_%d and h_%d take them in.", t + 1, m->steps, t,
 		      t + 1, t + 1, num_fixed(sig, m->sigma, 2), t + 1, t + 1);
 }
 

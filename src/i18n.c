@@ -33,3 +33,11 @@ void i18n_set_lang(const char *lang)
 	}
 	bind_textdomain_codeset(PACKAGE, "UTF-8");
 }
+
+const char *i18n_html_lang(void)
+{
+	/* TRANSLATORS: "html-lang:" then your language's BCP 47 tag, as in
+	 * <html lang="zh-CN">: html-lang:zh-CN */
+	const char *t = _("html-lang:en");
+	return strncmp(t, "html-lang:", 10) == 0 && t[10] ? t + 10 : "en";
+}

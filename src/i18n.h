@@ -38,4 +38,9 @@ void i18n_init(void);
  * C.UTF-8) when it is C, where gettext would not read LANGUAGE. */
 void i18n_set_lang(const char *lang);
 
+/* The language of the messages as an HTML lang tag (BCP 47: "en",
+ * "zh-CN"), for the pages attn-trace writes in it; the catalogue says
+ * which. */
+const char *i18n_html_lang(void);
+
 #endif

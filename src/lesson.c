@@ -23,6 +23,7 @@
 #include "num.h"
 #include "selection.h"
 #include "self.h"
+#include "suggest.h"
 #include "tok.h"
 #include "utf8.h"
 #include "util.h"
@@ -465,6 +466,29 @@ static int lp_page(struct lparse *p)
 	return 0;
 }
 
+/* "; did you mean 'NAME'?" (NAME and then tail) into buf (size bytes)
+ * when names[0..n) has one close to w[0..len) (suggest_closest) that
+ * is not w itself, "quiz" or "stage", else "";
+ * returns buf. */
+static const char *lp_meant(char *buf, size_t size, const char *w,
+			    size_t len, const char *const *names, int n,
+			    const char *tail)
+{
+	char word[32];
+	const char *m = NULL;
+	if (len < sizeof word) {
+		memcpy(word, w, len);
+		word[len] = '\0';
+		m = suggest_closest(word, names, n);
+	}
+	if (m && strcmp(m, word) != 0 && strcmp(m, "quiz") != 0 &&
+	    strcmp(m, "stage") != 0) /* not names that need more */
+		snprintf(buf, size, _("; did you mean '%s%s'?"), m, tail);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 /* The length of a header key at the start of s ("title" in "title: x"),
  * or 0 if s does not start with lowercase letters and a colon. */
 static size_t lp_key_len(const char *s)
@@ -661,15 +685,17 @@ static const char *lp_key_list(char *buf, size_t size)
 static int lp_header(struct lparse *p)
 {
 	const char *s = p->line;
-	char buf[64], keys[256];
+	char buf[64], keys[256], mean[64];
 	size_t k = lp_key_len(s);
 	if (k == 0)
 		return lp_text(p, 0);
 	int key = lp_key_find(s, k);
 	if (key < 0)
 		return lp_err(p, 0, "expected a header key (%s) or 'page:', "
-			      "found %s", lp_key_list(keys, sizeof keys),
-			      lp_quote(buf, sizeof buf, s, k + 1));
+			      "found %s%s", lp_key_list(keys, sizeof keys),
+			      lp_quote(buf, sizeof buf, s, k + 1),
+			      lp_meant(mean, sizeof mean, s, k,
+				       lesson_key_names, KEY_COUNT, ":"));
 	if (p->key_line[key])
 		return lp_err(p, 0, "expected each header key once, found "
 			      "a second '%s:' (the first is on line %d)",
@@ -799,7 +825,7 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 		   size_t n)
 {
 	const char *w = p->line + off;
-	char buf[64];
+	char buf[64], mean[64];
 	if (n > 6 && memcmp(w, "stage=", 6) == 0) {
 		for (int k = 0; k < STAGE_COUNT; k++)
 			if (strlen(trace_stage_name(k)) == n - 6 &&
@@ -822,8 +848,10 @@ static int lp_what(struct lparse *p, struct lp_show *d, size_t off,
 			snprintf(d->name, sizeof d->name, "%s", show_names[k]);
 			return 0;
 		}
-	return lp_err(p, off, "expected what to show (%s), found %s",
-		      SHOW_LIST, lp_quote(buf, sizeof buf, w, n));
+	return lp_err(p, off, "expected what to show (%s), found %s%s",
+		      SHOW_LIST, lp_quote(buf, sizeof buf, w, n),
+		      lp_meant(mean, sizeof mean, w, n, show_names, SHOW_COUNT,
+			       ""));
 }
 
 /* The word after "quiz": the stage asked about. */
@@ -1311,6 +1339,127 @@ static int lp_hint(struct lparse *p)
 	return 0;
 }
 
+/* --- misspelt directives --------------------------------------------- */
+
+/* The directives a line can start with, for "did you mean". */
+static const char *const lp_directives[] = {
+	"show", "quiz", "claim", "pin", "fold", "predict", "hint", "page"
+};
+#define LP_NDIRECTIVES (int)(sizeof lp_directives / sizeof lp_directives[0])
+
+/* Whether the words of s from pos are what follows "show" (quiz 0) or
+ * "quiz" (quiz 1): what to show or ask, then option words only. */
+static int lp_show_shape(const char *s, size_t pos, int quiz)
+{
+	static const char *const opts[] = {
+		"t=", "i=", "k=", "scorer=", "model=", "window="
+	};
+	size_t off, n, k;
+	char w[32];
+	enum trace_stage st;
+	if (!lp_word(s, &pos, &off, &n) || n >= sizeof w)
+		return 0;
+	memcpy(w, s + off, n);
+	w[n] = '\0';
+	if (quiz && quiz_stage_parse(w, &st) != 0)
+		return 0;
+	for (k = 0; !quiz && k < SHOW_COUNT; k++)
+		if (strcmp(w, show_names[k]) == 0 || strncmp(w, "stage=", 6)
+		    == 0 || strncmp(w, "self", 4) == 0)
+			break;
+	if (!quiz && k == SHOW_COUNT)
+		return 0;
+	while (lp_word(s, &pos, &off, &n)) {
+		for (k = 0; k < sizeof opts / sizeof opts[0]; k++)
+			if (strncmp(s + off, opts[k], strlen(opts[k])) == 0)
+				break;
+		if (k == sizeof opts / sizeof opts[0] &&
+		    !(n == 10 && memcmp(s + off, "arithmetic", 10) == 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* The number of blank-separated words in s[0..n). */
+static size_t lp_words(const char *s, size_t n)
+{
+	size_t count = 0;
+	for (size_t k = 0; k < n; k++)
+		count += !lp_blank(s[k]) && (k == 0 || lp_blank(s[k - 1]));
+	return count;
+}
+
+/* Whether the rest of the line, s from pos, has the shape of what
+ * directive d takes, so that a line starting with a near miss of d is a
+ * misspelt directive and not narrative; pos is where the first word
+ * ends. */
+static int lp_directive_shape(struct lparse *p, const char *d, size_t pos)
+{
+	const char *s = p->line, *rest = s + pos;
+	size_t mo[2], ml[2], bad, n = p->n - pos;
+	char why[256];
+	const struct lesson_page *pg = &p->l->pages[p->l->npages - 1];
+	while (lp_blank(*rest))
+		rest++, n--;
+	while (n > 0 && lp_blank(rest[n - 1]))
+		n--;
+	if (strcmp(d, "page") == 0)
+		return s[pos] == ':' && n > 1;
+	if (s[pos] != '\0' && !lp_blank(s[pos]))
+		return 0;
+	if (strcmp(d, "show") == 0 || strcmp(d, "quiz") == 0)
+		return lp_show_shape(s, pos, d[0] == 'q');
+	if (strcmp(d, "fold") == 0) /* alone, not in a paragraph */
+		return n == 0 && p->open == OPEN_NONE;
+	if (strcmp(d, "hint") == 0) /* only where a hint is due */
+		return n > 0 && pg->predict && !pg->predict->hint;
+	if (strcmp(d, "pin") == 0) /* a block of its own */
+		return n > 0 && p->open == OPEN_NONE;
+	/* claims and predictions are short, name a value (α_1, argmax(...),
+	 * {R}, h_3[4]) and compare it, but for a prediction of one term */
+	if (lp_words(rest, n) > 4 || strcspn(rest, "_({[") >= n ||
+	    (strcspn(rest, "=<>") >= n && (d[0] == 'c' ||
+	     lp_words(rest, n) > 1)))
+		return 0;
+	if (strcmp(d, "claim") == 0) {
+		struct lesson_claim c;
+		return n > 0 && lesson_claim_parse(&c, rest, n, mo, ml, why,
+						   sizeof why, &bad) == 0;
+	}
+	if (strcmp(d, "predict") == 0) {
+		struct lesson_predict pr;
+		memset(&pr, 0, sizeof pr);
+		return n > 0 && lesson_predict_parse(&pr, rest, n, mo, ml,
+						     why, sizeof why, &bad) == 0;
+	}
+	return 0;
+}
+
+/* On a page, refuses a line that starts at column 1 with a near miss of a
+ * directive ("shwo": 1 edit, or 2 for show, quiz and predict, whose
+ * shapes are the surest) followed by what that directive takes ("weights t=1"):
+ * such a line would otherwise be narrative.  Returns 0 when the line is
+ * not one, or -1 with the error set. */
+static int lp_misspelt(struct lparse *p)
+{
+	const char *s = p->line;
+	size_t n = 0;
+	char word[16];
+	while (s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	if (n < 3 || n >= sizeof word)
+		return 0;
+	memcpy(word, s, n);
+	word[n] = '\0';
+	const char *d = suggest_closest(word, lp_directives, LP_NDIRECTIVES);
+	if (!d || strcmp(d, word) == 0 || suggest_distance(word, d) >
+	    (strchr("sqr", d[1]) ? 2u : 1u) || !lp_directive_shape(p, d, n))
+		return 0;
+	return lp_err(p, 0, "unknown directive '%s'; did you mean '%s%s'? "
+		      "(start the line with '\\' if it is narrative)", word,
+		      d, strcmp(d, "page") == 0 ? ":" : "");
+}
+
 /* --- lines and files ------------------------------------------------- */
 
 static int lp_line(struct lparse *p)
@@ -1347,6 +1496,8 @@ static int lp_line(struct lparse *p)
 		return lp_hint(p);
 	if (p->l->npages == 0)
 		return lp_header(p);
+	if (lp_misspelt(p) != 0)
+		return -1;
 	k = lp_key_len(s);
 	if (k > 0 && lp_key_find(s, k) >= 0)
 		return lp_err(p, 0, "expected header keys before the first "
@@ -1687,11 +1838,12 @@ static int prep_target(const struct lesson *l, const struct model *m,
 {
 	for (int k = 0; k < n; k++)
 		if (tgt[k] == m->bos || tgt[k] == m->eos) {
-			err_set(err, "%s:%d:%d: expected a target sentence "
-				"without <s> or </s> (the decoder adds them), "
-				"found \"%s\"", l->path, l->target_pos.line,
-				l->target_pos.col + (int)prep_word_off(
-				l->target, k), m->tgt.words[tgt[k]]);
+			err_at(err, l->path, l->target_pos.line,
+			       l->target_pos.col +
+			       (int)prep_word_off(l->target, k),
+			       "expected a target sentence without <s> or "
+			       "</s> (the decoder adds them), found \"%s\"",
+			       m->tgt.words[tgt[k]]);
 			return -1;
 		}
 	return 0;
@@ -1778,15 +1930,17 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 			: "the lesson's scorers: leave out";
 		if (sh->scorer < 0 && l->scorer_pos.line > 0)
 			/* the directive names none: "scorer:" chose it */
-			err_set(err, "%s:%d:%d: expected a scorer of the "
-				"lesson's trace (the directive on line %d "
-				"uses it), found %s, which %s", l->path,
-				l->scorer_pos.line, l->scorer_pos.col,
-				sh->line, trace_scorer_name(sc), why);
+			err_at(err, l->path, l->scorer_pos.line,
+			       l->scorer_pos.col,
+			       "expected a scorer of the lesson's trace (the "
+			       "directive on line %d uses it), found %s, "
+			       "which %s", sh->line, trace_scorer_name(sc),
+			       why);
 		else
-			err_set(err, "%s:%d:1: expected a scorer of the "
-				"lesson's trace, found %s, which %s", l->path,
-				sh->line, trace_scorer_name(sc), why);
+			err_at(err, l->path, sh->line, 1,
+			       "expected a scorer of the lesson's trace, "
+			       "found %s, which %s", trace_scorer_name(sc),
+			       why);
 		return -1;
 	}
 	int steps = tr->runs[run].nsteps;
@@ -1799,22 +1953,22 @@ static int prep_show(const struct lesson *l, const struct lesson_show *sh,
 			}
 	}
 	if (sh->t > steps) {
-		err_set(err, "%s:%d:%d: expected t= from 1 to %d (the %s "
-			"scorer decodes \"%s\" in %d steps), found 't=%d'",
-			l->path, sh->line, sh->col_t, steps, whose,
-			l->sentence, steps, sh->t);
+		err_at(err, l->path, sh->line, sh->col_t,
+		       "expected t= from 1 to %d (the %s scorer decodes "
+		       "\"%s\" in %d steps), found 't=%d'", steps, whose,
+		       l->sentence, steps, sh->t);
 		return -1;
 	}
 	if (sh->i > tr->n) {
-		err_set(err, "%s:%d:%d: expected i= from 1 to %d (\"%s\" has "
-			"%d words), found 'i=%d'", l->path, sh->line,
-			sh->col_i, tr->n, l->sentence, tr->n, sh->i);
+		err_at(err, l->path, sh->line, sh->col_i,
+		       "expected i= from 1 to %d (\"%s\" has %d words), "
+		       "found 'i=%d'", tr->n, l->sentence, tr->n, sh->i);
 		return -1;
 	}
 	if (sh->k > tr->m->H) {
-		err_set(err, "%s:%d:%d: expected k= from 1 to %d (c_t has %d "
-			"coordinates), found 'k=%d'", l->path, sh->line,
-			sh->col_k, tr->m->H, tr->m->H, sh->k);
+		err_at(err, l->path, sh->line, sh->col_k,
+		       "expected k= from 1 to %d (c_t has %d coordinates), "
+		       "found 'k=%d'", tr->m->H, tr->m->H, sh->k);
 		return -1;
 	}
 	return 0;
@@ -1860,11 +2014,11 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	}
 	const struct window_class *w = window_get(l->cfg.window);
 	if (l->cfg.window_size < w->min_size) {
-		err_set(err, "%s:%d:%d: expected a window size of at least %d "
-			"with 'window: %s' (%s), found %d", l->path,
-			l->window_size_pos.line, l->window_size_pos.col,
-			w->min_size, w->name, w->min_size_why,
-			l->cfg.window_size);
+		err_at(err, l->path, l->window_size_pos.line,
+		       l->window_size_pos.col,
+		       "expected a window size of at least %d with 'window: "
+		       "%s' (%s), found %d", w->min_size, w->name,
+		       w->min_size_why, l->cfg.window_size);
 		return -1;
 	}
 	/* and "input-feeding: yes" the built-in feed4 */
@@ -1874,11 +2028,10 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		       err) != 0)
 		return -1;
 	if (l->arch >= 0 && m->arch != l->arch) {
-		err_set(err, "%s:%d:%d: expected a model of the %s "
-			"architecture, as 'arch:' says, found one of the %s "
-			"architecture", l->path, l->arch_pos.line,
-			l->arch_pos.col, arch_get(l->arch)->name,
-			arch_get(m->arch)->name);
+		err_at(err, l->path, l->arch_pos.line, l->arch_pos.col,
+		       "expected a model of the %s architecture, as 'arch:' "
+		       "says, found one of the %s architecture",
+		       arch_get(l->arch)->name, arch_get(m->arch)->name);
 		model_free(m);
 		return -1;
 	}

@@ -12,8 +12,10 @@
 
 #include "arch.h"
 #include "glimpse.h"
+#include "i18n.h"
 #include "lesson.h"
 #include "num.h"
+#include "util.h"
 
 /* One number a page can show, and where it comes from, to name it. */
 struct cvalue {
@@ -278,7 +280,8 @@ int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
 		for (int k = 0; k < pg->nnums; k++) {
 			const struct lesson_num *u = &pg->nums[k];
 			const struct cvalue *v = cs_pick(&c, u, l, tr);
-			char msg[1024], name[512] = "", num[NUM_BUFSZ];
+			char name[512] = "", num[NUM_BUFSZ];
+			struct errbuf e;
 			int d = u->decimals < NUM_MAX_PREC ? u->decimals
 							   : NUM_MAX_PREC;
 			if (v) {
@@ -286,14 +289,13 @@ int lesson_check_numbers(const struct lesson *l, const struct trace *tr,
 			}
 			char hint[600] = "";
 			if (v)
-				snprintf(hint, sizeof hint, ", such as %s (%s)",
+				snprintf(hint, sizeof hint, _(", such as %s (%s)"),
 					 name, num_fixed(num, v->v, 4));
-			snprintf(msg, sizeof msg, "%s:%d:%d: expected a "
-				 "reference to a value of the trace%s, or "
-				 "\\%s for a number that is not the "
-				 "trace's, found '%s'", l->path, u->line,
-				 u->col, hint, u->text, u->text);
-			report(ctx, msg);
+			err_at(&e, l->path, u->line, u->col, "expected a "
+			       "reference to a value of the trace%s, or \\%s "
+			       "for a number that is not the trace's, found "
+			       "'%s'", hint, u->text, u->text);
+			report(ctx, e.msg);
 			bad++;
 		}
 	}
@@ -326,16 +328,15 @@ int lesson_check_shows(const struct lesson *l, const struct trace *tr,
 				lines += text[k] == '\n';
 			if (len == 0 || (lines == 1 && nl && text[0] == '(' &&
 					 nl[-1] == ')')) {
-				char msg[512];
-				snprintf(msg, sizeof msg, "%s:%d:1: expected a "
-					 "directive that shows something, found "
-					 "one that shows nothing on this trace "
-					 "(the %s architecture has no such "
-					 "records); `attn-trace trace` lists the "
-					 "stages it has", l->path,
-					 bl->show.line,
-					 arch_get(tr->arch)->name);
-				report(ctx, msg);
+				struct errbuf e;
+				err_at(&e, l->path, bl->show.line, 1,
+				       "expected a directive that shows "
+				       "something, found one that shows nothing "
+				       "on this trace (the %s architecture has "
+				       "no such records); `attn-trace trace` "
+				       "lists the stages it has",
+				       arch_get(tr->arch)->name);
+				report(ctx, e.msg);
 				bad++;
 			}
 			free(text);
@@ -386,7 +387,7 @@ static int lc_predict_early(const struct lesson *l,
 	const struct lesson_predict *pr = pg->predict;
 	const char *syms[2];
 	int nsyms = lc_predict_syms(pr, syms), bad = 0, ref = 0;
-	char msg[768];
+	struct errbuf e;
 	for (int b = 0; b < pr->block; b++) {
 		const struct lesson_block *bl = &pg->blocks[b];
 		char *text = NULL;
@@ -414,12 +415,12 @@ static int lc_predict_early(const struct lesson *l,
 		}
 		if (shown < 0)
 			continue;
-		snprintf(msg, sizeof msg, "%s:%d:1: expected the numbers that "
-			 "answer 'predict %s' (line %d) after it, found %s "
-			 "before it that shows %s", l->path, line, pr->c.text,
-			 pr->line, bl->text ? "a reference" : "a directive",
-			 syms[shown]);
-		report(ctx, msg);
+		err_at(&e, l->path, line, 1, "expected the numbers that answer "
+		       "'predict %s' (line %d) after it, found %s before it "
+		       "that shows %s", pr->c.text, pr->line,
+		       bl->text ? _("a reference") : _("a directive"),
+		       syms[shown]);
+		report(ctx, e.msg);
 		bad++;
 	}
 	return bad;
@@ -440,7 +441,8 @@ int lesson_check_predicts(const struct lesson *l, const struct trace *tr,
 		for (int run = 0; run < tr->nruns; run++) {
 			struct lesson own = *l;
 			struct predict_q q;
-			char why[512], msg[1024];
+			char why[512];
+			struct errbuf e;
 			own.scorer = pg->pin ? l->own_scorer
 					     : (int)tr->runs[run].scorer;
 			if (pg->pin && run > 0)
@@ -449,12 +451,11 @@ int lesson_check_predicts(const struct lesson *l, const struct trace *tr,
 						o->precision, why,
 						sizeof why) == 0)
 				continue;
-			snprintf(msg, sizeof msg, "%s:%d:%d: %s (in the %s "
-				 "scorer's run%s)", l->path, pg->predict->line,
-				 pg->predict->col, why,
-				 trace_scorer_name(own.scorer), pg->pin ? ""
-				 : ", which the stepper's s shows");
-			report(ctx, msg);
+			err_at(&e, l->path, pg->predict->line,
+			       pg->predict->col, "%s (in the %s scorer's run%s)",
+			       why, trace_scorer_name(own.scorer), pg->pin ? ""
+			       : _(", which the stepper's s shows"));
+			report(ctx, e.msg);
 			bad++;
 			break;
 		}

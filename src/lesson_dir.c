@@ -222,7 +222,7 @@ static void ld_suggest(char *hint, size_t size, char **names, int n,
 					   (const char *const *)short_names, n);
 	hint[0] = '\0';
 	if (near)
-		snprintf(hint, size, "; did you mean '%s'?", near);
+		snprintf(hint, size, _("; did you mean '%s'?"), near);
 	for (int k = 0; k < n; k++)
 		free(short_names[k]);
 	free(short_names);

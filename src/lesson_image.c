@@ -10,7 +10,7 @@
  *   show image [t=N]   the image, or beside it α_t over its cells;
  *   show glimpse t=N   glimpse N's numbers and its retina on the image;
  *   show glimpses      their path, the classifier and REINFORCE's terms;
- *   {l̂_1[2]}, {p[dot]} ...  values of the glimpse trace.
+ *   {l̂_1[2]}, {ŷ[dot]} ...  values of the glimpse trace.
  *
  * Every number comes from caption_build() or glimpse_run(); the
  * pictures are caption_fmt.c's and glimpse_fmt.c's. */
@@ -23,6 +23,7 @@
 #include "caption.h"
 #include "glimpse.h"
 #include "glimpse_fmt.h"
+#include "i18n.h"
 #include "image_fmt.h"
 #include "lesson.h"
 #include "pgm.h"
@@ -35,8 +36,8 @@ static int li_read(struct lesson *l, struct errbuf *err)
 	l->img = xcalloc(1, sizeof *l->img);
 	if (!path || pgm_load(l->img, path, &e) != 0 ||
 	    caption_check_image(l->img, l->image, &e) != 0) {
-		err_set(err, "%s:%d:%d: cannot read the image: %s", l->path,
-			l->image_pos.line, l->image_pos.col, e.msg);
+		err_at(err, l->path, l->image_pos.line, l->image_pos.col,
+		       "cannot read the image: %s", e.msg);
 		free(path);
 		return -1;
 	}
@@ -50,15 +51,15 @@ int lesson_image_trace(struct lesson *l, const struct model *m,
 {
 	struct errbuf e;
 	if (l->sentence) {
-		err_set(err, "%s:%d:%d: expected 'image:' or 'sentence:' (what "
-			"the lesson traces), found both", l->path,
-			l->sentence_pos.line, l->sentence_pos.col);
+		err_at(err, l->path, l->sentence_pos.line, l->sentence_pos.col,
+		       "expected 'image:' or 'sentence:' (what the lesson "
+		       "traces), found both");
 		return -1;
 	}
 	if (caption_check_model(m, &e) != 0) {
 		struct lesson_pos at = l->model ? l->model_pos : l->image_pos;
-		err_set(err, "%s:%d:%d: expected an image model for 'image:', "
-			"found another: %s", l->path, at.line, at.col, e.msg);
+		err_at(err, l->path, at.line, at.col, "expected an image model "
+		       "for 'image:', found another: %s", e.msg);
 		return -1;
 	}
 	if (li_read(l, err) != 0)
@@ -88,10 +89,9 @@ static int li_glimpse_model(struct lesson *l, struct errbuf *err)
 							    &e);
 	l->gm = xcalloc(1, sizeof *l->gm);
 	if (!path || glimpse_model_load(l->gm, path, &e) != 0) {
-		err_set(err, "%s:%d:%d: cannot load the glimpse model (%s, or "
-			"a file of the lesson's tree): %s", l->path,
-			l->glimpse_pos.line, l->glimpse_pos.col,
-			GLIMPSE_BUILTIN, e.msg);
+		err_at(err, l->path, l->glimpse_pos.line, l->glimpse_pos.col,
+		       "cannot load the glimpse model (%s, or a file of the "
+		       "lesson's tree): %s", GLIMPSE_BUILTIN, e.msg);
 		free(path);
 		return -1;
 	}
@@ -106,9 +106,9 @@ static int li_glimpse_run(struct lesson *l, struct errbuf *err)
 	if (li_glimpse_model(l, err) != 0)
 		return -1;
 	if (l->cls && (truth = glimpse_class_find(l->gm, l->cls)) < 0) {
-		err_set(err, "%s:%d:%d: expected a class of the glimpse model "
-			"(%s, ...), found '%s'", l->path, l->cls_pos.line,
-			l->cls_pos.col, l->gm->cls[0], l->cls);
+		err_at(err, l->path, l->cls_pos.line, l->cls_pos.col,
+		       "expected a class of the glimpse model (%s, ...), "
+		       "found '%s'", l->gm->cls[0], l->cls);
 		return -1;
 	}
 	uint64_t rng = l->cfg.seed;
@@ -128,17 +128,16 @@ static int li_check(const struct lesson *l, const struct lesson_show *sh,
 	    sh->what != SHOW_GLIMPSES)
 		return 0;
 	if (image ? !l->img : !l->gt) {
-		err_set(err, "%s:%d:1: expected %s header before 'show %s', "
-			"found none", l->path, sh->line, image ? "an 'image:'"
-			: "'image:' and 'glimpse:'", image ? "image" :
-			sh->what == SHOW_GLIMPSE ? "glimpse" : "glimpses");
+		err_at(err, l->path, sh->line, 1, "expected %s header before "
+		       "'show %s', found none", image ? _("an 'image:'")
+		       : _("'image:' and 'glimpse:'"), image ? "image" :
+		       sh->what == SHOW_GLIMPSE ? "glimpse" : "glimpses");
 		return -1;
 	}
 	if (sh->what == SHOW_GLIMPSE && sh->t > l->gm->steps) {
-		err_set(err, "%s:%d:%d: expected t= from 1 to %d (the glimpse "
-			"model takes %d glimpses), found 't=%d'", l->path,
-			sh->line, sh->col_t, l->gm->steps, l->gm->steps,
-			sh->t);
+		err_at(err, l->path, sh->line, sh->col_t, "expected t= from 1 to "
+		       "%d (the glimpse model takes %d glimpses), found "
+		       "'t=%d'", l->gm->steps, l->gm->steps, sh->t);
 		return -1;
 	}
 	return 0;
@@ -149,17 +148,17 @@ int lesson_image_prepare(struct lesson *l, struct errbuf *err)
 	const struct lesson_pos *at = l->glimpse ? &l->glimpse_pos
 				      : &l->cls_pos;
 	if ((l->glimpse || l->cls) && !(l->image && l->glimpse)) {
-		err_set(err, "%s:%d:%d: expected %s before '%s:', found none",
-			l->path, at->line, at->col, l->image ? "'glimpse:'" :
-			"'image:' (the image it looks at)", l->glimpse ?
-			"glimpse" : "class");
+		err_at(err, l->path, at->line, at->col, "expected %s before "
+		       "'%s:', found none", l->image ? "'glimpse:'" :
+		       _("'image:' (the image it looks at)"), l->glimpse ?
+		       "glimpse" : "class");
 		return -1;
 	}
 	if (l->image && l->nalts > 0) {
-		err_set(err, "%s:%d:%d: expected no model= in a lesson on an "
-			"image (it traces one image model), found %s",
-			l->path, l->alts[0].pos.line, l->alts[0].pos.col,
-			l->alts[0].name);
+		err_at(err, l->path, l->alts[0].pos.line, l->alts[0].pos.col,
+		       "expected no model= in a lesson on an image (it "
+		       "traces one image model), found %s",
+		       l->alts[0].name);
 		return -1;
 	}
 	if (l->glimpse && li_glimpse_run(l, err) != 0)
@@ -217,14 +216,14 @@ void lesson_image_text(FILE *out, const struct lesson *l,
 /* The values a reference can name: a symbol of glimpse_fmt_text's
  * lines, with "_t" for the glimpses' (t from 1; h_0 too). */
 enum li_sym { LI_LHAT, LI_L, LI_U, LI_EPS, LI_LOGPI, LI_DLOGPI, LI_RHO,
-	      LI_X, LI_G, LI_H, LI_B, LI_A, LI_Z, LI_P, LI_R, LI_SIGMA };
+	      LI_PHI, LI_H, LI_RBAR, LI_DELTA, LI_YHAT, LI_R, LI_SIGMA };
 static const struct { const char *name; int stepped; } li_syms[] = {
 	[LI_LHAT] = { "l̂", 1 }, [LI_L] = { "l", 1 }, [LI_U] = { "u", 1 },
 	[LI_EPS] = { "ε", 1 }, [LI_LOGPI] = { "log π", 1 },
 	[LI_DLOGPI] = { "∂ log π / ∂ l̂", 1 }, [LI_RHO] = { "ρ", 1 },
-	[LI_X] = { "x", 1 }, [LI_G] = { "g", 1 }, [LI_H] = { "h", 1 },
-	[LI_B] = { "b", 1 }, [LI_A] = { "A", 1 }, [LI_Z] = { "z", 0 },
-	[LI_P] = { "p", 0 }, [LI_R] = { "R", 0 }, [LI_SIGMA] = { "σ", 0 },
+	[LI_PHI] = { "φ", 1 }, [LI_H] = { "h", 1 },
+	[LI_RBAR] = { "R̄", 1 }, [LI_DELTA] = { "δ", 1 },
+	[LI_YHAT] = { "ŷ", 0 }, [LI_R] = { "R", 0 }, [LI_SIGMA] = { "σ", 0 },
 };
 #define LI_NSYMS ((int)(sizeof li_syms / sizeof li_syms[0]))
 
@@ -262,13 +261,11 @@ static const double *li_vec(const struct lesson *l, int k, int t, int *len)
 	case LI_DLOGPI: return s->dlogpi;
 	case LI_LOGPI: *len = 1; return &s->log_pi;
 	case LI_RHO: *len = GLIMPSE_RETINA; return s->x;
-	case LI_X: *len = GLIMPSE_IN; return s->x;
-	case LI_G: *len = m->gsize; return s->g;
+	case LI_PHI: *len = m->gsize; return s->g;
 	case LI_H: *len = m->hidden; return t == 0 ? s->h_prev : s->h;
-	case LI_B: *len = 1; return &m->base[t - 1];
-	case LI_A: *len = 1; return &g->adv[t - 1];
-	case LI_Z: *len = m->nclass; return g->z;
-	case LI_P: *len = m->nclass; return g->p;
+	case LI_RBAR: *len = 1; return &m->base[t - 1];
+	case LI_DELTA: *len = 1; return &g->adv[t - 1];
+	case LI_YHAT: *len = m->nclass; return g->p;
 	case LI_R: *len = 1; return &g->reward;
 	case LI_SIGMA: *len = 1; return &m->sigma;
 	}
@@ -283,13 +280,13 @@ int lesson_image_vec(const struct lesson *l, const struct lesson_ref *r,
 		return 0;
 	if (li_syms[k].stepped && (t > l->gm->steps || (t == 0 &&
 				   k != LI_H))) {
-		snprintf(why, size, "expected a glimpse from %d to %d, found "
-			 "'{%s}'", k == LI_H ? 0 : 1, l->gm->steps, r->text);
+		snprintf(why, size, _("expected a glimpse from %d to %d, found "
+			 "'{%s}'"), k == LI_H ? 0 : 1, l->gm->steps, r->text);
 		return -1;
 	}
-	if ((k == LI_R || k == LI_A) && l->gt->truth < 0) {
-		snprintf(why, size, "expected a 'class:' header (the reward "
-			 "needs the true class) for '{%s}', found none",
+	if ((k == LI_R || k == LI_DELTA) && l->gt->truth < 0) {
+		snprintf(why, size, _("expected a 'class:' header (the reward "
+			 "needs the true class) for '{%s}', found none"),
 			 r->text);
 		return -1;
 	}
@@ -302,7 +299,7 @@ int lesson_image_word(const struct lesson *l, const struct lesson_ref *r,
 {
 	int t, k;
 	if (!l->gt || r->op[0] || (k = li_sym(r->sym, &t)) < 0 ||
-	    (k != LI_P && k != LI_Z))
+	    k != LI_YHAT)
 		return 0;
 	return glimpse_class_find(l->gm, word) + 1;
 }
@@ -320,9 +317,9 @@ int lesson_image_value(const struct lesson *l, const struct lesson_ref *r,
 	    strspn(x, "0123456789") == strlen(x) && strlen(x) < 4)
 		at = atoi(x);
 	if (at < 1 || at > len || r->idx[1][0]) {
-		snprintf(why, size, "expected an entry of %s from 1 to %d%s, "
-			 "found '{%s}'", r->sym, len, lesson_image_word(l, r,
-			 l->gm->cls[0]) ? " or a class" : "", r->text);
+		snprintf(why, size, _("expected an entry of %s from 1 to %d%s, "
+			 "found '{%s}'"), r->sym, len, lesson_image_word(l, r,
+			 l->gm->cls[0]) ? _(" or a class") : "", r->text);
 		return -1;
 	}
 	*v = vec[at - 1];
@@ -337,7 +334,7 @@ void lesson_image_walk(const struct lesson *l,
 	char sym[64];
 	int len;
 	for (int k = 0; l->gt && k < LI_NSYMS; k++) {
-		if ((k == LI_R || k == LI_A) && l->gt->truth < 0)
+		if ((k == LI_R || k == LI_DELTA) && l->gt->truth < 0)
 			continue;
 		if (!li_syms[k].stepped) {
 			const double *v = li_vec(l, k, 0, &len);

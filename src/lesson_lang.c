@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "lesson.h"
 #include "util.h"
 
@@ -93,9 +94,13 @@ static int ll_report(const struct lesson *t, int line, int col,
 		     void (*report)(void *ctx, const char *msg), void *ctx)
 {
 	char msg[4096];
-	snprintf(msg, sizeof msg, "%.1000s:%d:%d: expected %.300s as in %.1000s, "
-		 "found %.1500s",
-		 t->path, line, col, what, orig, found);
+	char tail[3000];
+	/* TRANSLATORS: the first %s is what the original lesson has, the
+	 * second the original's file, the third what this translation has. */
+	snprintf(tail, sizeof tail, _("expected %.300s as in %.1000s, found "
+		 "%.1500s"), what, orig, found);
+	snprintf(msg, sizeof msg, "%.1000s:%d:%d: %s", t->path, line, col,
+		 tail);
 	report(ctx, msg);
 	return 1;
 }
@@ -135,11 +140,11 @@ static int ll_page_shows(const struct lesson *t, const struct lesson_page *a,
 		}
 		int line = ka < a->nblocks ? a->blocks[ka].show.line : a->line;
 		snprintf(found, sizeof found, kb < b->nblocks ?
-			 "another (the original's line %d)" : "one more",
+			 _("another (the original's line %d)") : _("one more"),
 			 kb < b->nblocks ? b->blocks[kb].show.line : 0);
 		return ll_report(t, line, 1, orig, ka < a->nblocks ?
-				 "the same directive" : "another directive",
-				 ka < a->nblocks ? found : "none", report, ctx);
+				 _("the same directive") : _("another directive"),
+				 ka < a->nblocks ? found : _("none"), report, ctx);
 	}
 }
 
@@ -152,14 +157,14 @@ static int ll_page_refs(const struct lesson *t, const struct lesson_page *a,
 	int n = a->nrefs < b->nrefs ? a->nrefs : b->nrefs;
 	for (int k = 0; k < n; k++)
 		if (strcmp(a->refs[k].text, b->refs[k].text) != 0) {
-			snprintf(what, sizeof what, "the reference {%s}",
+			snprintf(what, sizeof what, _("the reference {%s}"),
 				 b->refs[k].text);
 			snprintf(found, sizeof found, "{%s}", a->refs[k].text);
 			return ll_report(t, a->refs[k].line, a->refs[k].col,
 					 orig, what, found, report, ctx);
 		}
 	if (a->nrefs != b->nrefs) {
-		snprintf(what, sizeof what, "%d references on the page",
+		snprintf(what, sizeof what, _("%d references on the page"),
 			 b->nrefs);
 		snprintf(found, sizeof found, "%d", a->nrefs);
 		return ll_report(t, a->line, 1, orig, what, found, report, ctx);
@@ -217,10 +222,10 @@ static int ll_page_claims(const struct lesson *t, const struct lesson_page *a,
 		    strcmp(a->claims[k].text, b->claims[k].text) == 0)
 			continue;
 		snprintf(what, sizeof what, k < b->nclaims ?
-			 "the claim '%s'" : "no more claims%s",
+			 _("the claim '%s'") : _("no more claims%s"),
 			 k < b->nclaims ? b->claims[k].text : "");
 		snprintf(found, sizeof found, k < a->nclaims ? "'%s'" :
-			 "none%s", k < a->nclaims ? a->claims[k].text : "");
+			 _("none%s"), k < a->nclaims ? a->claims[k].text : "");
 		return ll_report(t, k < a->nclaims ? a->claims[k].line :
 				 a->line, k < a->nclaims ? 7 : 1, orig, what,
 				 found, report, ctx);
@@ -235,13 +240,13 @@ static int ll_page_claims(const struct lesson *t, const struct lesson_page *a,
 		if (na && nb && la == lb && memcmp(na, nb, la) == 0)
 			continue;
 		if (nb)
-			snprintf(what, sizeof what, "the literal number %.*s "
-				 "(the page's number %d)", (int)lb, nb, k);
+			snprintf(what, sizeof what, _("the literal number %.*s "
+				 "(the page's number %d)"), (int)lb, nb, k);
 		else
-			snprintf(what, sizeof what, "no literal number %d",
+			snprintf(what, sizeof what, _("no literal number %d"),
 				 k);
 		snprintf(found, sizeof found, "%.*s", na ? (int)la : 4,
-			 na ? na : "none");
+			 na ? na : _("none"));
 		return ll_report(t, a->line, 1, orig, what, found, report,
 				 ctx);
 	}
@@ -261,22 +266,22 @@ static int ll_page_predict(const struct lesson *t,
 	    strcmp(pa->c.text, pb->c.text) == 0)
 		pa = pb = NULL;
 	if (pa || pb) {
-		snprintf(what, sizeof what, pb ? "'predict %s' before the "
-			 "page's block %d" : "no 'predict'%.0s%.0d",
+		snprintf(what, sizeof what, pb ? _("'predict %s' before the "
+			 "page's block %d") : _("no 'predict'%.0s%.0d"),
 			 pb ? pb->c.text : "", pb ? pb->block + 1 : 0);
-		snprintf(found, sizeof found, pa ? "'predict %s' before "
-			 "block %d" : "none%.0s%.0d", pa ? pa->c.text : "",
+		snprintf(found, sizeof found, pa ? _("'predict %s' before "
+			 "block %d") : _("none%.0s%.0d"), pa ? pa->c.text : "",
 			 pa ? pa->block + 1 : 0);
 		return ll_report(t, pa ? pa->line : a->line, pa ? pa->col : 1,
 				 orig, what, found, report, ctx);
 	}
 	if (a->fold != b->fold)
-		return ll_report(t, a->line, 1, orig, b->fold ? "'fold' on "
-				 "the page" : "no 'fold'", a->fold ? "'fold'" :
-				 "none", report, ctx);
+		return ll_report(t, a->line, 1, orig, b->fold ? _("'fold' on "
+				 "the page") : _("no 'fold'"), a->fold ? "'fold'" :
+				 _("none"), report, ctx);
 	if (!a->pin != !b->pin)
-		return ll_report(t, a->line, 1, orig, b->pin ? "'pin' on the "
-				 "page" : "no 'pin'", a->pin ? "'pin'" : "none",
+		return ll_report(t, a->line, 1, orig, b->pin ? _("'pin' on the "
+				 "page") : _("no 'pin'"), a->pin ? "'pin'" : _("none"),
 				 report, ctx);
 	return 0;
 }
@@ -298,11 +303,11 @@ static int ll_header(const struct lesson *t, const struct lesson *o,
 		if (b)
 			snprintf(what, sizeof what, "'%s: %.200s'", key, b);
 		else
-			snprintf(what, sizeof what, "no '%s:'", key);
+			snprintf(what, sizeof what, _("no '%s:'"), key);
 		if (a)
 			snprintf(found, sizeof found, "'%s: %.200s'", key, a);
 		else
-			snprintf(found, sizeof found, "none");
+			snprintf(found, sizeof found, "%s", _("none"));
 		bad += ll_report(t, a ? t->head_pos[k].line :
 				 t->translates_pos.line, a ?
 				 t->head_pos[k].col : 1, orig, what, found,
@@ -331,7 +336,7 @@ static int ll_pages(const struct lesson *t, const struct lesson *o,
 	if (o->npages != t->npages) {
 		char what[64], found[64];
 		snprintf(found, sizeof found, "%d", t->npages);
-		snprintf(what, sizeof what, "%d pages", o->npages);
+		snprintf(what, sizeof what, _("%d pages"), o->npages);
 		return ll_report(t, t->npages ? t->pages[t->npages - 1].line :
 				 1, 1, orig, what, found, report, ctx);
 	}
@@ -356,8 +361,8 @@ int lesson_check_translation(const struct lesson *t,
 	int bad;
 	if (lesson_load(&o, t->base, &err) != 0)
 		bad = ll_report(t, t->translates_pos.line,
-				t->translates_pos.col, "its header",
-				"a lesson that loads", err.msg, report, ctx);
+				t->translates_pos.col, _("its header"),
+				_("a lesson that loads"), err.msg, report, ctx);
 	else
 		bad = ll_header(t, &o, t->base, report, ctx) +
 		      ll_pages(t, &o, t->base, report, ctx);

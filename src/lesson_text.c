@@ -490,8 +490,10 @@ static void lt_opener(FILE *out, const struct lesson_page *pg,
 		lt_show_what(what, sizeof what, &pg->blocks[b].show, tr);
 		if (strstr(line, what) || at + strlen(what) + 3 >= sizeof line)
 			continue; /* each once */
+		/* TRANSLATORS: what separates the items of "On this page:
+		 * a; b; c." */
 		at += (size_t)snprintf(line + at, sizeof line - at, "%s%s",
-				       n++ ? "; " : "", what);
+				       n++ ? _("; ") : "", what);
 	}
 	if (n == 0)
 		return;
@@ -724,8 +726,13 @@ int lesson_plain(FILE *out, const struct lesson *l, const struct trace *tr,
 	lt_field(out, _("Scorer"), trace_scorer_name(l->scorer), width);
 	if (l->cfg.window != WINDOW_DEFAULT) {
 		char win[64];
-		snprintf(win, sizeof win, "%s, D = %d",
-			 window_get(l->cfg.window)->name, l->cfg.window_size);
+		if (window_get(l->cfg.window)->sizeless)
+			snprintf(win, sizeof win, "%s",
+				 window_get(l->cfg.window)->name);
+		else
+			snprintf(win, sizeof win, "%s, D = %d",
+				 window_get(l->cfg.window)->name,
+				 l->cfg.window_size);
 		lt_field(out, _("Window"), win, width);
 	}
 	lt_field(out, _("Model"), tr->m->name, width);

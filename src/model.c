@@ -1021,10 +1021,10 @@ static void model_arg_hint(const char *arg, struct errbuf *err)
 		names[n] = model_builtin_nth((size_t)n, NULL), n++;
 	const char *near = suggest_closest(arg, names, n);
 	if (near)
-		snprintf(hint, sizeof hint, "did you mean '%s'? ", near);
+		snprintf(hint, sizeof hint, _("did you mean '%s'? "), near);
 	size_t len = strlen(err->msg);
-	snprintf(err->msg + len, sizeof err->msg - len, "; %sexpected a "
-		 "model file or a built-in model (%s)", hint,
+	snprintf(err->msg + len, sizeof err->msg - len, _("; %sexpected a "
+		 "model file or a built-in model (%s)"), hint,
 		 model_builtin_list());
 }
 

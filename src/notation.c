@@ -15,7 +15,7 @@
 
 /* One row a symbol, in the order doc/notation.md lists them: the
  * sequence-to-sequence model, the scorers, the local windows, hard
- * attention, self-attention; then the functions and the indices.  A
+ * attention, glimpses, self-attention; then the functions and the indices.  A
  * base is never repeated: one symbol, one meaning. */
 const struct notation_entry notation_table[] = {
 	/* the encoder and the decoder */
@@ -27,7 +27,8 @@ const struct notation_entry notation_table[] = {
 	  "in cross-attention the query words' rows") },
 	{ "h_i", "h", 1, S, N_("encoder state"),
 	  N_("the encoder's state at source word i (Bahdanau's annotation "
-	  "[→h_i; ←h_i])") },
+	  "[→h_i; ←h_i]); in a glimpse model, the core RNN's state h_t after "
+	  "glimpse t, which reads the glimpses as an encoder reads words") },
 	{ "→h_i", "→h", 1, S, N_("forward state"),
 	  N_("the forward encoder RNN's state at word i (Bahdanau's)") },
 	{ "←h_i", "←h", 1, S, N_("backward state"),
@@ -39,9 +40,11 @@ const struct notation_entry notation_table[] = {
 	{ "H", "H", 0, S, N_("hidden size"),
 	  N_("the number of entries of h_i and s_t") },
 	{ "W_x", "W_x", 0, S, N_("input matrix"),
-	  N_("the RNN's matrix applied to the word it reads") },
+	  N_("the RNN's matrix applied to the word it reads (the glimpse "
+	  "core's, to φ_t)") },
 	{ "W_h", "W_h", 0, S, N_("recurrent matrix"),
-	  N_("the RNN's matrix applied to its state before (Luong's RNNs)") },
+	  N_("the RNN's matrix applied to its state before (Luong's RNNs, the "
+	  "glimpse core)") },
 	{ "b", "b", 0, S, N_("bias"), N_("an RNN's bias vector") },
 	{ "W_x^f", "W_x^f", 0, S, N_("forward input matrix"),
 	  N_("W_x of the forward encoder RNN") },
@@ -84,9 +87,13 @@ const struct notation_entry notation_table[] = {
 	{ "W_s", "W_s", 0, S, N_("output layer"),
 	  N_("Luong's matrix that makes the logits from h̃_t") },
 	{ "W_o", "W_o", 0, S, N_("readout"),
-	  N_("Bahdanau's matrix that makes the logits from [s_t; c_t; y_{t-1}]") },
+	  N_("Bahdanau's matrix that makes the logits from [s_t; c_t; y_{t-1}]; "
+	  "a glimpse model's classifier, from h_T (its file's [W_c])") },
+	{ "b_o", "b_o", 0, S, N_("readout bias"),
+	  N_("a glimpse model's classifier's bias (its file's [b_c])") },
 	{ "ŷ_t", "ŷ", 1, S, N_("output distribution"),
-	  N_("softmax of the logits: step t's probability of each target word") },
+	  N_("softmax of the logits: step t's probability of each target word; "
+	  "a glimpse model's ŷ[class], after its last glimpse") },
 	{ "P", "P", 0, F, N_("probability"),
 	  N_("P(y_t | l): the probability the model gives word y_t; P = ..., "
 	  "the output word's") },
@@ -136,7 +143,8 @@ const struct notation_entry notation_table[] = {
 	{ "h̄", "h̄", 0, S, N_("mean annotation"),
 	  N_("the mean of the cells' annotations h_i; s_0 = tanh(W_init·h̄)") },
 	{ "σ", "σ", 0, S, N_("Gaussian width"),
-	  N_("local-p's standard deviation σ = D/2") },
+	  N_("a Gaussian's standard deviation: local-p's σ = D/2; a glimpse "
+	  "model's, around l̂_t") },
 	{ "align_t,j", "align", 1, S, N_("alignment"),
 	  N_("local-p: the softmax weight of j in the window, before the "
 	  "Gaussian") },
@@ -145,21 +153,27 @@ const struct notation_entry notation_table[] = {
 	  "than 1") },
 	/* hard attention */
 	{ "u_t", "u", 1, S, N_("uniform draw"),
-	  N_("hard attention's draw from [0, 1) at step t") },
+	  N_("hard attention's draw from [0, 1) at step t (a glimpse's two, "
+	  "u_1 and u_2)") },
 	{ "l", "l", 1, S, N_("chosen position"),
-	  N_("the source position hard attention takes: c_t = h_l") },
+	  N_("the source position hard attention takes: c_t = h_l; a glimpse "
+	  "model's place l_t = l̂_t + σ·ε_t, (row, column) in [-1, 1]²") },
 	{ "cumsum_t", "cumsum", 1, S, N_("cumulative sums"),
 	  N_("the running sums of the weights that u_t is compared with") },
 	{ "π_t", "π", 1, S, N_("normalised weights"),
-	  N_("a_t / Σ_j a_t,j, what hard local-p draws from") },
+	  N_("a_t / Σ_j a_t,j, what hard local-p draws from; a glimpse "
+	  "model's Gaussian π(l_t | l̂_t)") },
 	{ "c^soft_t", "c^soft", 1, S, N_("soft context"),
 	  N_("Σ_i α_t,i·h_i, the context hard attention replaces by h_l") },
 	{ "R", "R", 1, S, N_("reward"),
-	  N_("log P(y_t | l), REINFORCE's learning signal; R_m, draw m's") },
-	{ "R̄", "R̄", 0, S, N_("baseline"),
-	  N_("the running mean of R: R̄ ← 0.9·R̄ + 0.1·R after each step") },
+	  N_("log P(y_t | l), REINFORCE's learning signal; R_m, draw m's; a "
+	  "glimpse model's: 1 if the class is right, else 0") },
+	{ "R̄", "R̄", 1, S, N_("baseline"),
+	  N_("the running mean of R: R̄ ← 0.9·R̄ + 0.1·R after each step; "
+	  "a glimpse model's R̄_t, learnt for glimpse t (its file's "
+	  "[baseline])") },
 	{ "λ_r", "λ_r", 0, S, N_("reward weight"),
-	  N_("the weight of the score-function term") },
+	  N_("the weight of the score-function term (1 in a glimpse model)") },
 	{ "λ_e", "λ_e", 0, S, N_("entropy weight"),
 	  N_("the weight of the entropy term") },
 	{ "g_t", "g", 1, S, N_("learning signal"),
@@ -172,6 +186,27 @@ const struct notation_entry notation_table[] = {
 	{ "L_t", "L", 1, S, N_("loss of step t"),
 	  N_("-log ŷ_t[y_t], the cross-entropy of step t's target word, whose "
 	  "gradient paths to each h_i trace --gradient-paths shows") },
+	/* glimpses (attn-trace glimpse) */
+	{ "T", "T", 0, S, N_("glimpses"), N_("the number of glimpses a glimpse "
+	  "model takes") },
+	{ "l̂_t", "l̂", 1, S, N_("proposed place"),
+	  N_("tanh(W_l·h_{t-1} + b_l), where the policy points for glimpse t") },
+	{ "W_l", "W_l", 0, S, N_("location matrix"),
+	  N_("the location network's matrix applied to h_{t-1}") },
+	{ "b_l", "b_l", 0, S, N_("location bias"),
+	  N_("the location network's bias; l̂_1 = tanh(b_l)") },
+	{ "ε_t", "ε", 1, S, N_("normal draw"),
+	  N_("two standard normal numbers from u_t by Box-Muller") },
+	{ "ρ_t", "ρ", 1, S, N_("retina"),
+	  N_("what glimpse t sees: the fovea ρ_1..4, the periphery ρ_5..8") },
+	{ "W_g", "W_g", 0, S, N_("glimpse matrix"),
+	  N_("the glimpse network's matrix applied to [ρ_t; l_t]") },
+	{ "b_g", "b_g", 0, S, N_("glimpse bias"), N_("the glimpse network's bias") },
+	{ "φ_t", "φ", 1, S, N_("glimpse vector"),
+	  N_("tanh(W_g·[ρ_t; l_t] + b_g), what the core reads of glimpse t") },
+	{ "b_h", "b_h", 0, S, N_("core bias"), N_("the glimpse core RNN's bias") },
+	{ "δ_t", "δ", 1, S, N_("advantage"),
+	  N_("R - R̄_t, how much glimpse t's run paid above its baseline") },
 	/* self-attention */
 	{ "X", "X", 1, S, N_("inputs"),
 	  N_("self-attention's rows x_i = emb(w_i) + PE(i-1); X_q, the "

@@ -645,3 +645,20 @@ void outfile_abort(struct outfile *of)
 		unlink(of->tmp);
 	outfile_release(of);
 }
+
+int outfile_mkdir(const char *dir, const char *hint, int *made,
+		  struct errbuf *err)
+{
+	struct stat st;
+	*made = 0;
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
+	} else if (errno == ENOENT && mkdir(dir, 0777) == 0) {
+		*made = 1;
+		return 0;
+	}
+	err_set(err, "%s: %s (%s)", dir, strerror(errno), hint);
+	return -1;
+}

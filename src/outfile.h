@@ -121,6 +121,13 @@ int outfile_commit(struct outfile *of, struct errbuf *err);
  * of[0 .. n) are finished with. */
 int outfile_commit_all(struct outfile *of, int n, struct errbuf *err);
 
+/* The directory of a command that writes several files (diagram
+ * --all-steps, heatmap -o DIR/): dir, made (as mkdir does, not its
+ * parents) if it does not exist; *made is set if this call made it.
+ * Returns 0, or -1 with err set to "DIR: REASON (HINT)". */
+int outfile_mkdir(const char *dir, const char *hint, int *made,
+		  struct errbuf *err);
+
 /* Gives up: closes the stream (not stdout) and removes the temporary file,
  * leaving an earlier file of that name as it was.  Harmless on an outfile
  * that was committed, aborted, or that failed to open. */

@@ -125,8 +125,8 @@ int quiz_sheet_begin(FILE *out, enum quiz_sheet_format f, int key,
 				name);
 		break;
 	case QUIZ_SHEET_HTML:
-		fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-		      "<meta charset=\"utf-8\">\n<title>", out);
+		fprintf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n"
+			"<meta charset=\"utf-8\">\n<title>", i18n_html_lang());
 		fprintf(out, "%s: ", what);
 		sheet_html(out, title);
 		fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n"

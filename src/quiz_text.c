@@ -4,9 +4,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fmt.h"
 #include "i18n.h"
+#include "linebreak.h"
 #include "num.h"
 #include "quiz.h"
 #include "self.h"
@@ -120,7 +123,7 @@ static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 		  "cumsum_%d,j?\n"), q->t, d, q->t, d, q->t, q->symbol, q->t, q->t);
 }
 
-int quiz_prompt_text(FILE *out, const struct quiz_question *q)
+static int qt_prompt(FILE *out, const struct quiz_question *q)
 {
 	char buf[NUM_BUFSZ];
 	if (q->stage == QUIZ_HARD_DRAW && !q->st) {
@@ -188,7 +191,7 @@ static void qt_coordinate(FILE *out, const struct quiz_question *q)
 	fprintf(out, " = %s\n", fmt_num(buf, q->expected, q->precision));
 }
 
-int quiz_worked_text(FILE *out, const struct quiz_question *q)
+static int qt_worked(FILE *out, const struct quiz_question *q)
 {
 	struct fmt_opts o;
 	struct trace_names nm;
@@ -235,4 +238,54 @@ int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		fprintf(out, "%s\n", a->hint ? a->hint : _("Type a number."));
 		return ferror(out) ? -1 : 0;
 	}
+}
+
+/* Writes text with each line wider than QT_COLS display columns broken
+ * where linebreak_line() breaks (at a blank, never inside a number or a
+ * symbol), the lines after the first of it indented by QT_INDENT, so a
+ * question or its worked arithmetic reads whole on an 80-column
+ * terminal. */
+enum { QT_COLS = 80, QT_INDENT = 4 };
+static void qt_wrap(FILE *out, const char *text)
+{
+	for (const char *s = text; *s;) {
+		size_t n = strcspn(s, "\n"), at = 0, next;
+		int room = QT_COLS;
+		do {
+			size_t end = linebreak_line(s + at, n - at, room, &next);
+			fprintf(out, "%*s%.*s\n", room < QT_COLS ? QT_INDENT : 0,
+				"", (int)end, s + at);
+			at += next;
+			room = QT_COLS - QT_INDENT;
+		} while (at < n);
+		s += n + (s[n] == '\n');
+	}
+}
+
+/* Runs fn into memory, then writes what it wrote wrapped (qt_wrap). */
+static int qt_wrapped(FILE *out, const struct quiz_question *q,
+		      int (*fn)(FILE *, const struct quiz_question *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		return -1;
+	int rc = fn(m, q);
+	if (fclose(m) != 0)
+		rc = -1;
+	if (rc == 0)
+		qt_wrap(out, buf);
+	free(buf);
+	return rc != 0 || ferror(out) ? -1 : 0;
+}
+
+int quiz_prompt_text(FILE *out, const struct quiz_question *q)
+{
+	return qt_wrapped(out, q, qt_prompt);
+}
+
+int quiz_worked_text(FILE *out, const struct quiz_question *q)
+{
+	return qt_wrapped(out, q, qt_worked);
 }

@@ -244,21 +244,6 @@ static void hard_samples(struct trace *tr, int run, int t, const double *a,
 	r->result_axis = AXIS_SOURCE;
 }
 
-/* The Jensen gap's title when a step depends on the steps before: what
- * carries the earlier draws is the architecture's (arch_class.carries).
- * The string lives as long as the trace. */
-static const char *hard_chained_title(struct trace *tr)
-{
-	const char *c = arch_get(tr->arch)->carries;
-	size_t n = strlen(c) + 72;
-	char *s = (char *)trace_alloc(tr, (n + sizeof(double) - 1) /
-					  sizeof(double));
-
-	snprintf(s, n, "the Jensen gap (given the sampled past: %s carries "
-		 "the earlier draws)", c);
-	return s;
-}
-
 /* The exact view of a teacher-forced step: log p(y_t | l) for every l
  * (the architecture's log_prob with c = h_l), their expectation under α,
  * the log of the mixture Σ_l α_l p(y_t | l), and the gap between them;
@@ -307,7 +292,7 @@ static const double *hard_exact(struct trace *tr, int run, int t,
 	r->ops[0].axis = r->ops[1].axis = AXIS_SOURCE;
 	r->word = y;
 	r->title = !trace_steps_chained(tr) ? N_("the Jensen gap")
-		: hard_chained_title(tr);
+		: arch_get(tr->arch)->chained_title;
 	r->symbol = "gap_{t}";
 	r->formula = pi ? "log Σ_l π·P - E_π[log P]"
 			: "log Σ_l α·P - E_α[log P]";

@@ -9,6 +9,7 @@
 
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "num.h"
 #include "self_diagram.h"
 #include "utf8.h"
@@ -130,12 +131,10 @@ int self_diagram_build(struct self_diagram *d, const struct self_trace *t,
 		len = 24;
 	if (len < 4)
 		len = 4;
-	char *head_line = xmalloc(80);
-	snprintf(head_line, 80, "head %d: a line from each query to each "
-		 "key, as thick as its weight", head + 1);
-	push(d, head_line, &cap);
-	push(d, xstrdup("  . under 0.25   - under 0.5   = under 0.75   "
-			"# 0.75 and over"), &cap);
+	push(d, xasprintf(_("head %d: a line from each query to each key, "
+			    "as thick as its weight"), head + 1), &cap);
+	push(d, xstrdup(_("  . under 0.25   - under 0.5   = under 0.75   "
+			  "# 0.75 and over")), &cap);
 	for (int i = lo; i < hi; i++) {
 		const struct self_diagram_pair *p =
 			d->pairs + (size_t)(i - lo) * t->n;
@@ -161,12 +160,15 @@ int self_diagram_build(struct self_diagram *d, const struct self_trace *t,
 			fputs(lab, f);
 			fmt_pad(f, t->kwords[j], kw - (int)strlen(lab) + 1);
 			if (p[j].masked) {
-				fprintf(f, " %*s", prec + 3, "masked");
+				/* right-aligned by display width */
+				const char *m = _("masked");
+				int pad = prec + 3 - utf8_width(m);
+				fprintf(f, " %*s%s", pad > 0 ? pad : 0, "", m);
 			} else {
 				fmt_num(num, p[j].w, prec);
 				fprintf(f, " %*s", prec + 3, num);
 				if (p[j].is_max)
-					fputs("  <- largest", f);
+					fputs(_("  <- largest"), f);
 			}
 			fclose(f);
 			push(d, line, &cap);
@@ -283,13 +285,15 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		const int xq = x0 + lq, xk = xq + SVG_SPAN;
 		fprintf(out, "<g class=\"head\" id=\"head%d\" data-head=\"%d\">\n",
 			h + 1, h + 1);
-		fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">"
-			"head %d: queries left, keys right; row %d's weights"
-			"</text>\n", x0, y0 + 22, h + 1, row + 1);
-		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">queries"
-			"</text>\n", x0, y0 + SVG_TOP - 24);
-		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">keys"
-			"</text>\n", xk + 8, y0 + SVG_TOP - 24);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">",
+			x0, y0 + 22);
+		fprintf(out, _("head %d: queries left, keys right; row %d's "
+			       "weights"), h + 1, row + 1);
+		fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" "
+			"fill=\"#555555\">%s</text>\n", x0, y0 + SVG_TOP - 24,
+			_("queries"));
+		fprintf(out, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">%s"
+			"</text>\n", xk + 8, y0 + SVG_TOP - 24, _("keys"));
 		/* the other rows first, the chosen row's lines on top */
 		for (int pass = 0; pass < 2; pass++)
 			for (int k = 0; k < d.npairs; k++)
@@ -318,9 +322,9 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 				"y=\"%d\"%s>%s%s</text>\n", j + 1,
 				xk + lk + 10, y, p->is_max
 				? " font-weight=\"bold\"" : "",
-				p->masked ? "masked (j > i)"
+				p->masked ? _("masked (j > i)")
 					  : fmt_num(num, p->w, prec),
-				p->is_max ? " ◄ largest" : "");
+				p->is_max ? _(" ◄ largest") : "");
 		}
 		fputs("</g>\n", out);
 		self_diagram_free(&d);

@@ -73,6 +73,8 @@ static const struct trace_rec *head_rec(const struct self_trace *t,
 
 #define SVG_CELL 64   /* a cell is this wide */
 #define SVG_ROW 32    /* and this high */
+#define SVG_SHADE 26  /* a cell's width without its number (compact) */
+#define SVG_SHADE_H 24 /* and its height */
 #define SVG_FS 13     /* the font size */
 #define SVG_GAP 40    /* between two heads */
 #define SVG_TITLE 64  /* the title and the sentence, above the heads */
@@ -94,6 +96,16 @@ static int svg_words_px(char *const *w, int n)
 	return px;
 }
 
+/* The cells' size, and whether they hold their numbers: a picture whose
+ * 13 px text would be under 20 px on a 1920x1080 slide with the numbers
+ * written in 64x32 cells drops them and shades 26x24 cells instead, each
+ * with its weight as a tooltip and each row's largest weight framed
+ * (doc/heatmap.md, "Legible from the back row"). */
+struct svg_grid {
+	int cw, ch;   /* a cell's width and height */
+	int numbers;  /* 1: each cell writes its weight */
+};
+
 /* The title's and the legend's words. */
 static const char svg_causal[] = "causal: a word attends to itself and "
 	"the words before it";
@@ -102,6 +114,8 @@ static const char svg_cross[] = "each query word attends to every source "
 	"word";
 static const char svg_masked_cap[] = "masked by the causal mask: weight 0 "
 	"(its score −∞)";
+static const char svg_best_cap[] = "framed: a row's largest weight (a "
+	"cell's tooltip gives its number)";
 
 /* The hatching of a masked cell and the legend's ramp. */
 static void svg_defs(FILE *out)
@@ -133,8 +147,9 @@ static void svg_header(FILE *out, const struct self_trace *t, int x)
 		fputs(k ? " " : "", out);
 		fmt_svg_text(out, t->qwords[k]);
 	}
-	if (t->o.cross) {
-		fputs("; keys (columns): ", out);
+	if (t->o.cross) { /* the keys on a line of their own */
+		fprintf(out, "</text>\n<text class=\"sentence\" x=\"%d\" "
+			"y=\"%d\">keys (columns): ", x, 48 + SVG_FS + 5);
 		for (int k = 0; k < t->n; k++) {
 			fputs(k ? " " : "", out);
 			fmt_svg_text(out, t->kwords[k]);
@@ -143,9 +158,11 @@ static void svg_header(FILE *out, const struct self_trace *t, int x)
 	fputs("</text>\n", out);
 }
 
-/* The legend at y: the ramp from 0 to 1, and the hatching of a masked
- * cell when there is a mask. */
-static void svg_legend(FILE *out, const struct self_trace *t, int x, int y)
+/* The legend at y: the ramp from 0 to 1, the hatching of a masked
+ * cell when there is a mask, and below it the frame of a row's largest
+ * weight when the cells do not write their numbers. */
+static void svg_legend(FILE *out, const struct self_trace *t,
+		       const struct svg_grid *g, int x, int y)
 {
 	fprintf(out, "<g class=\"legend\">\n<text x=\"%d\" y=\"%d\">weight"
 		"</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" "
@@ -158,34 +175,62 @@ static void svg_legend(FILE *out, const struct self_trace *t, int x, int y)
 			"fill=\"url(#masked)\" stroke=\"#999999\"/>\n<text "
 			"x=\"%d\" y=\"%d\">%s</text>\n", x + 56 + SVG_BAR + 24,
 			y - 2, x + 56 + SVG_BAR + 60, y + 12, svg_masked_cap);
+	if (!g->numbers)
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"28\" "
+			"height=\"18\" fill=\"none\" stroke=\"#d62728\" "
+			"stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">%s"
+			"</text>\n", x + 56 + SVG_BAR + 24, y + 20,
+			x + 56 + SVG_BAR + 60, y + 34, svg_best_cap);
 	fputs("</g>\n", out);
 }
 
 /* A panel's heading, with its head's number. */
 static const char svg_head_fmt[] = "head %d: rows are queries, columns keys";
 
-/* One cell of head's panel at (x, y): its weight a shaded and written,
- * or, masked, hatched with its weight 0. */
-static void svg_cell(FILE *out, double a, int masked, int x, int y, int prec)
+/* One cell of head's panel at (x, y), query i and key j: its weight a
+ * shaded, written when g->numbers, and always its tooltip; masked, hatched
+ * with its weight 0. */
+static void svg_cell(FILE *out, const struct svg_grid *g, double a,
+		     int masked, int x, int y, int i, int j, int prec)
 {
 	char hex[8], num[NUM_BUFSZ];
 	fmt_svg_ramp(a, hex);
+	fmt_num(num, a, prec);
 	fprintf(out, "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
-		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"/>\n",
-		masked ? "masked" : "cell", x, y, SVG_CELL, SVG_ROW,
-		masked ? "url(#masked)" : hex);
-	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" "
-		"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
-		x + SVG_CELL / 2, y + SVG_ROW / 2 + SVG_FS / 3,
-		!masked && fmt_svg_dark(a) ? "#ffffff" : "#000000",
-		fmt_num(num, a, prec));
+		"height=\"%d\" fill=\"%s\" stroke=\"#ffffff\"><title>A_%d,%d "
+		"= %s</title></rect>\n", masked ? "masked" : "cell", x, y,
+		g->cw, g->ch, masked ? "url(#masked)" : hex, i + 1, j + 1, num);
+	if (g->numbers)
+		fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" "
+			"text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+			x + g->cw / 2, y + g->ch / 2 + SVG_FS / 3,
+			!masked && fmt_svg_dark(a) ? "#ffffff" : "#000000", num);
+}
+
+/* Row i's largest unmasked weight framed, after the row's cells so that
+ * no cell covers a frame: each key whose weight equals it (a word that
+ * comes twice has the same weight twice). */
+static void svg_best(FILE *out, const struct self_trace *t,
+		     const struct svg_grid *g, const double *A, int i,
+		     int gx, int y)
+{
+	double most = -1;
+	for (int j = 0; j < t->n; j++)
+		if (!self_masked(t, i, j) && A[i * t->n + j] > most)
+			most = A[i * t->n + j];
+	for (int j = 0; j < t->n; j++)
+		if (!self_masked(t, i, j) && A[i * t->n + j] == most)
+			fprintf(out, "<rect class=\"best\" x=\"%d\" y=\"%d\" "
+				"width=\"%d\" height=\"%d\" fill=\"none\" "
+				"stroke=\"#d62728\" stroke-width=\"2\"/>\n",
+				gx + j * g->cw + 1, y + 1, g->cw - 2, g->ch - 2);
 }
 
 /* Head h's panel, its left edge at x0, its grid below top, its row
  * labels label px wide. */
 static void svg_head(FILE *out, const struct self_trace *t,
-		     const struct trace_rec *sm, int h, int x0, int top,
-		     int label, int prec)
+		     const struct svg_grid *g, const struct trace_rec *sm,
+		     int h, int x0, int top, int label, int prec)
 {
 	const int gx = x0 + label;
 	fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
@@ -194,68 +239,101 @@ static void svg_head(FILE *out, const struct self_trace *t,
 	fprintf(out, svg_head_fmt, h + 1);
 	fputs("</text>\n", out);
 	for (int j = 0; j < t->n; j++) {
-		int cx = gx + j * SVG_CELL + SVG_CELL / 2;
+		int cx = gx + j * g->cw + g->cw / 2;
 		fprintf(out, "<text transform=\"translate(%d %d) "
 			"rotate(-45)\">", cx, top - 8);
 		fmt_svg_text(out, t->kwords[j]);
 		fputs("</text>\n", out);
 	}
 	for (int i = 0; i < t->nq; i++) {
-		int y = top + i * SVG_ROW;
+		int y = top + i * g->ch;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">",
-			gx - 8, y + SVG_ROW / 2 + SVG_FS / 3);
+			gx - 8, y + g->ch / 2 + SVG_FS / 3);
 		fmt_svg_text(out, t->qwords[i]);
 		fputs("</text>\n", out);
 		for (int j = 0; j < t->n; j++)
-			svg_cell(out, sm->result[i * t->n + j],
-				 self_masked(t, i, j), gx + j * SVG_CELL, y,
-				 prec);
+			svg_cell(out, g, sm->result[i * t->n + j],
+				 self_masked(t, i, j), gx + j * g->cw, y, i,
+				 j, prec);
+		if (!g->numbers)
+			svg_best(out, t, g, sm->result, i, gx, y);
 	}
 	fputs("</g>\n", out);
 }
 
-int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
-		 int prec)
+/* The picture's layout for the cells g: its width and height, where
+ * the grids start (top), the row labels' width and a panel's. */
+struct svg_size {
+	int width, height, top, label, panel;
+};
+
+static void svg_size(struct svg_size *z, const struct self_trace *t,
+		     const struct svg_grid *g, int nh)
 {
-	int label = 0, top = 0, nh = 0;
+	int label = 0, top = 0;
 	for (int i = 0; i < t->nq; i++)
 		if (svg_text_px(t->qwords[i]) > label)
 			label = svg_text_px(t->qwords[i]);
 	for (int j = 0; j < t->n; j++)
 		if (svg_text_px(t->kwords[j]) > top)
 			top = svg_text_px(t->kwords[j]);
-	for (int h = 0; h < SELF_HEADS; h++)
-		nh += (heads >> h) & 1;
-	label += 16;
+	z->label = label + 16;
 	const int spill = top * 7 / 10; /* how far the last column's label
 					   reaches right, at -45 degrees */
-	top = SVG_TITLE + spill + 70;
+	z->top = SVG_TITLE + spill + 70;
 	/* a panel is as wide as its bold heading at least (0.70 em a
 	 * character), so two headings never meet */
-	int panel = label + t->n * SVG_CELL;
+	int panel = z->label + t->n * g->cw;
 	int heading = (int)(utf8_width(svg_head_fmt) * SVG_FS * 0.70 + 0.5);
-	panel = panel < heading + SVG_GAP / 2 ? heading + SVG_GAP / 2 : panel;
-	int width = 20 + nh * panel + (nh - 1) * SVG_GAP + 20 + spill;
-	int words = 20 + svg_text_px("queries (rows): ; keys (columns): ") +
-		    svg_words_px(t->qwords, t->nq) +
-		    (t->o.cross ? svg_words_px(t->kwords, t->n) : 0) + 20;
-	int legend = 20 + 56 + SVG_BAR + 60 + svg_text_px(svg_masked_cap) + 20;
+	z->panel = panel < heading + SVG_GAP / 2 ? heading + SVG_GAP / 2
+						  : panel;
+	int width = 20 + nh * z->panel + (nh - 1) * SVG_GAP + 20 + spill;
+	int words = 20 + svg_text_px("queries (rows): ") +
+		    svg_words_px(t->qwords, t->nq) + 20;
+	int keys = 20 + svg_text_px("keys (columns): ") +
+		   svg_words_px(t->kwords, t->n) + 20;
+	if (t->o.cross && keys > words)
+		words = keys;
+	int cap = svg_text_px(g->numbers ? svg_masked_cap : svg_best_cap);
+	int legend = 20 + 56 + SVG_BAR + 60 + cap + 20;
 	int title = 20 + (int)((26 + utf8_width(t->o.causal ? svg_causal
 		: t->o.cross ? svg_cross : svg_full)) * 18 * 0.66) + 20;
 	width = width < words ? words : width;
 	width = width < legend ? legend : width;
-	width = width < title ? title : width;
-	const int height = top + t->nq * SVG_ROW + 30 + SVG_LEGEND;
+	z->width = width < title ? title : width;
+	z->height = z->top + t->nq * g->ch + 30 + SVG_LEGEND;
+}
+
+/* Whether a picture w by h, fitted into a 1920x1080 slide, shows its
+ * SVG_FS px text at 20 px or more. */
+static int svg_legible(int w, int h)
+{
+	return SVG_FS * 1920 >= 20 * w && SVG_FS * 1080 >= 20 * h;
+}
+
+int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
+		 int prec)
+{
+	int nh = 0;
+	for (int h = 0; h < SELF_HEADS; h++)
+		nh += (heads >> h) & 1;
+	struct svg_grid g = { SVG_CELL, SVG_ROW, 1 };
+	struct svg_size z;
+	svg_size(&z, t, &g, nh);
+	if (!svg_legible(z.width, z.height)) { /* the numbers yield */
+		g = (struct svg_grid){ SVG_SHADE, SVG_SHADE_H, 0 };
+		svg_size(&z, t, &g, nh);
+	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"%s\" font-size=\"%d\">\n", width, height, width,
-		height, FMT_SVG_FONTS, SVG_FS);
+		"font-family=\"%s\" font-size=\"%d\">\n", z.width, z.height,
+		z.width, z.height, FMT_SVG_FONTS, SVG_FS);
 	fprintf(out, "<title>%s-attention weights A, a panel for each head"
 		"%s</title>\n", t->o.cross ? "cross" : "self",
 		t->o.causal ? " (causal mask)" : "");
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-		"fill=\"#ffffff\"/>\n", width, height);
+		"fill=\"#ffffff\"/>\n", z.width, z.height);
 	svg_defs(out);
 	svg_header(out, t, 20);
 	int x0 = 20;
@@ -265,10 +343,10 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		const struct trace_rec *sm = head_rec(t, REC_ROW_SOFTMAX, h + 1);
 		if (!sm)
 			continue; /* not recorded */
-		svg_head(out, t, sm, h, x0, top, label, prec);
-		x0 += panel + SVG_GAP;
+		svg_head(out, t, &g, sm, h, x0, z.top, z.label, prec);
+		x0 += z.panel + SVG_GAP;
 	}
-	svg_legend(out, t, 20, height - SVG_LEGEND + 8);
+	svg_legend(out, t, &g, 20, z.height - SVG_LEGEND + 8);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

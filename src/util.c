@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gz.h"
+#include "i18n.h"
 #include "util.h"
 
 /* The first read of a stream of unknown size asks for this many bytes. */
@@ -171,6 +172,21 @@ void err_set(struct errbuf *err, const char *fmt, ...)
 	if (vsnprintf(err->msg, sizeof err->msg, fmt, ap) < 0)
 		snprintf(err->msg, sizeof err->msg, "attn-trace: bad message");
 	va_end(ap);
+}
+
+void err_at(struct errbuf *err, const char *path, int line, int col,
+	    const char *fmt, ...)
+{
+	char what[sizeof err->msg];
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vsnprintf(what, sizeof what, _(fmt), ap) < 0)
+		snprintf(what, sizeof what, "attn-trace: bad message");
+	va_end(ap);
+	err_set(err, "%s:%d:%d: %s", path, line, col, what);
 }
 
 /* Reads f to its end into a buffer of at most max_bytes (plus a NUL).

@@ -55,6 +55,13 @@ struct errbuf {
 void err_set(struct errbuf *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Sets err->msg to "PATH:LINE:COL: " followed by the catalogue's
+ * translation of fmt, formatted; the place stays untranslated so that
+ * editors and tests can parse it in every language.  err may be NULL.
+ * xgettext takes fmt as a message (po/Makevars: --keyword=err_at:5). */
+void err_at(struct errbuf *err, const char *path, int line, int col,
+	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* Reads the whole of PATH ("-" is standard input) into a NUL-terminated
  * buffer that the caller frees; *len gets its length without the NUL.
  * Refuses files larger than max_bytes, and a PATH that is not a regular

@@ -46,6 +46,8 @@ torch_python_find
 if [ -n "$torch_python" ]; then
 	check "calc agrees with torch, every scorer, d and d_v 1 to 16" \
 		"$torch_python" "$srcdir/tests/torch_calc.py" "$ATTN_TRACE"
+	check "calc's Markdown holds the JSON's numbers, every scorer" \
+		"$torch_python" "$srcdir/tests/calc_md.py" "$ATTN_TRACE"
 else
 	echo "# no Python here can import torch: torch_calc.py skipped"
 fi

@@ -316,8 +316,8 @@ START_TEST(test_view)
 	glimpse_view_init(&v, &m, "glimpse6", &im, "bar", &tr, 4, 1, 80);
 	glimpse_view_render(&v, &sc);
 	ck_assert_int_eq(sc.nbody, 13);  /* side by side: the picture's rows */
-	snprintf(want, sizeof want, "corner (R, C) = (%d, %d)", tr.st[0].row,
-		 tr.st[0].col);
+	snprintf(want, sizeof want, "corner (row, column) = (%d, %d)",
+		 tr.st[0].row, tr.st[0].col);
 	int found = 0;
 	for (int k = 0; k < sc.nbody; k++)
 		found += strstr(sc.body[k], want) != NULL;

@@ -19,6 +19,8 @@
 #include "diagram.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "glimpse.h"
+#include "glimpse_fmt.h"
 #include "model.h"
 #include "notation.h"
 #include "quiz.h"
@@ -79,9 +81,9 @@ static const struct {
 	const char *m, *of;
 } PRODUCTS[] = {
 	{ "W_s", "|h̃|" }, { "W_c", "|[|" }, { "U", "|s|" }, { "C", "|c|" },
-	{ "W_y", "|y|" }, { "W_x", "|x|y|[|" }, { "W_h", "|h|s|" },
+	{ "W_y", "|y|" }, { "W_x", "|x|y|[|φ|" }, { "W_h", "|h|s|" },
 	{ "W_a", "|h|s|q|[|" }, { "U_a", "|h|" }, { "U_f", "|f|" },
-	{ "W_p", "|s|q|" }, { "W_init", "|←h|" }, { "W_o", "|[|" },
+	{ "W_p", "|s|q|" }, { "W_init", "|←h|" }, { "W_o", "|[|h|" },
 	{ "W_Q", "|x|y|" }, { "W_K", "|x|" }, { "W_V", "|x|" },
 	{ "W_O", "|z|" }, { "W_x^f", "|x|" }, { "W_x^b", "|x|" },
 	{ "W_h^f", "|→h|" }, { "W_h^b", "|←h|" },
@@ -542,6 +544,34 @@ static void scan_self(const struct model *m, int cross, int causal)
 	self_free(&t);
 }
 
+/* The glimpse model's text trace (glimpse6 on a held-out bar, with its
+ * class, so the learning lines too): every symbol it prints. */
+static void scan_glimpse(void)
+{
+	static struct glimpse_model gm;
+	static struct glimpse_trace gt;
+	struct pgm_image im;
+	struct errbuf err;
+	char path[4096], *buf = NULL;
+	size_t len = 0;
+	const char *dir = getenv("srcdir");
+	uint64_t rng = 5;
+	snprintf(path, sizeof path, "%s/data/images/heldout/bar-x1.pgm",
+		 dir ? dir : ".");
+	ck_assert_msg(glimpse_model_load(&gm, GLIMPSE_BUILTIN, &err) == 0,
+		      "%s", err.msg);
+	ck_assert_msg(pgm_load(&im, path, &err) == 0, "%s", err.msg);
+	glimpse_run(&gm, &im, GLIMPSE_SAMPLE, &rng, NULL,
+		    glimpse_class_find(&gm, "bar"), &gt);
+	FILE *f = open_memstream(&buf, &len);
+	glimpse_fmt_text(f, &gm, GLIMPSE_BUILTIN, &im, "bar-x1.pgm", &gt, 4,
+			 0);
+	fclose(f);
+	where = "glimpse's text trace";
+	scan_text(buf, NOTATION_PROSE);
+	free(buf);
+}
+
 START_TEST(test_formatters_use_only_the_table)
 {
 	struct model m;
@@ -574,6 +604,7 @@ START_TEST(test_formatters_use_only_the_table)
 		scan_model(&m, files[k]);
 		model_free(&m);
 	}
+	scan_glimpse();
 	ck_assert_msg(nunknown == 0, "%zu symbols printed that "
 		      "src/notation.c does not list, or that a record of "
 		      "another meaning uses:\n%s", nunknown, unknown);

@@ -456,8 +456,9 @@ START_TEST(test_prompt_dot)
 	has(p, "within 0.0005 × (1 + |e_1,1|) counts");
 	lacks(p, "0.9765"); /* never the answer */
 	has(render(quiz_answer_text, &q), "e_1,1 = 0.9765\n");
+	/* 84 columns: broken at the last blank that leaves 80 or fewer */
 	has(render(quiz_worked_text, &q), "e_1,1 = s_1·h_1 = 0.9898×0.9866 "
-	    "+ 0.0000×0.0000 + 0.0000×0.0000 + 0.0000×0.1974 = 0.9765\n");
+	    "+ 0.0000×0.0000 + 0.0000×0.0000 + 0.0000×0.1974\n    = 0.9765\n");
 }
 END_TEST
 

@@ -39,6 +39,7 @@ offers "trace options" --batch= attn-trace trace --ba
 offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "the formats" jsonl attn-trace trace --format js
+offers "calc's formats" markdown attn-trace calc --format m
 offers "the stages" weighted-sum attn-trace trace --stage w
 offers "the windows" local-p attn-trace trace --window local-
 offers "trace --window-size" --window-size= attn-trace trace --window-s

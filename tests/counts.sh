@@ -110,7 +110,11 @@ for path in files:
     for k, line in enumerate(lines, 1):
         if re.search(r"--scorer=[\w-]+,", line):
             continue  # a command: its scorers are its own
-        # 3. a list of five scorers or more claims to be all of them
+        # 3. a list of five scorers or more claims to be all of them (a
+        # line that ends in a comma goes on in the next: --help wraps
+        # its lists at 80 columns)
+        if line.rstrip().endswith(",") and k < len(lines):
+            line = line.rstrip() + " " + lines[k].strip()
         named = [s for s in scorers
                  if re.search(r"(?<![\w-])" + re.escape(s) + r"(?![\w-])", line)]
         if len(named) >= 5 and len(named) != len(scorers):

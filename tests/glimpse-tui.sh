@@ -19,14 +19,14 @@ d = json.load(open(sys.argv[1]))
 v = lambda xs: "[" + ", ".join("%7.4f" % x for x in xs) + "]"
 for s in d["steps"]:
     t = s["t"]
-    print("%d corner (R, C) = (%d, %d)" % (t, s["corner"][0], s["corner"][1]))
+    print("%d corner (row, column) = (%d, %d)" % (t, s["corner"][0], s["corner"][1]))
     print("%d l_%d = l̂_%d + σ·ε = %s" % (t, t, t, v(s["l"])))
     print("%d ε = %s" % (t, v(s["eps"])))
     print("%d fovea ρ_1..4 = %s" % (t, v(s["fovea"])))
     print("%d -%s" % (t, v(s["h"][4:])[1:].rstrip("]")))
 k = d["classes"].index(d["class"])
-print("c %-8s z %9.4f  p %7.4f  <- the class" % (d["class"], d["z"][k], d["p"][k]))
-print("c A_t = R - b_t = %s" % v(d["advantage"]))
+print("c %-8s logit %9.4f  ŷ %7.4f  <- the class" % (d["class"], d["z"][k], d["p"][k]))
+print("c δ_t = R - R̄_t = %s" % v(d["advantage"]))
 PY
 want() { grep "^$1 " "$TMP/want" | cut -d' ' -f2- | while IFS= read -r l; do
 	printf '%s\n' "$l"; done; }
@@ -42,7 +42,7 @@ for t in 1 2 3; do
 	done <"$TMP/w$t"
 	screen g >"$TMP/s$t"
 	check "glimpse $t: the fovea's solid lines beside the numbers" \
-		grep -q '[─│].*  \(l_\|ε\|u\|corner\|fovea\|log\|periph\|g_\|h_\| *=\)' "$TMP/s$t"
+		grep -q '[─│].*  \(l_\|ε\|u\|corner\|fovea\|log\|periph\|φ_\|h_\| *=\)' "$TMP/s$t"
 	check "glimpse $t: the periphery's dotted lines" grep -q '[┄┆]' "$TMP/s$t"
 	check "glimpse $t: fits 80x24, nothing below to scroll" \
 		sh -c "! grep -q 'more below' '$TMP/s$t'"

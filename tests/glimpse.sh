@@ -30,6 +30,24 @@ if locale -a 2>/dev/null | grep -qix de_DE.utf8; then
 	check "a model trained under de_DE.UTF-8 is the C locale's bytes" cmp -s "$TMP/de.model" "$TMP/c.model"
 fi
 
+# every retina's boxes show whole, also where they reach past the image:
+# with seed 5, glimpse 2 of bar-x1 is at corner (1, 6), so its fovea
+# takes columns 5 and 6 and its periphery rows -1 .. 2 and columns 4 .. 7
+# (doc/model.md, step 7): each picture has the four corners of both boxes
+"$ATTN_TRACE" glimpse --seed=5 "$img/heldout/bar-x1.pgm" >"$TMP/edge.txt"
+for g in 1 2 3; do
+	awk -v g="$g" '/^[^ ]/ { on = ($1 == "glimpse" && $2 == g) } on' "$TMP/edge.txt" >"$TMP/edge$g.txt"
+	for k in ┌ ┐ └ ┘; do
+		n=$(grep -o "$k" "$TMP/edge$g.txt" | wc -l)
+		check "glimpse $g's picture has both boxes' corner $k" [ "$n" -eq 2 ]
+	done
+done
+check "glimpse 2 is at corner (1, 6)" grep -q "corner (row, column) = (1, 6)" "$TMP/edge2.txt"
+check "... and its picture says what lies outside the image" \
+	grep -q "^    ·· outside the image (read as 0)$" "$TMP/edge2.txt"
+check "glimpse 1, inside the image, has no such line" \
+	sh -c "! grep -q 'outside the image' $TMP/edge1.txt"
+
 run_cmd glimpse --class=cat "$img/train/bar-x0.pgm"
 expect_status 2 "--class with a class the model lacks"
 check "... says so" grep -q "class=cat: expected a class of the model" "$TMP/err"
@@ -69,6 +87,46 @@ for r, st in zip(foveas, doc["steps"]):
     R, C = st["corner"]
     assert (int(r.get("x")), int(r.get("y"))) == (left + (C - 1) * 64,
                                                 top + (R - 1) * 64), st
+PY
+fi
+
+# No frame line crosses a pixel's number: each edge of each fovea and
+# periphery box, widened by half its stroke, misses every number's box,
+# estimated from DejaVu Sans's advances (a digit 0.636 em, '.' 0.318 em;
+# 0.93 em above the baseline, 0.24 below), on every training image.
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	for f in "$img"/train/*.pgm; do
+		"$ATTN_TRACE" glimpse -f svg -o "$TMP/g-$(basename "$f" .pgm).svg" "$f"
+	done
+	check "no glimpse frame crosses a pixel's number" "$PYTHON3" - "$TMP"/g-*.svg <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+EM = {".": 0.318}
+for path in sys.argv[1:]:
+    svg = ET.parse(path).getroot()
+    px = [g for g in svg.iter(ns + "g") if g.get("class") == "pixels"][0]
+    fs = float(px.get("font-size"))
+    boxes = []
+    for t in px.iter(ns + "text"):
+        w = sum(EM.get(c, 0.636) for c in t.text) * fs
+        x, y = float(t.get("x")), float(t.get("y"))
+        boxes.append((x - w / 2, y - 0.93 * fs, x + w / 2, y + 0.24 * fs,
+                      t.text))
+    for r in svg.iter(ns + "rect"):
+        if r.get("class") not in ("fovea", "periphery"):
+            continue
+        x, y = float(r.get("x")), float(r.get("y"))
+        w, h = float(r.get("width")), float(r.get("height"))
+        s = float(r.get("stroke-width")) / 2
+        edges = [(x - s, y - s, x + s, y + h + s),
+                 (x + w - s, y - s, x + w + s, y + h + s),
+                 (x - s, y - s, x + w + s, y + s),
+                 (x - s, y + h - s, x + w + s, y + h + s)]
+        for e in edges:
+            for b in boxes:
+                if e[0] < b[2] and b[0] < e[2] and e[1] < b[3] and b[1] < e[3]:
+                    sys.exit("%s: the %s at %g,%g crosses %r at %g,%g" % (
+                        path, r.get("class"), x, y, b[4], b[0], b[1]))
 PY
 fi
 

@@ -125,7 +125,7 @@ def from_md(text, doc, prec):
             re.M).group(1))
         t = s["t"]
         same(vec("h_%d" % (t - 1)), s["h_prev"], "h_prev")
-        for label, key in (("a_l", "a_l"), ("l̂_", "l_hat"), ("u ", "u"),
+        for label, key in (("W_l·h", "a_l"), ("l̂_", "l_hat"), ("u ", "u"),
                            ("ε ", "eps"), ("l_%d " % t, "l"),
                            ("∂ log π", "dlog_pi_dl_hat"),
                            ("corner", "corner")):
@@ -133,8 +133,8 @@ def from_md(text, doc, prec):
         same(md_nums(re.search(r"^log π\(.*\) = (\S+)$", part,
                                re.M).group(1)), [s["log_pi"]], "log_pi")
         for label, key in (("fovea", "fovea"), ("periphery", "periphery"),
-                           ("x_%d" % t, "x"), ("a_g", "a_g"),
-                           ("g_%d" % t, "g"), ("a_h", "a_h"),
+                           ("[ρ_%d; l_%d]" % (t, t), "x"), ("W_g·", "a_g"),
+                           ("φ_%d" % t, "g"), ("W_h·h", "a_h"),
                            ("h_%d = tanh" % t, "h")):
             same(vec(label), s[key], "%s of glimpse %d" % (key, t))
     cls = re.findall(r"^\| (\d+) \| (\S+) \| (\S+) \| (\S+) \|$", tail, re.M)
@@ -145,7 +145,7 @@ def from_md(text, doc, prec):
     if "Class: **%s**" % doc["class"] not in tail:
         sys.exit("markdown: the class %s is not named" % doc["class"])
     if "true_class" in doc:
-        m = re.search(r"True class: \*\*(\S+)\*\*; loss -log p_y = (\S+), "
+        m = re.search(r"True class: \*\*(\S+)\*\*; loss -log ŷ\[true class\] = (\S+), "
                       r"reward R = (\S+)$", tail, re.M)
         if m.group(1) != doc["true_class"]:
             sys.exit("markdown: true class %s" % m.group(1))

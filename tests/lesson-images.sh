@@ -81,12 +81,12 @@ mutate claim21 21-image.lesson 's/^claim argmax(α_6) = top-right/claim argmax(�
 	"found 'argmax(α_6) = bottom' false"
 mutate context21 21-image.lesson 's/^claim {c_5\[4\]} > /claim {c_5[4]} < /' \
 	"false"
-mutate typed22 22-glimpse.lesson 's/the bar gets {p\[bar\]}/the bar gets 0.9782/' \
-	"expected a reference to a value of the trace, such as {p[bar]} (0.9782)"
-mutate class22 22-glimpse.lesson 's/^claim argmax(p) = bar/claim argmax(p) = dot/' \
-	"found 'argmax(p) = dot' false"
-mutate advantage22 22-glimpse.lesson 's/^claim {A_1} > 0/claim {A_1} < 0/' \
-	"found '{A_1} < 0' false"
+mutate typed22 22-glimpse.lesson 's/the bar gets {ŷ\[bar\]}/the bar gets 0.9782/' \
+	"expected a reference to a value of the trace, such as {ŷ[bar]} (0.9782)"
+mutate class22 22-glimpse.lesson 's/^claim argmax(ŷ) = bar/claim argmax(ŷ) = dot/' \
+	"found 'argmax(ŷ) = dot' false"
+mutate advantage22 22-glimpse.lesson 's/^claim {δ_1} > 0/claim {δ_1} < 0/' \
+	"found '{δ_1} < 0' false"
 mutate retina22 22-glimpse.lesson 's/^claim {ρ_1\[1\]} > 0.5/claim {ρ_1[1]} < 0.5/' \
 	"false"
 mutate seed22 22-glimpse.lesson 's/^seed: 5/seed: 1/' "false"
@@ -131,8 +131,8 @@ expect_err "expected a 'class:' header (the reward needs the true class) for '{R
 	"{R} needs class:"
 bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "class: bar" "page: p" "{l̂_4[1]}"
 expect_err "expected a glimpse from 1 to 3, found '{l̂_4[1]}'" "{l̂_4[1]} is past the glimpses"
-bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "{p[cat]}"
-expect_err "expected an entry of p from 1 to 3 or a class, found '{p[cat]}'" "{p[cat]} names no class"
+bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "{ŷ[cat]}"
+expect_err "expected an entry of ŷ from 1 to 3 or a class, found '{ŷ[cat]}'" "{ŷ[cat]} names no class"
 bad_lesson "title: t" "image: data/bar-left.pgm" "page: p" "show image t=3"
 expect_status 0 "show image t=3 on an image"
 check "show image t=3 draws step 3's weights over the image" \

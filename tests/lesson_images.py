@@ -137,10 +137,10 @@ def lesson22():
     g = num(r"\(l_1 - l̂_1\)/σ² = \[(-?[0-9]+\.[0-9]+), (-?[0-9]+\.[0-9]+)\]")
     same("∂ log π / ∂ l̂_1[1]", g[0], (l[0] - st[0]["l_hat"][0]) / sg ** 2)
     same("∂ log π / ∂ l̂_1[2]", g[1], (l[1] - st[0]["l_hat"][1]) / sg ** 2)
-    m = num(r"b_1 = ([0-9]+\.[0-9]+), so A_1 = (-?[0-9]+\.[0-9]+):")
-    same("b_1", m[0], d["baseline"][0])
-    same("A_1 = R - b_1", m[1], d["reward"] - d["baseline"][0])
-    same("A_1 if wrong, -b_1", -num(r"would give A_1 = -([0-9]+\.[0-9]+):")[0],
+    m = num(r"R̄_1 = ([0-9]+\.[0-9]+), so δ_1 = (-?[0-9]+\.[0-9]+):")
+    same("R̄_1", m[0], d["baseline"][0])
+    same("δ_1 = R - R̄_1", m[1], d["reward"] - d["baseline"][0])
+    same("δ_1 if wrong, -R̄_1", -num(r"would give δ_1 = -([0-9]+\.[0-9]+):")[0],
          0 - d["baseline"][0])
     u3, eps3, l3, _ = draw(3)
     m = num(r"l̂_3 = \[(-?[0-9]+\.[0-9]+), (-?[0-9]+\.[0-9]+)\], and its draw is ε_3 = "

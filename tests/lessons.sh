@@ -115,6 +115,14 @@ check "lesson 14 finds its snapshots relative to itself" \
 mkdir "$TMP/fifos"
 cp "$dir/06-softmax.lesson" "$TMP/fifos/"
 mkfifo "$TMP/fifos/98-fifo.lesson" "$TMP/fifos/fifo.model"
+# a window's D only where the window has one (fixed takes none)
+mkdir -p "$TMP/win"
+printf 'title: F\nmodel: longfixed8\nwindow: fixed\nsentence: le chien\n\npage: P\nText.\n' >"$TMP/win/01-f.lesson"
+printf 'title: L\nmodel: localp4\nwindow: local-p\nsentence: je suis\n\npage: P\nText.\n' >"$TMP/win/02-l.lesson"
+run_cmd lesson --plain "$TMP/win/01-f.lesson"
+check "a fixed window's lesson header gives no D" grep -qx "Window: fixed" "$TMP/out"
+run_cmd lesson --plain "$TMP/win/02-l.lesson"
+check "a local window's lesson header gives its D" grep -qx "Window: local-p, D = 1" "$TMP/out"
 printf 'title: A FIFO as a model\nsentence: je suis étudiant\n\npage: P\nshow heatmap model=fifo.model\n' >"$TMP/fifos/97-heat.lesson"
 printf 'title: A FIFO as a model\nmodel: fifo.model\nsentence: je\n\npage: P\nText.\n' >"$TMP/fifos/96-own.lesson"
 fifo_run() {
@@ -257,6 +265,59 @@ author: me
 page: p
 x" "3:1: expected a header key"
 bad no-page "$head" "3:1: expected at least one 'page:' line"
+# misspelt directives (doc/lessons.md, "Misspelt directives"): a near miss
+# of a directive followed by what the directive takes is an error; the
+# suggestion is each directive's name, whose edit is written beside it
+bad typo-show "$head
+page: p
+Text.
+shwo weights t=1" "5:1: unknown directive 'shwo'; did you mean 'show'?"
+bad typo-quiz "$head
+page: p
+qiuz softmax t=1 i=1" "4:1: unknown directive 'qiuz'; did you mean 'quiz'?"
+bad typo-claim "$head
+page: p
+Text
+cliam argmax(α_1) = je" "5:1: unknown directive 'cliam'; did you mean 'claim'?"
+bad typo-predict "$head
+page: p
+predcit argmax(α_1)
+hint h
+show weights t=1" "4:1: unknown directive 'predcit'; did you mean 'predict'?"
+bad typo-hint "$head
+page: p
+predict argmax(α_1)
+hnit the largest
+show weights t=1" "5:1: unknown directive 'hnit'; did you mean 'hint'?"
+bad typo-pin "$head
+page: p
+pni the dot scorer
+show weights t=1" "4:1: unknown directive 'pni'; did you mean 'pin'?"
+bad typo-fold "$head
+page: p
+flod
+show weights t=1" "4:1: unknown directive 'flod'; did you mean 'fold'?"
+bad typo-page "$head
+page: p
+Text.
+pgae: q" "5:1: unknown directive 'pgae'; did you mean 'page:'?"
+bad typo-what "$head
+page: p
+show wieghts t=1" "4:6: expected what to show (embedding, encoder, state, score, scores, softmax, weights, weighted, context, concat, output, stage=NAME, heatmap, compare, diagram, words, gradpaths, accuracy, image, glimpse or glimpses), found 'wieghts'; did you mean 'weights'?"
+bad typo-key "$head
+modle: luong
+page: p
+x" "3:1: expected a header key (title, goal, model, sentence, target, scorer, scorers, arch, window, window-size, hard, seed, input-feeding, gradient-paths, pairs, translates, image, glimpse or class) or 'page:', found 'modle:'; did you mean 'model:'?"
+# ... and narrative that starts with such a word is still narrative
+printf '%s\n' "$head" 'page: p' 'The weights,' 'so weights t=1 in' \
+	'how weights change, the' 'product of s_2 and h_2,' 'predicted itself.' \
+	'plain mean of {h_1[1]} and' 'old' 'in the end' 'shows weights t=1 now' \
+	'' 'show weights t=1' >"$TMP/near.lesson"
+run_cmd lesson --check "$TMP/near.lesson"
+expect_status 0 "narrative near a directive is narrative"
+run_cmd lesson --plain "$TMP/near.lesson"
+check "narrative near a directive is shown" \
+	grep -q "so weights t=1 in how weights change" "$TMP/out"
 bad unknown-show "$head
 page: p
 show frobnicate t=1" "4:6: expected what to show"

@@ -59,6 +59,20 @@ for (t, n, total, rest), st in zip(lines, steps):
 PY
 	done
 fi
+# calc --format=markdown (issue 31): every name shows as typed (s_1,
+# additive.W[1], U_a_h: no emphasis, no link) in CommonMark; the tables'
+# numbers are read back against the JSON by tests/calc_md.py (calc.sh)
+"$ATTN_TRACE" calc -s additive -f markdown --query=1,0.5 \
+	--keys='0.2,1;1,-1' >"$TMP/calc.md" 2>"$TMP/err"
+cmark "$TMP/calc.md" >"$TMP/calc.html"
+check "calc: no emphasis or link is made" \
+	sh -c "! grep -Eq '<em>|<strong>|<a ' '$TMP/calc.html'"
+check "calc: the names show as typed" \
+	grep -qF '| s_1 | <code>' "$TMP/calc.html"
+check "calc: a weight's row as typed" \
+	grep -qF '| additive.W[1] | <code>' "$TMP/calc.html"
+check "calc: the intermediates' names too" \
+	grep -qF 'U_a_h = <code>' "$TMP/calc.html"
 run_cmd trace --format=text --handout
 expect_status 2 "--handout without --format=markdown"
 expect_err "--handout needs --format=markdown" "--handout: says what it needs"

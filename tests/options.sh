@@ -90,11 +90,25 @@ joined() {
 		END { for (i = 1; i <= NR; i++)
 			printf "%s%s", i == 1 ? "" : i == NR ? " or " : ", ", a[i] }'
 }
+# the help with its wrapped lines joined again
+tr -s ' \n' '  ' <"$TMP/main" >"$TMP/main1"
 check "the main --help lists the windows of the registry" \
-	grep -qF "$(joined --window); local-p needs" "$TMP/main"
+	grep -qF "$(joined --window); local-p needs" "$TMP/main1"
 check "the main --help lists the scorers of the registry" \
 	grep -qF "scorers: $("$AT" scorers --names | paste -sd, | sed 's/,/, /g')" \
-	"$TMP/main"
+	"$TMP/main1"
+# every --help fits 80 columns (characters: the English help has no wide
+# ones; a combining mark, as in h̄, takes none)
+for c in "" trace tui heatmap diagram deck quiz lesson lessons model train \
+	vocab self image glimpse caption calc accuracy scorers models; do
+	# shellcheck disable=SC2086
+	"$AT" $c --help >"$TMP/h" 2>&1
+	check "${c:-the main} --help fits 80 columns" /usr/bin/python3 -c '
+import sys, unicodedata
+sys.exit(any(sum(0 if unicodedata.combining(c) else 1 for c in l) > 80
+             for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))
+' "$TMP/h"
+done
 check "the main --help lists the formats of --format" \
 	grep -qF "$(joined -f) (default text)" "$TMP/main"
 check "the main --help lists the stages of --stage" \

@@ -70,8 +70,13 @@ quiz() {
 }
 
 # expect_out FRAGMENT WHAT: the last run's stdout holds FRAGMENT
+# unwrapped: $TMP/out with each line the quiz broke at 80 columns joined
+# again (its continuation lines start with 4 blanks)
+unwrapped() {
+	sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$TMP/out"
+}
 expect_out() {
-	if grep -qF -- "$1" "$TMP/out"; then
+	if unwrapped | grep -qF -- "$1"; then
 		ok "$2"
 	else
 		not_ok "$2: stdout lacks '$1'"
@@ -123,8 +128,8 @@ expect_out "score: 0 of 2" "wrong answers score nothing"
 check "each wrong answer is named" \
 	test "$(count_lines '^not quite: e_[0-9]+,[0-9]+ = -?[0-9.]+, not -?100\.$')" -eq 2
 expect_out "The worked arithmetic:" "the worked arithmetic follows"
-check "the arithmetic is term by term" \
-	grep -qE '^e_[0-9]+,[0-9]+ = s_[0-9]+·h_[0-9]+ = .*×.* \+ .* = ' "$TMP/out"
+check "the arithmetic is term by term" test "$(unwrapped |
+	grep -cE '^e_[0-9]+,[0-9]+ = s_[0-9]+·h_[0-9]+ = .*×.* \+ .* = ')" -ge 1
 quiz --seed=42 --stage=weighted-sum --count=1 <<EOF
 7
 EOF
@@ -278,5 +283,27 @@ for n in 5 6 7; do
 	sed -n 's/^(answer: .* = \(.*\))$/\1/p' "$TMP/out" >"$TMP/got"
 	check "lesson $n: the answer agrees with Python" cmp -s "$TMP/got" "$TMP/want"
 done
+
+# --- 80 columns: a question and its worked arithmetic fit an 80-column
+# terminal, broken between terms, never inside a number
+: >"$TMP/all"
+for sc in dot general concat additive location-aware; do
+	for seed in 1 2 3 4; do
+		quiz --scorer=$sc --seed=$seed --count=3 --answers </dev/null
+		cat "$TMP/out" >>"$TMP/all"
+	done
+done
+check "every line of 60 questions' answers fits 80 columns" /usr/bin/python3 -c '
+import sys, unicodedata
+sys.exit(any(sum(0 if unicodedata.combining(c) else 1 for c in l) > 80
+             for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))
+' "$TMP/all"
+check "no line is broken inside a number" /usr/bin/python3 -c '
+import re, sys
+ls = open(sys.argv[1], encoding="utf-8").read().split("\n")
+sys.exit(not any(l.startswith("    ") for l in ls) or
+         any(re.search(r"[-0-9.]$", a) and re.match(r"    [0-9.]", b)
+             for a, b in zip(ls, ls[1:])))
+' "$TMP/all"
 
 finish

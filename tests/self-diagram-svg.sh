@@ -59,6 +59,18 @@ check "self --format=svg: the cells are the JSON's weights (cross)" \
 run_cmd self --format=svg -o "$TMP/h5.svg" --heads=2 --causal je suis étudiant
 check "self --format=svg: the cells are the JSON's weights (head 2)" \
 	"$PYTHON3" "$check_py" heatmap "$TMP/h5.svg" "$TMP/5.json"
+# at 12 words two heads do not fit a slide with their numbers at 20 px
+# (doc/heatmap.md): the numbers yield to tooltips, a row's largest framed
+w12=$("$ATTN_TRACE" vocab --source --model=self4 | grep -v '^<' | head -n 6 |
+	tr '\n' ' ')
+for opt in --causal --target="european economic area am i a european economic area am i a"; do
+	"$ATTN_TRACE" self --format=json "$opt" $w12 $w12 >"$TMP/12.json"
+	run_cmd self --format=svg -o "$TMP/h12.svg" "$opt" $w12 $w12
+	check "self --format=svg, 12 words, $opt: no numbers in the cells" \
+		sh -c "! grep -q 'class=\"value\"' '$TMP/h12.svg'"
+	check "self --format=svg, 12 words, $opt: tooltips and frames are the JSON's" \
+		"$PYTHON3" "$check_py" heatmap "$TMP/h12.svg" "$TMP/12.json"
+done
 
 # heatmap --self draws the same heatmaps as self --format=svg
 run_cmd heatmap --self --causal -o "$TMP/hs2.svg" je suis étudiant

@@ -155,6 +155,25 @@ def check_png(png_path, svg_path):
                                         want))
 
 
+def check_best(g, cells, A, Sm, h):
+    """A heatmap without numbers frames, in each row, every unmasked cell
+    whose weight is the row's largest (the JSON's, at full precision)."""
+    n = len(A[0])
+    at = {(float(r.get("x")), float(r.get("y"))): k
+          for k, r in enumerate(cells)}
+    got = sorted(at[(float(b.get("x")) - 1, float(b.get("y")) - 1)]
+                 for b in g.iter(NS + "rect") if b.get("class") == "best")
+    want = []
+    for i, row in enumerate(A):
+        ok = [j for j in range(n) if not (Sm and Sm[0]["value"][i][j]
+                                          is None)]
+        most = max(row[j] for j in ok)
+        want += [i * n + j for j in ok if row[j] == most]
+    if got != want:
+        fail("head %d: framed cells %r, the rows' largest weights %r" %
+             (h, got, want))
+
+
 def check_heatmap(svg_path, json_path):
     root = ET.parse(svg_path).getroot()
     with open(json_path, encoding="utf-8") as f:
@@ -171,11 +190,22 @@ def check_heatmap(svg_path, json_path):
                 for i in range(len(A)) for j in range(len(A[0]))]
         got = [e.text for e in g.iter(NS + "text")
                if e.get("class") == "value"]
-        if got != want:
+        cells = [r for r in g.iter(NS + "rect")
+                 if r.get("class") in ("cell", "masked")]
+        tips = [r.find(NS + "title").text for r in cells]
+        n = len(A[0])
+        want_tips = ["A_%d,%d = %s" % (k // n + 1, k % n + 1, w)
+                     for k, w in enumerate(want)]
+        if tips != want_tips:
+            fail("head %d: the tooltips %r, the JSON's weights %r" %
+                 (h, tips, want_tips))
+        if got and got != want:
             fail("head %d: the cells read %r, the JSON's weights %r" %
                  (h, got, want))
+        if not got:  # the numbers yield: each row's largest is framed
+            check_best(g, cells, A, Sm, h)
         # a masked cell (its score -inf) is hatched, never written -inf
-        masked = [Sm and Sm[0]["value"][i][j] is None
+        masked = [bool(Sm) and Sm[0]["value"][i][j] is None
                   for i in range(len(A)) for j in range(len(A[0]))]
         kinds = [r.get("class") == "masked" for r in g.iter(NS + "rect")
                  if r.get("class") in ("cell", "masked")]

@@ -170,4 +170,36 @@ run_shot "$TMP/je.svg"
 expect_status 2 "svg-screenshot.sh needs two files"
 run_shot "$TMP/je.json" "$TMP/x.png"
 expect_status 1 "svg-screenshot.sh refuses a file that is not an SVG"
+
+# --- one slide a panel: -o DIR/ (doc/heatmap.md, "Legible from the back
+# row"): a file a scorer, each the picture of that scorer alone ---
+run_cmd heatmap --scorer=all -o "$TMP/slides/" je suis étudiant
+expect_status 0 "heatmap --scorer=all -o DIR/ makes DIR"
+scorers=$("$ATTN_TRACE" scorers | awk '/^[^ ]/ { print $1 }')
+n=0
+for s in $scorers; do
+	n=$((n + 1))
+	"$ATTN_TRACE" heatmap --scorer="$s" -o "$TMP/one.svg" je suis étudiant
+	check "-o DIR/: heatmap-$s.svg is heatmap --scorer=$s's picture" \
+		cmp -s "$TMP/one.svg" "$TMP/slides/heatmap-$s.svg"
+done
+check "-o DIR/: one file a scorer ($n), nothing else" \
+	test "$(ls "$TMP/slides" | wc -l)" -eq "$n"
+run_cmd heatmap --arch=all -o "$TMP/archs" je suis
+check "-o NAME with no / that is not a directory: one file" \
+	test -f "$TMP/archs"
+run_cmd heatmap --arch=all -o "$TMP/arch-slides/" je suis
+check "-o DIR/ under --arch=all: a file an architecture" \
+	test "$(cd "$TMP/arch-slides" && ls | tr '\n' ' ')" = \
+	"heatmap-bahdanau-dot.svg heatmap-luong-dot.svg "
+run_cmd heatmap --scorer=all -o "$TMP/keep.svg/" je suis
+expect_status 1 "-o FILE/ on a file: refused"
+expect_err "Not a directory" "-o FILE/ on a file: says why"
+check "-o FILE/ on a file: the file is kept" grep -qx "old picture" \
+	"$TMP/keep.svg"
+run_cmd heatmap --scorer=all -o "$TMP/new-slides/" je suis chat
+expect_status 1 "-o DIR/ and an unknown word"
+check "-o DIR/ and a data error: no directory left" \
+	test ! -e "$TMP/new-slides"
+
 finish

@@ -4,8 +4,8 @@ browser as a slide shows it (doc/heatmap.md, "Legible from the back row").
 
     svg_browser.py ATTN_TRACE CHROMIUM SRCDIR [SHOTS_DIR]
 
-It writes every picture: the heatmap (each scorer, --scorer=all,
---arch=all, each window, --hard, input feeding, Bahdanau, self-attention
+It writes every picture: the heatmap (each scorer, --scorer=all as
+slides, one a panel (-o DIR/), and in one file, --arch=all, each window, --hard, input feeding, Bahdanau, self-attention
 with and without --causal, cross-attention, the gradient paths), the step
 diagram (every step, every variant), self-attention's line diagram, the
 accuracy chart, the caption and glimpse pictures of every image of
@@ -29,8 +29,9 @@ slide (preserveAspectRatio: meet), and for every <text> measures:
     set exactly edge to edge pass);
   - that the box stays inside the picture (0.5 px likewise).
 
-It fails on any text under 20 px, any two texts that meet and any text
-outside its picture, and prints for each: the file, the text and the
+It fails on any text under 20 px, any two texts that meet, any text
+outside its picture and a caption picture wider than 2.67:1 on the
+slide (FIT_16_9), and prints for each: the file, the text and the
 measure.  A scorer that refuses a sentence longer than its model's
 positions (location) is reported as refused, not measured.
 With SHOTS_DIR, it saves a 1920x1080 screenshot of a few pictures."""
@@ -57,19 +58,17 @@ KNOWN = [
     (r"^glimpse ",
      "the glimpse numbers 1..3 sit on the corners of the fovea and "
      "periphery frames: 10.6 px across the border on the slide"),
-    (r"^heatmap scorer=all, ",
-     "a panel for every scorer, 13 px numbers in 58x34 cells, does not "
-     "fit one slide at 20 px; laid out for 16:9 they reach 18.5 px at 1 word, 13.3 at "
-     "3, 7.5 at 8 and 12.1 at 12 (were 13.6, 8.4, 4.2, 7.5)"),
-    (r"^heatmap scorer=location, 8 words$",
-     "the decoder runs to its 18-step limit: with its rows at their least "
-     "(22 px) and the title on three lines the picture is 19.9 px"),
-    (r"^heatmap (self|self --causal|cross), (8|12) words$",
-     "the two heads side by side, 64 px cells of 13 px numbers: 18.4 px "
-     "at 8 words, 13.4 at 12; one head (--heads=1) fits"),
+    (r"^heatmap scorer=all in one file, ",
+     "an overview of every scorer in one picture, for print: 13 px numbers "
+     "in 58x34 cells do not fit one slide at 20 px (18.5 px at 1 word, "
+     "13.3 at 3, 7.5 at 8, 12.1 at 12); the slides are -o DIR/, one a "
+     "panel, measured as 'heatmap scorer=all'"),
 ]
 MIN_PX = 20.0
 TOL = 0.5
+# the kinds laid out for a 16:9 slide, and the widest they may be: half
+# again as wide as 16:9 (a strip of one panel a word, 3.9:1, is not)
+FIT_16_9 = {"caption": 16 / 9 * 1.5}
 
 # Run in the SVG document: fits the picture into 1920x1080 and measures.
 MEASURE = r"""
@@ -268,11 +267,14 @@ def write_all(binary, srcdir, work):
             d = j.path("")
             j.run("diagram %s, %s" % (name, tag),
                   ["diagram", "--all-steps", "-o", d + "/"] + opts + words, d)
-        for name, opts in (("scorer=all", ["--scorer=all"]),
+        for name, opts in (("scorer=all in one file", ["--scorer=all"]),
                            ("arch=all", ["--arch=all"])):
             o = j.path()
             j.run("heatmap %s, %s" % (name, tag),
                   ["heatmap", "-o", o] + opts + ws, o)
+        d = j.path("")  # the slides: one a panel
+        j.run("heatmap scorer=all, %s" % tag,
+              ["heatmap", "--scorer=all", "-o", d + "/"] + ws, d)
         o = j.path()
         j.run("heatmap --gradient-paths dot,general, %s" % tag,
               ["heatmap", "--gradient-paths", "--scorer=dot,general",
@@ -329,7 +331,9 @@ def write_all(binary, srcdir, work):
 
 # the pictures screenshot with SHOTS_DIR (SVG_BROWSER_SHOTS: a regular
 # expression instead)
-SHOTS = (r"^(heatmap scorer=all, 12 words|heatmap arch=all, 8 words|"
+SHOTS = (r"^(heatmap scorer=all, 12 words heatmap-concat.svg|"
+         r"heatmap (self|cross), 12 words|"
+         r"heatmap scorer=location, 8 words|heatmap arch=all, 8 words|"
          r"glimpse dot-y2-x2|caption dot-y2-x2|"
          r"heatmap window=local-p, 12 words|diagram scorer=dot, 8 words "
          r"step-1.svg|self diagram-svg self row 1, 3 words|"
@@ -377,6 +381,10 @@ def main():
             if m["outside"]:
                 bad.append("%d text(s) outside the picture: %s" % (
                     len(m["outside"]), "; ".join(m["outside"][:4])))
+            w, h = m["pic"]
+            if kind in FIT_16_9 and w > FIT_16_9[kind] * h:
+                bad.append("a strip on a 16:9 slide: %.0fx%.0f, wider than "
+                           "%.2f:1" % (w, h, FIT_16_9[kind]))
             ok = not bad
             why = [w for r, w in KNOWN if re.search(r, name)]
             if why:

@@ -16,6 +16,8 @@
 #    is Chinese.
 # 6. The text trace's prose is Chinese; its header's keys stay English.
 # 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
+# 3 (again). diagram --format=text, the ASCII step diagram, is Chinese
+#    and fits 80 display columns.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -123,6 +125,12 @@ check "--help: --stage's list fills its first line by display columns" \
 	grep -qF "只打印这些阶段：encoding, decoder, scoring, softmax," "$TMP/help"
 sed -n '/--stage=LIST/,/--color/p' "$TMP/help" >"$TMP/stage"
 check "--help: --stage's lines fit 80 columns" fits "$TMP/stage"
+for c in "" trace tui heatmap diagram deck quiz lesson model train self \
+	image glimpse caption calc; do
+	# shellcheck disable=SC2086
+	zh $c --help >"$TMP/h" 2>&1
+	check "zh_CN: ${c:-the main} --help fits 80 columns" fits "$TMP/h"
+done
 
 # 3. the listings: each scorer and model described in Chinese
 zh scorers >"$TMP/scorers" 2>&1
@@ -156,6 +164,49 @@ check "lesson: a reference's error in Chinese" grep -qF \
 	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+# lesson --check's own errors (src/lesson_check.c, lesson_image.c,
+# lesson_lang.c, through err_at): Chinese after the same FILE:LINE:COL as
+# under LANG=C.  same_place NAME FILE: the two runs' places are equal
+same_place() {
+	zh lesson --check "$2" >"$TMP/$1.zh" 2>&1
+	LANG=C "$ATTN_TRACE" lesson --check "$2" >"$TMP/$1.c" 2>&1
+	check "lesson --check ($1): the place as under LANG=C" test \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.c")" != "" -a \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.zh")" = \
+		"$(sed -n 's/^\(attn-trace: [^ ]*:[0-9]*:[0-9]*: \).*/\1/p' "$TMP/$1.c")"
+}
+printf 'title: x\nsentence: je suis\npage: a\nThe value 0.5 here.\n' \
+	>"$TMP/num.lesson"
+same_place num "$TMP/num.lesson"
+check "lesson --check: a typed number's error in Chinese" grep -qF \
+	"num.lesson:4:11: 应为对追踪中某个值的引用，例如 {" "$TMP/num.zh"
+check "lesson --check: ... and its way out in Chinese" grep -qF \
+	"或者把不属于追踪的数写作 \\0.5，却是 '0.5'" "$TMP/num.zh"
+printf 'title: x\nsentence: je suis\nimage: a.pgm\npage: a\nhi\n' \
+	>"$TMP/both.lesson"
+same_place both "$TMP/both.lesson"
+check "lesson --check: image: beside sentence: in Chinese" grep -qF \
+	"both.lesson:2:11: 应为 'image:' 或 'sentence:'（课程追踪的对象）之一，却两者都有" \
+	"$TMP/both.zh"
+printf 'title: x\nsentence: je suis\npage: a\nshow score t=1 i=7\n' \
+	>"$TMP/i.lesson"
+same_place i "$TMP/i.lesson"
+check "lesson --check: an i= past the sentence in Chinese" grep -qF \
+	"i.lesson:4:16: 应为 1 到 2 的 i=（\"je suis\" 有 2 个词），却是 'i=7'" \
+	"$TMP/i.zh"
+mkdir -p "$TMP/tr/zh_CN"
+cp "$top_srcdir/lessons/01-tokens.lesson" "$TMP/tr/"
+cp "$top_srcdir/lessons/zh_CN/01-tokens.lesson" "$TMP/tr/zh_CN/pages.lesson"
+printf 'page: x\n多出的一页。\n' >>"$TMP/tr/zh_CN/pages.lesson"
+same_place pages "$TMP/tr/zh_CN/pages.lesson"
+check "lesson --check: a translation's extra page in Chinese" grep -qF \
+	"一样有 5 页，却是 6" "$TMP/pages.zh"
+sed 's/^model: handset4$/model: toy4/' "$top_srcdir/lessons/zh_CN/01-tokens.lesson" \
+	>"$TMP/tr/zh_CN/01-tokens.lesson"
+same_place header "$TMP/tr/zh_CN/01-tokens.lesson"
+check "lesson --check: a translation's header in Chinese" grep -qF \
+	"01-tokens.lesson:5:8: 应与 $TMP/tr/zh_CN/../01-tokens.lesson 一样有 'model: handset4'，却是 'model: toy4'" \
+	"$TMP/header.zh"
 # a PGM image's error: the same file:line:column, the words Chinese
 printf 'P2\n2 2\n255\n1 2 300 4\n' >"$TMP/bad.pgm"
 zh image "$TMP/bad.pgm" >"$TMP/e6" 2>&1
@@ -193,6 +244,53 @@ check "trace: a record's title in Chinese" \
 	grep -qF "上下文向量 c_1 = Σ_i α_1,i·h_i" "$TMP/trace"
 check "trace: the header's keys stay English" \
 	grep -qF "model: <built-in toy4.model>（嵌入维度 4" "$TMP/trace"
+
+# 6b. the pages attn-trace writes say their language; a list's separator
+zh quiz --worksheet --format=html >"$TMP/ws.html" 2>&1
+check "quiz --worksheet --format=html: <html lang=\"zh-CN\">" \
+	grep -qF '<html lang="zh-CN">' "$TMP/ws.html"
+LANG=C "$ATTN_TRACE" quiz --worksheet --format=html >"$TMP/ws-c.html" 2>&1
+check "the same under LANG=C: <html lang=\"en\">" \
+	grep -qF '<html lang="en">' "$TMP/ws-c.html"
+zh deck -o "$TMP/deck.html" >/dev/null 2>&1
+check "deck: <html lang=\"zh-CN\">" grep -qF '<html lang="zh-CN">' "$TMP/deck.html"
+zh lesson 7 --plain >"$TMP/l7" 2>&1
+check "lesson 7: 本页内容 joins its items with the Chinese semicolon" \
+	grep -qF "本页内容：权重 α_2 的条形图；上下文向量 c_2。" "$TMP/l7"
+
+# 6c. messages that were put together at run time or came from a macro
+zh trace --arch=bahdanau --hard --seed=9 --gradient --samples=5 \
+	--stage=weighted-sum --target="i am a student" je suis étudiant \
+	>"$TMP/jensen" 2>&1
+check "the chained Jensen gap's title in Chinese" grep -qF \
+	"Jensen 间隙（给定已抽中的过去：s_{t-1} 带着之前各步的抽样）" "$TMP/jensen"
+zh glimpse --help >"$TMP/gh" 2>&1
+check "glimpse --help: its description in Chinese" \
+	grep -qF "的瞥视模型：T 步中的每一步，" "$TMP/gh"
+zh heatmap --help >"$TMP/hh" 2>&1
+check "heatmap --help: --png-size's help in Chinese" \
+	grep -qF -- "--png-size=WxH    -o FILE.png 缩放到这个框内，" "$TMP/hh"
+zh self --format=diagrm >"$TMP/fmt" 2>&1
+check "an unknown value's list of names in Chinese" grep -qF \
+	"应为 text、json、jsonl、csv、markdown、svg 或 diagram-svg" "$TMP/fmt"
+zh self --causal --format=diagram-svg --row=2 je suis étudiant >"$TMP/lines.svg" 2>&1
+check "self's line diagram: the head's title in Chinese" \
+	grep -qF "第 1 个头：左为查询，右为键；第 2 行的权重" "$TMP/lines.svg"
+check "self's line diagram: a masked weight in Chinese" \
+	grep -qF "已屏蔽（j > i）" "$TMP/lines.svg"
+
+# 3. the ASCII step diagram (diagram --format=text, src/diagram.c): its
+# labels Chinese, every line within 80 display columns
+zh diagram --format=text >"$TMP/dg" 2>&1
+LANG=C "$ATTN_TRACE" diagram --format=text >"$TMP/dg.c" 2>&1
+for pair in "largest|最大" "the query|查询" "the attentional state|注意力隐藏状态" \
+	"output \"i\"|输出 \"i\""; do
+	en=${pair%%|*} cn=${pair#*|}
+	check "diagram --format=text: \"$en\" under LANG=C" grep -qF -- "$en" "$TMP/dg.c"
+	check "diagram --format=text: \"$cn\" under zh_CN, no \"$en\"" \
+		sh -c "grep -qF -- '$cn' '$TMP/dg' && ! grep -qF -- '$en' '$TMP/dg'"
+done
+check "diagram --format=text: every line fits 80 columns in zh_CN" fits "$TMP/dg"
 
 # 7. the stepper's symbol list and step diagram, on step 1's scores
 start xd 80 24 "env -u LC_ALL -u LANGUAGE LANG=zh_CN.UTF-8 ATTN_TRACE_LOCALEDIR=$TMP/loc $ATTN_TRACE tui"
