@@ -63,6 +63,13 @@ static const char *signed_fixed(char *buf, double x, int prec)
 #define NUM_FS 15      /* a state's numbers, monospace */
 #define BIG_BOX 88     /* the query, the context, the result, h̃_{t-1} */
 #define FEED_Y 124     /* the top of h̃_{t-1}'s box, under the header */
+#define COL2_MIN 4     /* from this many words, the boxes in two columns */
+#define H_MAX 720      /* the height of a 16:9 picture W wide */
+#define COL2_BW 326    /* a box's width in two columns */
+#define COL2_BX 36     /* the left column's x */
+#define COL2_G 24      /* from the last row to the bottom row */
+#define COL2_X0 20     /* the bottom row's first box */
+#define COL2_GAP 40    /* between the bottom row's boxes */
 
 /* The cells of v at (x, y), size px each. */
 static void cells(FILE *out, const double *v, int len, int x, int y, int size)
@@ -86,22 +93,26 @@ static void cells(FILE *out, const double *v, int len, int x, int y, int size)
 
 /* One labelled box of a state: class, the label and, under it, sub (both
  * with subscripts set), its cells at the top right and its numbers along
- * the bottom.  h is 56 or more: the label, its sub, the cells and the
- * numbers then keep inside the box and clear of each other (sub may be
- * long only when h is 80 or more). */
+ * the bottom.  h is 54 or more: the label, its sub, the cells and the
+ * numbers then keep inside the box, off its border (a strong one too),
+ * and clear of each other (sub may be long only when h is 80 or more;
+ * under 64 the label is 18 px).  A box narrower than 360 has 22 px cells
+ * and 14 px numbers. */
 static void state_box(FILE *out, const char *cls, const char *label,
 		      const char *sub, const double *v, int len, int x, int y,
 		      int w, int h, int prec, int strong)
 {
 	char num[NUM_BUFSZ + 1];
-	int ly = y + (h >= 80 ? 26 : 25), sy = y + (h >= 80 ? 58 : 49);
+	int ly = y + (h >= 80 ? 26 : h >= 64 ? 25 : 19);
+	int sy = y + (h < 80 ? h - 14 : w < 300 ? 57 : 58);
 	fprintf(out, "<g class=\"%s\"", cls);
 	diagram_svg_data(out, "data-values", v, len);
 	fprintf(out, ">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 		"rx=\"8\" fill=\"#f7f7f7\" stroke=\"#222222\" stroke-width=\"%d\"/>\n",
 		x, y, w, h, strong ? 5 : 2);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\" "
-		"font-weight=\"bold\">", x + 14, sub ? ly : y + h / 2 + 8);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+		"font-weight=\"bold\">", x + 14, sub ? ly : y + h / 2 + 8,
+		h < 64 ? 18 : w < 300 ? 22 : 24);
 	math(out, label);
 	fputs("</text>\n", out);
 	if (sub) {
@@ -111,11 +122,14 @@ static void state_box(FILE *out, const char *cls, const char *label,
 		fputs("</text>\n", out);
 	}
 	int size = h - 34 < MIN_CELL ? MIN_CELL : h - 34 > 34 ? 34 : h - 34;
+	if (w < 360) /* a narrow box: room for its label */
+		size = MIN_CELL;
 	cells(out, v, len, x + w - 4 * (size + 8) - 6, y + 8, size);
 	fprintf(out, "<text class=\"numbers\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" text-anchor=\"end\" fill=\"#333333\" "
 		"font-family=\"'DejaVu Sans Mono', monospace\">",
-		x + w - 8, y + h - (h >= 80 ? 4 : 10), NUM_FS);
+		x + w - 8, y + h - (h < 80 ? 10 : strong ? 7 : w < 300 ? 5 : 4),
+		w >= 360 ? NUM_FS : NUM_FS - 1);
 	for (int k = 0; k < len && k < DIAGRAM_CELLS; k++)
 		fprintf(out, "%s%s", k ? " " : "", signed_fixed(num, v[k], prec));
 	fputs("</text>\n</g>\n", out);
@@ -136,11 +150,61 @@ static void arrow_down(FILE *out, const char *cls, int x, int y0, int y1,
  * bottom row of results at bottom. */
 struct lay {
 	int n, top, rh, bh, bx, bw, qx, qy, qw, bottom;
+	int cols, k;   /* 1 or 2 columns of boxes, k rows each */
+	int bx2, sx;   /* two columns: the right one's x, the spine's */
 };
+
+/* Box i's top left corner. */
+static void box_xy(const struct lay *L, int i, int *x, int *y)
+{
+	int c = i >= L->k;
+	*x = c ? L->bx2 : L->bx;
+	*y = L->top + (i - c * L->k) * L->rh;
+}
+
+/* The lines under the bottom row in two columns: the formula, input
+ * feeding's formula, the local window's line, the legend (captions()). */
+static int below_two(const struct diagram *d)
+{
+	int local = (d->has_pt && !d->note[0]) ||
+		    (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n);
+	return BIG_BOX + 42 + (d->feed ? 36 : 0) + (local ? 34 : 0) + 32 + 24;
+}
+
+/* Two columns (COL2_MIN words or more): h_1..h_k down the left, the
+ * rest down the right, each joined by a level line to the spine between
+ * them that runs down into c_t; the rows as high as a 16:9 picture lets
+ * them be (H_MAX), 96 at most; the query, c_t and the result in one row
+ * under them. */
+static void lay_two(struct lay *L, const struct diagram *d)
+{
+	L->cols = 2;
+	L->k = (d->n + 1) / 2;
+	L->top = 124;
+	L->bw = COL2_BW;
+	L->bx = COL2_BX;
+	L->bx2 = W - COL2_BX - COL2_BW;
+	L->sx = W / 2;
+	L->rh = (H_MAX - L->top - COL2_G - below_two(d)) / L->k;
+	if (L->rh > 96)
+		L->rh = 96;
+	L->bh = L->rh - (L->rh >= 96 ? 16 : 4);
+	L->bottom = L->top + (L->k - 1) * L->rh + L->bh + COL2_G;
+	L->qw = (W - 2 * COL2_X0 - (d->feed ? 3 : 2) * COL2_GAP)
+		/ (d->feed ? 4 : 3);
+	L->qx = COL2_X0 + 2 * (L->qw + COL2_GAP);
+	L->qy = L->bottom;
+}
 
 static void lay_out(struct lay *L, const struct diagram *d)
 {
 	L->n = d->n;
+	L->cols = 1;
+	L->k = d->n;
+	if (d->n >= COL2_MIN && d->tr->enc != &caption_encoder) {
+		lay_two(L, d);
+		return;
+	}
 	L->top = 124;
 	L->rh = d->n <= 5 ? 96 : 480 / d->n < 72 ? 72 : 480 / d->n;
 	L->bh = L->rh - 16;
@@ -165,24 +229,38 @@ static void window_marks(FILE *out, const struct diagram *d,
 			 const struct lay *L, int prec)
 {
 	char num[NUM_BUFSZ];
-	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n) {
-		int y0 = L->top + (d->win_lo - 1) * L->rh - 6;
-		int y1 = L->top + (d->win_hi - 1) * L->rh + L->bh + 6;
+	for (int c = 0; c < L->cols && d->win_lo > 0 && d->win_hi >= d->win_lo
+	     && d->win_hi <= d->n; c++) { /* a frame a column */
+		int lo = d->win_lo > c * L->k + 1 ? d->win_lo : c * L->k + 1;
+		int hi = d->win_hi < (c + 1) * L->k ? d->win_hi : (c + 1) * L->k;
+		if (lo > hi)
+			continue;
+		int x, y0, y1;
+		box_xy(L, lo - 1, &x, &y0);
+		box_xy(L, hi - 1, &x, &y1);
+		int m = L->rh - L->bh >= 12 ? 6 : (L->rh - L->bh) / 2;
+		y0 -= m; /* in the gap between the rows */
+		y1 += L->bh + m;
 		fprintf(out, "<rect class=\"window-frame\" data-lo=\"%d\" "
 			"data-hi=\"%d\" x=\"%d\" y=\"%d\" width=\"%d\" "
 			"height=\"%d\" fill=\"none\" stroke=\"#7b3294\" "
 			"stroke-width=\"3\" stroke-dasharray=\"10 6\"/>\n",
-			d->win_lo, d->win_hi, L->bx - 14, y0, L->bw + 22, y1 - y0);
+			d->win_lo, d->win_hi, x - (c ? 8 : 14), y0, L->bw + 22,
+			y1 - y0);
 	}
 	if (d->has_pt) {
-		double py = L->top + (d->pt - 1) * L->rh + L->bh / 2.0;
+		int i = (int)floor(d->pt + 0.5) - 1;
+		int c = L->cols > 1 && i >= L->k, x, y;
+		box_xy(L, c ? L->k : 0, &x, &y);
+		double py = y + (d->pt - 1 - c * L->k) * L->rh + L->bh / 2.0;
 		fprintf(out, "<g class=\"pt\"");
 		diagram_svg_data(out, "data-value", &d->pt, 1);
-		/* the marker at p_t; its value is written below the
-		 * picture, where there is room */
-		fprintf(out, "><path d=\"M %d %.1f l -16 -10 l 0 20 z\" "
+		/* the marker at p_t, outside its column, pointing at it; its
+		 * value is written below the picture, where there is room */
+		fprintf(out, "><path d=\"M %d %.1f l %d -10 l 0 20 z\" "
 			"fill=\"#7b3294\"><title>p_%d = %s</title></path></g>\n",
-			L->bx - 18, py, d->t, num_fixed(num, d->pt, prec));
+			c ? x + L->bw + 18 : x - 18, py, c ? 16 : -16, d->t,
+			num_fixed(num, d->pt, prec));
 	}
 }
 
@@ -209,9 +287,47 @@ static void fixed_label(FILE *out, const struct diagram *d,
 	fputs("</text>\n", out);
 }
 
+/* Two columns: a level line from box i's inner edge to the spine, as
+ * thick and dark as α_t,i, with α_t,i written above it by the box (the
+ * largest marked, pointing at its box); under fixed, only the window's
+ * words have one. */
+static void weight_line_two(FILE *out, const struct diagram *d,
+			    const struct lay *L, int i, int prec)
+{
+	char num[NUM_BUFSZ], lab[96];
+	double a = d->alpha[i];
+	int c = i >= L->k, x, y;
+	if (d->note[0] && (i + 1 < d->win_lo || i + 1 > d->win_hi))
+		return;
+	box_xy(L, i, &x, &y);
+	y += L->bh / 2;
+	int edge = c ? x : x + L->bw;
+	fprintf(out, "<line class=\"weight\" data-i=\"%d\"", i + 1);
+	diagram_svg_data(out, "data-alpha", &a, 1);
+	fprintf(out, " x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		"stroke=\"#222222\" stroke-width=\"%.2f\" "
+		"stroke-opacity=\"%.3f\"/>\n", L->sx, y, edge, y, 3 + 21 * a,
+		0.45 + 0.55 * a);
+	snprintf(lab, sizeof lab, "%s_%d,%d = %s%s%s",
+		 trace_weight_symbol(d->tr), d->t, i + 1, num_fixed(num, a, prec),
+		 d->note[0] ? ", fixed" : i != d->amax ? "" : c ? " ▶ largest"
+		 : " ◀ largest", "");
+	fprintf(out, "<text class=\"alpha%s\" x=\"%d\" y=\"%d\" "
+		"font-size=\"20\"%s>", d->note[0] ? " fixed" : "",
+		c ? edge - 14 : edge + 14, y - 16,
+		c ? " text-anchor=\"end\"" : "");
+	math(out, lab);
+	fputs("</text>\n", out);
+}
+
 static void weight_lines(FILE *out, const struct diagram *d,
 			 const struct lay *L, int prec)
 {
+	if (L->cols > 1) {
+		for (int i = 0; i < d->n; i++)
+			weight_line_two(out, d, L, i, prec);
+		return;
+	}
 	char num[NUM_BUFSZ], lab[96];
 	for (int i = 0; i < d->n; i++) {
 		double a = d->alpha[i];
@@ -278,6 +394,24 @@ static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 	fputs("</text></g>\n", out);
 }
 
+/* The step's formula and its output word, at baseline y. */
+static void results_formula(FILE *out, const struct diagram *d, int x, int y,
+			    int prec)
+{
+	char num[NUM_BUFSZ], lab[96];
+	if (d->feeds_rnn)
+		snprintf(lab, sizeof lab, "c_%d feeds the RNN: s_%d = f(s_%d, "
+			 "y_%d, c_%d)", d->t, d->t, d->t - 1, d->t - 1, d->t);
+	else
+		snprintf(lab, sizeof lab, "%s = tanh(W_c·[c_%d; s_%d])",
+			 d->rname, d->t, d->t);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\">", x, y);
+	math(out, lab);
+	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
+	esc(out, d->out);
+	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
+}
+
 /* The bottom row: c_t, joined to the weighted h_i above it by an arrow
  * that says how it is made; what the step makes of it, joined to the
  * query that it also reads; and the step's formula and output under
@@ -285,7 +419,7 @@ static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 static int results(FILE *out, const struct diagram *d, const struct lay *L,
 		   int prec)
 {
-	char num[NUM_BUFSZ], lab[96], drawn[32];
+	char lab[96], drawn[32];
 	int b = L->bottom, ax = L->bx + L->bw / 2;
 	arrow_down(out, "sum-arrow", ax, L->top + L->n * L->rh - 12, b - 2,
 		   "#555555");
@@ -312,17 +446,75 @@ static int results(FILE *out, const struct diagram *d, const struct lay *L,
 		"text-anchor=\"middle\">→</text>\n", L->bx + L->bw + 70,
 		b + 54);
 	int y = b + BIG_BOX + 42;
-	if (d->feeds_rnn)
-		snprintf(lab, sizeof lab, "c_%d feeds the RNN: s_%d = f(s_%d, "
-			 "y_%d, c_%d)", d->t, d->t, d->t - 1, d->t - 1, d->t);
+	results_formula(out, d, L->bx, y, prec);
+	return y;
+}
+
+/* A level arrow from (x0, y) to its head at (x1, y), either way. */
+static void arrow_level(FILE *out, const char *cls, int x0, int x1, int y)
+{
+	int s = x1 > x0 ? 1 : -1;
+	fprintf(out, "<g class=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		"y2=\"%d\" stroke=\"#555555\" stroke-width=\"4\"/><path "
+		"d=\"M %d %d l %d -9 l 0 18 z\" fill=\"#555555\"/></g>\n", cls,
+		x0, y, x1 - 12 * s, y, x1, y, -14 * s);
+}
+
+/* Two columns: the spine that gathers the lines and runs down into c_t,
+ * then the bottom row, c_t → result ← query (← h̃_{t-1} under input
+ * feeding), and the step's formula under it.  Returns the formula's
+ * baseline. */
+static int results_two(FILE *out, const struct diagram *d,
+		       const struct lay *L, int prec)
+{
+	char lab[96], sum[96], f[128];
+	int b = L->bottom, w = L->qw, x[4], ym = b + BIG_BOX / 2;
+	for (int j = 0; j < 4; j++)
+		x[j] = COL2_X0 + j * (w + COL2_GAP);
+	int y0, y1, bx;
+	box_xy(L, 0, &bx, &y0);
+	y0 += L->bh / 2;
+	y1 = b - COL2_G / 2;
+	fprintf(out, "<g class=\"sum-arrow\"><polyline points=\"%d,%d %d,%d "
+		"%d,%d %d,%d\" fill=\"none\" stroke=\"#555555\" "
+		"stroke-width=\"4\"/><path d=\"M %d %d l -9 -12 l 18 0 z\" "
+		"fill=\"#555555\"/></g>\n", L->sx, y0, L->sx, y1, x[0] + w / 2,
+		y1, x[0] + w / 2, b - 12, x[0] + w / 2, b);
+	if (d->sampled > 0)
+		snprintf(sum, sizeof sum, "= h_%d, drawn", d->sampled);
 	else
-		snprintf(lab, sizeof lab, "%s = tanh(W_c·[c_%d; s_%d])",
-			 d->rname, d->t, d->t);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\">", L->bx, y);
-	math(out, lab);
-	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
-	esc(out, d->out);
-	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
+		snprintf(sum, sizeof sum, "= Σ_i %s_%d,i h_i",
+			 trace_weight_symbol(d->tr), d->t);
+	snprintf(lab, sizeof lab, "c_%d", d->t);
+	state_box(out, "context", lab, sum, d->context, d->clen, x[0], b, w,
+		  BIG_BOX, prec, 0);
+	arrow_level(out, "context-arrow", x[0] + w + 6, x[1] - 6, ym);
+	state_box(out, "result", d->rname, d->feeds_rnn ? "the new state"
+		  : "attentional state", d->result, d->rlen, x[1], b, w,
+		  BIG_BOX, prec, 0);
+	arrow_level(out, "query-arrow", x[2] - 6, x[1] + w + 6, ym);
+	state_box(out, "query", d->qname, "the query", d->query, d->qlen,
+		  x[2], b, w, BIG_BOX, prec, 0);
+	if (d->feed) {
+		snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
+		snprintf(f, sizeof f, d->t > 1 ? "from step %d" : "no step yet",
+			 d->t - 1);
+		state_box(out, "feed", lab, f, d->feed, d->flen, x[3], b, w,
+			  BIG_BOX, prec, 0);
+		arrow_level(out, "feed-arrow", x[3] - 6, x[2] + w + 6, ym);
+	}
+	int y = b + BIG_BOX + 42;
+	results_formula(out, d, L->bx, y, prec);
+	if (d->feed) {
+		y += 36;
+		snprintf(f, sizeof f, "input feeding: s_%d = tanh(W_x·[y_%d; "
+			 "h̃_%d] + W_h·s_%d + b)", d->t, d->t - 1, d->t - 1,
+			 d->t - 1);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
+			"fill=\"#1a9641\">", L->bx, y);
+		math(out, f);
+		fputs("</text>\n", out);
+	}
 	return y;
 }
 
@@ -330,10 +522,25 @@ static int results(FILE *out, const struct diagram *d, const struct lay *L,
  * window's words, and what the colours and lines mean.  Returns the
  * picture's height. */
 static int captions(FILE *out, const struct diagram *d, int bx, int y,
-		    int prec)
+		    int prec, int one)
 {
 	char num[NUM_BUFSZ], lab[128];
-	if (d->has_pt && !d->note[0]) {
+	int wx = bx, local = d->win_lo > 0 && d->win_hi >= d->win_lo &&
+		d->win_hi <= d->n;
+	if (one && ((d->has_pt && !d->note[0]) || local)) {
+		y += 34; /* one line: p_t's value, then the window */
+		if (d->has_pt && !d->note[0]) {
+			snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's "
+				 "centre", d->t, num_fixed(num, d->pt, prec));
+			fprintf(out, "<text class=\"pt-value\" x=\"%d\" "
+				"y=\"%d\" font-size=\"20\" fill=\"#7b3294\">",
+				bx, y);
+			math(out, lab);
+			fputs("</text>\n", out);
+			wx = bx + 420;
+		}
+		y -= local ? 34 : 0;
+	} else if (d->has_pt && !d->note[0]) {
 		y += 36; /* clear of the formula's subscripts */
 		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
 			 d->t, num_fixed(num, d->pt, prec));
@@ -342,7 +549,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 		math(out, lab);
 		fputs("</text>\n", out);
 	}
-	if (d->win_lo > 0 && d->win_hi >= d->win_lo && d->win_hi <= d->n) {
+	if (local) {
 		y += 34;
 		fprintf(out, "<g class=\"window\" data-lo=\"%d\" data-hi=\"%d\">"
 			"<rect x=\"%d\" y=\"%d\" width=\"36\" height=\"20\" "
@@ -350,7 +557,7 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 			"stroke-dasharray=\"10 6\"/><text x=\"%d\" y=\"%d\" "
 			"font-size=\"20\" fill=\"#7b3294\">window: positions "
 			"%d..%d, the words this step weighs</text></g>\n",
-			d->win_lo, d->win_hi, bx, y - 17, bx + 48, y,
+			d->win_lo, d->win_hi, wx, y - 17, wx + 48, y,
 			d->win_lo, d->win_hi);
 	}
 	y += 32;
@@ -418,6 +625,8 @@ static void image_panel(FILE *out, const struct diagram *d,
  * captions() will lay them. */
 static int picture_height(const struct diagram *d, const struct lay *L)
 {
+	if (L->cols > 1)
+		return L->bottom + below_two(d);
 	int y = L->bottom + BIG_BOX + 42 + 32 + 24;
 	if (d->has_pt && !d->note[0])
 		y += 36;
@@ -439,19 +648,25 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	window_marks(out, d, &L, prec);
 	weight_lines(out, d, &L, prec); /* under the boxes */
 	for (int i = 0; i < d->n; i++) { /* the encoder's boxes */
+		int x, y;
+		box_xy(&L, i, &x, &y);
 		snprintf(lab, sizeof lab, "h_%d", i + 1);
 		state_box(out, "state", d->words[i], lab, d->h[i], d->hlen,
-			  L.bx, L.top + i * L.rh, L.bw, L.bh, prec,
-			  d->sampled == i + 1);
+			  x, y, L.bw, L.bh, prec, d->sampled == i + 1);
 	}
-	state_box(out, "query", d->qname, "the query", d->query, d->qlen,
-		  L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
-	if (d->feed)
-		feed_box(out, d, &L, prec);
-	if (d->tr->enc == &caption_encoder)
-		image_panel(out, d, &L);
-	int y = results(out, d, &L, prec);
-	if (captions(out, d, L.bx, y, prec) != height)
+	int y;
+	if (L.cols > 1) {
+		y = results_two(out, d, &L, prec);
+	} else {
+		state_box(out, "query", d->qname, "the query", d->query,
+			  d->qlen, L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
+		if (d->feed)
+			feed_box(out, d, &L, prec);
+		if (d->tr->enc == &caption_encoder)
+			image_panel(out, d, &L);
+		y = results(out, d, &L, prec);
+	}
+	if (captions(out, d, L.bx, y, prec, L.cols > 1) != height)
 		return -1; /* picture_height() and captions() disagree */
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;

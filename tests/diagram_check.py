@@ -21,8 +21,9 @@
         under the picture that starts "window: positions LO..HI", level,
         never turned upright), p_t's marker and the window's frame keep
         clear: the caption and the marker meet no other text and not each
-        other, and the frame's right edge meets no α label (boxes as
-        svg_check.py's marks).
+        other, and the frame's edges meet no α label (boxes as
+        svg_check.py's marks); in two columns of boxes, a frame a column
+        and the marker right of the right-hand one.
 
 Prints what is wrong and exits 1, or exits 0 silently.
 """
@@ -178,13 +179,17 @@ def check_marks(svg_path):
     if label.get("transform") is not None:
         fail("the window's caption is turned")
     # the marker: "M X Y l -16 -10 l 0 20 z", a triangle pointing right
+    # (left of a column), or "l 16 ..." pointing left (right of the
+    # right-hand column of two)
     d = pt[0].find(NS + "path").get("d").split()
-    if d[0] != "M" or d[3:] != ["l", "-16", "-10", "l", "0", "20", "z"]:
+    if d[0] != "M" or d[3] not in ("l",) or d[4] not in ("-16", "16") \
+            or d[5:] != ["-10", "l", "0", "20", "z"]:
         fail("p_t's marker is drawn as %r, which the check does not know" %
              " ".join(d))
-    mx, my = float(d[1]), float(d[2])
+    mx, my, dx = float(d[1]), float(d[2]), float(d[4])
     marks = [(text_box(label, up), "the label 'window'"),
-             ((mx - 16, my - 10, mx, my + 10), "p_t's marker")]
+             ((min(mx, mx + dx), my - 10, max(mx, mx + dx), my + 10),
+              "p_t's marker")]
     if meet(marks[0][0], marks[1][0]):
         fail("the label 'window' %r meets p_t's marker %r" %
              (marks[0][0], marks[1][0]))
@@ -196,18 +201,20 @@ def check_marks(svg_path):
             if meet(m, b):
                 fail("%s %r meets the text %r at %r" %
                      (what, m, "".join(e.itertext()), b))
-    frame = [r for r in root.iter(NS + "rect")
-             if r.get("class") == "window-frame"]
-    if len(frame) != 1:
-        fail("%d frames of the window" % len(frame))
-    frame = frame[0]
-    half = float(frame.get("stroke-width")) / 2
-    right = float(frame.get("x")) + float(frame.get("width"))
-    edge = (right - half, float(frame.get("y")), right + half,
-            float(frame.get("y")) + float(frame.get("height")))
-    for e in root.iter(NS + "text"):
-        if e.get("class") == "alpha" and meet(edge, text_box(e, up)):
-            fail("the frame's right edge %r meets %r" % (edge, e.text))
+    frames = [r for r in root.iter(NS + "rect")
+              if r.get("class") == "window-frame"]
+    if len(frames) not in (1, 2):  # two: the window spans both columns
+        fail("%d frames of the window" % len(frames))
+    for frame in frames:
+        half = float(frame.get("stroke-width")) / 2
+        y0 = float(frame.get("y"))
+        y1 = y0 + float(frame.get("height"))
+        for x in (float(frame.get("x")),
+                  float(frame.get("x")) + float(frame.get("width"))):
+            edge = (x - half, y0, x + half, y1)
+            for e in root.iter(NS + "text"):
+                if e.get("class") == "alpha" and meet(edge, text_box(e, up)):
+                    fail("the frame's edge %r meets %r" % (edge, e.text))
 
 
 def main(argv):

@@ -55,12 +55,9 @@ LENGTHS = (1, 3, 8, 12)
 # the test does not fail on them; one that now passes is printed as
 # "ok ... # KNOWN, NOW PASSES: take it off KNOWN".
 KNOWN = [
-    (r"^diagram .*, (8|12) words ",
-     "the step diagram stacks a box a source word (72 px rows in a 1280 "
-     "wide picture): 8 words make it 936 px high, more than the 729 that "
-     "keep its 13.5 px subscripts 20 px on a 1080 px slide; it needs the "
-     "boxes in two columns.  In its 72 px rows, --hard's '● sampled' "
-     "label also meets the next row's α label (6 to 8 px)"),
+    (r"^glimpse ",
+     "the glimpse numbers 1..3 sit on the corners of the fovea and "
+     "periphery frames: 10.6 px across the border on the slide"),
     (r"^heatmap scorer=all in one file, ",
      "an overview of every scorer in one picture, for print: 13 px numbers "
      "in 58x34 cells do not fit one slide at 20 px (18.5 px at 1 word, "
@@ -84,7 +81,7 @@ MEASURE = r"""
              r: M.e + (vb.x + vb.width) * M.a,
              b: M.f + (vb.y + vb.height) * M.d};
   var out = {min: 1e9, minText: '', minCell: 1e9, texts: 0,
-             overlaps: [], outside: [], small: [],
+             overlaps: [], outside: [], small: [], crossings: [],
              pic: [pic.r - pic.l, pic.b - pic.t]};
   function own(e) {
     return [].some.call(e.childNodes, function (c) {
@@ -142,6 +139,37 @@ MEASURE = r"""
     });
     return d;
   }
+  // a box's border: a <rect> with a visible stroke, its outline half
+  // the stroke either side of its edge; a text crosses it when it is
+  // neither wholly inside the inner outline nor wholly outside the outer
+  // one (both by more than TOL)
+  [].forEach.call(document.querySelectorAll('rect'), function (r) {
+    var cs = getComputedStyle(r), m = r.getScreenCTM();
+    var sw = parseFloat(cs.strokeWidth) * Math.hypot(m.a, m.b) / 2;
+    if (cs.stroke === 'none' || !(sw > 0) || cs.visibility !== 'visible' ||
+        parseFloat(cs.strokeOpacity) === 0) return;
+    var b = r.getBBox(), p = svg.createSVGPoint();
+    function quad(g) {
+      return [[b.x - g, b.y - g], [b.x + b.width + g, b.y - g],
+              [b.x + b.width + g, b.y + b.height + g],
+              [b.x - g, b.y + b.height + g]].map(function (c) {
+        p.x = c[0]; p.y = c[1]; var s = p.matrixTransform(m);
+        return [s.x, s.y]; });
+    }
+    var k = Math.hypot(m.a, m.b) || 1, outer = quad(sw / k),
+        inner = quad(-sw / k);
+    boxes.forEach(function (t) {
+      var into = depth(t.q, outer), past = 0;
+      axes(inner).forEach(function (a) {
+        var x = proj(t.q, a), y = proj(inner, a);
+        past = Math.max(past, y[0] - x[0], x[1] - y[1]);
+      });
+      if (into > TOL && past > TOL)
+        out.crossings.push('"' + t.what + '" / ' + (r.getAttribute('class') ||
+          'rect') + ' at ' + b.x + ',' + b.y + ' (' +
+          Math.min(into, past).toFixed(1) + ' px)');
+    });
+  });
   for (var i = 0; i < boxes.length; i++)
     for (var j = i + 1; j < boxes.length; j++) {
       var d = depth(boxes[i].q, boxes[j].q);
@@ -347,6 +375,9 @@ def main():
             if m["overlaps"]:
                 bad.append("%d pair(s) meet: %s" % (
                     len(m["overlaps"]), "; ".join(m["overlaps"][:4])))
+            if m["crossings"]:
+                bad.append("%d text(s) cross a box's border: %s" % (
+                    len(m["crossings"]), "; ".join(m["crossings"][:4])))
             if m["outside"]:
                 bad.append("%d text(s) outside the picture: %s" % (
                     len(m["outside"]), "; ".join(m["outside"][:4])))
