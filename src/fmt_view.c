@@ -9,7 +9,6 @@
 
 #include "arch.h"
 #include "fmt.h"
-#include "linebreak.h"
 #include "i18n.h"
 #include "window.h"
 #include "num.h"
@@ -125,18 +124,6 @@ const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
 	return buf;
 }
 
-/* Writes the paragraph s (its newline, if any, left out) broken at 80
- * columns where linebreak_line() breaks. */
-static void hm_para(FILE *out, const char *s)
-{
-	size_t n = strcspn(s, "\n"), at = 0, next;
-	while (at < n) {
-		size_t end = linebreak_line(s + at, n - at, 80, &next);
-		fprintf(out, "%.*s\n", (int)end, s + at);
-		at += next;
-	}
-}
-
 /* Adds "p_t = X" to the list b, after ", ", or on a new line where the
  * line would pass 80 columns: an item is never broken. */
 static void hm_item(struct fmt_buf *b, int t, const char *x)
@@ -165,28 +152,22 @@ void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 	int cw = words_width(&tr->m->src, tr->src, tr->n);
 	if (cw < prec + 4)
 		cw = prec + 4;
-	/* the title and the window's note, each a paragraph broken at 80
-	 * columns */
-	char head[1024], note[512];
 	/* TRANSLATORS: %1$s what the cells are ("alignment α"), %2$s the
 	 * scorer's name */
-	snprintf(head, sizeof head, _("%1$s, %2$s scorer: a row for each "
-				      "output word, a column for each source "
-				      "word\n"), drawn
-		 ? _("the drawn words l (hard attention)")
-		 : window_get(tr->cfg.window)->unnormalised
-		 ? _("final weights a (align × the Gaussian)")
-		 : _("alignment α"), trace_scorer_name(ru->scorer));
-	hm_para(out, head);
-	if (fmt_heat_window_note(tr, run, note, sizeof note)) {
-		hm_para(out, note);
-	} else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
-		snprintf(note, sizeof note, _("%s window, D = %d: | marks the "
-					      "window's edges, * the word "
-					      "⌊p_t⌋, the weights outside it "
-					      "are 0\n"),
-			 window_get(tr->cfg.window)->name, tr->cfg.window_size);
-		hm_para(out, note);
+	fprintf(out, _("%1$s, %2$s scorer: a row for each output word, a "
+		       "column for each source word\n"), drawn
+		? _("the drawn words l (hard attention)")
+		: window_get(tr->cfg.window)->unnormalised
+		? _("final weights a (align × the Gaussian)") : _("alignment α"),
+		trace_scorer_name(ru->scorer));
+	char note[256];
+	if (fmt_heat_window_note(tr, run, note, sizeof note))
+		fprintf(out, "%s\n", note);
+	else if (trace_find(tr, REC_WINDOW, run, 1, 0)) {
+		fprintf(out, _("%s window, D = %d: | marks the window's "
+			       "edges, * the word ⌊p_t⌋, the weights outside it "
+			       "are 0\n"),
+			window_get(tr->cfg.window)->name, tr->cfg.window_size);
 	}
 	double *one = xcalloc((size_t)tr->n, sizeof *one);
 	/* p_t goes at the end of its row when the row still fits 80
