@@ -99,6 +99,34 @@ if command -v script >/dev/null 2>&1; then
 	LC_ALL=C.UTF-8 script -qc "'$ATTN_TRACE' heatmap --model=localp4 --window=local-p --target='european economic area' 'zone économique européenne'" /dev/null >"$TMP/hm" 2>&1
 	check "local-p's text heatmap: the final weights a" \
 		grep -q '^final weights a (align × the Gaussian), dot scorer' "$TMP/hm"
+	# 6 words: a row and its p_t would pass 80 columns, so the p_t go in a
+	# list under the table, each whole, and agree with the JSON's p
+	S6="zone économique européenne je suis étudiant"
+	LC_ALL=C.UTF-8 script -qc "'$ATTN_TRACE' heatmap --model=localp4 --window=local-p $S6" /dev/null | tr -d '\r' >"$TMP/hm6"
+	"$ATTN_TRACE" trace --model=localp4 --window=local-p -f json $S6 >"$TMP/hm6.json"
+	check "local-p over 6 words: the p_t under the table are the JSON's p" \
+		/usr/bin/python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[2]))
+ps = []
+def walk(x):
+    if isinstance(x, dict):
+        w = x.get("window")
+        if isinstance(w, dict) and "p" in w:
+            ps.append(w["p"][0])
+        for v in x.values():
+            walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+walk(d)
+text = open(sys.argv[1], encoding="utf-8").read()
+got = re.findall(r"p_(\d+) = (-?\d+\.\d{4})", text)
+want = [(str(t), "%.4f" % p) for t, p in enumerate(ps, 1)]
+rows = [l for l in text.split("\n") if re.match(r"^p_1 = ", l)]
+sys.exit(not (got == want and len(rows) == 1 and
+              all(len(l) <= 80 for l in text.split("\n")[2:] if "p_" in l)))
+' "$TMP/hm6" "$TMP/hm6.json"
 fi
 run_cmd quiz --model="$localp" --window=local-m --answers --stage=softmax --count=2 --seed=1 "$S"
 expect_status 0 "quiz --window=local-m"
