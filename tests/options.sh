@@ -98,7 +98,8 @@ check "the main --help lists the scorers of the registry" \
 	grep -qF "scorers: $("$AT" scorers --names | paste -sd, | sed 's/,/, /g')" \
 	"$TMP/main1"
 # every --help fits 80 columns (characters: the English help has no wide
-# ones; a combining mark, as in h̄, takes none)
+# ones; a combining mark, as in h̄, takes none), but for the line that
+# names the lessons directory, as long as its path is
 for c in "" trace tui heatmap diagram deck quiz lesson lessons model train \
 	vocab self image glimpse caption calc accuracy scorers models; do
 	# shellcheck disable=SC2086
@@ -106,7 +107,8 @@ for c in "" trace tui heatmap diagram deck quiz lesson lessons model train \
 	check "${c:-the main} --help fits 80 columns" /usr/bin/python3 -c '
 import sys, unicodedata
 sys.exit(any(sum(0 if unicodedata.combining(c) else 1 for c in l) > 80
-             for l in open(sys.argv[1], encoding="utf-8").read().split("\n")))
+             for l in open(sys.argv[1], encoding="utf-8").read().split("\n")
+             if "reads them from" not in l))
 ' "$TMP/h"
 done
 check "the main --help lists the formats of --format" \
