@@ -957,6 +957,23 @@ static int fold_now(const struct view *v, int fold)
 	return v->lines > 0 && fold > v->lines - VIEW_LESSON_FRAME_ROWS;
 }
 
+int view_lesson_line_of(const struct view *v, const char *needle)
+{
+	struct strlist all = { 0 }, part = { 0 };
+	lesson_lines(v, 1, &all);
+	lesson_lines(v, 0, &part);
+	int fold = all.n - part.n;
+	const struct strlist *keep = fold > 0 && fold_now(v, fold) ? &part
+								  : &all;
+	int at = -1;
+	for (int k = 0; k < keep->n && at < 0; k++)
+		if (strstr(keep->v[k], needle))
+			at = k;
+	sl_free(&all);
+	sl_free(&part);
+	return at;
+}
+
 int view_folded(const struct view *v)
 {
 	int fold = v->lesson ? fold_lines(v) : 0;
