@@ -239,34 +239,7 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 
 int glimpse_view_key(struct glimpse_view *v, int key)
 {
-	int screen = v->screen, last = v->m->steps;
-	if (v->help) {
-		v->help = 0;
-		return key == 'q' ? VIEW_KEY_QUIT : VIEW_KEY_REDRAW;
-	}
-	switch (key) {
-	case 'q': case 'Q': return VIEW_KEY_QUIT;
-	case '?': v->help = 1; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_RIGHT: case 'n': case ' ': case VIEW_KEY_ENTER:
-	case '\n': screen++; break;
-	case VIEW_KEY_LEFT: case 'p': screen--; break;
-	case VIEW_KEY_HOME: screen = 0; break;
-	case VIEW_KEY_END: screen = last; break;
-	case VIEW_KEY_DOWN: v->scroll++; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_NPAGE: v->scroll += v->page_rows; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_UP: case VIEW_KEY_PPAGE:
-		if (v->scroll == 0)
-			return VIEW_KEY_BEEP;
-		v->scroll -= key == VIEW_KEY_UP ? 1 : v->page_rows;
-		if (v->scroll < 0)
-			v->scroll = 0;
-		return VIEW_KEY_REDRAW;
-	case VIEW_KEY_RESIZE: return VIEW_KEY_REDRAW;
-	default: return VIEW_KEY_BEEP;
-	}
-	if (screen < 0 || screen > last)
-		return VIEW_KEY_BEEP;
-	v->screen = screen;
-	v->scroll = 0;
-	return VIEW_KEY_REDRAW;
+	struct view_pager p = { &v->screen, v->m->steps, &v->scroll,
+				 v->page_rows, &v->help };
+	return view_pager_key(&p, key);
 }
