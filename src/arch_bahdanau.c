@@ -600,8 +600,10 @@ const struct arch_class arch_bahdanau = {
 		   "reads [y_{t-1}; c_t]; a bidirectional encoder",
 	.query_off = -1,
 	.model = "bahdanau4",
-	.no_feed = "already reads the context c_{t-1}",
-	.owner = "Bahdanau's",
+	.no_feed = N_("already reads the context c_{t-1}"),
+	/* TRANSLATORS: the architecture's name in prose: "%s decoder",
+	 * "input feeding is %s" */
+	.owner = N_("Bahdanau's"),
 	.bidir = 1,
 	.chained = 1,
 	.chained_title = N_("the Jensen gap (given the sampled past: s_{t-1} "

@@ -713,8 +713,8 @@ int cli_feed_arch(int arch, int feed)
 		return 0;
 	return cli_usage_errorf("--input-feeding is %s: %s decoder %s; drop "
 				"--arch=%s or --input-feeding",
-				arch_feed_owner(), c->owner, c->no_feed,
-				c->name);
+				_(arch_feed_owner()), _(c->owner),
+				_(c->no_feed), c->name);
 }
 
 int cli_load_feed(struct model *m, const char *path, int arch, int feed)
@@ -737,7 +737,8 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 			     "--input-feeding, or give a model trained with "
 			     "'train --input-feeding' (the built-in feed4 is "
 			     "one)", m->name, arch_get(m->arch)->name,
-			     arch_get(m->arch)->no_feed, arch_feed_owner());
+			     _(arch_get(m->arch)->no_feed),
+			     _(arch_feed_owner()));
 	else
 		cli_messagef("%s has no input feeding, and --input-feeding "
 			     "asks for it; drop --input-feeding, or give a "

@@ -118,7 +118,7 @@ static int cli_deck_write(const struct trace *tr, const struct cli_deck_opts *o,
 		return -1;
 	if (deck_html(of.fp, tr, &d) != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
-		err_set(err, "%s: the trace has no step to show",
+		err_set(err, _("%s: the trace has no step to show"),
 			o->output ? o->output : "-");
 		return -1;
 	}

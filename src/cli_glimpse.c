@@ -361,7 +361,7 @@ static int cli_glimpse_check(const struct glimpse_batch *b, const char *list)
 	for (int k = 0; k < b->n; k++)
 		if (pgm_load(&im, b->item[k].path, &err) != 0) {
 			cli_messagef("%s:%d: %s", strcmp(list, "-") == 0 ?
-				     "standard input" : list,
+				     _("standard input") : list,
 				     b->item[k].line, err.msg);
 			return EXIT_DATA;
 		}

@@ -326,7 +326,7 @@ static int cli_heatmap_dir(const struct trace *const *trs, int ntr,
 				break;
 			if (fmt_svg_heatmap(of[n].fp, trs[j], r, &o->svg) != 0 &&
 			    !ferror(of[n].fp)) {
-				err_set(err, "cannot draw the heatmap");
+				err_set(err, _("cannot draw the heatmap"));
 				rc = -1;
 			}
 			outfile_wrote(&of[n++]);
@@ -369,7 +369,7 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 	outfile_wrote(&of);
 	if (rc != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
-		err_set(err, "cannot draw the heatmap");
+		err_set(err, _("cannot draw the heatmap"));
 		return -1;
 	}
 	/* a write error is in the stream's error flag, and commit reports it */

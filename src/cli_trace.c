@@ -25,6 +25,7 @@
 #include "caption.h"
 #include "cli.h"
 #include "gz.h"
+#include "i18n.h"
 #include "num.h"
 #include "outfile.h"
 #include "progress.h"
@@ -138,7 +139,7 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 	int r = pairs_split(line, len, lineno, 0, &pl, col, err);
 	if (r <= 0) {
 		if (r == 0) /* never asked: batch_skip() drops these */
-			err_set(err, "expected a pair, found none");
+			err_set(err, _("expected a pair, found none"));
 		return -1;
 	}
 	*col = 0;

@@ -30,7 +30,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 {
 	memset(d, 0, sizeof *d);
 	if (run < 0 || run >= tr->nruns || t < 1 || t > tr->runs[run].nsteps) {
-		err_set(err, "no step %d in this trace", t);
+		err_set(err, _("no step %d in this trace"), t);
 		return -1;
 	}
 	d->tr = tr;
@@ -44,7 +44,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	const struct trace_rec *att = trace_find(tr, REC_ATTENTIONAL, run, t, 0);
 	const struct trace_rec *out = trace_find(tr, REC_OUTPUT, run, t, 0);
 	if (!sm || !ctx || !dec || !out || sm->len != tr->n) {
-		err_set(err, "step %d has no attention to draw", t);
+		err_set(err, _("step %d has no attention to draw"), t);
 		return -1;
 	}
 	/* the weights the context was made with: a local-p window's are the
@@ -80,7 +80,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 		if (!w && !e)
 			e = trace_find(tr, REC_RNN, -1, 0, i + 1);
 		if (!w && !e) {
-			err_set(err, "no state h_%d in this trace", i + 1);
+			err_set(err, _("no state h_%d in this trace"), i + 1);
 			return -1;
 		}
 		d->h[i] = w ? trace_op(w, "h")->v : e->result;

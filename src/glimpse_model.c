@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "glimpse.h"
+#include "i18n.h"
 #include "num.h"
 #include "util.h"
 
@@ -73,12 +74,12 @@ static int gm_fail(struct gm_reader *r, int col, const char *what,
 		   const char *found)
 {
 	if (found && *found)
-		err_set(r->err, "%s:%d:%d: expected %s, found '%s'", r->name,
+		err_set(r->err, _("%s:%d:%d: expected %s, found '%s'"), r->name,
 			r->lineno, col, what, found);
 	else
-		err_set(r->err, "%s:%d:%d: expected %s, found the end of %s",
+		err_set(r->err, _("%s:%d:%d: expected %s, found the end of %s"),
 			r->name, r->lineno, col, what,
-			r->line == r->end ? "the file" : "the line");
+			r->line == r->end ? _("the file") : _("the line"));
 	return -1;
 }
 
@@ -200,8 +201,8 @@ static int gm_sections(struct gm_reader *r, struct glimpse_model *m)
 	}
 	for (int k = 0; k < glimpse_nparams; k++)
 		if (!seen[k]) {
-			err_set(r->err, "%s:%d:1: expected the section [%s], "
-				"found the end of the file", r->name, r->lineno,
+			err_set(r->err, _("%s:%d:1: expected the section [%s], "
+				"found the end of the file"), r->name, r->lineno,
 				glimpse_params[k].name);
 			return -1;
 		}
@@ -215,7 +216,7 @@ int glimpse_model_parse(struct glimpse_model *m, const char *text,
 			       err };
 	memset(m, 0, sizeof *m);
 	if (memchr(text, '\0', len)) {
-		err_set(err, "%s: expected text, found a NUL byte", name);
+		err_set(err, _("%s: expected text, found a NUL byte"), name);
 		return -1;
 	}
 	if (gm_head(&r, m) || gm_sections(&r, m)) {

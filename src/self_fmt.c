@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "fmt_svg.h"
 #include "self.h"
@@ -361,7 +362,7 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	if (head < 1 || head > SELF_HEADS || i < 1 || i > t->nq ||
 	    (kind != SELF_QUIZ_Z && (j < 1 || j > t->n)) ||
 	    (kind == SELF_QUIZ_Z && (k < 1 || k > t->dk))) {
-		err_set(err, "no such number in the self-attention trace");
+		err_set(err, _("no such number in the self-attention trace"));
 		return -1;
 	}
 	if (precision < QUIZ_MIN_PREC)
@@ -383,7 +384,7 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	};
 	const struct trace_rec *r = head_rec(t, rec_of[kind], head);
 	if (!r) {
-		err_set(err, "head %d is not in the self-attention trace", head);
+		err_set(err, _("head %d is not in the self-attention trace"), head);
 		return -1;
 	}
 	switch (kind) {

@@ -281,7 +281,7 @@ static FILE *util_open_regular(const char *path, struct errbuf *err)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err_set(err, "%s: expected a regular file, found %s", path,
+		err_set(err, _("%s: expected a regular file, found %s"), path,
 			util_file_kind(&st));
 		close(fd);
 		return NULL;
@@ -324,7 +324,7 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 	if (!is_stdin)
 		fclose(f);
 	if (too_big)
-		err_set(err, "%s: file is larger than %zu bytes", shown,
+		err_set(err, _("%s: file is larger than %zu bytes"), shown,
 			max_bytes);
 	else if (buf == NULL)
 		err_set(err, "%s: %s", shown, is_stdin ?
