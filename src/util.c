@@ -44,7 +44,7 @@ int util_was_closed(int fd)
 const char *util_stdin_error(int e)
 {
 	if (e == EBADF && util_was_closed(0))
-		return "expected input, found standard input closed";
+		return _("expected input, found standard input closed");
 	return strerror(e ? e : EIO);
 }
 
@@ -249,16 +249,16 @@ static int util_check_size(FILE *f, size_t max_bytes)
 static const char *util_file_kind(const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
-		return "a directory";
+		return _("a directory");
 	if (S_ISFIFO(st->st_mode))
-		return "a FIFO";
+		return _("a FIFO");
 	if (S_ISCHR(st->st_mode))
-		return "a character device";
+		return _("a character device");
 	if (S_ISBLK(st->st_mode))
-		return "a block device";
+		return _("a block device");
 	if (S_ISSOCK(st->st_mode))
-		return "a socket";
-	return "a special file";
+		return _("a socket");
+	return _("a special file");
 }
 
 /* Opens path for reading if it is a regular file.  The open does not
