@@ -610,7 +610,7 @@ static void cli_train_header(char *buf, size_t size,
 	if (w->no_alignment) /* it would mean nothing: say why */
 		snprintf(aligned, sizeof aligned, "\nAlignment accuracy: not "
 			 "measured through the %s window:\n%s.", w->name,
-			 w->no_alignment);
+			 _(w->no_alignment));
 	else
 		cli_train_align(align, sizeof align, t, d, o->t.scorers,
 				&t->work);
@@ -797,7 +797,7 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 
 	if (w->no_alignment) {
 		fprintf(stderr, "alignment accuracy: not measured through the "
-			"%s window: %s\n", w->name, w->no_alignment);
+			"%s window: %s\n", w->name, _(w->no_alignment));
 		return;
 	}
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);

@@ -68,7 +68,8 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	d->note[0] = '\0';
 	if (win && window_get(tr->cfg.window)->diagram_note)
 		trace_expand(d->note, sizeof d->note,
-			     window_get(tr->cfg.window)->diagram_note, tr, win);
+			     _(window_get(tr->cfg.window)->diagram_note), tr,
+			     win);
 	for (int i = 0; i < d->n; i++)
 		if (d->alpha[i] > d->alpha[d->amax])
 			d->amax = i;
