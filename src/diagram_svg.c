@@ -278,7 +278,7 @@ static void fixed_label(FILE *out, const struct diagram *d,
 	char num[NUM_BUFSZ], lab[96];
 	if (i + 1 < d->win_lo || i + 1 > d->win_hi)
 		return;
-	snprintf(lab, sizeof lab, "%s_%d,%d = %s: c_%d = h_%d, fixed",
+	snprintf(lab, sizeof lab, _("%s_%d,%d = %s: c_%d = h_%d, fixed"),
 		 trace_weight_symbol(d->tr), d->t, i + 1,
 		 num_fixed(num, d->alpha[i], prec), d->t, i + 1);
 	fprintf(out, "<text class=\"alpha fixed\" x=\"%d\" y=\"%d\" "
@@ -311,8 +311,8 @@ static void weight_line_two(FILE *out, const struct diagram *d,
 		0.45 + 0.55 * a);
 	snprintf(lab, sizeof lab, "%s_%d,%d = %s%s%s",
 		 trace_weight_symbol(d->tr), d->t, i + 1, num_fixed(num, a, prec),
-		 d->note[0] ? ", fixed" : i != d->amax ? "" : c ? " ▶ largest"
-		 : " ◀ largest", "");
+		 d->note[0] ? _(", fixed") : i != d->amax ? "" : c ? " ▶ "
+		 : " ◀ ", !d->note[0] && i == d->amax ? _("largest") : "");
 	fprintf(out, "<text class=\"alpha%s\" x=\"%d\" y=\"%d\" "
 		"font-size=\"20\"%s>", d->note[0] ? " fixed" : "",
 		c ? edge - 14 : edge + 14, y - 16,
@@ -344,17 +344,17 @@ static void weight_lines(FILE *out, const struct diagram *d,
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
 			L->qx, L->qy + BIG_BOX / 2, L->bx + L->bw, y,
 			3 + 21 * a, 0.45 + 0.55 * a);
-		snprintf(lab, sizeof lab, "%s_%d,%d = %s%s",
+		snprintf(lab, sizeof lab, "%s_%d,%d = %s%s%s",
 			 trace_weight_symbol(d->tr), d->t, i + 1,
-			 num_fixed(num, a, prec),
-			 i == d->amax ? "  ◀ largest" : "");
+			 num_fixed(num, a, prec), i == d->amax ? "  ◀ " : "",
+			 i == d->amax ? _("largest") : "");
 		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
 			"font-size=\"22\"%s>", L->bx + L->bw + 16, y - 17,
 			i == d->amax ? " font-weight=\"bold\"" : "");
 		math(out, lab);
 		fputs("</text>\n", out);
 		if (d->sampled == i + 1) { /* below the line, where it has room */
-			snprintf(lab, sizeof lab, "● sampled: c_%d = h_%d",
+			snprintf(lab, sizeof lab, _("● sampled: c_%d = h_%d"),
 				 d->t, i + 1);
 			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
 				"font-size=\"18\" fill=\"#7b3294\">",
