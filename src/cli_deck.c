@@ -148,7 +148,7 @@ int cli_deck(int argc, char **argv)
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	if (rc == 0) {
 		rc = cli_deck_write(&tr, &o, &err);
 		trace_free(&tr);

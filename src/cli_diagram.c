@@ -308,7 +308,7 @@ int cli_diagram(int argc, char **argv)
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	int status = EXIT_DATA;
 	if (rc == 0) {
 		int nsteps = tr.runs[0].nsteps;

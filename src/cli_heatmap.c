@@ -252,9 +252,9 @@ static int cli_heatmap_self(const struct cli_heatmap_opts *o,
 	if (!o->output && isatty(STDOUT_FILENO)) {
 		self_view_heatmap(stdout, &t, o->heads, o->svg.precision,
 				  strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
-		cli_messagef("note: the heatmap as text, since standard output "
+		cli_messagef(_("note: the heatmap as text, since standard output "
 			     "is a terminal; -o FILE.svg writes the SVG "
-			     "picture");
+			     "picture"));
 	} else {
 		struct outfile of;
 		rc = outfile_open_picture(&of, o->output, &o->png, &err);
@@ -414,8 +414,8 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 					       o->svg.drawn);
 		}
 	}
-	cli_messagef("note: the heatmap as text, since standard output is a "
-		     "terminal; -o FILE.svg writes the SVG picture");
+	cli_messagef(_("note: the heatmap as text, since standard output is a "
+		     "terminal; -o FILE.svg writes the SVG picture"));
 	return 0;
 }
 
@@ -448,7 +448,7 @@ static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
 		return 1;
 	}
 	if (note[0] && k == 0)
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	return 0;
 }
 

@@ -1003,7 +1003,7 @@ static int single_run(struct outfile *of, const struct model *m,
 		return -1;
 	}
 	if (note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	trace_write(of->fp, &tr, o, &o->fmt, 1);
 	outfile_wrote(of);
 	trace_free(&tr);
@@ -1031,7 +1031,7 @@ static int all_run(struct outfile *of, const struct cli_opts *o,
 			return -1;
 		}
 		if (note[0] && a == 0)
-			cli_messagef("note: %s", note);
+			cli_messagef(_("note: %s"), note);
 		if (o->format == FORMAT_CSV)
 			fo.arch = arch_get(a)->name;
 		trace_write(of->fp, &tr, o, &fo, a == 0);

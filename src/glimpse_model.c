@@ -106,7 +106,7 @@ static int gm_size(struct gm_reader *r, const char *key, int lo, int hi,
 	const char *end;
 	if (gm_key(r, key, &col))
 		return -1;
-	snprintf(what, sizeof what, "a whole number from %d to %d", lo, hi);
+	snprintf(what, sizeof what, _("a whole number from %d to %d"), lo, hi);
 	if (!gm_word(r, w, sizeof w, &col) || num_parse(w, &v, &end) ||
 	    *end || v != floor(v) || v < lo || v > hi)
 		return gm_fail(r, col, what, w);
@@ -160,9 +160,9 @@ static int gm_rows(struct gm_reader *r, double *v, int rows, int cols)
 	const char *end;
 	for (int i = 0; i < rows; i++) {
 		if (!gm_next_line(r))
-			return gm_fail(r, 1, "another row of numbers", "");
+			return gm_fail(r, 1, _("another row of numbers"), "");
 		for (int j = 0; j < cols; j++) {
-			snprintf(what, sizeof what, "number %d of %d of the row",
+			snprintf(what, sizeof what, _("number %d of %d of the row"),
 				 j + 1, cols);
 			if (!gm_word(r, w, sizeof w, &col) ||
 			    num_parse(w, &v[i * cols + j], &end) || *end ||

@@ -736,14 +736,14 @@ static const char *mp_owner(int owner)
 {
 	static char buf[SCORER_MAX][48];
 	if (owner == MHA_PARAM_OWNER(MHA_SELF))
-		return "self-attention";
+		return _("self-attention");
 	if (owner == MHA_PARAM_OWNER(MHA_CROSS))
-		return "cross-attention";
+		return _("cross-attention");
 	if (owner == LOCALP_PARAM_OWNER)
-		return "local-p window";
+		return _("local-p window");
 	if (owner == PATCH_PARAM_OWNER)
-		return "patch encoder";
-	snprintf(buf[owner], sizeof buf[owner], "%s scorer",
+		return _("patch encoder");
+	snprintf(buf[owner], sizeof buf[owner], _("%s scorer"),
 		 scorer_get(owner)->name);
 	return buf[owner];
 }

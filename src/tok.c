@@ -350,12 +350,12 @@ void tok_note(char *note, size_t size, const char *smarks,
 		return;
 	note[0] = '\0';
 	if (smarks[0] && tmarks[0])
-		snprintf(note, size, "left out %s of the source and %s of "
-			 "the target, which the model does not know", smarks,
+		snprintf(note, size, _("left out %s of the source and %s of "
+			 "the target, which the model does not know"), smarks,
 			 tmarks);
 	else if (smarks[0] || tmarks[0])
-		snprintf(note, size, "left out %s, which the model does not "
-			 "know", smarks[0] ? smarks : tmarks);
+		snprintf(note, size, _("left out %s, which the model does "
+			 "not know"), smarks[0] ? smarks : tmarks);
 }
 
 /* Splits and looks up the target into tgt (TRACE_MAX_TOKENS) as
