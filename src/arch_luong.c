@@ -746,7 +746,7 @@ static void luong_screen(const struct trace *tr, int run,
 const struct arch_class arch_luong = {
 	.screen = luong_screen,
 	.name = "luong",
-	.summary = "the RNN steps first, then attention with s_t as the query",
+	.summary = N_("the RNN steps first, then attention with s_t as the query"),
 	.query_off = 0,
 	.model = "toy4",
 	.feed_model = "feed4",

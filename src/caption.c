@@ -229,11 +229,11 @@ static void caption_narrate(FILE *f, const struct trace *tr, int i,
 
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
-	.summary = "in place of the word encoder: each 2×2 patch of the "
-		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
-		   "pos_i), "
-		   "s_0 = tanh(W_init·h̄)",
-	.items = "cells",
+	.summary = N_("in place of the word encoder: each 2×2 patch of the "
+		      "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
+		      "pos_i), "
+		      "s_0 = tanh(W_init·h̄)"),
+	.items = N_("cells"),
 	.encode = caption_encode,
 	.start = caption_start,
 	.train_encode = caption_train_encode,

@@ -116,8 +116,8 @@ static int fixed_narrate(FILE *f, const struct trace *tr, int run,
 
 const struct window_class window_fixed = {
 	.name = "fixed",
-	.summary = "no attention: every step's context is h_n, the last "
-		   "encoder state, whatever the scores",
+	.summary = N_("no attention: every step's context is h_n, the last "
+		      "encoder state, whatever the scores"),
 	.weights = fixed_weights,
 	.sizeless = 1,
 	.narrate = fixed_narrate,

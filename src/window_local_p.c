@@ -246,8 +246,8 @@ static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
 
 const struct window_class window_local_p = {
 	.name = "local-p",
-	.summary = "the 2D+1 words around ⌊p_t⌋, each weighted by a "
-		   "Gaussian centred on the learnt p_t",
+	.summary = N_("the 2D+1 words around ⌊p_t⌋, each weighted by a "
+		      "Gaussian centred on the learnt p_t"),
 	.model = "localp4",
 	.weights = local_p_weights,
 	.check = local_p_check,
