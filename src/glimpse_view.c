@@ -96,7 +96,7 @@ static void gv_step(struct gv_lines *l, const struct glimpse_view *v, int t)
 	gv_vec(l, lab, s->l, 2, prec);
 	gv_push(l, xasprintf("log π(l_%d | l̂_%d) = %s", t + 1, t + 1,
 			  num_fixed(num, s->log_pi, prec)));
-	gv_push(l, xasprintf("corner (row, column) = (%d, %d)", s->row,
+	gv_push(l, xasprintf(_("corner (row, column) = (%d, %d)"), s->row,
 			  s->col));
 	gv_vec(l, _("fovea ρ_1..4"), s->x, 4, prec);
 	gv_vec(l, _("periph ρ_5..8"), s->x + 4, 4, prec);
