@@ -146,8 +146,8 @@ static int cli_calc_tui(const struct cli_calc_opts *o, const struct calc *c)
 	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
 	    !cli_term_usable(why, sizeof why)) {
-		cli_messagef("--tui needs a terminal that can draw the "
-			     "stepper%s%s", isatty(STDOUT_FILENO) ? ": " : "",
+		cli_messagef(_("--tui needs a terminal that can draw the "
+			     "stepper%s%s"), isatty(STDOUT_FILENO) ? ": " : "",
 			     isatty(STDOUT_FILENO) ? why : "");
 		return EXIT_DATA;
 	}
