@@ -106,8 +106,9 @@ static void gs_panel_title(FILE *out, const struct trace *tr,
 		fputs(", ", out);
 	}
 	fmt_svg_text(out, scorer);
-	snprintf(lead, sizeof lead, _(" scorer: ‖∂L_{%d}/∂h_i‖ for each "
-		 "source word"), r->t);
+	snprintf(lead, sizeof lead, tr->enc
+		 ? _(" scorer: ‖∂L_{%d}/∂h_i‖ for each cell of the image")
+		 : _(" scorer: ‖∂L_{%d}/∂h_i‖ for each source word"), r->t);
 	fmt_svg_math(out, lead);
 	fputs("</text>\n", out);
 	if (fmt_heat_window_note(tr, r->run, note, sizeof note)) {
@@ -223,7 +224,8 @@ static int gs_title(FILE *out, const struct trace *tr,
 		"font-size=\"28\" fill=\"%s\">", GS_LEFT, GS_INK);
 	fmt_svg_math(out, lead);
 	fmt_svg_text(out, tr->m->tgt.words[r->word]);
-	fmt_svg_text(out, _("] reaches each source word"));
+	fmt_svg_text(out, tr->enc ? _("] reaches each cell of the image")
+				  : _("] reaches each source word"));
 	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"sentence\" x=\"%d\" y=\"84\" "
 		"font-size=\"22\" fill=\"%s\">", GS_LEFT, GS_INK);
