@@ -465,4 +465,6 @@ alignment accuracy on the training pairs: dot => 训练句对上的对齐准确�
 EOF
 check "train: the model file's description stays English under zh_CN" \
 	grep -qF "Greedy decoding reproduces, of the training pairs," "$TMP/train.zh"
+check "train: so are the model file's counts of the pairs" \
+	grep -qxF "# 0/38 pairs with dot, 0/38 with general, 0/38 with concat, 0/38 with scaled, 0/38 with location, 0/38 with additive, 0/38 with location-aware." "$TMP/train.zh"
 finish
