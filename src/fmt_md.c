@@ -199,7 +199,9 @@ static void md_window(FILE *out, const struct trace *tr,
 		trace_names_part(tr, win, &nm, TRACE_NAME_FORMULA);
 		trace_expand_values(line, sizeof line, win->formula, tr, win,
 				    prec);
-		fprintf(out, "%s = %s, ", nm.formula, line);
+		/* TRANSLATORS: the window's formula = its values, then
+		 * "positions %d .. %d" */
+		fprintf(out, _("%s = %s, "), nm.formula, line);
 	}
 	fprintf(out, _("positions %d .. %d ("), lo, hi);
 	for (int j = lo; j <= hi; j++) {

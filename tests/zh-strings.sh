@@ -408,6 +408,23 @@ Output: **i** => 输出：**i**
 ## dot scorer: e_t,i => ## dot 打分函数：e_t,i
 Output words: i am a student => 输出的词：i am a student
 EOF
+both mdp trace --format=markdown --window=local-p
+en_zh "trace --format=markdown --window=local-p" "$TMP/mdp.c" "$TMP/mdp.zh" <<'EOF'
+The window: ⌊p_1⌋ ± D = ⌊1.1106⌋ ± 1, positions 1 .. 2 => 窗口：⌊p_1⌋ ± D = ⌊1.1106⌋ ± 1，位置 1 .. 2
+, below 1: nothing is renormalised => ，小于 1：不再重新归一化
+| Gaussian | => | 高斯因子 |
+EOF
+both mdg trace --format=markdown --gradient-paths --target="i am a student" je suis étudiant
+en_zh "trace --format=markdown --gradient-paths" "$TMP/mdg.c" "$TMP/mdg.zh" <<'EOF'
+### Gradient paths of L_5 => ### L_5 的梯度路径
+direct: through step 5's attention alone => 直接：只经由第 5 步的注意力
+| ‖direct‖ | ‖through the recurrence‖ | => | ‖直接‖ | ‖经由循环连接‖ |
+EOF
+both mds self --format=markdown
+en_zh "self --format=markdown" "$TMP/mds.c" "$TMP/mds.zh" <<'EOF'
+# Self-attention of: => # 自注意力：
+: d_model 4, 2 heads of d_k = d_v = 2; mask: none; positions: sin/cos added. => ：d_model 4，2 个头，d_k = d_v = 2；掩码：无；位置：加上 sin/cos 位置编码。
+EOF
 both calcmd calc --format=markdown --query=1,2 --keys='1,0;0,1'
 en_zh "calc --format=markdown" "$TMP/calcmd.c" "$TMP/calcmd.zh" <<'EOF'
 # attn-trace calc: attention on any vectors => # attn-trace calc：任意向量上的注意力
