@@ -423,8 +423,8 @@ int accuracy_write(FILE *out, const struct accuracy_report *r,
 	switch (f) {
 	case ACCURACY_TEXT:
 		accuracy_text_table(out, r);
-		fputs("\nword accuracy against source length (each letter a "
-		      "line above, * where two or more meet):\n", out);
+		fputs(_("\nword accuracy against source length (each letter "
+			"a line above, * where two or more meet):\n"), out);
 		accuracy_text_plot(out, r, 10);
 		break;
 	case ACCURACY_CSV:

@@ -137,9 +137,9 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 					    t, 0);
 	r->title = N_("the query");
 	r->symbol = "s_{t-1}";
-	r->formula = t > 1 ? "the state that step {t-1} made"
-		     : tr->enc ? "the decoder's first state, from h̄"
-			       : "the decoder's first state, from ←h_1";
+	r->formula = t > 1 ? N_("the state that step {t-1} made")
+		     : tr->enc ? N_("the decoder's first state, from h̄")
+			       : N_("the decoder's first state, from ←h_1");
 	r->result = prev;
 	r->len = m->H;
 	/* steps 1-3: score s_{t-1} against every h_i, softmax, context */

@@ -52,7 +52,7 @@ int calc_fmt_text(FILE *out, const struct calc *c, const struct fmt_opts *o)
 	const struct scorer_class *cls = scorer_get(c->in->scorer);
 	int stage = -1;
 	fprintf(out, _("attn-trace calc: attention on any vectors, scorer %s: "
-		"%s\n"), cls->name, cls->formula);
+		"%s\n"), cls->name, _(cls->formula));
 	calc_text_inputs(out, c, o->precision);
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];

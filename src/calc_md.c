@@ -126,7 +126,7 @@ int calc_fmt_md(FILE *out, const struct calc *c, const struct fmt_opts *o)
 	fputs(_("Scorer "), out);
 	fmt_md_text(out, cls->name);
 	fputs(": `", out);
-	fputs(cls->formula, out);
+	fputs(_(cls->formula), out);
 	fprintf(out, _("`; d = %d, d_v = %d, n = %d; weights %s; %d "
 		       "digits.\n"),
 		in->d, in->dv, in->n, c->random ? _("drawn from --seed") :

@@ -91,7 +91,7 @@ static char *cv_story(const struct calc_view *v, int k)
 				 in->n, sc->name);
 	case 1:
 		return xasprintf(_("Each key gets a score, %s: how well it "
-				   "matches the query."), sc->formula);
+				   "matches the query."), _(sc->formula));
 	case 2:
 		return xstrdup(_("Softmax turns the scores into weights: each "
 				 "exp(e - max), divided by their sum, so they "
@@ -126,7 +126,7 @@ void calc_view_render(const struct calc_view *v, struct view_screen *s)
 	int cap = 0;
 	memset(s, 0, sizeof *s);
 	s->title = xasprintf(_("attn-trace calc   scorer %s: %s"), sc->name,
-			     sc->formula);
+			     _(sc->formula));
 	s->stage = -1;
 	if (v->help) {
 		s->where = xstrdup(_("help"));

@@ -97,13 +97,15 @@ void caption_start_state(const struct model *m, const double *Hs, int n,
 
 /* The titles of the annotations' records, in the cells' order. */
 static const char *const caption_titles[CAPTION_CELLS] = {
-	"the annotation of the top-left cell", "the annotation of the top cell",
-	"the annotation of the top-right cell",
-	"the annotation of the left cell", "the annotation of the middle cell",
-	"the annotation of the right cell",
-	"the annotation of the bottom-left cell",
-	"the annotation of the bottom cell",
-	"the annotation of the bottom-right cell"
+	N_("the annotation of the top-left cell"),
+	N_("the annotation of the top cell"),
+	N_("the annotation of the top-right cell"),
+	N_("the annotation of the left cell"),
+	N_("the annotation of the middle cell"),
+	N_("the annotation of the right cell"),
+	N_("the annotation of the bottom-left cell"),
+	N_("the annotation of the bottom cell"),
+	N_("the annotation of the bottom-right cell")
 };
 
 /* step 0: each cell's patch and its annotation h_i, one REC_PATCH each */

@@ -1015,7 +1015,7 @@ static int cli_scorers(int argc, char **argv)
 		}
 		/* TRANSLATORS: the weights' section names follow */
 		printf("%-9s %s\n          %s\n          %s", c->name,
-		       c->formula, _(c->summary), _("weights:"));
+		       _(c->formula), _(c->summary), _("weights:"));
 		for (int j = 0; j < c->nparams; j++)
 			printf(" [%s.%s]", c->name, c->params[j].key);
 		printf("%s\n", c->nparams ? "" : _(" none"));

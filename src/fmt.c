@@ -294,7 +294,7 @@ void fmt_json_mat(FILE *out, const double *W, int rows, int cols)
 const char *fmt_scorer_formula(const struct trace *tr, int sc, char *buf,
 			       size_t size)
 {
-	const char *f = scorer_get(sc)->formula, *p = f;
+	const char *f = _(scorer_get(sc)->formula), *p = f;
 	size_t n = 0;
 
 	if (tr->query_off == 0)

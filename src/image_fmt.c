@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "i18n.h"
 #include "image_fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -73,8 +74,8 @@ static void image_blocks(FILE *out, const struct pgm_image *im, int ascii)
 		fprintf(out, "%s\n", fr[5]);
 	}
 	image_rule(out, fr, im->width, fr[2], fr[3]);
-	fputs("each pixel shaded to the nearest quarter, 0 black to 1 white "
-	      "(the maxval):\n ", out);
+	fputs(_("each pixel shaded to the nearest quarter, 0 black to 1 "
+		"white (the maxval):\n "), out);
 	for (int k = 0; k < IMAGE_LEVELS; k++)
 		fprintf(out, "  \"%s\" %s", image_shade_str[ascii][k],
 			image_quarter[k]);
@@ -85,7 +86,7 @@ static void image_blocks(FILE *out, const struct pgm_image *im, int ascii)
 static void image_values(FILE *out, const struct pgm_image *im)
 {
 	char num[NUM_BUFSZ];
-	fprintf(out, "\nvalues (the file's numbers / maxval %d):\n",
+	fprintf(out, _("\nvalues (the file's numbers / maxval %d):\n"),
 		im->maxval);
 	image_columns(out, im->width, 5);
 	for (int r = 0; r < im->height; r++) {

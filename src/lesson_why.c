@@ -268,8 +268,9 @@ static void lw_accuracy(FILE *out, const struct lesson *l)
 		if (l->alts[k].acc)
 			lines[n++] = *l->alts[k].acc;
 	struct accuracy_report rep = { lines, n, l->pairs };
-	fprintf(out, "word accuracy against source length, greedy decoding "
-		"of %s\n(a row a fifth; * where two lines meet):\n",
+	fprintf(out, _("word accuracy against source length, greedy "
+		       "decoding of %s\n(a row a fifth; * where two lines "
+		       "meet):\n"),
 		accuracy_base(l->pairs));
 	accuracy_write_plot(out, &rep, 5);
 }

@@ -47,7 +47,7 @@ static void location_record(const struct score_view *v)
 
 const struct scorer_class scorer_location = {
 	.name = "location",
-	.formula = "e_t,i = W_loc[i]·s_t (position i, whatever its word)",
+	.formula = N_("e_t,i = W_loc[i]·s_t (position i, whatever its word)"),
 	.prose = N_("W_loc[i]·s_t, row i of W_loc times the decoder state: one "
 		    "score per source position, from the decoder state alone. It "
 		    "is content-blind: it knows where a word stands, not which "

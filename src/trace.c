@@ -787,7 +787,10 @@ void trace_names_part(const struct trace *tr, const struct trace_rec *r,
 	trace_expand(nm->symbol, sizeof nm->symbol, r->symbol, tr, r);
 	nm->formula[0] = '\0';
 	if ((parts & TRACE_NAME_FORMULA) && r->formula) /* NULL: none */
-		trace_expand(nm->formula, sizeof nm->formula, r->formula, tr, r);
+		/* a formula in words ("the state that step {t-1} made") is
+		 * marked N_() where it is made; _() of math is itself */
+		trace_expand(nm->formula, sizeof nm->formula, _(r->formula),
+			     tr, r);
 	for (int k = 0; k < TRACE_MAX_OPS; k++) {
 		nm->op[k][0] = '\0';
 		if ((parts & TRACE_NAME_OPS) && k < r->nops)
