@@ -187,6 +187,10 @@ int cli_load_window(struct model *m, const char *path, int arch, int feed,
  * EXIT_USAGE after its --set:N:COL message, m freed. */
 int cli_load(struct model *m, const struct cli_opts *o);
 
+/* Whether the intermediate --set edits of o were in tr (whatif_check_trace):
+ * returns 0, or EXIT_USAGE after the error is printed. */
+int cli_set_check(const struct trace *tr, const struct cli_opts *o);
+
 /* Refuses an output (-o out; NULL or "-": standard output) that would
  * overwrite the input that option opt reads (in; "-": standard input, NULL:
  * none), however either is spelled.  Returns 0, or EXIT_USAGE after the

@@ -989,7 +989,8 @@ static int batch_run(struct outfile *of, const struct model *m,
 	return b.read_failed ? -1 : b.failed;
 }
 
-/* Traces the sentence of the command line; returns 0 or -1. */
+/* Traces the sentence of the command line; returns 0, -1, or EXIT_USAGE
+ * for a --set the trace does not have (printed). */
 static int single_run(struct outfile *of, const struct model *m,
 		      const struct cli_opts *o, const char *sentence)
 {
@@ -1000,6 +1001,10 @@ static int single_run(struct outfile *of, const struct model *m,
 			   sizeof note, &o->cfg, &err) != 0) {
 		cli_error(err.msg);
 		return -1;
+	}
+	if (cli_set_check(&tr, o) != 0) {
+		trace_free(&tr);
+		return EXIT_USAGE;
 	}
 	if (note[0])
 		cli_messagef("note: %s", note);
@@ -1065,6 +1070,11 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 		memset(&m, 0, sizeof m); /* each run loads its own */
 	else if ((lrc = cli_load(&m, o)) != 0)
 		return lrc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
+	if (o->batch && whatif_has_step(o->fmt.set, o->fmt.nset)) {
+		model_free(&m);
+		return cli_usage_error("--set of a step's value edits one "
+				       "sentence's trace; drop --batch");
+	}
 	struct outfile of;
 	struct errbuf err;
 	if (outfile_open(&of, o->output, &err) != 0) {
@@ -1077,10 +1087,15 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 		failed = batch_run(&of, &m, o);
 	} else {
 		char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-		failed = (o->arch == ARCH_ALL ? all_run(&of, o, sentence)
-					      : single_run(&of, &m, o, sentence))
-			 != 0;
+		failed = o->arch == ARCH_ALL ? all_run(&of, o, sentence)
+					     : single_run(&of, &m, o, sentence);
 		free(sentence);
+		if (failed == EXIT_USAGE) {
+			model_free(&m);
+			outfile_abort(&of);
+			return EXIT_USAGE;
+		}
+		failed = failed != 0;
 	}
 	model_free(&m);
 	/* a run that failed outright, or a strict batch that stopped, leaves

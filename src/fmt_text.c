@@ -574,6 +574,34 @@ static void text_words(struct fmt_buf *b, const struct vocab *v, const int *w, i
 	}
 }
 
+/* The header's line of --set edit k: "set: NAME = VALUE (was OLD)"; an
+ * intermediate's old value is each run's ("was dot 0.1, general 0.2";
+ * "dot: not reached" for a step a greedy run did not make). */
+static void text_set_line(struct fmt_buf *b, const struct trace *tr,
+			  const struct fmt_opts *o, int k)
+{
+	const struct whatif_edit *e = &o->set[k];
+	fmt_buf_printf(b, "set: %s = ", e->name);
+	text_num(b, e->value, o->precision, 0);
+	fmt_buf_puts(b, " (was ");
+	if (e->what == WHATIF_MODEL || !tr->set_old)
+		text_num(b, e->old, o->precision, 0);
+	for (int r = 0; e->what != WHATIF_MODEL && tr->set_old &&
+			r < tr->nruns; r++) {
+		double old = tr->set_old[r * tr->cfg.nset + k];
+		if (r)
+			fmt_buf_puts(b, ", ");
+		if (tr->nruns > 1 || isnan(old))
+			fmt_buf_printf(b, "%s ",
+				       trace_scorer_name(tr->runs[r].scorer));
+		if (isnan(old))
+			fmt_buf_puts(b, _("not reached"));
+		else
+			text_num(b, old, o->precision, 0);
+	}
+	fmt_buf_puts(b, ")\n");
+}
+
 static void text_header(struct fmt_buf *b, const struct trace *tr,
 			const struct fmt_opts *o)
 {
@@ -585,13 +613,8 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	 * script may read them; the words in parentheses are prose */
 	fmt_buf_printf(b, _("model: %s (embedding %d, hidden %d, attention "
 			    "%d)\n"), m->name, m->E, m->H, m->A);
-	for (int k = 0; k < o->nset; k++) {
-		fmt_buf_printf(b, "set: %s = ", o->set[k].name);
-		text_num(b, o->set[k].value, o->precision, 0);
-		fmt_buf_puts(b, " (was ");
-		text_num(b, o->set[k].old, o->precision, 0);
-		fmt_buf_puts(b, ")\n");
-	}
+	for (int k = 0; k < o->nset; k++)
+		text_set_line(b, tr, o, k);
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,

@@ -43,6 +43,41 @@ bad 'general.W[1][1]=0.5x' "expected a finite number, found '0.5x'" \
 	"trailing junk"
 bad 'general.W[1][1]' "--set:2:16: expected '=VALUE'" "no value"
 bad 'general.W[1]=2' "--set:2:13: expected [INDEX]" "missing index"
+# a step's value, step[T].KEY[K]
+bad 'step[1].scroes[1]=1' \
+	"--set:2:9: unknown value 'scroes' of a step; did you mean scores?" \
+	"unknown value of a step"
+bad 'stpe[1].state[1]=1' "--set:2:1: unknown name 'stpe'; did you mean step?" \
+	"misspelt step"
+bad 'step[1].state[5]=1' \
+	"--set:2:15: index '5' out of range: expected 1 to 4" "state index > H"
+bad 'step[1].scores[4]=1' \
+	"--set:2:16: index '4' out of range: expected 1 to 3" \
+	"score index past the sentence"
+bad 'step[100].alpha[1]=1' \
+	"--set:2:6: step '100' out of range: expected 1 to " "step not reached"
+bad 'step[0].s[1]=1' "--set:2:6: index '0' out of range: expected 1 to 100" \
+	"step 0"
+bad 'step[1]state[1]=1' "--set:2:8: expected '.' and state, scores" \
+	"missing dot"
+bad 'step[1].e[1]=x' "--set:2:14: expected a finite number, found 'x'" \
+	"step value not a number"
+
+# a step's value is refused where the trace would not follow it
+run_cmd trace -o "$TMP/never" --hard --set='step[1].e[1]=1'
+expect_status 2 "--hard with a step's value"
+expect_err "--set:1:1: step[1].scores[1] is set while the trace runs, which --hard does not follow" \
+	"--hard with a step's value: message"
+printf 'je suis\n' >"$TMP/batch"
+run_cmd trace -o "$TMP/never" --batch="$TMP/batch" --set='step[1].e[1]=1'
+expect_status 2 "--batch with a step's value"
+expect_err "--set of a step's value edits one sentence's trace; drop --batch" \
+	"--batch with a step's value: message"
+if [ -e "$TMP/never" ]; then
+	not_ok "refused step values: something was written"
+else
+	ok "refused step values: nothing written"
+fi
 
 # the text header shows the edit and the value it replaced
 run_cmd trace --set=source[je][2]=-1.5
@@ -51,5 +86,19 @@ if grep -qx 'set: source\[je\]\[2\] = -1.5000 (was 2.2882)' "$TMP/out"; then
 	ok "text: set line with the old value"
 else
 	not_ok "text: set line: $(sed -n 3p "$TMP/out")"
+fi
+
+# a step's value: the header line with the value each run had computed
+# (dot's e_1,2 = s_1·h_2, worked here from s_1 and h_2 at 12 digits)
+run_cmd trace --scorer=dot -p 12
+s1=$(grep '^  s_1 = tanh(sum)' "$TMP/out" | sed 's/.*\[//; s/\]//')
+h2=$(grep '^  h_2 = tanh(sum)' "$TMP/out" | sed 's/.*\[//; s/\]//')
+run_cmd trace --scorer=dot --set='step[1].scores[2]=3'
+expect_status 0 "text with a step's --set"
+want=$(echo "$s1 $h2" | tr -d ',' | awk '{ printf "%.4f", $1*$5 + $2*$6 + $3*$7 + $4*$8 }')
+if grep -qx "set: step\[1\]\.scores\[2\] = 3.0000 (was $want)" "$TMP/out"; then
+	ok "text: a step's set line with the value it replaced ($want)"
+else
+	not_ok "text: a step's set line: $(grep '^set:' "$TMP/out"), expected was $want"
 fi
 finish
