@@ -203,10 +203,10 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	return 0;
 }
 
-int whatif_has_step(const struct whatif_edit *set, int n)
+int whatif_has(const struct whatif_edit *set, int n, int model)
 {
 	for (int k = 0; k < n; k++)
-		if (set[k].what != WHATIF_MODEL)
+		if ((set[k].what == WHATIF_MODEL) == (model != 0))
 			return 1;
 	return 0;
 }

@@ -61,8 +61,9 @@ struct whatif_edit {
 int whatif_apply(struct model *m, const char *arg, int argno,
 		 struct whatif_edit *out, struct errbuf *err);
 
-/* 1 if one of set (n) is an intermediate value. */
-int whatif_has_step(const struct whatif_edit *set, int n);
+/* 1 if one of set (n) is an edit of the model (model 1), or of a step's
+ * value (model 0). */
+int whatif_has(const struct whatif_edit *set, int n, int model);
 
 /* Whether the intermediates of set (n) can be set under cfg: not under
  * a selection other than soft, nor with --gradient-paths (whose

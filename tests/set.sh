@@ -88,6 +88,40 @@ else
 	not_ok "text: set line: $(sed -n 3p "$TMP/out")"
 fi
 
+# the marks of the changed numbers: a golden of a small edited trace
+# (tests/golden/set-marks.txt), whose numbers and marks set_marks.py works
+# out from the unedited scores; without --set the text is as it was
+marks() {
+	(cd "$srcdir" && "$AT" trace --scorer=dot --stage=softmax \
+		--target='i am' "$@" je suis)
+}
+marks --set='step[1].scores[2]=-3' >"$TMP/marks.txt" 2>"$TMP/err"
+if diff -u "$top/tests/golden/set-marks.txt" "$TMP/marks.txt" >"$TMP/diff"
+then
+	ok "set-marks.txt"
+else
+	cat "$TMP/diff"
+	not_ok "set-marks.txt differs from the golden file"
+fi
+"$AT" trace --format=json --scorer=dot --target='i am' je suis \
+	>"$TMP/unedited.json"
+check "the marks agree with the softmax worked from the unedited scores" \
+	python3 "$top/tests/set_marks.py" "$top/tests/golden/set-marks.txt" \
+	"$TMP/unedited.json"
+if marks | grep -q '^ *was'; then
+	not_ok "marks without --set"
+else
+	ok "no marks without --set"
+fi
+# a model's edit is marked too: the unedited trace is made on the model
+# read again, before the edit
+marks --set='target[<s>][1]=2' >"$TMP/model-marks.txt"
+if grep -q '^was  *[-0-9]' "$TMP/model-marks.txt"; then
+	ok "a model's edit: changed numbers marked"
+else
+	not_ok "a model's edit: no marks"
+fi
+
 # a step's value: the header line with the value each run had computed
 # (dot's e_1,2 = s_1·h_2, worked here from s_1 and h_2 at 12 digits)
 run_cmd trace --scorer=dot -p 12
