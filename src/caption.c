@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
+#include "fmt.h"
 #include "i18n.h"
 #include "train.h"
 #include "window.h"
@@ -227,6 +228,46 @@ static void caption_narrate(FILE *f, const struct trace *tr, int i,
 			"once."), f);
 }
 
+static void caption_image_rows(struct fmt_buf *b,
+			       const struct pgm_image *im, int raw)
+{
+	fmt_buf_putc(b, '[');
+	for (int r = 0; r < im->height; r++) {
+		fmt_buf_puts(b, r ? ", [" : "[");
+		for (int c = 0; c < im->width; c++) {
+			int k = r * im->width + c;
+			fmt_buf_puts(b, c ? ", " : "");
+			if (raw)
+				fmt_buf_int(b, im->raw[k]);
+			else
+				fmt_buf_json_num(b, im->pix[k]);
+		}
+		fmt_buf_putc(b, ']');
+	}
+	fmt_buf_putc(b, ']');
+}
+
+/* The JSON trace's "input": the image as its file gave it (raw, 0 ..
+ * maxval) and as the encoder reads it (pixels = raw / maxval). */
+static void caption_json_input(struct fmt_buf *b, const struct trace *tr)
+{
+	const struct pgm_image *im = tr->input;
+	const char *name = caption_image_name(tr);
+	fmt_buf_puts(b, "{\"image\": ");
+	if (name)
+		fmt_buf_json_string(b, name);
+	else
+		fmt_buf_puts(b, "null");
+	fmt_buf_printf(b, ", \"pgm\": \"%s\", \"width\": %d, "
+		       "\"height\": %d, \"maxval\": %d, \"raw\": ",
+		       pgm_kind_name(im->kind), im->width, im->height,
+		       im->maxval);
+	caption_image_rows(b, im, 1);
+	fmt_buf_puts(b, ", \"pixels\": ");
+	caption_image_rows(b, im, 0);
+	fmt_buf_putc(b, '}');
+}
+
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
@@ -239,6 +280,7 @@ const struct trace_encoder caption_encoder = {
 	.train_encode = caption_train_encode,
 	.train_back = caption_train_back,
 	.narrate = caption_narrate,
+	.json_input = caption_json_input,
 };
 
 int caption_build(struct trace *tr, const struct model *m,

@@ -46,7 +46,13 @@ lines = open(sys.argv[1]).read().splitlines()
 want = [json.load(open(p)) for p in sys.argv[2:]]
 got = [json.loads(l) for l in lines]
 at = [g.pop("line", None) for g in got]
-sys.exit(got != want or at != [2, 3])' "$TMP/out" "$TMP/one.json" "$TMP/two.json"
+# the image is named as the batch resolved it, relative to the batch file
+names = [g["input"].pop("image") for g in got]
+for w in want:
+    w["input"].pop("image")
+sys.exit(got != want or at != [2, 3] or
+         names != ["../set/img/bar-x0.pgm", "../set/img/dot-y0-x0.pgm"])' \
+	"$TMP/out" "$TMP/one.json" "$TMP/two.json"
 
 # bad lines: file:line:column, the good lines still traced
 printf 'P2\n6 6\n255\n1 2 3\n' >"$TMP/set/img/short.pgm"
