@@ -463,6 +463,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		o->cfg.set = o->set_edits; /* the intermediates' */
 		o->cfg.nset = o->fmt.nset;
 		return 0;
+	case CLI_OPT_explain: o->explain = arg; return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
 		return cli_selection(&o->cfg, c, arg);

@@ -54,6 +54,7 @@ struct cli_opts {
 	int cfg_set;            /* --hard or --seed was given */
 	int feed;               /* --input-feeding: the model must have it */
 	const char *set_arg[WHATIF_MAX]; /* (fmt.nset) the --set arguments */
+	const char *explain;    /* --explain NAME, or NULL */
 	struct whatif_edit set_edits[WHATIF_MAX]; /* fmt.set: as applied */
 };
 

@@ -1064,9 +1064,20 @@ static int single_run(struct outfile *of, const struct model *m,
 		trace_free(&tr);
 		return EXIT_USAGE;
 	}
+	struct whatif_edit ex;
+	if (o->explain && (whatif_name(m, o->explain, &ex, &err) != 0 ||
+			   whatif_check_trace(&ex, 1, &tr, &err) != 0)) {
+		whatif_as_explain(&err);
+		cli_usage_error(err.msg);
+		trace_free(&tr);
+		return EXIT_USAGE;
+	}
 	if (note[0])
 		cli_messagef("note: %s", note);
-	single_write(of, &tr, m, o, sentence);
+	if (o->explain)
+		fmt_text_explain(of->fp, &tr, &ex, &o->fmt);
+	else
+		single_write(of, &tr, m, o, sentence);
 	outfile_wrote(of);
 	trace_free(&tr);
 	return 0;
@@ -1122,6 +1133,13 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 					"drop %s", o->batch ? "--batch" : "--model");
 	if (o->arch == ARCH_ALL && o->fmt.nset)
 		return cli_usage_error("--set edits one model; drop --arch=all");
+	if (o->explain && (o->batch || o->arch == ARCH_ALL ||
+			   o->format != FORMAT_TEXT))
+		return cli_usage_errorf("--explain writes one value's "
+					"formulas as text; drop %s",
+					o->batch ? "--batch"
+					: o->arch == ARCH_ALL ? "--arch=all"
+							      : "--format");
 	struct model m;
 	int lrc = 0;
 	if (o->arch == ARCH_ALL)

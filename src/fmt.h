@@ -57,6 +57,19 @@ struct fmt_opts {
 void fmt_mark_changes(struct fmt_buf *b, size_t from, const char *old,
 		      size_t oldlen);
 
+/* Record r of tr as the text trace writes it, appended to b. */
+void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
+		      const struct trace_rec *r, const struct fmt_opts *o);
+
+/* trace --explain (src/fmt_explain.c): where the step's value that e
+ * names (whatif_name) comes from, in each run of tr that has it: a line
+ * "NAME = VALUE (SCORER run), from:", then the value's record as text,
+ * and indented under it the records it is made from, theirs under them,
+ * back to the embeddings and the weights; a record written already is
+ * named with "as above".  Returns fmt_buf_flush()'s status. */
+int fmt_text_explain(FILE *out, const struct trace *tr,
+		     const struct whatif_edit *e, const struct fmt_opts *o);
+
 /* The defaults: precision 4, top 3, every stage, with the terms. */
 void fmt_opts_default(struct fmt_opts *o);
 

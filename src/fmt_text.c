@@ -791,6 +791,12 @@ static void text_by_word(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_putc(b, '\n');
 }
 
+void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
+		      const struct trace_rec *r, const struct fmt_opts *o)
+{
+	text_rec(b, tr, r, o);
+}
+
 void fmt_text_rec(FILE *out, const struct trace *tr,
 		  const struct trace_rec *r, const struct fmt_opts *o)
 {

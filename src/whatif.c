@@ -131,10 +131,11 @@ static const struct whatif_key *whatif_key(const char **p, int argno,
 	return NULL;
 }
 
-/* An intermediate, arg = "step[T].KEY[K]=VALUE", into *out; m is read
- * only (its H).  Returns 0, or -1 after err. */
+/* An intermediate, arg = "step[T].KEY[K]=VALUE" (with value 0, the
+ * name alone, "step[T].KEY[K]"), into *out; m is read only (its H).
+ * Returns 0, or -1 after err. */
 static int whatif_step(const struct model *m, const char *arg, int argno,
-		       struct whatif_edit *out, struct errbuf *err)
+		       int value, struct whatif_edit *out, struct errbuf *err)
 {
 	const char *p = arg + 4; /* past "step" */
 	out->tcol = 6;
@@ -155,8 +156,14 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 	out->kcol = (int)(p - arg) + 2;
 	int k = whatif_index(&p, key->per_word ? TRACE_MAX_TOKENS : m->H,
 			     NULL, argno, (int)(p - arg) + 1, err);
-	if (k < 0 || whatif_value(p, arg, argno, &out->value, err) != 0)
+	if (k < 0 || (value && whatif_value(p, arg, argno, &out->value,
+					    err) != 0))
 		return -1;
+	if (!value && *p) {
+		err_set(err, "--set:%d:%d: expected the end of the name, found "
+			"'%s'", argno, (int)(p - arg) + 1, p);
+		return -1;
+	}
 	snprintf(out->name, sizeof out->name, "step[%d].%s[%d]", t + 1,
 		 key->key, k + 1);
 	out->what = key->what;
@@ -178,7 +185,7 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	out->step = out->index = out->tcol = out->kcol = 0;
 	out->what = WHATIF_MODEL;
 	if (strcmp(name, "step") == 0 && arg[nl] == '[')
-		return whatif_step(m, arg, argno, out, err);
+		return whatif_step(m, arg, argno, 1, out, err);
 	const struct model_param *e = whatif_find(tab, n, name, argno, err);
 	if (!e)
 		return -1;
@@ -201,6 +208,32 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	out->value = v;
 	*cell = v;
 	return 0;
+}
+
+int whatif_name(const struct model *m, const char *name,
+		struct whatif_edit *out, struct errbuf *err)
+{
+	memset(out, 0, sizeof *out);
+	out->argno = 1;
+	if (strncmp(name, "step[", 5) != 0) {
+		err_set(err, "--explain:1:1: expected step[T].state[K], "
+			"step[T].scores[I], step[T].weights[I] or "
+			"step[T].context[K], found '%s'", name);
+		return -1;
+	}
+	if (whatif_step(m, name, 1, 0, out, err) == 0)
+		return 0;
+	whatif_as_explain(err);
+	return -1;
+}
+
+void whatif_as_explain(struct errbuf *err)
+{
+	char msg[sizeof err->msg];
+	if (strncmp(err->msg, "--set:", 6) != 0)
+		return;
+	snprintf(msg, sizeof msg, "--explain:%s", err->msg + 6);
+	snprintf(err->msg, sizeof err->msg, "%s", msg);
 }
 
 int whatif_has(const struct whatif_edit *set, int n, int model)

@@ -61,6 +61,16 @@ struct whatif_edit {
 int whatif_apply(struct model *m, const char *arg, int argno,
 		 struct whatif_edit *out, struct errbuf *err);
 
+/* --explain NAME: a step's value "step[T].KEY[K]" (whatif_apply's names
+ * of one, without "=VALUE") into *out (its value 0); m is read only.
+ * Returns 0, or -1 with err "--explain:1:COL: ...". */
+int whatif_name(const struct model *m, const char *name,
+		struct whatif_edit *out, struct errbuf *err);
+
+/* err's "--set:N:COL: ..." as "--explain:N:COL: ...": a whatif error
+ * about --explain's name. */
+void whatif_as_explain(struct errbuf *err);
+
 /* 1 if one of set (n) is an edit of the model (model 1), or of a step's
  * value (model 0). */
 int whatif_has(const struct whatif_edit *set, int n, int model);

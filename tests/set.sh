@@ -122,6 +122,56 @@ else
 	not_ok "a model's edit: no marks"
 fi
 
+# --explain: e_1,2 of the dot scorer with what it is made from, at 12
+# digits; the numbers worked here from the lines it shows: e_1,2 = s_1·h_2,
+# s_1 = tanh(sum), sum = W_x·y_0 + W_h·s_0 + b
+run_cmd trace --scorer=dot -p 12 --explain='step[1].e[2]' je suis
+expect_status 0 "--explain"
+# vec LABEL: the numbers of the first line LABEL of s_1's record
+vec() {
+	sed -n '/^  s_1 = tanh(W_x/,/s_1 = tanh(sum)/p' "$TMP/out" |
+		grep -m1 "^ *$1 " | sed 's/.*\[//; s/\]//; s/,//g'
+}
+e12=$(grep -m1 '^e_1,2 = s_1·h_2 = ' "$TMP/out" | sed 's/.* = //')
+h2=$(grep -m1 '^    h_2 = tanh(sum) ' "$TMP/out" | sed 's/.*\[//; s/\]//; s/,//g')
+if echo "$(vec 's_1 = tanh(sum)') $h2 $e12" | awk '
+	{ d = $1*$5 + $2*$6 + $3*$7 + $4*$8; exit !(d - $9 < 1e-9 && $9 - d < 1e-9) }'
+then
+	ok "--explain: e_1,2 = s_1·h_2 from the lines shown ($e12)"
+else
+	not_ok "--explain: e_1,2 = $e12, not s_1·h_2: $(cat "$TMP/out")"
+fi
+if echo "$(vec 'W_x·y_0') $(vec 'W_h·s_0') $(vec b) $(vec sum) \
+	$(vec 's_1 = tanh(sum)')" | awk '
+	function th(x) { return (exp(2*x) - 1) / (exp(2*x) + 1) }
+	{ for (k = 1; k <= 4; k++) {
+		s = $k + $(k+4) + $(k+8)
+		if (s - $(k+12) > 1e-9 || $(k+12) - s > 1e-9) exit 1
+		if (th(s) - $(k+16) > 1e-9 || $(k+16) - th(s) > 1e-9) exit 1 } }'
+then
+	ok "--explain: s_1 = tanh(W_x·y_0 + W_h·s_0 + b) from the lines shown"
+else
+	not_ok "--explain: s_1's lines do not add up"
+fi
+if head -1 "$TMP/out" | grep -qx "step\[1\]\.scores\[2\] = $e12 (dot run), from:" &&
+	grep -q '^    h_2: as above$' "$TMP/out" &&
+	grep -q "^      y_0: the model's embedding of <s>$" "$TMP/out" &&
+	grep -q "x_1: the model's embedding of je$" "$TMP/out" &&
+	[ "$(grep -c 'h_1 = tanh(W_x' "$TMP/out")" = 1 ]; then
+	ok "--explain: the chain back to the embeddings, each record once"
+else
+	not_ok "--explain: the chain: $(cat "$TMP/out")"
+fi
+run_cmd trace --explain='step[1].weights[3]' je suis
+expect_status 2 "--explain: an index past the sentence"
+expect_err "--explain:1:17: index '3' out of range: expected 1 to 2" \
+	"--explain: an index past the sentence: message"
+run_cmd trace --explain='step[1].wieghts[1]' je suis
+expect_err "--explain:1:9: unknown value 'wieghts' of a step; did you mean weights?" \
+	"--explain: a misspelt value"
+run_cmd trace --format=json --explain='step[1].e[1]' je
+expect_status 2 "--explain refuses JSON"
+
 # a step's value: the header line with the value each run had computed
 # (dot's e_1,2 = s_1·h_2, worked here from s_1 and h_2 at 12 digits)
 run_cmd trace --scorer=dot -p 12
