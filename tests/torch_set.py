@@ -56,6 +56,10 @@ CASES = [
      ["step[1].state[1]=0.5"]),
     ("tests/data/localp.model", "general", "un deux trois",
      ["step[1].s[2]=0.3", "step[2].alpha[1]=0.5"], ("local-p", 1)),
+    ("tests/data/localp.model", "dot", "un deux trois deux",
+     ["step[2].e[1]=2", "step[3].weights[4]=0.5"], ("local-m", 1)),
+    (None, "dot", "je suis étudiant",
+     ["step[1].alpha[3]=0.5", "step[2].state[2]=0"], ("fixed", 0)),
     # Bahdanau's: s_t after the step's attention, the query of step t + 1
     ("tests/data/bahdanau.model", "additive", "un deux trois",
      ["step[1].s[1]=0.5", "step[2].alpha[1]=0.8"]),
@@ -157,7 +161,9 @@ def check_case(torch, binary, case):
     doc = tc.run_json([binary, "model", "--format=json"] + margs)
     argv = [binary, "trace", "--format=json", "--scorer=" + scorer] + margs
     if window[0] != "global":
-        argv += ["--window=" + window[0], "--window-size=%d" % window[1]]
+        argv += ["--window=" + window[0]]
+    if window[0] not in ("global", "fixed"):
+        argv += ["--window-size=%d" % window[1]]
     plain = tc.run_json(argv + [sentence])
     got = tc.run_json(argv + ["--set=" + s for s in sets] + [sentence])
     steps = check_record(doc, sets, got.get("set"))
