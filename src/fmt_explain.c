@@ -8,6 +8,7 @@
  * whose result holds it, found by address. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,46 @@ static void ex_leaves(struct ex *x, const struct trace_rec *r, int depth)
 	}
 }
 
+/* The step's value (an enum whatif_what) that r holds, or WHATIF_MODEL. */
+static enum whatif_what ex_what(const struct trace *tr,
+				const struct trace_rec *r)
+{
+	if (r->run < 0)
+		return WHATIF_MODEL;
+	if (r->kind == REC_SCORE)
+		return WHATIF_SCORES;
+	if (r->kind == REC_RNN)
+		return WHATIF_STATE;
+	if (r->kind == REC_CONTEXT)
+		return WHATIF_CONTEXT;
+	return r->result == trace_weights(tr, r->run, r->t) ? WHATIF_WEIGHTS
+							    : WHATIF_MODEL;
+}
+
+/* Under r, each --set of a step's value made in it: "set by --set: NAME
+ * = VALUE, computed OLD" (its formula gave OLD). */
+static void ex_set(struct ex *x, const struct trace_rec *r, int depth)
+{
+	const struct trace *tr = x->tr;
+	enum whatif_what w = ex_what(tr, r);
+	char num[NUM_BUFSZ];
+	for (int k = 0; w != WHATIF_MODEL && k < tr->cfg.nset; k++) {
+		const struct whatif_edit *e = &tr->cfg.set[k];
+		double old = tr->set_old[r->run * tr->cfg.nset + k];
+		if (e->what != w || e->step != r->t || isnan(old) ||
+		    (w == WHATIF_SCORES && e->index + 1 != r->i))
+			continue;
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_printf(x->b, _("set by --set: %s = "), e->name);
+		fmt_buf_put(x->b, num, num_fixed_len(num, e->value,
+						     x->o->precision));
+		fmt_buf_puts(x->b, _(", computed "));
+		fmt_buf_put(x->b, num, num_fixed_len(num, old,
+						     x->o->precision));
+		fmt_buf_putc(x->b, '\n');
+	}
+}
+
 static int ex_cmp(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -142,6 +183,7 @@ static void ex_rec(struct ex *x, int k, int depth)
 	}
 	x->seen[k] = 1;
 	ex_text(x, r, depth);
+	ex_set(x, r, depth + 1);
 	ex_leaves(x, r, depth + 1);
 	int kids[EX_MAX_KIDS];
 	int n = ex_kids(x->tr, k, kids);

@@ -162,6 +162,17 @@ if head -1 "$TMP/out" | grep -qx "step\[1\]\.scores\[2\] = $e12 (dot run), from:
 else
 	not_ok "--explain: the chain: $(cat "$TMP/out")"
 fi
+# with --set, the value set says so, with what its formula gave: the
+# header's old value
+run_cmd trace --scorer=dot --set='step[1].scores[2]=3' --explain='step[1].alpha[2]' je suis
+was=$("$AT" trace --scorer=dot --set='step[1].scores[2]=3' je suis |
+	sed -n 's/^set: step\[1\]\.scores\[2\] = 3.0000 (was \(.*\))$/\1/p')
+if grep -qx "      set by --set: step\[1\]\.scores\[2\] = 3.0000, computed $was" "$TMP/out"
+then
+	ok "--explain: a value set by --set, and what it was ($was)"
+else
+	not_ok "--explain: the value set: $(grep 'set by' "$TMP/out")"
+fi
 run_cmd trace --explain='step[1].weights[3]' je suis
 expect_status 2 "--explain: an index past the sentence"
 expect_err "--explain:1:17: index '3' out of range: expected 1 to 2" \
