@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "i18n.h"
 #include "train.h"
+#include "train_part.h"
 #include "window.h"
 
 const char *const caption_cell_names[CAPTION_CELLS] = {
@@ -196,8 +197,12 @@ static void caption_train_back(struct model *g, const struct model *m,
 	for (int i = 1; i <= n; i++) {
 		const double *h = w->h + (size_t)i * H;
 		const double *dh = w->dh + (size_t)i * H;
+		double dhi[MODEL_MAX_DIM]; /* dL/dh_i, by every path */
+		for (int k = 0; k < H; k++)
+			dhi[k] = dh[k] + dmean[k] / n;
+		train_probe_total(w, i, 0, dhi, H); /* --gradient-paths */
 		for (int k = 0; k < H; k++) {
-			dpre[k] = (dh[k] + dmean[k] / n) * (1.0 - h[k] * h[k]);
+			dpre[k] = dhi[k] * (1.0 - h[k] * h[k]);
 			g->bpatch[k] += dpre[k];
 			g->Ppatch[(size_t)(i - 1) * H + k] += dpre[k];
 		}
@@ -337,18 +342,11 @@ const char *caption_image_name(const struct trace *tr)
 	return ((const struct caption_owned *)tr->input)->name;
 }
 
-/* 0 if cfg's window applies to an image's cells (global) and it asks
- * for no gradient paths, else -1 with err saying why not. */
+/* 0 if cfg's window applies to an image's cells (global), else -1 with
+ * err saying why not. */
 static int caption_check_window(const struct trace_cfg *cfg,
 				struct errbuf *err)
 {
-	if (cfg && cfg->grad_paths) {
-		/* gradpath.c's training pass does not carry [patch.*] */
-		err_set(err, "--gradient-paths follows the gradient back to "
-			"a sentence's words; it does not yet reach an image's "
-			"cells through the patch encoder");
-		return -1;
-	}
 	if (!cfg || cfg->window == WINDOW_DEFAULT)
 		return 0;
 	err_set(err, "--window=%s centres on a position of a sentence, and "
