@@ -186,6 +186,11 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	out->what = WHATIF_MODEL;
 	if (strcmp(name, "step") == 0 && arg[nl] == '[')
 		return whatif_step(m, arg, argno, 1, out, err);
+	if (strcmp(name, "step") == 0) {
+		err_set(err, "--set:%d:5: expected [T], a decoder step, as in "
+			"step[1].scores[2]=3, found '%s'", argno, arg + nl);
+		return -1;
+	}
 	const struct model_param *e = whatif_find(tab, n, name, argno, err);
 	if (!e)
 		return -1;

@@ -56,6 +56,7 @@ bad 'step[1].scores[4]=1' \
 	"score index past the sentence"
 bad 'step[100].alpha[1]=1' \
 	"--set:2:6: step '100' out of range: expected 1 to " "step not reached"
+bad 'step=1' "--set:2:5: expected [T], a decoder step" "step without [T]"
 bad 'step[0].s[1]=1' "--set:2:6: index '0' out of range: expected 1 to 100" \
 	"step 0"
 bad 'step[1]state[1]=1' "--set:2:8: expected '.' and state, scores" \
