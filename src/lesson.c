@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "gradpath.h"
 #include "i18n.h"
+#include "glimpse_quiz.h"
 #include "lesson.h"
 #include "num.h"
 #include "selection.h"
@@ -730,7 +731,9 @@ static const char *const show_names[SHOW_COUNT] = {
 	"glimpses"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
-#define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
+#define QUIZ_LIST "scoring, softmax, weighted-sum, hard-draw, or " \
+	"glimpse-KIND on a lesson's glimpses (place, draw, retina, glimpse, " \
+	"core, class or reinforce)"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
  * model= for show directives only. */
@@ -779,8 +782,13 @@ static const struct show_rule {
 
 /* What a quiz directive needs and allows: t= and i= for scoring and
  * softmax, t= and k= for weighted-sum. */
-static struct show_rule quiz_rule(int stage)
+static struct show_rule quiz_rule(int stage, int glimpse_quiz)
 {
+	if (glimpse_quiz) /* k=: a class, or a number of glimpse t= */
+		return glimpse_quiz - 1 == GLIMPSE_QUIZ_CLASS
+		       ? (struct show_rule){ OPT(OPT_K), OPT(OPT_K) }
+		       : (struct show_rule){ OPT(OPT_T) | OPT(OPT_K),
+					     OPT(OPT_T) | OPT(OPT_K) };
 	unsigned which = stage == STAGE_WEIGHTED_SUM ? OPT(OPT_K) : OPT(OPT_I);
 	if (stage == (int)QUIZ_HARD_DRAW) /* t= alone */
 		which = 0;
@@ -867,6 +875,13 @@ static int lp_quiz_what(struct lparse *p, struct lp_show *d, size_t off,
 		if (quiz_stage_parse(d->name, &st) == 0) {
 			d->sh.what = SHOW_QUIZ;
 			d->sh.stage = (int)st;
+			return 0;
+		}
+		enum glimpse_quiz_kind gk;
+		if (n > 8 && memcmp(w, "glimpse-", 8) == 0 &&
+		    glimpse_quiz_parse(d->name + 8, &gk) == 0) {
+			d->sh.what = SHOW_QUIZ;
+			d->sh.glimpse_quiz = 1 + (int)gk;
 			return 0;
 		}
 	}
@@ -1000,7 +1015,7 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 	if (d->sh.what == SHOW_STAGE && d->sh.stage == STAGE_ENCODING)
 		r = (struct show_rule){ 0, OPT(OPT_ARITH) };
 	if (d->sh.what == SHOW_QUIZ)
-		r = quiz_rule(d->sh.stage);
+		r = quiz_rule(d->sh.stage, d->sh.glimpse_quiz);
 	for (int k = 0; k < OPT_COUNT; k++)
 		if (d->olen[k] && !(r.allow & OPT(k)))
 			return lp_err(p, d->off[k], "expected %s after '%s "
@@ -1983,6 +1998,7 @@ static int prep_shows(const struct lesson *l, const struct trace *tr,
 			const struct lesson_block *bl = &l->pages[p].blocks[b];
 			if (!bl->text && bl->show.what != SHOW_SELF &&
 			    bl->show.what != SHOW_GLIMPSE &&
+			    !bl->show.glimpse_quiz && /* lesson_image.c's */
 			    prep_show(l, &bl->show, lesson_show_trace(l,
 				      &bl->show, tr), err) != 0)
 				return -1;
