@@ -139,7 +139,7 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 	int r = pairs_split(line, len, lineno, 0, &pl, col, err);
 	if (r <= 0) {
 		if (r == 0) /* never asked: batch_skip() drops these */
-			err_set(err, "expected a pair, found none");
+			err_set(err, _("expected a pair, found none"));
 		return -1;
 	}
 	*col = 0;
@@ -1073,7 +1073,7 @@ static int single_run(struct outfile *of, const struct model *m,
 		return EXIT_USAGE;
 	}
 	if (note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	if (o->explain)
 		fmt_text_explain(of->fp, &tr, &ex, &o->fmt);
 	else
@@ -1104,7 +1104,7 @@ static int all_run(struct outfile *of, const struct cli_opts *o,
 			return -1;
 		}
 		if (note[0] && a == 0)
-			cli_messagef("note: %s", note);
+			cli_messagef(_("note: %s"), note);
 		if (o->format == FORMAT_CSV)
 			fo.arch = arch_get(a)->name;
 		trace_write(of->fp, &tr, o, &fo, a == 0);

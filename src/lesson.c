@@ -902,7 +902,7 @@ static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
 	if (k == 2 || k < n)
 		return lp_err(p, off + 2, "expected a whole number after "
 			      "'%c=', found %s", w[0],
-			      k == 2 && n == 2 ? "nothing" :
+			      k == 2 && n == 2 ? _("nothing") :
 			      lp_quote(buf, sizeof buf, w + 2, n - 2));
 	if (v < 1 || v > max)
 		return lp_err(p, off, "expected %c= from 1 to %d (%s count "
@@ -1547,7 +1547,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->input_feeding = -1;
 	l->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	if (len > LESSON_MAX_BYTES) {
-		err_set(err, "%s: the lesson is larger than %u bytes", path,
+		err_set(err, _("%s: the lesson is larger than %u bytes"), path,
 			LESSON_MAX_BYTES);
 		return -1;
 	}
@@ -1681,11 +1681,15 @@ char *lesson_resolve(const struct lesson *l, const char *name, int model,
 	} else {
 		size_t n = strcmp(top, "/") == 0 ? 0 : strlen(top);
 		if (strncmp(real, top, n) != 0 || real[n] != '/') {
-			err_set(e, "expected %s%s%sa file in the lesson's "
-				"directory or below it, found \"%s\"", model ?
-				"a built-in model (" : "", model ?
-				model_builtin_list() : "", model ? ") or " : "",
-				name);
+			if (model)
+				err_set(e, _("expected a built-in model (%s) "
+					"or a file in the lesson's directory "
+					"or below it, found \"%s\""),
+					model_builtin_list(), name);
+			else
+				err_set(e, _("expected a file in the lesson's "
+					"directory or below it, found \"%s\""),
+					name);
 			free(real);
 			real = NULL;
 		}
@@ -1720,8 +1724,8 @@ static int prep_file(const struct lesson *l, const char *name, int who,
 			goto out;
 		}
 	if (files->n == LESSON_MAX_MODELS) {
-		err_set(e, "expected at most %d model files in a lesson, found "
-			"another, \"%s\"", LESSON_MAX_MODELS, name);
+		err_set(e, _("expected at most %d model files in a lesson, found "
+			"another, \"%s\""), LESSON_MAX_MODELS, name);
 		goto out;
 	}
 	files->dev[files->n] = st.st_dev;
@@ -1748,7 +1752,7 @@ static int prep_model(const struct lesson *l, const char *name,
 	else
 		rc = prep_file(l, name, who, files, m, same, &e);
 	if (rc != 0)
-		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
+		err_set(err, _("%s:%d:%d: cannot load the model: %s"), l->path,
 			pos.line, pos.col, e.msg);
 	return rc;
 }
@@ -1771,8 +1775,8 @@ static int prep_alt_trace(struct lesson *l, struct lesson_alt *a,
 	if ((w->check && w->check(m, &cfg, &e) != 0) ||
 	    tok_trace(&a->tr, m, l->sentence, l->target, l->scorers, &cfg,
 		      &e) != 0) {
-		err_set(err, "%s:%d:%d: the model %s cannot trace the "
-			"lesson's sentence: %s", l->path, a->pos.line,
+		err_set(err, _("%s:%d:%d: the model %s cannot trace the "
+			"lesson's sentence: %s"), l->path, a->pos.line,
 			a->pos.col, a->name, e.msg);
 		return -1;
 	}
@@ -2021,11 +2025,11 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	if (!model && ac && l->arch != ARCH_DEFAULT)
 		model = ac->model;
 	if (l->input_feeding == 1 && ac && !ac->feed_model) {
-		err_set(err, "%s:%d:%d: expected no input feeding with 'arch: "
+		err_set(err, _("%s:%d:%d: expected no input feeding with 'arch: "
 			"%s', found 'input-feeding: yes'; %s decoder %s, and "
-			"input feeding is %s", l->path, l->feed_pos.line,
-			l->feed_pos.col, ac->name, ac->owner, ac->no_feed,
-			arch_feed_owner());
+			"input feeding is %s"), l->path, l->feed_pos.line,
+			l->feed_pos.col, ac->name, _(ac->owner), _(ac->no_feed),
+			_(arch_feed_owner()));
 		return -1;
 	}
 	const struct window_class *w = window_get(l->cfg.window);
@@ -2057,18 +2061,18 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		const struct arch_class *c = arch_get(m->arch);
 		char why[160] = "";
 		if (!m->input_feeding && c->feed_model)
-			snprintf(why, sizeof why, " (%s is built in with it)",
-				 c->feed_model);
+			snprintf(why, sizeof why, _(" (%s is built in with "
+				 "it)"), c->feed_model);
 		else if (!m->input_feeding)
-			snprintf(why, sizeof why, " (%s decoder %s)", c->owner,
-				 c->no_feed);
-		err_set(err, "%s:%d:%d: expected a model %s input feeding, as "
-			"'input-feeding: %s' says, found %s, which has %s%s",
+			snprintf(why, sizeof why, _(" (%s decoder %s)"),
+				 _(c->owner), _(c->no_feed));
+		err_set(err, l->input_feeding ? _("%s:%d:%d: expected a model "
+			"with input feeding, as 'input-feeding: yes' says, "
+			"found %s, which has none%s") : _("%s:%d:%d: expected "
+			"a model without input feeding, as 'input-feeding: no' "
+			"says, found %s, which has it%s"),
 			l->path, l->feed_pos.line, l->feed_pos.col,
-			l->input_feeding ? "with" : "without",
-			l->input_feeding ? "yes" : "no",
-			model ? model : arch_get(ARCH_DEFAULT)->model,
-			m->input_feeding ? "it" : "none", why);
+			model ? model : arch_get(ARCH_DEFAULT)->model, why);
 		model_free(m);
 		return -1;
 	}

@@ -336,7 +336,11 @@ static int view_goto_key(struct view *v, int key)
 		if (n < 1 || n > max)
 			return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 		v->g_num = n;
-		return n * 10 > max ? goto_typed(v) : VIEW_KEY_REDRAW;
+		if (n * 10 <= max)
+			return VIEW_KEY_REDRAW;
+		v->g_enter = 1; /* an Enter after a number that was whole
+				   ends it, as ever: it is not the page's */
+		return goto_typed(v);
 	}
 	if (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER)
 		return v->g_num ? goto_typed(v) : VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
@@ -353,6 +357,10 @@ static int view_goto_key(struct view *v, int key)
 
 int view_key(struct view *v, int key)
 {
+	int g_enter = v->g_enter;
+	v->g_enter = 0;
+	if (g_enter && (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER))
+		return VIEW_KEY_DONE;
 	if (v->mode == VIEW_QUIZ)
 		return view_quiz_key(v, key);
 	if (v->pending_g)
@@ -394,4 +402,38 @@ int view_key(struct view *v, int key)
 		return view_keys[k].fn(v);
 	}
 	return VIEW_KEY_DONE;
+}
+
+int view_pager_key(const struct view_pager *p, int key)
+{
+	int screen = *p->screen;
+	if (*p->help) {
+		*p->help = 0;
+		return key == 'q' ? VIEW_KEY_QUIT : VIEW_KEY_REDRAW;
+	}
+	switch (key) {
+	case 'q': case 'Q': return VIEW_KEY_QUIT;
+	case '?': *p->help = 1; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_RIGHT: case 'n': case ' ': case VIEW_KEY_ENTER:
+	case '\n': screen++; break;
+	case VIEW_KEY_LEFT: case 'p': screen--; break;
+	case VIEW_KEY_HOME: screen = 0; break;
+	case VIEW_KEY_END: screen = p->last; break;
+	case VIEW_KEY_DOWN: ++*p->scroll; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_NPAGE: *p->scroll += p->page_rows; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_UP: case VIEW_KEY_PPAGE:
+		if (*p->scroll == 0)
+			return VIEW_KEY_BEEP;
+		*p->scroll -= key == VIEW_KEY_UP ? 1 : p->page_rows;
+		if (*p->scroll < 0)
+			*p->scroll = 0;
+		return VIEW_KEY_REDRAW;
+	case VIEW_KEY_RESIZE: return VIEW_KEY_REDRAW;
+	default: return VIEW_KEY_BEEP;
+	}
+	if (screen < 0 || screen > p->last)
+		return VIEW_KEY_BEEP;
+	*p->screen = screen;
+	*p->scroll = 0;
+	return VIEW_KEY_REDRAW;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "selection.h"
 #include "suggest.h"
 #include "trace.h"
@@ -34,11 +35,11 @@ static const struct model_param *whatif_find(const struct model_param *tab,
 	names[n] = "step"; /* step[T].KEY[K]: whatif_step */
 	const char *near = suggest_closest(name, names, n + 1);
 	if (near)
-		err_set(err, "--set:%d:1: unknown name '%s'; did you mean %s?",
+		err_set(err, _("--set:%d:1: unknown name '%s'; did you mean %s?"),
 			argno, name, near);
 	else
-		err_set(err, "--set:%d:1: unknown name '%s'; expected one of the "
-			"model's sections, such as %s", argno, name,
+		err_set(err, _("--set:%d:1: unknown name '%s'; expected one of the "
+			"model's sections, such as %s"), argno, name,
 			n ? names[n - 1] : "W");
 	return NULL;
 }
@@ -62,7 +63,7 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 {
 	const char *s = *p + 1, *close = strchr(s, ']');
 	if (**p != '[' || !close) {
-		err_set(err, "--set:%d:%d: expected [INDEX], found '%s'", argno,
+		err_set(err, _("--set:%d:%d: expected [INDEX], found '%s'"), argno,
 			col, *p);
 		return -1;
 	}
@@ -77,8 +78,8 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 	for (int w = 0; v && w < v->n; w++)
 		if (strcmp(v->words[w], buf) == 0)
 			return w;
-	err_set(err, "--set:%d:%d: index '%s' out of range: expected %s1 to %d",
-		argno, col + 1, buf, v ? "a word or " : "", max);
+	err_set(err, _("--set:%d:%d: index '%s' out of range: expected %s1 to %d"),
+		argno, col + 1, buf, v ? _("a word or ") : "", max);
 	return -1;
 }
 
@@ -88,14 +89,14 @@ static int whatif_value(const char *p, const char *arg, int argno, double *v,
 			struct errbuf *err)
 {
 	if (*p != '=') {
-		err_set(err, "--set:%d:%d: expected '=VALUE', found '%s'", argno,
+		err_set(err, _("--set:%d:%d: expected '=VALUE', found '%s'"), argno,
 			(int)(p - arg) + 1, p);
 		return -1;
 	}
 	char *end;
 	*v = strtod(p + 1, &end);
 	if (!p[1] || *end || !isfinite(*v)) {
-		err_set(err, "--set:%d:%d: expected a finite number, found '%s'",
+		err_set(err, _("--set:%d:%d: expected a finite number, found '%s'"),
 			argno, (int)(p - arg) + 2, p + 1);
 		return -1;
 	}
@@ -122,11 +123,11 @@ static const struct whatif_key *whatif_key(const char **p, int argno,
 	}
 	const char *near = suggest_closest(key, names, 2 * WHATIF_NKEYS);
 	if (near)
-		err_set(err, "--set:%d:%d: unknown value '%s' of a step; did "
-			"you mean %s?", argno, col, key, near);
+		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; did "
+			"you mean %s?"), argno, col, key, near);
 	else
-		err_set(err, "--set:%d:%d: unknown value '%s' of a step; "
-			"expected state, scores, weights or context", argno,
+		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; "
+			"expected state, scores, weights or context"), argno,
 			col, key);
 	return NULL;
 }
@@ -143,8 +144,8 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 	if (t < 0)
 		return -1;
 	if (*p != '.') {
-		err_set(err, "--set:%d:%d: expected '.' and state, scores, "
-			"weights or context, found '%s'", argno,
+		err_set(err, _("--set:%d:%d: expected '.' and state, scores, "
+			"weights or context, found '%s'"), argno,
 			(int)(p - arg) + 1, p);
 		return -1;
 	}
@@ -160,8 +161,8 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 					    err) != 0))
 		return -1;
 	if (!value && *p) {
-		err_set(err, "--set:%d:%d: expected the end of the name, found "
-			"'%s'", argno, (int)(p - arg) + 1, p);
+		err_set(err, _("--set:%d:%d: expected the end of the name, found "
+			"'%s'"), argno, (int)(p - arg) + 1, p);
 		return -1;
 	}
 	snprintf(out->name, sizeof out->name, "step[%d].%s[%d]", t + 1,
@@ -187,8 +188,8 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	if (strcmp(name, "step") == 0 && arg[nl] == '[')
 		return whatif_step(m, arg, argno, 1, out, err);
 	if (strcmp(name, "step") == 0) {
-		err_set(err, "--set:%d:5: expected [T], a decoder step, as in "
-			"step[1].scores[2]=3, found '%s'", argno, arg + nl);
+		err_set(err, _("--set:%d:5: expected [T], a decoder step, as in "
+			"step[1].scores[2]=3, found '%s'"), argno, arg + nl);
 		return -1;
 	}
 	const struct model_param *e = whatif_find(tab, n, name, argno, err);
@@ -221,9 +222,9 @@ int whatif_name(const struct model *m, const char *name,
 	memset(out, 0, sizeof *out);
 	out->argno = 1;
 	if (strncmp(name, "step[", 5) != 0) {
-		err_set(err, "--explain:1:1: expected step[T].state[K], "
+		err_set(err, _("--explain:1:1: expected step[T].state[K], "
 			"step[T].scores[I], step[T].weights[I] or "
-			"step[T].context[K], found '%s'", name);
+			"step[T].context[K], found '%s'"), name);
 		return -1;
 	}
 	if (whatif_step(m, name, 1, 0, out, err) == 0)
@@ -259,9 +260,9 @@ int whatif_check_cfg(const struct whatif_edit *set, int n,
 				  ? selection_get(cfg->selection)->option
 				  : cfg->grad_paths ? "gradient-paths" : NULL;
 		if (why) {
-			err_set(err, "--set:%d:1: %s is set while the trace "
+			err_set(err, _("--set:%d:1: %s is set while the trace "
 				"runs, which --%s does not follow; expected "
-				"no --%s with it", set[k].argno, set[k].name,
+				"no --%s with it"), set[k].argno, set[k].name,
 				why, why);
 			return -1;
 		}
@@ -288,14 +289,14 @@ int whatif_check_trace(const struct whatif_edit *set, int n,
 			continue;
 		int len = whatif_keys[e->what - 1].per_word ? tr->n : tr->m->H;
 		if (e->index >= len) {
-			err_set(err, "--set:%d:%d: index '%d' out of range: "
-				"expected 1 to %d", e->argno, e->kcol,
+			err_set(err, _("--set:%d:%d: index '%d' out of range: "
+				"expected 1 to %d"), e->argno, e->kcol,
 				e->index + 1, len);
 			return -1;
 		}
 		if (e->step > whatif_steps(tr)) {
-			err_set(err, "--set:%d:%d: step '%d' out of range: "
-				"expected 1 to %d, the steps of the trace",
+			err_set(err, _("--set:%d:%d: step '%d' out of range: "
+				"expected 1 to %d, the steps of the trace"),
 				e->argno, e->tcol, e->step, whatif_steps(tr));
 			return -1;
 		}
