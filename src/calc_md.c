@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "calc.h"
+#include "i18n.h"
 #include "num.h"
 #include "scorer.h"
 
@@ -26,7 +27,8 @@ static void calc_md_inputs(FILE *out, const struct calc *c, int prec)
 	const struct calc_in *in = c->in;
 	char name[48], label[64];
 	int r, cols;
-	fputs("\n## Inputs\n\n| vector | numbers |\n|---|---|\n", out);
+	fprintf(out, "\n## %s\n\n| %s | %s |\n|---|---|\n", _("Inputs"),
+		_("vector"), _("numbers"));
 	calc_md_row(out, "s_1", in->q, in->d, prec);
 	for (int i = 0; i < in->n; i++) {
 		snprintf(label, sizeof label, "h_%d", i + 1);
@@ -94,9 +96,9 @@ static void calc_md_sum(FILE *out, const struct trace *tr, int n, int dv,
 	const double *sh = trace_op(sm, "shifted")->v;
 	const double *ex = trace_op(sm, "exp")->v;
 	char b[4][NUM_BUFSZ];
-	fprintf(out, "\n## Softmax and the weighted sum\n\nmax = %s, sum = "
+	fprintf(out, "\n## %s\n\nmax = %s, sum = "
 		"%s\n\n| i | e_i − max | exp | α_i | α_i·v_i |\n"
-		"|--:|--:|--:|--:|---|\n",
+		"|--:|--:|--:|--:|---|\n", _("Softmax and the weighted sum"),
 		num_fixed(b[0], trace_op(sm, "max")->v[0], prec),
 		num_fixed(b[1], trace_op(sm, "sum")->v[0], prec));
 	for (int i = 0; i < n; i++) {
@@ -108,7 +110,8 @@ static void calc_md_sum(FILE *out, const struct trace *tr, int n, int dv,
 			   dv, prec);
 		fputs(" |\n", out);
 	}
-	fputs("\nThe output c_1 = Σ_i α_i·v_i = ", out);
+	fputs("\n", out);
+	fputs(_("The output c_1 = Σ_i α_i·v_i = "), out);
 	fmt_md_vec(out, ctx->result, ctx->len, prec);
 	fputs("\n", out);
 }
@@ -118,16 +121,19 @@ int calc_fmt_md(FILE *out, const struct calc *c, const struct fmt_opts *o)
 	const struct calc_in *in = c->in;
 	const struct scorer_class *cls = scorer_get(in->scorer);
 	int prec = o->precision;
-	fputs("# attn-trace calc: attention on any vectors\n\nScorer ", out);
+	fprintf(out, "# %s\n\n", _("attn-trace calc: attention on any "
+				    "vectors"));
+	fputs(_("Scorer "), out);
 	fmt_md_text(out, cls->name);
 	fputs(": `", out);
 	fputs(cls->formula, out);
-	fprintf(out, "`; d = %d, d_v = %d, n = %d; weights %s; %d digits.\n",
-		in->d, in->dv, in->n, c->random ? "drawn from --seed" :
-		cls->nparams ? "from the file" : "none", prec);
+	fprintf(out, _("`; d = %d, d_v = %d, n = %d; weights %s; %d "
+		       "digits.\n"),
+		in->d, in->dv, in->n, c->random ? _("drawn from --seed") :
+		cls->nparams ? _("from the file") : _("none"), prec);
 	calc_md_inputs(out, c, prec);
-	fputs("\n## Scores\n\n| i | e_i | terms | intermediates |\n"
-	      "|--:|--:|---|---|\n", out);
+	fprintf(out, "\n## %s\n\n| i | e_i | %s | %s |\n|--:|--:|---|---|\n",
+		_("Scores"), _("terms"), _("intermediates"));
 	for (int i = 1; i <= in->n; i++)
 		calc_md_score(out, trace_find(&c->tr, REC_SCORE, 0, 1, i),
 			      prec);

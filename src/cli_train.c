@@ -164,13 +164,14 @@ static int cli_train_selection(struct cli_train_opts *o, int opt,
  * the selection of o (selection_class.greedy), into buf; "" for the
  * default.  Returns buf. */
 static const char *cli_train_greedy(char *buf, size_t size,
-				    const struct cli_train_opts *o)
+				    const struct cli_train_opts *o, int local)
 {
 	const struct selection_class *c = selection_get(o->t.selection);
 
 	buf[0] = '\0';
 	if (o->t.selection != SELECTION_DEFAULT)
-		snprintf(buf, size, " with --%s=%s", c->option,
+		snprintf(buf, size, local ? _(" with --%s=%s")
+			 : " with --%s=%s", c->option,
 			 c->values[c->greedy]);
 	return buf;
 }
@@ -322,7 +323,7 @@ static const char *cli_train_status(char *buf, size_t size,
 {
 	char loss[NUM_BUFSZ], acc[NUM_BUFSZ];
 
-	snprintf(buf, size, "epoch %d/%d  loss %s  accuracy %s%%", st->epoch,
+	snprintf(buf, size, _("epoch %d/%d  loss %s  accuracy %s%%"), st->epoch,
 		 st->epochs, num_fixed(loss, st->loss, 6),
 		 num_fixed(acc, 100.0 * st->accuracy, 1));
 	return buf;
@@ -343,7 +344,7 @@ static int cli_train_report(const struct train_stats *st, void *ctx)
 		if (!last && st->epoch != 1 && !progress_due(&pr->pg))
 			return 0;
 		size_t n = strlen(line);
-		progress_tail(line + n, sizeof line - n, st->epoch, "epochs",
+		progress_tail(line + n, sizeof line - n, st->epoch, _("epochs"),
 			      progress_clock() - pr->pg.start,
 			      (double)st->epoch / st->epochs, -1.0);
 		progress_show(&pr->pg, line, 1);
@@ -469,11 +470,15 @@ static int cli_train_count_greedy(const struct model *m,
 }
 
 /* Writes into buf how greedy decoding does: "16/16 pairs with dot, ...";
- * for a model trained with --hard, decoding with --hard=argmax. */
+ * for a model trained with --hard, decoding with --hard=argmax.  In the
+ * user's language if local, else in English (a model file's words). */
 static void cli_train_exact(char *buf, size_t size, struct trainer *t,
 			    const struct train_data *d,
-			    const struct cli_train_opts *o)
+			    const struct cli_train_opts *o, int local)
 {
+	const char *first = local ? _("%d/%d pairs with %s")
+				  : "%d/%d pairs with %s";
+	const char *next = local ? _(", %d/%d with %s") : ", %d/%d with %s";
 	struct model v;
 	size_t used = 0;
 
@@ -485,9 +490,8 @@ static void cli_train_exact(char *buf, size_t size, struct trainer *t,
 		int right = o->t.selection != SELECTION_DEFAULT
 			    ? cli_train_count_greedy(&v, d, sc, o)
 				      : train_count_exact(&v, d, sc, &t->work);
-		int n = snprintf(buf + used, size - used, "%s%d/%d%s with %s",
-				 used ? ", " : "", right, d->n,
-				 used ? "" : " pairs", trace_scorer_name(sc));
+		int n = snprintf(buf + used, size - used, used ? next : first,
+				 right, d->n, trace_scorer_name(sc));
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -604,7 +608,7 @@ static void cli_train_header(char *buf, size_t size,
 	if (story[0])
 		snprintf(before, sizeof before, "\nThe --init model, %s, says of "
 			 "itself:", cli_train_base(o->init));
-	cli_train_exact(exact, sizeof exact, t, d, o);
+	cli_train_exact(exact, sizeof exact, t, d, o, 0);
 	const struct window_class *w = window_get(o->t.window);
 	align[0] = aligned[0] = '\0';
 	if (w->no_alignment) /* it would mean nothing: say why */
@@ -645,7 +649,7 @@ static void cli_train_header(char *buf, size_t size,
 		 cmd, d->n, d->src.n, d->tgt.n, guided, method, st->epoch,
 		 num_fixed(loss, st->loss, 6),
 		 num_fixed(acc, 100.0 * st->accuracy, 1),
-		 cli_train_greedy(with, sizeof with, o), exact, aligned, before,
+		 cli_train_greedy(with, sizeof with, o, 0), exact, aligned, before,
 		 story);
 }
 
@@ -796,14 +800,14 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 	const struct window_class *w = window_get(o->t.window);
 
 	if (w->no_alignment) {
-		fprintf(stderr, "alignment accuracy: not measured through the "
-			"%s window: %s\n", w->name, _(w->no_alignment));
+		fprintf(stderr, _("alignment accuracy: not measured through "
+			"the %s window: %s\n"), w->name, _(w->no_alignment));
 		return;
 	}
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
 	if (align[0])
-		fprintf(stderr, "alignment accuracy on the training pairs: "
-			"%s\n", align);
+		fprintf(stderr, _("alignment accuracy on the training pairs: "
+			"%s\n"), align);
 	if (!o->heldout)
 		return;
 	train_work_init(&hw, &t->lay, h->max_src, h->max_tgt + 1);
@@ -811,9 +815,9 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 	hw.window_size = t->work.window_size;
 	cli_train_align(align, sizeof align, t, h, o->t.scorers, &hw);
 	train_work_free(&hw);
-	fprintf(stderr, "alignment accuracy on the held-out pairs (%s): %s\n",
-		cli_train_base(o->heldout), align[0] ? align :
-		"none, as they have no gold alignment");
+	fprintf(stderr, _("alignment accuracy on the held-out pairs (%s): "
+		"%s\n"), cli_train_base(o->heldout), align[0] ? align :
+		_("none, as they have no gold alignment"));
 }
 
 /* Trains, reports and writes to of, for the caller to commit. */
@@ -838,12 +842,12 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 		return EXIT_DATA;
 	}
 	if (!o->quiet) {
-		cli_train_exact(exact, sizeof exact, t, d, o);
-		fprintf(stderr, "trained %d epochs in %s s; the final weights: "
-			"loss %s, accuracy %s%%\ngreedy decoding%s reproduces "
-			"%s\n", st.epoch, secs, num_fixed(loss, st.loss, 6),
+		cli_train_exact(exact, sizeof exact, t, d, o, 1);
+		fprintf(stderr, _("trained %d epochs in %s s; the final "
+			"weights: loss %s, accuracy %s%%\ngreedy decoding%s "
+			"reproduces %s\n"), st.epoch, secs, num_fixed(loss, st.loss, 6),
 			num_fixed(acc, 100.0 * st.accuracy, 1),
-			cli_train_greedy(with, sizeof with, o), exact);
+			cli_train_greedy(with, sizeof with, o, 1), exact);
 		cli_train_print_align(o, t, d, h);
 	}
 	return cli_train_write(o, of, t, d, o->heldout ? h : NULL, &st);
@@ -919,7 +923,7 @@ int cli_train(int argc, char **argv)
 		}
 	for (int k = 0; rc == EXIT_OK && k < n; k++) {
 		if (n > 1 && !o.quiet)
-			fprintf(stderr, "%s%s architecture, to %s\n",
+			fprintf(stderr, _("%s%s architecture, to %s\n"),
 				k ? "\n" : "", arch_get(k)->name, each[k].out);
 		rc = cli_train_one(&each[k], &of[k]);
 	}

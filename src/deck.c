@@ -337,7 +337,7 @@ static void pic_query(FILE *out, const struct diagram *d,
 		"rx=\"10\" fill=\"#f7f7f7\" stroke=\"#222222\" "
 		"stroke-width=\"3\"/>\n", L->qx, L->qy);
 	pic_text(out, "qname", L->qx + 20, L->qy + 40, 32, 1, d->qname);
-	pic_text(out, "qlabel", L->qx + 20, L->qy + 84, 22, 0, "the query");
+	pic_text(out, "qlabel", L->qx + 20, L->qy + 84, 22, 0, _("the query"));
 	fputs("</g>\n", out);
 	snprintf(lab, sizeof lab, "%s_%d,i", trace_weight_symbol(d->tr), d->t);
 	pic_text(out, "ahead", L->ax, 36, 28, 0, lab);
@@ -351,7 +351,7 @@ static int pic_bottom(FILE *out, const struct diagram *d, int y, int prec)
 	char num[NUM_BUFSZ], lab[160], pt[NUM_BUFSZ];
 	const char *ws = trace_weight_symbol(d->tr);
 	if (d->sampled > 0)
-		snprintf(lab, sizeof lab, "c_%d = h_%d, the word drawn", d->t,
+		snprintf(lab, sizeof lab, _("c_%d = h_%d, the word drawn"), d->t,
 			 d->sampled);
 	else
 		snprintf(lab, sizeof lab, "c_%d = Σ_i %s_%d,i h_i", d->t, ws, d->t);
@@ -361,21 +361,22 @@ static int pic_bottom(FILE *out, const struct diagram *d, int y, int prec)
 	pic_text(out, "ctx", 16, y += 44, 28, 0, lab);
 	fputs("</g>\n", out);
 	if (d->feeds_rnn)
-		snprintf(lab, sizeof lab, "c_%d feeds the RNN: s_%d", d->t, d->t);
+		snprintf(lab, sizeof lab, _("c_%d feeds the RNN: s_%d"), d->t,
+			 d->t);
 	else
 		snprintf(lab, sizeof lab, "%s = tanh(W_c·[c_%d; s_%d])", d->rname,
 			 d->t, d->t);
 	pic_text(out, "r", 16, y += PIC_LINE, 28, 0, lab);
 	if (d->feed) {
-		snprintf(lab, sizeof lab, "s_%d read h̃_%d (input feeding)", d->t,
+		snprintf(lab, sizeof lab, _("s_%d read h̃_%d (input feeding)"), d->t,
 			 d->t - 1);
 		pic_text(out, "feed", 16, y += PIC_LINE, 28, 0, lab);
 	}
-	snprintf(lab, sizeof lab, "output “%s”, P = %s", d->out,
+	snprintf(lab, sizeof lab, _("output “%s”, P = %s"), d->out,
 		 num_fixed(num, d->out_p, prec));
 	pic_text(out, "o", 16, y += PIC_LINE, 28, 1, lab);
 	if (d->win_lo > 0) {
-		snprintf(lab, sizeof lab, "window: positions %d..%d", d->win_lo,
+		snprintf(lab, sizeof lab, _("window: positions %d..%d"), d->win_lo,
 			 d->win_hi);
 		if (d->has_pt)
 			snprintf(lab + strlen(lab), sizeof lab - strlen(lab),
@@ -468,12 +469,13 @@ static void deck_variant(FILE *out, const struct trace *tr)
 	fprintf(out, "%s · %s: ", arch_registry[tr->arch]->name,
 		trace_scorer_name(sc));
 	deck_math(out, fmt_scorer_formula(tr, sc, f, sizeof f));
-	fprintf(out, " · window %s", window_get(tr->cfg.window)->name);
+	fprintf(out, _(" · window %s"), window_get(tr->cfg.window)->name);
 	if (window_get(tr->cfg.window)->model) /* a local window's D */
 		fprintf(out, ", D = %d", tr->cfg.window_size);
-	fprintf(out, " · %s attention", selection_get(tr->cfg.selection)->name);
+	fprintf(out, _(" · %s attention"),
+		selection_get(tr->cfg.selection)->name);
 	if (tr->m->input_feeding)
-		fputs(" · input feeding", out);
+		fputs(_(" · input feeding"), out);
 }
 
 /* The title slide's body. */
@@ -481,25 +483,26 @@ static void deck_title(FILE *out, const struct deck *dk)
 {
 	const struct trace *tr = dk->tr;
 	const struct trace_run *ru = &tr->runs[0];
-	fputs("<h1>Attention, step by step</h1>\n<dl class=\"facts\">\n"
-	      "<dt>source</dt><dd>", out);
+	fprintf(out, "<h1>%s</h1>\n<dl class=\"facts\">\n<dt>%s</dt><dd>",
+		_("Attention, step by step"), _("source"));
 	deck_words(out, &tr->m->src, tr->src, tr->n);
-	fputs("</dd>\n<dt>output</dt><dd>", out);
+	fprintf(out, "</dd>\n<dt>%s</dt><dd>", _("output"));
 	deck_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
 	fputs("</dd>\n", out);
 	if (tr->ntgt) {
-		fputs("<dt>target</dt><dd>", out);
+		fprintf(out, "<dt>%s</dt><dd>", _("target"));
 		deck_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
-		fputs(" (teacher-forced)</dd>\n", out);
+		fprintf(out, "%s</dd>\n", _(" (teacher-forced)"));
 	}
-	fputs("<dt>variant</dt><dd>", out);
+	fprintf(out, "<dt>%s</dt><dd>", _("variant"));
 	deck_variant(out, tr);
 	fputs("</dd>\n", out);
-	fputs("<dt>model</dt><dd>", out);
+	fprintf(out, "<dt>%s</dt><dd>", _("model"));
 	deck_esc(out, tr->m->name);
 	fputs("</dd>\n", out);
-	fprintf(out, "</dl>\n<p class=\"keys\">→ or Space: the next slide · ←: "
-		"the one before · Home, End: the first, the last</p>\n");
+	fprintf(out, "</dl>\n<p class=\"keys\">%s</p>\n", _("→ or Space: the "
+		"next slide · ←: the one before · Home, End: the first, the "
+		"last"));
 }
 
 /* The table of every step's weights (fmt_heat_row(), as the heatmaps),
@@ -534,6 +537,16 @@ static void deck_align(FILE *out, const struct deck *dk)
 	fputs("</tbody></table>\n", out);
 }
 
+/* Stage s's name (trace_stage_name()'s word) in the user's language. */
+static const char *deck_stage(enum trace_stage s)
+{
+	static const char *const words[STAGE_COUNT] = {
+		N_("encoding"), N_("decoder"), N_("scoring"), N_("softmax"),
+		N_("weighted-sum"), N_("concat"), N_("output")
+	};
+	return (unsigned)s < STAGE_COUNT ? _(words[s]) : trace_stage_name(s);
+}
+
 /* The heading of slide s: its words into buf (size bytes). */
 static const char *deck_heading(char *buf, size_t size, const struct deck *dk,
 				const struct deck_slide *s)
@@ -541,15 +554,17 @@ static const char *deck_heading(char *buf, size_t size, const struct deck *dk,
 	const struct trace_run *ru = &dk->tr->runs[0];
 	char part[32] = "";
 	if (s->nparts > 1)
-		snprintf(part, sizeof part, " (%d of %d)", s->part, s->nparts);
+		snprintf(part, sizeof part, _(" (%d of %d)"), s->part,
+			 s->nparts);
 	if (s->kind == DECK_ALIGN)
-		snprintf(buf, size, "Every step's weights %s_t,i",
+		snprintf(buf, size, _("Every step's weights %s_t,i"),
 			 trace_weight_symbol(dk->tr));
 	else if (s->t == 0)
-		snprintf(buf, size, "Encoding: the source, word by word%s", part);
+		snprintf(buf, size, _("Encoding: the source, word by word%s"),
+			 part);
 	else
-		snprintf(buf, size, "Step %d of %d · %s%s", s->t, ru->nsteps,
-			 trace_stage_name(s->stage), part);
+		snprintf(buf, size, _("Step %d of %d · %s%s"), s->t,
+			 ru->nsteps, deck_stage(s->stage), part);
 	return buf;
 }
 
@@ -560,17 +575,17 @@ static void deck_sub(FILE *out, const struct deck *dk, const struct deck_slide *
 	const struct vocab *v = &dk->tr->m->tgt;
 	fputs("<p class=\"sub\">", out);
 	if (s->kind == DECK_ALIGN) {
-		fputs("a row for each step, its output word first; a column for "
-		      "each source word", out);
+		fputs(_("a row for each step, its output word first; a column "
+			"for each source word"), out);
 	} else if (s->t == 0) {
-		deck_math(out, "each word's embedding x_i and the encoder's "
-			  "state h_i");
+		deck_math(out, _("each word's embedding x_i and the encoder's "
+			  "state h_i"));
 	} else {
-		fputs("the decoder reads “", out);
+		fputs(_("the decoder reads “"), out);
 		deck_esc(out, v->words[ru->input[s->t - 1]]);
-		fputs("” and outputs “", out);
+		fputs(_("” and outputs “"), out);
 		deck_esc(out, v->words[ru->pred[s->t - 1]]);
-		fputs("”", out);
+		fputs(_("”"), out);
 	}
 	fputs("</p>\n", out);
 }

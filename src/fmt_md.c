@@ -9,6 +9,7 @@
 #include "arch.h"
 #include "fmt.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "num.h"
 
 /* Text as Markdown shows it literally, in a table cell too: '<', '>'
@@ -29,6 +30,13 @@ static void md_text(FILE *out, const char *s)
 			putc('\\', out);
 		putc(*s, out);
 	}
+}
+
+/* A record's title (N_() where the record is made) in the user's
+ * language. */
+static const char *md_tr(const char *s)
+{
+	return *s ? _(s) : s;
 }
 
 static void md_words(FILE *out, const struct vocab *v, const int *w, int n)
@@ -58,30 +66,33 @@ static void md_header(FILE *out, const struct trace *tr,
 	const struct model *m = tr->m;
 	fputs("# attn-trace: ", out);
 	if (tr->enc) /* an image: its cells are not words to list */
-		fprintf(out, "an image, %d %s", tr->n, tr->enc->items);
+		fprintf(out, _("an image, %d %s"), tr->n, _(tr->enc->items));
 	else
 		md_words(out, &m->src, tr->src, tr->n);
 	fputs(" → ", out);
 	if (tr->ntgt)
 		md_words(out, &m->tgt, tr->tgt, tr->ntgt);
 	else
-		fputs("(greedy decoding)", out);
-	fputs("\n\nModel: ", out);
+		fputs(_("(greedy decoding)"), out);
+	fputs("\n\n", out);
+	fputs(_("Model: "), out);
 	md_text(out, m->name);
-	fprintf(out, " (embedding %d, hidden %d, attention %d); %d digits",
+	fprintf(out, _(" (embedding %d, hidden %d, attention %d); %d digits"),
 		m->E, m->H, m->A, o->precision);
 	if (tr->arch != ARCH_DEFAULT)
-		fprintf(out, "; architecture %s", arch_get(tr->arch)->name);
+		fprintf(out, _("; architecture %s"), arch_get(tr->arch)->name);
 	if (o->pair)
-		fprintf(out, "; pair on line %d", o->pair);
-	fputs(".\n", out);
+		fprintf(out, _("; pair on line %d"), o->pair);
+	fputs(_("."), out); /* the sentence's full stop */
+	fputs("\n", out);
 }
 
 /* Bahdanau's encoder: both directions, the annotations, and s_0. */
 static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
 {
-	fputs("\n## Encoding\n\n| i | word | x_i | →h_i | ←h_i | "
-	      "h_i = [→h_i; ←h_i] |\n|--:|---|---|---|---|---|\n", out);
+	fprintf(out, "\n## %s\n\n| i | %s | x_i | →h_i | ←h_i | "
+		"h_i = [→h_i; ←h_i] |\n|--:|---|---|---|---|---|\n",
+		_("Encoding"), _("word"));
 	for (int i = 1; i <= tr->n; i++) {
 		fprintf(out, "| %d | ", i);
 		md_text(out, tr->m->src.words[tr->src[i - 1]]);
@@ -95,7 +106,9 @@ static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
 		md_vec(out, trace_find(tr, REC_ANNOTATION, -1, 0, i), prec);
 		fputs(" |\n", out);
 	}
-	fputs("\nThe decoder's first state s_0 = tanh(W_init·←h_1) = ", out);
+	fputs("\n", out);
+	fputs(_("The decoder's first state s_0 = tanh(W_init·←h_1) = "),
+	      out);
 	md_vec(out, trace_find(tr, REC_INIT, -1, 0, 0), prec);
 	fputs("\n", out);
 }
@@ -104,8 +117,8 @@ static void md_encoder_bidir(FILE *out, const struct trace *tr, int prec)
  * annotation, and s_0 from their mean. */
 static void md_encoder_patch(FILE *out, const struct trace *tr, int prec)
 {
-	fputs("\n## Encoding\n\n| i | cell | patch_i | h_i |\n"
-	      "|--:|---|---|---|\n", out);
+	fprintf(out, "\n## %s\n\n| i | %s | patch_i | h_i |\n"
+		"|--:|---|---|---|\n", _("Encoding"), _("cell"));
 	for (int i = 1; i <= tr->n; i++) {
 		const struct trace_rec *r = trace_find(tr, REC_PATCH, -1, 0, i);
 		const struct trace_operand *x = trace_op_key(r, "pixels");
@@ -117,8 +130,9 @@ static void md_encoder_patch(FILE *out, const struct trace *tr, int prec)
 		md_vec(out, r, prec);
 		fputs(" |\n", out);
 	}
-	fputs("\nThe decoder's first state s_0 = tanh(W_init·h̄), h̄ the mean "
-	      "of the h_i: ", out);
+	fputs("\n", out);
+	fputs(_("The decoder's first state s_0 = tanh(W_init·h̄), h̄ the mean "
+		"of the h_i: "), out);
 	md_vec(out, trace_find(tr, REC_INIT, -1, 0, 0), prec);
 	fputs("\n", out);
 }
@@ -133,8 +147,8 @@ static void md_encoder(FILE *out, const struct trace *tr, int prec)
 		md_encoder_bidir(out, tr, prec);
 		return;
 	}
-	fputs("\n## Encoding\n\n| i | word | x_i | h_i |\n|--:|---|---|---|\n",
-	      out);
+	fprintf(out, "\n## %s\n\n| i | %s | x_i | h_i |\n|--:|---|---|---|\n",
+		_("Encoding"), _("word"));
 	for (int i = 1; i <= tr->n; i++) {
 		fprintf(out, "| %d | ", i);
 		md_text(out, tr->m->src.words[tr->src[i - 1]]);
@@ -179,15 +193,17 @@ static void md_window(FILE *out, const struct trace *tr,
 		}
 		fputs("\n\n", out);
 	}
-	fputs("The window: ", out);
+	fputs(_("The window: "), out);
 	if (win->formula) {
 		struct trace_names nm;
 		trace_names_part(tr, win, &nm, TRACE_NAME_FORMULA);
 		trace_expand_values(line, sizeof line, win->formula, tr, win,
 				    prec);
-		fprintf(out, "%s = %s, ", nm.formula, line);
+		/* TRANSLATORS: the window's formula = its values, then
+		 * "positions %d .. %d" */
+		fprintf(out, _("%s = %s, "), nm.formula, line);
 	}
-	fprintf(out, "positions %d .. %d (", lo, hi);
+	fprintf(out, _("positions %d .. %d ("), lo, hi);
 	for (int j = lo; j <= hi; j++) {
 		fputs(j > lo ? " " : "", out);
 		md_text(out, tr->m->src.words[tr->src[j - 1]]);
@@ -197,9 +213,10 @@ static void md_window(FILE *out, const struct trace *tr,
 		fprintf(out, "a_%d,i = align_%d,i·exp(-(i - p_%d)²/(2σ²)), "
 			"σ = D/2 = %s; ", win->t, win->t, win->t,
 			num_fixed(buf, trace_op(gs, "sigma")->v[0], prec));
-		fprintf(out, "Σ_i a_%d,i = %s, below 1: nothing is "
-			"renormalised\n\n", win->t,
+		fprintf(out, _("Σ_i a_%d,i = %s, below 1: nothing is "
+			"renormalised"), win->t,
 			num_fixed(buf, trace_op(gs, "sum")->v[0], prec));
+		fputs("\n\n", out);
 	}
 }
 
@@ -213,7 +230,10 @@ static void md_top(FILE *out, const struct vocab *tv,
 	char buf[NUM_BUFSZ];
 	int n = o->top < r->len ? o->top : r->len;
 	unsigned char used[MODEL_MAX_VOCAB] = { 0 };
-	fprintf(out, "\nŷ_%d, the %d most probable of %d words:", t, n, r->len);
+	fputs("\n", out);
+	fprintf(out, ngettext("ŷ_%d, the %d most probable of %d word:",
+			      "ŷ_%d, the %d most probable of %d words:",
+			      r->len), t, n, r->len);
 	for (int k = 0; k < n; k++) {
 		int best = -1;
 		for (int w = 0; w < r->len && w < MODEL_MAX_VOCAB; w++)
@@ -246,14 +266,15 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	const struct vocab *tv = &tr->m->tgt;
 	unsigned st = o->stages;
 	char buf[NUM_BUFSZ];
-	fprintf(out, "\n### t=%d: the decoder reads ", t);
+	fputs("\n### ", out);
+	fprintf(out, _("t=%d: the decoder reads "), t);
 	md_text(out, tv->words[tr->runs[run].input[t - 1]]);
 	fputs("\n\n", out);
 	/* the query is s_{t-1} (query_off -1): attention comes first, and
 	 * its context enters the RNN; else s_t, the RNN's new state */
 	if (tr->query_off != 0 && (st & (1u << STAGE_SCORING))) {
-		fprintf(out, "The query is the state before this step, "
-			"s_%d = ", t - 1);
+		fprintf(out, _("The query is the state before this step, "
+			"s_%d = "), t - 1);
 		md_vec(out, trace_find(tr, REC_QUERY, run, t, 0), o->precision);
 		fputs("\n\n", out);
 	} else if (tr->query_off == 0 && (st & (1u << STAGE_DECODER))) {
@@ -266,12 +287,12 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	if (win && (st & (1u << STAGE_SOFTMAX)))
 		md_window(out, tr, win, gs, o->precision);
 	if (gs) /* local-p: align and the Gaussian factor before a */
-		fprintf(out, "| i | word | e_%d,i | align_%d,i | Gaussian "
+		fprintf(out, "| i | %s | e_%d,i | align_%d,i | %s "
 			"| a_%d,i | a_%d,i·h_i |\n|--:|---|--:|--:|--:|--:|---|\n",
-			t, t, t, t);
+			_("word"), t, t, _("Gaussian"), t, t);
 	else
 		fprintf(out, "| i | %s | e_%d,i | α_%d,i | α_%d,i·h_i |\n"
-			"|--:|---|--:|--:|---|\n", tr->enc ? "cell" : "word",
+			"|--:|---|--:|--:|---|\n", tr->enc ? _("cell") : _("word"),
 			t, t, t);
 	const double *a = trace_weights(tr, run, t);
 	const double *e = trace_find(tr, REC_SCORES, run, t, 0)->result;
@@ -295,7 +316,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	if (st & (1u << STAGE_WEIGHTED_SUM)) {
 		const struct trace_rec *c = trace_find(tr, REC_CONTEXT, run,
 						       t, 0);
-		fprintf(out, "\n%s%sc_%d = ", c->title ? c->title : "",
+		fprintf(out, "\n%s%sc_%d = ", c->title ? md_tr(c->title) : "",
 			c->title ? " " : "", t);
 		md_vec(out, c, o->precision);
 		fputs("\n", out);
@@ -306,11 +327,12 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		const struct trace_operand *hpi = h ? trace_op_key(h, "pi")
 						    : NULL;
 		if (hpi) { /* local-p: the draw is from the weights normalised */
-			fprintf(out, "\nΣ_j a_%d,j = %s, below 1: %s π_%d = "
-				"a_%d / Σ_j a_%d,j = `", t,
+			fputs("\n", out);
+			fprintf(out, _("Σ_j a_%d,j = %s, below 1: %s π_%d = "
+				"a_%d / Σ_j a_%d,j = `"), t,
 				num_fixed(buf, trace_op_key(h, "sum")->v[0],
 					  o->precision),
-				hu ? "l is drawn from" : "the argmax is that of",
+				hu ? _("l is drawn from") : _("the argmax is that of"),
 				t, t, t);
 			fmt_text_vec(out, hpi->v, hpi->len, o->precision);
 			fputs("`\n", out);
@@ -324,9 +346,10 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			if (hu)
 				fprintf(out, ", u_%d = %s", t,
 					num_fixed(buf, hu->v[0], o->precision));
-			fprintf(out, ", l = %d (%s)\n\nthe hard context "
-				"c_%d = h_%d = ", h->i, hu ? "the "
-				"first j with u < cumsum_j" : "argmax", t,
+			fprintf(out, ", l = %d (%s)\n\n", h->i,
+				hu ? _("the first j with u < cumsum_j")
+				   : "argmax");
+			fprintf(out, _("the hard context c_%d = h_%d = "), t,
 				h->i);
 			md_vec(out, h, o->precision);
 			fputs("\n", out);
@@ -335,9 +358,10 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 						       0);
 		if (x) { /* and its exact view (teacher-forced) */
 			const char *d = hpi ? "π" : "α";
-			fprintf(out, "\nexact view%s: log P(y_%d = ",
+			fputs("\n", out);
+			fprintf(out, _("exact view%s: log P(y_%d = "),
 				trace_steps_chained(tr)
-				? " (given the sampled past)" : "", t);
+				? _(" (given the sampled past)") : "", t);
 			md_text(out, tr->m->tgt.words[x->word]);
 			fputs(" | l) = `", out);
 			const struct trace_operand *lp = trace_op(x, "log_p");
@@ -348,7 +372,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			fprintf(out, "log Σ_l %s_l·P = %s, ", d,
 				num_fixed(buf, trace_op(x, "log_marginal")->v[0],
 					  o->precision));
-			fprintf(out, "Jensen gap = %s\n",
+			fprintf(out, _("Jensen gap = %s\n"),
 				num_fixed(buf, x->result[0], o->precision));
 		}
 		/* --gradient and --samples: each named number on a line */
@@ -358,7 +382,7 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 			    (g->kind != REC_GRADIENT && g->kind != REC_SAMPLES))
 				continue;
 			fprintf(out, "\n%s (t=%d):\n\n", g->kind == REC_GRADIENT
-				? "learning signal" : "Monte Carlo", t);
+				? _("learning signal") : _("Monte Carlo"), t);
 			for (int j = 0; j < g->nops; j++) {
 				const struct trace_operand *op = &g->ops[j];
 				if (!op->key)
@@ -378,7 +402,8 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	}
 	if (tr->query_off != 0 && (st & (1u << STAGE_DECODER))) {
 		const struct trace_rec *r = trace_find(tr, REC_RNN, run, t, 0);
-		fprintf(out, "\nThe context enters the RNN: C·c_%d = ", t);
+		fputs("\n", out);
+		fprintf(out, _("The context enters the RNN: C·c_%d = "), t);
 		fputs("`", out);
 		const struct trace_operand *cc = trace_op(r, "C_c");
 		fmt_text_vec(out, cc->v, cc->len, o->precision);
@@ -393,7 +418,9 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 	}
 	if (st & (1u << STAGE_OUTPUT)) {
 		const struct trace_rec *r = trace_find(tr, REC_OUTPUT, run, t, 0);
-		fputs("\nOutput: **", out);
+		fputs("\n", out);
+		fputs(_("Output: "), out);
+		fputs("**", out);
 		md_text(out, tv->words[r->word]);
 		fprintf(out, "** (p = %s)\n",
 			num_fixed(buf, r->result[r->word], o->precision));
@@ -403,7 +430,8 @@ static void md_step(FILE *out, const struct trace *tr, int run, int t,
 		}
 		/* p_t with a word for each number, so none has to be found
 		 * by counting */
-		fprintf(out, "\nŷ_%d by word:", t);
+		fputs("\n", out);
+		fprintf(out, _("ŷ_%d by word:"), t);
 		for (int k = 0; k < r->len; k++) {
 			fputs(k ? ", " : " ", out);
 			md_text(out, tv->words[k]);
@@ -428,7 +456,7 @@ static void md_mat(FILE *out, const struct trace *tr, const char *name,
 	fputs("\n### ", out);
 	md_text(out, name);
 	if (head)
-		fprintf(out, ", head %d", head);
+		fprintf(out, _(", head %d"), head);
 	fputs("\n\n|   |", out);
 	for (int j = 0; j < cols; j++) {
 		const char *w = trace_axis_word(tr, col_axis, j);
@@ -465,19 +493,21 @@ static int md_mat_trace(FILE *out, const struct trace *tr, int prec)
 	const struct trace_self *s = &tr->self;
 	int section = 0, head = -1;
 	char title[96];
-	fprintf(out, "# %s-attention of: ", s->cross ? "Cross" : "Self");
+	fputs(s->cross ? _("# Cross-attention of: ")
+		       : _("# Self-attention of: "), out);
 	md_words(out, &tr->m->src, tr->src, tr->n);
 	if (s->cross) {
-		fputs(" (queries: ", out);
+		fputs(_(" (queries: "), out);
 		md_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
 		putc(')', out);
 	}
-	fputs("\n\nModel ", out);
+	fputs("\n\n", out);
+	fputs(_("Model "), out);
 	md_text(out, tr->m->name);
-	fprintf(out, ": d_model %d, %d heads of d_k = d_v = %d; mask: %s; "
-		"positions: %s.\n", s->d, s->heads, s->dk,
-		s->causal ? "causal" : "none",
-		s->position ? "sin/cos added" : "none");
+	fprintf(out, _(": d_model %d, %d heads of d_k = d_v = %d; mask: %s; "
+		       "positions: %s.\n"),
+		s->d, s->heads, s->dk, s->causal ? _("causal") : _("none"),
+		s->position ? _("sin/cos added") : _("none"));
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];
 		int sec = fmt_mat_section(tr, r, title, sizeof title);
@@ -546,14 +576,18 @@ static void md_gradpath(FILE *out, const struct trace *tr,
 	const int H = tr->m->H, t = r->t;
 	char buf[NUM_BUFSZ];
 
-	fprintf(out, "\n### Gradient paths of L_%d\n\nL_%d = -log ŷ_%d[", t,
-		t, t);
+	fputs("\n### ", out);
+	fprintf(out, _("Gradient paths of L_%d"), t);
+	fprintf(out, "\n\nL_%d = -log ŷ_%d[", t, t);
 	md_text(out, tr->m->tgt.words[r->word]);
-	fprintf(out, "] = %s\n\ndirect: through step %d's attention alone "
-		"(h_i as its key and value); through the recurrence: the "
-		"rest\n\n| i | word | ‖∂L_%d/∂h_i‖ | ‖direct‖ | ‖through the "
-		"recurrence‖ |\n|--:|---|--:|--:|--:|\n",
-		num_fixed(buf, trace_op_key(r, "loss")->v[0], prec), t, t);
+	fprintf(out, "] = %s\n\n", num_fixed(buf, trace_op_key(r,
+			"loss")->v[0], prec));
+	fprintf(out, _("direct: through step %d's attention alone (h_i as "
+		       "its key and value); through the recurrence: the rest"),
+		t);
+	fprintf(out, "\n\n| i | %s | ‖∂L_%d/∂h_i‖ | ‖%s‖ | ‖%s‖ |\n"
+		"|--:|---|--:|--:|--:|\n", _("word"), t, _("direct"),
+		_("through the recurrence"));
 	for (int i = 0; i < tr->n; i++) {
 		fprintf(out, "| %d | ", i + 1);
 		md_text(out, tr->m->src.words[tr->src[i]]);
@@ -563,8 +597,9 @@ static void md_gradpath(FILE *out, const struct trace *tr,
 				num_fixed(buf, r->ops[k].v[i], prec));
 		fputs(" |\n", out);
 	}
-	fprintf(out, "\n| i | word | ∂L_%d/∂h_i | direct | through the "
-		"recurrence |\n|--:|---|---|---|---|\n", t);
+	fprintf(out, "\n| i | %s | ∂L_%d/∂h_i | %s | %s |\n"
+		"|--:|---|---|---|---|\n", _("word"), t, _("direct"),
+		_("through the recurrence"));
 	for (int i = 0; i < tr->n; i++) {
 		fprintf(out, "| %d | ", i + 1);
 		md_text(out, tr->m->src.words[tr->src[i]]);
@@ -590,13 +625,16 @@ static int md_trace(FILE *out, const struct trace *tr,
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
 		char formula[128];
-		fprintf(out, "\n## %s scorer: %s\n", trace_scorer_name(ru->scorer),
+		fputs("\n## ", out);
+		fprintf(out, _("%s scorer: %s"), trace_scorer_name(ru->scorer),
 			fmt_scorer_formula(tr, ru->scorer, formula,
 					   sizeof formula));
+		fputs("\n", out);
 		if (o->stages & ~(1u << STAGE_ENCODING))
 			for (int t = 1; t <= ru->nsteps; t++)
 				md_step(out, tr, run, t, o);
-		fputs("\nOutput words: ", out);
+		fputs("\n", out);
+		fputs(_("Output words: "), out);
 		md_words(out, &tr->m->tgt, ru->pred, ru->nsteps);
 		fputs("\n", out);
 		if (gradpath_find(tr, run))

@@ -5,6 +5,7 @@
 
 #include "fmt.h"
 #include "glimpse_fmt.h"
+#include "i18n.h"
 #include "num.h"
 
 /* "label = `[v]`\n\n" */
@@ -30,21 +31,25 @@ static void gm_head(FILE *out, const struct glimpse_model *m,
 		    const struct glimpse_out *o)
 {
 	char num[NUM_BUFSZ];
-	fputs("# Glimpses on ", out);
+	fputs(_("# Glimpses on "), out);
 	fmt_md_text(out, name);
 	if (o->line > 0)
-		fprintf(out, " (line %d)", o->line);
-	fputs("\n\nModel ", out);
+		fprintf(out, _(" (line %d)"), o->line);
+	fputs("\n\n", out);
+	fputs(_("Model "), out);
 	fmt_md_text(out, mname);
-	fprintf(out, ": %d glimpses, σ = %s, places drawn: %s, seed %llu; "
-		"classes", m->steps, num_fixed(num, m->sigma, o->precision),
+	fprintf(out, _(": %d glimpses, σ = %s, places drawn: %s, seed %llu; "
+		"classes"), m->steps, num_fixed(num, m->sigma, o->precision),
 		glimpse_draw_name(tr->draw), (unsigned long long)tr->seed);
 	for (int k = 0; k < m->nclass; k++) {
 		fputs(k ? ", " : " ", out);
 		fmt_md_text(out, m->cls[k]);
 	}
-	fprintf(out, ".\n\nThe image, %d×%d pixels (0 black, 1 white):\n\n"
-		"| row |", im->height, im->width);
+	fputs(_("."), out); /* the sentence's full stop */
+	fputs("\n\n", out);
+	fprintf(out, _("The image, %d×%d pixels (0 black, 1 white):"),
+		im->height, im->width);
+	fprintf(out, "\n\n| %s |", _("row"));
 	for (int c = 0; c < im->width; c++)
 		fprintf(out, " %d |", c + 1);
 	fputs("\n|--:|", out);
@@ -72,10 +77,12 @@ static void gm_step(FILE *out, const struct glimpse_model *m,
 		{ "l_%d = l̂ + σ·ε", s->l },
 		{ "∂ log π / ∂ l̂_%d = (l - l̂)/σ²", s->dlogpi },
 	};
-	fprintf(out, "## Glimpse %d of %d\n\n", t + 1, m->steps);
+	fputs("## ", out);
+	fprintf(out, _("Glimpse %d of %d"), t + 1, m->steps);
+	fputs("\n\n", out);
 	snprintf(lab, sizeof lab, "h_%d", t);
 	gm_vec(out, lab, s->h_prev, m->hidden, prec);
-	fputs("| | row | column |\n|---|--:|--:|\n", out);
+	fprintf(out, "| | %s | %s |\n|---|--:|--:|\n", _("row"), _("column"));
 	for (size_t k = 0; k < sizeof place / sizeof place[0]; k++) {
 		fputs("| ", out);
 		fprintf(out, place[k].fmt, k == 0 ? t : t + 1);
@@ -84,12 +91,12 @@ static void gm_step(FILE *out, const struct glimpse_model *m,
 		gm_cell(out, place[k].v[1], prec);
 		fputc('\n', out);
 	}
-	fprintf(out, "| corner (row, column), from 0 | %d | %d |\n\n", s->row,
-		s->col);
+	fprintf(out, "| %s | %d | %d |\n\n", _("corner (row, column), from 0"),
+		s->row, s->col);
 	fprintf(out, "log π(l_%d \\| l̂_%d) = %s\n\n", t + 1, t + 1,
 		num_fixed(num, s->log_pi, prec));
-	gm_vec(out, "fovea ρ_1..4", s->x, 4, prec);
-	gm_vec(out, "periphery ρ_5..8", s->x + 4, 4, prec);
+	gm_vec(out, _("fovea ρ_1..4"), s->x, 4, prec);
+	gm_vec(out, _("periphery ρ_5..8"), s->x + 4, 4, prec);
 	snprintf(lab, sizeof lab, "[ρ_%d; l_%d]", t + 1, t + 1);
 	gm_vec(out, lab, s->x, GLIMPSE_IN, prec);
 	snprintf(lab, sizeof lab, "W_g·[ρ_%d; l_%d] + b_g", t + 1, t + 1);
@@ -107,8 +114,8 @@ static void gm_classify(FILE *out, const struct glimpse_model *m,
 			const struct glimpse_trace *tr, int prec)
 {
 	char num[NUM_BUFSZ];
-	fputs("## The class\n\n| k | class | W_o·h_T + b_o | ŷ |\n"
-	      "|--:|---|--:|--:|\n", out);
+	fprintf(out, "## %s\n\n| k | %s | W_o·h_T + b_o | ŷ |\n"
+		"|--:|---|--:|--:|\n", _("The class"), _("class"));
 	for (int k = 0; k < m->nclass; k++) {
 		fprintf(out, "| %d | ", k + 1);
 		fmt_md_text(out, m->cls[k]);
@@ -117,17 +124,22 @@ static void gm_classify(FILE *out, const struct glimpse_model *m,
 		gm_cell(out, tr->p[k], prec);
 		fputc('\n', out);
 	}
-	fputs("\nClass: **", out);
+	fputs("\n", out);
+	fputs(_("Class: "), out);
+	fputs("**", out);
 	fmt_md_text(out, m->cls[tr->pred]);
 	fputs("**\n", out);
 	if (tr->truth < 0)
 		return;
-	fputs("\nTrue class: **", out);
+	fputs("\n", out);
+	fputs(_("True class: "), out);
+	fputs("**", out);
 	fmt_md_text(out, m->cls[tr->truth]);
-	fprintf(out, "**; loss -log ŷ[true class] = %s, ",
+	fputs("**", out);
+	fprintf(out, _("; loss -log ŷ[true class] = %s, "),
 		num_fixed(num, tr->loss, prec));
-	fprintf(out, "reward R = %s\n\n| t | R̄_t | δ_t = R - R̄_t |\n"
-		"|--:|--:|--:|\n", num_fixed(num, tr->reward, prec));
+	fprintf(out, _("reward R = %s"), num_fixed(num, tr->reward, prec));
+	fputs("\n\n| t | R̄_t | δ_t = R - R̄_t |\n|--:|--:|--:|\n", out);
 	for (int t = 0; t < m->steps; t++) {
 		fprintf(out, "| %d |", t + 1);
 		gm_cell(out, m->base[t], prec);

@@ -20,6 +20,12 @@
 # 3 (SVG). diagram's SVG: its words Chinese, none of the English left.
 # 3 (again). diagram --format=text, the ASCII step diagram, is Chinese
 #    and fits 80 display columns.
+# 8. The formatters' words: the Markdown of a trace, of calc and of
+#    glimpse, the slide deck's visible text, and train's progress and
+#    report on stderr.  Each English phrase of a list is in the LANG=C
+#    output (so the list names real words) and not in the zh_CN one,
+#    which has the phrase's Chinese instead; a model file's description
+#    (data) stays English.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
 # msgfmt or tmux.
 . "$srcdir/tests/lib.sh"
@@ -362,4 +368,120 @@ expect xd "第 1 步：查询 s_1（解码器的新状态）给每个隐藏状�
 expect xd "注意力隐藏状态" "d: the result's label in Chinese"
 keys xd q
 wait_exit xd 0 "x, d: q quits"
+
+# 8. the formatters' words. en_zh NAME C-FILE ZH-FILE, then lines
+# "ENGLISH => CHINESE" on stdin: each English phrase in C-FILE, and ZH-FILE
+# holds the Chinese and not the English
+en_zh() {
+	while IFS= read -r pair; do
+		[ -n "$pair" ] || continue
+		en=${pair%% => *} cn=${pair#* => }
+		if ! grep -qF -- "$en" "$2"; then
+			not_ok "$1: \"$en\" under LANG=C (the list is out of date)"
+		elif grep -qF -- "$en" "$3"; then
+			not_ok "$1: \"$en\" is still English under zh_CN"
+		elif ! grep -qF -- "$cn" "$3"; then
+			not_ok "$1: \"$cn\" under zh_CN"
+		else
+			ok "$1: \"$en\" is \"$cn\" under zh_CN"
+		fi
+	done
+}
+# both NAME ARGS...: the output (and errors) of ARGS under LANG=C into
+# $TMP/NAME.c, under zh_CN into $TMP/NAME.zh
+both() {
+	n=$1
+	shift
+	LANG=C "$ATTN_TRACE" "$@" >"$TMP/$n.c" 2>&1
+	zh "$@" >"$TMP/$n.zh" 2>&1
+}
+both md trace --format=markdown
+en_zh "trace --format=markdown" "$TMP/md.c" "$TMP/md.zh" <<'EOF'
+(greedy decoding) => （贪心解码）
+; 4 digits. => ；保留 4 位小数。
+## Encoding => ## 编码
+| i | word | x_i | h_i | => | i | 词 | x_i | h_i |
+### t=1: the decoder reads => ### t=1：解码器读入
+| i | word | e_1,i | => | i | 词 | e_1,i |
+Output: **i** => 输出：**i**
+ŷ_1 by word: => ŷ_1 中每个词的概率：
+## dot scorer: e_t,i => ## dot 打分函数：e_t,i
+Output words: i am a student => 输出的词：i am a student
+EOF
+both mdp trace --format=markdown --window=local-p
+en_zh "trace --format=markdown --window=local-p" "$TMP/mdp.c" "$TMP/mdp.zh" <<'EOF'
+The window: ⌊p_1⌋ ± D = ⌊1.1106⌋ ± 1, positions 1 .. 2 => 窗口：⌊p_1⌋ ± D = ⌊1.1106⌋ ± 1，位置 1 .. 2
+, below 1: nothing is renormalised => ，小于 1：不再重新归一化
+| Gaussian | => | 高斯因子 |
+EOF
+both mdg trace --format=markdown --gradient-paths --target="i am a student" je suis étudiant
+en_zh "trace --format=markdown --gradient-paths" "$TMP/mdg.c" "$TMP/mdg.zh" <<'EOF'
+### Gradient paths of L_5 => ### L_5 的梯度路径
+direct: through step 5's attention alone => 直接：只经由第 5 步的注意力
+| ‖direct‖ | ‖through the recurrence‖ | => | ‖直接‖ | ‖经由循环连接‖ |
+EOF
+both mds self --format=markdown
+en_zh "self --format=markdown" "$TMP/mds.c" "$TMP/mds.zh" <<'EOF'
+# Self-attention of: => # 自注意力：
+: d_model 4, 2 heads of d_k = d_v = 2; mask: none; positions: sin/cos added. => ：d_model 4，2 个头，d_k = d_v = 2；掩码：无；位置：加上 sin/cos 位置编码。
+EOF
+both calcmd calc --format=markdown --query=1,2 --keys='1,0;0,1'
+en_zh "calc --format=markdown" "$TMP/calcmd.c" "$TMP/calcmd.zh" <<'EOF'
+# attn-trace calc: attention on any vectors => # attn-trace calc：任意向量上的注意力
+Scorer dot => 打分函数 dot
+weights none; 4 digits. => 权重：无；保留 4 位小数。
+## Inputs => ## 输入
+| vector | numbers | => | 向量 | 数值 |
+## Scores => ## 分数
+| terms | intermediates | => | 各项 | 中间值 |
+## Softmax and the weighted sum => ## softmax 与加权求和
+The output c_1 = => 输出 c_1 =
+EOF
+both gmd glimpse -f markdown "$top_srcdir/data/images/train/bar-x0.pgm"
+en_zh "glimpse -f markdown" "$TMP/gmd.c" "$TMP/gmd.zh" <<'EOF'
+# Glimpses on => # 瞥视：
+: 3 glimpses, σ = 0.3000, places drawn: sample, seed 1; classes dot, bar, box. => ：3 次瞥视，σ = 0.3000，位置的抽取：sample，随机种子 1；类别 dot, bar, box。
+The image, 6×6 pixels (0 black, 1 white): => 图像，6×6 像素（0 为黑，1 为白）：
+## Glimpse 1 of 3 => ## 第 1 次瞥视，共 3 次
+| corner (row, column), from 0 | => | 左上角（行，列），从 0 起 |
+fovea ρ_1..4 = => 中央凹 ρ_1..4 =
+## The class => ## 类别
+Class: ** => 类别：**
+EOF
+# the deck's visible text: the HTML without its script, style and tags
+LANG=C "$ATTN_TRACE" deck -o "$TMP/deck-c.html" >/dev/null 2>&1
+for f in deck-c deck; do
+	/usr/bin/python3 - "$TMP/$f.html" >"$TMP/$f.txt" <<'EOF'
+import html, re, sys
+s = open(sys.argv[1], encoding="utf-8").read()
+s = re.sub(r"<(script|style)>.*?</\1>", "", s, flags=re.S)
+s = re.sub(r"<sub>", "_", s)  # a subscript as the trace writes it
+print(html.unescape(re.sub(r"<[^>]+>", "", s)))
+EOF
+done
+en_zh "deck" "$TMP/deck-c.txt" "$TMP/deck.txt" <<'EOF'
+Attention, step by step => 一步一步看注意力
+variant => 变体
+→ or Space: the next slide => → 或空格：下一张幻灯片
+Encoding: the source, word by word => 编码：逐词读入源句
+each word's embedding x_i and the encoder's state h_i => 每个词的词嵌入 x_i 和编码器的隐藏状态 h_i
+Step 1 of 5 · scoring => 第 1 步，共 5 步 · 打分
+Step 1 of 5 · weighted-sum => 第 1 步，共 5 步 · 加权求和
+the decoder reads “<s>” and outputs “i” => 解码器读入“<s>”，输出“i”
+the query => 查询
+output “i”, P = 0.9287 => 输出“i”，P = 0.9287
+Every step's weights α_t,i => 每一步的权重 α_t,i
+a row for each step => 每一步一行
+EOF
+both train train --pairs="$top_srcdir/data/toy.pairs" --epochs=2 --seed=1 -o -
+en_zh "train" "$TMP/train.c" "$TMP/train.zh" <<'EOF'
+epoch 1/2  loss => 第 1/2 轮  损失
+trained 2 epochs in => 训练了 2 轮
+greedy decoding reproduces 0/38 pairs with dot, 0/38 with general => 贪心解码重现了：dot 0/38 个句对，general 0/38
+alignment accuracy on the training pairs: dot => 训练句对上的对齐准确率：dot
+EOF
+check "train: the model file's description stays English under zh_CN" \
+	grep -qF "Greedy decoding reproduces, of the training pairs," "$TMP/train.zh"
+check "train: so are the model file's counts of the pairs" \
+	grep -qxF "# 0/38 pairs with dot, 0/38 with general, 0/38 with concat, 0/38 with scaled, 0/38 with location, 0/38 with additive, 0/38 with location-aware." "$TMP/train.zh"
 finish
