@@ -197,6 +197,15 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 			   const double *Hs, const struct score_in *in,
 			   struct score_ws *ws);
 
+/* Sets the entries of v (len), step t's intermediate what (an enum
+ * whatif_what: its state, scores, weights or context) of run, that the
+ * trace's --set edits name (cfg.set), keeping the values they replace in
+ * tr->set_old.  An index past len is left alone (whatif_check_trace
+ * reports it).  Every step program calls it for its state, and
+ * trace_scores and trace_attend for the rest. */
+void trace_set_apply(struct trace *tr, int run, int t, int what, double *v,
+		     int len);
+
 /* Records the softmax of e (n): α_t.  Returns it (n). */
 const double *trace_softmax(struct trace *tr, int run, int t,
 			    const double *e);

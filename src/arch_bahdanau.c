@@ -27,6 +27,7 @@
 #include "i18n.h"
 #include "num.h"
 #include "train_part.h"
+#include "whatif.h"
 
 /* s_0 = tanh(W_init·←h_1): ←h_1 is the second half of h_1, the backward
  * RNN's last state (it has read the whole sentence) */
@@ -147,6 +148,7 @@ static int bahdanau_step(struct trace *tr, int run, int t, int word,
 	/* step 4: the RNN reads y_{t-1} and c_t */
 	const double *y = trace_embed(tr, &m->tgt, word, run, t, 0);
 	bahdanau_rnn(tr, run, t, y, prev, c, s);
+	trace_set_apply(tr, run, t, WHATIF_STATE, s, m->H); /* --set */
 	/* step 5: the output reads s_t, c_t and y_{t-1} */
 	return bahdanau_output(tr, run, t, s, c, y);
 }

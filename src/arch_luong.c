@@ -24,6 +24,7 @@
 #include "i18n.h"
 #include "num.h"
 #include "train_part.h"
+#include "whatif.h"
 
 #include <string.h>
 
@@ -127,6 +128,7 @@ static int luong_step(struct trace *tr, int run, int t, int word,
 					   : N_("s_0 = h_{n}, the last encoder state");
 		r->note_op = 4;
 	}
+	trace_set_apply(tr, run, t, WHATIF_STATE, s, m->H); /* --set */
 	/* steps 2-4: score s_t against every h_i, the weights (the
 	 * softmax), the context vector */
 	const double *c = trace_attend(tr, run, t, s, Hs, in, ws);

@@ -460,7 +460,10 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 						WHATIF_MAX);
 		o->set_arg[o->fmt.nset++] = arg;
 		o->fmt.set = o->set_edits;
+		o->cfg.set = o->set_edits; /* the intermediates' */
+		o->cfg.nset = o->fmt.nset;
 		return 0;
+	case CLI_OPT_explain: o->explain = arg; return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
 		return cli_selection(&o->cfg, c, arg);
@@ -788,7 +791,22 @@ int cli_load(struct model *m, const struct cli_opts *o)
 			return EXIT_USAGE;
 		}
 	}
+	struct errbuf err;
+	if (whatif_check_cfg(o->fmt.set, o->fmt.nset, &o->cfg, &err) != 0) {
+		cli_usage_error(err.msg);
+		model_free(m);
+		return EXIT_USAGE;
+	}
 	return 0;
+}
+
+int cli_set_check(const struct trace *tr, const struct cli_opts *o)
+{
+	struct errbuf err;
+	if (whatif_check_trace(o->fmt.set, o->fmt.nset, tr, &err) == 0)
+		return 0;
+	cli_usage_error(err.msg);
+	return EXIT_USAGE;
 }
 
 int cli_check_overwrite(const char *out, const char *opt, const char *in)
@@ -867,6 +885,11 @@ static int cli_tui_run(const struct model *ms, int n,
 			goto out;
 		}
 		archs[made] = &trs[made];
+		if ((rc = cli_set_check(&trs[made], o)) != 0) {
+			made++;
+			goto out;
+		}
+		rc = EXIT_DATA;
 	}
 	if (note[0]) /* the stepper takes the screen: a line before it */
 		cli_messagef(_("note: %s"), note);

@@ -54,6 +54,7 @@ struct cli_opts {
 	int cfg_set;            /* --hard or --seed was given */
 	int feed;               /* --input-feeding: the model must have it */
 	const char *set_arg[WHATIF_MAX]; /* (fmt.nset) the --set arguments */
+	const char *explain;    /* --explain NAME, or NULL */
 	struct whatif_edit set_edits[WHATIF_MAX]; /* fmt.set: as applied */
 };
 
@@ -186,6 +187,10 @@ int cli_load_window(struct model *m, const char *path, int arch, int feed,
  * Then applies the --set edits (fmt.set filled); a bad one returns
  * EXIT_USAGE after its --set:N:COL message, m freed. */
 int cli_load(struct model *m, const struct cli_opts *o);
+
+/* Whether the intermediate --set edits of o were in tr (whatif_check_trace):
+ * returns 0, or EXIT_USAGE after the error is printed. */
+int cli_set_check(const struct trace *tr, const struct cli_opts *o);
 
 /* Refuses an output (-o out; NULL or "-": standard output) that would
  * overwrite the input that option opt reads (in; "-": standard input, NULL:

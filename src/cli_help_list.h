@@ -132,7 +132,16 @@ HELP(seed, C_MAIN | C(heatmap), "N",
 HELP(set, C(trace) | C(tui), "NAME=VALUE",
      "what-if: set a weight or embedding before tracing,\n"
      "by its model section and indices from 1, e.g.\n"
-     "general.W[2][3]=0.5 or source[je][2]=-1 (repeatable)")
+     "general.W[2][3]=0.5 or source[je][2]=-1, or one\n"
+     "step's value: step[T].state[K], step[T].scores[I],\n"
+     "step[T].weights[I] (not renormalised) or\n"
+     "step[T].context[K], e.g. step[2].scores[1]=3\n"
+     "(repeatable)")
+HELP(explain, C(trace), "NAME",
+     "why this number: the formula of a step's value\n"
+     "(NAME as --set names it, e.g. step[1].weights[2])\n"
+     "with its operands, and theirs, back to the\n"
+     "embeddings and the weights, instead of the trace")
 HELP(gradient, C_MAIN, "",
      "with --hard and --target: REINFORCE's learning\n"
      "signal at each step (R, R̄, R - R̄, the score-function,\n"

@@ -117,6 +117,7 @@ OPT(calc_output, "output", 'o', REQ, C(calc), V(FILE))
 OPT(glimpse_batch, "batch", 0, REQ, C(glimpse), V(FILE))
 OPT(glimpse_tui, "tui", 0, NO, C(glimpse) | C(calc), V(NONE))
 OPT(set, "set", 0, REQ, C(trace) | C(tui), V(NONE))
+OPT(explain, "explain", 0, REQ, C(trace), V(STEP_VALUES))
 OPT(help, "help", 'h', NO, C_ALL, V(NONE))
 OPT(version, "version", 'V', NO, C(trace) | C(tui) | C(model), V(NONE))
 #undef C_TRACING

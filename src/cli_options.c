@@ -24,6 +24,7 @@
 #include "trace.h"
 #include "tui.h"
 #include "utf8.h"
+#include "whatif.h"
 #include "window.h"
 
 struct cli_option {
@@ -283,6 +284,16 @@ static const char *cli_heads_nth(int k)
 	return k < SELF_HEADS && k < 9 ? digits[k] : NULL;
 }
 
+/* --explain: a step's values (whatif_keys), at step 1, entry 1 */
+static const char *cli_step_value_nth(int k)
+{
+	static char name[64];
+	if (k >= WHATIF_WHAT_COUNT - 1)
+		return NULL;
+	snprintf(name, sizeof name, "step[1].%s[1]", whatif_keys[k].key);
+	return name;
+}
+
 static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_SCORERS] = cli_scorer_nth,
 	[CLI_V_ARCHS] = cli_arch_nth,
@@ -297,6 +308,7 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_ACCURACY_FORMATS] = accuracy_format_name,
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
+	[CLI_V_STEP_VALUES] = cli_step_value_nth,
 };
 
 /* Prints the values of option o from their registry, a line each, after

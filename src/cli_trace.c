@@ -990,7 +990,65 @@ static int batch_run(struct outfile *of, const struct model *m,
 	return b.read_failed ? -1 : b.failed;
 }
 
-/* Traces the sentence of the command line; returns 0 or -1. */
+/* With --set in text: the unedited trace into *base, for the marks of
+ * the numbers that changed; its model is m, or *m0 read again (*own set
+ * to 1) when an edit changed m.  Returns base, or NULL: no --set,
+ * another format, or a model that cannot be read again (standard input,
+ * which a note says). */
+static const struct trace *single_base(struct trace *base, struct model *m0,
+				       int *own, const struct model *m,
+				       const struct cli_opts *o,
+				       const char *sentence)
+{
+	struct trace_cfg cfg = o->cfg;
+	struct errbuf err;
+	*own = 0;
+	if (!o->fmt.nset || o->format != FORMAT_TEXT)
+		return NULL;
+	if (whatif_has(o->fmt.set, o->fmt.nset, 1)) {
+		if (o->model_path && strcmp(o->model_path, "-") == 0) {
+			cli_messagef(_("note: a model read from standard input "
+				       "is read once: the numbers --set changed "
+				       "are not marked"));
+			return NULL;
+		}
+		if (cli_load_window(m0, o->model_path, o->arch, o->feed,
+				    o->cfg.window) != 0)
+			return NULL;
+		*own = 1;
+		m = m0;
+	}
+	cfg.set = NULL;
+	cfg.nset = 0;
+	if (tok_trace_note(base, m, sentence, o->target, o->scorers, NULL, 0,
+			   &cfg, &err) == 0)
+		return base;
+	if (*own)
+		model_free(m0);
+	*own = 0;
+	return NULL;
+}
+
+/* Writes trace tr of the sentence, with --set in text the changed
+ * numbers marked (single_base). */
+static void single_write(struct outfile *of, const struct trace *tr,
+			 const struct model *m, const struct cli_opts *o,
+			 const char *sentence)
+{
+	struct fmt_opts fo = o->fmt;
+	struct trace base;
+	struct model m0;
+	int own;
+	fo.base = single_base(&base, &m0, &own, m, o, sentence);
+	trace_write(of->fp, tr, o, &fo, 1);
+	if (fo.base)
+		trace_free(&base);
+	if (own)
+		model_free(&m0);
+}
+
+/* Traces the sentence of the command line; returns 0, -1, or EXIT_USAGE
+ * for a --set the trace does not have (printed). */
 static int single_run(struct outfile *of, const struct model *m,
 		      const struct cli_opts *o, const char *sentence)
 {
@@ -1002,9 +1060,24 @@ static int single_run(struct outfile *of, const struct model *m,
 		cli_error(err.msg);
 		return -1;
 	}
+	if (cli_set_check(&tr, o) != 0) {
+		trace_free(&tr);
+		return EXIT_USAGE;
+	}
+	struct whatif_edit ex;
+	if (o->explain && (whatif_name(m, o->explain, &ex, &err) != 0 ||
+			   whatif_check_trace(&ex, 1, &tr, &err) != 0)) {
+		whatif_as_explain(&err);
+		cli_usage_error(err.msg);
+		trace_free(&tr);
+		return EXIT_USAGE;
+	}
 	if (note[0])
 		cli_messagef(_("note: %s"), note);
-	trace_write(of->fp, &tr, o, &o->fmt, 1);
+	if (o->explain)
+		fmt_text_explain(of->fp, &tr, &ex, &o->fmt);
+	else
+		single_write(of, &tr, m, o, sentence);
 	outfile_wrote(of);
 	trace_free(&tr);
 	return 0;
@@ -1060,12 +1133,24 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 					"drop %s", o->batch ? "--batch" : "--model");
 	if (o->arch == ARCH_ALL && o->fmt.nset)
 		return cli_usage_error("--set edits one model; drop --arch=all");
+	if (o->explain && (o->batch || o->arch == ARCH_ALL ||
+			   o->format != FORMAT_TEXT))
+		return cli_usage_errorf("--explain writes one value's "
+					"formulas as text; drop %s",
+					o->batch ? "--batch"
+					: o->arch == ARCH_ALL ? "--arch=all"
+							      : "--format");
 	struct model m;
 	int lrc = 0;
 	if (o->arch == ARCH_ALL)
 		memset(&m, 0, sizeof m); /* each run loads its own */
 	else if ((lrc = cli_load(&m, o)) != 0)
 		return lrc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
+	if (o->batch && whatif_has(o->fmt.set, o->fmt.nset, 0)) {
+		model_free(&m);
+		return cli_usage_error("--set of a step's value edits one "
+				       "sentence's trace; drop --batch");
+	}
 	struct outfile of;
 	struct errbuf err;
 	if (outfile_open(&of, o->output, &err) != 0) {
@@ -1078,10 +1163,15 @@ int cli_trace(int argc, char **argv, const struct cli_opts *o)
 		failed = batch_run(&of, &m, o);
 	} else {
 		char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
-		failed = (o->arch == ARCH_ALL ? all_run(&of, o, sentence)
-					      : single_run(&of, &m, o, sentence))
-			 != 0;
+		failed = o->arch == ARCH_ALL ? all_run(&of, o, sentence)
+					     : single_run(&of, &m, o, sentence);
 		free(sentence);
+		if (failed == EXIT_USAGE) {
+			model_free(&m);
+			outfile_abort(&of);
+			return EXIT_USAGE;
+		}
+		failed = failed != 0;
 	}
 	model_free(&m);
 	/* a run that failed outright, or a strict batch that stopped, leaves

@@ -25,6 +25,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->arch = NULL;
 	o->nset = 0;
 	o->set = NULL;
+	o->base = NULL;
 }
 
 void fmt_buf_grow(struct fmt_buf *b, size_t n)

@@ -21,6 +21,7 @@
 #define FMT_SELF_JSON_VERSION "attn-trace-self/3"
 
 struct whatif_edit;
+struct fmt_buf;
 struct fmt_opts {
 	int precision;   /* digits after the point, 0..NUM_MAX_PREC */
 	int top;         /* output probabilities listed at each step */
@@ -41,7 +42,33 @@ struct fmt_opts {
 	struct whatif_edit *set; /* (nset) the edits applied to the model,
 	                    owned by the caller (struct cli_opts); JSON
 	                    writes them as "set", text as a "set" line */
+	const struct trace *base; /* text with --set: the unedited trace,
+	                    whose numbers each changed one is shown with
+	                    (fmt_mark_changes); NULL: no marks */
 };
+
+/* --set's marks: b->p[from .. b->len) is the text of one record of the
+ * edited trace, old (oldlen bytes) the same record's text in the
+ * unedited one.  If both have the same number of lines, each line whose
+ * numbers differ is followed by a line "was" with the old numbers in
+ * the columns of the new ones (a line whose words differ too: "was: "
+ * and the old line).  Text that differs in its number of lines, or is
+ * the same, is left as it is. */
+void fmt_mark_changes(struct fmt_buf *b, size_t from, const char *old,
+		      size_t oldlen);
+
+/* Record r of tr as the text trace writes it, appended to b. */
+void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
+		      const struct trace_rec *r, const struct fmt_opts *o);
+
+/* trace --explain (src/fmt_explain.c): where the step's value that e
+ * names (whatif_name) comes from, in each run of tr that has it: a line
+ * "NAME = VALUE (SCORER run), from:", then the value's record as text,
+ * and indented under it the records it is made from, theirs under them,
+ * back to the embeddings and the weights; a record written already is
+ * named with "as above".  Returns fmt_buf_flush()'s status. */
+int fmt_text_explain(FILE *out, const struct trace *tr,
+		     const struct whatif_edit *e, const struct fmt_opts *o);
 
 /* The defaults: precision 4, top 3, every stage, with the terms. */
 void fmt_opts_default(struct fmt_opts *o);

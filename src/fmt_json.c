@@ -474,6 +474,8 @@ static void jw_step_rec(const struct jw *w, const struct trace_rec *r)
 	}
 }
 
+static void jw_step_set(const struct jw *w, int run, int t);
+
 static void jw_step(const struct jw *w, int run, int t)
 {
 	const struct trace_run *ru = &w->tr->runs[run];
@@ -484,6 +486,7 @@ static void jw_step(const struct jw *w, int run, int t)
 	fmt_buf_int(w->b, t);
 	fmt_buf_puts(w->b, ", \"input\": ");
 	fmt_buf_json_string(w->b, w->tr->m->tgt.words[ru->input[t - 1]]);
+	jw_step_set(w, run, t);
 	for (int k = first; k < end; k++)
 		jw_step_rec(w, &w->tr->recs[k]);
 	fmt_buf_puts(w->b, "}");
@@ -547,8 +550,12 @@ static void jw_run(const struct jw *w, int run)
 	fmt_buf_puts(w->b, "}");
 }
 
-/* "set": the --set edits applied to the model, if any, each with its
- * name, the value set and the value it replaced. */
+/* "set": the --set edits, each with its name and the value set; a
+ * model's with the value it replaced, an intermediate's with its step
+ * ("step"), what it is ("what", its plain name), its entry from 1
+ * ("index") and, for a weight, "renormalised": false (the others keep
+ * the value set, the weights are not made to sum to 1 again): the
+ * values it replaced are the steps' own (jw_step_set). */
 static void jw_set(const struct jw *w)
 {
 	if (!w->o->nset)
@@ -560,12 +567,46 @@ static void jw_set(const struct jw *w)
 		fmt_buf_json_string(w->b, e->name);
 		fmt_buf_puts(w->b, ", \"value\": ");
 		fmt_buf_json_num(w->b, e->value);
-		fmt_buf_puts(w->b, ", \"old\": ");
-		fmt_buf_json_num(w->b, e->old);
+		if (e->what == WHATIF_MODEL) {
+			fmt_buf_puts(w->b, ", \"old\": ");
+			fmt_buf_json_num(w->b, e->old);
+		} else {
+			fmt_buf_printf(w->b, ", \"step\": %d, \"what\": \"%s\", "
+				       "\"index\": %d", e->step,
+				       whatif_keys[e->what - 1].key,
+				       e->index + 1);
+			if (e->what == WHATIF_WEIGHTS)
+				fmt_buf_puts(w->b, ", \"renormalised\": false");
+		}
 		fmt_buf_puts(w->b, "}");
 	}
 	fmt_buf_puts(w->b, "],");
 	jw_nl(w, 1);
+}
+
+/* A step's "set": the intermediate --set edits made at step t of run,
+ * each {"name", "value", "old"}, old the value the step had computed;
+ * nothing when there are none. */
+static void jw_step_set(const struct jw *w, int run, int t)
+{
+	const struct trace *tr = w->tr;
+	int any = 0;
+	for (int k = 0; k < tr->cfg.nset; k++) {
+		const struct whatif_edit *e = &tr->cfg.set[k];
+		double old = tr->set_old[run * tr->cfg.nset + k];
+		if (e->what == WHATIF_MODEL || e->step != t || isnan(old))
+			continue;
+		fmt_buf_puts(w->b, any++ ? ", {\"name\": "
+				       : ", \"set\": [{\"name\": ");
+		fmt_buf_json_string(w->b, e->name);
+		fmt_buf_puts(w->b, ", \"value\": ");
+		fmt_buf_json_num(w->b, e->value);
+		fmt_buf_puts(w->b, ", \"old\": ");
+		fmt_buf_json_num(w->b, old);
+		fmt_buf_puts(w->b, "}");
+	}
+	if (any)
+		fmt_buf_puts(w->b, "]");
 }
 
 static void jw_header(const struct jw *w)

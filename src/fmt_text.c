@@ -574,6 +574,34 @@ static void text_words(struct fmt_buf *b, const struct vocab *v, const int *w, i
 	}
 }
 
+/* The header's line of --set edit k: "set: NAME = VALUE (was OLD)"; an
+ * intermediate's old value is each run's ("was dot 0.1, general 0.2";
+ * "dot: not reached" for a step a greedy run did not make). */
+static void text_set_line(struct fmt_buf *b, const struct trace *tr,
+			  const struct fmt_opts *o, int k)
+{
+	const struct whatif_edit *e = &o->set[k];
+	fmt_buf_printf(b, "set: %s = ", e->name);
+	text_num(b, e->value, o->precision, 0);
+	fmt_buf_puts(b, " (was ");
+	if (e->what == WHATIF_MODEL || !tr->set_old)
+		text_num(b, e->old, o->precision, 0);
+	for (int r = 0; e->what != WHATIF_MODEL && tr->set_old &&
+			r < tr->nruns; r++) {
+		double old = tr->set_old[r * tr->cfg.nset + k];
+		if (r)
+			fmt_buf_puts(b, ", ");
+		if (tr->nruns > 1 || isnan(old))
+			fmt_buf_printf(b, "%s ",
+				       trace_scorer_name(tr->runs[r].scorer));
+		if (isnan(old))
+			fmt_buf_puts(b, _("not reached"));
+		else
+			text_num(b, old, o->precision, 0);
+	}
+	fmt_buf_puts(b, ")\n");
+}
+
 static void text_header(struct fmt_buf *b, const struct trace *tr,
 			const struct fmt_opts *o)
 {
@@ -585,13 +613,8 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	 * script may read them; the words in parentheses are prose */
 	fmt_buf_printf(b, _("model: %s (embedding %d, hidden %d, attention "
 			    "%d)\n"), m->name, m->E, m->H, m->A);
-	for (int k = 0; k < o->nset; k++) {
-		fmt_buf_printf(b, "set: %s = ", o->set[k].name);
-		text_num(b, o->set[k].value, o->precision, 0);
-		fmt_buf_puts(b, " (was ");
-		text_num(b, o->set[k].old, o->precision, 0);
-		fmt_buf_puts(b, ")\n");
-	}
+	for (int k = 0; k < o->nset; k++)
+		text_set_line(b, tr, o, k);
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
@@ -630,6 +653,50 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	fmt_buf_printf(b, "\nprecision: %d\n", o->precision);
 }
 
+/* The record of base (the unedited trace) at the place of r in tr: the
+ * same offset from the encoder's first record or from its step's, and
+ * of the same kind, run, step and word; or NULL (a step base did not
+ * reach). */
+static const struct trace_rec *text_base_rec(const struct trace *base,
+					     const struct trace *tr,
+					     const struct trace_rec *r)
+{
+	long k = (long)(r - tr->recs), bk;
+	if (r->run < 0) {
+		bk = base->enc_first_rec + (k - tr->enc_first_rec);
+	} else {
+		const struct trace_run *ru = &tr->runs[r->run];
+		if (r->run >= base->nruns || r->t < 1 ||
+		    r->t > base->runs[r->run].nsteps)
+			return NULL;
+		bk = base->runs[r->run].step_first[r->t - 1] +
+		     (k - ru->step_first[r->t - 1]);
+	}
+	if (bk < 0 || bk >= base->nrecs)
+		return NULL;
+	const struct trace_rec *rb = &base->recs[bk];
+	return rb->kind == r->kind && rb->run == r->run && rb->t == r->t &&
+	       rb->i == r->i ? rb : NULL;
+}
+
+/* text_rec(), and with --set (o->base) each changed number's old value
+ * under it (fmt_mark_changes). */
+static void text_rec_marked(struct fmt_buf *b, const struct trace *tr,
+			    const struct trace_rec *r,
+			    const struct fmt_opts *o)
+{
+	size_t at = b->len;
+	text_rec(b, tr, r, o);
+	const struct trace_rec *rb = o->base ? text_base_rec(o->base, tr, r)
+					     : NULL;
+	if (!rb)
+		return;
+	struct fmt_buf old = FMT_BUF_INIT;
+	text_rec(&old, o->base, rb, o);
+	fmt_mark_changes(b, at, old.p, old.len);
+	fmt_buf_free(&old);
+}
+
 /* Prints the records [first, first + count), with a heading wherever the
  * stage changes. */
 static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int count,
@@ -646,8 +713,21 @@ static void text_recs(struct fmt_buf *b, const struct trace *tr, int first, int 
 			fmt_buf_puts(b, trace_stage_name(stage));
 			TEXT_LIT(b, " ---\n");
 		}
-		text_rec(b, tr, r, o);
+		text_rec_marked(b, tr, r, o);
 	}
+}
+
+/* The run's line "\nSCORER output: WORDS" (and why it stopped). */
+static void text_run_output(struct fmt_buf *b, const struct trace *tr,
+			    int run)
+{
+	const struct trace_run *ru = &tr->runs[run];
+	fmt_buf_printf(b, _("\n%s output: "), trace_scorer_name(ru->scorer));
+	text_words(b, &tr->m->tgt, ru->pred, ru->nsteps);
+	if (!tr->ntgt && !ru->stopped)
+		fmt_buf_printf(b, _(" (stopped at the limit of %d steps)"),
+			       tr->max_steps);
+	fmt_buf_putc(b, '\n');
 }
 
 static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
@@ -672,14 +752,25 @@ static void text_run(struct fmt_buf *b, const struct trace *tr, int run,
 			       t, v->words[ru->input[t - 1]]);
 		text_recs(b, tr, first, end - first, o);
 	}
-	fmt_buf_printf(b, _("\n%s output: "), trace_scorer_name(ru->scorer));
-	text_words(b, v, ru->pred, ru->nsteps);
-	if (!tr->ntgt && !ru->stopped)
-		fmt_buf_printf(b, _(" (stopped at the limit of %d steps)"),
-			       tr->max_steps);
-	fmt_buf_putc(b, '\n');
-	if (gradpath_find(tr, run))
-		text_gradpath(b, tr, gradpath_find(tr, run), o->precision);
+	size_t at = b->len;
+	text_run_output(b, tr, run);
+	if (o->base && run < o->base->nruns) {
+		struct fmt_buf old = FMT_BUF_INIT;
+		text_run_output(&old, o->base, run);
+		fmt_mark_changes(b, at, old.p, old.len);
+		fmt_buf_free(&old);
+	}
+	if (!gradpath_find(tr, run))
+		return;
+	at = b->len;
+	text_gradpath(b, tr, gradpath_find(tr, run), o->precision);
+	if (o->base && run < o->base->nruns && gradpath_find(o->base, run)) {
+		struct fmt_buf old = FMT_BUF_INIT;
+		text_gradpath(&old, o->base, gradpath_find(o->base, run),
+			      o->precision);
+		fmt_mark_changes(b, at, old.p, old.len);
+		fmt_buf_free(&old);
+	}
 }
 
 /* "NAME by word: w1 x1, w2 x2, ...": each entry of v (over r's axis) with
@@ -698,6 +789,12 @@ static void text_by_word(struct fmt_buf *b, const struct trace *tr,
 		text_num(b, v[k], prec, 0);
 	}
 	fmt_buf_putc(b, '\n');
+}
+
+void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
+		      const struct trace_rec *r, const struct fmt_opts *o)
+{
+	text_rec(b, tr, r, o);
 }
 
 void fmt_text_rec(FILE *out, const struct trace *tr,

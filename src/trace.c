@@ -1,6 +1,7 @@
 /* trace.c: run the model and record every step of its arithmetic. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "num.h"
 #include "selection.h"
 #include "trace.h"
+#include "whatif.h"
 #include "window.h"
 
 #define ARENA_CHUNK 4096 /* doubles in one storage block */
@@ -254,6 +256,7 @@ const double *trace_scores(struct trace *tr, int run, int t, const double *s,
 	if (sc->uses_prev_alpha)
 		ws->aux = trace_alloc(tr, (size_t)n * SCORE_WS_AUX(tr->m));
 	sc->forward(in, s, e, ws);
+	trace_set_apply(tr, run, t, WHATIF_SCORES, e, n);
 	for (int i = 0; i < n; i++) {
 		struct score_view v = { tr, NULL, in, ws, s, i };
 		v.r = trace_rec_new(tr, REC_SCORE, STAGE_SCORING, run, t, i + 1);
@@ -342,9 +345,26 @@ const double *trace_attend(struct trace *tr, int run, int t, const double *q,
 	const double *e = trace_scores(tr, run, t, q, in, ws);
 	const double *a = window_get(tr->cfg.window)->weights(tr, run, t, q,
 							      e);
+	/* the weights and (soft) context live in the trace's storage: an
+	 * edit changes them where they are recorded */
+	trace_set_apply(tr, run, t, WHATIF_WEIGHTS, (double *)a, tr->n);
 	tr->runs[run].weights = a;
-	return selection_get(tr->cfg.selection)->context(tr, run, t, q, a,
-							 Hs);
+	const double *c = selection_get(tr->cfg.selection)->context(tr, run, t,
+								    q, a, Hs);
+	trace_set_apply(tr, run, t, WHATIF_CONTEXT, (double *)c, tr->m->H);
+	return c;
+}
+
+void trace_set_apply(struct trace *tr, int run, int t, int what, double *v,
+		     int len)
+{
+	for (int k = 0; k < tr->cfg.nset; k++) {
+		const struct whatif_edit *e = &tr->cfg.set[k];
+		if ((int)e->what != what || e->step != t || e->index >= len)
+			continue;
+		tr->set_old[run * tr->cfg.nset + k] = v[e->index];
+		v[e->index] = e->value;
+	}
 }
 
 const char *trace_weight_symbol(const struct trace *tr)
@@ -500,6 +520,9 @@ int trace_build_enc(struct trace *tr, const struct model *m,
 	const double *Hs = enc ? enc->encode(tr) : arch->encode(tr);
 	const double *s0 = enc ? enc->start(tr, Hs) : arch->start(tr, Hs);
 	tr->enc_nrecs = tr->nrecs - tr->enc_first_rec;
+	tr->set_old = trace_alloc(tr, SCORER_COUNT * (size_t)tr->cfg.nset + 1);
+	for (int k = 0; k < SCORER_COUNT * tr->cfg.nset; k++)
+		tr->set_old[k] = NAN;
 	for (int sc = 0; sc < SCORER_COUNT; sc++)
 		if (scorers & (1u << sc))
 			trace_decode(tr, tr->nruns++, sc, arch, Hs, s0);

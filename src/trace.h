@@ -17,6 +17,7 @@
 #include "util.h"
 
 struct train_work;
+struct whatif_edit;
 
 #define TRACE_MAX_TOKENS 64    /* words in a source or target sentence */
 #define TRACE_MAX_STEPS 100    /* decoder steps */
@@ -316,9 +317,15 @@ struct trace_cfg {
 	int grad_paths;    /* teacher-forced: record the gradient paths of
 	                      L_t at step t (src/gradpath.h); -1 the last
 	                      step, 0 none */
+	/* --set (src/whatif.h): the edits, of which those of an
+	 * intermediate value (what != WHATIF_MODEL) the trace makes at
+	 * their step, in every run (trace_set_apply); borrowed, NULL when
+	 * nset is 0 */
+	const struct whatif_edit *set;
+	int nset;
 };
 
-#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0, 0 }
+#define TRACE_CFG_DEFAULT { 0, 1, 0, 0, 0, 0, 0, 0, NULL, 0 }
 
 struct trace_run {
 	int scorer;       /* an enum scorer */
@@ -417,6 +424,10 @@ struct trace {
 	/* frees input in trace_free() when the trace owns it (an image read
 	 * for it, caption_trace_file()); NULL when input is borrowed */
 	void (*input_free)(void *input);
+	/* (SCORER_COUNT, cfg.nset): entry run * cfg.nset + k is the value
+	 * that edit k of cfg.set replaced in run run, as computed there;
+	 * NAN for an edit of the model, or a step the run did not reach */
+	double *set_old;
 };
 
 /* Runs model m on the source word indices src[0..n) and records the trace

@@ -7,8 +7,18 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "selection.h"
 #include "suggest.h"
+#include "trace.h"
 #include "whatif.h"
+
+const struct whatif_key whatif_keys[WHATIF_WHAT_COUNT - 1] = {
+	{ WHATIF_STATE, "state", "s", 0 },
+	{ WHATIF_SCORES, "scores", "e", 1 },
+	{ WHATIF_WEIGHTS, "weights", "alpha", 1 },
+	{ WHATIF_CONTEXT, "context", "c", 0 },
+};
+#define WHATIF_NKEYS ((int)(sizeof whatif_keys / sizeof whatif_keys[0]))
 
 /* The entry of tab[0..n) whose section is the n-byte name, or NULL after
  * err names it (and the closest section) at column 1. */
@@ -16,13 +26,14 @@ static const struct model_param *whatif_find(const struct model_param *tab,
 					     int n, const char *name,
 					     int argno, struct errbuf *err)
 {
-	const char *names[MODEL_MAX_PARAMS];
+	const char *names[MODEL_MAX_PARAMS + 1];
 	for (int k = 0; k < n; k++) {
 		if (strcmp(tab[k].section, name) == 0)
 			return &tab[k];
 		names[k] = tab[k].section;
 	}
-	const char *near = suggest_closest(name, names, n);
+	names[n] = "step"; /* step[T].KEY[K]: whatif_step */
+	const char *near = suggest_closest(name, names, n + 1);
 	if (near)
 		err_set(err, _("--set:%d:1: unknown name '%s'; did you mean %s?"),
 			argno, name, near);
@@ -72,6 +83,97 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 	return -1;
 }
 
+/* "=VALUE" at p (column p - arg + 1): the finite number into *v; -1
+ * after err. */
+static int whatif_value(const char *p, const char *arg, int argno, double *v,
+			struct errbuf *err)
+{
+	if (*p != '=') {
+		err_set(err, _("--set:%d:%d: expected '=VALUE', found '%s'"), argno,
+			(int)(p - arg) + 1, p);
+		return -1;
+	}
+	char *end;
+	*v = strtod(p + 1, &end);
+	if (!p[1] || *end || !isfinite(*v)) {
+		err_set(err, _("--set:%d:%d: expected a finite number, found '%s'"),
+			argno, (int)(p - arg) + 2, p + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The key of step[T].KEY at *p (column col), *p moved past it, or NULL
+ * after err names the closest. */
+static const struct whatif_key *whatif_key(const char **p, int argno,
+					   int col, struct errbuf *err)
+{
+	size_t len = strcspn(*p, "[=");
+	const char *names[2 * WHATIF_NKEYS];
+	char key[64];
+	snprintf(key, sizeof key, "%.*s", (int)(len < 63 ? len : 63), *p);
+	for (int k = 0; k < WHATIF_NKEYS; k++) {
+		if (strcmp(key, whatif_keys[k].key) == 0 ||
+		    strcmp(key, whatif_keys[k].alias) == 0) {
+			*p += len;
+			return &whatif_keys[k];
+		}
+		names[2 * k] = whatif_keys[k].key;
+		names[2 * k + 1] = whatif_keys[k].alias;
+	}
+	const char *near = suggest_closest(key, names, 2 * WHATIF_NKEYS);
+	if (near)
+		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; did "
+			"you mean %s?"), argno, col, key, near);
+	else
+		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; "
+			"expected state, scores, weights or context"), argno,
+			col, key);
+	return NULL;
+}
+
+/* An intermediate, arg = "step[T].KEY[K]=VALUE" (with value 0, the
+ * name alone, "step[T].KEY[K]"), into *out; m is read only (its H).
+ * Returns 0, or -1 after err. */
+static int whatif_step(const struct model *m, const char *arg, int argno,
+		       int value, struct whatif_edit *out, struct errbuf *err)
+{
+	const char *p = arg + 4; /* past "step" */
+	out->tcol = 6;
+	int t = whatif_index(&p, TRACE_MAX_STEPS, NULL, argno, 5, err);
+	if (t < 0)
+		return -1;
+	if (*p != '.') {
+		err_set(err, _("--set:%d:%d: expected '.' and state, scores, "
+			"weights or context, found '%s'"), argno,
+			(int)(p - arg) + 1, p);
+		return -1;
+	}
+	p++;
+	const struct whatif_key *key = whatif_key(&p, argno,
+						  (int)(p - arg) + 1, err);
+	if (!key)
+		return -1;
+	out->kcol = (int)(p - arg) + 2;
+	int k = whatif_index(&p, key->per_word ? TRACE_MAX_TOKENS : m->H,
+			     NULL, argno, (int)(p - arg) + 1, err);
+	if (k < 0 || (value && whatif_value(p, arg, argno, &out->value,
+					    err) != 0))
+		return -1;
+	if (!value && *p) {
+		err_set(err, _("--set:%d:%d: expected the end of the name, found "
+			"'%s'"), argno, (int)(p - arg) + 1, p);
+		return -1;
+	}
+	snprintf(out->name, sizeof out->name, "step[%d].%s[%d]", t + 1,
+		 key->key, k + 1);
+	out->what = key->what;
+	out->step = t + 1;
+	out->index = k;
+	out->old = NAN;
+	return 0;
+}
+
 int whatif_apply(struct model *m, const char *arg, int argno,
 		 struct whatif_edit *out, struct errbuf *err)
 {
@@ -80,6 +182,16 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	size_t nl = strcspn(arg, "[=");
 	char name[64];
 	snprintf(name, sizeof name, "%.*s", (int)(nl < 63 ? nl : 63), arg);
+	out->argno = argno;
+	out->step = out->index = out->tcol = out->kcol = 0;
+	out->what = WHATIF_MODEL;
+	if (strcmp(name, "step") == 0 && arg[nl] == '[')
+		return whatif_step(m, arg, argno, 1, out, err);
+	if (strcmp(name, "step") == 0) {
+		err_set(err, _("--set:%d:5: expected [T], a decoder step, as in "
+			"step[1].scores[2]=3, found '%s'"), argno, arg + nl);
+		return -1;
+	}
 	const struct model_param *e = whatif_find(tab, n, name, argno, err);
 	if (!e)
 		return -1;
@@ -93,24 +205,101 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 			return -1;
 	}
 	col = whatif_index(&p, e->cols, NULL, argno, (int)(p - arg) + 1, err);
-	if (col < 0)
+	double v;
+	if (col < 0 || whatif_value(p, arg, argno, &v, err) != 0)
 		return -1;
-	if (*p != '=') {
-		err_set(err, _("--set:%d:%d: expected '=VALUE', found '%s'"), argno,
-			(int)(p - arg) + 1, p);
-		return -1;
-	}
-	char *end;
-	double v = strtod(p + 1, &end);
-	if (!p[1] || *end || !isfinite(v)) {
-		err_set(err, _("--set:%d:%d: expected a finite number, found '%s'"),
-			argno, (int)(p - arg) + 2, p + 1);
-		return -1;
-	}
 	double *cell = &(*e->slot)[(size_t)row * (size_t)e->cols + (size_t)col];
 	snprintf(out->name, sizeof out->name, "%.*s", (int)(p - arg), arg);
 	out->old = *cell;
 	out->value = v;
 	*cell = v;
+	return 0;
+}
+
+int whatif_name(const struct model *m, const char *name,
+		struct whatif_edit *out, struct errbuf *err)
+{
+	memset(out, 0, sizeof *out);
+	out->argno = 1;
+	if (strncmp(name, "step[", 5) != 0) {
+		err_set(err, _("--explain:1:1: expected step[T].state[K], "
+			"step[T].scores[I], step[T].weights[I] or "
+			"step[T].context[K], found '%s'"), name);
+		return -1;
+	}
+	if (whatif_step(m, name, 1, 0, out, err) == 0)
+		return 0;
+	whatif_as_explain(err);
+	return -1;
+}
+
+void whatif_as_explain(struct errbuf *err)
+{
+	char msg[sizeof err->msg];
+	if (strncmp(err->msg, "--set:", 6) != 0)
+		return;
+	snprintf(msg, sizeof msg, "--explain:%s", err->msg + 6);
+	snprintf(err->msg, sizeof err->msg, "%s", msg);
+}
+
+int whatif_has(const struct whatif_edit *set, int n, int model)
+{
+	for (int k = 0; k < n; k++)
+		if ((set[k].what == WHATIF_MODEL) == (model != 0))
+			return 1;
+	return 0;
+}
+
+int whatif_check_cfg(const struct whatif_edit *set, int n,
+		     const struct trace_cfg *cfg, struct errbuf *err)
+{
+	for (int k = 0; k < n; k++) {
+		if (set[k].what == WHATIF_MODEL)
+			continue;
+		const char *why = cfg->selection != SELECTION_DEFAULT
+				  ? selection_get(cfg->selection)->option
+				  : cfg->grad_paths ? "gradient-paths" : NULL;
+		if (why) {
+			err_set(err, _("--set:%d:1: %s is set while the trace "
+				"runs, which --%s does not follow; expected "
+				"no --%s with it"), set[k].argno, set[k].name,
+				why, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The most steps a run of tr made. */
+static int whatif_steps(const struct trace *tr)
+{
+	int most = 0;
+	for (int r = 0; r < tr->nruns; r++)
+		if (tr->runs[r].nsteps > most)
+			most = tr->runs[r].nsteps;
+	return most;
+}
+
+int whatif_check_trace(const struct whatif_edit *set, int n,
+		       const struct trace *tr, struct errbuf *err)
+{
+	for (int k = 0; k < n; k++) {
+		const struct whatif_edit *e = &set[k];
+		if (e->what == WHATIF_MODEL)
+			continue;
+		int len = whatif_keys[e->what - 1].per_word ? tr->n : tr->m->H;
+		if (e->index >= len) {
+			err_set(err, _("--set:%d:%d: index '%d' out of range: "
+				"expected 1 to %d"), e->argno, e->kcol,
+				e->index + 1, len);
+			return -1;
+		}
+		if (e->step > whatif_steps(tr)) {
+			err_set(err, _("--set:%d:%d: step '%d' out of range: "
+				"expected 1 to %d, the steps of the trace"),
+				e->argno, e->tcol, e->step, whatif_steps(tr));
+			return -1;
+		}
+	}
 	return 0;
 }

@@ -38,6 +38,7 @@ offers "the commands" lessons attn-trace le
 offers "trace options" --batch= attn-trace trace --ba
 offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
+offers "--explain's step values" "step[1].weights[1]" attn-trace trace --explain "="  "step[1].w"
 offers "the formats" jsonl attn-trace trace --format js
 offers "calc's formats" markdown attn-trace calc --format m
 offers "the stages" weighted-sum attn-trace trace --stage w

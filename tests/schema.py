@@ -82,6 +82,13 @@ valid(TRACE, json.loads(out("trace", "--format=json", "--arch=all")),
       "trace --arch=all")
 valid(TRACE, json.loads(out("trace", "--format=json", "--stage=softmax",
                             "--scorer=all")), "trace --stage=softmax")
+# --set: a model's number and a step's values, in both architectures
+for arch in ("luong", "bahdanau"):
+    valid(TRACE, json.loads(out("trace", "--format=json", "--arch=" + arch,
+                                "--scorer=all", "--set=step[1].alpha[2]=0.9",
+                                "--set=step[1].s[1]=0.5",
+                                "--set=decoder.b[1]=0.1")),
+          "trace --set --arch=" + arch)
 lines = out("trace", "--format=jsonl", *json_csv.BATCH).splitlines()
 for line in lines:
     valid(LINE, json.loads(line), "batch line")

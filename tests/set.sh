@@ -43,6 +43,42 @@ bad 'general.W[1][1]=0.5x' "expected a finite number, found '0.5x'" \
 	"trailing junk"
 bad 'general.W[1][1]' "--set:2:16: expected '=VALUE'" "no value"
 bad 'general.W[1]=2' "--set:2:13: expected [INDEX]" "missing index"
+# a step's value, step[T].KEY[K]
+bad 'step[1].scroes[1]=1' \
+	"--set:2:9: unknown value 'scroes' of a step; did you mean scores?" \
+	"unknown value of a step"
+bad 'stpe[1].state[1]=1' "--set:2:1: unknown name 'stpe'; did you mean step?" \
+	"misspelt step"
+bad 'step[1].state[5]=1' \
+	"--set:2:15: index '5' out of range: expected 1 to 4" "state index > H"
+bad 'step[1].scores[4]=1' \
+	"--set:2:16: index '4' out of range: expected 1 to 3" \
+	"score index past the sentence"
+bad 'step[100].alpha[1]=1' \
+	"--set:2:6: step '100' out of range: expected 1 to " "step not reached"
+bad 'step=1' "--set:2:5: expected [T], a decoder step" "step without [T]"
+bad 'step[0].s[1]=1' "--set:2:6: index '0' out of range: expected 1 to 100" \
+	"step 0"
+bad 'step[1]state[1]=1' "--set:2:8: expected '.' and state, scores" \
+	"missing dot"
+bad 'step[1].e[1]=x' "--set:2:14: expected a finite number, found 'x'" \
+	"step value not a number"
+
+# a step's value is refused where the trace would not follow it
+run_cmd trace -o "$TMP/never" --hard --set='step[1].e[1]=1'
+expect_status 2 "--hard with a step's value"
+expect_err "--set:1:1: step[1].scores[1] is set while the trace runs, which --hard does not follow" \
+	"--hard with a step's value: message"
+printf 'je suis\n' >"$TMP/batch"
+run_cmd trace -o "$TMP/never" --batch="$TMP/batch" --set='step[1].e[1]=1'
+expect_status 2 "--batch with a step's value"
+expect_err "--set of a step's value edits one sentence's trace; drop --batch" \
+	"--batch with a step's value: message"
+if [ -e "$TMP/never" ]; then
+	not_ok "refused step values: something was written"
+else
+	ok "refused step values: nothing written"
+fi
 
 # the text header shows the edit and the value it replaced
 run_cmd trace --set=source[je][2]=-1.5
@@ -51,5 +87,114 @@ if grep -qx 'set: source\[je\]\[2\] = -1.5000 (was 2.2882)' "$TMP/out"; then
 	ok "text: set line with the old value"
 else
 	not_ok "text: set line: $(sed -n 3p "$TMP/out")"
+fi
+
+# the marks of the changed numbers: a golden of a small edited trace
+# (tests/golden/set-marks.txt), whose numbers and marks set_marks.py works
+# out from the unedited scores; without --set the text is as it was
+marks() {
+	(cd "$srcdir" && "$AT" trace --scorer=dot --stage=softmax \
+		--target='i am' "$@" je suis)
+}
+marks --set='step[1].scores[2]=-3' >"$TMP/marks.txt" 2>"$TMP/err"
+if diff -u "$top/tests/golden/set-marks.txt" "$TMP/marks.txt" >"$TMP/diff"
+then
+	ok "set-marks.txt"
+else
+	cat "$TMP/diff"
+	not_ok "set-marks.txt differs from the golden file"
+fi
+"$AT" trace --format=json --scorer=dot --target='i am' je suis \
+	>"$TMP/unedited.json"
+check "the marks agree with the softmax worked from the unedited scores" \
+	python3 "$top/tests/set_marks.py" "$top/tests/golden/set-marks.txt" \
+	"$TMP/unedited.json"
+if marks | grep -q '^ *was'; then
+	not_ok "marks without --set"
+else
+	ok "no marks without --set"
+fi
+# a model's edit is marked too: the unedited trace is made on the model
+# read again, before the edit
+marks --set='target[<s>][1]=2' >"$TMP/model-marks.txt"
+if grep -q '^was  *[-0-9]' "$TMP/model-marks.txt"; then
+	ok "a model's edit: changed numbers marked"
+else
+	not_ok "a model's edit: no marks"
+fi
+
+# --explain: e_1,2 of the dot scorer with what it is made from, at 12
+# digits; the numbers worked here from the lines it shows: e_1,2 = s_1·h_2,
+# s_1 = tanh(sum), sum = W_x·y_0 + W_h·s_0 + b
+run_cmd trace --scorer=dot -p 12 --explain='step[1].e[2]' je suis
+expect_status 0 "--explain"
+# vec LABEL: the numbers of the first line LABEL of s_1's record
+vec() {
+	sed -n '/^  s_1 = tanh(W_x/,/s_1 = tanh(sum)/p' "$TMP/out" |
+		grep -m1 "^ *$1 " | sed 's/.*\[//; s/\]//; s/,//g'
+}
+e12=$(grep -m1 '^e_1,2 = s_1·h_2 = ' "$TMP/out" | sed 's/.* = //')
+h2=$(grep -m1 '^    h_2 = tanh(sum) ' "$TMP/out" | sed 's/.*\[//; s/\]//; s/,//g')
+if echo "$(vec 's_1 = tanh(sum)') $h2 $e12" | awk '
+	{ d = $1*$5 + $2*$6 + $3*$7 + $4*$8; exit !(d - $9 < 1e-9 && $9 - d < 1e-9) }'
+then
+	ok "--explain: e_1,2 = s_1·h_2 from the lines shown ($e12)"
+else
+	not_ok "--explain: e_1,2 = $e12, not s_1·h_2: $(cat "$TMP/out")"
+fi
+if echo "$(vec 'W_x·y_0') $(vec 'W_h·s_0') $(vec b) $(vec sum) \
+	$(vec 's_1 = tanh(sum)')" | awk '
+	function th(x) { return (exp(2*x) - 1) / (exp(2*x) + 1) }
+	{ for (k = 1; k <= 4; k++) {
+		s = $k + $(k+4) + $(k+8)
+		if (s - $(k+12) > 1e-9 || $(k+12) - s > 1e-9) exit 1
+		if (th(s) - $(k+16) > 1e-9 || $(k+16) - th(s) > 1e-9) exit 1 } }'
+then
+	ok "--explain: s_1 = tanh(W_x·y_0 + W_h·s_0 + b) from the lines shown"
+else
+	not_ok "--explain: s_1's lines do not add up"
+fi
+if head -1 "$TMP/out" | grep -qx "step\[1\]\.scores\[2\] = $e12 (dot run), from:" &&
+	grep -q '^    h_2: as above$' "$TMP/out" &&
+	grep -q "^      y_0: the model's embedding of <s>$" "$TMP/out" &&
+	grep -q "x_1: the model's embedding of je$" "$TMP/out" &&
+	[ "$(grep -c 'h_1 = tanh(W_x' "$TMP/out")" = 1 ]; then
+	ok "--explain: the chain back to the embeddings, each record once"
+else
+	not_ok "--explain: the chain: $(cat "$TMP/out")"
+fi
+# with --set, the value set says so, with what its formula gave: the
+# header's old value
+run_cmd trace --scorer=dot --set='step[1].scores[2]=3' --explain='step[1].alpha[2]' je suis
+was=$("$AT" trace --scorer=dot --set='step[1].scores[2]=3' je suis |
+	sed -n 's/^set: step\[1\]\.scores\[2\] = 3.0000 (was \(.*\))$/\1/p')
+if grep -qx "      set by --set: step\[1\]\.scores\[2\] = 3.0000, computed $was" "$TMP/out"
+then
+	ok "--explain: a value set by --set, and what it was ($was)"
+else
+	not_ok "--explain: the value set: $(grep 'set by' "$TMP/out")"
+fi
+run_cmd trace --explain='step[1].weights[3]' je suis
+expect_status 2 "--explain: an index past the sentence"
+expect_err "--explain:1:17: index '3' out of range: expected 1 to 2" \
+	"--explain: an index past the sentence: message"
+run_cmd trace --explain='step[1].wieghts[1]' je suis
+expect_err "--explain:1:9: unknown value 'wieghts' of a step; did you mean weights?" \
+	"--explain: a misspelt value"
+run_cmd trace --format=json --explain='step[1].e[1]' je
+expect_status 2 "--explain refuses JSON"
+
+# a step's value: the header line with the value each run had computed
+# (dot's e_1,2 = s_1·h_2, worked here from s_1 and h_2 at 12 digits)
+run_cmd trace --scorer=dot -p 12
+s1=$(grep '^  s_1 = tanh(sum)' "$TMP/out" | sed 's/.*\[//; s/\]//')
+h2=$(grep '^  h_2 = tanh(sum)' "$TMP/out" | sed 's/.*\[//; s/\]//')
+run_cmd trace --scorer=dot --set='step[1].scores[2]=3'
+expect_status 0 "text with a step's --set"
+want=$(echo "$s1 $h2" | tr -d ',' | awk '{ printf "%.4f", $1*$5 + $2*$6 + $3*$7 + $4*$8 }')
+if grep -qx "set: step\[1\]\.scores\[2\] = 3.0000 (was $want)" "$TMP/out"; then
+	ok "text: a step's set line with the value it replaced ($want)"
+else
+	not_ok "text: a step's set line: $(grep '^set:' "$TMP/out"), expected was $want"
 fi
 finish

@@ -243,6 +243,20 @@ class TorchModel:
 
     window = "global"   # --window and --window-size of the cases
     D = 1
+    # --set of a step's value (tests/torch_set.py): (t, what, index from
+    # 0, value), what one of "state", "scores", "weights", "context"; the
+    # values they replace, by (t, what, index), into set_old
+    overrides = ()
+
+    def override(self, t, what, v):
+        """v with the overrides of step t's value what made, the old
+        values kept in self.set_old."""
+        for st, w, k, value in self.overrides:
+            if st == t and w == what and k < v.shape[0]:
+                v = v.clone()
+                self.set_old[(st, w, k)] = v[k].item()
+                v[k] = value
+        return v
 
     def attend(self, e, q, t, step):
         """The weights of step t from the scores e and the query q, with
@@ -409,12 +423,16 @@ class TorchModel:
                 y = self.tgt[fold(word)][1]
                 x = torch.cat([y, feed]) if self.feeding else y
                 s = self.decoder(x.unsqueeze(0), s.unsqueeze(0))[0]
+                s = self.override(t + 1, "state", s)
                 e, parts = self.score(scorer, s, Hs, prev)
+                e = self.override(t + 1, "scores", e)
                 win = {}
-                alpha = self.attend(e, s, t + 1, win)
+                alpha = self.override(t + 1, "weights",
+                                      self.attend(e, s, t + 1, win))
+                win["weights"] = alpha.tolist()
                 prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
-                c = alpha @ Hs
+                c = self.override(t + 1, "context", alpha @ Hs)
                 joined = torch.cat([c, s])
                 att = torch.tanh(self.W_c(joined))
                 logits = self.W_s(att)
@@ -558,13 +576,17 @@ class BahdanauTorch(TorchModel):
             for t in range(limit):
                 y = self.tgt[fold(word)][1]
                 e, parts = self.score(scorer, s, Hs, prev)      # s_{t-1}
+                e = self.override(t + 1, "scores", e)
                 win = {}
-                alpha = self.attend(e, s, t + 1, win)
+                alpha = self.override(t + 1, "weights",
+                                      self.attend(e, s, t + 1, win))
+                win["weights"] = alpha.tolist()
                 prev = alpha
                 weighted = alpha.unsqueeze(1) * Hs
-                c = alpha @ Hs
+                c = self.override(t + 1, "context", alpha @ Hs)
                 s_new = self.decoder(torch.cat([y, c]).unsqueeze(0),
                                      s.unsqueeze(0))[0]
+                s_new = self.override(t + 1, "state", s_new)
                 joined = torch.cat([s_new, c, y])
                 logits = self.W_o(joined)
                 probs = F.softmax(logits, dim=0)

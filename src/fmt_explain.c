@@ -1,0 +1,239 @@
+/* fmt_explain.c: trace --explain NAME (doc/trace-format.md, "Why this
+ * number: --explain"): where one value of a trace comes from, as text.
+ * The value's record first, as the text trace writes it (its formula
+ * with its operands filled in), then, indented under it, the record of
+ * each operand it reads, and theirs under them, back to the embeddings
+ * and the weights.  A record already written is named again, not
+ * repeated.  It walks the records only: an operand's maker is the record
+ * whose result holds it, found by address. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "i18n.h"
+#include "num.h"
+#include "whatif.h"
+#include "window.h"
+
+#define EX_MAX_KIDS 128 /* records one record is made from, at most */
+
+struct ex {
+	const struct trace *tr;
+	const struct fmt_opts *o;
+	struct fmt_buf *b;
+	unsigned char *seen; /* (tr->nrecs) 1: written already */
+};
+
+/* 1 if [a, a + na) and [c, c + nc) share a double; 2 if the first lies
+ * within the second. */
+static int ex_overlap(const double *a, int na, const double *c, int nc)
+{
+	uintptr_t a0 = (uintptr_t)a, a1 = (uintptr_t)(a + na);
+	uintptr_t c0 = (uintptr_t)c, c1 = (uintptr_t)(c + nc);
+	if (!(a0 < c1 && c0 < a1))
+		return 0;
+	return a0 >= c0 && a1 <= c1 ? 2 : 1;
+}
+
+/* Adds to kids (*n of them) the records before record k whose result
+ * overlaps v (len), the latest first, leaving out one whose result lies
+ * within one added (e_t holds each e_t,i: e_t is the maker). */
+static void ex_makers(const struct trace *tr, int k, const double *v,
+		      int len, int *kids, int *n)
+{
+	int first = *n;
+	for (int q = k - 1; q >= 0 && *n < EX_MAX_KIDS; q--) {
+		const struct trace_rec *r = &tr->recs[q];
+		if (!r->result || !ex_overlap(r->result, r->len, v, len))
+			continue;
+		int inside = 0;
+		for (int j = first; j < *n && !inside; j++)
+			inside = ex_overlap(r->result, r->len,
+					    tr->recs[kids[j]].result,
+					    tr->recs[kids[j]].len) == 2;
+		if (!inside)
+			kids[(*n)++] = q;
+	}
+}
+
+/* The records that record k is made from: the makers of its inputs; the
+ * records whose results are parts of its own (e_t of each e_t,i); for an
+ * RNN step, the embedding it reads. */
+static int ex_kids(const struct trace *tr, int k, int *kids)
+{
+	const struct trace_rec *r = &tr->recs[k];
+	int n = 0;
+	for (int j = 0; j < r->nops; j++)
+		if (r->ops[j].role == OP_INPUT)
+			ex_makers(tr, k, r->ops[j].v, r->ops[j].len, kids, &n);
+	for (int q = k - 1; q >= 0 && n < EX_MAX_KIDS; q--) {
+		const struct trace_rec *p = &tr->recs[q];
+		if (p->result && p->len < r->len &&
+		    ex_overlap(p->result, p->len, r->result, r->len) == 2)
+			kids[n++] = q;
+	}
+	if (r->kind == REC_RNN || r->kind == REC_FORWARD ||
+	    r->kind == REC_BACKWARD)
+		for (int q = k - 1; q >= 0 && n < EX_MAX_KIDS; q--)
+			if (tr->recs[q].kind == REC_EMBED &&
+			    tr->recs[q].run == r->run &&
+			    tr->recs[q].t == r->t && tr->recs[q].i == r->i) {
+				kids[n++] = q;
+				break;
+			}
+	return n;
+}
+
+/* Writes the text of r, each line indented by depth steps. */
+static void ex_text(struct ex *x, const struct trace_rec *r, int depth)
+{
+	struct fmt_buf t = FMT_BUF_INIT;
+	fmt_text_rec_buf(&t, x->tr, r, x->o);
+	for (size_t i = 0; i < t.len;) {
+		const char *nl = memchr(t.p + i, '\n', t.len - i);
+		size_t end = nl ? (size_t)(nl - t.p) + 1 : t.len;
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_put(x->b, t.p + i, end - i);
+		i = end;
+	}
+	fmt_buf_free(&t);
+}
+
+/* What r reads that no record made: the model's weights among its
+ * operands, and for an embedding, the model's row of its word. */
+static void ex_leaves(struct ex *x, const struct trace_rec *r, int depth)
+{
+	struct trace_names nm;
+	trace_names(x->tr, r, &nm);
+	for (int j = 0; j < r->nops; j++)
+		if (r->ops[j].role == OP_WEIGHT) {
+			fmt_buf_spaces(x->b, 2 * depth);
+			fmt_buf_printf(x->b, _("%s: a weight of the model\n"),
+				       nm.op[j][0] ? nm.op[j] : r->ops[j].id);
+		}
+	if (r->kind == REC_EMBED) {
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_printf(x->b, _("%s: the model's embedding of %s\n"),
+			       nm.symbol, r->run < 0
+			       ? x->tr->m->src.words[r->word]
+			       : x->tr->m->tgt.words[r->word]);
+	}
+}
+
+/* The step's value (an enum whatif_what) that r holds, or WHATIF_MODEL. */
+static enum whatif_what ex_what(const struct trace *tr,
+				const struct trace_rec *r)
+{
+	if (r->run < 0)
+		return WHATIF_MODEL;
+	if (r->kind == REC_SCORE)
+		return WHATIF_SCORES;
+	if (r->kind == REC_RNN)
+		return WHATIF_STATE;
+	if (r->kind == REC_CONTEXT)
+		return WHATIF_CONTEXT;
+	return r->result == trace_weights(tr, r->run, r->t) ? WHATIF_WEIGHTS
+							    : WHATIF_MODEL;
+}
+
+/* Under r, each --set of a step's value made in it: "set by --set: NAME
+ * = VALUE, computed OLD" (its formula gave OLD). */
+static void ex_set(struct ex *x, const struct trace_rec *r, int depth)
+{
+	const struct trace *tr = x->tr;
+	enum whatif_what w = ex_what(tr, r);
+	char num[NUM_BUFSZ];
+	for (int k = 0; w != WHATIF_MODEL && k < tr->cfg.nset; k++) {
+		const struct whatif_edit *e = &tr->cfg.set[k];
+		double old = tr->set_old[r->run * tr->cfg.nset + k];
+		if (e->what != w || e->step != r->t || isnan(old) ||
+		    (w == WHATIF_SCORES && e->index + 1 != r->i))
+			continue;
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_printf(x->b, _("set by --set: %s = "), e->name);
+		fmt_buf_put(x->b, num, num_fixed_len(num, e->value,
+						     x->o->precision));
+		fmt_buf_puts(x->b, _(", computed "));
+		fmt_buf_put(x->b, num, num_fixed_len(num, old,
+						     x->o->precision));
+		fmt_buf_putc(x->b, '\n');
+	}
+}
+
+static int ex_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Record k and, under it, what it is made from (each record once), in
+ * the order they were computed. */
+static void ex_rec(struct ex *x, int k, int depth)
+{
+	const struct trace_rec *r = &x->tr->recs[k];
+	if (x->seen[k]) {
+		struct trace_names nm;
+		trace_names(x->tr, r, &nm);
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_printf(x->b, _("%s: as above\n"), nm.symbol);
+		return;
+	}
+	x->seen[k] = 1;
+	ex_text(x, r, depth);
+	ex_set(x, r, depth + 1);
+	ex_leaves(x, r, depth + 1);
+	int kids[EX_MAX_KIDS];
+	int n = ex_kids(x->tr, k, kids);
+	qsort(kids, (size_t)n, sizeof *kids, ex_cmp);
+	for (int j = 0; j < n; j++)
+		ex_rec(x, kids[j], depth + 1);
+}
+
+/* The record of run that holds the value e names, or NULL. */
+static const struct trace_rec *ex_start(const struct trace *tr, int run,
+					const struct whatif_edit *e)
+{
+	const struct trace_rec *r = NULL;
+	switch (e->what) {
+	case WHATIF_STATE: return trace_find(tr, REC_RNN, run, e->step, 0);
+	case WHATIF_SCORES:
+		return trace_find(tr, REC_SCORE, run, e->step, e->index + 1);
+	case WHATIF_WEIGHTS:
+		r = trace_find(tr, REC_GAUSS, run, e->step, 0);
+		return r ? r : trace_find(tr, REC_SOFTMAX, run, e->step, 0);
+	case WHATIF_CONTEXT:
+		return trace_find(tr, REC_CONTEXT, run, e->step, 0);
+	case WHATIF_MODEL:
+	case WHATIF_WHAT_COUNT:
+		break;
+	}
+	return NULL;
+}
+
+int fmt_text_explain(FILE *out, const struct trace *tr,
+		     const struct whatif_edit *e, const struct fmt_opts *o)
+{
+	struct fmt_buf b = FMT_BUF_INIT;
+	struct ex x = { tr, o, &b, xcalloc((size_t)tr->nrecs + 1, 1) };
+	for (int run = 0; run < tr->nruns; run++) {
+		const struct trace_rec *r = ex_start(tr, run, e);
+		if (!r)
+			continue;
+		int at = e->what == WHATIF_SCORES ? 0 : e->index;
+		memset(x.seen, 0, (size_t)tr->nrecs);
+		fmt_buf_printf(&b, "%s%s = ", run ? "\n" : "", e->name);
+		char num[NUM_BUFSZ];
+		fmt_buf_put(&b, num, num_fixed_len(num, r->result[at],
+						   o->precision));
+		fmt_buf_printf(&b, _(" (%s run), from:\n"),
+			       trace_scorer_name(tr->runs[run].scorer));
+		ex_rec(&x, (int)(r - tr->recs), 0);
+	}
+	free(x.seen);
+	int rc = fmt_buf_flush(&b, out);
+	fmt_buf_free(&b);
+	return rc;
+}
