@@ -55,9 +55,6 @@ LENGTHS = (1, 3, 8, 12)
 # the test does not fail on them; one that now passes is printed as
 # "ok ... # KNOWN, NOW PASSES: take it off KNOWN".
 KNOWN = [
-    (r"^glimpse ",
-     "the glimpse numbers 1..3 sit on the corners of the fovea and "
-     "periphery frames: 10.6 px across the border on the slide"),
     (r"^heatmap scorer=all in one file, ",
      "an overview of every scorer in one picture, for print: 13 px numbers "
      "in 58x34 cells do not fit one slide at 20 px (18.5 px at 1 word, "
