@@ -223,6 +223,10 @@ struct svg_lay {
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
 	int per_row;      /* panels a row at most */
+	int shade;        /* 1: the overview of several scorers in shades
+	                     (svg_lay_shade): a panel's rows are the source
+	                     words, its columns the steps, and no cell
+	                     writes its number */
 	char *title;      /* the title as it is, unescaped (svg_title) */
 	int tcols;        /* the title's widest line, in columns */
 	int twrap;        /* the columns it is broken to, or 0 */
@@ -331,6 +335,14 @@ static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 #define SVG_SUB1_COLS (19 + 3 + 44)
 #define SVG_LEGEND_COLS (8 + 3)
 static const char svg_sub2[] = "teacher forcing with the target: ";
+/* the overview in shades (svg_lay_shade): its axes, and where the
+ * numbers are */
+static const char svg_shade_sub1b[] = " (rows: source words; columns: "
+	"steps t = 1, 2, … of the output)";
+static const char svg_shade_note[] = "shades only: a cell's tooltip "
+	"gives its weight and words; the numbers: heatmap -o DIR/, a slide "
+	"a scorer";
+#define SVG_SHADE_SUB1_COLS (19 + 3 + 56)
 
 /* The columns of the row label of step t: the output word, and
  * " (target X)" when teacher forcing wanted another. */
@@ -356,6 +368,11 @@ static int svg_head_text(FILE *out, const struct svg_lay *L, int k)
 		cols += (int)strlen(a) + 3;
 		if (out)
 			fprintf(out, "%s · ", a);
+	}
+	if (L->shade) { /* the outputs are in the cells' tooltips */
+		if (out)
+			fputs(name, out);
+		return cols + (int)strlen(name);
 	}
 	if (out) {
 		fprintf(out, "%s → ", name);
@@ -451,8 +468,12 @@ static void svg_centre_rows(struct svg_lay *L, int w)
 /* Each panel's row labels and width, and the panels' positions, per_row a
  * row, and each architecture on rows of its own; returns the height of
  * the panels. */
+static int svg_shade_lay(struct svg_lay *L);
+
 static int svg_lay_panels(struct svg_lay *L)
 {
+	if (L->shade)
+		return svg_shade_lay(L);
 	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
 		if (k > 0 && (k - first == L->per_row ||
@@ -496,6 +517,69 @@ static int svg_lay_panels(struct svg_lay *L)
 	return y + L->head + L->band + tallest * L->ch;
 }
 
+/* The overview in shades: SVG_SHADE_GAP between two panels, cells
+ * SVG_SHADE_W_MIN wide at least and SVG_SHADE_H_MIN high (a source
+ * word's line box is 16.3 px), and the width it keeps to, under
+ * SVG_LEGIBLE_W. */
+#define SVG_SHADE_GAP 24
+#define SVG_SHADE_W_MIN 6
+#define SVG_SHADE_H_MIN 18
+#define SVG_SHADE_FIT_W 1200
+
+/* The overview's panels, per_row a row, for cells L->cw by L->ch: each
+ * panel a column a step and a row a source word, the source words down
+ * the left of the first panel of each row, the scorer's name over the
+ * grid; returns the height of the panels. */
+static int svg_shade_panels(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	int label = 0, x = 0, y = 0, row = 0, widest_row = 0;
+	for (int i = 0; i < tr->n; i++)
+		label = svg_max(label, svg_width(svg_cols(
+			tr->m->src.words[tr->src[i]]), SVG_FS_LABEL, 0));
+	const int rowh = L->head + tr->n * L->ch;
+	for (int k = 0; k < L->count; k++) {
+		if (k > 0 && k % L->per_row == 0) { /* a new row */
+			row++;
+			y += rowh + SVG_GAP;
+			widest_row = svg_max(widest_row, x - SVG_SHADE_GAP);
+			x = 0;
+		}
+		int grid = L->ptr[k]->runs[L->prun[k]].nsteps * L->cw;
+		int hw = svg_width(svg_head_text(NULL, L, k), SVG_FS_HEAD, 1);
+		L->rl[k] = k % L->per_row == 0 ? label + SVG_LABEL_GAP : 0;
+		L->pw[k] = L->rl[k] + svg_max(grid, hw);
+		L->px[k] = x;
+		L->py[k] = y;
+		L->prow[k] = row;
+		L->gx[k] = x + L->rl[k] + (L->pw[k] - L->rl[k] - grid) / 2;
+		x += L->pw[k] + SVG_SHADE_GAP;
+	}
+	widest_row = svg_max(widest_row, x - SVG_SHADE_GAP);
+	if (row > 0)
+		svg_centre_rows(L, widest_row);
+	L->width = widest_row + 2 * SVG_MARGIN;
+	return y + rowh;
+}
+
+/* The overview's panels per_row a row, in the widest cells, down to
+ * SVG_SHADE_W_MIN, that keep it SVG_SHADE_FIT_W wide; returns their
+ * height. */
+static int svg_shade_lay(struct svg_lay *L)
+{
+	int ph = 0;
+	for (L->cw = SVG_CELL_H; L->cw >= SVG_SHADE_W_MIN; L->cw--) {
+		ph = svg_shade_panels(L);
+		if (L->width <= SVG_SHADE_FIT_W)
+			break;
+	}
+	if (L->cw < SVG_SHADE_W_MIN) { /* too wide even so */
+		L->cw = SVG_SHADE_W_MIN;
+		ph = svg_shade_panels(L);
+	}
+	return ph;
+}
+
 /* The window's heatmap_note (fixed's: why one column is lit) as a
  * subtitle line of its own, when the window has one and a step recorded
  * its window. */
@@ -505,6 +589,8 @@ static void svg_lay_note(struct svg_lay *L, const struct trace *tr)
 	if (fmt_heat_window_note(tr, L->prun[0], L->wnote, sizeof L->wnote))
 		L->nsub++;
 }
+
+static void svg_lay_fit(struct svg_lay *L);
 
 /* Lays out the whole picture: run `run` of trs[0], or every run of each
  * of the ntrs traces. */
@@ -538,6 +624,26 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 	if (!L->title) /* out of memory: no title */
 		L->title = calloc(1, 1);
 	svg_lay_columns(L);
+	svg_lay_fit(L);
+	/* several scorers whose numbers would be under 20 px on a slide:
+	 * the overview in shades (doc/heatmap.md) */
+	if (L->count > 1 && L->ntrs == 1 &&
+	    (L->width > SVG_LEGIBLE_W || L->height > SVG_LEGIBLE_H)) {
+		L->shade = 1;
+		L->rot = 0;
+		L->band = 0;
+		L->over = 0;
+		L->nsub++; /* svg_shade_note */
+		svg_lay_fit(L);
+	}
+}
+
+/* The rows of panels, the cells' height, the title's lines, the width
+ * and every position, for the columns svg_lay_columns() chose (or, in
+ * shades, svg_shade_lay() chooses). */
+static void svg_lay_fit(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
 	L->ch = SVG_CELL_H;
 	int ph;
 	/* as many panels a row as make the picture largest when it is
@@ -573,14 +679,19 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		     (svg_max(lines, 2) - 1 + L->nsub) * SVG_LINE + 12 +
 		     SVG_SUB_DROP + 28 +
 		     SVG_BAR_H + 6 + SVG_FS_TICK;
-	while (ph + chrome > SVG_LEGIBLE_H && L->ch > SVG_CELL_H_MIN &&
-	       !svg_windowed(L)) {
+	while (ph + chrome > SVG_LEGIBLE_H &&
+	       L->ch > (L->shade ? SVG_SHADE_H_MIN : SVG_CELL_H_MIN) &&
+	       (L->shade || !svg_windowed(L))) {
 		L->ch--;
 		ph = svg_lay_panels(L);
 	}
 	L->ntitle = lines;
 	int textw = svg_width(L->tcols, SVG_FS_TITLE, 1);
-	textw = svg_max(textw, svg_width(SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	textw = svg_max(textw, svg_width(L->shade ? SVG_SHADE_SUB1_COLS
+					 : SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	if (L->shade)
+		textw = svg_max(textw, svg_width(svg_cols(svg_shade_note),
+						 SVG_FS_SUB, 0));
 	if (L->wnote[0])
 		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
 						 SVG_FS_SUB, 0));
@@ -652,7 +763,7 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
 		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
-		svg_sub1b);
+		L->shade ? svg_shade_sub1b : svg_sub1b);
 	y += SVG_SUB_DROP; /* below the subtitle's subscript */
 	if (tr->ntgt) {
 		y += SVG_LINE;
@@ -670,6 +781,10 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 		svg_esc(out, L->wnote);
 		fputs("</text>\n", out);
 	}
+	if (L->shade) /* where the numbers are */
+		fprintf(out, "<text class=\"subtitle shade-note\" x=\"%d\" "
+			"y=\"%d\" font-size=\"%d\" fill=\"%s\">%s</text>\n", x,
+			y + SVG_LINE, SVG_FS_SUB, SVG_MUTED, svg_shade_note);
 	fputs("</g>\n", out);
 }
 
@@ -728,15 +843,14 @@ static void svg_row_labels(FILE *out, const struct svg_lay *L, int k,
 	fputs("</g>\n", out);
 }
 
-/* One cell: its rect, with a tooltip, and its value. */
-static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
-		     int i, int gx, int gy, const double *alpha, int best)
+/* The rect of the cell of step t and source word i at x, y, weight a,
+ * with its tooltip: "α_t,i = 0.1234: OUTPUT ← SOURCE". */
+static void svg_cell_rect(FILE *out, const struct svg_lay *L, int k, int t,
+			  int i, int x, int y, double a)
 {
 	const struct trace *tr = L->ptr[k];
 	int run = L->prun[k];
 	char hex[8], buf[NUM_BUFSZ];
-	int x = gx + i * L->cw, y = gy + (t - 1) * L->ch;
-	double a = alpha[i];
 	fmt_svg_ramp(a, hex);
 	num_fixed(buf, a, L->prec);
 	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
@@ -747,6 +861,17 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 	fputs(" ← ", out);
 	svg_esc(out, tr->m->src.words[tr->src[i]]);
 	fputs("</title></rect>\n", out);
+}
+
+/* One cell: its rect, with a tooltip, and its value. */
+static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
+		     int i, int gx, int gy, const double *alpha, int best)
+{
+	char buf[NUM_BUFSZ];
+	int x = gx + i * L->cw, y = gy + (t - 1) * L->ch;
+	double a = alpha[i];
+	svg_cell_rect(out, L, k, t, i, x, y, a);
+	num_fixed(buf, a, L->prec);
 	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" fill=\"%s\"%s>"
 		"%s</text>\n", x + L->cw / 2, svg_baseline(L, y, SVG_FS_CELL),
 		fmt_svg_dark(a) ? "#ffffff" : "#000000",
@@ -852,6 +977,39 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 	svg_windows(out, L, k, gx, gy);
 }
 
+/* Panel k of the overview in shades at gx, gy: the source words down the
+ * left of the first panel of a row, then a column a step, a row a source
+ * word, each cell shaded with its tooltip and no number. */
+static void svg_shade_grid(FILE *out, const struct svg_lay *L, int k,
+			   int gx, int gy)
+{
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k];
+	if (L->rl[k]) {
+		fprintf(out, "<g class=\"row-labels\" font-size=\"%d\" "
+			"fill=\"%s\" text-anchor=\"end\">\n", SVG_FS_LABEL,
+			SVG_TEXT);
+		for (int i = 0; i < tr->n; i++) {
+			fprintf(out, "<text class=\"source-label\" x=\"%d\" "
+				"y=\"%d\">", gx - SVG_LABEL_GAP,
+				svg_baseline(L, gy + i * L->ch, SVG_FS_LABEL));
+			svg_esc(out, tr->m->src.words[tr->src[i]]);
+			fputs("</text>\n", out);
+		}
+		fputs("</g>\n", out);
+	}
+	fputs("<g class=\"cells\">\n", out);
+	double *one = xcalloc((size_t)tr->n, sizeof *one);
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const double *a = fmt_heat_row(tr, run, t, L->drawn, one);
+		for (int i = 0; a && i < tr->n; i++)
+			svg_cell_rect(out, L, k, t, i, gx + (t - 1) * L->cw,
+				      gy + i * L->ch, a[i]);
+	}
+	free(one);
+	fputs("</g>\n", out);
+}
+
 /* Panel k: its heading when there are several, the source words, the
  * output words and the grid. */
 static void svg_panel(FILE *out, const struct svg_lay *L, int k)
@@ -867,14 +1025,19 @@ static void svg_panel(FILE *out, const struct svg_lay *L, int k)
 	if (L->head) {
 		fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\" "
-			"text-anchor=\"middle\">", L->px[k] + L->pw[k] / 2,
+			"text-anchor=\"middle\">", L->px[k] + L->rl[k] * L->shade +
+			(L->pw[k] - L->rl[k] * L->shade) / 2,
 			L->top + L->py[k] + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
 		svg_head_text(out, L, k);
 		fputs("</text>\n", out);
 	}
-	svg_col_labels(out, L, gx, gy);
-	svg_row_labels(out, L, k, gx, gy);
-	svg_grid(out, L, k, gx, gy);
+	if (L->shade) {
+		svg_shade_grid(out, L, k, gx, gy);
+	} else {
+		svg_col_labels(out, L, gx, gy);
+		svg_row_labels(out, L, k, gx, gy);
+		svg_grid(out, L, k, gx, gy);
+	}
 	fputs("</g>\n", out);
 }
 
