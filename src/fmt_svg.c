@@ -342,6 +342,9 @@ static const char svg_shade_sub1b[] = " (rows: source words; columns: "
 static const char svg_shade_note[] = "shades only: a cell's tooltip "
 	"gives its weight and words; the numbers: heatmap -o DIR/, a slide "
 	"a scorer";
+static const char svg_shade_note1[] = "shades only: a cell's tooltip "
+	"gives its weight and words; the numbers: heatmap without -o, as "
+	"text";
 #define SVG_SHADE_SUB1_COLS (19 + 3 + 56)
 
 /* The columns of the row label of step t: the output word, and
@@ -422,10 +425,10 @@ static void svg_lay_columns(struct svg_lay *L)
 
 /* The highest picture whose smallest text (12.75 px) is still 20 px
  * fitted into a 1080 px slide, and the lowest a cell may be (its 13 px
- * value's line box is 15 px; at 21 px location's 18 steps at 8 words,
- * with the title on three lines, fit). */
+ * value's line box is 15 px, a row label's 16.3; at 17 px general's 23
+ * steps at 10 words, with the title on two lines, fit). */
 #define SVG_LEGIBLE_H (1080 * SVG_FS_SUB * 3 / 4 / 20)
-#define SVG_CELL_H_MIN 21
+#define SVG_CELL_H_MIN 17
 
 /* Whether a panel draws a window's marks (svg_windows). */
 static int svg_windowed(const struct svg_lay *L)
@@ -625,10 +628,9 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		L->title = calloc(1, 1);
 	svg_lay_columns(L);
 	svg_lay_fit(L);
-	/* several scorers whose numbers would be under 20 px on a slide:
-	 * the overview in shades (doc/heatmap.md) */
-	if (L->count > 1 && L->ntrs == 1 &&
-	    (L->width > SVG_LEGIBLE_W || L->height > SVG_LEGIBLE_H)) {
+	/* numbers that would be under 20 px on a slide: the picture in
+	 * shades (doc/heatmap.md) */
+	if (L->width > SVG_LEGIBLE_W || L->height > SVG_LEGIBLE_H) {
 		L->shade = 1;
 		L->rot = 0;
 		L->band = 0;
@@ -784,7 +786,8 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 	if (L->shade) /* where the numbers are */
 		fprintf(out, "<text class=\"subtitle shade-note\" x=\"%d\" "
 			"y=\"%d\" font-size=\"%d\" fill=\"%s\">%s</text>\n", x,
-			y + SVG_LINE, SVG_FS_SUB, SVG_MUTED, svg_shade_note);
+			y + SVG_LINE, SVG_FS_SUB, SVG_MUTED, L->count > 1 ?
+			svg_shade_note : svg_shade_note1);
 	fputs("</g>\n", out);
 }
 
@@ -977,6 +980,45 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 	svg_windows(out, L, k, gx, gy);
 }
 
+/* A local window's marks on panel k in shades, whose cells hold no
+ * number: each step's window outlined down its column, p_t a dot at its
+ * place in the column, and the path from each dot to the next. */
+static void svg_shade_windows(FILE *out, const struct svg_lay *L, int k,
+			      int gx, int gy)
+{
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k], any = 0;
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
+		if (!w)
+			continue;
+		const double *b = trace_op(w, "window")->v;
+		double pt = trace_op(w, "p")->v[0];
+		int x = gx + (t - 1) * L->cw, lo = (int)b[0], hi = (int)b[1];
+		double cx = x + L->cw / 2.0, cy = gy + (pt - 0.5) * L->ch;
+		if (!any)
+			fputs("<g class=\"window\" fill=\"none\" stroke=\"#d62728\" "
+			      "stroke-width=\"2\">\n", out);
+		any = 1;
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">"
+			"<title>window %d .. %d</title></rect>\n", x + 1,
+			gy + (lo - 1) * L->ch + 1, L->cw - 2,
+			(hi - lo + 1) * L->ch - 2, lo, hi);
+		fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
+			"r=\"2.5\" stroke-width=\"1\" fill=\"#d62728\"><title>"
+			"p_%d = %.4f</title></circle>\n", cx, cy, t, pt);
+		const struct trace_rec *nx = t < tr->runs[run].nsteps ?
+			trace_find(tr, REC_WINDOW, run, t + 1, 0) : NULL;
+		if (nx)
+			fprintf(out, "<line class=\"pt-path\" x1=\"%.1f\" "
+				"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx, cy,
+				cx + L->cw, gy + (trace_op(nx, "p")->v[0] - 0.5)
+				* L->ch);
+	}
+	if (any)
+		fputs("</g>\n", out);
+}
+
 /* Panel k of the overview in shades at gx, gy: the source words down the
  * left of the first panel of a row, then a column a step, a row a source
  * word, each cell shaded with its tooltip and no number. */
@@ -1008,6 +1050,7 @@ static void svg_shade_grid(FILE *out, const struct svg_lay *L, int k,
 	}
 	free(one);
 	fputs("</g>\n", out);
+	svg_shade_windows(out, L, k, gx, gy);
 }
 
 /* Panel k: its heading when there are several, the source words, the
