@@ -637,7 +637,7 @@ static void image_panel_two(FILE *out, const struct diagram *d,
 	snprintf(lab, sizeof lab, "the image, %s_%d,i over its cells",
 		 trace_weight_symbol(d->tr), d->t);
 	fputs("<g class=\"image\">\n", out);
-	caption_svg_step(out, d->tr, d->run, d->t, x, y + 32, pix);
+	caption_svg_step(out, d->tr, d->run, d->t, x, y + 40, pix);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
 		"text-anchor=\"end\" fill=\"#444444\">", W - COL2_X0, y + 20);
 	math(out, lab);
