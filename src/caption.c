@@ -10,8 +10,10 @@
 #include "arch.h"
 #include "attn.h"
 #include "caption.h"
+#include "fmt.h"
 #include "i18n.h"
 #include "train.h"
+#include "train_part.h"
 #include "window.h"
 
 const char *const caption_cell_names[CAPTION_CELLS] = {
@@ -195,8 +197,12 @@ static void caption_train_back(struct model *g, const struct model *m,
 	for (int i = 1; i <= n; i++) {
 		const double *h = w->h + (size_t)i * H;
 		const double *dh = w->dh + (size_t)i * H;
+		double dhi[MODEL_MAX_DIM]; /* dL/dh_i, by every path */
+		for (int k = 0; k < H; k++)
+			dhi[k] = dh[k] + dmean[k] / n;
+		train_probe_total(w, i, 0, dhi, H); /* --gradient-paths */
 		for (int k = 0; k < H; k++) {
-			dpre[k] = (dh[k] + dmean[k] / n) * (1.0 - h[k] * h[k]);
+			dpre[k] = dhi[k] * (1.0 - h[k] * h[k]);
 			g->bpatch[k] += dpre[k];
 			g->Ppatch[(size_t)(i - 1) * H + k] += dpre[k];
 		}
@@ -227,6 +233,46 @@ static void caption_narrate(FILE *f, const struct trace *tr, int i,
 			"once."), f);
 }
 
+static void caption_image_rows(struct fmt_buf *b,
+			       const struct pgm_image *im, int raw)
+{
+	fmt_buf_putc(b, '[');
+	for (int r = 0; r < im->height; r++) {
+		fmt_buf_puts(b, r ? ", [" : "[");
+		for (int c = 0; c < im->width; c++) {
+			int k = r * im->width + c;
+			fmt_buf_puts(b, c ? ", " : "");
+			if (raw)
+				fmt_buf_int(b, im->raw[k]);
+			else
+				fmt_buf_json_num(b, im->pix[k]);
+		}
+		fmt_buf_putc(b, ']');
+	}
+	fmt_buf_putc(b, ']');
+}
+
+/* The JSON trace's "input": the image as its file gave it (raw, 0 ..
+ * maxval) and as the encoder reads it (pixels = raw / maxval). */
+static void caption_json_input(struct fmt_buf *b, const struct trace *tr)
+{
+	const struct pgm_image *im = tr->input;
+	const char *name = caption_image_name(tr);
+	fmt_buf_puts(b, "{\"image\": ");
+	if (name)
+		fmt_buf_json_string(b, name);
+	else
+		fmt_buf_puts(b, "null");
+	fmt_buf_printf(b, ", \"pgm\": \"%s\", \"width\": %d, "
+		       "\"height\": %d, \"maxval\": %d, \"raw\": ",
+		       pgm_kind_name(im->kind), im->width, im->height,
+		       im->maxval);
+	caption_image_rows(b, im, 1);
+	fmt_buf_puts(b, ", \"pixels\": ");
+	caption_image_rows(b, im, 0);
+	fmt_buf_putc(b, '}');
+}
+
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
 	.summary = "in place of the word encoder: each 2×2 patch of the "
@@ -239,6 +285,7 @@ const struct trace_encoder caption_encoder = {
 	.train_encode = caption_train_encode,
 	.train_back = caption_train_back,
 	.narrate = caption_narrate,
+	.json_input = caption_json_input,
 };
 
 int caption_build(struct trace *tr, const struct model *m,
@@ -295,18 +342,11 @@ const char *caption_image_name(const struct trace *tr)
 	return ((const struct caption_owned *)tr->input)->name;
 }
 
-/* 0 if cfg's window applies to an image's cells (global) and it asks
- * for no gradient paths, else -1 with err saying why not. */
+/* 0 if cfg's window applies to an image's cells (global), else -1 with
+ * err saying why not. */
 static int caption_check_window(const struct trace_cfg *cfg,
 				struct errbuf *err)
 {
-	if (cfg && cfg->grad_paths) {
-		/* gradpath.c's training pass does not carry [patch.*] */
-		err_set(err, "--gradient-paths follows the gradient back to "
-			"a sentence's words; it does not yet reach an image's "
-			"cells through the patch encoder");
-		return -1;
-	}
 	if (!cfg || cfg->window == WINDOW_DEFAULT)
 		return 0;
 	err_set(err, "--window=%s centres on a position of a sentence, and "

@@ -24,7 +24,9 @@ HELP(quiz_stage, C(quiz), "STAGE",
      "or hard-draw (which word --hard draws: l from u\n"
      "and the cumulative sums);\n"
      "give it again to add a stage (default: all three,\n"
-     "in turn)")
+     "in turn); of a glimpse model (--model=glimpse6):\n"
+     "place, draw, retina, glimpse, core, class or\n"
+     "reinforce (default: all seven)")
 HELP(seed, C(quiz), "N",
      "pick the questions with seed N (default: from the\n"
      "clock; the seed is printed, so a quiz can be\n"

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cli_diagram.h"
 #include "cli_options.h"
+#include "glimpse_quiz.h"
 #include "cli_self.h"
 #include "i18n.h"
 #include "model.h"
@@ -265,13 +266,14 @@ static const char *cli_stage_nth(int k)
 	return k < STAGE_COUNT ? trace_stage_name((enum trace_stage)k) : NULL;
 }
 
-/* QUIZ_STAGES, then hard-draw (QUIZ_HARD_DRAW) */
+/* QUIZ_STAGES, then hard-draw (QUIZ_HARD_DRAW), then a glimpse model's
+ * questions (glimpse_quiz.h) */
 static const char *cli_quiz_stage_nth(int k)
 {
 	for (int st = 0; st <= STAGE_COUNT; st++)
 		if ((st == STAGE_COUNT || (QUIZ_STAGES >> st & 1)) && k-- == 0)
 			return quiz_stage_name((enum trace_stage)st);
-	return NULL;
+	return glimpse_quiz_name(k);
 }
 
 static const char *cli_heads_nth(int k)

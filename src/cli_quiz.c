@@ -16,6 +16,7 @@
 #include "cli_options.h"
 #include "cli_quiz.h"
 #include "fmt.h"
+#include "glimpse_quiz.h"
 #include "i18n.h"
 #include "model.h"
 #include "num.h"
@@ -30,6 +31,11 @@
 
 struct cli_quiz_opts {
 	unsigned stages;        /* bitmask of (1u << STAGE_x); 0: all three */
+	int stages_given;       /* --stage named a stage of a trace */
+	unsigned gkinds;        /* --stage's glimpse questions: bitmask of
+				   (1u << GLIMPSE_QUIZ_x); 0: all */
+	const char *word_only;  /* the last option given that asks about a
+				   word model ("--scorer"), or NULL */
 	uint64_t seed;
 	int have_seed;
 	int scorer;              /* an enum scorer */
@@ -54,6 +60,10 @@ struct cli_quiz_run {
 	const struct trace *trs[ARCH_COUNT]; /* question j asks about
 	                                        trs[j % ntr] */
 	int ntr;
+	const struct glimpse_quiz_src *gq; /* a glimpse quiz: the questions
+	                                      ask about it; else NULL */
+	const char *image;      /* a glimpse quiz: the image's name */
+	const char *gmodel;     /* a glimpse quiz: --model */
 	char line[QUIZ_MAX_ANSWER + 1]; /* the last line read */
 	int echo;               /* 1: stdin is not a terminal, so write each
 	                           answer after the prompt */
@@ -65,11 +75,16 @@ static void cli_quiz_help(void)
 {
 	printf(_(
 "Usage: attn-trace quiz [OPTION]... [SENTENCE]\n"
+"  or:  attn-trace quiz --model=glimpse6 [OPTION]... IMAGE.pgm\n"
 "Ask questions on the arithmetic of attention at one step of a trace: a\n"
 "score, a weight or one coordinate of the context vector.  Type each answer\n"
 "and press Enter; a wrong answer is met with the worked arithmetic.  The\n"
 "answers are read from standard input, so a quiz can be scripted.  The\n"
 "default sentence is \"%s\".\n"
+"On a glimpse model (glimpse6, or a file of glimpse --train) the questions\n"
+"are on its glimpses at the image, its places drawn with --seed: where the\n"
+"policy points, the place drawn, the retina, the glimpse and core vectors,\n"
+"the class, and REINFORCE's score function.\n"
 "\n"
 "Options:\n"), CLI_QUIZ_SENTENCE);
 
@@ -103,11 +118,13 @@ static int cli_quiz_seed(const char *s, uint64_t *out)
  * values from their registries. */
 static int cli_quiz_stage_error(const char *arg)
 {
-	const char *names[STAGE_COUNT + 1];
+	const char *names[STAGE_COUNT + 1 + GLIMPSE_QUIZ_COUNT];
 	int n = 0;
 	for (int k = 0; k <= STAGE_COUNT; k++)
 		if (k == STAGE_COUNT || (QUIZ_STAGES >> k & 1))
 			names[n++] = quiz_stage_name((enum trace_stage)k);
+	for (int k = 0; k < GLIMPSE_QUIZ_COUNT; k++)
+		names[n++] = glimpse_quiz_name(k);
 	return cli_value_error("--stage", arg, names, n);
 }
 
@@ -124,12 +141,18 @@ static int cli_quiz_format_error(const char *arg)
 static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 {
 	enum trace_stage st;
+	enum glimpse_quiz_kind gk;
 	unsigned sc;
 	switch (c) {
 	case CLI_OPT_quiz_stage:
-		if (quiz_stage_parse(arg, &st) != 0)
+		if (quiz_stage_parse(arg, &st) == 0) {
+			o->stages |= 1u << st;
+			o->stages_given = 1;
+			return 0;
+		}
+		if (glimpse_quiz_parse(arg, &gk) != 0)
 			return cli_quiz_stage_error(arg);
-		o->stages |= 1u << st;
+		o->gkinds |= 1u << gk;
 		return 0;
 	case CLI_OPT_seed:
 		if (cli_quiz_seed(arg, &o->seed) == 0) {
@@ -155,6 +178,7 @@ static int cli_quiz_value(struct cli_quiz_opts *o, int c, const char *arg)
 		return cli_usage_errorf("--precision expects a whole "
 			"number from 2 to 8 in a quiz, not '%s'", arg);
 	default: /* 's' */
+		o->word_only = "--scorer";
 		sc = trace_scorer_parse(arg);
 		for (int k = 0; k < SCORER_COUNT; k++)
 			if (sc == 1u << k) {
@@ -172,17 +196,28 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'm': o->model_path = arg; return 0;
 	case CLI_OPT_arch:
+		o->word_only = "--arch";
 		return cli_arch(&o->arch, arg) != 0 ? EXIT_USAGE : 0;
 	case CLI_OPT_window:
 	case CLI_OPT_window_size:
+		o->word_only = c == CLI_OPT_window ? "--window"
+						   : "--window-size";
 		return cli_window(&o->cfg, c, arg);
-	case CLI_OPT_input_feeding: o->feed = 1; return 0;
-	case 't': o->target = arg; return 0;
+	case CLI_OPT_input_feeding:
+		o->word_only = "--input-feeding";
+		o->feed = 1;
+		return 0;
+	case 't':
+		o->word_only = "--target";
+		o->target = arg;
+		return 0;
 	case CLI_OPT_answers: o->answers = 1; return 0;
 	case CLI_OPT_lang: return cli_lang(arg);
 	case CLI_OPT_worksheet: o->sheet |= 1; return 0;
 	case CLI_OPT_key: o->sheet |= 2; return 0;
-	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);
+	case CLI_OPT_hard:
+		o->word_only = "--hard";
+		return cli_selection(&o->cfg, c, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case CLI_OPT_quiz_stage: case CLI_OPT_seed: case CLI_OPT_count: case 'p': case 's':
 	case CLI_OPT_quiz_format:
@@ -265,20 +300,50 @@ static enum trace_stage cli_quiz_stage(unsigned stages, int j)
 	return (enum trace_stage)k;
 }
 
+/* What the quiz asks about, "3 questions on "je suis", dot scorer",
+ * allocated. */
+static char *cli_quiz_title(const struct cli_quiz_run *qr,
+			    const char *sentence)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	char *title = NULL;
+	size_t len = 0;
+	FILE *t = open_memstream(&title, &len);
+	if (!t) /* open_memstream fails only when memory runs out */
+		abort();
+	if (qr->gq)
+		/* TRANSLATORS: the count, the model's name, the image's */
+		fprintf(t, ngettext("%d question on the glimpses of %s at %s",
+				    "%d questions on the glimpses of %s at %s",
+				    (unsigned long)o->count),
+			o->count, qr->gmodel, qr->image);
+	else
+		/* TRANSLATORS: the count, the sentence, the scorer's name,
+		   then either nothing or ", each architecture in turn" */
+		fprintf(t, ngettext("%d question on \"%s\", %s scorer%s",
+				    "%d questions on \"%s\", %s scorer%s",
+				    (unsigned long)o->count),
+			o->count, sentence, trace_scorer_name(o->scorer),
+			qr->ntr > 1 ? _(", each architecture in turn") : "");
+	fclose(t);
+	return title;
+}
+
 static void cli_quiz_header(const struct cli_quiz_run *qr,
 			    const char *sentence)
 {
 	const struct cli_quiz_opts *o = qr->o;
-	/* TRANSLATORS: %2$s is the sentence, %3$s a scorer's name, %4$s
-	 * nothing or ", each architecture in turn" */
-	printf(ngettext("attn-trace quiz: %d question on \"%s\", %s scorer%s\n",
-			"attn-trace quiz: %d questions on \"%s\", %s scorer%s\n",
-			(unsigned long)o->count),
-	       o->count, sentence,
-	       trace_scorer_name(o->scorer),
-	       qr->ntr > 1 ? _(", each architecture in turn") : "");
+	char *title = cli_quiz_title(qr, sentence);
+	/* TRANSLATORS: %s is what the quiz asks about, "3 questions on
+	 * ..." */
+	printf(_("attn-trace quiz: %s\n"), title);
+	free(title);
 	printf(_("seed %" PRIu64 " (the same options with --seed=%" PRIu64
 		 " ask these questions again)\n"), o->seed, o->seed);
+	if (qr->gq)
+		printf(_("(attn-trace glimpse --model=%s --seed=%" PRIu64
+			 " %s traces these glimpses)\n"), qr->gmodel, o->seed,
+		       qr->image);
 	if (!o->answers)
 		puts(_("Type each answer and press Enter; q or the end of the "
 		       "input ends the quiz."));
@@ -331,6 +396,39 @@ static int cli_quiz_ask(struct cli_quiz_run *qr, const struct quiz_question *q)
 	return 1;
 }
 
+/* cli_quiz_make for a glimpse quiz: the kinds of --stage in turn (all
+ * seven when none is given), "place at glimpse 2" or "class after
+ * glimpse 3". */
+static int cli_quiz_make_glimpse(const struct cli_quiz_run *qr,
+				 uint64_t *state, int j,
+				 struct quiz_question *q, char *heading,
+				 size_t size)
+{
+	const struct cli_quiz_opts *o = qr->o;
+	struct errbuf err;
+	unsigned kinds = o->gkinds ? o->gkinds
+				   : (1u << GLIMPSE_QUIZ_COUNT) - 1;
+	int n = 0, k;
+	for (k = 0; k < GLIMPSE_QUIZ_COUNT; k++)
+		n += (kinds >> k) & 1;
+	j %= n;
+	for (k = 0; k < GLIMPSE_QUIZ_COUNT; k++)
+		if (((kinds >> k) & 1) && j-- == 0)
+			break;
+	if (glimpse_quiz_make(q, qr->gq, (enum glimpse_quiz_kind)k,
+			      quiz_rand(state), o->precision, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return -1;
+	}
+	/* TRANSLATORS: %1$s is a question's kind as --stage names it
+	 * (place, draw, retina, glimpse, core, class, reinforce), which
+	 * stays in English */
+	snprintf(heading, size, k == GLIMPSE_QUIZ_CLASS
+		 ? _("%s after glimpse %d") : _("%s at glimpse %d"),
+		 glimpse_quiz_name(k), q->t);
+	return 0;
+}
+
 /* Makes question j (from 0) into *q, the next pick from *state, and
  * writes what it is about into heading ("scoring at step t=2", and the
  * architecture under --arch=all).  Returns 0, or -1 after an error
@@ -341,6 +439,8 @@ static int cli_quiz_make(const struct cli_quiz_run *qr, uint64_t *state,
 {
 	const struct cli_quiz_opts *o = qr->o;
 	struct errbuf err;
+	if (qr->gq)
+		return cli_quiz_make_glimpse(qr, state, j, q, heading, size);
 	enum trace_stage st = cli_quiz_stage(o->stages, j);
 	const struct trace *tr = qr->trs[j % qr->ntr];
 	if (quiz_make(q, tr, 0, st, quiz_rand(state), o->precision,
@@ -361,7 +461,7 @@ static int cli_quiz_make(const struct cli_quiz_run *qr, uint64_t *state,
 
 /* Where a worksheet's question stands: its trace and its step. */
 struct cli_sheet_step {
-	const struct trace *tr;
+	const void *src;        /* the trace or glimpse_quiz_src; NULL: none */
 	int t;
 };
 
@@ -379,12 +479,15 @@ static int cli_sheet_make(const struct cli_quiz_run *qr, uint64_t *state,
 		int clash = 0;
 		if (cli_quiz_make(qr, state, j, q, heading, size) != 0)
 			return -1;
-		for (int k = 0; k < j && !q->st; k++)
-			clash |= at[k].tr == q->tr && at[k].t == q->t;
-		if (!clash || tries == 64)
+		const void *src = q->gq ? (const void *)q->gq
+			: q->st ? NULL : (const void *)q->tr;
+		for (int k = 0; k < j && src; k++)
+			clash |= at[k].src == src && at[k].t == q->t;
+		if (!clash || tries == 64) {
+			at[j].src = src;
 			break;
+		}
 	}
-	at[j].tr = q->st ? NULL : q->tr;
 	at[j].t = q->t;
 	return 0;
 }
@@ -417,16 +520,11 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 	uint64_t state = o->seed;
 	int key = o->sheet == 2;
 	char *title = NULL, *sub = NULL, heading[160];
-	size_t tlen = 0, slen = 0;
-	FILE *t = open_memstream(&title, &tlen), *s = open_memstream(&sub, &slen);
-	if (!t || !s) /* open_memstream fails only when memory runs out */
+	size_t slen = 0;
+	FILE *s = open_memstream(&sub, &slen);
+	if (!s) /* open_memstream fails only when memory runs out */
 		abort();
-	/* TRANSLATORS: the count, the sentence, the scorer's name, then
-	   either nothing or ", each architecture in turn" */
-	fprintf(t, ngettext("%d question on \"%s\", %s scorer%s",
-			    "%d questions on \"%s\", %s scorer%s", o->count),
-		o->count, sentence, trace_scorer_name(o->scorer),
-		qr->ntr > 1 ? _(", each architecture in turn") : "");
+	title = cli_quiz_title(qr, sentence);
 	if (key)
 		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --worksheet "
 			     "--seed=%" PRIu64 " and the same options give the "
@@ -435,7 +533,6 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --key --seed=%"
 			     PRIu64 " and the same options give the answers)"),
 			o->seed, o->seed);
-	fclose(t);
 	fclose(s);
 	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);
 	struct cli_sheet_step at[CLI_QUIZ_MAX_COUNT];
@@ -482,12 +579,55 @@ static int cli_quiz_loop(struct cli_quiz_run *qr, const char *sentence)
 	return cli_flush();
 }
 
+/* The quiz on a glimpse model's trace of the image argv[optind], its
+ * places drawn with --seed.  Returns the exit status. */
+static int cli_quiz_glimpse(const struct cli_quiz_opts *o, int argc,
+			    char **argv)
+{
+	static struct glimpse_model m;
+	static struct pgm_image im;
+	static struct glimpse_trace tr;
+	struct errbuf err;
+	if (o->word_only)
+		return cli_usage_errorf("%s asks about a model of words; %s "
+					"is a glimpse model", o->word_only,
+					o->model_path);
+	if (o->stages_given)
+		return cli_usage_error("--stage: a glimpse model's questions "
+			"are place, draw, retina, glimpse, core, class and "
+			"reinforce");
+	if (argc - optind != 1)
+		return cli_usage_error("a glimpse quiz asks about one image: "
+				       "give its PGM file");
+	if (glimpse_model_load(&m, o->model_path, &err) != 0 ||
+	    pgm_load(&im, argv[optind], &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
+	uint64_t rng = o->seed;
+	glimpse_run(&m, &im, GLIMPSE_SAMPLE, &rng, NULL, -1, &tr);
+	tr.seed = o->seed;
+	struct glimpse_quiz_src src = { &m, &im, &tr };
+	const char *name = strcmp(argv[optind], "-") == 0 ? "standard input"
+							  : argv[optind];
+	struct cli_quiz_run qr = { .o = o, .echo = !isatty(STDIN_FILENO),
+				   .gq = &src, .image = name,
+				   .gmodel = o->model_path };
+	return o->sheet ? cli_quiz_sheet(&qr, name) : cli_quiz_loop(&qr, name);
+}
+
 int cli_quiz(int argc, char **argv)
 {
 	struct cli_quiz_opts o;
 	int rc = cli_quiz_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
+	if (o.model_path && glimpse_model_is(o.model_path))
+		return cli_quiz_glimpse(&o, argc, argv);
+	if (o.gkinds)
+		return cli_usage_error("--stage: place, draw, retina, glimpse, "
+			"core, class and reinforce ask about a glimpse model "
+			"(--model=glimpse6)");
 	if (o.arch == ARCH_ALL && o.model_path) {
 		return cli_usage_error("--arch=all asks about the built-in model "
 				       "of each architecture; drop --model");

@@ -589,6 +589,12 @@ static void jw_header(const struct jw *w)
 	if (tr->enc)
 		fmt_buf_printf(w->b, " \"encoder_kind\": \"%s\",",
 			       tr->enc->name);
+	if (tr->enc && tr->enc->json_input) {
+		jw_nl(w, 1);
+		fmt_buf_puts(w->b, "\"input\": ");
+		tr->enc->json_input(w->b, tr);
+		fmt_buf_putc(w->b, ',');
+	}
 	if (tr->cfg.selection != SELECTION_DEFAULT) {
 		const struct selection_class *sc =
 			selection_get(tr->cfg.selection);

@@ -163,6 +163,12 @@ int glimpse_model_parse(struct glimpse_model *m, const char *text,
 int glimpse_model_load(struct glimpse_model *m, const char *path,
 		       struct errbuf *err);
 
+/* 1 if path names a glimpse model: the built-in glimpse6, or a file
+ * whose first line that is neither blank nor a comment starts with the
+ * format's first word; else 0 (no message: a file that cannot be read
+ * is left to the reader that takes it). */
+int glimpse_model_is(const char *path);
+
 /* Writes m as a model file, every number in its shortest exact form;
  * comment (may be NULL) opens it, its lines prefixed "# ".  Returns 0,
  * or -1 on a write error. */

@@ -55,6 +55,12 @@ static void gc_head(const struct gc_row *w, const struct glimpse_model *m,
 	gc_put(w, 0, "model", 0, 0, 0, 0, mname);
 	gc_put(w, 0, "height", 0, 0, 1, im->height, NULL);
 	gc_put(w, 0, "width", 0, 0, 1, im->width, NULL);
+	gc_put(w, 0, "pgm", 0, 0, 0, 0, pgm_kind_name(im->kind));
+	gc_put(w, 0, "maxval", 0, 0, 1, im->maxval, NULL);
+	for (int r = 0; r < im->height; r++)
+		for (int c = 0; c < im->width; c++)
+			gc_put(w, 0, "raw", r + 1, c + 1, 1,
+			       im->raw[r * im->width + c], NULL);
 	for (int r = 0; r < im->height; r++)
 		for (int c = 0; c < im->width; c++)
 			gc_put(w, 0, "pixels", r + 1, c + 1, 1,

@@ -134,6 +134,19 @@ static void gj_classify(const struct gj *w, const struct glimpse_model *m,
 	gj_vec(w, 1, "advantage", tr->adv, m->steps);
 }
 
+/* The image's values as its file gave them, rows of 0 .. maxval. */
+static void gj_raw(FILE *out, const struct pgm_image *im)
+{
+	for (int r = 0; r < im->height; r++) {
+		fputs(r ? ", [" : "[[", out);
+		for (int c = 0; c < im->width; c++)
+			fprintf(out, c ? ", %u" : "%u",
+				(unsigned)im->raw[r * im->width + c]);
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
 int glimpse_fmt_json_out(FILE *out, const struct glimpse_model *m,
 			 const char *mname, const struct pgm_image *im,
 			 const char *name, const struct glimpse_trace *tr,
@@ -150,6 +163,11 @@ int glimpse_fmt_json_out(FILE *out, const struct glimpse_model *m,
 	fmt_json_string(out, name);
 	gj_num(&w, 1, "height", im->height);
 	gj_num(&w, 1, "width", im->width);
+	gj_key(&w, 1, "pgm");
+	fprintf(out, "\"%s\"", pgm_kind_name(im->kind));
+	gj_num(&w, 1, "maxval", im->maxval);
+	gj_key(&w, 1, "raw");
+	gj_raw(out, im);
 	gj_key(&w, 1, "pixels");
 	fmt_json_mat(out, im->pix, im->height, im->width);
 	gj_key(&w, 1, "classes");

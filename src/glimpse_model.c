@@ -241,6 +241,31 @@ int glimpse_model_load(struct glimpse_model *m, const char *path,
 	return rc;
 }
 
+int glimpse_model_is(const char *path)
+{
+	if (strcmp(path, GLIMPSE_BUILTIN) == 0)
+		return 1;
+	struct errbuf err;
+	size_t len;
+	char *text = util_read_file(path, GLIMPSE_MAX_FILE, &len, &err);
+	if (!text)
+		return 0;
+	const char *p = text, *end = text + len;
+	/* the first line that is neither blank nor a comment */
+	while (p < end && (*p == '#' || *p == '\n' || *p == '\r' ||
+			   *p == ' ' || *p == '\t')) {
+		if (*p == '#')
+			while (p < end && *p != '\n')
+				p++;
+		else
+			p++;
+	}
+	size_t n = strlen(GLIMPSE_MAGIC);
+	int is = (size_t)(end - p) >= n && memcmp(p, GLIMPSE_MAGIC, n) == 0;
+	free(text);
+	return is;
+}
+
 int glimpse_model_write(FILE *out, const struct glimpse_model *m,
 			const char *comment)
 {

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "i18n.h"
 #include "utf8.h"
@@ -171,13 +172,22 @@ static char *dir_of(const char *path)
 /* Reads the image of it, named relative to dir, and checks that the box
  * lies inside it; boxfield is where the box was written. */
 static int read_image(struct imageset_item *it, const char *dir,
-		      struct span boxfield, const struct at *at,
-		      struct errbuf *err)
+		      struct span filefield, struct span boxfield,
+		      const struct at *at, struct errbuf *err)
 {
 	size_t n = strlen(dir) + strlen(it->file) + 1;
 	char *p = xmalloc(n);
 	snprintf(p, n, "%s%s", dir, it->file);
 	int rc = pgm_load(&it->image, p, err);
+	if (rc != 0 && access(p, F_OK) != 0) {
+		/* no such file: the place is this line, not the image */
+		struct span w[2];
+		words(filefield, w, 1);
+		err_set(err, _("%s:%d:%d: expected the name of a PGM image "
+			"beside the captions file or under it, found %s, "
+			"which does not exist"), at->name, at->lineno,
+			col_of(at, w[0].s), p);
+	}
 	free(p);
 	if (rc != 0)
 		return -1;
@@ -267,7 +277,7 @@ static int read_line(struct imageset_item *it, const struct at *at,
 	    read_caption(it, f[2], at, err) != 0 ||
 	    read_box(it, f[3], at, err) != 0)
 		return -1;
-	return read_image(it, dir, f[3], at, err);
+	return read_image(it, dir, f[0], f[3], at, err);
 }
 
 /* Whether [s, e) holds nothing but blanks. */
@@ -278,8 +288,8 @@ static int empty(const char *s, const char *e)
 	return s == e;
 }
 
-static int parse(struct imageset *set, const char *buf, size_t len,
-		 const char *name, const char *dir, struct errbuf *err)
+int imageset_parse(struct imageset *set, const char *buf, size_t len,
+		   const char *name, const char *dir, struct errbuf *err)
 {
 	struct at at = { name, buf, 0 };
 	const char *p = buf, *end = buf + len;
@@ -335,9 +345,8 @@ int imageset_load(struct imageset *set, const char *path, struct errbuf *err)
 		return -1;
 	}
 	char *dir = strcmp(path, "-") == 0 ? xstrdup("") : dir_of(path);
-	int rc = parse(set, buf, len,
-		       strcmp(path, "-") == 0 ? "standard input" : path, dir,
-		       err);
+	int rc = imageset_parse(set, buf, len, strcmp(path, "-") == 0
+				? "standard input" : path, dir, err);
 	free(dir);
 	free(buf);
 	if (rc != 0)

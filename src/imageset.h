@@ -59,6 +59,14 @@ struct imageset {
  * place; on error *set is empty and nothing is left to free. */
 int imageset_load(struct imageset *set, const char *path, struct errbuf *err);
 
+/* What imageset_load() does with the file's bytes buf[0 .. len) once
+ * read (any bytes: a control character is refused): name is the file's name for the messages and
+ * dir the directory its images are named relative to, "" or ending in
+ * '/'.  The caller frees *set with imageset_free() on success; on error
+ * set->item may hold the lines read so far, freed the same way. */
+int imageset_parse(struct imageset *set, const char *buf, size_t len,
+		   const char *name, const char *dir, struct errbuf *err);
+
 /* Frees what imageset_load() read; *set is empty after. */
 void imageset_free(struct imageset *set);
 

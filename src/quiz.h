@@ -44,6 +44,8 @@
 /* The name of a quiz stage: trace_stage_name's, or "hard-draw". */
 const char *quiz_stage_name(enum trace_stage stage);
 
+struct glimpse_quiz_src;
+
 struct quiz_question {
 	const struct trace *tr;  /* borrowed; must outlive the question */
 	int run;                 /* an index into tr->runs */
@@ -68,6 +70,12 @@ struct quiz_question {
 	int self_kind;
 	int head;                /* from 1 */
 	int j;                   /* the key word, from 1 */
+	/* A question on a glimpse trace (glimpse_quiz.h) instead, made by
+	 * glimpse_quiz_make: gq is not NULL, glimpse_kind (enum
+	 * glimpse_quiz_kind), t and k say which number; tr, run, rec and
+	 * st are unused. */
+	const struct glimpse_quiz_src *gq;
+	int glimpse_kind;
 };
 
 /* One step of splitmix64: advances *state and returns the next number.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "glimpse_quiz.h"
 #include "i18n.h"
 #include "linebreak.h"
 #include "num.h"
@@ -131,7 +132,9 @@ static int qt_prompt(FILE *out, const struct quiz_question *q)
 		fprintf(out, _("Give the position j, from 1 to %d.\n"), q->tr->n);
 		return ferror(out) ? -1 : 0;
 	}
-	if (q->st)
+	if (q->gq)
+		glimpse_quiz_prompt_text(out, q);
+	else if (q->st)
 		self_quiz_prompt_text(out, q);
 	else if (q->stage == STAGE_SCORING)
 		qt_scoring(out, q);
@@ -195,6 +198,8 @@ static int qt_worked(FILE *out, const struct quiz_question *q)
 {
 	struct fmt_opts o;
 	struct trace_names nm;
+	if (q->gq)
+		return glimpse_quiz_worked_text(out, q);
 	if (q->st)
 		return self_quiz_worked_text(out, q);
 	fmt_opts_default(&o);

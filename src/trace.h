@@ -357,6 +357,8 @@ enum trace_prog { TRACE_TRANSLATE, TRACE_SELF };
  * src/caption.c's patch encoder reads an image.  encode records the
  * encoder and returns the n states (n, H); start records and returns
  * s_0 (H).  Both record into the encoding stage and never print. */
+struct fmt_buf;
+
 struct trace_encoder {
 	const char *name;    /* "patch": the text header, JSON's "encoder_kind" */
 	const char *summary; /* one line for the text header */
@@ -374,6 +376,9 @@ struct trace_encoder {
 	/* the stepper's narration (view.c) of the encoding of item i (from
 	 * 1), numbers with prec digits; NULL: the architecture's */
 	void (*narrate)(FILE *f, const struct trace *tr, int i, int prec);
+	/* the JSON trace's "input" value (fmt_json.c), one line: what the
+	 * encoder read, e.g. the image's file values; NULL: none */
+	void (*json_input)(struct fmt_buf *b, const struct trace *tr);
 };
 
 struct trace {

@@ -950,11 +950,14 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 	struct model v;
 	struct model_param tab[MODEL_MAX_PARAMS];
 	uint64_t state = seed;
-	/* m's scorers, and its [local-p.*] sections if it has them */
-	unsigned have = model_scorers(m) | (m->Wp && m->vp ? LOCALP_PARAM_BIT
-						     : 0u);
-	if (!keep_others) /* a local-p window's weights are not a scorer's */
-		have &= scorers | LOCALP_PARAM_BIT;
+	/* m's scorers, and its [local-p.*] and [patch.*] sections if it
+	 * has them */
+	unsigned extra = (m->Wp && m->vp ? LOCALP_PARAM_BIT : 0u) |
+			 (m->Wpatch ? PATCH_PARAM_BIT : 0u);
+	unsigned have = model_scorers(m) | extra;
+	if (!keep_others) /* a window's or an encoder's weights are not a
+			     scorer's */
+		have &= scorers | extra;
 
 	tr_alloc(t, d, m->arch, m->input_feeding, m->E, m->H, m->A,
 		 m->L ? m->L : L,
@@ -965,7 +968,8 @@ void train_init_model(struct trainer *t, const struct train_data *d,
 		int sc = t->lay.block[b].scorer;
 		const double *src = model_weights(m, t->lay.block[b].section);
 		if ((sc >= 0 && !(have & (1u << sc))) ||
-		    (sc == LOCALP_PARAM_OWNER && !(have & LOCALP_PARAM_BIT)))
+		    (sc == LOCALP_PARAM_OWNER && !(have & LOCALP_PARAM_BIT)) ||
+		    (sc == PATCH_PARAM_OWNER && !(have & PATCH_PARAM_BIT)))
 			tr_init_block(t, b, &state); /* new to this model */
 		else
 			memcpy(*tab[b].slot, src,

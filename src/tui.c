@@ -456,8 +456,8 @@ static void tui_draw(struct tui *ui)
 		bottom -= s.npicture + 2;
 	else
 		s.npicture = 0;
-	if (ui->v.mode == VIEW_HEATMAP)
-		tui_heatmap(ui, y);
+	if (ui->v.mode == VIEW_HEATMAP && !ui->v.tr->enc)
+		tui_heatmap(ui, y); /* an image's is the view's body */
 	else
 		tui_body(ui, &s, y, bottom);
 	if (s.nbars)

@@ -791,6 +791,68 @@ static void render_title(const struct view *v, struct view_screen *s)
 	free(tgt);
 }
 
+static void sl_free(struct strlist *l);
+
+/* The lines of text, allocated, into l (the last without a newline
+ * too). */
+static void sl_lines(struct strlist *l, const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		sl_push(l, xstrndup(p, n));
+		p += n + (nl != NULL);
+	}
+}
+
+/* m on an image's trace: every step's word above the image with its
+ * pixels shaded by α_t and the cells' weights (caption_fmt_rows), as
+ * many steps side by side as the width holds, a row of them after
+ * another. */
+static void render_image_heatmap(const struct view *v, struct strlist *body)
+{
+	const struct trace_run *ru = &v->tr->runs[v->run];
+	struct strlist *panel = xcalloc((size_t)ru->nsteps, sizeof *panel);
+	int pw = 0;
+	for (int t = 1; t <= ru->nsteps; t++) {
+		char *text = NULL;
+		int w = v->tr->ntgt ? (t <= v->tr->ntgt ? v->tr->tgt[t - 1]
+				       : v->tr->m->eos) : ru->pred[t - 1];
+		sl_push(&panel[t - 1], xasprintf("  t=%d: %s", t,
+					       v->tr->m->tgt.words[w]));
+		CAPTURE(text, caption_fmt_rows(f, v->tr, v->run, t, v->ascii));
+		sl_lines(&panel[t - 1], text);
+		free(text);
+		for (int k = 0; k < panel[t - 1].n; k++) {
+			int cw = utf8_width(panel[t - 1].v[k]);
+			pw = cw > pw ? cw : pw;
+		}
+	}
+	pw += 2; /* the gap between panels */
+	int across = v->width / pw < 1 ? 1 : v->width / pw;
+	for (int t0 = 0; t0 < ru->nsteps; t0 += across) {
+		int end = t0 + across < ru->nsteps ? t0 + across : ru->nsteps;
+		for (int k = 0; k < panel[t0].n; k++) {
+			char *line = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&line, &len);
+			if (!f)
+				abort(); /* only when memory runs out */
+			for (int t = t0; t < end; t++)
+				if (t + 1 < end)
+					fmt_pad(f, panel[t].v[k], pw);
+				else
+					fputs(panel[t].v[k], f);
+			fclose(f);
+			sl_push(body, line);
+		}
+		sl_push(body, xstrdup(""));
+	}
+	for (int t = 0; t < ru->nsteps; t++)
+		sl_free(&panel[t]);
+	free(panel);
+}
+
 /* An image's trace: the image and its pixels shaded by α_t, with the
  * cells' weights, as lines, in place of the bars. */
 static void render_picture(const struct view *v, struct view_screen *s,
@@ -955,6 +1017,23 @@ static int fold_now(const struct view *v, int fold)
 	if (v->lesson->pages[v->pos].fold) /* the page says so */
 		return 1;
 	return v->lines > 0 && fold > v->lines - VIEW_LESSON_FRAME_ROWS;
+}
+
+int view_lesson_line_of(const struct view *v, const char *needle)
+{
+	struct strlist all = { 0 }, part = { 0 };
+	lesson_lines(v, 1, &all);
+	lesson_lines(v, 0, &part);
+	int fold = all.n - part.n;
+	const struct strlist *keep = fold > 0 && fold_now(v, fold) ? &part
+								  : &all;
+	int at = -1;
+	for (int k = 0; k < keep->n && at < 0; k++)
+		if (strstr(keep->v[k], needle))
+			at = k;
+	sl_free(&all);
+	sl_free(&part);
+	return at;
 }
 
 int view_folded(const struct view *v)
@@ -1238,6 +1317,12 @@ void view_render(const struct view *v, struct view_screen *s)
 				  view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	} else if (v->mode == VIEW_DIAGRAM) {
 		render_diagram(v, s, &body);
+	} else if (v->mode == VIEW_HEATMAP && v->tr->enc) {
+		s->stage = -1;
+		s->where = xasprintf(_("each word's weights over the image, "
+				       "the %s scorer"),
+				     trace_scorer_name(v->tr->runs[v->run].scorer));
+		render_image_heatmap(v, &body);
 	} else if (v->mode == VIEW_HEATMAP) {
 		s->stage = -1;
 		s->where = xasprintf(_("the alignment heatmap of the %s scorer"),

@@ -205,6 +205,9 @@ void view_self_render(const struct view *v, struct view_screen *s);
  * unknown, it starts unfolded).  A page without such arithmetic is never
  * folded. */
 int view_folded(const struct view *v);
+/* The index of the first line of lesson page v->pos, as the stepper
+ * wraps and folds it now, that holds needle; -1 if none does. */
+int view_lesson_line_of(const struct view *v, const char *needle);
 
 /* In a lesson: 1 if page v->pos has term-by-term arithmetic that 't'
  * can fold. */

@@ -18,6 +18,9 @@
 #include "view.h"
 #include "view_key.h"
 
+/* The lines of the question kept in sight above its feedback. */
+#define VP_CONTEXT 4
+
 /* The prediction of page v->pos, or NULL. */
 static const struct lesson_predict *vp_pred(const struct view *v)
 {
@@ -74,6 +77,27 @@ void view_predict_leave(struct view *v)
 	v->quiz_npart = 0;
 }
 
+/* Where the page scrolls once the answer revealed it: its top when the
+ * feedback and a few lines under it are in sight from there (v->rows,
+ * the body rows last drawn), else the question's last lines above the
+ * feedback, the numbers under it. */
+static int vp_feedback_line(const struct view *v)
+{
+	char first[32];
+	const char *fb = v->predict_feedback ? v->predict_feedback : "";
+	size_t n = strcspn(fb, "\n");
+	/* a start that wrapping cannot split: wrapped lines are at least
+	 * 40 columns, and this is at most 24 bytes, whole characters */
+	n = n > 24 ? 24 : n;
+	while (n > 0 && ((unsigned char)fb[n] & 0xC0) == 0x80)
+		n--;
+	snprintf(first, sizeof first, "%.*s", (int)n, fb);
+	int at = n ? view_lesson_line_of(v, first) : -1;
+	if (at + VP_CONTEXT <= v->rows) /* in sight from the top */
+		return 0;
+	return at > VP_CONTEXT ? at - VP_CONTEXT : 0;
+}
+
 /* Enter: checks the answer typed. */
 static int vp_answer(struct view *v)
 {
@@ -101,7 +125,7 @@ static int vp_answer(struct view *v)
 	if (v->predict.done) {
 		v->revealed[v->pos] = 1;
 		v->predict_open = 0;
-		v->scroll = 0; /* the page from its top, the numbers below */
+		v->scroll = vp_feedback_line(v);
 	}
 	return VIEW_KEY_REDRAW;
 }

@@ -46,7 +46,13 @@ lines = open(sys.argv[1]).read().splitlines()
 want = [json.load(open(p)) for p in sys.argv[2:]]
 got = [json.loads(l) for l in lines]
 at = [g.pop("line", None) for g in got]
-sys.exit(got != want or at != [2, 3])' "$TMP/out" "$TMP/one.json" "$TMP/two.json"
+# the image is named as the batch resolved it, relative to the batch file
+names = [g["input"].pop("image") for g in got]
+for w in want:
+    w["input"].pop("image")
+sys.exit(got != want or at != [2, 3] or
+         names != ["../set/img/bar-x0.pgm", "../set/img/dot-y0-x0.pgm"])' \
+	"$TMP/out" "$TMP/one.json" "$TMP/two.json"
 
 # bad lines: file:line:column, the good lines still traced
 printf 'P2\n6 6\n255\n1 2 3\n' >"$TMP/set/img/short.pgm"
@@ -157,13 +163,20 @@ for w in local-m local-p fixed; do
 		"--window=$w: an image's cells have no order, said"
 	check "--window=$w: no output file" test ! -e "$TMP/w.json"
 done
-# --gradient-paths does not reach the cells yet: refused, not a crash
+# --gradient-paths reaches the cells (the numbers: caption.sh, against
+# torch); the chart has a group of bars a cell, named as the cells are
 run_cmd heatmap --model=caption4 --target="a bar on the left" \
 	--gradient-paths -o "$TMP/gp.svg" "$img/train/bar-x0.pgm"
-expect_status 1 "heatmap --gradient-paths over an image"
-expect_err "it does not yet reach an image's cells" \
-	"--gradient-paths over an image: refused with a reason"
-check "--gradient-paths over an image: no output file" test ! -e "$TMP/gp.svg"
+expect_status 0 "heatmap --gradient-paths over an image"
+check "--gradient-paths over an image: the chart names the nine cells" \
+	"$PYTHON3" -c 'import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+cells = ["top-left", "top", "top-right", "left", "middle", "right",
+         "bottom-left", "bottom", "bottom-right"]
+sys.exit(not all(re.search(">%s</text>" % c, t) for c in cells))' "$TMP/gp.svg"
+run_cmd trace --model=caption4 --gradient-paths "$img/train/bar-x0.pgm"
+expect_status 2 "--gradient-paths over an image without a caption"
+expect_err "--gradient-paths needs --target" "it says why"
 printf 'P2\n6 6\n255\n0 0 x\n' >"$TMP/bad.pgm"
 run_cmd trace --model=caption4 -o "$TMP/b.json" "$TMP/bad.pgm"
 expect_status 1 "a malformed PGM"

@@ -4,7 +4,8 @@
 # and from the softmax on each step shows the image beside its pixels
 # shaded by the step's weights, with the nine weights to 2 decimals; the
 # weights on screen are those of the JSON trace (worked out here from
-# it), the six pixel rows all on the 24-line screen.
+# it), the six pixel rows all on the 24-line screen; m shows every
+# word's weights over the image, side by side as the width holds them.
 . "$srcdir/tests/lib.sh"
 . "$srcdir/tests/tui-lib.sh"
 top=$(cd "$srcdir" && pwd)
@@ -51,8 +52,34 @@ t = [k for k, l in enumerate(lines) if "α_5 over its cells" in l]
 sys.exit(not (len(t) == 1 and t[0] + 7 <= 23 and
               "q quit" in lines[23] and lines[t[0] + 1].startswith("   ")))' \
 	"$TMP/screen"
+# m: every word's weights over the image, two panels a row at 100x30
 keys cap q
 wait_exit cap 0 "q quits"
+LC_ALL=C.UTF-8 "$ATTN_TRACE" trace --model=caption4 --format=json "$pic" |
+	"$PYTHON3" -c 'import json, sys
+d = json.load(sys.stdin)["runs"][0]["steps"]
+for t in (2, 3):   # steps 3 and 4, side by side: their first rows
+    print("  ".join("%.2f" % x for x in d[t]["weights"][:3]))' \
+	>"$TMP/rows34"
+start capm 100 30 "'$ATTN_TRACE' tui --model=caption4 --color=never '$pic'"
+expect capm "cell 1 of 9" "100x30: the stepper opens"
+keys capm m
+expect capm "each word's weights over the image, the dot scorer" \
+	"m on an image: each word's weights over the image"
+screen capm >"$TMP/heat"
+check "m: steps 3 and 4 side by side, each row of weights the JSON's" \
+	"$PYTHON3" -c 'import sys
+rows = open(sys.argv[2]).read().split("\n")[:2]
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+head = [k for k, l in enumerate(lines) if "t=3: on" in l and "t=4: the" in l]
+ok = len(head) == 1 and lines[head[0] + 1].find(rows[0]) >= 0 and \
+    lines[head[0] + 1].rstrip().endswith(rows[1]) and \
+    lines[head[0] + 1].find(rows[0]) < lines[head[0] + 1].rfind(rows[1])
+sys.exit(not ok)' "$TMP/heat" "$TMP/rows34"
+keys capm Escape
+expect capm "cell 1 of 9" "Esc: back to the step"
+keys capm q
+wait_exit capm 0 "q quits"
 
 # heatmap on a terminal: each word beside the image and its weights, the
 # text of 'caption --format=weights'

@@ -19,6 +19,12 @@ if [ -n "$torch_python" ]; then
 		"$torch_python" "$top/tests/caption_torch_check.py" "$AT" \
 		"$model" "$img/train/bar-x0.pgm" "$img/train/box-y1-x1.pgm" \
 		"$img/heldout/dot-y0-x0.pgm"
+	check "caption-random.model: the gradient paths to each cell agree with torch autograd" \
+		"$torch_python" "$top/tests/caption_gradpath_check.py" "$AT" \
+		"$model" "$img/train/box-y1-x1.pgm"
+	check "caption4: the gradient paths to each cell agree with torch autograd" \
+		"$torch_python" "$top/tests/caption_gradpath_check.py" "$AT" \
+		caption4 "$img/train/bar-x0.pgm"
 	check "caption4 (built in): every number agrees with torch" \
 		"$torch_python" "$top/tests/caption_torch_check.py" "$AT" \
 		"$top/data/caption4.model" "$img/heldout/bar-y4.pgm"

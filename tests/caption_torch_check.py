@@ -57,8 +57,9 @@ import torch_check as tc  # noqa: E402
 
 
 def read_pgm(path):
-    """(height, width, pixels in [0, 1] row-major, caption or None): a
-    reader of its own, P2 and P5 with maxval below 256."""
+    """(height, width, pixels in [0, 1] row-major, caption or None, the
+    trace's "input" without "image"): a reader of its own, P2 and P5 with
+    maxval below 256."""
     data = open(path, "rb").read()
     caption = None
     for line in data.split(b"\n"):   # "# NAME.pgm: CAPTION (class C), ..."
@@ -84,7 +85,12 @@ def read_pgm(path):
     else:
         raw = [int(v) for v in data[pos:].split(b"\n#")[0].split()]
         raw = raw[:width * height]
-    return height, width, [v / maxval for v in raw], caption
+    pixels = [v / maxval for v in raw]
+    rows = [list(range(r * width, (r + 1) * width)) for r in range(height)]
+    given = {"pgm": magic.decode(), "width": width, "height": height,
+             "maxval": maxval, "raw": [[raw[k] for k in r] for r in rows],
+             "pixels": [[pixels[k] for k in r] for r in rows]}
+    return height, width, pixels, caption, given
 
 
 def read_patch_sections(path):
@@ -283,6 +289,7 @@ def main(argv):
                     got = tc.run_json(argv)
                     want = model.caption(scorers, image[:3],
                                          target.split() if target else None)
+                    want["input"] = dict(image[4], image=path)
                     tc.check_trace(got, want)
                 except (tc.Mismatch, KeyError, TypeError, ValueError) as exc:
                     report(name, exc)

@@ -172,7 +172,7 @@ START_TEST(test_errors)
 END_TEST
 
 /* An image that cannot be read gets its own reader's message, which
- * names it. */
+ * names it; one that does not exist, the captions file's place. */
 START_TEST(test_image_errors)
 {
 	struct imageset set;
@@ -184,10 +184,17 @@ START_TEST(test_image_errors)
 	snprintf(want, sizeof want, "%s/bad.pgm:", dir);
 	ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
 	ck_assert_int_eq(set.n, 0);
-	ck_assert_int_eq(load(&set, "gone.pgm ||| dot ||| a ||| 0 0 1 1\n",
+	/* a missing image: the place is the captions file's line, at the
+	 * name, and the message names the path tried */
+	ck_assert_int_eq(load(&set, "a.pgm ||| dot ||| a ||| 0 0 1 1\n"
+			      "  sub/gone.pgm ||| dot ||| a ||| 0 0 1 1\n",
 			      &err), -1);
-	snprintf(want, sizeof want, "%s/gone.pgm:", dir);
-	ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+	char full[1400];
+	snprintf(full, sizeof full, "%s/c.captions:2:3: expected the name of "
+		 "a PGM image beside the captions file or under it, found "
+		 "%s/sub/gone.pgm, which does not exist", dir, dir);
+	ck_assert_str_eq(err.msg, full);
+	ck_assert_int_eq(set.n, 0);
 }
 END_TEST
 

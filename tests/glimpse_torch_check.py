@@ -15,6 +15,8 @@ and recomputes every number of every step with torch:
 - log pi and its gradient: torch.distributions.Normal(l_hat, sigma)
   .log_prob(l).sum(), and d/dl_hat of it by torch.autograd with l fixed;
 - the corner: the nearest pixel corner of l clamped to [-1, 1];
+- the image read here from its PGM file (raw values, maxval, pixels =
+  raw / maxval), not from the JSON;
 - the retina by slicing the zero-padded image: the fovea 2x2 and the
   periphery 4x4 through F.avg_pool2d;
 - g = tanh(F.linear([retina; l], W_g, b_g)); the core with nn.RNNCell
@@ -34,6 +36,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_check as tc  # noqa: E402
+from caption_torch_check import read_pgm  # noqa: E402
 
 M64 = (1 << 64) - 1
 
@@ -66,13 +69,13 @@ def corner(v, n):
     return int(math.floor((v + 1.0) / 2.0 * n + 0.5))
 
 
-def recompute(torch, F, m, doc, draw, seed, truth):
+def recompute(torch, F, m, image, draw, seed, truth):
     """The trace as torch computes it, as a dict shaped like the JSON."""
     T, H, sigma = m["steps"], m["hidden"], m["sigma"]
     W = {k: torch.tensor(m[k], dtype=torch.float64)
          for k in ("W_l", "b_l", "W_g", "b_g", "W_h", "W_x", "b_h",
                    "W_c", "b_c", "baseline")}
-    img = torch.tensor(doc["pixels"], dtype=torch.float64)
+    img = torch.tensor(image["pixels"], dtype=torch.float64)
     hgt, wid = img.shape
     pad = F.pad(img, (2, 2, 2, 2))
     cell = torch.nn.RNNCell(m["glimpse"], H, nonlinearity="tanh").double()
@@ -121,9 +124,10 @@ def recompute(torch, F, m, doc, draw, seed, truth):
     z = F.linear(h, W["W_c"], W["b_c"])
     p = torch.softmax(z, dim=0)
     pred = int(torch.argmax(z).item())
-    want = {"steps": steps, "z": z.tolist(), "p": p.tolist(),
+    want = dict(image)
+    want.update({"steps": steps, "z": z.tolist(), "p": p.tolist(),
             "class": m["classes"][pred], "sigma": sigma, "draw": draw,
-            "classes": m["classes"]}
+            "classes": m["classes"]})
     if truth is not None:
         y = m["classes"].index(truth)
         R = 1.0 if pred == y else 0.0
@@ -168,7 +172,8 @@ def main():
         if cls:
             args.insert(0, "--class=" + cls)
         doc = run(binary, *args)
-        want = recompute(torch, F, m, doc, draw, seed, cls)
+        image = dict(read_pgm(path)[4], image=path)
+        want = recompute(torch, F, m, image, draw, seed, cls)
         try:
             tc.expect(doc, want, path)
         except tc.Mismatch as e:

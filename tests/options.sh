@@ -56,7 +56,7 @@ check "glimpse --model offers glimpse6" \
 check "the stages of trace --stage" test "$(values --stage trace)" = \
 	"encoding decoder scoring softmax weighted-sum concat output "
 check "the stages of quiz --stage" test "$(values --stage quiz)" = \
-	"scoring softmax weighted-sum hard-draw "
+	"scoring softmax weighted-sum hard-draw place draw retina glimpse core class reinforce "
 check "the formats of trace --format" test "$(values -f trace)" = \
 	"text json jsonl csv markdown "
 check "the formats of diagram --format" test "$(values -f diagram)" = \

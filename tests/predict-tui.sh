@@ -58,4 +58,25 @@ expect pr "Not -9.9 either. The answer is" "a second wrong one gets the worked a
 expect pr "s_3·h_3 = 0.0000×" "and the arithmetic shows"
 keys pr q
 wait_exit pr 0 "q leaves the lesson"
+
+# lesson 21 asks where step 5 looks (argmax(α_5)) before any page has
+# drawn α_5: no page up to the question shows it in the picture pane,
+# nor the question's page before the answer
+plain21=$(LC_ALL=C.UTF-8 "$ATTN_TRACE" lesson 21 --plain)
+ask=$(printf '%s\n' "$plain21" | awk '/^\[page [0-9]+ of/ { p = $2 }
+	/^Predict: / { print p; exit }')
+check "lesson 21 has a prediction page ($ask)" test -n "$ask"
+check "... and it asks for argmax(α_5)" sh -c \
+	"printf '%s\n' \"\$1\" | grep -q '^(prediction: argmax(α_5) = '" sh "$plain21"
+start im 100 40 "'$ATTN_TRACE' lesson 21 --color=never"
+expect im "page 1 of" "lesson 21 opens"
+p=1
+while [ "$p" -le "${ask:-0}" ]; do
+	keys im g "$p"
+	expect im "page $p of" "lesson 21: page $p"
+	expect_not im "α_5 over its cells" "page $p does not show α_5 before the question"
+	p=$((p + 1))
+done
+keys im q
+wait_exit im 0 "q leaves lesson 21"
 finish

@@ -240,7 +240,7 @@ for bad in --stage=output --stage= --seed=abc --seed=-1 --seed=1x \
 	expect_err "Try 'attn-trace --help'" "quiz $bad: the usage hint"
 done
 quiz --stage=output
-expect_err "unknown --stage 'output'; expected scoring, softmax, weighted-sum or hard-draw" \
+expect_err "unknown --stage 'output'; expected scoring, softmax, weighted-sum, hard-draw, place, draw, retina, glimpse, core, class or reinforce" \
 	"an unknown stage is named"
 quiz --help
 expect_status 0 "quiz --help"

@@ -130,6 +130,8 @@ page_through() {
 			next_screen "$name" "$TMP/old" "$TMP/cur" || return 1
 		fi
 		if grep -q 'Press z or Enter to answer' "$TMP/cur"; then
+			# seen before the answer, which may scroll the page
+			body "$TMP/cur" "$3" "$4" >>"$TMP/seen"
 			cp "$TMP/cur" "$TMP/old"
 			keys "$name" z
 			keys "$name" -l -- "$(answer_of "$4")"
