@@ -10,6 +10,7 @@
 #include "accuracy.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "num.h"
 #include "scorer.h"
 #include "window.h"
@@ -323,11 +324,13 @@ static void accuracy_svg_axes(FILE *out, const int *len, int nlen)
 		fprintf(out, "\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
 			PLOT_Y1 + 34, len[i]);
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">source "
-		"sentence length (words)</text>\n", (PLOT_X0 + PLOT_X1) / 2,
-		PLOT_Y1 + 80);
-	fprintf(out, "<text x=\"%d\" y=\"%d\">accuracy (%%)</text>\n",
-		PLOT_X0 - 70, PLOT_Y0 - 30);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+		(PLOT_X0 + PLOT_X1) / 2, PLOT_Y1 + 80);
+	fmt_svg_text(out, _("source sentence length (words)"));
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\">", PLOT_X0 - 70,
+		PLOT_Y0 - 30);
+	fmt_svg_text(out, _("accuracy (%)"));
+	fputs("</text>\n", out);
 }
 
 /* One series of line l: word accuracy (exact 0: a solid line, filled
@@ -389,10 +392,14 @@ static void accuracy_svg(FILE *out, const struct accuracy_report *r)
 		"font-family=\"%s\" font-size=\"%d\">\n"
 		"<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		SVG_W, SVG_H, SVG_W, SVG_H, FMT_SVG_FONTS, FONT, SVG_W, SVG_H);
-	fprintf(out, "<text x=\"40\" y=\"56\" font-size=\"%d\">Accuracy by "
-		"source length: ", FONT_TITLE);
+	fprintf(out, "<text x=\"40\" y=\"56\" font-size=\"%d\">", FONT_TITLE);
+	/* TRANSLATORS: the chart's title, before and after the pairs
+	 * file's name: "Accuracy by source length: " FILE " (greedy
+	 * decoding)" */
+	fmt_svg_text(out, _("Accuracy by source length: "));
 	fmt_svg_text(out, accuracy_base(r->pairs));
-	fputs(" (greedy decoding)</text>\n", out);
+	fmt_svg_text(out, _(" (greedy decoding)"));
+	fputs("</text>\n", out);
 	if (nlen > 0)
 		accuracy_svg_axes(out, len, nlen);
 	for (int k = 0; k < r->n && nlen > 0; k++) {
@@ -405,8 +412,8 @@ static void accuracy_svg(FILE *out, const struct accuracy_report *r)
 		accuracy_svg_key(out, k, accuracy_colours[k % ACCURACY_NCOLOURS],
 				 0, label);
 	}
-	accuracy_svg_key(out, r->n + 1, "#000000", 0, "word accuracy");
-	accuracy_svg_key(out, r->n + 2, "#000000", 1, "exact match");
+	accuracy_svg_key(out, r->n + 1, "#000000", 0, _("word accuracy"));
+	accuracy_svg_key(out, r->n + 2, "#000000", 1, _("exact match"));
 	fputs("</svg>\n", out);
 }
 

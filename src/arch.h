@@ -29,9 +29,9 @@ struct arch_class {
 	 * line "input-feeding yes"): the built-in model of that variant,
 	 * "feed4", or NULL if the architecture has none; then no_feed says
 	 * why, completing "its decoder ...": "already reads the context
-	 * c_{t-1}" */
+	 * c_{t-1}" (marked with N_(): pass it through _() to print it) */
 	const char *feed_model, *no_feed;
-	/* "Luong's": the architecture's name in prose */
+	/* "Luong's": the architecture's name in prose (N_(), as no_feed) */
 	const char *owner;
 	/* 1: its encoder is bidirectional, H/2 units a direction, so the
 	 * hidden size must be even, and the formatters print both
@@ -140,7 +140,7 @@ static inline const struct arch_class *arch_get(int a)
 const char *arch_builtin_model(int a);
 
 /* The architecture that has an input-feeding variant's name in prose
- * ("Luong's"), the registry's first with feed_model. */
+ * ("Luong's"), the registry's first with feed_model, untranslated. */
 const char *arch_feed_owner(void);
 
 /* The architecture called name (exactly), or -1. */

@@ -596,12 +596,14 @@ static void bahdanau_train_step(const struct model *m,
 
 const struct arch_class arch_bahdanau = {
 	.name = "bahdanau",
-	.summary = "attention first with s_{t-1} as the query, then the RNN "
-		   "reads [y_{t-1}; c_t]; a bidirectional encoder",
+	.summary = N_("attention first with s_{t-1} as the query, then the RNN "
+		      "reads [y_{t-1}; c_t]; a bidirectional encoder"),
 	.query_off = -1,
 	.model = "bahdanau4",
-	.no_feed = "already reads the context c_{t-1}",
-	.owner = "Bahdanau's",
+	.no_feed = N_("already reads the context c_{t-1}"),
+	/* TRANSLATORS: the architecture's name in prose: "%s decoder",
+	 * "input feeding is %s" */
+	.owner = N_("Bahdanau's"),
 	.bidir = 1,
 	.chained = 1,
 	.chained_title = N_("the Jensen gap (given the sampled past: s_{t-1} "

@@ -746,11 +746,13 @@ static void luong_screen(const struct trace *tr, int run,
 const struct arch_class arch_luong = {
 	.screen = luong_screen,
 	.name = "luong",
-	.summary = "the RNN steps first, then attention with s_t as the query",
+	.summary = N_("the RNN steps first, then attention with s_t as the query"),
 	.query_off = 0,
 	.model = "toy4",
 	.feed_model = "feed4",
-	.owner = "Luong's",
+	/* TRANSLATORS: the architecture's name in prose: "%s decoder",
+	 * "input feeding is %s" */
+	.owner = N_("Luong's"),
 	.chained_title = N_("the Jensen gap (given the sampled past: the fed "
 			    "h̃_{t-1} carries the earlier draws)"),
 	.encode = trace_encode_rnn,

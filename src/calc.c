@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "calc.h"
+#include "i18n.h"
 #include "scorer.h"
 #include "train.h"
 
@@ -124,7 +125,7 @@ int calc_build(struct calc *c, const struct calc_in *in, struct errbuf *err)
 	c->in = in;
 	if (n < 1 || n > CALC_MAX_KEYS || d < 1 || d > CALC_MAX_DIM ||
 	    dv < 1 || dv > CALC_MAX_DIM) {
-		err_set(err, "calc takes 1 to %d keys of 1 to %d numbers",
+		err_set(err, _("calc takes 1 to %d keys of 1 to %d numbers"),
 			CALC_MAX_KEYS, CALC_MAX_DIM);
 		return -1;
 	}

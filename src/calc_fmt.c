@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "i18n.h"
 #include "scorer.h"
 
 #define CALC_JSON_VERSION "attn-trace-calc/1"
@@ -17,9 +18,9 @@ static void calc_text_inputs(FILE *out, const struct calc *c, int prec)
 	const struct calc_in *in = c->in;
 	char name[48], label[64];
 	int r, cols;
-	fprintf(out, "query s_1 (d = %d), %d key%s h_i and value%s v_i "
-		"(d_v = %d)\n", in->d, in->n, in->n == 1 ? "" : "s",
-		in->n == 1 ? "" : "s", in->dv);
+	fprintf(out, ngettext("query s_1 (d = %d), %d key h_i and value v_i "
+		"(d_v = %d)\n", "query s_1 (d = %d), %d keys h_i and values "
+		"v_i (d_v = %d)\n", in->n), in->d, in->n, in->dv);
 	fmt_text_line(out, 2, "s_1", in->q, in->d, prec);
 	for (int i = 0; i < in->n; i++) {
 		snprintf(label, sizeof label, "h_%d", i + 1);
@@ -32,8 +33,8 @@ static void calc_text_inputs(FILE *out, const struct calc *c, int prec)
 	int np = calc_weight_shape(in->scorer, 0, in->d, in->n, name, &r,
 				   &cols);
 	if (np)
-		fprintf(out, "weights (%s):\n", c->random ? "drawn at random "
-			"from --seed" : "from the file");
+		fputs(c->random ? _("weights (drawn at random from --seed):\n")
+		      : _("weights (from the file):\n"), out);
 	for (int k = 0; k < np; k++) {
 		calc_weight_shape(in->scorer, k, in->d, in->n, name, &r, &cols);
 		for (int j = 0; j < r; j++) {
@@ -50,8 +51,8 @@ int calc_fmt_text(FILE *out, const struct calc *c, const struct fmt_opts *o)
 	const struct trace *tr = &c->tr;
 	const struct scorer_class *cls = scorer_get(c->in->scorer);
 	int stage = -1;
-	fprintf(out, "attn-trace calc: attention on any vectors, scorer %s: "
-		"%s\n", cls->name, cls->formula);
+	fprintf(out, _("attn-trace calc: attention on any vectors, scorer %s: "
+		"%s\n"), cls->name, cls->formula);
 	calc_text_inputs(out, c, o->precision);
 	for (int k = 0; k < tr->nrecs; k++) {
 		const struct trace_rec *r = &tr->recs[k];

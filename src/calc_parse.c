@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "i18n.h"
 #include "num.h"
 #include "scorer.h"
 
@@ -31,12 +32,12 @@ static int calc_err(struct errbuf *err, const struct calc_at *at,
 	while (p[len] && p[len] != ';' && p[len] != '\n' && !calc_sep(p[len]))
 		len++;
 	if (len == 0)
-		err_set(err, "%s:%d:%d: %s, found %s", at->where, at->line,
+		err_set(err, _("%s:%d:%d: %s, found %s"), at->where, at->line,
 			at->col + (int)(p - s), msg,
-			*p == ';' || *p == '\n' || !*p ? "the end of the row"
-						       : "a separator");
+			*p == ';' || *p == '\n' || !*p ? _("the end of the row")
+						       : _("a separator"));
 	else
-		err_set(err, "%s:%d:%d: %s, found '%.*s'", at->where,
+		err_set(err, _("%s:%d:%d: %s, found '%.*s'"), at->where,
 			at->line, at->col + (int)(p - s), msg,
 			len > 24 ? 24 : (int)len, p);
 	return -1;
@@ -62,45 +63,54 @@ static int calc_row(const char *s, const struct calc_at *at, double *out,
 		else if (!*p || *p == ';' || *p == '\n')
 			break;
 		if (*count == max) {
-			char msg[48];
-			snprintf(msg, sizeof msg, "expected at most %d "
-				 "number%s", max, max == 1 ? "" : "s");
+			char msg[96];
+			snprintf(msg, sizeof msg, ngettext("expected at most "
+				 "%d number", "expected at most %d numbers",
+				 max), max);
 			return calc_err(err, at, s, p, msg);
 		}
 		enum num_status st = num_parse(p, &x, &e);
 		if (st == NUM_SYNTAX || (*e && *e != ';' && *e != '\n' &&
 					 !calc_sep(*e)))
-			return calc_err(err, at, s, p, "expected a number");
-		if (st == NUM_RANGE || fabs(x) > MODEL_MAX_WEIGHT)
-			return calc_err(err, at, s, p, "expected a number from "
-					"-" MODEL_MAX_WEIGHT_TEXT " to "
-					MODEL_MAX_WEIGHT_TEXT);
+			return calc_err(err, at, s, p, _("expected a number"));
+		if (st == NUM_RANGE || fabs(x) > MODEL_MAX_WEIGHT) {
+			char msg[96];
+			snprintf(msg, sizeof msg, _("expected a number from "
+				 "-%s to %s"), MODEL_MAX_WEIGHT_TEXT,
+				 MODEL_MAX_WEIGHT_TEXT);
+			return calc_err(err, at, s, p, msg);
+		}
 		out[(*count)++] = x;
 		p = e;
 	}
 	if (*count == 0)
-		return calc_err(err, at, s, p, "expected a number");
+		return calc_err(err, at, s, p, _("expected a number"));
 	*end = p;
 	return 0;
 }
 
-/* A key (K) or value (V) row at s into row *n of M, checked against
- * want numbers (0: the first row sets it into *want). */
+/* A key (K) or value (V, value non-zero) row at s into row *n of M,
+ * checked against want numbers (0: the first row sets it into *want). */
 static int calc_key(double (*M)[CALC_MAX_DIM], int *n, int *want,
-		    const char *what, const char *as, const char *s,
+		    int value, const char *s,
 		    const struct calc_at *at,
 		    const char **end, struct errbuf *err)
 {
 	int cnt;
 	if (*n == CALC_MAX_KEYS)
-		return calc_err(err, at, s, s, "expected at most 64 keys and "
-				"values");
+		return calc_err(err, at, s, s, _("expected at most 64 keys "
+				"and values"));
 	if (calc_row(s, at, M[*n], CALC_MAX_DIM, &cnt, end, err) != 0)
 		return -1;
 	if (*want && cnt != *want) {
-		err_set(err, "%s:%d:%d: expected %d number%s in %s %d, as %s, "
-			"found %d", at->where, at->line, at->col, *want,
-			*want == 1 ? "" : "s", what, *n + 1, as, cnt);
+		err_set(err, value ? ngettext("%s:%d:%d: expected %d number "
+			"in value %d, as the first value has, found %d",
+			"%s:%d:%d: expected %d numbers in value %d, as the "
+			"first value has, found %d", *want)
+			: ngettext("%s:%d:%d: expected %d number in key %d, as "
+			"the query has, found %d", "%s:%d:%d: expected %d "
+			"numbers in key %d, as the query has, found %d", *want),
+			at->where, at->line, at->col, *want, *n + 1, cnt);
 		return -1;
 	}
 	*want = cnt;
@@ -121,19 +131,17 @@ int calc_parse_arg(struct calc_in *in, const char *name, const char *arg,
 			     err) != 0)
 			return -1;
 		if (*end)
-			return calc_err(err, &at, arg, end, "expected the end "
-					"of the query");
+			return calc_err(err, &at, arg, end, _("expected the "
+					"end of the query"));
 		in->d = cnt;
 		return 0;
 	}
 	int values = strcmp(name, "values") == 0;
 	for (;;) {
 		at.col = 1 + (int)(p - arg);
-		if (values ? calc_key(in->V, &nv, &in->dv, "value",
-				      "the first value has", p, &at,
+		if (values ? calc_key(in->V, &nv, &in->dv, 1, p, &at,
 				      &end, err)
-			   : calc_key(in->K, &in->n, &in->d, "key",
-				      "the query has", p, &at,
+			   : calc_key(in->K, &in->n, &in->d, 0, p, &at,
 				      &end, err))
 			return -1;
 		if (!*end)
@@ -141,9 +149,10 @@ int calc_parse_arg(struct calc_in *in, const char *name, const char *arg,
 		p = end + 1;
 	}
 	if (values && nv != in->n) {
-		err_set(err, "--values:1:%d: expected %d value%s, one a key, "
-			"found %d", 1 + (int)(end - arg), in->n,
-			in->n == 1 ? "" : "s", nv);
+		err_set(err, ngettext("--values:1:%d: expected %d value, one "
+			"a key, found %d", "--values:1:%d: expected %d values, "
+			"one a key, found %d", in->n), 1 + (int)(end - arg),
+			in->n, nv);
 		return -1;
 	}
 	return 0;
@@ -171,8 +180,8 @@ static int calc_weight_row(struct calc_in *in, const char *s, size_t len,
 		return 0; /* another scorer's */
 	int k = found - 1;
 	if (in->d == 0)
-		return calc_err(err, at, s, s, "expected the query before "
-				"the weights");
+		return calc_err(err, at, s, s, _("expected the query "
+				"before the weights"));
 	calc_weight_shape(in->scorer, k, in->d, CALC_MAX_ROWS, name, &r, &c);
 	double row[CALC_MAX_DIM * 2];
 	if (calc_row(p, &(struct calc_at){ at->where, at->line,
@@ -180,13 +189,13 @@ static int calc_weight_row(struct calc_in *in, const char *s, size_t len,
 		     row, c, &cnt, &end, err) != 0)
 		return -1;
 	if (cnt != c) {
-		err_set(err, "%s:%d:%d: expected %d numbers in a row of %s, "
-			"found %d", at->where, at->line, at->col + (int)(p - s),
+		err_set(err, _("%s:%d:%d: expected %d numbers in a row of %s, "
+			"found %d"), at->where, at->line, at->col + (int)(p - s),
 			c, name, cnt);
 		return -1;
 	}
 	if (rows[k] == CALC_MAX_ROWS)
-		return calc_err(err, at, s, s, "expected fewer rows");
+		return calc_err(err, at, s, s, _("expected fewer rows"));
 	in->w[k] = xreallocarray(in->w[k], (size_t)(rows[k] + 1) * c,
 				 sizeof(double));
 	memcpy(in->w[k] + (size_t)rows[k] * c, row, sizeof(double) * c);
@@ -210,7 +219,7 @@ static int calc_line(struct calc_in *in, char *s, const struct calc_at *at0,
 	at.col = 1 + (int)(p - s);
 	if (len == 5 && !memcmp(p, "query", 5)) {
 		if (in->d)
-			return calc_err(err, &at, p, p, "expected one query");
+			return calc_err(err, &at, p, p, _("expected one query"));
 		struct calc_at an = { at.where, at.line, at.col + 5 };
 		if (calc_row(nums, &an, in->q, CALC_MAX_DIM, &cnt, &end,
 			     err) != 0)
@@ -221,21 +230,19 @@ static int calc_line(struct calc_in *in, char *s, const struct calc_at *at0,
 	int key = len == 3 && !memcmp(p, "key", 3);
 	if (key || (len == 5 && !memcmp(p, "value", 5))) {
 		if (!in->d)
-			return calc_err(err, &at, p, p, "expected the query "
-					"before the keys and values");
+			return calc_err(err, &at, p, p, _("expected the "
+					"query before the keys and values"));
 		at.col += (int)len;
 		if (key)
-			return calc_key(in->K, &in->n, &in->d, "key",
-					"the query has", nums,
+			return calc_key(in->K, &in->n, &in->d, 0, nums,
 					&at, &end, err);
-		return calc_key(in->V, nv, &in->dv, "value",
-				"the first value has", nums, &at, &end,
+		return calc_key(in->V, nv, &in->dv, 1, nums, &at, &end,
 				err);
 	}
 	int rc = calc_weight_row(in, p, len, nums, &at, rows, err);
 	if (rc > 0)
-		return calc_err(err, &at, p, p, "expected query, key, value "
-				"or a scorer's weight (general.W)");
+		return calc_err(err, &at, p, p, _("expected query, key, "
+				"value or a scorer's weight (general.W)"));
 	return rc;
 }
 
@@ -253,9 +260,9 @@ static int calc_weights_done(struct calc_in *in, const char *path,
 	for (int k = 0; k < np; k++) {
 		calc_weight_shape(in->scorer, k, in->d, in->n, name, &r, &c);
 		if (rows[k] != r) {
-			err_set(err, "%s:%d:1: expected %d row%s of %s, found "
-				"%d", path, line, r, r == 1 ? "" : "s", name,
-				rows[k]);
+			err_set(err, ngettext("%s:%d:1: expected %d row of %s, "
+				"found %d", "%s:%d:1: expected %d rows of %s, "
+				"found %d", r), path, line, r, name, rows[k]);
 			return -1;
 		}
 	}
@@ -267,12 +274,12 @@ int calc_parse_file(struct calc_in *in, const char *path, struct errbuf *err)
 	size_t len;
 	int rows[SCORER_MAX_PARAMS] = { 0 }, nv = 0, line = 1, rc = 0;
 	char *text = util_read_file(path, 1u << 20, &len, err);
-	const char *where = strcmp(path, "-") == 0 ? "standard input" : path;
+	const char *where = strcmp(path, "-") == 0 ? _("standard input") : path;
 	if (!text)
 		return -1;
 	if (strlen(text) != len) {
 		free(text);
-		err_set(err, "%s: expected text, found a NUL byte", where);
+		err_set(err, _("%s: expected text, found a NUL byte"), where);
 		return -1;
 	}
 	for (char *s = text; rc == 0 && *s; line++) {
@@ -287,12 +294,13 @@ int calc_parse_file(struct calc_in *in, const char *path, struct errbuf *err)
 	if (rc != 0)
 		return -1;
 	if (nv && nv != in->n) {
-		err_set(err, "%s:%d:1: expected %d value%s, one a key, found "
-			"%d", where, line, in->n, in->n == 1 ? "" : "s", nv);
+		err_set(err, ngettext("%s:%d:1: expected %d value, one a key, "
+			"found %d", "%s:%d:1: expected %d values, one a key, "
+			"found %d", in->n), where, line, in->n, nv);
 		return -1;
 	}
 	if (!in->d || !in->n) {
-		err_set(err, "%s:%d:1: expected a query line and key lines",
+		err_set(err, _("%s:%d:1: expected a query line and key lines"),
 			where, line);
 		return -1;
 	}
@@ -302,7 +310,7 @@ int calc_parse_file(struct calc_in *in, const char *path, struct errbuf *err)
 int calc_finish(struct calc_in *in, const char *where, struct errbuf *err)
 {
 	if (!in->d || !in->n) {
-		err_set(err, "%s: expected a query and at least one key",
+		err_set(err, _("%s: expected a query and at least one key"),
 			where);
 		return -1;
 	}

@@ -24,25 +24,25 @@ const char *const caption_cell_names[CAPTION_CELLS] = {
 
 int caption_check_model(const struct model *m, struct errbuf *err)
 {
-	const char *name = m->name ? m->name : "the model";
+	const char *name = m->name ? m->name : _("the model");
 	if (m->arch != arch_find("bahdanau") ||
 	    !(model_mha(m) & PATCH_PARAM_BIT)) {
-		err_set(err, "%s: expected an image model (architecture "
+		err_set(err, _("%s: expected an image model (architecture "
 			"bahdanau with the sections [patch.W], [patch.b], "
 			"[patch.P] and [patch.W_init]), found a model without "
-			"them", name);
+			"them"), name);
 		return -1;
 	}
 	if (m->src.n != CAPTION_CELLS) {
-		err_set(err, "%s: expected the %d cells as the source words "
-			"of an image model, found %d source words", name,
+		err_set(err, _("%s: expected the %d cells as the source words "
+			"of an image model, found %d source words"), name,
 			CAPTION_CELLS, m->src.n);
 		return -1;
 	}
 	for (int i = 0; i < CAPTION_CELLS; i++)
 		if (strcmp(m->src.words[i], caption_cell_names[i]) != 0) {
-			err_set(err, "%s: expected source word %d of an image "
-				"model to be the cell \"%s\", found \"%s\"",
+			err_set(err, _("%s: expected source word %d of an image "
+				"model to be the cell \"%s\", found \"%s\""),
 				name, i + 1, caption_cell_names[i],
 				m->src.words[i]);
 			return -1;
@@ -55,8 +55,8 @@ int caption_check_image(const struct pgm_image *im, const char *name,
 {
 	if (im->width == CAPTION_SIDE && im->height == CAPTION_SIDE)
 		return 0;
-	err_set(err, "%s: expected an image of %d×%d pixels to caption, "
-		"found %d×%d", name, CAPTION_SIDE, CAPTION_SIDE, im->width,
+	err_set(err, _("%s: expected an image of %d×%d pixels to caption, "
+		"found %d×%d"), name, CAPTION_SIDE, CAPTION_SIDE, im->width,
 		im->height);
 	return -1;
 }
@@ -275,11 +275,11 @@ static void caption_json_input(struct fmt_buf *b, const struct trace *tr)
 
 const struct trace_encoder caption_encoder = {
 	.name = "patch",
-	.summary = "in place of the word encoder: each 2×2 patch of the "
-		   "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
-		   "pos_i), "
-		   "s_0 = tanh(W_init·h̄)",
-	.items = "cells",
+	.summary = N_("in place of the word encoder: each 2×2 patch of the "
+		      "6×6 image a cell, h_i = tanh(W_patch·patch_i + b_patch + "
+		      "pos_i), "
+		      "s_0 = tanh(W_init·h̄)"),
+	.items = N_("cells"),
 	.encode = caption_encode,
 	.start = caption_start,
 	.train_encode = caption_train_encode,
@@ -349,9 +349,9 @@ static int caption_check_window(const struct trace_cfg *cfg,
 {
 	if (!cfg || cfg->window == WINDOW_DEFAULT)
 		return 0;
-	err_set(err, "--window=%s centres on a position of a sentence, and "
+	err_set(err, _("--window=%s centres on a position of a sentence, and "
 		"an image's cells have no order to centre on; an image model "
-		"attends over all nine cells (--window=global)",
+		"attends over all nine cells (--window=global)"),
 		window_get(cfg->window)->name);
 	return -1;
 }
@@ -386,9 +386,9 @@ int caption_trace_file(struct trace *tr, const struct model *m,
 		/* no such file, and no PGM's name: a sentence, say */
 		char why[sizeof err->msg];
 		snprintf(why, sizeof why, "%s", err->msg);
-		err_set(err, "%s is an image model, which reads the PGM "
-			"image named where a sentence would be: %s",
-			m->name ? m->name : "the model", why);
+		err_set(err, _("%s is an image model, which reads the PGM "
+			"image named where a sentence would be: %s"),
+			m->name ? m->name : _("the model"), why);
 	}
 	if (rc == 0)
 		rc = caption_check_image(im, strcmp(name, "-") == 0

@@ -8,6 +8,7 @@
 
 #include "caption.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "image_fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -52,7 +53,7 @@ void caption_fmt_step(FILE *out, const struct trace *tr, int run, int t,
 {
 	int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1] : tr->m->eos)
 			 : tr->runs[run].pred[t - 1];
-	fprintf(out, "t=%d: %s  (the image; α_%d over its cells)\n", t,
+	fprintf(out, _("t=%d: %s  (the image; α_%d over its cells)\n"), t,
 		tr->m->tgt.words[w], t);
 	caption_fmt_rows(out, tr, run, t, ascii);
 }
@@ -61,8 +62,9 @@ int caption_fmt_weights(FILE *out, const struct trace *tr, int ascii)
 {
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
-		fprintf(out, "%s%s scorer: each word, the image, and each "
-			"pixel shaded by its cell's weight\n", run ? "\n" : "",
+		fputs(run ? "\n" : "", out);
+		fprintf(out, _("%s scorer: each word, the image, and each "
+			"pixel shaded by its cell's weight\n"),
 			trace_scorer_name(ru->scorer));
 		for (int t = 1; t <= ru->nsteps; t++) {
 			fputc('\n', out);
@@ -135,11 +137,15 @@ static void caption_svg_panel(FILE *out, const struct pgm_image *im,
 	fputs("</text>\n", out);
 }
 
-/* The subtitle, under the image's name. */
-static const char csvg_sub[] = "each word's weights α<tspan "
-	"baseline-shift=\"sub\" font-size=\"75%\">t,i</tspan> over the "
-	"3×3 cells";
-#define CSVG_SUB_COLS 44  /* its columns, the subscript counted */
+/* The subtitle, under the image's name: csvg_sub_a, the subscript t,i,
+ * csvg_sub_b (N_(): printed and measured through _()). */
+static const char csvg_sub_a[] = N_("each word's weights α");
+static const char csvg_sub_b[] = N_(" over the 3×3 cells");
+static const char csvg_subscript[] = "<tspan baseline-shift=\"sub\" "
+	"font-size=\"75%\">t,i</tspan>";
+/* its columns, the subscript counted, and one to spare (44 in English) */
+#define CSVG_SUB_COLS \
+	(utf8_width(_(csvg_sub_a)) + 3 + utf8_width(_(csvg_sub_b)) + 1)
 #define CSVG_FS_SUB 24    /* its size: its subscript, 18 px, is the
 			     picture's smallest text */
 
@@ -197,15 +203,19 @@ int caption_fmt_svg(FILE *out, const struct trace *tr, const char *name)
 		CSVG_FS_TITLE);
 	fmt_svg_text(out, name);
 	fprintf(out, "</text>\n<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
-		"font-size=\"%d\" fill=\"#555555\">%s</text>\n", CSVG_MARGIN,
-		CSVG_MARGIN + CSVG_FS_TITLE + CSVG_FS_SUB + 10, CSVG_FS_SUB,
-		csvg_sub);
+		"font-size=\"%d\" fill=\"#555555\">", CSVG_MARGIN,
+		CSVG_MARGIN + CSVG_FS_TITLE + CSVG_FS_SUB + 10, CSVG_FS_SUB);
+	fmt_svg_text(out, _(csvg_sub_a));
+	fputs(csvg_subscript, out);
+	fmt_svg_text(out, _(csvg_sub_b));
+	fputs("</text>\n", out);
 	for (int run = 0; run < tr->nruns; run++) {
 		const struct trace_run *ru = &tr->runs[run];
 		int y = L.top + run * run_h;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
-			"fill=\"#555555\">%s scorer</text>\n", CSVG_MARGIN,
-			y + CSVG_FS, CSVG_FS, trace_scorer_name(ru->scorer));
+			"fill=\"#555555\">", CSVG_MARGIN, y + CSVG_FS, CSVG_FS);
+		fprintf(out, _("%s scorer"), trace_scorer_name(ru->scorer));
+		fputs("</text>\n", out);
 		for (int t = 1; t <= ru->nsteps; t++) {
 			int w = tr->ntgt ? (t <= tr->ntgt ? tr->tgt[t - 1]
 					    : tr->m->eos) : ru->pred[t - 1];

@@ -10,6 +10,7 @@
 #include "attn.h"
 #include "caption.h"
 #include "fmt.h"
+#include "i18n.h"
 #include "train.h"
 
 static const char *const caption_place_words[] = {
@@ -104,7 +105,7 @@ static int caption_measure_one(const struct model *m,
 	struct trace tr;
 	int n = caption_words(m, it, tgt);
 	if (n < 0) {
-		err_set(err, "line %d: a caption word the model does not know",
+		err_set(err, _("line %d: a caption word the model does not know"),
 			it->line);
 		return -1;
 	}

@@ -404,8 +404,8 @@ static int cli_autoplay(struct cli_opts *o, const char *arg)
 	if (num_parse(arg, &sec, &end) != NUM_OK || *end || sec < 0.5 ||
 	    sec > 3600) {
 		char msg[256];
-		snprintf(msg, sizeof msg, "--autoplay expects seconds from 0.5 "
-			 "to 3600, not '%s'", arg);
+		snprintf(msg, sizeof msg, _("--autoplay expects seconds from 0.5 "
+			 "to 3600, not '%s'"), arg);
 		return cli_usage_error(msg);
 	}
 	o->autoplay_ms = (int)(sec * 1000 + 0.5);
@@ -484,8 +484,8 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case 'p':
 		if (cli_int(arg, 0, NUM_MAX_PREC, &o->fmt.precision) == 0)
 			return 0;
-		snprintf(msg, sizeof msg, "--precision expects a whole number "
-			 "from 0 to %d, not '%s'", NUM_MAX_PREC, arg);
+		snprintf(msg, sizeof msg, _("--precision expects a whole number "
+			 "from 0 to %d, not '%s'"), NUM_MAX_PREC, arg);
 		return cli_usage_error(msg);
 	case CLI_OPT_handout:
 		o->fmt.handout = 1;
@@ -493,8 +493,8 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 	case CLI_OPT_top:
 		if (cli_int(arg, 0, MODEL_MAX_VOCAB, &o->fmt.top) == 0)
 			return 0;
-		snprintf(msg, sizeof msg, "--top expects a whole number from 0 "
-			 "to %d, not '%s'", MODEL_MAX_VOCAB, arg);
+		snprintf(msg, sizeof msg, _("--top expects a whole number from 0 "
+			 "to %d, not '%s'"), MODEL_MAX_VOCAB, arg);
 		return cli_usage_error(msg);
 	case CLI_OPT_color:
 		if (tui_color_parse(arg, &o->color) == 0)
@@ -684,8 +684,8 @@ int cli_load_arch(struct model *m, const char *path, int arch)
 		return -1;
 	}
 	if (arch >= 0 && m->arch != arch) {
-		cli_messagef("%s is a model of the %s architecture, and --arch "
-			     "asks for %s", m->name, arch_get(m->arch)->name,
+		cli_messagef(_("%s is a model of the %s architecture, and --arch "
+			     "asks for %s"), m->name, arch_get(m->arch)->name,
 			     arch_get(arch)->name);
 		model_free(m);
 		return -1;
@@ -713,8 +713,8 @@ int cli_feed_arch(int arch, int feed)
 		return 0;
 	return cli_usage_errorf("--input-feeding is %s: %s decoder %s; drop "
 				"--arch=%s or --input-feeding",
-				arch_feed_owner(), c->owner, c->no_feed,
-				c->name);
+				_(arch_feed_owner()), _(c->owner),
+				_(c->no_feed), c->name);
 }
 
 int cli_load_feed(struct model *m, const char *path, int arch, int feed)
@@ -732,17 +732,18 @@ int cli_load_feed(struct model *m, const char *path, int arch, int feed)
 	if (!feed || m->input_feeding)
 		return 0;
 	if (!arch_get(m->arch)->feed_model)
-		cli_messagef("%s is a model of the %s architecture, whose "
+		cli_messagef(_("%s is a model of the %s architecture, whose "
 			     "decoder %s: input feeding is %s; drop "
 			     "--input-feeding, or give a model trained with "
 			     "'train --input-feeding' (the built-in feed4 is "
-			     "one)", m->name, arch_get(m->arch)->name,
-			     arch_get(m->arch)->no_feed, arch_feed_owner());
+			     "one)"), m->name, arch_get(m->arch)->name,
+			     _(arch_get(m->arch)->no_feed),
+			     _(arch_feed_owner()));
 	else
-		cli_messagef("%s has no input feeding, and --input-feeding "
+		cli_messagef(_("%s has no input feeding, and --input-feeding "
 			     "asks for it; drop --input-feeding, or give a "
 			     "model trained with 'train --input-feeding' (the "
-			     "built-in feed4 is one)", m->name);
+			     "built-in feed4 is one)"), m->name);
 	model_free(m);
 	return -1;
 }
@@ -840,7 +841,7 @@ int cli_check_inputs(const struct cli_opts *o)
 int cli_flush(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_messagef("write error: %s",
+		cli_messagef(_("write error: %s"),
 			strerror(errno ? errno : EIO));
 		return EXIT_DATA;
 	}
@@ -868,7 +869,7 @@ static int cli_tui_run(const struct model *ms, int n,
 		archs[made] = &trs[made];
 	}
 	if (note[0]) /* the stepper takes the screen: a line before it */
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms,
 			       n > 1 ? archs : NULL, n > 1 ? n : 0 };
@@ -904,7 +905,7 @@ static int cli_trace_only(const struct cli_opts *o, const char *cmd)
 	if (!opt)
 		return 0;
 	char msg[256];
-	snprintf(msg, sizeof msg, "%s does not work with '%s'", opt, cmd);
+	snprintf(msg, sizeof msg, _("%s does not work with '%s'"), opt, cmd);
 	return cli_usage_error(msg);
 }
 
@@ -914,13 +915,13 @@ static int cli_tui(int argc, char **argv, const struct cli_opts *o)
 		return EXIT_USAGE;
 	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cli_error("the stepper needs a terminal; 'attn-trace trace' "
-			  "prints the same trace as text");
+		cli_error(_("the stepper needs a terminal; 'attn-trace trace' "
+			  "prints the same trace as text"));
 		return EXIT_DATA;
 	}
 	if (!cli_term_usable(why, sizeof why)) {
-		cli_messagef("the stepper cannot draw here: %s; 'attn-trace "
-			     "trace' prints the same trace as text", why);
+		cli_messagef(_("the stepper cannot draw here: %s; 'attn-trace "
+			     "trace' prints the same trace as text"), why);
 		return EXIT_DATA;
 	}
 	/* --arch=all: every architecture of the registry, each on its
@@ -953,8 +954,8 @@ static int cli_model(int argc, char **argv, const struct cli_opts *o)
 {
 	if (optind < argc) {
 		char msg[256];
-		snprintf(msg, sizeof msg, "'model' takes no sentence, but was "
-			 "given '%s'", argv[optind]);
+		snprintf(msg, sizeof msg, _("'model' takes no sentence, but was "
+			 "given '%s'"), argv[optind]);
 		return cli_usage_error(msg);
 	}
 	if (cli_trace_only(o, "model"))
@@ -1207,16 +1208,16 @@ static int (*cli_bare(void))(int, char **, const struct cli_opts *)
 {
 	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cli_messagef("note: the trace of \"%s\"; 'attn-trace lessons' "
-			     "lists lessons that explain each step",
+		cli_messagef(_("note: the trace of \"%s\"; 'attn-trace lessons' "
+			     "lists lessons that explain each step"),
 			     DEFAULT_SENTENCE);
 		return cli_trace;
 	}
 	if (cli_term_usable(why, sizeof why))
 		return cli_tui;
-	cli_messagef("note: %s, so here is the text trace, not the stepper; "
+	cli_messagef(_("note: %s, so here is the text trace, not the stepper; "
 		     "'attn-trace lessons' lists lessons that explain each "
-		     "step", why);
+		     "step"), why);
 	return cli_trace;
 }
 

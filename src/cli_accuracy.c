@@ -175,8 +175,8 @@ static int cli_accuracy_spec(const struct acc_spec *s, const char *text,
 		struct accuracy_line *l = &lines[*n];
 		memset(l, 0, sizeof *l);
 		if (*n == ACC_MAX_LINES) {
-			err_set(&err, "expected at most %d lines (models "
-				"times scorers), found more", ACC_MAX_LINES);
+			err_set(&err, _("expected at most %d lines (models "
+				"times scorers), found more"), ACC_MAX_LINES);
 			rc = -1;
 		} else if ((rc = model_check_scorer(&m, sc, &err)) == 0 &&
 			   (rc = accuracy_measure(l, &m, &d, name, sc, &s->cfg,

@@ -5,8 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calc.h"
+#include "calc_view.h"
+#include "cli_term.h"
 #include "cli.h"
 #include "cli_calc.h"
 #include "cli_options.h"
@@ -14,6 +17,7 @@
 #include "num.h"
 #include "outfile.h"
 #include "scorer.h"
+#include "tui.h"
 
 enum calc_format { CALC_TEXT, CALC_JSON, CALC_JSONL, CALC_CSV, CALC_MD };
 static const char *const calc_formats[] = { "text", "json", "jsonl", "csv",
@@ -21,6 +25,7 @@ static const char *const calc_formats[] = { "text", "json", "jsonl", "csv",
 
 struct cli_calc_opts {
 	const char *arg[3];  /* --query, --keys, --values, or NULL */
+	int tui;             /* --tui: the stepper, not a format */
 	const char *output;  /* -o; NULL: stdout */
 	enum calc_format format;
 	struct fmt_opts fo;
@@ -57,6 +62,7 @@ static int cli_calc_opt(struct cli_calc_opts *o, struct calc_in *in, int c)
 	case CLI_OPT_calc_keys: o->arg[1] = optarg; return 0;
 	case CLI_OPT_calc_values: o->arg[2] = optarg; return 0;
 	case 'o': o->output = optarg; return 0;
+	case CLI_OPT_glimpse_tui: o->tui = 1; return 0;
 	case 's':
 		if ((in->scorer = scorer_find(optarg)) >= 0)
 			return 0;
@@ -119,6 +125,42 @@ static int cli_calc_input(const struct cli_calc_opts *o, struct calc_in *in,
 	return EXIT_OK;
 }
 
+static void cli_calc_render(void *ctx, int width, struct view_screen *s)
+{
+	struct calc_view *v = ctx;
+	v->width = width;
+	calc_view_render(v, s);
+}
+
+static int cli_calc_key(void *ctx, int key, int page_rows)
+{
+	struct calc_view *v = ctx;
+	v->page_rows = page_rows;
+	return calc_view_key(v, key);
+}
+
+/* --tui: the stepper on c; its exit status. */
+static int cli_calc_tui(const struct cli_calc_opts *o, const struct calc *c)
+{
+	static struct calc_view v;
+	char why[160];
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    !cli_term_usable(why, sizeof why)) {
+		cli_messagef(_("--tui needs a terminal that can draw the "
+			     "stepper%s%s"), isatty(STDOUT_FILENO) ? ": " : "",
+			     isatty(STDOUT_FILENO) ? why : "");
+		return EXIT_DATA;
+	}
+	calc_view_init(&v, c, o->fo.precision, 80);
+	struct tui_screens sc = { &v, cli_calc_render, cli_calc_key,
+				  &v.scroll, NULL };
+	struct tui_opts to = { TUI_COLOR_AUTO, o->fo.precision, -1, 0, 0,
+			       NULL, 0 };
+	int rc = tui_run_screens(&sc, &to);
+	calc_view_free(&v);
+	return rc;
+}
+
 /* The trace of in written in o->format to o->output. */
 static int cli_calc_write(const struct cli_calc_opts *o,
 			  const struct calc_in *in)
@@ -129,6 +171,11 @@ static int cli_calc_write(const struct cli_calc_opts *o,
 	if (calc_build(&c, in, &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
+	}
+	if (o->tui) {
+		int rc = cli_calc_tui(o, &c);
+		calc_free(&c);
+		return rc;
 	}
 	if (outfile_open(&of, o->output ? o->output : "-", &err) != 0) {
 		calc_free(&c);

@@ -226,7 +226,7 @@ static int cli_caption_fit(const struct cli_caption_opts *o,
 	fmt_buf_putc(&b, '\0');
 	int rc = EXIT_DATA;
 	if (!train_weights_ok(&t))
-		cli_messagef("training diverged: a weight is not finite");
+		cli_messagef(_("training diverged: a weight is not finite"));
 	else if (outfile_open(&of, o->output, &err) != 0)
 		cli_messagef("%s", err.msg);
 	else {

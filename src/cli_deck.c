@@ -118,7 +118,7 @@ static int cli_deck_write(const struct trace *tr, const struct cli_deck_opts *o,
 		return -1;
 	if (deck_html(of.fp, tr, &d) != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
-		err_set(err, "%s: the trace has no step to show",
+		err_set(err, _("%s: the trace has no step to show"),
 			o->output ? o->output : "-");
 		return -1;
 	}
@@ -148,7 +148,7 @@ int cli_deck(int argc, char **argv)
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	if (rc == 0) {
 		rc = cli_deck_write(&tr, &o, &err);
 		trace_free(&tr);

@@ -178,9 +178,9 @@ static int cli_diagram_parse(struct cli_diagram_opts *o, int argc,
 	    o->png != raster_name(o->output))
 		return cli_usage_errorf("--format=%s: expected -o %s, found "
 					"%s", o->png ? "png" : "svg",
-					o->png ? "FILE.png" : "a name that "
-					"does not end in .png",
-					o->output ? o->output : "none");
+					o->png ? "FILE.png" : _("a name that "
+					"does not end in .png"),
+					o->output ? o->output : _("none"));
 	if (cli_window_check(o->cfg.window, o->cfg.window_size) ||
 	    cli_png_check(&o->png_size, o->output, o->png))
 		return EXIT_USAGE;
@@ -308,7 +308,7 @@ int cli_diagram(int argc, char **argv)
 	rc = tok_trace_note(&tr, &m, sentence, o.target, o.scorers, note,
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	int status = EXIT_DATA;
 	if (rc == 0) {
 		int nsteps = tr.runs[0].nsteps;

@@ -311,8 +311,8 @@ static int cli_glimpse_tui(const struct cli_glimpse_opts *o,
 	char why[160];
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
 	    !cli_term_usable(why, sizeof why)) {
-		cli_messagef("--tui needs a terminal that can draw the "
-			     "stepper%s%s", isatty(STDOUT_FILENO) ? ": " : "",
+		cli_messagef(_("--tui needs a terminal that can draw the "
+			     "stepper%s%s"), isatty(STDOUT_FILENO) ? ": " : "",
 			     isatty(STDOUT_FILENO) ? why : "");
 		return EXIT_DATA;
 	}
@@ -361,7 +361,7 @@ static int cli_glimpse_check(const struct glimpse_batch *b, const char *list)
 	for (int k = 0; k < b->n; k++)
 		if (pgm_load(&im, b->item[k].path, &err) != 0) {
 			cli_messagef("%s:%d: %s", strcmp(list, "-") == 0 ?
-				     "standard input" : list,
+				     _("standard input") : list,
 				     b->item[k].line, err.msg);
 			return EXIT_DATA;
 		}

@@ -252,9 +252,9 @@ static int cli_heatmap_self(const struct cli_heatmap_opts *o,
 	if (!o->output && isatty(STDOUT_FILENO)) {
 		self_view_heatmap(stdout, &t, o->heads, o->svg.precision,
 				  strcmp(nl_langinfo(CODESET), "UTF-8") != 0);
-		cli_messagef("note: the heatmap as text, since standard output "
+		cli_messagef(_("note: the heatmap as text, since standard output "
 			     "is a terminal; -o FILE.svg writes the SVG "
-			     "picture");
+			     "picture"));
 	} else {
 		struct outfile of;
 		rc = outfile_open_picture(&of, o->output, &o->png, &err);
@@ -326,7 +326,7 @@ static int cli_heatmap_dir(const struct trace *const *trs, int ntr,
 				break;
 			if (fmt_svg_heatmap(of[n].fp, trs[j], r, &o->svg) != 0 &&
 			    !ferror(of[n].fp)) {
-				err_set(err, "cannot draw the heatmap");
+				err_set(err, _("cannot draw the heatmap"));
 				rc = -1;
 			}
 			outfile_wrote(&of[n++]);
@@ -369,7 +369,7 @@ static int cli_heatmap_write(const struct trace *const *trs, int ntr,
 	outfile_wrote(&of);
 	if (rc != 0 && !ferror(of.fp)) {
 		outfile_abort(&of);
-		err_set(err, "cannot draw the heatmap");
+		err_set(err, _("cannot draw the heatmap"));
 		return -1;
 	}
 	/* a write error is in the stream's error flag, and commit reports it */
@@ -414,8 +414,8 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 					       o->svg.drawn);
 		}
 	}
-	cli_messagef("note: the heatmap as text, since standard output is a "
-		     "terminal; -o FILE.svg writes the SVG picture");
+	cli_messagef(_("note: the heatmap as text, since standard output is a "
+		     "terminal; -o FILE.svg writes the SVG picture"));
 	return 0;
 }
 
@@ -448,7 +448,7 @@ static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
 		return 1;
 	}
 	if (note[0] && k == 0)
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	return 0;
 }
 

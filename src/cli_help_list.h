@@ -519,3 +519,7 @@ HELP(calc_precision, C(calc), "N",
 HELP(calc_output, C(calc), "FILE",
      "write to FILE (default: standard output); FILE is\n"
      "replaced whole, or not at all")
+HELP(glimpse_tui, C(calc), "",
+     "step through it on a terminal: the inputs,\n"
+     "scoring, softmax and the weighted sum, a screen\n"
+     "each (keys: ? in the stepper)")

@@ -196,7 +196,7 @@ static int cli_lesson_show(const struct cli_lesson_opts *o, const char *name)
 	char why[160];
 	int tty = !o->plain && isatty(STDOUT_FILENO);
 	if (tty && !cli_term_usable(why, sizeof why)) {
-		cli_messagef("note: %s, so here is the lesson as text", why);
+		cli_messagef(_("note: %s, so here is the lesson as text"), why);
 		tty = 0;
 	}
 	if (tty) {
@@ -303,9 +303,9 @@ int cli_lessons(int argc, char **argv)
 		return EXIT_DATA;
 	}
 	if (n == 0)
-		cli_messagef("no lessons in %s (set "
+		cli_messagef(_("no lessons in %s (set "
 			"ATTN_TRACE_LESSONS to the directory that holds the "
-			"*.lesson files)", lesson_dir());
+			"*.lesson files)"), lesson_dir());
 	for (int k = 0; k < n; k++) {
 		cli_lesson_split(paths[k], num, sizeof num, name, sizeof name);
 		if (utf8_width(name) > namew)

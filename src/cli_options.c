@@ -396,7 +396,7 @@ int cli_options_cmd(int argc, char **argv)
 	if (values && !found)
 		return cli_usage_errorf("'%s' is not an option of %s ('attn-trace "
 					"options%s%s' lists them)", values,
-					cmd < 0 ? "a bare attn-trace"
+					cmd < 0 ? _("a bare attn-trace")
 						: cli_cmd_names[cmd],
 					cmd < 0 ? "" : " ",
 					cmd < 0 ? "" : cli_cmd_names[cmd]);

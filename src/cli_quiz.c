@@ -279,7 +279,7 @@ static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 	if (rc != 0)
 		model_free(m);
 	else if (note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	if (rc != 0) {
 		cli_messagef("%s", err.msg);
 		return EXIT_DATA;
@@ -363,7 +363,7 @@ static int cli_quiz_read(struct cli_quiz_run *qr)
 		putchar('\n');
 		if (r == QUIZ_READ_END)
 			return 0;
-		cli_messagef("cannot read the answers: %s",
+		cli_messagef(_("cannot read the answers: %s"),
 			util_stdin_error(errno));
 		return -1;
 	}

@@ -202,7 +202,7 @@ int cli_self_trace(struct self_trace *t, struct model *m,
 				    tmarks, sizeof tmarks, &err);
 	tok_note(note, sizeof note, smarks, tmarks);
 	if (rc == 0 && note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	if (rc == 0)
 		rc = self_build(t, m, so, ki, n, qi, nq, heads, &err);
 	free(ki);

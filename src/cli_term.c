@@ -12,27 +12,28 @@
 #include <term.h>
 
 #include "cli_term.h"
+#include "i18n.h"
 
 int cli_term_usable(char *why, size_t size)
 {
 	const char *term = getenv("TERM");
 	int err = 0;
 	if (!term || !*term) {
-		snprintf(why, size, "TERM is not set");
+		snprintf(why, size, _("TERM is not set"));
 		return 0;
 	}
 	/* setupterm copies TERM's entry; nothing is drawn */
 	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
-		snprintf(why, size, "TERM=%s is %s", term, err == 1 ?
-			 "a hardcopy terminal" : err == 0 ?
-			 "unknown to terminfo" : "unknown (no terminfo "
-			 "database was found)");
+		snprintf(why, size, _("TERM=%s is %s"), term, err == 1 ?
+			 _("a hardcopy terminal") : err == 0 ?
+			 _("unknown to terminfo") : _("unknown (no terminfo "
+			 "database was found)"));
 		return 0;
 	}
 	const char *cup = tigetstr("cup");
 	int ok = cup && cup != (char *)-1;
 	del_curterm(cur_term);
 	if (!ok)
-		snprintf(why, size, "TERM=%s cannot move the cursor", term);
+		snprintf(why, size, _("TERM=%s cannot move the cursor"), term);
 	return ok;
 }

@@ -25,6 +25,7 @@
 #include "caption.h"
 #include "cli.h"
 #include "gz.h"
+#include "i18n.h"
 #include "num.h"
 #include "outfile.h"
 #include "progress.h"
@@ -138,7 +139,7 @@ static int batch_trace(struct trace *tr, const struct batch *b, char *line,
 	int r = pairs_split(line, len, lineno, 0, &pl, col, err);
 	if (r <= 0) {
 		if (r == 0) /* never asked: batch_skip() drops these */
-			err_set(err, "expected a pair, found none");
+			err_set(err, _("expected a pair, found none"));
 		return -1;
 	}
 	*col = 0;
@@ -1002,7 +1003,7 @@ static int single_run(struct outfile *of, const struct model *m,
 		return -1;
 	}
 	if (note[0])
-		cli_messagef("note: %s", note);
+		cli_messagef(_("note: %s"), note);
 	trace_write(of->fp, &tr, o, &o->fmt, 1);
 	outfile_wrote(of);
 	trace_free(&tr);
@@ -1030,7 +1031,7 @@ static int all_run(struct outfile *of, const struct cli_opts *o,
 			return -1;
 		}
 		if (note[0] && a == 0)
-			cli_messagef("note: %s", note);
+			cli_messagef(_("note: %s"), note);
 		if (o->format == FORMAT_CSV)
 			fo.arch = arch_get(a)->name;
 		trace_write(of->fp, &tr, o, &fo, a == 0);

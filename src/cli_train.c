@@ -610,7 +610,7 @@ static void cli_train_header(char *buf, size_t size,
 	if (w->no_alignment) /* it would mean nothing: say why */
 		snprintf(aligned, sizeof aligned, "\nAlignment accuracy: not "
 			 "measured through the %s window:\n%s.", w->name,
-			 w->no_alignment);
+			 _(w->no_alignment));
 	else
 		cli_train_align(align, sizeof align, t, d, o->t.scorers,
 				&t->work);
@@ -706,8 +706,8 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		return EXIT_DATA;
 	}
 	if (o->init && o->arch >= 0 && init.arch != o->arch) {
-		cli_messagef("%s is a model of the %s architecture, and --arch "
-			     "asks for %s", init.name, arch_get(init.arch)->name,
+		cli_messagef(_("%s is a model of the %s architecture, and --arch "
+			     "asks for %s"), init.name, arch_get(init.arch)->name,
 			     arch_get(o->arch)->name);
 		model_free(&init);
 		return EXIT_DATA;
@@ -722,9 +722,9 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		rc = EXIT_DATA;
 	} else if (o->init) {
 		if (o->feed && !init.input_feeding) {
-			cli_messagef("%s has no input feeding, and "
+			cli_messagef(_("%s has no input feeding, and "
 				     "--input-feeding asks for it; a model's "
-				     "decoder keeps the input it was made with",
+				     "decoder keeps the input it was made with"),
 				     init.name);
 			model_free(&init);
 			return EXIT_DATA;
@@ -760,24 +760,24 @@ static int cli_train_setup(const struct cli_train_opts *o, struct trainer *t,
 		if (k == d->n)
 			break; /* every scorer of the kind has the same L */
 		if (o->init)
-			cli_messagef("%s:%d:1: this source side has %d words, "
+			cli_messagef(_("%s:%d:1: this source side has %d words, "
 				     "and the %s scorer of %s knows %d source "
 				     "positions; a model keeps the positions "
-				     "it was made with", o->pairs,
+				     "it was made with"), o->pairs,
 				     d->pairs[k].line, d->pairs[k].nsrc,
 				     scorer_get(sc)->name, o->init, t->lay.L);
 		else
-			cli_messagef("%s:%d:1: this source side has %d words, "
+			cli_messagef(_("%s:%d:1: this source side has %d words, "
 				     "more than the %d source positions of "
 				     "--positions=%d; give --positions=%d or "
-				     "more, or leave it out", o->pairs,
+				     "more, or leave it out"), o->pairs,
 				     d->pairs[k].line, d->pairs[k].nsrc,
 				     t->lay.L, t->lay.L, d->max_src);
 		rc = EXIT_DATA;
 	}
 	if (rc == 0 && o->t.selection != SELECTION_DEFAULT &&
 	    !train_hard_supported(t->lay.arch, o->t.scorers)) {
-		cli_messagef("train --%s cannot train the %s architecture",
+		cli_messagef(_("train --%s cannot train the %s architecture"),
 			     selection_get(o->t.selection)->option,
 			     arch_get(t->lay.arch)->name);
 		rc = EXIT_USAGE;
@@ -797,7 +797,7 @@ static void cli_train_print_align(const struct cli_train_opts *o,
 
 	if (w->no_alignment) {
 		fprintf(stderr, "alignment accuracy: not measured through the "
-			"%s window: %s\n", w->name, w->no_alignment);
+			"%s window: %s\n", w->name, _(w->no_alignment));
 		return;
 	}
 	cli_train_align(align, sizeof align, t, d, o->t.scorers, &t->work);
@@ -832,8 +832,8 @@ static int cli_train_run(const struct cli_train_opts *o, struct outfile *of,
 	train_run(t, d, &o->t, cli_train_report, &pr, &st);
 	num_fixed(secs, progress_clock() - start, 3);
 	if (!train_weights_ok(t)) {
-		cli_messagef("the training diverged: a weight became NaN or "
-			     "larger than %s; try a smaller --lr",
+		cli_messagef(_("the training diverged: a weight became NaN or "
+			     "larger than %s; try a smaller --lr"),
 			     MODEL_MAX_WEIGHT_TEXT);
 		return EXIT_DATA;
 	}
@@ -905,8 +905,8 @@ int cli_train(int argc, char **argv)
 			rc = EXIT_USAGE;
 	if (rc == EXIT_OK && n > 1 &&
 	    (stat(o.out, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
-		cli_messagef("%s: expected a directory for the model of each "
-			     "architecture (--arch=all)", o.out);
+		cli_messagef(_("%s: expected a directory for the model of each "
+			     "architecture (--arch=all)"), o.out);
 		rc = EXIT_DATA;
 	}
 	/* the outputs first: a path that cannot be written fails now, not

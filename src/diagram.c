@@ -30,7 +30,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 {
 	memset(d, 0, sizeof *d);
 	if (run < 0 || run >= tr->nruns || t < 1 || t > tr->runs[run].nsteps) {
-		err_set(err, "no step %d in this trace", t);
+		err_set(err, _("no step %d in this trace"), t);
 		return -1;
 	}
 	d->tr = tr;
@@ -44,7 +44,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	const struct trace_rec *att = trace_find(tr, REC_ATTENTIONAL, run, t, 0);
 	const struct trace_rec *out = trace_find(tr, REC_OUTPUT, run, t, 0);
 	if (!sm || !ctx || !dec || !out || sm->len != tr->n) {
-		err_set(err, "step %d has no attention to draw", t);
+		err_set(err, _("step %d has no attention to draw"), t);
 		return -1;
 	}
 	/* the weights the context was made with: a local-p window's are the
@@ -68,7 +68,8 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 	d->note[0] = '\0';
 	if (win && window_get(tr->cfg.window)->diagram_note)
 		trace_expand(d->note, sizeof d->note,
-			     window_get(tr->cfg.window)->diagram_note, tr, win);
+			     _(window_get(tr->cfg.window)->diagram_note), tr,
+			     win);
 	for (int i = 0; i < d->n; i++)
 		if (d->alpha[i] > d->alpha[d->amax])
 			d->amax = i;
@@ -80,7 +81,7 @@ int diagram_build(struct diagram *d, const struct trace *tr, int run, int t,
 		if (!w && !e)
 			e = trace_find(tr, REC_RNN, -1, 0, i + 1);
 		if (!w && !e) {
-			err_set(err, "no state h_%d in this trace", i + 1);
+			err_set(err, _("no state h_%d in this trace"), i + 1);
 			return -1;
 		}
 		d->h[i] = w ? trace_op(w, "h")->v : e->result;

@@ -20,6 +20,7 @@
 #include "caption.h"
 #include "diagram.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "num.h"
 
 #define W 1280   /* a 16:9 slide */
@@ -279,7 +280,7 @@ static void fixed_label(FILE *out, const struct diagram *d,
 	char num[NUM_BUFSZ], lab[96];
 	if (i + 1 < d->win_lo || i + 1 > d->win_hi)
 		return;
-	snprintf(lab, sizeof lab, "%s_%d,%d = %s: c_%d = h_%d, fixed",
+	snprintf(lab, sizeof lab, _("%s_%d,%d = %s: c_%d = h_%d, fixed"),
 		 trace_weight_symbol(d->tr), d->t, i + 1,
 		 num_fixed(num, d->alpha[i], prec), d->t, i + 1);
 	fprintf(out, "<text class=\"alpha fixed\" x=\"%d\" y=\"%d\" "
@@ -312,8 +313,8 @@ static void weight_line_two(FILE *out, const struct diagram *d,
 		0.45 + 0.55 * a);
 	snprintf(lab, sizeof lab, "%s_%d,%d = %s%s%s",
 		 trace_weight_symbol(d->tr), d->t, i + 1, num_fixed(num, a, prec),
-		 d->note[0] ? ", fixed" : i != d->amax ? "" : c ? " ▶ largest"
-		 : " ◀ largest", "");
+		 d->note[0] ? _(", fixed") : i != d->amax ? "" : c ? " ▶ "
+		 : " ◀ ", !d->note[0] && i == d->amax ? _("largest") : "");
 	fprintf(out, "<text class=\"alpha%s\" x=\"%d\" y=\"%d\" "
 		"font-size=\"20\"%s>", d->note[0] ? " fixed" : "",
 		c ? edge - 14 : edge + 14, y - 16,
@@ -345,17 +346,17 @@ static void weight_lines(FILE *out, const struct diagram *d,
 			"stroke-width=\"%.2f\" stroke-opacity=\"%.3f\"/>\n",
 			L->qx, L->qy + BIG_BOX / 2, L->bx + L->bw, y,
 			3 + 21 * a, 0.45 + 0.55 * a);
-		snprintf(lab, sizeof lab, "%s_%d,%d = %s%s",
+		snprintf(lab, sizeof lab, "%s_%d,%d = %s%s%s",
 			 trace_weight_symbol(d->tr), d->t, i + 1,
-			 num_fixed(num, a, prec),
-			 i == d->amax ? "  ◀ largest" : "");
+			 num_fixed(num, a, prec), i == d->amax ? "  ◀ " : "",
+			 i == d->amax ? _("largest") : "");
 		fprintf(out, "<text class=\"alpha\" x=\"%d\" y=\"%d\" "
 			"font-size=\"22\"%s>", L->bx + L->bw + 16, y - 17,
 			i == d->amax ? " font-weight=\"bold\"" : "");
 		math(out, lab);
 		fputs("</text>\n", out);
 		if (d->sampled == i + 1) { /* below the line, where it has room */
-			snprintf(lab, sizeof lab, "● sampled: c_%d = h_%d",
+			snprintf(lab, sizeof lab, _("● sampled: c_%d = h_%d"),
 				 d->t, i + 1);
 			fprintf(out, "<text class=\"sampled\" x=\"%d\" y=\"%d\" "
 				"font-size=\"18\" fill=\"#7b3294\">",
@@ -376,9 +377,9 @@ static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 	int fy = FEED_Y, ax = L->qx + L->qw - 28, ty = fy + BIG_BOX + 24;
 	snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
 	if (d->t > 1)
-		snprintf(sub, sizeof sub, "from step %d", d->t - 1);
+		snprintf(sub, sizeof sub, _("from step %d"), d->t - 1);
 	else
-		snprintf(sub, sizeof sub, "no step yet");
+		snprintf(sub, sizeof sub, "%s", _("no step yet"));
 	state_box(out, "feed", lab, sub, d->feed, d->flen, L->qx, fy, L->qw,
 		  BIG_BOX, prec, 0);
 	fprintf(out, "<g class=\"feed-arrow\"><line x1=\"%d\" "
@@ -389,9 +390,10 @@ static void feed_box(FILE *out, const struct diagram *d, const struct lay *L,
 	snprintf(f, sizeof f, "s_%d = tanh(W_x·[y_%d; h̃_%d] + W_h·s_%d + b)",
 		 d->t, d->t - 1, d->t - 1, d->t - 1);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"18\" "
-		"fill=\"#1a9641\">input feeding:</text>\n<text x=\"%d\" "
-		"y=\"%d\" font-size=\"18\" fill=\"#1a9641\">", L->qx, ty,
-		L->qx, ty + 26);
+		"fill=\"#1a9641\">", L->qx, ty);
+	esc(out, _("input feeding:"));
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"18\" "
+		"fill=\"#1a9641\">", L->qx, ty + 26);
 	math(out, f);
 	fputs("</text></g>\n", out);
 }
@@ -402,14 +404,17 @@ static void results_formula(FILE *out, const struct diagram *d, int x, int y,
 {
 	char num[NUM_BUFSZ], lab[96];
 	if (d->feeds_rnn)
-		snprintf(lab, sizeof lab, "c_%d feeds the RNN: s_%d = f(s_%d, "
-			 "y_%d, c_%d)", d->t, d->t, d->t - 1, d->t - 1, d->t);
+		snprintf(lab, sizeof lab, _("c_%d feeds the RNN: s_%d = "
+			 "f(s_%d, y_%d, c_%d)"), d->t, d->t, d->t - 1,
+			 d->t - 1, d->t);
 	else
 		snprintf(lab, sizeof lab, "%s = tanh(W_c·[c_%d; s_%d])",
 			 d->rname, d->t, d->t);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"24\">", x, y);
 	math(out, lab);
-	fputs("  →  output \"<tspan font-weight=\"bold\">", out);
+	fputs("  →  ", out);
+	esc(out, _("output"));
+	fputs(" \"<tspan font-weight=\"bold\">", out);
 	esc(out, d->out);
 	fprintf(out, "</tspan>\"  P = %s</text>\n", num_fixed(num, d->out_p, prec));
 }
@@ -421,13 +426,13 @@ static void results_formula(FILE *out, const struct diagram *d, int x, int y,
 static int results(FILE *out, const struct diagram *d, const struct lay *L,
 		   int prec)
 {
-	char lab[96], drawn[32];
+	char lab[96], drawn[64];
 	int b = L->bottom, ax = L->bx + L->bw / 2;
 	arrow_down(out, "sum-arrow", ax, L->top + L->n * L->rh - 12, b - 2,
 		   "#555555");
 	if (d->sampled > 0)
-		snprintf(lab, sizeof lab, "c_%d = h_%d, the word drawn", d->t,
-			 d->sampled);
+		snprintf(lab, sizeof lab, _("c_%d = h_%d, the word drawn"),
+			 d->t, d->sampled);
 	else
 		snprintf(lab, sizeof lab, "c_%d = Σ_i %s_%d,i h_i", d->t,
 			 trace_weight_symbol(d->tr), d->t);
@@ -438,11 +443,11 @@ static int results(FILE *out, const struct diagram *d, const struct lay *L,
 	arrow_down(out, "query-arrow", L->qx + 60, L->qy + BIG_BOX + 2, b - 2,
 		   "#555555");
 	snprintf(lab, sizeof lab, "c_%d", d->t);
-	snprintf(drawn, sizeof drawn, "= h_%d, drawn", d->sampled);
-	state_box(out, "context", lab, d->sampled > 0 ? drawn : "the context",
+	snprintf(drawn, sizeof drawn, _("= h_%d, drawn"), d->sampled);
+	state_box(out, "context", lab, d->sampled > 0 ? drawn : _("the context"),
 		  d->context, d->clen, L->bx, b, L->bw, BIG_BOX, prec, 0);
 	state_box(out, "result", d->rname, d->feeds_rnn
-		  ? "the new state" : "attentional state",
+		  ? _("the new state") : _("attentional state"),
 		  d->result, d->rlen, L->qx - 240, b, L->bw, BIG_BOX, prec, 0);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"34\" "
 		"text-anchor=\"middle\">→</text>\n", L->bx + L->bw + 70,
@@ -483,7 +488,7 @@ static int results_two(FILE *out, const struct diagram *d,
 		"fill=\"#555555\"/></g>\n", L->sx, y0, L->sx, y1, x[0] + w / 2,
 		y1, x[0] + w / 2, b - 12, x[0] + w / 2, b);
 	if (d->sampled > 0)
-		snprintf(sum, sizeof sum, "= h_%d, drawn", d->sampled);
+		snprintf(sum, sizeof sum, _("= h_%d, drawn"), d->sampled);
 	else
 		snprintf(sum, sizeof sum, "= Σ_i %s_%d,i h_i",
 			 trace_weight_symbol(d->tr), d->t);
@@ -491,16 +496,18 @@ static int results_two(FILE *out, const struct diagram *d,
 	state_box(out, "context", lab, sum, d->context, d->clen, x[0], b, w,
 		  BIG_BOX, prec, 0);
 	arrow_level(out, "context-arrow", x[0] + w + 6, x[1] - 6, ym);
-	state_box(out, "result", d->rname, d->feeds_rnn ? "the new state"
-		  : "attentional state", d->result, d->rlen, x[1], b, w,
+	state_box(out, "result", d->rname, d->feeds_rnn ? _("the new state")
+		  : _("attentional state"), d->result, d->rlen, x[1], b, w,
 		  BIG_BOX, prec, 0);
 	arrow_level(out, "query-arrow", x[2] - 6, x[1] + w + 6, ym);
-	state_box(out, "query", d->qname, "the query", d->query, d->qlen,
+	state_box(out, "query", d->qname, _("the query"), d->query, d->qlen,
 		  x[2], b, w, BIG_BOX, prec, 0);
 	if (d->feed) {
 		snprintf(lab, sizeof lab, "h̃_%d", d->t - 1);
-		snprintf(f, sizeof f, d->t > 1 ? "from step %d" : "no step yet",
-			 d->t - 1);
+		if (d->t > 1)
+			snprintf(f, sizeof f, _("from step %d"), d->t - 1);
+		else
+			snprintf(f, sizeof f, "%s", _("no step yet"));
 		state_box(out, "feed", lab, f, d->feed, d->flen, x[3], b, w,
 			  BIG_BOX, prec, 0);
 		arrow_level(out, "feed-arrow", x[3] - 6, x[2] + w + 6, ym);
@@ -509,8 +516,8 @@ static int results_two(FILE *out, const struct diagram *d,
 	results_formula(out, d, L->bx, y, prec);
 	if (d->feed) {
 		y += 36;
-		snprintf(f, sizeof f, "input feeding: s_%d = tanh(W_x·[y_%d; "
-			 "h̃_%d] + W_h·s_%d + b)", d->t, d->t - 1, d->t - 1,
+		snprintf(f, sizeof f, _("input feeding: s_%d = tanh(W_x·[y_%d; "
+			 "h̃_%d] + W_h·s_%d + b)"), d->t, d->t - 1, d->t - 1,
 			 d->t - 1);
 		fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
 			"fill=\"#1a9641\">", L->bx, y);
@@ -526,14 +533,15 @@ static int results_two(FILE *out, const struct diagram *d,
 static int captions(FILE *out, const struct diagram *d, int bx, int y,
 		    int prec, int one)
 {
-	char num[NUM_BUFSZ], lab[128];
+	char num[NUM_BUFSZ], lab[128], legend[320];
 	int wx = bx, local = d->win_lo > 0 && d->win_hi >= d->win_lo &&
 		d->win_hi <= d->n;
 	if (one && ((d->has_pt && !d->note[0]) || local)) {
 		y += 34; /* one line: p_t's value, then the window */
 		if (d->has_pt && !d->note[0]) {
-			snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's "
-				 "centre", d->t, num_fixed(num, d->pt, prec));
+			snprintf(lab, sizeof lab, _("▶ p_%d = %s: the "
+				 "Gaussian's centre"), d->t,
+				 num_fixed(num, d->pt, prec));
 			fprintf(out, "<text class=\"pt-value\" x=\"%d\" "
 				"y=\"%d\" font-size=\"20\" fill=\"#7b3294\">",
 				bx, y);
@@ -544,8 +552,8 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 		y -= local ? 34 : 0;
 	} else if (d->has_pt && !d->note[0]) {
 		y += 36; /* clear of the formula's subscripts */
-		snprintf(lab, sizeof lab, "▶ p_%d = %s: the Gaussian's centre",
-			 d->t, num_fixed(num, d->pt, prec));
+		snprintf(lab, sizeof lab, _("▶ p_%d = %s: the Gaussian's "
+			 "centre"), d->t, num_fixed(num, d->pt, prec));
 		fprintf(out, "<text class=\"pt-value\" x=\"%d\" y=\"%d\" "
 			"font-size=\"20\" fill=\"#7b3294\">", bx, y);
 		math(out, lab);
@@ -557,18 +565,22 @@ static int captions(FILE *out, const struct diagram *d, int bx, int y,
 			"<rect x=\"%d\" y=\"%d\" width=\"36\" height=\"20\" "
 			"fill=\"none\" stroke=\"#7b3294\" stroke-width=\"3\" "
 			"stroke-dasharray=\"10 6\"/><text x=\"%d\" y=\"%d\" "
-			"font-size=\"20\" fill=\"#7b3294\">window: positions "
-			"%d..%d, the words this step weighs</text></g>\n",
-			d->win_lo, d->win_hi, wx, y - 17, wx + 48, y,
-			d->win_lo, d->win_hi);
+			"font-size=\"20\" fill=\"#7b3294\">", d->win_lo,
+			d->win_hi, wx, y - 17, wx + 48, y);
+		snprintf(lab, sizeof lab, _("window: positions %d..%d, the "
+			 "words this step weighs"), d->win_lo, d->win_hi);
+		esc(out, lab);
+		fputs("</text></g>\n", out);
 	}
 	y += 32;
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">"
-		"cells: orange +, blue −, as strong as the number; a line as "
-		"thick and dark as its weight ", bx, y, MIN_FS + 2);
-	math(out, trace_weight_symbol(d->tr));
-	fputs(" (at least 3 px, so that a weight near 0 still shows)</text>\n",
-	      out);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" fill=\"#555555\">",
+		bx, y, MIN_FS + 2);
+	snprintf(legend, sizeof legend, _("cells: orange +, blue −, as strong "
+		 "as the number; a line as thick and dark as its weight %s (at "
+		 "least 3 px, so that a weight near 0 still shows)"),
+		 trace_weight_symbol(d->tr));
+	math(out, legend);
+	fputs("</text>\n", out);
 	return y + 24;
 }
 
@@ -580,28 +592,32 @@ static void header(FILE *out, const struct diagram *d, int bx, int height)
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\" data-step=\"%d\">\n", W, height, W, height,
 		FMT_SVG_FONTS, d->t);
-	fprintf(out, "<title>attn-trace: step %d, the query %s weighs each "
-		"state h_i</title>\n", d->t, d->qname);
-	fprintf(out, "<desc>One decoder step of attention: a box for each "
-		"source word with its state, a line from the query to each, as "
-		"thick as its weight, and the context they make.</desc>\n");
+	fputs("<title>", out);
+	snprintf(lab, sizeof lab, _("attn-trace: step %d, the query %s weighs "
+		 "each state h_i"), d->t, d->qname);
+	esc(out, lab);
+	fputs("</title>\n<desc>", out);
+	esc(out, _("One decoder step of attention: a box for each source word "
+		"with its state, a line from the query to each, as thick as its "
+		"weight, and the context they make."));
+	fputs("</desc>\n", out);
 	fprintf(out, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" "
 		"height=\"%d\" fill=\"#ffffff\"/>\n", W, height);
 	if (d->note[0]) /* the window's own heading (fixed) */
 		snprintf(lab, sizeof lab, "%s", d->note);
 	else
-		snprintf(lab, sizeof lab, "Step %d: the query %s weighs each "
-			 "encoder state h_i", d->t, d->qname);
+		snprintf(lab, sizeof lab, _("Step %d: the query %s weighs "
+			 "each encoder state h_i"), d->t, d->qname);
 	fprintf(out, "<text x=\"%d\" y=\"56\" font-size=\"34\" "
 		"font-weight=\"bold\">", bx);
 	math(out, lab);
 	fprintf(out, "</text>\n<text x=\"%d\" y=\"100\" font-size=\"20\" "
 		"fill=\"#444444\">", bx);
 	math(out, d->feeds_rnn
-	     ? "the query is the decoder's state before the step; c_t then "
-	       "feeds its RNN"
-	     : "the query is the decoder's new state; c_t then makes the "
-	       "attentional state");
+	     ? _("the query is the decoder's state before the step; c_t then "
+		 "feeds its RNN")
+	     : _("the query is the decoder's new state; c_t then makes the "
+		 "attentional state"));
 	fputs("</text>\n", out);
 }
 
@@ -611,10 +627,10 @@ static void image_panel(FILE *out, const struct diagram *d,
 			const struct lay *L)
 {
 	const int pix = 30, x = L->qx + 110, y = L->top + 4;
-	char lab[64];
+	char lab[96];
 	fprintf(out, "<g class=\"image\">\n");
 	caption_svg_step(out, d->tr, d->run, d->t, x, y, pix);
-	snprintf(lab, sizeof lab, "the image, %s_%d,i over its cells",
+	snprintf(lab, sizeof lab, _("the image, %s_%d,i over its cells"),
 		 trace_weight_symbol(d->tr), d->t);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
 		"text-anchor=\"middle\" fill=\"#444444\">", x + 3 * pix,
@@ -660,7 +676,7 @@ static int picture_height(const struct diagram *d, const struct lay *L)
 
 int diagram_svg(FILE *out, const struct diagram *d, int precision)
 {
-	char lab[64];
+	char lab[96];
 	int prec = precision < 1 ? 1 : precision > 6 ? 6 : precision;
 	struct lay L;
 	lay_out(&L, d);
@@ -683,7 +699,7 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 		if (d->tr->enc == &caption_encoder)
 			image_panel_two(out, d, &L);
 	} else {
-		state_box(out, "query", d->qname, "the query", d->query,
+		state_box(out, "query", d->qname, _("the query"), d->query,
 			  d->qlen, L.qx, L.qy, L.qw, BIG_BOX, prec, 0);
 		if (d->feed)
 			feed_box(out, d, &L, prec);

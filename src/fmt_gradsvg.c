@@ -25,7 +25,9 @@
 #include "fmt.h"
 #include "fmt_svg.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "num.h"
+#include "utf8.h"
 #include "window.h"
 
 #define GS_LEFT 150      /* the plot's left edge: the tick labels */
@@ -48,8 +50,8 @@ static const char *const gs_colour[3] = { "#9a9a9a", "#2166ac",
 /* the legend's labels, of step %d (L_t's t), with no subscript: the
  * panels' titles say what is measured, ‖∂L_t/∂h_i‖ */
 static const char *const gs_label[3] = {
-	"total", "direct: through the attention of step %d",
-	"through the recurrence" };
+	N_("total"), N_("direct: through the attention of step %d"),
+	N_("through the recurrence") };
 
 /* The norms of bar kind k (0 total, 1 direct, 2 recurrence) of r. */
 static const double *gs_norms(const struct trace_rec *r, int k)
@@ -93,7 +95,7 @@ static void gs_axis(FILE *out, int y0, int width, double step, double top)
 static void gs_panel_title(FILE *out, const struct trace *tr,
 			   const struct trace_rec *r, const char *label, int y)
 {
-	char lead[64], note[256];
+	char lead[128], note[256];
 	const char *scorer = trace_scorer_name(tr->runs[r->run].scorer);
 
 	fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
@@ -104,8 +106,9 @@ static void gs_panel_title(FILE *out, const struct trace *tr,
 		fputs(", ", out);
 	}
 	fmt_svg_text(out, scorer);
-	snprintf(lead, sizeof lead, " scorer: ‖∂L_{%d}/∂h_i‖ for each source "
-		 "word", r->t);
+	snprintf(lead, sizeof lead, tr->enc
+		 ? _(" scorer: ‖∂L_{%d}/∂h_i‖ for each cell of the image")
+		 : _(" scorer: ‖∂L_{%d}/∂h_i‖ for each source word"), r->t);
 	fmt_svg_math(out, lead);
 	fputs("</text>\n", out);
 	if (fmt_heat_window_note(tr, r->run, note, sizeof note)) {
@@ -160,14 +163,12 @@ static void gs_panel(FILE *out, const struct trace *tr,
 	fputs("</g>\n", out);
 }
 
-/* The characters of UTF-8 s. */
+/* The display columns of UTF-8 s: a wide (CJK) character takes two. */
 static int gs_chars(const char *s)
 {
-	int n = 0;
+	int n = utf8_width(s);
 
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
+	return n > 0 ? n : 0;
 }
 
 /* The legend, a swatch and a label a bar, in one row at y, for L_t. */
@@ -179,7 +180,8 @@ static void gs_legend(FILE *out, int y, int t)
 		GS_FS, GS_INK);
 	for (int k = 0; k < 3; k++) {
 		char label[96];
-		snprintf(label, sizeof label, gs_label[k], t); /* %d or none */
+		/* %d or none */
+		snprintf(label, sizeof label, _(gs_label[k]), t);
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"22\" "
 			"height=\"22\" fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">",
 			x, y - 18, gs_colour[k], x + 30, y);
@@ -210,16 +212,21 @@ static int gs_two_lines(const struct trace *tr, int width)
 static int gs_title(FILE *out, const struct trace *tr,
 		    const struct trace_rec *r, int width)
 {
-	char lead[64];
+	char lead[128];
 	int two = gs_two_lines(tr, width);
 
-	snprintf(lead, sizeof lead, "How the loss L_{%d} = −log ŷ_{%d}[",
+	/* TRANSLATORS: the title, up to the target word, then the rest of
+	 * it: "How the loss L_1 = −log ŷ_1[" WORD "] reaches each source
+	 * word" */
+	snprintf(lead, sizeof lead, _("How the loss L_{%d} = −log ŷ_{%d}["),
 		 r->t, r->t);
 	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"44\" "
 		"font-size=\"28\" fill=\"%s\">", GS_LEFT, GS_INK);
 	fmt_svg_math(out, lead);
 	fmt_svg_text(out, tr->m->tgt.words[r->word]);
-	fputs("] reaches each source word</text>\n", out);
+	fmt_svg_text(out, tr->enc ? _("] reaches each cell of the image")
+				  : _("] reaches each source word"));
+	fputs("</text>\n", out);
 	fprintf(out, "<text class=\"sentence\" x=\"%d\" y=\"84\" "
 		"font-size=\"22\" fill=\"%s\">", GS_LEFT, GS_INK);
 	for (int i = 0; i < tr->n; i++) {
@@ -305,12 +312,15 @@ int fmt_svg_gradpaths(FILE *out, const struct trace *const *trs,
 				 labels ? labels[k] : NULL, y, width, top,
 				 step);
 	}
-	if (ntr > 1)
+	if (ntr > 1) {
 		fprintf(out, "<text class=\"scale-note\" x=\"%d\" y=\"%d\" "
-			"font-size=\"%d\" fill=\"%s\">Each model on a scale of "
-			"its own: compare where its bars stand, not their "
-			"heights across models.</text>\n", GS_LEFT, height - 24,
+			"font-size=\"%d\" fill=\"%s\">", GS_LEFT, height - 24,
 			GS_FS, GS_INK);
+		fmt_svg_text(out, _("Each model on a scale of its own: compare "
+				    "where its bars stand, not their heights "
+				    "across models."));
+		fputs("</text>\n", out);
+	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

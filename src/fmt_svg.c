@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "fmt.h"
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "linebreak.h"
 #include "num.h"
 #include "utf8.h"
@@ -250,8 +251,8 @@ static int svg_list(FILE *out, const char *const *names, int n)
 {
 	int cols = 0;
 	for (int k = 0; k < n; k++) {
-		const char *sep = k == 0 ? "" : k + 1 < n ? ", " : " and ";
-		cols += (int)(strlen(sep) + strlen(names[k]));
+		const char *sep = k == 0 ? "" : k + 1 < n ? ", " : _(" and ");
+		cols += svg_cols(sep) + svg_cols(names[k]);
 		if (out)
 			fprintf(out, "%s%s", sep, names[k]);
 	}
@@ -285,7 +286,7 @@ static void svg_title(FILE *out, const struct svg_lay *L)
 			names[n++] = name;
 	}
 	svg_list(out, names, n);
-	fputs(n > 1 ? " scorers: " : " scorer: ", out);
+	fputs(n > 1 ? _(" scorers: ") : _(" scorer: "), out);
 	svg_words_raw(out, &tr->m->src, tr->src, tr->n);
 	if (L->count == 1) {
 		const struct trace_run *ru = &tr->runs[L->prun[0]];
@@ -324,28 +325,40 @@ static int svg_title_lines(const char *title, int cols, int *widest)
 	return n;
 }
 
-/* The subtitle and the legend's caption, with "t,i" as a subscript. */
-static const char svg_sub1a[] = "attention weights ";
-static const char svg_sub1b[] = " (rows: output words; columns: source words)";
-static const char svg_legend_cap[] = "weight ";
+/* The subtitle and the legend's caption, with "t,i" as a subscript
+ * (marked N_(): printed and measured through _()). */
+static const char svg_sub1a[] = N_("attention weights ");
+static const char svg_sub1b[] = N_(" (rows: output words; columns: source "
+				   "words)");
+static const char svg_legend_cap[] = N_("weight ");
 static const char svg_sub_open[] = "<tspan baseline-shift=\"sub\" "
 	"font-size=\"75%\">";
 static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 	"font-size=\"75%\">t,i</tspan>";
-#define SVG_SUB1_COLS (19 + 3 + 44)
-#define SVG_LEGEND_COLS (8 + 3)
-static const char svg_sub2[] = "teacher forcing with the target: ";
-/* the overview in shades (svg_lay_shade): its axes, and where the
- * numbers are */
-static const char svg_shade_sub1b[] = " (rows: source words; columns: "
-	"steps t = 1, 2, … of the output)";
-static const char svg_shade_note[] = "shades only: a cell's tooltip "
+/* their columns, with the symbol (α) and its subscript (t,i) */
+#define SVG_SUB1_COLS \
+	(svg_cols(_(svg_sub1a)) + 1 + 3 + svg_cols(_(svg_sub1b)))
+#define SVG_LEGEND_COLS (svg_cols(_(svg_legend_cap)) + 1 + 3)
+static const char svg_sub2[] = N_("teacher forcing with the target: ");
+/* the picture in shades (svg_shade_lay): its axes, and where the
+ * numbers are (for several panels, and for one) */
+static const char svg_shade_sub1b[] = N_(" (rows: source words; columns: "
+	"steps t = 1, 2, … of the output)");
+static const char svg_shade_note[] = N_("shades only: a cell's tooltip "
 	"gives its weight and words; the numbers: heatmap -o DIR/, a slide "
-	"a scorer";
-static const char svg_shade_note1[] = "shades only: a cell's tooltip "
+	"a scorer");
+static const char svg_shade_note1[] = N_("shades only: a cell's tooltip "
 	"gives its weight and words; the numbers: heatmap without -o, as "
-	"text";
-#define SVG_SHADE_SUB1_COLS (19 + 3 + 56)
+	"text");
+#define SVG_SHADE_SUB1_COLS \
+	(svg_cols(_(svg_sub1a)) + 1 + 3 + svg_cols(_(svg_shade_sub1b)))
+
+/* " (target X)" beside output word X of a row, into buf. */
+static const char *svg_wanted(char *buf, size_t size, const char *want)
+{
+	snprintf(buf, size, _("(target %s)"), want);
+	return buf;
+}
 
 /* The columns of the row label of step t: the output word, and
  * " (target X)" when teacher forcing wanted another. */
@@ -353,8 +366,10 @@ static int svg_row_cols(const struct trace *tr, int run, int t)
 {
 	int pred = tr->runs[run].pred[t - 1], want = svg_want(tr, t);
 	int cols = svg_cols(tr->m->tgt.words[pred]);
+	char buf[MODEL_MAX_WORD + 64];
 	if (want >= 0 && want != pred)
-		cols += 10 + svg_cols(tr->m->tgt.words[want]);
+		cols += 1 + svg_cols(svg_wanted(buf, sizeof buf,
+						tr->m->tgt.words[want]));
 	return cols;
 }
 
@@ -692,13 +707,14 @@ static void svg_lay_fit(struct svg_lay *L)
 	textw = svg_max(textw, svg_width(L->shade ? SVG_SHADE_SUB1_COLS
 					 : SVG_SUB1_COLS, SVG_FS_SUB, 0));
 	if (L->shade)
-		textw = svg_max(textw, svg_width(svg_cols(svg_shade_note),
-						 SVG_FS_SUB, 0));
+		textw = svg_max(textw, svg_width(svg_max(
+			svg_cols(_(svg_shade_note)),
+			svg_cols(_(svg_shade_note1))), SVG_FS_SUB, 0));
 	if (L->wnote[0])
 		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
 						 SVG_FS_SUB, 0));
 	if (tr->ntgt)
-		textw = svg_max(textw, svg_width(svg_cols(svg_sub2) +
+		textw = svg_max(textw, svg_width(svg_cols(_(svg_sub2)) +
 			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
 			SVG_FS_SUB, 0));
 	textw = svg_max(textw, svg_width(SVG_LEGEND_COLS, SVG_FS_SUB, 0) +
@@ -731,9 +747,10 @@ static void svg_open(FILE *out, const struct svg_lay *L)
 		L->height, FMT_SVG_FONTS);
 	fputs("<title>", out);
 	svg_esc(out, L->title);
-	fputs("</title>\n<desc>The attention weights of attn-trace: a row "
-	      "for each decoder step, a column for each source word.</desc>\n",
-	      out);
+	fputs("</title>\n<desc>", out);
+	svg_esc(out, _("The attention weights of attn-trace: a row for each "
+		       "decoder step, a column for each source word."));
+	fputs("</desc>\n", out);
 	fputs("<defs>\n<linearGradient id=\"ramp\" x1=\"0\" y1=\"0\" x2=\"1\" "
 	      "y2=\"0\">\n", out);
 	for (int k = 0; k <= 8; k++) {
@@ -764,14 +781,14 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 	}
 	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
-		SVG_FS_SUB, SVG_MUTED, svg_sub1a, L->sym, svg_subscript,
-		L->shade ? svg_shade_sub1b : svg_sub1b);
+		SVG_FS_SUB, SVG_MUTED, _(svg_sub1a), L->sym, svg_subscript,
+		L->shade ? _(svg_shade_sub1b) : _(svg_sub1b));
 	y += SVG_SUB_DROP; /* below the subtitle's subscript */
 	if (tr->ntgt) {
 		y += SVG_LINE;
 		fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" fill=\"%s\">%s", x, y, SVG_FS_SUB,
-			SVG_MUTED, svg_sub2);
+			SVG_MUTED, _(svg_sub2));
 		svg_words(out, &tr->m->tgt, tr->tgt, tr->ntgt);
 		fputs("</text>\n", out);
 	}
@@ -787,7 +804,7 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 		fprintf(out, "<text class=\"subtitle shade-note\" x=\"%d\" "
 			"y=\"%d\" font-size=\"%d\" fill=\"%s\">%s</text>\n", x,
 			y + SVG_LINE, SVG_FS_SUB, SVG_MUTED, L->count > 1 ?
-			svg_shade_note : svg_shade_note1);
+			_(svg_shade_note) : _(svg_shade_note1));
 	fputs("</g>\n", out);
 }
 
@@ -836,10 +853,12 @@ static void svg_row_labels(FILE *out, const struct svg_lay *L, int k,
 			svg_baseline(L, gy + (t - 1) * L->ch, SVG_FS_LABEL));
 		svg_esc(out, tr->m->tgt.words[pred]);
 		if (want >= 0 && want != pred) {
-			fprintf(out, "<tspan class=\"target\" fill=\"%s\"> "
-				"(target ", SVG_WRONG);
-			svg_esc(out, tr->m->tgt.words[want]);
-			fputs(")</tspan>", out);
+			char buf[MODEL_MAX_WORD + 64];
+			fprintf(out, "<tspan class=\"target\" fill=\"%s\"> ",
+				SVG_WRONG);
+			svg_esc(out, svg_wanted(buf, sizeof buf,
+						tr->m->tgt.words[want]));
+			fputs("</tspan>", out);
 		}
 		fputs("</text>\n", out);
 	}
@@ -1093,7 +1112,7 @@ static void svg_legend(FILE *out, const struct svg_lay *L)
 	int bx = x + cap;
 	fprintf(out, "<g class=\"legend\" fill=\"%s\">\n", SVG_MUTED);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"%d\">%s%s%s</text>\n",
-		x, y + SVG_BAR_H - 2, SVG_FS_SUB, svg_legend_cap, L->sym,
+		x, y + SVG_BAR_H - 2, SVG_FS_SUB, _(svg_legend_cap), L->sym,
 		svg_subscript);
 	fprintf(out, "<rect class=\"legend-bar\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		"height=\"%d\" fill=\"url(#ramp)\" stroke=\"#999999\" "

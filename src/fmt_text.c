@@ -595,24 +595,24 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	if (tr->arch != ARCH_DEFAULT)
 		fmt_buf_printf(b, "architecture: %s (%s)\n",
 			       arch_get(tr->arch)->name,
-			       arch_get(tr->arch)->summary);
+			       _(arch_get(tr->arch)->summary));
 	if (tr->cfg.window != WINDOW_DEFAULT
 	    && window_get(tr->cfg.window)->sizeless)
 		fmt_buf_printf(b, "window: %s (%s)\n",
 			       window_get(tr->cfg.window)->name,
-			       window_get(tr->cfg.window)->summary);
+			       _(window_get(tr->cfg.window)->summary));
 	else if (tr->cfg.window != WINDOW_DEFAULT)
 		fmt_buf_printf(b, "window: %s, D = %d (%s)\n",
 			       window_get(tr->cfg.window)->name,
 			       tr->cfg.window_size,
-			       window_get(tr->cfg.window)->summary);
+			       _(window_get(tr->cfg.window)->summary));
 	if (tr->enc)
 		fmt_buf_printf(b, "encoder: %s (%s)\n", tr->enc->name,
-			       tr->enc->summary);
+			       _(tr->enc->summary));
 	fmt_buf_puts(b, "source: ");
 	text_words(b, &m->src, tr->src, tr->n);
 	if (tr->enc)
-		fmt_buf_printf(b, " (%d %s)\n", tr->n, tr->enc->items);
+		fmt_buf_printf(b, " (%d %s)\n", tr->n, _(tr->enc->items));
 	else
 		fmt_buf_printf(b, _(" (%d words)\n"), tr->n);
 	if (tr->ntgt) {

@@ -120,7 +120,7 @@ const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
 	const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, 1, 0);
 	if (!note || !w)
 		return NULL;
-	trace_expand(buf, size, note, tr, w);
+	trace_expand(buf, size, _(note), tr, w);
 	return buf;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "glimpse_batch.h"
+#include "i18n.h"
 #include "utf8.h"
 
 /* The place of a message: the list's name, the line and its first byte. */
@@ -21,13 +22,13 @@ static int gb_fail(struct errbuf *err, const struct gb_at *at, const char *p,
 {
 	int col = (int)(p - at->line) + 1;
 	if (n == 0) {
-		err_set(err, "%s:%d:%d: expected %s, found nothing", at->name,
+		err_set(err, _("%s:%d:%d: expected %s, found nothing"), at->name,
 			at->lineno, col, what);
 		return -1;
 	}
 	char *shown = xstrndup(p, n > 20 ? 20 : n);
 	char *safe = utf8_safe(shown);
-	err_set(err, "%s:%d:%d: expected %s, found \"%s%s\"", at->name,
+	err_set(err, _("%s:%d:%d: expected %s, found \"%s%s\""), at->name,
 		at->lineno, col, what, safe, n > 20 ? "..." : "");
 	free(safe);
 	free(shown);
@@ -129,18 +130,18 @@ int glimpse_batch_parse(struct glimpse_batch *b, const char *text,
 		size_t ok = utf8_valid_prefix(s, (size_t)(e - s));
 		const char *nul = memchr(s, '\0', ok);
 		if (nul || ok < (size_t)(e - s)) {
-			err_set(err, "%s:%d:%d: expected UTF-8 text, found %s",
+			err_set(err, _("%s:%d:%d: expected UTF-8 text, found %s"),
 				name, at.lineno, (int)((nul ? nul : s + ok) -
 						       at.line) + 1,
-				nul ? "a NUL byte" : "a byte that is not UTF-8");
+				nul ? _("a NUL byte") : _("a byte that is not UTF-8"));
 			goto fail;
 		}
 		gb_trim(&s, &e);
 		if (s == e)
 			continue;
 		if (b->n == GLIMPSE_BATCH_MAX) {
-			err_set(err, "%s:%d:1: expected at most %d images, "
-				"found more", name, at.lineno,
+			err_set(err, _("%s:%d:1: expected at most %d images, "
+				"found more"), name, at.lineno,
 				GLIMPSE_BATCH_MAX);
 			goto fail;
 		}
@@ -152,8 +153,8 @@ int glimpse_batch_parse(struct glimpse_batch *b, const char *text,
 	}
 	if (b->n > 0)
 		return 0;
-	err_set(err, "%s:%d:1: expected an image a line (PATH [||| CLASS]), "
-		"found none", name, at.lineno + 1);
+	err_set(err, _("%s:%d:1: expected an image a line (PATH [||| CLASS]), "
+		"found none"), name, at.lineno + 1);
 fail:
 	glimpse_batch_free(b);
 	return -1;

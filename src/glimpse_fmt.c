@@ -7,6 +7,7 @@
 
 #include "fmt.h"
 #include "glimpse_fmt.h"
+#include "i18n.h"
 #include "image_fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -146,7 +147,7 @@ static void gf_draw(FILE *out, const struct pgm_image *im,
 		fputc('\n', out);
 	}
 	if (p.rows > 2 * im->height + 1 || p.cols > 2 * im->width + 1)
-		fprintf(out, "    %s outside the image (read as 0)\n",
+		fprintf(out, _("    %s outside the image (read as 0)\n"),
 			outside);
 }
 
@@ -214,12 +215,13 @@ static void gf_sense(FILE *out, const struct glimpse_model *m,
 		     const struct glimpse_step *s, int t, int prec)
 {
 	char lab[160];
-	fprintf(out, "  retina at corner (row, column) = (%d, %d): fovea rows %d-%d, "
-		"columns %d-%d; periphery rows %d-%d, columns %d-%d (from 1)\n",
+	fprintf(out, _("  retina at corner (row, column) = (%d, %d): fovea "
+		"rows %d-%d, columns %d-%d; periphery rows %d-%d, columns "
+		"%d-%d (from 1)\n"),
 		s->row, s->col, s->row, s->row + 1, s->col, s->col + 1,
 		s->row - 1, s->row + 2, s->col - 1, s->col + 2);
-	gf_vec(out, "fovea ρ_1..4", s->x, 4, prec);
-	gf_vec(out, "periphery ρ_5..8 (2×2 means)", s->x + 4, 4, prec);
+	gf_vec(out, _("fovea ρ_1..4"), s->x, 4, prec);
+	gf_vec(out, _("periphery ρ_5..8 (2×2 means)"), s->x + 4, 4, prec);
 	snprintf(lab, sizeof lab, "[ρ_%d; l_%d]", t, t);
 	gf_vec(out, lab, s->x, GLIMPSE_IN, prec);
 	snprintf(lab, sizeof lab, "W_g·[ρ_%d; l_%d] + b_g", t, t);
@@ -239,7 +241,7 @@ void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
 {
 	char lab[160], num[NUM_BUFSZ];
 	int T = m->steps;
-	fprintf(out, "\nclassifier\n");
+	fprintf(out, "\n%s\n", _("classifier"));
 	snprintf(lab, sizeof lab, "W_o·h_%d + b_o", T);
 	gf_vec(out, lab, tr->z, m->nclass, prec);
 	snprintf(lab, sizeof lab, "ŷ = softmax(W_o·h_%d + b_o)", T);
@@ -247,13 +249,15 @@ void glimpse_fmt_classify(FILE *out, const struct glimpse_model *m,
 	for (int k = 0; k < m->nclass; k++)
 		fprintf(out, "%s ŷ[%s] = %s", k ? "," : "   ", m->cls[k],
 			num_fixed(num, tr->p[k], prec));
-	fprintf(out, "\n  class: %s\n", m->cls[tr->pred]);
+	fputc('\n', out);
+	fprintf(out, _("  class: %s\n"), m->cls[tr->pred]);
 	if (tr->truth < 0)
 		return;
-	fprintf(out, "\nlearning (true class %s)\n", m->cls[tr->truth]);
+	fputc('\n', out);
+	fprintf(out, _("learning (true class %s)\n"), m->cls[tr->truth]);
 	snprintf(lab, sizeof lab, "loss -log ŷ[%s]", m->cls[tr->truth]);
 	gf_num(out, lab, tr->loss, prec);
-	gf_num(out, "reward R (1 if the class is right)", tr->reward, prec);
+	gf_num(out, _("reward R (1 if the class is right)"), tr->reward, prec);
 	for (int t = 0; t < T; t++) {
 		snprintf(lab, sizeof lab, "R̄_%d = %s, δ_%d = R - R̄_%d", t + 1,
 			 num_fixed(num, m->base[t], prec), t + 1, t + 1);
@@ -274,7 +278,7 @@ void glimpse_fmt_step(FILE *out, const struct glimpse_model *m,
 {
 	const struct glimpse_step *s = &tr->st[t - 1];
 	char lab[32];
-	fprintf(out, "glimpse %d of %d\n", t, m->steps);
+	fprintf(out, _("glimpse %d of %d\n"), t, m->steps);
 	snprintf(lab, sizeof lab, "h_%d", t - 1);
 	gf_vec(out, lab, s->h_prev, m->hidden, prec);
 	gf_place(out, m, s, t, prec);
@@ -288,8 +292,8 @@ int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
 		     int prec, int ascii)
 {
 	char *safe = utf8_safe(name), *msafe = utf8_safe(mname);
-	fprintf(out, "glimpses on %s (%d%s%d pixels), model %s: %d glimpses, "
-		"seed %llu\n", safe, im->width, ascii ? "x" : "×", im->height,
+	fprintf(out, _("glimpses on %s (%d%s%d pixels), model %s: %d "
+		"glimpses, seed %llu\n"), safe, im->width, ascii ? "x" : "×", im->height,
 		msafe, m->steps, (unsigned long long)tr->seed);
 	free(safe);
 	free(msafe);
@@ -298,8 +302,9 @@ int glimpse_fmt_text(FILE *out, const struct glimpse_model *m,
 		glimpse_fmt_step(out, m, im, tr, t + 1, prec, ascii);
 	}
 	glimpse_fmt_classify(out, m, tr, prec);
-	fprintf(out, "\nthe path of the glimpses (1 .. %d at their corners; "
-		"the boxes: their foveas)\n", m->steps);
+	fputc('\n', out);
+	fprintf(out, _("the path of the glimpses (1 .. %d at their corners; "
+		"the boxes: their foveas)\n"), m->steps);
 	glimpse_fmt_picture(out, im, tr, 0, m->steps, 1, ascii);
 	return ferror(out) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "glimpse.h"
+#include "i18n.h"
 #include "num.h"
 #include "util.h"
 
@@ -73,12 +74,12 @@ static int gm_fail(struct gm_reader *r, int col, const char *what,
 		   const char *found)
 {
 	if (found && *found)
-		err_set(r->err, "%s:%d:%d: expected %s, found '%s'", r->name,
+		err_set(r->err, _("%s:%d:%d: expected %s, found '%s'"), r->name,
 			r->lineno, col, what, found);
 	else
-		err_set(r->err, "%s:%d:%d: expected %s, found the end of %s",
+		err_set(r->err, _("%s:%d:%d: expected %s, found the end of %s"),
 			r->name, r->lineno, col, what,
-			r->line == r->end ? "the file" : "the line");
+			r->line == r->end ? _("the file") : _("the line"));
 	return -1;
 }
 
@@ -105,7 +106,7 @@ static int gm_size(struct gm_reader *r, const char *key, int lo, int hi,
 	const char *end;
 	if (gm_key(r, key, &col))
 		return -1;
-	snprintf(what, sizeof what, "a whole number from %d to %d", lo, hi);
+	snprintf(what, sizeof what, _("a whole number from %d to %d"), lo, hi);
 	if (!gm_word(r, w, sizeof w, &col) || num_parse(w, &v, &end) ||
 	    *end || v != floor(v) || v < lo || v > hi)
 		return gm_fail(r, col, what, w);
@@ -159,9 +160,9 @@ static int gm_rows(struct gm_reader *r, double *v, int rows, int cols)
 	const char *end;
 	for (int i = 0; i < rows; i++) {
 		if (!gm_next_line(r))
-			return gm_fail(r, 1, "another row of numbers", "");
+			return gm_fail(r, 1, _("another row of numbers"), "");
 		for (int j = 0; j < cols; j++) {
-			snprintf(what, sizeof what, "number %d of %d of the row",
+			snprintf(what, sizeof what, _("number %d of %d of the row"),
 				 j + 1, cols);
 			if (!gm_word(r, w, sizeof w, &col) ||
 			    num_parse(w, &v[i * cols + j], &end) || *end ||
@@ -200,8 +201,8 @@ static int gm_sections(struct gm_reader *r, struct glimpse_model *m)
 	}
 	for (int k = 0; k < glimpse_nparams; k++)
 		if (!seen[k]) {
-			err_set(r->err, "%s:%d:1: expected the section [%s], "
-				"found the end of the file", r->name, r->lineno,
+			err_set(r->err, _("%s:%d:1: expected the section [%s], "
+				"found the end of the file"), r->name, r->lineno,
 				glimpse_params[k].name);
 			return -1;
 		}
@@ -215,7 +216,7 @@ int glimpse_model_parse(struct glimpse_model *m, const char *text,
 			       err };
 	memset(m, 0, sizeof *m);
 	if (memchr(text, '\0', len)) {
-		err_set(err, "%s: expected text, found a NUL byte", name);
+		err_set(err, _("%s: expected text, found a NUL byte"), name);
 		return -1;
 	}
 	if (gm_head(&r, m) || gm_sections(&r, m)) {

@@ -38,8 +38,7 @@ int glimpse_quiz_parse(const char *name, enum glimpse_quiz_kind *kind)
 	return -1;
 }
 
-/* The first and last k a kind asks about, for src's model. */
-static void gq_range(const struct glimpse_quiz_src *src,
+void glimpse_quiz_range(const struct glimpse_quiz_src *src,
 		     enum glimpse_quiz_kind kind, int *lo, int *hi)
 {
 	static const int last[GLIMPSE_QUIZ_COUNT] = {
@@ -95,7 +94,7 @@ int glimpse_quiz_make_at(struct quiz_question *q,
 		err_set(err, "%s", _("no such question on a glimpse trace"));
 		return -1;
 	}
-	gq_range(src, kind, &lo, &hi);
+	glimpse_quiz_range(src, kind, &lo, &hi);
 	if (kind == GLIMPSE_QUIZ_CLASS)
 		t = src->tr->steps;
 	if (t < 1 || t > src->tr->steps || k < lo || k > hi) {
@@ -125,7 +124,7 @@ int glimpse_quiz_make(struct quiz_question *q,
 	int lo = 1, hi = 1;
 	uint64_t state = seed;
 	if ((int)kind >= 0 && kind < GLIMPSE_QUIZ_COUNT)
-		gq_range(src, kind, &lo, &hi);
+		glimpse_quiz_range(src, kind, &lo, &hi);
 	for (int tries = 1;; tries++) {
 		/* step 1: the glimpse; step 2: the number in it */
 		int t = 1 + (int)(quiz_rand(&state) % (uint64_t)src->tr->steps);

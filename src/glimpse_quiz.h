@@ -50,6 +50,11 @@ const char *glimpse_quiz_name(int kind);
 /* Parses a kind's name; returns 0 and sets *kind, or -1. */
 int glimpse_quiz_parse(const char *name, enum glimpse_quiz_kind *kind);
 
+/* The first (*lo) and last (*hi) k a question of kind asks about, for
+ * src's model. */
+void glimpse_quiz_range(const struct glimpse_quiz_src *src,
+			enum glimpse_quiz_kind kind, int *lo, int *hi);
+
 /* Makes the question of kind about glimpse t (from 1; ignored for class)
  * and k: the coordinate from 1 (place, draw, reinforce: 1 the row, 2 the
  * column; retina: 5 .. 8; glimpse and core: 1 .. D or H) or, for class,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "glimpse_fmt.h"
 #include "image_fmt.h"
 #include "num.h"
@@ -151,21 +152,26 @@ static void gs_legend(FILE *out, const struct gs_lay *L,
 	int y = L->top - 2 * GS_CELL + GS_FS;
 	fprintf(out, "<g class=\"legend\" font-size=\"%d\" fill=\"%s\">\n",
 		GS_FS, GS_TEXT);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">glimpse: "
-		"place l (row, column), retina corner</text>\n", L->text_x, y);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">",
+		L->text_x, y);
+	fmt_svg_text(out, _("glimpse: place l (row, column), retina corner"));
+	fputs("</text>\n", out);
 	for (int t = 0; t < tr->steps; t++) {
 		const struct glimpse_step *s = &tr->st[t];
 		y += GS_LINE;
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"22\" "
-			"fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">%d: l = (%s, %s), "
-			"corner (%d, %d)</text>\n", L->text_x, y - 18,
-			gs_colour[t], L->text_x + 32, y, t + 1,
+			"fill=\"%s\"/>\n<text x=\"%d\" y=\"%d\">", L->text_x,
+			y - 18, gs_colour[t], L->text_x + 32, y);
+		fprintf(out, _("%d: l = (%s, %s), corner (%d, %d)"), t + 1,
 			num_fixed(a, s->l[0], 3), num_fixed(b, s->l[1], 3),
 			s->row, s->col);
+		fputs("</text>\n", out);
 	}
 	y += GS_LINE + 10;
-	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">class: "
-		"%s</text>\n", L->text_x, y, m->cls[tr->pred]);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">",
+		L->text_x, y);
+	fprintf(out, _("class: %s"), m->cls[tr->pred]);
+	fputs("</text>\n", out);
 	for (int k = 0; k < m->nclass; k++) {
 		y += GS_LINE;
 		fprintf(out, "<text x=\"%d\" y=\"%d\">ŷ[%s] = %s</text>\n",
@@ -184,22 +190,26 @@ int glimpse_fmt_svg(FILE *out, const struct glimpse_model *m,
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "
 		"xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"%s\">\n<title>glimpses on ", L.width, L.height,
+		"font-family=\"%s\">\n<title>", L.width, L.height,
 		L.width, L.height, FMT_SVG_FONTS);
+	fmt_svg_text(out, _("glimpses on "));
 	fmt_svg_text(out, safe);
 	fprintf(out, "</title>\n<rect class=\"background\" x=\"0\" y=\"0\" "
 		"width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n<text "
 		"class=\"title\" x=\"%d\" y=\"%d\" font-size=\"%d\" "
-		"font-weight=\"bold\" fill=\"%s\">%d glimpses on ", L.width,
+		"font-weight=\"bold\" fill=\"%s\">", L.width,
 		L.height, GS_MARGIN, GS_MARGIN + GS_FS_TITLE, GS_FS_TITLE,
-		GS_TEXT, m->steps);
+		GS_TEXT);
+	fprintf(out, _("%d glimpses on "), m->steps);
 	fmt_svg_text(out, safe);
 	free(safe);
 	fprintf(out, "</text>\n<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
-		"font-size=\"%d\" fill=\"%s\">solid: the fovea (2×2 pixels); "
-		"dashed: the periphery (4×4, averaged to 2×2); dots: the "
-		"path, numbered in the margin</text>\n", GS_MARGIN, GS_MARGIN + GS_FS_TITLE +
-		GS_LINE, GS_FS, GS_MUTED);
+		"font-size=\"%d\" fill=\"%s\">", GS_MARGIN, GS_MARGIN +
+		GS_FS_TITLE + GS_LINE, GS_FS, GS_MUTED);
+	fmt_svg_text(out, _("solid: the fovea (2×2 pixels); dashed: the "
+			    "periphery (4×4, averaged to 2×2); dots: the path, "
+			    "numbered in the margin"));
+	fputs("</text>\n", out);
 	image_svg_pixels(out, im, L.left, L.top, GS_CELL);
 	for (int t = 0; t < tr->steps; t++)
 		gs_boxes(out, &L, &tr->st[t], t);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "glimpse_train.h"
+#include "i18n.h"
 #include "train.h"
 
 double glimpse_objective(const struct glimpse_model *m,
@@ -112,8 +113,8 @@ static int gt_classes(struct glimpse_model *m, const struct imageset *set,
 			continue;
 		if (m->nclass == GLIMPSE_MAX_CLASSES ||
 		    strlen(c) > GLIMPSE_MAX_WORD) {
-			err_set(err, "line %d: expected at most %d classes of "
-				"at most %d bytes, found '%s'",
+			err_set(err, _("line %d: expected at most %d classes of "
+				"at most %d bytes, found '%s'"),
 				set->item[i].line, GLIMPSE_MAX_CLASSES,
 				GLIMPSE_MAX_WORD, c);
 			return -1;
@@ -121,7 +122,7 @@ static int gt_classes(struct glimpse_model *m, const struct imageset *set,
 		strcpy(m->cls[m->nclass++], c);
 	}
 	if (m->nclass < 2) {
-		err_set(err, "expected images of at least 2 classes, found %d",
+		err_set(err, _("expected images of at least 2 classes, found %d"),
 			m->nclass);
 		return -1;
 	}

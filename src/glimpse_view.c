@@ -7,24 +7,25 @@
 #include "fmt.h"
 #include "glimpse_fmt.h"
 #include "glimpse_view.h"
+#include "i18n.h"
 #include "num.h"
 #include "utf8.h"
 #include "util.h"
 #include "view_key.h"
 
 const char *const glimpse_view_help[] = {
-	"The glimpse stepper (attn-trace glimpse --tui)",
+	N_("The glimpse stepper (attn-trace glimpse --tui)"),
 	"",
-	"  -> n space Enter  the next glimpse, then the class",
-	"  <- p              the one before",
-	"  Home End          the first glimpse, the class",
-	"  Up Down PgUp PgDn scroll the numbers",
-	"  ?                 this help (any key leaves it)",
-	"  q                 quit",
+	N_("  -> n space Enter  the next glimpse, then the class"),
+	N_("  <- p              the one before"),
+	N_("  Home End          the first glimpse, the class"),
+	N_("  Up Down PgUp PgDn scroll the numbers"),
+	N_("  ?                 this help (any key leaves it)"),
+	N_("  q                 quit"),
 	"",
-	"The picture: the image in shades, the glimpse's fovea (the 2x2",
-	"pixels it reads, solid) and periphery (the 4x4 it averages,",
-	"dotted), and the number of each glimpse so far on its corner.",
+	N_("The picture: the image in shades, the glimpse's fovea (the 2x2"),
+	N_("pixels it reads, solid) and periphery (the 4x4 it averages,"),
+	N_("dotted), and the number of each glimpse so far on its corner."),
 	NULL
 };
 
@@ -95,10 +96,10 @@ static void gv_step(struct gv_lines *l, const struct glimpse_view *v, int t)
 	gv_vec(l, lab, s->l, 2, prec);
 	gv_push(l, xasprintf("log π(l_%d | l̂_%d) = %s", t + 1, t + 1,
 			  num_fixed(num, s->log_pi, prec)));
-	gv_push(l, xasprintf("corner (row, column) = (%d, %d)", s->row,
+	gv_push(l, xasprintf(_("corner (row, column) = (%d, %d)"), s->row,
 			  s->col));
-	gv_vec(l, "fovea ρ_1..4", s->x, 4, prec);
-	gv_vec(l, "periph ρ_5..8", s->x + 4, 4, prec);
+	gv_vec(l, _("fovea ρ_1..4"), s->x, 4, prec);
+	gv_vec(l, _("periph ρ_5..8"), s->x + 4, 4, prec);
 	snprintf(lab, sizeof lab, "φ_%d", t + 1);
 	gv_vec(l, lab, s->g, v->m->gsize, prec);
 	snprintf(lab, sizeof lab, "h_%d", t + 1);
@@ -117,13 +118,14 @@ static void gv_class(struct gv_lines *l, const struct glimpse_view *v)
 				  v->prec + 5, num_fixed(zs, tr->z[k], v->prec),
 				  v->prec + 3,
 				  num_fixed(num, tr->p[k], v->prec),
-				  k == tr->pred ? "  <- the class" : ""));
+				  k == tr->pred ? _("  <- the class") : ""));
 	if (tr->truth < 0)
 		return;
-	gv_push(l, xasprintf("true class %s: loss -log ŷ[%s] = %s",
+	gv_push(l, xasprintf(_("true class %s: loss -log ŷ[%s] = %s"),
 			  m->cls[tr->truth], m->cls[tr->truth],
 			  num_fixed(num, tr->loss, v->prec)));
-	gv_push(l, xasprintf("reward R = %s", num_fixed(num, tr->reward, v->prec)));
+	gv_push(l, xasprintf(_("reward R = %s"),
+			     num_fixed(num, tr->reward, v->prec)));
 	gv_vec(l, "R̄_t", m->base, m->steps, v->prec);
 	gv_vec(l, "δ_t = R - R̄_t", tr->adv, m->steps, v->prec);
 }
@@ -165,18 +167,18 @@ static char *gv_story(const struct glimpse_view *v)
 	int t = v->screen;
 	char sig[NUM_BUFSZ];
 	if (t == m->steps)
-		return xasprintf("After %d glimpses the classifier reads the "
-			      "core's last state: ŷ = softmax(W_o·h_%d + b_o) "
-			      "names the class %s.%s", m->steps, m->steps,
+		return xasprintf(_("After %d glimpses the classifier reads "
+			      "the core's last state: ŷ = softmax(W_o·h_%d + "
+			      "b_o) names the class %s.%s"), m->steps, m->steps,
 			      m->cls[v->tr->pred], v->tr->truth < 0 ? "" :
-			      " With the true class, the reward R is 1 if it "
+			      _(" With the true class, the reward R is 1 if it "
 			      "is right, and REINFORCE moves each l̂_t along "
-			      "δ_t·∂ log π/∂ l̂_t.");
-	return xasprintf("Glimpse %d of %d: the core's state h_%d proposes a "
-		      "place l̂_%d; the place l_%d is drawn around it with "
+			      "δ_t·∂ log π/∂ l̂_t."));
+	return xasprintf(_("Glimpse %d of %d: the core's state h_%d proposes "
+		      "a place l̂_%d; the place l_%d is drawn around it with "
 		      "σ = %s; the retina reads the 2×2 pixels at its corner "
 		      "(solid) and the 4×4 around them averaged (dotted); "
-		      "φ_%d and h_%d take them in.", t + 1, m->steps, t,
+		      "φ_%d and h_%d take them in."), t + 1, m->steps, t,
 		      t + 1, t + 1, num_fixed(sig, m->sigma, 2), t + 1, t + 1);
 }
 
@@ -202,20 +204,22 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 {
 	struct gv_lines narr = { 0 }, body = { 0 }, pic = { 0 }, num = { 0 };
 	memset(s, 0, sizeof *s);
-	s->title = xasprintf("attn-trace glimpse   %s   model %s, seed %llu",
+	s->title = xasprintf(_("attn-trace glimpse   %s   model %s, seed %llu"),
 			  v->name, v->mname,
 			  (unsigned long long)v->tr->seed);
 	s->stage = -1;
 	if (v->help) {
-		s->where = xstrdup("help");
+		s->where = xstrdup(_("help"));
 		for (int k = 0; glimpse_view_help[k]; k++)
-			gv_push(&body, xstrdup(glimpse_view_help[k]));
-		s->keys = xstrdup(" any key: back ");
+			gv_push(&body, xstrdup(glimpse_view_help[k][0]
+					       ? _(glimpse_view_help[k]) : ""));
+		s->keys = xstrdup(_(" any key: back "));
 	} else {
 		int last = v->screen == v->m->steps;
-		s->where = last ? xasprintf("the class   screen %d of %d",
+		s->where = last ? xasprintf(_("the class   screen %d of %d"),
 					 v->screen + 1, v->m->steps + 1)
-				: xasprintf("glimpse %d of %d   screen %d of %d",
+				: xasprintf(_("glimpse %d of %d   screen %d of "
+					    "%d"),
 					 v->screen + 1, v->m->steps,
 					 v->screen + 1, v->m->steps + 1);
 		char *story = gv_story(v);
@@ -229,7 +233,8 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 		else
 			gv_step(&num, v, v->screen);
 		gv_beside(&body, &pic, &num, v);
-		s->keys = xstrdup(" ←/→ glimpse  ↑/↓ scroll  ? help  q quit ");
+		s->keys = xstrdup(_(" ←/→ glimpse  ↑/↓ scroll  ? help  q "
+				    "quit "));
 	}
 	s->narr = narr.v;
 	s->nnarr = narr.n;
@@ -239,34 +244,7 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 
 int glimpse_view_key(struct glimpse_view *v, int key)
 {
-	int screen = v->screen, last = v->m->steps;
-	if (v->help) {
-		v->help = 0;
-		return key == 'q' ? VIEW_KEY_QUIT : VIEW_KEY_REDRAW;
-	}
-	switch (key) {
-	case 'q': case 'Q': return VIEW_KEY_QUIT;
-	case '?': v->help = 1; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_RIGHT: case 'n': case ' ': case VIEW_KEY_ENTER:
-	case '\n': screen++; break;
-	case VIEW_KEY_LEFT: case 'p': screen--; break;
-	case VIEW_KEY_HOME: screen = 0; break;
-	case VIEW_KEY_END: screen = last; break;
-	case VIEW_KEY_DOWN: v->scroll++; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_NPAGE: v->scroll += v->page_rows; return VIEW_KEY_REDRAW;
-	case VIEW_KEY_UP: case VIEW_KEY_PPAGE:
-		if (v->scroll == 0)
-			return VIEW_KEY_BEEP;
-		v->scroll -= key == VIEW_KEY_UP ? 1 : v->page_rows;
-		if (v->scroll < 0)
-			v->scroll = 0;
-		return VIEW_KEY_REDRAW;
-	case VIEW_KEY_RESIZE: return VIEW_KEY_REDRAW;
-	default: return VIEW_KEY_BEEP;
-	}
-	if (screen < 0 || screen > last)
-		return VIEW_KEY_BEEP;
-	v->screen = screen;
-	v->scroll = 0;
-	return VIEW_KEY_REDRAW;
+	struct view_pager p = { &v->screen, v->m->steps, &v->scroll,
+				 v->page_rows, &v->help };
+	return view_pager_key(&p, key);
 }

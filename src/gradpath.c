@@ -14,6 +14,7 @@
 
 #include "arch.h"
 #include "gradpath.h"
+#include "i18n.h"
 #include "selection.h"
 #include "train.h"
 #include "window.h"
@@ -24,19 +25,19 @@ int gradpath_check(const struct model *m, const struct trace_cfg *cfg,
 	if (!cfg || !cfg->grad_paths)
 		return 0;
 	if (ntgt < 1) {
-		err_set(err, "the gradient paths need a target: L_t is the "
-			"cross-entropy of the target word at step t");
+		err_set(err, _("the gradient paths need a target: L_t is the "
+			"cross-entropy of the target word at step t"));
 		return -1;
 	}
 	if (cfg->grad_paths > ntgt + 1) {
-		err_set(err, "the gradient paths' step must be from 1 to %d "
-			"(the target's %d words and </s>), not %d", ntgt + 1,
+		err_set(err, _("the gradient paths' step must be from 1 to %d "
+			"(the target's %d words and </s>), not %d"), ntgt + 1,
 			ntgt, cfg->grad_paths);
 		return -1;
 	}
 	if (selection_get(cfg->selection)->draws) {
-		err_set(err, "the gradient paths need soft attention: a hard "
-			"draw passes no gradient to the scores");
+		err_set(err, _("the gradient paths need soft attention: a hard "
+			"draw passes no gradient to the scores"));
 		return -1;
 	}
 	if (train_arch_check(arch_get(m->arch), err) != 0)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "fmt_svg.h"
+#include "i18n.h"
 #include "image_fmt.h"
 #include "num.h"
 #include "utf8.h"
@@ -70,12 +71,13 @@ static void image_svg_heading(FILE *out, const struct pgm_image *im,
 		"font-weight=\"bold\" fill=\"%s\">", SVG_MARGIN,
 		SVG_MARGIN + SVG_FS_TITLE, SVG_FS_TITLE, SVG_TEXT);
 	fmt_svg_text(out, safe);
-	fprintf(out, ": %d×%d pixels</text>\n", im->width, im->height);
-	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
-		"font-size=\"%d\" fill=\"%s\">value = the file's number / "
-		"maxval %d (%s): 0 black, 1 white</text>\n", SVG_MARGIN,
-		SVG_MARGIN + SVG_FS_TITLE + SVG_LINE, SVG_FS, SVG_MUTED,
-		im->maxval, pgm_kind_name(im->kind));
+	fprintf(out, _(": %d×%d pixels"), im->width, im->height);
+	fprintf(out, "</text>\n<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
+		"font-size=\"%d\" fill=\"%s\">", SVG_MARGIN,
+		SVG_MARGIN + SVG_FS_TITLE + SVG_LINE, SVG_FS, SVG_MUTED);
+	fprintf(out, _("value = the file's number / maxval %d (%s): 0 black, "
+		       "1 white"), im->maxval, pgm_kind_name(im->kind));
+	fputs("</text>\n", out);
 }
 
 /* The row and column numbers, from 1; with small cells, the columns 1,
@@ -134,8 +136,8 @@ static void image_svg_legend(FILE *out, const struct image_lay *L)
 	char hex[8];
 	int y = L->top;
 	fprintf(out, "<g class=\"legend\" font-size=\"%d\" fill=\"%s\">\n"
-		"<text x=\"%d\" y=\"%d\">value</text>\n", SVG_FS, SVG_TEXT,
-		L->legend_x, y + SVG_FS);
+		"<text x=\"%d\" y=\"%d\">%s</text>\n", SVG_FS, SVG_TEXT,
+		L->legend_x, y + SVG_FS, _("value"));
 	y += SVG_LINE;
 	for (int k = 0; k < IMAGE_LEVELS; k++, y += SVG_SWATCH + 8) {
 		image_gray(k / (double)(IMAGE_LEVELS - 1), hex);
@@ -159,10 +161,12 @@ int image_fmt_svg(FILE *out, const struct pgm_image *im, const char *name)
 		"font-family=\"%s\">\n<title>", L.width, L.height, L.width,
 		L.height, FMT_SVG_FONTS);
 	fmt_svg_text(out, safe);
-	fprintf(out, "</title>\n<desc>A PGM image drawn by attn-trace: a square "
-		"of its gray for each pixel.</desc>\n<rect class=\"background\" "
-		"x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
-		L.width, L.height);
+	fputs("</title>\n<desc>", out);
+	fmt_svg_text(out, _("A PGM image drawn by attn-trace: a square of its "
+			    "gray for each pixel."));
+	fprintf(out, "</desc>\n<rect class=\"background\" x=\"0\" y=\"0\" "
+		"width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", L.width,
+		L.height);
 	image_svg_heading(out, im, safe);
 	free(safe);
 	image_svg_labels(out, im, &L);

@@ -19,6 +19,7 @@
 #include "arch.h"
 #include "gradpath.h"
 #include "i18n.h"
+#include "glimpse_quiz.h"
 #include "lesson.h"
 #include "num.h"
 #include "selection.h"
@@ -730,7 +731,9 @@ static const char *const show_names[SHOW_COUNT] = {
 	"glimpses"
 #define STAGE_LIST "encoding, decoder, scoring, softmax, weighted-sum, " \
 	"concat or output"
-#define QUIZ_LIST "scoring, softmax, weighted-sum or hard-draw"
+#define QUIZ_LIST "scoring, softmax, weighted-sum, hard-draw, or " \
+	"glimpse-KIND on a lesson's glimpses (place, draw, retina, glimpse, " \
+	"core, class or reinforce)"
 
 /* The options of a directive, as bits.  k= is for quiz directives only,
  * model= for show directives only. */
@@ -779,8 +782,13 @@ static const struct show_rule {
 
 /* What a quiz directive needs and allows: t= and i= for scoring and
  * softmax, t= and k= for weighted-sum. */
-static struct show_rule quiz_rule(int stage)
+static struct show_rule quiz_rule(int stage, int glimpse_quiz)
 {
+	if (glimpse_quiz) /* k=: a class, or a number of glimpse t= */
+		return glimpse_quiz - 1 == GLIMPSE_QUIZ_CLASS
+		       ? (struct show_rule){ OPT(OPT_K), OPT(OPT_K) }
+		       : (struct show_rule){ OPT(OPT_T) | OPT(OPT_K),
+					     OPT(OPT_T) | OPT(OPT_K) };
 	unsigned which = stage == STAGE_WEIGHTED_SUM ? OPT(OPT_K) : OPT(OPT_I);
 	if (stage == (int)QUIZ_HARD_DRAW) /* t= alone */
 		which = 0;
@@ -869,6 +877,13 @@ static int lp_quiz_what(struct lparse *p, struct lp_show *d, size_t off,
 			d->sh.stage = (int)st;
 			return 0;
 		}
+		enum glimpse_quiz_kind gk;
+		if (n > 8 && memcmp(w, "glimpse-", 8) == 0 &&
+		    glimpse_quiz_parse(d->name + 8, &gk) == 0) {
+			d->sh.what = SHOW_QUIZ;
+			d->sh.glimpse_quiz = 1 + (int)gk;
+			return 0;
+		}
 	}
 	return lp_err(p, off, "expected what to ask (%s), found %s",
 		      QUIZ_LIST, lp_quote(buf, sizeof buf, w, n));
@@ -887,7 +902,7 @@ static int lp_number(struct lparse *p, const char *w, size_t n, size_t off,
 	if (k == 2 || k < n)
 		return lp_err(p, off + 2, "expected a whole number after "
 			      "'%c=', found %s", w[0],
-			      k == 2 && n == 2 ? "nothing" :
+			      k == 2 && n == 2 ? _("nothing") :
 			      lp_quote(buf, sizeof buf, w + 2, n - 2));
 	if (v < 1 || v > max)
 		return lp_err(p, off, "expected %c= from 1 to %d (%s count "
@@ -1000,7 +1015,7 @@ static int lp_rules(struct lparse *p, struct lp_show *d)
 	if (d->sh.what == SHOW_STAGE && d->sh.stage == STAGE_ENCODING)
 		r = (struct show_rule){ 0, OPT(OPT_ARITH) };
 	if (d->sh.what == SHOW_QUIZ)
-		r = quiz_rule(d->sh.stage);
+		r = quiz_rule(d->sh.stage, d->sh.glimpse_quiz);
 	for (int k = 0; k < OPT_COUNT; k++)
 		if (d->olen[k] && !(r.allow & OPT(k)))
 			return lp_err(p, d->off[k], "expected %s after '%s "
@@ -1532,7 +1547,7 @@ int lesson_parse(struct lesson *l, const char *text, size_t len,
 	l->input_feeding = -1;
 	l->cfg = (struct trace_cfg)TRACE_CFG_DEFAULT;
 	if (len > LESSON_MAX_BYTES) {
-		err_set(err, "%s: the lesson is larger than %u bytes", path,
+		err_set(err, _("%s: the lesson is larger than %u bytes"), path,
 			LESSON_MAX_BYTES);
 		return -1;
 	}
@@ -1666,11 +1681,15 @@ char *lesson_resolve(const struct lesson *l, const char *name, int model,
 	} else {
 		size_t n = strcmp(top, "/") == 0 ? 0 : strlen(top);
 		if (strncmp(real, top, n) != 0 || real[n] != '/') {
-			err_set(e, "expected %s%s%sa file in the lesson's "
-				"directory or below it, found \"%s\"", model ?
-				"a built-in model (" : "", model ?
-				model_builtin_list() : "", model ? ") or " : "",
-				name);
+			if (model)
+				err_set(e, _("expected a built-in model (%s) "
+					"or a file in the lesson's directory "
+					"or below it, found \"%s\""),
+					model_builtin_list(), name);
+			else
+				err_set(e, _("expected a file in the lesson's "
+					"directory or below it, found \"%s\""),
+					name);
 			free(real);
 			real = NULL;
 		}
@@ -1705,8 +1724,8 @@ static int prep_file(const struct lesson *l, const char *name, int who,
 			goto out;
 		}
 	if (files->n == LESSON_MAX_MODELS) {
-		err_set(e, "expected at most %d model files in a lesson, found "
-			"another, \"%s\"", LESSON_MAX_MODELS, name);
+		err_set(e, _("expected at most %d model files in a lesson, found "
+			"another, \"%s\""), LESSON_MAX_MODELS, name);
 		goto out;
 	}
 	files->dev[files->n] = st.st_dev;
@@ -1733,7 +1752,7 @@ static int prep_model(const struct lesson *l, const char *name,
 	else
 		rc = prep_file(l, name, who, files, m, same, &e);
 	if (rc != 0)
-		err_set(err, "%s:%d:%d: cannot load the model: %s", l->path,
+		err_set(err, _("%s:%d:%d: cannot load the model: %s"), l->path,
 			pos.line, pos.col, e.msg);
 	return rc;
 }
@@ -1756,8 +1775,8 @@ static int prep_alt_trace(struct lesson *l, struct lesson_alt *a,
 	if ((w->check && w->check(m, &cfg, &e) != 0) ||
 	    tok_trace(&a->tr, m, l->sentence, l->target, l->scorers, &cfg,
 		      &e) != 0) {
-		err_set(err, "%s:%d:%d: the model %s cannot trace the "
-			"lesson's sentence: %s", l->path, a->pos.line,
+		err_set(err, _("%s:%d:%d: the model %s cannot trace the "
+			"lesson's sentence: %s"), l->path, a->pos.line,
 			a->pos.col, a->name, e.msg);
 		return -1;
 	}
@@ -1983,6 +2002,7 @@ static int prep_shows(const struct lesson *l, const struct trace *tr,
 			const struct lesson_block *bl = &l->pages[p].blocks[b];
 			if (!bl->text && bl->show.what != SHOW_SELF &&
 			    bl->show.what != SHOW_GLIMPSE &&
+			    !bl->show.glimpse_quiz && /* lesson_image.c's */
 			    prep_show(l, &bl->show, lesson_show_trace(l,
 				      &bl->show, tr), err) != 0)
 				return -1;
@@ -2005,11 +2025,11 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 	if (!model && ac && l->arch != ARCH_DEFAULT)
 		model = ac->model;
 	if (l->input_feeding == 1 && ac && !ac->feed_model) {
-		err_set(err, "%s:%d:%d: expected no input feeding with 'arch: "
+		err_set(err, _("%s:%d:%d: expected no input feeding with 'arch: "
 			"%s', found 'input-feeding: yes'; %s decoder %s, and "
-			"input feeding is %s", l->path, l->feed_pos.line,
-			l->feed_pos.col, ac->name, ac->owner, ac->no_feed,
-			arch_feed_owner());
+			"input feeding is %s"), l->path, l->feed_pos.line,
+			l->feed_pos.col, ac->name, _(ac->owner), _(ac->no_feed),
+			_(arch_feed_owner()));
 		return -1;
 	}
 	const struct window_class *w = window_get(l->cfg.window);
@@ -2041,18 +2061,18 @@ int lesson_prepare(struct lesson *l, struct model *m, struct trace *tr,
 		const struct arch_class *c = arch_get(m->arch);
 		char why[160] = "";
 		if (!m->input_feeding && c->feed_model)
-			snprintf(why, sizeof why, " (%s is built in with it)",
-				 c->feed_model);
+			snprintf(why, sizeof why, _(" (%s is built in with "
+				 "it)"), c->feed_model);
 		else if (!m->input_feeding)
-			snprintf(why, sizeof why, " (%s decoder %s)", c->owner,
-				 c->no_feed);
-		err_set(err, "%s:%d:%d: expected a model %s input feeding, as "
-			"'input-feeding: %s' says, found %s, which has %s%s",
+			snprintf(why, sizeof why, _(" (%s decoder %s)"),
+				 _(c->owner), _(c->no_feed));
+		err_set(err, l->input_feeding ? _("%s:%d:%d: expected a model "
+			"with input feeding, as 'input-feeding: yes' says, "
+			"found %s, which has none%s") : _("%s:%d:%d: expected "
+			"a model without input feeding, as 'input-feeding: no' "
+			"says, found %s, which has it%s"),
 			l->path, l->feed_pos.line, l->feed_pos.col,
-			l->input_feeding ? "with" : "without",
-			l->input_feeding ? "yes" : "no",
-			model ? model : arch_get(ARCH_DEFAULT)->model,
-			m->input_feeding ? "it" : "none", why);
+			model ? model : arch_get(ARCH_DEFAULT)->model, why);
 		model_free(m);
 		return -1;
 	}

@@ -20,6 +20,7 @@ struct accuracy_line; /* accuracy.h */
 struct pgm_image;     /* pgm.h */
 struct glimpse_model; /* glimpse.h */
 struct glimpse_trace;
+struct glimpse_quiz_src; /* glimpse_quiz.h */
 
 /* Model files a lesson loads, at most: its own and those of model=, each
  * file once however it is spelled (it is known by device and inode), and
@@ -97,6 +98,9 @@ struct lesson_show {
 	int head;           /* from 1; 0: every head (show only) */
 	int j;              /* quiz: the key word, from 1; 0 when not given */
 	int col_head, col_j; /* byte columns of "head=" and "j=", or 0 */
+	/* SHOW_QUIZ on the glimpse trace ("quiz glimpse-KIND t=N k=K"): 1 +
+	 * an enum glimpse_quiz_kind; 0 for a quiz on the lesson's trace */
+	int glimpse_quiz;
 };
 
 /* The variant of the self-attention trace a SHOW_SELF directive shows. */
@@ -290,6 +294,7 @@ struct lesson {
 	struct pgm_image *img;       /* the image, read by lesson_prepare */
 	struct glimpse_model *gm;    /* the glimpse model, and its run */
 	struct glimpse_trace *gt;
+	struct glimpse_quiz_src *gqs; /* gm, img and gt, for glimpse quizzes */
 	int npages;
 	struct lesson_page *pages;
 	int nalts;
@@ -365,6 +370,11 @@ int lesson_image_trace(struct lesson *l, const struct model *m,
 		       struct errbuf *err);
 int lesson_image_prepare(struct lesson *l, struct errbuf *err);
 void lesson_image_free(struct lesson *l);
+/* The question of a "quiz glimpse-KIND" directive sh on l's glimpse
+ * trace (glimpse_quiz.h), as lesson_quiz_make makes the others'. */
+int lesson_glimpse_quiz_make(struct quiz_question *q, const struct lesson *l,
+			     const struct lesson_show *sh, int precision,
+			     struct errbuf *err);
 void lesson_image_text(FILE *out, const struct lesson *l,
 		       const struct lesson_show *sh, const struct trace *tr,
 		       int run, const struct fmt_opts *o);

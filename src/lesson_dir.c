@@ -89,9 +89,9 @@ static int ld_names(const char *dir, char ***names, struct errbuf *err)
 	int n = 0, cap = 0;
 	*names = NULL;
 	if (!d) {
-		err_set(err, "cannot open the lesson directory %s: %s (set "
+		err_set(err, _("cannot open the lesson directory %s: %s (set "
 			"ATTN_TRACE_LESSONS to the directory that holds the "
-			"*.lesson files)", dir, strerror(errno));
+			"*.lesson files)"), dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d)) != NULL) {
@@ -261,9 +261,11 @@ char *lesson_find(const char *name, struct errbuf *err)
 		ld_suggest(hint, sizeof hint, names, n, name);
 	ld_free_names(names, n);
 	if (!found)
-		err_set(err, "no lesson %s \"%s\" in %s%s ('attn-trace lessons' "
-			"lists them; ATTN_TRACE_LESSONS names another "
-			"directory)", number >= 0 ? "number" : "named", name,
-			dir, hint);
+		err_set(err, number >= 0 ? _("no lesson number \"%s\" in "
+			"%s%s ('attn-trace lessons' lists them; "
+			"ATTN_TRACE_LESSONS names another directory)")
+			: _("no lesson named \"%s\" in %s%s ('attn-trace "
+			"lessons' lists them; ATTN_TRACE_LESSONS names "
+			"another directory)"), name, dir, hint);
 	return found;
 }

@@ -23,6 +23,7 @@
 #include "caption.h"
 #include "glimpse.h"
 #include "glimpse_fmt.h"
+#include "glimpse_quiz.h"
 #include "i18n.h"
 #include "image_fmt.h"
 #include "lesson.h"
@@ -115,7 +116,55 @@ static int li_glimpse_run(struct lesson *l, struct errbuf *err)
 	l->gt = xcalloc(1, sizeof *l->gt);
 	glimpse_run(l->gm, l->img, GLIMPSE_SAMPLE, &rng, NULL, truth, l->gt);
 	l->gt->seed = l->cfg.seed;
+	l->gqs = xcalloc(1, sizeof *l->gqs);
+	*l->gqs = (struct glimpse_quiz_src){ l->gm, l->img, l->gt };
 	return 0;
+}
+
+/* A glimpse quiz: the lesson's glimpses, and its t= and k= in them. */
+static int li_check_quiz(const struct lesson *l, const struct lesson_show *sh,
+			 struct errbuf *err)
+{
+	struct quiz_question q;
+	struct errbuf e;
+	const char *kind = glimpse_quiz_name(sh->glimpse_quiz - 1);
+	/* t= and k= are there: the directive's rules need them */
+	if (!l->gqs) {
+		err_at(err, l->path, sh->line, 1, "expected %s header before "
+		       "'quiz glimpse-%s', found none",
+		       _("'image:' and 'glimpse:'"), kind);
+		return -1;
+	}
+	int cls = sh->glimpse_quiz - 1 == GLIMPSE_QUIZ_CLASS;
+	if (!cls && sh->t > l->gm->steps) {
+		err_at(err, l->path, sh->line, sh->col_t, "expected t= from 1 "
+		       "to %d (the glimpse model takes %d glimpses), found "
+		       "'t=%d'", l->gm->steps, l->gm->steps, sh->t);
+		return -1;
+	}
+	if (glimpse_quiz_make_at(&q, l->gqs, sh->glimpse_quiz - 1, sh->t, sh->k,
+				 QUIZ_MIN_PREC, &e) != 0) {
+		/* then k= is out of range: say which k= there are */
+		int lo, hi;
+		glimpse_quiz_range(l->gqs, sh->glimpse_quiz - 1, &lo, &hi);
+		err_at(err, l->path, sh->line, sh->col_k, "expected k= from %d "
+		       "to %d for 'quiz glimpse-%s'%s, found 'k=%d'", lo, hi,
+		       kind, cls ? _(" (a class, from 1)") : "", sh->k);
+		return -1;
+	}
+	return 0;
+}
+
+int lesson_glimpse_quiz_make(struct quiz_question *q, const struct lesson *l,
+			     const struct lesson_show *sh, int precision,
+			     struct errbuf *err)
+{
+	if (!l->gqs || !sh->glimpse_quiz) {
+		err_set(err, "%s", _("no such question on a glimpse trace"));
+		return -1;
+	}
+	return glimpse_quiz_make_at(q, l->gqs, sh->glimpse_quiz - 1, sh->t,
+				    sh->k, precision, err);
 }
 
 /* What directive sh needs that the lesson lacks, or its t= past the
@@ -124,6 +173,8 @@ static int li_check(const struct lesson *l, const struct lesson_show *sh,
 		    struct errbuf *err)
 {
 	int image = sh->what == SHOW_IMAGE;
+	if (sh->glimpse_quiz)
+		return li_check_quiz(l, sh, err);
 	if (sh->what != SHOW_IMAGE && sh->what != SHOW_GLIMPSE &&
 	    sh->what != SHOW_GLIMPSES)
 		return 0;
@@ -177,6 +228,8 @@ void lesson_image_free(struct lesson *l)
 	free(l->img);
 	free(l->gm);
 	free(l->gt);
+	free(l->gqs);
+	l->gqs = NULL;
 	l->img = NULL;
 	l->gm = NULL;
 	l->gt = NULL;

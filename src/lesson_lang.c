@@ -116,7 +116,7 @@ static int ll_same_show(const struct lesson_show *a,
 	       a->self_quiz == b->self_quiz &&
 	       a->self_stage == b->self_stage &&
 	       a->self_flags == b->self_flags && a->head == b->head &&
-	       a->j == b->j;
+	       a->j == b->j && a->glimpse_quiz == b->glimpse_quiz;
 }
 
 /* The directives of page a against those of page b, in order. */

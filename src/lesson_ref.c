@@ -782,7 +782,7 @@ int lesson_refs_prepare(const struct lesson *l, const struct trace *tr,
 static const char *lr_num(char *buf, double v, const struct lesson_claim *c)
 {
 	if (c->a.fn == LFN_ARGMAX || c->a.fn == LFN_ARGMIN) {
-		snprintf(buf, NUM_BUFSZ, "position %d", (int)v);
+		snprintf(buf, NUM_BUFSZ, _("position %d"), (int)v);
 		return buf;
 	}
 	return num_fixed(buf, v, 4);
@@ -808,17 +808,17 @@ int lesson_check_claims(const struct lesson *l, const struct trace *tr,
 				int rc = lr_claim(l, c, tr, run, &a, &b, why,
 						  sizeof why);
 				if (rc == 0) {
-					snprintf(msg, sizeof msg, "%s:%d:7: "
+					snprintf(msg, sizeof msg, _("%s:%d:7: "
 						 "expected a claim that holds "
 						 "in the %s scorer's run%s, "
 						 "found '%s' false (%s against "
-						 "%s)", l->path, c->line,
+						 "%s)"), l->path, c->line,
 						 trace_scorer_name(
 						 tr->runs[run].scorer),
-						 pin >= 0 ? "" : " (a claim "
+						 pin >= 0 ? "" : _(" (a claim "
 						 "that names no scorer= holds "
 						 "in every run the stepper's s "
-						 "key shows)", c->text,
+						 "key shows)"), c->text,
 						 lr_num(x, a, c), lr_num(y, b, c));
 					report(ctx, msg);
 					bad++;

@@ -162,7 +162,7 @@ int lesson_self_quiz_make(struct quiz_question *q, const struct lesson *l,
 {
 	const struct self_trace *t = l->selfs[sh->self_flags];
 	if (!t || !sh->self_quiz) {
-		err_set(err, "not a self-attention quiz");
+		err_set(err, _("not a self-attention quiz"));
 		return -1;
 	}
 	return self_quiz_make(q, t, (enum self_quiz_kind)(sh->self_quiz - 1),

@@ -235,6 +235,8 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 		run = trace_run_of(tr, l->own_scorer);
 	if (sh->what == SHOW_SELF)
 		return lesson_self_quiz_make(q, l, sh, precision, err);
+	if (sh->glimpse_quiz)
+		return lesson_glimpse_quiz_make(q, l, sh, precision, err);
 	return quiz_make_at(q, tr, lt_run(l, sh, tr, run),
 			    (enum trace_stage)sh->stage, sh->t, sh->i, sh->k,
 			    precision, err);
@@ -243,7 +245,7 @@ int lesson_quiz_make(struct quiz_question *q, const struct lesson *l,
 /* A quiz directive: its question, without the answer. */
 static void lt_quiz(FILE *out, const struct lesson *l,
 		    const struct lesson_show *sh, const struct trace *tr,
-		    const struct fmt_opts *o, int run)
+		    const struct fmt_opts *o, int run, int width)
 {
 	struct quiz_question q;
 	struct errbuf err;
@@ -252,7 +254,9 @@ static void lt_quiz(FILE *out, const struct lesson *l,
 		return;
 	}
 	fputs(_("Quiz: work it out by hand.\n"), out);
-	quiz_prompt_text(out, &q);
+	/* wrapped at the page's width, so that the page's own wrapping
+	 * leaves it whole */
+	quiz_prompt_text_cols(out, &q, width > 0 ? width : 80);
 }
 
 int lesson_show_text(FILE *out, const struct lesson *l,
@@ -307,7 +311,7 @@ int lesson_show_text(FILE *out, const struct lesson *l,
 		lt_diagram(out, tr, run, sh->t, fo.precision, width);
 		break;
 	case SHOW_QUIZ:
-		lt_quiz(out, l, sh, tr, &fo, run);
+		lt_quiz(out, l, sh, tr, &fo, run, width);
 		break;
 	case SHOW_WORDS:
 	case SHOW_GRADPATHS:

@@ -156,8 +156,8 @@ int lesson_why_value(const struct lesson *l, const struct lesson_ref *r,
 		return 0;
 	const struct accuracy_line *a = lw_acc(l, r->alt);
 	if (!a) {
-		snprintf(why, size, "expected a 'pairs:' header (the pairs "
-			 "file to measure on) for '{%s}', found none", r->text);
+		snprintf(why, size, _("expected a 'pairs:' header (the pairs "
+			 "file to measure on) for '{%s}', found none"), r->text);
 		return -1;
 	}
 	const char *x = r->idx[0];
@@ -174,8 +174,8 @@ int lesson_why_value(const struct lesson *l, const struct lesson_ref *r,
 				lo = lo ? lo : k;
 				hi = k;
 			}
-		snprintf(why, size, "expected a source length of the pairs "
-			 "(%d to %d) or all, as in {%s[12]}, found '{%s}'", lo,
+		snprintf(why, size, _("expected a source length of the pairs "
+			 "(%d to %d) or all, as in {%s[12]}, found '{%s}'"), lo,
 			 hi, r->sym, r->text);
 		return -1;
 	}

@@ -725,7 +725,8 @@ static int mp_feeding(struct mparse *p, struct model *m)
 		return mp_err(p, f.off, "expected no input feeding in the %s "
 			      "architecture, whose decoder %s; input feeding "
 			      "is %s", arch_get(m->arch)->name,
-			      arch_get(m->arch)->no_feed, arch_feed_owner());
+			      _(arch_get(m->arch)->no_feed),
+			      _(arch_feed_owner()));
 	return mp_end_of_line(p, cur);
 }
 
@@ -735,14 +736,14 @@ static const char *mp_owner(int owner)
 {
 	static char buf[SCORER_MAX][48];
 	if (owner == MHA_PARAM_OWNER(MHA_SELF))
-		return "self-attention";
+		return _("self-attention");
 	if (owner == MHA_PARAM_OWNER(MHA_CROSS))
-		return "cross-attention";
+		return _("cross-attention");
 	if (owner == LOCALP_PARAM_OWNER)
-		return "local-p window";
+		return _("local-p window");
 	if (owner == PATCH_PARAM_OWNER)
-		return "patch encoder";
-	snprintf(buf[owner], sizeof buf[owner], "%s scorer",
+		return _("patch encoder");
+	snprintf(buf[owner], sizeof buf[owner], _("%s scorer"),
 		 scorer_get(owner)->name);
 	return buf[owner];
 }
@@ -998,11 +999,11 @@ int model_load_named(struct model *m, const char *name, struct errbuf *err)
 	}
 	const char *cmd = model_builtin_other(name);
 	if (cmd)
-		err_set(err, "expected a built-in model (%s), found \"%s\", "
-			"the model of 'attn-trace %s'", model_builtin_list(),
+		err_set(err, _("expected a built-in model (%s), found \"%s\", "
+			"the model of 'attn-trace %s'"), model_builtin_list(),
 			name, cmd);
 	else
-		err_set(err, "expected a built-in model (%s), found \"%s\"",
+		err_set(err, _("expected a built-in model (%s), found \"%s\""),
 			model_builtin_list(), name);
 	return -1;
 }
@@ -1342,8 +1343,8 @@ int model_check_scorer(const struct model *m, int sc, struct errbuf *err)
 			nh += (size_t)snprintf(have + nh, sizeof have - nh,
 					       "%s%s", nh ? ", " : "",
 					       scorer_get(k)->name);
-	err_set(err, "%s: the %s scorer needs the weights %s, which this "
-		"model does not have; it supports %s", m->name ? m->name : "",
+	err_set(err, _("%s: the %s scorer needs the weights %s, which this "
+		"model does not have; it supports %s"), m->name ? m->name : "",
 		c->name, missing, have);
 	return -1;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gz.h"
+#include "i18n.h"
 #include "outfile.h"
 
 /* The longest symbolic link read, and the most links followed from the
@@ -219,8 +220,8 @@ static int outfile_open_fd(struct outfile *of, int fd, struct errbuf *err)
 {
 	int flags = fcntl(fd, F_GETFL), copy = -1;
 	if (flags != -1 && (flags & O_ACCMODE) == O_RDONLY) {
-		err_set(err, "%s: expected a descriptor open for writing, "
-			"found one open only for reading", of->path);
+		err_set(err, _("%s: expected a descriptor open for writing, "
+			"found one open only for reading"), of->path);
 		outfile_release(of);
 		return -1;
 	}
@@ -330,10 +331,10 @@ static char *outfile_follow(const char *path, int *fd, struct errbuf *err)
 		    (*fd = outfile_descriptor(cur, &lst)) >= 0)
 			return cur;
 		if (outfile_protected(cur, &lst, &owner)) {
-			err_set(err, "%s: expected a link of user %ld or of "
+			err_set(err, _("%s: expected a link of user %ld or of "
 				"the directory's owner %ld in a sticky, "
 				"world-writable directory, found one of user "
-				"%ld: not followed", path, (long)geteuid(),
+				"%ld: not followed"), path, (long)geteuid(),
 				(long)owner, (long)lst.st_uid);
 			free(cur);
 			return NULL;
@@ -382,8 +383,8 @@ static int outfile_dir_fail(struct outfile *of, int e, struct errbuf *err)
 	const char *slash = strrchr(of->target, '/');
 	int len = !slash ? 1 : slash == of->target ? 1
 		: (int)(slash - of->target);
-	err_set(err, "%.*s: cannot create a file in this directory: %s "
-		"(to write %s)", len, slash ? of->target : ".",
+	err_set(err, _("%.*s: cannot create a file in this directory: %s "
+		"(to write %s)"), len, slash ? of->target : ".",
 		strerror(e ? e : EIO), of->path);
 	return -1;
 }
@@ -547,7 +548,7 @@ static int outfile_commit_stdout(struct outfile *of, struct errbuf *err)
 	outfile_release(of);
 	if (!bad)
 		return 0;
-	err_set(err, "write error: %s", strerror(e ? e : EIO));
+	err_set(err, _("write error: %s"), strerror(e ? e : EIO));
 	return -1;
 }
 

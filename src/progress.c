@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "num.h"
 #include "progress.h"
 #include "utf8.h"
@@ -46,9 +47,9 @@ static void progress_left(char *buf, size_t size, size_t *used, double secs)
 	unsigned long s = secs < 0 ? 0 : secs > 359999 ? 359999
 				   : (unsigned long)(secs + 0.5);
 	int w = s >= 3600
-		? snprintf(buf + *used, size - *used, ", %lu:%02lu:%02lu left",
+		? snprintf(buf + *used, size - *used, _(", %lu:%02lu:%02lu left"),
 			   s / 3600, s / 60 % 60, s % 60)
-		: snprintf(buf + *used, size - *used, ", %lu:%02lu left",
+		: snprintf(buf + *used, size - *used, _(", %lu:%02lu left"),
 			   s / 60, s % 60);
 	progress_add(size, used, w);
 }
@@ -62,7 +63,7 @@ static void progress_bytes(char *buf, size_t size, size_t *used,
 	int k = 0;
 	while (bytes >= 1024.0 && k < 4)
 		bytes /= 1024.0, k++;
-	int w = snprintf(buf + *used, size - *used, ", %s %s written",
+	int w = snprintf(buf + *used, size - *used, _(", %s %s written"),
 			 num_fixed(num, bytes, k ? 1 : 0), unit[k]);
 	progress_add(size, used, w);
 }

@@ -157,7 +157,7 @@ int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
 	    (stage >= STAGE_COUNT || !(QUIZ_STAGES & (1u << stage)))) {
 		err_set(err, _("expected a quiz stage (scoring, softmax, "
 			       "weighted-sum or hard-draw), found %s"),
-			stage < STAGE_COUNT ? trace_stage_name(stage) : "none");
+			stage < STAGE_COUNT ? trace_stage_name(stage) : _("none"));
 		return -1;
 	}
 	if (quiz_check_step(tr, run, t, err) != 0)

@@ -142,6 +142,11 @@ enum quiz_result quiz_check(const struct quiz_question *q, const char *text,
  *   tolerances) and the worked arithmetic; or, for an unparseable answer,
  *   its hint. */
 int quiz_prompt_text(FILE *out, const struct quiz_question *q);
+/* quiz_prompt_text wrapped at cols (at least 40) instead of 80: a
+ * lesson's page or the stepper, laid out at its own width; and
+ * quiz_feedback_text likewise. */
+int quiz_prompt_text_cols(FILE *out, const struct quiz_question *q,
+			  int cols);
 int quiz_answer_text(FILE *out, const struct quiz_question *q);
 /* The value v as the question writes its answers: with q->precision
  * decimals, or, for hard-draw, a whole number.  Returns buf. */
@@ -149,6 +154,8 @@ char *quiz_value(char *buf, const struct quiz_question *q, double v);
 int quiz_worked_text(FILE *out, const struct quiz_question *q);
 int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		       const struct quiz_answer *a);
+int quiz_feedback_text_cols(FILE *out, const struct quiz_question *q,
+			    const struct quiz_answer *a, int cols);
 
 /* Worksheets (quiz_sheet.c): questions to print, with a blank for each
  * answer, or their key, the answers with the worked arithmetic.  Each

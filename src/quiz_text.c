@@ -221,8 +221,17 @@ static int qt_worked(FILE *out, const struct quiz_question *q)
 	return ferror(out) ? -1 : 0;
 }
 
+static int qt_worked_cols(FILE *out, const struct quiz_question *q,
+			  int cols);
+
 int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 		       const struct quiz_answer *a)
+{
+	return quiz_feedback_text_cols(out, q, a, 80);
+}
+
+int quiz_feedback_text_cols(FILE *out, const struct quiz_question *q,
+			    const struct quiz_answer *a, int cols)
 {
 	char buf[NUM_BUFSZ];
 	switch (a->result) {
@@ -238,7 +247,7 @@ int quiz_feedback_text(FILE *out, const struct quiz_question *q,
 			fprintf(out, _(" (close: give %d decimal places)"),
 				q->precision);
 		fputs(_(".\nThe worked arithmetic:\n"), out);
-		return quiz_worked_text(out, q);
+		return qt_worked_cols(out, q, cols);
 	default:
 		fprintf(out, "%s\n", a->hint ? a->hint : _("Type a number."));
 		return ferror(out) ? -1 : 0;
@@ -251,17 +260,17 @@ int quiz_feedback_text(FILE *out, const struct quiz_question *q,
  * question or its worked arithmetic reads whole on an 80-column
  * terminal. */
 enum { QT_COLS = 80, QT_INDENT = 4 };
-static void qt_wrap(FILE *out, const char *text)
+static void qt_wrap(FILE *out, const char *text, int cols)
 {
 	for (const char *s = text; *s;) {
 		size_t n = strcspn(s, "\n"), at = 0, next;
-		int room = QT_COLS;
+		int room = cols;
 		do {
 			size_t end = linebreak_line(s + at, n - at, room, &next);
-			fprintf(out, "%*s%.*s\n", room < QT_COLS ? QT_INDENT : 0,
+			fprintf(out, "%*s%.*s\n", room < cols ? QT_INDENT : 0,
 				"", (int)end, s + at);
 			at += next;
-			room = QT_COLS - QT_INDENT;
+			room = cols - QT_INDENT;
 		} while (at < n);
 		s += n + (s[n] == '\n');
 	}
@@ -269,7 +278,7 @@ static void qt_wrap(FILE *out, const char *text)
 
 /* Runs fn into memory, then writes what it wrote wrapped (qt_wrap). */
 static int qt_wrapped(FILE *out, const struct quiz_question *q,
-		      int (*fn)(FILE *, const struct quiz_question *))
+		      int (*fn)(FILE *, const struct quiz_question *), int cols)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -280,17 +289,29 @@ static int qt_wrapped(FILE *out, const struct quiz_question *q,
 	if (fclose(m) != 0)
 		rc = -1;
 	if (rc == 0)
-		qt_wrap(out, buf);
+		qt_wrap(out, buf, cols);
 	free(buf);
 	return rc != 0 || ferror(out) ? -1 : 0;
 }
 
 int quiz_prompt_text(FILE *out, const struct quiz_question *q)
 {
-	return qt_wrapped(out, q, qt_prompt);
+	return qt_wrapped(out, q, qt_prompt, QT_COLS);
+}
+
+int quiz_prompt_text_cols(FILE *out, const struct quiz_question *q,
+			  int cols)
+{
+	return qt_wrapped(out, q, qt_prompt, cols < 40 ? 40 : cols);
 }
 
 int quiz_worked_text(FILE *out, const struct quiz_question *q)
 {
-	return qt_wrapped(out, q, qt_worked);
+	return qt_wrapped(out, q, qt_worked, QT_COLS);
+}
+
+static int qt_worked_cols(FILE *out, const struct quiz_question *q,
+			  int cols)
+{
+	return qt_wrapped(out, q, qt_worked, cols < 40 ? 40 : cols);
 }

@@ -14,6 +14,7 @@
 #include <librsvg/rsvg.h>
 #endif
 
+#include "i18n.h"
 #include "raster.h"
 
 /* The names of image formats that a picture is not written in: an SVG
@@ -49,28 +50,28 @@ int raster_check_name(const char *path, int picture, struct errbuf *err)
 	if (!path || strcmp(path, "-") == 0)
 		return 0;
 	if (raster_ends(path, ".png.gz")) {
-		err_set(err, "%s: expected FILE.png or FILE.svg.gz, found "
-			".png.gz (a PNG is compressed already)", path);
+		err_set(err, _("%s: expected FILE.png or FILE.svg.gz, found "
+			".png.gz (a PNG is compressed already)"), path);
 		return -1;
 	}
 	if (raster_name(path) && !picture) {
-		err_set(err, "%s: expected a picture for a .png file, found "
+		err_set(err, _("%s: expected a picture for a .png file, found "
 			"text (-o FILE.png takes what attn-trace draws as "
-			"SVG)", path);
+			"SVG)"), path);
 		return -1;
 	}
 	if (raster_name(path) && !raster_available()) {
-		err_set(err, "%s: this attn-trace was built without PNG "
+		err_set(err, _("%s: this attn-trace was built without PNG "
 			"support; build it with ./configure --with-png (which "
 			"needs librsvg: Debian's librsvg2-dev), or write "
-			"FILE.svg", path);
+			"FILE.svg"), path);
 		return -1;
 	}
 	for (size_t k = 0; picture && k < sizeof raster_other /
 	     sizeof *raster_other; k++)
 		if (raster_ends(path, raster_other[k])) {
-			err_set(err, "%s: expected FILE.svg or FILE.png, found "
-				"%s (attn-trace draws SVG, or PNG)", path,
+			err_set(err, _("%s: expected FILE.svg or FILE.png, found "
+				"%s (attn-trace draws SVG, or PNG)"), path,
 				strrchr(path, '.'));
 			return -1;
 		}
@@ -103,8 +104,8 @@ int raster_size_parse(const char *arg, struct raster_size *s,
 	}
 	if (s->w > 0 && s->h >= 0 && *p == '\0')
 		return 0;
-	err_set(err, "--png-size expects W or WxH, each a whole number of "
-		"pixels from %d to %d (as 1920x1080), not '%s'", RASTER_MIN,
+	err_set(err, _("--png-size expects W or WxH, each a whole number of "
+		"pixels from %d to %d (as 1920x1080), not '%s'"), RASTER_MIN,
 		RASTER_MAX, arg);
 	return -1;
 }
@@ -166,15 +167,15 @@ static const struct raster_lib *raster_load(struct errbuf *err)
 		return &lib;
 	void *h = dlopen(RSVG_SONAME, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		err_set(err, "expected librsvg (%s) to draw PNG, found none: "
-			"%s", RSVG_SONAME, dlerror());
+		err_set(err, _("expected librsvg (%s) to draw PNG, found none: "
+			"%s"), RSVG_SONAME, dlerror());
 		return NULL;
 	}
 	void (**f)(void) = (void (**)(void))&lib;
 	for (size_t k = 0; k < sizeof raster_syms / sizeof *raster_syms; k++) {
 		void *p = dlsym(h, raster_syms[k]);
 		if (!p) {
-			err_set(err, "expected %s in %s, found none",
+			err_set(err, _("expected %s in %s, found none"),
 				raster_syms[k], RSVG_SONAME);
 			return NULL;
 		}
@@ -212,8 +213,8 @@ static int raster_draw(const struct raster_lib *L, FILE *out, RsvgHandle *h,
 	GError *e = NULL;
 	int rc = 0;
 	if (!L->render(h, cr, &vp, &e)) {
-		err_set(err, "cannot draw the picture as PNG: %s",
-			e ? e->message : "librsvg failed");
+		err_set(err, _("cannot draw the picture as PNG: %s"),
+			e ? e->message : _("librsvg failed"));
 		rc = -1;
 	}
 	if (e)
@@ -244,8 +245,8 @@ int raster_png(FILE *out, const char *svg, size_t len,
 	GError *e = NULL;
 	RsvgHandle *h = L->new_from_data((const guint8 *)svg, len, &e);
 	if (!h) {
-		err_set(err, "expected an SVG picture to draw as PNG: %s",
-			e ? e->message : "librsvg cannot read it");
+		err_set(err, _("expected an SVG picture to draw as PNG: %s"),
+			e ? e->message : _("librsvg cannot read it"));
 		if (e)
 			L->error_free(e);
 		return -1;
@@ -253,11 +254,11 @@ int raster_png(FILE *out, const char *svg, size_t len,
 	double w = 0, ht = 0;
 	int pw, ph, rc = -1;
 	if (!L->size(h, &w, &ht) || !(w > 0) || !(ht > 0))
-		err_set(err, "expected an SVG picture with a width and a "
-			"height in pixels, found none");
+		err_set(err, _("expected an SVG picture with a width and a "
+			"height in pixels, found none"));
 	else if (raster_fit(w, ht, box, &pw, &ph) != 0)
-		err_set(err, "expected a PNG at most %d pixels a side, found "
-			"%gx%g scaled to more (a smaller --png-size)",
+		err_set(err, _("expected a PNG at most %d pixels a side, found "
+			"%gx%g scaled to more (a smaller --png-size)"),
 			RASTER_MAX, w, ht);
 	else
 		rc = raster_draw(L, out, h, pw, ph, write_errno, err);
@@ -265,8 +266,8 @@ int raster_png(FILE *out, const char *svg, size_t len,
 	return rc;
 #else
 	(void)out, (void)svg, (void)len, (void)box;
-	err_set(err, "this attn-trace was built without PNG support "
-		"(./configure --with-png)");
+	err_set(err, _("this attn-trace was built without PNG support "
+		"(./configure --with-png)"));
 	return -1;
 #endif
 }

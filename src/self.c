@@ -22,17 +22,19 @@ void self_pe(int pos, int d, double *out)
 int self_check_model(const struct model *m, int group, struct errbuf *err)
 {
 	const char *g = group == MHA_SELF ? "self" : "cross";
+	const char *what = group == MHA_SELF ? _("self-attention")
+					     : _("cross-attention");
 	if (!(model_mha(m) & MHA_PARAM_BIT(group))) {
-		err_set(err, "%s: %s-attention needs the weights [%s.W_Q], "
-			"[%s.W_K], [%s.W_V] and [%s.W_O], which this model "
-			"does not have; the built-in model self4 has them",
-			m->name ? m->name : "", g, g, g, g, g);
+		err_set(err, _("%s: %s needs the weights [%s.W_Q], [%s.W_K], "
+			"[%s.W_V] and [%s.W_O], which this model does not "
+			"have; the built-in model self4 has them"),
+			m->name ? m->name : "", what, g, g, g, g);
 		return -1;
 	}
 	if (m->E % SELF_HEADS != 0) {
-		err_set(err, "%s: %s-attention splits the embedding into %d "
-			"heads, so it needs an even embedding size, not %d",
-			m->name ? m->name : "", g, SELF_HEADS, m->E);
+		err_set(err, _("%s: %s splits the embedding into %d heads, so "
+			"it needs an even embedding size, not %d"),
+			m->name ? m->name : "", what, SELF_HEADS, m->E);
 		return -1;
 	}
 	return 0;

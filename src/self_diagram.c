@@ -269,10 +269,16 @@ int self_diagram_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\" font-size=\"%d\" data-row=\"%d\">\n", width,
 		height, width, height, FMT_SVG_FONTS, SVG_FS, row + 1);
-	fprintf(out, "<title>%s-attention: a line from each query word to each "
-		"key word, as thick as the head's weight%s</title>\n",
-		t->o.cross ? "cross" : "self",
-		t->o.causal ? " (causal mask)" : "");
+	fputs("<title>", out);
+	fmt_svg_text(out, t->o.cross ? (t->o.causal ? _("cross-attention: a "
+		"line from each query word to each key word, as thick as the "
+		"head's weight (causal mask)") : _("cross-attention: a line "
+		"from each query word to each key word, as thick as the head's "
+		"weight")) : t->o.causal ? _("self-attention: a line from each "
+		"query word to each key word, as thick as the head's weight "
+		"(causal mask)") : _("self-attention: a line from each query "
+		"word to each key word, as thick as the head's weight"));
+	fputs("</title>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#ffffff\"/>\n", width, height);
 	int x0 = 20, y0 = 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fmt.h"
+#include "i18n.h"
 #include "num.h"
 #include "fmt_svg.h"
 #include "self.h"
@@ -106,16 +107,28 @@ struct svg_grid {
 	int numbers;  /* 1: each cell writes its weight */
 };
 
-/* The title's and the legend's words. */
-static const char svg_causal[] = "causal: a word attends to itself and "
-	"the words before it";
-static const char svg_full[] = "every word attends to every word";
-static const char svg_cross[] = "each query word attends to every source "
-	"word";
-static const char svg_masked_cap[] = "masked by the causal mask: weight 0 "
-	"(its score −∞)";
-static const char svg_best_cap[] = "framed: a row's largest weight (a "
-	"cell's tooltip gives its number)";
+/* The title's and the legend's words (N_(): printed and measured
+ * through _()). */
+static const char svg_causal[] = N_("causal: a word attends to itself and "
+	"the words before it");
+static const char svg_full[] = N_("every word attends to every word");
+static const char svg_cross[] = N_("each query word attends to every "
+	"source word");
+static const char svg_masked_cap[] = N_("masked by the causal mask: "
+	"weight 0 (its score −∞)");
+static const char svg_best_cap[] = N_("framed: a row's largest weight (a "
+	"cell's tooltip gives its number)");
+
+/* The title into buf: what is drawn, and whether it is masked. */
+static const char *svg_title_text(char *buf, size_t size,
+				  const struct self_trace *t)
+{
+	const char *what = _(t->o.causal ? svg_causal : t->o.cross ? svg_cross
+			     : svg_full);
+	snprintf(buf, size, t->o.cross ? _("cross-attention weights A, %s")
+		 : _("self-attention weights A, %s"), what);
+	return buf;
+}
 
 /* The hatching of a masked cell and the legend's ramp. */
 static void svg_defs(FILE *out)
@@ -137,19 +150,19 @@ static void svg_defs(FILE *out)
 /* The title (what is drawn, and whether it is masked) and the words. */
 static void svg_header(FILE *out, const struct self_trace *t, int x)
 {
+	char title[512];
 	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"18\" "
-		"font-weight=\"bold\">%s-attention weights A, %s</text>\n", x,
-		t->o.cross ? "cross" : "self", t->o.causal ? svg_causal
-		: t->o.cross ? svg_cross : svg_full);
+		"font-weight=\"bold\">%s</text>\n", x,
+		svg_title_text(title, sizeof title, t));
 	fprintf(out, "<text class=\"sentence\" x=\"%d\" y=\"48\">%s", x,
-		t->o.cross ? "queries (rows): " : "sentence: ");
+		t->o.cross ? _("queries (rows): ") : _("sentence: "));
 	for (int k = 0; k < t->nq; k++) {
 		fputs(k ? " " : "", out);
 		fmt_svg_text(out, t->qwords[k]);
 	}
 	if (t->o.cross) { /* the keys on a line of their own */
 		fprintf(out, "</text>\n<text class=\"sentence\" x=\"%d\" "
-			"y=\"%d\">keys (columns): ", x, 48 + SVG_FS + 5);
+			"y=\"%d\">%s", x, 48 + SVG_FS + 5, _("keys (columns): "));
 		for (int k = 0; k < t->n; k++) {
 			fputs(k ? " " : "", out);
 			fmt_svg_text(out, t->kwords[k]);
@@ -164,28 +177,29 @@ static void svg_header(FILE *out, const struct self_trace *t, int x)
 static void svg_legend(FILE *out, const struct self_trace *t,
 		       const struct svg_grid *g, int x, int y)
 {
-	fprintf(out, "<g class=\"legend\">\n<text x=\"%d\" y=\"%d\">weight"
+	fprintf(out, "<g class=\"legend\">\n<text x=\"%d\" y=\"%d\">%s"
 		"</text>\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"14\" "
 		"fill=\"url(#ramp)\" stroke=\"#999999\"/>\n<text x=\"%d\" "
 		"y=\"%d\" text-anchor=\"start\">0</text><text x=\"%d\" y=\"%d\" "
-		"text-anchor=\"end\">1</text>\n", x, y + 12, x + 56, y,
+		"text-anchor=\"end\">1</text>\n", x, y + 12, _("weight"), x + 56, y,
 		SVG_BAR, x + 56, y + 30, x + 56 + SVG_BAR, y + 30);
 	if (t->o.causal)
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"28\" height=\"18\" "
 			"fill=\"url(#masked)\" stroke=\"#999999\"/>\n<text "
 			"x=\"%d\" y=\"%d\">%s</text>\n", x + 56 + SVG_BAR + 24,
-			y - 2, x + 56 + SVG_BAR + 60, y + 12, svg_masked_cap);
+			y - 2, x + 56 + SVG_BAR + 60, y + 12, _(svg_masked_cap));
 	if (!g->numbers)
 		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"28\" "
 			"height=\"18\" fill=\"none\" stroke=\"#d62728\" "
 			"stroke-width=\"2\"/>\n<text x=\"%d\" y=\"%d\">%s"
 			"</text>\n", x + 56 + SVG_BAR + 24, y + 20,
-			x + 56 + SVG_BAR + 60, y + 34, svg_best_cap);
+			x + 56 + SVG_BAR + 60, y + 34, _(svg_best_cap));
 	fputs("</g>\n", out);
 }
 
 /* A panel's heading, with its head's number. */
-static const char svg_head_fmt[] = "head %d: rows are queries, columns keys";
+static const char svg_head_fmt[] = N_("head %d: rows are queries, columns "
+	"keys");
 
 /* One cell of head's panel at (x, y), query i and key j: its weight a
  * shaded, written when g->numbers, and always its tooltip; masked, hatched
@@ -236,7 +250,7 @@ static void svg_head(FILE *out, const struct self_trace *t,
 	fprintf(out, "<g class=\"head\" id=\"head%d\">\n", h + 1);
 	fprintf(out, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">",
 		x0, SVG_TITLE + 22);
-	fprintf(out, svg_head_fmt, h + 1);
+	fprintf(out, _(svg_head_fmt), h + 1);
 	fputs("</text>\n", out);
 	for (int j = 0; j < t->n; j++) {
 		int cx = gx + j * g->cw + g->cw / 2;
@@ -284,20 +298,26 @@ static void svg_size(struct svg_size *z, const struct self_trace *t,
 	/* a panel is as wide as its bold heading at least (0.70 em a
 	 * character), so two headings never meet */
 	int panel = z->label + t->n * g->cw;
-	int heading = (int)(utf8_width(svg_head_fmt) * SVG_FS * 0.70 + 0.5);
+	int heading = (int)(utf8_width(_(svg_head_fmt)) * SVG_FS * 0.70 + 0.5);
 	z->panel = panel < heading + SVG_GAP / 2 ? heading + SVG_GAP / 2
 						  : panel;
 	int width = 20 + nh * z->panel + (nh - 1) * SVG_GAP + 20 + spill;
-	int words = 20 + svg_text_px("queries (rows): ") +
+	int words = 20 + svg_text_px(_("queries (rows): ")) +
 		    svg_words_px(t->qwords, t->nq) + 20;
-	int keys = 20 + svg_text_px("keys (columns): ") +
+	int keys = 20 + svg_text_px(_("keys (columns): ")) +
 		   svg_words_px(t->kwords, t->n) + 20;
 	if (t->o.cross && keys > words)
 		words = keys;
-	int cap = svg_text_px(g->numbers ? svg_masked_cap : svg_best_cap);
+	int cap = svg_text_px(_(g->numbers ? svg_masked_cap : svg_best_cap));
 	int legend = 20 + 56 + SVG_BAR + 60 + cap + 20;
-	int title = 20 + (int)((26 + utf8_width(t->o.causal ? svg_causal
-		: t->o.cross ? svg_cross : svg_full)) * 18 * 0.66) + 20;
+	/* the title measured as self-attention's, for cross-attention's
+	 * too (one column short in English: 12 px, within the margin), as
+	 * it always was, so that the English pictures keep their size */
+	char buf[512];
+	snprintf(buf, sizeof buf, _("self-attention weights A, %s"),
+		 _(t->o.causal ? svg_causal : t->o.cross ? svg_cross
+		   : svg_full));
+	int title = 20 + (int)(utf8_width(buf) * 18 * 0.66) + 20;
 	width = width < words ? words : width;
 	width = width < legend ? legend : width;
 	z->width = width < title ? title : width;
@@ -329,9 +349,13 @@ int self_fmt_svg(FILE *out, const struct self_trace *t, unsigned heads,
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"%s\" font-size=\"%d\">\n", z.width, z.height,
 		z.width, z.height, FMT_SVG_FONTS, SVG_FS);
-	fprintf(out, "<title>%s-attention weights A, a panel for each head"
-		"%s</title>\n", t->o.cross ? "cross" : "self",
-		t->o.causal ? " (causal mask)" : "");
+	fprintf(out, "<title>%s</title>\n", t->o.cross ?
+		(t->o.causal ? _("cross-attention weights A, a panel for each "
+				 "head (causal mask)")
+		 : _("cross-attention weights A, a panel for each head"))
+		: t->o.causal ? _("self-attention weights A, a panel for each "
+				  "head (causal mask)")
+		: _("self-attention weights A, a panel for each head"));
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#ffffff\"/>\n", z.width, z.height);
 	svg_defs(out);
@@ -361,7 +385,7 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	if (head < 1 || head > SELF_HEADS || i < 1 || i > t->nq ||
 	    (kind != SELF_QUIZ_Z && (j < 1 || j > t->n)) ||
 	    (kind == SELF_QUIZ_Z && (k < 1 || k > t->dk))) {
-		err_set(err, "no such number in the self-attention trace");
+		err_set(err, _("no such number in the self-attention trace"));
 		return -1;
 	}
 	if (precision < QUIZ_MIN_PREC)
@@ -383,7 +407,7 @@ int self_quiz_make(struct quiz_question *q, const struct self_trace *t,
 	};
 	const struct trace_rec *r = head_rec(t, rec_of[kind], head);
 	if (!r) {
-		err_set(err, "head %d is not in the self-attention trace", head);
+		err_set(err, _("head %d is not in the self-attention trace"), head);
 		return -1;
 	}
 	switch (kind) {

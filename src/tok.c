@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "caption.h"
+#include "i18n.h"
 #include "tok.h"
 #include "utf8.h"
 
@@ -15,14 +16,23 @@ static int tok_is_space(unsigned char c)
 	       c == '\f';
 }
 
+/* The kind of word or sentence that what ("source" or "target") names,
+ * in the user's language, for the messages below. */
+static const char *tok_side(const char *what)
+{
+	/* TRANSLATORS: the kind of word or sentence in "the %s sentence"
+	 * and "a %s word" (源句子, 源词) */
+	return strcmp(what, "target") == 0 ? _("target") : _("source");
+}
+
 /* Checks one word w[0..len); returns 0 or -1 with err filled. */
 static int tok_check_word(const char *w, size_t len, const char *what,
 			  struct errbuf *err)
 {
 	size_t ok = utf8_valid_prefix(w, len);
 	if (ok < len) {
-		err_set(err, "the %s sentence is not valid UTF-8 (byte %zu of "
-			"a word)", what, ok + 1);
+		err_set(err, _("the %s sentence is not valid UTF-8 (byte %zu of "
+			"a word)"), tok_side(what), ok + 1);
 		return -1;
 	}
 	for (size_t k = 0; k < len; k++) {
@@ -34,8 +44,8 @@ static int tok_check_word(const char *w, size_t len, const char *what,
 		else if (c >= 0x80)
 			continue;
 		if (c < 0x20 || (c >= 0x7F && c < 0xA0)) {
-			err_set(err, "the %s sentence holds a control "
-				"character (code %u)", what, c);
+			err_set(err, _("the %s sentence holds a control "
+				"character (code %u)"), tok_side(what), c);
 			return -1;
 		}
 	}
@@ -43,8 +53,8 @@ static int tok_check_word(const char *w, size_t len, const char *what,
 		int shown = 20;
 		while (shown > 0 && ((unsigned char)w[shown] & 0xC0) == 0x80)
 			shown--; /* do not split a character */
-		err_set(err, "a %s word is longer than %d bytes: \"%.*s...\"",
-			what, MODEL_MAX_WORD, shown, w);
+		err_set(err, _("a %s word is longer than %d bytes: \"%.*s...\""),
+			tok_side(what), MODEL_MAX_WORD, shown, w);
 		return -1;
 	}
 	return 0;
@@ -71,8 +81,8 @@ int tok_split(struct tok_list *out, const char *s, int max, const char *what,
 			goto fail;
 		}
 		if (out->n == max) {
-			err_set(err, "the %s sentence has more than %d words",
-				what, max);
+			err_set(err, _("the %s sentence has more than %d words"),
+				tok_side(what), max);
 			free(nfc);
 			goto fail;
 		}
@@ -111,7 +121,8 @@ static void tok_suggest(char *buf, size_t size, const struct vocab *v,
 			keep[n++] = near[j];
 	buf[0] = '\0';
 	for (int j = 0; j < n && used < size; j++) {
-		const char *sep = j == 0 ? "" : j == n - 1 ? " or " : ", ";
+		/* TRANSLATORS: the separators of a list of words: "a", "b" or "c" */
+		const char *sep = j == 0 ? "" : j == n - 1 ? _(" or ") : _(", ");
 		int w = snprintf(buf + used, size - used, "%s\"%s\"", sep,
 				 v->words[keep[j]]);
 		if (w < 0)
@@ -127,12 +138,12 @@ static void tok_unknown_one(const struct vocab *v, const char *word,
 	char near[512];
 	tok_suggest(near, sizeof near, v, word, strcmp(what, "target") == 0);
 	if (near[0] == '\0')
-		err_set(err, "unknown %s word \"%s\"; the model has no %s "
-			"words to suggest", what, word, what);
+		err_set(err, _("unknown %s word \"%s\"; the model has no %s "
+			"words to suggest"), tok_side(what), word, tok_side(what));
 	else
-		err_set(err, "unknown %s word \"%s\"; the closest %s words "
-			"are %s; 'attn-trace vocab' lists them all", what, word,
-			what, near);
+		err_set(err, _("unknown %s word \"%s\"; the closest %s words "
+			"are %s; 'attn-trace vocab' lists them all"), tok_side(what), word,
+			tok_side(what), near);
 }
 
 /* The error of several unknown words (idx[k] < 0), each with the word
@@ -150,8 +161,10 @@ static void tok_unknown_many(const int *idx, const struct tok_list *t,
 			continue;
 		char near[512];
 		int w;
-		const char *sep = seen == 0 ? "" : seen == count - 1 ? " and "
-			: ", ";
+		/* TRANSLATORS: the separators of a list of words: "a", "b"
+		 * and "c" */
+		const char *sep = seen == 0 ? "" : seen == count - 1 ?
+			_(" and ") : _(", ");
 		seen++;
 		tok_suggest(near, sizeof near, v, t->words[k],
 			    strcmp(what, "target") == 0);
@@ -160,7 +173,7 @@ static void tok_unknown_many(const int *idx, const struct tok_list *t,
 		if (end)
 			end[1] = '\0';
 		w = end ? snprintf(list + used, sizeof list - used,
-				   "%s\"%s\" (closest %s)", sep,
+				   _("%s\"%s\" (closest %s)"), sep,
 				   t->words[k], near)
 			  : snprintf(list + used, sizeof list - used,
 				     "%s\"%s\"", sep, t->words[k]);
@@ -168,8 +181,8 @@ static void tok_unknown_many(const int *idx, const struct tok_list *t,
 			break;
 		used += (size_t)w;
 	}
-	err_set(err, "unknown %s words %s; 'attn-trace vocab' lists the "
-		"words the model knows", what, list);
+	err_set(err, _("unknown %s words %s; 'attn-trace vocab' lists the "
+		"words the model knows"), tok_side(what), list);
 }
 
 int tok_lookup(int *idx, const struct tok_list *t, const struct vocab *v,
@@ -280,7 +293,7 @@ static int tok_words_split(struct tok_list *tl, const char *sentence,
 	}
 	tok_free(&split);
 	if (tl->n > TRACE_MAX_TOKENS) {
-		err_set(err, "the %s sentence has more than %d words", what,
+		err_set(err, _("the %s sentence has more than %d words"), tok_side(what),
 			TRACE_MAX_TOKENS);
 		tok_free(tl);
 		return -1;
@@ -300,11 +313,11 @@ static int tok_words(int *idx, const char *sentence, const struct vocab *v,
 		return -1;
 	int n = tl.n;
 	if (n == 0 && note && note[0]) {
-		err_set(err, "the %s sentence has no words but %s, which the "
-			"model does not know", what, note);
+		err_set(err, _("the %s sentence has no words but %s, which the "
+			"model does not know"), tok_side(what), note);
 		n = -1;
 	} else if (n == 0) {
-		err_set(err, "the %s sentence has no words", what);
+		err_set(err, _("the %s sentence has no words"), tok_side(what));
 		n = -1;
 	} else if (tok_lookup(idx, &tl, v, what, err) != 0) {
 		n = -1;
@@ -337,12 +350,12 @@ void tok_note(char *note, size_t size, const char *smarks,
 		return;
 	note[0] = '\0';
 	if (smarks[0] && tmarks[0])
-		snprintf(note, size, "left out %s of the source and %s of "
-			 "the target, which the model does not know", smarks,
+		snprintf(note, size, _("left out %s of the source and %s of "
+			 "the target, which the model does not know"), smarks,
 			 tmarks);
 	else if (smarks[0] || tmarks[0])
-		snprintf(note, size, "left out %s, which the model does not "
-			 "know", smarks[0] ? smarks : tmarks);
+		snprintf(note, size, _("left out %s, which the model does "
+			 "not know"), smarks[0] ? smarks : tmarks);
 }
 
 /* Splits and looks up the target into tgt (TRACE_MAX_TOKENS) as
@@ -355,9 +368,9 @@ static int tok_target(int *tgt, const struct model *m, const char *target,
 			     err);
 	for (int k = 0; k < ntgt; k++)
 		if (tgt[k] == m->bos || tgt[k] == m->eos) {
-			err_set(err, "the target sentence must not contain "
+			err_set(err, _("the target sentence must not contain "
 				"\"%s\"; the decoder starts with <s> and stops "
-				"at </s> by itself", m->tgt.words[tgt[k]]);
+				"at </s> by itself"), m->tgt.words[tgt[k]]);
 			return -1;
 		}
 	return ntgt;

@@ -435,13 +435,13 @@ int trace_build_enc(struct trace *tr, const struct model *m,
 	memset(tr, 0, sizeof *tr);
 	tr->cfg = cfg ? *cfg : defaults;
 	if (n < 1 || n > TRACE_MAX_TOKENS) {
-		err_set(err, "the source sentence must have 1 to %d words, "
-			"not %d", TRACE_MAX_TOKENS, n);
+		err_set(err, _("the source sentence must have 1 to %d words, "
+			"not %d"), TRACE_MAX_TOKENS, n);
 		return -1;
 	}
 	if (ntgt < 0 || ntgt > TRACE_MAX_TOKENS) {
-		err_set(err, "the target sentence must have at most %d words, "
-			"not %d", TRACE_MAX_TOKENS, ntgt);
+		err_set(err, _("the target sentence must have at most %d words, "
+			"not %d"), TRACE_MAX_TOKENS, ntgt);
 		return -1;
 	}
 	if (scorers == SCORER_ALL) { /* "all": every scorer that can run */
@@ -451,7 +451,7 @@ int trace_build_enc(struct trace *tr, const struct model *m,
 				scorers &= ~(1u << sc);
 	}
 	if ((scorers & SCORER_ALL) == 0) {
-		err_set(err, "no scorer was chosen");
+		err_set(err, _("no scorer was chosen"));
 		return -1;
 	}
 	for (int sc = 0; sc < SCORER_COUNT; sc++) {
@@ -460,15 +460,18 @@ int trace_build_enc(struct trace *tr, const struct model *m,
 		if (model_check_scorer(m, sc, err) != 0)
 			return -1;
 		if (scorer_uses_positions(sc) && n > m->L) {
-			err_set(err, "the %s scorer of this model knows %d "
-				"source position%s (\"positions %d\"), and the "
-				"sentence has %d words", scorer_get(sc)->name,
-				m->L, m->L == 1 ? "" : "s", m->L, n);
+			err_set(err, ngettext("the %s scorer of this model "
+				"knows %d source position (\"positions %d\"), "
+				"and the sentence has %d words", "the %s scorer "
+				"of this model knows %d source positions "
+				"(\"positions %d\"), and the sentence has %d "
+				"words", m->L), scorer_get(sc)->name, m->L, m->L,
+				n);
 			return -1;
 		}
 	}
 	if (tr->cfg.window_size < 0) {
-		err_set(err, "the window size must be at least 0, not %d",
+		err_set(err, _("the window size must be at least 0, not %d"),
 			tr->cfg.window_size);
 		return -1;
 	}

@@ -21,6 +21,7 @@
 
 #include "arch.h"
 #include "attn.h"
+#include "i18n.h"
 #include "selection.h"
 #include "train.h"
 #include "train_part.h"
@@ -327,8 +328,8 @@ int train_window_check(const struct window_class *wc, struct errbuf *err)
 {
 	if (wc->train_weights && wc->train_back)
 		return 0;
-	err_set(err, "the window %s cannot be trained: it has no training "
-		"part (train_weights and train_back, src/window.h)", wc->name);
+	err_set(err, _("the window %s cannot be trained: it has no training "
+		"part (train_weights and train_back, src/window.h)"), wc->name);
 	return -1;
 }
 
@@ -337,9 +338,9 @@ int train_arch_check(const struct arch_class *a, struct errbuf *err)
 	if (a->train_begin && a->train_encode && a->train_step &&
 	    a->train_pair)
 		return 0;
-	err_set(err, "the architecture %s cannot be trained: it has no "
+	err_set(err, _("the architecture %s cannot be trained: it has no "
 		"training part (train_begin, train_encode, train_step and "
-		"train_pair, src/arch.h)", a->name);
+		"train_pair, src/arch.h)"), a->name);
 	return -1;
 }
 

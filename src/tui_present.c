@@ -171,9 +171,9 @@ static void present_title(const struct tui *ui, const struct view_screen *s,
 			  char *buf, size_t size)
 {
 	if (ui->v.lesson)
-		snprintf(buf, size, "page %d", ui->v.pos + 1);
+		snprintf(buf, size, _("page %d"), ui->v.pos + 1);
 	else if (ui->v.mode == VIEW_DIAGRAM)
-		snprintf(buf, size, "step %d", view_step(&ui->v) > 0
+		snprintf(buf, size, _("step %d"), view_step(&ui->v) > 0
 			 ? view_step(&ui->v) : 1);
 	else if (s->stage >= 0)
 		snprintf(buf, size, "%s", view_stage_titles[s->stage]);

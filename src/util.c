@@ -44,7 +44,7 @@ int util_was_closed(int fd)
 const char *util_stdin_error(int e)
 {
 	if (e == EBADF && util_was_closed(0))
-		return "expected input, found standard input closed";
+		return _("expected input, found standard input closed");
 	return strerror(e ? e : EIO);
 }
 
@@ -249,16 +249,16 @@ static int util_check_size(FILE *f, size_t max_bytes)
 static const char *util_file_kind(const struct stat *st)
 {
 	if (S_ISDIR(st->st_mode))
-		return "a directory";
+		return _("a directory");
 	if (S_ISFIFO(st->st_mode))
-		return "a FIFO";
+		return _("a FIFO");
 	if (S_ISCHR(st->st_mode))
-		return "a character device";
+		return _("a character device");
 	if (S_ISBLK(st->st_mode))
-		return "a block device";
+		return _("a block device");
 	if (S_ISSOCK(st->st_mode))
-		return "a socket";
-	return "a special file";
+		return _("a socket");
+	return _("a special file");
 }
 
 /* Opens path for reading if it is a regular file.  The open does not
@@ -281,7 +281,7 @@ static FILE *util_open_regular(const char *path, struct errbuf *err)
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err_set(err, "%s: expected a regular file, found %s", path,
+		err_set(err, _("%s: expected a regular file, found %s"), path,
 			util_file_kind(&st));
 		close(fd);
 		return NULL;
@@ -324,7 +324,7 @@ char *util_read_file(const char *path, size_t max_bytes, size_t *len,
 	if (!is_stdin)
 		fclose(f);
 	if (too_big)
-		err_set(err, "%s: file is larger than %zu bytes", shown,
+		err_set(err, _("%s: file is larger than %zu bytes"), shown,
 			max_bytes);
 	else if (buf == NULL)
 		err_set(err, "%s: %s", shown, is_stdin ?

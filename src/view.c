@@ -1305,7 +1305,8 @@ void view_render(const struct view *v, struct view_screen *s)
 		s->stage = (int)v->quiz.stage;
 		s->where = xasprintf(_("quiz: work it out by hand, step t=%d"),
 				     v->quiz.t);
-		CAPTURE(text, quiz_prompt_text(f, &v->quiz));
+		CAPTURE(text, quiz_prompt_text_cols(f, &v->quiz,
+			view_cols(v, VIEW_TEXT_COLS)));
 		wrap_text(&body, text, view_cols(v, VIEW_TEXT_COLS), 6,
 			  WRAP_ARITH);
 		sl_push(&body, xstrdup(""));
@@ -1466,7 +1467,8 @@ int view_quiz_answer(struct view *v)
 	if (v->quiz_answered)
 		return 1;
 	enum quiz_result r = quiz_check(&v->quiz, v->quiz_input, &a);
-	CAPTURE(text, quiz_feedback_text(f, &v->quiz, &a));
+	CAPTURE(text, quiz_feedback_text_cols(f, &v->quiz, &a,
+					      view_cols(v, VIEW_TEXT_COLS)));
 	free(v->quiz_feedback);
 	v->quiz_feedback = text;
 	if (r == QUIZ_UNPARSEABLE) {

@@ -395,3 +395,37 @@ int view_key(struct view *v, int key)
 	}
 	return VIEW_KEY_DONE;
 }
+
+int view_pager_key(const struct view_pager *p, int key)
+{
+	int screen = *p->screen;
+	if (*p->help) {
+		*p->help = 0;
+		return key == 'q' ? VIEW_KEY_QUIT : VIEW_KEY_REDRAW;
+	}
+	switch (key) {
+	case 'q': case 'Q': return VIEW_KEY_QUIT;
+	case '?': *p->help = 1; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_RIGHT: case 'n': case ' ': case VIEW_KEY_ENTER:
+	case '\n': screen++; break;
+	case VIEW_KEY_LEFT: case 'p': screen--; break;
+	case VIEW_KEY_HOME: screen = 0; break;
+	case VIEW_KEY_END: screen = p->last; break;
+	case VIEW_KEY_DOWN: ++*p->scroll; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_NPAGE: *p->scroll += p->page_rows; return VIEW_KEY_REDRAW;
+	case VIEW_KEY_UP: case VIEW_KEY_PPAGE:
+		if (*p->scroll == 0)
+			return VIEW_KEY_BEEP;
+		*p->scroll -= key == VIEW_KEY_UP ? 1 : p->page_rows;
+		if (*p->scroll < 0)
+			*p->scroll = 0;
+		return VIEW_KEY_REDRAW;
+	case VIEW_KEY_RESIZE: return VIEW_KEY_REDRAW;
+	default: return VIEW_KEY_BEEP;
+	}
+	if (screen < 0 || screen > p->last)
+		return VIEW_KEY_BEEP;
+	*p->screen = screen;
+	*p->scroll = 0;
+	return VIEW_KEY_REDRAW;
+}

@@ -41,4 +41,14 @@ int view_key(struct view *v, int key);
  * turns the page. */
 int view_scroll_first(int *scroll, int rows, int nbody, int dir);
 
+/* The keys of a stepper of a few screens (glimpse_view.c, calc_view.c):
+ * with the help up, any key leaves it (q quits); else → n space Enter
+ * the next of screens 0 .. last, ← p the one before, Home/End the first
+ * and last, ↑ ↓ PgUp PgDn scroll (by page_rows), ? the help, q quits.
+ * A new screen opens unscrolled.  Returns VIEW_KEY_* flags. */
+struct view_pager {
+	int *screen, last, *scroll, page_rows, *help;
+};
+int view_pager_key(const struct view_pager *p, int key);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "suggest.h"
 #include "whatif.h"
 
@@ -23,11 +24,11 @@ static const struct model_param *whatif_find(const struct model_param *tab,
 	}
 	const char *near = suggest_closest(name, names, n);
 	if (near)
-		err_set(err, "--set:%d:1: unknown name '%s'; did you mean %s?",
+		err_set(err, _("--set:%d:1: unknown name '%s'; did you mean %s?"),
 			argno, name, near);
 	else
-		err_set(err, "--set:%d:1: unknown name '%s'; expected one of the "
-			"model's sections, such as %s", argno, name,
+		err_set(err, _("--set:%d:1: unknown name '%s'; expected one of the "
+			"model's sections, such as %s"), argno, name,
 			n ? names[n - 1] : "W");
 	return NULL;
 }
@@ -51,7 +52,7 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 {
 	const char *s = *p + 1, *close = strchr(s, ']');
 	if (**p != '[' || !close) {
-		err_set(err, "--set:%d:%d: expected [INDEX], found '%s'", argno,
+		err_set(err, _("--set:%d:%d: expected [INDEX], found '%s'"), argno,
 			col, *p);
 		return -1;
 	}
@@ -66,8 +67,8 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 	for (int w = 0; v && w < v->n; w++)
 		if (strcmp(v->words[w], buf) == 0)
 			return w;
-	err_set(err, "--set:%d:%d: index '%s' out of range: expected %s1 to %d",
-		argno, col + 1, buf, v ? "a word or " : "", max);
+	err_set(err, _("--set:%d:%d: index '%s' out of range: expected %s1 to %d"),
+		argno, col + 1, buf, v ? _("a word or ") : "", max);
 	return -1;
 }
 
@@ -95,14 +96,14 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	if (col < 0)
 		return -1;
 	if (*p != '=') {
-		err_set(err, "--set:%d:%d: expected '=VALUE', found '%s'", argno,
+		err_set(err, _("--set:%d:%d: expected '=VALUE', found '%s'"), argno,
 			(int)(p - arg) + 1, p);
 		return -1;
 	}
 	char *end;
 	double v = strtod(p + 1, &end);
 	if (!p[1] || *end || !isfinite(v)) {
-		err_set(err, "--set:%d:%d: expected a finite number, found '%s'",
+		err_set(err, _("--set:%d:%d: expected a finite number, found '%s'"),
 			argno, (int)(p - arg) + 2, p + 1);
 		return -1;
 	}

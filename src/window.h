@@ -61,7 +61,8 @@ struct window_class {
 	int (*narrate)(FILE *f, const struct trace *tr, int run,
 		       enum trace_stage stage, int t, int prec);
 	/* the heatmap's line under its caption, a template ({n}: the
-	 * source length), or NULL */
+	 * source length), or NULL; the three texts here are marked with
+	 * N_() and translated where they are printed */
 	const char *heatmap_note;
 	/* the step diagram's heading, a template ({t}, {n}), which draws
 	 * then a line only from the window's positions, to the context

@@ -116,16 +116,17 @@ static int fixed_narrate(FILE *f, const struct trace *tr, int run,
 
 const struct window_class window_fixed = {
 	.name = "fixed",
-	.summary = "no attention: every step's context is h_n, the last "
-		   "encoder state, whatever the scores",
+	.summary = N_("no attention: every step's context is h_n, the last "
+		      "encoder state, whatever the scores"),
 	.weights = fixed_weights,
 	.sizeless = 1,
 	.narrate = fixed_narrate,
-	.heatmap_note = "fixed window, no attention: all weight on h_{n}, "
-			"the last word",
-	.diagram_note = "step {t}: no attention: c_{t} = h_{n} at every step",
-	.no_alignment = "its weight is on h_n at every step, whatever the "
-			"scores, so it aligns no word",
+	.heatmap_note = N_("fixed window, no attention: all weight on h_{n}, "
+			   "the last word"),
+	.diagram_note = N_("step {t}: no attention: c_{t} = h_{n} at every "
+			   "step"),
+	.no_alignment = N_("its weight is on h_n at every step, whatever the "
+			   "scores, so it aligns no word"),
 	.train_weights = fixed_train_weights,
 	.train_back = window_train_softmax_back,
 };

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "arch.h"
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -44,7 +45,7 @@ void window_train_softmax_back(struct model *g, const struct model *m,
 
 const struct window_class window_global = {
 	.name = "global",
-	.summary = "every source word, weighted by the softmax of its score",
+	.summary = N_("every source word, weighted by the softmax of its score"),
 	.weights = global_weights,
 	.train_weights = window_train_softmax,
 	.train_back = window_train_softmax_back,

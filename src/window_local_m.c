@@ -6,6 +6,7 @@
  * and gives the positions outside the window 0.  There is no Gaussian. */
 #include "config.h"
 
+#include "i18n.h"
 #include "train.h"
 #include "window.h"
 
@@ -34,7 +35,7 @@ static void local_m_train_weights(const struct model *m, const double *q,
 
 const struct window_class window_local_m = {
 	.name = "local-m",
-	.summary = "the softmax over the 2D+1 words around p_t = min(t, n)",
+	.summary = N_("the softmax over the 2D+1 words around p_t = min(t, n)"),
 	.weights = local_m_weights,
 	.check = NULL,
 	.train_weights = local_m_train_weights,

@@ -230,14 +230,14 @@ static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
 			 struct errbuf *err)
 {
 	if (!m->Wp || !m->vp) {
-		err_set(err, "the local-p window needs the model's sections "
+		err_set(err, _("the local-p window needs the model's sections "
 			"[local-p.W_p] and [local-p.v_p], which %s does not "
-			"have", m->name ? m->name : "the model");
+			"have"), m->name ? m->name : _("the model"));
 		return -1;
 	}
 	if (cfg->window_size < window_local_p.min_size) {
-		err_set(err, "the local-p window needs a window size of at "
-			"least %d (%s), not %d", window_local_p.min_size,
+		err_set(err, _("the local-p window needs a window size of at "
+			"least %d (%s), not %d"), window_local_p.min_size,
 			window_local_p.min_size_why, cfg->window_size);
 		return -1;
 	}
@@ -246,8 +246,8 @@ static int local_p_check(const struct model *m, const struct trace_cfg *cfg,
 
 const struct window_class window_local_p = {
 	.name = "local-p",
-	.summary = "the 2D+1 words around ⌊p_t⌋, each weighted by a "
-		   "Gaussian centred on the learnt p_t",
+	.summary = N_("the 2D+1 words around ⌊p_t⌋, each weighted by a "
+		      "Gaussian centred on the learnt p_t"),
 	.model = "localp4",
 	.weights = local_p_weights,
 	.check = local_p_check,

@@ -637,11 +637,13 @@ END_TEST
 START_TEST(test_lesson_errors)
 {
 	lesson_err("quiz", "t.lesson:4:5: expected what to ask (scoring, "
-		   "softmax, weighted-sum or hard-draw), found the end of the "
-		   "line");
+		   "softmax, weighted-sum, hard-draw, or glimpse-KIND on a "
+		   "lesson's glimpses (place, draw, retina, glimpse, core, "
+		   "class or reinforce)), found the end of the line");
 	lesson_err("quiz output t=1", "t.lesson:4:6: expected what to ask "
-		   "(scoring, softmax, weighted-sum or hard-draw), found "
-		   "'output'");
+		   "(scoring, softmax, weighted-sum, hard-draw, or "
+		   "glimpse-KIND on a lesson's glimpses (place, draw, retina, "
+		   "glimpse, core, class or reinforce)), found 'output'");
 	lesson_err("quiz softmax t=1", "t.lesson:4:17: expected i=N after "
 		   "'quiz softmax', found the end of the line");
 	lesson_err("quiz weighted-sum t=1", "t.lesson:4:22: expected k=N "

@@ -79,4 +79,24 @@ expect_err "place" "the glimpse kinds are among the stages offered"
 run_cmd quiz --model=glimpse6 "$TMP/nosuch.pgm"
 expect_status 1 "a missing image"
 check "a refusal writes nothing on standard output" test ! -s "$TMP/out"
+
+# in a lesson: lesson 22's "quiz glimpse-reinforce t=2 k=1", answered in
+# the stepper with the answer --plain gives
+. "$srcdir/tests/tui-lib.sh"
+: "${ATTN_TRACE_LESSONS:=$srcdir/lessons}"
+export ATTN_TRACE_LESSONS
+ans=$("$AT" lesson 22 --plain |
+	sed -n 's/^(answer: ∂ log π \/ ∂ l̂_2\[1\] = \(.*\))$/\1/p')
+check "lesson 22 --plain lists the quiz's answer" test -n "$ans"
+start gq 80 24 "'$AT' lesson 22 --color=never"
+expect gq "page 1 of" "lesson 22 opens"
+keys gq g 9 Enter
+expect gq "Work it out: glimpse 2's push" "g 9: the quiz page"
+keys gq z
+expect gq "What is ∂ log π / ∂ l̂_2[1] = (l_2[1] - l̂_2[1]) / σ² = ε_2[1] / σ?" \
+	"z asks the glimpse question"
+keys gq -l -- "$ans"
+keys gq Enter
+expect gq "right: ∂ log π / ∂ l̂_2[1] = $ans" "the answer is right"
+keys gq q
 finish

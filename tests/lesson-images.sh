@@ -57,6 +57,19 @@ check "lesson 22's numbers are those of attn-trace glimpse, worked out again" \
 	sh -c "! grep -q '^not ok' '$TMP/py22' && grep -c '^ok' '$TMP/py22' | grep -qx 27"
 grep '^not ok' "$TMP/py22"
 
+# --- lesson 22's quiz: REINFORCE's score function of glimpse 2 ---------
+check "lesson 22's quiz answer is (l_2[1] - l-hat_2[1])/sigma^2 of attn-trace glimpse, worked out here" \
+	"$py" -c 'import json, re, sys
+g = json.load(open(sys.argv[2]))
+st = g["steps"][1]
+want = (st["l"][0] - st["l_hat"][0]) / g["sigma"] ** 2
+t = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"\(answer: ∂ log π / ∂ l̂_2\[1\] = (-?[0-9.]+)\)", t)
+q = re.search(r"l_2 +\(2\) +\[ *(-?[0-9.]+),", t)
+sys.exit(not (m and q and abs(float(m.group(1)) - round(want, 4)) < 1e-9
+              and abs(float(q.group(1)) - round(st["l"][0], 4)) < 1e-9))' \
+	"$TMP/l22" "$TMP/g22.json"
+
 # --- mutations: lesson --check refuses each ----------------------------
 # mutate NAME FILE SED WHAT: a copy of FILE in a tree with the lessons'
 # data/, edited by SED, must fail lesson --check with WHAT on stderr
@@ -133,6 +146,22 @@ bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "class: bar
 expect_err "expected a glimpse from 1 to 3, found '{l̂_4[1]}'" "{l̂_4[1]} is past the glimpses"
 bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "{ŷ[cat]}"
 expect_err "expected an entry of ŷ from 1 to 3 or a class, found '{ŷ[cat]}'" "{ŷ[cat]} names no class"
+bad_lesson "title: t" "image: data/bar-left.pgm" "page: p" "quiz glimpse-place t=1 k=1"
+expect_status 1 "quiz glimpse-place without glimpse:"
+expect_err "bad.lesson:4:1: expected 'image:' and 'glimpse:' header before 'quiz glimpse-place', found none" \
+	"a glimpse quiz needs glimpse:"
+bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "quiz glimpse-place t=4 k=1"
+expect_status 1 "a glimpse quiz past the last glimpse"
+expect_err "bad.lesson:5:20: expected t= from 1 to 3 (the glimpse model takes 3 glimpses), found 't=4'" \
+	"quiz glimpse-place t=4 is refused at t="
+bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "quiz glimpse-retina t=1 k=2"
+expect_status 1 "a retina question on the fovea"
+expect_err "bad.lesson:5:25: expected k= from 5 to 8 for 'quiz glimpse-retina', found 'k=2'" \
+	"quiz glimpse-retina k=2 is refused at k="
+bad_lesson "title: t" "image: data/bar-left.pgm" "glimpse: glimpse6" "page: p" "quiz glimpse-class t=1 k=1"
+expect_status 1 "a class question with t="
+expect_err "bad.lesson:5:20: expected k=N after 'quiz glimpse-class', found 't=1'" \
+	"quiz glimpse-class takes k= alone"
 bad_lesson "title: t" "image: data/bar-left.pgm" "page: p" "show image t=3"
 expect_status 0 "show image t=3 on an image"
 check "show image t=3 draws step 3's weights over the image" \

@@ -42,6 +42,27 @@ else
 	diff "$TMP/have" "$TMP/want" | grep '^[<>]' | sed 's/^</-/; s/^>/+/'
 fi
 
+# the formats handed to err_set, cli_messagef and cli_error are marked
+# at the call (_(), ngettext()), since those functions print what they
+# are given: xgettext, taking their format argument as a message, finds
+# none that still holds a word (3 letters or more, printf directives
+# left out) as a bare string
+(cd "$top_srcdir" && xgettext --from-code=UTF-8 -k -kerr_set:2 \
+	-kcli_messagef:1 -kcli_error:1 --no-wrap -o "$TMP/bare.pot" src/*.c)
+if [ -f "$TMP/bare.pot" ]; then
+	awk '/^#: /{at=$0} /^msgid /{m=substr($0, 7); s=1; next}
+	     s && /^"/{m=m $0; next} /^msgstr/{if (s) print at " " m; s=0}' \
+		"$TMP/bare.pot" |
+		sed -E 's/%[-#0-9.*$]*[hljztL]*[a-zA-Z]//g' |
+		grep -E '"[^"]*[A-Za-z]{3}' >"$TMP/bare" || :
+fi
+if [ -s "$TMP/bare" ]; then
+	not_ok "messages printed untranslated (mark them with _()):"
+	head -20 "$TMP/bare" | sed 's/^/# /'
+else
+	ok "every format with words given to err_set, cli_messagef and cli_error is marked"
+fi
+
 # po/attn-trace.pot: the same messages, both ways
 n=$(grep -c '^msgid ' "$TMP/fresh.pot")
 s1=0 s2=0

@@ -11,11 +11,13 @@
 # 2. --help's lists (@stages) wrap by display columns, not bytes.
 # 3. 'scorers' and 'models' describe each entry in Chinese.
 # 4. The errors of input files (pairs, model, lesson, PGM) say what was
-#    expected in Chinese, after the same FILE:LINE:COL.
+#    expected in Chinese, after the same FILE:LINE:COL; so do err_set's
+#    (a lesson's input-feeding header, an unknown word, calc's rows).
 # 5. The quiz's (and its worksheet's) and a lesson's prediction's prose
 #    is Chinese.
 # 6. The text trace's prose is Chinese; its header's keys stay English.
 # 7. The stepper's symbol list (x) and step diagram (d) are Chinese.
+# 3 (SVG). diagram's SVG: its words Chinese, none of the English left.
 # 3 (again). diagram --format=text, the ASCII step diagram, is Chinese
 #    and fits 80 display columns.
 # The catalogue is built from po/zh_CN.po into $TMP.  Skipped without
@@ -218,6 +220,58 @@ printf 'P6\n' >"$TMP/ppm.pgm"
 zh image "$TMP/ppm.pgm" >"$TMP/e7" 2>&1
 check "pgm: a wrong magic number's error in Chinese" grep -qF \
 	"ppm.pgm:1:1: 应为 P2 或 P5，即灰度 PGM 图像的魔数，却是 P6（PPM 彩色图像）" "$TMP/e7"
+# err_set's messages, and the words they are built from (the
+# architecture's prose, source/target), in Chinese: the input-feeding
+# errors of a lesson's header, an unknown word, calc's rows
+printf 'title: x\nsentence: je suis\narch: bahdanau\ninput-feeding: yes\npage: a\nhi\n' \
+	>"$TMP/feed1.lesson"
+same_place feed1 "$TMP/feed1.lesson"
+check "lesson --check: input feeding under 'arch: bahdanau' in Chinese" \
+	grep -qF "'arch: bahdanau' 不应带输入馈送，却有 'input-feeding: yes'；Bahdanau 的解码器已经读入上下文向量 c_{t-1}，而输入馈送是 Luong 架构的做法" \
+	"$TMP/feed1.zh"
+printf 'title: x\nsentence: je suis\nmodel: bahdanau4\ninput-feeding: yes\npage: a\nhi\n' \
+	>"$TMP/feed2.lesson"
+same_place feed2 "$TMP/feed2.lesson"
+check "lesson --check: a model without input feeding in Chinese" \
+	grep -qF "按 'input-feeding: yes' 应为带输入馈送的模型，却是 bahdanau4，它没有输入馈送（Bahdanau 的解码器已经读入上下文向量 c_{t-1}）" \
+	"$TMP/feed2.zh"
+printf 'title: x\nsentence: je suis\nmodel: feed4\ninput-feeding: no\npage: a\nhi\n' \
+	>"$TMP/feed3.lesson"
+same_place feed3 "$TMP/feed3.lesson"
+check "lesson --check: a model with input feeding in Chinese" \
+	grep -qF "按 'input-feeding: no' 应为不带输入馈送的模型，却是 feed4，它带有输入馈送" \
+	"$TMP/feed3.zh"
+zh trace xyzzy >"$TMP/e8" 2>&1
+check "trace: an unknown word in Chinese" grep -qF \
+	"未知的源词 \"xyzzy\"；最接近的源词是 " "$TMP/e8"
+zh calc --query=1,2 --keys='1,2;3' >"$TMP/e9" 2>&1
+check "calc: a short key in Chinese (ngettext)" grep -qF -e \
+	"--keys:1:5: 键 2 应有 2 个数（与查询相同），却有 1 个" "$TMP/e9"
+zh calc --query=1,2,x --keys=1,2 >"$TMP/e10" 2>&1
+check "calc: a word for a number in Chinese" grep -qF -e \
+	"--query:1:5: 应为一个数，却是 'x'" "$TMP/e10"
+
+# 3 (SVG). the step diagram's SVG: its words Chinese, none English
+zh diagram >"$TMP/d.svg" 2>&1
+zh diagram --window=fixed >"$TMP/dfix.svg" 2>&1
+zh diagram --input-feeding --step=2 >"$TMP/dfeed.svg" 2>&1
+for w in "给编码器的每个隐藏状态" "查询是解码器的新状态" "上下文向量" \
+	"注意力隐藏状态" "方格：橙色为" "最大"; do
+	check "diagram SVG: \"$w\"" grep -qF "$w" "$TMP/d.svg"
+done
+check "diagram SVG (fixed): its heading in Chinese" grep -qF \
+	"没有注意力" "$TMP/dfix.svg"
+check "diagram SVG (input feeding): its words in Chinese" grep -qF \
+	"输入馈送：" "$TMP/dfeed.svg"
+for w in "the query" "the context" "attentional state" "largest" \
+	"weighs each" "cells: orange" "input feeding" "no attention" \
+	"from step"; do
+	if grep -qF "$w" "$TMP/d.svg" "$TMP/dfix.svg" "$TMP/dfeed.svg"; then
+		not_ok "diagram SVG: \"$w\" is still English"
+	else
+		ok "diagram SVG: no \"$w\""
+	fi
+done
 
 # 5. the quiz turns down an empty answer, and a lesson asks a prediction,
 # in Chinese
