@@ -25,9 +25,10 @@
 #define CLI_CAPTION_MODEL "caption4"
 
 enum cli_caption_format { CAPTION_TEXT, CAPTION_JSON, CAPTION_WEIGHTS,
-			  CAPTION_SVG, CAPTION_NFORMATS };
+			  CAPTION_SVG, CAPTION_JSONL, CAPTION_CSV,
+			  CAPTION_MD, CAPTION_NFORMATS };
 static const char *const cli_caption_formats[CAPTION_NFORMATS] = {
-	"text", "json", "weights", "svg"
+	"text", "json", "weights", "svg", "jsonl", "csv", "markdown"
 };
 
 struct cli_caption_opts {
@@ -52,7 +53,7 @@ static void cli_caption_help(void)
 "Soft attention over an image (Show, Attend and Tell), number by number.\n"
 "The 6x6 image is read as 3x3 cells of 2x2 pixels; a patch encoder turns\n"
 "each cell's pixels into an annotation h_i = tanh(W_patch.patch_i +\n"
-"b_patch), and Bahdanau's decoder, starting from s_0 = tanh(W_init.h-bar),\n"
+"b_patch + pos_i), and Bahdanau's decoder, from s_0 = tanh(W_init.h-bar),\n"
 "attends over the nine cells with the chosen scorer at every word of the\n"
 "caption.  The trace shows each patch's pixels and annotation, the\n"
 "scores, the softmax over the cells, the context, the decoder's step and\n"
@@ -268,6 +269,43 @@ static int cli_caption_train(struct cli_caption_opts *o)
 	return rc;
 }
 
+/* The trace in o->format to -o FILE (whole or not at all) or stdout;
+ * returns the exit status. */
+static int cli_caption_write(const struct cli_caption_opts *o,
+			     const struct trace *tr, const char *name)
+{
+	struct outfile of;
+	struct errbuf err;
+	struct fmt_opts fo;
+	fmt_opts_default(&fo);
+	fo.precision = o->precision;
+	if (outfile_open(&of, o->output ? o->output : "-", &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
+	switch (o->format) {
+	case CAPTION_JSON: fmt_json_trace(of.fp, tr, &fo); break;
+	case CAPTION_JSONL:
+		fo.compact = 1;
+		fmt_json_trace(of.fp, tr, &fo);
+		break;
+	case CAPTION_CSV: fmt_csv_trace(of.fp, tr, &fo, 1); break;
+	case CAPTION_MD: fmt_md_trace(of.fp, tr, &fo); break;
+	case CAPTION_SVG: caption_fmt_svg(of.fp, tr, name); break;
+	case CAPTION_WEIGHTS:
+		caption_fmt_weights(of.fp, tr, strcmp(nl_langinfo(CODESET),
+						      "UTF-8") != 0);
+		break;
+	default: fmt_text_trace(of.fp, tr, &fo); break;
+	}
+	outfile_wrote(&of);
+	if (outfile_commit(&of, &err) != 0) {
+		cli_messagef("%s", err.msg);
+		return EXIT_DATA;
+	}
+	return EXIT_OK;
+}
+
 int cli_caption(int argc, char **argv)
 {
 	struct cli_caption_opts o;
@@ -298,20 +336,8 @@ int cli_caption(int argc, char **argv)
 	}
 	int rc = cli_caption_trace(&tr, &m, path, &o);
 	if (rc == EXIT_OK) {
-		struct fmt_opts fo;
-		fmt_opts_default(&fo);
-		fo.precision = o.precision;
-		if (o.format == CAPTION_JSON)
-			fmt_json_trace(stdout, &tr, &fo);
-		else if (o.format == CAPTION_SVG)
-			caption_fmt_svg(stdout, &tr, name);
-		else if (o.format == CAPTION_WEIGHTS)
-			caption_fmt_weights(stdout, &tr, strcmp(nl_langinfo(
-				CODESET), "UTF-8") != 0);
-		else
-			fmt_text_trace(stdout, &tr, &fo);
+		rc = cli_caption_write(&o, &tr, name);
 		trace_free(&tr);
-		rc = cli_flush();
 	}
 	model_free(&m);
 	return rc;

@@ -405,8 +405,9 @@ HELP(target, C(caption), "CAPTION",
      "instead of decoding greedily")
 HELP(caption_format, C(caption), "FORMAT",
      "text, json, weights (each word of the caption\n"
-     "beside the image with its weights over the cells)\n"
-     "or svg (the same as a picture; default text)")
+     "beside the image with its weights over the cells),\n"
+     "svg (the same as a picture), jsonl, csv or\n"
+     "markdown (default text)")
 HELP(precision, C(caption), "N",
      "digits after the point in text, 0 to 17 (default 4)")
 HELP(captions, C(caption), "FILE",
@@ -414,7 +415,9 @@ HELP(captions, C(caption), "FILE",
      ".captions file, data/images/) instead of\n"
      "captioning one; -o writes it")
 HELP(output, C(caption), "FILE",
-     "with --captions, the trained model's file")
+     "write the trace to FILE, whole or not at all\n"
+     "(default: standard output); with --captions, the\n"
+     "trained model's file")
 HELP(epochs, C(caption), "N",
      "with --captions, the epochs (default 3000)")
 HELP(seed, C(caption), "N",

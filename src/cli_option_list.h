@@ -36,7 +36,7 @@ OPT(diagram_format, "format", 'f', REQ, C(diagram), V(DIAGRAM_FORMATS))
 OPT(self_format, "format", 'f', REQ, C(self), V(SELF_FORMATS))
 OPT(quiz_format, "format", 0, REQ, C(quiz), V(QUIZ_FORMATS))
 OPT(accuracy_format, "format", 'f', REQ, C(accuracy), V(ACCURACY_FORMATS))
-OPT(caption_format, "format", 'f', REQ, C(caption), L("text json weights svg"))
+OPT(caption_format, "format", 'f', REQ, C(caption), L("text json weights svg jsonl csv markdown"))
 OPT(precision, "precision", 'p', REQ,
     C_TRACING | C(model) | C(lesson) | C(self) | C(caption), V(NONE))
 OPT(top, "top", 0, REQ, C(trace), V(NONE))

@@ -18,6 +18,7 @@
 #include "fmt.h"
 #include "glimpse_quiz.h"
 #include "i18n.h"
+#include "lesson.h"
 #include "model.h"
 #include "num.h"
 #include "quiz.h"
@@ -329,6 +330,15 @@ static char *cli_quiz_title(const struct cli_quiz_run *qr,
 	return title;
 }
 
+/* Writes line (which ends with its newline) wrapped at 80 columns. */
+static void cli_quiz_wrap(char *line)
+{
+	size_t n = strlen(line);
+	if (n && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	lesson_wrap(stdout, line, 80);
+}
+
 static void cli_quiz_header(const struct cli_quiz_run *qr,
 			    const char *sentence)
 {
@@ -336,14 +346,19 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
 	char *title = cli_quiz_title(qr, sentence);
 	/* TRANSLATORS: %s is what the quiz asks about, "3 questions on
 	 * ..." */
-	printf(_("attn-trace quiz: %s\n"), title);
+	char *line = xasprintf(_("attn-trace quiz: %s\n"), title);
+	cli_quiz_wrap(line); /* a long path breaks at a blank */
+	free(line);
 	free(title);
 	printf(_("seed %" PRIu64 " (the same options with --seed=%" PRIu64
 		 " ask these questions again)\n"), o->seed, o->seed);
-	if (qr->gq)
-		printf(_("(attn-trace glimpse --model=%s --seed=%" PRIu64
-			 " %s traces these glimpses)\n"), qr->gmodel, o->seed,
-		       qr->image);
+	if (qr->gq) {
+		line = xasprintf(_("(attn-trace glimpse --model=%s --seed=%"
+				   PRIu64 " %s traces these glimpses)\n"),
+				 qr->gmodel, o->seed, qr->image);
+		cli_quiz_wrap(line);
+		free(line);
+	}
 	if (!o->answers)
 		puts(_("Type each answer and press Enter; q or the end of the "
 		       "input ends the quiz."));

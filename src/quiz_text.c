@@ -60,8 +60,12 @@ static void qt_scoring(FILE *out, const struct quiz_question *q)
 
 static void qt_softmax(FILE *out, const struct quiz_question *q)
 {
-	fprintf(out, _("The scores of step %d, one for each source word:\n"),
-		q->t);
+	if (q->tr->enc) /* an image's: the cells */
+		fprintf(out, _("The scores of step %d, one for each cell of "
+			       "the image:\n"), q->t);
+	else
+		fprintf(out, _("The scores of step %d, one for each source "
+			       "word:\n"), q->t);
 	qt_op(out, q->tr, q->rec, 0, q->precision);
 	if (q->rec->win_lo) /* a local window: the softmax over it alone */
 		fprintf(out, _("The window of step %d is positions %d .. %d; a "
@@ -105,8 +109,14 @@ static void qt_hard_draw(FILE *out, const struct quiz_question *q)
 	char buf[NUM_BUFSZ];
 	const struct trace_operand *pi = trace_op_key(q->rec, "pi");
 	const char *d = pi ? "π" : "α";
-	fprintf(out, _("Hard attention draws one source word at step %d. The "
-		  "weights, and the number u drawn for it:\n"), q->t);
+	if (q->tr->enc)
+		fprintf(out, _("Hard attention draws one cell of the image at "
+			       "step %d. The weights, and the number u drawn "
+			       "for it:\n"), q->t);
+	else
+		fprintf(out, _("Hard attention draws one source word at step "
+			       "%d. The weights, and the number u drawn for "
+			       "it:\n"), q->t);
 	if (pi) {
 		fprintf(out, _("(local-p's weights a_%d add up to %s, less than 1: "
 			  "the draw is from π_%d = a_%d / Σ_j a_%d,j)\n"), q->t,

@@ -163,6 +163,24 @@ for w in local-m local-p fixed; do
 		"--window=$w: an image's cells have no order, said"
 	check "--window=$w: no output file" test ! -e "$TMP/w.json"
 done
+# caption -o FILE writes the trace there (it printed to stdout, ignoring
+# -o), and caption's csv, jsonl and markdown are trace's
+run_cmd caption -f json -o "$TMP/o1.json" "$img/train/bar-x0.pgm"
+expect_status 0 "caption -o FILE"
+"$AT" caption -f json "$img/train/bar-x0.pgm" >"$TMP/o2.json"
+check "caption -o FILE: the file is the trace, stdout empty" \
+	sh -c "cmp -s '$TMP/o1.json' '$TMP/o2.json' && test ! -s '$TMP/out'"
+run_cmd caption -o "$TMP/nodir/x.json" "$img/train/bar-x0.pgm"
+expect_status 1 "caption -o into a missing directory"
+check "caption -o into a missing directory writes nothing" \
+	test ! -e "$TMP/nodir"
+for f in csv jsonl markdown; do
+	"$AT" caption -f $f "$img/train/bar-x0.pgm" >"$TMP/capf.$f"
+	"$AT" trace --model=caption4 -f $f "$img/train/bar-x0.pgm" >"$TMP/trf.$f"
+	check "caption -f $f is trace --model=caption4 -f $f" \
+		sh -c "test -s '$TMP/capf.$f' && cmp -s '$TMP/capf.$f' '$TMP/trf.$f'"
+done
+
 # --gradient-paths reaches the cells (the numbers: caption.sh, against
 # torch); the chart has a group of bars a cell, named as the cells are
 run_cmd heatmap --model=caption4 --target="a bar on the left" \
