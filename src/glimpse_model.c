@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "glimpse.h"
 #include "i18n.h"
+#include "model.h"
 #include "num.h"
 #include "util.h"
 
@@ -234,6 +236,14 @@ int glimpse_model_load(struct glimpse_model *m, const char *path,
 					   model_glimpse6_len, GLIMPSE_BUILTIN,
 					   err);
 	size_t len;
+	if (model_builtin_name(path) && access(path, F_OK) != 0) {
+		/* a built-in model of words or of captions, not a file */
+		err_set(err, _("expected a glimpse model (%s, or a file of "
+			       "glimpse --train), found \"%s\", a built-in "
+			       "model of sentences or captions"),
+			GLIMPSE_BUILTIN, path);
+		return -1;
+	}
 	char *text = util_read_file(path, GLIMPSE_MAX_FILE, &len, err);
 	if (!text)
 		return -1;

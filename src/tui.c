@@ -339,6 +339,9 @@ static int tui_body_hscroll(const struct tui *ui, const struct view_screen *s)
 /* Draws the body lines from row y to row bottom (exclusive), scrolled;
  * a line cut at the right ends in ›, one scrolled past its start begins
  * with ‹. */
+/* The rows the narrative takes above the body at most. */
+#define TUI_NARR_ROWS 6
+
 static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		     int bottom)
 {
@@ -443,10 +446,24 @@ static void tui_draw(struct tui *ui)
 	tui_put(2, 1, s.where, COLS - 2);
 	attroff(tui_attr(ui, PAIR_HEAD, A_BOLD));
 	int y = 4, bottom = LINES - 1;
-	for (int k = 0; k < s.nnarr && k < 6; k++)
+	for (int k = 0; k < s.nnarr && k < TUI_NARR_ROWS; k++)
 		tui_put(y++, 1, s.narr[k], COLS - 2);
 	if (s.nnarr)
 		y++;
+	/* narrative past its rows goes on at the top of the body, where
+	 * it scrolls, rather than being cut off mid-sentence */
+	char **body = s.body;
+	int nbody = s.nbody;
+	if (s.nnarr > TUI_NARR_ROWS) {
+		int more = s.nnarr - TUI_NARR_ROWS;
+		s.body = xcalloc((size_t)(more + 1 + nbody), sizeof *s.body);
+		for (int k = 0; k < more; k++)
+			s.body[k] = s.narr[TUI_NARR_ROWS + k];
+		s.body[more] = (char *)"";
+		for (int k = 0; k < nbody; k++)
+			s.body[more + 1 + k] = body[k];
+		s.nbody = more + 1 + nbody;
+	}
 	if (s.nbars && bottom - s.nbars - 1 - y >= 4 &&
 	    !tui_bars_crowd(ui, &s, y, bottom))
 		bottom -= s.nbars + 2;
@@ -466,6 +483,11 @@ static void tui_draw(struct tui *ui)
 		tui_picture(bottom + 1, &s);
 	tui_band(LINES - 1, s.keys, tui_attr(ui, PAIR_KEYS, A_REVERSE));
 	refresh();
+	if (s.body != body) { /* the lines are narr's and body's */
+		free(s.body);
+		s.body = body;
+		s.nbody = nbody;
+	}
 	view_screen_free(&s);
 }
 

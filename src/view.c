@@ -621,12 +621,24 @@ static void narrate_weighted(FILE *f, const struct view *v, int t)
 	/* TRANSLATORS: %1$d the step t, %2$s the weight's symbol (α or a),
 	 * %3$d the index of the largest weight, %4$s its value, %5$s its
 	 * source word */
-	fprintf(f, _("The context vector c_%1$d is the encoder states "
-		     "averaged with the attention weights: each h_i is "
-		     "multiplied by %2$s_%1$d,i and the products are added. "
-		     "With %2$s_%1$d,%3$d = %4$s, c_%1$d is mostly h_%3$d, the "
-		     "state of \"%5$s\"."), t, w, best + 1,
-		fmt_num(buf, a, v->fmt.precision), src_word(v, best));
+	if (a > 0.5) /* "mostly" is a claim: more than half of it */
+		fprintf(f, _("The context vector c_%1$d is the encoder states "
+			     "averaged with the attention weights: each h_i is "
+			     "multiplied by %2$s_%1$d,i and the products are "
+			     "added. With %2$s_%1$d,%3$d = %4$s, c_%1$d is "
+			     "mostly h_%3$d, the state of \"%5$s\"."), t, w,
+			best + 1, fmt_num(buf, a, v->fmt.precision),
+			src_word(v, best));
+	else
+		/* TRANSLATORS: as above; the largest weight is 0.5 or less */
+		fprintf(f, _("The context vector c_%1$d is the encoder states "
+			     "averaged with the attention weights: each h_i is "
+			     "multiplied by %2$s_%1$d,i and the products are "
+			     "added. The largest weight, %2$s_%1$d,%3$d = %4$s, "
+			     "is on h_%3$d, the state of \"%5$s\", but it is not "
+			     "half of the whole: c_%1$d is a blend."), t, w,
+			best + 1, fmt_num(buf, a, v->fmt.precision),
+			src_word(v, best));
 	for (int i = 1; i <= v->tr->n; i++) { /* hard attention */
 		const struct trace_rec *r = trace_find(v->tr, REC_SAMPLE,
 						      v->run, t, i);

@@ -66,6 +66,8 @@ struct view {
 	int hscroll;                /* the heatmap's first source column
 	                               shown; the TUI clamps it */
 	int pending_g;              /* 'g' was pressed; a number follows */
+	int g_enter;                /* a g number ended itself: an Enter
+	                               next is the number's, swallowed */
 	int g_num;                  /* after 'g': the number typed so far,
 	                               0 before its first digit */
 	int rows;                   /* the body rows the TUI showed at its

@@ -336,7 +336,11 @@ static int view_goto_key(struct view *v, int key)
 		if (n < 1 || n > max)
 			return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
 		v->g_num = n;
-		return n * 10 > max ? goto_typed(v) : VIEW_KEY_REDRAW;
+		if (n * 10 <= max)
+			return VIEW_KEY_REDRAW;
+		v->g_enter = 1; /* an Enter after a number that was whole
+				   ends it, as ever: it is not the page's */
+		return goto_typed(v);
 	}
 	if (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER)
 		return v->g_num ? goto_typed(v) : VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
@@ -353,6 +357,10 @@ static int view_goto_key(struct view *v, int key)
 
 int view_key(struct view *v, int key)
 {
+	int g_enter = v->g_enter;
+	v->g_enter = 0;
+	if (g_enter && (key == '\n' || key == '\r' || key == VIEW_KEY_ENTER))
+		return VIEW_KEY_DONE;
 	if (v->mode == VIEW_QUIZ)
 		return view_quiz_key(v, key);
 	if (v->pending_g)

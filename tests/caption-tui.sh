@@ -28,6 +28,15 @@ expect cap "attn-trace   bar-x0.pgm -> (greedy)   [dot scorer, bahdanau]" \
 expect cap "cell 1 of 9" "the encoding steps through the cells"
 expect cap "The patch encoder reads the image as 3×3 cells" \
 	"the encoding is narrated as the patch encoder's"
+# the scoring narrative is 7 lines at 80 columns: its end goes on at
+# the top of the body, not cut off after 6 (the largest score's cell)
+best=$("$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["runs"][0]["steps"][0]["scores"]
+print(d["source"][e.index(max(e))])' "$TMP/trace.json")
+keys cap g 2
+expect cap "stage 2 of 6: scoring   step t=1 of 6" "g 2: the scoring"
+expect cap "for \"$best\"." "the scoring narrative ends on screen: the largest score's cell ($best)"
 keys cap g 3
 expect cap "stage 3 of 6: softmax   step t=1 of 6" "g 3: the softmax"
 expect cap "the image and α_1 over its cells (dot)" \

@@ -120,6 +120,38 @@ START_TEST(test_frames)
 }
 END_TEST
 
+/* The weighted sum's narrative says c_t is "mostly" h_i only when
+ * α_t,i is above one half; else that it is a blend (a claim the trace
+ * checks).  Every step of every scorer: the weights of handset4 come on
+ * both sides of 0.5. */
+START_TEST(test_weighted_mostly_is_checked)
+{
+	int mostly = 0, blend = 0;
+	for (int run = 0; run < T.nruns; run++) {
+		for (int p = 0; p < V.nframes; p++) {
+			if (V.frames[p].stage != STAGE_WEIGHTED_SUM)
+				continue;
+			view_goto(&V, p);
+			render();
+			const double *a = trace_weights(&T, V.run, V.frames[p].t);
+			double best = 0;
+			for (int i = 0; i < T.n; i++)
+				best = a[i] > best ? a[i] : best;
+			int says = has_joined(S.narr, S.nnarr, "is mostly h_");
+			int blends = has_joined(S.narr, S.nnarr, "c_%d is a blend") ||
+				     has_joined(S.narr, S.nnarr, "is a blend.");
+			ck_assert_int_eq(says, best > 0.5);
+			ck_assert_int_eq(blends, !(best > 0.5));
+			mostly += says;
+			blend += blends;
+		}
+		view_next_scorer(&V);
+	}
+	ck_assert_int_gt(mostly, 0);
+	ck_assert_int_gt(blend, 0);
+}
+END_TEST
+
 /* The decoder's update is a stage of its own, before the scores: its
  * screen has y_0 and s_1 and no score; the scoring screen the scores
  * and no s_1 = tanh(...). */
@@ -1413,6 +1445,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_diagram_key);
 	tcase_add_test(tc, test_diagram_feed);
 	tcase_add_test(tc, test_diagram_present);
+	tcase_add_test(tc, test_weighted_mostly_is_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -90,6 +90,11 @@ ans=$("$AT" lesson 22 --plain |
 check "lesson 22 --plain lists the quiz's answer" test -n "$ans"
 start gq 80 24 "'$AT' lesson 22 --color=never"
 expect gq "page 1 of" "lesson 22 opens"
+# g 1 0 ends itself at page 10 (of 10): the Enter after it is the
+# number's, and does not open page 10's prediction
+keys gq g 1 0 Enter
+expect gq "page 10 of 10" "g 1 0: page 10"
+expect_not gq "answer> " "the Enter after g 1 0 opens no answer line"
 keys gq g 9 Enter
 expect gq "Work it out: glimpse 2's push" "g 9: the quiz page"
 keys gq z

@@ -68,6 +68,11 @@ run_cmd glimpse -m "$TMP/bad.model" "$img/train/bar-x0.pgm"
 expect_status 1 "a bad model file"
 check "... names its place" grep -q "bad.model:2:8: expected a whole number" "$TMP/err"
 
+run_cmd glimpse -m caption4 "$img/train/bar-x0.pgm"
+expect_status 1 "a built-in model that is not a glimpse model"
+expect_err 'expected a glimpse model (glimpse6, or a file of glimpse --train), found "caption4", a built-in model of sentences or captions' \
+	"... says what it is, not 'No such file'"
+
 run_cmd glimpse --train="$img/train.captions"
 expect_status 2 "--train without -o"
 

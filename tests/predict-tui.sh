@@ -48,6 +48,8 @@ keys pr g "$p3"
 expect pr "In your head: e_3,3" "g $p3 goes to the in-head page"
 expect_not pr "s_3·h_3 = 0.0000×" "its arithmetic is hidden"
 keys pr Enter
+expect_not pr "answer> _" "the Enter just after g's number is the number's"
+keys pr Enter
 expect pr "answer> _" "Enter opens the answer line"
 keys pr -l -- "9.9"
 keys pr Enter
