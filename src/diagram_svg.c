@@ -191,8 +191,10 @@ static void lay_two(struct lay *L, const struct diagram *d)
 		L->rh = 96;
 	L->bh = L->rh - (L->rh >= 96 ? 16 : 4);
 	L->bottom = L->top + (L->k - 1) * L->rh + L->bh + COL2_G;
-	L->qw = (W - 2 * COL2_X0 - (d->feed ? 3 : 2) * COL2_GAP)
-		/ (d->feed ? 4 : 3);
+	/* a fourth slot: input feeding's h̃_{t-1}, or an image's panel
+	 * (image_panel_two) */
+	int four = d->feed || d->tr->enc == &caption_encoder;
+	L->qw = (W - 2 * COL2_X0 - (four ? 3 : 2) * COL2_GAP) / (four ? 4 : 3);
 	L->qx = COL2_X0 + 2 * (L->qw + COL2_GAP);
 	L->qy = L->bottom;
 }
@@ -202,7 +204,7 @@ static void lay_out(struct lay *L, const struct diagram *d)
 	L->n = d->n;
 	L->cols = 1;
 	L->k = d->n;
-	if (d->n >= COL2_MIN && d->tr->enc != &caption_encoder) {
+	if (d->n >= COL2_MIN) {
 		lay_two(L, d);
 		return;
 	}
@@ -637,6 +639,27 @@ static void image_panel(FILE *out, const struct diagram *d,
 	fputs("</text>\n</g>\n", out);
 }
 
+/* An image's trace in two columns: the image with the step's weights
+ * over its cells in the bottom row's fourth slot, its caption above it,
+ * rising into the right column's last row, which is empty (nine cells
+ * make five rows on the left and four on the right), and reaching no
+ * lower than the formula's line, which ends left of it. */
+static void image_panel_two(FILE *out, const struct diagram *d,
+			    const struct lay *L)
+{
+	const int pix = 28, x = COL2_X0 + 3 * (L->qw + COL2_GAP);
+	const int y = L->top + (L->k - 1) * L->rh + 4;
+	char lab[64];
+	snprintf(lab, sizeof lab, "the image, %s_%d,i over its cells",
+		 trace_weight_symbol(d->tr), d->t);
+	fputs("<g class=\"image\">\n", out);
+	caption_svg_step(out, d->tr, d->run, d->t, x, y + 40, pix);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" font-size=\"20\" "
+		"text-anchor=\"end\" fill=\"#444444\">", W - COL2_X0, y + 20);
+	math(out, lab);
+	fputs("</text>\n</g>\n", out);
+}
+
 /* The picture's height: the captions' last line, worked out as
  * captions() will lay them. */
 static int picture_height(const struct diagram *d, const struct lay *L)
@@ -673,6 +696,8 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	int y;
 	if (L.cols > 1) {
 		y = results_two(out, d, &L, prec);
+		if (d->tr->enc == &caption_encoder)
+			image_panel_two(out, d, &L);
 	} else {
 		state_box(out, "query", d->qname, _("the query"), d->query,
 			  d->qlen, L.qx, L.qy, L.qw, BIG_BOX, prec, 0);

@@ -224,6 +224,10 @@ struct svg_lay {
 	int over;         /* how far turned words reach past the grid */
 	int head;         /* a panel heading's height; 0 for one panel */
 	int per_row;      /* panels a row at most */
+	int shade;        /* 1: the overview of several scorers in shades
+	                     (svg_lay_shade): a panel's rows are the source
+	                     words, its columns the steps, and no cell
+	                     writes its number */
 	char *title;      /* the title as it is, unescaped (svg_title) */
 	int tcols;        /* the title's widest line, in columns */
 	int twrap;        /* the columns it is broken to, or 0 */
@@ -336,6 +340,18 @@ static const char svg_subscript[] = "<tspan baseline-shift=\"sub\" "
 	(svg_cols(_(svg_sub1a)) + 1 + 3 + svg_cols(_(svg_sub1b)))
 #define SVG_LEGEND_COLS (svg_cols(_(svg_legend_cap)) + 1 + 3)
 static const char svg_sub2[] = N_("teacher forcing with the target: ");
+/* the picture in shades (svg_shade_lay): its axes, and where the
+ * numbers are (for several panels, and for one) */
+static const char svg_shade_sub1b[] = N_(" (rows: source words; columns: "
+	"steps t = 1, 2, … of the output)");
+static const char svg_shade_note[] = N_("shades only: a cell's tooltip "
+	"gives its weight and words; the numbers: heatmap -o DIR/, a slide "
+	"a scorer");
+static const char svg_shade_note1[] = N_("shades only: a cell's tooltip "
+	"gives its weight and words; the numbers: heatmap without -o, as "
+	"text");
+#define SVG_SHADE_SUB1_COLS \
+	(svg_cols(_(svg_sub1a)) + 1 + 3 + svg_cols(_(svg_shade_sub1b)))
 
 /* " (target X)" beside output word X of a row, into buf. */
 static const char *svg_wanted(char *buf, size_t size, const char *want)
@@ -370,6 +386,11 @@ static int svg_head_text(FILE *out, const struct svg_lay *L, int k)
 		cols += (int)strlen(a) + 3;
 		if (out)
 			fprintf(out, "%s · ", a);
+	}
+	if (L->shade) { /* the outputs are in the cells' tooltips */
+		if (out)
+			fputs(name, out);
+		return cols + (int)strlen(name);
 	}
 	if (out) {
 		fprintf(out, "%s → ", name);
@@ -419,10 +440,10 @@ static void svg_lay_columns(struct svg_lay *L)
 
 /* The highest picture whose smallest text (12.75 px) is still 20 px
  * fitted into a 1080 px slide, and the lowest a cell may be (its 13 px
- * value's line box is 15 px; at 21 px location's 18 steps at 8 words,
- * with the title on three lines, fit). */
+ * value's line box is 15 px, a row label's 16.3; at 17 px general's 23
+ * steps at 10 words, with the title on two lines, fit). */
 #define SVG_LEGIBLE_H (1080 * SVG_FS_SUB * 3 / 4 / 20)
-#define SVG_CELL_H_MIN 21
+#define SVG_CELL_H_MIN 17
 
 /* Whether a panel draws a window's marks (svg_windows). */
 static int svg_windowed(const struct svg_lay *L)
@@ -465,8 +486,12 @@ static void svg_centre_rows(struct svg_lay *L, int w)
 /* Each panel's row labels and width, and the panels' positions, per_row a
  * row, and each architecture on rows of its own; returns the height of
  * the panels. */
+static int svg_shade_lay(struct svg_lay *L);
+
 static int svg_lay_panels(struct svg_lay *L)
 {
+	if (L->shade)
+		return svg_shade_lay(L);
 	int x = 0, tallest = 0, y = 0, widest_row = 0, row = 0, first = 0;
 	for (int k = 0; k < L->count; k++) {
 		if (k > 0 && (k - first == L->per_row ||
@@ -510,6 +535,69 @@ static int svg_lay_panels(struct svg_lay *L)
 	return y + L->head + L->band + tallest * L->ch;
 }
 
+/* The overview in shades: SVG_SHADE_GAP between two panels, cells
+ * SVG_SHADE_W_MIN wide at least and SVG_SHADE_H_MIN high (a source
+ * word's line box is 16.3 px), and the width it keeps to, under
+ * SVG_LEGIBLE_W. */
+#define SVG_SHADE_GAP 24
+#define SVG_SHADE_W_MIN 6
+#define SVG_SHADE_H_MIN 18
+#define SVG_SHADE_FIT_W 1200
+
+/* The overview's panels, per_row a row, for cells L->cw by L->ch: each
+ * panel a column a step and a row a source word, the source words down
+ * the left of the first panel of each row, the scorer's name over the
+ * grid; returns the height of the panels. */
+static int svg_shade_panels(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
+	int label = 0, x = 0, y = 0, row = 0, widest_row = 0;
+	for (int i = 0; i < tr->n; i++)
+		label = svg_max(label, svg_width(svg_cols(
+			tr->m->src.words[tr->src[i]]), SVG_FS_LABEL, 0));
+	const int rowh = L->head + tr->n * L->ch;
+	for (int k = 0; k < L->count; k++) {
+		if (k > 0 && k % L->per_row == 0) { /* a new row */
+			row++;
+			y += rowh + SVG_GAP;
+			widest_row = svg_max(widest_row, x - SVG_SHADE_GAP);
+			x = 0;
+		}
+		int grid = L->ptr[k]->runs[L->prun[k]].nsteps * L->cw;
+		int hw = svg_width(svg_head_text(NULL, L, k), SVG_FS_HEAD, 1);
+		L->rl[k] = k % L->per_row == 0 ? label + SVG_LABEL_GAP : 0;
+		L->pw[k] = L->rl[k] + svg_max(grid, hw);
+		L->px[k] = x;
+		L->py[k] = y;
+		L->prow[k] = row;
+		L->gx[k] = x + L->rl[k] + (L->pw[k] - L->rl[k] - grid) / 2;
+		x += L->pw[k] + SVG_SHADE_GAP;
+	}
+	widest_row = svg_max(widest_row, x - SVG_SHADE_GAP);
+	if (row > 0)
+		svg_centre_rows(L, widest_row);
+	L->width = widest_row + 2 * SVG_MARGIN;
+	return y + rowh;
+}
+
+/* The overview's panels per_row a row, in the widest cells, down to
+ * SVG_SHADE_W_MIN, that keep it SVG_SHADE_FIT_W wide; returns their
+ * height. */
+static int svg_shade_lay(struct svg_lay *L)
+{
+	int ph = 0;
+	for (L->cw = SVG_CELL_H; L->cw >= SVG_SHADE_W_MIN; L->cw--) {
+		ph = svg_shade_panels(L);
+		if (L->width <= SVG_SHADE_FIT_W)
+			break;
+	}
+	if (L->cw < SVG_SHADE_W_MIN) { /* too wide even so */
+		L->cw = SVG_SHADE_W_MIN;
+		ph = svg_shade_panels(L);
+	}
+	return ph;
+}
+
 /* The window's heatmap_note (fixed's: why one column is lit) as a
  * subtitle line of its own, when the window has one and a step recorded
  * its window. */
@@ -519,6 +607,8 @@ static void svg_lay_note(struct svg_lay *L, const struct trace *tr)
 	if (fmt_heat_window_note(tr, L->prun[0], L->wnote, sizeof L->wnote))
 		L->nsub++;
 }
+
+static void svg_lay_fit(struct svg_lay *L);
 
 /* Lays out the whole picture: run `run` of trs[0], or every run of each
  * of the ntrs traces. */
@@ -552,6 +642,25 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 	if (!L->title) /* out of memory: no title */
 		L->title = calloc(1, 1);
 	svg_lay_columns(L);
+	svg_lay_fit(L);
+	/* numbers that would be under 20 px on a slide: the picture in
+	 * shades (doc/heatmap.md) */
+	if (L->width > SVG_LEGIBLE_W || L->height > SVG_LEGIBLE_H) {
+		L->shade = 1;
+		L->rot = 0;
+		L->band = 0;
+		L->over = 0;
+		L->nsub++; /* svg_shade_note */
+		svg_lay_fit(L);
+	}
+}
+
+/* The rows of panels, the cells' height, the title's lines, the width
+ * and every position, for the columns svg_lay_columns() chose (or, in
+ * shades, svg_shade_lay() chooses). */
+static void svg_lay_fit(struct svg_lay *L)
+{
+	const struct trace *tr = L->tr;
 	L->ch = SVG_CELL_H;
 	int ph;
 	/* as many panels a row as make the picture largest when it is
@@ -587,14 +696,20 @@ static void svg_lay(struct svg_lay *L, const struct trace *const *trs,
 		     (svg_max(lines, 2) - 1 + L->nsub) * SVG_LINE + 12 +
 		     SVG_SUB_DROP + 28 +
 		     SVG_BAR_H + 6 + SVG_FS_TICK;
-	while (ph + chrome > SVG_LEGIBLE_H && L->ch > SVG_CELL_H_MIN &&
-	       !svg_windowed(L)) {
+	while (ph + chrome > SVG_LEGIBLE_H &&
+	       L->ch > (L->shade ? SVG_SHADE_H_MIN : SVG_CELL_H_MIN) &&
+	       (L->shade || !svg_windowed(L))) {
 		L->ch--;
 		ph = svg_lay_panels(L);
 	}
 	L->ntitle = lines;
 	int textw = svg_width(L->tcols, SVG_FS_TITLE, 1);
-	textw = svg_max(textw, svg_width(SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	textw = svg_max(textw, svg_width(L->shade ? SVG_SHADE_SUB1_COLS
+					 : SVG_SUB1_COLS, SVG_FS_SUB, 0));
+	if (L->shade)
+		textw = svg_max(textw, svg_width(svg_max(
+			svg_cols(_(svg_shade_note)),
+			svg_cols(_(svg_shade_note1))), SVG_FS_SUB, 0));
 	if (L->wnote[0])
 		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
 						 SVG_FS_SUB, 0));
@@ -667,7 +782,7 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 	fprintf(out, "<text class=\"subtitle\" x=\"%d\" y=\"%d\" "
 		"font-size=\"%d\" fill=\"%s\">%s%s%s%s</text>\n", x, y,
 		SVG_FS_SUB, SVG_MUTED, _(svg_sub1a), L->sym, svg_subscript,
-		_(svg_sub1b));
+		L->shade ? _(svg_shade_sub1b) : _(svg_sub1b));
 	y += SVG_SUB_DROP; /* below the subtitle's subscript */
 	if (tr->ntgt) {
 		y += SVG_LINE;
@@ -685,6 +800,11 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 		svg_esc(out, L->wnote);
 		fputs("</text>\n", out);
 	}
+	if (L->shade) /* where the numbers are */
+		fprintf(out, "<text class=\"subtitle shade-note\" x=\"%d\" "
+			"y=\"%d\" font-size=\"%d\" fill=\"%s\">%s</text>\n", x,
+			y + SVG_LINE, SVG_FS_SUB, SVG_MUTED, L->count > 1 ?
+			_(svg_shade_note) : _(svg_shade_note1));
 	fputs("</g>\n", out);
 }
 
@@ -745,15 +865,14 @@ static void svg_row_labels(FILE *out, const struct svg_lay *L, int k,
 	fputs("</g>\n", out);
 }
 
-/* One cell: its rect, with a tooltip, and its value. */
-static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
-		     int i, int gx, int gy, const double *alpha, int best)
+/* The rect of the cell of step t and source word i at x, y, weight a,
+ * with its tooltip: "α_t,i = 0.1234: OUTPUT ← SOURCE". */
+static void svg_cell_rect(FILE *out, const struct svg_lay *L, int k, int t,
+			  int i, int x, int y, double a)
 {
 	const struct trace *tr = L->ptr[k];
 	int run = L->prun[k];
 	char hex[8], buf[NUM_BUFSZ];
-	int x = gx + i * L->cw, y = gy + (t - 1) * L->ch;
-	double a = alpha[i];
 	fmt_svg_ramp(a, hex);
 	num_fixed(buf, a, L->prec);
 	fprintf(out, "<rect class=\"cell\" x=\"%d\" y=\"%d\" width=\"%d\" "
@@ -764,6 +883,17 @@ static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
 	fputs(" ← ", out);
 	svg_esc(out, tr->m->src.words[tr->src[i]]);
 	fputs("</title></rect>\n", out);
+}
+
+/* One cell: its rect, with a tooltip, and its value. */
+static void svg_cell(FILE *out, const struct svg_lay *L, int k, int t,
+		     int i, int gx, int gy, const double *alpha, int best)
+{
+	char buf[NUM_BUFSZ];
+	int x = gx + i * L->cw, y = gy + (t - 1) * L->ch;
+	double a = alpha[i];
+	svg_cell_rect(out, L, k, t, i, x, y, a);
+	num_fixed(buf, a, L->prec);
 	fprintf(out, "<text class=\"value\" x=\"%d\" y=\"%d\" fill=\"%s\"%s>"
 		"%s</text>\n", x + L->cw / 2, svg_baseline(L, y, SVG_FS_CELL),
 		fmt_svg_dark(a) ? "#ffffff" : "#000000",
@@ -869,6 +999,79 @@ static void svg_grid(FILE *out, const struct svg_lay *L, int k, int gx,
 	svg_windows(out, L, k, gx, gy);
 }
 
+/* A local window's marks on panel k in shades, whose cells hold no
+ * number: each step's window outlined down its column, p_t a dot at its
+ * place in the column, and the path from each dot to the next. */
+static void svg_shade_windows(FILE *out, const struct svg_lay *L, int k,
+			      int gx, int gy)
+{
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k], any = 0;
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const struct trace_rec *w = trace_find(tr, REC_WINDOW, run, t, 0);
+		if (!w)
+			continue;
+		const double *b = trace_op(w, "window")->v;
+		double pt = trace_op(w, "p")->v[0];
+		int x = gx + (t - 1) * L->cw, lo = (int)b[0], hi = (int)b[1];
+		double cx = x + L->cw / 2.0, cy = gy + (pt - 0.5) * L->ch;
+		if (!any)
+			fputs("<g class=\"window\" fill=\"none\" stroke=\"#d62728\" "
+			      "stroke-width=\"2\">\n", out);
+		any = 1;
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\">"
+			"<title>window %d .. %d</title></rect>\n", x + 1,
+			gy + (lo - 1) * L->ch + 1, L->cw - 2,
+			(hi - lo + 1) * L->ch - 2, lo, hi);
+		fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" "
+			"r=\"2.5\" stroke-width=\"1\" fill=\"#d62728\"><title>"
+			"p_%d = %.4f</title></circle>\n", cx, cy, t, pt);
+		const struct trace_rec *nx = t < tr->runs[run].nsteps ?
+			trace_find(tr, REC_WINDOW, run, t + 1, 0) : NULL;
+		if (nx)
+			fprintf(out, "<line class=\"pt-path\" x1=\"%.1f\" "
+				"y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", cx, cy,
+				cx + L->cw, gy + (trace_op(nx, "p")->v[0] - 0.5)
+				* L->ch);
+	}
+	if (any)
+		fputs("</g>\n", out);
+}
+
+/* Panel k of the overview in shades at gx, gy: the source words down the
+ * left of the first panel of a row, then a column a step, a row a source
+ * word, each cell shaded with its tooltip and no number. */
+static void svg_shade_grid(FILE *out, const struct svg_lay *L, int k,
+			   int gx, int gy)
+{
+	const struct trace *tr = L->ptr[k];
+	int run = L->prun[k];
+	if (L->rl[k]) {
+		fprintf(out, "<g class=\"row-labels\" font-size=\"%d\" "
+			"fill=\"%s\" text-anchor=\"end\">\n", SVG_FS_LABEL,
+			SVG_TEXT);
+		for (int i = 0; i < tr->n; i++) {
+			fprintf(out, "<text class=\"source-label\" x=\"%d\" "
+				"y=\"%d\">", gx - SVG_LABEL_GAP,
+				svg_baseline(L, gy + i * L->ch, SVG_FS_LABEL));
+			svg_esc(out, tr->m->src.words[tr->src[i]]);
+			fputs("</text>\n", out);
+		}
+		fputs("</g>\n", out);
+	}
+	fputs("<g class=\"cells\">\n", out);
+	double *one = xcalloc((size_t)tr->n, sizeof *one);
+	for (int t = 1; t <= tr->runs[run].nsteps; t++) {
+		const double *a = fmt_heat_row(tr, run, t, L->drawn, one);
+		for (int i = 0; a && i < tr->n; i++)
+			svg_cell_rect(out, L, k, t, i, gx + (t - 1) * L->cw,
+				      gy + i * L->ch, a[i]);
+	}
+	free(one);
+	fputs("</g>\n", out);
+	svg_shade_windows(out, L, k, gx, gy);
+}
+
 /* Panel k: its heading when there are several, the source words, the
  * output words and the grid. */
 static void svg_panel(FILE *out, const struct svg_lay *L, int k)
@@ -884,14 +1087,19 @@ static void svg_panel(FILE *out, const struct svg_lay *L, int k)
 	if (L->head) {
 		fprintf(out, "<text class=\"panel-title\" x=\"%d\" y=\"%d\" "
 			"font-size=\"%d\" font-weight=\"bold\" fill=\"%s\" "
-			"text-anchor=\"middle\">", L->px[k] + L->pw[k] / 2,
+			"text-anchor=\"middle\">", L->px[k] + L->rl[k] * L->shade +
+			(L->pw[k] - L->rl[k] * L->shade) / 2,
 			L->top + L->py[k] + SVG_FS_HEAD, SVG_FS_HEAD, SVG_TEXT);
 		svg_head_text(out, L, k);
 		fputs("</text>\n", out);
 	}
-	svg_col_labels(out, L, gx, gy);
-	svg_row_labels(out, L, k, gx, gy);
-	svg_grid(out, L, k, gx, gy);
+	if (L->shade) {
+		svg_shade_grid(out, L, k, gx, gy);
+	} else {
+		svg_col_labels(out, L, gx, gy);
+		svg_row_labels(out, L, k, gx, gy);
+		svg_grid(out, L, k, gx, gy);
+	}
 	fputs("</g>\n", out);
 }
 

@@ -76,9 +76,43 @@ static void gs_boxes(FILE *out, const struct gs_lay *L,
 		2 * GS_CELL, 2 * GS_CELL);
 }
 
-/* The path: a line from each glimpse's corner to the next, then a
- * numbered disc on each corner. */
+/* The cell of the two-pixel margin round the image (cx, cy, in pixels
+ * from the image's top left) nearest to glimpse t's corner and not taken
+ * by an earlier glimpse: its number goes in a disc in that cell's middle.
+ * Frames run on the lattice lines and the margin holds no pixel's number,
+ * so a number there crosses no frame and meets no text (a number on the
+ * corner itself sat on the lines of the other glimpses' frames).  The
+ * margin has at least 20 cells, more than GLIMPSE_MAX_STEPS. */
+static void gs_badge_cell(const struct pgm_image *im,
+			  const struct glimpse_trace *tr, int t,
+			  int *cx, int *cy)
+{
+	long best = -1;
+	for (int y = -2; y < im->height + 2; y++)
+		for (int x = -2; x < im->width + 2; x++) {
+			int taken = 0, bx, by;
+			if (x >= 0 && x < im->width && y >= 0 && y < im->height)
+				continue;
+			for (int u = 0; u < t; u++) {
+				gs_badge_cell(im, tr, u, &bx, &by);
+				taken |= bx == x && by == y;
+			}
+			/* in half pixels: the cell's middle from the corner */
+			long dx = 2 * x + 1 - 2 * tr->st[t].col;
+			long dy = 2 * y + 1 - 2 * tr->st[t].row;
+			if (!taken && (best < 0 || dx * dx + dy * dy < best)) {
+				best = dx * dx + dy * dy;
+				*cx = x;
+				*cy = y;
+			}
+		}
+}
+
+/* The path: a line from each glimpse's corner to the next, a dot on
+ * each corner, and a thin line from the dot to the glimpse's number in
+ * the margin (gs_badge_cell). */
 static void gs_path(FILE *out, const struct gs_lay *L,
+		    const struct pgm_image *im,
 		    const struct glimpse_trace *tr)
 {
 	fputs("<g class=\"path\" stroke=\"#ffbf00\" stroke-width=\"5\" "
@@ -92,11 +126,19 @@ static void gs_path(FILE *out, const struct gs_lay *L,
 		"font-weight=\"bold\" text-anchor=\"middle\">\n", GS_FS);
 	for (int t = 0; t < tr->steps; t++) {
 		int x = gs_at(L->left, tr->st[t].col);
-		int y = gs_at(L->top, tr->st[t].row);
+		int y = gs_at(L->top, tr->st[t].row), cx, cy;
+		gs_badge_cell(im, tr, t, &cx, &cy);
+		int bx = gs_at(L->left, cx) + GS_CELL / 2;
+		int by = gs_at(L->top, cy) + GS_CELL / 2;
+		fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"%s\" stroke-width=\"2\"/>\n<circle cx=\"%d\" "
+			"cy=\"%d\" r=\"8\" fill=\"%s\" stroke=\"#ffffff\" "
+			"stroke-width=\"2\"/>\n", x, y, bx, by, gs_colour[t], x,
+			y, gs_colour[t]);
 		fprintf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"17\" fill=\"%s\" "
 			"stroke=\"#ffffff\" stroke-width=\"2\"/>\n<text x=\"%d\" "
-			"y=\"%d\" fill=\"#ffffff\">%d</text>\n", x, y,
-			gs_colour[t], x, y + GS_FS / 3, t + 1);
+			"y=\"%d\" fill=\"#ffffff\">%d</text>\n", bx, by,
+			gs_colour[t], bx, by + GS_FS / 3, t + 1);
 	}
 	fputs("</g>\n", out);
 }
@@ -165,13 +207,13 @@ int glimpse_fmt_svg(FILE *out, const struct glimpse_model *m,
 		"font-size=\"%d\" fill=\"%s\">", GS_MARGIN, GS_MARGIN +
 		GS_FS_TITLE + GS_LINE, GS_FS, GS_MUTED);
 	fmt_svg_text(out, _("solid: the fovea (2×2 pixels); dashed: the "
-			    "periphery (4×4, averaged to 2×2); the discs: the "
-			    "path"));
+			    "periphery (4×4, averaged to 2×2); dots: the path, "
+			    "numbered in the margin"));
 	fputs("</text>\n", out);
 	image_svg_pixels(out, im, L.left, L.top, GS_CELL);
 	for (int t = 0; t < tr->steps; t++)
 		gs_boxes(out, &L, &tr->st[t], t);
-	gs_path(out, &L, tr);
+	gs_path(out, &L, im, tr);
 	gs_legend(out, &L, m, tr);
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;

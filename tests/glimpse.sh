@@ -95,6 +95,51 @@ for r, st in zip(foveas, doc["steps"]):
 PY
 fi
 
+# Each glimpse's number: in a disc in the middle of a cell of the
+# two-pixel margin round the image (where no frame line runs and no
+# pixel's number is), the free one nearest its corner, in the order of
+# the glimpses; a dot on the corner and a line from it to the number.
+if [ -n "${PYTHON3:-}" ] && [ "$PYTHON3" != no ]; then
+	for f in "$img"/train/box-y0-x0.pgm "$img"/heldout/dot-y2-x2.pgm "$img"/train/bar-x0.pgm; do
+		b=$(basename "$f" .pgm)
+		"$ATTN_TRACE" glimpse -f svg -o "$TMP/n-$b.svg" "$f"
+		"$ATTN_TRACE" glimpse -f json "$f" >"$TMP/n-$b.json"
+		check "$b: each glimpse's number sits in the margin cell nearest its corner" "$PYTHON3" - "$TMP/n-$b.svg" "$TMP/n-$b.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+svg, doc = ET.parse(sys.argv[1]).getroot(), json.load(open(sys.argv[2]))
+W, H, S = doc["width"], doc["height"], 64
+left, top = 30 + 2 * S, 30 + 28 + 2 * 34 + 2 * S
+g = [g for g in svg.iter(ns + "g") if g.get("class") == "corners"][0]
+texts = {t.text: t for t in g.iter(ns + "text")}
+circles = [(int(c.get("cx")), int(c.get("cy")), int(c.get("r")))
+           for c in g.iter(ns + "circle")]
+lines = [tuple(int(l.get(k)) for k in ("x1", "y1", "x2", "y2"))
+         for l in g.iter(ns + "line")]
+margin = [(x, y) for y in range(-2, H + 2) for x in range(-2, W + 2)
+          if not (0 <= x < W and 0 <= y < H)]
+taken = []
+for k, st in enumerate(doc["steps"]):
+    R, C = st["corner"]
+    free = [c for c in margin if c not in taken]
+    d = lambda c: (c[0] + 0.5 - C) ** 2 + (c[1] + 0.5 - R) ** 2
+    best = min(d(c) for c in free)
+    cells = [c for c in free if d(c) == best]
+    t = texts[str(k + 1)]
+    bx, by = int(t.get("x")), int(t.get("y")) - 22 // 3
+    cell = ((bx - left - S // 2) // S, (by - top - S // 2) // S)
+    assert (bx - left - S // 2) % S == 0 and (by - top - S // 2) % S == 0, \
+        (k, bx, by)
+    assert cell in cells, (k + 1, cell, cells)
+    taken.append(cell)
+    x, y = left + C * S, top + R * S
+    assert (x, y, 8) in circles and (bx, by, 17) in circles, (k + 1, circles)
+    assert (x, y, bx, by) in lines, (k + 1, lines)
+assert len(set(taken)) == len(taken) == len(texts), taken
+PY
+	done
+fi
+
 # No frame line crosses a pixel's number: each edge of each fovea and
 # periphery box, widened by half its stroke, misses every number's box,
 # estimated from DejaVu Sans's advances (a digit 0.636 em, '.' 0.318 em;

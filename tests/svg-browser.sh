@@ -2,7 +2,8 @@
 # svg-browser.sh: every kind of SVG picture attn-trace writes (heatmap of
 # every variant, step diagram of every step and variant, self-attention's
 # heatmap and line diagram, cross-attention, the gradient paths, accuracy,
-# caption, glimpse, image), at 1, 3, 8 and 12 source words, loaded one by
+# caption, glimpse, image, the caption model's step diagram), at every
+# length from 1 to 12 source words (a caption of each length), loaded one by
 # one in ONE headless Chromium and fitted into 1920x1080 as on a slide;
 # every text measured: none under 20 px, no two that meet (0.5 px of
 # tolerance), none outside its picture (tests/svg_browser.py,

@@ -40,12 +40,12 @@ done
 # the heatmap: 20 px at 1920 wide for every variant at every length (the
 # title broken over lines as the sentence grows); its column labels turn
 # 45 degrees, so it is held to the size, as self-attention's are.
-# --scorer=all lays its panels out for a 16:9 slide instead, and
-# tests/svg-browser.sh measures it fitted into 1920x1080 (where it is
-# still under 20 px: see KNOWN in tests/svg_browser.py)
+# --scorer=all in one file lays its panels out for a 16:9 slide, in
+# shades when its numbers would be under 20 px there (tests/svg-browser.sh
+# measures it fitted into 1920x1080 too)
 for n in 1 3 8 12; do
 	eval "s=\$S$n"
-	for opt in "" "--arch=all" "--window=local-m" \
+	for opt in "" "--arch=all" "--scorer=all" "--window=local-m" \
 		"--model=localp4 --window=local-p" "--hard" "--input-feeding"; do
 		# shellcheck disable=SC2086
 		"$ATTN_TRACE" heatmap $opt -o "$TMP/heat.svg" $s 2>"$TMP/err"

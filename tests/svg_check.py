@@ -8,7 +8,9 @@
         cell a weight, the weights written with PRECISION digits in row
         order, the source words across the top, the output words down the
         side, "(target X)" exactly where teacher forcing wanted another
-        word, and darker cells for larger weights.
+        word, and darker cells for larger weights; or, for the overview
+        of several scorers in shades, no numbers, a column a step and a
+        row a source word, each cell's weight and words in its tooltip.
 
     svg_check.py png PNG SVG SCALE
         PNG (Chromium's screenshot of SVG at device scale SCALE) has the
@@ -71,13 +73,16 @@ def check_root(root):
     return w, h
 
 
-def check_panel(panel, run, doc, prec):
+def check_panel(panel, run, doc, prec, shade=False):
     steps = run["steps"]
     n = len(doc["source"])
     cells = find_class(panel, "rect", "cell")
     if len(cells) != n * len(steps):
         fail("%s: %d cells, expected %d x %d" % (run["scorer"], len(cells),
                                                  len(steps), n))
+    if shade:
+        check_shade_panel(panel, cells, run, doc, prec)
+        return
     values = [text_of(e) for e in find_class(panel, "text", "value")]
     want = ["%.*f" % (prec, w) for st in steps for w in st["weights"]]
     if values != want:
@@ -89,6 +94,43 @@ def check_panel(panel, run, doc, prec):
     check_rows(panel, run, doc)
     check_shades(cells, [w for st in steps for w in st["weights"]],
                  run["scorer"])
+
+
+def check_shade_panel(panel, cells, run, doc, prec):
+    """The overview in shades: no numbers written, a column a step and a
+    row a source word (cell t, i at the t-th x and the i-th y), each
+    cell's tooltip "α_t,i = WEIGHT: OUTPUT ← SOURCE", the scorer's name as
+    the heading, and the source words down the left or not at all."""
+    name, n = run["scorer"], len(doc["source"])
+    if find_class(panel, "text", "value"):
+        fail("%s: numbers written in shades" % name)
+    heads = [text_of(e) for e in find_class(panel, "text", "panel-title")]
+    if heads != [name]:
+        fail("%s: heading %s" % (name, heads))
+    labels = [text_of(e) for e in find_class(panel, "text", "source-label")]
+    if labels not in ([], doc["source"]):
+        fail("%s: source words %s" % (name, labels))
+    xs = sorted({float(c.get("x")) for c in cells})
+    ys = sorted({float(c.get("y")) for c in cells})
+    if len(xs) != len(run["steps"]) or len(ys) != n:
+        fail("%s: %d columns and %d rows, expected %d and %d" % (
+            name, len(xs), len(ys), len(run["steps"]), n))
+    k = 0
+    for t, st in enumerate(run["steps"], 1):
+        for i, w in enumerate(st["weights"]):
+            c = cells[k]
+            k += 1
+            if (float(c.get("x")), float(c.get("y"))) != (xs[t - 1], ys[i]):
+                fail("%s: cell %d,%d at %s,%s" % (name, t, i + 1,
+                                                 c.get("x"), c.get("y")))
+            tip = text_of(c.find(NS + "title"))
+            want = "%s_%d,%d = %.*f: %s \u2190 %s" % (
+                tip.split("_")[0], t, i + 1, prec, w,
+                st["output"]["token"], doc["source"][i])
+            if tip != want:
+                fail("%s: tooltip %r, expected %r" % (name, tip, want))
+    check_shades(cells, [w for st in run["steps"] for w in st["weights"]],
+                 name)
 
 
 def check_rows(panel, run, doc):
@@ -136,10 +178,14 @@ def check_svg(svg_path, json_path, prec):
     panels = find_class(root, "g", "panel")
     if len(panels) != len(doc["runs"]):
         fail("%d panels for %d runs" % (len(panels), len(doc["runs"])))
+    shade = bool(find_class(root, "text", "subtitle shade-note"))
+    if shade and not any(find_class(p, "text", "source-label")
+                         for p in panels):
+        fail("in shades, no panel names the source words")
     for panel, run in zip(panels, doc["runs"]):
         if panel.get("id") != "run-" + run["scorer"]:
             fail("panel %r for run %r" % (panel.get("id"), run["scorer"]))
-        check_panel(panel, run, doc, prec)
+        check_panel(panel, run, doc, prec, shade)
 
 
 def png_read(path):
