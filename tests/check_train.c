@@ -1402,9 +1402,10 @@ START_TEST(test_hard_loss_matches_trace)
 		t.work.window_size = 1;
 		train_view(&v, &t.lay, t.theta, &d);
 		for (int sc = 0; sc < SCORER_COUNT; sc++) {
-			const struct trace_cfg cfg = { window, 1, SELECTION_hard,
-						       40 + k + (unsigned)sc,
-						       0, 0, 0, 0 };
+			const struct trace_cfg cfg = {
+				.window = window, .window_size = 1,
+				.selection = SELECTION_hard,
+				.seed = 40 + k + (unsigned)sc };
 			const struct train_pair *p = &d.pairs[0];
 			struct trace tr;
 			struct errbuf err;
