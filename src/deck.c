@@ -559,6 +559,9 @@ static const char *deck_heading(char *buf, size_t size, const struct deck *dk,
 	if (s->kind == DECK_ALIGN)
 		snprintf(buf, size, _("Every step's weights %s_t,i"),
 			 trace_weight_symbol(dk->tr));
+	else if (s->t == 0 && dk->tr->enc) /* an image's cells */
+		snprintf(buf, size, _("Encoding: the image, cell by cell%s"),
+			 part);
 	else if (s->t == 0)
 		snprintf(buf, size, _("Encoding: the source, word by word%s"),
 			 part);
@@ -574,9 +577,15 @@ static void deck_sub(FILE *out, const struct deck *dk, const struct deck_slide *
 	const struct trace_run *ru = &dk->tr->runs[0];
 	const struct vocab *v = &dk->tr->m->tgt;
 	fputs("<p class=\"sub\">", out);
-	if (s->kind == DECK_ALIGN) {
+	if (s->kind == DECK_ALIGN && dk->tr->enc) {
+		fputs(_("a row for each step, its output word first; a column "
+			"for each cell of the image"), out);
+	} else if (s->kind == DECK_ALIGN) {
 		fputs(_("a row for each step, its output word first; a column "
 			"for each source word"), out);
+	} else if (s->t == 0 && dk->tr->enc) {
+		deck_math(out, _("each cell's pixels patch_i and its "
+			  "annotation h_i"));
 	} else if (s->t == 0) {
 		deck_math(out, _("each word's embedding x_i and the encoder's "
 			  "state h_i"));

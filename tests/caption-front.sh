@@ -140,6 +140,10 @@ sys.exit(not (len(g) == 1 and len(cells) == 9 and
 run_cmd deck --model=caption4 -o "$TMP/deck.html" "$img/train/bar-x0.pgm"
 expect_status 0 "deck --model=caption4 IMAGE"
 check "deck: the slides name the cells" grep -q "bottom-right" "$TMP/deck.html"
+check "deck: the encoding is an image's, cell by cell, with no word or embedding" \
+	sh -c "grep -q 'Encoding: the image, cell by cell' '$TMP/deck.html' &&
+	       grep -q 'column for each cell of the image' '$TMP/deck.html' &&
+	       ! grep -q 'word by word\|embedding x\|for each source word' '$TMP/deck.html'"
 check "deck: each step's picture writes the JSON's weights over the image" \
 	"$PYTHON3" -c 'import json, re, sys
 html = open(sys.argv[1], encoding="utf-8").read()
