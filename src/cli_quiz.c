@@ -594,6 +594,20 @@ static int cli_quiz_loop(struct cli_quiz_run *qr, const char *sentence)
 	return cli_flush();
 }
 
+/* The glimpse quiz's kinds from their table, "place, draw, ... and
+ * reinforce", into buf. */
+static char *cli_quiz_kinds(char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < GLIMPSE_QUIZ_COUNT && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+				      k == 0 ? "" : k == GLIMPSE_QUIZ_COUNT - 1
+				      ? _(" and ") : _(", "),
+				      glimpse_quiz_name(k));
+	return buf;
+}
+
 /* The quiz on a glimpse model's trace of the image argv[optind], its
  * places drawn with --seed.  Returns the exit status. */
 static int cli_quiz_glimpse(const struct cli_quiz_opts *o, int argc,
@@ -607,10 +621,11 @@ static int cli_quiz_glimpse(const struct cli_quiz_opts *o, int argc,
 		return cli_usage_errorf("%s asks about a model of words; %s "
 					"is a glimpse model", o->word_only,
 					o->model_path);
+	char kinds[160];
 	if (o->stages_given)
-		return cli_usage_error("--stage: a glimpse model's questions "
-			"are place, draw, retina, glimpse, core, class and "
-			"reinforce");
+		return cli_usage_errorf("--stage: a glimpse model's questions "
+					"are %s", cli_quiz_kinds(kinds,
+								 sizeof kinds));
 	if (argc - optind != 1)
 		return cli_usage_error("a glimpse quiz asks about one image: "
 				       "give its PGM file");
@@ -639,10 +654,11 @@ int cli_quiz(int argc, char **argv)
 		return rc < 0 ? cli_flush() : rc;
 	if (o.model_path && glimpse_model_is(o.model_path))
 		return cli_quiz_glimpse(&o, argc, argv);
+	char kinds[160];
 	if (o.gkinds)
-		return cli_usage_error("--stage: place, draw, retina, glimpse, "
-			"core, class and reinforce ask about a glimpse model "
-			"(--model=glimpse6)");
+		return cli_usage_errorf("--stage: %s ask about a glimpse model "
+					"(--model=glimpse6)",
+					cli_quiz_kinds(kinds, sizeof kinds));
 	if (o.arch == ARCH_ALL && o.model_path) {
 		return cli_usage_error("--arch=all asks about the built-in model "
 				       "of each architecture; drop --model");

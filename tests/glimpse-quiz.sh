@@ -59,6 +59,18 @@ run_cmd quiz --model=glimpse6 --seed=5 --key "$img/train/bar-x0.pgm"
 check "the key holds the answers of --answers" \
 	grep -qF "$(sed -n 1p "$TMP/answers")" "$TMP/out"
 
+# the kinds that --help, doc/quiz.md and the errors name are the
+# registry's (glimpse_quiz_name, as options --values lists them)
+kinds=$("$AT" options --values=stage quiz | sed '1,/^hard-draw$/d' | tr '\n' ' ')
+check "the registry has the seven kinds" test "$kinds" = \
+	"place draw retina glimpse core class reinforce "
+list=$(echo "$kinds" | sed 's/ $//; s/ \([a-z]*\)$/ or \1/; s/ /, /g; s/, or,/ or/')
+check "quiz --help names the registry's kinds ($list)" \
+	sh -c "'$AT' quiz --help | tr '\n' ' ' | tr -s ' ' | grep -qF \"$list\""
+check "doc/quiz.md's table has a row for each kind, in its order" \
+	test "$(sed -n 's/^| `\([a-z-]*\)`.*/\1/p' "$top/doc/quiz.md" |
+		sed '1,/^hard-draw$/d' | tr '\n' ' ')" = "$kinds"
+
 # refusals: exit 2 with a message, nothing on standard output
 run_cmd quiz --model=glimpse6 --stage=scoring "$img/train/bar-x0.pgm"
 expect_status 2 "--stage=scoring on a glimpse model"
