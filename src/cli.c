@@ -1266,3 +1266,15 @@ int cli_main(int argc, char **argv)
 		return rc < 0 ? cli_flush() : rc;
 	return cli_done(run(argc, argv, &o));
 }
+
+int cli_term_tui_ok(void)
+{
+	char why[160];
+	if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
+	    cli_term_usable(why, sizeof why))
+		return 1;
+	cli_messagef(_("--tui needs a terminal that can draw the stepper%s%s"),
+		     isatty(STDOUT_FILENO) ? ": " : "",
+		     isatty(STDOUT_FILENO) ? why : "");
+	return 0;
+}

@@ -230,4 +230,9 @@ struct option;
 int cli_option_error(int c, char **argv, int optind_now,
 		     const struct option *longopts);
 
+/* 1 if --tui can run: standard input and output are terminals that
+ * cli_term_usable() accepts; else 0 after the message "--tui needs a
+ * terminal that can draw the stepper: WHY" (glimpse and calc --tui). */
+int cli_term_tui_ok(void);
+
 #endif

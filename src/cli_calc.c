@@ -5,11 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "calc.h"
 #include "calc_view.h"
-#include "cli_term.h"
 #include "cli.h"
 #include "cli_calc.h"
 #include "cli_options.h"
@@ -143,14 +141,8 @@ static int cli_calc_key(void *ctx, int key, int page_rows)
 static int cli_calc_tui(const struct cli_calc_opts *o, const struct calc *c)
 {
 	static struct calc_view v;
-	char why[160];
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
-	    !cli_term_usable(why, sizeof why)) {
-		cli_messagef(_("--tui needs a terminal that can draw the "
-			     "stepper%s%s"), isatty(STDOUT_FILENO) ? ": " : "",
-			     isatty(STDOUT_FILENO) ? why : "");
+	if (!cli_term_tui_ok())
 		return EXIT_DATA;
-	}
 	calc_view_init(&v, c, o->fo.precision, 80);
 	struct tui_screens sc = { &v, cli_calc_render, cli_calc_key,
 				  &v.scroll, NULL };

@@ -308,14 +308,8 @@ static int cli_glimpse_tui(const struct cli_glimpse_opts *o,
 			   const struct glimpse_trace *tr)
 {
 	static struct glimpse_view v;
-	char why[160];
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
-	    !cli_term_usable(why, sizeof why)) {
-		cli_messagef(_("--tui needs a terminal that can draw the "
-			     "stepper%s%s"), isatty(STDOUT_FILENO) ? ": " : "",
-			     isatty(STDOUT_FILENO) ? why : "");
+	if (!cli_term_tui_ok())
 		return EXIT_DATA;
-	}
 	glimpse_view_init(&v, m, o->model, im, name, tr, o->precision,
 			  o->ascii, 80);
 	struct tui_screens sc = { &v, cli_glimpse_render, cli_glimpse_key,
