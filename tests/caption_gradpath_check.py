@@ -38,7 +38,7 @@ sys.dont_write_bytecode = True
 import torch_check as tc  # noqa: E402
 from caption_torch_check import (CaptionTorch, read_patch_sections,  # noqa
                                  read_pgm)
-from gradpath_torch_check import KEYS, grads  # noqa: E402
+from gradpath_torch_check import KEYS, split  # noqa: E402
 
 
 def loss_at(model, image, target, scorer, T, cut):
@@ -78,25 +78,10 @@ def loss_at(model, image, target, scorer, T, cut):
 
 
 def paths(model, image, target, scorer, T):
-    torch = model.torch
-    L, nodes, _ = loss_at(model, image, target, scorer, T, None)
-    total = torch.stack(grads(torch, L, nodes))
-    direct, rec = [], []
-    for i in range(len(nodes)):
-        Li, nodes_i, k = loss_at(model, image, target, scorer, T, i)
-        direct.append(grads(torch, Li, [k])[0])
-        rec.append(grads(torch, Li, nodes_i)[i])
-    direct, rec = torch.stack(direct), torch.stack(rec)
-    split = (direct + rec - total).abs().max().item()
-    if split > 1e-12:
-        raise tc.Mismatch("torch: total - direct - recurrence is %.3g"
-                          % split)
-    norm = lambda v: v.norm(dim=1).tolist()  # noqa: E731
     gold = list(target) + ["</s>"]
-    return {"t": T, "word": gold[T - 1], "loss": L.item(),
-            "total": total.tolist(), "direct": direct.tolist(),
-            "recurrence": rec.tolist(), "total_norm": norm(total),
-            "direct_norm": norm(direct), "recurrence_norm": norm(rec)}
+    return split(model.torch,
+                 lambda cut: loss_at(model, image, target, scorer, T, cut),
+                 len(model.cells), gold[T - 1], T)
 
 
 def main(argv):

@@ -144,28 +144,35 @@ def node_grads(torch, L, nodes):
     return grads(torch, L, nodes)
 
 
-def paths(model, words, target, scorer, T):
-    """What the program's "gradient_paths" should hold."""
-    torch = model.torch
-    L, nodes, _ = loss_at(model, words, target, scorer, T, None)
+def split(torch, loss, n, word, T):
+    """What the program's "gradient_paths" should hold for step T, whose
+    target word is word: loss(cut) is (L_T, the nodes h_1 .. h_n, the
+    leaf copy k_cut that step T's attention reads, or None)."""
+    L, nodes, _ = loss(None)
     total = torch.stack(node_grads(torch, L, nodes))
     direct, rec = [], []
-    for i in range(len(words)):
-        Li, nodes_i, k = loss_at(model, words, target, scorer, T, i)
+    for i in range(n):
+        Li, nodes_i, k = loss(i)
         direct.append(grads(torch, Li, [k])[0])
         rec.append(node_grads(torch, Li, nodes_i)[i])
     direct, rec = torch.stack(direct), torch.stack(rec)
-    split = (direct + rec - total).abs().max().item()
-    if split > 1e-12:
+    gap = (direct + rec - total).abs().max().item()
+    if gap > 1e-12:
         raise tc.Mismatch("torch: total - direct - recurrence is %.3g"
-                          % split)
+                          % gap)
     norm = lambda v: v.norm(dim=1).tolist()  # noqa: E731
-    gold = [model.tgt[tc.fold(w)][0] for w in target] + ["</s>"]
-    return {"t": T, "word": gold[T - 1],
-            "loss": L.item(), "total": total.tolist(),
+    return {"t": T, "word": word, "loss": L.item(), "total": total.tolist(),
             "direct": direct.tolist(), "recurrence": rec.tolist(),
             "total_norm": norm(total), "direct_norm": norm(direct),
             "recurrence_norm": norm(rec)}
+
+
+def paths(model, words, target, scorer, T):
+    """What the program's "gradient_paths" should hold."""
+    gold = [model.tgt[tc.fold(w)][0] for w in target] + ["</s>"]
+    return split(model.torch,
+                 lambda cut: loss_at(model, words, target, scorer, T, cut),
+                 len(words), gold[T - 1], T)
 
 
 KEYS = ("t", "word", "loss", "total", "direct", "recurrence",
