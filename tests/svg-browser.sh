@@ -10,7 +10,8 @@
 # doc/heatmap.md "Legible from the back row").  The deck is held to the
 # same rule by tests/deck-browser.sh.  Skipped (77) without Chromium or
 # Python, except under CI=true, where it must run.
-# SVG_SHOTS=DIR keeps 1920x1080 screenshots of a few pictures there.
+# SVG_SHOTS=DIR keeps 1920x1080 screenshots of a few pictures there;
+# SVG_BROWSER_LENGTHS="1 4 12" measures those sentence lengths only.
 . "$srcdir/tests/lib.sh"
 need() {
 	if [ "${CI:-}" = true ]; then
