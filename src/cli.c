@@ -1247,6 +1247,15 @@ static int (*cli_bare(void))(int, char **, const struct cli_opts *)
 int cli_main(int argc, char **argv)
 {
 	int (*run)(int, char **, const struct cli_opts *) = cli_trace;
+	/* the command may follow options ("--lang=zh_CN lesson 1"): its
+	 * word moves to the front, the options keep their order after it */
+	int w = argc > 2 && argv[1][0] == '-' ? cli_first_word(argc, argv)
+					      : -1;
+	if (w > 1 && cli_command_find(argv[w]) >= 0) {
+		char *cmd = argv[w];
+		memmove(argv + 2, argv + 1, (size_t)(w - 1) * sizeof *argv);
+		argv[1] = cmd;
+	}
 	/* a first argument that is not an option names the command */
 	if (argc > 1 && argv[1][0] != '-') {
 		int k = cli_command_find(argv[1]);

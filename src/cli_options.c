@@ -93,6 +93,59 @@ int cli_getopt(unsigned cmds, int argc, char **argv)
 	return c;
 }
 
+/* How many arguments option argument arg takes from argv: 1 (itself),
+ * 2 (its value follows it), or 0 if it names no option or is ambiguous
+ * (then the parser, not a guess, says what is wrong). */
+static int cli_option_span(const char *arg)
+{
+	if (arg[1] != '-') { /* -abc: letters, the one that takes a value
+				taking the rest or the next argument */
+		for (const char *c = arg + 1; *c; c++) {
+			const struct cli_option *o = NULL;
+			for (size_t k = 0; k < CLI_NOPTIONS && !o; k++)
+				if (cli_options[k].letter == *c)
+					o = &cli_options[k];
+			if (!o)
+				return 0;
+			if (o->has_arg == required_argument)
+				return c[1] ? 1 : 2;
+		}
+		return arg[1] ? 1 : 0;
+	}
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name);
+	int has = -1;
+	for (size_t k = 0; k < CLI_NOPTIONS; k++) {
+		const struct cli_option *o = &cli_options[k];
+		if (strncmp(o->name, name, len) != 0)
+			continue;
+		if (o->name[len] == '\0') { /* exact: no abbreviation */
+			has = o->has_arg;
+			break;
+		}
+		if (has >= 0 && has != o->has_arg)
+			return 0;
+		has = o->has_arg;
+	}
+	if (len == 0 || has < 0)
+		return 0;
+	return has == required_argument && !eq ? 2 : 1;
+}
+
+int cli_first_word(int argc, char **argv)
+{
+	int k = 1;
+	while (k < argc && argv[k][0] == '-') {
+		if (strcmp(argv[k], "--") == 0)
+			return -1;
+		int span = cli_option_span(argv[k]);
+		if (span == 0)
+			return -1;
+		k += span;
+	}
+	return k < argc ? k : -1;
+}
+
 /* ---------------------------------------------------------- --help */
 
 struct cli_help {

@@ -41,6 +41,13 @@ enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
  * EXIT_USAGE.  Sets opterr to 0; the caller sets optind. */
 int cli_getopt(unsigned cmds, int argc, char **argv);
 
+/* The index in argv of its first argument that is neither an option
+ * nor an option's value, when the options before it are all known ones;
+ * -1 if there is none, or an option before it is unknown or ambiguous,
+ * or "--" comes first.  So "attn-trace --lang=zh_CN lesson 1" finds its
+ * command after the options. */
+int cli_first_word(int argc, char **argv);
+
 /* Prints the options part of the --help of the commands cmds (bits
  * CLI_CMD_BIT; CLI_CMDS_COMMON: the main help), from the help table
  * src/cli_help_list.h: each option's letter, name and argument, and its

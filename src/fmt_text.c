@@ -637,7 +637,8 @@ static void text_header(struct fmt_buf *b, const struct trace *tr,
 	if (tr->enc)
 		fmt_buf_printf(b, " (%d %s)\n", tr->n, _(tr->enc->items));
 	else
-		fmt_buf_printf(b, _(" (%d words)\n"), tr->n);
+		fmt_buf_printf(b, ngettext(" (%d word)\n", " (%d words)\n",
+					   (unsigned long)tr->n), tr->n);
 	if (tr->ntgt) {
 		fmt_buf_puts(b, "target: ");
 		text_words(b, &m->tgt, tr->tgt, tr->ntgt);

@@ -273,4 +273,30 @@ check "vocab --source lists the source words alone" \
 run_cmd vocab --target --model=handset4
 check "vocab --target lists the target words" grep -qx '</s>' "$TMP/out"
 
+# options before the command: the command word is found after them, in
+# every spelling of an option (=value, a separate value, a letter with
+# its value, an abbreviation), and the options still apply
+"$ATTN_TRACE" trace --precision=2 --scorer=general je suis >"$TMP/want" 2>&1
+for opts in "--precision=2 --scorer=general" "--precision 2 -s general" \
+	    "--prec 2 -sgeneral"; do
+	# shellcheck disable=SC2086
+	run_cmd $opts trace je suis
+	expect_status 0 "options ($opts) before 'trace'"
+	check "options ($opts) before 'trace' give trace's output" \
+		cmp -s "$TMP/out" "$TMP/want"
+done
+"$ATTN_TRACE" trace --precision=2 je suis >"$TMP/want.2" 2>&1
+run_cmd --precision=2 je suis
+check "without a command, the words after the options are the sentence" \
+	cmp -s "$TMP/out" "$TMP/want.2"
+run_cmd --plain lessons
+expect_status 0 "an option before 'lessons'"
+check "lessons after an option lists the lessons" grep -q '^01  tokens' "$TMP/out"
+run_cmd -- trace
+expect_status 1 "after --, 'trace' is a word"
+expect_err 'unknown source word "trace"' "after --, the command word is a source word"
+run_cmd --frob trace je
+expect_status 2 "an unknown option before the command"
+expect_err "unknown option '--frob'" "an unknown option before the command is named"
+
 finish
