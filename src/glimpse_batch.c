@@ -1,6 +1,7 @@
 /* glimpse_batch.c: the image list of glimpse --batch (glimpse_batch.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,13 +24,13 @@ static int gb_fail(struct errbuf *err, const struct gb_at *at, const char *p,
 	int col = (int)(p - at->line) + 1;
 	if (n == 0) {
 		err_set(err, _("%s:%d:%d: expected %s, found nothing"), at->name,
-			at->lineno, col, what);
+			at->lineno, col, _(what));
 		return -1;
 	}
 	char *shown = xstrndup(p, n > 20 ? 20 : n);
 	char *safe = utf8_safe(shown);
 	err_set(err, _("%s:%d:%d: expected %s, found \"%s%s\""), at->name,
-		at->lineno, col, what, safe, n > 20 ? "..." : "");
+		at->lineno, col, _(what), safe, n > 20 ? "..." : "");
 	free(safe);
 	free(shown);
 	return -1;
@@ -58,8 +59,8 @@ static int gb_class(const char *s, const char *e, const struct gb_at *at,
 		    const struct glimpse_model *m, int *truth,
 		    struct errbuf *err)
 {
-	char what[64 + GLIMPSE_MAX_CLASSES * (GLIMPSE_MAX_WORD + 2)] =
-		"a class of the model (";
+	char list[GLIMPSE_MAX_CLASSES * (GLIMPSE_MAX_WORD + 2)] = "";
+	char what[256 + sizeof list];
 	gb_trim(&s, &e);
 	size_t n = (size_t)(e - s);
 	for (int k = 0; k < m->nclass; k++)
@@ -68,9 +69,12 @@ static int gb_class(const char *s, const char *e, const struct gb_at *at,
 			return 0;
 		}
 	for (int k = 0; k < m->nclass; k++) {
-		strcat(what, m->cls[k]);
-		strcat(what, k + 1 < m->nclass ? ", " : ")");
+		strcat(list, m->cls[k]);
+		if (k + 1 < m->nclass)
+			strcat(list, ", ");
 	}
+	/* translated here: gb_fail's _() finds no message of it */
+	snprintf(what, sizeof what, _("a class of the model (%s)"), list);
 	return gb_fail(err, at, s, n, what);
 }
 
@@ -84,10 +88,10 @@ static int gb_line(struct glimpse_batch_item *it, const char *s,
 	it->line = at->lineno;
 	gb_trim(&s, &pe);
 	if (s == pe)
-		return gb_fail(err, at, s, 0, "the path of a PGM image");
+		return gb_fail(err, at, s, 0, N_("the path of a PGM image"));
 	if (bars && gb_bars(bars + 3, e))
 		return gb_fail(err, at, gb_bars(bars + 3, e), 3,
-			       "the end of the line after the class");
+			       N_("the end of the line after the class"));
 	if (bars && gb_class(bars + 3, e, at, m, &it->truth, err) != 0)
 		return -1;
 	size_t n = (size_t)(pe - s), dn = *s == '/' ? 0 : strlen(dir);

@@ -174,6 +174,15 @@ check "lesson: a reference's error in Chinese" grep -qF \
 	"ref.lesson:4:11: 应为 e_1 的一个分量，1 到 2，却在 '{e_1,9}' 中是 '[9]'" "$TMP/e5"
 check "lesson: the error in English under LANG=C" grep -qF \
 	"bad.lesson:4:6: expected what to show (embedding, encoder," "$TMP/e4"
+# glimpse --batch's list: what it expected, Chinese (the class list too)
+printf ' ||| dot\nx.pgm ||| zz\n' >"$TMP/bad1.list"
+printf 'x.pgm ||| zz\n' >"$TMP/bad2.list"
+zh glimpse --batch="$TMP/bad1.list" >"$TMP/e6" 2>&1
+check "glimpse --batch: a missing path in Chinese" grep -qF \
+	"bad1.list:1:2: 应为一幅 PGM 图像的路径，却什么也没有" "$TMP/e6"
+zh glimpse --batch="$TMP/bad2.list" >"$TMP/e7" 2>&1
+check "glimpse --batch: an unknown class in Chinese" grep -qF \
+	"bad2.list:1:11: 应为模型的一个类别（dot, bar, box），却是 \"zz\"" "$TMP/e7"
 # lesson --check's own errors (src/lesson_check.c, lesson_image.c,
 # lesson_lang.c, through err_at): Chinese after the same FILE:LINE:COL as
 # under LANG=C.  same_place NAME FILE: the two runs' places are equal
