@@ -19,6 +19,7 @@
 
 #include "caption.h"
 #include "diagram.h"
+#include "fmt.h"
 #include "fmt_svg.h"
 #include "i18n.h"
 #include "num.h"
@@ -681,9 +682,12 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	struct lay L;
 	lay_out(&L, d);
 	int height = picture_height(d, &L);
+	/* --set: a line under the captions says the trace is a what-if */
+	char wif[FMT_WHATIF_NOTE];
+	int wifh = fmt_whatif_note(d->tr, wif, sizeof wif) ? 40 : 0;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	header(out, d, L.bx, height);
+	header(out, d, L.bx, height + wifh);
 	window_marks(out, d, &L, prec);
 	weight_lines(out, d, &L, prec); /* under the boxes */
 	for (int i = 0; i < d->n; i++) { /* the encoder's boxes */
@@ -709,6 +713,13 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	}
 	if (captions(out, d, L.bx, y, prec, L.cols > 1) != height)
 		return -1; /* picture_height() and captions() disagree */
+	if (wifh) {
+		fprintf(out, "<text class=\"whatif\" x=\"%d\" y=\"%d\" "
+			"font-size=\"20\" font-weight=\"bold\" "
+			"fill=\"#b2182b\">", L.bx, height + 24);
+		esc(out, wif);
+		fputs("</text>\n", out);
+	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -283,6 +283,14 @@ const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
 const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
 				 size_t size);
 
+/* The line a picture of tr says it is a what-if with, when tr was traced
+ * with --set edits (tr->cfg.set): "what-if: the trace with --set
+ * NAME=VALUE, ..., not the model's own numbers", into buf (size bytes,
+ * 1024 holds 32 edits; more end in "…"); returns buf, or NULL without
+ * edits.  src/fmt_whatif.c. */
+const char *fmt_whatif_note(const struct trace *tr, char *buf, size_t size);
+#define FMT_WHATIF_NOTE 1024
+
 /* fmt_text_heatmap, with drawn: the one-hot of each step's drawn word. */
 void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			    int prec, int ascii, int drawn);

@@ -239,6 +239,7 @@ struct svg_lay {
 	int prow[SVG_MAX_PANELS]; /* each panel's row */
 	int nsub;         /* subtitle lines */
 	char wnote[256];  /* the window's heatmap_note, expanded, or "" */
+	char wif[FMT_WHATIF_NOTE]; /* --set: fmt_whatif_note(), or "" */
 	int ntitle;       /* title lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
@@ -606,6 +607,9 @@ static void svg_lay_note(struct svg_lay *L, const struct trace *tr)
 	L->wnote[0] = '\0';
 	if (fmt_heat_window_note(tr, L->prun[0], L->wnote, sizeof L->wnote))
 		L->nsub++;
+	L->wif[0] = '\0';
+	if (fmt_whatif_note(tr, L->wif, sizeof L->wif)) /* an edited trace */
+		L->nsub++;
 }
 
 static void svg_lay_fit(struct svg_lay *L);
@@ -713,6 +717,9 @@ static void svg_lay_fit(struct svg_lay *L)
 	if (L->wnote[0])
 		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
 						 SVG_FS_SUB, 0));
+	if (L->wif[0])
+		textw = svg_max(textw, svg_width(svg_cols(L->wif),
+						 SVG_FS_SUB, 0));
 	if (tr->ntgt)
 		textw = svg_max(textw, svg_width(svg_cols(_(svg_sub2)) +
 			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
@@ -798,6 +805,14 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 			"y=\"%d\" font-size=\"%d\" fill=\"%s\">", x, y,
 			SVG_FS_SUB, SVG_MUTED);
 		svg_esc(out, L->wnote);
+		fputs("</text>\n", out);
+	}
+	if (L->wif[0]) { /* --set: not the model's own numbers */
+		y += SVG_LINE;
+		fprintf(out, "<text class=\"subtitle whatif\" x=\"%d\" "
+			"y=\"%d\" font-size=\"%d\" fill=\"%s\">", x, y,
+			SVG_FS_SUB, SVG_MUTED);
+		svg_esc(out, L->wif);
 		fputs("</text>\n", out);
 	}
 	if (L->shade) /* where the numbers are */
