@@ -233,6 +233,10 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 	if (o->nmodels > 1 && cli_set_refuse(&o->set, _("several --model "
 			"options draw several models, and --set edits one")))
 		return EXIT_USAGE;
+	if (o->cfg.grad_paths && cli_set_refuse(&o->set, _("the picture of "
+			"--gradient-paths does not say it is a what-if; trace "
+			"--gradient-paths takes --set")))
+		return EXIT_USAGE;
 	if (o->arch == ARCH_ALL && cli_set_refuse(&o->set, _("--arch=all "
 			"draws the built-in model of each architecture, and "
 			"--set edits one")))

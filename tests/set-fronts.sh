@@ -15,6 +15,19 @@ top=$(cd "$srcdir" && pwd)
 check "heatmap, diagram, deck and quiz draw the edited trace" \
 	"$PYTHON3" "$top/tests/set_fronts.py" "$ATTN_TRACE" "$TMP"
 
+# the text pictures and the sheets say so too
+wif="what-if: the trace with --set general.W[2][3]=0.5, --set step[1].scores[2]=3"
+run_cmd diagram --format=text --scorer=general --set='general.W[2][3]=0.5' \
+	--set='step[1].e[2]=3'
+check "diagram --format=text: its first line is the what-if" \
+	test "$(head -1 "$TMP/out" | cut -c1-${#wif})" = "$wif"
+for sheet in --worksheet --key; do
+	run_cmd quiz "$sheet" --seed=1 --scorer=general \
+		--set='general.W[2][3]=0.5' --set='step[1].e[2]=3'
+	check "quiz $sheet: the sheet says it is a what-if" \
+		grep -qF -- "$wif" "$TMP/out"
+done
+
 # bad CMD OUT FRAGMENT WHAT ARGS...: CMD ARGS exits 2 with the error
 # FRAGMENT, as trace does, and writes nothing to stdout nor to OUT
 bad() {
@@ -59,6 +72,9 @@ bad heatmap "$TMP/h.svg" "--set:1:1: --self draws self-attention" "--self" \
 	-o "$TMP/h.svg" --self --set='general.W[1][1]=1'
 bad heatmap "$TMP/h.svg" "--set:1:1: --arch=all draws" "--arch=all" \
 	-o "$TMP/h.svg" --arch=all --set='general.W[1][1]=1'
+bad heatmap "$TMP/h.svg" "--set:1:1: the picture of --gradient-paths" \
+	"--gradient-paths" -o "$TMP/h.svg" --gradient-paths --target='i am' \
+	--set='general.W[1][1]=1'
 bad quiz "$TMP/none" "--set:1:1: --arch=all asks" "--arch=all" \
 	--answers --arch=all --set='general.W[1][1]=1'
 bad quiz "$TMP/none" "--set:1:1: a glimpse model's quiz" "a glimpse model" \
