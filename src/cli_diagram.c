@@ -206,8 +206,10 @@ static int cli_diagram_put(const struct trace *tr, int t, const char *path,
 		char **lines, wif[FMT_WHATIF_NOTE];
 		int n = diagram_render(&d, o->width, o->ascii, o->precision,
 				       &lines);
-		if (fmt_whatif_note(tr, wif, sizeof wif)) /* --set */
+		if (fmt_whatif_note(tr, wif, sizeof wif)) { /* --set */
+			fmt_whatif_wrap(wif, o->width);
 			fprintf(of->fp, "%s\n\n", wif);
+		}
 		for (int k = 0; k < n; k++)
 			fprintf(of->fp, "%s\n", lines[k]);
 		diagram_lines_free(lines, n);

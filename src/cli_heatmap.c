@@ -403,8 +403,10 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 {
 	int ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	char note[FMT_WHATIF_NOTE];
-	if (fmt_whatif_note(trs[0], note, sizeof note)) /* --set */
+	if (fmt_whatif_note(trs[0], note, sizeof note)) { /* --set */
+		fmt_whatif_wrap(note, 80);
 		printf("%s\n\n", note);
+	}
 	for (int k = 0; k < ntr; k++) {
 		const struct trace *tr = trs[k];
 		if (labels)

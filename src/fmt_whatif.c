@@ -11,6 +11,7 @@
 #include "i18n.h"
 #include "num.h"
 #include "trace.h"
+#include "utf8.h"
 #include "whatif.h"
 
 const char *fmt_whatif_note(const struct trace *tr, char *buf, size_t size)
@@ -41,4 +42,47 @@ const char *fmt_whatif_note(const struct trace *tr, char *buf, size_t size)
 	snprintf(buf, size, _("what-if: the trace with %s, not the model's "
 			      "own numbers"), edits);
 	return buf;
+}
+
+/* note in lines at most cols columns wide, broken between two edits
+ * (after the ',' of ", --set "; an edit wider than cols has a line of its
+ * own): line k is note[start[k]] for len[k] bytes.  Returns the lines,
+ * at most max (the last takes the rest). */
+static int fmt_whatif_break(const char *note, int cols, size_t *start,
+			    size_t *len, int max)
+{
+	int n = 0;
+	size_t at = 0, end = strlen(note);
+	while (at < end && n < max) {
+		size_t cut = end;
+		/* step 1: too wide, the last break (after the ',' of ", --set ")
+		 * that keeps the line within cols, or the first one */
+		if (utf8_width_n(note + at, end - at) > cols) {
+			size_t best = 0;
+			for (const char *p = strstr(note + at, ", --set "); p;
+			     p = strstr(p + 2, ", --set ")) {
+				size_t here = (size_t)(p - note) + 1;
+				if (best && utf8_width_n(note + at, here - at) > cols)
+					break;
+				best = here;
+			}
+			if (best)
+				cut = best;
+		}
+		start[n] = at;
+		len[n++] = cut - at;
+		at = cut < end ? cut + 1 : end; /* the blank after the ',' */
+	}
+	if (at < end && n) /* more than max lines: the rest on the last */
+		len[n - 1] = end - start[n - 1];
+	return n;
+}
+
+int fmt_whatif_wrap(char *note, int cols)
+{
+	size_t start[FMT_WHATIF_LINES], len[FMT_WHATIF_LINES];
+	int n = fmt_whatif_break(note, cols, start, len, FMT_WHATIF_LINES);
+	for (int k = 1; k < n; k++)
+		note[start[k] - 1] = '\n'; /* the blank after the ',' */
+	return n;
 }
