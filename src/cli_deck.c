@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_deck.h"
 #include "cli_options.h"
+#include "cli_set.h"
 #include "deck.h"
 #include "i18n.h"
 #include "model.h"
@@ -27,6 +28,7 @@ struct cli_deck_opts {
 	int feed;               /* --input-feeding */
 	int precision;
 	struct trace_cfg cfg;   /* --window, --window-size, --hard, --seed */
+	struct cli_set set;     /* --set */
 };
 
 static void cli_deck_help(void)
@@ -77,6 +79,7 @@ static int cli_deck_option(struct cli_deck_opts *o, int c, const char *arg)
 	case CLI_OPT_input_feeding: o->feed = 1; return 0;
 	case CLI_OPT_hard: return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed: return cli_seed(&o->cfg, arg);
+	case CLI_OPT_set: return cli_set_add(&o->set, arg);
 	case 'h':
 		cli_deck_help();
 		return -1;
@@ -142,6 +145,10 @@ int cli_deck(int argc, char **argv)
 	if (cli_load_window(&m, o.model_path, o.arch, o.feed,
 			    o.cfg.window) != 0)
 		return EXIT_DATA;
+	if (cli_set_apply(&o.set, &m, &o.cfg) != 0) {
+		model_free(&m);
+		return EXIT_USAGE;
+	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	struct trace tr;
 	char note[320];
@@ -149,6 +156,12 @@ int cli_deck(int argc, char **argv)
 			    sizeof note, &o.cfg, &err);
 	if (rc == 0 && note[0])
 		cli_messagef(_("note: %s"), note);
+	if (rc == 0 && cli_set_check_trace(&o.set, &tr) != 0) {
+		trace_free(&tr);
+		free(sentence);
+		model_free(&m);
+		return EXIT_USAGE;
+	}
 	if (rc == 0) {
 		rc = cli_deck_write(&tr, &o, &err);
 		trace_free(&tr);

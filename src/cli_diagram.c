@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "cli_options.h"
+#include "cli_set.h"
 #include "cli_diagram.h"
 #include "diagram.h"
 #include "fmt.h"
@@ -43,6 +44,7 @@ struct cli_diagram_opts {
 	int ascii;              /* --ascii: in ASCII, not box drawing */
 	int width;              /* --width: the text's columns */
 	struct trace_cfg cfg;   /* --window, --window-size */
+	struct cli_set set;     /* --set */
 };
 
 static void cli_diagram_help(void)
@@ -132,6 +134,7 @@ static int cli_diagram_option(struct cli_diagram_opts *o, int c,
 		return cli_selection(&o->cfg, c, arg);
 	case CLI_OPT_seed:
 		return cli_seed(&o->cfg, arg);
+	case CLI_OPT_set: return cli_set_add(&o->set, arg);
 	case 'h':
 		cli_diagram_help();
 		return -1;
@@ -200,9 +203,13 @@ static int cli_diagram_put(const struct trace *tr, int t, const char *path,
 		     : outfile_open_picture(of, path, &o->png_size, err)) != 0)
 		return -1;
 	if (o->text) {
-		char **lines;
+		char **lines, wif[FMT_WHATIF_NOTE];
 		int n = diagram_render(&d, o->width, o->ascii, o->precision,
 				       &lines);
+		if (fmt_whatif_note(tr, wif, sizeof wif)) { /* --set */
+			fmt_whatif_wrap(wif, o->width);
+			fprintf(of->fp, "%s\n\n", wif);
+		}
 		for (int k = 0; k < n; k++)
 			fprintf(of->fp, "%s\n", lines[k]);
 		diagram_lines_free(lines, n);
@@ -302,6 +309,10 @@ int cli_diagram(int argc, char **argv)
 	if (cli_load_window(&m, o.model_path, o.arch, o.feed,
 			    o.cfg.window) != 0)
 		return EXIT_DATA;
+	if (cli_set_apply(&o.set, &m, &o.cfg) != 0) {
+		model_free(&m);
+		return EXIT_USAGE;
+	}
 	char *sentence = cli_join(argc, argv, optind, DEFAULT_SENTENCE);
 	struct trace tr;
 	char note[320];
@@ -310,7 +321,11 @@ int cli_diagram(int argc, char **argv)
 	if (rc == 0 && note[0])
 		cli_messagef(_("note: %s"), note);
 	int status = EXIT_DATA;
-	if (rc == 0) {
+	if (rc == 0 && (status = cli_set_check_trace(&o.set, &tr)) != 0) {
+		trace_free(&tr);
+		rc = 1; /* the message is printed */
+	} else if (rc == 0) {
+		status = EXIT_DATA;
 		int nsteps = tr.runs[0].nsteps;
 		if (o.all) {
 			rc = cli_diagram_all(&tr, o.output, &o, &err);

@@ -15,6 +15,7 @@
 #include "caption.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "cli_set.h"
 #include "i18n.h"
 #include "selection.h"
 #include "cli_heatmap.h"
@@ -67,6 +68,7 @@ struct cli_heatmap_opts {
 	struct cli_heatmap_model models[CLI_HEATMAP_MODELS]; /* each --model */
 	int nmodels;
 	int pending;            /* a --scorer or --window after the last */
+	struct cli_set set;     /* --set: the edits of the one model */
 };
 
 static void cli_heatmap_help(void)
@@ -167,6 +169,7 @@ static int cli_heatmap_option(struct cli_heatmap_opts *o, int c,
 	case CLI_OPT_gradient_paths:
 		o->not_self = "--gradient-paths";
 		return cli_gradient_paths(&o->cfg, arg);
+	case CLI_OPT_set: return cli_set_add(&o->set, arg);
 	case CLI_OPT_show:
 		o->not_self = "--show";
 		if (strcmp(arg, "weights") == 0 || strcmp(arg, "drawn") == 0) {
@@ -224,6 +227,20 @@ static int cli_heatmap_parse(struct cli_heatmap_opts *o, int argc,
 		if (cli_window_check(o->models[k].window,
 				     o->models[k].window_size))
 			return EXIT_USAGE;
+	if (o->self && cli_set_refuse(&o->set, _("--self draws "
+			"self-attention, whose model --set does not edit")))
+		return EXIT_USAGE;
+	if (o->nmodels > 1 && cli_set_refuse(&o->set, _("several --model "
+			"options draw several models, and --set edits one")))
+		return EXIT_USAGE;
+	if (o->cfg.grad_paths && cli_set_refuse(&o->set, _("the picture of "
+			"--gradient-paths does not say it is a what-if; trace "
+			"--gradient-paths takes --set")))
+		return EXIT_USAGE;
+	if (o->arch == ARCH_ALL && cli_set_refuse(&o->set, _("--arch=all "
+			"draws the built-in model of each architecture, and "
+			"--set edits one")))
+		return EXIT_USAGE;
 	if (o->self && o->not_self)
 		return cli_usage_errorf("--self draws self-attention, which "
 					"takes no %s", o->not_self);
@@ -385,6 +402,11 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 			    const struct cli_heatmap_opts *o)
 {
 	int ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+	char note[FMT_WHATIF_NOTE];
+	if (fmt_whatif_note(trs[0], note, sizeof note)) { /* --set */
+		fmt_whatif_wrap(note, 80);
+		printf("%s\n\n", note);
+	}
 	for (int k = 0; k < ntr; k++) {
 		const struct trace *tr = trs[k];
 		if (labels)
@@ -421,11 +443,12 @@ static int cli_heatmap_text(const struct trace *const *trs, int ntr,
 
 /* Loads the model of trace k of those drawn (--arch=all's k-th
  * architecture, the k-th --model with the settings before it when there
- * are several, or the one model) into *m, adding 1 to *loaded, and traces
- * sentence into *tr.  Returns 0, or 1 after the message. */
+ * are several, or the one model) into *m, adding 1 to *loaded, makes the
+ * edits of set (--set) to it, and traces sentence into *tr.  Returns 0,
+ * EXIT_USAGE after a --set message, or 1 after another. */
 static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
 			   const char *sentence, struct model *m,
-			   struct trace *tr, int *loaded)
+			   struct trace *tr, int *loaded, struct cli_set *set)
 {
 	char note[320];
 	struct errbuf err;
@@ -441,11 +464,17 @@ static int cli_heatmap_one(const struct cli_heatmap_opts *o, int k,
 			    cfg.window) != 0)
 		return 1;
 	(*loaded)++;
+	if (cli_set_apply(set, m, &cfg) != 0)
+		return EXIT_USAGE;
 	if (tok_trace_note(tr, m, sentence, o->target,
 			   many ? spec->scorers : o->scorers, note,
 			   sizeof note, &cfg, &err) != 0) {
 		cli_messagef("%s", err.msg);
 		return 1;
+	}
+	if (cli_set_check_trace(set, tr) != 0) {
+		trace_free(tr);
+		return EXIT_USAGE;
 	}
 	if (note[0] && k == 0)
 		cli_messagef(_("note: %s"), note);
@@ -493,7 +522,7 @@ int cli_heatmap(int argc, char **argv)
 	rc = 0;
 	for (; rc == 0 && built < ntr; built++) {
 		rc = cli_heatmap_one(&o, built, sentence, &m[built],
-				     &tr[built], &loaded);
+				     &tr[built], &loaded, &o.set);
 		if (rc != 0)
 			break;
 		trs[built] = &tr[built];
@@ -513,5 +542,5 @@ int cli_heatmap(int argc, char **argv)
 	for (int k = 0; k < loaded; k++)
 		model_free(&m[k]);
 	free(sentence);
-	return rc == 0 ? EXIT_OK : EXIT_DATA;
+	return rc == 0 ? EXIT_OK : rc == EXIT_USAGE ? EXIT_USAGE : EXIT_DATA;
 }

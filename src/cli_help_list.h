@@ -129,7 +129,8 @@ HELP(hard, C(heatmap), "RULE",
      "the default) or their argmax (argmax)")
 HELP(seed, C_MAIN | C(heatmap), "N",
      "seed of --hard's draws (default 0)")
-HELP(set, C(trace) | C(tui), "NAME=VALUE",
+HELP(set, C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) |
+     C(deck), "NAME=VALUE",
      "what-if: set a weight or embedding before tracing,\n"
      "by its model section and indices from 1, e.g.\n"
      "general.W[2][3]=0.5 or source[je][2]=-1, or one\n"

@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "cli.h"
 #include "cli_options.h"
+#include "cli_set.h"
 #include "cli_quiz.h"
 #include "fmt.h"
 #include "glimpse_quiz.h"
@@ -53,6 +54,7 @@ struct cli_quiz_opts {
 	int format_set;         /* --format was given */
 	struct trace_cfg cfg;   /* --window, --window-size, --hard; its draws
 				   are seeded by --seed */
+	struct cli_set set;     /* --set */
 };
 
 /* The state of one quiz. */
@@ -219,6 +221,7 @@ static int cli_quiz_option(struct cli_quiz_opts *o, int c, const char *arg)
 	case CLI_OPT_hard:
 		o->word_only = "--hard";
 		return cli_selection(&o->cfg, c, arg);
+	case CLI_OPT_set: return cli_set_add(&o->set, arg);
 	case 'h': cli_quiz_help(); return -1;
 	case CLI_OPT_quiz_stage: case CLI_OPT_seed: case CLI_OPT_count: case 'p': case 's':
 	case CLI_OPT_quiz_format:
@@ -268,15 +271,25 @@ static int cli_quiz_parse(struct cli_quiz_opts *o, int argc, char **argv)
  * after printing the error; on success the caller frees *tr, then *m. */
 static int cli_quiz_build(const struct cli_quiz_opts *o, int arch,
 			  const char *sentence, struct model *m,
-			  struct trace *tr)
+			  struct trace *tr, struct cli_set *set)
 {
 	struct errbuf err;
 	char note[320];
+	struct trace_cfg cfg = o->cfg;
 	if (cli_load_window(m, o->model_path, arch, o->feed,
 			    o->cfg.window) != 0)
 		return EXIT_DATA; /* the message is printed */
+	if (cli_set_apply(set, m, &cfg) != 0) {
+		model_free(m);
+		return EXIT_USAGE;
+	}
 	int rc = tok_trace_note(tr, m, sentence, o->target, 1u << o->scorer,
-				note, sizeof note, &o->cfg, &err);
+				note, sizeof note, &cfg, &err);
+	if (rc == 0 && cli_set_check_trace(set, tr) != 0) {
+		trace_free(tr);
+		model_free(m);
+		return EXIT_USAGE;
+	}
 	if (rc != 0)
 		model_free(m);
 	else if (note[0])
@@ -352,6 +365,12 @@ static void cli_quiz_header(const struct cli_quiz_run *qr,
 	free(title);
 	printf(_("seed %" PRIu64 " (the same options with --seed=%" PRIu64
 		 " ask these questions again)\n"), o->seed, o->seed);
+	char wif[FMT_WHATIF_NOTE];
+	if (!qr->gq && fmt_whatif_note(qr->trs[0], wif, sizeof wif)) {
+		line = xasprintf("%s\n", wif); /* --set */
+		cli_quiz_wrap(line);
+		free(line);
+	}
 	if (qr->gq) {
 		line = xasprintf(_("(attn-trace glimpse --model=%s --seed=%"
 				   PRIu64 " %s traces these glimpses)\n"),
@@ -548,6 +567,9 @@ static int cli_quiz_sheet(const struct cli_quiz_run *qr, const char *sentence)
 		fprintf(s, _("seed %" PRIu64 " (attn-trace quiz --key --seed=%"
 			     PRIu64 " and the same options give the answers)"),
 			o->seed, o->seed);
+	char wif[FMT_WHATIF_NOTE];
+	if (!qr->gq && fmt_whatif_note(qr->trs[0], wif, sizeof wif))
+		fprintf(s, "; %s", wif); /* --set */
 	fclose(s);
 	int rc = quiz_sheet_begin(stdout, o->format, key, title, sub);
 	struct cli_sheet_step at[CLI_QUIZ_MAX_COUNT];
@@ -652,6 +674,14 @@ int cli_quiz(int argc, char **argv)
 	int rc = cli_quiz_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc < 0 ? cli_flush() : rc;
+	if (o.model_path && glimpse_model_is(o.model_path) &&
+	    cli_set_refuse(&o.set, _("a glimpse model's quiz asks about its "
+				     "glimpses, which --set does not edit")))
+		return EXIT_USAGE;
+	if (o.arch == ARCH_ALL && cli_set_refuse(&o.set, _("--arch=all asks "
+			"about the built-in model of each architecture, and "
+			"--set edits one")))
+		return EXIT_USAGE;
 	if (o.model_path && glimpse_model_is(o.model_path))
 		return cli_quiz_glimpse(&o, argc, argv);
 	char kinds[160];
@@ -670,7 +700,7 @@ int cli_quiz(int argc, char **argv)
 	int ntr = o.arch == ARCH_ALL ? ARCH_COUNT : 1;
 	for (rc = EXIT_OK; rc == EXIT_OK && qr.ntr < ntr; qr.ntr++) {
 		rc = cli_quiz_build(&o, ntr > 1 ? qr.ntr : o.arch, sentence,
-				    &m[qr.ntr], &tr[qr.ntr]);
+				    &m[qr.ntr], &tr[qr.ntr], &o.set);
 		qr.trs[qr.ntr] = &tr[qr.ntr];
 	}
 	if (rc == EXIT_OK)

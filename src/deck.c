@@ -500,6 +500,13 @@ static void deck_title(FILE *out, const struct deck *dk)
 	fprintf(out, "<dt>%s</dt><dd>", _("model"));
 	deck_esc(out, tr->m->name);
 	fputs("</dd>\n", out);
+	char wif[FMT_WHATIF_NOTE];
+	if (fmt_whatif_note(tr, wif, sizeof wif)) { /* --set */
+		fprintf(out, "<dt>%s</dt><dd class=\"whatif-edits\">",
+			_("what-if"));
+		deck_esc(out, wif);
+		fputs("</dd>\n", out);
+	}
 	fprintf(out, "</dl>\n<p class=\"keys\">%s</p>\n", _("→ or Space: the "
 		"next slide · ←: the one before · Home, End: the first, the "
 		"last"));
@@ -627,6 +634,13 @@ static int deck_slide(FILE *out, const struct deck *dk, int k)
 		}
 		fputs("</div>\n", out);
 	}
+	char wif[FMT_WHATIF_NOTE];
+	if (s->kind != DECK_TITLE &&
+	    fmt_whatif_note(dk->tr, wif, sizeof wif)) { /* every slide says so */
+		fputs("<p class=\"whatif\">", out);
+		deck_esc(out, wif);
+		fputs("</p>\n", out);
+	}
 	fprintf(out, "<p class=\"count\">%d / %d</p>\n</section>\n", k + 1,
 		dk->n);
 	return 0;
@@ -658,6 +672,8 @@ static const char deck_css[] =
 ".keys{font-size:28px;color:#555555;margin-top:64px}\n"
 ".count{position:absolute;right:40px;top:28px;margin:0;font-size:26px;"
 "color:#555555}\n"
+".whatif{position:absolute;left:40px;bottom:12px;margin:0;font-size:24px;"
+"font-weight:bold;color:#b2182b}\n"
 ".align{border-collapse:collapse;font-size:22px}\n"
 ".align th,.align td{padding:4px 10px;text-align:center}\n"
 ".align td{font-family:'DejaVu Sans Mono',monospace;min-width:96px}\n"

@@ -19,11 +19,13 @@
 
 #include "caption.h"
 #include "diagram.h"
+#include "fmt.h"
 #include "fmt_svg.h"
 #include "i18n.h"
 #include "num.h"
 
 #define W 1280   /* a 16:9 slide */
+#define DIAGRAM_WHATIF_COLS 84 /* a line of the what-if, at most */
 
 /* Writes s as XML character data or an attribute value. */
 static void esc(FILE *out, const char *s)
@@ -681,9 +683,13 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	struct lay L;
 	lay_out(&L, d);
 	int height = picture_height(d, &L);
+	/* --set: a line under the captions says the trace is a what-if */
+	char wif[FMT_WHATIF_NOTE];
+	int wifh = fmt_whatif_note(d->tr, wif, sizeof wif)
+		   ? 12 + 28 * fmt_whatif_wrap(wif, DIAGRAM_WHATIF_COLS) : 0;
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	header(out, d, L.bx, height);
+	header(out, d, L.bx, height + wifh);
 	window_marks(out, d, &L, prec);
 	weight_lines(out, d, &L, prec); /* under the boxes */
 	for (int i = 0; i < d->n; i++) { /* the encoder's boxes */
@@ -709,6 +715,20 @@ int diagram_svg(FILE *out, const struct diagram *d, int precision)
 	}
 	if (captions(out, d, L.bx, y, prec, L.cols > 1) != height)
 		return -1; /* picture_height() and captions() disagree */
+	y = height;
+	for (char *s = wifh ? wif : "", *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		int last = !*e;
+		*e = '\0';
+		y += 28;
+		fprintf(out, "<text class=\"whatif\" x=\"%d\" y=\"%d\" "
+			"font-size=\"20\" font-weight=\"bold\" "
+			"fill=\"#b2182b\">", L.bx, y - 4);
+		esc(out, s);
+		fputs("</text>\n", out);
+		if (!last)
+			*e = '\n';
+	}
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -283,6 +283,20 @@ const double *fmt_heat_row(const struct trace *tr, int run, int t, int drawn,
 const char *fmt_heat_window_note(const struct trace *tr, int run, char *buf,
 				 size_t size);
 
+/* The line a picture of tr says it is a what-if with, when tr was traced
+ * with --set edits (tr->cfg.set): "what-if: the trace with --set
+ * NAME=VALUE, ..., not the model's own numbers", into buf (size bytes,
+ * 1024 holds 32 edits; more end in "…"); returns buf, or NULL without
+ * edits.  src/fmt_whatif.c. */
+const char *fmt_whatif_note(const struct trace *tr, char *buf, size_t size);
+#define FMT_WHATIF_NOTE 1024
+/* Breaks note (fmt_whatif_note's) in place into lines at most cols
+ * columns wide, between two edits (the blank after the ',' of ", --set "
+ * becomes '\n'; an edit wider than cols has a line of its own), at most
+ * FMT_WHATIF_LINES (the last takes the rest).  Returns the lines. */
+int fmt_whatif_wrap(char *note, int cols);
+#define FMT_WHATIF_LINES 8
+
 /* fmt_text_heatmap, with drawn: the one-hot of each step's drawn word. */
 void fmt_text_heatmap_drawn(FILE *out, const struct trace *tr, int run,
 			    int prec, int ascii, int drawn);

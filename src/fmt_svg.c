@@ -31,6 +31,7 @@
 /* spacing, in px */
 #define SVG_MARGIN 24
 #define SVG_LINE 24      /* from one title or subtitle line to the next */
+#define SVG_WHATIF_COLS 90 /* a line of the what-if subtitle, at most */
 #define SVG_SUB_DROP 6   /* more under the subtitle, whose α_t,i descends */
 #define SVG_CELL_H 34
 #define SVG_CELL_W 58    /* the narrowest cell */
@@ -239,6 +240,8 @@ struct svg_lay {
 	int prow[SVG_MAX_PANELS]; /* each panel's row */
 	int nsub;         /* subtitle lines */
 	char wnote[256];  /* the window's heatmap_note, expanded, or "" */
+	char wif[FMT_WHATIF_NOTE]; /* --set: fmt_whatif_note() in lines
+	                              ('\n' between them), or "" */
 	int ntitle;       /* title lines */
 	int top;          /* where the panels start */
 	int legend;       /* where the legend starts */
@@ -606,6 +609,9 @@ static void svg_lay_note(struct svg_lay *L, const struct trace *tr)
 	L->wnote[0] = '\0';
 	if (fmt_heat_window_note(tr, L->prun[0], L->wnote, sizeof L->wnote))
 		L->nsub++;
+	L->wif[0] = '\0';
+	if (fmt_whatif_note(tr, L->wif, sizeof L->wif)) /* an edited trace */
+		L->nsub += fmt_whatif_wrap(L->wif, SVG_WHATIF_COLS);
 }
 
 static void svg_lay_fit(struct svg_lay *L);
@@ -713,6 +719,13 @@ static void svg_lay_fit(struct svg_lay *L)
 	if (L->wnote[0])
 		textw = svg_max(textw, svg_width(svg_cols(L->wnote),
 						 SVG_FS_SUB, 0));
+	for (const char *s = L->wif, *e; *s; s = *e ? e + 1 : e) {
+		char line[FMT_WHATIF_NOTE];
+		e = s + strcspn(s, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)(e - s), s);
+		textw = svg_max(textw, svg_width(svg_cols(line), SVG_FS_SUB,
+						 0));
+	}
 	if (tr->ntgt)
 		textw = svg_max(textw, svg_width(svg_cols(_(svg_sub2)) +
 			svg_words_cols(&tr->m->tgt, tr->tgt, tr->ntgt),
@@ -798,6 +811,16 @@ static void svg_heading(FILE *out, const struct svg_lay *L)
 			"y=\"%d\" font-size=\"%d\" fill=\"%s\">", x, y,
 			SVG_FS_SUB, SVG_MUTED);
 		svg_esc(out, L->wnote);
+		fputs("</text>\n", out);
+	}
+	/* --set: not the model's own numbers, a line or more */
+	for (const char *s = L->wif, *e; *s; s = *e ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		y += SVG_LINE;
+		fprintf(out, "<text class=\"subtitle whatif\" x=\"%d\" "
+			"y=\"%d\" font-size=\"%d\" fill=\"%s\">", x, y,
+			SVG_FS_SUB, SVG_MUTED);
+		svg_esc_n(out, s, (size_t)(e - s));
 		fputs("</text>\n", out);
 	}
 	if (L->shade) /* where the numbers are */

@@ -9,6 +9,7 @@
 #include "i18n.h"
 #include "num.h"
 #include "quiz.h"
+#include "whatif.h"
 
 uint64_t quiz_rand(uint64_t *state)
 {
@@ -183,6 +184,39 @@ int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
 	return quiz_fill(q, err);
 }
 
+/* 1 if --set gives the answer of q, or a number of its prompt, instead
+ * of the arithmetic its prompt shows (doc/trace-format.md, "What-if:
+ * --set"): a score e_t,i set (whose terms still add up to the old one),
+ * a weight α_t,i set (the softmax still gives the old one), a context
+ * c_t[k] set, or any weight of step t under a weighted-sum question
+ * (its prompt shows the softmax's weights). */
+static int quiz_given(const struct quiz_question *q)
+{
+	for (int k = 0; k < q->tr->cfg.nset; k++) {
+		const struct whatif_edit *e = &q->tr->cfg.set[k];
+		if (e->step != q->t)
+			continue;
+		switch (q->stage) {
+		case STAGE_SCORING:
+			if (e->what == WHATIF_SCORES && e->index == q->i - 1)
+				return 1;
+			break;
+		case STAGE_SOFTMAX:
+			if (e->what == WHATIF_WEIGHTS && e->index == q->i - 1)
+				return 1;
+			break;
+		case STAGE_WEIGHTED_SUM:
+			if (e->what == WHATIF_WEIGHTS ||
+			    (e->what == WHATIF_CONTEXT && e->index == q->k - 1))
+				return 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
 int quiz_make(struct quiz_question *q, const struct trace *tr, int run,
 	      enum trace_stage stage, uint64_t seed, int precision,
 	      struct errbuf *err)
@@ -203,9 +237,19 @@ int quiz_make(struct quiz_question *q, const struct trace *tr, int run,
 		if (quiz_make_at(q, tr, run, stage, t, i, k, precision,
 				 err) != 0)
 			return -1;
-		/* step 3: an answer that rounds to zero is a dull question
+		/* step 3: a number that --set gives is not asked for: draw
+		 * again, up to QUIZ_TRIES_SET picks */
+		if (quiz_given(q)) {
+			if (tries < QUIZ_TRIES_SET)
+				continue;
+			err_set(err, _("every %s question the quiz drew asks "
+				       "for a number that --set gives"),
+				quiz_stage_name(stage));
+			return -1;
+		}
+		/* step 4: an answer that rounds to zero is a dull question
 		 * (orthogonal vectors); draw again, a few times at most */
-		if (tries == QUIZ_TRIES || fabs(q->expected) >=
+		if (tries >= QUIZ_TRIES || fabs(q->expected) >=
 		    quiz_tolerance(0.0, q->precision) / QUIZ_TOL_UNITS)
 			return 0;
 	}

@@ -31,6 +31,9 @@
 
 /* Picks that quiz_make tries before it accepts an answer of zero. */
 #define QUIZ_TRIES 8
+/* the picks drawn before a quiz gives up on a trace whose numbers of a
+ * stage --set gives (quiz_make) */
+#define QUIZ_TRIES_SET 256
 
 /* The stages a question can be about. */
 #define QUIZ_STAGES ((1u << STAGE_SCORING) | (1u << STAGE_SOFTMAX) | \
@@ -103,7 +106,10 @@ int quiz_make_at(struct quiz_question *q, const struct trace *tr, int run,
 /* As quiz_make_at, with t, i and k picked from seed (uniformly, by
  * splitmix64): the same trace, stage and seed always give the same
  * question.  A pick whose answer rounds to zero (a score of orthogonal
- * vectors) is drawn again, up to QUIZ_TRIES picks in all. */
+ * vectors) is drawn again, up to QUIZ_TRIES picks in all; a pick whose
+ * answer (or a number of its prompt) --set gives instead of the arithmetic
+ * shown is drawn again always, up to QUIZ_TRIES_SET picks, then -1 with
+ * err set. */
 int quiz_make(struct quiz_question *q, const struct trace *tr, int run,
 	      enum trace_stage stage, uint64_t seed, int precision,
 	      struct errbuf *err);

@@ -310,6 +310,10 @@ def variants(binary):
     out += [("arch=" + a, ["--arch=" + a])
             for a in registry.architectures(binary)[1:]]
     out += [("hard", ["--hard"]), ("input-feeding", ["--input-feeding"])]
+    # a what-if (--set): a weight of the model and a step's score; the
+    # slides carry a line at their foot that must meet no other text
+    out += [("set", ["--scorer=general", "--set=general.W[2][3]=0.5",
+                     "--set=step[1].scores[1]=2"])]
     return out
 
 
@@ -499,7 +503,10 @@ def main():
                                        sentence.split(),
                                        stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE)
-                want = text_sections(trace.stdout.decode())
+                # --set's "was" lines (the unedited numbers) are the
+                # text trace's alone: the deck shows the edited trace
+                want = text_sections(re.sub(r"(?m)^ *was[ :].*\n", "",
+                                            trace.stdout.decode()))
                 have = deck_sections(page)
                 ck.check(want and want == have, "%s: each slide's arithmetic "
                          "is the text trace's, stage by stage (%d stages)"
