@@ -19,7 +19,7 @@
 #include "whatif.h"
 #include "window.h"
 
-#define EX_MAX_KIDS 128 /* records one record is made from, at most */
+#define EX_MAX_KIDS FMT_EXPLAIN_MAX_KIDS /* a record's makers, at most */
 
 struct ex {
 	const struct trace *tr;
@@ -209,6 +209,22 @@ static int ex_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+int fmt_explain_makers(const struct trace *tr, int k, int *kids)
+{
+	int n = ex_kids(tr, k, kids);
+	qsort(kids, (size_t)n, sizeof *kids, ex_cmp);
+	return n;
+}
+
+void fmt_explain_rec_buf(struct fmt_buf *b, const struct trace *tr, int k,
+			 const struct fmt_opts *o)
+{
+	struct ex x = { tr, o, b, NULL };
+	ex_text(&x, &tr->recs[k], 0);
+	ex_set(&x, &tr->recs[k], 1);
+	ex_leaves(&x, &tr->recs[k], 1);
+}
+
 /* Record k and, under it, what it is made from (each record once), in
  * the order they were computed. */
 static void ex_rec(struct ex *x, int k, int depth)
@@ -226,8 +242,7 @@ static void ex_rec(struct ex *x, int k, int depth)
 	ex_set(x, r, depth + 1);
 	ex_leaves(x, r, depth + 1);
 	int kids[EX_MAX_KIDS];
-	int n = ex_kids(x->tr, k, kids);
-	qsort(kids, (size_t)n, sizeof *kids, ex_cmp);
+	int n = fmt_explain_makers(x->tr, k, kids);
 	for (int j = 0; j < n; j++)
 		ex_rec(x, kids[j], depth + 1);
 }
