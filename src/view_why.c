@@ -77,10 +77,22 @@ static char *why_text(const struct view *v, int k, int full)
 		fmt_text_rec_buf(&b, v->tr, &v->tr->recs[k], &o);
 	fmt_buf_putc(&b, '\0');
 	char *t = b.p ? b.p : xstrdup("");
-	if (!full) { /* past a note said before the record (s_0 = h_n) */
-		char *nl = strchr(t, '\n');
-		if (v->tr->recs[k].note && nl && nl[1])
-			memmove(t, nl + 1, strlen(nl + 1) + 1);
+	if (!full) { /* the line that starts with its symbol (ŷ_t's comes
+		       after its logits), else past a note said before it */
+		struct trace_names nm;
+		trace_names(v->tr, &v->tr->recs[k], &nm);
+		size_t sl = strlen(nm.symbol);
+		char *from = NULL, *nl = strchr(t, '\n');
+		for (char *l = t; l && *l && !from; l = strchr(l, '\n'),
+		     l = l ? l + 1 : NULL) {
+			const char *c = l + strspn(l, " ");
+			if (sl && strncmp(c, nm.symbol, sl) == 0 && c[sl] == ' ')
+				from = l;
+		}
+		if (!from && v->tr->recs[k].note && nl && nl[1])
+			from = nl + 1;
+		if (from && from != t)
+			memmove(t, from, strlen(from) + 1);
 		size_t sp = strspn(t, " ");
 		memmove(t, t + sp, strlen(t + sp) + 1);
 		t[strcspn(t, "\n")] = '\0';
