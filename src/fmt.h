@@ -70,6 +70,19 @@ void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
 int fmt_text_explain(FILE *out, const struct trace *tr,
 		     const struct whatif_edit *e, const struct fmt_opts *o);
 
+/* --explain's walk, for the stepper's "why this number?" (view_why.c)
+ * too.  fmt_explain_makers: the records that record k of tr is made from
+ * (the makers of its operands, found by address; see fmt_explain.c), in
+ * the order they were computed, into kids (room for FMT_EXPLAIN_MAX_KIDS);
+ * returns how many.  fmt_explain_rec_buf: record k as --explain writes it
+ * at the top, appended to b: its text, then, indented, a --set of it and
+ * what ends the chain under it (a weight of the model, the model's
+ * embedding of a word). */
+#define FMT_EXPLAIN_MAX_KIDS 128
+int fmt_explain_makers(const struct trace *tr, int k, int *kids);
+void fmt_explain_rec_buf(struct fmt_buf *b, const struct trace *tr, int k,
+			 const struct fmt_opts *o);
+
 /* The defaults: precision 4, top 3, every stage, with the terms. */
 void fmt_opts_default(struct fmt_opts *o);
 

@@ -19,7 +19,7 @@
 #include "whatif.h"
 #include "window.h"
 
-#define EX_MAX_KIDS 128 /* records one record is made from, at most */
+#define EX_MAX_KIDS FMT_EXPLAIN_MAX_KIDS /* a record's makers, at most */
 
 struct ex {
 	const struct trace *tr;
@@ -60,9 +60,34 @@ static void ex_makers(const struct trace *tr, int k, const double *v,
 	}
 }
 
+/* The latest record before k of run and step t whose kind is one of
+ * kinds (a mask of 1 << enum trace_kind), or -1. */
+static int ex_before(const struct trace *tr, int k, int run, int t,
+		     unsigned kinds)
+{
+	for (int q = k - 1; q >= 0; q--)
+		if (tr->recs[q].run == run && tr->recs[q].t == t &&
+		    (kinds >> tr->recs[q].kind & 1))
+			return q;
+	return -1;
+}
+
+/* The operand of r with id id, or NULL. */
+static const struct trace_operand *ex_op(const struct trace_rec *r,
+					 const char *id)
+{
+	for (int j = 0; j < r->nops; j++)
+		if (r->ops[j].id && strcmp(r->ops[j].id, id) == 0)
+			return &r->ops[j];
+	return NULL;
+}
+
 /* The records that record k is made from: the makers of its inputs; the
  * records whose results are parts of its own (e_t of each e_t,i); for an
- * RNN step, the embedding it reads. */
+ * RNN step, the embedding it reads and, with input feeding, the
+ * attentional state h̃_{t-1} of the step before (which it reads as a
+ * copy, so no address finds it); for h̃_t and ŷ_t, which record only
+ * the product W·x, the concatenation (or h̃_t) that x is. */
 static int ex_kids(const struct trace *tr, int k, int *kids)
 {
 	const struct trace_rec *r = &tr->recs[k];
@@ -85,6 +110,14 @@ static int ex_kids(const struct trace *tr, int k, int *kids)
 				kids[n++] = q;
 				break;
 			}
+	int q = -1;
+	if (r->kind == REC_ATTENTIONAL || r->kind == REC_OUTPUT)
+		q = ex_before(tr, k, r->run, r->t, 1u << REC_CONCAT |
+			      1u << REC_ATTENTIONAL);
+	else if (r->kind == REC_RNN && r->t > 1 && ex_op(r, "feed"))
+		q = ex_before(tr, k, r->run, r->t - 1, 1u << REC_ATTENTIONAL);
+	if (q >= 0 && n < EX_MAX_KIDS)
+		kids[n++] = q;
 	return n;
 }
 
@@ -115,6 +148,13 @@ static void ex_leaves(struct ex *x, const struct trace_rec *r, int depth)
 			fmt_buf_printf(x->b, _("%s: a weight of the model\n"),
 				       nm.op[j][0] ? nm.op[j] : r->ops[j].id);
 		}
+	if (r->kind == REC_ATTENTIONAL || r->kind == REC_OUTPUT) {
+		/* the matrix of "W_c·[c_t; s_t]": its name before the dot */
+		const char *dot = strstr(nm.op[0], "·");
+		fmt_buf_spaces(x->b, 2 * depth);
+		fmt_buf_printf(x->b, _("%.*s: a weight of the model\n"),
+			       dot ? (int)(dot - nm.op[0]) : 0, nm.op[0]);
+	}
 	if (r->kind == REC_EMBED) {
 		fmt_buf_spaces(x->b, 2 * depth);
 		fmt_buf_printf(x->b, _("%s: the model's embedding of %s\n"),
@@ -169,6 +209,22 @@ static int ex_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+int fmt_explain_makers(const struct trace *tr, int k, int *kids)
+{
+	int n = ex_kids(tr, k, kids);
+	qsort(kids, (size_t)n, sizeof *kids, ex_cmp);
+	return n;
+}
+
+void fmt_explain_rec_buf(struct fmt_buf *b, const struct trace *tr, int k,
+			 const struct fmt_opts *o)
+{
+	struct ex x = { tr, o, b, NULL };
+	ex_text(&x, &tr->recs[k], 0);
+	ex_set(&x, &tr->recs[k], 1);
+	ex_leaves(&x, &tr->recs[k], 1);
+}
+
 /* Record k and, under it, what it is made from (each record once), in
  * the order they were computed. */
 static void ex_rec(struct ex *x, int k, int depth)
@@ -186,8 +242,7 @@ static void ex_rec(struct ex *x, int k, int depth)
 	ex_set(x, r, depth + 1);
 	ex_leaves(x, r, depth + 1);
 	int kids[EX_MAX_KIDS];
-	int n = ex_kids(x->tr, k, kids);
-	qsort(kids, (size_t)n, sizeof *kids, ex_cmp);
+	int n = fmt_explain_makers(x->tr, k, kids);
 	for (int j = 0; j < n; j++)
 		ex_rec(x, kids[j], depth + 1);
 }
@@ -206,6 +261,10 @@ static const struct trace_rec *ex_start(const struct trace *tr, int run,
 		return r ? r : trace_find(tr, REC_SOFTMAX, run, e->step, 0);
 	case WHATIF_CONTEXT:
 		return trace_find(tr, REC_CONTEXT, run, e->step, 0);
+	case WHATIF_ATTENTIONAL:
+		return trace_find(tr, REC_ATTENTIONAL, run, e->step, 0);
+	case WHATIF_OUTPUT:
+		return trace_find(tr, REC_OUTPUT, run, e->step, 0);
 	case WHATIF_MODEL:
 	case WHATIF_WHAT_COUNT:
 		break;
@@ -224,7 +283,12 @@ int fmt_text_explain(FILE *out, const struct trace *tr,
 			continue;
 		int at = e->what == WHATIF_SCORES ? 0 : e->index;
 		memset(x.seen, 0, (size_t)tr->nrecs);
-		fmt_buf_printf(&b, "%s%s = ", run ? "\n" : "", e->name);
+		if (e->what == WHATIF_OUTPUT && at < 0) /* the word chosen */
+			fmt_buf_printf(&b, "%s%s[%s] = ", run ? "\n" : "",
+				       e->name, tr->m->tgt.words[at = r->word]);
+		else
+			fmt_buf_printf(&b, "%s%s = ", run ? "\n" : "",
+				       e->name);
 		char num[NUM_BUFSZ];
 		fmt_buf_put(&b, num, num_fixed_len(num, r->result[at],
 						   o->precision));

@@ -53,6 +53,9 @@ const char *const view_help[] = {
 	N_("                      line diagram (r row, h head, Esc the page)"),
 	N_("  d                   the picture of this step (left, right: a step)"),
 	N_("  z                   a quiz: compute a value of this step by hand"),
+	N_("  w                   why this number? a number of this screen, its"),
+	N_("                      formula and what it is made from (Enter on one"),
+	N_("                      opens it, Backspace back, j goes to its screen)"),
 	N_("  z or Enter          on a lesson page that asks for a prediction:"),
 	N_("                      type it, then Enter; the numbers follow"),
 	N_("  x                   show or hide the symbols of this screen and "
@@ -346,6 +349,7 @@ void view_free(struct view *v)
 	free(v->revealed);
 	free(v->frames);
 	view_self_free(v);
+	view_why_free(v);
 	memset(v, 0, sizeof *v);
 }
 
@@ -730,14 +734,21 @@ static void frame_show(const struct trace_rec *r, void *ctx)
  * word's. */
 static void frame_body(FILE *f, const struct view *v, const struct view_frame *fr)
 {
-	const struct trace *tr = v->tr;
-	const struct arch_class *a = arch_get(tr->arch);
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
+	struct frame_ctx c = { f, v->tr, &o };
+	view_frame_each(v, fr, frame_show, &c);
+}
+
+void view_frame_each(const struct view *v, const struct view_frame *fr,
+		     void (*fn)(const struct trace_rec *r, void *ctx),
+		     void *ctx)
+{
+	const struct trace *tr = v->tr;
+	const struct arch_class *a = arch_get(tr->arch);
 	int run = fr->stage == STAGE_ENCODING ? -1 : v->run;
 	if (a->screen) {
-		struct frame_ctx c = { f, tr, &o };
-		a->screen(tr, run, fr->stage, fr->t, fr->i, frame_show, &c);
+		a->screen(tr, run, fr->stage, fr->t, fr->i, fn, ctx);
 		return;
 	}
 	const struct trace_run *ru = &tr->runs[v->run];
@@ -754,7 +765,7 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 		if (run < 0 && r->i != fr->i &&
 		    !(r->kind == REC_INIT && fr->i == tr->n))
 			continue;
-		fmt_text_rec(f, tr, r, &o);
+		fn(r, ctx);
 	}
 }
 
@@ -1095,8 +1106,8 @@ static char *step_keys(const struct view *v)
 {
 	static const char *const trace_hints[] = {
 		N_("<-/-> step"), N_("g stage"), N_("s scorer"),
-		N_("c compare"), N_("m heatmap"), N_("z quiz"), N_("t terms"),
-		N_("d picture")
+		N_("w why?"), N_("c compare"), N_("m heatmap"), N_("z quiz"),
+		N_("t terms"), N_("d picture")
 	};
 	static const char *const lesson_hints[] = {
 		N_("space/<-/-> page"), N_("g page"), N_("t fold"), N_("z quiz"),
@@ -1163,6 +1174,7 @@ static char *render_keys(const struct view *v)
 			       : _("type a number, Enter answers, Esc leaves"));
 
 	case VIEW_SELF: /* view_self_render() sets its own */
+	case VIEW_WHY:  /* and view_why_render() */
 		break;
 	}
 	return xstrdup("");
@@ -1258,6 +1270,12 @@ void view_render(const struct view *v, struct view_screen *s)
 	int t = view_step(v);
 	if (v->mode == VIEW_SELF) {
 		view_self_render(v, s);
+		return;
+	}
+	if (v->mode == VIEW_WHY) { /* the stepper's title, its own rest */
+		memset(s, 0, sizeof *s);
+		render_title(v, s);
+		view_why_render(v, s);
 		return;
 	}
 	memset(s, 0, sizeof *s);

@@ -20,8 +20,9 @@
 
 enum view_mode { VIEW_STEP, VIEW_COMPARE, VIEW_HEATMAP, VIEW_HELP, VIEW_QUIZ,
 	VIEW_DIAGRAM, /* the picture of a step (diagram.h), key 'd' */
-	VIEW_SELF     /* a self-attention lesson's own stepper (self_view.h),
+	VIEW_SELF,    /* a self-attention lesson's own stepper (self_view.h),
 	                 keys c, m and d */
+	VIEW_WHY      /* "why this number?" (view_why.c), key 'w' */
 };
 
 /* A scroll past any body's end: the TUI clamps it to show the bottom. */
@@ -88,6 +89,10 @@ struct view {
 	                               (struct self_view, view_self.c),
 	                               which c, m and d open; else NULL */
 	int self_key;               /* the key that opened it */
+	void *why;                  /* "why this number?" (struct view_why,
+	                               view_why.c): the records opened and
+	                               the cursors, kept as record indices
+	                               of tr; NULL until 'w' */
 	int present;                /* presentation mode: the help lists
 	                               its keys (b, space) too, and each
 	                               decoder step opens with its picture */
@@ -197,6 +202,27 @@ void view_self_free(struct view *v);
 int view_self_open(struct view *v, int key);
 int view_self_key(struct view *v, int key);
 void view_self_render(const struct view *v, struct view_screen *s);
+
+/* view_why.c: "why this number?", key 'w' on a trace's screen.
+ * view_why_open opens VIEW_WHY on the numbers of the frame shown (beeps
+ * in a lesson); view_why_key handles a key there (up/down pick, Enter
+ * the record of the one picked and what it is made from, Backspace back
+ * one, j the stepper to the frame that computed it, Esc or w back to the
+ * frame); view_why_render fills its screen but the title, which
+ * view_render sets; view_why_free frees it.
+ * view_why_at: the record index shown (-1: the list of the frame's
+ * numbers), and in *picked the record the cursor is on (-1: none). */
+int view_why_open(struct view *v);
+int view_why_key(struct view *v, int key);
+void view_why_render(const struct view *v, struct view_screen *s);
+void view_why_free(struct view *v);
+int view_why_at(const struct view *v, int *picked);
+
+/* Calls fn(r, ctx) for each record that frame fr of v shows, in the
+ * order the stepper writes them. */
+void view_frame_each(const struct view *v, const struct view_frame *fr,
+		     void (*fn)(const struct trace_rec *r, void *ctx),
+		     void *ctx);
 
 /* In a lesson: 1 if page v->pos is shown with its term-by-term arithmetic
  * folded.  Pressing 't' decides it (v->fold); else a page with a 'fold'

@@ -262,7 +262,7 @@ static const struct {
 	{ 127, key_prev, 1 }, { '\b', key_prev, 1 }, { 'p', key_p, 1 },
 	{ VIEW_KEY_HOME, key_home, 0 }, { VIEW_KEY_END, key_end, 0 },
 	{ 'g', key_goto, 1 }, { 's', key_scorer, 0 }, { 'c', key_compare, 0 },
-	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 },
+	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 }, { 'w', view_why_open, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
 	{ 'd', key_diagram, 0 }, { 'x', key_glossary, 1 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
@@ -367,6 +367,8 @@ int view_key(struct view *v, int key)
 		return view_goto_key(v, key);
 	if (v->mode == VIEW_SELF)
 		return view_self_key(v, key);
+	if (v->mode == VIEW_WHY)
+		return view_why_key(v, key);
 	if (v->mode == VIEW_HELP && key != 'q' && key != 'Q')
 		return view_help_key(v, key);
 	if (v->mode == VIEW_STEP && v->lesson) { /* predict, then reveal */

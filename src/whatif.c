@@ -13,10 +13,12 @@
 #include "whatif.h"
 
 const struct whatif_key whatif_keys[WHATIF_WHAT_COUNT - 1] = {
-	{ WHATIF_STATE, "state", "s", 0 },
-	{ WHATIF_SCORES, "scores", "e", 1 },
-	{ WHATIF_WEIGHTS, "weights", "alpha", 1 },
-	{ WHATIF_CONTEXT, "context", "c", 0 },
+	{ WHATIF_STATE, "state", "s", WHATIF_PER_UNIT, 1 },
+	{ WHATIF_SCORES, "scores", "e", WHATIF_PER_WORD, 1 },
+	{ WHATIF_WEIGHTS, "weights", "alpha", WHATIF_PER_WORD, 1 },
+	{ WHATIF_CONTEXT, "context", "c", WHATIF_PER_UNIT, 1 },
+	{ WHATIF_ATTENTIONAL, "attentional", "htilde", WHATIF_PER_UNIT, 0 },
+	{ WHATIF_OUTPUT, "output", "yhat", WHATIF_PER_TARGET, 0 },
 };
 #define WHATIF_NKEYS ((int)(sizeof whatif_keys / sizeof whatif_keys[0]))
 
@@ -106,29 +108,44 @@ static int whatif_value(const char *p, const char *arg, int argno, double *v,
 /* The key of step[T].KEY at *p (column col), *p moved past it, or NULL
  * after err names the closest. */
 static const struct whatif_key *whatif_key(const char **p, int argno,
-					   int col, struct errbuf *err)
+					   int col, int set,
+					   struct errbuf *err)
 {
 	size_t len = strcspn(*p, "[=");
 	const char *names[2 * WHATIF_NKEYS];
+	int nnames = 0;
 	char key[64];
 	snprintf(key, sizeof key, "%.*s", (int)(len < 63 ? len : 63), *p);
 	for (int k = 0; k < WHATIF_NKEYS; k++) {
 		if (strcmp(key, whatif_keys[k].key) == 0 ||
 		    strcmp(key, whatif_keys[k].alias) == 0) {
+			if (set && !whatif_keys[k].settable) {
+				err_set(err, _("--set:%d:%d: --explain can "
+					"name %s but --set cannot set it; "
+					"expected state, scores, weights or "
+					"context"), argno, col, key);
+				return NULL;
+			}
 			*p += len;
 			return &whatif_keys[k];
 		}
-		names[2 * k] = whatif_keys[k].key;
-		names[2 * k + 1] = whatif_keys[k].alias;
+		if (set && !whatif_keys[k].settable)
+			continue;
+		names[nnames++] = whatif_keys[k].key;
+		names[nnames++] = whatif_keys[k].alias;
 	}
-	const char *near = suggest_closest(key, names, 2 * WHATIF_NKEYS);
+	const char *near = suggest_closest(key, names, nnames);
 	if (near)
 		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; did "
 			"you mean %s?"), argno, col, key, near);
-	else
+	else if (set)
 		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; "
 			"expected state, scores, weights or context"), argno,
 			col, key);
+	else
+		err_set(err, _("--set:%d:%d: unknown value '%s' of a step; "
+			"expected state, scores, weights, context, "
+			"attentional or output"), argno, col, key);
 	return NULL;
 }
 
@@ -150,14 +167,24 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 		return -1;
 	}
 	p++;
+	out->wcol = (int)(p - arg) + 1;
 	const struct whatif_key *key = whatif_key(&p, argno,
-						  (int)(p - arg) + 1, err);
+						  (int)(p - arg) + 1, value,
+						  err);
 	if (!key)
 		return -1;
 	out->kcol = (int)(p - arg) + 2;
-	int k = whatif_index(&p, key->per_word ? TRACE_MAX_TOKENS : m->H,
-			     NULL, argno, (int)(p - arg) + 1, err);
-	if (k < 0 || (value && whatif_value(p, arg, argno, &out->value,
+	int k = -1; /* step[T].output alone: the word each run chose */
+	int indexed = key->per_word != WHATIF_PER_TARGET || value || *p;
+	if (indexed)
+		k = whatif_index(&p, key->per_word == WHATIF_PER_WORD
+				 ? TRACE_MAX_TOKENS
+				 : key->per_word == WHATIF_PER_TARGET
+				 ? m->tgt.n : m->H,
+			     key->per_word == WHATIF_PER_TARGET ? &m->tgt
+								 : NULL,
+			     argno, (int)(p - arg) + 1, err);
+	if ((indexed && k < 0) || (value && whatif_value(p, arg, argno, &out->value,
 					    err) != 0))
 		return -1;
 	if (!value && *p) {
@@ -165,8 +192,15 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 			"'%s'"), argno, (int)(p - arg) + 1, p);
 		return -1;
 	}
-	snprintf(out->name, sizeof out->name, "step[%d].%s[%d]", t + 1,
-		 key->key, k + 1);
+	if (key->per_word == WHATIF_PER_TARGET && k >= 0)
+		snprintf(out->name, sizeof out->name, "step[%d].%s[%s]",
+			 t + 1, key->key, m->tgt.words[k]);
+	else if (k >= 0)
+		snprintf(out->name, sizeof out->name, "step[%d].%s[%d]",
+			 t + 1, key->key, k + 1);
+	else
+		snprintf(out->name, sizeof out->name, "step[%d].%s", t + 1,
+			 key->key);
 	out->what = key->what;
 	out->step = t + 1;
 	out->index = k;
@@ -183,7 +217,7 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	char name[64];
 	snprintf(name, sizeof name, "%.*s", (int)(nl < 63 ? nl : 63), arg);
 	out->argno = argno;
-	out->step = out->index = out->tcol = out->kcol = 0;
+	out->step = out->index = out->tcol = out->kcol = out->wcol = 0;
 	out->what = WHATIF_MODEL;
 	if (strcmp(name, "step") == 0 && arg[nl] == '[')
 		return whatif_step(m, arg, argno, 1, out, err);
@@ -223,8 +257,9 @@ int whatif_name(const struct model *m, const char *name,
 	out->argno = 1;
 	if (strncmp(name, "step[", 5) != 0) {
 		err_set(err, _("--explain:1:1: expected step[T].state[K], "
-			"step[T].scores[I], step[T].weights[I] or "
-			"step[T].context[K], found '%s'"), name);
+			"step[T].scores[I], step[T].weights[I], "
+			"step[T].context[K], step[T].attentional[K] or "
+			"step[T].output[WORD], found '%s'"), name);
 		return -1;
 	}
 	if (whatif_step(m, name, 1, 0, out, err) == 0)
@@ -287,11 +322,24 @@ int whatif_check_trace(const struct whatif_edit *set, int n,
 		const struct whatif_edit *e = &set[k];
 		if (e->what == WHATIF_MODEL)
 			continue;
-		int len = whatif_keys[e->what - 1].per_word ? tr->n : tr->m->H;
+		int per = whatif_keys[e->what - 1].per_word;
+		int len = per == WHATIF_PER_WORD ? tr->n
+			  : per == WHATIF_PER_TARGET ? tr->m->tgt.n : tr->m->H;
 		if (e->index >= len) {
 			err_set(err, _("--set:%d:%d: index '%d' out of range: "
 				"expected 1 to %d"), e->argno, e->kcol,
 				e->index + 1, len);
+			return -1;
+		}
+		int has = e->what != WHATIF_ATTENTIONAL;
+		for (int r = 0; r < tr->nruns && !has; r++)
+			has = trace_find(tr, REC_ATTENTIONAL, r, 1, 0) != NULL;
+		if (!has) {
+			err_set(err, _("--set:%d:%d: this architecture has no "
+				"attentional state h̃_t: its output reads "
+				"[s_t; c_t; y_{t-1}]; expected state, scores, "
+				"weights, context or output"), e->argno,
+				e->wcol);
 			return -1;
 		}
 		if (e->step > whatif_steps(tr)) {

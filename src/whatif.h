@@ -14,25 +14,32 @@ struct trace_cfg;
 
 /* What an edit sets: a number of the model (a weight, an embedding), or
  * an intermediate value of one decoder step, step[T].KEY[K] with KEY one
- * of whatif_keys[]: the state s_t, a score e_t,i, a weight α_t,i, or the
- * context c_t. */
+ * of whatif_keys[]: the state s_t, a score e_t,i, a weight α_t,i, the
+ * context c_t, or (to --explain only) the attentional state h̃_t or the
+ * output ŷ_t. */
 enum whatif_what {
 	WHATIF_MODEL,
 	WHATIF_STATE,
 	WHATIF_SCORES,
 	WHATIF_WEIGHTS,
 	WHATIF_CONTEXT,
+	WHATIF_ATTENTIONAL, /* h̃_t: --explain names it, --set does not */
+	WHATIF_OUTPUT,      /* ŷ_t, an entry a target word: --explain only */
 	WHATIF_WHAT_COUNT
 };
 
 /* An intermediate's name after "step[T].": its plain name in the trace
- * JSON (the canonical one), a second spelling (its symbol), and whether
- * its entries run over the source words (n of them) or the hidden
- * units (H). */
+ * JSON (the canonical one), a second spelling (its symbol), what its
+ * entries run over (WHATIF_PER_*), and whether --set can set it (the
+ * attentional state and the output only --explain names). */
+enum { WHATIF_PER_UNIT, WHATIF_PER_WORD, WHATIF_PER_TARGET };
 struct whatif_key {
 	enum whatif_what what;
 	const char *key, *alias;
-	int per_word;
+	int per_word; /* WHATIF_PER_UNIT: the hidden units (H); _WORD: the
+	                 source words (n); _TARGET: the target vocabulary,
+	                 an entry a number or a word */
+	int settable;
 };
 extern const struct whatif_key whatif_keys[WHATIF_WHAT_COUNT - 1];
 
@@ -48,6 +55,7 @@ struct whatif_edit {
 	int index;  /* an intermediate's entry, from 0 */
 	int argno;  /* the --set it came from, from 1 */
 	int tcol, kcol; /* the columns of its step and of its index */
+	int wcol;       /* the column of its KEY ("attentional") */
 };
 
 /* Applies one --set argument arg ("NAME[i][j]=VALUE", indices counted
@@ -62,7 +70,8 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 		 struct whatif_edit *out, struct errbuf *err);
 
 /* --explain NAME: a step's value "step[T].KEY[K]" (whatif_apply's names
- * of one, without "=VALUE") into *out (its value 0); m is read only.
+ * of one, without "=VALUE", and step[T].attentional[K] and
+ * step[T].output[WORD]) into *out (its value 0); m is read only.
  * Returns 0, or -1 with err "--explain:1:COL: ...". */
 int whatif_name(const struct model *m, const char *name,
 		struct whatif_edit *out, struct errbuf *err);

@@ -73,6 +73,78 @@ static int has(char **lines, int n, const char *s)
  * output screen, and every screen has a number of its own, counted
  * 3 + 7 a step (the 6 screens of a step and its picture); Left walks
  * the same screens back. */
+/* "why this number?" (view_why.c): w on the scoring screen of step 1
+ * lists its numbers; Enter on e_1,2 shows its formula with the operands
+ * filled in and what it is made from, h_2 and s_1 (the records whose
+ * results hold its operands); Enter opens one, Backspace goes back with
+ * the cursor kept, j takes the stepper to the screen that computed s_1,
+ * and Esc goes back to the screen w was pressed on. */
+START_TEST(test_why)
+{
+	int pos = -1, at, picked;
+	for (int k = 0; k < V.nframes && pos < 0; k++)
+		if (V.frames[k].stage == STAGE_SCORING && V.frames[k].t == 1)
+			pos = k;
+	ck_assert_int_ge(pos, 0);
+	view_goto(&V, pos);
+	const struct trace_rec *e11 = trace_find(&T, REC_SCORE, V.run, 1, 1);
+	const struct trace_rec *e12 = trace_find(&T, REC_SCORE, V.run, 1, 2);
+	const struct trace_rec *h2 = trace_find(&T, REC_RNN, -1, 0, 2);
+	const struct trace_rec *s1 = trace_find(&T, REC_RNN, V.run, 1, 0);
+	ck_assert_ptr_nonnull(e12);
+	ck_assert_ptr_nonnull(h2);
+	ck_assert_ptr_nonnull(s1);
+	ck_assert_int_eq(view_key(&V, VIEW_KEY_BACKSPACE) & VIEW_KEY_BEEP, 0);
+	view_goto(&V, pos);
+	ck_assert_int_eq(view_key(&V, 'w'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_WHY);
+	ck_assert_int_eq(view_why_at(&V, &picked), -1);
+	ck_assert_int_eq(picked, (int)(e11 - T.recs));
+	ck_assert(view_key(&V, VIEW_KEY_BACKSPACE) & VIEW_KEY_BEEP);
+	ck_assert(view_key(&V, VIEW_KEY_UP) & VIEW_KEY_BEEP);
+	view_key(&V, VIEW_KEY_DOWN);
+	view_key(&V, VIEW_KEY_ENTER);
+	at = view_why_at(&V, &picked);
+	ck_assert_int_eq(at, (int)(e12 - T.recs));
+	ck_assert_int_eq(picked, (int)(h2 - T.recs));
+	/* the formula with its operands, and its value worked here */
+	double d = 0;
+	for (int k = 0; k < M.H; k++)
+		d += s1->result[k] * h2->result[k];
+	char want[64];
+	snprintf(want, sizeof want, "e_1,2 = s_1·h_2 = %.4f×", s1->result[0]);
+	render();
+	ck_assert_msg(has(S.body, S.nbody, want), "no '%s'", want);
+	snprintf(want, sizeof want, "= %.4f", d);
+	ck_assert_msg(has(S.body, S.nbody, want), "no '%s'", want);
+	ck_assert(has(S.body, S.nbody, "> h_2 = tanh("));
+	ck_assert(has(S.body, S.nbody, "  s_1 = tanh("));
+	ck_assert(strstr(S.where, "e_1,2") != NULL);
+	view_key(&V, VIEW_KEY_DOWN);
+	view_key(&V, VIEW_KEY_ENTER);
+	ck_assert_int_eq(view_why_at(&V, &picked), (int)(s1 - T.recs));
+	render();
+	ck_assert(has(S.body, S.nbody, "b: a weight of the model"));
+	view_key(&V, VIEW_KEY_BACKSPACE);
+	ck_assert_int_eq(view_why_at(&V, &picked), (int)(e12 - T.recs));
+	ck_assert_int_eq(picked, (int)(s1 - T.recs)); /* the cursor kept */
+	ck_assert_int_eq(view_key(&V, 'j'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_DECODER);
+	ck_assert_int_eq(V.frames[V.pos].t, 1);
+	/* Esc: back where w was pressed; an embedding ends the chain */
+	view_goto(&V, 0);
+	view_key(&V, 'w');
+	view_key(&V, VIEW_KEY_ENTER); /* x_1 = emb(je) */
+	render();
+	ck_assert(has(S.body, S.nbody, "the model's embedding of je"));
+	ck_assert(view_key(&V, VIEW_KEY_ENTER) & VIEW_KEY_BEEP);
+	view_key(&V, 27);
+	ck_assert_int_eq(V.mode, VIEW_STEP);
+	ck_assert_int_eq(V.pos, 0);
+}
+END_TEST
+
 START_TEST(test_present_order)
 {
 	int total, steps = T.runs[0].nsteps, n = 3 + 7 * steps;
@@ -1446,6 +1518,7 @@ static Suite *view_suite(void)
 	tcase_add_test(tc, test_diagram_feed);
 	tcase_add_test(tc, test_diagram_present);
 	tcase_add_test(tc, test_weighted_mostly_is_checked);
+	tcase_add_test(tc, test_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

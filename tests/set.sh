@@ -184,6 +184,97 @@ expect_err "--explain:1:9: unknown value 'wieghts' of a step; did you mean weigh
 run_cmd trace --format=json --explain='step[1].e[1]' je
 expect_status 2 "--explain refuses JSON"
 
+# --explain of the output word and of h̃_t, at 12 digits: worked here from
+# toy4's W_c and W_s (data/toy4.model) and the lines c_1 and s_1 shown:
+# h̃_1 = tanh(W_c·[c_1; s_1]), ŷ_1 = softmax(W_s·h̃_1), the word chosen
+# the largest
+run_cmd trace --scorer=dot -p 12 --explain='step[1].output' je suis
+expect_status 0 "--explain of the output word"
+# line SYMBOL-REGEX: the numbers of the first line whose symbol matches
+line() {
+	grep -m1 "^ *$1 " "$TMP/out" | sed 's/.*\[//; s/\]//; s/,//g'
+}
+# section NAME: the numbers of toy4's [NAME], one row a line, words dropped
+section() {
+	sed -n "/^\[$1\]/,/^\$/p" "$srcdir/data/toy4.model" | sed '1d; /^$/d' |
+		awk '{ for (k = 1; k <= NF; k++) if ($k ~ /^[-0-9]/) printf "%s ", $k; print "" }'
+}
+ht=$(line 'h̃_1 = tanh(W_c·\[c_1; s_1\])')
+if { line 'the context vector c_1'; line 's_1 = tanh(sum)'; echo "$ht";
+	section output.W_c; } | awk '
+	function th(x) { return (exp(2*x) - 1) / (exp(2*x) + 1) }
+	NR == 1 { for (k = 1; k <= 4; k++) x[k] = $k; next }
+	NR == 2 { for (k = 1; k <= 4; k++) x[k + 4] = $k; next }
+	NR == 3 { for (k = 1; k <= 4; k++) h[k] = $k; next }
+	{ d = 0; for (k = 1; k <= 8; k++) d += $k * x[k]; r = NR - 3
+	  if (th(d) - h[r] > 1e-9 || h[r] - th(d) > 1e-9) bad = 1; n++ }
+	END { exit bad || n != 4 }'
+then
+	ok "--explain: h̃_1 = tanh(W_c·[c_1; s_1]) from W_c and the lines shown"
+else
+	not_ok "--explain: h̃_1 = $ht, not tanh(W_c·[c_1; s_1]): $(cat "$TMP/out")"
+fi
+words=$(sed -n '/^\[output.W_s\]/,/^$/p' "$srcdir/data/toy4.model" |
+	awk 'NR > 1 && NF { print $1 }')
+if { echo "$ht"; line 'ŷ_1 = softmax(W_s·h̃_1)'; section output.W_s; } | awk -v words="$words" '
+	NR == 1 { for (k = 1; k <= 4; k++) h[k] = $k; next }
+	NR == 2 { for (k = 1; k <= NF; k++) p[k] = $k; V = NF; next }
+	{ z[NR - 2] = 0; for (k = 1; k <= 4; k++) z[NR - 2] += $k * h[k] }
+	END { split(words, w, "\n"); s = 0; best = 1
+	  for (k = 1; k <= V; k++) { s += exp(z[k]); if (z[k] > z[best]) best = k }
+	  for (k = 1; k <= V; k++) { q = exp(z[k]) / s
+	    if (q - p[k] > 1e-9 || p[k] - q > 1e-9) exit 1 }
+	  printf "%s %.12f\n", w[best], exp(z[best]) / s }' >"$TMP/best"
+then
+	ok "--explain: ŷ_1 = softmax(W_s·h̃_1) from W_s and h̃_1 shown"
+else
+	not_ok "--explain: ŷ_1 is not softmax(W_s·h̃_1): $(cat "$TMP/out")"
+fi
+read -r word p <"$TMP/best"
+if head -1 "$TMP/out" | awk -v w="$word" -v p="$p" '
+	$1 == "step[1].output[" w "]" && $3 - p < 1e-9 && p - $3 < 1e-9 &&
+	$4 == "(dot" { ok = 1 } END { exit !ok }' &&
+	grep -q '^  W_s: a weight of the model$' "$TMP/out" &&
+	grep -q '^    W_c: a weight of the model$' "$TMP/out" &&
+	grep -q '^    \[c_1; s_1\] ' "$TMP/out" &&
+	grep -q "^          y_0: the model's embedding of <s>$" "$TMP/out" &&
+	grep -q "x_2: the model's embedding of suis$" "$TMP/out"; then
+	ok "--explain: the output word ($word) back through h̃_1 and [c_1; s_1] to the embeddings"
+else
+	not_ok "--explain: the output word's chain ($word $p): $(cat "$TMP/out")"
+fi
+# a word named: its probability, the same chain
+run_cmd trace --scorer=dot -p 12 --explain='step[1].yhat[am]' je suis
+am=$(awk '/^ *ŷ_1 = softmax/ { sub(/.*\[/, ""); gsub(/,/, ""); print $4; exit }' "$TMP/out")
+if head -1 "$TMP/out" | grep -qx "step\[1\]\.output\[am\] = $am (dot run), from:"; then
+	ok "--explain: a word of the output by name (am: $am, the 4th entry)"
+else
+	not_ok "--explain: step[1].yhat[am]: $(head -1 "$TMP/out")"
+fi
+# input feeding: s_2 reads h̃_1, whose record is under it
+run_cmd trace --input-feeding --scorer=dot --explain='step[2].state[1]' je suis
+if grep -q '^  h̃_1 = tanh(W_c·\[c_1; s_1\])' "$TMP/out" &&
+	grep -q '^    \[c_1; s_1\] ' "$TMP/out"; then
+	ok "--explain: input feeding's h̃_1 followed back from s_2"
+else
+	not_ok "--explain: input feeding's h̃_1 not under s_2: $(cat "$TMP/out")"
+fi
+run_cmd trace --explain='step[1].atentional[1]' je suis
+expect_status 2 "--explain: a misspelt attentional"
+expect_err "--explain:1:9: unknown value 'atentional' of a step; did you mean attentional?" \
+	"--explain: a misspelt attentional: message"
+run_cmd trace --explain='step[1].output[teh]' je suis
+expect_err "--explain:1:16: index 'teh' out of range: expected a word or 1 to 26" \
+	"--explain: an output word not in the vocabulary"
+run_cmd trace --arch=bahdanau --explain='step[1].htilde[1]' je suis
+expect_status 2 "--explain: h̃_t of an architecture without it"
+expect_err "--explain:1:9: this architecture has no attentional state" \
+	"--explain: h̃_t of an architecture without it: message"
+run_cmd trace --set='step[1].output[am]=3' je suis
+expect_status 2 "--set refuses the output"
+expect_err "--set:1:9: --explain can name output but --set cannot set it" \
+	"--set refuses the output: message"
+
 # a step's value: the header line with the value each run had computed
 # (dot's e_1,2 = s_1·h_2, worked here from s_1 and h_2 at 12 digits)
 run_cmd trace --scorer=dot -p 12
