@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "num.h"
 #include "selection.h"
 #include "suggest.h"
 #include "trace.h"
@@ -59,9 +60,11 @@ static const struct vocab *whatif_words(const struct model *m,
 }
 
 /* One "[index]" at *p (column col), from 1 to max, or a word of v: its
- * 0-based value, *p moved past it; -1 after err. */
+ * 0-based value, *p moved past it; -1 after err (a word not in v with
+ * the closest one).  step: it is step[T]'s, whose range only the trace
+ * knows (whatif_check_trace), so max is not named. */
 static int whatif_index(const char **p, int max, const struct vocab *v,
-			int argno, int col, struct errbuf *err)
+			int argno, int col, int step, struct errbuf *err)
 {
 	const char *s = *p + 1, *close = strchr(s, ']');
 	if (**p != '[' || !close) {
@@ -80,8 +83,21 @@ static int whatif_index(const char **p, int max, const struct vocab *v,
 	for (int w = 0; v && w < v->n; w++)
 		if (strcmp(v->words[w], buf) == 0)
 			return w;
-	err_set(err, _("--set:%d:%d: index '%s' out of range: expected %s1 to %d"),
-		argno, col + 1, buf, v ? _("a word or ") : "", max);
+	const char *near = NULL;
+	if (v && *buf && (*end || end == buf)) /* a word, not a number */
+		near = suggest_closest(buf, (const char *const *)v->words,
+				       v->n);
+	if (step)
+		err_set(err, _("--set:%d:%d: expected a decoder step, a whole "
+			"number from 1, found '%s'"), argno, col + 1, buf);
+	else if (near)
+		err_set(err, _("--set:%d:%d: unknown word '%s'; did you mean "
+			"%s? (or a number from 1 to %d)"), argno, col + 1, buf,
+			near, max);
+	else
+		err_set(err, _("--set:%d:%d: index '%s' out of range: expected "
+			"%s1 to %d"), argno, col + 1, buf,
+			v ? _("a word or ") : "", max);
 	return -1;
 }
 
@@ -95,11 +111,19 @@ static int whatif_value(const char *p, const char *arg, int argno, double *v,
 			(int)(p - arg) + 1, p);
 		return -1;
 	}
-	char *end;
-	*v = strtod(p + 1, &end);
-	if (!p[1] || *end || !isfinite(*v)) {
+	/* the number grammar of calc and the model files (num_parse): no
+	 * hex, nan or inf; and their bound, so that no exp() overflows */
+	const char *end;
+	enum num_status st = num_parse(p + 1, v, &end);
+	if (st != NUM_OK || *end || !isfinite(*v)) {
 		err_set(err, _("--set:%d:%d: expected a finite number, found '%s'"),
 			argno, (int)(p - arg) + 2, p + 1);
+		return -1;
+	}
+	if (fabs(*v) > MODEL_MAX_WEIGHT) {
+		err_set(err, _("--set:%d:%d: expected a number from -%s to %s, "
+			"found '%s'"), argno, (int)(p - arg) + 2,
+			MODEL_MAX_WEIGHT_TEXT, MODEL_MAX_WEIGHT_TEXT, p + 1);
 		return -1;
 	}
 	return 0;
@@ -157,7 +181,7 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 {
 	const char *p = arg + 4; /* past "step" */
 	out->tcol = 6;
-	int t = whatif_index(&p, TRACE_MAX_STEPS, NULL, argno, 5, err);
+	int t = whatif_index(&p, TRACE_MAX_STEPS, NULL, argno, 5, 1, err);
 	if (t < 0)
 		return -1;
 	if (*p != '.') {
@@ -183,7 +207,7 @@ static int whatif_step(const struct model *m, const char *arg, int argno,
 				 ? m->tgt.n : m->H,
 			     key->per_word == WHATIF_PER_TARGET ? &m->tgt
 								 : NULL,
-			     argno, (int)(p - arg) + 1, err);
+			     argno, (int)(p - arg) + 1, 0, err);
 	if ((indexed && k < 0) || (value && whatif_value(p, arg, argno, &out->value,
 					    err) != 0))
 		return -1;
@@ -234,11 +258,12 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 	int rows = e->kind == PARAM_MATRIX ? e->rows : whatif_words(m, e)->n;
 	if (!e->vector && rows > 0) {
 		row = whatif_index(&p, rows, whatif_words(m, e), argno,
-				   (int)(p - arg) + 1, err);
+				   (int)(p - arg) + 1, 0, err);
 		if (row < 0)
 			return -1;
 	}
-	col = whatif_index(&p, e->cols, NULL, argno, (int)(p - arg) + 1, err);
+	col = whatif_index(&p, e->cols, NULL, argno, (int)(p - arg) + 1, 0,
+			   err);
 	double v;
 	if (col < 0 || whatif_value(p, arg, argno, &v, err) != 0)
 		return -1;

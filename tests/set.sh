@@ -57,8 +57,20 @@ bad 'step[1].scores[4]=1' \
 bad 'step[100].alpha[1]=1' \
 	"--set:2:6: step '100' out of range: expected 1 to " "step not reached"
 bad 'step=1' "--set:2:5: expected [T], a decoder step" "step without [T]"
-bad 'step[0].s[1]=1' "--set:2:6: index '0' out of range: expected 1 to 100" \
+bad 'step[0].s[1]=1' \
+	"--set:2:6: expected a decoder step, a whole number from 1, found '0'" \
 	"step 0"
+bad 'step[1.5].s[1]=1' \
+	"--set:2:6: expected a decoder step, a whole number from 1, found '1.5'" \
+	"step 1.5"
+bad 'source[Je][1]=1' \
+	"--set:2:8: unknown word 'Je'; did you mean je? (or a number from 1 to 21)" \
+	"a word close to one of the vocabulary"
+bad 'general.W[1][1]=0x10' "--set:2:17: expected a finite number, found '0x10'" \
+	"hex (calc's and the model files' grammar)"
+bad 'step[1].e[1]=1e308' \
+	"--set:2:14: expected a number from -1e6 to 1e6, found '1e308'" \
+	"past the model files' bound"
 bad 'step[1]state[1]=1' "--set:2:8: expected '.' and state, scores" \
 	"missing dot"
 bad 'step[1].e[1]=x' "--set:2:14: expected a finite number, found 'x'" \
