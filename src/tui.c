@@ -689,6 +689,7 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.v.ascii = !ui.utf8;
 	ui.v.archs = l ? NULL : o->archs;
 	ui.v.narchs = l ? 0 : o->narchs;
+	ui.v.retrace = l || o->archs ? NULL : o->retrace;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);
