@@ -353,7 +353,14 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
 	for (int k = 0; k < rows && *scroll + k < s->nbody; k++) {
 		const char *line = s->body[*scroll + k];
+		/* with the stepper's edits: the old values (fmt_mark's "was"
+		 * lines) stand out */
+		attr_t was = ui->v.edit && !ui->sc && !ui->v.lesson &&
+			     strncmp(line + strspn(line, " "), "was", 3) == 0
+			     ? tui_attr(ui, PAIR_MAX, A_BOLD) : 0;
+		attron(was);
 		tui_put_cut(ui, y + k, 1, tui_skip_cols(line, hs), COLS - 2);
+		attroff(was);
 		if (hs > 0 && utf8_width(line) > 0) {
 			attron(A_BOLD | A_REVERSE);
 			tui_put(y + k, 0, ui->utf8 ? "‹" : "<", 1);

@@ -72,6 +72,11 @@ old=$(vec "$TMP/base.json" scores | cut -d' ' -f2)
 check "the old e_1,2 ($old) in a 'was' line" \
 	sh -c "screen() { tmux -L '$sock' -f /dev/null capture-pane -p -t ed; }
 		screen | grep -E '^ *was +$old *\$' >/dev/null"
+esc=$(printf '\033')
+check "the 'was' lines are drawn in colour or bold, the others not" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -e -p -t ed >'$TMP/attr'
+		grep -q '^ $esc\\[[0-9;]*mwas ' '$TMP/attr' &&
+		! grep -q '^ $esc\\[[0-9;]*me_1,1 = ' '$TMP/attr'"
 keys ed Escape Right
 expect ed "stage 4 of 7: softmax   step t=1" "Esc, Right: the softmax, edits kept"
 sleep 0.3
