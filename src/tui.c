@@ -175,6 +175,8 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 				     : tui_attr(ui, PAIR_BAR, A_NORMAL);
 		tui_put(y, 3, b->label, lw);
 		int n = (int)(b->frac * bw + 0.5);
+		if (n > bw) /* an edited weight above 1 (--set, key e) */
+			n = bw;
 		attron(a);
 		for (int k = 0; k < n; k++)
 			tui_put(y, 5 + lw + k, ui->utf8 ? "█" : "#", 1);

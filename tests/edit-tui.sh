@@ -117,5 +117,13 @@ check "R: e_1 is the unedited JSON's" \
 	test "$(shown ed e_1)" = "$(vec "$TMP/base.json" scores)"
 keys ed q
 wait_exit ed 0 "q quits"
+# a weight set above 1: its bar stops at the bars' width, the value shows
+start big 80 24 "'$AT' tui --set 'step[1].weights[3]=99' '$sent'"
+expect big "screen 1 of" "tui --set opens"
+keys big g 4
+expect big "stage 4 of 7: softmax" "g 4: the softmax"
+check "a weight of 99 keeps its value beside a full bar" \
+	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t big |
+		grep -E '^   étudiant  █+ 99\.0000  <\$' >/dev/null"
 check "the terminal modes are restored" same_modes ed
 finish
