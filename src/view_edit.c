@@ -317,6 +317,36 @@ void view_edit_rec(FILE *f, const struct view *v, const struct trace_rec *r,
 	free(old);
 }
 
+/* The source word of the largest weight of α_t in run of tr, or NULL. */
+static const char *edit_best(const struct trace *tr, int run, int t)
+{
+	const struct trace_rec *r = run < tr->nruns
+				    ? trace_find(tr, REC_SOFTMAX, run, t, 0)
+				    : NULL;
+	int best = 0;
+	if (!r || r->len < 1 || r->len > tr->n || tr->enc) /* an image's
+							      cells: no words */
+		return NULL;
+	for (int i = 1; i < r->len; i++)
+		if (r->result[i] > r->result[best])
+			best = i;
+	return tr->m->src.words[tr->src[best]];
+}
+
+/* Which word the edits make win at this step: a line "largest weight
+ * at t=T: WORD (unedited: WORD)", from the traces' α_t. */
+static void edit_winner(FILE *f, const struct view *v,
+			const struct view_edit *e)
+{
+	int t = v->frames[v->pos].t;
+	const char *now = t >= 1 ? edit_best(v->tr, v->run, t) : NULL;
+	const char *was = t >= 1 ? edit_best(e->base, v->run, t) : NULL;
+	if (now && was)
+		/* TRANSLATORS: %1$d the step t, %2$s and %3$s source words */
+		fprintf(f, _("largest weight at t=%1$d: %2$s (unedited: "
+			     "%3$s)\n"), t, now, was);
+}
+
 char *view_edit_text(const struct view *v)
 {
 	const struct view_edit *e = v->edit;
@@ -353,6 +383,7 @@ char *view_edit_text(const struct view *v)
 		for (int k = 0; k < e->nargs; k++)
 			fprintf(f, " --set %s", e->args[k]);
 		fputc('\n', f);
+		edit_winner(f, v, e);
 	}
 	fputc('\n', f);
 	fclose(f);

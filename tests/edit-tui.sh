@@ -65,6 +65,17 @@ expect ed "expected a finite number, found '1e'" \
 keys ed BSpace BSpace 3 . 5 Enter
 expect ed "edits (u undoes, R resets): --set step[1].scores[2]=3.5" \
 	"Enter: the edit in force, as a --set argument"
+# best FILE: the source word of step 1's largest weight in the JSON FILE
+best() {
+	"$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+w = d["runs"][0]["steps"][0]["weights"]
+print(d["source"][w.index(max(w))])' "$1"
+}
+check "the JSON's winner changes with the edit" \
+	test "$(best "$TMP/set.json")" != "$(best "$TMP/base.json")"
+expect ed "largest weight at t=1: $(best "$TMP/set.json") (unedited: $(best "$TMP/base.json"))" \
+	"the word the edit makes win, and the unedited one, as the JSON's"
 sleep 0.3
 check "e_1 on screen equals the JSON of trace --set" \
 	test "$(shown ed e_1)" = "$(vec "$TMP/set.json" scores)"
