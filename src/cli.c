@@ -43,6 +43,8 @@
 #include "trace.h"
 #include "tui.h"
 #include "util.h"
+#include "view.h"
+#include "whatif.h"
 #include "window.h"
 
 /* Writes s to out as utf8_safe() shows it: every byte that could drive
@@ -866,6 +868,72 @@ int cli_flush(void)
 	return EXIT_OK;
 }
 
+/* The stepper's edits (view_edit.c): the sentence traced again on the
+ * model m with the command line's --set and then the stepper's, each
+ * "step[T].KEY[K]=VALUE" and numbered after the command line's. */
+struct cli_retrace {
+	const struct model *m;
+	const struct cli_opts *o;
+	const char *sentence;
+};
+
+/* A trace with the edits it was made with, which it points to. */
+struct cli_retraced {
+	struct trace tr; /* first: the trace is the whole to free */
+	struct whatif_edit set[WHATIF_MAX];
+};
+
+static struct trace *cli_retrace_make(void *ctx, const char *const *args,
+				      int n, struct errbuf *err)
+{
+	const struct cli_retrace *c = ctx;
+	int have = c->o->fmt.nset;
+	if (have + n > WHATIF_MAX) {
+		err_set(err, _("--set:%d:1: expected at most %d --set"),
+			have + n, WHATIF_MAX);
+		return NULL;
+	}
+	struct cli_retraced *r = xcalloc(1, sizeof *r);
+	struct model m = *c->m; /* whatif_apply reads H of it: a step's
+				   value leaves the model alone */
+	memcpy(r->set, c->o->fmt.set, (size_t)have * sizeof *r->set);
+	for (int k = 0; k < n; k++) {
+		if (strncmp(args[k], "step[", 5) != 0) {
+			err_set(err, _("--set:%d:1: expected a step's value, "
+				       "step[T].KEY[K]=VALUE"), have + k + 1);
+			free(r);
+			return NULL;
+		}
+		if (whatif_apply(&m, args[k], have + k + 1, &r->set[have + k],
+				 err) != 0) {
+			free(r);
+			return NULL;
+		}
+	}
+	struct trace_cfg cfg = c->o->cfg;
+	cfg.set = r->set;
+	cfg.nset = have + n;
+	if (whatif_check_cfg(r->set, have + n, &cfg, err) != 0 ||
+	    tok_trace_note(&r->tr, c->m, c->sentence, c->o->target, SCORER_ALL,
+			   NULL, 0, &cfg, err) != 0) {
+		free(r);
+		return NULL;
+	}
+	if (whatif_check_trace(r->set, have + n, &r->tr, err) != 0) {
+		trace_free(&r->tr);
+		free(r);
+		return NULL;
+	}
+	return &r->tr;
+}
+
+static void cli_retrace_free(void *ctx, struct trace *tr)
+{
+	(void)ctx;
+	trace_free(tr);
+	free(tr); /* the struct cli_retraced it begins */
+}
+
 /* The stepper on the trace of every scorer of the models ms (n, one an
  * architecture under --arch=all), starting with the scorer asked for,
  * on the first. */
@@ -895,7 +963,12 @@ static int cli_tui_run(const struct model *ms, int n,
 		cli_messagef(_("note: %s"), note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms,
-			       n > 1 ? archs : NULL, n > 1 ? n : 0 };
+			       n > 1 ? archs : NULL, n > 1 ? n : 0, NULL };
+	struct cli_retrace rc_ctx = { &ms[0], o, sentence };
+	struct view_retrace retrace = { &rc_ctx, cli_retrace_make,
+					cli_retrace_free };
+	if (n == 1)
+		to.retrace = &retrace;
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;

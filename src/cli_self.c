@@ -269,7 +269,8 @@ static int cli_self_tui(const struct self_trace *t,
 		v.row = o->row - 1;
 	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
 				  &v.scroll, &v.hscroll };
-	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL, 0 };
+	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL, 0,
+			       NULL };
 	return tui_run_screens(&sc, &to);
 }
 

@@ -175,6 +175,8 @@ void tui_bars(const struct tui *ui, int y, const struct view_screen *s)
 				     : tui_attr(ui, PAIR_BAR, A_NORMAL);
 		tui_put(y, 3, b->label, lw);
 		int n = (int)(b->frac * bw + 0.5);
+		if (n > bw) /* an edited weight above 1 (--set, key e) */
+			n = bw;
 		attron(a);
 		for (int k = 0; k < n; k++)
 			tui_put(y, 5 + lw + k, ui->utf8 ? "█" : "#", 1);
@@ -353,7 +355,14 @@ static void tui_body(struct tui *ui, const struct view_screen *s, int y,
 		*scroll = s->nbody - rows > 0 ? s->nbody - rows : 0;
 	for (int k = 0; k < rows && *scroll + k < s->nbody; k++) {
 		const char *line = s->body[*scroll + k];
+		/* with the stepper's edits: the old values (fmt_mark's "was"
+		 * lines) stand out */
+		attr_t was = ui->v.edit && !ui->sc && !ui->v.lesson &&
+			     strncmp(line + strspn(line, " "), "was", 3) == 0
+			     ? tui_attr(ui, PAIR_MAX, A_BOLD) : 0;
+		attron(was);
 		tui_put_cut(ui, y + k, 1, tui_skip_cols(line, hs), COLS - 2);
+		attroff(was);
 		if (hs > 0 && utf8_width(line) > 0) {
 			attron(A_BOLD | A_REVERSE);
 			tui_put(y + k, 0, ui->utf8 ? "‹" : "<", 1);
@@ -689,6 +698,7 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.v.ascii = !ui.utf8;
 	ui.v.archs = l ? NULL : o->archs;
 	ui.v.narchs = l ? 0 : o->narchs;
+	ui.v.retrace = l || o->archs ? NULL : o->retrace;
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);

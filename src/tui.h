@@ -6,6 +6,8 @@
 #include "lesson.h"
 #include "trace.h"
 
+struct view_retrace;
+
 enum tui_color { TUI_COLOR_AUTO, TUI_COLOR_ALWAYS, TUI_COLOR_NEVER };
 
 struct tui_opts {
@@ -21,6 +23,8 @@ struct tui_opts {
 	                              every architecture, the stepped trace
 	                              among them (--arch=all), or NULL */
 	int narchs;
+	const struct view_retrace *retrace; /* how to trace again with the
+	                              stepper's edits (view.h), or NULL: none */
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

@@ -60,6 +60,9 @@ const char *const view_help[] = {
 	N_("                      type it, then Enter; the numbers follow"),
 	N_("  x                   show or hide the symbols of this screen and "
 	   "what they mean"),
+	N_("  e                   edit a number of this step (--set): choose it,"),
+	N_("                      type a value, Enter; the step is traced again"),
+	N_("  u, R                undo the last edit, all the edits"),
 	N_("  up, down, PgUp, PgDn scroll a long screen"),
 	N_("  ? or h              this help"),
 	N_("  q                   quit (Esc leaves help, compare and heatmap)"),
@@ -347,6 +350,7 @@ void view_free(struct view *v)
 	free(v->quiz_feedback);
 	free(v->predict_feedback);
 	free(v->revealed);
+	view_edit_free(v);
 	free(v->frames);
 	view_self_free(v);
 	view_why_free(v);
@@ -512,6 +516,15 @@ int view_swap_arch(struct view *v)
 	int k = frame_find(v, f.stage, f.t, f.i);
 	v->pos = k >= 0 ? k : v->nframes - 1;
 	return 0;
+}
+
+void view_swap_trace(struct view *v, const struct trace *tr)
+{
+	struct view_frame f = v->frames[v->pos];
+	v->tr = tr;
+	frames_build(v);
+	int k = frame_find(v, f.stage, f.t, f.i);
+	v->pos = k >= 0 ? k : v->nframes - 1;
 }
 
 void view_next_scorer(struct view *v)
@@ -718,14 +731,14 @@ static void narrate(FILE *f, const struct view *v, const struct view_frame *fr)
 /* What frame_body hands an architecture's screen hook. */
 struct frame_ctx {
 	FILE *f;
-	const struct trace *tr;
+	const struct view *v;
 	const struct fmt_opts *o;
 };
 
 static void frame_show(const struct trace_rec *r, void *ctx)
 {
 	const struct frame_ctx *c = ctx;
-	fmt_text_rec(c->f, c->tr, r, c->o);
+	view_edit_rec(c->f, c->v, r, c->o); /* fmt_text_rec, edits marked */
 }
 
 /* Writes the records of frame fr with the text formatter: those the
@@ -736,7 +749,7 @@ static void frame_body(FILE *f, const struct view *v, const struct view_frame *f
 {
 	struct fmt_opts o = v->fmt;
 	o.terms = v->terms;
-	struct frame_ctx c = { f, v->tr, &o };
+	struct frame_ctx c = { f, v, &o };
 	view_frame_each(v, fr, frame_show, &c);
 }
 
@@ -975,6 +988,11 @@ static void render_step(const struct view *v, struct view_screen *s,
 	CAPTURE(text, narrate(f, v, fr));
 	wrap_text(narr, text, view_cols(v, VIEW_PROSE_COLS), 0, WRAP_PROSE);
 	free(text);
+	if ((text = view_edit_text(v))) { /* the edit line, the edits */
+		wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6,
+			  WRAP_ARITH);
+		free(text);
+	}
 	CAPTURE(text, frame_body(f, v, fr));
 	wrap_text(body, text, view_cols(v, VIEW_TEXT_COLS), 6, WRAP_ARITH);
 	free(text);
@@ -1155,6 +1173,9 @@ static char *render_keys(const struct view *v)
 				 : _("stage"), max, max >= 10 ? _(", then Enter")
 				 : "", typed);
 	}
+	char *edit = view_edit_keys(v);
+	if (edit)
+		return edit;
 	switch (v->mode) {
 	case VIEW_STEP: return step_keys(v);
 	case VIEW_COMPARE:

@@ -116,6 +116,11 @@ struct view {
 	struct predict_try predict; /* this page's tries */
 	char *predict_feedback;     /* the verdict, the hint or why the text
 	                               is not an answer; NULL at first */
+	/* edits of the numbers (view_edit.c): keys e, u and R */
+	const struct view_retrace *retrace; /* borrowed: how to trace again
+	                               with edits, or NULL: no edits */
+	void *edit;                 /* struct view_edit while edits or the
+	                               edit line exist, else NULL */
 };
 
 struct view_screen {
@@ -291,6 +296,46 @@ int view_predict_hidden(const struct view *v);
 char *view_predict_insert(const struct view *v);
 int view_predict_key(struct view *v, int key);
 void view_predict_leave(struct view *v);
+
+/* view_edit.c: what-if edits in the stepper, the --set of the command
+ * line made from the screen.  The view cannot trace: retrace->make
+ * traces the sentence again with the --set arguments args (n, each
+ * "step[T].KEY[K]=VALUE", after the command line's own), returning a
+ * trace that retrace->free frees, or NULL with err (a bad number, a
+ * name the trace does not have).
+ * 'e' (view_edit_open) opens the edit line on a screen of a decoder
+ * step: a list of the values it shows that --set can set, by their
+ * names; up and down (or Tab) move, a number typed and Enter sets the
+ * one chosen and the screen is traced again; Esc closes it.  'u'
+ * (view_edit_undo) takes the last edit back, 'R' (view_edit_reset) all
+ * of them.  Each returns VIEW_KEY_* flags; they beep without a retrace
+ * (a lesson, --arch=all) or with nothing to undo.  view_edit_key: a key
+ * while the edit line is open, or -1 when it is closed.
+ * view_edit_rec writes record r of v->tr as fmt_text_rec does, and
+ * under each line whose numbers the edits changed a "was" line with
+ * the old ones (fmt_mark_changes).  view_edit_text: the lines under a
+ * step's body (the list and the typed value, the edits in force as
+ * --set arguments), newly allocated, or NULL.  view_edit_free frees the
+ * edits and shows the unedited trace again. */
+struct errbuf;
+struct view_retrace {
+	void *ctx;
+	struct trace *(*make)(void *ctx, const char *const *args, int n,
+			      struct errbuf *err);
+	void (*free)(void *ctx, struct trace *tr);
+};
+int view_edit_open(struct view *v);
+int view_edit_key(struct view *v, int key);
+int view_edit_undo(struct view *v);
+int view_edit_reset(struct view *v);
+void view_edit_rec(FILE *f, const struct view *v, const struct trace_rec *r,
+		   const struct fmt_opts *o);
+char *view_edit_text(const struct view *v);
+/* The key hints while the edit line is open, newly allocated; else NULL. */
+char *view_edit_keys(const struct view *v);
+void view_edit_free(struct view *v);
+/* Shows tr in place of v->tr, at the same stage, step and scorer. */
+void view_swap_trace(struct view *v, const struct trace *tr);
 
 /* Fills *s with the current screen.  Free it with view_screen_free. */
 void view_render(const struct view *v, struct view_screen *s);

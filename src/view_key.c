@@ -265,6 +265,8 @@ static const struct {
 	{ 'z', key_quiz, 0 }, { 'a', key_arch, 0 }, { 'w', view_why_open, 0 },
 	{ 'm', key_heatmap, 0 }, { 't', key_terms, 1 }, { '?', key_help, 0 },
 	{ 'd', key_diagram, 0 }, { 'x', key_glossary, 1 },
+	{ 'e', view_edit_open, 1 }, { 'u', view_edit_undo, 1 },
+	{ 'R', view_edit_reset, 1 },
 	{ 'h', key_help, 0 }, { 'q', key_quit, 0 }, { 'Q', key_quit, 0 },
 	{ 27, key_back, 0 }, { VIEW_KEY_DOWN, key_down, 1 }, { 'j', key_down, 1 },
 	{ VIEW_KEY_UP, key_up, 1 }, { 'k', key_up, 1 },
@@ -363,6 +365,9 @@ int view_key(struct view *v, int key)
 		return VIEW_KEY_DONE;
 	if (v->mode == VIEW_QUIZ)
 		return view_quiz_key(v, key);
+	int edit = v->edit ? view_edit_key(v, key) : -1; /* the edit line */
+	if (edit >= 0)
+		return edit;
 	if (v->pending_g)
 		return view_goto_key(v, key);
 	if (v->mode == VIEW_SELF)

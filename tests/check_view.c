@@ -4,12 +4,14 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "utf8.h"
 #include "view.h"
 #include "view_key.h"
+#include "whatif.h"
 
 static struct model M;
 static struct trace T;
@@ -1474,12 +1476,131 @@ START_TEST(test_diagram_present)
 }
 END_TEST
 
+/* The stepper's edits (view_edit.c) with a retrace as the CLI's: the
+ * sentence of setup() traced again with the edits as trace_cfg.set. */
+struct edit_traced {
+	struct trace tr; /* first: freed as the trace */
+	struct whatif_edit set[WHATIF_MAX];
+};
+
+static int edit_calls;
+
+static struct trace *edit_make(void *ctx, const char *const *args, int n,
+			       struct errbuf *err)
+{
+	struct edit_traced *r = xcalloc(1, sizeof *r);
+	struct model m = M;
+	struct trace_cfg cfg = T.cfg;
+	int src[3] = { T.src[0], T.src[1], T.src[2] };
+	(void)ctx;
+	edit_calls++;
+	for (int k = 0; k < n; k++)
+		if (whatif_apply(&m, args[k], k + 1, &r->set[k], err) != 0) {
+			free(r);
+			return NULL;
+		}
+	cfg.set = r->set;
+	cfg.nset = n;
+	if (trace_build(&r->tr, &M, src, 3, NULL, 0, SCORER_ALL, &cfg,
+			err) != 0) {
+		free(r);
+		return NULL;
+	}
+	return &r->tr;
+}
+
+static void edit_free(void *ctx, struct trace *tr)
+{
+	(void)ctx;
+	trace_free(tr);
+	free(tr);
+}
+
+static void edit_type(const char *s)
+{
+	for (; *s; s++)
+		view_key(&V, (unsigned char)*s);
+}
+
+/* e on the scoring of step 1, Down to e_1,2, 5 and Enter: the view shows
+ * a trace whose α_1 is the softmax of the unedited scores with e_1,2 = 5
+ * (worked out here), with "was" under the changed numbers; a bad number
+ * leaves the trace as it was and says why; u and R go back to T itself. */
+START_TEST(test_edit_keys)
+{
+	static const struct view_retrace rt = { NULL, edit_make, edit_free };
+	ck_assert_int_eq(view_key(&V, 'e') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
+	V.retrace = &rt;
+	ck_assert_int_eq(view_key(&V, 'e') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
+	ck_assert_int_eq(view_key(&V, 'u') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
+	view_move(&V, 3); /* the encoder has nothing to edit */
+	view_goto_stage(&V, STAGE_SCORING);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert_int_eq(view_key(&V, 'e'), VIEW_KEY_REDRAW);
+	render();
+	ck_assert(has(S.body, S.nbody, "edit > step[1].scores[1] = "));
+	view_key(&V, VIEW_KEY_DOWN);
+	edit_type("1e");
+	view_key(&V, '\n');
+	ck_assert_ptr_eq(V.tr, &T); /* refused: nothing changed */
+	render();
+	ck_assert(has(S.body, S.nbody, "expected a finite number"));
+	view_key(&V, VIEW_KEY_BACKSPACE);
+	view_key(&V, VIEW_KEY_BACKSPACE);
+	edit_type("5");
+	ck_assert_int_eq(view_key(&V, '\n'), VIEW_KEY_REDRAW);
+	ck_assert_ptr_ne(V.tr, &T);
+	ck_assert_int_eq(view_step(&V), 1);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SCORING);
+	const struct trace_rec *a1 = trace_find(V.tr, REC_SOFTMAX, 0, 1, 0);
+	double e[3], sum = 0;
+	for (int i = 0; i < 3; i++) {
+		const struct trace_rec *r = trace_find(&T, REC_SCORE, 0, 1,
+						       i + 1);
+		ck_assert_ptr_nonnull(r);
+		e[i] = i == 1 ? 5 : r->result[0];
+	}
+	ck_assert_ptr_nonnull(a1);
+	for (int i = 0; i < 3; i++)
+		sum += exp(e[i]);
+	for (int i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(a1->result[i], exp(e[i]) / sum, 1e-12);
+	render();
+	ck_assert(has(S.body, S.nbody,
+		      "edits (u undoes, R resets): --set step[1].scores[2]=5"));
+	ck_assert(has(S.body, S.nbody, "was "));
+	view_key(&V, 27); /* closed: the keys step again, edits kept */
+	view_key(&V, VIEW_KEY_RIGHT);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	ck_assert_ptr_ne(V.tr, &T);
+	ck_assert_int_eq(view_key(&V, 'u'), VIEW_KEY_REDRAW);
+	ck_assert_ptr_eq(V.tr, &T);
+	ck_assert_int_eq(V.frames[V.pos].stage, STAGE_SOFTMAX);
+	render();
+	ck_assert(!has(S.body, S.nbody, "was "));
+	ck_assert(!has(S.body, S.nbody, "edits ("));
+	/* two edits, then R */
+	view_goto_stage(&V, STAGE_SCORING);
+	view_key(&V, 'e');
+	edit_type("2\n");
+	edit_type("\t-1\n");
+	render();
+	ck_assert(has(S.body, S.nbody, "--set step[1].scores[1]=2 --set"));
+	ck_assert(has(S.body, S.nbody, "step[1].scores[2]=-1"));
+	edit_calls = 0;
+	ck_assert_int_eq(view_key(&V, 'R'), VIEW_KEY_REDRAW);
+	ck_assert_int_eq(edit_calls, 0); /* the unedited trace is kept */
+	ck_assert_ptr_eq(V.tr, &T);
+}
+END_TEST
+
 static Suite *view_suite(void)
 {
 	Suite *s = suite_create("view");
 	TCase *tc = tcase_create("screens");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_frames);
+	tcase_add_test(tc, test_edit_keys);
 	tcase_add_test(tc, test_present_order);
 	tcase_add_test(tc, test_bahdanau_screens);
 	tcase_add_test(tc, test_arch_swap_and_compare);
