@@ -57,6 +57,14 @@ struct fmt_opts {
 void fmt_mark_changes(struct fmt_buf *b, size_t from, const char *old,
 		      size_t oldlen);
 
+/* Under record r of tr, a line for each --set of a step's value that
+ * r holds, indented by indent: "set by --set: NAME = VALUE, computed
+ * OLD", OLD what its formula gave (so a formula whose terms do not add
+ * up to the value shown says why).  Nothing for any other record.
+ * src/fmt_explain.c. */
+void fmt_set_notes(struct fmt_buf *b, const struct trace *tr,
+		   const struct trace_rec *r, int precision, int indent);
+
 /* Record r of tr as the text trace writes it, appended to b. */
 void fmt_text_rec_buf(struct fmt_buf *b, const struct trace *tr,
 		      const struct trace_rec *r, const struct fmt_opts *o);

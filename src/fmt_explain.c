@@ -180,11 +180,9 @@ static enum whatif_what ex_what(const struct trace *tr,
 							    : WHATIF_MODEL;
 }
 
-/* Under r, each --set of a step's value made in it: "set by --set: NAME
- * = VALUE, computed OLD" (its formula gave OLD). */
-static void ex_set(struct ex *x, const struct trace_rec *r, int depth)
+void fmt_set_notes(struct fmt_buf *b, const struct trace *tr,
+		   const struct trace_rec *r, int precision, int indent)
 {
-	const struct trace *tr = x->tr;
 	enum whatif_what w = ex_what(tr, r);
 	char num[NUM_BUFSZ];
 	for (int k = 0; w != WHATIF_MODEL && k < tr->cfg.nset; k++) {
@@ -193,15 +191,22 @@ static void ex_set(struct ex *x, const struct trace_rec *r, int depth)
 		if (e->what != w || e->step != r->t || isnan(old) ||
 		    (w == WHATIF_SCORES && e->index + 1 != r->i))
 			continue;
-		fmt_buf_spaces(x->b, 2 * depth);
-		fmt_buf_printf(x->b, _("set by --set: %s = "), e->name);
-		fmt_buf_put(x->b, num, num_fixed_len(num, e->value,
-						     x->o->precision));
-		fmt_buf_puts(x->b, _(", computed "));
-		fmt_buf_put(x->b, num, num_fixed_len(num, old,
-						     x->o->precision));
-		fmt_buf_putc(x->b, '\n');
+		fmt_buf_spaces(b, indent);
+		fmt_buf_printf(b, _("set by --set: %s = "), e->name);
+		fmt_buf_put(b, num, num_fixed_len(num, e->value, precision));
+		fmt_buf_puts(b, _(", computed "));
+		fmt_buf_put(b, num, num_fixed_len(num, old, precision));
+		if (w == WHATIF_WEIGHTS) /* the others are not made to add
+					    up to 1 around it */
+			fmt_buf_puts(b, _("; the weights are not renormalised"));
+		fmt_buf_putc(b, '\n');
 	}
+}
+
+/* Under r, each --set of a step's value made in it (fmt_set_notes). */
+static void ex_set(struct ex *x, const struct trace_rec *r, int depth)
+{
+	fmt_set_notes(x->b, x->tr, r, x->o->precision, 2 * depth);
 }
 
 static int ex_cmp(const void *a, const void *b)

@@ -696,6 +696,7 @@ static void text_rec_marked(struct fmt_buf *b, const struct trace *tr,
 	text_rec(&old, o->base, rb, o);
 	fmt_mark_changes(b, at, old.p, old.len);
 	fmt_buf_free(&old);
+	fmt_set_notes(b, tr, r, o->precision, 0);
 }
 
 /* Prints the records [first, first + count), with a heading wherever the

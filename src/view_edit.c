@@ -196,6 +196,9 @@ int view_edit_key(struct view *v, int key)
 		return VIEW_KEY_REDRAW;
 	case VIEW_KEY_RESIZE:
 		return VIEW_KEY_REDRAW;
+	case VIEW_KEY_NPAGE: case VIEW_KEY_PPAGE: /* the body scrolls, so
+		the numbers below the line can be seen while editing */
+		return -1;
 	case VIEW_KEY_UP:
 	case VIEW_KEY_DOWN:
 	case '\t': {
@@ -310,6 +313,7 @@ void view_edit_rec(FILE *f, const struct view *v, const struct trace_rec *r,
 		fmt_buf_put(&b, now, nlen);
 		if (old)
 			fmt_mark_changes(&b, 0, old, olen);
+		fmt_set_notes(&b, v->tr, r, o->precision, 0);
 		fwrite(b.p, 1, b.len, f);
 		fmt_buf_free(&b);
 	}
@@ -395,6 +399,6 @@ char *view_edit_keys(const struct view *v)
 	const struct view_edit *e = v->edit;
 	if (!e || !e->open || v->mode != VIEW_STEP)
 		return NULL;
-	return xstrdup(_("up/down choose  type a number, Enter sets it  "
+	return xstrdup(_("up/down choose  type, Enter sets  PgDn scroll  "
 			 "u undo  R reset  Esc close"));
 }

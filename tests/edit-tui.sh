@@ -77,8 +77,17 @@ check "the JSON's winner changes with the edit" \
 expect ed "largest weight at t=1: $(best "$TMP/set.json") (unedited: $(best "$TMP/base.json"))" \
 	"the word the edit makes win, and the unedited one, as the JSON's"
 sleep 0.3
-check "e_1 on screen equals the JSON of trace --set" \
+setv=$(vec "$TMP/set.json" scores | cut -d' ' -f2)
+oldv=$(vec "$TMP/base.json" scores | cut -d' ' -f2)
+expect ed "set by --set: step[1].scores[2] = $setv, computed $oldv" \
+	"under the edited score: its value and what its formula gave (the JSON's)"
+keys ed NPage
+sleep 0.3
+check "PgDn scrolls while the edit line is open: e_1 on screen equals the JSON of trace --set" \
 	test "$(shown ed e_1)" = "$(vec "$TMP/set.json" scores)"
+expect ed "up/down choose  type, Enter sets  PgDn scroll" \
+	"PgDn keeps the edit line open (its keys)"
+keys ed PPage
 old=$(vec "$TMP/base.json" scores | cut -d' ' -f2)
 check "the old e_1,2 ($old) in a 'was' line" \
 	sh -c "screen() { tmux -L '$sock' -f /dev/null capture-pane -p -t ed; }

@@ -300,4 +300,21 @@ if grep -qx "set: step\[1\]\.scores\[2\] = 3.0000 (was $want)" "$TMP/out"; then
 else
 	not_ok "text: a step's set line: $(grep '^set:' "$TMP/out"), expected was $want"
 fi
+# ... and under the record that holds it, the same: the line whose terms
+# do not add up to the value shown says so
+check "text: under e_1,2's formula, its value and what the formula gave ($want)" \
+	grep -qx "set by --set: step\[1\]\.scores\[2\] = 3.0000, computed $want" "$TMP/out"
+check "text: the note right under e_1,2's formula and its was line" \
+	sh -c "grep -A2 '^e_1,2 = s_1·h_2 = ' '$TMP/out' | tail -n 1 | grep -q '^set by --set: step'"
+# a set weight: the others are not renormalised, and the note says so;
+# its computed value is α_1,2 of the unedited trace (dot's softmax of
+# e_1, worked here from the e_1 the unedited trace prints, 12 digits)
+run_cmd trace --scorer=dot -p 12 --stage=softmax je suis
+e1=$(grep -m1 '^e_1 ' "$TMP/out" | sed 's/.*\[//; s/\]//' | tr -d ',')
+a2=$(echo "$e1" | awk '{ printf "%.4f", exp($2) / (exp($1) + exp($2)) }')
+run_cmd trace --scorer=dot --set='step[1].weights[2]=0.9' je suis
+check "text: a set weight's note, computed $a2, not renormalised" \
+	grep -qx "set by --set: step\[1\]\.weights\[2\] = 0.9000, computed $a2; the weights are not renormalised" "$TMP/out"
+run_cmd trace --scorer=dot je suis
+check "text without --set: no note" sh -c "! grep -q 'set by --set' '$TMP/out'"
 finish
