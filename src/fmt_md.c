@@ -85,6 +85,13 @@ static void md_header(FILE *out, const struct trace *tr,
 		fprintf(out, _("; pair on line %d"), o->pair);
 	fputs(_("."), out); /* the sentence's full stop */
 	fputs("\n", out);
+	char wif[FMT_WHATIF_NOTE];
+	if (fmt_whatif_note(tr, wif, sizeof wif)) { /* --set: a handout is
+		never taken for the model's own numbers */
+		fputs("\n**", out);
+		md_text(out, wif);
+		fputs("**\n", out);
+	}
 }
 
 /* Bahdanau's encoder: both directions, the annotations, and s_0. */

@@ -317,4 +317,15 @@ check "text: a set weight's note, computed $a2, not renormalised" \
 	grep -qx "set by --set: step\[1\]\.weights\[2\] = 0.9000, computed $a2; the weights are not renormalised" "$TMP/out"
 run_cmd trace --scorer=dot je suis
 check "text without --set: no note" sh -c "! grep -q 'set by --set' '$TMP/out'"
+# Markdown (a handout) says it is a what-if, as the pictures do; the
+# line, rendered, names each edit
+run_cmd trace --format=markdown --set='step[1].scores[2]=3' --set='source[je][1]=2' je suis
+check "markdown: the what-if line" grep -qF \
+	'**what-if: the trace with --set step\[1\].scores\[2\]=3, --set source\[je\]\[1\]=2, not the model' "$TMP/out"
+if command -v cmark >/dev/null 2>&1; then
+	check "markdown: the what-if line renders with its brackets" sh -c \
+		"cmark '$TMP/out' | grep -qF '<strong>what-if: the trace with --set step[1].scores[2]=3, --set source[je][1]=2,'"
+fi
+run_cmd trace --format=markdown je suis
+check "markdown without --set: no what-if line" sh -c "! grep -q 'what-if' '$TMP/out'"
 finish
