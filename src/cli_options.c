@@ -338,6 +338,40 @@ static const char *cli_heads_nth(int k)
 }
 
 /* --explain: a step's values (whatif_keys), at step 1, entry 1 */
+/* --set's names: the built-in model's sections, each at its first
+ * number ("source[1][1]", "general.W[1][1]"), then a step's values that
+ * --set can set (whatif_keys' settable ones).  The sections are those
+ * of the default model; another --model may have more (local-p's,
+ * Bahdanau's). */
+static const char *cli_set_name_nth(int k)
+{
+	static struct model_param tab[MODEL_MAX_PARAMS];
+	static int n = -1;
+	static char name[96];
+	if (n < 0) {
+		struct model m;
+		struct errbuf err;
+		n = 0;
+		if (model_load_builtin(&m, &err) == 0) {
+			n = model_param_table(&m, model_scorers(&m), tab);
+			model_free(&m); /* the names and shapes stay */
+		}
+	}
+	if (k < n) {
+		const struct model_param *e = &tab[k];
+		snprintf(name, sizeof name, e->vector || e->rows == 0
+			 ? "%s[1]" : "%s[1][1]", e->section);
+		return name;
+	}
+	for (int j = 0; j < WHATIF_WHAT_COUNT - 1; j++)
+		if (whatif_keys[j].settable && k-- == n) {
+			snprintf(name, sizeof name, "step[1].%s[1]",
+				 whatif_keys[j].key);
+			return name;
+		}
+	return NULL;
+}
+
 static const char *cli_step_value_nth(int k)
 {
 	static char name[64];
@@ -362,6 +396,7 @@ static const char *(*const cli_registry_nth[])(int) = {
 	[CLI_V_HEADS] = cli_heads_nth,
 	[CLI_V_COLORS] = tui_color_name,
 	[CLI_V_STEP_VALUES] = cli_step_value_nth,
+	[CLI_V_SET_NAMES] = cli_set_name_nth,
 };
 
 /* Prints the values of option o from their registry, a line each, after

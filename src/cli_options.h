@@ -32,7 +32,8 @@ enum cli_values { CLI_V_NONE, CLI_V_FILE, CLI_V_SCORERS, CLI_V_ARCHS,
 		  CLI_V_FORMATS, CLI_V_SELF_FORMATS, CLI_V_STAGES,
 		  CLI_V_QUIZ_STAGES, CLI_V_QUIZ_FORMATS, CLI_V_DIAGRAM_FORMATS,
 		  CLI_V_ACCURACY_FORMATS, CLI_V_HEADS, CLI_V_COLORS,
-		  CLI_V_STEP_VALUES, CLI_V_SELECTION, CLI_V_LIST };
+		  CLI_V_STEP_VALUES, CLI_V_SET_NAMES, CLI_V_SELECTION,
+		  CLI_V_LIST };
 
 /* The next option of argv for the commands cmds (bits CLI_CMD_BIT):
  * its code (the letter, or CLI_OPT_ID) with optarg its value; -1 after

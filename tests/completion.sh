@@ -39,6 +39,8 @@ offers "trace options" --batch= attn-trace trace --ba
 offers "trace --jobs" --jobs= attn-trace trace --batch=x --jo
 offers "the scorers" general attn-trace trace --scorer g
 offers "--explain's step values" "step[1].weights[1]" attn-trace trace --explain "="  "step[1].w"
+offers "--set's model sections" "general.W[1][1]" attn-trace heatmap --set "="  "gen"
+offers "--set's step values" "step[1].scores[1]" attn-trace trace --set "="  "step[1].s"
 offers "the formats" jsonl attn-trace trace --format js
 offers "calc's formats" markdown attn-trace calc --format m
 offers "the stages" weighted-sum attn-trace trace --stage w

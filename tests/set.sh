@@ -328,4 +328,19 @@ if command -v cmark >/dev/null 2>&1; then
 fi
 run_cmd trace --format=markdown je suis
 check "markdown without --set: no what-if line" sh -c "! grep -q 'what-if' '$TMP/out'"
+# what completion offers after --set= (options --values=--set): every
+# name is one that --set takes, a model section of the default model and
+# each kind of a step's value
+n=0; bad=
+for name in $("$ATTN_TRACE" options --values=--set trace); do
+	n=$((n + 1))
+	"$ATTN_TRACE" trace --set="$name=0.5" je >/dev/null 2>&1 || bad="$bad $name"
+done
+check "completion's --set names ($n) are all taken by trace --set${bad:+: not$bad}" \
+	test "$n" -gt 20 -a -z "$bad"
+for want in 'general.W[1][1]' 'source[1][1]' 'output.W_s[1][1]' \
+	    'step[1].scores[1]' 'step[1].weights[1]'; do
+	check "completion offers $want after --set=" sh -c \
+		"'$ATTN_TRACE' options --values=--set trace | grep -qxF '$want'"
+done
 finish
