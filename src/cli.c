@@ -466,6 +466,7 @@ static int cli_option(struct cli_opts *o, int c, const char *arg)
 		o->cfg.nset = o->fmt.nset;
 		return 0;
 	case CLI_OPT_explain: o->explain = arg; return 0;
+	case CLI_OPT_goal: o->goal = arg; return 0;
 	case CLI_OPT_hard:
 		o->cfg_set = 1;
 		return cli_selection(&o->cfg, c, arg);
@@ -963,12 +964,26 @@ static int cli_tui_run(const struct model *ms, int n,
 		cli_messagef(_("note: %s"), note);
 	struct tui_opts to = { o->color, o->fmt.precision, SCORER_dot,
 			       o->present, o->autoplay_ms,
-			       n > 1 ? archs : NULL, n > 1 ? n : 0, NULL };
+			       n > 1 ? archs : NULL, n > 1 ? n : 0, NULL, 0, 0 };
 	struct cli_retrace rc_ctx = { &ms[0], o, sentence };
 	struct view_retrace retrace = { &rc_ctx, cli_retrace_make,
 					cli_retrace_free };
 	if (n == 1)
 		to.retrace = &retrace;
+	if (o->goal && n > 1) {
+		rc = cli_usage_error("--goal is for the edits of one model; "
+				     "drop --arch=all");
+		goto out;
+	}
+	if (o->goal && (trs[0].enc ||
+	    whatif_goal(&trs[0], o->goal, &to.goal_t, &to.goal_i, &err) != 0)) {
+		if (trs[0].enc)
+			rc = cli_usage_error("--goal names a word of a sentence; "
+					     "an image's cells have none");
+		else
+			rc = cli_usage_error(err.msg);
+		goto out;
+	}
 	for (int k = 0; k < SCORER_COUNT; k++)
 		if (o->scorers == 1u << k)
 			to.start_scorer = k;

@@ -55,6 +55,7 @@ struct cli_opts {
 	int feed;               /* --input-feeding: the model must have it */
 	const char *set_arg[WHATIF_MAX]; /* (fmt.nset) the --set arguments */
 	const char *explain;    /* --explain NAME, or NULL */
+	const char *goal;       /* tui --goal step[T].weights=WORD, or NULL */
 	struct whatif_edit set_edits[WHATIF_MAX]; /* fmt.set: as applied */
 };
 

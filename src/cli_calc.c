@@ -147,7 +147,7 @@ static int cli_calc_tui(const struct cli_calc_opts *o, const struct calc *c)
 	struct tui_screens sc = { &v, cli_calc_render, cli_calc_key,
 				  &v.scroll, NULL };
 	struct tui_opts to = { TUI_COLOR_AUTO, o->fo.precision, -1, 0, 0,
-			       NULL, 0, NULL };
+			       NULL, 0, NULL, 0, 0 };
 	int rc = tui_run_screens(&sc, &to);
 	calc_view_free(&v);
 	return rc;

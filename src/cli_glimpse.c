@@ -315,7 +315,7 @@ static int cli_glimpse_tui(const struct cli_glimpse_opts *o,
 	struct tui_screens sc = { &v, cli_glimpse_render, cli_glimpse_key,
 				  &v.scroll, NULL };
 	struct tui_opts to = { TUI_COLOR_AUTO, o->precision, -1, 0, 0, NULL,
-			       0, NULL };
+			       0, NULL, 0, 0 };
 	return tui_run_screens(&sc, &to);
 }
 

@@ -138,6 +138,10 @@ HELP(set, C(trace) | C(tui) | C(quiz) | C(heatmap) | C(diagram) |
      "step[T].weights[I] (not renormalised) or\n"
      "step[T].context[K], e.g. step[2].scores[1]=3\n"
      "(repeatable)")
+HELP(goal, C(tui), "step[T].weights=WORD",
+     "a goal for the stepper's edits (e): make WORD\n"
+     "the largest weight at step T; the stepper says\n"
+     "whether the edits in force reach it")
 HELP(explain, C(trace), "NAME",
      "why this number: the formula of a step's value\n"
      "(NAME as --set names it, e.g. step[1].weights[2])\n"

@@ -118,6 +118,7 @@ OPT(glimpse_batch, "batch", 0, REQ, C(glimpse), V(FILE))
 OPT(glimpse_tui, "tui", 0, NO, C(glimpse) | C(calc), V(NONE))
 OPT(set, "set", 0, REQ, C_TRACING, V(SET_NAMES))
 OPT(explain, "explain", 0, REQ, C(trace), V(STEP_VALUES))
+OPT(goal, "goal", 0, REQ, C(tui), V(NONE))
 OPT(help, "help", 'h', NO, C_ALL, V(NONE))
 OPT(version, "version", 'V', NO, C(trace) | C(tui) | C(model), V(NONE))
 #undef C_TRACING

@@ -270,7 +270,7 @@ static int cli_self_tui(const struct self_trace *t,
 	struct tui_screens sc = { &v, cli_self_render, cli_self_key,
 				  &v.scroll, &v.hscroll };
 	struct tui_opts to = { o->color, o->precision, -1, 0, 0, NULL, 0,
-			       NULL };
+			       NULL, 0, 0 };
 	return tui_run_screens(&sc, &to);
 }
 

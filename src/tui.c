@@ -699,6 +699,10 @@ static int tui_start(const struct trace *tr, const struct lesson *l,
 	ui.v.archs = l ? NULL : o->archs;
 	ui.v.narchs = l ? 0 : o->narchs;
 	ui.v.retrace = l || o->archs ? NULL : o->retrace;
+	if (ui.v.retrace) {
+		ui.v.goal_t = o->goal_t;
+		ui.v.goal_i = o->goal_i;
+	}
 	for (int k = 0; !l && k < tr->nruns; k++)
 		if ((int)tr->runs[k].scorer == o->start_scorer)
 			view_set_run(&ui.v, k);

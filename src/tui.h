@@ -25,6 +25,8 @@ struct tui_opts {
 	int narchs;
 	const struct view_retrace *retrace; /* how to trace again with the
 	                              stepper's edits (view.h), or NULL: none */
+	int goal_t, goal_i;   /* --goal: source word goal_i (from 1) the
+	                         largest weight at step goal_t; 0: none */
 };
 
 /* Steps through tr, which should hold all three scorers.  Returns the exit

@@ -121,6 +121,9 @@ struct view {
 	                               with edits, or NULL: no edits */
 	void *edit;                 /* struct view_edit while edits or the
 	                               edit line exist, else NULL */
+	int goal_t, goal_i;         /* tui --goal: make source word goal_i
+	                               (from 1) the largest weight at step
+	                               goal_t with edits; 0: no goal */
 };
 
 struct view_screen {

@@ -351,9 +351,60 @@ static void edit_winner(FILE *f, const struct view *v,
 			     "%3$s)\n"), t, now, was);
 }
 
+/* The goal's line (tui --goal): whether source word v->goal_i has the
+ * largest weight at step v->goal_t in the trace shown, with the weights
+ * that decide it, read from the trace. */
+static void edit_goal(FILE *f, const struct view *v)
+{
+	const struct trace *tr = v->tr;
+	int t = v->goal_t, g = v->goal_i - 1;
+	const double *w = t >= 1 && t <= tr->runs[v->run].nsteps
+			  ? trace_weights(tr, v->run, t) : NULL;
+	char a[NUM_BUFSZ], b[NUM_BUFSZ];
+	if (!w || g < 0 || g >= tr->n)
+		return;
+	int best = 0;
+	for (int i = 1; i < tr->n; i++)
+		if (w[i] > w[best])
+			best = i;
+	const char *word = tr->m->src.words[tr->src[g]];
+	if (best == g) /* the largest: a tie with another is not a win */
+		for (int i = 0; i < tr->n; i++)
+			if (i != g && w[i] == w[g])
+				best = i;
+	if (best == g)
+		/* TRANSLATORS: %1$s a source word, %2$d the step t, %3$d the
+		 * word's place, %4$s its weight */
+		fprintf(f, _("goal reached: %1$s has the largest weight at "
+			     "t=%2$d, α_%2$d,%3$d = %4$s\n"), word, t, g + 1,
+			fmt_num(a, w[g], v->fmt.precision));
+	else
+		/* TRANSLATORS: %1$s a source word, %2$d the step t, %3$d its
+		 * place, %4$s its weight, %5$s the word that has the largest
+		 * one, %6$d that word's place, %7$s its weight */
+		fprintf(f, _("goal: make %1$s the largest weight at t=%2$d; "
+			     "not yet: α_%2$d,%3$d = %4$s, but %5$s has "
+			     "α_%2$d,%6$d = %7$s (e edits a number)\n"), word, t,
+			g + 1, fmt_num(a, w[g], v->fmt.precision),
+			tr->m->src.words[tr->src[best]], best + 1,
+			fmt_num(b, w[best], v->fmt.precision));
+}
+
 char *view_edit_text(const struct view *v)
 {
 	const struct view_edit *e = v->edit;
+	if (v->goal_t && v->frames[v->pos].t >= 1 && (!e || !e->nargs) &&
+	    (!e || !e->open)) { /* a goal, no edit yet */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return NULL;
+		edit_goal(f, v);
+		fputc('\n', f);
+		fclose(f);
+		return text;
+	}
 	if (!e || (!e->open && !e->nargs))
 		return NULL;
 	char *text = NULL;
@@ -387,8 +438,13 @@ char *view_edit_text(const struct view *v)
 		for (int k = 0; k < e->nargs; k++)
 			fprintf(f, " --set %s", e->args[k]);
 		fputc('\n', f);
-		edit_winner(f, v, e);
+		if (v->goal_t)
+			edit_goal(f, v);
+		else
+			edit_winner(f, v, e);
 	}
+	if (e->open && !e->nargs && v->goal_t)
+		edit_goal(f, v);
 	fputc('\n', f);
 	fclose(f);
 	return text;

@@ -376,3 +376,49 @@ int whatif_check_trace(const struct whatif_edit *set, int n,
 	}
 	return 0;
 }
+
+int whatif_goal(const struct trace *tr, const char *arg, int *t, int *i,
+		struct errbuf *err)
+{
+	const char *p = arg;
+	char *end;
+	if (strncmp(p, "step[", 5) != 0) {
+		err_set(err, _("--goal:1:1: expected step[T].weights=WORD, as in "
+			"step[1].weights=étudiant, found '%s'"), arg);
+		return -1;
+	}
+	p += 5;
+	long step = strtol(p, &end, 10);
+	int steps = tr->nruns ? tr->runs[0].nsteps : 0;
+	if (end == p || *end != ']' || step < 1 || step > steps) {
+		err_set(err, _("--goal:1:6: expected a step of the trace, 1 to "
+			"%d, found '%.*s'"), steps, (int)strcspn(p, "]"), p);
+		return -1;
+	}
+	p = end + 1;
+	size_t kl = strcspn(p, "=");
+	if (!((kl == 8 && strncmp(p, ".weights", 8) == 0) ||
+	      (kl == 6 && strncmp(p, ".alpha", 6) == 0)) || p[kl] != '=') {
+		err_set(err, _("--goal:1:%d: expected '.weights=WORD' (the "
+			"weights of the step), found '%s'"),
+			(int)(p - arg) + 1, p);
+		return -1;
+	}
+	p += kl + 1;
+	int col = (int)(p - arg) + 1;
+	for (int k = 0; k < tr->n; k++)
+		if (strcmp(tr->m->src.words[tr->src[k]], p) == 0) {
+			*t = (int)step;
+			*i = k + 1;
+			return 0;
+		}
+	long k = strtol(p, &end, 10);
+	if (*p && !*end && k >= 1 && k <= tr->n) {
+		*t = (int)step;
+		*i = (int)k;
+		return 0;
+	}
+	err_set(err, _("--goal:1:%d: expected a word of the sentence or its "
+		"position, 1 to %d, found '%s'"), col, tr->n, p);
+	return -1;
+}

@@ -76,6 +76,14 @@ int whatif_apply(struct model *m, const char *arg, int argno,
 int whatif_name(const struct model *m, const char *name,
 		struct whatif_edit *out, struct errbuf *err);
 
+/* tui --goal "step[T].weights=WORD" (or alpha): the source word of tr
+ * at position *i (from 1; WORD a word of the sentence or its position)
+ * that the learner's edits should make the largest weight of step *t,
+ * a step of tr's first run.  Returns 0, or -1 with err "--goal:1:COL:
+ * expected ...". */
+int whatif_goal(const struct trace *tr, const char *arg, int *t, int *i,
+		struct errbuf *err);
+
 /* err's "--set:N:COL: ..." as "--explain:N:COL: ...": a whatif error
  * about --explain's name. */
 void whatif_as_explain(struct errbuf *err);
