@@ -138,7 +138,9 @@ void calc_view_render(const struct calc_view *v, struct view_screen *s)
 		s->nbars = fmt_bars(s->bars, &v->c->tr, 0, 1, v->prec);
 		s->bars_title = xstrdup(_("the weights α_1,i"));
 	}
-	s->keys = xstrdup(_(" ←/→ stage  ↑/↓ scroll  ? help  q quit "));
+	/* ASCII arrows, as the help and the main stepper's key bar write
+	 * them: '←' would be drawn as '?' under a locale that is not UTF-8 */
+	s->keys = xstrdup(_(" <-/-> stage  up/down scroll  ? help  q quit "));
 }
 
 int calc_view_key(struct calc_view *v, int key)

@@ -20,6 +20,10 @@ check "the JSON gives three weights" test "$(wc -l <"$TMP/weights")" -eq 3
 
 start calc 80 24 "'$AT' calc --tui --query=1,2 --keys='1,0;0,1;1,1' --values='1,2,3;4,5,6;7,8,9'"
 expect calc "the inputs   screen 1 of 4" "the stepper opens on the inputs"
+# the key bar writes the arrows as the help and the main stepper do, in
+# ASCII (a '←' is drawn as '?' under a locale that is not UTF-8)
+expect calc "<-/-> stage  up/down scroll  ? help  q quit" \
+	"the key bar: <-/-> stage, as the help writes the arrows"
 expect calc "$(grep '^  v_3 ' "$TMP/text")" "the inputs: v_3 as calc prints it"
 keys calc Right
 expect calc "scoring   screen 2 of 4" "→: scoring"
@@ -44,6 +48,8 @@ keys calc Home
 expect calc "the inputs   screen 1 of 4" "Home: the inputs"
 keys calc '?'
 expect calc "The calc stepper (attn-trace calc --tui)" "?: the help"
+expect calc "  -> n space Enter  the next screen" "the help: -> the next screen"
+expect calc "  <- p              the one before" "the help: <- the one before"
 keys calc x
 expect calc "the inputs   screen 1 of 4" "any key leaves the help"
 keys calc q
