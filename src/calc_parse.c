@@ -89,6 +89,19 @@ static int calc_row(const char *s, const struct calc_at *at, double *out,
 	return 0;
 }
 
+/* The error for key or value (value non-zero) CALC_MAX_KEYS + 1, whose
+ * row starts at column col: it names the one found, as "key 65". */
+static int calc_too_many(struct errbuf *err, const struct calc_at *at,
+			 int col, int value)
+{
+	err_set(err, value ? _("%s:%d:%d: expected at most %d values, found "
+			       "value %d")
+			   : _("%s:%d:%d: expected at most %d keys, found key "
+			       "%d"), at->where, at->line, col, CALC_MAX_KEYS,
+		CALC_MAX_KEYS + 1);
+	return -1;
+}
+
 /* A key (K) or value (V, value non-zero) row at s into row *n of M,
  * checked against want numbers (0: the first row sets it into *want). */
 static int calc_key(double (*M)[CALC_MAX_DIM], int *n, int *want,
@@ -98,8 +111,7 @@ static int calc_key(double (*M)[CALC_MAX_DIM], int *n, int *want,
 {
 	int cnt;
 	if (*n == CALC_MAX_KEYS)
-		return calc_err(err, at, s, s, _("expected at most 64 keys "
-				"and values"));
+		return calc_too_many(err, at, at->col, value);
 	if (calc_row(s, at, M[*n], CALC_MAX_DIM, &cnt, end, err) != 0)
 		return -1;
 	if (*want && cnt != *want) {
@@ -232,6 +244,9 @@ static int calc_line(struct calc_in *in, char *s, const struct calc_at *at0,
 		if (!in->d)
 			return calc_err(err, &at, p, p, _("expected the "
 					"query before the keys and values"));
+		/* one too many: at the word "key" or "value" */
+		if ((key ? in->n : *nv) == CALC_MAX_KEYS)
+			return calc_too_many(err, &at, at.col, !key);
 		at.col += (int)len;
 		if (key)
 			return calc_key(in->K, &in->n, &in->d, 0, nums,

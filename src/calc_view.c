@@ -104,22 +104,6 @@ static char *cv_story(const struct calc_view *v, int k)
 	}
 }
 
-/* The lines of text into (*v, *n): a line each, none wrapped. */
-static void cv_lines(char ***v, int *n, const char *text)
-{
-	int cap = 0;
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*v = xreallocarray(*v, (size_t)cap, sizeof **v);
-		}
-		(*v)[(*n)++] = xstrndup(p, len);
-		p += len + (nl != NULL);
-	}
-}
-
 void calc_view_render(const struct calc_view *v, struct view_screen *s)
 {
 	const struct scorer_class *sc = scorer_get(v->c->in->scorer);
@@ -131,8 +115,9 @@ void calc_view_render(const struct calc_view *v, struct view_screen *s)
 	if (v->help) {
 		s->where = xstrdup(_("help"));
 		for (int k = 0; cv_help[k]; k++)
-			cv_lines(&s->body, &s->nbody,
-				 cv_help[k][0] ? _(cv_help[k]) : " ");
+			view_wrap(&s->body, &s->nbody, &cap,
+				  cv_help[k][0] ? _(cv_help[k]) : " ",
+				  v->width, 0);
 		s->keys = xstrdup(_(" any key: back "));
 		return;
 	}
@@ -143,13 +128,19 @@ void calc_view_render(const struct calc_view *v, struct view_screen *s)
 	view_wrap(&s->narr, &s->nnarr, &cap, story,
 		  v->width < VIEW_PROSE_COLS ? v->width : VIEW_PROSE_COLS, 1);
 	free(story);
-	cv_lines(&s->body, &s->nbody, v->sec[v->screen]);
+	/* the arithmetic wrapped as the main stepper wraps its own (view.c):
+	 * a 16-number vector or a 16-term sum would be cut at 80 columns */
+	cap = 0; /* the narrative's; the body starts its own */
+	view_wrap(&s->body, &s->nbody, &cap, v->sec[v->screen],
+		  v->width < VIEW_TEXT_COLS ? v->width : VIEW_TEXT_COLS, 0);
 	if (v->screen >= 2) { /* the weights, once softmax has made them */
 		s->bars = xcalloc((size_t)v->c->tr.n, sizeof *s->bars);
 		s->nbars = fmt_bars(s->bars, &v->c->tr, 0, 1, v->prec);
 		s->bars_title = xstrdup(_("the weights α_1,i"));
 	}
-	s->keys = xstrdup(_(" ←/→ stage  ↑/↓ scroll  ? help  q quit "));
+	/* ASCII arrows, as the help and the main stepper's key bar write
+	 * them: '←' would be drawn as '?' under a locale that is not UTF-8 */
+	s->keys = xstrdup(_(" <-/-> stage  up/down scroll  ? help  q quit "));
 }
 
 int calc_view_key(struct calc_view *v, int key)

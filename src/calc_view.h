@@ -5,7 +5,8 @@
  * state into a struct view_screen, and handles the keys (VIEW_KEY_* of
  * view_key.h); the TUI only draws it (tui_run_screens).  The screens
  * are the sections of calc's text trace (calc_fmt_text), so the stepper
- * shows the very lines 'calc' prints: screen 0 the inputs (the query,
+ * shows the very lines 'calc' prints, wrapped as the main stepper wraps
+ * its arithmetic (view_wrap): screen 0 the inputs (the query,
  * the keys, the values), then scoring, softmax and the weighted sum, a
  * few sentences of narrative above each, and from the softmax on the
  * weights as bars. */

@@ -180,7 +180,12 @@ static int cli_calc_write(const struct cli_calc_opts *o,
 	case CALC_JSONL:
 		calc_fmt_json(of.fp, &c, &(struct fmt_opts){ .compact = 1 });
 		break;
-	case CALC_CSV: fmt_csv_trace(of.fp, &c.tr, &o->fo, 1); break;
+	case CALC_CSV: {
+		struct fmt_opts fo = o->fo;
+		fo.csv_keys = 1; /* the key in one column, "source" */
+		fmt_csv_trace(of.fp, &c.tr, &fo, 1);
+		break;
+	}
 	case CALC_MD: calc_fmt_md(of.fp, &c, &o->fo); break;
 	}
 	calc_free(&c);

@@ -26,6 +26,7 @@ void fmt_opts_default(struct fmt_opts *o)
 	o->nset = 0;
 	o->set = NULL;
 	o->base = NULL;
+	o->csv_keys = 0;
 }
 
 void fmt_buf_grow(struct fmt_buf *b, size_t n)

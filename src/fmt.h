@@ -45,6 +45,11 @@ struct fmt_opts {
 	const struct trace *base; /* text with --set: the unedited trace,
 	                    whose numbers each changed one is shown with
 	                    (fmt_mark_changes); NULL: no marks */
+	int csv_keys;    /* CSV of 'calc': 1 puts the key a row is about
+	                    in "source" on every row (the entry's key in a
+	                    vector over the keys, as the softmax's) and
+	                    leaves "word" empty; 0, as zeroed, the trace's
+	                    words */
 };
 
 /* --set's marks: b->p[from .. b->len) is the text of one record of the

@@ -103,14 +103,22 @@ static const char *csv_word(const struct trace *tr, enum op_axis axis, int k)
 /* The fields after the value: the word of the entry, the source word of
  * the record's position and the word the decoder wrote at its step, each
  * "" where there is none; written at p, which has room for 3 · 130
- * bytes.  Returns the byte after them. */
+ * bytes.  Returns the byte after them.  With keys ('calc', whose source
+ * words are the keys k1 .. kn), the key a row is about goes in the
+ * source column on every row: the entry's in a vector over the keys
+ * (α_1, e - max), else the record's (e_1,2, α_1,2·v_2); a learner found
+ * k1 under "source" for the scores but under "word" for the softmax. */
 static char *csv_words_put(char *p, const struct trace *tr,
-			   const struct trace_rec *r, enum op_axis axis, int k)
+			   const struct trace_rec *r, enum op_axis axis, int k,
+			   int keys)
 {
 	*p++ = ',';
-	p = csv_field_put(p, csv_word(tr, axis, k));
+	if (!keys)
+		p = csv_field_put(p, csv_word(tr, axis, k));
 	*p++ = ',';
-	if (r->i > 0)
+	if (keys && axis == AXIS_SOURCE)
+		p = csv_field_put(p, csv_word(tr, axis, k));
+	else if (r->i > 0)
 		p = csv_field_put(p, tr->m->src.words[tr->src[r->i - 1]]);
 	*p++ = ',';
 	if (r->run >= 0)
@@ -143,7 +151,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 			fmt_csv_field(out, symbol);
 			fprintf(out, ",%d,%s", k + 1, lo && (k + 1 < lo ||
 				k + 1 > hi) ? "" : num_shortest(row, v[k]));
-			*csv_words_put(row, tr, r, axis, k) = '\0';
+			*csv_words_put(row, tr, r, axis, k, o->csv_keys) = '\0';
 			fprintf(out, "%s\n", row);
 		}
 		return;
@@ -171,7 +179,7 @@ static void csv_vec(FILE *out, const struct trace *tr,
 		*p++ = ',';
 		if (!lo || (k + 1 >= lo && k + 1 <= hi))
 			p += num_shortest_len(p, v[k]);
-		p = csv_words_put(p, tr, r, axis, k);
+		p = csv_words_put(p, tr, r, axis, k, o->csv_keys);
 		*p++ = '\n';
 		fwrite(row, 1, (size_t)(p - row), out);
 	}

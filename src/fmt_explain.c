@@ -4,8 +4,9 @@
  * with its operands filled in), then, indented under it, the record of
  * each operand it reads, and theirs under them, back to the embeddings
  * and the weights.  A record already written is named again, not
- * repeated.  It walks the records only: an operand's maker is the record
- * whose result holds it, found by address. */
+ * repeated, and one whose line its parent wrote (e_t) is left out.  It
+ * walks the records only: an operand's maker is the record whose result
+ * holds it, found by address. */
 #include "config.h"
 
 #include <math.h>
@@ -121,19 +122,103 @@ static int ex_kids(const struct trace *tr, int k, int *kids)
 	return n;
 }
 
+/* The text of r as the text trace writes it, into t. */
+static void ex_raw(const struct ex *x, const struct trace_rec *r,
+		   struct fmt_buf *t)
+{
+	fmt_text_rec_buf(t, x->tr, r, x->o);
+}
+
+/* Where a vector line's padding before its "(n)" starts (four spaces or
+ * more, "(", digits, ")"), or NULL. */
+static const char *ex_pad(const char *line, const char *end)
+{
+	for (const char *p = line; p + 4 < end; p++) {
+		if (p[0] != ' ' || (p > line && p[-1] == ' '))
+			continue;
+		const char *q = p;
+		while (q < end && *q == ' ')
+			q++;
+		if (q - p < 4 || q >= end || *q != '(')
+			continue;
+		const char *d = q + 1;
+		while (d < end && *d >= '0' && *d <= '9')
+			d++;
+		if (d > q + 1 && d < end && *d == ')')
+			return p;
+	}
+	return NULL;
+}
+
+/* Writes t (the text of a record), each line indented by depth steps.
+ * The text trace pads a vector's label to the same column whether the
+ * line is indented under a heading (two spaces) or not, so a record
+ * indented under another would put its vectors two columns right of its
+ * parent's lines of the same indentation ("x_1 = emb(je)" under h_1's
+ * "W_x·x_1"); below the top, a line that starts unindented gives two of
+ * its padding's spaces back, so that lines that start in the same column
+ * have their vectors in the same column. */
+static void ex_put(struct ex *x, const struct fmt_buf *t, int depth)
+{
+	for (size_t i = 0; i < t->len;) {
+		const char *line = t->p + i;
+		const char *nl = memchr(line, '\n', t->len - i);
+		size_t end = nl ? (size_t)(nl - t->p) + 1 : t->len;
+		const char *pad = depth > 0 && *line != ' '
+				  ? ex_pad(line, t->p + end) : NULL;
+		fmt_buf_spaces(x->b, 2 * depth);
+		if (pad) {
+			fmt_buf_put(x->b, line, (size_t)(pad - line));
+			fmt_buf_put(x->b, pad + 2, t->p + end - (pad + 2));
+		} else {
+			fmt_buf_put(x->b, line, end - i);
+		}
+		i = end;
+	}
+}
+
 /* Writes the text of r, each line indented by depth steps. */
 static void ex_text(struct ex *x, const struct trace_rec *r, int depth)
 {
 	struct fmt_buf t = FMT_BUF_INIT;
-	fmt_text_rec_buf(&t, x->tr, r, x->o);
-	for (size_t i = 0; i < t.len;) {
-		const char *nl = memchr(t.p + i, '\n', t.len - i);
-		size_t end = nl ? (size_t)(nl - t.p) + 1 : t.len;
-		fmt_buf_spaces(x->b, 2 * depth);
-		fmt_buf_put(x->b, t.p + i, end - i);
-		i = end;
-	}
+	ex_raw(x, r, &t);
+	ex_put(x, &t, depth);
 	fmt_buf_free(&t);
+}
+
+/* 1 if t, one line, is a line of parent, blanks aside: the softmax
+ * writes e_t as the first line of its own text, so e_t's record, its
+ * child, would say it again right under it. */
+static int ex_shown(const struct fmt_buf *t, const struct fmt_buf *parent)
+{
+	const char *nl = memchr(t->p, '\n', t->len);
+	if (!t->len || (nl && (size_t)(nl - t->p) + 1 != t->len))
+		return 0;
+	size_t n = nl ? (size_t)(nl - t->p) : t->len;
+	for (size_t i = 0; i < parent->len;) {
+		const char *l = parent->p + i;
+		const char *e = memchr(l, '\n', parent->len - i);
+		size_t m = e ? (size_t)(e - l) : parent->len - i;
+		/* the two lines, each run of blanks as one */
+		size_t a = 0, b = 0;
+		while (a < n && t->p[a] == ' ')
+			a++;
+		while (b < m && l[b] == ' ')
+			b++;
+		while (a < n && b < m && t->p[a] == l[b]) {
+			int sp = t->p[a] == ' ';
+			a++;
+			b++;
+			while (sp && a < n && t->p[a] == ' ')
+				a++;
+			while (sp && b < m && l[b] == ' ')
+				b++;
+		}
+		if (a == n && b == m)
+			return 1;
+		i += m + 1;
+	}
+	return 0;
 }
 
 /* What r reads that no record made: the model's weights among its
@@ -231,8 +316,10 @@ void fmt_explain_rec_buf(struct fmt_buf *b, const struct trace *tr, int k,
 }
 
 /* Record k and, under it, what it is made from (each record once), in
- * the order they were computed. */
-static void ex_rec(struct ex *x, int k, int depth)
+ * the order they were computed.  A record whose one line its parent has
+ * written already (e_t under the softmax) is not written again: what it
+ * is made from comes at its place. */
+static void ex_rec(struct ex *x, int k, int depth, const struct fmt_buf *up)
 {
 	const struct trace_rec *r = &x->tr->recs[k];
 	if (x->seen[k]) {
@@ -243,13 +330,20 @@ static void ex_rec(struct ex *x, int k, int depth)
 		return;
 	}
 	x->seen[k] = 1;
-	ex_text(x, r, depth);
+	struct fmt_buf t = FMT_BUF_INIT;
+	ex_raw(x, r, &t);
+	int shown = up && ex_shown(&t, up);
+	if (shown)
+		depth--;
+	else
+		ex_put(x, &t, depth);
 	ex_set(x, r, depth + 1);
 	ex_leaves(x, r, depth + 1);
 	int kids[EX_MAX_KIDS];
 	int n = fmt_explain_makers(x->tr, k, kids);
 	for (int j = 0; j < n; j++)
-		ex_rec(x, kids[j], depth + 1);
+		ex_rec(x, kids[j], depth + 1, shown ? up : &t);
+	fmt_buf_free(&t);
 }
 
 /* The record of run that holds the value e names, or NULL. */
@@ -299,7 +393,7 @@ int fmt_text_explain(FILE *out, const struct trace *tr,
 						   o->precision));
 		fmt_buf_printf(&b, _(" (%s run), from:\n"),
 			       trace_scorer_name(tr->runs[run].scorer));
-		ex_rec(&x, (int)(r - tr->recs), 0);
+		ex_rec(&x, (int)(r - tr->recs), 0, NULL);
 	}
 	free(x.seen);
 	int rc = fmt_buf_flush(&b, out);

@@ -233,8 +233,9 @@ void glimpse_view_render(const struct glimpse_view *v, struct view_screen *s)
 		else
 			gv_step(&num, v, v->screen);
 		gv_beside(&body, &pic, &num, v);
-		s->keys = xstrdup(_(" ←/→ glimpse  ↑/↓ scroll  ? help  q "
-				    "quit "));
+		/* ASCII arrows, as the help and the main stepper write them */
+		s->keys = xstrdup(_(" <-/-> glimpse  up/down scroll  ? help  "
+				    "q quit "));
 	}
 	s->narr = narr.v;
 	s->nnarr = narr.n;

@@ -384,8 +384,8 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 		s->nnarr = narr.n;
 		s->body = body.v;
 		s->nbody = body.n;
-		s->keys = xstrdup(_(" d back  r row  h head  ↑/↓ scroll  ? help"
-				    "  q quit "));
+		s->keys = xstrdup(_(" d back  r row  h head  up/down scroll  ? "
+				    "help  q quit "));
 		return;
 	}
 	s->where = xasprintf(_("stage %d of %d: %s"), v->stage + 1,
@@ -420,8 +420,10 @@ void self_view_render(const struct self_view *v, struct view_screen *s)
 	s->nnarr = narr.n;
 	s->body = body.v;
 	s->nbody = body.n;
-	s->keys = xstrdup(_(" ←/→ stage  ↑↓<> scroll  r row  h head  d "
-			    "diagram  ? help  q quit "));
+	/* ASCII arrows, as the main stepper's key bar writes them: '←'
+	 * would be drawn as '?' under a locale that is not UTF-8 */
+	s->keys = xstrdup(_(" <-/-> stage  up/down <> scroll  r row  h head  "
+			    "d diagram  ? help  q quit "));
 }
 
 int self_view_key(struct self_view *v, int key)

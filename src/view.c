@@ -1277,6 +1277,23 @@ static void render_glossary(const struct view *v, struct view_screen *s,
 
 /* Appends a line of the help to body, wrapped at the screen's width
  * under the column of the keys' meanings, so that no line is cut. */
+/* 1 if line k of view_help speaks of keys that work here: c, m and d
+ * open a self-attention lesson's own stepper where there is one (v->self,
+ * view_key.c) and compare, the heatmap and the picture elsewhere, so the
+ * help lists each key once, with what it does on this screen. */
+static int help_applies(const struct view *v, int k)
+{
+	static const char self_keys[] = "  c, m, d ";
+	const char *l = view_help[k];
+	int self = strncmp(l, self_keys, sizeof self_keys - 1) == 0 ||
+		   (k > 0 && strncmp(view_help[k - 1], self_keys,
+				     sizeof self_keys - 1) == 0 &&
+		    strncmp(l, "    ", 4) == 0);
+	int trace = strncmp(l, "  ", 2) == 0 && strchr("cmd", l[2]) &&
+		    l[2] && l[3] == ' ';
+	return self ? v->self != NULL : trace ? v->self == NULL : 1;
+}
+
 static void help_push(const struct view *v, struct strlist *body,
 		      const char *line)
 {
@@ -1311,6 +1328,8 @@ void view_render(const struct view *v, struct view_screen *s)
 			     view_help_present[j]; j++)
 				sl_push(&body,
 					xstrdup(view_tr(view_help_present[j])));
+			if (!help_applies(v, k))
+				continue;
 			/* the one line that lists the scorers, from the
 			 * registry; those of the stages, from the trace */
 			const char *at = strstr(hl, "%s");

@@ -191,6 +191,13 @@ gen_file() {
 		lesson_padded 1048576 ;;
 	lesson-size-1mib-plus1.lesson)
 		lesson_padded 1048577 ;;
+	calc-keys-65.calc)	# one key over calc's 64
+		awk 'BEGIN { print "query 1 0"
+			for (k = 1; k <= 65; k++) print "key 1 " k }' ;;
+	calc-values-65.calc)	# 64 keys, then one value over the 64
+		awk 'BEGIN { print "query 1 0"
+			for (k = 1; k <= 64; k++) print "key 1 " k
+			for (k = 1; k <= 65; k++) print "  value " k }' ;;
 	batch-lines-10000.pairs)	# 10,000 good lines, short ones: the
 		# case is about the count (a sanitizer build formats numbers
 		# slowly, and each trace holds about 500 of them)

@@ -42,6 +42,33 @@ if locale -a 2>/dev/null | grep -qi '^de_DE.utf-\{0,1\}8$'; then
 		grep -qF '(1)   [ 0.8396]' "$TMP/out"
 fi
 
+# CSV: the key a row is about is in one column, "source", on every row
+# (a probe found k1 under "source" for the scores but under "word" for
+# the softmax): worked out from each row's symbol and index, for a scorer
+# with intermediates of its own (concat's [s_1; h_2], W_a·..., tanh(...))
+for s in dot concat; do
+	"$ATTN_TRACE" calc -s "$s" -f csv --query=1,0,2 \
+		--keys='1,0,1;0,1,1;2,1,0' >"$TMP/$s.csv"
+	check "calc -s $s -f csv: every row's key under source, word empty" \
+		"$PYTHON3" -c 'import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))
+keyed = 0
+for r in rows:
+    sym, i = r["symbol"], r["index"]
+    m = (re.fullmatch(r"e_1,([0-9]+)", sym) or
+         re.fullmatch(r"α_1,([0-9]+)·v_([0-9]+)", sym) or
+         re.search(r"h_([0-9]+)\]?\)?$", sym))
+    if m: want = "k" + m.group(1)
+    elif sym in ("e - max", "exp(e - max)", "α_1"): want = "k" + i
+    elif sym in ("max", "sum", "c_1"): want = ""
+    else: sys.exit("a row not foreseen: %r" % r)
+    keyed += want != ""
+    if r["source"] != want or r["word"] != "":
+        sys.exit("%s[%s]: source %r word %r, wanted source %r" %
+                 (sym, i, r["source"], r["word"], want))
+sys.exit(keyed < 15)' "$TMP/$s.csv"
+done
+
 torch_python_find
 if [ -n "$torch_python" ]; then
 	check "calc agrees with torch, every scorer, d and d_v 1 to 16" \

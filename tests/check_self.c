@@ -436,6 +436,13 @@ START_TEST(test_view_screens)
 	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_END), VIEW_KEY_REDRAW);
 	ck_assert_int_eq(self_view_key(&v, VIEW_KEY_RIGHT), VIEW_KEY_BEEP);
 	ck_assert_int_eq(v.stage, SELF_STAGE_OUT);
+	/* the key bar's arrows in ASCII, as the main stepper's: '←' is
+	 * drawn as '?' under a locale that is not UTF-8; it fits 78 */
+	self_view_render(&v, &s);
+	ck_assert_ptr_nonnull(strstr(s.keys, "<-/-> stage"));
+	ck_assert_ptr_null(strstr(s.keys, "←"));
+	ck_assert_int_le(utf8_width(s.keys), 78);
+	view_screen_free(&s);
 	ck_assert_int_eq(self_view_key(&v, '?'), VIEW_KEY_REDRAW);
 	self_view_render(&v, &s);
 	ck_assert_str_eq(s.body[0], self_view_help[0]);

@@ -71,6 +71,15 @@ static int has(char **lines, int n, const char *s)
 	return 0;
 }
 
+/* How many of the lines begin with s. */
+static int starting(char **lines, int n, const char *s)
+{
+	int c = 0;
+	for (int k = 0; k < n; k++)
+		c += strncmp(lines[k], s, strlen(s)) == 0;
+	return c;
+}
+
 /* Presentation mode: each decoder step ends with its picture, after its
  * output screen, and every screen has a number of its own, counted
  * 3 + 7 a step (the 6 screens of a step and its picture); Left walks
@@ -572,6 +581,13 @@ START_TEST(test_compare_and_help)
 	V.mode = VIEW_HELP;
 	render();
 	ck_assert(has(S.body, S.nbody, "compare the scorers at this step"));
+	/* c, m and d once each, as they work here: not the self-attention
+	 * lesson's too (a probe found c listed twice) */
+	ck_assert(!has(S.body, S.nbody, "in a self-attention lesson"));
+	ck_assert(!has(S.body, S.nbody, "line diagram (r row"));
+	ck_assert_int_eq(starting(S.body, S.nbody, "  c "), 1);
+	ck_assert_int_eq(starting(S.body, S.nbody, "  m "), 1);
+	ck_assert_int_eq(starting(S.body, S.nbody, "  d "), 1);
 	ck_assert(!has(S.body, S.nbody, "blank the screen"));
 	V.present = 1; /* presentation mode's keys join the help */
 	render();
@@ -973,6 +989,20 @@ START_TEST(test_self_lesson_keys)
 	view_render(&LV, &S);
 	ck_assert_ptr_nonnull(strstr(S.where, "[self-attention]"));
 	ck_assert_ptr_null(strstr(S.keys, "scorer"));
+	/* its help says what c, m and d do here, once: not compare, the
+	 * heatmap and the picture, which they do not open */
+	view_key(&LV, '?');
+	view_screen_free(&S);
+	view_render(&LV, &S);
+	ck_assert(has(S.body, S.nbody, "  c, m, d             in a "
+		      "self-attention lesson"));
+	ck_assert(has(S.body, S.nbody, "line diagram (r row"));
+	ck_assert(!has(S.body, S.nbody, "compare the scorers at this step"));
+	ck_assert(!has(S.body, S.nbody, "the alignment heatmap"));
+	ck_assert(!has(S.body, S.nbody, "the picture of this step"));
+	ck_assert_int_eq(starting(S.body, S.nbody, "  c"), 1);
+	ck_assert(has(S.body, S.nbody, "why this number?")); /* the others */
+	view_key(&LV, 27);
 	lesson_close();
 	lesson_open("06-softmax.lesson");
 	ck_assert_ptr_null(LV.self);

@@ -61,8 +61,11 @@ keys g p
 expect g "glimpse 1 of 3   screen 1 of 4" "p goes back to glimpse 1"
 keys g Left
 expect g "glimpse 1 of 3   screen 1 of 4" "left at the start stays on glimpse 1"
+expect g "<-/-> glimpse  up/down scroll  ? help  q quit" \
+	"the key bar writes the arrows as the help does, <-/->"
 keys g '?'
 expect g "The glimpse stepper (attn-trace glimpse --tui)" "? shows the help"
+expect g "  -> n space Enter  the next glimpse" "the help: -> the next glimpse"
 keys g x
 expect g "glimpse 1 of 3" "any key leaves the help"
 keys g q

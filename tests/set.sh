@@ -180,12 +180,44 @@ fi
 run_cmd trace --scorer=dot --set='step[1].scores[2]=3' --explain='step[1].alpha[2]' je suis
 was=$("$AT" trace --scorer=dot --set='step[1].scores[2]=3' je suis |
 	sed -n 's/^set: step\[1\]\.scores\[2\] = 3.0000 (was \(.*\))$/\1/p')
-if grep -qx "      set by --set: step\[1\]\.scores\[2\] = 3.0000, computed $was" "$TMP/out"
+if grep -qx "    set by --set: step\[1\]\.scores\[2\] = 3.0000, computed $was" "$TMP/out"
 then
 	ok "--explain: a value set by --set, and what it was ($was)"
 else
 	not_ok "--explain: the value set: $(grep 'set by' "$TMP/out")"
 fi
+# e_1 is the softmax's first line; its record, the softmax's child, is
+# not written again right under it (a probe saw e_1 twice in a row): the
+# scores e_1,i come under α_1, once each
+run_cmd trace --explain='step[1].weights[2]'
+check "--explain of a weight: e_1 written once, the scores under α_1" \
+	"$PYTHON3" -c 'import re, sys
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+e1 = [r for r in rows if re.match(r" *e_1 +\(3\) ", r)]
+a1 = [k for k, r in enumerate(rows) if re.match(r"α_1 +\(3\) ", r)]
+sys.exit(len(e1) != 1 or not a1 or
+         not rows[a1[0] + 1].startswith("  e_1,1 = s_1·h_1 = ") or
+         sum(r.startswith("  e_1,") for r in rows) != 3)' "$TMP/out"
+# the vectors of lines that start in the same column have their "(4) ["
+# in the same column (x_1 = emb(je) under h_1 was two to the right of
+# h_1's own lines)
+for ex in 'step[1].weights[2]' 'step[1].scores[2] je suis'; do
+	# shellcheck disable=SC2086 # the name, then the words
+	set -- $ex
+	"$AT" trace --explain="$@" >"$TMP/ex" 2>&1
+	check "--explain=$ex: vectors aligned by the column their line starts in" \
+		"$PYTHON3" -c 'import re, sys
+col = {}
+n = 0
+for r in open(sys.argv[1], encoding="utf-8").read().split("\n"):
+    m = re.search(r"\(\d+\) +\[", r)
+    if not m: continue
+    n += 1
+    ind = len(r) - len(r.lstrip(" "))
+    if col.setdefault(ind, m.start()) != m.start():
+        sys.exit("%r: column %d, not %d" % (r, m.start(), col[ind]))
+sys.exit(n < 10 or len(col) < 3)' "$TMP/ex"
+done
 run_cmd trace --explain='step[1].weights[3]' je suis
 expect_status 2 "--explain: an index past the sentence"
 expect_err "--explain:1:17: index '3' out of range: expected 1 to 2" \
