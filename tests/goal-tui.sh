@@ -63,4 +63,23 @@ bad b1 'alpha=je' "--goal:1:1: expected step[T].weights=WORD"
 bad b2 'step[7].weights=je' "--goal:1:6: expected a step of the trace, 1 to 5, found '7'"
 bad b3 'step[1].scores=je' "--goal:1:8: expected '.weights=WORD'"
 bad b4 'step[1].weights=chat' "--goal:1:17: expected a word of the sentence or its"
+# lesson 6's page "Make étudiant win" tells the learner what to run and
+# press: its command, run as written, with those keys, reaches the goal
+cmd=$(sed -n "s/^    \(attn-trace tui .*--goal=.*\)\$/\1/p" "$top_srcdir/lessons/06-softmax.lesson")
+check "lesson 6 names a tui --goal command" test -n "$cmd"
+start les 80 24 "'$AT' ${cmd#attn-trace }"
+keys les g 3
+expect les "goal: make étudiant the largest weight at t=1; not yet" \
+	"lesson 6's command: the goal, unmet"
+check "lesson 6 says: g 3, e, Down twice, a score, Enter; and u" \
+	grep -q "Press g 3 for the scoring, e to edit, Down twice to reach e_1,3" \
+	"$top_srcdir/lessons/06-softmax.lesson"
+keys les e Down Down 2 Enter
+expect les "goal reached: étudiant has the largest weight at t=1" \
+	"lesson 6's keys reach the goal"
+keys les Escape u
+expect les "goal: make étudiant the largest weight at t=1; not yet" \
+	"lesson 6's u takes the edit back"
+keys les q
+wait_exit les 0 "q quits"
 finish
