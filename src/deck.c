@@ -125,6 +125,12 @@ static char *deck_rec_text(const struct deck *dk, const struct trace_rec *r,
 	if (!f)
 		util_out_of_memory();
 	fmt_text_rec(f, dk->tr, r, &fo);
+	struct fmt_buf note = FMT_BUF_INIT; /* a value --set gave: says so,
+					       as the text trace does */
+	fmt_set_notes(&note, dk->tr, r, fo.precision, 0);
+	if (note.len)
+		fwrite(note.p, 1, note.len, f);
+	fmt_buf_free(&note);
 	fclose(f);
 	struct fmt_buf b = FMT_BUF_INIT;
 	*rows = 0;
