@@ -878,10 +878,15 @@ struct cli_retrace {
 	const char *sentence;
 };
 
-/* A trace with the edits it was made with, which it points to. */
+/* A trace with the edits it was made with, which it points to, and its
+ * own copy of the model when an edit is the model's. */
 struct cli_retraced {
 	struct trace tr; /* first: the trace is the whole to free */
 	struct whatif_edit set[WHATIF_MAX];
+	struct model m;  /* read again for the edits of a weight or an
+			    embedding (own), which the unedited trace's
+			    model must not see */
+	int own;
 };
 
 static struct trace *cli_retrace_make(void *ctx, const char *const *args,
@@ -897,42 +902,68 @@ static struct trace *cli_retrace_make(void *ctx, const char *const *args,
 	struct cli_retraced *r = xcalloc(1, sizeof *r);
 	struct model m = *c->m; /* whatif_apply reads H of it: a step's
 				   value leaves the model alone */
+	struct model *use = &m;
 	memcpy(r->set, c->o->fmt.set, (size_t)have * sizeof *r->set);
-	for (int k = 0; k < n; k++) {
-		if (strncmp(args[k], "step[", 5) != 0) {
-			err_set(err, _("--set:%d:1: expected a step's value, "
-				       "step[T].KEY[K]=VALUE"), have + k + 1);
+	int model_edit = 0;
+	for (int k = 0; k < n; k++)
+		model_edit |= strncmp(args[k], "step[", 5) != 0;
+	if (model_edit) { /* a copy of its own: the model read again, with
+			     the command line's edits of it */
+		const char *path = c->o->model_path;
+		if (path && strcmp(path, "-") == 0) {
+			err_set(err, _("a model read from standard input is "
+				       "read once: the stepper can set a "
+				       "step's value, not the model's numbers"));
 			free(r);
 			return NULL;
 		}
-		if (whatif_apply(&m, args[k], have + k + 1, &r->set[have + k],
-				 err) != 0) {
+		if (cli_load_window(&r->m, path, c->o->arch, c->o->feed,
+				    c->o->cfg.window) != 0) {
+			err_set(err, _("%s could not be read again"),
+				c->m->name);
 			free(r);
 			return NULL;
 		}
+		r->own = 1;
+		use = &r->m;
+		for (int k = 0; k < have; k++)
+			if (c->o->fmt.set[k].what == WHATIF_MODEL &&
+			    whatif_apply(use, c->o->set_arg[k], k + 1, &r->set[k],
+					 err) != 0)
+				goto fail;
 	}
+	for (int k = 0; k < n; k++)
+		if (whatif_apply(use, args[k], have + k + 1, &r->set[have + k],
+				 err) != 0)
+			goto fail;
 	struct trace_cfg cfg = c->o->cfg;
 	cfg.set = r->set;
 	cfg.nset = have + n;
 	if (whatif_check_cfg(r->set, have + n, &cfg, err) != 0 ||
-	    tok_trace_note(&r->tr, c->m, c->sentence, c->o->target, SCORER_ALL,
-			   NULL, 0, &cfg, err) != 0) {
-		free(r);
-		return NULL;
-	}
+	    tok_trace_note(&r->tr, r->own ? &r->m : c->m, c->sentence,
+			   c->o->target, SCORER_ALL, NULL, 0, &cfg, err) != 0)
+		goto fail;
 	if (whatif_check_trace(r->set, have + n, &r->tr, err) != 0) {
 		trace_free(&r->tr);
-		free(r);
-		return NULL;
+		goto fail;
 	}
 	return &r->tr;
+fail:
+	if (r->own)
+		model_free(&r->m);
+	free(r);
+	return NULL;
 }
 
 static void cli_retrace_free(void *ctx, struct trace *tr)
 {
+	struct cli_retraced *r = (struct cli_retraced *)tr; /* its first
+							       member */
 	(void)ctx;
 	trace_free(tr);
-	free(tr); /* the struct cli_retraced it begins */
+	if (r->own)
+		model_free(&r->m);
+	free(r);
 }
 
 /* The stepper on the trace of every scorer of the models ms (n, one an

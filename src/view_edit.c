@@ -38,6 +38,8 @@ struct edit_item {
 	enum whatif_what what;
 	int index;                /* from 0 */
 	double value;
+	char name[96];            /* WHATIF_MODEL's: its --set name,
+				     "source[je][2]", "general.W[1][3]" */
 };
 
 /* The last record of stage st at step t of v's run whose result has len
@@ -74,19 +76,83 @@ static int edit_add(const struct view *v, struct edit_item *it, int n,
 	return n;
 }
 
+/* Appends the embedding of word w of vocabulary voc (section "source"
+ * or "target") as the model's numbers; returns the new count. */
+static int edit_add_emb(const struct view *v, struct edit_item *it, int n,
+			int max, const char *section, const struct vocab *voc,
+			int w)
+{
+	int E = v->tr->m->E;
+	const char *word = voc->words[w];
+	char row[80];
+	if (strpbrk(word, "[]=") || strlen(word) > 60) /* by its number */
+		snprintf(row, sizeof row, "%d", w + 1);
+	else
+		snprintf(row, sizeof row, "%s", word);
+	for (int k = 0; k < E && n < max; k++) {
+		it[n].what = WHATIF_MODEL;
+		it[n].index = k;
+		it[n].value = voc->emb[(size_t)w * (size_t)E + (size_t)k];
+		snprintf(it[n++].name, sizeof it->name, "%.8s[%.60s][%d]", section,
+			 row, k + 1);
+	}
+	return n;
+}
+
+/* Appends every number of the weights of the run's scorer (general.W,
+ * concat.W and v, ...), row by row; returns the new count. */
+static int edit_add_scorer(const struct view *v, struct edit_item *it, int n,
+			   int max)
+{
+	static struct model_param tab[MODEL_MAX_PARAMS];
+	int sc = (int)v->tr->runs[v->run].scorer;
+	/* the table only reads m: where each section is kept, and its shape */
+	int np = model_param_table((struct model *)v->tr->m, 1u << sc, tab);
+	for (int p = 0; p < np; p++) {
+		const struct model_param *e = &tab[p];
+		if (e->scorer != sc || !*e->slot)
+			continue;
+		for (int r = 0; r < e->rows; r++)
+			for (int c = 0; c < e->cols && n < max; c++) {
+				it[n].what = WHATIF_MODEL;
+				it[n].index = r * e->cols + c;
+				it[n].value = (*e->slot)[r * e->cols + c];
+				if (e->vector)
+					snprintf(it[n].name, sizeof it->name,
+						 "%.47s[%d]", e->section, c + 1);
+				else
+					snprintf(it[n].name, sizeof it->name,
+						 "%.47s[%d][%d]", e->section, r + 1,
+						 c + 1);
+				n++;
+			}
+	}
+	return n;
+}
+
 /* The values of the screen shown that an edit can set, into it (max);
- * returns how many: at the scoring the state s_t and the scores e_t,
- * then the weights α_t, the context c_t, the state s_t at the decoder. */
+ * returns how many: at the scoring the scores e_t and the state s_t,
+ * then the scorer's weights; the weights α_t; the context c_t; at the
+ * decoder the state s_t, then the embedding of the word it reads; in the
+ * encoder, the embedding of the word it reads. */
 static int edit_items(const struct view *v, struct edit_item *it, int max)
 {
 	const struct view_frame *fr = &v->frames[v->pos];
-	int n = 0, H = v->tr->m->H, len = v->tr->n;
+	const struct trace *tr = v->tr;
+	int n = 0, H = tr->m->H, len = tr->n;
 	switch (fr->stage) {
 	case STAGE_SCORING:
 		n = edit_add(v, it, n, max, STAGE_SCORING, fr->t,
 			     WHATIF_SCORES, len);
 		n = edit_add(v, it, n, max, STAGE_DECODER, fr->t,
 			     WHATIF_STATE, H);
+		n = edit_add_scorer(v, it, n, max);
+		break;
+	case STAGE_ENCODING:
+		if (!tr->enc && fr->i >= 1 && fr->i <= tr->n) /* words, not
+							   an image's cells */
+			n = edit_add_emb(v, it, n, max, "source", &tr->m->src,
+					 tr->src[fr->i - 1]);
 		break;
 	case STAGE_SOFTMAX:
 		n = edit_add(v, it, n, max, STAGE_SOFTMAX, fr->t,
@@ -99,6 +165,9 @@ static int edit_items(const struct view *v, struct edit_item *it, int max)
 	case STAGE_DECODER:
 		n = edit_add(v, it, n, max, STAGE_DECODER, fr->t,
 			     WHATIF_STATE, H);
+		if (fr->t >= 1 && fr->t <= tr->runs[v->run].nsteps)
+			n = edit_add_emb(v, it, n, max, "target", &tr->m->tgt,
+					 tr->runs[v->run].input[fr->t - 1]);
 		break;
 	default:
 		break;
@@ -112,8 +181,11 @@ static int edit_items(const struct view *v, struct edit_item *it, int max)
 static void edit_name(char *buf, size_t size, const struct edit_item *it,
 		      int t)
 {
-	snprintf(buf, size, "step[%d].%s[%d]", t,
-		 whatif_keys[it->what - 1].key, it->index + 1);
+	if (it->what == WHATIF_MODEL)
+		snprintf(buf, size, "%s", it->name);
+	else
+		snprintf(buf, size, "step[%d].%s[%d]", t,
+			 whatif_keys[it->what - 1].key, it->index + 1);
 }
 
 /* Shows the trace of the edits in force (args[0 .. n)), or the unedited
@@ -161,7 +233,7 @@ static int edit_apply(struct view *v, struct view_edit *e)
 	struct edit_item *it = xmalloc(EDIT_MAX_ITEMS * sizeof *it);
 	int n = edit_items(v, it, EDIT_MAX_ITEMS);
 	struct errbuf err;
-	char name[64];
+	char name[112];
 	if (!e->input[0] || n == 0 || e->nargs == WHATIF_MAX) {
 		free(it);
 		return VIEW_KEY_REDRAW | VIEW_KEY_BEEP;
@@ -416,7 +488,7 @@ char *view_edit_text(const struct view *v)
 		struct edit_item *it = xmalloc(EDIT_MAX_ITEMS * sizeof *it);
 		int n = edit_items(v, it, EDIT_MAX_ITEMS);
 		int c = e->cursor < n ? e->cursor : n - 1;
-		char name[64], num[64];
+		char name[112], num[64];
 		if (n > 0) {
 			edit_name(name, sizeof name, &it[c],
 				  v->frames[v->pos].t);

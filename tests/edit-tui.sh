@@ -145,5 +145,77 @@ expect big "stage 4 of 7: softmax" "g 4: the softmax"
 check "a weight of 99 keeps its value beside a full bar" \
 	sh -c "tmux -L '$sock' -f /dev/null capture-pane -p -t big |
 		grep -E '^   étudiant  █+ 99\.0000  <\$' >/dev/null"
+# the model's numbers: at the scoring the scorer's weights (general.W),
+# in the encoder the embedding of its word; the stepper traces a copy of
+# the model read again, so u leaves the unedited trace as it was
+"$AT" model --format=json >"$TMP/model.json"
+mval() {
+	"$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+v = d
+for k in sys.argv[2:]:
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print("%.4f" % v)' "$TMP/model.json" "$@"
+}
+LC_ALL=C.UTF-8 "$AT" trace -f json -s general "$sent" >"$TMP/gbase.json"
+LC_ALL=C.UTF-8 "$AT" trace -f json -s general --set 'general.W[1][2]=2' \
+	"$sent" >"$TMP/gset.json"
+start md 80 24 "'$AT' tui -s general '$sent'"
+expect md "screen 1 of" "tui -s general opens"
+keys md g 3 e
+keys md Down Down Down Down Down Down Down Down
+expect md "edit > general.W[1][2] = $(mval general W 0 1)" \
+	"e, Down x8: W_a's row 1, column 2, after the 3 scores and s_1's 4 (the model's JSON)"
+keys md 2 Enter
+expect md "edits (u undoes, R resets): --set general.W[1][2]=2" \
+	"Enter: a weight of the model edited"
+keys md NPage NPage NPage
+sleep 0.3
+check "general.W[1][2] = 2: e_1 on screen equals the JSON of trace --set" \
+	test "$(shown md e_1)" = "$(vec "$TMP/gset.json" scores)"
+check "... which differs from the unedited one" \
+	test "$(vec "$TMP/gset.json" scores)" != "$(vec "$TMP/gbase.json" scores)"
+keys md u
+sleep 0.3
+keys md NPage NPage NPage
+sleep 0.3
+check "u: e_1 is the unedited JSON's (the model itself was not changed)" \
+	test "$(shown md e_1)" = "$(vec "$TMP/gbase.json" scores)"
+# and the next edit is made on the model as read: e_1,2 and e_1,3 are
+# the unedited W_a's (a stepper that edited the model in place would
+# still have general.W[1][2] = 2 here)
+LC_ALL=C.UTF-8 "$AT" trace -f json -s general --set 'step[1].scores[1]=1' \
+	"$sent" >"$TMP/gs1.json"
+keys md Escape e 1 Enter
+expect md "edits (u undoes, R resets): --set step[1].scores[1]=1" \
+	"after u, another edit: e_1,1 = 1"
+keys md NPage NPage NPage
+sleep 0.3
+check "after u, e_1 with e_1,1 = 1 equals the JSON of that edit alone" \
+	test "$(shown md e_1)" = "$(vec "$TMP/gs1.json" scores)"
+keys md Escape q
+wait_exit md 0 "q quits"
+
+LC_ALL=C.UTF-8 "$AT" trace -f json --set 'source[je][1]=0.5' "$sent" \
+	>"$TMP/eset.json"
+h1() {
+	"$PYTHON3" -c 'import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+print(" ".join("%.4f" % x for x in d["encoder"][0]["state"]))' "$1"
+}
+start en 80 24 "'$AT' tui '$sent'"
+expect en "screen 1 of" "tui opens on the encoder"
+keys en e
+expect en "edit > source[je][1] = $(mval source_embeddings je 0)" \
+	"e in the encoder: je's embedding (the model's JSON)"
+keys en 0 . 5 Enter
+expect en "edits (u undoes, R resets): --set source[je][1]=0.5" \
+	"Enter: an embedding edited"
+keys en NPage
+sleep 0.3
+check "source[je][1] = 0.5: h_1 on screen equals the JSON of trace --set" \
+	test "$(shown en 'h_1 = tanh(sum)')" = "$(h1 "$TMP/eset.json")"
+keys en Escape q
+wait_exit en 0 "q quits"
 check "the terminal modes are restored" same_modes ed
 finish
