@@ -60,8 +60,8 @@ const char *const view_help[] = {
 	N_("                      type it, then Enter; the numbers follow"),
 	N_("  x                   show or hide the symbols of this screen and "
 	   "what they mean"),
-	N_("  e                   edit a number of this step (--set): choose it,"),
-	N_("                      type a value, Enter; the step is traced again"),
+	N_("  e                   edit a number of this screen (--set): choose it,"),
+	N_("                      type a value, Enter; all is traced again"),
 	N_("  u, R                undo the last edit, all the edits"),
 	N_("  up, down, PgUp, PgDn scroll a long screen"),
 	N_("  ? or h              this help"),

@@ -1561,9 +1561,13 @@ START_TEST(test_edit_keys)
 	static const struct view_retrace rt = { NULL, edit_make, edit_free };
 	ck_assert_int_eq(view_key(&V, 'e') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
 	V.retrace = &rt;
-	ck_assert_int_eq(view_key(&V, 'e') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
+	/* the encoder: the embedding of its word, the model's numbers */
+	ck_assert_int_eq(view_key(&V, 'e'), VIEW_KEY_REDRAW);
+	render();
+	ck_assert(has(S.body, S.nbody, "edit > source[je][1] = "));
 	ck_assert_int_eq(view_key(&V, 'u') & VIEW_KEY_BEEP, VIEW_KEY_BEEP);
-	view_move(&V, 3); /* the encoder has nothing to edit */
+	ck_assert_int_eq(view_key(&V, 27), VIEW_KEY_REDRAW);
+	view_move(&V, 3);
 	view_goto_stage(&V, STAGE_SCORING);
 	ck_assert_int_eq(view_step(&V), 1);
 	ck_assert_int_eq(view_key(&V, 'e'), VIEW_KEY_REDRAW);
