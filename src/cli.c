@@ -903,7 +903,8 @@ static struct trace *cli_retrace_make(void *ctx, const char *const *args,
 	struct model m = *c->m; /* whatif_apply reads H of it: a step's
 				   value leaves the model alone */
 	struct model *use = &m;
-	memcpy(r->set, c->o->fmt.set, (size_t)have * sizeof *r->set);
+	if (have) /* without --set, fmt.set is NULL: no memcpy from it */
+		memcpy(r->set, c->o->fmt.set, (size_t)have * sizeof *r->set);
 	int model_edit = 0;
 	for (int k = 0; k < n; k++)
 		model_edit |= strncmp(args[k], "step[", 5) != 0;
