@@ -430,8 +430,17 @@ static void edit_goal(FILE *f, const struct view *v)
 {
 	const struct trace *tr = v->tr;
 	int t = v->goal_t, g = v->goal_i - 1;
-	const double *w = t >= 1 && t <= tr->runs[v->run].nsteps
-			  ? trace_weights(tr, v->run, t) : NULL;
+	const struct trace_rec *r = NULL;
+	if (t >= 1 && t <= tr->runs[v->run].nsteps) {
+		r = trace_find(tr, REC_GAUSS, v->run, t, 0); /* as
+						trace_weights() picks */
+		if (!r)
+			r = trace_find(tr, REC_SOFTMAX, v->run, t, 0);
+	}
+	/* a weight for each source word, or no line (a window's softmax
+	 * over fewer) */
+	const double *w = r && r->result && r->len == tr->n ? r->result
+							   : NULL;
 	char a[NUM_BUFSZ], b[NUM_BUFSZ];
 	if (!w || g < 0 || g >= tr->n)
 		return;
