@@ -113,7 +113,7 @@ struct why_lines {
 static int why_body(const struct view *v, struct why_lines *out)
 {
 	const struct view_why *w = v->why;
-	int d = why_depth(v), at = -1, width = v->width > 20 ? v->width : 80;
+	int d = why_depth(v), at = -1, width = v->width > 0 ? v->width : 80;
 	struct why_list l;
 	why_items(v, d, &l);
 	if (d > 0) {
