@@ -418,7 +418,15 @@ int whatif_goal(const struct trace *tr, const char *arg, int *t, int *i,
 		*i = (int)k;
 		return 0;
 	}
-	err_set(err, _("--goal:1:%d: expected a word of the sentence or its "
-		"position, 1 to %d, found '%s'"), col, tr->n, p);
+	const char *words[TRACE_MAX_TOKENS];
+	for (int j = 0; j < tr->n && j < TRACE_MAX_TOKENS; j++)
+		words[j] = tr->m->src.words[tr->src[j]];
+	const char *near = suggest_closest(p, words, tr->n);
+	if (near) /* "etudiant": a learner's keyboard without its accent */
+		err_set(err, _("--goal:1:%d: expected a word of the sentence, "
+			"found '%s'; did you mean %s?"), col, p, near);
+	else
+		err_set(err, _("--goal:1:%d: expected a word of the sentence or "
+			"its position, 1 to %d, found '%s'"), col, tr->n, p);
 	return -1;
 }

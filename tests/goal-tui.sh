@@ -82,4 +82,9 @@ expect les "goal: make étudiant the largest weight at t=1; not yet" \
 	"lesson 6's u takes the edit back"
 keys les q
 wait_exit les 0 "q quits"
+# a word typed without its accent gets the closest word of the sentence
+start b5 120 24 "'$AT' tui --goal='step[1].weights=etudiant' '$sent'"
+expect b5 "--goal:1:17: expected a word of the sentence, found 'etudiant'; did you mean étudiant?" \
+	"--goal with 'etudiant': did you mean étudiant"
+wait_exit b5 2 "--goal='step[1].weights=etudiant'"
 finish
